@@ -1,0 +1,161 @@
+// Byte helpers shared by the protocol library: hex, base64 (both alphabets), base58, concat, compare.
+// The JSON renderings of the Koinos gateway depend on these exact alphabets and paddings.
+import bs58 from 'bs58';
+import { WalletError, describe } from './errors.ts';
+
+const HEX_CHARS = '0123456789abcdef';
+const HEX_TABLE: string[] = Array.from({ length: 256 }, (_, i) => HEX_CHARS[i >> 4]! + HEX_CHARS[i & 15]!);
+
+/** Throws unless `value` is a Uint8Array (of `length`, when given). */
+export function assertBytes(value: unknown, length?: number, what = 'bytes'): asserts value is Uint8Array {
+  if (!(value instanceof Uint8Array)) {
+    throw new WalletError('INVALID_BYTES', `expected ${what} as a Uint8Array, got ${describe(value)}`);
+  }
+  if (length !== undefined && value.length !== length) {
+    throw new WalletError('INVALID_BYTES', `expected ${what} of length ${length}, got ${value.length}`);
+  }
+}
+
+/** Lowercase hex, no prefix. */
+export function toHex(bytes: Uint8Array): string {
+  let out = '';
+  for (let i = 0; i < bytes.length; i++) out += HEX_TABLE[bytes[i]!];
+  return out;
+}
+
+/**
+ * Parses hex (an optional `0x` prefix allowed unless `requirePrefix`).
+ * @throws WalletError INVALID_BYTES on odd length or a non-hex character.
+ */
+export function fromHex(text: string, what = 'hex', requirePrefix = false): Uint8Array {
+  if (typeof text !== 'string') throw new WalletError('INVALID_BYTES', `expected ${what} as a string, got ${describe(text)}`);
+  let s = text;
+  if (s.startsWith('0x') || s.startsWith('0X')) s = s.slice(2);
+  else if (requirePrefix) throw new WalletError('INVALID_BYTES', `expected ${what} as "0x" followed by hex, got ${describe(text)}`);
+  if (s.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(s)) {
+    throw new WalletError('INVALID_BYTES', `expected ${what} as an even number of hex digits, got ${describe(text)}`);
+  }
+  const out = new Uint8Array(s.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(s.substr(i * 2, 2), 16);
+  return out;
+}
+
+const B64_STD = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+const B64_URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+const B64_DECODE = new Int16Array(128).fill(-1);
+for (let i = 0; i < 64; i++) {
+  B64_DECODE[B64_STD.charCodeAt(i)] = i;
+  B64_DECODE[B64_URL.charCodeAt(i)] = i;
+}
+
+function encodeBase64(bytes: Uint8Array, alphabet: string, pad: boolean): string {
+  let out = '';
+  let i = 0;
+  for (; i + 2 < bytes.length; i += 3) {
+    const n = (bytes[i]! << 16) | (bytes[i + 1]! << 8) | bytes[i + 2]!;
+    out += alphabet[n >> 18]! + alphabet[(n >> 12) & 63]! + alphabet[(n >> 6) & 63]! + alphabet[n & 63]!;
+  }
+  const rest = bytes.length - i;
+  if (rest === 1) {
+    const n = bytes[i]! << 16;
+    out += alphabet[n >> 18]! + alphabet[(n >> 12) & 63]! + (pad ? '==' : '');
+  } else if (rest === 2) {
+    const n = (bytes[i]! << 16) | (bytes[i + 1]! << 8);
+    out += alphabet[n >> 18]! + alphabet[(n >> 12) & 63]! + alphabet[(n >> 6) & 63]! + (pad ? '=' : '');
+  }
+  return out;
+}
+
+/** URL-safe base64 with `=` padding: the gateway's rendering of plain bytes (Go base64.URLEncoding). */
+export function toBase64Url(bytes: Uint8Array): string {
+  return encodeBase64(bytes, B64_URL, true);
+}
+
+/** Standard base64 with padding (genesis files use it). */
+export function toBase64(bytes: Uint8Array): string {
+  return encodeBase64(bytes, B64_STD, true);
+}
+
+/**
+ * Decodes base64 in either alphabet, with or without padding.
+ * @throws WalletError INVALID_BYTES on any other character or an impossible length.
+ */
+export function fromBase64(text: string, what = 'base64'): Uint8Array {
+  if (typeof text !== 'string') throw new WalletError('INVALID_BYTES', `expected ${what} as a string, got ${describe(text)}`);
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 61 /* = */) end--;
+  const padding = text.length - end;
+  if (padding > 2 || (padding > 0 && text.length % 4 !== 0) || end % 4 === 1) {
+    throw new WalletError('INVALID_BYTES', `expected ${what} (base64), got ${describe(text)} with a length that no base64 text has`);
+  }
+  const out = new Uint8Array(Math.floor((end * 3) / 4));
+  let acc = 0;
+  let bits = 0;
+  let o = 0;
+  for (let i = 0; i < end; i++) {
+    const c = text.charCodeAt(i);
+    const v = c < 128 ? B64_DECODE[c]! : -1;
+    if (v < 0) {
+      throw new WalletError('INVALID_BYTES', `expected ${what} (base64), got the character "${text[i]}" at position ${i}`);
+    }
+    acc = (acc << 6) | v;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out[o++] = (acc >> bits) & 0xff;
+    }
+  }
+  return out;
+}
+
+/** Base58 (Bitcoin alphabet). */
+export function toBase58(bytes: Uint8Array): string {
+  return bs58.encode(bytes);
+}
+
+/** @throws WalletError INVALID_BYTES on a character outside the Bitcoin base58 alphabet. */
+export function fromBase58(text: string, what = 'base58'): Uint8Array {
+  if (typeof text !== 'string' || text.length === 0) {
+    throw new WalletError('INVALID_BYTES', `expected ${what} as base58 text, got ${describe(text)}`);
+  }
+  const decoded = bs58.decodeUnsafe(text);
+  if (!decoded) {
+    const bad = [...text].find((ch) => !'123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'.includes(ch));
+    throw new WalletError('INVALID_BYTES', `expected ${what} as base58 text, got ${describe(text)} with the character "${bad}" that base58 does not use`);
+  }
+  return decoded;
+}
+
+export function concatBytes(...parts: Uint8Array[]): Uint8Array {
+  let n = 0;
+  for (const p of parts) n += p.length;
+  const out = new Uint8Array(n);
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
+  return out;
+}
+
+export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+export function utf8ToBytes(text: string): Uint8Array {
+  return encoder.encode(text);
+}
+
+/** @throws WalletError INVALID_BYTES when the bytes are not valid UTF-8. */
+export function bytesToUtf8(bytes: Uint8Array): string {
+  try {
+    return decoder.decode(bytes);
+  } catch (cause) {
+    throw new WalletError('INVALID_BYTES', `expected UTF-8 text, got ${bytes.length} bytes that are not valid UTF-8`, { cause });
+  }
+}

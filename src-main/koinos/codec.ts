@@ -1,0 +1,729 @@
+// Canonical protobuf binary and gateway-style JSON for every message in proto/, driven by the descriptors.
+// protobufjs supplies the schema (reflection); the byte layout is written here so that canonical order,
+// omitted defaults and 64-bit integers as bigint are enforced rather than assumed.
+import protobuf from 'protobufjs';
+import { DESCRIPTOR } from './generated/descriptor.ts';
+import { fromBase58, fromBase64, fromHex, toBase58, toBase64Url, toHex, utf8ToBytes } from './bytes.ts';
+import { WalletError, describe } from './errors.ts';
+
+/** Values of the `btype` field option (koinos/options.proto). */
+export const BTYPE = { BASE64: 0, BASE58: 1, HEX: 2, BLOCK_ID: 3, TRANSACTION_ID: 4, CONTRACT_ID: 5, ADDRESS: 6 } as const;
+export type Btype = (typeof BTYPE)[keyof typeof BTYPE];
+
+/** A decoded message: snake_case keys, bigint for 64-bit integers, Uint8Array for bytes. */
+export type ProtoMessage = { [field: string]: unknown };
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+type Kind =
+  | 'double' | 'float' | 'int32' | 'uint32' | 'sint32' | 'fixed32' | 'sfixed32'
+  | 'int64' | 'uint64' | 'sint64' | 'fixed64' | 'sfixed64' | 'bool' | 'string' | 'bytes' | 'enum' | 'message';
+
+interface FieldPlan {
+  name: string;
+  jsonName: string;
+  id: number;
+  kind: Kind;
+  repeated: boolean;
+  packed: boolean;
+  /** Emitted even when equal to the default: proto3 `optional` fields and oneof members. */
+  presence: boolean;
+  oneof?: string;
+  btype: Btype;
+  wireType: number;
+  typeName?: string;
+  enumValues?: Record<string, number>;
+  enumNames?: Map<number, string>;
+}
+
+interface MessagePlan {
+  name: string;
+  /** Ascending field number: the canonical order. */
+  fields: FieldPlan[];
+  byId: Map<number, FieldPlan>;
+  byJsonKey: Map<string, FieldPlan>;
+  oneofs: Map<string, FieldPlan[]>;
+}
+
+const WIRE: Record<Kind, number> = {
+  double: 1, float: 5, int32: 0, uint32: 0, sint32: 0, fixed32: 5, sfixed32: 5, int64: 0, uint64: 0, sint64: 0,
+  fixed64: 1, sfixed64: 1, bool: 0, string: 2, bytes: 2, enum: 0, message: 2,
+};
+const IS_64 = new Set<Kind>(['int64', 'uint64', 'sint64', 'fixed64', 'sfixed64']);
+const PACKABLE = new Set<Kind>(['double', 'float', 'int32', 'uint32', 'sint32', 'fixed32', 'sfixed32', 'int64', 'uint64', 'sint64', 'fixed64', 'sfixed64', 'bool', 'enum']);
+const BTYPE_NAMES: Record<string, Btype> = BTYPE;
+
+const root = protobuf.Root.fromJSON(DESCRIPTOR);
+root.resolveAll();
+const plans = new Map<string, MessagePlan>();
+
+function lookupType(name: string): protobuf.Type {
+  const full = name.startsWith('.') ? name.slice(1) : name;
+  const found = root.lookup(full);
+  if (!(found instanceof protobuf.Type)) {
+    throw new WalletError('UNKNOWN_TYPE', `expected the name of a protobuf message in proto/, got ${describe(name)}`);
+  }
+  return found;
+}
+
+function planOf(name: string): MessagePlan {
+  const cached = plans.get(name);
+  if (cached) return cached;
+  const type = lookupType(name);
+  const plan: MessagePlan = { name: type.fullName.slice(1), fields: [], byId: new Map(), byJsonKey: new Map(), oneofs: new Map() };
+  plans.set(name, plan);
+  for (const field of [...type.fieldsArray].sort((a, b) => a.id - b.id)) {
+    field.resolve();
+    const options = (field.options ?? {}) as Record<string, unknown>;
+    const resolved = field.resolvedType;
+    const kind: Kind = resolved instanceof protobuf.Enum ? 'enum' : resolved instanceof protobuf.Type ? 'message' : (field.type as Kind);
+    if (!(kind in WIRE)) throw new WalletError('INTERNAL', `unsupported protobuf type ${field.type} in ${plan.name}.${field.name}`);
+    const realOneof = field.partOf && !options.proto3_optional ? field.partOf.name : undefined;
+    const btypeOption = options['(koinos.btype)'];
+    const f: FieldPlan = {
+      name: field.name,
+      jsonName: field.name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()),
+      id: field.id,
+      kind,
+      repeated: field.repeated,
+      packed: field.repeated && PACKABLE.has(kind),
+      presence: Boolean(options.proto3_optional) || realOneof !== undefined,
+      oneof: realOneof,
+      btype: typeof btypeOption === 'string' ? (BTYPE_NAMES[btypeOption] ?? BTYPE.BASE64) : BTYPE.BASE64,
+      wireType: WIRE[kind],
+      typeName: resolved instanceof protobuf.Type ? resolved.fullName.slice(1) : undefined,
+    };
+    if (resolved instanceof protobuf.Enum) {
+      f.enumValues = resolved.values;
+      f.enumNames = new Map(Object.entries(resolved.values).map(([k, v]) => [v, k]));
+    }
+    plan.fields.push(f);
+    plan.byId.set(f.id, f);
+    plan.byJsonKey.set(f.name, f);
+    plan.byJsonKey.set(f.jsonName, f);
+    if (f.oneof) plan.oneofs.set(f.oneof, [...(plan.oneofs.get(f.oneof) ?? []), f]);
+  }
+  return plan;
+}
+
+/** True when `name` is a message type of proto/ (for example `koinos.protocol.transaction`). */
+export function hasType(name: string): boolean {
+  try {
+    lookupType(name);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Binary writer
+
+class Writer {
+  buf = new Uint8Array(256);
+  pos = 0;
+
+  ensure(n: number): void {
+    if (this.pos + n <= this.buf.length) return;
+    let size = this.buf.length * 2;
+    while (size < this.pos + n) size *= 2;
+    const next = new Uint8Array(size);
+    next.set(this.buf.subarray(0, this.pos));
+    this.buf = next;
+  }
+
+  varint(n: number): void {
+    // n is a non-negative integer below 2^53.
+    this.ensure(10);
+    while (n > 0x7f) {
+      this.buf[this.pos++] = (n % 128) | 0x80;
+      n = Math.floor(n / 128);
+    }
+    this.buf[this.pos++] = n;
+  }
+
+  varint64(n: bigint): void {
+    // n is in [0, 2^64): callers convert signed values first.
+    if (n < 0x20000000000000n) return this.varint(Number(n));
+    this.ensure(10);
+    while (n > 0x7fn) {
+      this.buf[this.pos++] = Number(n & 0x7fn) | 0x80;
+      n >>= 7n;
+    }
+    this.buf[this.pos++] = Number(n);
+  }
+
+  fixed32(n: number): void {
+    this.ensure(4);
+    new DataView(this.buf.buffer).setUint32(this.pos, n >>> 0, true);
+    this.pos += 4;
+  }
+
+  fixed64(n: bigint): void {
+    this.ensure(8);
+    new DataView(this.buf.buffer).setBigUint64(this.pos, BigInt.asUintN(64, n), true);
+    this.pos += 8;
+  }
+
+  float(n: number, double: boolean): void {
+    this.ensure(8);
+    const view = new DataView(this.buf.buffer);
+    if (double) view.setFloat64(this.pos, n, true);
+    else view.setFloat32(this.pos, n, true);
+    this.pos += double ? 8 : 4;
+  }
+
+  bytes(b: Uint8Array): void {
+    this.varint(b.length);
+    this.ensure(b.length);
+    this.buf.set(b, this.pos);
+    this.pos += b.length;
+  }
+
+  /** Writes a length-delimited body produced by `body`, patching the length in front of it. */
+  delimited(body: () => void): void {
+    this.ensure(1);
+    const lenPos = this.pos++;
+    body();
+    const len = this.pos - lenPos - 1;
+    if (len < 0x80) {
+      this.buf[lenPos] = len;
+      return;
+    }
+    let size = 1;
+    for (let v = len; v > 0x7f; v = Math.floor(v / 128)) size++;
+    this.ensure(size - 1);
+    this.buf.copyWithin(lenPos + size, lenPos + 1, this.pos);
+    const end = this.pos + size - 1;
+    this.pos = lenPos;
+    this.varint(len);
+    this.pos = end;
+  }
+
+  finish(): Uint8Array {
+    return this.buf.slice(0, this.pos);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Value checks shared by the encoder and the JSON parser
+
+const RANGES: Partial<Record<Kind, [bigint, bigint]>> = {
+  int32: [-(2n ** 31n), 2n ** 31n - 1n],
+  sint32: [-(2n ** 31n), 2n ** 31n - 1n],
+  sfixed32: [-(2n ** 31n), 2n ** 31n - 1n],
+  uint32: [0n, 2n ** 32n - 1n],
+  fixed32: [0n, 2n ** 32n - 1n],
+  int64: [-(2n ** 63n), 2n ** 63n - 1n],
+  sint64: [-(2n ** 63n), 2n ** 63n - 1n],
+  sfixed64: [-(2n ** 63n), 2n ** 63n - 1n],
+  uint64: [0n, 2n ** 64n - 1n],
+  fixed64: [0n, 2n ** 64n - 1n],
+};
+
+function kindLabel(kind: Kind): string {
+  if (kind === 'uint64' || kind === 'fixed64') return 'an unsigned 64-bit integer';
+  if (IS_64.has(kind)) return 'a signed 64-bit integer';
+  if (kind === 'uint32' || kind === 'fixed32') return 'an unsigned 32-bit integer';
+  return 'a 32-bit integer';
+}
+
+function fail(path: string, expected: string, got: unknown, code: 'INVALID_JSON' | 'INVALID_ARGUMENT'): never {
+  throw new WalletError(code, `${path}: expected ${expected}, got ${describe(got)}`);
+}
+
+/** Accepts bigint, a safe integer number or a decimal string; returns a bigint in the kind's range. */
+function toInteger(kind: Kind, value: unknown, path: string, code: 'INVALID_JSON' | 'INVALID_ARGUMENT'): bigint {
+  let n: bigint;
+  if (typeof value === 'bigint') n = value;
+  else if (typeof value === 'number' && Number.isSafeInteger(value)) n = BigInt(value);
+  else if (typeof value === 'string' && /^-?\d+$/.test(value)) n = BigInt(value);
+  else return fail(path, `${kindLabel(kind)}${IS_64.has(kind) ? ' as a decimal string' : ''}`, value, code);
+  const [min, max] = RANGES[kind]!;
+  if (n < min || n > max) fail(path, `${kindLabel(kind)} between ${min} and ${max}`, value, code);
+  return n;
+}
+
+function isDefault(f: FieldPlan, v: unknown): boolean {
+  switch (f.kind) {
+    case 'message':
+      return false;
+    case 'bool':
+      return v === false;
+    case 'string':
+      return v === '';
+    case 'bytes':
+      return (v as Uint8Array).length === 0;
+    default:
+      return v === 0 || v === 0n || v === '0';
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Encode
+
+function writeScalar(w: Writer, f: FieldPlan, v: unknown, path: string): void {
+  const code = 'INVALID_ARGUMENT';
+  switch (f.kind) {
+    case 'bool':
+      if (typeof v !== 'boolean') fail(path, 'a boolean', v, code);
+      w.varint(v ? 1 : 0);
+      return;
+    case 'string':
+      if (typeof v !== 'string') fail(path, 'a string', v, code);
+      w.bytes(utf8ToBytes(v));
+      return;
+    case 'bytes':
+      if (!(v instanceof Uint8Array)) fail(path, 'bytes (a Uint8Array)', v, code);
+      w.bytes(v);
+      return;
+    case 'double':
+    case 'float':
+      if (typeof v !== 'number') fail(path, 'a number', v, code);
+      w.float(v, f.kind === 'double');
+      return;
+    case 'enum': {
+      const n = typeof v === 'string' ? f.enumValues![v] : v;
+      if (typeof n !== 'number' || !Number.isInteger(n)) fail(path, `one of ${Object.keys(f.enumValues!).join(', ')}`, v, code);
+      w.varint64(BigInt.asUintN(64, BigInt(n)));
+      return;
+    }
+    default: {
+      const n = toInteger(f.kind, v, path, code);
+      switch (f.kind) {
+        case 'int32':
+        case 'int64':
+          w.varint64(BigInt.asUintN(64, n));
+          return;
+        case 'uint32':
+        case 'uint64':
+          w.varint64(n);
+          return;
+        case 'sint32':
+        case 'sint64':
+          w.varint64(n >= 0n ? n << 1n : (-n << 1n) - 1n);
+          return;
+        case 'fixed32':
+        case 'sfixed32':
+          w.fixed32(Number(BigInt.asUintN(32, n)));
+          return;
+        default:
+          w.fixed64(n);
+      }
+    }
+  }
+}
+
+function writeMessage(w: Writer, plan: MessagePlan, value: unknown, path: string): void {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || value instanceof Uint8Array) {
+    fail(path, `a ${plan.name} message object`, value, 'INVALID_ARGUMENT');
+  }
+  const obj = value as ProtoMessage;
+  for (const [oneof, members] of plan.oneofs) {
+    const set = members.filter((m) => obj[m.name] !== undefined && obj[m.name] !== null);
+    if (set.length > 1) {
+      throw new WalletError('INVALID_ARGUMENT', `${path}: expected one member of oneof ${oneof}, got ${set.map((m) => m.name).join(' and ')}`);
+    }
+  }
+  for (const f of plan.fields) {
+    const v = obj[f.name];
+    if (v === undefined || v === null) continue;
+    const fpath = `${path}.${f.name}`;
+    if (f.repeated) {
+      if (!Array.isArray(v)) fail(fpath, 'an array', v, 'INVALID_ARGUMENT');
+      if (v.length === 0) continue;
+      if (f.packed) {
+        w.varint((f.id << 3) | 2);
+        w.delimited(() => v.forEach((item, i) => writeScalar(w, f, item, `${fpath}[${i}]`)));
+        continue;
+      }
+      v.forEach((item, i) => writeField(w, f, item, `${fpath}[${i}]`));
+      continue;
+    }
+    if (!f.presence && isDefault(f, v)) continue;
+    writeField(w, f, v, fpath);
+  }
+}
+
+function writeField(w: Writer, f: FieldPlan, v: unknown, path: string): void {
+  w.varint((f.id << 3) | f.wireType);
+  if (f.kind === 'message') {
+    const sub = planOf(f.typeName!);
+    w.delimited(() => writeMessage(w, sub, v, path));
+  } else {
+    writeScalar(w, f, v, path);
+  }
+}
+
+/**
+ * Canonical protobuf bytes of a message: fields in ascending number order, defaults omitted (also when set
+ * explicitly), minimal varints, unknown keys of `value` ignored. Oneof members and `optional` fields that are
+ * set are written even when zero, as protobuf requires.
+ * @throws WalletError UNKNOWN_TYPE for a name not in proto/; INVALID_ARGUMENT naming the field for a wrong value.
+ * @example
+ * encode('koinos.chain.value_type', { uint64_value: 1n }) // Uint8Array [0x28, 0x01]
+ */
+export function encode(type: string, value: object): Uint8Array {
+  const plan = planOf(type);
+  const w = new Writer();
+  writeMessage(w, plan, value, plan.name);
+  return w.finish();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decode
+
+class Reader {
+  pos = 0;
+  constructor(
+    readonly buf: Uint8Array,
+    readonly type: string,
+  ) {}
+
+  truncated(): never {
+    throw new WalletError('INVALID_PROTOBUF', `expected a complete ${this.type} message, got bytes that end in the middle of a field`);
+  }
+
+  /** Varint as a number when below 2^49, else as a bigint. */
+  varint(): number | bigint {
+    let result = 0;
+    let scale = 1;
+    for (let i = 0; i < 7; i++) {
+      if (this.pos >= this.buf.length) this.truncated();
+      const b = this.buf[this.pos++]!;
+      result += (b & 0x7f) * scale;
+      if (b < 0x80) return result;
+      scale *= 128;
+    }
+    let big = BigInt(result);
+    let shift = 49n;
+    for (let i = 7; i < 10; i++) {
+      if (this.pos >= this.buf.length) this.truncated();
+      const b = this.buf[this.pos++]!;
+      big |= BigInt(b & 0x7f) << shift;
+      if (b < 0x80) return BigInt.asUintN(64, big);
+      shift += 7n;
+    }
+    throw new WalletError('INVALID_PROTOBUF', `expected a varint of at most 10 bytes in ${this.type}, got a longer one`);
+  }
+
+  varintBig(): bigint {
+    const v = this.varint();
+    return typeof v === 'bigint' ? v : BigInt(v);
+  }
+
+  length(): number {
+    const n = this.varint();
+    if (typeof n === 'bigint' || this.pos + n > this.buf.length) this.truncated();
+    return n;
+  }
+
+  take(n: number): Uint8Array {
+    if (this.pos + n > this.buf.length) this.truncated();
+    const out = this.buf.slice(this.pos, this.pos + n);
+    this.pos += n;
+    return out;
+  }
+
+  skip(wireType: number): void {
+    switch (wireType) {
+      case 0:
+        this.varint();
+        return;
+      case 1:
+        this.take(8);
+        return;
+      case 2:
+        this.take(this.length());
+        return;
+      case 5:
+        this.take(4);
+        return;
+      default:
+        throw new WalletError('INVALID_PROTOBUF', `expected a known protobuf wire type in ${this.type}, got ${wireType}`);
+    }
+  }
+}
+
+function defaultOf(f: FieldPlan): unknown {
+  if (f.repeated) return [];
+  if (f.presence || f.kind === 'message') return undefined;
+  switch (f.kind) {
+    case 'bool':
+      return false;
+    case 'string':
+      return '';
+    case 'bytes':
+      return new Uint8Array(0);
+    default:
+      return IS_64.has(f.kind) ? 0n : 0;
+  }
+}
+
+function emptyMessage(plan: MessagePlan): ProtoMessage {
+  const obj: ProtoMessage = {};
+  for (const f of plan.fields) {
+    const d = defaultOf(f);
+    if (d !== undefined) obj[f.name] = d;
+  }
+  return obj;
+}
+
+function readScalar(r: Reader, f: FieldPlan): unknown {
+  switch (f.kind) {
+    case 'bool':
+      return r.varintBig() !== 0n;
+    case 'string':
+      return new TextDecoder().decode(r.take(r.length()));
+    case 'bytes':
+      return r.take(r.length());
+    case 'double':
+      return new DataView(r.take(8).buffer).getFloat64(0, true);
+    case 'float':
+      return new DataView(r.take(4).buffer).getFloat32(0, true);
+    case 'fixed32':
+      return new DataView(r.take(4).buffer).getUint32(0, true);
+    case 'sfixed32':
+      return new DataView(r.take(4).buffer).getInt32(0, true);
+    case 'fixed64':
+      return new DataView(r.take(8).buffer).getBigUint64(0, true);
+    case 'sfixed64':
+      return new DataView(r.take(8).buffer).getBigInt64(0, true);
+    case 'uint64':
+      return r.varintBig();
+    case 'int64':
+      return BigInt.asIntN(64, r.varintBig());
+    case 'sint64': {
+      const n = r.varintBig();
+      return n & 1n ? -((n + 1n) >> 1n) : n >> 1n;
+    }
+    case 'uint32': {
+      const n = r.varint();
+      return typeof n === 'number' && n < 2 ** 32 ? n : Number(BigInt.asUintN(32, BigInt(n)));
+    }
+    case 'sint32': {
+      const n = Number(BigInt.asUintN(32, r.varintBig()));
+      return n % 2 === 1 ? -(n + 1) / 2 : n / 2;
+    }
+    default:
+      // int32 and enum: negative values arrive sign-extended to 64 bits.
+      return Number(BigInt.asIntN(32, r.varintBig()));
+  }
+}
+
+function readMessage(r: Reader, plan: MessagePlan, end: number): ProtoMessage {
+  const obj = emptyMessage(plan);
+  while (r.pos < end) {
+    const tag = r.varint();
+    if (typeof tag === 'bigint' || tag === 0) {
+      throw new WalletError('INVALID_PROTOBUF', `expected a field tag in ${plan.name}, got ${String(tag)}`);
+    }
+    const id = Math.floor(tag / 8);
+    const wireType = tag % 8;
+    const f = plan.byId.get(id);
+    if (!f) {
+      r.skip(wireType); // unknown field: newer writers may add fields, older readers skip them
+      continue;
+    }
+    if (f.packed && wireType === 2) {
+      const stop = r.pos + r.length();
+      const list = obj[f.name] as unknown[];
+      while (r.pos < stop) list.push(readScalar(r, f));
+      if (r.pos !== stop) r.truncated();
+      continue;
+    }
+    if (wireType !== f.wireType) {
+      throw new WalletError('INVALID_PROTOBUF', `${plan.name}.${f.name}: expected wire type ${f.wireType}, got ${wireType}`);
+    }
+    let value: unknown;
+    if (f.kind === 'message') {
+      const len = r.length();
+      value = readMessage(r, planOf(f.typeName!), r.pos + len);
+    } else {
+      value = readScalar(r, f);
+    }
+    if (f.repeated) {
+      (obj[f.name] as unknown[]).push(value);
+    } else {
+      if (f.oneof) for (const m of plan.oneofs.get(f.oneof)!) delete obj[m.name];
+      obj[f.name] = value;
+    }
+  }
+  if (r.pos !== end) r.truncated();
+  return obj;
+}
+
+/**
+ * Decodes protobuf bytes. Fields may come in any order; unknown fields are skipped. Absent scalars get their
+ * default (0, 0n, false, '', empty bytes, []); absent messages, oneof members and `optional` fields stay undefined.
+ * @throws WalletError INVALID_PROTOBUF on truncated or malformed bytes.
+ * @example
+ * decode('koinos.chain.value_type', new Uint8Array([0x28, 0x01])) // { uint64_value: 1n }
+ */
+export function decode<T = ProtoMessage>(type: string, bytes: Uint8Array): T {
+  const plan = planOf(type);
+  if (!(bytes instanceof Uint8Array)) fail(plan.name, 'protobuf bytes (a Uint8Array)', bytes, 'INVALID_ARGUMENT');
+  const r = new Reader(bytes, plan.name);
+  return readMessage(r, plan, bytes.length) as T;
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON (the gateway's protojson: proto names, defaults omitted, 64-bit as strings, bytes by btype)
+
+/** Renders bytes the way the gateway does for a field of this btype. */
+export function bytesToJson(bytes: Uint8Array, btype: Btype): string {
+  switch (btype) {
+    case BTYPE.HEX:
+    case BTYPE.BLOCK_ID:
+    case BTYPE.TRANSACTION_ID:
+      return `0x${toHex(bytes)}`;
+    case BTYPE.BASE58:
+    case BTYPE.CONTRACT_ID:
+    case BTYPE.ADDRESS:
+      return toBase58(bytes);
+    default:
+      return toBase64Url(bytes);
+  }
+}
+
+/** Parses bytes rendered for a field of this btype; base64 is accepted in either alphabet, padded or not. */
+export function bytesFromJson(text: unknown, btype: Btype, path: string): Uint8Array {
+  if (typeof text !== 'string') fail(path, 'a string', text, 'INVALID_JSON');
+  switch (btype) {
+    case BTYPE.HEX:
+    case BTYPE.BLOCK_ID:
+    case BTYPE.TRANSACTION_ID:
+      return fromHex(text, `${path} ("0x" + hex)`, true);
+    case BTYPE.BASE58:
+    case BTYPE.CONTRACT_ID:
+    case BTYPE.ADDRESS:
+      return text === '' ? new Uint8Array(0) : fromBase58(text, `${path} (base58)`);
+    default:
+      return fromBase64(text, `${path} (base64)`);
+  }
+}
+
+function scalarToJson(f: FieldPlan, v: unknown): JsonValue {
+  switch (f.kind) {
+    case 'bytes':
+      return bytesToJson(v as Uint8Array, f.btype);
+    case 'enum':
+      return f.enumNames!.get(v as number) ?? (v as number);
+    case 'double':
+    case 'float': {
+      const n = v as number;
+      return Number.isFinite(n) ? n : Number.isNaN(n) ? 'NaN' : n > 0 ? 'Infinity' : '-Infinity';
+    }
+    default:
+      return typeof v === 'bigint' ? v.toString() : (v as JsonValue);
+  }
+}
+
+function messageToJson(plan: MessagePlan, obj: ProtoMessage, path: string): JsonObject {
+  const out: JsonObject = {};
+  for (const f of plan.fields) {
+    const v = obj[f.name];
+    if (v === undefined || v === null) continue;
+    if (f.repeated) {
+      if (!Array.isArray(v)) fail(`${path}.${f.name}`, 'an array', v, 'INVALID_ARGUMENT');
+      if (v.length === 0) continue;
+      out[f.name] = v.map((item, i) => fieldToJson(f, item, `${path}.${f.name}[${i}]`));
+      continue;
+    }
+    if (!f.presence && f.kind !== 'message' && isDefault(f, v)) continue;
+    out[f.name] = fieldToJson(f, v, `${path}.${f.name}`);
+  }
+  return out;
+}
+
+function fieldToJson(f: FieldPlan, v: unknown, path: string): JsonValue {
+  if (f.kind === 'message') return messageToJson(planOf(f.typeName!), v as ProtoMessage, path);
+  return scalarToJson(f, v);
+}
+
+/**
+ * JSON rendering as the Koinos JSON-RPC gateway produces it.
+ * @throws WalletError UNKNOWN_TYPE for a name not in proto/.
+ * @example
+ * toJson('koinos.chain.value_type', { uint64_value: 1n }) // { uint64_value: '1' }
+ */
+export function toJson(type: string, value: object): JsonObject {
+  const plan = planOf(type);
+  return messageToJson(plan, value as ProtoMessage, plan.name);
+}
+
+function scalarFromJson(f: FieldPlan, v: unknown, path: string): unknown {
+  switch (f.kind) {
+    case 'bool':
+      if (typeof v !== 'boolean') fail(path, 'true or false', v, 'INVALID_JSON');
+      return v;
+    case 'string':
+      if (typeof v !== 'string') fail(path, 'a string', v, 'INVALID_JSON');
+      return v;
+    case 'bytes':
+      return bytesFromJson(v, f.btype, path);
+    case 'enum': {
+      if (typeof v === 'string' && v in f.enumValues!) return f.enumValues![v];
+      if (typeof v === 'number' && f.enumNames!.has(v)) return v;
+      return fail(path, `one of ${Object.keys(f.enumValues!).join(', ')}`, v, 'INVALID_JSON');
+    }
+    case 'double':
+    case 'float':
+      if (typeof v === 'number') return v;
+      if (v === 'NaN') return NaN;
+      if (v === 'Infinity') return Infinity;
+      if (v === '-Infinity') return -Infinity;
+      if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
+      return fail(path, 'a number', v, 'INVALID_JSON');
+    default: {
+      const n = toInteger(f.kind, v, path, 'INVALID_JSON');
+      return IS_64.has(f.kind) ? n : Number(n);
+    }
+  }
+}
+
+function messageFromJson(plan: MessagePlan, json: unknown, path: string): ProtoMessage {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) fail(path, 'a JSON object', json, 'INVALID_JSON');
+  const obj = emptyMessage(plan);
+  const seenOneof = new Map<string, string>();
+  for (const [key, v] of Object.entries(json as Record<string, unknown>)) {
+    const f = plan.byJsonKey.get(key);
+    if (!f || v === null || v === undefined) continue; // unknown fields are discarded, as the gateway does
+    const fpath = `${path}.${f.name}`;
+    if (f.oneof) {
+      const other = seenOneof.get(f.oneof);
+      if (other && other !== f.name) {
+        throw new WalletError('INVALID_JSON', `${path}: expected one member of oneof ${f.oneof}, got ${other} and ${f.name}`);
+      }
+      seenOneof.set(f.oneof, f.name);
+    }
+    if (f.repeated) {
+      if (!Array.isArray(v)) fail(fpath, 'an array', v, 'INVALID_JSON');
+      obj[f.name] = v.map((item, i) => fieldFromJson(f, item, `${fpath}[${i}]`));
+    } else {
+      obj[f.name] = fieldFromJson(f, v, fpath);
+    }
+  }
+  return obj;
+}
+
+function fieldFromJson(f: FieldPlan, v: unknown, path: string): unknown {
+  if (f.kind === 'message') return messageFromJson(planOf(f.typeName!), v, path);
+  return scalarFromJson(f, v, path);
+}
+
+/**
+ * Parses gateway JSON into a message object (accepting snake_case and lowerCamelCase keys, ignoring unknown ones).
+ * @throws WalletError INVALID_JSON naming the path, the expected form and what was found.
+ * @example
+ * fromJson('koinos.chain.value_type', { uint64_value: '1' }) // { uint64_value: 1n }
+ */
+export function fromJson<T = ProtoMessage>(type: string, json: unknown): T {
+  const plan = planOf(type);
+  return messageFromJson(plan, json, plan.name) as T;
+}
+
+/** The btype of a bytes field, for code that renders single fields (for example REST path parameters). */
+export function btypeOf(type: string, field: string): Btype | undefined {
+  return planOf(type).fields.find((f) => f.name === field)?.btype;
+}

@@ -1,0 +1,147 @@
+// The codec: canonical bytes whatever the input object looks like, tolerant decoding, and gateway JSON.
+import { describe, expect, it } from 'vitest';
+import { decode, encode, fromJson, toJson } from '../../src-main/koinos/codec.ts';
+import { fromBase64, fromHex, toBase64Url, toHex } from '../../src-main/koinos/bytes.ts';
+import { WalletError } from '../../src-main/koinos/errors.ts';
+import { TYPES, type Transaction } from '../../src-main/koinos/types.ts';
+import { vector } from '../vectors.ts';
+
+const offline = vector('docs-cli-offline-tx');
+
+describe('canonical encoding', () => {
+  it('encodes the same message to the same bytes whatever the key order and explicit defaults', () => {
+    const a = encode(TYPES.transactionHeader, {
+      chain_id: fromBase64(offline.chain_id),
+      rc_limit: BigInt(offline.rc_limit),
+      nonce: fromBase64(offline.nonce),
+      payer: new Uint8Array([1, 2, 3]),
+    });
+    const b = encode(TYPES.transactionHeader, {
+      payee: new Uint8Array(0),
+      payer: new Uint8Array([1, 2, 3]),
+      operation_merkle_root: new Uint8Array(0),
+      nonce: fromBase64(offline.nonce),
+      rc_limit: BigInt(offline.rc_limit),
+      chain_id: fromBase64(offline.chain_id),
+    });
+    expect(toHex(b)).toBe(toHex(a));
+    // fields in ascending number order: chain_id (0a) first, then rc_limit (10), nonce (1a), payer (2a)
+    expect(Array.from(a.subarray(0, 1))).toEqual([0x0a]);
+    expect(a.indexOf(0x10)).toBeGreaterThan(0);
+  });
+
+  it('omits scalars set explicitly to zero, false or empty, as the node does (protobufjs would write them)', () => {
+    expect(encode(TYPES.transactionHeader, { rc_limit: 0n, nonce: new Uint8Array(0) }).length).toBe(0);
+    expect(encode('koinos.protocol.upload_contract_operation', { authorizes_call_contract: false, abi: '' }).length).toBe(0);
+    expect(toHex(encode(TYPES.transactionHeader, { rc_limit: 10n }))).toBe('100a');
+  });
+
+  it('writes a oneof member that is set even when it is zero (nonce 0 is 28 00)', () => {
+    expect(toHex(encode(TYPES.valueType, { uint64_value: 0n }))).toBe('2800');
+  });
+
+  it('writes present sub-messages even when empty', () => {
+    const op = encode('koinos.protocol.set_system_call_operation', { call_id: 0, target: {} });
+    expect(toHex(op)).toBe('1200');
+  });
+
+  it('rejects a value of the wrong type, naming the field', () => {
+    expect(() => encode(TYPES.transactionHeader, { rc_limit: 'ten' })).toThrow(/transaction_header\.rc_limit: expected an unsigned 64-bit integer/);
+    expect(() => encode(TYPES.transactionHeader, { rc_limit: -1n })).toThrow(/between 0 and 18446744073709551615/);
+    expect(() => encode(TYPES.operation, { call_contract: {}, upload_contract: {} })).toThrow(/one member of oneof op/);
+  });
+
+  it('encodes the largest uint64 and decodes it back exactly', () => {
+    const max = 2n ** 64n - 1n;
+    const bytes = encode(TYPES.transactionHeader, { rc_limit: max });
+    expect(decode<{ rc_limit: bigint }>(TYPES.transactionHeader, bytes).rc_limit).toBe(max);
+  });
+});
+
+describe('decoding', () => {
+  it('accepts fields in any order', () => {
+    // rc_limit (field 2) before chain_id (field 1)
+    const reordered = fromHex('100a0a03010203');
+    const header = decode<{ rc_limit: bigint; chain_id: Uint8Array }>(TYPES.transactionHeader, reordered);
+    expect(header.rc_limit).toBe(10n);
+    expect(Array.from(header.chain_id)).toEqual([1, 2, 3]);
+    expect(toHex(encode(TYPES.transactionHeader, header))).toBe('0a03010203100a');
+  });
+
+  it('skips fields it does not know, so older code reads newer messages', () => {
+    // field 15 varint, field 16 length-delimited, field 17 fixed64, field 18 fixed32, around a known field
+    const newer = fromHex('7801' + '8201' + '03616263' + '100a' + '890100000000000000ff' + '950101020304');
+    const header = decode<{ rc_limit: bigint }>(TYPES.transactionHeader, newer);
+    expect(header.rc_limit).toBe(10n);
+    expect(toHex(encode(TYPES.transactionHeader, header))).toBe('100a');
+  });
+
+  it('reports truncated bytes instead of returning a partial message', () => {
+    const full = fromBase64(offline.full_transaction_base64url);
+    expect(() => decode(TYPES.transaction, full.subarray(0, full.length - 5))).toThrow(WalletError);
+    expect(() => decode(TYPES.transaction, full.subarray(0, full.length - 5))).toThrow(/bytes that end in the middle of a field/);
+  });
+
+  it('re-encodes a real mainnet transaction byte for byte', () => {
+    const full = fromBase64(offline.full_transaction_base64url);
+    expect(toBase64Url(encode(TYPES.transaction, decode(TYPES.transaction, full)))).toBe(offline.full_transaction_base64url);
+  });
+});
+
+describe('JSON', () => {
+  const txJson = {
+    id: offline.transaction_id,
+    header: {
+      chain_id: offline.chain_id,
+      rc_limit: offline.rc_limit,
+      nonce: offline.nonce,
+      operation_merkle_root: offline.operation_merkle_root,
+      payer: offline.payer,
+    },
+    operations: [{ call_contract: { contract_id: offline.contract_id, entry_point: offline.entry_point, args: offline.args } }],
+    signatures: offline.signatures,
+  };
+
+  it('renders bytes by btype: ids as 0x hex, addresses as base58, other bytes as padded URL-safe base64', () => {
+    const tx = decode<Transaction>(TYPES.transaction, fromBase64(offline.full_transaction_base64url));
+    expect(toJson(TYPES.transaction, tx)).toEqual(txJson);
+  });
+
+  it('round-trips JSON -> bytes -> JSON as the identity', () => {
+    const bytes = encode(TYPES.transaction, fromJson(TYPES.transaction, txJson));
+    expect(toBase64Url(bytes)).toBe(offline.full_transaction_base64url);
+    expect(toJson(TYPES.transaction, decode(TYPES.transaction, bytes))).toEqual(txJson);
+  });
+
+  it('accepts base64 with or without padding and in either alphabet', () => {
+    const url = offline.chain_id as string;
+    const std = url.replace(/-/g, '+').replace(/_/g, '/');
+    for (const form of [url, url.replace(/=+$/, ''), std, std.replace(/=+$/, '')]) {
+      const h = fromJson<{ chain_id: Uint8Array }>(TYPES.transactionHeader, { chain_id: form });
+      expect(toBase64Url(h.chain_id)).toBe(url);
+    }
+  });
+
+  it('renders 64-bit integers as strings, 32-bit as numbers, and omits defaults', () => {
+    const json = toJson(TYPES.transactionReceipt, { rc_used: 5n, disk_storage_used: 0n, reverted: false, events: [{ sequence: 2, name: 'x' }] });
+    expect(json).toEqual({ rc_used: '5', events: [{ sequence: 2, name: 'x' }] });
+  });
+
+  it('renders an account with no mana as an empty object', () => {
+    expect(toJson('koinos.rpc.chain.get_account_rc_response', { rc: 0n })).toEqual({});
+  });
+
+  it('rejects wrong JSON with the path, the expected form and what it found', () => {
+    expect(() => fromJson(TYPES.transaction, { header: { rc_limit: 1.5 } })).toThrow(
+      'koinos.protocol.transaction.header.rc_limit: expected an unsigned 64-bit integer as a decimal string, got number 1.5',
+    );
+    expect(() => fromJson(TYPES.transaction, { id: '1220ab' })).toThrow(/"0x" followed by hex/);
+    expect(() => fromJson(TYPES.transaction, { header: { payer: '0OIl' } })).toThrow(/base58/);
+    expect(() => fromJson(TYPES.transaction, { signatures: ['***'] })).toThrow(/base64/);
+    expect(() => fromJson(TYPES.transaction, [])).toThrow(/expected a JSON object/);
+  });
+
+  it('ignores unknown JSON keys, as the gateway does', () => {
+    expect(toJson(TYPES.transactionHeader, fromJson(TYPES.transactionHeader, { rc_limit: '7', surprise: 1 }))).toEqual({ rc_limit: '7' });
+  });
+});
