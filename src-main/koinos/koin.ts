@@ -1,0 +1,116 @@
+// The KOIN token contract as clients see it: entry points, argument and result codecs, and the decoding
+// of operations and events into the objects the node API shows with decode_operations / decode_events.
+import { BTYPE, bytesToJson, decode, encode, toJson, type JsonObject, type JsonValue } from './codec.ts';
+import { sha256 } from './hash.ts';
+import type { EventData, Operation } from './types.ts';
+import { WalletError, describe } from './errors.ts';
+
+const TOKEN = 'koinos.contracts.token';
+
+/** Entry point of a contract method: the first 4 bytes (big-endian) of sha256 of its name. */
+export function entryPoint(method: string): number {
+  const h = sha256(new TextEncoder().encode(method));
+  return ((h[0]! << 24) | (h[1]! << 16) | (h[2]! << 8) | h[3]!) >>> 0;
+}
+
+export interface TokenMethod {
+  name: string;
+  entryPoint: number;
+  argsType: string;
+  resultType: string;
+  readOnly: boolean;
+}
+
+function method(name: string, readOnly: boolean, argsType = `${name}_arguments`, resultType = `${name}_result`): TokenMethod {
+  return { name, entryPoint: entryPoint(name), argsType: `${TOKEN}.${argsType}`, resultType: `${TOKEN}.${resultType}`, readOnly };
+}
+
+/** The KOIN methods the wallet and the devnet use, by name. */
+export const KOIN_METHODS = {
+  name: method('name', true),
+  symbol: method('symbol', true),
+  decimals: method('decimals', true),
+  get_info: method('get_info', true),
+  total_supply: method('total_supply', true),
+  balance_of: method('balance_of', true),
+  transfer: method('transfer', false),
+  mint: method('mint', false),
+  burn: method('burn', false),
+} as const;
+
+export type KoinMethodName = keyof typeof KOIN_METHODS;
+
+const BY_ENTRY_POINT = new Map<number, TokenMethod>(Object.values(KOIN_METHODS).map((m) => [m.entryPoint, m]));
+
+/** The KOIN method with this entry point, if any. */
+export function koinMethodByEntryPoint(ep: number): TokenMethod | undefined {
+  return BY_ENTRY_POINT.get(ep);
+}
+
+function methodOf(name: string): TokenMethod {
+  const m = (KOIN_METHODS as Record<string, TokenMethod>)[name];
+  if (!m) throw new WalletError('INVALID_ARGUMENT', `expected a KOIN method (${Object.keys(KOIN_METHODS).join(', ')}), got ${describe(name)}`);
+  return m;
+}
+
+/** Encodes the arguments of a KOIN method (for example `{ from, to, value }` for transfer). */
+export function encodeKoinArgs(name: KoinMethodName, args: object): Uint8Array {
+  return encode(methodOf(name).argsType, args);
+}
+
+export function decodeKoinArgs<T = Record<string, unknown>>(name: KoinMethodName, bytes: Uint8Array): T {
+  return decode<T>(methodOf(name).argsType, bytes);
+}
+
+export function encodeKoinResult(name: KoinMethodName, result: object): Uint8Array {
+  return encode(methodOf(name).resultType, result);
+}
+
+export function decodeKoinResult<T = Record<string, unknown>>(name: KoinMethodName, bytes: Uint8Array): T {
+  return decode<T>(methodOf(name).resultType, bytes);
+}
+
+/** A `call_contract` operation calling a KOIN method. */
+export function koinOperation(contractId: Uint8Array, name: KoinMethodName, args: object): Operation {
+  const m = methodOf(name);
+  return { call_contract: { contract_id: contractId, entry_point: m.entryPoint, args: encode(m.argsType, args) } };
+}
+
+/**
+ * An operation as JSON; a call to KOIN (when `isKoin(contract_id)`) shows the method name as `entry_point`
+ * and the decoded argument object as `args`. Anything that does not decode is left as the gateway renders it.
+ */
+export function decodeOperationJson(op: Operation, isKoin: (contractId: Uint8Array) => boolean): JsonObject {
+  const json = toJson('koinos.protocol.operation', op);
+  const call = op.call_contract;
+  if (!call || !isKoin(call.contract_id)) return json;
+  const m = BY_ENTRY_POINT.get(call.entry_point);
+  if (!m) return json;
+  try {
+    const args = toJson(m.argsType, decode(m.argsType, call.args));
+    return { call_contract: { contract_id: bytesToJson(call.contract_id, BTYPE.CONTRACT_ID), entry_point: m.name, args } };
+  } catch {
+    return json; // arguments that do not decode stay encoded, as the REST service does
+  }
+}
+
+const TOKEN_EVENT = /(?:^|\.)(?:token|koin)\.(transfer|mint|burn)(?:_event)?$/;
+
+/** The token event type of an event name, matched by suffix (`token.transfer_event`, `koinos.contracts.token.transfer_event`, `koin.transfer`). */
+export function tokenEventType(name: string): string | undefined {
+  const kind = TOKEN_EVENT.exec(name)?.[1];
+  return kind ? `${TOKEN}.${kind}_event` : undefined;
+}
+
+/** An event as JSON; a known token event gets `data` as an object (`from`, `to`, `value`). */
+export function decodeEventJson(event: EventData): JsonObject {
+  const json = toJson('koinos.protocol.event_data', event);
+  const type = tokenEventType(event.name);
+  if (!type) return json;
+  try {
+    json.data = toJson(type, decode(type, event.data)) as JsonValue;
+  } catch {
+    // undecodable data stays base64
+  }
+  return json;
+}
