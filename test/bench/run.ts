@@ -1,0 +1,12 @@
+// `npm run bench`: prints the benchmark figures of the protocol library and the devnet from one run.
+import { benchSigning } from './signing.ts';
+
+function fmt(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
+}
+
+const signing = benchSigning();
+console.log('== protocol library (one core)');
+console.log(`raw @noble/secp256k1 signs of a 32-byte digest: ${fmt(signing.rawSignsPerSec)} /s`);
+console.log(`KOIN transfers built + signed (merkle root, id, canonical bytes, signature): ${fmt(signing.transfersPerSec)} /s`);
+console.log(`ratio: ${(signing.ratio * 100).toFixed(1)}% of the raw sign rate (goal >= 80%) ${signing.ratio >= 0.8 ? 'OK' : 'BELOW GOAL'}`);
