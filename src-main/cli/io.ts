@@ -1,0 +1,243 @@
+// Shared helpers of the `koinos-wallet` commands: option parsing, reading INPUT (argument, @file, stdin) and secrets
+// (file or stdin only), JSON on stdout, and one-line errors on stderr with the exit codes the CLI promises.
+import { readFile } from 'node:fs/promises';
+import { WalletError, describe } from '../koinos/errors.ts';
+
+/** Exit codes: 0 success, 1 an error in what was given (bad key, bad transaction, ...), 2 a usage error. */
+export const EXIT_OK = 0;
+export const EXIT_ERROR = 1;
+export const EXIT_USAGE = 2;
+
+/**
+ * A command line that cannot be run as written (unknown command or option, missing or extra argument).
+ * Reported like any WalletError, but with exit code 2 and a pointer to `--help`.
+ * @example
+ * throw new UsageError('unknown command "foo"');
+ */
+export class UsageError extends WalletError {
+  constructor(shortMessage: string) {
+    super('INVALID_ARGUMENT', shortMessage);
+  }
+}
+
+/** How one `--option` is read: a string value (`--name VALUE` or `--name=VALUE`) or a flag. */
+export interface OptionSpec {
+  type: 'string' | 'boolean';
+  /** A string option that may repeat; its values are collected in order. */
+  multiple?: boolean;
+}
+
+export interface ParsedArgs {
+  /** String options as string (or string[] when `multiple`), flags as true; absent options are missing. */
+  options: Record<string, string | string[] | true>;
+  positionals: string[];
+  help: boolean;
+}
+
+/**
+ * Options that would put a secret on the command line, where it lands in shell history and in `ps` output.
+ * They are refused with an explanation instead of "unknown option".
+ */
+const SECRET_OPTIONS = new Map<string, string>([
+  ['wif', '--wif-file FILE'],
+  ['private-key', '--wif-file FILE'],
+  ['key', '--wif-file FILE'],
+]);
+
+/**
+ * Parses the arguments of one command against its options. `-` alone is a positional (stdin), `--` ends options.
+ * @throws UsageError for an unknown option, a missing value, or a secret option such as `--wif`; option values are
+ *   never quoted in the message (they may be secrets).
+ * @example
+ * parseArgs(['tx.json', '--json'], { json: { type: 'boolean' } }, 'tx sign'); // { options: { json: true }, positionals: ['tx.json'], help: false }
+ */
+export function parseArgs(argv: string[], spec: Record<string, OptionSpec>, command: string): ParsedArgs {
+  const options: ParsedArgs['options'] = {};
+  const positionals: string[] = [];
+  let help = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    if (arg === '-h' || arg === '--help') {
+      help = true;
+      continue;
+    }
+    if (!arg.startsWith('-') || arg === '-') {
+      positionals.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const name = arg.startsWith('--') ? arg.slice(2, eq < 0 ? undefined : eq) : '';
+    const safer = SECRET_OPTIONS.get(name);
+    if (safer) {
+      throw new UsageError(
+        `--${name} is not accepted: a private key on the command line ends up in shell history and process lists; pass ${safer} (or pipe the key on stdin) instead`,
+      );
+    }
+    const option = name ? spec[name] : undefined;
+    if (!option) {
+      // Only the option's name is shown (an `=value` part could be anything, even a key).
+      const shown = arg.startsWith('--') ? `--${name}` : arg.slice(0, 2);
+      throw new UsageError(`unknown option ${shown} for "${command}"`);
+    }
+    if (option.type === 'boolean') {
+      if (eq >= 0) throw new UsageError(`option --${name} of "${command}" takes no value`);
+      options[name] = true;
+      continue;
+    }
+    let value: string;
+    if (eq >= 0) {
+      value = arg.slice(eq + 1);
+    } else {
+      const next = argv[i + 1];
+      if (next === undefined || (next.startsWith('-') && next !== '-')) {
+        throw new UsageError(`option --${name} of "${command}" needs a value`);
+      }
+      value = next;
+      i++;
+    }
+    if (option.multiple) {
+      const list = (options[name] as string[] | undefined) ?? [];
+      list.push(value);
+      options[name] = list;
+    } else {
+      if (options[name] !== undefined) throw new UsageError(`option --${name} of "${command}" is given twice`);
+      options[name] = value;
+    }
+  }
+  return { options, positionals, help };
+}
+
+/** The value of a single string option, if given. */
+export function stringOption(args: ParsedArgs, name: string): string | undefined {
+  const v = args.options[name];
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** The values of a repeatable string option (empty when not given). */
+export function listOption(args: ParsedArgs, name: string): string[] {
+  const v = args.options[name];
+  return Array.isArray(v) ? v : [];
+}
+
+/** @throws UsageError when more positional arguments are given than the command takes (they are counted, not quoted). */
+export function assertMaxPositionals(args: ParsedArgs, max: number, command: string, hint = ''): void {
+  if (args.positionals.length > max) {
+    const takes = max === 0 ? 'takes no arguments' : `takes at most ${max} argument${max === 1 ? '' : 's'}`;
+    throw new UsageError(`"${command}" ${takes}, got ${args.positionals.length}${hint ? `: ${hint}` : ''}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Input
+
+/** Whether an INPUT argument means "read stdin" (absent or `-`). */
+export function isStdinInput(arg: string | undefined): boolean {
+  return arg === undefined || arg === '-';
+}
+
+async function readStdin(what: string): Promise<string> {
+  if (process.stdin.isTTY) process.stderr.write(`Reading ${what} from stdin (end with Ctrl-D)...\n`);
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function readTextFile(path: string, what: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (cause) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    const reason =
+      code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : (code ?? 'unreadable');
+    throw new WalletError('INVALID_ARGUMENT', `cannot read ${what} from file ${describe(path)}: ${reason}`, { cause });
+  }
+}
+
+/**
+ * Reads a command's INPUT: the argument itself, `@FILE` for a file's content, `-` or no argument for stdin.
+ * @throws WalletError INVALID_ARGUMENT when the file cannot be read or the input is empty.
+ * @example
+ * await readInput('@tx.json', 'a transaction'); // the content of tx.json
+ */
+export async function readInput(arg: string | undefined, what: string): Promise<string> {
+  let text: string;
+  if (isStdinInput(arg)) text = await readStdin(what);
+  else if (arg!.startsWith('@')) text = await readTextFile(arg!.slice(1), what);
+  else text = arg!;
+  if (text.trim() === '') {
+    const from = isStdinInput(arg) ? 'stdin' : arg!.startsWith('@') ? `file ${describe(arg!.slice(1))}` : 'the argument';
+    throw new WalletError('INVALID_ARGUMENT', `expected ${what}, got nothing on ${from}`);
+  }
+  return text;
+}
+
+// Secrets read in this process, so that no error text can echo them (see reportError).
+const secrets = new Set<string>();
+
+/**
+ * Reads a secret (a private key) from a file or, when `file` is absent or `-`, from stdin; never from an argument.
+ * The text is trimmed and remembered so that error reports redact it.
+ * @throws WalletError INVALID_ARGUMENT when the file cannot be read or holds nothing.
+ */
+export async function readSecret(file: string | undefined, what: string): Promise<string> {
+  const fromStdin = isStdinInput(file);
+  const raw = fromStdin ? await readStdin(what) : await readTextFile(file!, what);
+  const text = raw.trim();
+  if (text === '') throw new WalletError('INVALID_ARGUMENT', `expected ${what}, got nothing ${fromStdin ? 'on stdin' : `in file ${describe(file)}`}`);
+  secrets.add(text);
+  for (const line of text.split(/\s+/)) if (line.length >= 16) secrets.add(line);
+  return text;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Output
+
+/** Prints a value as indented JSON and a newline on stdout. */
+export function printJson(value: unknown): void {
+  process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+}
+
+/** Prints a plain text block (usage) on stdout. */
+export function printText(text: string): void {
+  process.stdout.write(text.endsWith('\n') ? text : text + '\n');
+}
+
+/** Prints a one-line warning on stderr. */
+export function warn(message: string): void {
+  process.stderr.write(`koinos-wallet: warning: ${message}\n`);
+}
+
+function redact(text: string): string {
+  let out = text;
+  for (const s of secrets) out = out.split(s).join('[redacted]');
+  return out;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ').trim();
+}
+
+/**
+ * Reports an error as one line on stderr and returns the exit code: 2 for a UsageError, 1 for anything else.
+ * A WalletError shows its shortMessage and hints; any other error shows a generic notice and its message, never
+ * a stack. Secrets read with readSecret are redacted from whatever is printed.
+ */
+export function reportError(error: unknown): number {
+  let line: string;
+  let code = EXIT_ERROR;
+  if (error instanceof UsageError) {
+    line = `${error.shortMessage} (see koinos-wallet --help)`;
+    code = EXIT_USAGE;
+  } else if (error instanceof WalletError) {
+    line = [error.shortMessage, ...error.metaMessages].reduce((all, next) => (/[.!?:]$/.test(all) ? `${all} ${next}` : `${all}. ${next}`));
+  } else {
+    const message = error instanceof Error ? error.message : String(error);
+    line = `unexpected error: ${message}`;
+  }
+  process.stderr.write(`koinos-wallet: ${oneLine(redact(line))}\n`);
+  return code;
+}

@@ -1,0 +1,90 @@
+// Entry of the `koinos-wallet` command line tool (bundled to out/main/cli.js): dispatches to the key, tx and devnet
+// commands, prints usage, and turns every error into one line on stderr and an exit code (1 error, 2 usage).
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { WalletError } from '../koinos/errors.ts';
+import { EXIT_OK, UsageError, printText, reportError } from './io.ts';
+import { KEY_USAGE, keyCommand } from './keyCommands.ts';
+import { TX_USAGE, txCommand } from './txCommands.ts';
+
+/** The top-level `--help` text. */
+export const USAGE = `Usage: koinos-wallet <command> [options]
+
+Offline tools for Koinos keys and transactions, and a local development node.
+Output is JSON on stdout. Errors are one line on stderr, with exit code 1 (2 for a usage error).
+Private keys are read from a file or stdin only, never from an argument.
+
+${KEY_USAGE}
+
+${TX_USAGE}
+
+Local node:
+  koinos-wallet devnet ...
+      Runs a local Koinos development node (see koinos-wallet devnet --help).
+
+Run "koinos-wallet key --help" or "koinos-wallet tx --help" for one group of commands.`;
+
+async function devnet(argv: string[]): Promise<number> {
+  // Loaded on demand so that the key and tx commands never load the node and its storage.
+  let mod: { devnetCommand(argv: string[]): Promise<number> };
+  try {
+    mod = await import('./devnetCommand.ts');
+  } catch (cause) {
+    throw new WalletError('INTERNAL', `the devnet command could not be loaded: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+  return mod.devnetCommand(argv);
+}
+
+/**
+ * Runs the CLI on `argv` (the arguments after the script name) and returns the exit code; never throws.
+ * Output goes to stdout, errors as one line to stderr.
+ * @example
+ * process.exitCode = await main(['key', 'new']);
+ */
+export async function main(argv: string[]): Promise<number> {
+  try {
+    const [command, ...rest] = argv;
+    switch (command) {
+      case undefined:
+      case '-h':
+      case '--help':
+      case 'help':
+        printText(USAGE);
+        return EXIT_OK;
+      case 'key':
+        return await keyCommand(rest);
+      case 'tx':
+        return await txCommand(rest);
+      case 'devnet':
+        return await devnet(rest);
+      default:
+        // Unknown commands are not quoted in full: a mistyped line could start with a pasted secret.
+        throw new UsageError(
+          command.startsWith('-') ? `unknown option ${command.split('=')[0]}` : `unknown command ${command.length > 24 ? `(${command.length} characters, not shown)` : `"${command}"`}; expected key, tx or devnet`,
+        );
+    }
+  } catch (error) {
+    return reportError(error);
+  }
+}
+
+/** Whether this module is the script node was started with (and not imported by another module or a test). */
+function isEntryPoint(): boolean {
+  const script = process.argv[1];
+  if (!script) return false;
+  try {
+    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) {
+  // A closed pipe (`koinos-wallet tx decode ... | head`) is not an error of the command.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
+  void main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}

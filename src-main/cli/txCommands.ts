@@ -1,0 +1,292 @@
+// `koinos-wallet tx decode | encode | sign`: offline handling of transactions in the two forms wallets exchange,
+// the URL-safe base64 of the protobuf bytes (as koinos-cli prints it) and the gateway's JSON.
+import { BTYPE, bytesToJson, encode, fromJson } from '../koinos/codec.ts';
+import { equalBytes, toBase64Url } from '../koinos/bytes.ts';
+import { WalletError, describe } from '../koinos/errors.ts';
+import { KOIN_METHODS, decodeOperationJson, koinMethodByEntryPoint, type TokenMethod } from '../koinos/koin.ts';
+import { addressFromPublicKey, addressFromString, addressToString, parsePrivateKey, publicKeyFromPrivateKey } from '../koinos/keys.ts';
+import {
+  checkTransaction,
+  recoverSigners,
+  signTransaction,
+  transactionFromBase64,
+  transactionFromJson,
+  transactionToBase64,
+  transactionToJson,
+} from '../koinos/transaction.ts';
+import type { Transaction } from '../koinos/types.ts';
+import {
+  EXIT_OK,
+  UsageError,
+  assertMaxPositionals,
+  isStdinInput,
+  listOption,
+  parseArgs,
+  printJson,
+  printText,
+  readInput,
+  readSecret,
+  stringOption,
+  warn,
+} from './io.ts';
+
+/** KOIN contract ids `tx decode` knows without `--koin`: mainnet and the current harbinger testnet. */
+export const KNOWN_KOIN_CONTRACTS: Readonly<Record<string, string>> = {
+  mainnet: '15DJN4a8SgrbGhhGksSBASiSYjGnMU8dGL',
+  harbinger: '1FaSvLjQJsCJKq5ybmGsMMQs8RQYyVv8ju',
+};
+
+/** Usage of the `tx` commands, also part of the top-level `--help`. */
+export const TX_USAGE = `Transactions:
+  INPUT is a transaction as the URL-safe base64 of its protobuf bytes (what koinos-cli and "tx encode" print,
+  bare or as a JSON string), as JSON (the node's form; operations may also be written decoded, as "tx decode"
+  prints them; the whole "tx decode" output is accepted too), @FILE to read it from a file, or - (or nothing)
+  to read it from stdin. Text starting with "{" is read as JSON.
+
+  koinos-wallet tx decode [INPUT] [--koin ADDRESS]...
+      Prints {"transaction", "computed_id", "id_matches", "operation_merkle_root_matches", "signers",
+      "operations"}: the transaction's JSON, the id computed from its header ("0x1220..."), whether the id and
+      the operation merkle root it carries match its content, the address recovered from each signature (null
+      for a signature that does not recover; "signer_errors" then lists [{"signature": index, "error"}]), and
+      the operations with calls to KOIN decoded ("entry_point": method name, "args": object). KOIN is the
+      mainnet (${KNOWN_KOIN_CONTRACTS.mainnet}) or harbinger (${KNOWN_KOIN_CONTRACTS.harbinger})
+      contract, or any contract named with --koin (for example a local devnet's).
+
+  koinos-wallet tx encode [INPUT]
+      Reads a transaction's JSON and prints the URL-safe base64 of its canonical protobuf bytes as a JSON string
+      ("CiIS..."; jq -r . gives the bare text). Operations written decoded are encoded with the KOIN method
+      table (${Object.keys(KOIN_METHODS).join(', ')}).
+      Nothing is computed: the id and the merkle root are kept as given.
+
+  koinos-wallet tx sign [INPUT] [--wif-file FILE] [--json]
+      Computes the operation merkle root and the id from the content and appends a signature by the key read
+      from FILE (or from stdin when INPUT is an argument or @FILE). Prints the signed transaction as a base64 JSON
+      string, or as the node's JSON with --json. Refuses a transaction without chain_id, nonce or rc_limit, one
+      whose existing signatures were made over another id, and a second signature by the same key. Sign again
+      with another key to add more signatures.`;
+
+/** The JSON keys of a field in either spelling the gateway accepts (snake_case or lowerCamelCase). */
+function field(obj: Record<string, unknown>, snake: string): { key: string; value: unknown } | undefined {
+  const camel = snake.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+  if (obj[snake] !== undefined) return { key: snake, value: obj[snake] };
+  if (obj[camel] !== undefined) return { key: camel, value: obj[camel] };
+  return undefined;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const isMethodName = (v: unknown): v is string => typeof v === 'string' && !/^\d+$/.test(v);
+
+function koinMethod(entryPoint: unknown, path: string): TokenMethod | undefined {
+  if (isMethodName(entryPoint)) {
+    const m = Object.hasOwn(KOIN_METHODS, entryPoint) ? (KOIN_METHODS as Record<string, TokenMethod>)[entryPoint] : undefined;
+    if (!m) {
+      throw new WalletError(
+        'INVALID_JSON',
+        `${path}.entry_point: expected an entry point number or a KOIN method name (${Object.keys(KOIN_METHODS).join(', ')}), got ${describe(entryPoint)}`,
+      );
+    }
+    return m;
+  }
+  if (typeof entryPoint === 'string') return koinMethodByEntryPoint(Number(entryPoint)); // protojson allows "123"
+  return typeof entryPoint === 'number' ? koinMethodByEntryPoint(entryPoint) : undefined;
+}
+
+function encodeArgs(method: TokenMethod, args: unknown, path: string): string {
+  try {
+    return toBase64Url(encode(method.argsType, fromJson(method.argsType, args)));
+  } catch (cause) {
+    if (!(cause instanceof WalletError)) throw cause;
+    throw new WalletError('INVALID_JSON', `${path}.args: arguments of KOIN ${method.name}: ${cause.shortMessage}`, { cause });
+  }
+}
+
+/**
+ * Turns operations written decoded (`entry_point` as a KOIN method name, `args` as an object) back into the
+ * node's form (entry point number, args as base64 of the canonical argument bytes); other operations pass unchanged.
+ * @throws WalletError INVALID_JSON for an unknown method name or arguments that do not fit the method.
+ */
+export function encodeDecodedOperations(json: Record<string, unknown>): Record<string, unknown> {
+  const ops = field(json, 'operations');
+  if (!ops || !Array.isArray(ops.value)) return json;
+  const operations = ops.value.map((op: unknown, i: number) => {
+    if (!isObject(op)) return op;
+    const cc = field(op, 'call_contract');
+    if (!cc || !isObject(cc.value)) return op;
+    const call = cc.value;
+    const path = `operations[${i}].call_contract`;
+    const ep = field(call, 'entry_point');
+    const args = field(call, 'args');
+    const decodedArgs = args !== undefined && isObject(args.value);
+    if (!isMethodName(ep?.value) && !decodedArgs) return op;
+    const method = koinMethod(ep?.value, path);
+    if (!method) {
+      throw new WalletError('INVALID_JSON', `${path}.args: arguments written as an object need a KOIN method as entry_point, got ${describe(ep?.value)}`);
+    }
+    const out: Record<string, unknown> = { ...call, [ep?.key ?? 'entry_point']: method.entryPoint };
+    if (decodedArgs) out[args.key] = encodeArgs(method, args.value, path);
+    return { ...op, [cc.key]: out };
+  });
+  return { ...json, [ops.key]: operations };
+}
+
+function notATransaction(text: string, reason: string): WalletError {
+  return new WalletError('INVALID_TRANSACTION', `expected a transaction as base64 or JSON, got ${describe(text.trim())}: ${reason}`);
+}
+
+/**
+ * Parses a transaction written as base64 of its protobuf bytes (bare or as a JSON string) or as JSON (raw or with
+ * decoded KOIN operations, alone or wrapped as `{"transaction": ...}` like the `tx decode` output).
+ * @throws WalletError INVALID_TRANSACTION / INVALID_JSON saying what was expected and what was found.
+ * @example
+ * parseTransactionText('{"header": {...}, "operations": [...]}');
+ */
+export function parseTransactionText(text: string): Transaction {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith('{') && !trimmed.startsWith('"')) {
+    if (!/^[A-Za-z0-9_\-+/]+={0,2}$/.test(trimmed)) {
+      throw notATransaction(trimmed, 'that is neither JSON (which starts with "{") nor base64');
+    }
+    return transactionFromBase64(trimmed);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(trimmed);
+  } catch (cause) {
+    throw notATransaction(trimmed, `JSON that does not parse (${cause instanceof Error ? cause.message : String(cause)})`);
+  }
+  if (typeof json === 'string') return parseTransactionText(json);
+  if (!isObject(json)) throw notATransaction(trimmed, 'JSON that is not an object');
+  // The `tx decode` output (or any `{"transaction": ...}` wrapper): a transaction itself has no such field.
+  const inner = json.transaction;
+  if (inner !== undefined && field(json, 'header') === undefined) {
+    if (typeof inner === 'string') return parseTransactionText(inner);
+    if (isObject(inner)) json = inner;
+  }
+  return transactionFromJson(encodeDecodedOperations(json as Record<string, unknown>));
+}
+
+/** A predicate telling KOIN contract ids: the known ones plus those given (base58). */
+export function koinPredicate(extra: string[] = []): (contractId: Uint8Array) => boolean {
+  const ids = new Set([...Object.values(KNOWN_KOIN_CONTRACTS), ...extra.map((a) => addressToString(addressFromString(a)))]);
+  return (contractId) => contractId.length > 0 && ids.has(addressToString(contractId));
+}
+
+/** What `tx decode` prints. */
+export interface DecodedTransaction {
+  transaction: unknown;
+  computed_id: string;
+  id_matches: boolean;
+  operation_merkle_root_matches: boolean;
+  signers: (string | null)[];
+  signer_errors?: { signature: number; error: string }[];
+  operations: unknown[];
+}
+
+/**
+ * The `tx decode` report of a transaction.
+ * @throws WalletError INVALID_TRANSACTION when it has no header.
+ */
+export function decodeTransaction(tx: Transaction, isKoin: (contractId: Uint8Array) => boolean): DecodedTransaction {
+  const check = checkTransaction(tx);
+  const errors = check.signers.flatMap((s, i) => (s.address ? [] : [{ signature: i, error: s.error ?? 'signature does not recover' }]));
+  return {
+    transaction: transactionToJson(tx),
+    computed_id: bytesToJson(check.computedId, BTYPE.TRANSACTION_ID),
+    id_matches: check.idMatches,
+    operation_merkle_root_matches: check.merkleRootMatches,
+    signers: check.signers.map((s) => s.address ?? null),
+    ...(errors.length > 0 ? { signer_errors: errors } : {}),
+    operations: tx.operations.map((op) => decodeOperationJson(op, isKoin)),
+  };
+}
+
+/**
+ * Runs `tx <subcommand> ...` and returns the exit code.
+ * @throws UsageError for an unknown subcommand or option; WalletError for input that is not a usable transaction.
+ */
+export async function txCommand(argv: string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  switch (sub) {
+    case 'decode':
+      return txDecode(rest);
+    case 'encode':
+      return txEncode(rest);
+    case 'sign':
+      return txSign(rest);
+    case undefined:
+    case '-h':
+    case '--help':
+    case 'help':
+      printText(TX_USAGE);
+      return EXIT_OK;
+    default:
+      throw new UsageError(`unknown command "tx ${sub}"; expected "tx decode", "tx encode" or "tx sign"`);
+  }
+}
+
+const TRANSACTION = 'a transaction (base64 or JSON)';
+
+async function txDecode(argv: string[]): Promise<number> {
+  const args = parseArgs(argv, { koin: { type: 'string', multiple: true } }, 'tx decode');
+  if (args.help) {
+    printText(TX_USAGE);
+    return EXIT_OK;
+  }
+  assertMaxPositionals(args, 1, 'tx decode');
+  const isKoin = koinPredicate(listOption(args, 'koin'));
+  const tx = parseTransactionText(await readInput(args.positionals[0], TRANSACTION));
+  printJson(decodeTransaction(tx, isKoin));
+  return EXIT_OK;
+}
+
+async function txEncode(argv: string[]): Promise<number> {
+  const args = parseArgs(argv, {}, 'tx encode');
+  if (args.help) {
+    printText(TX_USAGE);
+    return EXIT_OK;
+  }
+  assertMaxPositionals(args, 1, 'tx encode');
+  const tx = parseTransactionText(await readInput(args.positionals[0], TRANSACTION));
+  printJson(transactionToBase64(tx));
+  return EXIT_OK;
+}
+
+async function txSign(argv: string[]): Promise<number> {
+  const args = parseArgs(argv, { 'wif-file': { type: 'string' }, json: { type: 'boolean' } }, 'tx sign');
+  if (args.help) {
+    printText(TX_USAGE);
+    return EXIT_OK;
+  }
+  assertMaxPositionals(args, 1, 'tx sign', 'the key is read from --wif-file FILE, never from an argument');
+  const input = args.positionals[0];
+  const keyFile = stringOption(args, 'wif-file');
+  if (isStdinInput(input) && isStdinInput(keyFile)) {
+    throw new UsageError('"tx sign" cannot read both the transaction and the key from stdin: give --wif-file FILE, or the transaction as an argument or @FILE');
+  }
+  // The transaction is read and checked first, so that a bad transaction does not wait for a key on stdin.
+  const tx = parseTransactionText(await readInput(input, TRANSACTION));
+  const { privateKey } = parsePrivateKey(await readSecret(keyFile, 'a private key (WIF or 64 hex digits)'));
+  const signed = signTransaction(tx, privateKey);
+
+  if (tx.signatures.length > 0 && !equalBytes(signed.id, tx.id)) {
+    throw new WalletError(
+      'INVALID_TRANSACTION',
+      `the transaction carries ${tx.signatures.length} signature(s) over id ${describe(bytesToJson(tx.id, BTYPE.TRANSACTION_ID))}, but its content gives id ${bytesToJson(signed.id, BTYPE.TRANSACTION_ID)}; remove the old signatures or restore the content they signed`,
+    );
+  }
+  const signer = addressToString(addressFromPublicKey(publicKeyFromPrivateKey(privateKey, true)));
+  if (recoverSigners(tx).some((s) => s.address === signer)) {
+    throw new WalletError('INVALID_TRANSACTION', `the transaction is already signed by ${signer}; sign with another key to add a signature`);
+  }
+  const header = signed.header!;
+  const payer = header.payer.length > 0 ? addressToString(header.payer) : undefined;
+  const payee = header.payee.length > 0 ? addressToString(header.payee) : undefined;
+  if (payer !== undefined && signer !== payer && signer !== payee) {
+    const parties = payee ? `neither the payer (${payer}) nor the payee (${payee})` : `not the payer (${payer})`;
+    warn(`the signing key's address ${signer} is ${parties}; the node counts this signature only where a contract asks for it`);
+  }
+
+  printJson(args.options.json ? transactionToJson(signed) : transactionToBase64(signed));
+  return EXIT_OK;
+}
