@@ -1468,62 +1468,33 @@ export const DESCRIPTOR: INamespace = {
       }
      }
     },
-    "mempool": {
+    "rpc": {
      "nested": {
-      "pending_transaction": {
-       "fields": {
-        "transaction": {
-         "type": "koinos.protocol.transaction",
-         "id": 1
+      "devnet": {
+       "nested": {
+        "produce_block_request": {
+         "fields": {}
         },
-        "disk_storage_used": {
-         "type": "uint64",
-         "id": 2,
-         "options": {
-          "jstype": "JS_STRING"
-         }
-        },
-        "network_bandwidth_used": {
-         "type": "uint64",
-         "id": 3,
-         "options": {
-          "jstype": "JS_STRING"
-         }
-        },
-        "compute_bandwidth_used": {
-         "type": "uint64",
-         "id": 4,
-         "options": {
-          "jstype": "JS_STRING"
-         }
-        },
-        "system_disk_storage_used": {
-         "type": "uint64",
-         "id": 5,
-         "options": {
-          "jstype": "JS_STRING"
-         }
-        },
-        "system_network_bandwidth_used": {
-         "type": "uint64",
-         "id": 6,
-         "options": {
-          "jstype": "JS_STRING"
-         }
-        },
-        "system_compute_bandwidth_used": {
-         "type": "uint64",
-         "id": 7,
-         "options": {
-          "jstype": "JS_STRING"
+        "produce_block_response": {
+         "fields": {
+          "block_id": {
+           "type": "bytes",
+           "id": 1,
+           "options": {
+            "(koinos.btype)": "BLOCK_ID"
+           }
+          },
+          "block_height": {
+           "type": "uint64",
+           "id": 2,
+           "options": {
+            "jstype": "JS_STRING"
+           }
+          }
          }
         }
        }
-      }
-     }
-    },
-    "rpc": {
-     "nested": {
+      },
       "account_history": {
        "nested": {
         "account_history_entry": {
@@ -2674,6 +2645,145 @@ export const DESCRIPTOR: INamespace = {
            "type": "get_transactions_by_id_response",
            "id": 3
           }
+         }
+        }
+       }
+      }
+     }
+    },
+    "devnet": {
+     "nested": {
+      "genesis_seed": {
+       "fields": {
+        "seed": {
+         "type": "string",
+         "id": 1
+        },
+        "salt": {
+         "type": "bytes",
+         "id": 2
+        }
+       }
+      },
+      "chain_meta": {
+       "fields": {
+        "format_version": {
+         "type": "uint32",
+         "id": 1
+        },
+        "chain_id": {
+         "type": "bytes",
+         "id": 2
+        },
+        "genesis_seed": {
+         "type": "string",
+         "id": 3
+        },
+        "salt": {
+         "type": "bytes",
+         "id": 4
+        },
+        "accounts": {
+         "type": "uint32",
+         "id": 5
+        },
+        "initial_balance": {
+         "type": "uint64",
+         "id": 6,
+         "options": {
+          "jstype": "JS_STRING"
+         }
+        }
+       }
+      },
+      "head_record": {
+       "fields": {
+        "topology": {
+         "type": "koinos.block_topology",
+         "id": 1
+        },
+        "timestamp": {
+         "type": "uint64",
+         "id": 2,
+         "options": {
+          "jstype": "JS_STRING"
+         }
+        },
+        "state_merkle_root": {
+         "type": "bytes",
+         "id": 3
+        }
+       }
+      },
+      "record_pointer": {
+       "fields": {
+        "block_height": {
+         "type": "uint64",
+         "id": 1,
+         "options": {
+          "jstype": "JS_STRING"
+         }
+        },
+        "transaction_index": {
+         "type": "uint32",
+         "id": 2
+        },
+        "block": {
+         "type": "bool",
+         "id": 3
+        }
+       }
+      }
+     }
+    },
+    "mempool": {
+     "nested": {
+      "pending_transaction": {
+       "fields": {
+        "transaction": {
+         "type": "koinos.protocol.transaction",
+         "id": 1
+        },
+        "disk_storage_used": {
+         "type": "uint64",
+         "id": 2,
+         "options": {
+          "jstype": "JS_STRING"
+         }
+        },
+        "network_bandwidth_used": {
+         "type": "uint64",
+         "id": 3,
+         "options": {
+          "jstype": "JS_STRING"
+         }
+        },
+        "compute_bandwidth_used": {
+         "type": "uint64",
+         "id": 4,
+         "options": {
+          "jstype": "JS_STRING"
+         }
+        },
+        "system_disk_storage_used": {
+         "type": "uint64",
+         "id": 5,
+         "options": {
+          "jstype": "JS_STRING"
+         }
+        },
+        "system_network_bandwidth_used": {
+         "type": "uint64",
+         "id": 6,
+         "options": {
+          "jstype": "JS_STRING"
+         }
+        },
+        "system_compute_bandwidth_used": {
+         "type": "uint64",
+         "id": 7,
+         "options": {
+          "jstype": "JS_STRING"
          }
         }
        }

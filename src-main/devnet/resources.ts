@@ -1,0 +1,111 @@
+// Resource prices and compute costs of the devnet, and the meter that charges a transaction's mana.
+// Prices are chosen so that a KOIN transfer costs about what it costs on mainnet (0.02 to 0.03 mana).
+import { ChainError, ERROR_CODE } from './chainError.ts';
+
+/**
+ * The devnet's `resource_limit_data` (genesis object, `chain.get_resource_limits`). rc_used =
+ * disk × disk_storage_cost + network × network_bandwidth_cost + compute × compute_bandwidth_cost.
+ * The limits are reported but not enforced per block: the devnet includes everything pending.
+ */
+export const RESOURCE_LIMITS = {
+  disk_storage_limit: 1_048_576n,
+  disk_storage_cost: 5_000n,
+  network_bandwidth_limit: 16_777_216n,
+  network_bandwidth_cost: 3_000n,
+  compute_bandwidth_limit: 10_000_000_000n,
+  compute_bandwidth_cost: 2n,
+} as const;
+
+/**
+ * Compute ticks charged per system call, with the magnitudes of mainnet's compute_bandwidth_registry (facts §3.4).
+ * The `koin_*` entries stand for the work a real node measures in VM ticks while the KOIN contract runs; they
+ * are sized so that a transfer uses about the compute of a mainnet transfer (~560,000 ticks).
+ */
+export const COMPUTE = {
+  call: 3_573,
+  check_authority: 1_000,
+  deserialize_multihash_base: 102,
+  deserialize_multihash_per_byte: 404,
+  event: 1_222,
+  get_account_nonce: 1_054,
+  get_object: 1_054,
+  koin_consume_account_rc: 18_000,
+  koin_get_account_rc: 18_000,
+  koin_read: 25_000,
+  koin_transfer: 440_000,
+  koin_mint: 380_000,
+  koin_burn: 380_000,
+  put_object: 1_057,
+  recover_public_key: 29_630,
+  set_account_nonce: 1_057,
+  sha2_256_base: 1_385,
+  sha2_256_per_byte: 1,
+} as const;
+
+/** Name of a compute cost. */
+export type ComputeName = keyof typeof COMPUTE;
+
+/** Hash computations a merkle tree over `leaves` leaves takes (chain `hashes_per_leaves`). */
+export function hashesPerLeaves(leaves: number): number {
+  if (leaves <= 2) return 1;
+  const even = Math.ceil(leaves / 2) * 2;
+  if ((even & (even - 1)) === 0) return even - 1;
+  return even / 2 + hashesPerLeaves(even / 2);
+}
+
+/** Compute of a sha2-256 hash over `bytes` bytes. */
+export function hashCompute(bytes: number): number {
+  return COMPUTE.sha2_256_base + COMPUTE.sha2_256_per_byte * bytes;
+}
+
+/** Compute of `verify_merkle_root` over `leaves` 34-byte multihash leaves. */
+export function merkleCompute(leaves: number): number {
+  const deserialize = (leaves + 1) * (COMPUTE.deserialize_multihash_base + 34 * COMPUTE.deserialize_multihash_per_byte);
+  return deserialize + hashesPerLeaves(leaves) * (COMPUTE.sha2_256_base + 64 * COMPUTE.sha2_256_per_byte);
+}
+
+/**
+ * The mana session of one transaction: every use is charged at the block's prices against `rc_limit`; a use
+ * that would go past it throws the reversion "insufficient rc" (104) and is not charged, as on the chain.
+ */
+export class RcMeter {
+  readonly limit: bigint;
+  used = 0n;
+  disk = 0n;
+  network = 0n;
+  compute = 0n;
+
+  constructor(limit: bigint) {
+    this.limit = limit;
+  }
+
+  private charge(cost: bigint): void {
+    if (this.used + cost > this.limit) throw new ChainError(ERROR_CODE.insufficient_rc, 'insufficient rc');
+    this.used += cost;
+  }
+
+  useCompute(ticks: number): void {
+    const t = BigInt(ticks);
+    this.charge(t * RESOURCE_LIMITS.compute_bandwidth_cost);
+    this.compute += t;
+  }
+
+  useNetwork(bytes: number): void {
+    const b = BigInt(bytes);
+    this.charge(b * RESOURCE_LIMITS.network_bandwidth_cost);
+    this.network += b;
+  }
+
+  /** Disk bytes (negative when an object shrinks or goes: freed bytes are credited within the transaction). */
+  useDisk(bytes: number): void {
+    const b = BigInt(bytes);
+    if (b >= 0n) this.charge(b * RESOURCE_LIMITS.disk_storage_cost);
+    else this.used = this.used + b * RESOURCE_LIMITS.disk_storage_cost > 0n ? this.used + b * RESOURCE_LIMITS.disk_storage_cost : 0n;
+    this.disk += b;
+  }
+
+  /** Disk bytes as the receipt reports them (never negative). */
+  get diskUsed(): bigint {
+    return this.disk > 0n ? this.disk : 0n;
+  }
+}

@@ -1,0 +1,109 @@
+// Test helpers for the devnet service: signed KOIN transactions from the development keys, and small readers.
+import { decode } from '../../src-main/koinos/codec.ts';
+import { addressFromString } from '../../src-main/koinos/keys.ts';
+import { encodeKoinArgs, KOIN_METHODS, koinOperation, type KoinMethodName } from '../../src-main/koinos/koin.ts';
+import { nonceToBytes, signTransaction } from '../../src-main/koinos/transaction.ts';
+import type { Operation, Transaction, TransactionReceipt } from '../../src-main/koinos/types.ts';
+import { devKey, GENESIS_KEY_INDEX, type DevKey } from '../../src-main/devnet/devKeys.ts';
+import type { DevnetNode } from '../../src-main/devnet/types.ts';
+
+export const KOIN = 100_000_000n;
+
+export function key(index: number): DevKey {
+  return devKey(index);
+}
+
+export const genesisKey = (): DevKey => devKey(GENESIS_KEY_INDEX);
+
+export interface TxOptions {
+  nonce?: bigint;
+  rcLimit?: bigint;
+  payer?: DevKey;
+  payee?: Uint8Array;
+  signers?: DevKey[];
+  chainId?: Uint8Array;
+  operations?: Operation[];
+}
+
+/** Next nonce of the nonce account: the stored one plus the pending ones, plus one. */
+export async function nextNonce(node: DevnetNode, account: Uint8Array): Promise<bigint> {
+  const pending = (await node.call('mempool.get_pending_nonce', { payee: account })) as { nonce: Uint8Array };
+  if (pending.nonce.length > 0) return decode<{ uint64_value: bigint }>('koinos.chain.value_type', pending.nonce).uint64_value + 1n;
+  const stored = (await node.call('chain.get_account_nonce', { account })) as { nonce: Uint8Array };
+  return decode<{ uint64_value: bigint }>('koinos.chain.value_type', stored.nonce).uint64_value + 1n;
+}
+
+/** A signed transaction calling KOIN `method` with `args`, paid and signed by `from` unless told otherwise. */
+export async function koinTx(node: DevnetNode, from: DevKey, method: KoinMethodName, args: object, options: TxOptions = {}): Promise<Transaction> {
+  const payer = options.payer ?? from;
+  const nonceAccount = options.payee && options.payee.length > 0 ? options.payee : payer.addressBytes;
+  const nonce = options.nonce ?? (await nextNonce(node, nonceAccount));
+  let tx: Transaction = {
+    id: new Uint8Array(),
+    header: {
+      chain_id: options.chainId ?? node.chainId,
+      rc_limit: options.rcLimit ?? 10n * KOIN,
+      nonce: nonceToBytes(nonce),
+      operation_merkle_root: new Uint8Array(),
+      payer: payer.addressBytes,
+      payee: options.payee ?? new Uint8Array(),
+    },
+    operations: options.operations ?? [koinOperation(addressFromString(node.koinAddress), method, args)],
+    signatures: [],
+  };
+  for (const signer of options.signers ?? [payer]) tx = signTransaction(tx, signer.privateKey);
+  return tx;
+}
+
+export function transferTx(node: DevnetNode, from: DevKey, to: DevKey, value: bigint, options: TxOptions = {}): Promise<Transaction> {
+  return koinTx(node, from, 'transfer', { from: from.addressBytes, to: to.addressBytes, value }, options);
+}
+
+export async function submit(node: DevnetNode, transaction: Transaction, broadcast = true): Promise<TransactionReceipt> {
+  const { receipt } = (await node.call('chain.submit_transaction', { transaction, broadcast })) as { receipt: TransactionReceipt };
+  return receipt;
+}
+
+export async function balanceOf(node: DevnetNode, address: Uint8Array): Promise<bigint> {
+  const { result } = (await node.call('chain.read_contract', {
+    contract_id: addressFromString(node.koinAddress),
+    entry_point: KOIN_METHODS.balance_of.entryPoint,
+    args: encodeKoinArgs('balance_of', { owner: address }),
+  })) as { result: Uint8Array };
+  return decode<{ value: bigint }>('koinos.contracts.token.balance_of_result', result).value;
+}
+
+export async function manaOf(node: DevnetNode, account: Uint8Array): Promise<bigint> {
+  return ((await node.call('chain.get_account_rc', { account })) as { rc: bigint }).rc;
+}
+
+export async function nonceOf(node: DevnetNode, account: Uint8Array): Promise<bigint> {
+  const { nonce } = (await node.call('chain.get_account_nonce', { account })) as { nonce: Uint8Array };
+  return decode<{ uint64_value: bigint }>('koinos.chain.value_type', nonce).uint64_value;
+}
+
+export async function pendingCount(node: DevnetNode): Promise<number> {
+  const { pending_transactions } = (await node.call('mempool.get_pending_transactions', { limit: 2000n })) as { pending_transactions: unknown[] };
+  return pending_transactions.length;
+}
+
+/** Everything a rejected transaction must leave unchanged, to compare before and after. */
+export async function snapshot(node: DevnetNode, accounts: DevKey[]): Promise<unknown[]> {
+  const out: unknown[] = [await pendingCount(node)];
+  for (const a of accounts) {
+    out.push(await balanceOf(node, a.addressBytes), await manaOf(node, a.addressBytes), await nonceOf(node, a.addressBytes));
+    const { nonce } = (await node.call('mempool.get_pending_nonce', { payee: a.addressBytes })) as { nonce: Uint8Array };
+    out.push(Array.from(nonce));
+  }
+  return out;
+}
+
+/** The NodeError a promise rejects with. */
+export async function rejection(promise: Promise<unknown>): Promise<{ message: string; code?: number; data: Record<string, unknown> }> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as { message: string; code?: number; data: Record<string, unknown> };
+  }
+  throw new Error('expected a rejection, got a result');
+}

@@ -1,0 +1,107 @@
+// The devnet on disk: a restart continues the same chain (ID, balances, nonces, history, blocks), reset starts a
+// new chain with a new ID, and a config that asks for another genesis is refused.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openNode } from '../../src-main/devnet/node.ts';
+import type { DevnetConfig, DevnetNode } from '../../src-main/devnet/types.ts';
+import { balanceOf, key, KOIN, manaOf, nonceOf, pendingCount, submit, transferTx } from './helpers.ts';
+
+const dirs: string[] = [];
+const open: DevnetNode[] = [];
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'devnet-test-'));
+  dirs.push(dir);
+  return dir;
+}
+async function node(config: DevnetConfig): Promise<DevnetNode> {
+  const n = await openNode({ manual: true, accounts: 3, signatureThreads: 0, log: () => {}, ...config });
+  open.push(n);
+  return n;
+}
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((n) => n.close()));
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const A = key(0);
+const B = key(1);
+
+describe('persistence', () => {
+  it('continues the same chain after a restart', async () => {
+    const dataDir = tempDir();
+    const first = await node({ dataDir });
+    const tx = await transferTx(first, A, B, 3n * KOIN);
+    await submit(first, tx);
+    const { id } = await first.produceBlock();
+    await submit(first, await transferTx(first, B, A, KOIN)); // pending: not persisted
+    const before = {
+      chainId: first.chainId,
+      head: await first.call('chain.get_head_info', {}),
+      a: await balanceOf(first, A.addressBytes),
+      b: await balanceOf(first, B.addressBytes),
+      manaA: await manaOf(first, A.addressBytes),
+      nonceA: await nonceOf(first, A.addressBytes),
+      history: await first.call('account_history.get_account_history', { address: B.addressBytes, limit: 10n, ascending: true }),
+    };
+    await first.close();
+    open.splice(open.indexOf(first), 1);
+
+    const second = await node({ dataDir });
+    expect(second.chainId).toEqual(before.chainId);
+    expect(await second.call('chain.get_head_info', {})).toEqual(before.head);
+    expect(await balanceOf(second, A.addressBytes)).toBe(before.a);
+    expect(await balanceOf(second, B.addressBytes)).toBe(before.b);
+    expect(await manaOf(second, A.addressBytes)).toBe(before.manaA);
+    expect(await nonceOf(second, A.addressBytes)).toBe(1n);
+    expect(before.nonceA).toBe(1n);
+    expect(await second.call('account_history.get_account_history', { address: B.addressBytes, limit: 10n, ascending: true })).toEqual(
+      before.history,
+    );
+    const { transactions } = (await second.call('transaction_store.get_transactions_by_id', { transaction_ids: [tx.id] })) as {
+      transactions: { containing_blocks: Uint8Array[] }[];
+    };
+    expect(transactions[0]!.containing_blocks).toEqual([id]);
+    // the pending transaction was lost with the process; the chain goes on from block 1
+    expect(await pendingCount(second)).toBe(0);
+    const next = await second.produceBlock();
+    expect(next.height).toBe(2n);
+    await submit(second, await transferTx(second, A, B, 1n));
+    await second.produceBlock();
+    expect(await nonceOf(second, A.addressBytes)).toBe(2n);
+  });
+
+  it('gives the same chain ID as the same config in memory, and a new one on reset', async () => {
+    const dataDir = tempDir();
+    const memory = await node({});
+    const disk = await node({ dataDir });
+    expect(disk.chainId).toEqual(memory.chainId);
+    await disk.close();
+    open.splice(open.indexOf(disk), 1);
+    const reset = await node({ dataDir, reset: true });
+    expect(reset.chainId).not.toEqual(memory.chainId);
+    expect(await nonceOf(reset, A.addressBytes)).toBe(0n);
+    const resetId = reset.chainId;
+    await reset.close();
+    open.splice(open.indexOf(reset), 1);
+    // the reset chain (and its salt) is what the directory continues with
+    const again = await node({ dataDir });
+    expect(again.chainId).toEqual(resetId);
+  });
+
+  it('refuses to continue a chain with a config for another genesis', async () => {
+    const dataDir = tempDir();
+    const first = await node({ dataDir, genesisSeed: 'one' });
+    await first.close();
+    open.splice(open.indexOf(first), 1);
+    await expect(openNode({ dataDir, genesisSeed: 'two', manual: true })).rejects.toThrow(/created with genesis seed "one"/);
+    await expect(openNode({ dataDir, accounts: 7, manual: true })).rejects.toThrow(/3 accounts/);
+  });
+
+  it('refuses a data directory another devnet has open', async () => {
+    const dataDir = tempDir();
+    await node({ dataDir });
+    await expect(openNode({ dataDir, manual: true })).rejects.toThrow(/cannot open the devnet data directory/);
+  });
+});
