@@ -1,0 +1,213 @@
+// `koinos-wallet devnet`: runs the local development node in the foreground until Ctrl-C (or SIGTERM).
+// The first stdout line is JSON for scripts and tests; the lines after it are for people.
+import { describe } from '../koinos/errors.ts';
+import { formatAmount } from '../koinos/amounts.ts';
+import { BTYPE, bytesToJson, fromJson } from '../koinos/codec.ts';
+import { toBase64Url } from '../koinos/bytes.ts';
+import { addressFromString } from '../koinos/keys.ts';
+import { decodeKoinResult, encodeKoinArgs, KOIN_METHODS } from '../koinos/koin.ts';
+import { assertMaxPositionals, EXIT_OK, parseArgs, reportError, stringOption, UsageError, type OptionSpec } from './io.ts';
+import { startDevnet, DEFAULT_HOST, DEFAULT_PORT, type Devnet, type StartDevnetOptions } from '../devnet/startDevnet.ts';
+
+/** The `koinos-wallet devnet --help` text. */
+export const DEVNET_USAGE = `Usage: koinos-wallet devnet [options]
+
+Runs a local Koinos development node (JSON-RPC and REST) until Ctrl-C.
+
+Options:
+  --port N          TCP port (default ${DEFAULT_PORT}; 0 picks a free one)
+  --host H          interface to bind (default ${DEFAULT_HOST})
+  --block-time MS   block interval in ms (default 3000; 0 = one block per transaction)
+  --manual          produce blocks only on request (JSON-RPC devnet.produce_block)
+  --accounts N      number of pre-funded development accounts (default 10)
+  --data-dir D      keep the chain in LevelDB in D (default: in memory)
+  --reset           start a new chain in --data-dir (a new chain ID)
+  --api-key K       require this key on every request (REST: X-API-KEY, JSON-RPC: apikey)
+  -h, --help        show this help
+
+The first line of output is JSON: {url, jsonrpc, rest, chain_id, koin_address, accounts: [{address, wif}]}.`;
+
+const BANNER_RULE = '!'.repeat(78);
+
+const OPTION_SPEC: Record<string, OptionSpec> = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'block-time': { type: 'string' },
+  manual: { type: 'boolean' },
+  accounts: { type: 'string' },
+  'data-dir': { type: 'string' },
+  reset: { type: 'boolean' },
+  'api-key': { type: 'string' },
+};
+
+function integer(name: string, text: string, min: number, max: number): number {
+  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
+    throw new UsageError(`option --${name} of "devnet" expects a whole number from ${min} to ${max}, got ${describe(text)}`);
+  }
+  return Number(text);
+}
+
+function nonEmpty(name: string, text: string | undefined, what: string): string | undefined {
+  if (text !== undefined && text.trim() === '') throw new UsageError(`option --${name} of "devnet" expects ${what}, got an empty string`);
+  return text;
+}
+
+/**
+ * Parses the devnet options.
+ * @throws UsageError with a one-line message (the API key is never quoted).
+ */
+function parseOptions(argv: string[]): { help: true } | { help: false; options: StartDevnetOptions } {
+  const args = parseArgs(argv, OPTION_SPEC, 'devnet');
+  if (args.help) return { help: true };
+  assertMaxPositionals(args, 0, 'devnet');
+
+  const options: StartDevnetOptions = {};
+  const port = stringOption(args, 'port');
+  if (port !== undefined) options.port = integer('port', port, 0, 65535);
+  const host = nonEmpty('host', stringOption(args, 'host'), 'an interface name or address');
+  if (host !== undefined) options.host = host;
+  const blockTime = stringOption(args, 'block-time');
+  if (blockTime !== undefined) {
+    if (args.options.manual) throw new UsageError('options --manual and --block-time of "devnet" exclude each other: choose one');
+    options.blockTimeMs = integer('block-time', blockTime, 0, 86_400_000);
+  }
+  if (args.options.manual) options.manual = true;
+  const accounts = stringOption(args, 'accounts');
+  if (accounts !== undefined) options.accounts = integer('accounts', accounts, 1, 1000);
+  const dataDir = nonEmpty('data-dir', stringOption(args, 'data-dir'), 'a directory');
+  if (dataDir !== undefined) options.dataDir = dataDir;
+  if (args.options.reset) options.reset = true;
+  const apiKey = nonEmpty('api-key', stringOption(args, 'api-key'), 'a key');
+  if (apiKey !== undefined) options.apiKey = apiKey;
+  return { help: false, options };
+}
+
+function firstSignal(): { promise: Promise<string>; dispose: () => void } {
+  let dispose = () => {};
+  const promise = new Promise<string>((resolve) => {
+    const onSignal = (signal: string) => resolve(signal);
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    dispose = () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    };
+  });
+  return { promise, dispose };
+}
+
+/** Best effort: the KOIN balance of an account now (for the banner), or undefined when it cannot be read. */
+async function koinBalance(devnet: Devnet, address: string): Promise<string | undefined> {
+  try {
+    const request = fromJson('koinos.rpc.chain.read_contract_request', {
+      contract_id: devnet.koinAddress,
+      entry_point: KOIN_METHODS.balance_of.entryPoint,
+      args: toBase64Url(encodeKoinArgs('balance_of', { owner: addressFromString(address) })),
+    });
+    const { result } = await devnet.node.call('chain.read_contract', request);
+    const { value } = decodeKoinResult<{ value: bigint }>('balance_of', (result as Uint8Array | undefined) ?? new Uint8Array(0));
+    return `${formatAmount(value)} KOIN`;
+  } catch {
+    return undefined;
+  }
+}
+
+function modeLine(options: StartDevnetOptions): string {
+  if (options.manual) return 'on request only (JSON-RPC devnet.produce_block)';
+  if (options.blockTimeMs === 0) return 'one per accepted transaction';
+  return `every ${options.blockTimeMs ?? 3000} ms`;
+}
+
+/**
+ * Runs `koinos-wallet devnet [options]` and resolves its exit code once the devnet has stopped:
+ * 0 after a clean stop (Ctrl-C / SIGTERM) or `--help`, 2 for a usage error, 1 for any other error.
+ * Never throws; errors are one line on stderr, never a stack trace.
+ * @example
+ * process.exitCode = await devnetCommand(['--port', '0', '--manual']);
+ */
+export async function devnetCommand(argv: string[]): Promise<number> {
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+
+  let parsed: ReturnType<typeof parseOptions>;
+  try {
+    parsed = parseOptions(argv);
+  } catch (e) {
+    return reportError(e);
+  }
+  if (parsed.help) {
+    out(DEVNET_USAGE);
+    return EXIT_OK;
+  }
+  const { options } = parsed;
+
+  // Listen for signals before starting, so that a Ctrl-C during start-up still stops cleanly.
+  const signal = firstSignal();
+  let devnet: Devnet;
+  try {
+    devnet = await startDevnet({
+      ...options,
+      log: (line) => process.stderr.write(`koinos-wallet: devnet: ${line}\n`),
+      // Blocks that carry transactions are worth a line; empty ones every few seconds are not.
+      onBlock: (block) => {
+        if (block.transactionCount > 0) {
+          out(`Block ${block.height}  ${bytesToJson(block.id, BTYPE.BLOCK_ID)}  ${block.transactionCount} transaction${block.transactionCount === 1 ? '' : 's'}`);
+        }
+      },
+    });
+  } catch (e) {
+    signal.dispose();
+    return reportError(e);
+  }
+
+  let failure: unknown;
+  try {
+    out(
+      JSON.stringify({
+        url: devnet.url,
+        jsonrpc: `${devnet.url}/jsonrpc`,
+        rest: `${devnet.url}/v1`,
+        chain_id: devnet.chainId,
+        koin_address: devnet.koinAddress,
+        accounts: devnet.accounts.map((a) => ({ address: a.address, wif: a.wif })),
+      }),
+    );
+    const balances = await Promise.all(devnet.accounts.map((a) => koinBalance(devnet, a.address)));
+    const lines = [
+      '',
+      'Koinos devnet is running',
+      `  JSON-RPC   ${devnet.url}/jsonrpc`,
+      `  REST       ${devnet.url}/v1`,
+      `  Chain ID   ${devnet.chainId}`,
+      `  KOIN       ${devnet.koinAddress}`,
+      `  Blocks     ${modeLine(options)}`,
+      `  Storage    ${options.dataDir ? `LevelDB in ${options.dataDir}` : 'in memory (gone when stopped)'}`,
+      ...(options.apiKey ? ['  API key    required (REST header X-API-KEY; JSON-RPC header or query apikey)'] : []),
+      '',
+      BANNER_RULE,
+      '!!  FOR DEVELOPMENT ONLY — never use these keys on mainnet.',
+      '!!  Anyone can derive them from the published development mnemonic below.',
+      BANNER_RULE,
+      `Mnemonic: ${devnet.mnemonic}`,
+      'Development accounts (index, address, private key as WIF, balance):',
+      ...devnet.accounts.map((a, i) => `  (${a.index})  ${a.address}  ${a.wif}${balances[i] ? `  ${balances[i]}` : ''}`),
+      BANNER_RULE,
+      '',
+      'Press Ctrl-C to stop.',
+    ];
+    out(lines.join('\n'));
+    await signal.promise;
+  } catch (e) {
+    failure = e;
+  } finally {
+    signal.dispose();
+  }
+
+  try {
+    await devnet.stop();
+  } catch (e) {
+    return reportError(e);
+  }
+  if (failure !== undefined) return reportError(failure);
+  out('Devnet stopped.');
+  return EXIT_OK;
+}

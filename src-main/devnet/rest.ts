@@ -1,0 +1,343 @@
+// The REST API under /v1 (the routes of koinos-rest that wallets use, facts §9), as thin calls into the service layer:
+// each route builds the same JSON-RPC request message a real REST server would send, and renders gateway JSON.
+import { BTYPE, bytesToJson, decode, encode, fromJson, toJson, type JsonValue, type ProtoMessage } from '../koinos/codec.ts';
+import { equalBytes, toBase64Url } from '../koinos/bytes.ts';
+import { WalletError, describe } from '../koinos/errors.ts';
+import { addressFromString, addressToString, isAddress } from '../koinos/keys.ts';
+import { formatAmount } from '../koinos/amounts.ts';
+import { decodeEventJson, decodeOperationJson, KOIN_METHODS } from '../koinos/koin.ts';
+import { nonceFromBytes, nonceToBytes } from '../koinos/transaction.ts';
+import type { EventData, Operation } from '../koinos/types.ts';
+import type { DevnetNode } from './types.ts';
+import { describeInternalError, toWireError } from './wireError.ts';
+
+/** What a REST route answers: an HTTP status and a JSON body. */
+export interface RestResponse {
+  status: number;
+  body: JsonValue;
+}
+
+/** Answers one REST request; `path` is the URL path (starting `/v1/`), `body` the request body text. */
+export type RestHandler = (method: string, path: string, query: URLSearchParams, body: string) => Promise<RestResponse>;
+
+/** The largest history page, as the account history service enforces it. */
+export const MAX_HISTORY_LIMIT = 500n;
+
+type Params = Record<string, string>;
+type Route = { method: 'GET' | 'POST'; pattern: string[]; run: (params: Params, query: URLSearchParams, body: string) => Promise<JsonValue> };
+
+/** A 400 with this exact message (the REST service's texts: "invalid account", "block does not exist", ...). */
+function badRequest(message: string, code: 'INVALID_ARGUMENT' | 'INVALID_ADDRESS' | 'NOT_FOUND' = 'INVALID_ARGUMENT'): WalletError {
+  return new WalletError(code, message);
+}
+
+/** Boolean query flags default to true and are false only for the literal "false" (koinos-rest). */
+function flag(query: URLSearchParams, name: string): boolean {
+  return query.get(name) !== 'false';
+}
+
+function wholeNumber(query: URLSearchParams, name: string): string | undefined {
+  const value = query.get(name);
+  if (value === null || value === '') return undefined;
+  if (!/^\d{1,20}$/.test(value)) throw badRequest(`invalid ${name}: expected a whole number, got ${describe(value)}`);
+  return value;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The REST routes over `node`. Known errors answer 400 `{"error": message}`, unknown routes 404, anything unexpected
+ * 500 `{"error": "unknown error"}` (and a line through `log`).
+ * @example
+ * const rest = createRestHandler(node, console.error);
+ * await rest('GET', '/v1/chain/id', new URLSearchParams(), ''); // { status: 200, body: { value: 'EiB…' } }
+ */
+export function createRestHandler(node: DevnetNode, log: (line: string) => void): RestHandler {
+  const koinId = addressFromString(node.koinAddress);
+  const isKoin = (contractId: Uint8Array) => equalBytes(contractId, koinId);
+
+  /** One service call with the request built from JSON exactly as the JSON-RPC layer builds it. */
+  async function rpc(method: string, params: Record<string, unknown>): Promise<ProtoMessage> {
+    const [service, name] = method.split('.') as [string, string];
+    return node.call(method, fromJson(`koinos.rpc.${service}.${name}_request`, params));
+  }
+
+  /** A base58 address, or a system contract name resolved like koinos-rest does (get_contract_address). */
+  async function resolveAddress(text: string, what: 'account' | 'contract_id'): Promise<string> {
+    if (isAddress(text)) return text;
+    if (/^[A-Za-z0-9_.-]{1,64}$/.test(text)) {
+      try {
+        const args = encode('koinos.contracts.name_service.get_address_arguments', { name: text });
+        const { value } = await rpc('chain.invoke_system_call', { name: 'get_contract_address', args: toBase64Url(args) });
+        const result = decode<{ value?: { address: Uint8Array } }>('koinos.contracts.name_service.get_address_result', value as Uint8Array);
+        const address = result.value?.address;
+        if (address && address.length > 0) return addressToString(address);
+      } catch {
+        // not a system contract name: reported below as invalid
+      }
+    }
+    throw badRequest(`invalid ${what}`, 'INVALID_ADDRESS');
+  }
+
+  function operationsJson(operations: Operation[]): JsonValue[] {
+    return operations.map((op) => decodeOperationJson(op, isKoin));
+  }
+
+  /** Replaces a transaction's operations in `json` by their decoded form when asked to. */
+  function decodeTransaction(tx: ProtoMessage | undefined, json: JsonValue | undefined, decodeOps: boolean): void {
+    if (!decodeOps || !tx || !isObject(json)) return;
+    const operations = tx.operations as Operation[] | undefined;
+    if (operations && operations.length > 0) json.operations = operationsJson(operations);
+  }
+
+  /** Replaces events (of a transaction receipt or a block receipt and its transaction receipts) by decoded ones. */
+  function decodeReceipt(receipt: ProtoMessage | undefined, json: JsonValue | undefined, decodeEvents: boolean): void {
+    if (!decodeEvents || !receipt || !isObject(json)) return;
+    const events = receipt.events as EventData[] | undefined;
+    if (events && events.length > 0) json.events = events.map((e) => decodeEventJson(e));
+    const receipts = receipt.transaction_receipts as ProtoMessage[] | undefined;
+    const receiptsJson = json.transaction_receipts;
+    if (receipts && Array.isArray(receiptsJson)) receipts.forEach((r, i) => decodeReceipt(r, receiptsJson[i], true));
+  }
+
+  async function headInfo(): Promise<{ id: string; lib: bigint }> {
+    const head = await rpc('chain.get_head_info', {});
+    const topology = head.head_topology as { id: Uint8Array };
+    return { id: bytesToJson(topology.id, BTYPE.BLOCK_ID), lib: (head.last_irreversible_block as bigint | undefined) ?? 0n };
+  }
+
+  async function readToken(contractId: string, method: 'balance_of' | 'decimals', args: object): Promise<bigint> {
+    const m = KOIN_METHODS[method];
+    const { result } = await rpc('chain.read_contract', {
+      contract_id: contractId,
+      entry_point: m.entryPoint,
+      args: toBase64Url(encode(m.argsType, args)),
+    });
+    // A zero result comes back as an empty message, so an absent value means 0.
+    const value = decode<{ value?: bigint | number }>(m.resultType, (result as Uint8Array | undefined) ?? new Uint8Array(0)).value;
+    return BigInt(value ?? 0);
+  }
+
+  async function nonceOf(account: string, query: URLSearchParams, next: boolean): Promise<JsonValue> {
+    const address = await resolveAddress(account, 'account');
+    const { nonce } = await rpc('chain.get_account_nonce', { account: address });
+    const bytes = (nonce as Uint8Array | undefined) ?? new Uint8Array(0);
+    const current = bytes.length === 0 ? 0n : nonceFromBytes(bytes);
+    if (flag(query, 'decode_nonce')) return { value: (next ? current + 1n : current).toString() };
+    return { value: toBase64Url(next ? nonceToBytes(current + 1n) : bytes.length === 0 ? nonceToBytes(0n) : bytes) };
+  }
+
+  async function block(p: Params, query: URLSearchParams): Promise<JsonValue> {
+    const ref = p.block!;
+    const flags = { return_block: flag(query, 'return_block'), return_receipt: flag(query, 'return_receipt') };
+    let method: string;
+    let response: ProtoMessage;
+    if (ref.startsWith('0x')) {
+      if (!/^0x(?:[0-9a-fA-F]{2})+$/.test(ref)) throw badRequest(`invalid block id: expected "0x" followed by hex, got ${describe(ref)}`);
+      method = 'block_store.get_blocks_by_id';
+      response = await rpc(method, { block_ids: [ref], ...flags });
+    } else {
+      if (!/^\d{1,20}$/.test(ref)) throw badRequest(`invalid block id or height: expected "0x" + hex or a whole number, got ${describe(ref)}`);
+      const head = await headInfo();
+      method = 'block_store.get_blocks_by_height';
+      response = await rpc(method, { head_block_id: head.id, ancestor_start_height: ref, num_blocks: 1, ...flags });
+    }
+    const items = (response.block_items ?? []) as ProtoMessage[];
+    const item = items[0];
+    if (!item || !(item.block_id instanceof Uint8Array) || item.block_id.length === 0) throw badRequest('block does not exist', 'NOT_FOUND');
+    const json = toJson('koinos.block_store.block_item', item);
+    decodeReceipt(item.receipt as ProtoMessage | undefined, json.receipt, flag(query, 'decode_events'));
+    const blockJson = json.block;
+    const transactions = (item.block as ProtoMessage | undefined)?.transactions as ProtoMessage[] | undefined;
+    if (transactions && isObject(blockJson) && Array.isArray(blockJson.transactions)) {
+      const txsJson = blockJson.transactions;
+      transactions.forEach((tx, i) => decodeTransaction(tx, txsJson[i], flag(query, 'decode_operations')));
+    }
+    return json;
+  }
+
+  async function history(p: Params, query: URLSearchParams): Promise<JsonValue> {
+    const limit = wholeNumber(query, 'limit');
+    if (limit === undefined) throw badRequest("missing required field 'limit'");
+    if (BigInt(limit) > MAX_HISTORY_LIMIT) throw badRequest(`invalid limit: at most ${MAX_HISTORY_LIMIT} records per page, got ${limit}`);
+    const seqNum = wholeNumber(query, 'sequence_number');
+    const address = await resolveAddress(p.account!, 'account');
+    const { values } = await rpc('account_history.get_account_history', {
+      address,
+      limit,
+      ascending: flag(query, 'ascending'),
+      irreversible: flag(query, 'irreversible'),
+      ...(seqNum !== undefined && { seq_num: seqNum }),
+    });
+    const decodeOps = flag(query, 'decode_operations');
+    const decodeEvents = flag(query, 'decode_events');
+    return ((values ?? []) as ProtoMessage[]).map((entry) => {
+      const json = toJson('koinos.rpc.account_history.account_history_entry', entry);
+      const trx = entry.trx as ProtoMessage | undefined;
+      if (trx && isObject(json.trx)) {
+        decodeTransaction(trx.transaction as ProtoMessage | undefined, json.trx.transaction, decodeOps);
+        decodeReceipt(trx.receipt as ProtoMessage | undefined, json.trx.receipt, decodeEvents);
+      }
+      const blockRecord = entry.block as ProtoMessage | undefined;
+      if (blockRecord && isObject(json.block)) decodeReceipt(blockRecord.receipt as ProtoMessage | undefined, json.block.receipt, decodeEvents);
+      return json;
+    });
+  }
+
+  async function transaction(p: Params, query: URLSearchParams): Promise<JsonValue> {
+    const id = p.transaction!;
+    if (!/^0x(?:[0-9a-fA-F]{2})+$/.test(id)) throw badRequest(`invalid transaction id: expected "0x" followed by hex, got ${describe(id)}`);
+    const returnReceipt = flag(query, 'return_receipt');
+    const decodeOps = flag(query, 'decode_operations');
+    const decodeEvents = flag(query, 'decode_events');
+
+    const stored = ((await rpc('transaction_store.get_transactions_by_id', { transaction_ids: [id] })).transactions ?? []) as ProtoMessage[];
+    const item = stored.find((t) => t.transaction !== undefined);
+    if (!item) {
+      const pending = ((await rpc('mempool.get_pending_transactions_by_id', { transaction_ids: [id] })).pending_transactions ?? []) as ProtoMessage[];
+      const tx = pending.find((t) => t.transaction !== undefined)?.transaction as ProtoMessage | undefined;
+      if (!tx) throw badRequest('transaction does not exist', 'NOT_FOUND');
+      const txJson = toJson('koinos.protocol.transaction', tx);
+      decodeTransaction(tx, txJson, decodeOps);
+      return { transaction: txJson, irreversible: false };
+    }
+
+    const tx = item.transaction as ProtoMessage;
+    const json = toJson('koinos.transaction_store.transaction_item', item);
+    const head = await headInfo();
+    const containing = ((item.containing_blocks ?? []) as Uint8Array[]).map((b) => bytesToJson(b, BTYPE.BLOCK_ID));
+    const blocks = containing.length === 0
+      ? []
+      : (((await rpc('block_store.get_blocks_by_id', { block_ids: containing, return_block: true, return_receipt: returnReceipt })).block_items ?? []) as ProtoMessage[]);
+    for (const blockItem of blocks) {
+      const blk = blockItem.block as ProtoMessage | undefined;
+      if (!blk) continue;
+      const height = blockItem.block_height as bigint;
+      // Only the containing block that is on the chain of the current head counts.
+      const onChain = ((await rpc('block_store.get_blocks_by_height', {
+        head_block_id: head.id,
+        ancestor_start_height: height.toString(),
+        num_blocks: 1,
+        return_block: false,
+        return_receipt: false,
+      })).block_items ?? []) as ProtoMessage[];
+      if (!onChain[0] || !equalBytes(onChain[0].block_id as Uint8Array, blockItem.block_id as Uint8Array)) continue;
+      const header = blk.header as { timestamp: bigint } | undefined;
+      if (isObject(json.transaction) && header) json.transaction.timestamp = header.timestamp.toString();
+      json.irreversible = height <= head.lib;
+      if (returnReceipt) {
+        const receipts = ((blockItem.receipt as ProtoMessage | undefined)?.transaction_receipts ?? []) as ProtoMessage[];
+        const receipt = receipts.find((r) => equalBytes(r.id as Uint8Array, tx.id as Uint8Array));
+        if (receipt) {
+          const receiptJson = toJson('koinos.protocol.transaction_receipt', receipt);
+          decodeReceipt(receipt, receiptJson, decodeEvents);
+          json.receipt = receiptJson;
+        }
+      }
+    }
+    decodeTransaction(tx, json.transaction, decodeOps);
+    return json;
+  }
+
+  async function submit(_: Params, query: URLSearchParams, body: string): Promise<JsonValue> {
+    let transaction: unknown;
+    try {
+      transaction = JSON.parse(body);
+    } catch {
+      throw badRequest('invalid request body: expected a signed transaction as JSON');
+    }
+    if (!isObject(transaction)) throw badRequest(`invalid request body: expected a signed transaction as a JSON object, got ${describe(transaction)}`);
+    const response = await rpc('chain.submit_transaction', { transaction, broadcast: flag(query, 'broadcast') });
+    const result = toJson('koinos.rpc.chain.submit_transaction_response', response);
+    return { ...result, transaction: toJson('koinos.protocol.transaction', fromJson('koinos.protocol.transaction', transaction)) };
+  }
+
+  const routes: Route[] = [
+    { method: 'GET', pattern: ['chain', 'head_info'], run: async () => toJson('koinos.rpc.chain.get_head_info_response', await rpc('chain.get_head_info', {})) },
+    {
+      method: 'GET',
+      pattern: ['chain', 'id'],
+      run: async () => ({ value: bytesToJson((await rpc('chain.get_chain_id', {})).chain_id as Uint8Array, BTYPE.BASE64) }),
+    },
+    {
+      method: 'GET',
+      pattern: ['chain', 'resource_limits'],
+      run: async () => toJson('koinos.rpc.chain.get_resource_limits_response', await rpc('chain.get_resource_limits', {})),
+    },
+    { method: 'GET', pattern: ['chain', 'fork_heads'], run: async () => toJson('koinos.rpc.chain.get_fork_heads_response', await rpc('chain.get_fork_heads', {})) },
+    { method: 'GET', pattern: ['block', ':block'], run: block },
+    {
+      method: 'GET',
+      pattern: ['account', ':account', 'mana'],
+      run: async (p) => {
+        const { rc } = await rpc('chain.get_account_rc', { account: await resolveAddress(p.account!, 'account') });
+        return { value: formatAmount((rc as bigint | undefined) ?? 0n, 8, { trim: false }) };
+      },
+    },
+    {
+      method: 'GET',
+      pattern: ['account', ':account', 'balance', ':contract'],
+      run: async (p) => {
+        const contract = await resolveAddress(p.contract!, 'contract_id');
+        const owner = addressFromString(await resolveAddress(p.account!, 'account'));
+        const balance = await readToken(contract, 'balance_of', { owner });
+        const decimals = await readToken(contract, 'decimals', {});
+        return { value: formatAmount(balance, Number(decimals), { trim: false }) };
+      },
+    },
+    { method: 'GET', pattern: ['account', ':account', 'nonce'], run: (p, q) => nonceOf(p.account!, q, false) },
+    { method: 'GET', pattern: ['account', ':account', 'next_nonce'], run: (p, q) => nonceOf(p.account!, q, true) },
+    {
+      method: 'GET',
+      pattern: ['account', ':account', 'rc'],
+      run: async (p) =>
+        toJson('koinos.rpc.chain.get_account_rc_response', await rpc('chain.get_account_rc', { account: await resolveAddress(p.account!, 'account') })),
+    },
+    { method: 'GET', pattern: ['account', ':account', 'history'], run: history },
+    { method: 'POST', pattern: ['transaction', 'submit'], run: submit },
+    { method: 'GET', pattern: ['transaction', ':transaction'], run: transaction },
+  ];
+
+  function match(segments: string[]): { route: Route; params: Params }[] {
+    const found: { route: Route; params: Params }[] = [];
+    for (const route of routes) {
+      if (route.pattern.length !== segments.length) continue;
+      const params: Params = {};
+      const ok = route.pattern.every((part, i) => {
+        if (part.startsWith(':')) {
+          params[part.slice(1)] = segments[i]!;
+          return segments[i] !== '';
+        }
+        return part === segments[i];
+      });
+      if (ok) found.push({ route, params });
+    }
+    return found;
+  }
+
+  return async function handle(method, path, query, body) {
+    let segments: string[];
+    try {
+      segments = path.split('/').slice(2).map((s) => decodeURIComponent(s));
+    } catch {
+      return { status: 400, body: { error: 'invalid path: bad percent-encoding' } };
+    }
+    const candidates = match(segments);
+    const chosen = candidates.find((c) => c.route.method === method);
+    if (!chosen) {
+      return candidates.length > 0
+        ? { status: 405, body: { error: `method ${method} not allowed here; use ${candidates.map((c) => c.route.method).join(' or ')}` } }
+        : { status: 404, body: { error: 'not found' } };
+    }
+    try {
+      return { status: 200, body: await chosen.route.run(chosen.params, query, body) };
+    } catch (e) {
+      const wire = toWireError(e);
+      if (wire.kind === 'known') return { status: 400, body: { error: wire.message } };
+      log(`rest ${method} ${path} failed: ${describeInternalError(e)}`);
+      return { status: 500, body: { error: 'unknown error' } };
+    }
+  };
+}

@@ -1,0 +1,119 @@
+// Helpers of the devnet's HTTP tests: JSON-RPC and REST calls over real HTTP, and signed KOIN transfers built with the
+// project's protocol library.
+import { expect } from 'vitest';
+import { fromBase64, toBase64Url } from '../../src-main/koinos/bytes.ts';
+import { addressFromString, privateKeyFromWif } from '../../src-main/koinos/keys.ts';
+import { decodeKoinResult, encodeKoinArgs, KOIN_METHODS, koinOperation } from '../../src-main/koinos/koin.ts';
+import { nonceFromBytes, nonceToBytes, signTransaction, transactionToJson } from '../../src-main/koinos/transaction.ts';
+import type { Transaction } from '../../src-main/koinos/types.ts';
+import type { JsonObject } from '../../src-main/koinos/codec.ts';
+import type { Devnet } from '../../src-main/devnet/startDevnet.ts';
+
+export interface RpcAnswer {
+  status: number;
+  body: any;
+}
+
+let nextId = 1;
+
+/** Sends one JSON-RPC request (POST `${url}/jsonrpc` unless `path` says otherwise) and returns status and parsed body. */
+export async function rpcRaw(url: string, body: unknown, init: { path?: string; headers?: Record<string, string> } = {}): Promise<RpcAnswer> {
+  const response = await fetch(`${url}${init.path ?? '/jsonrpc'}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...init.headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  expect(response.headers.get('content-type')).toBe('application/json');
+  return { status: response.status, body: await response.json() };
+}
+
+/** Calls a method and returns its `result`; fails the test on an error envelope. */
+export async function rpc(url: string, method: string, params: unknown = {}): Promise<any> {
+  const id = nextId++;
+  const { status, body } = await rpcRaw(url, { jsonrpc: '2.0', id, method, params });
+  expect(status).toBe(200);
+  expect(body.error, `${method}: ${JSON.stringify(body.error)}`).toBeUndefined();
+  expect(body.id).toBe(id);
+  return body.result;
+}
+
+/** Calls a method that must fail; returns the error object `{code, message, data?}` after checking the envelope. */
+export async function rpcError(url: string, method: string, params: unknown = {}): Promise<{ code: number; message: string; data?: string }> {
+  const id = nextId++;
+  const { status, body } = await rpcRaw(url, { jsonrpc: '2.0', id, method, params });
+  expect(status).toBe(200);
+  expect(body.result, `${method} should fail`).toBeUndefined();
+  expect(body.jsonrpc).toBe('2.0');
+  expect(body.id).toBe(id);
+  return body.error;
+}
+
+/** GET (or another method) on the REST API; returns status and parsed body. */
+export async function rest(url: string, path: string, init: RequestInit = {}): Promise<RpcAnswer> {
+  const response = await fetch(`${url}${path}`, init);
+  expect(response.headers.get('content-type')).toBe('application/json');
+  expect(response.headers.get('access-control-allow-origin')).toBe('*');
+  return { status: response.status, body: await response.json() };
+}
+
+export interface TransferInput {
+  chainId: string;
+  koinAddress: string;
+  fromWif: string;
+  from: string;
+  to: string;
+  value: bigint;
+  nonce: bigint;
+  rcLimit?: bigint;
+}
+
+/** A signed KOIN transfer, built and signed with the project's protocol library. */
+export function signedTransfer(input: TransferInput): Transaction {
+  const header = {
+    chain_id: fromBase64(input.chainId),
+    rc_limit: input.rcLimit ?? 100_000_000n,
+    nonce: nonceToBytes(input.nonce),
+    operation_merkle_root: new Uint8Array(0),
+    payer: addressFromString(input.from),
+    payee: new Uint8Array(0),
+  };
+  const op = koinOperation(addressFromString(input.koinAddress), 'transfer', {
+    from: addressFromString(input.from),
+    to: addressFromString(input.to),
+    value: input.value,
+  });
+  return signTransaction({ id: new Uint8Array(0), header, operations: [op], signatures: [] }, privateKeyFromWif(input.fromWif).privateKey);
+}
+
+/** The JSON of a signed transfer from dev account `from` (index) to dev account `to` (index) on `devnet`. */
+export function transferJson(devnet: Devnet, from: number, to: number, value: bigint, nonce: bigint, rcLimit?: bigint): JsonObject {
+  const sender = devnet.accounts[from]!;
+  return transactionToJson(
+    signedTransfer({
+      chainId: devnet.chainId,
+      koinAddress: devnet.koinAddress,
+      fromWif: sender.wif,
+      from: sender.address,
+      to: devnet.accounts[to]!.address,
+      value,
+      nonce,
+      rcLimit,
+    }),
+  );
+}
+
+/** The next nonce of an account, read over JSON-RPC the way a client does (current nonce + 1). */
+export async function nextNonce(url: string, address: string): Promise<bigint> {
+  const { nonce } = await rpc(url, 'chain.get_account_nonce', { account: address });
+  return nonceFromBytes(fromBase64(nonce ?? 'KAA=')) + 1n;
+}
+
+/** KOIN balance (base units) of an address, read with chain.read_contract over JSON-RPC. */
+export async function koinBalance(url: string, koinAddress: string, owner: string): Promise<bigint> {
+  const { result } = await rpc(url, 'chain.read_contract', {
+    contract_id: koinAddress,
+    entry_point: KOIN_METHODS.balance_of.entryPoint,
+    args: toBase64Url(encodeKoinArgs('balance_of', { owner: addressFromString(owner) })),
+  });
+  return decodeKoinResult<{ value: bigint }>('balance_of', result ? fromBase64(result) : new Uint8Array(0)).value;
+}
