@@ -1,5 +1,8 @@
 // `npm run bench`: prints the benchmark figures of the protocol library and the devnet from one run.
+// BENCH_TRANSFERS sets how many transfers the devnet benchmark sends (default 100,000: the history goal is
+// stated for an account with 100,000 records).
 import { benchSigning } from './signing.ts';
+import { benchDevnet } from './devnet.ts';
 
 function fmt(n: number): string {
   return Math.round(n).toLocaleString('en-US');
@@ -10,3 +13,6 @@ console.log('== protocol library (one core)');
 console.log(`raw @noble/secp256k1 signs of a 32-byte digest: ${fmt(signing.rawSignsPerSec)} /s`);
 console.log(`KOIN transfers built + signed (merkle root, id, canonical bytes, signature): ${fmt(signing.transfersPerSec)} /s`);
 console.log(`ratio: ${(signing.ratio * 100).toFixed(1)}% of the raw sign rate (goal >= 80%) ${signing.ratio >= 0.8 ? 'OK' : 'BELOW GOAL'}`);
+
+console.log('== devnet over HTTP (JSON-RPC, keep-alive)');
+await benchDevnet(Number(process.env.BENCH_TRANSFERS ?? 100_000));
