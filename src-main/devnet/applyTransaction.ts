@@ -3,7 +3,7 @@
 // Failures (code <= -1) throw and change nothing; reversions inside operations (code >= 1) give a receipt with
 // reverted=true whose payer is still charged and whose nonce is still used.
 import { createHash } from 'node:crypto';
-import { concatBytes, equalBytes, toBase58, toHex } from '../koinos/bytes.ts';
+import { concatAll, equalBytes, toBase58, toHex } from '../koinos/bytes.ts';
 import { decode, encode } from '../koinos/codec.ts';
 import { multihashSha256 } from '../koinos/hash.ts';
 import { merkleRoot, nonceToBytes } from '../koinos/transaction.ts';
@@ -151,7 +151,7 @@ export function prepareTransaction(input: Partial<Transaction> | undefined): Pre
     nonceAccount: payee.length > 0 && !equalBytes(payee, header.payer) ? payee : header.payer,
     nonce,
     rcLimit: header.rc_limit,
-    signaturesDigest: sha256Fast(concatBytes(...tx.signatures)),
+    signaturesDigest: sha256Fast(concatAll(tx.signatures)),
     signers: [],
   };
 }

@@ -3,7 +3,7 @@
 // (REST, JSON-RPC) and the CLI sit on top of `openNode`.
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import { concatBytes, equalBytes, toHex } from '../koinos/bytes.ts';
+import { concatAll, concatBytes, equalBytes, toHex } from '../koinos/bytes.ts';
 import { decode, encode, type ProtoMessage } from '../koinos/codec.ts';
 import { WalletError } from '../koinos/errors.ts';
 import { multihashSha256 } from '../koinos/hash.ts';
@@ -128,19 +128,6 @@ function field(fieldNumber: number, bytes: Uint8Array): Uint8Array {
     head.push((v % 128) | 0x80);
   }
   return concatBytes(Uint8Array.from(head), bytes);
-}
-
-/** Concatenation of many parts (an array, not spread arguments: a block may have tens of thousands of parts). */
-function join(parts: Uint8Array[]): Uint8Array {
-  let length = 0;
-  for (const p of parts) length += p.length;
-  const out = new Uint8Array(length);
-  let offset = 0;
-  for (const p of parts) {
-    out.set(p, offset);
-    offset += p.length;
-  }
-  return out;
 }
 
 function keyText(bytes: Uint8Array): string {
@@ -332,7 +319,7 @@ class Devnet implements DevnetNode {
     const deltas = deltaEntries(blockView.changes, this.spaces);
     const deltaBytes = deltas.map(encodeDeltaEntry);
     const stateMerkleRoot = multihashSha256(
-      sha256Fast(concatBytes(parent.stateMerkleRoot.subarray(2), sha256Fast(join(deltaBytes)))),
+      sha256Fast(concatBytes(parent.stateMerkleRoot.subarray(2), sha256Fast(concatAll(deltaBytes)))),
     );
     const header: BlockHeader = {
       previous: parent.id,
@@ -348,7 +335,7 @@ class Devnet implements DevnetNode {
 
     // Assemble block and receipt from the transactions' and receipts' bytes (encoded once).
     const receiptBytes = included.map((entry) => entry.receiptBytes);
-    const blockBytes = join([
+    const blockBytes = concatAll([
       encode('koinos.protocol.block', { id, header }),
       ...included.map(({ prepared }) => field(3, prepared.bytes)),
       encode('koinos.protocol.block', { signature: signed.signature }),
@@ -360,7 +347,7 @@ class Devnet implements DevnetNode {
       compute += receipt.compute_bandwidth_used;
     }
     const network = BigInt(blockBytes.length);
-    const blockReceiptBytes = join([
+    const blockReceiptBytes = concatAll([
       encode('koinos.protocol.block_receipt', {
         id,
         height,

@@ -108,9 +108,22 @@ export function fromBase64(text: string, what = 'base64'): Uint8Array {
   return out;
 }
 
+// Addresses are rendered over and over (every receipt, event and history record names a few), and base58 is a
+// quadratic big-number conversion: remember the texts of recent 25-byte values.
+const ADDRESS_TEXTS = new Map<string, string>();
+const ADDRESS_TEXTS_MAX = 50_000;
+
 /** Base58 (Bitcoin alphabet). */
 export function toBase58(bytes: Uint8Array): string {
-  return bs58.encode(bytes);
+  if (bytes.length !== 25) return bs58.encode(bytes);
+  const key = String.fromCharCode(...bytes);
+  let text = ADDRESS_TEXTS.get(key);
+  if (text === undefined) {
+    text = bs58.encode(bytes);
+    if (ADDRESS_TEXTS.size >= ADDRESS_TEXTS_MAX) ADDRESS_TEXTS.clear();
+    ADDRESS_TEXTS.set(key, text);
+  }
+  return text;
 }
 
 /** @throws WalletError INVALID_BYTES on a character outside the Bitcoin base58 alphabet. */
@@ -127,6 +140,11 @@ export function fromBase58(text: string, what = 'base58'): Uint8Array {
 }
 
 export function concatBytes(...parts: Uint8Array[]): Uint8Array {
+  return concatAll(parts);
+}
+
+/** Concatenation of an array of parts (no spread arguments: a block may have tens of thousands of parts). */
+export function concatAll(parts: readonly Uint8Array[]): Uint8Array {
   let n = 0;
   for (const p of parts) n += p.length;
   const out = new Uint8Array(n);

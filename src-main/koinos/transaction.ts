@@ -1,7 +1,7 @@
 // Transactions and blocks: nonce encoding, merkle roots, ids, signing, signer recovery and the checks a node
 // makes on the content (id and merkle root match), plus the JSON and base64 forms wallets exchange.
 import { decode, encode, fromJson, toJson, type JsonObject } from './codec.ts';
-import { equalBytes, fromBase64, toBase64Url, toHex } from './bytes.ts';
+import { concatAll, equalBytes, fromBase64, toBase64Url, toHex } from './bytes.ts';
 import { WalletError, describe } from './errors.ts';
 import { digestOfMultihash, multihashSha256, sha256 } from './hash.ts';
 import { addressToString, recoverAddress, signDigest } from './keys.ts';
@@ -182,15 +182,7 @@ export function transactionMerkleRoot(transactions: Transaction[]): Uint8Array {
   const leaves: Uint8Array[] = [];
   for (const tx of transactions) {
     leaves.push(sha256(headerBytes(requireHeader(tx))));
-    let total = 0;
-    for (const s of tx.signatures) total += s.length;
-    const all = new Uint8Array(total);
-    let o = 0;
-    for (const s of tx.signatures) {
-      all.set(s, o);
-      o += s.length;
-    }
-    leaves.push(sha256(all));
+    leaves.push(sha256(concatAll(tx.signatures)));
   }
   return multihashSha256(merkleRoot(leaves));
 }

@@ -23,9 +23,13 @@ interface ServerInfo {
 
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 
+function rpcBody(method: string, params: object): string {
+  return JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
+}
+
 /** One JSON-RPC call over a keep-alive connection; resolves the result or rejects with the error object. */
-function rpc(url: string, method: string, params: object): Promise<any> {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
+function rpc(url: string, method: string, params: object | string): Promise<any> {
+  const body = typeof params === 'string' ? params : rpcBody(method, params);
   return new Promise((resolve, reject) => {
     const req = request(`${url}/jsonrpc`, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
       const chunks: Buffer[] = [];
@@ -52,7 +56,7 @@ function latencies(samples: number[]): string {
 
 async function startServer(): Promise<{ info: ServerInfo; stop: () => void }> {
   const entry = fileURLToPath(new URL('./devnetServer.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE] : []), '--import', 'tsx', entry], { stdio: ['ignore', 'pipe', 'inherit'] });
   const first = await new Promise<string>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
     lines.once('line', resolve);
@@ -99,7 +103,7 @@ export async function benchDevnet(transfers: number): Promise<void> {
         operations: [koinOperation(koin, 'transfer', { from: sender.address, to: receiver, value: 1n })],
         signatures: [],
       };
-      queues[s]!.push(JSON.stringify(transactionToJson(signTransaction(tx, sender.key))));
+      queues[s]!.push(rpcBody('chain.submit_transaction', { transaction: transactionToJson(signTransaction(tx, sender.key)), broadcast: true }));
     }
     console.log(`pre-signed ${transfers} transfers from ${senders.length} senders in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
@@ -109,9 +113,9 @@ export async function benchDevnet(transfers: number): Promise<void> {
     let lastId = '';
     await Promise.all(
       queues.map(async (queue) => {
-        for (const txJson of queue) {
+        for (const body of queue) {
           const t = performance.now();
-          const result = await rpc(info.url, 'chain.submit_transaction', { transaction: JSON.parse(txJson), broadcast: true });
+          const result = await rpc(info.url, 'chain.submit_transaction', body);
           submitLatency.push(performance.now() - t);
           lastId = result.receipt.id;
         }

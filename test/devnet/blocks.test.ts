@@ -1,25 +1,16 @@
 // Block production of the devnet: manual, per transaction and on a timer; ids, merkle roots, signatures and
 // timestamps checked with the protocol library; the block and transaction stores and their limits.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { equalBytes } from '../../src-main/koinos/bytes.ts';
 import { decode, encode } from '../../src-main/koinos/codec.ts';
 import { digestOfMultihash } from '../../src-main/koinos/hash.ts';
 import { addressToString, recoverAddress } from '../../src-main/koinos/keys.ts';
 import { blockId, transactionMerkleRoot } from '../../src-main/koinos/transaction.ts';
 import type { Block, BlockReceipt, Transaction } from '../../src-main/koinos/types.ts';
-import { openNode } from '../../src-main/devnet/node.ts';
-import type { DevnetConfig, DevnetNode } from '../../src-main/devnet/types.ts';
-import { key, KOIN, submit, transferTx } from './helpers.ts';
+import type { DevnetNode } from '../../src-main/devnet/types.ts';
+import { key, KOIN, submit, transferTx, testNodes } from './helpers.ts';
 
-const open: DevnetNode[] = [];
-async function node(config: DevnetConfig = {}): Promise<DevnetNode> {
-  const n = await openNode({ manual: true, accounts: 3, signatureThreads: 0, log: () => {}, ...config });
-  open.push(n);
-  return n;
-}
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((n) => n.close()));
-});
+const node = testNodes();
 
 const A = key(0);
 const B = key(1);

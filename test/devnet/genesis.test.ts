@@ -1,25 +1,16 @@
 // The devnet's genesis: deterministic chain ID, seed and reset, development keys, pre-funded accounts, KOIN.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decode, encode } from '../../src-main/koinos/codec.ts';
 import { addressFromString, privateKeyFromMnemonic, validateMnemonic } from '../../src-main/koinos/keys.ts';
 import { decodeKoinResult, KOIN_METHODS } from '../../src-main/koinos/koin.ts';
 import { chainIdFromGenesis } from '../../src-main/koinos/transaction.ts';
 import { DEV_MNEMONIC, devKey, GENESIS_KEY_INDEX } from '../../src-main/devnet/devKeys.ts';
-import { buildGenesis, KOIN_ADDRESS, OBJECT_KEYS } from '../../src-main/devnet/genesis.ts';
-import { openNode } from '../../src-main/devnet/node.ts';
+import { buildGenesis, DEFAULT_ACCOUNTS, KOIN_ADDRESS, OBJECT_KEYS } from '../../src-main/devnet/genesis.ts';
 import { RESOURCE_LIMITS } from '../../src-main/devnet/resources.ts';
-import type { DevnetNode } from '../../src-main/devnet/types.ts';
-import { balanceOf, KOIN, manaOf, nonceOf } from './helpers.ts';
+import { balanceOf, KOIN, manaOf, nonceOf, testNodes } from './helpers.ts';
 
-const open: DevnetNode[] = [];
-async function node(config: Parameters<typeof openNode>[0] = {}): Promise<DevnetNode> {
-  const n = await openNode({ manual: true, signatureThreads: 0, ...config });
-  open.push(n);
-  return n;
-}
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((n) => n.close()));
-});
+// Genesis tests look at the default number of development accounts.
+const node = testNodes({ accounts: DEFAULT_ACCOUNTS });
 
 describe('development keys', () => {
   it('uses a valid BIP39 phrase and derives accounts on the Koinos path', () => {

@@ -5,9 +5,27 @@ import { encodeKoinArgs, KOIN_METHODS, koinOperation, type KoinMethodName } from
 import { nonceToBytes, signTransaction } from '../../src-main/koinos/transaction.ts';
 import type { Operation, Transaction, TransactionReceipt } from '../../src-main/koinos/types.ts';
 import { devKey, GENESIS_KEY_INDEX, type DevKey } from '../../src-main/devnet/devKeys.ts';
-import type { DevnetNode } from '../../src-main/devnet/types.ts';
+import { afterEach } from 'vitest';
+import { openNode } from '../../src-main/devnet/node.ts';
+import type { DevnetConfig, DevnetNode } from '../../src-main/devnet/types.ts';
 
 export const KOIN = 100_000_000n;
+
+/**
+ * A factory of test nodes: manual block production (tests drive blocks by hand), signatures recovered on the
+ * calling thread, three development accounts, quiet; every node it opened is closed after each test.
+ */
+export function testNodes(defaults: DevnetConfig = {}): (config?: DevnetConfig) => Promise<DevnetNode> {
+  const open: DevnetNode[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((n) => n.close()));
+  });
+  return async (config = {}) => {
+    const n = await openNode({ manual: true, accounts: 3, signatureThreads: 0, log: () => {}, ...defaults, ...config });
+    open.push(n);
+    return n;
+  };
+}
 
 export function key(index: number): DevKey {
   return devKey(index);

@@ -1,21 +1,12 @@
 // Account history of the devnet (koinos-account-history semantics): records for payer, receiver, the contract and
 // the block signer; seq_num from 0; order, offset, limit and the irreversible view.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addressFromString } from '../../src-main/koinos/keys.ts';
 import type { BlockHeader, Transaction, TransactionReceipt } from '../../src-main/koinos/types.ts';
-import { openNode } from '../../src-main/devnet/node.ts';
-import type { DevnetConfig, DevnetNode } from '../../src-main/devnet/types.ts';
-import { key, KOIN, submit, transferTx } from './helpers.ts';
+import type { DevnetNode } from '../../src-main/devnet/types.ts';
+import { key, KOIN, submit, transferTx, testNodes } from './helpers.ts';
 
-const open: DevnetNode[] = [];
-async function node(config: DevnetConfig = {}): Promise<DevnetNode> {
-  const n = await openNode({ manual: true, accounts: 3, signatureThreads: 0, log: () => {}, ...config });
-  open.push(n);
-  return n;
-}
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((n) => n.close()));
-});
+const node = testNodes();
 
 const A = key(0);
 const B = key(1);

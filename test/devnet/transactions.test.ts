@@ -1,25 +1,16 @@
 // Submitting transactions to the devnet: KOIN transfers, mint and burn, receipts, broadcast false, and every
 // rejection with the node's code and text, each leaving balances, nonces and the mempool unchanged.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { toHex } from '../../src-main/koinos/bytes.ts';
 import { decode, encode } from '../../src-main/koinos/codec.ts';
 import { addressFromString } from '../../src-main/koinos/keys.ts';
 import { koinOperation } from '../../src-main/koinos/koin.ts';
 import { nonceToBytes } from '../../src-main/koinos/transaction.ts';
 import type { Transaction } from '../../src-main/koinos/types.ts';
-import { openNode } from '../../src-main/devnet/node.ts';
-import type { DevnetConfig, DevnetNode } from '../../src-main/devnet/types.ts';
-import { balanceOf, genesisKey, key, KOIN, koinTx, manaOf, nonceOf, pendingCount, rejection, snapshot, submit, transferTx } from './helpers.ts';
+import type { DevnetNode } from '../../src-main/devnet/types.ts';
+import { balanceOf, genesisKey, key, KOIN, koinTx, manaOf, nonceOf, pendingCount, rejection, snapshot, submit, transferTx, testNodes } from './helpers.ts';
 
-const open: DevnetNode[] = [];
-async function node(config: DevnetConfig = {}): Promise<DevnetNode> {
-  const n = await openNode({ manual: true, accounts: 3, signatureThreads: 0, log: () => {}, ...config });
-  open.push(n);
-  return n;
-}
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((n) => n.close()));
-});
+const node = testNodes();
 
 const A = key(0);
 const B = key(1);
