@@ -3,7 +3,7 @@
 import { app, BrowserWindow, ipcMain, session, type IpcMainInvokeEvent, type WebContents } from 'electron';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { startDevnet } from '../../devnet/startDevnet.ts';
+import { DEFAULT_PORT, startDevnet } from '../../devnet/startDevnet.ts';
 import { WalletError, describe } from '../../koinos/errors.ts';
 import {
   IPC_CHANNELS,
@@ -138,6 +138,20 @@ function toIpcError(channel: IpcChannel, error: unknown): IpcError {
 
 // ---- The embedded devnet -------------------------------------------------------------------------------------
 
+/**
+ * The wallet's default network: a devnet kept in the user's data folder, so that its chain, balances and history
+ * survive a restart. It listens on loopback, on the usual port when free (other tools find it there), else on any.
+ */
+async function startEmbeddedDevnet(): Promise<Devnet> {
+  const options = { host: '127.0.0.1', dataDir: join(app.getPath('userData'), 'devnet') };
+  try {
+    return await startDevnet({ ...options, port: DEFAULT_PORT });
+  } catch (error) {
+    console.warn(`[devnet] port ${DEFAULT_PORT} is not free, using another:`, error instanceof Error ? error.message : error);
+    return startDevnet({ ...options, port: 0 });
+  }
+}
+
 async function devnetStatus(): Promise<DevnetStatus> {
   if (!devnet) throw new WalletError('NODE_ERROR', 'The local devnet has not started yet. Try again in a moment.');
   let node: Devnet;
@@ -211,7 +225,7 @@ void app.whenReady().then(() => {
     });
   });
 
-  const starting = startDevnet({ host: '127.0.0.1' });
+  const starting = startEmbeddedDevnet();
   // Status calls report a failed start; this makes sure it is also in the log.
   starting.catch((error: unknown) => console.error('[devnet] failed to start:', error));
   devnet = starting;
