@@ -4,6 +4,7 @@ import { decode, encode, fromJson, toJson } from '../../src-main/koinos/codec.ts
 import { fromBase64, fromHex, toBase64Url, toHex } from '../../src-main/koinos/bytes.ts';
 import { WalletError } from '../../src-main/koinos/errors.ts';
 import { TYPES, type Transaction } from '../../src-main/koinos/types.ts';
+import { DESCRIPTOR } from '../../src-main/koinos/generated/descriptor.ts';
 import { vector } from '../vectors.ts';
 
 const offline = vector('docs-cli-offline-tx');
@@ -143,5 +144,54 @@ describe('JSON', () => {
 
   it('ignores unknown JSON keys, as the gateway does', () => {
     expect(toJson(TYPES.transactionHeader, fromJson(TYPES.transactionHeader, { rc_limit: '7', surprise: 1 }))).toEqual({ rc_limit: '7' });
+  });
+});
+
+describe('round trips over every vector', () => {
+  /** The transaction JSON a vector describes: header, operations, and id/signatures where it publishes them. */
+  function vectorTransactionJson(id: string): Record<string, unknown> {
+    const v = vector(id);
+    const operations =
+      v.operations_json ??
+      (v.bytecode_base64url
+        ? [{ upload_contract: { contract_id: v.contract_id, bytecode: v.bytecode_base64url } }]
+        : v.entry_point
+          ? [{ call_contract: { contract_id: v.contract_id, entry_point: v.entry_point, args: v.args } }]
+          : undefined);
+    const json: Record<string, unknown> = {
+      id: v.transaction_id,
+      header: { chain_id: v.chain_id, rc_limit: v.rc_limit, nonce: v.nonce, operation_merkle_root: v.operation_merkle_root, payer: v.payer },
+    };
+    if (operations) json.operations = operations;
+    if (v.signatures) json.signatures = v.signatures;
+    return json;
+  }
+
+  it.each(['koilib-tx-4ops', 'koilib-tx-upload', 'koilib-tx-empty', 'mainnet-history-tx', 'docs-cli-offline-tx'])(
+    'JSON -> bytes -> JSON is the identity for %s',
+    (id) => {
+      const json = vectorTransactionJson(id);
+      const bytes = encode(TYPES.transaction, fromJson(TYPES.transaction, json));
+      expect(toJson(TYPES.transaction, decode(TYPES.transaction, bytes))).toEqual(json);
+    },
+  );
+
+  it('JSON -> bytes -> JSON is the identity for the block header vector', () => {
+    const header = vector('koilib-block-signed').header;
+    const bytes = encode(TYPES.blockHeader, fromJson(TYPES.blockHeader, header));
+    expect(toJson(TYPES.blockHeader, decode(TYPES.blockHeader, bytes))).toEqual(header);
+  });
+});
+
+describe('proto/', () => {
+  it('declares no map field, since map order is not fixed and signed bytes must be', () => {
+    const maps: string[] = [];
+    const visit = (ns: { nested?: Record<string, unknown>; fields?: Record<string, { keyType?: string }> }, path: string): void => {
+      for (const [name, field] of Object.entries(ns.fields ?? {})) if (field.keyType) maps.push(`${path}.${name}`);
+      for (const [name, child] of Object.entries(ns.nested ?? {})) visit(child as typeof ns, path ? `${path}.${name}` : name);
+    };
+    visit(DESCRIPTOR as Parameters<typeof visit>[0], '');
+    expect(maps).toEqual([]);
+    expect(Object.keys(DESCRIPTOR.nested ?? {})).toContain('koinos');
   });
 });
