@@ -5,6 +5,11 @@ import { WalletError, describe } from './errors.ts';
 
 const HEX_CHARS = '0123456789abcdef';
 const HEX_TABLE: string[] = Array.from({ length: 256 }, (_, i) => HEX_CHARS[i >> 4]! + HEX_CHARS[i & 15]!);
+const HEX_VALUE = new Uint8Array(128);
+for (let i = 0; i < 16; i++) {
+  HEX_VALUE[HEX_CHARS.charCodeAt(i)] = i;
+  HEX_VALUE[HEX_CHARS.toUpperCase().charCodeAt(i)] = i;
+}
 
 /** Throws unless `value` is a Uint8Array (of `length`, when given). */
 export function assertBytes(value: unknown, length?: number, what = 'bytes'): asserts value is Uint8Array {
@@ -36,7 +41,7 @@ export function fromHex(text: string, what = 'hex', requirePrefix = false): Uint
     throw new WalletError('INVALID_BYTES', `expected ${what} as an even number of hex digits, got ${describe(text)}`);
   }
   const out = new Uint8Array(s.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(s.substr(i * 2, 2), 16);
+  for (let i = 0; i < out.length; i++) out[i] = (HEX_VALUE[s.charCodeAt(i * 2)]! << 4) | HEX_VALUE[s.charCodeAt(i * 2 + 1)]!;
   return out;
 }
 
@@ -108,20 +113,25 @@ export function fromBase64(text: string, what = 'base64'): Uint8Array {
   return out;
 }
 
-// Addresses are rendered over and over (every receipt, event and history record names a few), and base58 is a
-// quadratic big-number conversion: remember the texts of recent 25-byte values.
+// Addresses are rendered and parsed over and over (every receipt, event and history record names a few), and
+// base58 is a quadratic big-number conversion: remember the recent 25-byte values both ways.
+const ADDRESS_CACHE_MAX = 50_000;
 const ADDRESS_TEXTS = new Map<string, string>();
-const ADDRESS_TEXTS_MAX = 50_000;
+const ADDRESS_BYTES = new Map<string, Uint8Array>();
+
+function remember<V>(cache: Map<string, V>, key: string, value: V): void {
+  if (cache.size >= ADDRESS_CACHE_MAX) cache.clear();
+  cache.set(key, value);
+}
 
 /** Base58 (Bitcoin alphabet). */
 export function toBase58(bytes: Uint8Array): string {
   if (bytes.length !== 25) return bs58.encode(bytes);
-  const key = String.fromCharCode(...bytes);
+  const key = String.fromCharCode.apply(null, bytes as unknown as number[]);
   let text = ADDRESS_TEXTS.get(key);
   if (text === undefined) {
     text = bs58.encode(bytes);
-    if (ADDRESS_TEXTS.size >= ADDRESS_TEXTS_MAX) ADDRESS_TEXTS.clear();
-    ADDRESS_TEXTS.set(key, text);
+    remember(ADDRESS_TEXTS, key, text);
   }
   return text;
 }
@@ -131,11 +141,14 @@ export function fromBase58(text: string, what = 'base58'): Uint8Array {
   if (typeof text !== 'string' || text.length === 0) {
     throw new WalletError('INVALID_BYTES', `expected ${what} as base58 text, got ${describe(text)}`);
   }
+  const known = ADDRESS_BYTES.get(text);
+  if (known) return known.slice();
   const decoded = bs58.decodeUnsafe(text);
   if (!decoded) {
     const bad = [...text].find((ch) => !'123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'.includes(ch));
     throw new WalletError('INVALID_BYTES', `expected ${what} as base58 text, got ${describe(text)} with the character "${bad}" that base58 does not use`);
   }
+  if (decoded.length === 25) remember(ADDRESS_BYTES, text, decoded.slice());
   return decoded;
 }
 

@@ -32,6 +32,8 @@ interface FieldPlan {
   btype: Btype;
   wireType: number;
   typeName?: string;
+  /** The plan of a message field's type, resolved on first use (types may refer to each other). */
+  sub?: MessagePlan;
   enumValues?: Record<string, number>;
   enumNames?: Map<number, string>;
 }
@@ -64,6 +66,11 @@ function lookupType(name: string): protobuf.Type {
     throw new WalletError('UNKNOWN_TYPE', `expected the name of a protobuf message in proto/, got ${describe(name)}`);
   }
   return found;
+}
+
+/** The plan of a message-typed field. */
+function subPlan(f: FieldPlan): MessagePlan {
+  return (f.sub ??= planOf(f.typeName as string));
 }
 
 function planOf(name: string): MessagePlan {
@@ -348,7 +355,7 @@ function writeMessage(w: Writer, plan: MessagePlan, value: unknown, path: string
 function writeField(w: Writer, f: FieldPlan, v: unknown, path: string): void {
   w.varint((f.id << 3) | f.wireType);
   if (f.kind === 'message') {
-    const sub = planOf(f.typeName!);
+    const sub = subPlan(f);
     w.delimited(() => writeMessage(w, sub, v, path));
   } else {
     writeScalar(w, f, v, path);
@@ -372,6 +379,8 @@ export function encode(type: string, value: object): Uint8Array {
 
 // ---------------------------------------------------------------------------------------------
 // Decode
+
+const UTF8 = new TextDecoder();
 
 class Reader {
   pos = 0;
@@ -474,7 +483,7 @@ function readScalar(r: Reader, f: FieldPlan): unknown {
     case 'bool':
       return r.varintBig() !== 0n;
     case 'string':
-      return new TextDecoder().decode(r.take(r.length()));
+      return UTF8.decode(r.take(r.length()));
     case 'bytes':
       return r.take(r.length());
     case 'double':
@@ -538,7 +547,7 @@ function readMessage(r: Reader, plan: MessagePlan, end: number): ProtoMessage {
     let value: unknown;
     if (f.kind === 'message') {
       const len = r.length();
-      value = readMessage(r, planOf(f.typeName!), r.pos + len);
+      value = readMessage(r, subPlan(f), r.pos + len);
     } else {
       value = readScalar(r, f);
     }
@@ -637,7 +646,7 @@ function messageToJson(plan: MessagePlan, obj: ProtoMessage, path: string): Json
 }
 
 function fieldToJson(f: FieldPlan, v: unknown, path: string): JsonValue {
-  if (f.kind === 'message') return messageToJson(planOf(f.typeName!), v as ProtoMessage, path);
+  if (f.kind === 'message') return messageToJson(subPlan(f), v as ProtoMessage, path);
   return scalarToJson(f, v);
 }
 
@@ -708,7 +717,7 @@ function messageFromJson(plan: MessagePlan, json: unknown, path: string): ProtoM
 }
 
 function fieldFromJson(f: FieldPlan, v: unknown, path: string): unknown {
-  if (f.kind === 'message') return messageFromJson(planOf(f.typeName!), v, path);
+  if (f.kind === 'message') return messageFromJson(subPlan(f), v, path);
   return scalarFromJson(f, v, path);
 }
 
