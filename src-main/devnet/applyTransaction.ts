@@ -10,7 +10,7 @@ import { merkleRoot, nonceToBytes } from '../koinos/transaction.ts';
 import type { EventData, ObjectSpace, Operation, Transaction, TransactionHeader, TransactionReceipt } from '../koinos/types.ts';
 import { ChainError, ERROR_CODE, failure } from './chainError.ts';
 import { accountRc, callKoin, consumeAccountRc, type KoinCallContext } from './koinContract.ts';
-import { COMPUTE, hashCompute, merkleCompute, RcMeter } from './resources.ts';
+import { COMPUTE, hashCompute, merkleCompute, RcMeter, RESOURCE_LIMITS } from './resources.ts';
 import { deltaEntries, stateKey, StateView, type SpaceTag, type StateSink, type StateSource } from './state.ts';
 
 const EMPTY = new Uint8Array(0);
@@ -19,6 +19,31 @@ const EMPTY = new Uint8Array(0);
 export function sha256Fast(data: Uint8Array): Uint8Array {
   const digest = createHash('sha256').update(data).digest();
   return new Uint8Array(digest.buffer, digest.byteOffset, digest.byteLength);
+}
+
+/**
+ * Most signatures the devnet checks in one transaction. The node has no such limit, but it recovers signatures
+ * lazily while metering; a 1 MiB request could otherwise make the devnet recover ~15,000 keys (seconds of work)
+ * for a transaction that is then rejected and pays nothing. Real transactions carry one signature per signer.
+ */
+export const MAX_TRANSACTION_SIGNATURES = 64;
+
+/** Mana the recovery of one signature costs (compute `recover_public_key` at the compute price). */
+const RECOVERY_RC = BigInt(COMPUTE.recover_public_key) * RESOURCE_LIMITS.compute_bandwidth_cost;
+
+/**
+ * How many of a transaction's first signatures its rc_limit can pay the recovery of. check_authority charges a
+ * recovery before it looks at a signature, so signature i (from 0) is only reached after (i + 1) recoveries were
+ * charged: signatures from this count on can never be looked at, and need not be recovered. Recovering just these
+ * bounds the work by rc_limit exactly as the node's lazy, metered recovery does, without changing any outcome.
+ * (A transaction the node accepts always gets all of them: its rc_limit also pays the network bandwidth of its
+ * signatures, 3,000 mana a byte, far more than their recovery.)
+ * @example
+ * recoverableSignatures(1000, 200_000n); // 3 (a recovery costs 59,260 mana)
+ */
+export function recoverableSignatures(count: number, rcLimit: bigint): number {
+  const affordable = rcLimit / RECOVERY_RC;
+  return affordable < BigInt(count) ? Number(affordable) : count;
 }
 
 /** What a signature check found: the signer's 25-byte address, or the node's error text. */
@@ -49,7 +74,7 @@ export interface PreparedTransaction {
   rcLimit: bigint;
   /** sha256 of all signatures concatenated (the second block merkle leaf of this transaction). */
   signaturesDigest: Uint8Array;
-  /** One entry per signature, filled by the signature recovery. */
+  /** One entry per signature the rc_limit pays the recovery of (see recoverableSignatures), in order. */
   signers: SignerCheck[];
 }
 
@@ -105,7 +130,8 @@ function multihashCode(bytes: Uint8Array): number {
 
 /**
  * Checks the required fields (chain `validate_transaction`) and computes id, merkle root and sizes.
- * @throws ChainError -1002 "missing expected field in transaction: <field>" / "... transaction header: <field>".
+ * @throws ChainError -1002 "missing expected field in transaction: <field>" / "... transaction header: <field>";
+ *   -1 when the transaction has more than MAX_TRANSACTION_SIGNATURES signatures (a devnet limit).
  */
 export function prepareTransaction(input: Partial<Transaction> | undefined): PreparedTransaction {
   // Encoding checks every field's type; the normalized copy fills the defaults the checks below read.
@@ -119,6 +145,11 @@ export function prepareTransaction(input: Partial<Transaction> | undefined): Pre
   if (header.rc_limit === 0n) throw missing('rc_limit', 'transaction header', id);
   if (header.operation_merkle_root.length === 0) throw missing('operation_merkle_root', 'transaction header', id);
   if (tx.signatures.length === 0) throw missing('signature_data', 'transaction', id);
+  if (tx.signatures.length > MAX_TRANSACTION_SIGNATURES) {
+    throw failure(`transaction has ${tx.signatures.length} signatures, the devnet checks at most ${MAX_TRANSACTION_SIGNATURES}`, {
+      transaction_id: `0x${toHex(id)}`,
+    });
+  }
   const operations = tx.operations;
 
   const headerBytes = encode('koinos.protocol.transaction_header', header);
@@ -158,7 +189,10 @@ export function prepareTransaction(input: Partial<Transaction> | undefined): Pre
 
 /** The state and chain facts a transaction applies against. */
 export interface ApplyContext {
-  /** The layer the transaction commits into when accepted (the mempool's pending state, or a block's state). */
+  /**
+   * The layer the transaction runs on: the pending state for a broadcast (so the nonce checked is the mempool's
+   * pending nonce, if any), the head state for a dry run (the node asks the mempool only when broadcasting).
+   */
   base: StateSource & StateSink;
   /** head_block_time for mana regeneration: the head block's time at submission, the block's time in a block. */
   headBlockTime: bigint;
@@ -166,8 +200,6 @@ export interface ApplyContext {
   koinAddress: Uint8Array;
   genesisAddress: Uint8Array;
   spaces: Record<SpaceTag, ObjectSpace>;
-  /** The account's nonce in the head state, for the "current nonce" of the error text. */
-  headNonceBytes(account: Uint8Array): Uint8Array;
 }
 
 /** The outcome of applying a transaction that did not fail. */
@@ -180,12 +212,6 @@ export interface AppliedTransaction {
 /** The stored nonce of an account (value_type bytes), or KAA= (0) when it has none. */
 export function nonceBytesOf(source: StateSource, account: Uint8Array): Uint8Array {
   return source.lookup(stateKey('N', account)) ?? nonceToBytes(0n);
-}
-
-function storedNonce(view: StateView, account: Uint8Array): bigint {
-  const bytes = view.get('N', account);
-  if (!bytes) return 0n;
-  return decode<{ uint64_value?: bigint }>('koinos.chain.value_type', bytes).uint64_value ?? 0n;
 }
 
 /**
@@ -201,8 +227,11 @@ export function applyTransaction(ctx: ApplyContext, prepared: PreparedTransactio
   /** check_authority: some signature, recovered in order, is the account's; a bad signature on the way throws. */
   const authorize = (account: Uint8Array): boolean => {
     meter.useCompute(COMPUTE.check_authority);
-    for (const signer of prepared.signers) {
+    for (let i = 0; i < prepared.tx.signatures.length; i++) {
       meter.useCompute(COMPUTE.recover_public_key);
+      const signer = prepared.signers[i];
+      // Unreachable: the meter runs out before a signature past those rc_limit pays for (recoverableSignatures).
+      if (!signer) throw new ChainError(ERROR_CODE.insufficient_rc, 'insufficient rc');
       if ('error' in signer) throw new ChainError(ERROR_CODE.invalid_signature, signer.error);
       if (equalBytes(signer.address, account)) return true;
     }
@@ -233,18 +262,22 @@ export function applyTransaction(ctx: ApplyContext, prepared: PreparedTransactio
         }
       }
       meter.useCompute(COMPUTE.get_account_nonce);
-      const current = storedNonce(view, prepared.nonceAccount);
+      // The nonce checked against: the pending nonce when the base is the pending state, else the head's.
+      const currentBytes = nonceBytesOf(view, prepared.nonceAccount);
+      const current = decode<{ uint64_value?: bigint }>('koinos.chain.value_type', currentBytes).uint64_value ?? 0n;
       if (prepared.nonce === undefined) {
         throw new ChainError(ERROR_CODE.invalid_nonce, 'nonce did not contain uint64 value');
       }
       if (prepared.nonce !== current + 1n) {
         const a = toBase58(prepared.nonceAccount);
         const n = `0x${toHex(header.nonce)}`;
-        const c = `0x${toHex(ctx.headNonceBytes(prepared.nonceAccount))}`;
+        const c = `0x${toHex(currentBytes)}`;
         throw new ChainError(ERROR_CODE.invalid_nonce, `invalid transaction nonce - account: ${a}, nonce: ${n}, current nonce: ${c}`, { a, n, c });
       }
       meter.useCompute(COMPUTE.set_account_nonce);
       meter.useDisk(view.put('N', prepared.nonceAccount, nonceToBytes(prepared.nonce)));
+      // Step 8 of apply_transaction: the whole serialized transaction, before any operation runs (facts §3.6).
+      meter.useNetwork(prepared.bytes.length);
     } catch (error) {
       // All reversions before the operations become failures (chain apply_transaction).
       if (error instanceof ChainError && error.isReversion) throw failure(error.message);
@@ -255,7 +288,6 @@ export function applyTransaction(ctx: ApplyContext, prepared: PreparedTransactio
     const events: EventData[] = [];
     let reverted = false;
     try {
-      meter.useNetwork(prepared.bytes.length);
       const koinCtx: KoinCallContext = {
         view: opsView,
         meter,

@@ -58,9 +58,3 @@ export function devKey(index: number): DevKey {
   cache.set(index, key);
   return key;
 }
-
-/** The public part of {@link devKey} (what `DevnetNode.accounts` lists). */
-export function devAccount(index: number): DevAccount {
-  const { address, publicKey, wif } = devKey(index);
-  return { index, address, publicKey, wif };
-}

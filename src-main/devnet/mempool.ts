@@ -3,6 +3,7 @@
 // per (account, nonce), and the pending nonce and count of each account. Held in memory only (lost on a kill).
 import type { TransactionReceipt } from '../koinos/types.ts';
 import type { PreparedTransaction } from './applyTransaction.ts';
+import { keyText } from './store.ts';
 
 /** A transaction in the mempool, with what its acceptance computed. */
 export interface PendingEntry {
@@ -22,10 +23,6 @@ interface Reservation {
   currentRc: bigint;
 }
 
-function keyOf(address: Uint8Array): string {
-  return Buffer.from(address.buffer, address.byteOffset, address.byteLength).toString('latin1');
-}
-
 /** Pending transactions and the per-account bookkeeping of koinos-mempool. */
 export class Mempool {
   /** Pending transactions in arrival order, by transaction id (hex). */
@@ -34,25 +31,21 @@ export class Mempool {
   /** Pending nonces per nonce account. */
   private readonly nonces = new Map<string, Set<bigint>>();
 
-  get size(): number {
-    return this.entries.size;
-  }
-
   /** koinos-mempool check_pending_account_resources: the payer's reserved rc leaves room for `rcLimit`. */
   checkPendingAccountResources(payer: Uint8Array, maxPayerRc: bigint, rcLimit: bigint): boolean {
-    const r = this.reservations.get(keyOf(payer));
+    const r = this.reservations.get(keyText(payer));
     if (!r) return rcLimit <= maxPayerRc;
     return r.currentRc + (maxPayerRc - r.maxRc) - rcLimit >= 0n;
   }
 
   /** koinos-mempool check_account_nonce: no pending transaction of `account` uses `nonce`. */
   checkAccountNonce(account: Uint8Array, nonce: bigint): boolean {
-    return !this.nonces.get(keyOf(account))?.has(nonce);
+    return !this.nonces.get(keyText(account))?.has(nonce);
   }
 
   /** Highest pending nonce of an account, if it has pending transactions. */
   pendingNonce(account: Uint8Array): bigint | undefined {
-    const set = this.nonces.get(keyOf(account));
+    const set = this.nonces.get(keyText(account));
     if (!set || set.size === 0) return undefined;
     let max = 0n;
     for (const n of set) if (n > max) max = n;
@@ -60,19 +53,19 @@ export class Mempool {
   }
 
   pendingCount(account: Uint8Array): number {
-    return this.nonces.get(keyOf(account))?.size ?? 0;
+    return this.nonces.get(keyText(account))?.size ?? 0;
   }
 
   /** Mana reserved by the payer's pending transactions (sum of their rc_limit, as koinos-mempool counts it). */
   reservedRc(account: Uint8Array): bigint {
-    const r = this.reservations.get(keyOf(account));
+    const r = this.reservations.get(keyText(account));
     return r ? r.maxRc - r.currentRc : 0n;
   }
 
   add(entry: PendingEntry): void {
     const { prepared, maxPayerRc } = entry;
     this.entries.set(prepared.idHex, entry);
-    const payer = keyOf(prepared.payer);
+    const payer = keyText(prepared.payer);
     const rcLimit = prepared.rcLimit;
     const r = this.reservations.get(payer);
     if (r) {
@@ -81,7 +74,7 @@ export class Mempool {
     } else {
       this.reservations.set(payer, { maxRc: maxPayerRc, currentRc: maxPayerRc - rcLimit });
     }
-    const account = keyOf(prepared.nonceAccount);
+    const account = keyText(prepared.nonceAccount);
     let set = this.nonces.get(account);
     if (!set) this.nonces.set(account, (set = new Set()));
     set.add(prepared.nonce ?? 0n);
@@ -93,13 +86,13 @@ export class Mempool {
     if (!entry) return;
     this.entries.delete(idHex);
     const { prepared } = entry;
-    const payer = keyOf(prepared.payer);
+    const payer = keyText(prepared.payer);
     const r = this.reservations.get(payer);
     if (r) {
       if (r.currentRc + prepared.rcLimit >= r.maxRc) this.reservations.delete(payer);
       else r.currentRc += prepared.rcLimit;
     }
-    const account = keyOf(prepared.nonceAccount);
+    const account = keyText(prepared.nonceAccount);
     const set = this.nonces.get(account);
     if (set) {
       set.delete(prepared.nonce ?? 0n);
@@ -119,12 +112,6 @@ export class Mempool {
       out.push(entry);
     }
     return out;
-  }
-
-  clear(): void {
-    this.entries.clear();
-    this.reservations.clear();
-    this.nonces.clear();
   }
 }
 

@@ -3,23 +3,24 @@
 // (REST, JSON-RPC) and the CLI sit on top of `openNode`.
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import { concatAll, concatBytes, equalBytes, toHex } from '../koinos/bytes.ts';
+import { equalBytes, toHex } from '../koinos/bytes.ts';
 import { decode, encode, type ProtoMessage } from '../koinos/codec.ts';
 import { WalletError } from '../koinos/errors.ts';
-import { multihashSha256 } from '../koinos/hash.ts';
 import { addressFromPublicKey, addressToString } from '../koinos/keys.ts';
-import { merkleRoot, nonceToBytes, signBlock } from '../koinos/transaction.ts';
-import type { BlockHeader, ObjectSpace, TransactionReceipt } from '../koinos/types.ts';
+import { nonceToBytes } from '../koinos/transaction.ts';
+import type { ObjectSpace, TransactionReceipt } from '../koinos/types.ts';
 import {
   applyTransaction,
   nonceBytesOf,
   prepareTransaction,
-  sha256Fast,
+  recoverableSignatures,
   type ApplyContext,
   type PreparedTransaction,
 } from './applyTransaction.ts';
+import { buildBlock } from './blockBuilder.ts';
+import { checkMeta, FORMAT_VERSION, loadChain, newChain, ZERO_BLOCK_ID, type ChainMeta, type Head, type LoadedChain } from './chainData.ts';
 import { ChainError, ERROR_CODE, failure, toNodeError } from './chainError.ts';
-import { DEV_MNEMONIC, type DevKey } from './devKeys.ts';
+import { DEV_MNEMONIC, GENESIS_KEY_INDEX, type DevKey } from './devKeys.ts';
 import {
   buildGenesis,
   DEFAULT_ACCOUNTS,
@@ -29,24 +30,20 @@ import {
   SYSTEM_CONTRACT_NAMES,
   type Genesis,
 } from './genesis.ts';
-import { HistoryIndex, type HistoryPage } from './history.ts';
+import { historyAddresses, HistoryIndex, MAX_HISTORY_HEIGHT, type HistoryPage } from './history.ts';
 import { accountRc, callKoin } from './koinContract.ts';
 import { Mempool } from './mempool.ts';
 import { RESOURCE_LIMITS } from './resources.ts';
 import { inlineRecoverer, workerRecoverer, type SignatureRecoverer } from './signatures.ts';
-import { BaseState, deltaEntries, encodeDeltaEntry, objectSpaces, StateView, type SpaceTag } from './state.ts';
-import { LevelStore, MemoryStore, storeKey, u32Key, u64Key, type Store, type StoreOp } from './store.ts';
+import { BaseState, objectSpaces, StateView, type SpaceTag } from './state.ts';
+import { historyKey, keyText, LevelStore, MemoryStore, storeKey, u32Key, u64Key, type Store } from './store.ts';
 import { NodeError, type DevAccount, type DevnetConfig, type DevnetNode } from './types.ts';
 
-/** Format of the data directory; bumped when the key layout changes. */
-const FORMAT_VERSION = 1;
 const EMPTY = new Uint8Array(0);
-/** The id a first block names as its parent: a sha2-256 multihash of 32 zero bytes. */
-const ZERO_BLOCK_ID = multihashSha256(new Uint8Array(32));
 
 /** Request limits of the real services (facts §7.2). */
 const MAX_BLOCKS_PER_REQUEST = 1000;
-const MAX_HISTORY_LIMIT = 500n;
+export const MAX_HISTORY_LIMIT = 500n;
 const MAX_PENDING_REQUEST = 2000n;
 const MAX_TRANSACTIONS_PER_REQUEST = 1000;
 
@@ -90,14 +87,6 @@ export function responseType(method: string): string {
   return `koinos.rpc.${service}.${name}_response`;
 }
 
-interface Head {
-  height: bigint;
-  id: Uint8Array;
-  previous: Uint8Array;
-  timestamp: bigint;
-  stateMerkleRoot: Uint8Array;
-}
-
 interface Settings {
   genesisSeed: string;
   accounts: number;
@@ -110,34 +99,24 @@ interface Settings {
   log: (message: string) => void;
 }
 
-/** A protobuf length-delimited field: tag, length, bytes (to splice pre-encoded messages into a parent). */
-function field(fieldNumber: number, bytes: Uint8Array): Uint8Array {
-  const head: number[] = [];
-  for (let v = (fieldNumber << 3) | 2; ; v >>>= 7) {
-    if (v < 0x80) {
-      head.push(v);
-      break;
-    }
-    head.push((v & 0x7f) | 0x80);
-  }
-  for (let v = bytes.length; ; v = Math.floor(v / 128)) {
-    if (v < 0x80) {
-      head.push(v);
-      break;
-    }
-    head.push((v % 128) | 0x80);
-  }
-  return concatBytes(Uint8Array.from(head), bytes);
-}
-
-function keyText(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
-}
-
 function checkInteger(name: string, value: number | undefined, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value < min || value > max) {
     throw new WalletError('INVALID_ARGUMENT', `${name}: expected an integer from ${min} to ${max}, got ${String(value)}`);
+  }
+  return value;
+}
+
+/**
+ * The number of development accounts: 0 to GENESIS_KEY_INDEX (1000), because account N would be the genesis key.
+ * @throws WalletError INVALID_ARGUMENT otherwise.
+ */
+function checkAccounts(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_ACCOUNTS;
+  if (!Number.isInteger(value) || value < 0 || value > GENESIS_KEY_INDEX) {
+    throw new WalletError('INVALID_ARGUMENT', `accounts: expected an integer from 0 to ${GENESIS_KEY_INDEX}, got ${String(value)}`, {
+      metaMessages: [`The devnet funds at most ${GENESIS_KEY_INDEX} development accounts: index ${GENESIS_KEY_INDEX} is the genesis key.`],
+    });
   }
   return value;
 }
@@ -170,7 +149,6 @@ class Devnet implements DevnetNode {
   private readonly addresses = new Map<string, Uint8Array>();
   private tail: Promise<unknown> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
-  private immediate: NodeJS.Immediate | undefined;
   private closed = false;
   /** Timestamp of the block being filled: set by its first pending transaction, used by all of them and the block. */
   private pendingBlockTime: bigint | undefined;
@@ -232,12 +210,10 @@ class Devnet implements DevnetNode {
     if (this.closed) return;
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
-    if (this.immediate) clearImmediate(this.immediate);
     await this.tail.catch(() => {});
     try {
-      await this.store.flush();
-    } finally {
       await this.recoverer.close();
+    } finally {
       await this.store.close();
     }
   }
@@ -259,7 +235,7 @@ class Devnet implements DevnetNode {
       this.timer = undefined;
       if (this.closed) return;
       this.enqueue(() => this.produceNow())
-        .catch((error) => this.settings.log(`block production failed: ${error instanceof Error ? error.message : String(error)}`))
+        .catch((error) => this.reportBlockFailure(error))
         .finally(() => {
           if (!this.closed) this.timer = setTimeout(tick, this.settings.blockTimeMs);
         });
@@ -267,15 +243,9 @@ class Devnet implements DevnetNode {
     this.timer = setTimeout(tick, this.head.height === 0n ? 0 : this.settings.blockTimeMs);
   }
 
-  private scheduleImmediateBlock(): void {
-    if (this.immediate || this.closed) return;
-    this.immediate = setImmediate(() => {
-      this.immediate = undefined;
-      if (this.closed) return;
-      this.enqueue(() => this.produceNow()).catch((error) =>
-        this.settings.log(`block production failed: ${error instanceof Error ? error.message : String(error)}`),
-      );
-    });
+  /** A block the node made on its own (timer, or one per transaction) failed: nobody awaits it, so log it. */
+  private reportBlockFailure(error: unknown): void {
+    this.settings.log(`block production failed: ${error instanceof Error ? error.message : String(error)}`);
   }
 
   /** Timestamp of a block made now: the clock, but always after the head block. */
@@ -292,7 +262,6 @@ class Devnet implements DevnetNode {
       koinAddress: KOIN_ADDRESS,
       genesisAddress: this.genesisKey.addressBytes,
       spaces: this.spaces,
-      headNonceBytes: (account) => nonceBytesOf(this.committed, account),
     };
   }
 
@@ -305,123 +274,50 @@ class Devnet implements DevnetNode {
    * receipts, state, transaction index, history and head pointer. Synchronous up to the queued write, so no
    * request sees a half-made block.
    */
-  private produceNow(): { id: Uint8Array; height: bigint } {
-    const parent = this.head;
-    const height = parent.height + 1n;
-    const timestamp = this.pendingBlockTime ?? this.nextTimestamp();
-    this.pendingBlockTime = undefined;
-    const blockView = this.pending;
+  private async produceNow(): Promise<{ id: Uint8Array; height: bigint }> {
+    // Checked before anything changes: the history index packs heights into numbers (history.ts).
+    if (this.head.height >= BigInt(MAX_HISTORY_HEIGHT)) throw new Error(`the devnet holds at most ${MAX_HISTORY_HEIGHT} blocks`);
     const entries = this.mempool.list();
-    const included = entries;
-
-    const leaves: Uint8Array[] = [];
-    for (const { prepared } of included) leaves.push(prepared.idDigest, prepared.signaturesDigest);
-    const deltas = deltaEntries(blockView.changes, this.spaces);
-    const deltaBytes = deltas.map(encodeDeltaEntry);
-    const stateMerkleRoot = multihashSha256(
-      sha256Fast(concatBytes(parent.stateMerkleRoot.subarray(2), sha256Fast(concatAll(deltaBytes)))),
-    );
-    const header: BlockHeader = {
-      previous: parent.id,
-      height,
-      timestamp,
-      previous_state_merkle_root: parent.stateMerkleRoot,
-      transaction_merkle_root: multihashSha256(merkleRoot(leaves)),
-      signer: this.genesisKey.addressBytes,
-      approved_proposals: [],
-    };
-    const signed = signBlock({ id: EMPTY, header, transactions: [], signature: EMPTY }, this.genesisKey.privateKey);
-    const id = signed.id;
-
-    // Assemble block and receipt from the transactions' and receipts' bytes (encoded once).
-    const receiptBytes = included.map((entry) => entry.receiptBytes);
-    const blockBytes = concatAll([
-      encode('koinos.protocol.block', { id, header }),
-      ...included.map(({ prepared }) => field(3, prepared.bytes)),
-      encode('koinos.protocol.block', { signature: signed.signature }),
-    ]);
-    let disk = 0n;
-    let compute = 0n;
-    for (const { receipt } of included) {
-      disk += receipt.disk_storage_used;
-      compute += receipt.compute_bandwidth_used;
-    }
-    const network = BigInt(blockBytes.length);
-    const blockReceiptBytes = concatAll([
-      encode('koinos.protocol.block_receipt', {
-        id,
-        height,
-        disk_storage_used: disk,
-        network_bandwidth_used: network,
-        compute_bandwidth_used: compute,
-        state_merkle_root: stateMerkleRoot,
-      }),
-      ...receiptBytes.map((bytes) => field(8, bytes)),
-      encode('koinos.protocol.block_receipt', {
-        disk_storage_charged: disk,
-        network_bandwidth_charged: network,
-        compute_bandwidth_charged: compute,
-      }),
-      ...deltaBytes.map((bytes) => field(13, bytes)),
-    ]);
-    const itemBytes = concatBytes(
-      encode('koinos.block_store.block_item', { block_id: id, block_height: height }),
-      field(3, blockBytes),
-      field(4, blockReceiptBytes),
-    );
-
-    const heightKey = u64Key(height);
-    const topology = { id, height, previous: parent.id };
-    const ops: StoreOp[] = [
-      { type: 'put', key: storeKey('b', heightKey), value: itemBytes },
-      { type: 'put', key: storeKey('h', heightKey), value: encode('koinos.block_topology', topology) },
-      { type: 'put', key: storeKey('i', id), value: encode('koinos.devnet.record_pointer', { block_height: height, block: true }) },
-    ];
-    const heightNumber = Number(height);
-    const recordHistory = (address: Uint8Array, transactionIndex?: number): void => {
-      const seq = this.history.append(address, { height: heightNumber, transactionIndex });
-      // In memory the index above is the history; on disk it is rebuilt from these entries at start.
-      if (!this.store.persistent) return;
-      const pointer =
-        transactionIndex === undefined
-          ? { block_height: height, block: true }
-          : { block_height: height, transaction_index: transactionIndex };
-      ops.push({ type: 'put', key: storeKey('a', address, u64Key(seq)), value: encode('koinos.devnet.record_pointer', pointer) });
-    };
-    // Block record for the signer (as koinos-account-history does for every block).
-    recordHistory(this.genesisKey.addressBytes);
-    included.forEach((entry, index) => {
-      const { prepared } = entry;
-      ops.push({
-        type: 'put',
-        key: storeKey('x', heightKey, u32Key(index)),
-        value: concatBytes(field(1, prepared.bytes), field(2, receiptBytes[index]!)),
-      });
-      ops.push({
-        type: 'put',
-        key: storeKey('t', prepared.tx.id),
-        value: encode('koinos.devnet.record_pointer', { block_height: height, transaction_index: index }),
-      });
-      for (const address of entry.impacted) recordHistory(address, index);
-    });
-    for (const [key, value] of blockView.changes) {
-      const k = storeKey('s', Buffer.from(key, 'latin1'));
-      ops.push(value === null ? { type: 'del', key: k } : { type: 'put', key: k, value });
-    }
-    ops.push({
-      type: 'put',
-      key: storeKey('head'),
-      value: encode('koinos.devnet.head_record', { topology, timestamp, state_merkle_root: stateMerkleRoot }),
+    const { head, ops } = buildBlock({
+      parent: this.head,
+      timestamp: this.pendingBlockTime ?? this.nextTimestamp(),
+      entries,
+      changes: this.pending.changes,
+      spaces: this.spaces,
+      signer: this.genesisKey,
     });
 
-    // Commit in memory, then queue the batch.
-    blockView.commit();
-    this.head = { height, id, previous: parent.id, timestamp, stateMerkleRoot };
-    for (const entry of entries) this.mempool.remove(entry.prepared.idHex);
+    // Account history: a block record for the signer (koinos-account-history makes one for every block), then the
+    // records of each transaction. In memory the index is the history; on disk it is rebuilt from the `a` entries,
+    // whose sequence numbers are the ones the appends below will give.
+    const height = Number(head.height); // at most MAX_HISTORY_HEIGHT (checked above)
+    const records: [Uint8Array, number | undefined][] = [[this.genesisKey.addressBytes, undefined]];
+    entries.forEach((entry, index) => {
+      for (const address of entry.impacted) records.push([address, index]);
+    });
+    if (this.store.persistent) {
+      const next = new Map<string, number>();
+      for (const [address, transactionIndex] of records) {
+        const k = keyText(address);
+        const seq = next.get(k) ?? this.history.nextSeq(address);
+        next.set(k, seq + 1);
+        const pointer =
+          transactionIndex === undefined ? { block_height: head.height, block: true } : { block_height: head.height, transaction_index: transactionIndex };
+        ops.push({ type: 'put', key: historyKey(address, seq), value: encode('koinos.devnet.record_pointer', pointer) });
+      }
+    }
+
+    // Publish only what is on disk: until the batch is written nobody can see this block (block production and
+    // submissions are serialized by the queue), so a process killed at any moment restarts at the last block seen.
+    await this.store.write(ops);
+    for (const [address, transactionIndex] of records) this.history.append(address, { height, transactionIndex });
+    this.pending.commit();
     this.pending = new StateView(this.committed);
-    this.store.write(ops);
-    this.onBlock?.({ id, height, timestamp, transactionCount: included.length });
-    return { id, height };
+    this.pendingBlockTime = undefined;
+    this.head = head;
+    for (const entry of entries) this.mempool.remove(entry.prepared.idHex);
+    this.onBlock?.({ id: head.id, height: head.height, timestamp: head.timestamp, transactionCount: entries.length });
+    return { id: head.id, height: head.height };
   }
 
   // -------------------------------------------------------------------------------------------------------------
@@ -441,17 +337,23 @@ class Devnet implements DevnetNode {
   private async submitTransaction(request: ProtoMessage): Promise<ProtoMessage> {
     const broadcast = request.broadcast === true;
     const prepared = prepareTransaction(request.transaction as ProtoMessage | undefined);
-    const recovery = this.recoverer.recover(prepared.tx.signatures.map((signature) => ({ signature, digest: prepared.idDigest })));
+    // Only the signatures rc_limit pays for: the node recovers lazily while metering, and would never reach the rest.
+    const signatures = prepared.tx.signatures.slice(0, recoverableSignatures(prepared.tx.signatures.length, prepared.rcLimit));
+    const recovery = this.recoverer.recover(signatures.map((signature) => ({ signature, digest: prepared.idDigest })));
     return this.enqueue(async () => {
       const results = await recovery;
       if (this.closed) throw new NodeError('the devnet is closed');
       prepared.signers = results.map((r) => ('publicKey' in r ? { address: this.addressOf(r.publicKey) } : { error: r.error }));
-      return { receipt: this.acceptTransaction(prepared, broadcast) };
+      return { receipt: await this.acceptTransaction(prepared, broadcast) };
     });
   }
 
-  /** The node's submit_transaction after signature recovery: mempool checks (broadcast only), then apply. */
-  private acceptTransaction(prepared: PreparedTransaction, broadcast: boolean): TransactionReceipt {
+  /**
+   * The node's submit_transaction after signature recovery: mempool checks (broadcast only), then apply. A
+   * broadcast runs on the pending state (its nonce is the mempool's pending nonce) and joins the mempool, and with
+   * blockTimeMs 0 gets its own block in this same step; a dry run runs on the head state and changes nothing.
+   */
+  private async acceptTransaction(prepared: PreparedTransaction, broadcast: boolean): Promise<TransactionReceipt> {
     const headTime = this.head.timestamp;
     const maxPayerRc = accountRc(new StateView(this.committed), prepared.payer, headTime);
     // The transaction runs in the context of the block it will be in: that block's timestamp (fixed when the block
@@ -468,7 +370,8 @@ class Devnet implements DevnetNode {
         throw new ChainError(ERROR_CODE.pending_transaction_limit_exceeded, 'pending transaction limit exceeded');
       }
     }
-    const applied = applyTransaction(this.applyContext(this.pending, executionTime), prepared);
+    const base = broadcast ? this.pending : new StateView(this.committed);
+    const applied = applyTransaction(this.applyContext(base, executionTime), prepared);
     if (broadcast) {
       applied.view.commit();
       this.pendingBlockTime ??= executionTime;
@@ -477,9 +380,17 @@ class Devnet implements DevnetNode {
         receipt: applied.receipt,
         maxPayerRc,
         receiptBytes: encode('koinos.protocol.transaction_receipt', applied.receipt),
-        impacted: impactedAddresses(prepared, applied.receipt),
+        impacted: historyAddresses(prepared, applied.receipt),
       });
-      if (this.settings.blockTimeMs === 0 && !this.settings.manual) this.scheduleImmediateBlock();
+      if (this.settings.blockTimeMs === 0 && !this.settings.manual) {
+        // The transaction is accepted whatever happens to its block: a failed block is logged, and the transaction
+        // goes into the next one.
+        try {
+          await this.produceNow();
+        } catch (error) {
+          this.reportBlockFailure(error);
+        }
+      }
     }
     return applied.receipt;
   }
@@ -549,16 +460,19 @@ class Devnet implements DevnetNode {
   }
 
   private invokeSystemCall(request: { id?: bigint; name?: string; args: Uint8Array }): ProtoMessage {
-    const byName: Record<string, number> = { get_contract_name: 10000, get_contract_address: 10001 };
-    const id = request.name !== undefined ? byName[request.name] : request.id !== undefined ? Number(request.id) : undefined;
+    const byName = new Map([
+      ['get_contract_name', 10000n],
+      ['get_contract_address', 10001n],
+    ]);
+    const id = request.name !== undefined ? byName.get(request.name) : request.id;
     const label = request.name ?? (request.id !== undefined ? String(request.id) : '(none)');
     try {
-      if (id === 10001) {
+      if (id === 10001n) {
         const { name } = decode<{ name: string }>('koinos.contracts.name_service.get_address_arguments', request.args);
         const address = SYSTEM_CONTRACT_NAMES.get(name);
         return { value: encode('koinos.contracts.name_service.get_address_result', address ? { value: { address } } : {}) };
       }
-      if (id === 10000) {
+      if (id === 10000n) {
         const { address } = decode<{ address: Uint8Array }>('koinos.contracts.name_service.get_name_arguments', request.args);
         const name = [...SYSTEM_CONTRACT_NAMES].find(([, a]) => equalBytes(a, address))?.[0];
         return { value: encode('koinos.contracts.name_service.get_name_result', name ? { value: { name } } : {}) };
@@ -581,6 +495,8 @@ class Devnet implements DevnetNode {
     irreversible: boolean;
   }): Promise<ProtoMessage> {
     if (request.limit > MAX_HISTORY_LIMIT) throw new NodeError('request limit exceeded');
+    // Numbers are exact here: a seq_num past any list (they live in memory) finds nothing either way, the limit is at
+    // most 500, and heights stay below MAX_HISTORY_HEIGHT (2^31).
     const seq = request.seq_num === undefined ? undefined : request.seq_num > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(request.seq_num);
     const pages = this.history.page(request.address, {
       seq,
@@ -710,7 +626,7 @@ class Devnet implements DevnetNode {
       'mempool.get_pending_transactions': (r) => {
         const { limit } = normalize<{ limit: bigint }>('mempool.get_pending_transactions', r);
         if (limit > MAX_PENDING_REQUEST) throw new NodeError(`requested too many pending transactions. max: ${MAX_PENDING_REQUEST}`);
-        return { pending_transactions: this.mempool.list(Number(limit)).map((e) => this.pendingTransaction(e)) };
+        return { pending_transactions: this.mempool.list(Number(limit)).map((e) => this.pendingTransaction(e)) }; // limit <= 2000
       },
       'mempool.check_account_nonce': (r) => {
         const req = normalize<{ payee: Uint8Array; nonce: Uint8Array }>('mempool.check_account_nonce', r);
@@ -750,27 +666,6 @@ class Devnet implements DevnetNode {
   }
 }
 
-/** Addresses a transaction adds a history record for (koinos-account-history add_transaction), once each, sorted. */
-function impactedAddresses(prepared: PreparedTransaction, receipt: TransactionReceipt): Uint8Array[] {
-  const set = new Map<string, Uint8Array>();
-  const add = (a: Uint8Array | undefined): void => {
-    if (a && a.length > 0) set.set(keyText(a), a);
-  };
-  add(prepared.payer);
-  add(prepared.payee);
-  for (const op of prepared.tx.operations) {
-    add(op.upload_contract?.contract_id);
-    add(op.call_contract?.contract_id);
-    add(op.set_system_call?.target?.system_call_bundle?.contract_id);
-    add(op.set_system_contract?.contract_id);
-  }
-  for (const event of receipt.events) {
-    add(event.source);
-    for (const a of event.impacted) add(a);
-  }
-  return [...set.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, a]) => a);
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 // Opening
 
@@ -783,7 +678,7 @@ function settingsOf(config: DevnetConfig): Settings {
   if (typeof genesisSeed !== 'string') throw new WalletError('INVALID_ARGUMENT', 'genesisSeed: expected a string');
   return {
     genesisSeed,
-    accounts: checkInteger('accounts', config.accounts, DEFAULT_ACCOUNTS, 0, 10_000),
+    accounts: checkAccounts(config.accounts),
     initialBalance,
     blockTimeMs: checkInteger('blockTimeMs', config.blockTimeMs, 3000, 0, 86_400_000),
     manual: config.manual ?? false,
@@ -792,81 +687,6 @@ function settingsOf(config: DevnetConfig): Settings {
     pendingTransactionLimit: checkInteger('pendingTransactionLimit', config.pendingTransactionLimit, 10, 1, Number.MAX_SAFE_INTEGER),
     log: config.log ?? ((message) => console.warn(`[devnet] ${message}`)),
   };
-}
-
-interface Meta {
-  format_version: number;
-  chain_id: Uint8Array;
-  genesis_seed: string;
-  salt: Uint8Array;
-  accounts: number;
-  initial_balance: bigint;
-}
-
-/** Refuses to continue a stored chain with a config that asks for a different genesis. */
-function checkMeta(meta: Meta, config: DevnetConfig, dataDir: string): void {
-  if (meta.format_version !== FORMAT_VERSION) {
-    throw new WalletError('INVALID_ARGUMENT', `the devnet data in ${dataDir} has format ${meta.format_version}, this devnet reads format ${FORMAT_VERSION}`, {
-      metaMessages: ['Start with reset to create a new chain there.'],
-    });
-  }
-  const differs: string[] = [];
-  if (config.genesisSeed !== undefined && config.genesisSeed !== meta.genesis_seed) differs.push(`genesis seed "${meta.genesis_seed}"`);
-  if (config.accounts !== undefined && config.accounts !== meta.accounts) differs.push(`${meta.accounts} accounts`);
-  if (config.initialBalance !== undefined && config.initialBalance !== meta.initial_balance) differs.push(`initial balance ${meta.initial_balance}`);
-  if (differs.length > 0) {
-    throw new WalletError('INVALID_ARGUMENT', `the chain in ${dataDir} was created with ${differs.join(', ')}; the config asks for another genesis`, {
-      metaMessages: ['Start with reset to replace it with a new chain, or drop the differing options to continue it.'],
-    });
-  }
-}
-
-async function loadChain(store: Store, genesis: Genesis): Promise<{ head: Head; committed: BaseState; history: HistoryIndex }> {
-  const headBytes = await store.get(storeKey('head'));
-  if (!headBytes) throw new Error('the devnet data directory has chain metadata but no head record');
-  const record = decode<{ topology: { id: Uint8Array; height: bigint; previous: Uint8Array }; timestamp: bigint; state_merkle_root: Uint8Array }>(
-    'koinos.devnet.head_record',
-    headBytes,
-  );
-  const head: Head = {
-    height: record.topology.height,
-    id: record.topology.id,
-    previous: record.topology.previous,
-    timestamp: record.timestamp,
-    stateMerkleRoot: record.state_merkle_root.length > 0 ? record.state_merkle_root : genesis.stateMerkleRoot,
-  };
-  const committed = new BaseState();
-  for await (const [key, value] of store.entries(storeKey('s'))) committed.objects.set(keyText(key.subarray(1)), value);
-  const history = new HistoryIndex();
-  for await (const [key, value] of store.entries(storeKey('a'))) {
-    const pointer = decode<{ block_height: bigint; transaction_index: number; block: boolean }>('koinos.devnet.record_pointer', value);
-    const seq = history.append(key.subarray(1, 26), {
-      height: Number(pointer.block_height),
-      transactionIndex: pointer.block ? undefined : pointer.transaction_index,
-    });
-    const expected = Number(new DataView(key.buffer, key.byteOffset + 26, 8).getBigUint64(0));
-    if (seq !== expected) throw new Error(`the account history in the data directory has a gap (record ${expected} read as ${seq})`);
-  }
-  return { head, committed, history };
-}
-
-function newChain(store: Store, genesis: Genesis, meta: Meta): { head: Head; committed: BaseState; history: HistoryIndex } {
-  const committed = new BaseState();
-  for (const [key, value] of genesis.state) committed.objects.set(key, value);
-  const head: Head = { height: 0n, id: ZERO_BLOCK_ID, previous: EMPTY, timestamp: 0n, stateMerkleRoot: genesis.stateMerkleRoot };
-  const ops: StoreOp[] = [{ type: 'put', key: storeKey('meta'), value: encode('koinos.devnet.chain_meta', meta) }];
-  for (const [key, value] of genesis.state) ops.push({ type: 'put', key: storeKey('s', Buffer.from(key, 'latin1')), value });
-  ops.push({
-    type: 'put',
-    key: storeKey('head'),
-    value: encode('koinos.devnet.head_record', {
-      topology: { id: head.id, height: 0n },
-      timestamp: 0n,
-      state_merkle_root: head.stateMerkleRoot,
-    }),
-  });
-  store.write(ops);
-  return { head, committed, history: new HistoryIndex() };
 }
 
 /**
@@ -881,15 +701,13 @@ function newChain(store: Store, genesis: Genesis, meta: Meta): { head: Head; com
  */
 export async function openNode(config: DevnetConfig = {}): Promise<DevnetNode> {
   const settings = settingsOf(config);
-  const onWriteFailure = (error: unknown): void =>
-    settings.log(`cannot write to the data directory, blocks from now on are kept in memory only: ${error instanceof Error ? error.message : String(error)}`);
-  const store: Store = config.dataDir ? await LevelStore.open(config.dataDir, config.reset === true, onWriteFailure) : new MemoryStore();
+  const store: Store = config.dataDir ? await LevelStore.open(config.dataDir, config.reset === true) : new MemoryStore();
   try {
     const metaBytes = store.persistent ? await store.get(storeKey('meta')) : undefined;
     let genesis: Genesis;
-    let chain: { head: Head; committed: BaseState; history: HistoryIndex };
+    let chain: LoadedChain;
     if (metaBytes) {
-      const meta = decode<Meta>('koinos.devnet.chain_meta', metaBytes);
+      const meta = decode<ChainMeta>('koinos.devnet.chain_meta', metaBytes);
       checkMeta(meta, config, config.dataDir!);
       genesis = buildGenesis({ seed: meta.genesis_seed, salt: meta.salt, accounts: meta.accounts, initialBalance: meta.initial_balance });
       if (!equalBytes(genesis.chainId, meta.chain_id)) {
@@ -900,7 +718,7 @@ export async function openNode(config: DevnetConfig = {}): Promise<DevnetNode> {
       // A reset gives a new chain ID even with the same config, as a restarted public testnet does.
       const salt = config.reset ? new Uint8Array(randomBytes(16)) : EMPTY;
       genesis = buildGenesis({ seed: settings.genesisSeed, salt, accounts: settings.accounts, initialBalance: settings.initialBalance });
-      chain = newChain(store, genesis, {
+      chain = await newChain(store, genesis, {
         format_version: FORMAT_VERSION,
         chain_id: genesis.chainId,
         genesis_seed: settings.genesisSeed,
@@ -908,7 +726,6 @@ export async function openNode(config: DevnetConfig = {}): Promise<DevnetNode> {
         accounts: settings.accounts,
         initial_balance: settings.initialBalance,
       });
-      await store.flush();
     }
     const threads = config.signatureThreads ?? Math.min(2, Math.max(1, availableParallelism() - 1));
     const recoverer = threads > 0 ? workerRecoverer(threads) : inlineRecoverer();

@@ -3,6 +3,7 @@
 // Every change is also what the receipts show as `state_delta_entries`.
 import { encode } from '../koinos/codec.ts';
 import type { ObjectSpace, StateDeltaEntry } from '../koinos/types.ts';
+import { keyText, keyTextBytes } from './store.ts';
 
 /** The object spaces the devnet uses, by a one-letter tag (the first character of every state key). */
 export type SpaceTag = 'B' | 'S' | 'N' | 'M';
@@ -23,12 +24,12 @@ export function objectSpaces(koinAddress: Uint8Array): Record<SpaceTag, ObjectSp
 
 /** The state key of an object: its space tag followed by its key bytes as latin1 text. */
 export function stateKey(tag: SpaceTag, key: Uint8Array): string {
-  return tag + Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString('latin1');
+  return tag + keyText(key);
 }
 
 /** The key bytes of a state key. */
 export function keyBytes(stateKeyText: string): Uint8Array {
-  return new Uint8Array(Buffer.from(stateKeyText.slice(1), 'latin1'));
+  return keyTextBytes(stateKeyText.slice(1));
 }
 
 /** The space tag of a state key. */
@@ -61,8 +62,8 @@ export class BaseState implements StateSource, StateSink {
 }
 
 /**
- * Changes on top of another layer. `put` and `remove` return the disk bytes the change uses (a new object costs
- * its key and value, a changed one the difference in value size, a removed one frees key and value).
+ * Changes on top of another layer. `put` returns the disk bytes the change uses (a new object costs its key and
+ * value, a changed one the difference in value size).
  */
 export class StateView implements StateSource, StateSink {
   /** Changed objects in the order they were first changed; null marks a removed object. */
@@ -92,14 +93,6 @@ export class StateView implements StateSource, StateSink {
     const old = this.lookup(k);
     this.changes.set(k, value);
     return old === undefined ? key.length + value.length : value.length - old.length;
-  }
-
-  remove(tag: SpaceTag, key: Uint8Array): number {
-    const k = stateKey(tag, key);
-    const old = this.lookup(k);
-    if (old === undefined) return 0;
-    this.changes.set(k, null);
-    return -(key.length + old.length);
   }
 
   /** Moves this layer's changes into its parent. */

@@ -10,7 +10,9 @@
 //   i <block id>              koinos.devnet.record_pointer    height of a block
 //   x <height:8> <index:4>    koinos.account_history.transaction_record   transaction and its receipt
 //   t <transaction id>        koinos.devnet.record_pointer    where a transaction is
-//   a <address:25> <seq:8>    koinos.devnet.record_pointer    account history entry `seq` of an address
+//   a <length:4> <address> <seq:8>   koinos.devnet.record_pointer   account history entry `seq` of an address
+// The address in `a` keys carries its length: KOIN (like the real contract) accepts a `to` of any length, and
+// every address a transaction impacts gets history records, so the key must not assume 25-byte addresses.
 import { ClassicLevel } from 'classic-level';
 
 /** One put or delete of a batch. */
@@ -26,11 +28,13 @@ export interface Store {
   readonly persistent: boolean;
   get(key: Uint8Array): Promise<Uint8Array | undefined>;
   getMany(keys: Uint8Array[]): Promise<(Uint8Array | undefined)[]>;
-  /** Queues one atomic batch; batches reach the disk in the order they were queued. */
-  write(ops: StoreOp[]): void;
-  /** Resolves when every queued batch is on disk; rejects if one failed. */
-  flush(): Promise<void>;
-  /** Every entry whose key starts with `prefix`, in key order (reads the disk: call after flush). */
+  /**
+   * Writes one atomic batch and resolves once it is on disk (LevelDB) or applied (memory). The node publishes a
+   * block only after its batch is written, so a process killed at any moment restarts at the last block anyone saw.
+   * @throws the storage error; nothing of the batch is written then.
+   */
+  write(ops: StoreOp[]): Promise<void>;
+  /** Every entry whose key starts with `prefix`, in key order. */
   entries(prefix: Uint8Array): AsyncIterable<[Uint8Array, Uint8Array]>;
   close(): Promise<void>;
 }
@@ -47,6 +51,38 @@ export function storeKey(prefix: string, ...parts: Uint8Array[]): Uint8Array {
     offset += p.length;
   }
   return key;
+}
+
+/**
+ * Bytes as a string with one character per byte (latin1): the devnet's map key for binary keys and addresses.
+ * @example
+ * keyText(Uint8Array.of(0, 255)); // '\u0000\u00ff'
+ */
+export function keyText(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+}
+
+/** The bytes of a {@link keyText} string. */
+export function keyTextBytes(text: string): Uint8Array {
+  return Uint8Array.from(Buffer.from(text, 'latin1'));
+}
+
+/** Key of account history record `seq` of `address`: `a <length:4> <address> <seq:8>`. */
+export function historyKey(address: Uint8Array, seq: bigint | number): Uint8Array {
+  return storeKey('a', u32Key(address.length), address, u64Key(seq));
+}
+
+/**
+ * The address and sequence number of a history key.
+ * @throws Error when the key is not `a <length:4> <address> <seq:8>` (a data directory of another layout).
+ */
+export function parseHistoryKey(key: Uint8Array): { address: Uint8Array; seq: bigint } {
+  const view = new DataView(key.buffer, key.byteOffset, key.byteLength);
+  const length = key.length >= 5 ? view.getUint32(1) : -1;
+  if (key[0] !== 0x61 || length < 0 || key.length !== 1 + 4 + length + 8) {
+    throw new Error(`the account history in the data directory has a malformed key (${key.length} bytes)`);
+  }
+  return { address: key.subarray(5, 5 + length), seq: view.getBigUint64(5 + length) };
 }
 
 /** Big-endian 8-byte encoding, so that heights and sequence numbers sort in key order. */
@@ -68,36 +104,30 @@ function plain(bytes: Uint8Array | undefined): Uint8Array | undefined {
   return bytes === undefined || bytes.constructor === Uint8Array ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
-function text(key: Uint8Array): string {
-  return Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString('latin1');
-}
-
 /** The in-memory store (no data directory). */
 export class MemoryStore implements Store {
   readonly persistent = false;
   private readonly map = new Map<string, Uint8Array>();
 
   async get(key: Uint8Array): Promise<Uint8Array | undefined> {
-    return this.map.get(text(key));
+    return this.map.get(keyText(key));
   }
 
   async getMany(keys: Uint8Array[]): Promise<(Uint8Array | undefined)[]> {
-    return keys.map((k) => this.map.get(text(k)));
+    return keys.map((k) => this.map.get(keyText(k)));
   }
 
-  write(ops: StoreOp[]): void {
+  async write(ops: StoreOp[]): Promise<void> {
     for (const op of ops) {
-      if (op.type === 'put') this.map.set(text(op.key), op.value!);
-      else this.map.delete(text(op.key));
+      if (op.type === 'put') this.map.set(keyText(op.key), op.value!);
+      else this.map.delete(keyText(op.key));
     }
   }
 
-  async flush(): Promise<void> {}
-
   async *entries(prefix: Uint8Array): AsyncIterable<[Uint8Array, Uint8Array]> {
-    const p = text(prefix);
+    const p = keyText(prefix);
     const keys = [...this.map.keys()].filter((k) => k.startsWith(p)).sort();
-    for (const k of keys) yield [new Uint8Array(Buffer.from(k, 'latin1')), this.map.get(k)!];
+    for (const k of keys) yield [keyTextBytes(k), this.map.get(k)!];
   }
 
   async close(): Promise<void> {}
@@ -107,25 +137,17 @@ export class MemoryStore implements Store {
 export class LevelStore implements Store {
   readonly persistent = true;
   private readonly db: ClassicLevel<Uint8Array, Uint8Array>;
-  /** Queued batches not yet on disk, by key (null = deleted), so that reads see them at once. */
-  private readonly unflushed = new Map<string, { value: Uint8Array | null; batch: number }>();
-  private tail: Promise<void> = Promise.resolve();
-  private batchNo = 0;
-  private failure: unknown;
-  private readonly onFailure: (error: unknown) => void;
 
-  private constructor(db: ClassicLevel<Uint8Array, Uint8Array>, onFailure: (error: unknown) => void) {
+  private constructor(db: ClassicLevel<Uint8Array, Uint8Array>) {
     this.db = db;
-    this.onFailure = onFailure;
   }
 
   /**
    * Opens (creating if needed) the LevelDB in `dir`; with `reset`, deletes every entry first. Only LevelDB's own
-   * entries are removed, never other files of the directory. `onFailure` hears of the first batch that cannot be
-   * written (later batches are then dropped: the disk keeps the last complete block).
+   * entries are removed, never other files of the directory.
    * @throws Error when the directory is locked by another devnet or is not a LevelDB.
    */
-  static async open(dir: string, reset: boolean, onFailure: (error: unknown) => void = () => {}): Promise<LevelStore> {
+  static async open(dir: string, reset: boolean): Promise<LevelStore> {
     const db = new ClassicLevel<Uint8Array, Uint8Array>(dir, { keyEncoding: 'view', valueEncoding: 'view' });
     try {
       await db.open();
@@ -134,52 +156,20 @@ export class LevelStore implements Store {
       throw new Error(`cannot open the devnet data directory ${dir}: ${detail} (is another devnet using it?)`, { cause });
     }
     if (reset) await db.clear();
-    return new LevelStore(db, onFailure);
+    return new LevelStore(db);
   }
 
   async get(key: Uint8Array): Promise<Uint8Array | undefined> {
-    const queued = this.unflushed.get(text(key));
-    if (queued) return queued.value ?? undefined;
     return plain((await this.db.get(key)) ?? undefined);
   }
 
   async getMany(keys: Uint8Array[]): Promise<(Uint8Array | undefined)[]> {
-    const out: (Uint8Array | undefined)[] = new Array(keys.length);
-    const missing: number[] = [];
-    keys.forEach((k, i) => {
-      const queued = this.unflushed.get(text(k));
-      if (queued) out[i] = queued.value ?? undefined;
-      else missing.push(i);
-    });
-    if (missing.length > 0) {
-      const found = await this.db.getMany(missing.map((i) => keys[i]!));
-      missing.forEach((i, j) => (out[i] = plain(found[j] ?? undefined)));
-    }
-    return out;
+    if (keys.length === 0) return [];
+    return (await this.db.getMany(keys)).map((value) => plain(value ?? undefined));
   }
 
-  write(ops: StoreOp[]): void {
-    const batch = ++this.batchNo;
-    for (const op of ops) this.unflushed.set(text(op.key), { value: op.type === 'put' ? op.value! : null, batch });
-    this.tail = this.tail.then(async () => {
-      if (this.failure) return;
-      try {
-        await this.db.batch(ops.map((op) => (op.type === 'put' ? { type: 'put', key: op.key, value: op.value! } : { type: 'del', key: op.key })));
-      } catch (error) {
-        this.failure = error;
-        this.onFailure(error);
-        return;
-      }
-      for (const op of ops) {
-        const k = text(op.key);
-        if (this.unflushed.get(k)?.batch === batch) this.unflushed.delete(k);
-      }
-    });
-  }
-
-  async flush(): Promise<void> {
-    await this.tail;
-    if (this.failure) throw this.failure;
+  async write(ops: StoreOp[]): Promise<void> {
+    await this.db.batch(ops.map((op) => (op.type === 'put' ? { type: 'put', key: op.key, value: op.value! } : { type: 'del', key: op.key })));
   }
 
   async *entries(prefix: Uint8Array): AsyncIterable<[Uint8Array, Uint8Array]> {
@@ -189,10 +179,6 @@ export class LevelStore implements Store {
   }
 
   async close(): Promise<void> {
-    try {
-      await this.tail;
-    } finally {
-      await this.db.close();
-    }
+    await this.db.close();
   }
 }

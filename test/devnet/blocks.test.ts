@@ -191,6 +191,19 @@ describe('automatic block production', () => {
     expect(item!.block!.transactions.map((t) => t.id)).toEqual([tx.id]);
   });
 
+  it('puts each of several concurrent transactions in its own block with blockTimeMs 0, before answering', async () => {
+    const n = await node({ manual: false, blockTimeMs: 0 });
+    const txs = await Promise.all([1n, 2n, 3n, 4n].map((nonce) => transferTx(n, A, B, KOIN, { nonce })));
+    const dry = await submit(n, await transferTx(n, B, A, KOIN, { nonce: 1n }), false);
+    expect(dry.reverted).toBe(false);
+    expect((await headInfo(n)).head_topology.height).toBe(0n); // a dry run makes no block
+    await Promise.all(txs.map((tx) => submit(n, tx)));
+    const head = await headInfo(n);
+    expect(head.head_topology.height).toBe(4n);
+    const items = await blocksByHeight(n, 1n, 10, head.head_topology.id);
+    expect(items.map((i) => i.block!.transactions.map((t) => t.id))).toEqual(txs.map((tx) => [tx.id]));
+  });
+
   it('produces blocks on a timer, empty ones too, starting at once', async () => {
     const n = await node({ manual: false, blockTimeMs: 20 });
     const head = await poll(() => headInfo(n), (h) => h.head_topology.height >= 3n);

@@ -1,5 +1,6 @@
 // The devnet's genesis: deterministic chain ID, seed and reset, development keys, pre-funded accounts, KOIN.
 import { describe, expect, it } from 'vitest';
+import { openNode } from '../../src-main/devnet/node.ts';
 import { decode, encode } from '../../src-main/koinos/codec.ts';
 import { addressFromString, privateKeyFromMnemonic, validateMnemonic } from '../../src-main/koinos/keys.ts';
 import { decodeKoinResult, KOIN_METHODS } from '../../src-main/koinos/koin.ts';
@@ -27,6 +28,15 @@ describe('development keys', () => {
     expect(n.genesisAccount.index).toBe(GENESIS_KEY_INDEX);
     expect(n.genesisAddress).toBe(devKey(GENESIS_KEY_INDEX).address);
     expect(n.mnemonic).toBe(DEV_MNEMONIC);
+  });
+
+  it('refuses more development accounts than there are indexes below the genesis key', async () => {
+    const error = await openNode({ accounts: GENESIS_KEY_INDEX + 1, manual: true, signatureThreads: 0 }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({ name: 'WalletError', code: 'INVALID_ARGUMENT' });
+    expect((error as Error).message).toContain(`at most ${GENESIS_KEY_INDEX}`);
   });
 });
 

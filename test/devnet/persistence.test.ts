@@ -4,9 +4,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { decode, encode } from '../../src-main/koinos/codec.ts';
 import { openNode } from '../../src-main/devnet/node.ts';
+import { LevelStore, storeKey } from '../../src-main/devnet/store.ts';
 import type { DevnetConfig, DevnetNode } from '../../src-main/devnet/types.ts';
-import { balanceOf, key, KOIN, manaOf, nonceOf, pendingCount, submit, transferTx } from './helpers.ts';
+import { balanceOf, key, KOIN, koinTx, manaOf, nonceOf, pendingCount, submit, transferTx } from './helpers.ts';
 
 const dirs: string[] = [];
 const open: DevnetNode[] = [];
@@ -72,6 +74,35 @@ describe('persistence', () => {
     expect(await nonceOf(second, A.addressBytes)).toBe(2n);
   });
 
+  it('restarts after transfers to addresses that are not 25 bytes long (KOIN accepts any to != from)', async () => {
+    const dataDir = tempDir();
+    const first = await node({ dataDir });
+    const short = Uint8Array.of(1, 2, 3);
+    const long = new Uint8Array(300).fill(7);
+    await submit(first, await koinTx(first, A, 'transfer', { from: A.addressBytes, to: short, value: KOIN }));
+    await submit(first, await koinTx(first, A, 'transfer', { from: A.addressBytes, to: long, value: 2n * KOIN }));
+    await first.produceBlock();
+    const history = (n: DevnetNode, address: Uint8Array) =>
+      n.call('account_history.get_account_history', { address, limit: 10n, ascending: true }) as Promise<{ values: { seq_num: bigint }[] }>;
+    const before = { short: await history(first, short), long: await history(first, long), a: await history(first, A.addressBytes) };
+    expect(before.short.values.map((v) => v.seq_num)).toEqual([0n]);
+    expect(before.long.values.map((v) => v.seq_num)).toEqual([0n]);
+    expect(before.a.values).toHaveLength(2);
+    await first.close();
+    open.splice(open.indexOf(first), 1);
+
+    const second = await node({ dataDir });
+    expect(await history(second, short)).toEqual(before.short);
+    expect(await history(second, long)).toEqual(before.long);
+    expect(await history(second, A.addressBytes)).toEqual(before.a);
+    expect(await balanceOf(second, short)).toBe(KOIN);
+    expect(await balanceOf(second, long)).toBe(2n * KOIN);
+    // the restarted chain goes on appending to the same histories
+    await submit(second, await koinTx(second, A, 'transfer', { from: A.addressBytes, to: short, value: KOIN }));
+    await second.produceBlock();
+    expect((await history(second, short)).values.map((v) => v.seq_num)).toEqual([0n, 1n]);
+  });
+
   it('gives the same chain ID as the same config in memory, and a new one on reset', async () => {
     const dataDir = tempDir();
     const memory = await node({});
@@ -97,6 +128,19 @@ describe('persistence', () => {
     open.splice(open.indexOf(first), 1);
     await expect(openNode({ dataDir, genesisSeed: 'two', manual: true })).rejects.toThrow(/created with genesis seed "one"/);
     await expect(openNode({ dataDir, accounts: 7, manual: true })).rejects.toThrow(/3 accounts/);
+  });
+
+  it('refuses a data directory written in an older key layout', async () => {
+    const dataDir = tempDir();
+    const first = await node({ dataDir });
+    await first.close();
+    open.splice(open.indexOf(first), 1);
+    // format 1 had history keys with a fixed 25-byte address
+    const store = await LevelStore.open(dataDir, false);
+    const meta = decode<{ format_version: number }>('koinos.devnet.chain_meta', (await store.get(storeKey('meta')))!);
+    store.write([{ type: 'put', key: storeKey('meta'), value: encode('koinos.devnet.chain_meta', { ...meta, format_version: 1 }) }]);
+    await store.close();
+    await expect(openNode({ dataDir, manual: true, signatureThreads: 0 })).rejects.toThrow(/has format 1, this devnet reads format 2/);
   });
 
   it('refuses a data directory another devnet has open', async () => {

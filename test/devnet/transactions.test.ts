@@ -176,6 +176,50 @@ describe('rejections', () => {
     expect(e.data).toMatchObject({ a: A.address, n: '0x2805', c: '0x2800' });
   });
 
+  it('names the pending nonce it checked against as the current nonce', async () => {
+    const n = await node();
+    await submit(n, await transferTx(n, A, B, 1n, { nonce: 1n }));
+    const e = await expectRejected(
+      n,
+      await transferTx(n, A, B, 1n, { nonce: 5n }),
+      -201,
+      `invalid transaction nonce - account: ${A.address}, nonce: 0x2805, current nonce: 0x2801`,
+    );
+    expect(e.data).toMatchObject({ a: A.address, n: '0x2805', c: '0x2801' });
+  });
+
+  it('checks a dry run (broadcast false) against the head nonce, not the pending one', async () => {
+    const n = await node();
+    await submit(n, await transferTx(n, A, B, 1n, { nonce: 1n }));
+    const before = await snapshot(n, [A, B, C]);
+    const dry = await submit(n, await transferTx(n, A, B, 1n, { nonce: 1n }), false);
+    expect(dry.reverted).toBe(false);
+    expect(await snapshot(n, [A, B, C])).toEqual(before);
+    await expectRejected(
+      n,
+      await transferTx(n, A, B, 1n, { nonce: 2n }),
+      -201,
+      `invalid transaction nonce - account: ${A.address}, nonce: 0x2802, current nonce: 0x2800`,
+      false,
+    );
+  });
+
+  it('charges the network bandwidth before the operations: a limit that cannot cover it rejects the transaction', async () => {
+    const n = await node();
+    // A transaction without operations uses only what comes before them: the checks, the nonce, the network bandwidth.
+    const probe = await koinTx(n, A, 'name', {}, { operations: [], rcLimit: 2_000_000n });
+    const size = BigInt(encode('koinos.protocol.transaction', probe).length);
+    const dry = await submit(n, probe, false);
+    expect(dry.network_bandwidth_used).toBe(size);
+    const tx = await koinTx(n, A, 'name', {}, { operations: [], rcLimit: dry.rc_used - 1n });
+    expect(BigInt(encode('koinos.protocol.transaction', tx).length)).toBe(size);
+    const e = await expectRejected(n, tx, -1, 'insufficient rc');
+    expect(e.data.logs).toEqual([]);
+    // one unit more is enough
+    const ok = await submit(n, await koinTx(n, A, 'name', {}, { operations: [], rcLimit: dry.rc_used }));
+    expect(ok).toMatchObject({ reverted: false, rc_used: dry.rc_used, network_bandwidth_used: size });
+  });
+
   it('rejects a transfer the sender cannot cover with the contract message and code', async () => {
     const n = await node();
     const e = await expectRejected(n, await transferTx(n, A, B, 2_000_000n * KOIN), -1, "account 'from' has insufficient balance");
@@ -211,8 +255,8 @@ describe('rejections', () => {
     await submit(n, await transferTx(n, A, B, 1n, { rcLimit: 600_000n * KOIN }));
     expect(await n.call('mempool.get_reserved_account_rc', { account: A.addressBytes })).toEqual({ rc: 600_000n * KOIN });
     await expectRejected(n, await transferTx(n, A, B, 1n, { rcLimit: 500_000n * KOIN }), 104, 'insufficient pending account resources');
-    // without broadcast the mempool is not asked
-    const dry = await submit(n, await transferTx(n, A, B, 1n, { rcLimit: 500_000n * KOIN }), false);
+    // without broadcast the mempool is not asked (neither for the reservation nor for the pending nonce)
+    const dry = await submit(n, await transferTx(n, A, B, 1n, { rcLimit: 500_000n * KOIN, nonce: 1n }), false);
     expect(dry.reverted).toBe(false);
   });
 
@@ -231,6 +275,8 @@ describe('reversions', () => {
     expect(receipt.reverted).toBe(true);
     expect(receipt.logs).toEqual(['transaction reverted: insufficient rc']);
     expect(receipt.events).toEqual([]);
+    // the network bandwidth was charged before the operations ran out
+    expect(receipt.network_bandwidth_used).toBe(BigInt(encode('koinos.protocol.transaction', tx).length));
     expect(receipt.rc_used).toBeGreaterThan(0n);
     expect(receipt.rc_used).toBeLessThanOrEqual(receipt.rc_limit);
     await n.produceBlock();

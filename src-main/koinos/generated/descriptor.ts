@@ -2733,6 +2733,133 @@ export const DESCRIPTOR: INamespace = {
          "id": 3
         }
        }
+      },
+      "encoded_block": {
+       "fields": {
+        "id": {
+         "type": "bytes",
+         "id": 1
+        },
+        "header": {
+         "type": "koinos.protocol.block_header",
+         "id": 2
+        },
+        "transactions": {
+         "rule": "repeated",
+         "type": "bytes",
+         "id": 3
+        },
+        "signature": {
+         "type": "bytes",
+         "id": 4
+        }
+       }
+      },
+      "encoded_block_receipt": {
+       "fields": {
+        "id": {
+         "type": "bytes",
+         "id": 1
+        },
+        "height": {
+         "type": "uint64",
+         "id": 2,
+         "options": {
+          "jstype": "JS_STRING"
+         }
+        },
+        "disk_storage_used": {
+         "type": "uint64",
+         "id": 3,
+         "options": {
+          "jstype": "JS_STRING"
+         }
+        },
+        "network_bandwidth_used": {
+         "type": "uint64",
+         "id": 4,
+         "options": {
+          "jstype": "JS_STRING"
+         }
+        },
+        "compute_bandwidth_used": {
+         "type": "uint64",
+         "id": 5,
+         "options": {
+          "jstype": "JS_STRING"
+         }
+        },
+        "state_merkle_root": {
+         "type": "bytes",
+         "id": 6
+        },
+        "transaction_receipts": {
+         "rule": "repeated",
+         "type": "bytes",
+         "id": 8
+        },
+        "disk_storage_charged": {
+         "type": "uint64",
+         "id": 10,
+         "options": {
+          "jstype": "JS_STRING"
+         }
+        },
+        "network_bandwidth_charged": {
+         "type": "uint64",
+         "id": 11,
+         "options": {
+          "jstype": "JS_STRING"
+         }
+        },
+        "compute_bandwidth_charged": {
+         "type": "uint64",
+         "id": 12,
+         "options": {
+          "jstype": "JS_STRING"
+         }
+        },
+        "state_delta_entries": {
+         "rule": "repeated",
+         "type": "bytes",
+         "id": 13
+        }
+       }
+      },
+      "encoded_block_item": {
+       "fields": {
+        "block_id": {
+         "type": "bytes",
+         "id": 1
+        },
+        "block_height": {
+         "type": "uint64",
+         "id": 2,
+         "options": {
+          "jstype": "JS_STRING"
+         }
+        },
+        "block": {
+         "type": "bytes",
+         "id": 3
+        },
+        "receipt": {
+         "type": "bytes",
+         "id": 4
+        }
+       }
+      },
+      "encoded_transaction_record": {
+       "fields": {
+        "transaction": {
+         "type": "bytes",
+         "id": 1
+        },
+        "receipt": {
+         "type": "bytes",
+         "id": 2
+        }
+       }
       }
      }
     },

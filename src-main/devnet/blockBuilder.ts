@@ -1,0 +1,127 @@
+// Assembling a devnet block from the pending transactions: header, state merkle root, signature by the genesis
+// key, the block and block receipt bytes, and the store operations of the block's one atomic batch. Changes
+// nothing itself: the node commits the result (state, head, mempool, account history).
+import { concatAll, concatBytes } from '../koinos/bytes.ts';
+import { encode } from '../koinos/codec.ts';
+import { multihashSha256 } from '../koinos/hash.ts';
+import { merkleRoot, signBlock } from '../koinos/transaction.ts';
+import type { BlockHeader, ObjectSpace } from '../koinos/types.ts';
+import { sha256Fast } from './applyTransaction.ts';
+import type { Head } from './chainData.ts';
+import type { DevKey } from './devKeys.ts';
+import type { PendingEntry } from './mempool.ts';
+import { deltaEntries, encodeDeltaEntry, type SpaceTag } from './state.ts';
+import { keyTextBytes, storeKey, u32Key, u64Key, type StoreOp } from './store.ts';
+
+const EMPTY = new Uint8Array(0);
+
+/** What a block is made of. */
+export interface BlockInput {
+  parent: Head;
+  timestamp: bigint;
+  /** The pending transactions, in the order they were accepted. */
+  entries: PendingEntry[];
+  /** The pending state's changes: what the block's transactions changed, in order (null = removed). */
+  changes: Map<string, Uint8Array | null>;
+  spaces: Record<SpaceTag, ObjectSpace>;
+  /** The key that signs the block (the genesis key). */
+  signer: DevKey;
+}
+
+/** A block ready to commit. */
+export interface BuiltBlock {
+  /** The head once the block is committed. */
+  head: Head;
+  /**
+   * The block's batch: block item, topology, block id and transaction pointers, transaction records, state and
+   * head record. The account history entries are added by the node, which numbers them.
+   */
+  ops: StoreOp[];
+}
+
+/**
+ * Builds the block after `parent` from the pending transactions, as they were applied at acceptance: their
+ * receipts are its transaction receipts, the pending state's changes are its state delta. The transactions and
+ * receipts go in as the canonical bytes encoded at acceptance (the `koinos.devnet.encoded_*` messages have the
+ * standard messages' layout with those parts as bytes).
+ * @example
+ * const { head, ops } = buildBlock({ parent, timestamp, entries: mempool.list(), changes: pending.changes, spaces, signer });
+ */
+export function buildBlock(input: BlockInput): BuiltBlock {
+  const { parent, timestamp, entries, signer } = input;
+  const height = parent.height + 1n;
+  const leaves: Uint8Array[] = [];
+  for (const { prepared } of entries) leaves.push(prepared.idDigest, prepared.signaturesDigest);
+  const deltaBytes = deltaEntries(input.changes, input.spaces).map(encodeDeltaEntry);
+  const stateMerkleRoot = multihashSha256(sha256Fast(concatBytes(parent.stateMerkleRoot.subarray(2), sha256Fast(concatAll(deltaBytes)))));
+  const header: BlockHeader = {
+    previous: parent.id,
+    height,
+    timestamp,
+    previous_state_merkle_root: parent.stateMerkleRoot,
+    transaction_merkle_root: multihashSha256(merkleRoot(leaves)),
+    signer: signer.addressBytes,
+    approved_proposals: [],
+  };
+  const signed = signBlock({ id: EMPTY, header, transactions: [], signature: EMPTY }, signer.privateKey);
+  const id = signed.id;
+
+  const receiptBytes = entries.map((entry) => entry.receiptBytes);
+  const blockBytes = encode('koinos.devnet.encoded_block', {
+    id,
+    header,
+    transactions: entries.map(({ prepared }) => prepared.bytes),
+    signature: signed.signature,
+  });
+  let disk = 0n;
+  let compute = 0n;
+  for (const { receipt } of entries) {
+    disk += receipt.disk_storage_used;
+    compute += receipt.compute_bandwidth_used;
+  }
+  const network = BigInt(blockBytes.length);
+  const blockReceiptBytes = encode('koinos.devnet.encoded_block_receipt', {
+    id,
+    height,
+    disk_storage_used: disk,
+    network_bandwidth_used: network,
+    compute_bandwidth_used: compute,
+    state_merkle_root: stateMerkleRoot,
+    transaction_receipts: receiptBytes,
+    disk_storage_charged: disk,
+    network_bandwidth_charged: network,
+    compute_bandwidth_charged: compute,
+    state_delta_entries: deltaBytes,
+  });
+  const itemBytes = encode('koinos.devnet.encoded_block_item', { block_id: id, block_height: height, block: blockBytes, receipt: blockReceiptBytes });
+
+  const heightKey = u64Key(height);
+  const topology = { id, height, previous: parent.id };
+  const ops: StoreOp[] = [
+    { type: 'put', key: storeKey('b', heightKey), value: itemBytes },
+    { type: 'put', key: storeKey('h', heightKey), value: encode('koinos.block_topology', topology) },
+    { type: 'put', key: storeKey('i', id), value: encode('koinos.devnet.record_pointer', { block_height: height, block: true }) },
+  ];
+  entries.forEach(({ prepared }, index) => {
+    ops.push({
+      type: 'put',
+      key: storeKey('x', heightKey, u32Key(index)),
+      value: encode('koinos.devnet.encoded_transaction_record', { transaction: prepared.bytes, receipt: receiptBytes[index] }),
+    });
+    ops.push({
+      type: 'put',
+      key: storeKey('t', prepared.tx.id),
+      value: encode('koinos.devnet.record_pointer', { block_height: height, transaction_index: index }),
+    });
+  });
+  for (const [key, value] of input.changes) {
+    const k = storeKey('s', keyTextBytes(key));
+    ops.push(value === null ? { type: 'del', key: k } : { type: 'put', key: k, value });
+  }
+  ops.push({
+    type: 'put',
+    key: storeKey('head'),
+    value: encode('koinos.devnet.head_record', { topology, timestamp, state_merkle_root: stateMerkleRoot }),
+  });
+  return { head: { height, id, previous: parent.id, timestamp, stateMerkleRoot }, ops };
+}
