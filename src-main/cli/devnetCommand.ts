@@ -1,13 +1,28 @@
 // `koinos-wallet devnet`: runs the local development node in the foreground until Ctrl-C (or SIGTERM).
 // The first stdout line is JSON for scripts and tests; the lines after it are for people.
-import { describe } from '../koinos/errors.ts';
+import { WalletError, describe } from '../koinos/errors.ts';
 import { formatAmount } from '../koinos/amounts.ts';
 import { BTYPE, bytesToJson, fromJson } from '../koinos/codec.ts';
 import { toBase64Url } from '../koinos/bytes.ts';
 import { addressFromString } from '../koinos/keys.ts';
 import { decodeKoinResult, encodeKoinArgs, KOIN_METHODS } from '../koinos/koin.ts';
-import { assertMaxPositionals, EXIT_OK, parseArgs, reportError, stringOption, UsageError, type OptionSpec } from './io.ts';
+import {
+  assertMaxPositionals,
+  EXIT_OK,
+  parseArgs,
+  readSecret,
+  rememberSecret,
+  reportError,
+  stringOption,
+  UsageError,
+  warn,
+  type OptionSpec,
+} from './io.ts';
 import { startDevnet, DEFAULT_HOST, DEFAULT_PORT, type Devnet, type StartDevnetOptions } from '../devnet/startDevnet.ts';
+import { requestType } from '../devnet/node.ts';
+
+/** Environment variable that holds the API key (out of the process list, unlike --api-key). */
+export const API_KEY_ENV = 'KOINOS_DEVNET_API_KEY';
 
 /** The `koinos-wallet devnet --help` text. */
 export const DEVNET_USAGE = `Usage: koinos-wallet devnet [options]
@@ -22,8 +37,14 @@ Options:
   --accounts N      number of pre-funded development accounts (default 10)
   --data-dir D      keep the chain in LevelDB in D (default: in memory)
   --reset           start a new chain in --data-dir (a new chain ID)
-  --api-key K       require this key on every request (REST: X-API-KEY, JSON-RPC: apikey)
+  --api-key-file F  require the key read from file F (trimmed; - reads stdin) on every request
+                    (REST: header X-API-KEY, JSON-RPC: header or query parameter apikey)
+  --api-key K       the same with the key itself; other users of this machine can read it in the
+                    process list, so prefer --api-key-file or ${API_KEY_ENV}
   -h, --help        show this help
+
+Environment:
+  ${API_KEY_ENV}  the API key, when neither --api-key-file nor --api-key is given
 
 The first line of output is JSON: {url, jsonrpc, rest, chain_id, koin_address, accounts: [{address, wif}]}.`;
 
@@ -38,6 +59,7 @@ const OPTION_SPEC: Record<string, OptionSpec> = {
   'data-dir': { type: 'string' },
   reset: { type: 'boolean' },
   'api-key': { type: 'string' },
+  'api-key-file': { type: 'string' },
 };
 
 function integer(name: string, text: string, min: number, max: number): number {
@@ -53,10 +75,40 @@ function nonEmpty(name: string, text: string | undefined, what: string): string 
 }
 
 /**
- * Parses the devnet options.
- * @throws UsageError with a one-line message (the API key is never quoted).
+ * The API key from --api-key-file, --api-key or the environment (in that order of preference; the two options exclude
+ * each other). Every key read is registered for redaction, so that no error line can echo it.
+ * @throws UsageError for both options at once or an empty --api-key; WalletError INVALID_ARGUMENT for a key file that
+ *   cannot be read or holds nothing, or an environment variable that is set but empty.
  */
-function parseOptions(argv: string[]): { help: true } | { help: false; options: StartDevnetOptions } {
+async function apiKeyOption(args: ReturnType<typeof parseArgs>): Promise<string | undefined> {
+  const file = stringOption(args, 'api-key-file');
+  const inline = nonEmpty('api-key', stringOption(args, 'api-key'), 'a key');
+  if (file !== undefined && inline !== undefined) {
+    throw new UsageError('options --api-key and --api-key-file of "devnet" exclude each other: choose one (--api-key-file keeps the key out of the process list)');
+  }
+  if (file !== undefined) {
+    if (file === '') throw new UsageError('option --api-key-file of "devnet" expects a file name, got an empty string');
+    return readSecret(file, 'an API key');
+  }
+  if (inline !== undefined) {
+    rememberSecret(inline);
+    warn(`--api-key puts the key on the command line, where other users of this machine can read it (ps) and shell history keeps it; prefer --api-key-file FILE or the ${API_KEY_ENV} environment variable`);
+    return inline;
+  }
+  const fromEnv = process.env[API_KEY_ENV];
+  if (fromEnv === undefined) return undefined;
+  const key = fromEnv.trim();
+  // Set but empty is more likely a mistake than a wish for no key: refuse rather than run an open node.
+  if (key === '') throw new WalletError('INVALID_ARGUMENT', `environment variable ${API_KEY_ENV} is set but empty: give it a key, or unset it to run without one`);
+  rememberSecret(key);
+  return key;
+}
+
+/**
+ * Parses the devnet options (reading the API key file, if one is given).
+ * @throws UsageError with a one-line message (the API key is never quoted); WalletError for an unreadable key file.
+ */
+async function parseOptions(argv: string[]): Promise<{ help: true } | { help: false; options: StartDevnetOptions }> {
   const args = parseArgs(argv, OPTION_SPEC, 'devnet');
   if (args.help) return { help: true };
   assertMaxPositionals(args, 0, 'devnet');
@@ -77,7 +129,7 @@ function parseOptions(argv: string[]): { help: true } | { help: false; options: 
   const dataDir = nonEmpty('data-dir', stringOption(args, 'data-dir'), 'a directory');
   if (dataDir !== undefined) options.dataDir = dataDir;
   if (args.options.reset) options.reset = true;
-  const apiKey = nonEmpty('api-key', stringOption(args, 'api-key'), 'a key');
+  const apiKey = await apiKeyOption(args);
   if (apiKey !== undefined) options.apiKey = apiKey;
   return { help: false, options };
 }
@@ -99,7 +151,7 @@ function firstSignal(): { promise: Promise<string>; dispose: () => void } {
 /** Best effort: the KOIN balance of an account now (for the banner), or undefined when it cannot be read. */
 async function koinBalance(devnet: Devnet, address: string): Promise<string | undefined> {
   try {
-    const request = fromJson('koinos.rpc.chain.read_contract_request', {
+    const request = fromJson(requestType('chain.read_contract'), {
       contract_id: devnet.koinAddress,
       entry_point: KOIN_METHODS.balance_of.entryPoint,
       args: toBase64Url(encodeKoinArgs('balance_of', { owner: addressFromString(address) })),
@@ -128,9 +180,9 @@ function modeLine(options: StartDevnetOptions): string {
 export async function devnetCommand(argv: string[]): Promise<number> {
   const out = (line: string) => process.stdout.write(`${line}\n`);
 
-  let parsed: ReturnType<typeof parseOptions>;
+  let parsed: Awaited<ReturnType<typeof parseOptions>>;
   try {
-    parsed = parseOptions(argv);
+    parsed = await parseOptions(argv);
   } catch (e) {
     return reportError(e);
   }

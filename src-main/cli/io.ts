@@ -193,6 +193,11 @@ export async function readSecret(file: string | undefined, what: string): Promis
   return text;
 }
 
+/** Registers a secret that did not come through readSecret (an API key from an option or the environment) for redaction. */
+export function rememberSecret(text: string): void {
+  if (text !== '') secrets.add(text);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Output
 

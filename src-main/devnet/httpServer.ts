@@ -164,7 +164,7 @@ export function createHttpServer(node: DevnetNode, options: HttpServerOptions = 
     }
     if (isRest) {
       const answer = await rest(method, path, url.searchParams, body.text);
-      send(res, answer.status, answer.body);
+      send(res, answer.status, answer.body, answer.headers);
       return;
     }
     send(res, 404, { error: 'not found' });

@@ -1,6 +1,10 @@
 // JSON-RPC 2.0 over the devnet's service layer, answering as the Koinos gateway (koinos-jsonrpc) does:
 // the same envelope checks, error codes, messages and data strings (facts §7.3), params and results as gateway JSON.
-import { fromJson, hasType, toJson, type JsonObject, type JsonValue } from '../koinos/codec.ts';
+import { addressFieldPaths, fromJson, hasType, toJson, type JsonObject, type JsonValue, type ProtoMessage } from '../koinos/codec.ts';
+import { toBase58 } from '../koinos/bytes.ts';
+import { WalletError, describe } from '../koinos/errors.ts';
+import { addressFromString } from '../koinos/keys.ts';
+import { requestType, responseType } from './node.ts';
 import type { DevnetNode } from './types.ts';
 import { describeInternalError, toWireError } from './wireError.ts';
 
@@ -33,7 +37,11 @@ function kindOf(value: unknown): string {
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
-/** Checks the id as the gateway does; returns the data text of the -32600 error, or undefined when valid. */
+/**
+ * Checks the id as the gateway does; returns the data text of the -32600 error, or undefined when valid.
+ * An integer id beyond 2^53 loses precision in JSON.parse and is echoed rounded. The gateway does the same (Go decodes
+ * the id into interface{}, i.e. a float64), so clients cannot rely on such ids anywhere; string ids are exact.
+ */
 function idProblem(request: Record<string, unknown>): string | undefined {
   if (!('id' in request)) return 'missing ID';
   const id = request.id;
@@ -50,6 +58,74 @@ function splitMethod(method: string): [string, string] | undefined {
   return [parts[0]!, parts[1]!];
 }
 
+/** Input that does not parse as the message it should be; `shortMessage` is "<field path>: <expected>, got <found>". */
+export class ParamsError extends WalletError {}
+
+/** The codec's message with the message type's name taken out of field paths (`koinos.rpc.….account` -> `account`). */
+function relativeTo(type: string, message: string): string {
+  return message.split(`${type}: `).join('').split(`${type}.`).join('');
+}
+
+/** Checks one decoded ADDRESS field: 25 bytes, version 0x00 and a matching checksum (keys.ts rules). */
+function checkAddress(bytes: unknown, path: string, required: boolean): void {
+  if (!(bytes instanceof Uint8Array)) return;
+  if (bytes.length === 0) {
+    if (required) throw new ParamsError('INVALID_ADDRESS', `${path}: expected a Koinos address (base58), got nothing`);
+    return;
+  }
+  const text = toBase58(bytes);
+  try {
+    addressFromString(text);
+  } catch (e) {
+    const reason = e instanceof WalletError ? e.shortMessage : String(e);
+    throw new ParamsError(
+      'INVALID_ADDRESS',
+      `${path}: expected a Koinos address (base58 of 25 bytes: version 0x00, key hash, checksum), got ${describe(text)} (${reason})`,
+    );
+  }
+}
+
+function visitAddresses(value: unknown, fields: readonly string[], depth: number, path: string, element: boolean): void {
+  if (value === undefined || value === null) return;
+  if (Array.isArray(value)) {
+    value.forEach((item, i) => visitAddresses(item, fields, depth, `${path}[${i}]`, true));
+    return;
+  }
+  if (depth === fields.length) {
+    // An ADDRESS field directly in the request names the account asked about, and each element of a repeated one is
+    // an address: both must be given. Nested ones may be empty (a transaction's payee is optional), and the node
+    // reports a missing required one (a payer) with the chain's own error.
+    checkAddress(value, path, depth === 1 || element);
+    return;
+  }
+  const name = fields[depth]!;
+  visitAddresses((value as ProtoMessage)[name], fields, depth + 1, path === '' ? name : `${path}.${name}`, false);
+}
+
+/**
+ * Parses gateway JSON as message `type` and checks every ADDRESS field in it (nested ones too) as a Koinos address.
+ * The codec itself only base58-decodes ADDRESS fields (it must accept what real nodes render), so a request for
+ * `{"account": "notanaddress"}` would otherwise reach the chain as 9 arbitrary bytes and be answered as an empty
+ * account; the devnet rejects it instead. CONTRACT_ID fields are not checked: contract ids need no checksum.
+ * @throws ParamsError naming the field path (relative to `type`), what was expected and what was found.
+ * @example
+ * parseMessage('koinos.rpc.chain.get_account_rc_request', { account: 'notanaddress' });
+ * // throws ParamsError 'account: expected a Koinos address (base58 of 25 bytes: …), got "notanaddress" (…)'
+ */
+export function parseMessage(type: string, json: unknown): ProtoMessage {
+  let message: ProtoMessage;
+  try {
+    message = fromJson(type, json);
+  } catch (e) {
+    if (e instanceof WalletError && e.code !== 'UNKNOWN_TYPE' && e.code !== 'INTERNAL') {
+      throw new ParamsError(e.code, relativeTo(type, e.shortMessage), { cause: e });
+    }
+    throw e;
+  }
+  for (const fields of addressFieldPaths(type)) visitAddresses(message, fields, 0, '', false);
+  return message;
+}
+
 /**
  * A JSON-RPC handler over `node`: every method in `node.methods` (including the devnet's own `devnet.produce_block`),
  * with params parsed as `koinos.rpc.<service>.<method>_request` and results rendered as `..._response`.
@@ -61,15 +137,11 @@ function splitMethod(method: string): [string, string] | undefined {
  */
 export function createJsonRpcHandler(node: DevnetNode, log: (line: string) => void): JsonRpcHandler {
   // Only methods whose request and response messages exist in proto/ can be translated, as in the gateway.
-  const methods = new Set(node.methods.filter((m) => {
-    const [service, method] = m.split('.');
-    return hasType(`koinos.rpc.${service}.${method}_request`) && hasType(`koinos.rpc.${service}.${method}_response`);
-  }));
+  const methods = new Set(node.methods.filter((m) => hasType(requestType(m)) && hasType(responseType(m))));
   const services = new Set(node.methods.map((m) => m.split('.')[0]!));
 
-  async function run(service: string, method: string, params: Record<string, unknown>): Promise<JsonValue> {
-    const response = await node.call(`${service}.${method}`, params);
-    return toJson(`koinos.rpc.${service}.${method}_response`, response);
+  async function run(method: string, params: ProtoMessage): Promise<JsonValue> {
+    return toJson(responseType(method), await node.call(method, params));
   }
 
   return async function handle(body: string): Promise<JsonObject> {
@@ -106,17 +178,19 @@ export function createJsonRpcHandler(node: DevnetNode, log: (line: string) => vo
     const name = `${service}.${method}`;
     if (!methods.has(name)) return untranslatable('unknown method');
 
-    const rawParams = envelope.params ?? {};
-    if (typeof rawParams !== 'object' || Array.isArray(rawParams)) return untranslatable('parameters could not be parsed');
-    let params: Record<string, unknown>;
+    // The gateway answers every params problem with the same data text; the devnet adds which field and why after a
+    // colon (a deviation that keeps the gateway's code, message and data prefix, so clients matching those still work).
+    let params: ProtoMessage;
     try {
-      params = fromJson(`koinos.rpc.${service}.${method}_request`, rawParams);
-    } catch {
-      return untranslatable('parameters could not be parsed');
+      params = parseMessage(requestType(name), envelope.params ?? {});
+    } catch (e) {
+      if (e instanceof ParamsError) return untranslatable(`parameters could not be parsed: ${e.shortMessage}`);
+      log(`jsonrpc ${name} params failed: ${describeInternalError(e)}`);
+      return error(id, JSONRPC_ERROR.INTERNAL, 'An internal server error has occurred');
     }
 
     try {
-      return reply(id, await run(service, method, params));
+      return reply(id, await run(name, params));
     } catch (e) {
       const wire = toWireError(e);
       if (wire.kind === 'known') return error(id, JSONRPC_ERROR.INTERNAL, wire.message, wire.data);

@@ -1,6 +1,6 @@
 // The REST API under /v1 (the routes of koinos-rest that wallets use, facts §9), as thin calls into the service layer:
 // each route builds the same JSON-RPC request message a real REST server would send, and renders gateway JSON.
-import { BTYPE, bytesToJson, decode, encode, fromJson, toJson, type JsonValue, type ProtoMessage } from '../koinos/codec.ts';
+import { BTYPE, bytesToJson, decode, encode, toJson, type JsonValue, type ProtoMessage } from '../koinos/codec.ts';
 import { equalBytes, toBase64Url } from '../koinos/bytes.ts';
 import { WalletError, describe } from '../koinos/errors.ts';
 import { addressFromString, addressToString, isAddress } from '../koinos/keys.ts';
@@ -9,19 +9,22 @@ import { decodeEventJson, decodeOperationJson, KOIN_METHODS } from '../koinos/ko
 import { nonceFromBytes, nonceToBytes } from '../koinos/transaction.ts';
 import type { EventData, Operation } from '../koinos/types.ts';
 import type { DevnetNode } from './types.ts';
+import { MAX_HISTORY_LIMIT, requestType, responseType } from './node.ts';
+import { ParamsError, parseMessage } from './jsonrpc.ts';
 import { describeInternalError, toWireError } from './wireError.ts';
 
-/** What a REST route answers: an HTTP status and a JSON body. */
+/** What a REST route answers: an HTTP status, a JSON body, and extra headers (`Allow` on a 405). */
 export interface RestResponse {
   status: number;
   body: JsonValue;
+  headers?: Record<string, string>;
 }
 
 /** Answers one REST request; `path` is the URL path (starting `/v1/`), `body` the request body text. */
 export type RestHandler = (method: string, path: string, query: URLSearchParams, body: string) => Promise<RestResponse>;
 
-/** The largest history page, as the account history service enforces it. */
-export const MAX_HISTORY_LIMIT = 500n;
+/** The largest value of a uint64 field: block heights and history sequence numbers go up to it. */
+const UINT64_MAX = (1n << 64n) - 1n;
 
 type Params = Record<string, string>;
 type Route = { method: 'GET' | 'POST'; pattern: string[]; run: (params: Params, query: URLSearchParams, body: string) => Promise<JsonValue> };
@@ -36,11 +39,20 @@ function flag(query: URLSearchParams, name: string): boolean {
   return query.get(name) !== 'false';
 }
 
-function wholeNumber(query: URLSearchParams, name: string): string | undefined {
+/**
+ * A decimal whole number from 0 to `max`, checked here so that the answer names the route's own parameter
+ * ("invalid block height: …") rather than a field of the request message built from it.
+ */
+function wholeNumber(text: string, what: string, max: bigint = UINT64_MAX): bigint {
+  if (!/^\d+$/.test(text) || BigInt(text) > max) throw badRequest(`invalid ${what}: expected a whole number up to ${max}, got ${describe(text)}`);
+  return BigInt(text);
+}
+
+/** An optional whole-number query parameter (absent or empty: undefined). */
+function wholeNumberQuery(query: URLSearchParams, name: string, max?: bigint): bigint | undefined {
   const value = query.get(name);
   if (value === null || value === '') return undefined;
-  if (!/^\d{1,20}$/.test(value)) throw badRequest(`invalid ${name}: expected a whole number, got ${describe(value)}`);
-  return value;
+  return wholeNumber(value, name, max);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -58,10 +70,24 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
   const koinId = addressFromString(node.koinAddress);
   const isKoin = (contractId: Uint8Array) => equalBytes(contractId, koinId);
 
-  /** One service call with the request built from JSON exactly as the JSON-RPC layer builds it. */
+  /**
+   * One service call with the request built from JSON exactly as the JSON-RPC layer builds it. Routes check their
+   * parameters first; what still does not parse is reported as a 400 naming the request field.
+   */
   async function rpc(method: string, params: Record<string, unknown>): Promise<ProtoMessage> {
-    const [service, name] = method.split('.') as [string, string];
-    return node.call(method, fromJson(`koinos.rpc.${service}.${name}_request`, params));
+    let request: ProtoMessage;
+    try {
+      request = parseMessage(requestType(method), params);
+    } catch (e) {
+      if (e instanceof ParamsError) throw badRequest(`invalid request: ${e.shortMessage}`);
+      throw e;
+    }
+    return node.call(method, request);
+  }
+
+  /** One service call answered as the gateway renders its response (the routes that pass a JSON-RPC result on). */
+  async function rpcJson(method: string, params: Record<string, unknown>): Promise<JsonValue> {
+    return toJson(responseType(method), await rpc(method, params));
   }
 
   /** A base58 address, or a system contract name resolved like koinos-rest does (get_contract_address). */
@@ -102,10 +128,14 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
     if (receipts && Array.isArray(receiptsJson)) receipts.forEach((r, i) => decodeReceipt(r, receiptsJson[i], true));
   }
 
-  async function headInfo(): Promise<{ id: string; lib: bigint }> {
+  async function headInfo(): Promise<{ id: string; height: bigint; lib: bigint }> {
     const head = await rpc('chain.get_head_info', {});
-    const topology = head.head_topology as { id: Uint8Array };
-    return { id: bytesToJson(topology.id, BTYPE.BLOCK_ID), lib: (head.last_irreversible_block as bigint | undefined) ?? 0n };
+    const topology = head.head_topology as { id: Uint8Array; height?: bigint };
+    return {
+      id: bytesToJson(topology.id, BTYPE.BLOCK_ID),
+      height: topology.height ?? 0n,
+      lib: (head.last_irreversible_block as bigint | undefined) ?? 0n,
+    };
   }
 
   async function readToken(contractId: string, method: 'balance_of' | 'decimals', args: object): Promise<bigint> {
@@ -139,10 +169,14 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
       method = 'block_store.get_blocks_by_id';
       response = await rpc(method, { block_ids: [ref], ...flags });
     } else {
-      if (!/^\d{1,20}$/.test(ref)) throw badRequest(`invalid block id or height: expected "0x" + hex or a whole number, got ${describe(ref)}`);
+      if (!/^\d+$/.test(ref)) throw badRequest(`invalid block id or height: expected "0x" + hex or a whole number, got ${describe(ref)}`);
+      const height = wholeNumber(ref, 'block height');
+      if (height === 0n) throw badRequest('invalid block height: blocks start at height 1, got "0"');
       const head = await headInfo();
+      // Above the head (or before the first block) there is nothing to ask the block store for.
+      if (height > head.height) throw badRequest('block does not exist', 'NOT_FOUND');
       method = 'block_store.get_blocks_by_height';
-      response = await rpc(method, { head_block_id: head.id, ancestor_start_height: ref, num_blocks: 1, ...flags });
+      response = await rpc(method, { head_block_id: head.id, ancestor_start_height: height.toString(), num_blocks: 1, ...flags });
     }
     const items = (response.block_items ?? []) as ProtoMessage[];
     const item = items[0];
@@ -159,20 +193,22 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
   }
 
   async function history(p: Params, query: URLSearchParams): Promise<JsonValue> {
-    const limit = wholeNumber(query, 'limit');
+    // The page size is checked against the account history service's own maximum, with a route-level message.
+    const limit = wholeNumberQuery(query, 'limit', MAX_HISTORY_LIMIT);
     if (limit === undefined) throw badRequest("missing required field 'limit'");
-    if (BigInt(limit) > MAX_HISTORY_LIMIT) throw badRequest(`invalid limit: at most ${MAX_HISTORY_LIMIT} records per page, got ${limit}`);
-    const seqNum = wholeNumber(query, 'sequence_number');
+    const seqNum = wholeNumberQuery(query, 'sequence_number');
     const address = await resolveAddress(p.account!, 'account');
     const { values } = await rpc('account_history.get_account_history', {
       address,
-      limit,
+      limit: limit.toString(),
       ascending: flag(query, 'ascending'),
       irreversible: flag(query, 'irreversible'),
-      ...(seqNum !== undefined && { seq_num: seqNum }),
+      ...(seqNum !== undefined && { seq_num: seqNum.toString() }),
     });
     const decodeOps = flag(query, 'decode_operations');
     const decodeEvents = flag(query, 'decode_events');
+    // No records answer `[]`. The real koinos-rest answers `{}` then (facts §9.2), but node-api.md specifies an array
+    // for this route and clients iterate it: an empty array keeps the type they expect.
     return ((values ?? []) as ProtoMessage[]).map((entry) => {
       const json = toJson('koinos.rpc.account_history.account_history_entry', entry);
       const trx = entry.trx as ProtoMessage | undefined;
@@ -249,24 +285,27 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
       throw badRequest('invalid request body: expected a signed transaction as JSON');
     }
     if (!isObject(transaction)) throw badRequest(`invalid request body: expected a signed transaction as a JSON object, got ${describe(transaction)}`);
+    let parsed: ProtoMessage;
+    try {
+      parsed = parseMessage('koinos.protocol.transaction', transaction);
+    } catch (e) {
+      if (e instanceof ParamsError) throw badRequest(`invalid transaction: ${e.shortMessage}`);
+      throw e;
+    }
     const response = await rpc('chain.submit_transaction', { transaction, broadcast: flag(query, 'broadcast') });
-    const result = toJson('koinos.rpc.chain.submit_transaction_response', response);
-    return { ...result, transaction: toJson('koinos.protocol.transaction', fromJson('koinos.protocol.transaction', transaction)) };
+    const result = toJson(responseType('chain.submit_transaction'), response);
+    return { ...result, transaction: toJson('koinos.protocol.transaction', parsed) };
   }
 
   const routes: Route[] = [
-    { method: 'GET', pattern: ['chain', 'head_info'], run: async () => toJson('koinos.rpc.chain.get_head_info_response', await rpc('chain.get_head_info', {})) },
+    { method: 'GET', pattern: ['chain', 'head_info'], run: () => rpcJson('chain.get_head_info', {}) },
     {
       method: 'GET',
       pattern: ['chain', 'id'],
       run: async () => ({ value: bytesToJson((await rpc('chain.get_chain_id', {})).chain_id as Uint8Array, BTYPE.BASE64) }),
     },
-    {
-      method: 'GET',
-      pattern: ['chain', 'resource_limits'],
-      run: async () => toJson('koinos.rpc.chain.get_resource_limits_response', await rpc('chain.get_resource_limits', {})),
-    },
-    { method: 'GET', pattern: ['chain', 'fork_heads'], run: async () => toJson('koinos.rpc.chain.get_fork_heads_response', await rpc('chain.get_fork_heads', {})) },
+    { method: 'GET', pattern: ['chain', 'resource_limits'], run: () => rpcJson('chain.get_resource_limits', {}) },
+    { method: 'GET', pattern: ['chain', 'fork_heads'], run: () => rpcJson('chain.get_fork_heads', {}) },
     { method: 'GET', pattern: ['block', ':block'], run: block },
     {
       method: 'GET',
@@ -292,8 +331,7 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
     {
       method: 'GET',
       pattern: ['account', ':account', 'rc'],
-      run: async (p) =>
-        toJson('koinos.rpc.chain.get_account_rc_response', await rpc('chain.get_account_rc', { account: await resolveAddress(p.account!, 'account') })),
+      run: async (p) => rpcJson('chain.get_account_rc', { account: await resolveAddress(p.account!, 'account') }),
     },
     { method: 'GET', pattern: ['account', ':account', 'history'], run: history },
     { method: 'POST', pattern: ['transaction', 'submit'], run: submit },
@@ -327,9 +365,9 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
     const candidates = match(segments);
     const chosen = candidates.find((c) => c.route.method === method);
     if (!chosen) {
-      return candidates.length > 0
-        ? { status: 405, body: { error: `method ${method} not allowed here; use ${candidates.map((c) => c.route.method).join(' or ')}` } }
-        : { status: 404, body: { error: 'not found' } };
+      if (candidates.length === 0) return { status: 404, body: { error: 'not found' } };
+      const allowed = candidates.map((c) => c.route.method);
+      return { status: 405, body: { error: `method ${method} not allowed here; use ${allowed.join(' or ')}` }, headers: { Allow: [...allowed, 'OPTIONS'].join(', ') } };
     }
     try {
       return { status: 200, body: await chosen.route.run(chosen.params, query, body) };

@@ -736,3 +736,30 @@ export function fromJson<T = ProtoMessage>(type: string, json: unknown): T {
 export function btypeOf(type: string, field: string): Btype | undefined {
   return planOf(type).fields.find((f) => f.name === field)?.btype;
 }
+
+const addressPathCache = new Map<string, readonly (readonly string[])[]>();
+
+/**
+ * Where the ADDRESS fields of a message type are: one path of field names per bytes field whose btype is ADDRESS,
+ * in nested messages too (a repeated field on the path stands for each of its elements). CONTRACT_ID fields are not
+ * listed: contract ids need not carry a checksum. For code that checks addresses a client sent (the devnet's requests).
+ * @throws WalletError UNKNOWN_TYPE for a name not in proto/.
+ * @example
+ * addressFieldPaths('koinos.rpc.chain.submit_transaction_request'); // [['transaction', 'header', 'payer'], ['transaction', 'header', 'payee']]
+ */
+export function addressFieldPaths(type: string): readonly (readonly string[])[] {
+  const cached = addressPathCache.get(type);
+  if (cached) return cached;
+  const paths: string[][] = [];
+  const walk = (plan: MessagePlan, prefix: string[], seen: Set<string>) => {
+    for (const f of plan.fields) {
+      if (f.kind === 'bytes' && f.btype === BTYPE.ADDRESS) paths.push([...prefix, f.name]);
+      // A message type is not entered again below itself (no proto/ type nests itself today; this keeps it finite).
+      else if (f.kind === 'message' && !seen.has(f.typeName!)) walk(planOf(f.typeName!), [...prefix, f.name], new Set([...seen, f.typeName!]));
+    }
+  };
+  const plan = planOf(type);
+  walk(plan, [], new Set([plan.name]));
+  addressPathCache.set(type, paths);
+  return paths;
+}

@@ -1,7 +1,7 @@
 // `koinos-wallet devnet` as a real process: the JSON first line, the printed URLs, chain ID and development accounts
 // with the development-only banner, a clean stop on SIGINT and SIGTERM, persistence in --data-dir, and usage errors.
 import { describe, it, expect, afterEach } from 'vitest';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,8 +16,8 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
 });
 
-async function start(args: string[]): Promise<DevnetProcess> {
-  const p = await spawnDevnet(args);
+async function start(args: string[], env: Record<string, string> = {}): Promise<DevnetProcess> {
+  const p = await spawnDevnet(args, { env });
   running.push(p);
   return p;
 }
@@ -91,18 +91,14 @@ describe('koinos-wallet devnet', () => {
     expect((await third.exited).code).toBe(0);
   });
 
-  it('requires the API key given with --api-key', async () => {
-    const p = await start(['--port', '0', '--manual', '--api-key', 'cli-key']);
-    expect((await rest(p.info.url, '/v1/chain/id')).status).toBe(401);
-    expect(await rest(p.info.url, '/v1/chain/id', { headers: { 'X-API-KEY': 'cli-key' } })).toEqual({ status: 200, body: { value: p.info.chain_id } });
-    p.child.kill('SIGINT');
-    expect((await p.exited).code).toBe(0);
-  });
-
   it('prints its usage with --help and exits 0', async () => {
     const r = await runDevnetToExit(['--help']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Usage: koinos-wallet devnet/);
+    // Every way to give the API key is documented, with the reason to prefer the file or the environment.
+    expect(r.stdout).toMatch(/--api-key-file F +require the key read from file F/);
+    expect(r.stdout).toMatch(/--api-key K .*\n.*process list, so prefer --api-key-file or KOINOS_DEVNET_API_KEY/);
+    expect(r.stdout).toMatch(/KOINOS_DEVNET_API_KEY +the API key, when neither --api-key-file nor --api-key is given/);
     expect(r.stderr).toBe('');
   });
 
@@ -131,6 +127,95 @@ describe('koinos-wallet devnet', () => {
     } finally {
       blocker.close();
     }
+  });
+});
+
+describe('koinos-wallet devnet API key', () => {
+  const KEY = 'cli-key-0123456789abcdef';
+
+  /** The command line of a running process as `ps` shows it to every user of the machine. */
+  async function commandLine(p: DevnetProcess): Promise<string> {
+    return (await readFile(`/proc/${p.child.pid}/cmdline`, 'utf8')).split('\0').join(' ');
+  }
+
+  /** The devnet answers REST only with this key, and JSON-RPC likewise. */
+  async function expectKeyRequired(p: DevnetProcess, key: string): Promise<void> {
+    expect(await rest(p.info.url, '/v1/chain/id')).toEqual({ status: 401, body: { error: 'a valid API key is required: header "X-API-KEY"' } });
+    expect((await rest(p.info.url, '/v1/chain/id', { headers: { 'X-API-KEY': `${key}x` } })).status).toBe(401);
+    expect(await rest(p.info.url, '/v1/chain/id', { headers: { 'X-API-KEY': key } })).toEqual({ status: 200, body: { value: p.info.chain_id } });
+    const rpcAnswer = await fetch(`${p.info.jsonrpc}?apikey=${encodeURIComponent(key)}`, {
+      method: 'POST',
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'chain.get_chain_id' }),
+    });
+    expect(await rpcAnswer.json()).toEqual({ jsonrpc: '2.0', result: { chain_id: p.info.chain_id }, id: 1 });
+  }
+
+  async function stop(p: DevnetProcess): Promise<void> {
+    p.child.kill('SIGINT');
+    expect((await p.exited).code).toBe(0);
+  }
+
+  it('reads the key from --api-key-file (trimmed), keeps it out of the process list and warns about nothing', async () => {
+    const file = join(await tempDir(), 'api-key');
+    await writeFile(file, `  ${KEY}\n\n`, { mode: 0o600 });
+    const p = await start(['--port', '0', '--manual', '--api-key-file', file]);
+    await expectKeyRequired(p, KEY);
+    expect(await commandLine(p)).toContain(`--api-key-file ${file}`);
+    expect(await commandLine(p)).not.toContain(KEY);
+    await stop(p);
+    expect(p.stderr()).toBe('');
+    expect(p.stdout()).not.toContain(KEY);
+    expect(p.stdout()).toMatch(/API key +required/);
+  });
+
+  it('reads the key from KOINOS_DEVNET_API_KEY when no option gives one, keeping it out of the process list', async () => {
+    const p = await start(['--port', '0', '--manual'], { KOINOS_DEVNET_API_KEY: ` ${KEY}\n` });
+    await expectKeyRequired(p, KEY);
+    expect(await commandLine(p)).not.toContain(KEY);
+    await stop(p);
+    expect(p.stderr()).toBe('');
+  });
+
+  it('prefers --api-key-file over KOINOS_DEVNET_API_KEY', async () => {
+    const file = join(await tempDir(), 'api-key');
+    await writeFile(file, KEY);
+    const p = await start(['--port', '0', '--manual', '--api-key-file', file], { KOINOS_DEVNET_API_KEY: 'the-environment-key' });
+    await expectKeyRequired(p, KEY);
+    expect((await rest(p.info.url, '/v1/chain/id', { headers: { 'X-API-KEY': 'the-environment-key' } })).status).toBe(401);
+    await stop(p);
+  });
+
+  it('still accepts --api-key, with a warning on stderr that other users of the machine can see it', async () => {
+    const p = await start(['--port', '0', '--manual', '--api-key', KEY]);
+    await expectKeyRequired(p, KEY);
+    await stop(p);
+    const lines = p.stderr().split('\n').filter((l) => l !== '');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^koinos-wallet: warning: --api-key puts the key on the command line, where other users of this machine can read it \(ps\)/);
+    expect(lines[0]).toMatch(/prefer --api-key-file FILE or the KOINOS_DEVNET_API_KEY environment variable$/);
+    expect(lines[0]).not.toContain(KEY);
+  });
+
+  it('refuses an empty or unreadable key file, an empty KOINOS_DEVNET_API_KEY, and both options at once, never echoing a key', async () => {
+    const dir = await tempDir();
+    const empty = join(dir, 'empty');
+    await writeFile(empty, ' \n\t\n');
+    const missing = join(dir, 'missing');
+    const withKey = join(dir, 'key');
+    await writeFile(withKey, KEY);
+    const cases: [string[], Record<string, string>, number, RegExp][] = [
+      [['--api-key-file', empty], {}, 1, /^koinos-wallet: expected an API key, got nothing in file ".*empty"$/],
+      [['--api-key-file', missing], {}, 1, /^koinos-wallet: cannot read an API key from file ".*missing": no such file$/],
+      [['--api-key-file', dir], {}, 1, /cannot read an API key from file .*: it is a directory$/],
+      [['--api-key-file='], {}, 2, /option --api-key-file of "devnet" expects a file name, got an empty string/],
+      [[], { KOINOS_DEVNET_API_KEY: '  ' }, 1, /^koinos-wallet: environment variable KOINOS_DEVNET_API_KEY is set but empty: give it a key, or unset it to run without one$/],
+      [['--api-key', KEY, '--api-key-file', withKey], {}, 2, /options --api-key and --api-key-file of "devnet" exclude each other/],
+    ];
+    const results = await Promise.all(cases.map(([args, env]) => runDevnetToExit(['--port', '0', '--manual', ...args], { env })));
+    results.forEach((r, i) => {
+      expectOneLineError(r, cases[i]![2], cases[i]![3]);
+      expect(r.stderr).not.toContain(KEY);
+    });
   });
 });
 

@@ -5,6 +5,15 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
+/** Extra environment of a spawned devnet. KOINOS_DEVNET_API_KEY is not inherited from the test runner's environment. */
+export type DevnetEnv = Record<string, string>;
+
+function childEnv(extra: DevnetEnv): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+  delete env.KOINOS_DEVNET_API_KEY;
+  return { ...env, ...extra };
+}
+
 /** The JSON line the devnet prints first. */
 export interface DevnetInfo {
   url: string;
@@ -25,10 +34,10 @@ export interface DevnetProcess {
 }
 
 /** Starts `koinos-wallet devnet ...args` and resolves once it has printed its JSON line (or rejects with its stderr). */
-export function spawnDevnet(args: string[], timeoutMs = 30_000): Promise<DevnetProcess> {
+export function spawnDevnet(args: string[], { timeoutMs = 30_000, env = {} }: { timeoutMs?: number; env?: DevnetEnv } = {}): Promise<DevnetProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src-main/cli/main.ts', 'devnet', ...args], {
     cwd: ROOT,
-    env: { ...process.env, NO_COLOR: '1' },
+    env: childEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -65,10 +74,13 @@ export function spawnDevnet(args: string[], timeoutMs = 30_000): Promise<DevnetP
 }
 
 /** Runs the devnet command to completion (for usage errors and start-up failures), killing it after `timeoutMs`. */
-export async function runDevnetToExit(args: string[], timeoutMs = 30_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export async function runDevnetToExit(
+  args: string[],
+  { timeoutMs = 30_000, env = {} }: { timeoutMs?: number; env?: DevnetEnv } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src-main/cli/main.ts', 'devnet', ...args], {
     cwd: ROOT,
-    env: { ...process.env, NO_COLOR: '1' },
+    env: childEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

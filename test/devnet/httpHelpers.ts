@@ -1,7 +1,8 @@
 // Helpers of the devnet's HTTP tests: JSON-RPC and REST calls over real HTTP, and signed KOIN transfers built with the
 // project's protocol library.
 import { expect } from 'vitest';
-import { fromBase64, toBase64Url } from '../../src-main/koinos/bytes.ts';
+import { concatBytes, fromBase64, toBase58, toBase64Url } from '../../src-main/koinos/bytes.ts';
+import { sha256 } from '../../src-main/koinos/hash.ts';
 import { addressFromString, privateKeyFromWif } from '../../src-main/koinos/keys.ts';
 import { decodeKoinResult, encodeKoinArgs, KOIN_METHODS, koinOperation } from '../../src-main/koinos/koin.ts';
 import { nonceFromBytes, nonceToBytes, signTransaction, transactionToJson } from '../../src-main/koinos/transaction.ts';
@@ -54,6 +55,38 @@ export async function rest(url: string, path: string, init: RequestInit = {}): P
   expect(response.headers.get('content-type')).toBe('application/json');
   expect(response.headers.get('access-control-allow-origin')).toBe('*');
   return { status: response.status, body: await response.json() };
+}
+
+/** A valid address with one character changed, so that its checksum no longer matches. */
+export function corruptAddress(address: string): string {
+  const last = address.at(-1)!;
+  return address.slice(0, -1) + (last === '2' ? '3' : '2');
+}
+
+/**
+ * Texts that base58-decode but are no Koinos address, each with the reason the devnet gives: the wrong length, a
+ * checksum that does not match, and a version byte other than 0x00 (with a correct checksum).
+ */
+export function invalidAddresses(valid: string): { text: string; reason: RegExp }[] {
+  const body = addressFromString(valid).slice(0, 21);
+  body[0] = 0x05;
+  const versioned = toBase58(concatBytes(body, sha256(sha256(body)).slice(0, 4)));
+  return [
+    { text: 'notanaddress', reason: /^expected an address of 25 bytes, got 9$/ },
+    { text: corruptAddress(valid), reason: /^address checksum does not match: expected [0-9a-f]{8}, got [0-9a-f]{8}$/ },
+    { text: versioned, reason: /^address version byte must be 0x00, got 0x05$/ },
+  ];
+}
+
+/**
+ * Asserts the text of an invalid-address error: `lead` (such as "parameters could not be parsed: "), the field path,
+ * what was expected, the text found, and the reason in parentheses.
+ */
+export function expectAddressError(actual: string | undefined, lead: string, path: string, text: string, reason: RegExp): void {
+  const prefix = `${lead}${path}: expected a Koinos address (base58 of 25 bytes: version 0x00, key hash, checksum), got "${text}" (`;
+  expect(actual?.startsWith(prefix), `${actual} should start with ${prefix}`).toBe(true);
+  expect(actual!.endsWith(')')).toBe(true);
+  expect(actual!.slice(prefix.length, -1)).toMatch(reason);
 }
 
 export interface TransferInput {

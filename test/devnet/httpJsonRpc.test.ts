@@ -3,11 +3,12 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { startDevnet, type Devnet } from '../../src-main/devnet/startDevnet.ts';
 import { fromBase64, toBase64Url } from '../../src-main/koinos/bytes.ts';
-import { decode, encode } from '../../src-main/koinos/codec.ts';
+import { addressFieldPaths, decode, encode } from '../../src-main/koinos/codec.ts';
+import { requestType } from '../../src-main/devnet/node.ts';
 import { addressFromPublicKey, addressFromString, addressToString, privateKeyFromHex, publicKeyFromPrivateKey } from '../../src-main/koinos/keys.ts';
 import { encodeKoinArgs, KOIN_METHODS } from '../../src-main/koinos/koin.ts';
 import { nonceFromBytes } from '../../src-main/koinos/transaction.ts';
-import { koinBalance, rpc, rpcError, rpcRaw, transferJson } from './httpHelpers.ts';
+import { corruptAddress, expectAddressError, invalidAddresses, koinBalance, rpc, rpcError, rpcRaw, transferJson } from './httpHelpers.ts';
 
 const KOIN = 100_000_000n;
 const INITIAL = 1_000_000n * KOIN;
@@ -40,8 +41,15 @@ afterAll(async () => {
   await devnet?.stop();
 });
 
-function expectUnparseableParams(error: { code: number; message: string; data?: string }): void {
-  expect(error).toEqual({ code: -32601, message: 'Unable to translate request', data: 'parameters could not be parsed' });
+const UNPARSEABLE = 'parameters could not be parsed: ';
+
+/** The gateway's -32601 for params it cannot parse; the devnet adds after a colon which field and why (`detail`). */
+function expectUnparseableParams(error: { code: number; message: string; data?: string }, detail?: RegExp): void {
+  expect(error.code).toBe(-32601);
+  expect(error.message).toBe('Unable to translate request');
+  expect(error.data?.startsWith(UNPARSEABLE), error.data).toBe(true);
+  expect(error.data!.length).toBeGreaterThan(UNPARSEABLE.length);
+  if (detail) expect(error.data!.slice(UNPARSEABLE.length)).toMatch(detail);
 }
 
 function expectNodeError(error: { code: number; message: string; data?: string }): void {
@@ -332,11 +340,25 @@ describe('JSON-RPC envelope (gateway rules)', () => {
     }
   });
 
-  it('reports unparseable params as -32601 (not -32602), as the gateway does', async () => {
-    expectUnparseableParams(await rpcError(url, 'chain.get_account_rc', { account: 'O0Il' }));
-    expectUnparseableParams(await rpcError(url, 'chain.get_account_rc', ['1']));
-    expectUnparseableParams(await rpcError(url, 'block_store.get_blocks_by_height', { ancestor_start_height: '1.5' }));
+  it('reports unparseable params as -32601 (not -32602), as the gateway does, naming the field and the problem', async () => {
+    expectUnparseableParams(
+      await rpcError(url, 'chain.get_account_rc', { account: 'O0Il' }),
+      /^expected account \(base58\) as base58 text, got "O0Il" with the character "O" that base58 does not use$/,
+    );
+    expectUnparseableParams(await rpcError(url, 'chain.get_account_rc', ['1']), /^expected a JSON object, got an array of 1$/);
+    expectUnparseableParams(await rpcError(url, 'chain.get_account_rc', { account: 7 }), /^account: expected a string, got number 7$/);
+    expectUnparseableParams(
+      await rpcError(url, 'block_store.get_blocks_by_height', { ancestor_start_height: '1.5' }),
+      /^ancestor_start_height: expected an unsigned 64-bit integer as a decimal string, got "1.5"$/,
+    );
+    expectUnparseableParams(
+      await rpcError(url, 'block_store.get_blocks_by_id', { block_ids: [includedBlock, '0x12'.padEnd(7, 'z')] }),
+      /^expected block_ids\[1\] .*hex.*, got "0x12zzz"$/,
+    );
+    expectUnparseableParams(await rpcError(url, 'chain.read_contract', { args: 'a!b' }), /^expected args .*base64.*, got the character "!" at position 1$/);
   });
+
+  // Ids beyond 2^53 are not tested for exactness: JSON.parse rounds them, and so does the gateway (Go's float64).
 
   it('accepts the fully qualified method name and POST / like the real gateway', async () => {
     expect(await rpc(url, 'koinos.rpc.chain.get_chain_id')).toEqual({ chain_id: devnet.chainId });
@@ -370,6 +392,97 @@ describe('JSON-RPC envelope (gateway rules)', () => {
       rpcRaw(url, { jsonrpc: '2.0', id: 1, method: 'chain.get_chain_id' }),
     ]);
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+  });
+});
+
+describe('JSON-RPC address checks', () => {
+  /** Methods whose request names an account directly (`account`, `address`, `payer`, `payee`), from the descriptors. */
+  const accountMethods = () =>
+    devnet.node.methods.flatMap((method) =>
+      addressFieldPaths(requestType(method))
+        .filter((path) => path.length === 1)
+        .map((path) => ({ method, field: path[0]! })),
+    );
+
+  it('rejects an address with a wrong length, checksum or version in every method that takes one, naming the field', async () => {
+    const methods = accountMethods();
+    expect(methods.map((m) => m.method)).toEqual(expect.arrayContaining(['chain.get_account_rc', 'chain.get_account_nonce', 'account_history.get_account_history']));
+    for (const { method, field } of methods) {
+      for (const { text, reason } of invalidAddresses(devnet.accounts[0]!.address)) {
+        const error = await rpcError(url, method, { [field]: text, limit: '1' });
+        expect(error.code, `${method} ${text}`).toBe(-32601);
+        expect(error.message).toBe('Unable to translate request');
+        expectAddressError(error.data, UNPARSEABLE, field, text, reason);
+      }
+    }
+  });
+
+  it('answers {"account":"notanaddress"} with an error instead of an empty account', async () => {
+    const error = await rpcError(url, 'chain.get_account_rc', { account: 'notanaddress' });
+    expect(error).toEqual({
+      code: -32601,
+      message: 'Unable to translate request',
+      data: 'parameters could not be parsed: account: expected a Koinos address (base58 of 25 bytes: version 0x00, key hash, checksum), got "notanaddress" (expected an address of 25 bytes, got 9)',
+    });
+  });
+
+  it('requires the account a request is about: a missing or empty one is an error, not an empty account', async () => {
+    for (const { method, field } of accountMethods()) {
+      for (const params of [{}, { [field]: '' }]) {
+        const error = await rpcError(url, method, { ...params, limit: '1' });
+        expect(error, `${method} ${JSON.stringify(params)}`).toEqual({
+          code: -32601,
+          message: 'Unable to translate request',
+          data: `parameters could not be parsed: ${field}: expected a Koinos address (base58), got nothing`,
+        });
+      }
+    }
+  });
+
+  it('checks addresses nested in a transaction and changes nothing when one is invalid', async () => {
+    const sender = devnet.accounts[2]!.address;
+    const nonceBefore = await rpc(url, 'chain.get_account_nonce', { account: sender });
+    const tx = transferJson(devnet, 2, 4, KOIN, 1n) as any;
+    for (const { text, reason } of invalidAddresses(sender)) {
+      for (const field of ['payer', 'payee']) {
+        const bad = { ...tx, header: { ...tx.header, [field]: text } };
+        const error = await rpcError(url, 'chain.submit_transaction', { transaction: bad, broadcast: true });
+        expect(error.code).toBe(-32601);
+        expectAddressError(error.data, UNPARSEABLE, `transaction.header.${field}`, text, reason);
+      }
+    }
+    expect(await rpc(url, 'chain.get_account_nonce', { account: sender })).toEqual(nonceBefore);
+    expect((await rpc(url, 'mempool.get_pending_nonce', { payee: sender })).nonce ?? '').toBe('');
+  });
+
+  it('names the element of a repeated field on the path (a block\'s transactions)', async () => {
+    const tx = transferJson(devnet, 2, 4, KOIN, 1n) as any;
+    const bad = corruptAddress(devnet.accounts[2]!.address);
+    const error = await rpcError(url, 'chain.submit_block', {
+      block: { header: { signer: devnet.node.genesisAddress }, transactions: [tx, { ...tx, header: { ...tx.header, payer: bad } }] },
+    });
+    expect(error.code).toBe(-32601);
+    expectAddressError(error.data, UNPARSEABLE, 'block.transactions[1].header.payer', bad, /checksum does not match/);
+  });
+
+  it('checks the caller of invoke_system_call when one is given', async () => {
+    const error = await rpcError(url, 'chain.invoke_system_call', { name: 'get_contract_address', args: '', caller_data: { caller: 'abc' } });
+    expectAddressError(error.data, UNPARSEABLE, 'caller_data.caller', 'abc', /^expected an address of 25 bytes, got 3$/);
+  });
+
+  it('accepts an empty payee, which a transaction may leave out', async () => {
+    const tx = transferJson(devnet, 2, 4, KOIN, 1n) as any;
+    const { receipt } = await rpc(url, 'chain.submit_transaction', { transaction: { ...tx, header: { ...tx.header, payee: '' } }, broadcast: false });
+    expect(receipt.id).toBe(tx.id);
+  });
+
+  it('does not check contract ids, which need no checksum: the node answers for an unknown contract', async () => {
+    const error = await rpcError(url, 'chain.read_contract', {
+      contract_id: corruptAddress(devnet.koinAddress),
+      entry_point: KOIN_METHODS.balance_of.entryPoint,
+      args: '',
+    });
+    expectNodeError(error);
   });
 });
 

@@ -1,15 +1,19 @@
 // REST under /v1 over real HTTP on port 0: every route with a success case and an error case asserting the status and
 // body, the koinos-rest defaults (flags true unless "false", limit required), 8-decimal amounts and decoding.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import type { AddressInfo } from 'node:net';
 import { startDevnet, type Devnet } from '../../src-main/devnet/startDevnet.ts';
+import { createHttpServer } from '../../src-main/devnet/httpServer.ts';
+import { NodeError, type DevnetNode } from '../../src-main/devnet/types.ts';
 import { addressFromPublicKey, addressToString, privateKeyFromHex, publicKeyFromPrivateKey } from '../../src-main/koinos/keys.ts';
 import { KOIN_METHODS } from '../../src-main/koinos/koin.ts';
-import { rest, rpc, transferJson } from './httpHelpers.ts';
+import { corruptAddress, expectAddressError, invalidAddresses, rest, rpc, transferJson } from './httpHelpers.ts';
 
 const KOIN = 100_000_000n;
 const INITIAL = 1_000_000n * KOIN;
 const STRANGER = addressToString(addressFromPublicKey(publicKeyFromPrivateKey(privateKeyFromHex('22'.repeat(32)))));
 const UNKNOWN_ID = `0x1220${'ab'.repeat(32)}`;
+const UINT64_MAX = ((1n << 64n) - 1n).toString();
 
 let devnet: Devnet;
 let url: string;
@@ -17,12 +21,6 @@ let includedTx: string;
 let includedBlock: string;
 let includedHeight: string;
 let pendingTx: string;
-
-/** An address with a wrong checksum: the last character of a valid one changed. */
-function corrupt(address: string): string {
-  const last = address.at(-1)!;
-  return address.slice(0, -1) + (last === '2' ? '3' : '2');
-}
 
 beforeAll(async () => {
   devnet = await startDevnet({ port: 0, manual: true, accounts: 5, initialBalance: INITIAL, log: () => {} });
@@ -82,6 +80,99 @@ describe('REST /v1/chain', () => {
   });
 });
 
+describe('REST /v1/chain errors', () => {
+  /** Each chain route and the node method behind it. */
+  const CHAIN_ROUTES: [string, string][] = [
+    ['head_info', 'chain.get_head_info'],
+    ['id', 'chain.get_chain_id'],
+    ['resource_limits', 'chain.get_resource_limits'],
+    ['fork_heads', 'chain.get_fork_heads'],
+  ];
+
+  it('answers 405 with the allowed methods for PUT, DELETE and PATCH on every chain route', async () => {
+    for (const [route] of CHAIN_ROUTES) {
+      for (const method of ['PUT', 'DELETE', 'PATCH']) {
+        const response = await fetch(`${url}/v1/chain/${route}`, { method, body: method === 'DELETE' ? undefined : '{}' });
+        expect(response.status, `${method} ${route}`).toBe(405);
+        expect(response.headers.get('allow')).toBe('GET, OPTIONS');
+        expect(await response.json()).toEqual({ error: `method ${method} not allowed here; use GET` });
+      }
+    }
+  });
+
+  it('answers 404 for a chain route with an extra or a missing path segment', async () => {
+    for (const [route] of CHAIN_ROUTES) {
+      expect(await rest(url, `/v1/chain/${route}/extra`), route).toEqual({ status: 404, body: { error: 'not found' } });
+    }
+    expect(await rest(url, '/v1/chain')).toEqual({ status: 404, body: { error: 'not found' } });
+    expect(await rest(url, '/v1/chain/')).toEqual({ status: 404, body: { error: 'not found' } });
+  });
+
+  it('ignores query parameters the chain routes do not take', async () => {
+    for (const [route] of CHAIN_ROUTES) {
+      const plain = await rest(url, `/v1/chain/${route}`);
+      expect(plain.status).toBe(200);
+      expect(await rest(url, `/v1/chain/${route}?limit=x&return_block=false&apikey=junk&%ZZ=1`), route).toEqual(plain);
+    }
+  });
+
+  it('answers 401 on every chain route without the X-API-KEY header when a key is required, and runs nothing', async () => {
+    const keyed = await startDevnet({ port: 0, manual: true, accounts: 1, apiKey: 'chain-routes-key', log: () => {} });
+    try {
+      for (const [route] of CHAIN_ROUTES) {
+        const expected = { status: 401, body: { error: 'a valid API key is required: header "X-API-KEY"' } };
+        expect(await rest(keyed.url, `/v1/chain/${route}`), route).toEqual(expected);
+        // The JSON-RPC ways of giving the key do not open the REST routes.
+        expect(await rest(keyed.url, `/v1/chain/${route}?apikey=chain-routes-key`, { headers: { apikey: 'chain-routes-key' } })).toEqual(expected);
+        expect((await rest(keyed.url, `/v1/chain/${route}`, { headers: { 'X-API-KEY': 'chain-routes-key' } })).status).toBe(200);
+      }
+    } finally {
+      await keyed.stop();
+    }
+  });
+
+  /** An HTTP server on port 0 over the test chain whose node fails `method` with `error`. */
+  async function serveFailing(method: string, error: Error, log: string[]): Promise<{ url: string; close: () => Promise<void> }> {
+    const base = devnet.node;
+    const node: DevnetNode = Object.create(base, {
+      call: { value: (m: string, request: Record<string, unknown>) => (m === method ? Promise.reject(error) : base.call(m, request)) },
+    });
+    const { server } = createHttpServer(node, { log: (line) => log.push(line) });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    };
+  }
+
+  it('answers 400 with the node\'s message when the node rejects the request behind a chain route', async () => {
+    for (const [route, method] of CHAIN_ROUTES) {
+      const log: string[] = [];
+      const server = await serveFailing(method, new NodeError(`${method} is unavailable`, { code: -1 }), log);
+      try {
+        expect(await rest(server.url, `/v1/chain/${route}`), route).toEqual({ status: 400, body: { error: `${method} is unavailable` } });
+        expect(log).toEqual([]);
+      } finally {
+        await server.close();
+      }
+    }
+  });
+
+  it('answers 500 "unknown error" without details when a chain route fails unexpectedly, and logs the cause', async () => {
+    for (const [route, method] of CHAIN_ROUTES) {
+      const log: string[] = [];
+      const server = await serveFailing(method, new TypeError('secret internals at /home/dev'), log);
+      try {
+        expect(await rest(server.url, `/v1/chain/${route}`), route).toEqual({ status: 500, body: { error: 'unknown error' } });
+        expect(log).toHaveLength(1);
+        expect(log[0]).toMatch(new RegExp(`^rest GET /v1/chain/${route} failed: TypeError: secret internals at /home/dev`));
+      } finally {
+        await server.close();
+      }
+    }
+  });
+});
+
 describe('REST /v1/block/{block_id_or_height}', () => {
   it('finds a block by id with block, receipt, decoded operations and decoded events by default', async () => {
     const { status, body } = await rest(url, `/v1/block/${includedBlock}`);
@@ -124,6 +215,19 @@ describe('REST /v1/block/{block_id_or_height}', () => {
     expect(await rest(url, `/v1/block/${BigInt(includedHeight) + 100n}`)).toEqual({ status: 400, body: { error: 'block does not exist' } });
   });
 
+  it('answers 400 naming the block height for a height beyond 2^64-1 or 0, and "block does not exist" up to 2^64-1', async () => {
+    for (const ref of ['18446744073709551616', '99999999999999999999', '1'.padEnd(40, '0')]) {
+      expect(await rest(url, `/v1/block/${ref}`), ref).toEqual({
+        status: 400,
+        body: { error: `invalid block height: expected a whole number up to ${UINT64_MAX}, got "${ref}"` },
+      });
+    }
+    expect(await rest(url, `/v1/block/${UINT64_MAX}`)).toEqual({ status: 400, body: { error: 'block does not exist' } });
+    expect(await rest(url, '/v1/block/0')).toEqual({ status: 400, body: { error: 'invalid block height: blocks start at height 1, got "0"' } });
+    // Leading zeros are still the same height.
+    expect((await rest(url, `/v1/block/000${includedHeight}`)).body.block_id).toBe(includedBlock);
+  });
+
   it('answers 400 for a block reference that is neither an id nor a height', async () => {
     for (const ref of ['0xzz', 'latest', '-1', '0x123']) {
       const { status, body } = await rest(url, `/v1/block/${ref}`);
@@ -140,7 +244,7 @@ describe('REST /v1/account/{account}/...', () => {
   });
 
   it('GET mana answers 400 "invalid account" for a bad address', async () => {
-    expect(await rest(url, `/v1/account/${corrupt(devnet.accounts[2]!.address)}/mana`)).toEqual({ status: 400, body: { error: 'invalid account' } });
+    expect(await rest(url, `/v1/account/${corruptAddress(devnet.accounts[2]!.address)}/mana`)).toEqual({ status: 400, body: { error: 'invalid account' } });
     expect(await rest(url, '/v1/account/not-an-address!/mana')).toEqual({ status: 400, body: { error: 'invalid account' } });
   });
 
@@ -152,7 +256,7 @@ describe('REST /v1/account/{account}/...', () => {
   });
 
   it('GET balance answers 400 "invalid contract_id" and "invalid account" for bad addresses', async () => {
-    expect(await rest(url, `/v1/account/${devnet.accounts[1]!.address}/balance/${corrupt(devnet.koinAddress)}`)).toEqual({
+    expect(await rest(url, `/v1/account/${devnet.accounts[1]!.address}/balance/${corruptAddress(devnet.koinAddress)}`)).toEqual({
       status: 400,
       body: { error: 'invalid contract_id' },
     });
@@ -160,7 +264,7 @@ describe('REST /v1/account/{account}/...', () => {
       status: 400,
       body: { error: 'invalid contract_id' },
     });
-    expect(await rest(url, `/v1/account/${corrupt(devnet.accounts[1]!.address)}/balance/koin`)).toEqual({
+    expect(await rest(url, `/v1/account/${corruptAddress(devnet.accounts[1]!.address)}/balance/koin`)).toEqual({
       status: 400,
       body: { error: 'invalid account' },
     });
@@ -177,7 +281,7 @@ describe('REST /v1/account/{account}/...', () => {
 
   it('GET nonce and next_nonce answer 400 "invalid account" for a bad address', async () => {
     for (const route of ['nonce', 'next_nonce']) {
-      expect(await rest(url, `/v1/account/${corrupt(devnet.accounts[0]!.address)}/${route}`)).toEqual({ status: 400, body: { error: 'invalid account' } });
+      expect(await rest(url, `/v1/account/${corruptAddress(devnet.accounts[0]!.address)}/${route}`)).toEqual({ status: 400, body: { error: 'invalid account' } });
     }
   });
 
@@ -187,7 +291,7 @@ describe('REST /v1/account/{account}/...', () => {
   });
 
   it('GET rc answers 400 "invalid account" for a bad address', async () => {
-    expect(await rest(url, `/v1/account/${corrupt(devnet.accounts[2]!.address)}/rc`)).toEqual({ status: 400, body: { error: 'invalid account' } });
+    expect(await rest(url, `/v1/account/${corruptAddress(devnet.accounts[2]!.address)}/rc`)).toEqual({ status: 400, body: { error: 'invalid account' } });
   });
 
   it('GET history answers an array of records with decoded operations and events', async () => {
@@ -218,12 +322,29 @@ describe('REST /v1/account/{account}/...', () => {
   it('GET history answers 400 without limit, with a bad limit, or above 500', async () => {
     const account = devnet.accounts[1]!.address;
     expect(await rest(url, `/v1/account/${account}/history`)).toEqual({ status: 400, body: { error: "missing required field 'limit'" } });
-    for (const limit of ['ten', '-1', '501']) {
-      const { status, body } = await rest(url, `/v1/account/${account}/history?limit=${limit}`);
-      expect(status, limit).toBe(400);
-      expect(body.error).toMatch(/limit/);
+    for (const limit of ['ten', '-1', '1.5', '0x10', '501', '18446744073709551616', '99999999999999999999']) {
+      expect(await rest(url, `/v1/account/${account}/history?limit=${limit}`), limit).toEqual({
+        status: 400,
+        body: { error: `invalid limit: expected a whole number up to 500, got "${limit}"` },
+      });
     }
-    expect(await rest(url, `/v1/account/${corrupt(account)}/history?limit=1`)).toEqual({ status: 400, body: { error: 'invalid account' } });
+    expect(await rest(url, `/v1/account/${corruptAddress(account)}/history?limit=1`)).toEqual({ status: 400, body: { error: 'invalid account' } });
+  });
+
+  it('GET history answers 400 naming sequence_number when it is negative, not decimal, or beyond 2^64-1', async () => {
+    const account = devnet.accounts[1]!.address;
+    for (const seq of ['-3', 'x', '1e3', '18446744073709551616', '99999999999999999999']) {
+      expect(await rest(url, `/v1/account/${account}/history?limit=5&sequence_number=${encodeURIComponent(seq)}`), seq).toEqual({
+        status: 400,
+        body: { error: `invalid sequence_number: expected a whole number up to ${UINT64_MAX}, got "${seq}"` },
+      });
+    }
+    // The largest one is a valid offset past every record.
+    expect(await rest(url, `/v1/account/${account}/history?limit=5&irreversible=false&sequence_number=${UINT64_MAX}`)).toEqual({ status: 200, body: [] });
+  });
+
+  it('GET history answers an empty array (not {}) for an account without records', async () => {
+    expect(await rest(url, `/v1/account/${STRANGER}/history?limit=10&irreversible=false`)).toEqual({ status: 200, body: [] });
   });
 
   it('answers 404 for an unknown account route', async () => {
@@ -276,5 +397,22 @@ describe('REST /v1/transaction', () => {
       expect(bad.status, body).toBe(400);
       expect(bad.body.error).toBeTypeOf('string');
     }
+    // The field path is the transaction's own, without the names of internal request messages.
+    expect(await rest(url, '/v1/transaction/submit', { method: 'POST', body: '{"header": 5}' })).toEqual({
+      status: 400,
+      body: { error: 'invalid transaction: header: expected a JSON object, got number 5' },
+    });
+  });
+
+  it('POST /v1/transaction/submit answers 400 naming the field for an invalid payer or payee, and changes nothing', async () => {
+    const tx = transferJson(devnet, 2, 4, KOIN, 1n) as any;
+    for (const { text, reason } of invalidAddresses(devnet.accounts[2]!.address)) {
+      for (const field of ['payer', 'payee']) {
+        const { status, body } = await rest(url, '/v1/transaction/submit', { method: 'POST', body: JSON.stringify({ ...tx, header: { ...tx.header, [field]: text } }) });
+        expect(status).toBe(400);
+        expectAddressError(body.error, 'invalid transaction: ', `header.${field}`, text, reason);
+      }
+    }
+    expect(await rest(url, `/v1/account/${devnet.accounts[2]!.address}/nonce`)).toEqual({ status: 200, body: { value: '0' } });
   });
 });
