@@ -3,19 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { utils as koilibUtils } from 'koilib';
 import { KOIN_DECIMALS, UINT64_MAX, formatAmount, parseAmount } from '../../src-main/koinos/amounts.ts';
-import { WalletError } from '../../src-main/koinos/errors.ts';
 import { vector } from '../vectors.ts';
-
-function amountError(fn: () => unknown): WalletError {
-  let caught: unknown;
-  try {
-    fn();
-  } catch (error) {
-    caught = error;
-  }
-  expect(caught, 'expected a WalletError to be thrown').toBeInstanceOf(WalletError);
-  return caught as WalletError;
-}
+import { walletError } from '../walletError.ts';
 
 describe('parseAmount', () => {
   const valid: Array<[text: string, units: bigint, decimals?: number]> = [
@@ -68,7 +57,7 @@ describe('parseAmount', () => {
   ];
   for (const [input, message, decimals] of invalid) {
     it(`rejects ${typeof input === 'string' ? JSON.stringify(input) : String(input)} saying what was expected`, () => {
-      const error = amountError(() => parseAmount(input as string, decimals));
+      const error = walletError(undefined, () => parseAmount(input as string, decimals));
       expect(error.code).toBe('INVALID_AMOUNT');
       if (typeof message === 'string') expect(error.shortMessage).toBe(message);
       else expect(error.shortMessage).toMatch(message);
@@ -76,11 +65,11 @@ describe('parseAmount', () => {
   }
 
   it('explains the decimal separator when a comma is used', () => {
-    expect(amountError(() => parseAmount('1,5')).metaMessages.join(' ')).toMatch(/"\." as the decimal separator/);
+    expect(walletError(undefined, () => parseAmount('1,5')).metaMessages.join(' ')).toMatch(/"\." as the decimal separator/);
   });
 
   it('rejects a number of decimals that is not an integer from 0 to 255', () => {
-    for (const decimals of [-1, 1.5, 256]) expect(amountError(() => parseAmount('1', decimals)).code).toBe('INVALID_ARGUMENT');
+    for (const decimals of [-1, 1.5, 256]) expect(walletError(undefined, () => parseAmount('1', decimals)).code).toBe('INVALID_ARGUMENT');
   });
 
   it('reads the amount of the koinos-cli offline transfer (docs-cli-offline-tx) as its on-chain value', () => {
@@ -112,13 +101,13 @@ describe('formatAmount', () => {
   }
 
   it('rejects a negative amount and a value that is not a bigint', () => {
-    const negative = amountError(() => formatAmount(-1n));
+    const negative = walletError(undefined, () => formatAmount(-1n));
     expect(negative.code).toBe('INVALID_AMOUNT');
     expect(negative.shortMessage).toBe('expected a non-negative amount, got -1n');
-    expect(amountError(() => formatAmount(5 as unknown as bigint)).shortMessage).toBe(
+    expect(walletError(undefined, () => formatAmount(5 as unknown as bigint)).shortMessage).toBe(
       'expected an amount in base units as a bigint, got number 5',
     );
-    expect(amountError(() => formatAmount(1n, -1)).code).toBe('INVALID_ARGUMENT');
+    expect(walletError(undefined, () => formatAmount(1n, -1)).code).toBe('INVALID_ARGUMENT');
   });
 
   it('writes what koilib formatUnits writes (the REST API balance form)', () => {

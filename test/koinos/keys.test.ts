@@ -9,7 +9,7 @@ import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
 import { Signer as KoilibSigner } from 'koilib';
 import { fromBase64, fromHex, toBase64Url, toHex, utf8ToBytes } from '../../src-main/koinos/bytes.ts';
-import { WalletError, type ErrorCode } from '../../src-main/koinos/errors.ts';
+import type { WalletError } from '../../src-main/koinos/errors.ts';
 import {
   addressFromPublicKey,
   addressFromString,
@@ -33,23 +33,10 @@ import {
   signDigest,
   validateMnemonic,
 } from '../../src-main/koinos/keys.ts';
+import { walletError } from '../walletError.ts';
 import { vector } from '../vectors.ts';
 
 const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
-
-/** Runs `fn`, expects a WalletError with `code`, and returns it for more checks. */
-function walletError(code: ErrorCode, fn: () => unknown): WalletError {
-  let caught: unknown;
-  try {
-    fn();
-  } catch (error) {
-    caught = error;
-  }
-  expect(caught, 'expected a WalletError to be thrown').toBeInstanceOf(WalletError);
-  const error = caught as WalletError;
-  expect(error.code).toBe(code);
-  return error;
-}
 
 /** Asserts no part of a secret (12+ characters of it) shows up in an error's text. */
 function expectNoSecret(error: WalletError, secret: string): void {
