@@ -372,10 +372,19 @@ function writeField(w: Writer, f: FieldPlan, v: unknown, path: string): void {
  */
 export function encode(type: string, value: object): Uint8Array {
   const plan = planOf(type);
-  const w = new Writer();
-  writeMessage(w, plan, value, plan.name);
-  return w.finish();
+  // One scratch buffer for every call (encoding never re-enters itself); finish() copies the bytes out.
+  const w = SCRATCH;
+  w.pos = 0;
+  try {
+    writeMessage(w, plan, value, plan.name);
+    return w.finish();
+  } finally {
+    if (w.buf.length > SCRATCH_KEEP) w.buf = new Uint8Array(256); // do not hold on to one huge message's buffer
+  }
 }
+
+const SCRATCH = new Writer();
+const SCRATCH_KEEP = 1 << 20;
 
 // ---------------------------------------------------------------------------------------------
 // Decode
