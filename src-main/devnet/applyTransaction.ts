@@ -13,8 +13,6 @@ import { accountRc, callKoin, consumeAccountRc, type KoinCallContext } from './k
 import { COMPUTE, hashCompute, merkleCompute, RcMeter, RESOURCE_LIMITS } from './resources.ts';
 import { deltaEntries, stateKey, StateView, type SpaceTag, type StateSink, type StateSource } from './state.ts';
 
-const EMPTY = new Uint8Array(0);
-
 /** sha256 through node:crypto (about twice as fast as the pure-JS hash on this hot path). */
 export function sha256Fast(data: Uint8Array): Uint8Array {
   const digest = createHash('sha256').update(data).digest();
@@ -85,35 +83,6 @@ function missing(field: string, where: 'transaction' | 'transaction header', id:
   });
 }
 
-function normalizeOperation(op: Partial<Operation>): Operation {
-  const out: Operation = {};
-  if (op.call_contract) {
-    const c = op.call_contract;
-    out.call_contract = { contract_id: c.contract_id ?? EMPTY, entry_point: c.entry_point ?? 0, args: c.args ?? EMPTY };
-  } else if (op.upload_contract) out.upload_contract = op.upload_contract;
-  else if (op.set_system_call) out.set_system_call = op.set_system_call;
-  else if (op.set_system_contract) out.set_system_contract = op.set_system_contract;
-  return out;
-}
-
-/** A copy of a (type-checked) transaction with every default filled, as decoding its bytes would give. */
-function normalizeTransaction(input: Partial<Transaction>): Transaction {
-  const h = input.header;
-  return {
-    id: input.id ?? EMPTY,
-    header: h && {
-      chain_id: h.chain_id ?? EMPTY,
-      rc_limit: BigInt(h.rc_limit ?? 0n),
-      nonce: h.nonce ?? EMPTY,
-      operation_merkle_root: h.operation_merkle_root ?? EMPTY,
-      payer: h.payer ?? EMPTY,
-      payee: h.payee ?? EMPTY,
-    },
-    operations: (input.operations ?? []).map(normalizeOperation),
-    signatures: input.signatures ?? [],
-  };
-}
-
 /** The code of a binary multihash, or -1 when the bytes are not one. */
 function multihashCode(bytes: Uint8Array): number {
   if (bytes.length < 2) return -1;
@@ -134,9 +103,10 @@ function multihashCode(bytes: Uint8Array): number {
  *   -1 when the transaction has more than MAX_TRANSACTION_SIGNATURES signatures (a devnet limit).
  */
 export function prepareTransaction(input: Partial<Transaction> | undefined): PreparedTransaction {
-  // Encoding checks every field's type; the normalized copy fills the defaults the checks below read.
+  // Encoding checks every field's type; decoding the canonical bytes gives the copy with every default filled
+  // that the checks below read.
   const bytes = encode('koinos.protocol.transaction', input ?? {});
-  const tx = normalizeTransaction(input ?? {});
+  const tx = decode<Transaction>('koinos.protocol.transaction', bytes);
   const id = tx.id;
   if (id.length === 0) throw missing('id', 'transaction', id);
   if (!tx.header) throw missing('header', 'transaction', id);
