@@ -3,6 +3,7 @@
 import { concatBytes, utf8ToBytes } from '../koinos/bytes.ts';
 import { encode } from '../koinos/codec.ts';
 import { multihashSha256, ripemd160, sha256 } from '../koinos/hash.ts';
+import { addressFromHash160 } from '../koinos/keys.ts';
 import { chainIdFromGenesis } from '../koinos/transaction.ts';
 import type { ObjectSpace } from '../koinos/types.ts';
 import { devKey, GENESIS_KEY_INDEX, type DevKey } from './devKeys.ts';
@@ -40,9 +41,7 @@ export const OBJECT_KEYS = {
  * built-in contracts, which have no upload key on the devnet.
  */
 export function labelAddress(label: string): Uint8Array {
-  const body = new Uint8Array(21);
-  body.set(ripemd160(sha256(utf8ToBytes(label))), 1);
-  return concatBytes(body, sha256(sha256(body)).subarray(0, 4));
+  return addressFromHash160(ripemd160(sha256(utf8ToBytes(label))));
 }
 
 /**

@@ -136,6 +136,14 @@ export function toBase58(bytes: Uint8Array): string {
   return text;
 }
 
+const BASE58_ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+
+/** Index of the first character outside the Bitcoin base58 alphabet, or -1 (for messages that must not echo the text). */
+export function firstNonBase58(text: string): number {
+  for (let i = 0; i < text.length; i++) if (!BASE58_ALPHABET.includes(text[i]!)) return i;
+  return -1;
+}
+
 /** @throws WalletError INVALID_BYTES on a character outside the Bitcoin base58 alphabet. */
 export function fromBase58(text: string, what = 'base58'): Uint8Array {
   if (typeof text !== 'string' || text.length === 0) {
@@ -145,7 +153,7 @@ export function fromBase58(text: string, what = 'base58'): Uint8Array {
   if (known) return known.slice();
   const decoded = bs58.decodeUnsafe(text);
   if (!decoded) {
-    const bad = [...text].find((ch) => !'123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'.includes(ch));
+    const bad = text[firstNonBase58(text)];
     throw new WalletError('INVALID_BYTES', `expected ${what} as base58 text, got ${describe(text)} with the character "${bad}" that base58 does not use`);
   }
   if (decoded.length === 25) remember(ADDRESS_BYTES, text, decoded.slice());

@@ -6,7 +6,7 @@ import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
 import { HDKey } from '@scure/bip32';
 import * as bip39 from '@scure/bip39';
 import { wordlist as ENGLISH_WORDLIST } from '@scure/bip39/wordlists/english.js';
-import { assertBytes, concatBytes, equalBytes, fromBase58, toBase58, toHex } from './bytes.ts';
+import { assertBytes, concatBytes, equalBytes, firstNonBase58, fromBase58, toBase58, toHex } from './bytes.ts';
 import { WalletError, describe } from './errors.ts';
 import { ripemd160, sha256 } from './hash.ts';
 
@@ -17,7 +17,6 @@ secp.hashes.hmacSha256 = (key, message) => hmac(nobleSha256, key, message);
 /** Order n of the secp256k1 group: valid private keys are 1..n-1. */
 const CURVE_ORDER = secp.Point.CURVE().n;
 const HALF_CURVE_ORDER = CURVE_ORDER >> 1n;
-const BASE58_ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 const ENGLISH_WORDS: ReadonlySet<string> = new Set(ENGLISH_WORDLIST);
 
 /** Version byte of every Koinos address (crypto-cpp `to_address_bytes` default prefix). */
@@ -118,12 +117,6 @@ function checksum4(body: Uint8Array): Uint8Array {
   return sha256(sha256(body)).subarray(0, 4);
 }
 
-/** Index of the first UTF-16 unit outside the base58 alphabet, or -1. */
-function firstNonBase58(text: string): number {
-  for (let i = 0; i < text.length; i++) if (!BASE58_ALPHABET.includes(text[i]!)) return i;
-  return -1;
-}
-
 function hexByte(value: number): string {
   return '0x' + value.toString(16).padStart(2, '0');
 }
@@ -150,9 +143,21 @@ export function addressFromPublicKey(publicKey: Uint8Array): Uint8Array {
         (publicKey.length > 0 ? ` starting ${toHex(publicKey.subarray(0, 1))}` : ''),
     );
   }
+  return addressFromHash160(ripemd160(sha256(publicKey)));
+}
+
+/**
+ * The 25-byte address around a 20-byte RIPEMD160(SHA256(...)) hash: version 0x00, the hash, a 4-byte checksum.
+ * addressFromPublicKey uses it; so does the devnet for built-in contracts, whose hash is of a label, not a key.
+ * @throws WalletError INVALID_BYTES unless `hash` is 20 bytes.
+ * @example
+ * addressToString(addressFromHash160(ripemd160(sha256(publicKey)))) // same as addressFromPublicKey
+ */
+export function addressFromHash160(hash: Uint8Array): Uint8Array {
+  assertBytes(hash, 20, 'a RIPEMD160 hash');
   const body = new Uint8Array(21);
   body[0] = ADDRESS_VERSION;
-  body.set(ripemd160(sha256(publicKey)), 1);
+  body.set(hash, 1);
   return concatBytes(body, checksum4(body));
 }
 

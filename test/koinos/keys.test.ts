@@ -11,6 +11,7 @@ import { Signer as KoilibSigner } from 'koilib';
 import { fromBase64, fromHex, toBase64Url, toHex, utf8ToBytes } from '../../src-main/koinos/bytes.ts';
 import type { WalletError } from '../../src-main/koinos/errors.ts';
 import {
+  addressFromHash160,
   addressFromPublicKey,
   addressFromString,
   addressToString,
@@ -33,6 +34,7 @@ import {
   signDigest,
   validateMnemonic,
 } from '../../src-main/koinos/keys.ts';
+import { ripemd160, sha256 } from '../../src-main/koinos/hash.ts';
 import { walletError } from '../walletError.ts';
 import { vector } from '../vectors.ts';
 
@@ -115,6 +117,18 @@ describe('private keys, public keys and addresses (koilib-key-1)', () => {
     expect(bytes.length).toBe(25);
     expect(bytes[0]).toBe(0);
     expect(addressToString(bytes)).toBe(v.address_compressed);
+  });
+});
+
+describe('addresses from a hash', () => {
+  it('wrap RIPEMD160(SHA256(key)) as addressFromPublicKey does', () => {
+    const v = vector('koilib-key-1');
+    const hash = ripemd160(sha256(fromHex(v.public_key_compressed_hex)));
+    expect(addressToString(addressFromHash160(hash))).toBe(v.address_compressed);
+  });
+
+  it('refuse a hash that is not 20 bytes', () => {
+    expect(() => addressFromHash160(new Uint8Array(19))).toThrow('expected a RIPEMD160 hash of length 20, got 19');
   });
 });
 
