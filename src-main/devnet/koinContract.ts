@@ -1,6 +1,7 @@
 // KOIN as a built-in system contract of the devnet: the methods, messages, storage layout, events and error
 // texts of the real contract (contracts-as contracts/koin/assembly/Koin.ts), run natively instead of in a VM.
 // Also the mana rules of facts §3.10: max mana = balance, lazy regeneration over 5 days.
+import { UINT64_MAX } from '../koinos/amounts.ts';
 import { equalBytes } from '../koinos/bytes.ts';
 import { decode, encode } from '../koinos/codec.ts';
 import { koinMethodByEntryPoint } from '../koinos/koin.ts';
@@ -176,7 +177,7 @@ function mint(ctx: KoinCallContext, args: { to: Uint8Array; value: bigint }): vo
   // The real contract mints only from kernel mode; on the devnet a signature of the genesis key stands for that.
   check(ctx.authorize(ctx.genesisAddress), 'insufficient privileges to mint', ERROR_CODE.authorization_failure);
   const supply = readSupply(ctx.view);
-  check(supply <= 2n ** 64n - 1n - args.value, 'mint would overflow supply', ERROR_CODE.failure);
+  check(supply <= UINT64_MAX - args.value, 'mint would overflow supply', ERROR_CODE.failure);
   const balance = getBalance(ctx, args.to);
   regenerateMana(balance, ctx.headBlockTime);
   balance.balance += args.value;

@@ -1,6 +1,7 @@
 // The devnet service: one in-process Koinos chain (genesis, KOIN, mempool, block producer, block and transaction
 // stores, account history) answering the node's JSON-RPC methods as decoded protobuf messages. The HTTP layers
 // (REST, JSON-RPC) and the CLI sit on top of `openNode`.
+import { UINT64_MAX } from '../koinos/amounts.ts';
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { equalBytes, toHex } from '../koinos/bytes.ts';
@@ -671,7 +672,7 @@ class Devnet implements DevnetNode {
 
 function settingsOf(config: DevnetConfig): Settings {
   const initialBalance = config.initialBalance ?? DEFAULT_INITIAL_BALANCE;
-  if (typeof initialBalance !== 'bigint' || initialBalance < 0n || initialBalance >= 2n ** 64n) {
+  if (typeof initialBalance !== 'bigint' || initialBalance < 0n || initialBalance > UINT64_MAX) {
     throw new WalletError('INVALID_ARGUMENT', `initialBalance: expected base units as a bigint from 0 to 2^64-1, got ${String(initialBalance)}`);
   }
   const genesisSeed = config.genesisSeed ?? DEFAULT_GENESIS_SEED;

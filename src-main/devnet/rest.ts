@@ -4,7 +4,7 @@ import { BTYPE, bytesToJson, decode, encode, toJson, type JsonValue, type ProtoM
 import { equalBytes, toBase64Url } from '../koinos/bytes.ts';
 import { WalletError, describe } from '../koinos/errors.ts';
 import { addressFromString, addressToString, isAddress } from '../koinos/keys.ts';
-import { formatAmount } from '../koinos/amounts.ts';
+import { formatAmount, UINT64_MAX } from '../koinos/amounts.ts';
 import { decodeEventJson, decodeOperationJson, KOIN_METHODS } from '../koinos/koin.ts';
 import { nonceFromBytes, nonceToBytes } from '../koinos/transaction.ts';
 import type { EventData, Operation } from '../koinos/types.ts';
@@ -22,9 +22,6 @@ export interface RestResponse {
 
 /** Answers one REST request; `path` is the URL path (starting `/v1/`), `body` the request body text. */
 export type RestHandler = (method: string, path: string, query: URLSearchParams, body: string) => Promise<RestResponse>;
-
-/** The largest value of a uint64 field: block heights and history sequence numbers go up to it. */
-const UINT64_MAX = (1n << 64n) - 1n;
 
 type Params = Record<string, string>;
 type Route = { method: 'GET' | 'POST'; pattern: string[]; run: (params: Params, query: URLSearchParams, body: string) => Promise<JsonValue> };
