@@ -1,30 +1,397 @@
-// The one IPC contract between the renderer and main: channel names, their arguments and results, and the
-// envelope every call answers with. Types only plus one runtime list, so the renderer and preload may import it.
+// The one IPC contract between the renderer and main: channel names, their arguments and results, push events,
+// and the envelope every call answers with. Types only plus runtime lists, so the renderer and preload may import it.
+// Every value is JSON-safe: amounts and 64-bit integers are decimal strings (base units), never numbers.
+// Results and events never carry a private key, phrase, password or API key; the one exception is
+// `accounts:reveal`, which answers only after the password was given again, and the phrase of `accounts:newPhrase`,
+// which the user must see once to write it down.
 
-/** What a wallet screen learns about the embedded local devnet. */
-export interface DevnetStatus {
-  /** Base URL of the devnet's HTTP server (JSON-RPC at `${url}/jsonrpc`). */
-  url: string;
-  /** Chain ID as the node reports it. */
-  chainId: string;
-  /** Head block height, a decimal string (64-bit on the wire). */
-  headHeight: string;
+/** A decimal string of an unsigned integer in base units (KOIN: 1 = 0.00000001 KOIN). */
+export type UintString = string;
+
+// ---- Vault and settings -------------------------------------------------------------------------------------------
+
+export interface VaultStatus {
+  /** A wallet (password, settings) exists in this data folder. */
+  exists: boolean;
+  unlocked: boolean;
+  /** Where encrypted secrets live: the OS keychain, or an owner-only file when no keychain answers. */
+  storage: 'keychain' | 'file';
+  /** A sentence for the user when storage is `file` (why, and what it means); absent otherwise. */
+  storageNotice?: string;
+  /** Idle time before the wallet locks itself, in minutes (a number: a setting, not an amount). */
+  autoLockMinutes: number;
 }
+
+export interface Settings {
+  autoLockMinutes: number;
+  theme: 'system' | 'light' | 'dark';
+  selectedAccountId?: string;
+  selectedNetworkId: string;
+}
+
+export interface EncryptedBackup {
+  /** A suggested file name, `koinos-wallet-backup-YYYY-MM-DD.json`. */
+  fileName: string;
+  /** The backup file's text: every secret in it is encrypted with the backup password. */
+  content: string;
+}
+
+// ---- Accounts -----------------------------------------------------------------------------------------------------
+
+export type AccountKind =
+  /** Derived from a BIP39 phrase kept in the vault, at m/44'/659'/index'/0/0. */
+  | 'phrase'
+  /** An imported private key (WIF or hex). */
+  | 'key'
+  /** An address only: balances and history, no signing. */
+  | 'watch';
+
+export interface AccountInfo {
+  id: string;
+  name: string;
+  address: string;
+  kind: AccountKind;
+  /** For `phrase` accounts: which phrase (accounts of one phrase share it) and the derivation index. */
+  phraseId?: string;
+  derivationIndex?: number;
+  /** Imported from the local devnet's published development keys: never for real funds. */
+  developmentOnly?: boolean;
+}
+
+export interface NewPhrase {
+  /** Identifies this not-yet-saved phrase for `accounts:confirmPhrase`; it expires when the wallet locks. */
+  draftId: string;
+  /** The words, shown once so the user can write them down. */
+  words: string[];
+  /** 1-based positions of the words the user must type back to confirm. */
+  checkPositions: number[];
+}
+
+export interface RevealedSecret {
+  kind: 'phrase' | 'wif';
+  secret: string;
+}
+
+// ---- Networks -----------------------------------------------------------------------------------------------------
+
+export interface NetworkInfo {
+  id: string;
+  name: string;
+  kind: 'local' | 'testnet' | 'mainnet' | 'custom';
+  jsonRpcUrl: string;
+  restUrl?: string;
+  /** True when an API key is stored (in the keychain) for this network; the key itself never crosses. */
+  hasApiKey: boolean;
+}
+
+export interface NetworkInput {
+  name: string;
+  jsonRpcUrl: string;
+  restUrl?: string;
+  /** A new API key; `null` removes the stored one; absent keeps it. */
+  apiKey?: string | null;
+}
+
+export interface HeadInfo {
+  networkId: string;
+  chainId: string;
+  height: UintString;
+  /** Head block time, epoch milliseconds. */
+  time: UintString;
+  lastIrreversible: UintString;
+  /** How far the head block time is behind this machine's clock, in milliseconds (0 when ahead). */
+  lagMs: UintString;
+  /** The head lags by minutes: the chain or the node is stuck. */
+  stale: boolean;
+  /** The chain ID differs from the one last seen on this network (a testnet restart): previous and current. */
+  chainIdChanged?: { previous: string; current: string };
+}
+
+export interface DevnetStatus {
+  running: boolean;
+  /** Base URL of the devnet's HTTP server (JSON-RPC at `${url}/jsonrpc`). */
+  url?: string;
+  chainId?: string;
+  headHeight?: UintString;
+  /** Its published development accounts: for development only, never for real funds. */
+  accounts: { index: number; address: string }[];
+}
+
+// ---- Tokens, dashboard, history -----------------------------------------------------------------------------------
+
+export interface TokenInfo {
+  /** Contract address (base58). */
+  contract: string;
+  name: string;
+  symbol: string;
+  decimals: number;
+  /** Set for the chain's system tokens, resolved by system name. */
+  system?: 'koin' | 'vhp';
+}
+
+export interface TokenBalance {
+  token: TokenInfo;
+  balance: UintString;
+}
+
+export interface ManaInfo {
+  /** Current mana, base units (same units as KOIN). */
+  current: UintString;
+  /** Maximum mana: the KOIN balance. */
+  max: UintString;
+  /** Mana held by this wallet's pending transactions (their rc_limit). */
+  pending: UintString;
+  /** Milliseconds until mana is full again; "0" when full. */
+  fullInMs: UintString;
+}
+
+export interface Dashboard {
+  networkId: string;
+  networkName: string;
+  accountId: string;
+  address: string;
+  head: HeadInfo;
+  balances: TokenBalance[];
+  mana: ManaInfo;
+}
+
+export type HistoryKind = 'sent' | 'received' | 'minted' | 'burned' | 'approved' | 'call' | 'event';
+
+export interface HistoryEntry {
+  kind: HistoryKind;
+  /** The token involved, when the record is a token movement. */
+  token?: TokenInfo;
+  amount?: UintString;
+  /** The other side of a transfer or approval. */
+  counterparty?: string;
+  /** Entry point or event name, for calls and other events. */
+  name?: string;
+  contract?: string;
+}
+
+export interface HistoryRecord {
+  /** Account history sequence number; absent for this wallet's pending transactions. */
+  seqNum?: UintString;
+  status: 'pending' | 'included' | 'irreversible';
+  transactionId?: string;
+  blockId?: string;
+  blockHeight?: UintString;
+  /** Epoch milliseconds, when known. */
+  time?: UintString;
+  payer?: string;
+  rcUsed?: UintString;
+  reverted?: boolean;
+  entries: HistoryEntry[];
+}
+
+export interface HistoryQuery {
+  accountId: string;
+  limit: number;
+  /** Start at this sequence number (inclusive); absent: the newest (descending) or the oldest (ascending). */
+  seqNum?: UintString;
+  ascending: boolean;
+  irreversibleOnly: boolean;
+}
+
+export interface HistoryPage {
+  records: HistoryRecord[];
+  /** The seqNum to ask for next in the same order; absent at the end. */
+  next?: UintString;
+}
+
+// ---- Send and offline signing -------------------------------------------------------------------------------------
+
+export interface TransferInput {
+  fromAccountId: string;
+  to: string;
+  /** Token contract address, or `koin` / `vhp`. */
+  token: string;
+  /** Decimal amount as typed (for example "1.5"), in the token's units. */
+  amount: string;
+  /** Set by hand, base units of mana; absent: automatic from a dry run. */
+  rcLimit?: UintString;
+}
+
+export interface DecodedOperation {
+  contract: string;
+  /** Entry point name when known, else its number as a decimal string. */
+  entryPoint: string;
+  /** Arguments decoded to JSON when known, else base64. */
+  args: unknown;
+  /** One sentence: "Transfer 1.5 KOIN from 1Abc… to 1Def…". */
+  summary?: string;
+}
+
+export interface TransactionReview {
+  /** Identifies the prepared transaction for `send:confirm`; it is signed only then. */
+  reviewId: string;
+  networkId: string;
+  networkName: string;
+  chainId: string;
+  payer: string;
+  nonce: UintString;
+  rcLimit: UintString;
+  /** Mana the dry run used; the most it may cost is rcLimit. */
+  rcEstimate: UintString;
+  availableMana: UintString;
+  operations: DecodedOperation[];
+}
+
+export interface ReceiptEvent {
+  name: string;
+  source: string;
+  impacted: string[];
+  data: unknown;
+}
+
+export interface SubmitReceipt {
+  transactionId: string;
+  rcUsed: UintString;
+  rcLimit: UintString;
+  reverted: boolean;
+  events: ReceiptEvent[];
+  /** `false` for a dry run (broadcast false): nothing was changed or sent. */
+  broadcast: boolean;
+}
+
+export interface TransactionWarning {
+  code: 'CHAIN_ID_MISMATCH' | 'NONCE_USED' | 'ID_MISMATCH' | 'MERKLE_MISMATCH' | 'SIGNER_NOT_PAYER' | 'UNSIGNED' | 'UNKNOWN_CONTRACT';
+  message: string;
+}
+
+export interface InspectedTransaction {
+  /** The transaction as URL-safe base64 of its canonical bytes, and as gateway JSON. */
+  base64: string;
+  json: unknown;
+  id?: string;
+  chainId: string;
+  payer: string;
+  nonce: UintString;
+  rcLimit: UintString;
+  operations: DecodedOperation[];
+  signers: string[];
+  warnings: TransactionWarning[];
+}
+
+export type TxStatus = 'pending' | 'included' | 'irreversible' | 'failed' | 'expired';
+
+// ---- Channels -----------------------------------------------------------------------------------------------------
 
 /** Every channel, named `area:verb`, with the arguments the renderer sends and the value main answers. */
 export interface IpcContract {
+  'vault:status': { args: []; result: VaultStatus };
+  'vault:create': { args: [{ password: string }]; result: VaultStatus };
+  'vault:unlock': { args: [{ password: string }]; result: VaultStatus };
+  'vault:lock': { args: []; result: VaultStatus };
+  'vault:changePassword': { args: [{ oldPassword: string; newPassword: string }]; result: VaultStatus };
+  'vault:exportBackup': { args: [{ password: string; backupPassword: string }]; result: EncryptedBackup };
+  'vault:importBackup': { args: [{ content: string; backupPassword: string }]; result: AccountInfo[] };
+
+  'settings:get': { args: []; result: Settings };
+  'settings:update': { args: [Partial<Settings>]; result: Settings };
+
+  'accounts:list': { args: []; result: AccountInfo[] };
+  'accounts:newPhrase': { args: [{ words: 12 | 24 }]; result: NewPhrase };
+  'accounts:confirmPhrase': { args: [{ draftId: string; name: string; checks: { position: number; word: string }[] }]; result: AccountInfo };
+  'accounts:importPhrase': { args: [{ phrase: string; name: string }]; result: AccountInfo };
+  'accounts:importKey': { args: [{ key: string; name: string }]; result: AccountInfo };
+  'accounts:addWatch': { args: [{ address: string; name: string }]; result: AccountInfo };
+  'accounts:deriveNext': { args: [{ phraseId: string; name: string }]; result: AccountInfo };
+  'accounts:rename': { args: [{ id: string; name: string }]; result: AccountInfo };
+  'accounts:reorder': { args: [{ ids: string[] }]; result: AccountInfo[] };
+  'accounts:remove': { args: [{ id: string; password: string }]; result: AccountInfo[] };
+  'accounts:reveal': { args: [{ id: string; password: string }]; result: RevealedSecret };
+
+  'networks:list': { args: []; result: { networks: NetworkInfo[]; selectedId: string } };
+  'networks:select': { args: [{ id: string }]; result: NetworkInfo };
+  'networks:add': { args: [NetworkInput]; result: NetworkInfo };
+  'networks:update': { args: [{ id: string } & Partial<NetworkInput>]; result: NetworkInfo };
+  'networks:remove': { args: [{ id: string }]; result: NetworkInfo[] };
+  'networks:head': { args: [{ id?: string }]; result: HeadInfo };
+
   'devnet:status': { args: []; result: DevnetStatus };
+  'devnet:reset': { args: []; result: DevnetStatus };
+  'devnet:importAccount': { args: [{ index: number; watchOnly: boolean }]; result: AccountInfo };
+
+  'tokens:list': { args: [{ networkId?: string }]; result: TokenInfo[] };
+  'tokens:add': { args: [{ contract: string }]; result: TokenInfo };
+  'tokens:remove': { args: [{ contract: string }]; result: TokenInfo[] };
+
+  'dashboard:get': { args: [{ accountId: string }]; result: Dashboard };
+  'history:page': { args: [HistoryQuery]; result: HistoryPage };
+
+  'send:maxAmount': { args: [{ fromAccountId: string; token: string }]; result: { amount: UintString; decimals: number } };
+  'send:prepare': { args: [TransferInput]; result: TransactionReview };
+  'send:confirm': { args: [{ reviewId: string }]; result: SubmitReceipt };
+
+  'offline:exportUnsigned': { args: [TransferInput]; result: InspectedTransaction };
+  'offline:inspect': { args: [{ input: string }]; result: InspectedTransaction };
+  'offline:sign': { args: [{ input: string; accountId: string }]; result: InspectedTransaction };
+  'offline:submit': { args: [{ input: string; broadcast: boolean }]; result: SubmitReceipt };
+}
+
+/** Pushes from main to the renderer. */
+export interface IpcEvents {
+  'head:new': HeadInfo;
+  'vault:lockState': VaultStatus;
+  'tx:update': { transactionId: string; networkId: string; status: TxStatus; blockHeight?: UintString; message?: string };
 }
 
 export type IpcChannel = keyof IpcContract;
 export type IpcArgs<C extends IpcChannel> = IpcContract[C]['args'];
 export type IpcValue<C extends IpcChannel> = IpcContract[C]['result'];
+export type IpcEvent = keyof IpcEvents;
 
-// A record rather than an array so that the compiler fails when a channel of IpcContract is left out.
-const CHANNEL_SET: Record<IpcChannel, true> = { 'devnet:status': true };
+// Records rather than arrays so that the compiler fails when a channel or an event is left out.
+const CHANNEL_SET: Record<IpcChannel, true> = {
+  'vault:status': true,
+  'vault:create': true,
+  'vault:unlock': true,
+  'vault:lock': true,
+  'vault:changePassword': true,
+  'vault:exportBackup': true,
+  'vault:importBackup': true,
+  'settings:get': true,
+  'settings:update': true,
+  'accounts:list': true,
+  'accounts:newPhrase': true,
+  'accounts:confirmPhrase': true,
+  'accounts:importPhrase': true,
+  'accounts:importKey': true,
+  'accounts:addWatch': true,
+  'accounts:deriveNext': true,
+  'accounts:rename': true,
+  'accounts:reorder': true,
+  'accounts:remove': true,
+  'accounts:reveal': true,
+  'networks:list': true,
+  'networks:select': true,
+  'networks:add': true,
+  'networks:update': true,
+  'networks:remove': true,
+  'networks:head': true,
+  'devnet:status': true,
+  'devnet:reset': true,
+  'devnet:importAccount': true,
+  'tokens:list': true,
+  'tokens:add': true,
+  'tokens:remove': true,
+  'dashboard:get': true,
+  'history:page': true,
+  'send:maxAmount': true,
+  'send:prepare': true,
+  'send:confirm': true,
+  'offline:exportUnsigned': true,
+  'offline:inspect': true,
+  'offline:sign': true,
+  'offline:submit': true,
+};
+const EVENT_SET: Record<IpcEvent, true> = { 'head:new': true, 'vault:lockState': true, 'tx:update': true };
 
 /** The names of every channel, for the preload's allow-list and main's handler registration. */
 export const IPC_CHANNELS = Object.freeze(Object.keys(CHANNEL_SET) as IpcChannel[]);
+/** The names of every push event. */
+export const IPC_EVENTS = Object.freeze(Object.keys(EVENT_SET) as IpcEvent[]);
 
 /** An error as it crosses the boundary: a code from the catalog, a sentence a user can read, the technical cause. */
 export interface IpcError {
@@ -38,10 +405,19 @@ export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: IpcError
 
 /** True when `name` is one of the contract's channels. */
 export function isIpcChannel(name: unknown): name is IpcChannel {
-  return typeof name === 'string' && (IPC_CHANNELS as readonly string[]).includes(name);
+  return typeof name === 'string' && Object.hasOwn(CHANNEL_SET, name);
 }
 
-/** What the preload exposes as `window.koinos`: one function, restricted to the contract's channels. */
+/** True when `name` is one of the contract's push events. */
+export function isIpcEvent(name: unknown): name is IpcEvent {
+  return typeof name === 'string' && Object.hasOwn(EVENT_SET, name);
+}
+
+/**
+ * What the preload (Electron) and the browser shell's bridge expose as `window.koinos`: one call() restricted to the
+ * contract's channels, and on() for its push events, which returns a function that unsubscribes.
+ */
 export interface KoinosBridge {
   call<C extends IpcChannel>(channel: C, ...args: IpcArgs<C>): Promise<IpcResult<IpcValue<C>>>;
+  on<E extends IpcEvent>(event: E, listener: (payload: IpcEvents[E]) => void): () => void;
 }

@@ -1,8 +1,8 @@
-// Preload for the sandboxed wallet window: exposes `window.koinos.call()` for the contract's channels only.
+// Preload for the sandboxed wallet window: exposes `window.koinos.call()` and `on()` for the contract's channels and events only.
 // Built as CommonJS because sandboxed preloads cannot load ES modules; raw ipcRenderer is never exposed.
 import { contextBridge, ipcRenderer } from 'electron';
 import { describe } from '../../koinos/errors.ts';
-import { isIpcChannel, type IpcResult, type KoinosBridge } from '../../ipc/contract.ts';
+import { isIpcChannel, isIpcEvent, type IpcResult, type KoinosBridge } from '../../ipc/contract.ts';
 
 const bridge: KoinosBridge = {
   call(channel, ...args) {
@@ -14,6 +14,12 @@ const bridge: KoinosBridge = {
       return Promise.resolve(refused);
     }
     return ipcRenderer.invoke(channel, ...args);
+  },
+  on(event, listener) {
+    if (!isIpcEvent(event)) throw new TypeError(`expected a wallet event name, got ${describe(event)}`);
+    const forward = (_event: unknown, payload: Parameters<typeof listener>[0]) => listener(payload);
+    ipcRenderer.on(event, forward);
+    return () => void ipcRenderer.off(event, forward);
   },
 };
 
