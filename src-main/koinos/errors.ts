@@ -28,6 +28,19 @@ export const ERROR_CODES = [
   'TRANSACTION_REVERTED',
   'UNKNOWN_TOKEN',
   'NOT_FOUND',
+  // Vault: the password, the keychain and the accounts kept in it.
+  'VAULT_NOT_FOUND',
+  'VAULT_EXISTS',
+  'VAULT_LOCKED',
+  'VAULT_CORRUPT',
+  'WRONG_PASSWORD',
+  'WEAK_PASSWORD',
+  'KEYCHAIN_UNAVAILABLE',
+  'STORAGE_FAILED',
+  'ACCOUNT_NOT_FOUND',
+  'ACCOUNT_EXISTS',
+  'WATCH_ONLY',
+  'INVALID_BACKUP',
   'INTERNAL',
 ] as const;
 
