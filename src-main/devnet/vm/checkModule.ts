@@ -261,8 +261,9 @@ export function checkModule(bytes: Uint8Array): ModuleLayout {
       layout.sections.set(id, { start, end });
     }
     switch (id) {
-      case 0:
+      case 0: // custom: a name, then anything
         s.name();
+        s.pos = end;
         break;
       case 1:
         for (let n = s.u32(); n > 0; n--) {

@@ -1,5 +1,7 @@
 // The module check: WebAssembly 1.0 only, with the feature and byte offset of what a later proposal added; imports
 // only the two host functions; memory within 512 pages; an exported `_start`; the compiled module cached by hash.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ChainError } from '../../../src-main/devnet/chainError.ts';
 import { checkModule } from '../../../src-main/devnet/vm/checkModule.ts';
@@ -118,6 +120,29 @@ describe('instantiation rules', () => {
         'could not instantiate module - FizzyErrorInstantiationFailed: cannot exceed hard memory limit of 33554432 bytes',
       );
     }
+  });
+});
+
+describe('contracts others built', () => {
+  // @koinosbox/contracts ships release and testnet builds of AssemblyScript contracts made with the Koinos SDK.
+  const root = join(import.meta.dirname, '../../../node_modules/@koinosbox/contracts/assembly');
+  const wasmFiles = readdirSync(root).flatMap((name) =>
+    ['release', 'testnet'].map((build) => join(root, name, build, `${name}.wasm`)),
+  ).filter((file) => {
+    try {
+      return readFileSync(file).length > 0;
+    } catch {
+      return false;
+    }
+  });
+
+  it('finds the prebuilt contracts', () => {
+    expect(wasmFiles.length).toBeGreaterThanOrEqual(16);
+  });
+
+  it.each(wasmFiles.map((f) => [f.slice(root.length + 1), f]))('checks, instruments and compiles %s', (_name, file) => {
+    const prepared = prepareModule(new Uint8Array(readFileSync(file)));
+    expect(prepared.hasMemory).toBe(true);
   });
 });
 
