@@ -43,6 +43,24 @@ describe('no keychain: an owner-only file', () => {
     reopened.lock();
   });
 
+  it('seals API keys under the password in the file, so they are readable only while unlocked', async () => {
+    const fx = await vaultFixture({ keychain: NO_SECRET_SERVICE });
+    cleanups.push(fx.cleanup);
+    const vault = await fx.open();
+    await rejects(vault.setApiKey('custom', 'file-api-key-123'), 'VAULT_NOT_FOUND');
+    await vault.create({ password: PASSWORD });
+    await vault.setApiKey('custom', 'file-api-key-123');
+    expect(await vault.getApiKey('custom')).toBe('file-api-key-123');
+    expect(await readFile(join(fx.dataDir, 'vault-keys.json'), 'utf8')).not.toContain('file-api-key-123');
+    vault.lock();
+    expect(vault.hasApiKey('custom')).toBe(true);
+    await rejects(vault.getApiKey('custom'), 'VAULT_LOCKED');
+    await vault.unlock({ password: PASSWORD });
+    await vault.setApiKey('custom', null);
+    expect(JSON.parse(await readFile(join(fx.dataDir, 'vault-keys.json'), 'utf8')).entries).toEqual({});
+    vault.lock();
+  });
+
   it('falls back to the file with the real keytar when D-Bus leads nowhere (child process)', async () => {
     const v = vector('koilib-key-1');
     const dataDir = await tempDir();

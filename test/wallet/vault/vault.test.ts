@@ -239,23 +239,22 @@ describe.skipIf(NO_KEYCHAIN !== undefined)('vault in the system keychain', () =>
     expect(await readFile(join(fx.dataDir, 'wallet.json'), 'utf8')).not.toContain('injected');
   });
 
-  it('keeps API keys of networks sealed in the keychain, readable while unlocked', async () => {
-    await vault.create({ password: PASSWORD });
+  it('keeps API keys of networks in the keychain, readable while locked and before a wallet exists', async () => {
     expect(await vault.getApiKey('custom-1')).toBeUndefined();
     await vault.setApiKey('custom-1', 'api-key-secret-123');
     expect(vault.hasApiKey('custom-1')).toBe(true);
     expect(await vault.getApiKey('custom-1')).toBe('api-key-secret-123');
-    const entries = await KEYTAR.findCredentials(fx.keychainService);
-    expect(entries.map((e) => e.password).join()).not.toContain('api-key-secret-123');
     expect(await readFile(join(fx.dataDir, 'wallet.json'), 'utf8')).not.toContain('api-key-secret-123');
+    await vault.create({ password: PASSWORD });
     await vault.setApiKey('custom-1', 'replaced-key');
-    expect(await vault.getApiKey('custom-1')).toBe('replaced-key');
     vault.lock();
-    expect(vault.hasApiKey('custom-1')).toBe(true);
-    await rejects(vault.getApiKey('custom-1'), 'VAULT_LOCKED');
-    await vault.unlock({ password: PASSWORD });
-    await vault.setApiKey('custom-1', null);
-    expect(vault.hasApiKey('custom-1')).toBe(false);
+    const reopened = await fx.open();
+    expect(reopened.hasApiKey('custom-1')).toBe(true);
+    expect(await reopened.getApiKey('custom-1')).toBe('replaced-key');
+    await rejects(reopened.setApiKey('custom-2', ''), 'INVALID_ARGUMENT');
+    await reopened.setApiKey('custom-1', null);
+    expect(reopened.hasApiKey('custom-1')).toBe(false);
+    expect(await reopened.getApiKey('custom-1')).toBeUndefined();
     expect(await KEYTAR.findCredentials(fx.keychainService)).toHaveLength(0);
   });
 
