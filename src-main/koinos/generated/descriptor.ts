@@ -992,6 +992,390 @@ export const DESCRIPTOR: INamespace = {
         "pre_irreversibility_block": -1015
        }
       },
+      "get_head_info_result": {
+       "fields": {
+        "value": {
+         "type": "head_info",
+         "id": 1
+        }
+       }
+      },
+      "get_chain_id_result": {
+       "fields": {
+        "value": {
+         "type": "bytes",
+         "id": 1
+        }
+       }
+      },
+      "get_transaction_result": {
+       "fields": {
+        "value": {
+         "type": "koinos.protocol.transaction",
+         "id": 1
+        }
+       }
+      },
+      "get_transaction_field_arguments": {
+       "fields": {
+        "field": {
+         "type": "string",
+         "id": 1
+        }
+       }
+      },
+      "get_transaction_field_result": {
+       "fields": {
+        "value": {
+         "type": "value_type",
+         "id": 1
+        }
+       }
+      },
+      "get_block_result": {
+       "fields": {
+        "value": {
+         "type": "koinos.protocol.block",
+         "id": 1
+        }
+       }
+      },
+      "get_block_field_arguments": {
+       "fields": {
+        "field": {
+         "type": "string",
+         "id": 1
+        }
+       }
+      },
+      "get_block_field_result": {
+       "fields": {
+        "value": {
+         "type": "value_type",
+         "id": 1
+        }
+       }
+      },
+      "get_last_irreversible_block_result": {
+       "fields": {
+        "value": {
+         "type": "uint64",
+         "id": 1,
+         "options": {
+          "jstype": "JS_STRING"
+         }
+        }
+       }
+      },
+      "get_account_nonce_arguments": {
+       "fields": {
+        "account": {
+         "type": "bytes",
+         "id": 1,
+         "options": {
+          "(koinos.btype)": "ADDRESS"
+         }
+        }
+       }
+      },
+      "get_account_nonce_result": {
+       "fields": {
+        "value": {
+         "type": "bytes",
+         "id": 1
+        }
+       }
+      },
+      "check_system_authority_result": {
+       "fields": {
+        "value": {
+         "type": "bool",
+         "id": 1
+        }
+       }
+      },
+      "get_operation_result": {
+       "fields": {
+        "value": {
+         "type": "koinos.protocol.operation",
+         "id": 1
+        }
+       }
+      },
+      "get_resource_limits_result": {
+       "fields": {
+        "value": {
+         "type": "resource_limit_data",
+         "id": 1
+        }
+       }
+      },
+      "put_object_arguments": {
+       "fields": {
+        "space": {
+         "type": "object_space",
+         "id": 1
+        },
+        "key": {
+         "type": "bytes",
+         "id": 2
+        },
+        "obj": {
+         "type": "bytes",
+         "id": 3
+        }
+       }
+      },
+      "object_arguments": {
+       "fields": {
+        "space": {
+         "type": "object_space",
+         "id": 1
+        },
+        "key": {
+         "type": "bytes",
+         "id": 2
+        }
+       }
+      },
+      "database_object": {
+       "fields": {
+        "exists": {
+         "type": "bool",
+         "id": 1
+        },
+        "value": {
+         "type": "bytes",
+         "id": 2
+        },
+        "key": {
+         "type": "bytes",
+         "id": 3
+        }
+       }
+      },
+      "database_object_result": {
+       "fields": {
+        "value": {
+         "type": "database_object",
+         "id": 1
+        }
+       }
+      },
+      "log_arguments": {
+       "fields": {
+        "message": {
+         "type": "string",
+         "id": 1
+        }
+       }
+      },
+      "event_arguments": {
+       "fields": {
+        "name": {
+         "type": "string",
+         "id": 1
+        },
+        "data": {
+         "type": "bytes",
+         "id": 2
+        },
+        "impacted": {
+         "rule": "repeated",
+         "type": "bytes",
+         "id": 3,
+         "options": {
+          "(koinos.btype)": "ADDRESS"
+         }
+        }
+       }
+      },
+      "hash_arguments": {
+       "fields": {
+        "code": {
+         "type": "uint64",
+         "id": 1,
+         "options": {
+          "jstype": "JS_STRING"
+         }
+        },
+        "obj": {
+         "type": "bytes",
+         "id": 2
+        },
+        "size": {
+         "type": "uint64",
+         "id": 3,
+         "options": {
+          "jstype": "JS_STRING"
+         }
+        }
+       }
+      },
+      "bytes_result": {
+       "fields": {
+        "value": {
+         "type": "bytes",
+         "id": 1
+        }
+       }
+      },
+      "bool_result": {
+       "fields": {
+        "value": {
+         "type": "bool",
+         "id": 1
+        }
+       }
+      },
+      "recover_public_key_arguments": {
+       "fields": {
+        "type": {
+         "type": "dsa",
+         "id": 1
+        },
+        "signature": {
+         "type": "bytes",
+         "id": 2
+        },
+        "digest": {
+         "type": "bytes",
+         "id": 3
+        },
+        "compressed": {
+         "type": "bool",
+         "id": 4
+        }
+       }
+      },
+      "verify_signature_arguments": {
+       "fields": {
+        "type": {
+         "type": "dsa",
+         "id": 1
+        },
+        "public_key": {
+         "type": "bytes",
+         "id": 2
+        },
+        "signature": {
+         "type": "bytes",
+         "id": 3
+        },
+        "digest": {
+         "type": "bytes",
+         "id": 4
+        },
+        "compressed": {
+         "type": "bool",
+         "id": 5
+        }
+       }
+      },
+      "call_arguments": {
+       "fields": {
+        "contract_id": {
+         "type": "bytes",
+         "id": 1,
+         "options": {
+          "(koinos.btype)": "CONTRACT_ID"
+         }
+        },
+        "entry_point": {
+         "type": "uint32",
+         "id": 2
+        },
+        "args": {
+         "type": "bytes",
+         "id": 3
+        }
+       }
+      },
+      "get_arguments_result": {
+       "fields": {
+        "value": {
+         "type": "argument_data",
+         "id": 1
+        }
+       }
+      },
+      "exit_arguments": {
+       "fields": {
+        "code": {
+         "type": "int32",
+         "id": 1
+        },
+        "res": {
+         "type": "result",
+         "id": 2
+        }
+       }
+      },
+      "get_caller_result": {
+       "fields": {
+        "value": {
+         "type": "caller_data",
+         "id": 1
+        }
+       }
+      },
+      "check_authority_arguments": {
+       "fields": {
+        "type": {
+         "type": "uint32",
+         "id": 1
+        },
+        "account": {
+         "type": "bytes",
+         "id": 2,
+         "options": {
+          "(koinos.btype)": "ADDRESS"
+         }
+        },
+        "data": {
+         "type": "bytes",
+         "id": 3
+        }
+       }
+      },
+      "authorize_call_data": {
+       "fields": {
+        "contract_id": {
+         "type": "bytes",
+         "id": 1,
+         "options": {
+          "(koinos.btype)": "CONTRACT_ID"
+         }
+        },
+        "entry_point": {
+         "type": "uint32",
+         "id": 2
+        },
+        "caller": {
+         "type": "bytes",
+         "id": 3,
+         "options": {
+          "(koinos.btype)": "ADDRESS"
+         }
+        },
+        "data": {
+         "type": "bytes",
+         "id": 4
+        }
+       }
+      },
+      "authorize_call_arguments": {
+       "fields": {
+        "type": {
+         "type": "uint32",
+         "id": 1
+        },
+        "call": {
+         "type": "authorize_call_data",
+         "id": 2
+        }
+       }
+      },
       "value_type": {
        "oneofs": {
         "kind": {

@@ -1,0 +1,93 @@
+// The cryptography system calls: hash (the five multicodecs the chain knows, charged per algorithm), recover_public_key
+// (Koinos compact signatures over a sha256 multihash) and verify_signature, with the chain's errors.
+import * as secp from '@noble/secp256k1';
+import { sha1, ripemd160 } from '@noble/hashes/legacy.js';
+import { sha256, sha512 } from '@noble/hashes/sha2.js';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { ChainError, ERROR_CODE } from '../chainError.ts';
+import { isCanonicalSignature, recoverPublicKey } from '../../koinos/keys.ts';
+import type { ComputeName } from './computeRegistry.ts';
+import { HOST_ERROR, type ExecutionContext } from './executionContext.ts';
+
+interface HashAlgorithm {
+  digest(data: Uint8Array): Uint8Array;
+  base: ComputeName;
+  perByte: ComputeName;
+}
+
+/** system_calls.cpp validate_hash_code / hash_compute_keys, by multicodec. */
+const HASHES = new Map<bigint, HashAlgorithm>([
+  [0x11n, { digest: sha1, base: 'sha1_base', perByte: 'sha1_per_byte' }],
+  [0x12n, { digest: sha256, base: 'sha2_256_base', perByte: 'sha2_256_per_byte' }],
+  [0x13n, { digest: sha512, base: 'sha2_512_base', perByte: 'sha2_512_per_byte' }],
+  [0x1bn, { digest: keccak_256, base: 'keccak_256_base', perByte: 'keccak_256_per_byte' }],
+  [0x1053n, { digest: ripemd160, base: 'ripemd_160_base', perByte: 'ripemd_160_per_byte' }],
+]);
+
+function varint(value: bigint): number[] {
+  const out: number[] = [];
+  let v = value;
+  while (v > 0x7fn) {
+    out.push(Number(v & 0x7fn) | 0x80);
+    v >>= 7n;
+  }
+  out.push(Number(v));
+  return out;
+}
+
+/** A multihash as koinos serializes it: varint code, varint size, digest. */
+function multihash(code: bigint, digest: Uint8Array): Uint8Array {
+  return Uint8Array.from([...varint(code), ...varint(BigInt(digest.length)), ...digest]);
+}
+
+/** The digest of a serialized multihash (code and size varints, then the digest). */
+function multihashDigest(bytes: Uint8Array): Uint8Array {
+  let i = 0;
+  const skip = (): number => {
+    let v = 0;
+    let scale = 1;
+    for (;;) {
+      const b = bytes[i++];
+      if (b === undefined) throw new ChainError(ERROR_CODE.failure, 'malformed multihash');
+      v += (b & 0x7f) * scale;
+      if (b < 0x80) return v;
+      scale *= 128;
+    }
+  };
+  skip();
+  const size = skip();
+  if (i + size > bytes.length) throw new ChainError(ERROR_CODE.failure, 'malformed multihash');
+  return bytes.subarray(i, i + size);
+}
+
+export function hash(ctx: ExecutionContext, args: { code?: bigint; obj?: Uint8Array; size?: bigint }): { value: Uint8Array } {
+  const code = args.code ?? 0n;
+  const algorithm = HASHES.get(code);
+  if (!algorithm) throw new ChainError(HOST_ERROR.unknown_hash_code, 'unknown hash code');
+  const obj = args.obj ?? new Uint8Array(0);
+  ctx.useCompute(ctx.compute(algorithm.base) + ctx.compute(algorithm.perByte) * obj.length);
+  const full = algorithm.digest(obj);
+  const size = Number(args.size ?? 0n);
+  const digest = size > 0 && size < full.length ? full.subarray(0, size) : full;
+  return { value: multihash(code, digest) };
+}
+
+export function recoverPublicKeyThunk(
+  ctx: ExecutionContext,
+  args: { type?: number; signature?: Uint8Array; digest?: Uint8Array; compressed?: boolean },
+): { value: Uint8Array } {
+  void ctx;
+  if ((args.type ?? 0) !== 0) throw new ChainError(HOST_ERROR.unknown_dsa, 'unexpected dsa');
+  const signature = args.signature ?? new Uint8Array(0);
+  if (signature.length !== 65) throw new ChainError(ERROR_CODE.invalid_signature, 'unexpected signature length');
+  if (!isCanonicalSignature(signature)) throw new ChainError(ERROR_CODE.invalid_signature, 'signature must be canonical');
+  const digest = multihashDigest(args.digest ?? new Uint8Array(0));
+  let compressed: Uint8Array;
+  try {
+    compressed = recoverPublicKey(signature, digest);
+  } catch {
+    throw new ChainError(ERROR_CODE.invalid_signature, 'public key is invalid');
+  }
+  if (args.compressed) return { value: compressed };
+  return { value: secp.Point.fromBytes(compressed).toBytes(false) };
+}

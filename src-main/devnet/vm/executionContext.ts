@@ -1,0 +1,173 @@
+// The execution context of the host, as koinos-chain's: a stack of frames (contract, privilege, arguments, entry
+// point, system call id; 256 at most), the result a contract leaves with `exit`, and what the run may touch (state,
+// meter, transaction, block, events and logs) given by the node that runs it.
+import type { Block } from '../../koinos/types.ts';
+import type { EventData, Operation, Transaction } from '../../koinos/types.ts';
+import { ChainError, ERROR_CODE } from '../chainError.ts';
+import { COMPUTE_REGISTRY, type ComputeName } from './computeRegistry.ts';
+import type { ObjectStore } from './objectStore.ts';
+
+/** koinos.chain.privilege */
+export const PRIVILEGE = { kernel: 0, user: 1 } as const;
+export type Privilege = (typeof PRIVILEGE)[keyof typeof PRIVILEGE];
+
+/** Chain error codes the host raises besides those of chainError.ts (koinos/chain/error.proto). */
+export const HOST_ERROR = {
+  internal_error: 100,
+  insufficient_privileges: 103,
+  insufficient_return_buffer: 105,
+  unknown_thunk: 106,
+  unknown_hash_code: -101,
+  unknown_dsa: -102,
+} as const;
+
+/** execution_context.hpp `stack_limit`. */
+export const STACK_LIMIT = 256;
+
+export interface StackFrame {
+  /** Empty for the chain itself and for system call frames. */
+  contractId: Uint8Array;
+  privilege: Privilege;
+  args: Uint8Array;
+  entryPoint: number;
+  sid: number;
+}
+
+/**
+ * The compute a run may use (koinos-chain resource_meter): `use` charges, and past the limit charges what is left
+ * and throws the chain's error for the limit that binds (insufficient rc, or the block's compute limit).
+ */
+export interface ComputeMeter {
+  remaining(): bigint;
+  use(compute: bigint): void;
+}
+
+export interface HeadInfo {
+  head_topology: { id: Uint8Array; previous: Uint8Array; height: bigint };
+  head_block_time: bigint;
+  last_irreversible_block: bigint;
+}
+
+/** A contract the node runs natively (KOIN, VHP, test tokens) behind the same `call` as wasm. */
+export type NativeCall = (ctx: ExecutionContext, entryPoint: number, args: Uint8Array) => Uint8Array;
+
+/** What the node gives a run. */
+export interface HostEnvironment {
+  state: ObjectStore;
+  meter: ComputeMeter;
+  /** Disk bytes a write uses (negative: freed), charged as the node charges them. */
+  useDisk?(bytes: number): void;
+  /** chain.read_contract runs read-only: no writes, no check_authority. */
+  readOnly: boolean;
+  chainId: Uint8Array;
+  headInfo: HeadInfo;
+  transaction?: Transaction;
+  /** The operation being applied (check_authority asks whether it is an upload). */
+  operation?: Operation;
+  block?: Block;
+  /** The events and logs of the run (the chronicler); events get `sequence.next++`. */
+  events: EventData[];
+  logs: string[];
+  sequence: { next: number };
+  /** A native contract at this address, if the node has one there. */
+  nativeContract?(contractId: Uint8Array): NativeCall | undefined;
+}
+
+/** The outcome `exit` leaves: code, and the result object or the error message. */
+export interface ExitResult {
+  code: number;
+  object?: Uint8Array;
+  error?: string;
+}
+
+/** Thrown by `exit` with code 0: unwinds the contract; `call` catches it. */
+export class ExitSuccess extends Error {
+  override readonly name = 'ExitSuccess';
+}
+
+const EMPTY = new Uint8Array(0);
+
+export class ExecutionContext {
+  readonly env: HostEnvironment;
+  readonly stack: StackFrame[] = [];
+  result: ExitResult = { code: 0 };
+
+  constructor(env: HostEnvironment) {
+    this.env = env;
+  }
+
+  pushFrame(frame: StackFrame): void {
+    if (this.stack.length >= STACK_LIMIT) throw new ChainError(ERROR_CODE.reversion, 'apply context stack overflow');
+    this.stack.push(frame);
+  }
+
+  popFrame(): StackFrame {
+    const frame = this.stack.pop();
+    if (!frame) throw new ChainError(HOST_ERROR.internal_error, 'stack is empty');
+    return frame;
+  }
+
+  /** Runs `fn` with `frame` pushed, popping it however `fn` ends (koinos-chain with_stack_frame). */
+  withFrame<T>(frame: StackFrame, fn: () => T): T {
+    this.pushFrame(frame);
+    try {
+      return fn();
+    } finally {
+      this.stack.pop();
+    }
+  }
+
+  /** A frame of the chain calling system call `sid` in kernel mode. */
+  static systemFrame(sid: number): StackFrame {
+    return { contractId: EMPTY, privilege: PRIVILEGE.kernel, args: EMPTY, entryPoint: 0, sid };
+  }
+
+  private below(): StackFrame | undefined {
+    return this.stack.length > 1 ? this.stack[this.stack.length - 2] : undefined;
+  }
+
+  /** The contract of the frame below the top, or empty (the chain itself). */
+  caller(): Uint8Array {
+    return this.below()?.contractId ?? EMPTY;
+  }
+
+  callerPrivilege(): Privilege {
+    return this.below()?.privilege ?? PRIVILEGE.kernel;
+  }
+
+  callerEntryPoint(): number {
+    return this.below()?.entryPoint ?? 0;
+  }
+
+  /** The privilege of the top frame. */
+  privilege(): Privilege {
+    const top = this.stack[this.stack.length - 1];
+    if (!top) throw new ChainError(HOST_ERROR.internal_error, 'stack empty');
+    return top.privilege;
+  }
+
+  /** The contract running: the nearest frame with a contract id. */
+  contractId(): Uint8Array {
+    for (let i = this.stack.length - 1; i >= 0; i--) {
+      const id = this.stack[i]!.contractId;
+      if (id.length > 0) return id;
+    }
+    return EMPTY;
+  }
+
+  /** Arguments and entry point of the contract frame under the top (get_arguments runs in its own frame). */
+  contractCall(): { entryPoint: number; args: Uint8Array } {
+    const frame = this.below();
+    if (!frame) throw new ChainError(HOST_ERROR.internal_error, 'stack is empty');
+    return { entryPoint: frame.entryPoint, args: frame.args };
+  }
+
+  useCompute(compute: number | bigint): void {
+    this.env.meter.use(BigInt(compute));
+  }
+
+  /** The registry's compute for a name. */
+  compute(name: ComputeName): number {
+    return COMPUTE_REGISTRY[name];
+  }
+}
