@@ -4,7 +4,8 @@ import { BTYPE, bytesToJson, encode, fromJson } from '../koinos/codec.ts';
 import { equalBytes, toBase64Url } from '../koinos/bytes.ts';
 import { WalletError, describe } from '../koinos/errors.ts';
 import { KOIN_METHODS, decodeOperationJson, koinMethodByEntryPoint, type TokenMethod } from '../koinos/koin.ts';
-import { addressFromPublicKey, addressFromString, addressToString, parsePrivateKey, publicKeyFromPrivateKey } from '../koinos/keys.ts';
+import { addressFromPublicKey, addressFromString, addressToString } from '../koinos/address.ts';
+import { parsePrivateKey, publicKeyFromPrivateKey } from '../koinos/keys.ts';
 import {
   checkTransaction,
   recoverSigners,
@@ -92,13 +93,26 @@ function koinMethod(entryPoint: unknown, path: string): TokenMethod | undefined 
   return typeof entryPoint === 'number' ? koinMethodByEntryPoint(entryPoint) : undefined;
 }
 
+/**
+ * Encodes arguments written as an object with the strict reader (unknown or misspelled keys and invalid addresses are
+ * refused); a transfer must name from, to and a value above 0, since a transfer of nothing still costs the nonce.
+ */
 function encodeArgs(method: TokenMethod, args: unknown, path: string): string {
+  let message: Record<string, unknown>;
   try {
-    return toBase64Url(encode(method.argsType, fromJson(method.argsType, args)));
+    message = fromJson(method.argsType, args, { strict: true });
   } catch (cause) {
     if (!(cause instanceof WalletError)) throw cause;
-    throw new WalletError('INVALID_JSON', `${path}.args: arguments of KOIN ${method.name}: ${cause.shortMessage}`, { cause });
+    throw new WalletError(cause.code, `${path}.args.${cause.shortMessage}`, { metaMessages: cause.metaMessages, cause });
   }
+  if (method.entryPoint === KOIN_METHODS.transfer.entryPoint) {
+    const empty = (v: unknown) => !(v instanceof Uint8Array) || v.length === 0;
+    const missing = [empty(message.from) && 'from', empty(message.to) && 'to', message.value === 0n && 'value'].filter(Boolean);
+    if (missing.length > 0) {
+      throw new WalletError('INVALID_JSON', `${path}.args: expected a transfer with from, to and a value above 0, got none for ${missing.join(', ')}`);
+    }
+  }
+  return toBase64Url(encode(method.argsType, message));
 }
 
 /**

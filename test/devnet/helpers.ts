@@ -1,6 +1,6 @@
 // Test helpers for the devnet service: signed KOIN transactions from the development keys, and small readers.
 import { decode } from '../../src-main/koinos/codec.ts';
-import { addressFromString } from '../../src-main/koinos/keys.ts';
+import { addressFromString } from '../../src-main/koinos/address.ts';
 import { encodeKoinArgs, KOIN_METHODS, koinOperation, type KoinMethodName } from '../../src-main/koinos/koin.ts';
 import { nonceToBytes, signTransaction } from '../../src-main/koinos/transaction.ts';
 import type { Operation, Transaction, TransactionReceipt } from '../../src-main/koinos/types.ts';
