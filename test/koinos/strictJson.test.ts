@@ -164,7 +164,7 @@ describe('checks before signing', () => {
   it('refuses a payer whose bytes (from base64, not base58) carry a wrong checksum', () => {
     const tx = transfer();
     const payer = tx.header!.payer.slice();
-    payer[24] ^= 1;
+    payer[24]! ^= 1;
     const error = walletError('INVALID_TRANSACTION', () => signTransaction({ ...tx, header: { ...tx.header!, payer } }, key));
     expect(error.shortMessage).toMatch(/^header\.payer: the address checksum does not match/);
   });
@@ -179,7 +179,7 @@ describe('checks before signing', () => {
       expect(walletError('INVALID_TRANSACTION', () => signTransaction(transfer({ args }), key)).shortMessage).toBe(message);
     }
     const bad = addressFromString(to).slice();
-    bad[24] ^= 1;
+    bad[24]! ^= 1;
     expect(walletError('INVALID_TRANSACTION', () => signTransaction(transfer({ args: { to: bad } }), key)).shortMessage).toMatch(
       /^operations\[0\]\.call_contract\.args\.to: the address checksum does not match/,
     );
