@@ -17,6 +17,7 @@ import { apiKeyEntry, entryNames, keychainApiKeyEntry, openEntry, removeAll, res
 import { IdleTimer, SYSTEM_CLOCK, type Clock } from './idleTimer.ts';
 import { addressOfKey, apiKeyOf, apiKeyPayload, deriveAccount, keyOf, keyPayload, phraseOf, phrasePayload } from './secretPayload.ts';
 import { FILE_STORAGE_NOTICE, fileStore, keychainAnswers, keychainStore, type Keychain, type SecretStore, type WriteFile } from './secretStore.ts';
+import { VaultSession } from './vaultSession.ts';
 import { calibrateScrypt, deriveKey, makeCheck, newSalt, verifyCheck, zero, type ScryptCost } from './vaultCrypto.ts';
 import { KEY_FILE_NAME, readWalletFile, settingsProblem, writeWalletFile, type AccountRecord, type VaultRecord, type WalletFile } from './walletFile.ts';
 
@@ -40,15 +41,6 @@ export interface VaultOptions {
 const CHECK_WORDS = 3;
 const MAX_API_KEY_LENGTH = 4096;
 
-interface Session {
-  key: Uint8Array;
-  /** Opened entries by secret id (phrase or private key payloads), zero-filled on lock. */
-  payloads: Map<string, Uint8Array>;
-  /** Private keys by account id, zero-filled on lock. */
-  signingKeys: Map<string, Uint8Array>;
-  /** Phrases made by newPhrase and not yet confirmed. */
-  drafts: Map<string, { payload: Uint8Array; checkPositions: number[] }>;
-}
 
 /**
  * The wallet's keys behind a password. One class because the IPC contract maps onto its methods one to one; the
@@ -66,7 +58,7 @@ export class Vault implements TransactionSigner {
   readonly #listeners = new Set<(status: VaultStatus) => void>();
   #file: WalletFile;
   #store: SecretStore;
-  #session?: Session;
+  #session?: VaultSession;
   #queue: Promise<unknown> = Promise.resolve();
 
   private constructor(options: VaultOptions, file: WalletFile, store: SecretStore) {
@@ -183,13 +175,7 @@ export class Vault implements TransactionSigner {
     const session = this.#session;
     if (session) {
       this.#session = undefined;
-      zero(session.key);
-      for (const bytes of session.payloads.values()) zero(bytes);
-      for (const bytes of session.signingKeys.values()) zero(bytes);
-      for (const draft of session.drafts.values()) zero(draft.payload);
-      session.payloads.clear();
-      session.signingKeys.clear();
-      session.drafts.clear();
+      session.wipe();
     }
     this.#idle.stop();
     const status = this.status();
@@ -228,14 +214,11 @@ export class Vault implements TransactionSigner {
       } finally {
         zero(oldKey);
       }
-      // Committed: the old generation is garbage now; what a crash leaves of it goes at the next unlock.
+      // Committed. The session takes the new key before anything awaits (a signature in between reads the new
+      // generation); the old generation is garbage now, and what a crash leaves of it goes at the next unlock.
+      if (this.#session) this.#session.replaceKey(newKey);
+      else zero(newKey);
       await removeAll(this.#store, names.map((name) => name(current.generation)));
-      if (this.#session) {
-        zero(this.#session.key);
-        this.#session.key = newKey;
-      } else {
-        zero(newKey);
-      }
       return this.status();
     });
   }
@@ -325,7 +308,7 @@ export class Vault implements TransactionSigner {
     while (positions.size < CHECK_WORDS) positions.add(randomInt(1, args.words + 1));
     const draftId = newId();
     const checkPositions = [...positions].sort((a, b) => a - b);
-    session.drafts.set(draftId, { payload: phrasePayload(phrase), checkPositions });
+    session.addDraft(draftId, { payload: phrasePayload(phrase), checkPositions });
     return { draftId, words: phrase.split(' '), checkPositions };
   }
 
@@ -350,8 +333,7 @@ export class Vault implements TransactionSigner {
         }
       }
       const account = await this.#addPhrase(session, words.join(' '), args.name);
-      session.drafts.delete(args.draftId);
-      zero(draft.payload);
+      session.dropDraft(args.draftId);
       return account;
     });
   }
@@ -473,13 +455,7 @@ export class Vault implements TransactionSigner {
       const settings = { ...this.#file.settings };
       if (settings.selectedAccountId === record.id) delete settings.selectedAccountId;
       await this.#commit({ ...this.#file, settings, vault });
-      const session = this.#session;
-      zero(session?.signingKeys.get(record.id));
-      session?.signingKeys.delete(record.id);
-      for (const id of gone) {
-        zero(session?.payloads.get(id));
-        session?.payloads.delete(id);
-      }
+      this.#session?.forget(record.id, gone);
       await removeAll(this.#store, gone.map((id) => secretEntry(vault.generation, id)));
       return this.listAccounts();
     });
@@ -557,7 +533,8 @@ export class Vault implements TransactionSigner {
     if (this.#store.kind === 'keychain') return this.#apiKeyStore().read(keychainApiKeyEntry(networkId));
     const session = this.#requireSession();
     const vault = this.#vault();
-    const bytes = await openEntry(this.#store, vault, session.key, apiKeyEntry(vault.generation, networkId));
+    const key = session.keyCopy();
+    const bytes = await openEntry(this.#store, vault, key, apiKeyEntry(vault.generation, networkId)).finally(() => zero(key));
     try {
       return apiKeyOf(bytes);
     } finally {
@@ -625,7 +602,7 @@ export class Vault implements TransactionSigner {
   }
 
   #startSession(key: Uint8Array): void {
-    this.#session = { key, payloads: new Map(), signingKeys: new Map(), drafts: new Map() };
+    this.#session = new VaultSession(key);
     this.#idle.start(this.#file.settings.autoLockMinutes * 60_000);
     this.#emit(this.status());
   }
@@ -639,7 +616,7 @@ export class Vault implements TransactionSigner {
     return new WalletError('VAULT_LOCKED', 'expected an unlocked wallet, but it is locked', { metaMessages: ['Unlock it with your password and try again.'] });
   }
 
-  #requireSession(): Session {
+  #requireSession(): VaultSession {
     this.#vault();
     if (this.#session && this.#idle.expired()) this.lock();
     if (!this.#session) throw this.#lockedError();
@@ -668,11 +645,11 @@ export class Vault implements TransactionSigner {
   }
 
   /** The opened payload of a secret, cached for the session; throws VAULT_LOCKED if the wallet locked meanwhile. */
-  async #payload(session: Session, secretId: string): Promise<Uint8Array> {
+  async #payload(session: VaultSession, secretId: string): Promise<Uint8Array> {
     const cached = session.payloads.get(secretId);
     if (cached) return cached;
     const vault = this.#vault();
-    const key = Uint8Array.from(session.key);
+    const key = session.keyCopy();
     try {
       const plain = await openEntry(this.#store, vault, key, secretEntry(vault.generation, secretId));
       if (this.#session !== session) {
@@ -686,7 +663,7 @@ export class Vault implements TransactionSigner {
     }
   }
 
-  async #signingKey(session: Session, record: AccountRecord): Promise<Uint8Array> {
+  async #signingKey(session: VaultSession, record: AccountRecord): Promise<Uint8Array> {
     const cached = session.signingKeys.get(record.id);
     if (cached) return cached;
     const payload = await this.#payload(session, record.phraseId ?? record.secretId!);
@@ -705,7 +682,7 @@ export class Vault implements TransactionSigner {
     return derived.privateKey;
   }
 
-  async #addPhrase(session: Session, phrase: string, name: string): Promise<AccountInfo> {
+  async #addPhrase(session: VaultSession, phrase: string, name: string): Promise<AccountInfo> {
     const vault = structuredClone(this.#vault());
     const { privateKey, address } = deriveAccount(phrase, 0);
     zero(privateKey);
