@@ -323,7 +323,7 @@ export class Vault implements TransactionSigner {
       const draft = session.drafts.get(args?.draftId);
       if (!draft) throw new WalletError('NOT_FOUND', 'expected a recovery phrase waiting for confirmation, but there is none (the wallet locked since)', { metaMessages: ['Create a new phrase.'] });
       const words = phraseOf(draft.payload).split(' ');
-      const checks = Array.isArray(args.checks) ? args.checks : [];
+      const checks = Array.isArray(args?.checks) ? args?.checks : [];
       for (const position of draft.checkPositions) {
         const given = checks.find((c) => c?.position === position)?.word;
         if (typeof given !== 'string' || given.trim().toLowerCase() !== words[position - 1]) {
@@ -332,8 +332,8 @@ export class Vault implements TransactionSigner {
           });
         }
       }
-      const account = await this.#addPhrase(session, words.join(' '), args.name);
-      session.dropDraft(args.draftId);
+      const account = await this.#addPhrase(session, words.join(' '), args?.name);
+      session.dropDraft(args?.draftId);
       return account;
     });
   }
@@ -345,7 +345,7 @@ export class Vault implements TransactionSigner {
   importPhrase(args: { phrase: string; name: string }): Promise<AccountInfo> {
     return this.#exclusive(async () => {
       const session = this.#requireSession();
-      return this.#addPhrase(session, assertMnemonic(args?.phrase), args.name);
+      return this.#addPhrase(session, assertMnemonic(args?.phrase), args?.name);
     });
   }
 
@@ -364,7 +364,7 @@ export class Vault implements TransactionSigner {
         const address = addressOfKey(keyOf(payload));
         assertNewAddress(vault, address);
         const secretId = newId();
-        const record: AccountRecord = { id: newId(), name: cleanName(args.name, vault), address, kind: 'key', secretId };
+        const record: AccountRecord = { id: newId(), name: cleanName(args?.name, vault), address, kind: 'key', secretId };
         if (options.developmentOnly) record.developmentOnly = true;
         vault.accounts.push(record);
         await this.#writeEntriesAndCommit(vault, [[secretId, payload]], session.key);
@@ -384,7 +384,7 @@ export class Vault implements TransactionSigner {
       const address = addressToText(args?.address);
       const vault = structuredClone(this.#vault());
       assertNewAddress(vault, address);
-      const record: AccountRecord = { id: newId(), name: cleanName(args.name, vault), address, kind: 'watch' };
+      const record: AccountRecord = { id: newId(), name: cleanName(args?.name, vault), address, kind: 'watch' };
       vault.accounts.push(record);
       await this.#commit({ ...this.#file, vault });
       return toInfo(record);
@@ -404,11 +404,11 @@ export class Vault implements TransactionSigner {
       const payload = await this.#payload(session, phrase.id);
       const index = phrase.nextIndex;
       const { privateKey, address } = deriveAccount(phraseOf(payload), index);
-      assertNewAddress(vault, address);
-      const record: AccountRecord = { id: newId(), name: cleanName(args.name, vault), address, kind: 'phrase', phraseId: phrase.id, derivationIndex: index };
-      vault.accounts.push(record);
-      phrase.nextIndex = index + 1;
+      const record: AccountRecord = { id: newId(), name: cleanName(args?.name, vault), address, kind: 'phrase', phraseId: phrase.id, derivationIndex: index };
       try {
+        assertNewAddress(vault, address);
+        vault.accounts.push(record);
+        phrase.nextIndex = index + 1;
         await this.#commit({ ...this.#file, vault });
       } catch (error) {
         zero(privateKey);
@@ -425,7 +425,7 @@ export class Vault implements TransactionSigner {
     return this.#exclusive(async () => {
       const vault = structuredClone(this.#vault());
       const record = findAccount(vault, args?.id);
-      record.name = cleanName(args.name, vault, record.name);
+      record.name = cleanName(args?.name, vault, record.name);
       await this.#commit({ ...this.#file, vault });
       return toInfo(record);
     });
@@ -450,7 +450,7 @@ export class Vault implements TransactionSigner {
     return this.#exclusive(async () => {
       zero(await this.#keyFromPassword(args?.password));
       const vault = structuredClone(this.#vault());
-      const record = findAccount(vault, args.id);
+      const record = findAccount(vault, args?.id);
       const gone = removeAccount(vault, record);
       const settings = { ...this.#file.settings };
       if (settings.selectedAccountId === record.id) delete settings.selectedAccountId;
@@ -469,7 +469,7 @@ export class Vault implements TransactionSigner {
     return this.#exclusive(async () => {
       const key = await this.#keyFromPassword(args?.password);
       try {
-        const record = findAccount(this.#file.vault, args.id);
+        const record = findAccount(this.#file.vault, args?.id);
         if (record.kind === 'watch') throw new WalletError('WATCH_ONLY', `expected an account with a key, but "${record.name}" is watch-only`);
         const vault = this.#vault();
         const bytes = await openEntry(this.#store, vault, key, secretEntry(vault.generation, record.phraseId ?? record.secretId!));
@@ -499,6 +499,7 @@ export class Vault implements TransactionSigner {
       throw new WalletError('ACCOUNT_NOT_FOUND', `expected an account of this wallet, got ${describe(address)}`);
     }
     const key = await this.#signingKey(session, record);
+    if (session.wiped) throw this.#lockedError();
     this.touch();
     return signTransaction(transaction, key);
   }
