@@ -4,6 +4,7 @@
 import { benchSigning } from './signing.ts';
 import { benchDevnet } from './devnet.ts';
 import { benchVault } from './vault.ts';
+import { benchWasm } from './wasm.ts';
 
 function fmt(n: number): string {
   return Math.round(n).toLocaleString('en-US');
@@ -17,6 +18,9 @@ console.log(`ratio: ${(signing.ratio * 100).toFixed(1)}% of the raw sign rate (g
 
 console.log('== vault (wallet password -> key)');
 await benchVault();
+
+console.log('== devnet WebAssembly VM (@koinosbox/contracts KCS-4 token)');
+await benchWasm();
 
 console.log('== devnet over HTTP (JSON-RPC, keep-alive)');
 await benchDevnet(Number(process.env.BENCH_TRANSFERS ?? 100_000));

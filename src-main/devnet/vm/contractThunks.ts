@@ -42,7 +42,7 @@ function tickMeter(ctx: ExecutionContext): TickMeter {
 
 /** Runs a contract's bytecode in the top frame (fizzy_vm_backend::run). */
 export function runBytecode(ctx: ExecutionContext, bytecode: Uint8Array): void {
-  const prepared = prepareModule(bytecode);
+  const prepared = prepareModule(bytecode, { metering: ctx.env.unmetered !== true });
   runModule(
     prepared,
     (fn, id, ret, args) => (fn === 'invoke_system_call' ? invokeSystemCall(ctx, id, ret, args) : invokeThunk(ctx, id, ret, args)),
