@@ -10,6 +10,7 @@ import { HOST_ERROR, ExecutionContext, ExitSuccess, PRIVILEGE } from './executio
 import type { HostResult } from './runModule.ts';
 import {
   event,
+  getAccountNonce,
   getBlock,
   getBlockField,
   getChainId,
@@ -17,6 +18,7 @@ import {
   getLastIrreversibleBlock,
   getNextObject,
   getObject,
+  getOperation,
   getPrevObject,
   getTransaction,
   getTransactionField,
@@ -45,6 +47,8 @@ export const THUNKS: Partial<Record<SystemCallName, Thunk>> = {
   get_block: { result: `${M}get_block_result`, run: getBlock },
   get_block_field: { args: `${M}get_block_field_arguments`, result: `${M}get_block_field_result`, run: getBlockField },
   get_last_irreversible_block: { result: `${M}get_last_irreversible_block_result`, run: getLastIrreversibleBlock },
+  get_account_nonce: { args: `${M}get_account_nonce_arguments`, result: `${M}get_account_nonce_result`, run: getAccountNonce },
+  get_operation: { result: `${M}get_operation_result`, run: getOperation },
   put_object: { args: `${M}put_object_arguments`, run: putObject },
   remove_object: { args: `${M}object_arguments`, run: removeObject },
   get_object: { args: `${M}object_arguments`, result: `${M}database_object_result`, run: getObject },

@@ -4,6 +4,7 @@ import { ChainError, ERROR_CODE } from '../chainError.ts';
 import type { ObjectSpace } from '../../koinos/types.ts';
 import { HOST_ERROR, PRIVILEGE, type ExecutionContext } from './executionContext.ts';
 import { fieldValue } from './fieldValue.ts';
+import { encode } from '../../koinos/codec.ts';
 
 const EMPTY = new Uint8Array(0);
 
@@ -150,4 +151,15 @@ export function getTransactionField(ctx: ExecutionContext, args: { field?: strin
 export function getBlockField(ctx: ExecutionContext, args: { field?: string }): { value: object } {
   if (!ctx.env.block) throw new ChainError(HOST_ERROR.internal_error, 'block does not exist');
   return { value: fieldValue('koinos.protocol.block', ctx.env.block, args.field ?? '') };
+}
+
+/** get_account_nonce: the nonce object of the account (a serialized value_type), or uint64 0 when it has none. */
+export function getAccountNonce(ctx: ExecutionContext, args: { account?: Uint8Array }): { value: Uint8Array } {
+  const found = ctx.env.state.get(KERNEL_SPACE.transactionNonce, args.account ?? EMPTY);
+  return { value: found ?? encode('koinos.chain.value_type', { uint64_value: 0n }) };
+}
+
+export function getOperation(ctx: ExecutionContext): { value: object } {
+  if (!ctx.env.operation) throw new ChainError(-104, 'outside an operational context');
+  return { value: ctx.env.operation };
 }

@@ -112,6 +112,12 @@ describe('system calls from a contract', () => {
     expect(unnamed.message).toBe('event name cannot be empty');
   });
 
+  it('answers an account without a nonce object with a uint64 0 value_type', async () => {
+    const result = await probe(SYSTEM_CALL_IDS.get_account_nonce, { account: devKey(3).addressBytes }, { argsType: 'koinos.chain.get_account_nonce_arguments' });
+    const { value } = decode<{ value: Uint8Array }>('koinos.chain.get_account_nonce_result', result.bytes);
+    expect(Buffer.from(value).toString('hex')).toBe('2800');
+  });
+
   it('answers transaction fields as value_type', async () => {
     const result = await probe(SYSTEM_CALL_IDS.get_transaction_field, { field: 'id' }, { argsType: 'koinos.chain.get_transaction_field_arguments' });
     expect(decode('koinos.chain.get_transaction_field_result', result.bytes)).toEqual({ value: { bytes_value: signedTransaction('no signer').id } });
