@@ -7,7 +7,7 @@ import { availableParallelism } from 'node:os';
 import { equalBytes, toBase58, toHex } from '../koinos/bytes.ts';
 import { decode, encode, type ProtoMessage } from '../koinos/codec.ts';
 import { WalletError } from '../koinos/errors.ts';
-import { addressFromPublicKey, addressToString } from '../koinos/keys.ts';
+import { addressFromPublicKey, addressToString } from '../koinos/address.ts';
 import { nonceToBytes } from '../koinos/transaction.ts';
 import type { TransactionReceipt } from '../koinos/types.ts';
 import {
