@@ -13,6 +13,7 @@ import type { EventData, Operation, Transaction, TransactionHeader, TransactionR
 import { ChainError, ERROR_CODE, failure } from './chainError.ts';
 import type { CallContext } from './contracts/context.ts';
 import { contractAt, KOIN } from './contracts/registry.ts';
+import { callWasmContract, isWasmContract, uploadWasmContract } from './wasmContracts.ts';
 import { COMPUTE, hashCompute, merkleCompute, RcMeter, RESOURCE_LIMITS } from './resources.ts';
 import { deltaEntries, KERNEL_SPACES, stateKey, StateView, type StateSink, type StateSource } from './state.ts';
 
@@ -278,6 +279,8 @@ export function applyTransaction(ctx: ApplyContext, prepared: PreparedTransactio
         events,
         sequence: ctx.sequence,
         authorize,
+        transaction: prepared.tx,
+        logs,
       };
       for (const op of prepared.tx.operations) applyOperation(callCtx, op);
       opsView.commit();
@@ -317,6 +320,12 @@ export function applyTransaction(ctx: ApplyContext, prepared: PreparedTransactio
 }
 
 function applyOperation(ctx: CallContext, op: Operation): void {
+  const call = op.call_contract;
+  if (call && !contractAt(ctx.view, call.contract_id) && isWasmContract(ctx.view, call.contract_id)) {
+    callWasmContract(ctx, ctx.transaction, ctx.logs ?? [], call.contract_id, call.entry_point, call.args);
+    return;
+  }
+  if (op.upload_contract) return uploadWasmContract(ctx, ctx.transaction, ctx.logs ?? [], op.upload_contract);
   if (op.call_contract) {
     ctx.meter?.useCompute(COMPUTE.call);
     const call = op.call_contract;
@@ -331,7 +340,6 @@ function applyOperation(ctx: CallContext, op: Operation): void {
     }
     return;
   }
-  if (op.upload_contract) throw failure('upload_contract operations are not supported by the devnet (only its built-in contracts run)');
   if (op.set_system_call) throw failure('set_system_call operations are not supported by the devnet');
   if (op.set_system_contract) throw failure('set_system_contract operations are not supported by the devnet');
   throw new ChainError(ERROR_CODE.unknown_operation, 'unknown operation');

@@ -30,6 +30,7 @@ import { NODE_METHODS, requestType, type NodeMethod } from './methods.ts';
 import { RESOURCE_LIMITS } from './resources.ts';
 import { inlineRecoverer, workerRecoverer, type SignatureRecoverer } from './signatures.ts';
 import { BaseState, StateView } from './state.ts';
+import { isWasmContract, readWasmContract } from './wasmContracts.ts';
 import { historyKey, keyText, LevelStore, MemoryStore, storeKey, u32Key, u64Key, type Store, type StoreOp } from './store.ts';
 import {
   NodeError,
@@ -599,22 +600,20 @@ class Devnet implements DevnetNode {
   private readContract(request: { contract_id: Uint8Array; entry_point: number; args: Uint8Array }): ProtoMessage {
     const view = this.headView();
     const contract = contractAt(view, request.contract_id);
+    const ctx = {
+      view,
+      headBlockTime: this.head.timestamp,
+      blockHeight: this.head.height,
+      readOnly: true,
+      genesisAddress: this.genesisKey.addressBytes,
+      caller: EMPTY,
+      events: [],
+      sequence: { next: 0 },
+      authorize: () => false,
+    };
+    if (!contract && isWasmContract(view, request.contract_id)) return readWasmContract(ctx, request.contract_id, request.entry_point, request.args);
     if (!contract) throw new ChainError(ERROR_CODE.invalid_contract, 'contract does not exist');
-    const result = contract.call(
-      {
-        view,
-        headBlockTime: this.head.timestamp,
-        blockHeight: this.head.height,
-        readOnly: true,
-        genesisAddress: this.genesisKey.addressBytes,
-        caller: EMPTY,
-        events: [],
-        sequence: { next: 0 },
-        authorize: () => false,
-      },
-      request.entry_point,
-      request.args,
-    );
+    const result = contract.call(ctx, request.entry_point, request.args);
     return { result, logs: [] };
   }
 

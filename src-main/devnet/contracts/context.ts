@@ -1,6 +1,6 @@
 // What a built-in contract runs with: the state layer, the meter, the block it runs in, the transaction's signers and
 // the event log, plus the one interface every built-in contract (KOIN, VHP, test tokens) answers calls through.
-import type { EventData } from '../../koinos/types.ts';
+import type { EventData, Transaction } from '../../koinos/types.ts';
 import { ChainError, ERROR_CODE, reversion } from '../chainError.ts';
 import { COMPUTE, type RcMeter } from '../resources.ts';
 import type { Space, StateView } from '../state.ts';
@@ -24,6 +24,9 @@ export interface CallContext {
   sequence: { next: number };
   /** check_authority(contract_call, account): whether a signature of the transaction recovers to `account`. */
   authorize(account: Uint8Array): boolean;
+  /** The transaction and its receipt's logs, for uploaded (wasm) contracts (wasmContracts.ts). */
+  transaction?: Transaction;
+  logs?: string[];
 }
 
 /** A contract the devnet runs natively. */

@@ -1,0 +1,137 @@
+// Uploaded WebAssembly contracts in the devnet: the bridge between its operations (a CallContext over a StateView
+// and an RcMeter) and the VM host. upload_contract stores bytecode and metadata in the kernel spaces; call_contract
+// and chain.read_contract run a stored contract; native contracts (KOIN, VHP, test tokens) answer `call` from wasm.
+import { toBase58 } from '../koinos/bytes.ts';
+import type { ObjectSpace, Transaction, UploadContractOperation } from '../koinos/types.ts';
+import { ChainError } from './chainError.ts';
+import type { CallContext } from './contracts/context.ts';
+import { contractAt } from './contracts/registry.ts';
+import { RESOURCE_LIMITS } from './resources.ts';
+import { objectSpace, parseStateKey, stateKey, type Space, type StateView } from './state.ts';
+import { callContract, readContract, READ_COMPUTE_LIMIT, uploadContract } from './vm/contractOperations.ts';
+import type { ComputeMeter, HostEnvironment, NativeCall } from './vm/executionContext.ts';
+import type { ObjectStore, StoredObject } from './vm/objectStore.ts';
+
+const EMPTY = new Uint8Array(0);
+const BYTECODE_SPACE = objectSpace(EMPTY, 2);
+
+/** Whether an uploaded contract's bytecode is stored at this id. */
+export function isWasmContract(view: StateView, contractId: Uint8Array): boolean {
+  return view.get(BYTECODE_SPACE, contractId) !== undefined;
+}
+
+const spaces = new Map<string, Space>();
+
+function spaceOf(space: ObjectSpace): Space {
+  const id = `${space.system ? 1 : 0}:${space.id}:${toBase58(space.zone)}`;
+  let found = spaces.get(id);
+  if (!found) {
+    found = objectSpace(space.zone, space.id, space.system);
+    if (spaces.size > 10_000) spaces.clear();
+    spaces.set(id, found);
+  }
+  return found;
+}
+
+/**
+ * The host's object store over a state layer. Neighbours are found by scanning the space (the devnet's state is
+ * small); keys compare as their serialized database_key, which is what the layer's state keys are.
+ */
+export function viewObjectStore(view: StateView): ObjectStore {
+  const neighbour = (space: ObjectSpace, key: Uint8Array, direction: 'next' | 'prev'): StoredObject | undefined => {
+    const s = spaceOf(space);
+    const from = stateKey(s, key);
+    const found = new Map<string, Uint8Array | null>();
+    view.scan(s.prefix, found);
+    let best: string | undefined;
+    for (const [k, value] of found) {
+      if (value === null) continue;
+      if (direction === 'next' ? k > from && (best === undefined || k < best) : k < from && (best === undefined || k > best)) best = k;
+    }
+    if (best === undefined) return undefined;
+    return { key: parseStateKey(best).key, value: found.get(best)! };
+  };
+  return {
+    get: (space, key) => view.get(spaceOf(space), key),
+    put: (space, key, value) => view.put(spaceOf(space), key, value),
+    remove: (space, key) => view.remove(spaceOf(space), key),
+    next: (space, key) => neighbour(space, key, 'next'),
+    prev: (space, key) => neighbour(space, key, 'prev'),
+  };
+}
+
+/** The transaction's RcMeter as the host's compute meter (compute bought at the compute price within rc_limit). */
+function rcComputeMeter(ctx: CallContext): ComputeMeter {
+  const meter = ctx.meter!;
+  return {
+    remaining: () => (meter.limit - meter.used) / RESOURCE_LIMITS.compute_bandwidth_cost,
+    use: (compute) => meter.useCompute(Number(compute)),
+  };
+}
+
+/** koinos/chain/error.proto compute_bandwidth_limit_exceeded. */
+const COMPUTE_BANDWIDTH_LIMIT_EXCEEDED = -1013;
+
+/**
+ * A fixed compute budget without an rc session (read-only calls: koinos-chain's read_compute_bandwidth_limit); past
+ * it, resource_meter.cpp's "compute bandwidth limit exceeded".
+ */
+function budgetMeter(limit: bigint): ComputeMeter {
+  let used = 0n;
+  return {
+    remaining: () => limit - used,
+    use: (compute) => {
+      if (compute > limit - used) {
+        used = limit;
+        throw new ChainError(COMPUTE_BANDWIDTH_LIMIT_EXCEEDED, 'compute bandwidth limit exceeded');
+      }
+      used += compute;
+    },
+  };
+}
+
+/** A native contract behind the host's `call`, with the calling contract as its caller. */
+function nativeBridge(ctx: CallContext): (contractId: Uint8Array) => NativeCall | undefined {
+  return (contractId) => {
+    const contract = contractAt(ctx.view, contractId);
+    if (!contract) return undefined;
+    return (hostCtx, entryPoint, args) => contract.call({ ...ctx, caller: hostCtx.caller() }, entryPoint, args);
+  };
+}
+
+function environment(ctx: CallContext, transaction: Transaction | undefined, logs: string[]): HostEnvironment {
+  return {
+    state: viewObjectStore(ctx.view),
+    meter: ctx.meter && !ctx.readOnly ? rcComputeMeter(ctx) : budgetMeter(READ_COMPUTE_LIMIT),
+    useDisk: (bytes) => ctx.meter?.useDisk(bytes),
+    readOnly: ctx.readOnly,
+    chainId: EMPTY,
+    headInfo: {
+      head_topology: { id: EMPTY, previous: EMPTY, height: ctx.blockHeight },
+      head_block_time: ctx.headBlockTime,
+      last_irreversible_block: 0n,
+    },
+    transaction,
+    events: ctx.events,
+    logs,
+    sequence: ctx.sequence,
+    nativeContract: nativeBridge(ctx),
+  };
+}
+
+/** call_contract to an uploaded contract (user mode; a failure becomes a reversion). */
+export function callWasmContract(ctx: CallContext, transaction: Transaction | undefined, logs: string[], contractId: Uint8Array, entryPoint: number, args: Uint8Array): Uint8Array {
+  return callContract(environment(ctx, transaction, logs), contractId, entryPoint, args).result;
+}
+
+/** chain.read_contract of an uploaded contract: read-only, at most 10,000,000 compute; returns the result and logs. */
+export function readWasmContract(ctx: CallContext, contractId: Uint8Array, entryPoint: number, args: Uint8Array): { result: Uint8Array; logs: string[] } {
+  const logs: string[] = [];
+  const { result } = readContract(environment({ ...ctx, readOnly: true }, undefined, logs), contractId, entryPoint, args);
+  return { result, logs };
+}
+
+/** upload_contract: the contract id's authority, then bytecode and metadata in the kernel spaces. */
+export function uploadWasmContract(ctx: CallContext, transaction: Transaction | undefined, logs: string[], op: UploadContractOperation): void {
+  uploadContract(environment(ctx, transaction, logs), op, toBase58(op.contract_id));
+}
