@@ -17,6 +17,19 @@ export const ERROR_CODES = [
   'UNKNOWN_TYPE',
   'NODE_ERROR',
   'NOT_FOUND',
+  // Vault: the password, the keychain and the accounts kept in it.
+  'VAULT_NOT_FOUND',
+  'VAULT_EXISTS',
+  'VAULT_LOCKED',
+  'VAULT_CORRUPT',
+  'WRONG_PASSWORD',
+  'WEAK_PASSWORD',
+  'KEYCHAIN_UNAVAILABLE',
+  'STORAGE_FAILED',
+  'ACCOUNT_NOT_FOUND',
+  'ACCOUNT_EXISTS',
+  'WATCH_ONLY',
+  'INVALID_BACKUP',
   'INTERNAL',
 ] as const;
 

@@ -1,0 +1,119 @@
+// The encrypted backup file: one JSON text holding every account and secret of a wallet, sealed with AES-256-GCM under
+// a key derived by scrypt from a backup password (its own salt). It needs no keychain, so it moves keys to a new machine.
+import type { AccountKind } from '../../ipc/contract.ts';
+import { WalletError } from '../../koinos/errors.ts';
+import { deriveKey, isScryptParams, newSalt, open, seal, zero, type ScryptCost, type ScryptParams } from './vaultCrypto.ts';
+
+export const BACKUP_FORMAT = 'koinos-wallet-backup';
+export const BACKUP_VERSION = 1;
+/** A backup of thousands of accounts stays far below this; anything larger is refused before any work. */
+export const MAX_BACKUP_CHARS = 4 * 1024 * 1024;
+
+export interface BackupAccount {
+  name: string;
+  kind: AccountKind;
+  address: string;
+  /** `phrase` accounts: which phrase of `phrases` and the derivation index. */
+  phraseRef?: string;
+  derivationIndex?: number;
+  /** `key` accounts: the private key, 64 hex digits. */
+  privateKeyHex?: string;
+  developmentOnly?: boolean;
+}
+
+/** What the sealed part of a backup holds. */
+export interface BackupPayload {
+  phrases: { ref: string; phrase: string; nextIndex: number }[];
+  accounts: BackupAccount[];
+}
+
+interface BackupEnvelope {
+  format: typeof BACKUP_FORMAT;
+  version: typeof BACKUP_VERSION;
+  createdAt: string;
+  kdf: ScryptParams;
+  data: string;
+}
+
+const identity = (kdf: ScryptParams) => `${BACKUP_FORMAT}/${BACKUP_VERSION}/${kdf.salt}`;
+
+/**
+ * Seals a payload with a backup password into the backup file's text.
+ * @example
+ * const text = await sealBackup(payload, 'backup password', { N: 65536, r: 8, p: 1 }, new Date());
+ */
+export async function sealBackup(payload: BackupPayload, backupPassword: string, cost: ScryptCost, now: Date): Promise<string> {
+  const kdf: ScryptParams = { ...cost, salt: newSalt() };
+  const key = await deriveKey(backupPassword, kdf);
+  try {
+    const plain = new TextEncoder().encode(JSON.stringify(payload));
+    const data = seal(key, plain, identity(kdf));
+    plain.fill(0);
+    const envelope: BackupEnvelope = { format: BACKUP_FORMAT, version: BACKUP_VERSION, createdAt: now.toISOString(), kdf, data };
+    return JSON.stringify(envelope, null, 2) + '\n';
+  } finally {
+    zero(key);
+  }
+}
+
+function invalid(what: string): WalletError {
+  return new WalletError('INVALID_BACKUP', `expected a Koinos wallet backup file, but ${what}`, {
+    metaMessages: ['Choose the file that "Export encrypted backup" wrote.'],
+  });
+}
+
+function checkPayload(value: unknown): BackupPayload {
+  const p = value as BackupPayload;
+  if (!p || !Array.isArray(p.phrases) || !Array.isArray(p.accounts)) throw invalid('its content has no account list');
+  for (const phrase of p.phrases) {
+    if (typeof phrase?.ref !== 'string' || typeof phrase.phrase !== 'string' || !Number.isInteger(phrase.nextIndex)) {
+      throw invalid('a recovery phrase entry is incomplete');
+    }
+  }
+  for (const a of p.accounts) {
+    const ok =
+      typeof a?.name === 'string' && typeof a.address === 'string' &&
+      ((a.kind === 'phrase' && typeof a.phraseRef === 'string' && Number.isInteger(a.derivationIndex)) ||
+        (a.kind === 'key' && typeof a.privateKeyHex === 'string') ||
+        a.kind === 'watch');
+    if (!ok) throw invalid('an account entry is incomplete');
+  }
+  return p;
+}
+
+/**
+ * Opens a backup file's text with its password.
+ * @throws WalletError INVALID_BACKUP for a text that is not a backup (or too large); WRONG_PASSWORD when the backup
+ *   password does not open it (or the file was altered).
+ */
+export async function openBackup(content: string, backupPassword: string): Promise<BackupPayload> {
+  if (typeof content !== 'string') throw invalid('got no text');
+  if (content.length > MAX_BACKUP_CHARS) throw invalid(`it is ${content.length} characters long, more than a backup can be`);
+  let envelope: BackupEnvelope;
+  try {
+    envelope = JSON.parse(content) as BackupEnvelope;
+  } catch {
+    throw invalid('it is not JSON');
+  }
+  if (envelope?.format !== BACKUP_FORMAT) throw invalid(`its format is not "${BACKUP_FORMAT}"`);
+  if (envelope.version !== BACKUP_VERSION) throw invalid(`its version is ${String(envelope.version)}, and this wallet reads version ${BACKUP_VERSION}`);
+  // Checked before scrypt runs: a crafted file must not make it allocate gigabytes.
+  if (!isScryptParams(envelope.kdf) || typeof envelope.data !== 'string') throw invalid('its key derivation settings are missing or out of range');
+  const key = await deriveKey(backupPassword, envelope.kdf);
+  const plain = open(key, envelope.data, identity(envelope.kdf));
+  zero(key);
+  if (!plain) {
+    throw new WalletError('WRONG_PASSWORD', 'expected the password this backup was exported with, but it does not open the backup', {
+      metaMessages: ['Check the backup password (it may differ from the wallet password) and try again.'],
+    });
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(new TextDecoder().decode(plain));
+  } catch {
+    throw invalid('its content is not JSON');
+  } finally {
+    plain.fill(0);
+  }
+  return checkPayload(parsed);
+}

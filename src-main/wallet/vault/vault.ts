@@ -1,0 +1,852 @@
+// The vault: the wallet password, the accounts and their keys. One method per `vault:*`, `settings:*` and
+// `accounts:*` channel of the IPC contract, plus signing (TransactionSigner), the idle lock and API keys of networks.
+// Secrets are sealed entries in a SecretStore; wallet.json (walletFile.ts) is the commit point of every change.
+import { randomBytes, randomInt } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { AccountInfo, EncryptedBackup, NewPhrase, RevealedSecret, Settings, VaultStatus } from '../../ipc/contract.ts';
+import { WalletError, describe } from '../../koinos/errors.ts';
+import { addressFromString, assertMnemonic, newMnemonic, parsePrivateKey, privateKeyToWif } from '../../koinos/keys.ts';
+import { signTransaction } from '../../koinos/transaction.ts';
+import type { Transaction } from '../../koinos/types.ts';
+import type { TransactionSigner } from '../signer.ts';
+import { openBackup, sealBackup, type BackupAccount, type BackupPayload } from './backupFile.ts';
+import { IdleTimer, SYSTEM_CLOCK, type Clock } from './idleTimer.ts';
+import { addressOfKey, apiKeyOf, apiKeyPayload, deriveAccount, keyOf, keyPayload, phraseOf, phrasePayload } from './secretPayload.ts';
+import { FILE_STORAGE_NOTICE, fileStore, keychainAnswers, keychainStore, type Keychain, type SecretStore, type WriteFile } from './secretStore.ts';
+import { calibrateScrypt, deriveKey, makeCheck, newSalt, open, seal, verifyCheck, zero, type ScryptCost } from './vaultCrypto.ts';
+import { KEY_FILE_NAME, readWalletFile, settingsProblem, writeWalletFile, type AccountRecord, type VaultRecord, type WalletFile } from './walletFile.ts';
+
+export interface VaultOptions {
+  /** The wallet's data folder (wallet.json, and vault-keys.json when no keychain answers). */
+  dataDir: string;
+  /** keytar, or anything with its four calls (see loadKeytar). */
+  keychain: Keychain;
+  /** keytar service name of a new wallet's entries (default `koinos-wallet`); tests use a unique one. */
+  keychainService?: string;
+  /** Time and timers of the idle lock (default: the system's). */
+  clock?: Clock;
+  /** scrypt cost of a new wallet or password (default: calibrated to about 0.25 s on this machine). */
+  scryptCost?: ScryptCost;
+  /** Atomic file write (default writeFileAtomic); tests inject failures through it. */
+  writeFile?: WriteFile;
+}
+
+/** Shortest password a new wallet or a backup accepts. */
+export const MIN_PASSWORD_LENGTH = 8;
+const MAX_NAME_LENGTH = 64;
+const CHECK_WORDS = 3;
+
+interface Session {
+  key: Uint8Array;
+  /** Opened entries by secret id (phrase or private key payloads), zero-filled on lock. */
+  payloads: Map<string, Uint8Array>;
+  /** Private keys by account id, zero-filled on lock. */
+  signingKeys: Map<string, Uint8Array>;
+  /** Phrases made by newPhrase and not yet confirmed. */
+  drafts: Map<string, { payload: Uint8Array; checkPositions: number[] }>;
+}
+
+const newId = () => randomBytes(8).toString('hex');
+const secretEntry = (generation: string, id: string) => `${generation}/secret/${id}`;
+const apiKeyEntry = (generation: string, networkId: string) => `${generation}/apikey/${encodeURIComponent(networkId)}`;
+
+function requireText(value: unknown, field: string): string {
+  if (typeof value !== 'string') throw new WalletError('INVALID_ARGUMENT', `expected ${field} as text, got ${typeof value === 'object' ? describe(value) : typeof value}`);
+  return value;
+}
+
+function checkNewPassword(password: unknown, field = 'the new password'): string {
+  const text = requireText(password, field);
+  if (text.length < MIN_PASSWORD_LENGTH) {
+    throw new WalletError('WEAK_PASSWORD', `expected ${field} to have at least ${MIN_PASSWORD_LENGTH} characters, got ${text.length}`, {
+      metaMessages: ['A longer password (several words) protects the keys better.'],
+    });
+  }
+  return text;
+}
+
+function toInfo(a: AccountRecord): AccountInfo {
+  const info: AccountInfo = { id: a.id, name: a.name, address: a.address, kind: a.kind };
+  if (a.kind === 'phrase') Object.assign(info, { phraseId: a.phraseId, derivationIndex: a.derivationIndex });
+  if (a.developmentOnly) info.developmentOnly = true;
+  return info;
+}
+
+/**
+ * The wallet's keys behind a password.
+ * @example
+ * const vault = await Vault.open({ dataDir, keychain: await loadKeytar() });
+ * await vault.create({ password: 'correct horse battery' });
+ * const account = await vault.importKey({ key: wif, name: 'Main' });
+ * const signed = await vault.signTransaction(account.address, prepared);
+ */
+export class Vault implements TransactionSigner {
+  readonly #options: VaultOptions;
+  readonly #clock: Clock;
+  readonly #idle: IdleTimer;
+  readonly #listeners = new Set<(status: VaultStatus) => void>();
+  #file: WalletFile;
+  #store: SecretStore;
+  #session?: Session;
+  #queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(options: VaultOptions, file: WalletFile, store: SecretStore) {
+    this.#options = options;
+    this.#clock = options.clock ?? SYSTEM_CLOCK;
+    this.#idle = new IdleTimer(this.#clock, () => this.lock());
+    this.#file = file;
+    this.#store = store;
+  }
+
+  /**
+   * Opens the wallet of a data folder (a fresh one when the folder holds none). For a new wallet it probes the
+   * keychain once to tell where keys would go.
+   * @throws WalletError VAULT_CORRUPT when wallet.json is not one this wallet wrote (it is never overwritten).
+   */
+  static async open(options: VaultOptions): Promise<Vault> {
+    await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
+    const file = await readWalletFile(options.dataDir);
+    return new Vault(options, file, await Vault.#storeFor(options, file.vault));
+  }
+
+  static async #storeFor(options: VaultOptions, record: VaultRecord | undefined): Promise<SecretStore> {
+    const service = record?.keychainService ?? options.keychainService ?? 'koinos-wallet';
+    const storage = record?.storage ?? ((await keychainAnswers(options.keychain, service)).ok ? 'keychain' : 'file');
+    return storage === 'keychain'
+      ? keychainStore(options.keychain, service, record?.walletId ?? 'unset')
+      : fileStore(join(options.dataDir, KEY_FILE_NAME), options.writeFile);
+  }
+
+  // ---- vault:* ------------------------------------------------------------------------------------------------
+
+  /** `vault:status` */
+  status(): VaultStatus {
+    const status: VaultStatus = {
+      exists: this.#file.vault !== undefined,
+      unlocked: this.#session !== undefined,
+      storage: this.#store.kind,
+      autoLockMinutes: this.#file.settings.autoLockMinutes,
+    };
+    if (this.#store.kind === 'file') status.storageNotice = FILE_STORAGE_NOTICE;
+    return status;
+  }
+
+  /**
+   * `vault:create`: a new empty wallet protected by `password`, left unlocked.
+   * @throws WalletError VAULT_EXISTS, WEAK_PASSWORD, STORAGE_FAILED.
+   */
+  create(args: { password: string }): Promise<VaultStatus> {
+    return this.#exclusive(async () => {
+      if (this.#file.vault) throw new WalletError('VAULT_EXISTS', 'expected no wallet in this data folder, but one exists', { metaMessages: ['Unlock it with its password instead.'] });
+      const password = checkNewPassword(args?.password, 'the wallet password');
+      const kdf = { ...(this.#options.scryptCost ?? (await calibrateScrypt())), salt: newSalt() };
+      const key = await deriveKey(password, kdf);
+      const walletId = newId();
+      const generation = newId();
+      const store = await Vault.#storeFor(this.#options, undefined);
+      const vault: VaultRecord = {
+        walletId,
+        storage: store.kind,
+        keychainService: this.#options.keychainService ?? 'koinos-wallet',
+        kdf,
+        generation,
+        check: makeCheck(key, `${walletId}/${generation}`),
+        accounts: [],
+        phrases: [],
+        apiKeys: [],
+      };
+      try {
+        await this.#commit({ ...this.#file, vault });
+      } catch (error) {
+        zero(key);
+        throw error;
+      }
+      this.#store = await Vault.#storeFor(this.#options, vault);
+      this.#startSession(key);
+      return this.status();
+    });
+  }
+
+  /**
+   * `vault:unlock`: derives the key once (scrypt), checks it against the check value; entries are opened when used.
+   * @throws WalletError VAULT_NOT_FOUND, WRONG_PASSWORD (nothing changes).
+   */
+  unlock(args: { password: string }): Promise<VaultStatus> {
+    return this.#exclusive(async () => {
+      const key = await this.#keyFromPassword(args?.password);
+      if (this.#session && this.#idle.expired()) this.lock();
+      if (this.#session) {
+        zero(key);
+        this.touch();
+      } else {
+        this.#startSession(key);
+        await this.#removeOrphans();
+      }
+      return this.status();
+    });
+  }
+
+  /** `vault:lock`, also on idle and on machine sleep: every decrypted key and phrase is zero-filled and dropped. */
+  lock(): VaultStatus {
+    const session = this.#session;
+    if (session) {
+      this.#session = undefined;
+      zero(session.key);
+      for (const bytes of session.payloads.values()) zero(bytes);
+      for (const bytes of session.signingKeys.values()) zero(bytes);
+      for (const draft of session.drafts.values()) zero(draft.payload);
+      session.payloads.clear();
+      session.signingKeys.clear();
+      session.drafts.clear();
+    }
+    this.#idle.stop();
+    const status = this.status();
+    if (session) this.#emit(status);
+    return status;
+  }
+
+  /**
+   * `vault:changePassword`. Every entry is sealed again under the new key as a new generation of entries; then one
+   * atomic write of wallet.json switches to it; then the old generation is deleted. A crash before the switch leaves
+   * the old password valid, after it the new one: wallet.json always names the generation its check value opens.
+   * @throws WalletError WRONG_PASSWORD, WEAK_PASSWORD, VAULT_CORRUPT (an entry is missing: nothing changes),
+   *   KEYCHAIN_UNAVAILABLE / STORAGE_FAILED (nothing changes).
+   */
+  changePassword(args: { oldPassword: string; newPassword: string }): Promise<VaultStatus> {
+    return this.#exclusive(async () => {
+      const newPassword = checkNewPassword(args?.newPassword);
+      const oldKey = await this.#keyFromPassword(args?.oldPassword);
+      const current = this.#vault();
+      const kdf = { ...(this.#options.scryptCost ?? { N: current.kdf.N, r: current.kdf.r, p: current.kdf.p }), salt: newSalt() };
+      const newKey = await deriveKey(newPassword, kdf);
+      const generation = newId();
+      const names = this.#entryIds(current);
+      const written: string[] = [];
+      try {
+        for (const id of names) {
+          const payload = await this.#readEntry(current, oldKey, id, current.generation);
+          const sealed = seal(newKey, payload, `${current.walletId}/${id(generation)}`);
+          zero(payload);
+          await this.#store.write(id(generation), sealed);
+          written.push(id(generation));
+        }
+        await this.#commit({ ...this.#file, vault: { ...current, kdf, generation, check: makeCheck(newKey, `${current.walletId}/${generation}`) } });
+      } catch (error) {
+        zero(newKey);
+        for (const name of written) await this.#store.remove(name).catch(() => undefined);
+        throw error;
+      } finally {
+        zero(oldKey);
+      }
+      // Committed: the old generation is now garbage; what a crash leaves of it is removed at the next unlock.
+      for (const id of names) await this.#store.remove(id(current.generation)).catch(() => undefined);
+      if (this.#session) {
+        zero(this.#session.key);
+        this.#session.key = newKey;
+      } else {
+        zero(newKey);
+      }
+      return this.status();
+    });
+  }
+
+  /**
+   * `vault:exportBackup`: every account and secret, sealed with `backupPassword` (its own salt), in one file's text.
+   * @throws WalletError WRONG_PASSWORD (the wallet password), WEAK_PASSWORD (the backup password).
+   */
+  exportBackup(args: { password: string; backupPassword: string }): Promise<EncryptedBackup> {
+    return this.#exclusive(async () => {
+      const backupPassword = checkNewPassword(args?.backupPassword, 'the backup password');
+      const key = await this.#keyFromPassword(args?.password);
+      const vault = this.#vault();
+      const payload: BackupPayload = { phrases: [], accounts: [] };
+      try {
+        for (const phrase of vault.phrases) {
+          const bytes = await this.#readEntry(vault, key, (g) => secretEntry(g, phrase.id), vault.generation);
+          payload.phrases.push({ ref: phrase.id, phrase: phraseOf(bytes), nextIndex: phrase.nextIndex });
+          zero(bytes);
+        }
+        for (const a of vault.accounts) {
+          const entry: BackupAccount = { name: a.name, kind: a.kind, address: a.address };
+          if (a.developmentOnly) entry.developmentOnly = true;
+          if (a.kind === 'phrase') Object.assign(entry, { phraseRef: a.phraseId, derivationIndex: a.derivationIndex });
+          if (a.kind === 'key') {
+            const bytes = await this.#readEntry(vault, key, (g) => secretEntry(g, a.secretId!), vault.generation);
+            entry.privateKeyHex = Buffer.from(keyOf(bytes)).toString('hex');
+            zero(bytes);
+          }
+          payload.accounts.push(entry);
+        }
+      } finally {
+        zero(key);
+      }
+      const now = new Date(this.#clock.now());
+      const content = await sealBackup(payload, backupPassword, { N: vault.kdf.N, r: vault.kdf.r, p: vault.kdf.p }, now);
+      return { fileName: `koinos-wallet-backup-${now.toISOString().slice(0, 10)}.json`, content };
+    });
+  }
+
+  /**
+   * `vault:importBackup`: adds the backup's accounts to this (unlocked) wallet, skipping those it already has; phrases
+   * it already holds are matched, not duplicated. Returns every account of the wallet.
+   * @throws WalletError INVALID_BACKUP, WRONG_PASSWORD (the backup password), VAULT_LOCKED.
+   */
+  importBackup(args: { content: string; backupPassword: string }): Promise<AccountInfo[]> {
+    return this.#exclusive(async () => {
+      this.#requireSession();
+      const payload = await openBackup(args?.content, requireText(args?.backupPassword, 'the backup password'));
+      const session = this.#requireSession();
+      const vault = structuredClone(this.#vault());
+      const entries: [string, Uint8Array][] = [];
+      const phraseIds = new Map<string, string>();
+      const phraseTexts = new Map<string, string>();
+      try {
+        for (const p of payload.phrases) {
+          const phrase = assertMnemonic(p.phrase);
+          const firstAddress = deriveAccount(phrase, 0).address;
+          const known = vault.phrases.find((q) => q.firstAddress === firstAddress);
+          phraseTexts.set(p.ref, phrase);
+          if (known) {
+            phraseIds.set(p.ref, known.id);
+            known.nextIndex = Math.max(known.nextIndex, p.nextIndex);
+          } else {
+            const id = newId();
+            phraseIds.set(p.ref, id);
+            vault.phrases.push({ id, nextIndex: Math.max(1, p.nextIndex), firstAddress });
+            entries.push([id, phrasePayload(phrase)]);
+          }
+        }
+        const has = (address: string, watchToo: boolean) => vault.accounts.some((a) => a.address === address && (watchToo || a.kind !== 'watch'));
+        for (const a of payload.accounts) {
+          const name = this.#cleanName(a.name, vault);
+          if (a.kind === 'phrase') {
+            const phraseId = phraseIds.get(a.phraseRef!);
+            const phrase = phraseTexts.get(a.phraseRef!);
+            if (!phraseId || phrase === undefined) throw new WalletError('INVALID_BACKUP', 'expected every phrase account of the backup to name a phrase in it, but one does not');
+            const { privateKey, address } = deriveAccount(phrase, a.derivationIndex!);
+            zero(privateKey);
+            if (has(address, false)) continue;
+            vault.accounts.push({ id: newId(), name, address, kind: 'phrase', phraseId, derivationIndex: a.derivationIndex! });
+          } else if (a.kind === 'key') {
+            const { privateKey } = parsePrivateKey(a.privateKeyHex!);
+            const address = addressOfKey(privateKey);
+            if (has(address, false)) {
+              zero(privateKey);
+              continue;
+            }
+            const secretId = newId();
+            entries.push([secretId, keyPayload(privateKey)]);
+            zero(privateKey);
+            vault.accounts.push({ id: newId(), name, address, kind: 'key', secretId, ...(a.developmentOnly ? { developmentOnly: true } : {}) });
+          } else if (!has(addressToText(a.address), true)) {
+            vault.accounts.push({ id: newId(), name, address: a.address, kind: 'watch' });
+          }
+        }
+        if (this.#session !== session) throw this.#lockedError();
+        await this.#writeEntriesAndCommit(vault, entries, session.key);
+      } finally {
+        for (const [, bytes] of entries) zero(bytes);
+      }
+      return this.listAccounts();
+    });
+  }
+
+  // ---- settings:* ---------------------------------------------------------------------------------------------
+
+  /** `settings:get` (works locked and before a wallet exists). */
+  getSettings(): Settings {
+    return { ...this.#file.settings };
+  }
+
+  /**
+   * `settings:update`: only the known fields are taken; a new auto-lock time applies at once.
+   * @throws WalletError INVALID_ARGUMENT naming the field; ACCOUNT_NOT_FOUND for an unknown selectedAccountId.
+   */
+  updateSettings(patch: Partial<Settings>): Promise<Settings> {
+    return this.#exclusive(async () => {
+      const picked: Partial<Settings> = {};
+      for (const field of ['autoLockMinutes', 'theme', 'selectedAccountId', 'selectedNetworkId'] as const) {
+        if (patch && patch[field] !== undefined) Object.assign(picked, { [field]: patch[field] });
+      }
+      const problem = settingsProblem(picked);
+      if (problem) throw new WalletError('INVALID_ARGUMENT', `expected valid settings, but ${problem}`);
+      if (picked.selectedAccountId !== undefined) this.#account(picked.selectedAccountId);
+      const settings = { ...this.#file.settings, ...picked };
+      await this.#commit({ ...this.#file, settings });
+      if (this.#session) this.#idle.setIdleMs(settings.autoLockMinutes * 60_000);
+      return this.getSettings();
+    });
+  }
+
+  // ---- accounts:* ---------------------------------------------------------------------------------------------
+
+  /** `accounts:list`, in the user's order (works locked). */
+  listAccounts(): AccountInfo[] {
+    return (this.#file.vault?.accounts ?? []).map(toInfo);
+  }
+
+  /** `accounts:newPhrase`: a new phrase kept (unsaved) until confirmPhrase; it is forgotten on lock. */
+  async newPhrase(args: { words: 12 | 24 }): Promise<NewPhrase> {
+    const session = this.#requireSession();
+    if (args?.words !== 12 && args?.words !== 24) throw new WalletError('INVALID_ARGUMENT', `expected a phrase of 12 or 24 words, got ${describe(args?.words)}`);
+    const phrase = newMnemonic(args.words);
+    const positions = new Set<number>();
+    while (positions.size < CHECK_WORDS) positions.add(randomInt(1, args.words + 1));
+    const draftId = newId();
+    const checkPositions = [...positions].sort((a, b) => a - b);
+    session.drafts.set(draftId, { payload: phrasePayload(phrase), checkPositions });
+    return { draftId, words: phrase.split(' '), checkPositions };
+  }
+
+  /**
+   * `accounts:confirmPhrase`: checks the words at the asked positions, then saves the phrase and its account 0.
+   * @throws WalletError NOT_FOUND (draft gone: the wallet locked), INVALID_MNEMONIC (a word does not match; the draft
+   *   stays for another try).
+   */
+  confirmPhrase(args: { draftId: string; name: string; checks: { position: number; word: string }[] }): Promise<AccountInfo> {
+    return this.#exclusive(async () => {
+      const session = this.#requireSession();
+      const draft = session.drafts.get(args?.draftId);
+      if (!draft) throw new WalletError('NOT_FOUND', 'expected a recovery phrase waiting for confirmation, but there is none (the wallet locked since)', { metaMessages: ['Create a new phrase.'] });
+      const words = phraseOf(draft.payload).split(' ');
+      const checks = Array.isArray(args.checks) ? args.checks : [];
+      for (const position of draft.checkPositions) {
+        const given = checks.find((c) => c?.position === position)?.word;
+        if (typeof given !== 'string' || given.trim().toLowerCase() !== words[position - 1]) {
+          throw new WalletError('INVALID_MNEMONIC', `expected word ${position} of the phrase you wrote down, but the word given does not match`, {
+            metaMessages: ['Check your written copy: an error there would lose the account.'],
+          });
+        }
+      }
+      const account = await this.#addPhrase(session, words.join(' '), args.name);
+      session.drafts.delete(args.draftId);
+      zero(draft.payload);
+      return account;
+    });
+  }
+
+  /**
+   * `accounts:importPhrase`: saves a BIP39 phrase and its account 0 (m/44'/659'/0'/0/0).
+   * @throws WalletError INVALID_MNEMONIC (never quoting the phrase), ACCOUNT_EXISTS, VAULT_LOCKED.
+   */
+  importPhrase(args: { phrase: string; name: string }): Promise<AccountInfo> {
+    return this.#exclusive(async () => {
+      const session = this.#requireSession();
+      return this.#addPhrase(session, assertMnemonic(args?.phrase), args.name);
+    });
+  }
+
+  /**
+   * `accounts:importKey` (and `devnet:importAccount` with `developmentOnly`): a WIF or 64 hex digits.
+   * @throws WalletError INVALID_WIF / INVALID_PRIVATE_KEY (never quoting the key), ACCOUNT_EXISTS, VAULT_LOCKED.
+   */
+  importKey(args: { key: string; name: string }, options: { developmentOnly?: boolean } = {}): Promise<AccountInfo> {
+    return this.#exclusive(async () => {
+      const session = this.#requireSession();
+      const { privateKey } = parsePrivateKey(args?.key);
+      const vault = structuredClone(this.#vault());
+      const payload = keyPayload(privateKey);
+      zero(privateKey);
+      try {
+        const address = addressOfKey(keyOf(payload));
+        this.#assertNewAddress(vault, address);
+        const secretId = newId();
+        const record: AccountRecord = { id: newId(), name: this.#cleanName(args.name, vault), address, kind: 'key', secretId };
+        if (options.developmentOnly) record.developmentOnly = true;
+        vault.accounts.push(record);
+        await this.#writeEntriesAndCommit(vault, [[secretId, payload]], session.key);
+        return toInfo(record);
+      } finally {
+        zero(payload);
+      }
+    });
+  }
+
+  /**
+   * `accounts:addWatch`: an address only (balances and history, no signing).
+   * @throws WalletError INVALID_ADDRESS, ACCOUNT_EXISTS, VAULT_NOT_FOUND.
+   */
+  addWatch(args: { address: string; name: string }): Promise<AccountInfo> {
+    return this.#exclusive(async () => {
+      const address = addressToText(args?.address);
+      const vault = structuredClone(this.#vault());
+      this.#assertNewAddress(vault, address);
+      const record: AccountRecord = { id: newId(), name: this.#cleanName(args.name, vault), address, kind: 'watch' };
+      vault.accounts.push(record);
+      await this.#commit({ ...this.#file, vault });
+      return toInfo(record);
+    });
+  }
+
+  /**
+   * `accounts:deriveNext`: the phrase's next account (index never reused, even after a removal).
+   * @throws WalletError NOT_FOUND (no such phrase), VAULT_LOCKED, ACCOUNT_EXISTS.
+   */
+  deriveNext(args: { phraseId: string; name: string }): Promise<AccountInfo> {
+    return this.#exclusive(async () => {
+      const session = this.#requireSession();
+      const vault = structuredClone(this.#vault());
+      const phrase = vault.phrases.find((p) => p.id === args?.phraseId);
+      if (!phrase) throw new WalletError('NOT_FOUND', `expected a recovery phrase of this wallet, got unknown phrase id ${describe(args?.phraseId)}`);
+      const payload = await this.#payload(session, phrase.id);
+      const index = phrase.nextIndex;
+      const { privateKey, address } = deriveAccount(phraseOf(payload), index);
+      this.#assertNewAddress(vault, address);
+      const record: AccountRecord = { id: newId(), name: this.#cleanName(args.name, vault), address, kind: 'phrase', phraseId: phrase.id, derivationIndex: index };
+      vault.accounts.push(record);
+      phrase.nextIndex = index + 1;
+      try {
+        await this.#commit({ ...this.#file, vault });
+      } catch (error) {
+        zero(privateKey);
+        throw error;
+      }
+      if (this.#session === session) session.signingKeys.set(record.id, privateKey);
+      else zero(privateKey);
+      return toInfo(record);
+    });
+  }
+
+  /** `accounts:rename` @throws WalletError ACCOUNT_NOT_FOUND. */
+  renameAccount(args: { id: string; name: string }): Promise<AccountInfo> {
+    return this.#exclusive(async () => {
+      const vault = structuredClone(this.#vault());
+      const record = vault.accounts.find((a) => a.id === args?.id) ?? this.#account(args?.id);
+      record.name = this.#cleanName(args.name, vault, record.name);
+      await this.#commit({ ...this.#file, vault });
+      return toInfo(record);
+    });
+  }
+
+  /** `accounts:reorder`: `ids` must name every account once. @throws WalletError INVALID_ARGUMENT. */
+  reorderAccounts(args: { ids: string[] }): Promise<AccountInfo[]> {
+    return this.#exclusive(async () => {
+      const vault = structuredClone(this.#vault());
+      const ids = Array.isArray(args?.ids) ? args.ids : [];
+      const byId = new Map(vault.accounts.map((a) => [a.id, a]));
+      if (ids.length !== byId.size || new Set(ids).size !== ids.length || ids.some((id) => !byId.has(id))) {
+        throw new WalletError('INVALID_ARGUMENT', `expected the ids of all ${byId.size} accounts, each once, got ${ids.length} ids that do not match them`);
+      }
+      vault.accounts = ids.map((id) => byId.get(id)!);
+      await this.#commit({ ...this.#file, vault });
+      return this.listAccounts();
+    });
+  }
+
+  /**
+   * `accounts:remove` (asks the password): the account goes; its key entry (or its phrase, with its last account)
+   * is deleted after wallet.json no longer names it.
+   * @throws WalletError WRONG_PASSWORD, ACCOUNT_NOT_FOUND.
+   */
+  removeAccount(args: { id: string; password: string }): Promise<AccountInfo[]> {
+    return this.#exclusive(async () => {
+      zero(await this.#keyFromPassword(args?.password));
+      const vault = structuredClone(this.#vault());
+      const record = this.#account(args.id);
+      vault.accounts = vault.accounts.filter((a) => a.id !== record.id);
+      const gone: string[] = [];
+      if (record.kind === 'key') gone.push(record.secretId!);
+      if (record.kind === 'phrase' && !vault.accounts.some((a) => a.phraseId === record.phraseId)) {
+        vault.phrases = vault.phrases.filter((p) => p.id !== record.phraseId);
+        gone.push(record.phraseId!);
+      }
+      const settings = { ...this.#file.settings };
+      if (settings.selectedAccountId === record.id) delete settings.selectedAccountId;
+      await this.#commit({ ...this.#file, settings, vault });
+      const session = this.#session;
+      zero(session?.signingKeys.get(record.id));
+      session?.signingKeys.delete(record.id);
+      for (const id of gone) {
+        zero(session?.payloads.get(id));
+        session?.payloads.delete(id);
+        await this.#store.remove(secretEntry(vault.generation, id)).catch(() => undefined);
+      }
+      return this.listAccounts();
+    });
+  }
+
+  /**
+   * `accounts:reveal` (asks the password): the phrase of a phrase account, or the WIF of a key account.
+   * @throws WalletError WRONG_PASSWORD, WATCH_ONLY, ACCOUNT_NOT_FOUND.
+   */
+  reveal(args: { id: string; password: string }): Promise<RevealedSecret> {
+    return this.#exclusive(async () => {
+      const key = await this.#keyFromPassword(args?.password);
+      try {
+        const record = this.#account(args.id);
+        if (record.kind === 'watch') throw new WalletError('WATCH_ONLY', `expected an account with a key, but "${record.name}" is watch-only`);
+        const vault = this.#vault();
+        const bytes = await this.#readEntry(vault, key, (g) => secretEntry(g, record.phraseId ?? record.secretId!), vault.generation);
+        try {
+          return record.kind === 'phrase' ? { kind: 'phrase', secret: phraseOf(bytes) } : { kind: 'wif', secret: privateKeyToWif(keyOf(bytes)) };
+        } finally {
+          zero(bytes);
+        }
+      } finally {
+        zero(key);
+      }
+    });
+  }
+
+  // ---- signing, activity, lock events ------------------------------------------------------------------------
+
+  /**
+   * Signs a transaction as the account with this address (TransactionSigner).
+   * @throws WalletError VAULT_LOCKED, WATCH_ONLY, ACCOUNT_NOT_FOUND; INVALID_TRANSACTION as signTransaction.
+   */
+  async signTransaction(address: string, transaction: Transaction): Promise<Transaction> {
+    const session = this.#requireSession();
+    const accounts = this.#file.vault?.accounts.filter((a) => a.address === address) ?? [];
+    const record = accounts.find((a) => a.kind !== 'watch');
+    if (!record) {
+      if (accounts.length > 0) throw new WalletError('WATCH_ONLY', `expected an account with a key for ${address}, but it is watch-only`);
+      throw new WalletError('ACCOUNT_NOT_FOUND', `expected an account of this wallet, got ${describe(address)}`);
+    }
+    const key = await this.#signingKey(session, record);
+    this.touch();
+    return signTransaction(transaction, key);
+  }
+
+  /** Registers a listener of lock and unlock (for the `vault:lockState` push); returns a function that removes it. */
+  onLockChange(listener: (status: VaultStatus) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** User activity: moves the idle-lock deadline (the shells call it on every call from the window). */
+  touch(): void {
+    if (this.#session && !this.#idle.expired()) this.#idle.touch();
+  }
+
+  // ---- API keys of custom networks (sealed like account secrets; readable while unlocked) ----------------------
+
+  /** Whether an API key is stored for this network (works locked). */
+  hasApiKey(networkId: string): boolean {
+    return this.#file.vault?.apiKeys.includes(networkId) ?? false;
+  }
+
+  /**
+   * The stored API key of a network, or undefined when none.
+   * @throws WalletError VAULT_LOCKED when a key is stored but the wallet is locked.
+   */
+  async getApiKey(networkId: string): Promise<string | undefined> {
+    if (!this.hasApiKey(networkId)) return undefined;
+    const session = this.#requireSession();
+    const vault = this.#vault();
+    const bytes = await this.#readEntry(vault, session.key, (g) => apiKeyEntry(g, networkId), vault.generation, session);
+    try {
+      return apiKeyOf(bytes);
+    } finally {
+      zero(bytes);
+    }
+  }
+
+  /**
+   * Stores (or with `null` removes) the API key of a network.
+   * @throws WalletError VAULT_LOCKED, INVALID_ARGUMENT (empty or over 4096 characters).
+   */
+  setApiKey(networkId: string, apiKey: string | null): Promise<void> {
+    return this.#exclusive(async () => {
+      const session = this.#requireSession();
+      requireText(networkId, 'a network id');
+      const vault = structuredClone(this.#vault());
+      const name = apiKeyEntry(vault.generation, networkId);
+      vault.apiKeys = vault.apiKeys.filter((id) => id !== networkId);
+      if (apiKey === null) {
+        await this.#commit({ ...this.#file, vault });
+        await this.#store.remove(name).catch(() => undefined);
+        return;
+      }
+      if (typeof apiKey !== 'string' || apiKey.length === 0 || apiKey.length > 4096) {
+        throw new WalletError('INVALID_ARGUMENT', 'expected an API key of 1 to 4096 characters, got ' + (typeof apiKey === 'string' ? `${apiKey.length} characters` : typeof apiKey));
+      }
+      vault.apiKeys.push(networkId);
+      const payload = apiKeyPayload(apiKey);
+      const sealed = seal(session.key, payload, `${vault.walletId}/${name}`);
+      zero(payload);
+      await this.#store.write(name, sealed);
+      await this.#commit({ ...this.#file, vault });
+    });
+  }
+
+  // ---- internals ---------------------------------------------------------------------------------------------
+
+  #exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.#queue.then(work, work);
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
+  #emit(status: VaultStatus): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(status);
+      } catch {
+        // A failing listener must not keep the vault unlocked or stop the others.
+      }
+    }
+  }
+
+  #startSession(key: Uint8Array): void {
+    this.#session = { key, payloads: new Map(), signingKeys: new Map(), drafts: new Map() };
+    this.#idle.start(this.#file.settings.autoLockMinutes * 60_000);
+    this.#emit(this.status());
+  }
+
+  #vault(): VaultRecord {
+    if (!this.#file.vault) throw new WalletError('VAULT_NOT_FOUND', 'expected a wallet in this data folder, but none was created yet', { metaMessages: ['Create a wallet first.'] });
+    return this.#file.vault;
+  }
+
+  #lockedError(): WalletError {
+    return new WalletError('VAULT_LOCKED', 'expected an unlocked wallet, but it is locked', { metaMessages: ['Unlock it with your password and try again.'] });
+  }
+
+  #requireSession(): Session {
+    this.#vault();
+    if (this.#session && this.#idle.expired()) this.lock();
+    if (!this.#session) throw this.#lockedError();
+    return this.#session;
+  }
+
+  async #keyFromPassword(password: unknown): Promise<Uint8Array> {
+    const vault = this.#vault();
+    const key = await deriveKey(requireText(password, 'the password'), vault.kdf);
+    if (!verifyCheck(key, vault.check, `${vault.walletId}/${vault.generation}`)) {
+      zero(key);
+      throw new WalletError('WRONG_PASSWORD', 'expected the wallet password, but the password given does not open this wallet', {
+        metaMessages: ['Check the keyboard layout and Caps Lock, and try again.'],
+      });
+    }
+    return key;
+  }
+
+  /** Every entry the record refers to, as functions of the generation. */
+  #entryIds(vault: VaultRecord): ((generation: string) => string)[] {
+    const ids = [...vault.phrases.map((p) => p.id), ...vault.accounts.filter((a) => a.kind === 'key').map((a) => a.secretId!)];
+    return [...ids.map((id) => (g: string) => secretEntry(g, id)), ...vault.apiKeys.map((n) => (g: string) => apiKeyEntry(g, n))];
+  }
+
+  async #readEntry(vault: VaultRecord, key: Uint8Array, name: (g: string) => string, generation: string, session?: Session): Promise<Uint8Array> {
+    const sealed = await this.#store.read(name(generation));
+    if (session && this.#session !== session) throw this.#lockedError();
+    const plain = sealed === undefined ? undefined : open(key, sealed, `${vault.walletId}/${name(generation)}`);
+    if (!plain) {
+      throw new WalletError('VAULT_CORRUPT', `expected a sealed key in the ${this.#store.kind === 'file' ? 'wallet key file' : 'system keychain'}, but it is ${sealed === undefined ? 'missing' : 'damaged or moved'}`, {
+        metaMessages: ['Import your encrypted backup to restore the keys.'],
+      });
+    }
+    return plain;
+  }
+
+  async #payload(session: Session, secretId: string): Promise<Uint8Array> {
+    const cached = session.payloads.get(secretId);
+    if (cached) return cached;
+    const vault = this.#vault();
+    const plain = await this.#readEntry(vault, session.key, (g) => secretEntry(g, secretId), vault.generation, session);
+    session.payloads.set(secretId, plain);
+    return plain;
+  }
+
+  async #signingKey(session: Session, record: AccountRecord): Promise<Uint8Array> {
+    const cached = session.signingKeys.get(record.id);
+    if (cached) return cached;
+    const payload = await this.#payload(session, record.phraseId ?? record.secretId!);
+    const derived = record.kind === 'phrase' ? deriveAccount(phraseOf(payload), record.derivationIndex!) : { privateKey: Uint8Array.from(keyOf(payload)), address: addressOfKey(keyOf(payload)) };
+    if (derived.address !== record.address) {
+      zero(derived.privateKey);
+      throw new WalletError('VAULT_CORRUPT', `expected the key of account "${record.name}" to match its address ${record.address}, but it does not`, {
+        metaMessages: ['wallet.json was changed outside the wallet; import your encrypted backup.'],
+      });
+    }
+    if (this.#session !== session) {
+      zero(derived.privateKey);
+      throw this.#lockedError();
+    }
+    session.signingKeys.set(record.id, derived.privateKey);
+    return derived.privateKey;
+  }
+
+  async #addPhrase(session: Session, phrase: string, name: string): Promise<AccountInfo> {
+    const vault = structuredClone(this.#vault());
+    const { privateKey, address } = deriveAccount(phrase, 0);
+    zero(privateKey);
+    if (vault.phrases.some((p) => p.firstAddress === address)) {
+      throw new WalletError('ACCOUNT_EXISTS', 'expected a recovery phrase new to this wallet, but it is already in it', { metaMessages: ['Use "Add account" on its accounts instead.'] });
+    }
+    this.#assertNewAddress(vault, address);
+    const phraseId = newId();
+    const record: AccountRecord = { id: newId(), name: this.#cleanName(name, vault), address, kind: 'phrase', phraseId, derivationIndex: 0 };
+    vault.phrases.push({ id: phraseId, nextIndex: 1, firstAddress: address });
+    vault.accounts.push(record);
+    const payload = phrasePayload(phrase);
+    try {
+      await this.#writeEntriesAndCommit(vault, [[phraseId, payload]], session.key);
+    } finally {
+      zero(payload);
+    }
+    return toInfo(record);
+  }
+
+  /** Writes new sealed entries, then commits wallet.json; on failure removes the entries again (else: orphans). */
+  async #writeEntriesAndCommit(vault: VaultRecord, entries: [string, Uint8Array][], key: Uint8Array): Promise<void> {
+    const sealed = entries.map(([id, payload]) => [secretEntry(vault.generation, id), seal(key, payload, `${vault.walletId}/${secretEntry(vault.generation, id)}`)] as const);
+    const written: string[] = [];
+    try {
+      for (const [name, value] of sealed) {
+        await this.#store.write(name, value);
+        written.push(name);
+      }
+      await this.#commit({ ...this.#file, vault });
+    } catch (error) {
+      for (const name of written) await this.#store.remove(name).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  async #commit(file: WalletFile): Promise<void> {
+    await writeWalletFile(this.#options.dataDir, file, this.#options.writeFile);
+    this.#file = file;
+  }
+
+  /** Deletes entries of this wallet that wallet.json does not name (left by a crash); failures wait for next time. */
+  async #removeOrphans(): Promise<void> {
+    const vault = this.#vault();
+    try {
+      const wanted = new Set(this.#entryIds(vault).map((id) => id(vault.generation)));
+      for (const name of await this.#store.names()) {
+        if (!wanted.has(name)) await this.#store.remove(name);
+      }
+    } catch {
+      // Orphans are sealed and harmless; the next unlock tries again.
+    }
+  }
+
+  #account(id: unknown): AccountRecord {
+    const record = this.#file.vault?.accounts.find((a) => a.id === id);
+    if (!record) throw new WalletError('ACCOUNT_NOT_FOUND', `expected an account of this wallet, got unknown account id ${describe(id)}`);
+    return record;
+  }
+
+  #assertNewAddress(vault: VaultRecord, address: string): void {
+    const existing = vault.accounts.find((a) => a.address === address);
+    if (existing) {
+      throw new WalletError('ACCOUNT_EXISTS', `expected an account new to this wallet, but ${address} is already in it as "${existing.name}"`, {
+        metaMessages: existing.kind === 'watch' ? ['Remove the watch-only account first to add it with its key.'] : [],
+      });
+    }
+  }
+
+  /** A display name: trimmed, control characters removed, at most 64 characters; empty becomes "Account N". */
+  #cleanName(name: unknown, vault: VaultRecord, fallback?: string): string {
+    const text = typeof name === 'string' ? name.replace(/\p{Cc}/gu, ' ').trim().slice(0, MAX_NAME_LENGTH) : '';
+    return text || fallback || `Account ${vault.accounts.length + 1}`;
+  }
+}
+
+/** A checked address in its base58 text form. */
+function addressToText(address: unknown): string {
+  addressFromString(address as string);
+  return address as string;
+}

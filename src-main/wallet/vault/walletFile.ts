@@ -1,0 +1,142 @@
+// The wallet's settings file (`wallet.json` in the data folder): everything that is not secret - settings, the scrypt
+// salt and cost, the current entry generation, accounts (names, order, addresses, derivation indexes). Read strictly,
+// written atomically: this file is the vault's commit point.
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { AccountKind, Settings } from '../../ipc/contract.ts';
+import { WalletError } from '../../koinos/errors.ts';
+import { writeFileAtomic } from '../atomicFile.ts';
+import type { WriteFile } from './secretStore.ts';
+import { isScryptParams, type ScryptParams } from './vaultCrypto.ts';
+
+export const WALLET_FILE_NAME = 'wallet.json';
+export const KEY_FILE_NAME = 'vault-keys.json';
+export const WALLET_FILE_VERSION = 1;
+
+export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({ autoLockMinutes: 5, theme: 'system', selectedNetworkId: 'local' });
+
+export interface AccountRecord {
+  id: string;
+  name: string;
+  address: string;
+  kind: AccountKind;
+  /** `key` accounts: the id of their sealed private key. */
+  secretId?: string;
+  /** `phrase` accounts: the phrase (its id is also its sealed entry's id) and the derivation index. */
+  phraseId?: string;
+  derivationIndex?: number;
+  developmentOnly?: boolean;
+}
+
+export interface PhraseRecord {
+  id: string;
+  /** The next derivation index deriveNext hands out (never reused, even after a removal). */
+  nextIndex: number;
+  /** The address at index 0: recognises the same phrase imported twice without decrypting anything. */
+  firstAddress: string;
+}
+
+export interface VaultRecord {
+  /** Random; prefixes this wallet's keychain entries so that two data folders never touch each other's. */
+  walletId: string;
+  storage: 'keychain' | 'file';
+  keychainService: string;
+  kdf: ScryptParams;
+  /** Entries are named `<generation>/...`; a password change writes a new generation, then switches this field. */
+  generation: string;
+  /** A constant sealed under the current key: proves a password without reading any entry. */
+  check: string;
+  accounts: AccountRecord[];
+  phrases: PhraseRecord[];
+  /** Networks that have an API key entry. */
+  apiKeys: string[];
+}
+
+export interface WalletFile {
+  version: typeof WALLET_FILE_VERSION;
+  settings: Settings;
+  vault?: VaultRecord;
+}
+
+function corrupt(path: string, what: string): WalletError {
+  return new WalletError('VAULT_CORRUPT', `expected ${path} to be a wallet file written by this wallet, but ${what}`, {
+    metaMessages: ['Restore the file from a copy, or move it away and import your encrypted backup into a new wallet.'],
+  });
+}
+
+const isString = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 200;
+const isIndex = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < 2 ** 31;
+
+/** Checks settings read from the file or sent by the renderer; returns the field that is wrong, if any. */
+export function settingsProblem(settings: Partial<Settings>): string | undefined {
+  const { autoLockMinutes, theme, selectedAccountId, selectedNetworkId } = settings;
+  if (autoLockMinutes !== undefined && !(Number.isInteger(autoLockMinutes) && autoLockMinutes >= 1 && autoLockMinutes <= 1440)) {
+    return 'autoLockMinutes must be a whole number of minutes from 1 to 1440';
+  }
+  if (theme !== undefined && theme !== 'system' && theme !== 'light' && theme !== 'dark') return 'theme must be system, light or dark';
+  if (selectedAccountId !== undefined && !isString(selectedAccountId)) return 'selectedAccountId must be an account id';
+  if (selectedNetworkId !== undefined && !isString(selectedNetworkId)) return 'selectedNetworkId must be a network id';
+  return undefined;
+}
+
+function accountProblem(a: AccountRecord): boolean {
+  if (!isString(a.id) || typeof a.name !== 'string' || !isString(a.address)) return true;
+  if (a.kind === 'key') return !isString(a.secretId);
+  if (a.kind === 'phrase') return !isString(a.phraseId) || !isIndex(a.derivationIndex);
+  return a.kind !== 'watch';
+}
+
+function checkVault(path: string, v: VaultRecord): VaultRecord {
+  const ok =
+    isString(v.walletId) && (v.storage === 'keychain' || v.storage === 'file') && isString(v.keychainService) &&
+    isScryptParams(v.kdf) && isString(v.generation) && typeof v.check === 'string' &&
+    Array.isArray(v.accounts) && Array.isArray(v.phrases) && Array.isArray(v.apiKeys);
+  if (!ok) throw corrupt(path, 'its vault section is incomplete');
+  if (v.accounts.some(accountProblem)) throw corrupt(path, 'an account entry is incomplete');
+  if (v.phrases.some((p) => !isString(p.id) || !isIndex(p.nextIndex) || !isString(p.firstAddress))) throw corrupt(path, 'a phrase entry is incomplete');
+  return v;
+}
+
+/**
+ * Reads the wallet file of a data folder; a missing file is a fresh wallet (default settings, no vault).
+ * @throws WalletError VAULT_CORRUPT when the file is not one this wallet wrote (it is never overwritten then);
+ *   STORAGE_FAILED when it cannot be read.
+ */
+export async function readWalletFile(dataDir: string): Promise<WalletFile> {
+  const path = join(dataDir, WALLET_FILE_NAME);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { version: WALLET_FILE_VERSION, settings: { ...DEFAULT_SETTINGS } };
+    throw new WalletError('STORAGE_FAILED', `expected to read ${path}, but it could not be read`, { details: (error as Error).message });
+  }
+  let parsed: WalletFile;
+  try {
+    parsed = JSON.parse(text) as WalletFile;
+  } catch {
+    throw corrupt(path, 'it is not valid JSON');
+  }
+  if (!parsed || typeof parsed !== 'object' || parsed.version !== WALLET_FILE_VERSION) throw corrupt(path, `its version is not ${WALLET_FILE_VERSION}`);
+  const settings = { ...DEFAULT_SETTINGS, ...(parsed.settings ?? {}) };
+  if (settingsProblem(settings)) throw corrupt(path, `its settings are invalid (${settingsProblem(settings)})`);
+  return { version: WALLET_FILE_VERSION, settings, vault: parsed.vault === undefined ? undefined : checkVault(path, parsed.vault) };
+}
+
+/**
+ * Replaces the wallet file atomically (owner-only), creating the data folder (owner-only) when needed.
+ * @throws WalletError STORAGE_FAILED when the write fails; the previous file is then intact.
+ */
+export async function writeWalletFile(dataDir: string, file: WalletFile, writeFile: WriteFile = writeFileAtomic): Promise<void> {
+  const path = join(dataDir, WALLET_FILE_NAME);
+  try {
+    await mkdir(dataDir, { recursive: true, mode: 0o700 });
+    await writeFile(path, JSON.stringify(file, null, 2) + '\n', { mode: 0o600 });
+  } catch (error) {
+    throw new WalletError('STORAGE_FAILED', `expected to save ${path}, but the write failed; nothing was changed`, {
+      metaMessages: ['Check that the disk has free space and the folder is writable, then try again.'],
+      details: (error as Error).message,
+      cause: error,
+    });
+  }
+}

@@ -1,0 +1,93 @@
+// Test helpers of the vault: the real keychain (gnome-keyring through keytar) under a unique service name that each
+// test removes again, a hand-driven clock, throwaway data folders and a cheap scrypt cost.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { keychainAnswers, loadKeytar, type Keychain } from '../../../src-main/wallet/vault/secretStore.ts';
+import type { Clock } from '../../../src-main/wallet/vault/idleTimer.ts';
+import { Vault, type VaultOptions } from '../../../src-main/wallet/vault/vault.ts';
+import type { ScryptCost } from '../../../src-main/wallet/vault/vaultCrypto.ts';
+
+/** scrypt at 2^10: the same code path as the real cost, a thousandth of its time. */
+export const TEST_SCRYPT: ScryptCost = { N: 2 ** 10, r: 8, p: 1 };
+export const PASSWORD = 'correct horse battery staple';
+
+export const KEYTAR: Keychain = await loadKeytar();
+const probe = await keychainAnswers(KEYTAR, `koinos-wallet-test-probe-${process.pid}`);
+/** Why the keychain tests cannot run here, or undefined when a Secret Service answers. */
+export const NO_KEYCHAIN: string | undefined = probe.ok ? undefined : probe.reason;
+if (NO_KEYCHAIN !== undefined) {
+  if (process.env.CI === 'true') {
+    throw new Error(`CI must run the keychain tests, but no Secret Service answered: ${NO_KEYCHAIN}`);
+  }
+  console.warn(
+    `Skipping the vault's keychain tests: no Secret Service answered (${NO_KEYCHAIN}). Run them inside ` +
+      "`dbus-run-session -- sh -c 'echo -n pw | gnome-keyring-daemon --unlock --components=secrets; npx vitest run'`.",
+  );
+}
+
+/** A unique keytar service name; pass it to removeService afterwards. */
+export function uniqueService(): string {
+  return `koinos-wallet-test-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+}
+
+/** Deletes every keychain entry under a service (the tests' cleanup). */
+export async function removeService(service: string, keychain: Keychain = KEYTAR): Promise<void> {
+  for (const { account } of await keychain.findCredentials(service)) await keychain.deletePassword(service, account);
+}
+
+export async function tempDir(): Promise<string> {
+  return mkdtemp(join(tmpdir(), 'vault-test-'));
+}
+
+/** A clock whose time moves only when the test says so; due timers run then. */
+export class ManualClock implements Clock {
+  time = 1_700_000_000_000;
+  #timers = new Map<number, { at: number; callback: () => void }>();
+  #next = 1;
+  now(): number {
+    return this.time;
+  }
+  setTimeout(callback: () => void, ms: number): unknown {
+    const id = this.#next++;
+    this.#timers.set(id, { at: this.time + ms, callback });
+    return id;
+  }
+  clearTimeout(handle: unknown): void {
+    this.#timers.delete(handle as number);
+  }
+  /** Moves time forward, running each timer that falls due, in order. */
+  advance(ms: number): void {
+    const end = this.time + ms;
+    for (;;) {
+      const due = [...this.#timers.entries()].filter(([, t]) => t.at <= end).sort((a, b) => a[1].at - b[1].at)[0];
+      if (!due) break;
+      this.#timers.delete(due[0]);
+      this.time = due[1].at;
+      due[1].callback();
+    }
+    this.time = end;
+  }
+  get pending(): number {
+    return this.#timers.size;
+  }
+}
+
+/** A data folder, a service name and a cleanup; `open` makes a Vault over them (again, as after a restart). */
+export async function vaultFixture(overrides: Partial<VaultOptions> = {}) {
+  const dataDir = await tempDir();
+  const keychainService = uniqueService();
+  const clock = new ManualClock();
+  const options: VaultOptions = { dataDir, keychain: KEYTAR, keychainService, clock, scryptCost: TEST_SCRYPT, ...overrides };
+  return {
+    dataDir,
+    keychainService,
+    clock,
+    options,
+    open: (more: Partial<VaultOptions> = {}) => Vault.open({ ...options, ...more }),
+    async cleanup() {
+      await removeService(keychainService, KEYTAR).catch(() => undefined);
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
