@@ -3,10 +3,14 @@
 // leaves the address bar but survives a reload.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import type { IpcEvents } from '../../src-main/ipc/contract.ts';
+import type { IpcEvents, KoinosBridge } from '../../src-main/ipc/contract.ts';
 import { createEventHub } from '../../src-main/ipc/eventHub.ts';
 import { browserShells } from './browserShellHelpers.ts';
 import { chromiumMissing, launchChromium } from './chromium.ts';
+
+// The bodies given to page.evaluate run in the page; the Node tsconfig has no DOM, so declare what they touch.
+declare const window: { readonly koinos: KoinosBridge };
+declare const document: { getElementById(id: string): { textContent: string | null } | null };
 
 const missing = chromiumMissing();
 if (missing) console.warn(missing);
