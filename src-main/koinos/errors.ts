@@ -15,7 +15,18 @@ export const ERROR_CODES = [
   'INVALID_TRANSACTION',
   'INVALID_SIGNATURE',
   'UNKNOWN_TYPE',
+  // Talking to a node (wallet/chain): what went wrong on the way, then what the node refused.
   'NODE_ERROR',
+  'NODE_UNREACHABLE',
+  'NODE_TIMEOUT',
+  'NODE_UNAUTHORIZED',
+  'NODE_MALFORMED_ANSWER',
+  'CHAIN_ID_MISMATCH',
+  'INVALID_NONCE',
+  'NOT_ENOUGH_MANA',
+  'INSUFFICIENT_BALANCE',
+  'TRANSACTION_REVERTED',
+  'UNKNOWN_TOKEN',
   'NOT_FOUND',
   // Vault: the password, the keychain and the accounts kept in it.
   'VAULT_NOT_FOUND',

@@ -1,0 +1,142 @@
+// The wallet's Local network: a devnet kept in the app's data folder, started on first use (so that its chain,
+// balances and history survive a restart), reset on request (a new chain ID, like a testnet restart), and stopped on
+// quit. It listens on loopback, on the usual port when free (other tools find it there), else on any free port.
+import { join } from 'node:path';
+import { WalletError } from '../../koinos/errors.ts';
+import type { DevnetStatus } from '../../ipc/contract.ts';
+import { DEFAULT_PORT, startDevnet, type Devnet, type StartDevnetOptions } from '../../devnet/startDevnet.ts';
+
+export interface EmbeddedDevnetOptions {
+  /** The app's data folder; the chain lives in `<dataDir>/devnet`. */
+  dataDir: string;
+  /** Preferred port (default 8080; 0 for any free one, as tests do). When taken, any free port is used. */
+  port?: number;
+  /** Passed on to the devnet (tests: blockTimeMs 0, a few accounts, quiet logs). */
+  devnet?: Omit<StartDevnetOptions, 'dataDir' | 'port' | 'host' | 'reset'>;
+  /** Where start-up notices go (default console.warn). */
+  log?: (line: string) => void;
+}
+
+/** A development account the Local network funds, with its key, for `devnet:importAccount`. Development only. */
+export interface DevelopmentAccount {
+  index: number;
+  address: string;
+  /** Compressed WIF; hand it to the vault only, never to the renderer. */
+  wif: string;
+}
+
+/**
+ * The embedded devnet's lifecycle.
+ * @example
+ * const local = new EmbeddedDevnet({ dataDir: app.getPath('userData') });
+ * const url = await local.url(); // starts it on first use
+ * await local.stop();
+ */
+export class EmbeddedDevnet {
+  private readonly options: EmbeddedDevnetOptions;
+  private running: Promise<Devnet> | undefined;
+  private boundPort: number | undefined;
+
+  constructor(options: EmbeddedDevnetOptions) {
+    this.options = options;
+  }
+
+  /** Where the chain is stored. */
+  get chainDir(): string {
+    return join(this.options.dataDir, 'devnet');
+  }
+
+  private async launch(reset: boolean): Promise<Devnet> {
+    const log = this.options.log ?? ((line: string) => console.warn(`[devnet] ${line}`));
+    const base: StartDevnetOptions = { ...this.options.devnet, host: '127.0.0.1', dataDir: this.chainDir, reset };
+    // After a reset the devnet comes back on the port it had, so the Local network's address does not change.
+    const preferred = this.boundPort ?? this.options.port ?? DEFAULT_PORT;
+    try {
+      return await startDevnet({ ...base, port: preferred });
+    } catch (error) {
+      if (!(error instanceof WalletError) || error.code !== 'INTERNAL' || preferred === 0 || !/in use|not allowed/.test(error.shortMessage)) throw error;
+      log(`port ${preferred} is not free, using another: ${error.shortMessage}`);
+      return startDevnet({ ...base, port: 0 });
+    }
+  }
+
+  /**
+   * The running devnet, started on first use.
+   * @throws WalletError NODE_UNREACHABLE when it cannot start (the data folder is used by another devnet, ...).
+   */
+  start(): Promise<Devnet> {
+    if (!this.running) {
+      const starting = this.launch(false).then((devnet) => {
+        this.boundPort = Number(new URL(devnet.url).port);
+        return devnet;
+      });
+      starting.catch(() => {
+        if (this.running === starting) this.running = undefined; // the next use tries again
+      });
+      this.running = starting;
+    }
+    return this.running.catch((cause: unknown) => {
+      if (cause instanceof WalletError && cause.code !== 'INTERNAL') throw cause;
+      throw new WalletError('NODE_UNREACHABLE', 'The local devnet did not start. Close other wallets or devnets that use its data folder, then try again.', {
+        details: cause instanceof Error ? cause.message : String(cause),
+        cause,
+      });
+    });
+  }
+
+  /** Base URL (`http://127.0.0.1:PORT`); starts the devnet on first use. */
+  async url(): Promise<string> {
+    return (await this.start()).url;
+  }
+
+  /** Whether it runs, where, its chain ID and head height, and its development accounts. */
+  async status(): Promise<DevnetStatus> {
+    if (!this.running) return { running: false, accounts: [] };
+    const devnet = await this.start();
+    const head = (await devnet.node.call('chain.get_head_info', {})) as { head_topology?: { height?: bigint } };
+    return {
+      running: true,
+      url: devnet.url,
+      chainId: devnet.chainId,
+      headHeight: (head.head_topology?.height ?? 0n).toString(),
+      accounts: devnet.accounts.map((a) => ({ index: a.index, address: a.address })),
+    };
+  }
+
+  /** Replaces the chain with a new one (new chain ID, fresh balances), on the same port. */
+  async reset(): Promise<DevnetStatus> {
+    const previous = this.running;
+    this.running = undefined;
+    if (previous) await previous.then((d) => d.stop(), () => undefined);
+    const starting = this.launch(true).then((devnet) => {
+      this.boundPort = Number(new URL(devnet.url).port);
+      return devnet;
+    });
+    starting.catch(() => {
+      if (this.running === starting) this.running = undefined;
+    });
+    this.running = starting;
+    await this.start();
+    return this.status();
+  }
+
+  /**
+   * Development account `index` with its key (development only: anyone can spend from it).
+   * @throws WalletError NOT_FOUND when the devnet funds no account of that index.
+   */
+  async developmentAccount(index: number): Promise<DevelopmentAccount> {
+    const devnet = await this.start();
+    const account = devnet.accounts.find((a) => a.index === index);
+    if (!account) {
+      throw new WalletError('NOT_FOUND', `expected a development account index from 0 to ${devnet.accounts.length - 1}, got ${index}`);
+    }
+    return { index: account.index, address: account.address, wif: account.wif };
+  }
+
+  /** Stops it (closing its storage); safe to call when it never started or twice. */
+  async stop(): Promise<void> {
+    const running = this.running;
+    this.running = undefined;
+    if (running) await running.then((d) => d.stop(), () => undefined);
+  }
+}

@@ -1,0 +1,126 @@
+// The one JSON-RPC 2.0 client of the wallet: POSTs `{method, params}` to a node, sends the API key as the `apikey`
+// header, and returns the result as gateway JSON or as a decoded protobuf response; every failure is a WalletError.
+import { fromJson, toJson, type ProtoMessage } from '../../koinos/codec.ts';
+import { WalletError } from '../../koinos/errors.ts';
+import { DEFAULT_TIMEOUT_MS, exchange, malformed } from './httpTransport.ts';
+import { nodeErrorToWalletError } from './nodeError.ts';
+import { redactUrl } from './redactUrl.ts';
+
+export interface NodeClientOptions {
+  /** The endpoint, for example `https://api.koinos.io` or `http://127.0.0.1:8080/jsonrpc`. */
+  url: string;
+  /** Sent as the `apikey` header (JSON-RPC) or `X-API-KEY` (REST); never put in an error. */
+  apiKey?: string;
+  /** Per request (default 10 s); submissions get the same. */
+  timeoutMs?: number;
+}
+
+/** Whether a call only reads (retried once or twice when the connection fails) or changes something (sent once). */
+export type CallKind = 'read' | 'write';
+
+/**
+ * A JSON-RPC client bound to one node.
+ * @example
+ * const rpc = new JsonRpcClient({ url: 'http://127.0.0.1:8080/jsonrpc' });
+ * const { chain_id } = await rpc.callMessage<{ chain_id: Uint8Array }>('chain.get_chain_id', {});
+ */
+export class JsonRpcClient {
+  readonly url: string;
+  private readonly apiKey?: string;
+  private readonly timeoutMs: number;
+  private nextId = 1;
+
+  constructor(options: NodeClientOptions) {
+    let parsed: URL;
+    try {
+      parsed = new URL(options.url);
+    } catch {
+      throw new WalletError('INVALID_ARGUMENT', 'expected the node\'s JSON-RPC address as an http(s) URL, got text that is not a URL');
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+      throw new WalletError('INVALID_ARGUMENT', `expected the node's JSON-RPC address as an http(s) URL, got a ${parsed.protocol} URL`);
+    }
+    this.url = options.url;
+    this.apiKey = options.apiKey || undefined;
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  }
+
+  /** The URL as errors show it (no credentials). */
+  get displayUrl(): string {
+    return redactUrl(this.url);
+  }
+
+  /**
+   * Calls `method` with gateway-JSON `params` and returns the `result` as gateway JSON.
+   * @throws WalletError: transport errors (NODE_UNREACHABLE, NODE_TIMEOUT, NODE_UNAUTHORIZED, NODE_MALFORMED_ANSWER) and
+   *   the node's refusal mapped by nodeErrorToWalletError (INVALID_NONCE, NOT_ENOUGH_MANA, TRANSACTION_REVERTED, ...).
+   */
+  async call(method: string, params: object, kind: CallKind = 'read'): Promise<Record<string, unknown>> {
+    const id = this.nextId++;
+    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+    if (this.apiKey) headers['apikey'] = this.apiKey;
+    const answer = await exchange({
+      url: this.url,
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
+      kind,
+      timeoutMs: this.timeoutMs,
+      what: method,
+      secret: this.apiKey,
+    });
+    const where = this.displayUrl;
+    const body = answer.json;
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      if (answer.status >= 500) {
+        throw new WalletError('NODE_ERROR', `The node at ${where} failed with HTTP ${answer.status}. Try again later, or choose another node.`, {
+          details: `${method}: HTTP ${answer.status} ${answer.text}`,
+        });
+      }
+      throw malformed(where, method, `HTTP ${answer.status}, expected a JSON-RPC object, got ${answer.text === '' ? 'nothing' : answer.text}`);
+    }
+    const envelope = body as Record<string, unknown>;
+    const error = envelope['error'];
+    if (typeof error === 'object' && error !== null) {
+      const e = error as Record<string, unknown>;
+      return Promise.reject(
+        nodeErrorToWalletError(
+          {
+            rpcCode: typeof e['code'] === 'number' ? e['code'] : undefined,
+            message: typeof e['message'] === 'string' ? e['message'] : 'unknown error',
+            data: typeof e['data'] === 'string' ? e['data'] : e['data'] === undefined ? undefined : JSON.stringify(e['data']),
+          },
+          method,
+          where,
+        ),
+      );
+    }
+    if (answer.status !== 200) {
+      throw new WalletError('NODE_ERROR', `The node at ${where} failed with HTTP ${answer.status}. Try again later, or choose another node.`, {
+        details: `${method}: HTTP ${answer.status} ${answer.text}`,
+      });
+    }
+    const result = envelope['result'];
+    if (envelope['id'] !== id) throw malformed(where, method, `an answer to request ${JSON.stringify(envelope['id'])}, expected ${id}`);
+    if (typeof result !== 'object' || result === null || Array.isArray(result)) {
+      throw malformed(where, method, `a result that is not an object: ${answer.text}`);
+    }
+    return result as Record<string, unknown>;
+  }
+
+  /**
+   * Calls `method` with a decoded request message and returns the decoded response message
+   * (`koinos.rpc.<service>.<method>_request` / `_response`: bigint for 64-bit integers, bytes as Uint8Array).
+   * @throws WalletError as call(); NODE_MALFORMED_ANSWER when the result does not read as the response message.
+   */
+  async callMessage<T = ProtoMessage>(method: string, request: object, kind: CallKind = 'read'): Promise<T> {
+    const [service, name] = method.split('.');
+    const params = toJson(`koinos.rpc.${service}.${name}_request`, request);
+    const result = await this.call(method, params, kind);
+    try {
+      return fromJson<T>(`koinos.rpc.${service}.${name}_response`, result);
+    } catch (cause) {
+      throw malformed(this.displayUrl, method, cause instanceof WalletError ? cause.shortMessage : String(cause));
+    }
+  }
+}

@@ -1,0 +1,203 @@
+// The node as the wallet's services use it: typed calls (chain ID, head, nonce, mana, contract reads, system contract
+// names, submission, history, transaction lookups) over the one JSON-RPC client, and the REST client where configured.
+// Everything works against a node that serves only JSON-RPC.
+import { BTYPE, bytesFromJson, decode, encode, fromJson, type ProtoMessage } from '../../koinos/codec.ts';
+import { WalletError } from '../../koinos/errors.ts';
+import { nonceFromBytes } from '../../koinos/transaction.ts';
+import type { BlockHeader, Transaction, TransactionReceipt } from '../../koinos/types.ts';
+import { malformed } from './httpTransport.ts';
+import { JsonRpcClient, type NodeClientOptions } from './jsonRpcClient.ts';
+import { RestClient } from './restClient.ts';
+
+export interface HeadTopology {
+  id: Uint8Array;
+  height: bigint;
+  /** Head block time, epoch ms. */
+  time: bigint;
+  lastIrreversible: bigint;
+}
+
+export interface HistoryEntryMessage {
+  seq_num: bigint;
+  trx?: { transaction?: Transaction; receipt?: TransactionReceipt };
+  block?: { header?: BlockHeader; receipt?: { events?: unknown[] } };
+}
+
+export interface KoinosNodeOptions {
+  jsonRpc: NodeClientOptions;
+  /** REST base URL (before `/v1`), used for the head when set. */
+  rest?: NodeClientOptions;
+}
+
+/**
+ * One node, typed.
+ * @example
+ * const node = new KoinosNode({ jsonRpc: { url: devnet.url + '/jsonrpc' } });
+ * await node.chainId(); // Uint8Array(34)
+ */
+export class KoinosNode {
+  readonly rpc: JsonRpcClient;
+  readonly rest?: RestClient;
+
+  constructor(options: KoinosNodeOptions) {
+    this.rpc = new JsonRpcClient(options.jsonRpc);
+    if (options.rest) this.rest = new RestClient(options.rest);
+  }
+
+  /** The chain ID now (never cached: a testnet restart changes it). */
+  async chainId(): Promise<Uint8Array> {
+    if (this.rest) {
+      const body = await this.rest.get('/v1/chain/id');
+      const value = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)['value'] : undefined;
+      try {
+        return bytesFromJson(value, BTYPE.BASE64, 'value');
+      } catch (cause) {
+        throw malformed(this.rpc.displayUrl, 'GET /v1/chain/id', cause instanceof WalletError ? cause.shortMessage : String(cause));
+      }
+    }
+    const { chain_id } = await this.rpc.callMessage<{ chain_id: Uint8Array }>('chain.get_chain_id', {});
+    if (chain_id.length === 0) throw malformed(this.rpc.displayUrl, 'chain.get_chain_id', 'an empty chain ID');
+    return chain_id;
+  }
+
+  async head(): Promise<HeadTopology> {
+    let info: { head_topology?: { id: Uint8Array; height: bigint }; last_irreversible_block: bigint; head_block_time: bigint };
+    if (this.rest) {
+      const body = await this.rest.get('/v1/chain/head_info');
+      try {
+        info = fromJson('koinos.rpc.chain.get_head_info_response', body);
+      } catch (cause) {
+        throw malformed(this.rpc.displayUrl, 'GET /v1/chain/head_info', cause instanceof WalletError ? cause.shortMessage : String(cause));
+      }
+    } else {
+      info = await this.rpc.callMessage('chain.get_head_info', {});
+    }
+    const topology = info.head_topology ?? { id: new Uint8Array(), height: 0n };
+    return { id: topology.id, height: topology.height, time: info.head_block_time, lastIrreversible: info.last_irreversible_block };
+  }
+
+  /** The last nonce the chain stored for `account` (0 when none); the next transaction uses one more. */
+  async nonce(account: Uint8Array): Promise<bigint> {
+    const { nonce } = await this.rpc.callMessage<{ nonce: Uint8Array }>('chain.get_account_nonce', { account });
+    if (nonce.length === 0) return 0n;
+    return this.readNonce(nonce, 'chain.get_account_nonce');
+  }
+
+  /**
+   * The highest nonce of the account's transactions in the node's mempool, or undefined when none are pending or the
+   * node does not offer `mempool.get_pending_nonce` (public nodes may not).
+   */
+  async pendingNonce(account: Uint8Array): Promise<bigint | undefined> {
+    let nonce: Uint8Array;
+    try {
+      ({ nonce } = await this.rpc.callMessage<{ nonce: Uint8Array }>('mempool.get_pending_nonce', { payee: account }));
+    } catch (error) {
+      if (error instanceof WalletError && error.code === 'NODE_ERROR') return undefined;
+      throw error;
+    }
+    return nonce.length === 0 ? undefined : this.readNonce(nonce, 'mempool.get_pending_nonce');
+  }
+
+  private readNonce(bytes: Uint8Array, what: string): bigint {
+    try {
+      return nonceFromBytes(bytes);
+    } catch (cause) {
+      throw malformed(this.rpc.displayUrl, what, cause instanceof WalletError ? cause.shortMessage : String(cause));
+    }
+  }
+
+  /** Current mana of `account` (base units; omitted by the node when 0). */
+  async rc(account: Uint8Array): Promise<bigint> {
+    const { rc } = await this.rpc.callMessage<{ rc: bigint }>('chain.get_account_rc', { account });
+    return rc;
+  }
+
+  /**
+   * Mana the node's mempool holds for the account's pending transactions, or undefined when the node does not say.
+   */
+  async reservedRc(account: Uint8Array): Promise<bigint | undefined> {
+    try {
+      const { rc } = await this.rpc.callMessage<{ rc: bigint }>('mempool.get_reserved_account_rc', { account });
+      return rc;
+    } catch (error) {
+      if (error instanceof WalletError && error.code === 'NODE_ERROR') return undefined;
+      throw error;
+    }
+  }
+
+  /** A read-only contract call; the result bytes (empty for a default result, as the node omits it). */
+  async readContract(contractId: Uint8Array, entryPoint: number, args: Uint8Array): Promise<Uint8Array> {
+    const { result } = await this.rpc.callMessage<{ result: Uint8Array }>('chain.read_contract', { contract_id: contractId, entry_point: entryPoint, args });
+    return result;
+  }
+
+  /** The address of a system contract by its name (`koin`, `vhp`), or undefined when the chain has none of that name. */
+  async systemContract(name: string): Promise<Uint8Array | undefined> {
+    const args = encode('koinos.contracts.name_service.get_address_arguments', { name });
+    const { value } = await this.rpc.callMessage<{ value: Uint8Array }>('chain.invoke_system_call', { name: 'get_contract_address', args });
+    try {
+      const result = decode<{ value?: { address: Uint8Array } }>('koinos.contracts.name_service.get_address_result', value);
+      const address = result.value?.address;
+      return address && address.length > 0 ? address : undefined;
+    } catch (cause) {
+      throw malformed(this.rpc.displayUrl, 'chain.invoke_system_call get_contract_address', cause instanceof WalletError ? cause.shortMessage : String(cause));
+    }
+  }
+
+  /** Submits a signed transaction; sent exactly once (never retried). `broadcast: false` only runs it on the node. */
+  async submit(transaction: Transaction, broadcast: boolean): Promise<TransactionReceipt> {
+    const { receipt } = await this.rpc.callMessage<{ receipt?: TransactionReceipt }>('chain.submit_transaction', { transaction, broadcast }, 'write');
+    if (!receipt) throw malformed(this.rpc.displayUrl, 'chain.submit_transaction', 'a result without a receipt');
+    return receipt;
+  }
+
+  async accountHistory(request: { address: Uint8Array; seqNum?: bigint; limit: bigint; ascending: boolean; irreversible: boolean }): Promise<HistoryEntryMessage[]> {
+    const { values } = await this.rpc.callMessage<{ values: HistoryEntryMessage[] }>('account_history.get_account_history', {
+      address: request.address,
+      ...(request.seqNum === undefined ? {} : { seq_num: request.seqNum }),
+      limit: request.limit,
+      ascending: request.ascending,
+      irreversible: request.irreversible,
+    });
+    return values;
+  }
+
+  /** Included transactions among `ids`, with the ids of the blocks that contain them. */
+  async transactionsById(ids: Uint8Array[]): Promise<{ transaction?: Transaction; containing_blocks: Uint8Array[] }[]> {
+    if (ids.length === 0) return [];
+    const { transactions } = await this.rpc.callMessage<{ transactions: { transaction?: Transaction; containing_blocks: Uint8Array[] }[] }>(
+      'transaction_store.get_transactions_by_id',
+      { transaction_ids: ids },
+    );
+    return transactions;
+  }
+
+  /** Pending transactions among `ids` (still in the node's mempool). */
+  async pendingById(ids: Uint8Array[]): Promise<{ transaction?: Transaction }[]> {
+    if (ids.length === 0) return [];
+    const { pending_transactions } = await this.rpc.callMessage<{ pending_transactions: { transaction?: Transaction }[] }>(
+      'mempool.get_pending_transactions_by_id',
+      { transaction_ids: ids },
+    );
+    return pending_transactions;
+  }
+
+  /** Height and header of each block id (an empty item for a block the node does not have). */
+  async blocksById(ids: Uint8Array[]): Promise<{ block_id: Uint8Array; block_height: bigint; block?: { header?: BlockHeader } }[]> {
+    if (ids.length === 0) return [];
+    const { block_items } = await this.rpc.callMessage<{ block_items: { block_id: Uint8Array; block_height: bigint; block?: { header?: BlockHeader } }[] }>(
+      'block_store.get_blocks_by_id',
+      { block_ids: ids, return_block: true, return_receipt: false },
+    );
+    return block_items;
+  }
+}
+
+/** A decoded message of `type`, or a NODE_MALFORMED_ANSWER naming what did not decode. */
+export function decodeAnswer<T = ProtoMessage>(type: string, bytes: Uint8Array, where: string, what: string): T {
+  try {
+    return decode<T>(type, bytes);
+  } catch (cause) {
+    throw malformed(where, what, cause instanceof WalletError ? cause.shortMessage : String(cause));
+  }
+}

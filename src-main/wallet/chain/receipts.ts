@@ -1,0 +1,24 @@
+// A node's transaction receipt as the wallet reports it: ids and mana as strings, token events decoded.
+import { BTYPE, bytesToJson } from '../../koinos/codec.ts';
+import { decodeEventJson } from '../../koinos/koin.ts';
+import type { TransactionReceipt } from '../../koinos/types.ts';
+import type { SubmitReceipt } from '../../ipc/contract.ts';
+
+export function toSubmitReceipt(receipt: TransactionReceipt, broadcast: boolean): SubmitReceipt {
+  return {
+    transactionId: bytesToJson(receipt.id, BTYPE.TRANSACTION_ID),
+    rcUsed: receipt.rc_used.toString(),
+    rcLimit: receipt.rc_limit.toString(),
+    reverted: receipt.reverted,
+    events: receipt.events.map((e) => {
+      const json = decodeEventJson(e);
+      return {
+        name: e.name,
+        source: bytesToJson(e.source, BTYPE.CONTRACT_ID),
+        impacted: e.impacted.map((a) => bytesToJson(a, BTYPE.ADDRESS)),
+        data: json['data'] ?? null,
+      };
+    }),
+    broadcast,
+  };
+}

@@ -1,0 +1,30 @@
+// URLs as they may appear in an error, a log or a review: without user:password and without an API key in the query,
+// so that a credential given as part of a node's address never reaches a message.
+
+const SECRET_QUERY = /^(api[-_]?key|key|token|access[-_]?token|auth|password|secret)$/i;
+
+/**
+ * The URL with credentials removed: `https://user:pass@host/x?apikey=K` becomes `https://host/x?apikey=[redacted]`.
+ * Text that is not a URL is reduced to a placeholder rather than echoed (it could be a pasted secret).
+ * @example
+ * redactUrl('https://me:pw@api.example.com/jsonrpc?apikey=abc'); // 'https://api.example.com/jsonrpc?apikey=%5Bredacted%5D'
+ */
+export function redactUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return '(an invalid URL)';
+  }
+  url.username = '';
+  url.password = '';
+  for (const name of [...url.searchParams.keys()]) {
+    if (SECRET_QUERY.test(name)) url.searchParams.set(name, '[redacted]');
+  }
+  return url.toString();
+}
+
+/** Replaces every occurrence of `secret` in `text` (an API key a node echoed back, for example). */
+export function redactSecret(text: string, secret: string | undefined): string {
+  return secret && secret.length > 0 ? text.split(secret).join('[redacted]') : text;
+}

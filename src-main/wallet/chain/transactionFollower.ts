@@ -1,0 +1,174 @@
+// Follows this wallet's submitted transactions until they are in a block and then irreversible (or expire from the
+// mempool), polling the node - no busy loop, and no timer at all when nothing is followed - and reports each change
+// as a `tx:update` event.
+import { BTYPE, bytesFromJson } from '../../koinos/codec.ts';
+import { WalletError } from '../../koinos/errors.ts';
+import type { IpcEvents, TxStatus } from '../../ipc/contract.ts';
+import type { NetworkService } from './networks.ts';
+import type { PendingTransaction, PendingTransactions } from './pendingTransactions.ts';
+
+export type TxUpdate = IpcEvents['tx:update'];
+
+export interface TransactionFollowerOptions {
+  networks: NetworkService;
+  pending: PendingTransactions;
+  /** Between two polls (default 1 s). */
+  intervalMs?: number;
+  /** A transaction neither in a block nor in the mempool this long after submission has expired (default 150 s: the mempool keeps one 120 s). */
+  expireAfterMs?: number;
+}
+
+const DONE: ReadonlySet<TxStatus> = new Set(['irreversible', 'failed', 'expired']);
+
+/**
+ * @example
+ * const stop = follower.on((u) => win.webContents.send('tx:update', u));
+ * follower.track(pendingEntry); // after a successful submission
+ */
+export class TransactionFollower {
+  private readonly networks: NetworkService;
+  private readonly pending: PendingTransactions;
+  private readonly intervalMs: number;
+  private readonly expireAfterMs: number;
+  private readonly listeners = new Set<(update: TxUpdate) => void>();
+  private readonly waiters = new Set<{ id: string; statuses: ReadonlySet<TxStatus>; resolve: (u: TxUpdate) => void }>();
+  private timer: NodeJS.Timeout | undefined;
+  private polling = false;
+
+  constructor(options: TransactionFollowerOptions) {
+    this.networks = options.networks;
+    this.pending = options.pending;
+    this.intervalMs = options.intervalMs ?? 1000;
+    this.expireAfterMs = options.expireAfterMs ?? 150_000;
+  }
+
+  /** Listens to every update; returns the function that stops listening. */
+  on(listener: (update: TxUpdate) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Starts following a transaction the node accepted (it must already be in `pending`). */
+  track(entry: PendingTransaction): void {
+    this.pending.add(entry);
+    this.emit({ transactionId: entry.id, networkId: entry.networkId, status: 'pending' });
+    this.schedule(0);
+  }
+
+  /**
+   * Resolves with the first update of `id` to one of `statuses` (or a final one: failed, expired).
+   * @throws WalletError NODE_TIMEOUT when none comes within `timeoutMs`.
+   */
+  waitFor(id: string, statuses: TxStatus[], timeoutMs: number): Promise<TxUpdate> {
+    const entry = this.pending.get(id);
+    if (entry && statuses.includes(entry.status)) {
+      return Promise.resolve({ transactionId: id, networkId: entry.networkId, status: entry.status, ...(entry.blockHeight !== undefined ? { blockHeight: entry.blockHeight.toString() } : {}) });
+    }
+    return new Promise((resolve, reject) => {
+      const waiter = {
+        id,
+        statuses: new Set<TxStatus>([...statuses, 'failed', 'expired']),
+        resolve: (u: TxUpdate) => {
+          clearTimeout(timer);
+          this.waiters.delete(waiter);
+          resolve(u);
+        },
+      };
+      const timer = setTimeout(() => {
+        this.waiters.delete(waiter);
+        reject(new WalletError('NODE_TIMEOUT', `The transaction ${id} was not ${statuses.join(' or ')} within ${Math.round(timeoutMs / 1000)} s. It may still be; check the account's history.`));
+      }, timeoutMs);
+      this.waiters.add(waiter);
+    });
+  }
+
+  /** Stops polling (the wallet quits); tracked transactions are kept but no longer followed. */
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private emit(update: TxUpdate): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(update);
+      } catch {
+        // a listener's failure is its own
+      }
+    }
+    for (const waiter of [...this.waiters]) if (waiter.id === update.transactionId && waiter.statuses.has(update.status)) waiter.resolve(update);
+  }
+
+  private schedule(delay: number): void {
+    if (this.timer || this.polling) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.poll();
+    }, delay);
+  }
+
+  private async poll(): Promise<void> {
+    this.polling = true;
+    try {
+      const byNetwork = new Map<string, PendingTransaction[]>();
+      for (const e of this.pending.all()) byNetwork.set(e.networkId, [...(byNetwork.get(e.networkId) ?? []), e]);
+      for (const [networkId, entries] of byNetwork) {
+        try {
+          await this.pollNetwork(networkId, entries);
+        } catch {
+          // the node is down for now: the next poll tries again
+        }
+      }
+    } finally {
+      this.polling = false;
+      if (this.pending.all().length > 0) this.schedule(this.intervalMs);
+    }
+  }
+
+  private async pollNetwork(networkId: string, entries: PendingTransaction[]): Promise<void> {
+    const { node } = await this.networks.node(networkId);
+    const ids = entries.map((e) => bytesFromJson(e.id, BTYPE.TRANSACTION_ID, 'id'));
+    const [found, head] = await Promise.all([node.transactionsById(ids), node.head()]);
+    const blockOf = new Map<string, Uint8Array>();
+    for (const item of found) {
+      const tx = item.transaction;
+      const block = item.containing_blocks[0];
+      if (tx && block) blockOf.set(`0x${Buffer.from(tx.id).toString('hex')}`, block);
+    }
+    const blockIds = [...new Set([...blockOf.values()])];
+    const heights = new Map<string, bigint>();
+    for (const item of await node.blocksById(blockIds)) heights.set(Buffer.from(item.block_id).toString('hex'), item.block_height);
+
+    const missing: PendingTransaction[] = [];
+    for (const entry of entries) {
+      const block = blockOf.get(entry.id);
+      if (!block) {
+        missing.push(entry);
+        continue;
+      }
+      const height = heights.get(Buffer.from(block).toString('hex')) ?? entry.blockHeight;
+      const status: TxStatus = height !== undefined && height <= head.lastIrreversible ? 'irreversible' : 'included';
+      if (status !== entry.status || height !== entry.blockHeight) {
+        this.pending.update(entry.id, { status, ...(height !== undefined ? { blockHeight: height } : {}) });
+        this.emit({ transactionId: entry.id, networkId, status, ...(height !== undefined ? { blockHeight: height.toString() } : {}) });
+      }
+      if (status === 'irreversible') this.pending.remove(entry.id);
+    }
+    if (missing.length === 0) return;
+    const inMempool = new Set(
+      (await node.pendingById(missing.map((e) => bytesFromJson(e.id, BTYPE.TRANSACTION_ID, 'id')))).flatMap((p) =>
+        p.transaction ? [`0x${Buffer.from(p.transaction.id).toString('hex')}`] : [],
+      ),
+    );
+    for (const entry of missing) {
+      if (inMempool.has(entry.id) || Date.now() - entry.submittedAt < this.expireAfterMs) continue;
+      this.pending.remove(entry.id);
+      this.emit({
+        transactionId: entry.id,
+        networkId,
+        status: 'expired',
+        message: 'The transaction left the node without being included in a block. Nothing was changed; send it again if needed.',
+      });
+    }
+  }
+}

@@ -1,0 +1,93 @@
+// Helpers of the chain services' tests: real devnets over HTTP on port 0 (stopped after each test), and tiny real HTTP
+// servers of our own that misbehave on purpose (stall, fail, answer garbage, drop the connection), counting requests.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, expect } from 'vitest';
+import { startDevnet, type Devnet, type StartDevnetOptions } from '../../../src-main/devnet/startDevnet.ts';
+import { WalletError } from '../../../src-main/koinos/errors.ts';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  const all = cleanups.splice(0).reverse();
+  for (const c of all) await c().catch(() => {});
+});
+
+/** Runs `fn` after the current test (in reverse order of registration). */
+export function onCleanup(fn: () => Promise<void>): void {
+  cleanups.push(fn);
+}
+
+/** A devnet on port 0 that makes one block per transaction, with three quiet development accounts. */
+export async function testDevnet(options: StartDevnetOptions = {}): Promise<Devnet> {
+  const devnet = await startDevnet({ port: 0, blockTimeMs: 0, accounts: 3, signatureThreads: 0, irreversibleDepth: 2, log: () => {}, ...options });
+  onCleanup(() => devnet.stop());
+  return devnet;
+}
+
+/** A fresh folder removed after the test. */
+export async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'wallet-chain-'));
+  onCleanup(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+export interface TestServer {
+  url: string;
+  /** Requests received so far (bodies as text). */
+  requests: string[];
+  close(): Promise<void>;
+}
+
+/** A real HTTP server answering with `handler`; it records every request body. */
+export async function testServer(handler: (req: IncomingMessage, res: ServerResponse, body: string, index: number) => void): Promise<TestServer> {
+  const requests: string[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      requests.push(body);
+      handler(req, res, body, requests.length - 1);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const close = async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+  onCleanup(close);
+  return { url, requests, close };
+}
+
+/** A URL on which nothing listens (a port that was free a moment ago). */
+export async function deadUrl(): Promise<string> {
+  const server = await testServer(() => {});
+  await server.close();
+  return server.url;
+}
+
+/** The WalletError a promise rejects with (fails the test when it resolves or rejects with something else). */
+export async function walletErrorOf(promise: Promise<unknown>): Promise<WalletError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(WalletError);
+    return error as WalletError;
+  }
+  throw new Error('expected a WalletError, got a result');
+}
+
+/** Polls `check` until it returns a value other than undefined, or fails after `ms`. */
+export async function eventually<T>(check: () => Promise<T | undefined> | T | undefined, ms = 10_000, what = 'the condition'): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -1,0 +1,111 @@
+// Sending KOIN through the Send service against a real devnet over HTTP: review, confirm, receipt, inclusion;
+// validation of recipient and amount; two sends in a row; a chain ID that changed between review and confirm.
+import { describe, expect, it } from 'vitest';
+import { startDevnet } from '../../../src-main/devnet/startDevnet.ts';
+import { formatAmount } from '../../../src-main/koinos/amounts.ts';
+import { KoinosNode } from '../../../src-main/wallet/chain/koinosNode.ts';
+import { addressFromString } from '../../../src-main/koinos/keys.ts';
+import { tokenBalance } from '../../../src-main/wallet/chain/tokens.ts';
+import { onCleanup, tempDir, testDevnet, walletErrorOf } from './helpers.ts';
+import { testServices } from './services.ts';
+
+const KOIN = 100_000_000n;
+
+describe('SendService', () => {
+  it('prepares a review of exactly what will be signed, then signs, submits and follows it into an irreversible block', async () => {
+    const devnet = await testDevnet();
+    const s = testServices(devnet);
+    const [a, b] = devnet.accounts;
+    const review = await s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '1.5' });
+    expect(review.networkId).toBe('local');
+    expect(review.chainId).toBe(devnet.chainId);
+    expect(review.payer).toBe(a!.address);
+    expect(review.nonce).toBe('1');
+    expect(BigInt(review.rcEstimate)).toBeGreaterThan(0n);
+    expect(BigInt(review.rcLimit)).toBe(BigInt(review.rcEstimate) + (BigInt(review.rcEstimate) * 10n + 99n) / 100n);
+    expect(review.operations).toHaveLength(1);
+    expect(review.operations[0]!.entryPoint).toBe('transfer');
+    expect(review.operations[0]!.summary).toMatch(/^Transfer 1\.5 KOIN from /);
+
+    const node = new KoinosNode({ jsonRpc: { url: `${devnet.url}/jsonrpc` } });
+    const koin = await s.tokens.resolve('local', 'koin');
+    const before = await tokenBalance(node, koin, addressFromString(b!.address));
+    const receipt = await s.send.confirm(review.reviewId);
+    expect(receipt.broadcast).toBe(true);
+    expect(receipt.reverted).toBe(false);
+    expect(BigInt(receipt.rcUsed)).toBeLessThanOrEqual(BigInt(review.rcLimit));
+    expect(receipt.events.some((e) => e.name.endsWith('transfer_event'))).toBe(true);
+    const included = await s.follower.waitFor(receipt.transactionId, ['included'], 10_000);
+    expect(included.status).toBe('included');
+    const height = BigInt(included.blockHeight!);
+    await devnet.node.produceBlock();
+    await devnet.node.produceBlock(); // irreversibleDepth 2: the block is now irreversible
+    const update = await s.follower.waitFor(receipt.transactionId, ['irreversible'], 10_000);
+    expect(update.status).toBe('irreversible');
+    expect(BigInt(update.blockHeight!)).toBe(height);
+    expect(s.pending.all()).toEqual([]);
+    expect(await tokenBalance(node, koin, addressFromString(b!.address))).toBe(before + 150_000_000n);
+
+    // A review is confirmed once only.
+    expect((await walletErrorOf(s.send.confirm(review.reviewId))).code).toBe('NOT_FOUND');
+  });
+
+  it('two sends in a row from one account both succeed (nonces 1 and 2)', async () => {
+    const devnet = await testDevnet({ blockTimeMs: 60_000 }); // nothing is included in between
+    const s = testServices(devnet);
+    const [a, b] = devnet.accounts;
+    const r1 = await s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '1' });
+    const c1 = await s.send.confirm(r1.reviewId);
+    const r2 = await s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '2' });
+    expect(r2.nonce).toBe('2');
+    const c2 = await s.send.confirm(r2.reviewId);
+    expect(c1.transactionId).not.toBe(c2.transactionId);
+    expect(s.pending.waiting('local', a!.address).map((p) => p.nonce)).toEqual([1n, 2n]);
+    await devnet.node.produceBlock();
+    await s.follower.waitFor(c2.transactionId, ['included', 'irreversible'], 20_000);
+  });
+
+  it('refuses a bad recipient, the sender itself, bad amounts and more than the balance, before anything is signed', async () => {
+    const devnet = await testDevnet();
+    const s = testServices(devnet);
+    const [a, b] = devnet.accounts;
+    const bad = b!.address.slice(0, -1) + (b!.address.endsWith('2') ? '3' : '2');
+    expect((await walletErrorOf(s.send.prepare({ from: a!.address, to: bad, token: 'koin', amount: '1' }))).code).toBe('INVALID_ADDRESS');
+    expect((await walletErrorOf(s.send.prepare({ from: a!.address, to: a!.address, token: 'koin', amount: '1' }))).shortMessage).toContain('sending account itself');
+    expect((await walletErrorOf(s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '0' }))).code).toBe('INVALID_AMOUNT');
+    expect((await walletErrorOf(s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '-1' }))).code).toBe('INVALID_AMOUNT');
+    expect((await walletErrorOf(s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '0.000000001' }))).code).toBe('INVALID_AMOUNT');
+    const tooMuch = await walletErrorOf(s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '2000000' }));
+    expect(tooMuch.code).toBe('INSUFFICIENT_BALANCE');
+    const all = await walletErrorOf(s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '1000000' }));
+    expect(all.code, all.message).toBe('NOT_ENOUGH_MANA');
+    const max = await s.send.maxAmount(undefined, a!.address, 'koin');
+    expect(max.decimals).toBe(8);
+    expect(max.amount).toBeLessThan(1_000_000n * KOIN);
+    const review = await s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: formatAmount(max.amount - 10n * KOIN) });
+    expect(BigInt(review.rcLimit)).toBeGreaterThan(0n);
+    expect((await walletErrorOf(s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '1', rcLimit: '1' }))).code).toBe('NOT_ENOUGH_MANA');
+  });
+
+  it('refuses to sign when the chain ID changed between review and confirm (a reset devnet), and sends nothing', async () => {
+    const dir = await tempDir();
+    let devnet = await startDevnet({ port: 0, dataDir: dir, blockTimeMs: 0, accounts: 3, signatureThreads: 0, log: () => {} });
+    onCleanup(() => devnet.stop());
+    const port = Number(new URL(devnet.url).port);
+    const url = devnet.url;
+    const s = testServices({ localUrl: async () => url, wifs: devnet.accounts.map((x) => x.wif) });
+    const [a, b] = devnet.accounts;
+    const review = await s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '1' });
+    const oldChain = devnet.chainId;
+    await devnet.stop();
+    devnet = await startDevnet({ port, dataDir: dir, reset: true, blockTimeMs: 0, accounts: 3, signatureThreads: 0, log: () => {} });
+    expect(devnet.chainId).not.toBe(oldChain);
+    const error = await walletErrorOf(s.send.confirm(review.reviewId));
+    expect(error.code).toBe('CHAIN_ID_MISMATCH');
+    expect(error.shortMessage).toContain('Nothing was signed or sent');
+    const node = new KoinosNode({ jsonRpc: { url: `${devnet.url}/jsonrpc` } });
+    expect(await node.nonce(addressFromString(a!.address))).toBe(0n);
+    const head = await s.networks.head('local');
+    expect(head.chainIdChanged).toEqual({ previous: oldChain, current: devnet.chainId });
+  });
+});

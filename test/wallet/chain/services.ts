@@ -1,0 +1,40 @@
+// The chain services wired together as a shell would, over a devnet's URL, with in-memory settings and API keys and a
+// real signer holding the devnet's development keys.
+import type { Devnet } from '../../../src-main/devnet/startDevnet.ts';
+import { parsePrivateKey } from '../../../src-main/koinos/keys.ts';
+import { MemoryApiKeyStore } from '../../../src-main/wallet/chain/apiKeyStore.ts';
+import { MemoryChainSettings, type ChainSettingsStore } from '../../../src-main/wallet/chain/chainSettings.ts';
+import { NetworkService } from '../../../src-main/wallet/chain/networks.ts';
+import { PendingTransactions } from '../../../src-main/wallet/chain/pendingTransactions.ts';
+import { PrivateKeySigner } from '../../../src-main/wallet/chain/privateKeySigner.ts';
+import { SendService } from '../../../src-main/wallet/chain/send.ts';
+import { TokenService } from '../../../src-main/wallet/chain/tokens.ts';
+import { TransactionFollower } from '../../../src-main/wallet/chain/transactionFollower.ts';
+import { onCleanup } from './helpers.ts';
+
+export interface TestServices {
+  settings: ChainSettingsStore;
+  apiKeys: MemoryApiKeyStore;
+  networks: NetworkService;
+  tokens: TokenService;
+  pending: PendingTransactions;
+  follower: TransactionFollower;
+  signer: PrivateKeySigner;
+  send: SendService;
+}
+
+/** Services whose Local network is `devnet` (or whatever `localUrl` returns), signing with its development keys. */
+export function testServices(devnet: Devnet | { localUrl: () => Promise<string>; wifs: string[] }, options: { timeoutMs?: number } = {}): TestServices {
+  const localUrl = 'localUrl' in devnet ? devnet.localUrl : async () => devnet.url;
+  const wifs = 'wifs' in devnet ? devnet.wifs : devnet.accounts.map((a) => a.wif);
+  const settings = new MemoryChainSettings();
+  const apiKeys = new MemoryApiKeyStore();
+  const networks = new NetworkService({ settings, apiKeys, localDevnetUrl: localUrl, timeoutMs: options.timeoutMs });
+  const tokens = new TokenService({ networks, settings });
+  const pending = new PendingTransactions();
+  const follower = new TransactionFollower({ networks, pending, intervalMs: 50 });
+  onCleanup(async () => follower.stop());
+  const signer = new PrivateKeySigner(wifs.map((w) => parsePrivateKey(w).privateKey));
+  const send = new SendService({ networks, tokens, pending, follower, signer });
+  return { settings, apiKeys, networks, tokens, pending, follower, signer, send };
+}
