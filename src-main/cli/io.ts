@@ -146,8 +146,9 @@ export function isStdinInput(arg: string | undefined): boolean {
  */
 function readHiddenLine(what: string): Promise<string> {
   const stdin = process.stdin;
-  process.stderr.write(`Type or paste ${what} (it is not shown), then press Enter: `);
+  // Echo goes off before the prompt shows, so that nothing typed after the prompt is ever shown.
   stdin.setRawMode(true);
+  process.stderr.write(`Type or paste ${what} (it is not shown), then press Enter: `);
   stdin.setEncoding('utf8');
   stdin.resume();
   return new Promise((resolve, reject) => {
