@@ -112,8 +112,9 @@ describe('registerWalletIpc', () => {
     const ipcMain = new FakeIpcMain();
     registerWalletIpc(ipcMain, await startWallet(), PAGE, () => {});
     const answer = await ipcMain.invoke('devnet:status', { url: PAGE.rendererFileUrl, parent: null });
-    expect(answer.ok).toBe(true);
-    if (answer.ok) expect(answer.value).toMatchObject({ running: true, url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) });
+    expect(answer).toEqual({ ok: true, value: { running: false, accounts: [] } });
+    const settings = await ipcMain.invoke('settings:get', { url: PAGE.rendererFileUrl, parent: null });
+    expect(settings).toEqual({ ok: true, value: { autoLockMinutes: 5, theme: 'system', selectedNetworkId: 'local' } });
     expect(await ipcMain.invoke('devnet:status', { url: PAGE.rendererFileUrl, parent: null }, 'extra')).toMatchObject({
       ok: false,
       error: { code: 'INVALID_ARGUMENT', shortMessage: 'devnet:status: expected no arguments, got 1' },
