@@ -1,24 +1,18 @@
 // The wallet locks itself after the idle time, and every call through a shell counts as activity: driven through the
 // browser shell's HTTP bridge with a hand-driven clock, and seen as vault:lockState pushes.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { VaultStatus } from '../../src-main/ipc/contract.ts';
-import { KEYTAR, ManualClock, TEST_SCRYPT, removeService, uniqueService } from '../wallet/vault/helpers.ts';
+import { ManualClock } from '../wallet/vault/helpers.ts';
 import { browserShells, ipc } from './browserShellHelpers.ts';
 
 const MINUTE = 60_000;
 
 describe('idle lock through the browser shell', () => {
   const start = browserShells();
-  const services: string[] = [];
-  afterEach(async () => {
-    for (const service of services.splice(0)) await removeService(service).catch(() => undefined);
-  });
 
   it('keeps the wallet unlocked while calls come, and locks it once they stop, pushing vault:lockState', async () => {
     const clock = new ManualClock();
-    const keychainService = uniqueService();
-    services.push(keychainService);
-    const shell = await start({ keychain: KEYTAR, vault: { keychainService, scryptCost: TEST_SCRYPT, clock }, devnet: { port: 0 } });
+    const shell = await start({ vault: { clock } });
     const pushes: VaultStatus[] = [];
     shell.wallet.events.on('vault:lockState', (status) => pushes.push(status));
 

@@ -19,7 +19,6 @@ import {
   publicKeyFromPrivateKey,
 } from '../../src-main/koinos/keys.ts';
 import type { BrowserShell } from '../../src-main/shells/browser/browserShell.ts';
-import { KEYTAR, TEST_SCRYPT, removeService, uniqueService } from '../wallet/vault/helpers.ts';
 import { browserShells, ipc, type RawAnswer } from './browserShellHelpers.ts';
 
 const PASSWORD = 'first wallet password 1';
@@ -59,7 +58,6 @@ function recordEvents(shell: BrowserShell): { text: () => string; stop: () => vo
 
 describe('no secret leaves main through the browser shell', () => {
   const start = browserShells();
-  const keychainService = uniqueService();
   let apiKeyDevnet: Devnet;
   beforeAll(async () => {
     // A custom network that requires an API key: the key must reach the node, and nothing else.
@@ -67,14 +65,11 @@ describe('no secret leaves main through the browser shell', () => {
   });
   afterAll(async () => {
     await apiKeyDevnet?.stop();
-    await removeService(keychainService).catch(() => undefined);
   });
 
   it('sends every channel through the bridge and finds no secret in answers, events, logs or files', async () => {
     const logLines: string[] = [];
     const shell = await start({
-      keychain: KEYTAR,
-      vault: { keychainService, scryptCost: TEST_SCRYPT },
       devnet: { port: 0, devnet: { blockTimeMs: 0, accounts: 3 } },
       polling: { headMs: 100, transactionsMs: 50 },
       log: (line) => logLines.push(line),
