@@ -106,12 +106,9 @@ export class EmbeddedDevnet {
   /** Replaces the chain with a new one (new chain ID, fresh balances), on the same port. */
   async reset(): Promise<DevnetStatus> {
     const previous = this.running;
-    // The new start is in place before the old devnet stops: a use meanwhile (the head poll) waits for it instead
-    // of opening the same data folder a second time.
-    const starting = (async () => {
-      if (previous) await previous.then((d) => d.stop(), () => undefined);
-      return this.launch(true);
-    })().then((devnet) => {
+    this.running = undefined;
+    if (previous) await previous.then((d) => d.stop(), () => undefined);
+    const starting = this.launch(true).then((devnet) => {
       this.boundPort = Number(new URL(devnet.url).port);
       return devnet;
     });
