@@ -35,7 +35,7 @@ export interface WalletServices {
 export function walletChannels(s: WalletServices): IpcHandlers {
   const { vault, devnet, networks, tokens } = s;
 
-  /** The account of an id, for its address. */
+  /** The account of an id, for its address. (Handlers that call it are async, so that its error is a rejection.) */
   function account(id: string): AccountInfo {
     const found = vault.listAccounts().find((a) => a.id === id);
     if (!found) throw new WalletError('ACCOUNT_NOT_FOUND', `expected an account of this wallet, got ${describe(id)}`, { metaMessages: ['Choose an account from the list.'] });
@@ -124,19 +124,19 @@ export function walletChannels(s: WalletServices): IpcHandlers {
     'tokens:add': async ({ contract }) => tokens.add(await selectedNetworkId(), contract),
     'tokens:remove': async ({ contract }) => tokens.remove(await selectedNetworkId(), contract),
 
-    'dashboard:get': ({ accountId }) => s.dashboard.get({ accountId, address: account(accountId).address }),
-    'history:page': ({ accountId, ...query }) => s.history.page({ ...query, address: account(accountId).address }),
+    'dashboard:get': async ({ accountId }) => s.dashboard.get({ accountId, address: account(accountId).address }),
+    'history:page': async ({ accountId, ...query }) => s.history.page({ ...query, address: account(accountId).address }),
 
     'send:maxAmount': async ({ fromAccountId, token }) => {
       const { amount, decimals } = await s.send.maxAmount(undefined, account(fromAccountId).address, token);
       return { amount: amount.toString(), decimals };
     },
-    'send:prepare': (input) => s.send.prepare(transfer(input)),
+    'send:prepare': async (input) => s.send.prepare(transfer(input)),
     'send:confirm': ({ reviewId }) => s.send.confirm(reviewId),
 
-    'offline:exportUnsigned': (input) => s.offline.exportUnsigned(transfer(input)),
+    'offline:exportUnsigned': async (input) => s.offline.exportUnsigned(transfer(input)),
     'offline:inspect': ({ input }) => s.offline.inspect(input),
-    'offline:sign': ({ input, accountId }) => s.offline.sign(input, account(accountId).address),
+    'offline:sign': async ({ input, accountId }) => s.offline.sign(input, account(accountId).address),
     'offline:submit': ({ input, broadcast }) => s.offline.submit(input, broadcast),
   };
 }
