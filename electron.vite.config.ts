@@ -72,6 +72,8 @@ export default defineConfig({
   renderer: {
     root: fromRoot('src-renderer'),
     build: {
+      // electron-vite leaves the renderer unminified; minified it loads faster (goal: under 150 KB gzipped).
+      minify: true,
       rolldownOptions: { input: { index: fromRoot('src-renderer/index.html') } },
     },
     plugins: [svelte(), devInlineStyles()],

@@ -1,5 +1,6 @@
-// Renderer entry: mounts the Svelte app into index.html.
+// Renderer entry: loads the theme and mounts the Svelte app into index.html.
 import { mount } from 'svelte';
+import './styles/app.css';
 import App from './App.svelte';
 
 const target = document.getElementById('app');

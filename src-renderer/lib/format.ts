@@ -1,0 +1,60 @@
+// How figures read on screen: token amounts from base-unit strings, durations ("3 h 20 min"), ages, short
+// addresses. Pure functions over the contract's decimal strings; amounts never pass through a number.
+import { formatAmount } from '../../src-main/koinos/amounts.ts';
+
+/**
+ * A base-unit decimal string as the token's amount, with thousands grouped: `"150000000000"` (8 decimals) is
+ * `"1,500"`. Invalid input (not a decimal string) shows as `"?"` rather than throwing in the middle of a page.
+ * @example
+ * displayAmount('123456789', 8); // '1.23456789'
+ */
+export function displayAmount(units: string | undefined, decimals: number, maxFraction = decimals): string {
+  if (units === undefined || !/^\d+$/.test(units)) return '?';
+  const text = formatAmount(BigInt(units), decimals);
+  const [whole = '0', fraction] = text.split('.');
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  if (!fraction) return grouped;
+  const shown = fraction.slice(0, maxFraction).replace(/0+$/, '');
+  return shown ? `${grouped}.${shown}` : grouped;
+}
+
+/** The amount as `parseAmount` reads it back (no grouping), for filling an input. */
+export function plainAmount(units: string, decimals: number): string {
+  return formatAmount(BigInt(units), decimals);
+}
+
+/** Milliseconds as "3 h 20 min", "45 s", "2 d 4 h". */
+export function displayDuration(msText: string | number | bigint): string {
+  const ms = typeof msText === 'bigint' ? msText : BigInt(typeof msText === 'number' ? Math.max(0, Math.round(msText)) : msText);
+  let s = ms / 1000n;
+  if (s < 60n) return `${s} s`;
+  const d = s / 86400n;
+  s %= 86400n;
+  const h = s / 3600n;
+  s %= 3600n;
+  const m = s / 60n;
+  if (d > 0n) return h > 0n ? `${d} d ${h} h` : `${d} d`;
+  if (h > 0n) return m > 0n ? `${h} h ${m} min` : `${h} h`;
+  return `${m} min`;
+}
+
+/** Share `part / whole` in percent with one decimal, "0" when whole is zero. */
+export function percent(part: string, whole: string): number {
+  const w = BigInt(whole);
+  if (w === 0n) return 0;
+  const p = BigInt(part);
+  return Number((p * 1000n) / w) / 10;
+}
+
+/** `1AbCdEf…wXyZ`: enough of an address to recognise it, the full one is in the title/aria label. */
+export function shortAddress(address: string | undefined): string {
+  if (!address) return '';
+  return address.length > 16 ? `${address.slice(0, 8)}…${address.slice(-6)}` : address;
+}
+
+/** Epoch milliseconds as the local date and time. */
+export function displayTime(msText: string | undefined): string {
+  if (!msText) return '';
+  const date = new Date(Number(msText));
+  return date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+}

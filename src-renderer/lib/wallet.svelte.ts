@@ -1,0 +1,234 @@
+// The renderer's shared state as one rune class: vault status, settings, accounts, networks, the selected
+// account's dashboard and the head block, and the status of transactions this window sent. Screens read it and
+// call its methods; it refreshes the dashboard on every new head block, keeping the old figures until new ones come.
+import type {
+  AccountInfo,
+  Dashboard,
+  HeadInfo,
+  IpcEvents,
+  NetworkInfo,
+  Settings,
+  VaultStatus,
+} from '../../src-main/ipc/contract.ts';
+import { call } from './ipc.ts';
+import { toProblem, type Problem } from './problem.ts';
+
+/** The screens of an unlocked wallet, in navigation order. */
+export const SCREENS = ['dashboard', 'send', 'history', 'offline', 'accounts', 'networks', 'settings'] as const;
+export type Screen = (typeof SCREENS)[number];
+
+export type TxUpdate = IpcEvents['tx:update'];
+
+/** The wallet as the renderer sees it. One instance, {@link wallet}. */
+export class WalletState {
+  status = $state<VaultStatus | undefined>();
+  settings = $state<Settings | undefined>();
+  accounts = $state.raw<AccountInfo[]>([]);
+  networks = $state.raw<NetworkInfo[]>([]);
+  selectedNetworkId = $state('');
+  selectedAccountId = $state<string | undefined>();
+  dashboard = $state.raw<Dashboard | undefined>();
+  dashboardProblem = $state<Problem | undefined>();
+  head = $state.raw<HeadInfo | undefined>();
+  /** A problem loading the wallet itself (status, accounts, networks). */
+  loadProblem = $state<Problem | undefined>();
+  screen = $state<Screen>('dashboard');
+  /** True while the first-run flow is still adding the first account after the vault was created. */
+  onboarding = $state(false);
+  /** Latest status of each transaction, by id, from `tx:update`. */
+  txStatus = $state<Record<string, TxUpdate>>({});
+
+  selectedAccount = $derived(this.accounts.find((a) => a.id === this.selectedAccountId));
+  selectedNetwork = $derived(this.networks.find((n) => n.id === this.selectedNetworkId));
+
+  #refreshing = false;
+  #refreshAgain = false;
+  #unsubscribe: (() => void)[] = [];
+
+  /** Reads the vault status and, when unlocked, everything else; subscribes to main's pushes. Call once. */
+  async start(): Promise<void> {
+    this.#unsubscribe.push(
+      window.koinos.on('vault:lockState', (status) => void this.#onLockState(status)),
+      window.koinos.on('head:new', (head) => this.#onHead(head)),
+      window.koinos.on('tx:update', (update) => {
+        this.txStatus = { ...this.txStatus, [update.transactionId]: update };
+      }),
+    );
+    try {
+      this.status = await call('vault:status');
+      this.loadProblem = undefined;
+    } catch (error) {
+      this.loadProblem = toProblem(error, 'vault:status');
+      return;
+    }
+    await this.loadSettings();
+    if (this.status.unlocked) await this.loadUnlocked();
+  }
+
+  /** Stops listening to main (tests and hot reload). */
+  stop(): void {
+    for (const off of this.#unsubscribe.splice(0)) off();
+  }
+
+  async loadSettings(): Promise<void> {
+    try {
+      this.settings = await call('settings:get');
+      applyTheme(this.settings.theme);
+    } catch {
+      // Settings may be unreadable before a wallet exists: keep the system theme.
+    }
+  }
+
+  /** Loads accounts and networks after an unlock, then the dashboard of the selected account. */
+  async loadUnlocked(): Promise<void> {
+    try {
+      const [settings, accounts, networks] = await Promise.all([
+        call('settings:get'),
+        call('accounts:list'),
+        call('networks:list'),
+      ]);
+      this.settings = settings;
+      applyTheme(settings.theme);
+      this.accounts = accounts;
+      this.networks = networks.networks;
+      this.selectedNetworkId = networks.selectedId;
+      const selected = accounts.find((a) => a.id === settings.selectedAccountId) ?? accounts[0];
+      this.selectedAccountId = selected?.id;
+      this.loadProblem = undefined;
+    } catch (error) {
+      this.loadProblem = toProblem(error, 'loading the wallet');
+      return;
+    }
+    await this.refreshDashboard();
+  }
+
+  /** Called by the unlock and first-run screens with the status main answered. */
+  async unlocked(status: VaultStatus): Promise<void> {
+    this.status = status;
+    if (status.unlocked) await this.loadUnlocked();
+  }
+
+  async lock(): Promise<void> {
+    try {
+      const status = await call('vault:lock');
+      await this.#onLockState(status);
+    } catch (error) {
+      this.loadProblem = toProblem(error, 'vault:lock');
+    }
+  }
+
+  async reloadAccounts(): Promise<void> {
+    this.accounts = await call('accounts:list');
+    if (!this.accounts.some((a) => a.id === this.selectedAccountId)) {
+      this.selectedAccountId = this.accounts[0]?.id;
+      this.dashboard = undefined;
+      await this.refreshDashboard();
+    }
+  }
+
+  async reloadNetworks(): Promise<void> {
+    const { networks, selectedId } = await call('networks:list');
+    this.networks = networks;
+    if (selectedId !== this.selectedNetworkId) {
+      this.selectedNetworkId = selectedId;
+      this.dashboard = undefined;
+      this.head = undefined;
+      await this.refreshDashboard();
+    }
+  }
+
+  async selectAccount(id: string): Promise<void> {
+    if (id === this.selectedAccountId) return;
+    this.selectedAccountId = id;
+    this.dashboard = undefined;
+    this.dashboardProblem = undefined;
+    void call('settings:update', { selectedAccountId: id }).then(
+      (settings) => (this.settings = settings),
+      (error: unknown) => console.warn('[renderer] could not remember the selected account', error),
+    );
+    await this.refreshDashboard();
+  }
+
+  async selectNetwork(id: string): Promise<void> {
+    const network = await call('networks:select', { id });
+    this.selectedNetworkId = network.id;
+    this.dashboard = undefined;
+    this.dashboardProblem = undefined;
+    this.head = undefined;
+    await this.refreshDashboard();
+  }
+
+  async updateSettings(patch: Partial<Settings>): Promise<void> {
+    this.settings = await call('settings:update', patch);
+    applyTheme(this.settings.theme);
+    if (patch.autoLockMinutes !== undefined && this.status) {
+      this.status = { ...this.status, autoLockMinutes: this.settings.autoLockMinutes };
+    }
+  }
+
+  /**
+   * Fetches the selected account's dashboard. Calls that arrive while one is under way are folded into one more
+   * call after it, so a burst of head blocks costs two requests; the old figures stay on screen meanwhile.
+   */
+  async refreshDashboard(): Promise<void> {
+    if (this.#refreshing) {
+      this.#refreshAgain = true;
+      return;
+    }
+    this.#refreshing = true;
+    try {
+      do {
+        this.#refreshAgain = false;
+        const accountId = this.selectedAccountId;
+        const networkId = this.selectedNetworkId;
+        if (!accountId || !this.status?.unlocked) break;
+        try {
+          const dashboard = await call('dashboard:get', { accountId });
+          if (accountId === this.selectedAccountId && networkId === this.selectedNetworkId) {
+            this.dashboard = dashboard;
+            this.head = dashboard.head;
+            this.dashboardProblem = undefined;
+          }
+        } catch (error) {
+          if (accountId === this.selectedAccountId) this.dashboardProblem = toProblem(error, 'dashboard:get');
+        }
+      } while (this.#refreshAgain);
+    } finally {
+      this.#refreshing = false;
+    }
+  }
+
+  #onHead(head: HeadInfo): void {
+    if (!this.status?.unlocked) return;
+    if (this.selectedNetworkId && head.networkId !== this.selectedNetworkId) return;
+    this.head = head;
+    void this.refreshDashboard();
+  }
+
+  async #onLockState(status: VaultStatus): Promise<void> {
+    const wasUnlocked = this.status?.unlocked ?? false;
+    this.status = status;
+    if (!status.unlocked) this.#forget();
+    else if (!wasUnlocked) await this.loadUnlocked();
+  }
+
+  /** Drops everything tied to the unlocked wallet; screens holding secrets are unmounted by the App. */
+  #forget(): void {
+    this.accounts = [];
+    this.dashboard = undefined;
+    this.dashboardProblem = undefined;
+    this.txStatus = {};
+    this.onboarding = false;
+    this.screen = 'dashboard';
+  }
+}
+
+/** Sets `<html data-theme>`: absent follows the system, `light` or `dark` forces one. */
+export function applyTheme(theme: Settings['theme']): void {
+  const root = document.documentElement;
+  if (theme === 'system') delete root.dataset['theme'];
+  else root.dataset['theme'] = theme;
+}
+
+/** The one instance the screens share. */
+export const wallet = new WalletState();
