@@ -3,6 +3,7 @@
 // stated for an account with 100,000 records).
 import { benchSigning } from './signing.ts';
 import { benchDevnet } from './devnet.ts';
+import { benchVault } from './vault.ts';
 
 function fmt(n: number): string {
   return Math.round(n).toLocaleString('en-US');
@@ -13,6 +14,9 @@ console.log('== protocol library (one core)');
 console.log(`raw @noble/secp256k1 signs of a 32-byte digest: ${fmt(signing.rawSignsPerSec)} /s`);
 console.log(`KOIN transfers built + signed (merkle root, id, canonical bytes, signature): ${fmt(signing.transfersPerSec)} /s`);
 console.log(`ratio: ${(signing.ratio * 100).toFixed(1)}% of the raw sign rate (goal >= 80%) ${signing.ratio >= 0.8 ? 'OK' : 'BELOW GOAL'}`);
+
+console.log('== vault (wallet password -> key)');
+await benchVault();
 
 console.log('== devnet over HTTP (JSON-RPC, keep-alive)');
 await benchDevnet(Number(process.env.BENCH_TRANSFERS ?? 100_000));

@@ -1,7 +1,7 @@
 // The vault: the wallet password, the accounts and their keys. One method per `vault:*`, `settings:*` and
 // `accounts:*` channel of the IPC contract, plus signing (TransactionSigner), the idle lock and API keys of networks.
 // Secrets are sealed entries in a SecretStore; wallet.json (walletFile.ts) is the commit point of every change.
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AccountInfo, EncryptedBackup, NewPhrase, RevealedSecret, Settings, VaultStatus } from '../../ipc/contract.ts';
@@ -10,12 +10,17 @@ import { addressFromString, assertMnemonic, newMnemonic, parsePrivateKey, privat
 import { signTransaction } from '../../koinos/transaction.ts';
 import type { Transaction } from '../../koinos/types.ts';
 import type { TransactionSigner } from '../signer.ts';
-import { openBackup, sealBackup, type BackupAccount, type BackupPayload } from './backupFile.ts';
+import { assertNewAddress, checkNewPassword, cleanName, findAccount, newId, removeAccount, reorder, requireText, toInfo } from './accountBook.ts';
+import { openBackup, sealBackup } from './backupFile.ts';
+import { backupPayloadOf, mergeBackup } from './backupMerge.ts';
+import { apiKeyEntry, entryNames, keychainApiKeyEntry, openEntry, removeAll, resealGeneration, sealEntry, secretEntry } from './entries.ts';
 import { IdleTimer, SYSTEM_CLOCK, type Clock } from './idleTimer.ts';
 import { addressOfKey, apiKeyOf, apiKeyPayload, deriveAccount, keyOf, keyPayload, phraseOf, phrasePayload } from './secretPayload.ts';
 import { FILE_STORAGE_NOTICE, fileStore, keychainAnswers, keychainStore, type Keychain, type SecretStore, type WriteFile } from './secretStore.ts';
-import { calibrateScrypt, deriveKey, makeCheck, newSalt, open, seal, verifyCheck, zero, type ScryptCost } from './vaultCrypto.ts';
+import { calibrateScrypt, deriveKey, makeCheck, newSalt, verifyCheck, zero, type ScryptCost } from './vaultCrypto.ts';
 import { KEY_FILE_NAME, readWalletFile, settingsProblem, writeWalletFile, type AccountRecord, type VaultRecord, type WalletFile } from './walletFile.ts';
+
+export { MIN_PASSWORD_LENGTH } from './accountBook.ts';
 
 export interface VaultOptions {
   /** The wallet's data folder (wallet.json, and vault-keys.json when no keychain answers). */
@@ -32,10 +37,8 @@ export interface VaultOptions {
   writeFile?: WriteFile;
 }
 
-/** Shortest password a new wallet or a backup accepts. */
-export const MIN_PASSWORD_LENGTH = 8;
-const MAX_NAME_LENGTH = 64;
 const CHECK_WORDS = 3;
+const MAX_API_KEY_LENGTH = 4096;
 
 interface Session {
   key: Uint8Array;
@@ -47,34 +50,9 @@ interface Session {
   drafts: Map<string, { payload: Uint8Array; checkPositions: number[] }>;
 }
 
-const newId = () => randomBytes(8).toString('hex');
-const secretEntry = (generation: string, id: string) => `${generation}/secret/${id}`;
-const apiKeyEntry = (generation: string, networkId: string) => `${generation}/apikey/${encodeURIComponent(networkId)}`;
-
-function requireText(value: unknown, field: string): string {
-  if (typeof value !== 'string') throw new WalletError('INVALID_ARGUMENT', `expected ${field} as text, got ${typeof value === 'object' ? describe(value) : typeof value}`);
-  return value;
-}
-
-function checkNewPassword(password: unknown, field = 'the new password'): string {
-  const text = requireText(password, field);
-  if (text.length < MIN_PASSWORD_LENGTH) {
-    throw new WalletError('WEAK_PASSWORD', `expected ${field} to have at least ${MIN_PASSWORD_LENGTH} characters, got ${text.length}`, {
-      metaMessages: ['A longer password (several words) protects the keys better.'],
-    });
-  }
-  return text;
-}
-
-function toInfo(a: AccountRecord): AccountInfo {
-  const info: AccountInfo = { id: a.id, name: a.name, address: a.address, kind: a.kind };
-  if (a.kind === 'phrase') Object.assign(info, { phraseId: a.phraseId, derivationIndex: a.derivationIndex });
-  if (a.developmentOnly) info.developmentOnly = true;
-  return info;
-}
-
 /**
- * The wallet's keys behind a password.
+ * The wallet's keys behind a password. One class because the IPC contract maps onto its methods one to one; the
+ * rules live beside it (accountBook.ts, entries.ts, backupMerge.ts), this class holds the session and the commits.
  * @example
  * const vault = await Vault.open({ dataDir, keychain: await loadKeytar() });
  * await vault.create({ password: 'correct horse battery' });
@@ -110,8 +88,12 @@ export class Vault implements TransactionSigner {
     return new Vault(options, file, await Vault.#storeFor(options, file.vault));
   }
 
+  static #service(options: VaultOptions, record: VaultRecord | undefined): string {
+    return record?.keychainService ?? options.keychainService ?? 'koinos-wallet';
+  }
+
   static async #storeFor(options: VaultOptions, record: VaultRecord | undefined): Promise<SecretStore> {
-    const service = record?.keychainService ?? options.keychainService ?? 'koinos-wallet';
+    const service = Vault.#service(options, record);
     const storage = record?.storage ?? ((await keychainAnswers(options.keychain, service)).ok ? 'keychain' : 'file');
     return storage === 'keychain'
       ? keychainStore(options.keychain, service, record?.walletId ?? 'unset')
@@ -154,7 +136,6 @@ export class Vault implements TransactionSigner {
         check: makeCheck(key, `${walletId}/${generation}`),
         accounts: [],
         phrases: [],
-        apiKeys: [],
       };
       try {
         await this.#commit({ ...this.#file, vault });
@@ -181,10 +162,20 @@ export class Vault implements TransactionSigner {
         this.touch();
       } else {
         this.#startSession(key);
-        await this.#removeOrphans();
+        // Listing the keychain reads every entry (slow with many accounts): done after the unlock answers, so that
+        // 50 accounts unlock as fast as 1.
+        void this.#exclusive(() => this.#removeOrphans());
       }
       return this.status();
     });
+  }
+
+  /** Resolves once every queued change and the background cleanup are done (the shell awaits it before quitting). */
+  async settled(): Promise<void> {
+    for (let queue = this.#queue; ; queue = this.#queue) {
+      await queue;
+      if (queue === this.#queue) return;
+    }
   }
 
   /** `vault:lock`, also on idle and on machine sleep: every decrypted key and phrase is zero-filled and dropped. */
@@ -221,26 +212,24 @@ export class Vault implements TransactionSigner {
       const kdf = { ...(this.#options.scryptCost ?? { N: current.kdf.N, r: current.kdf.r, p: current.kdf.p }), salt: newSalt() };
       const newKey = await deriveKey(newPassword, kdf);
       const generation = newId();
-      const names = this.#entryIds(current);
-      const written: string[] = [];
+      const names = entryNames(current, this.#sealedApiKeys());
       try {
-        for (const id of names) {
-          const payload = await this.#readEntry(current, oldKey, id, current.generation);
-          const sealed = seal(newKey, payload, `${current.walletId}/${id(generation)}`);
-          zero(payload);
-          await this.#store.write(id(generation), sealed);
-          written.push(id(generation));
+        await resealGeneration(this.#store, current, names, oldKey, newKey, generation);
+        const check = makeCheck(newKey, `${current.walletId}/${generation}`);
+        try {
+          await this.#commit({ ...this.#file, vault: { ...current, kdf, generation, check } });
+        } catch (error) {
+          await removeAll(this.#store, names.map((name) => name(generation)));
+          throw error;
         }
-        await this.#commit({ ...this.#file, vault: { ...current, kdf, generation, check: makeCheck(newKey, `${current.walletId}/${generation}`) } });
       } catch (error) {
         zero(newKey);
-        for (const name of written) await this.#store.remove(name).catch(() => undefined);
         throw error;
       } finally {
         zero(oldKey);
       }
-      // Committed: the old generation is now garbage; what a crash leaves of it is removed at the next unlock.
-      for (const id of names) await this.#store.remove(id(current.generation)).catch(() => undefined);
+      // Committed: the old generation is garbage now; what a crash leaves of it goes at the next unlock.
+      await removeAll(this.#store, names.map((name) => name(current.generation)));
       if (this.#session) {
         zero(this.#session.key);
         this.#session.key = newKey;
@@ -260,24 +249,9 @@ export class Vault implements TransactionSigner {
       const backupPassword = checkNewPassword(args?.backupPassword, 'the backup password');
       const key = await this.#keyFromPassword(args?.password);
       const vault = this.#vault();
-      const payload: BackupPayload = { phrases: [], accounts: [] };
+      let payload;
       try {
-        for (const phrase of vault.phrases) {
-          const bytes = await this.#readEntry(vault, key, (g) => secretEntry(g, phrase.id), vault.generation);
-          payload.phrases.push({ ref: phrase.id, phrase: phraseOf(bytes), nextIndex: phrase.nextIndex });
-          zero(bytes);
-        }
-        for (const a of vault.accounts) {
-          const entry: BackupAccount = { name: a.name, kind: a.kind, address: a.address };
-          if (a.developmentOnly) entry.developmentOnly = true;
-          if (a.kind === 'phrase') Object.assign(entry, { phraseRef: a.phraseId, derivationIndex: a.derivationIndex });
-          if (a.kind === 'key') {
-            const bytes = await this.#readEntry(vault, key, (g) => secretEntry(g, a.secretId!), vault.generation);
-            entry.privateKeyHex = Buffer.from(keyOf(bytes)).toString('hex');
-            zero(bytes);
-          }
-          payload.accounts.push(entry);
-        }
+        payload = await backupPayloadOf(vault, (id) => openEntry(this.#store, vault, key, secretEntry(vault.generation, id)));
       } finally {
         zero(key);
       }
@@ -298,52 +272,8 @@ export class Vault implements TransactionSigner {
       const payload = await openBackup(args?.content, requireText(args?.backupPassword, 'the backup password'));
       const session = this.#requireSession();
       const vault = structuredClone(this.#vault());
-      const entries: [string, Uint8Array][] = [];
-      const phraseIds = new Map<string, string>();
-      const phraseTexts = new Map<string, string>();
+      const entries = mergeBackup(vault, payload);
       try {
-        for (const p of payload.phrases) {
-          const phrase = assertMnemonic(p.phrase);
-          const firstAddress = deriveAccount(phrase, 0).address;
-          const known = vault.phrases.find((q) => q.firstAddress === firstAddress);
-          phraseTexts.set(p.ref, phrase);
-          if (known) {
-            phraseIds.set(p.ref, known.id);
-            known.nextIndex = Math.max(known.nextIndex, p.nextIndex);
-          } else {
-            const id = newId();
-            phraseIds.set(p.ref, id);
-            vault.phrases.push({ id, nextIndex: Math.max(1, p.nextIndex), firstAddress });
-            entries.push([id, phrasePayload(phrase)]);
-          }
-        }
-        const has = (address: string, watchToo: boolean) => vault.accounts.some((a) => a.address === address && (watchToo || a.kind !== 'watch'));
-        for (const a of payload.accounts) {
-          const name = this.#cleanName(a.name, vault);
-          if (a.kind === 'phrase') {
-            const phraseId = phraseIds.get(a.phraseRef!);
-            const phrase = phraseTexts.get(a.phraseRef!);
-            if (!phraseId || phrase === undefined) throw new WalletError('INVALID_BACKUP', 'expected every phrase account of the backup to name a phrase in it, but one does not');
-            const { privateKey, address } = deriveAccount(phrase, a.derivationIndex!);
-            zero(privateKey);
-            if (has(address, false)) continue;
-            vault.accounts.push({ id: newId(), name, address, kind: 'phrase', phraseId, derivationIndex: a.derivationIndex! });
-          } else if (a.kind === 'key') {
-            const { privateKey } = parsePrivateKey(a.privateKeyHex!);
-            const address = addressOfKey(privateKey);
-            if (has(address, false)) {
-              zero(privateKey);
-              continue;
-            }
-            const secretId = newId();
-            entries.push([secretId, keyPayload(privateKey)]);
-            zero(privateKey);
-            vault.accounts.push({ id: newId(), name, address, kind: 'key', secretId, ...(a.developmentOnly ? { developmentOnly: true } : {}) });
-          } else if (!has(addressToText(a.address), true)) {
-            vault.accounts.push({ id: newId(), name, address: a.address, kind: 'watch' });
-          }
-        }
-        if (this.#session !== session) throw this.#lockedError();
         await this.#writeEntriesAndCommit(vault, entries, session.key);
       } finally {
         for (const [, bytes] of entries) zero(bytes);
@@ -371,7 +301,7 @@ export class Vault implements TransactionSigner {
       }
       const problem = settingsProblem(picked);
       if (problem) throw new WalletError('INVALID_ARGUMENT', `expected valid settings, but ${problem}`);
-      if (picked.selectedAccountId !== undefined) this.#account(picked.selectedAccountId);
+      if (picked.selectedAccountId !== undefined) findAccount(this.#file.vault, picked.selectedAccountId);
       const settings = { ...this.#file.settings, ...picked };
       await this.#commit({ ...this.#file, settings });
       if (this.#session) this.#idle.setIdleMs(settings.autoLockMinutes * 60_000);
@@ -450,9 +380,9 @@ export class Vault implements TransactionSigner {
       zero(privateKey);
       try {
         const address = addressOfKey(keyOf(payload));
-        this.#assertNewAddress(vault, address);
+        assertNewAddress(vault, address);
         const secretId = newId();
-        const record: AccountRecord = { id: newId(), name: this.#cleanName(args.name, vault), address, kind: 'key', secretId };
+        const record: AccountRecord = { id: newId(), name: cleanName(args.name, vault), address, kind: 'key', secretId };
         if (options.developmentOnly) record.developmentOnly = true;
         vault.accounts.push(record);
         await this.#writeEntriesAndCommit(vault, [[secretId, payload]], session.key);
@@ -471,8 +401,8 @@ export class Vault implements TransactionSigner {
     return this.#exclusive(async () => {
       const address = addressToText(args?.address);
       const vault = structuredClone(this.#vault());
-      this.#assertNewAddress(vault, address);
-      const record: AccountRecord = { id: newId(), name: this.#cleanName(args.name, vault), address, kind: 'watch' };
+      assertNewAddress(vault, address);
+      const record: AccountRecord = { id: newId(), name: cleanName(args.name, vault), address, kind: 'watch' };
       vault.accounts.push(record);
       await this.#commit({ ...this.#file, vault });
       return toInfo(record);
@@ -492,8 +422,8 @@ export class Vault implements TransactionSigner {
       const payload = await this.#payload(session, phrase.id);
       const index = phrase.nextIndex;
       const { privateKey, address } = deriveAccount(phraseOf(payload), index);
-      this.#assertNewAddress(vault, address);
-      const record: AccountRecord = { id: newId(), name: this.#cleanName(args.name, vault), address, kind: 'phrase', phraseId: phrase.id, derivationIndex: index };
+      assertNewAddress(vault, address);
+      const record: AccountRecord = { id: newId(), name: cleanName(args.name, vault), address, kind: 'phrase', phraseId: phrase.id, derivationIndex: index };
       vault.accounts.push(record);
       phrase.nextIndex = index + 1;
       try {
@@ -512,8 +442,8 @@ export class Vault implements TransactionSigner {
   renameAccount(args: { id: string; name: string }): Promise<AccountInfo> {
     return this.#exclusive(async () => {
       const vault = structuredClone(this.#vault());
-      const record = vault.accounts.find((a) => a.id === args?.id) ?? this.#account(args?.id);
-      record.name = this.#cleanName(args.name, vault, record.name);
+      const record = findAccount(vault, args?.id);
+      record.name = cleanName(args.name, vault, record.name);
       await this.#commit({ ...this.#file, vault });
       return toInfo(record);
     });
@@ -523,12 +453,7 @@ export class Vault implements TransactionSigner {
   reorderAccounts(args: { ids: string[] }): Promise<AccountInfo[]> {
     return this.#exclusive(async () => {
       const vault = structuredClone(this.#vault());
-      const ids = Array.isArray(args?.ids) ? args.ids : [];
-      const byId = new Map(vault.accounts.map((a) => [a.id, a]));
-      if (ids.length !== byId.size || new Set(ids).size !== ids.length || ids.some((id) => !byId.has(id))) {
-        throw new WalletError('INVALID_ARGUMENT', `expected the ids of all ${byId.size} accounts, each once, got ${ids.length} ids that do not match them`);
-      }
-      vault.accounts = ids.map((id) => byId.get(id)!);
+      reorder(vault, args?.ids);
       await this.#commit({ ...this.#file, vault });
       return this.listAccounts();
     });
@@ -543,14 +468,8 @@ export class Vault implements TransactionSigner {
     return this.#exclusive(async () => {
       zero(await this.#keyFromPassword(args?.password));
       const vault = structuredClone(this.#vault());
-      const record = this.#account(args.id);
-      vault.accounts = vault.accounts.filter((a) => a.id !== record.id);
-      const gone: string[] = [];
-      if (record.kind === 'key') gone.push(record.secretId!);
-      if (record.kind === 'phrase' && !vault.accounts.some((a) => a.phraseId === record.phraseId)) {
-        vault.phrases = vault.phrases.filter((p) => p.id !== record.phraseId);
-        gone.push(record.phraseId!);
-      }
+      const record = findAccount(vault, args.id);
+      const gone = removeAccount(vault, record);
       const settings = { ...this.#file.settings };
       if (settings.selectedAccountId === record.id) delete settings.selectedAccountId;
       await this.#commit({ ...this.#file, settings, vault });
@@ -560,8 +479,8 @@ export class Vault implements TransactionSigner {
       for (const id of gone) {
         zero(session?.payloads.get(id));
         session?.payloads.delete(id);
-        await this.#store.remove(secretEntry(vault.generation, id)).catch(() => undefined);
       }
+      await removeAll(this.#store, gone.map((id) => secretEntry(vault.generation, id)));
       return this.listAccounts();
     });
   }
@@ -574,10 +493,10 @@ export class Vault implements TransactionSigner {
     return this.#exclusive(async () => {
       const key = await this.#keyFromPassword(args?.password);
       try {
-        const record = this.#account(args.id);
+        const record = findAccount(this.#file.vault, args.id);
         if (record.kind === 'watch') throw new WalletError('WATCH_ONLY', `expected an account with a key, but "${record.name}" is watch-only`);
         const vault = this.#vault();
-        const bytes = await this.#readEntry(vault, key, (g) => secretEntry(g, record.phraseId ?? record.secretId!), vault.generation);
+        const bytes = await openEntry(this.#store, vault, key, secretEntry(vault.generation, record.phraseId ?? record.secretId!));
         try {
           return record.kind === 'phrase' ? { kind: 'phrase', secret: phraseOf(bytes) } : { kind: 'wif', secret: privateKeyToWif(keyOf(bytes)) };
         } finally {
@@ -619,22 +538,26 @@ export class Vault implements TransactionSigner {
     if (this.#session && !this.#idle.expired()) this.#idle.touch();
   }
 
-  // ---- API keys of custom networks (sealed like account secrets; readable while unlocked) ----------------------
+  // ---- API keys of custom networks -----------------------------------------------------------------------------
+  // With a keychain, each key is a keychain entry of its own (the keychain protects it): readable while locked and
+  // before a wallet exists, as the chain services need. Without one, it is sealed under the password like a private
+  // key (never plain in a file), so it is readable only while unlocked.
 
   /** Whether an API key is stored for this network (works locked). */
   hasApiKey(networkId: string): boolean {
-    return this.#file.vault?.apiKeys.includes(networkId) ?? false;
+    return this.#file.apiKeys?.includes(networkId) ?? false;
   }
 
   /**
    * The stored API key of a network, or undefined when none.
-   * @throws WalletError VAULT_LOCKED when a key is stored but the wallet is locked.
+   * @throws WalletError VAULT_LOCKED (file storage, locked), KEYCHAIN_UNAVAILABLE, VAULT_CORRUPT.
    */
   async getApiKey(networkId: string): Promise<string | undefined> {
     if (!this.hasApiKey(networkId)) return undefined;
+    if (this.#store.kind === 'keychain') return this.#apiKeyStore().read(keychainApiKeyEntry(networkId));
     const session = this.#requireSession();
     const vault = this.#vault();
-    const bytes = await this.#readEntry(vault, session.key, (g) => apiKeyEntry(g, networkId), vault.generation, session);
+    const bytes = await openEntry(this.#store, vault, session.key, apiKeyEntry(vault.generation, networkId));
     try {
       return apiKeyOf(bytes);
     } finally {
@@ -644,29 +567,42 @@ export class Vault implements TransactionSigner {
 
   /**
    * Stores (or with `null` removes) the API key of a network.
-   * @throws WalletError VAULT_LOCKED, INVALID_ARGUMENT (empty or over 4096 characters).
+   * @throws WalletError INVALID_ARGUMENT (empty or over 4096 characters); with file storage VAULT_NOT_FOUND, VAULT_LOCKED.
    */
   setApiKey(networkId: string, apiKey: string | null): Promise<void> {
     return this.#exclusive(async () => {
-      const session = this.#requireSession();
       requireText(networkId, 'a network id');
-      const vault = structuredClone(this.#vault());
-      const name = apiKeyEntry(vault.generation, networkId);
-      vault.apiKeys = vault.apiKeys.filter((id) => id !== networkId);
-      if (apiKey === null) {
-        await this.#commit({ ...this.#file, vault });
-        await this.#store.remove(name).catch(() => undefined);
+      if (apiKey !== null && (typeof apiKey !== 'string' || apiKey.length === 0 || apiKey.length > MAX_API_KEY_LENGTH)) {
+        const found = typeof apiKey === 'string' ? `${apiKey.length} characters` : typeof apiKey;
+        throw new WalletError('INVALID_ARGUMENT', `expected an API key of 1 to ${MAX_API_KEY_LENGTH} characters, got ${found}`);
+      }
+      const apiKeys = (this.#file.apiKeys ?? []).filter((id) => id !== networkId);
+      if (apiKey !== null) apiKeys.push(networkId);
+      if (this.#store.kind === 'keychain') {
+        const file = { ...this.#file, installId: this.#file.installId ?? newId(), apiKeys };
+        const store = this.#apiKeyStore(file.installId);
+        if (apiKey === null) {
+          await this.#commit(file);
+          await store.remove(keychainApiKeyEntry(networkId)).catch(() => undefined);
+        } else {
+          await store.write(keychainApiKeyEntry(networkId), apiKey);
+          await this.#commit(file);
+        }
         return;
       }
-      if (typeof apiKey !== 'string' || apiKey.length === 0 || apiKey.length > 4096) {
-        throw new WalletError('INVALID_ARGUMENT', 'expected an API key of 1 to 4096 characters, got ' + (typeof apiKey === 'string' ? `${apiKey.length} characters` : typeof apiKey));
+      const session = this.#requireSession();
+      const vault = this.#vault();
+      const name = apiKeyEntry(vault.generation, networkId);
+      if (apiKey === null) {
+        await this.#commit({ ...this.#file, apiKeys });
+        await removeAll(this.#store, [name]);
+        return;
       }
-      vault.apiKeys.push(networkId);
       const payload = apiKeyPayload(apiKey);
-      const sealed = seal(session.key, payload, `${vault.walletId}/${name}`);
+      const sealed = sealEntry(vault, session.key, name, payload);
       zero(payload);
       await this.#store.write(name, sealed);
-      await this.#commit({ ...this.#file, vault });
+      await this.#commit({ ...this.#file, apiKeys });
     });
   }
 
@@ -722,31 +658,32 @@ export class Vault implements TransactionSigner {
     return key;
   }
 
-  /** Every entry the record refers to, as functions of the generation. */
-  #entryIds(vault: VaultRecord): ((generation: string) => string)[] {
-    const ids = [...vault.phrases.map((p) => p.id), ...vault.accounts.filter((a) => a.kind === 'key').map((a) => a.secretId!)];
-    return [...ids.map((id) => (g: string) => secretEntry(g, id)), ...vault.apiKeys.map((n) => (g: string) => apiKeyEntry(g, n))];
+  /** API keys sealed in the vault (file storage); with a keychain they are keychain entries outside the generations. */
+  #sealedApiKeys(): string[] {
+    return this.#store.kind === 'file' ? (this.#file.apiKeys ?? []) : [];
   }
 
-  async #readEntry(vault: VaultRecord, key: Uint8Array, name: (g: string) => string, generation: string, session?: Session): Promise<Uint8Array> {
-    const sealed = await this.#store.read(name(generation));
-    if (session && this.#session !== session) throw this.#lockedError();
-    const plain = sealed === undefined ? undefined : open(key, sealed, `${vault.walletId}/${name(generation)}`);
-    if (!plain) {
-      throw new WalletError('VAULT_CORRUPT', `expected a sealed key in the ${this.#store.kind === 'file' ? 'wallet key file' : 'system keychain'}, but it is ${sealed === undefined ? 'missing' : 'damaged or moved'}`, {
-        metaMessages: ['Import your encrypted backup to restore the keys.'],
-      });
-    }
-    return plain;
+  #apiKeyStore(installId = this.#file.installId ?? 'none'): SecretStore {
+    return keychainStore(this.#options.keychain, Vault.#service(this.#options, this.#file.vault), `install-${installId}`);
   }
 
+  /** The opened payload of a secret, cached for the session; throws VAULT_LOCKED if the wallet locked meanwhile. */
   async #payload(session: Session, secretId: string): Promise<Uint8Array> {
     const cached = session.payloads.get(secretId);
     if (cached) return cached;
     const vault = this.#vault();
-    const plain = await this.#readEntry(vault, session.key, (g) => secretEntry(g, secretId), vault.generation, session);
-    session.payloads.set(secretId, plain);
-    return plain;
+    const key = Uint8Array.from(session.key);
+    try {
+      const plain = await openEntry(this.#store, vault, key, secretEntry(vault.generation, secretId));
+      if (this.#session !== session) {
+        zero(plain);
+        throw this.#lockedError();
+      }
+      session.payloads.set(secretId, plain);
+      return plain;
+    } finally {
+      zero(key);
+    }
   }
 
   async #signingKey(session: Session, record: AccountRecord): Promise<Uint8Array> {
@@ -775,9 +712,9 @@ export class Vault implements TransactionSigner {
     if (vault.phrases.some((p) => p.firstAddress === address)) {
       throw new WalletError('ACCOUNT_EXISTS', 'expected a recovery phrase new to this wallet, but it is already in it', { metaMessages: ['Use "Add account" on its accounts instead.'] });
     }
-    this.#assertNewAddress(vault, address);
+    assertNewAddress(vault, address);
     const phraseId = newId();
-    const record: AccountRecord = { id: newId(), name: this.#cleanName(name, vault), address, kind: 'phrase', phraseId, derivationIndex: 0 };
+    const record: AccountRecord = { id: newId(), name: cleanName(name, vault), address, kind: 'phrase', phraseId, derivationIndex: 0 };
     vault.phrases.push({ id: phraseId, nextIndex: 1, firstAddress: address });
     vault.accounts.push(record);
     const payload = phrasePayload(phrase);
@@ -791,7 +728,7 @@ export class Vault implements TransactionSigner {
 
   /** Writes new sealed entries, then commits wallet.json; on failure removes the entries again (else: orphans). */
   async #writeEntriesAndCommit(vault: VaultRecord, entries: [string, Uint8Array][], key: Uint8Array): Promise<void> {
-    const sealed = entries.map(([id, payload]) => [secretEntry(vault.generation, id), seal(key, payload, `${vault.walletId}/${secretEntry(vault.generation, id)}`)] as const);
+    const sealed = entries.map(([id, payload]) => [secretEntry(vault.generation, id), sealEntry(vault, key, secretEntry(vault.generation, id), payload)] as const);
     const written: string[] = [];
     try {
       for (const [name, value] of sealed) {
@@ -800,7 +737,7 @@ export class Vault implements TransactionSigner {
       }
       await this.#commit({ ...this.#file, vault });
     } catch (error) {
-      for (const name of written) await this.#store.remove(name).catch(() => undefined);
+      await removeAll(this.#store, written);
       throw error;
     }
   }
@@ -814,34 +751,11 @@ export class Vault implements TransactionSigner {
   async #removeOrphans(): Promise<void> {
     const vault = this.#vault();
     try {
-      const wanted = new Set(this.#entryIds(vault).map((id) => id(vault.generation)));
-      for (const name of await this.#store.names()) {
-        if (!wanted.has(name)) await this.#store.remove(name);
-      }
+      const wanted = new Set(entryNames(vault, this.#sealedApiKeys()).map((name) => name(vault.generation)));
+      await removeAll(this.#store, (await this.#store.names()).filter((name) => !wanted.has(name)));
     } catch {
       // Orphans are sealed and harmless; the next unlock tries again.
     }
-  }
-
-  #account(id: unknown): AccountRecord {
-    const record = this.#file.vault?.accounts.find((a) => a.id === id);
-    if (!record) throw new WalletError('ACCOUNT_NOT_FOUND', `expected an account of this wallet, got unknown account id ${describe(id)}`);
-    return record;
-  }
-
-  #assertNewAddress(vault: VaultRecord, address: string): void {
-    const existing = vault.accounts.find((a) => a.address === address);
-    if (existing) {
-      throw new WalletError('ACCOUNT_EXISTS', `expected an account new to this wallet, but ${address} is already in it as "${existing.name}"`, {
-        metaMessages: existing.kind === 'watch' ? ['Remove the watch-only account first to add it with its key.'] : [],
-      });
-    }
-  }
-
-  /** A display name: trimmed, control characters removed, at most 64 characters; empty becomes "Account N". */
-  #cleanName(name: unknown, vault: VaultRecord, fallback?: string): string {
-    const text = typeof name === 'string' ? name.replace(/\p{Cc}/gu, ' ').trim().slice(0, MAX_NAME_LENGTH) : '';
-    return text || fallback || `Account ${vault.accounts.length + 1}`;
   }
 }
 

@@ -48,13 +48,15 @@ export interface VaultRecord {
   check: string;
   accounts: AccountRecord[];
   phrases: PhraseRecord[];
-  /** Networks that have an API key entry. */
-  apiKeys: string[];
 }
 
 export interface WalletFile {
   version: typeof WALLET_FILE_VERSION;
   settings: Settings;
+  /** Random, made with the first API key: prefixes API key entries in the keychain (they may exist before a vault). */
+  installId?: string;
+  /** Networks that have a stored API key. */
+  apiKeys?: string[];
   vault?: VaultRecord;
 }
 
@@ -90,7 +92,7 @@ function checkVault(path: string, v: VaultRecord): VaultRecord {
   const ok =
     isString(v.walletId) && (v.storage === 'keychain' || v.storage === 'file') && isString(v.keychainService) &&
     isScryptParams(v.kdf) && isString(v.generation) && typeof v.check === 'string' &&
-    Array.isArray(v.accounts) && Array.isArray(v.phrases) && Array.isArray(v.apiKeys);
+    Array.isArray(v.accounts) && Array.isArray(v.phrases);
   if (!ok) throw corrupt(path, 'its vault section is incomplete');
   if (v.accounts.some(accountProblem)) throw corrupt(path, 'an account entry is incomplete');
   if (v.phrases.some((p) => !isString(p.id) || !isIndex(p.nextIndex) || !isString(p.firstAddress))) throw corrupt(path, 'a phrase entry is incomplete');
@@ -120,7 +122,14 @@ export async function readWalletFile(dataDir: string): Promise<WalletFile> {
   if (!parsed || typeof parsed !== 'object' || parsed.version !== WALLET_FILE_VERSION) throw corrupt(path, `its version is not ${WALLET_FILE_VERSION}`);
   const settings = { ...DEFAULT_SETTINGS, ...(parsed.settings ?? {}) };
   if (settingsProblem(settings)) throw corrupt(path, `its settings are invalid (${settingsProblem(settings)})`);
-  return { version: WALLET_FILE_VERSION, settings, vault: parsed.vault === undefined ? undefined : checkVault(path, parsed.vault) };
+  const { installId, apiKeys } = parsed;
+  if (installId !== undefined && !isString(installId)) throw corrupt(path, 'its install id is not text');
+  if (apiKeys !== undefined && !(Array.isArray(apiKeys) && apiKeys.every(isString))) throw corrupt(path, 'its API key list is not a list of network ids');
+  const file: WalletFile = { version: WALLET_FILE_VERSION, settings };
+  if (installId !== undefined) file.installId = installId;
+  if (apiKeys !== undefined) file.apiKeys = apiKeys;
+  if (parsed.vault !== undefined) file.vault = checkVault(path, parsed.vault);
+  return file;
 }
 
 /**

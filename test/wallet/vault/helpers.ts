@@ -1,9 +1,12 @@
 // Test helpers of the vault: the real keychain (gnome-keyring through keytar) under a unique service name that each
 // test removes again, a hand-driven clock, throwaway data folders and a cheap scrypt cost.
+import { expect } from 'vitest';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { keychainAnswers, loadKeytar, type Keychain } from '../../../src-main/wallet/vault/secretStore.ts';
+import { WalletError } from '../../../src-main/koinos/errors.ts';
+import { writeFileAtomic } from '../../../src-main/wallet/atomicFile.ts';
+import { keychainAnswers, loadKeytar, type Keychain, type WriteFile } from '../../../src-main/wallet/vault/secretStore.ts';
 import type { Clock } from '../../../src-main/wallet/vault/idleTimer.ts';
 import { Vault, type VaultOptions } from '../../../src-main/wallet/vault/vault.ts';
 import type { ScryptCost } from '../../../src-main/wallet/vault/vaultCrypto.ts';
@@ -90,4 +93,59 @@ export async function vaultFixture(overrides: Partial<VaultOptions> = {}) {
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A keychain that fails as keytar does when D-Bus has no Secret Service (the message keytar gives when
+ * DBUS_SESSION_BUS_ADDRESS points nowhere); noKeychain.test.ts also runs the real keytar that way in a child process.
+ */
+export const NO_SECRET_SERVICE: Keychain = {
+  getPassword: () => Promise.reject(new Error('Could not connect: No such file or directory')),
+  setPassword: () => Promise.reject(new Error('Could not connect: No such file or directory')),
+  deletePassword: () => Promise.reject(new Error('Could not connect: No such file or directory')),
+  findCredentials: () => Promise.reject(new Error('Could not connect: No such file or directory')),
+};
+
+/** Runs `promise`, expects a WalletError with `code`, and returns it. */
+export async function rejects(promise: Promise<unknown>, code: string): Promise<WalletError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error, `expected a WalletError ${code}`).toBeInstanceOf(WalletError);
+  expect((error as WalletError).code).toBe(code);
+  return error as WalletError;
+}
+
+/**
+ * Counts every write the vault makes (keychain set and delete, atomic file write) and makes write number `failAt`
+ * fail as a full disk would; the write does not happen. `failAt = Infinity` lets everything through.
+ */
+export class WriteFaults {
+  step = 0;
+  failAt = Infinity;
+  #hit(): void {
+    this.step += 1;
+    if (this.step === this.failAt) throw Object.assign(new Error('ENOSPC: no space left on device, write (injected)'), { code: 'ENOSPC' });
+  }
+  keychain(inner: Keychain): Keychain {
+    return {
+      getPassword: (s, a) => inner.getPassword(s, a),
+      findCredentials: (s) => inner.findCredentials(s),
+      setPassword: async (s, a, p) => {
+        this.#hit();
+        return inner.setPassword(s, a, p);
+      },
+      deletePassword: async (s, a) => {
+        this.#hit();
+        return inner.deletePassword(s, a);
+      },
+    };
+  }
+  writeFile(): WriteFile {
+    return async (path, content, options) => {
+      this.#hit();
+      await writeFileAtomic(path, content, options);
+    };
+  }
 }

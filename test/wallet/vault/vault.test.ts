@@ -5,13 +5,12 @@ import { join } from 'node:path';
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
 import { Signer as KoilibSigner } from 'koilib';
-import { WalletError } from '../../../src-main/koinos/errors.ts';
 import { addressFromString, privateKeyToWif } from '../../../src-main/koinos/keys.ts';
 import { nonceToBytes, recoverSigners } from '../../../src-main/koinos/transaction.ts';
 import type { Transaction } from '../../../src-main/koinos/types.ts';
 import { Vault } from '../../../src-main/wallet/vault/vault.ts';
 import { vector } from '../../vectors.ts';
-import { KEYTAR, NO_KEYCHAIN, PASSWORD, vaultFixture } from './helpers.ts';
+import { KEYTAR, NO_KEYCHAIN, PASSWORD, rejects, vaultFixture } from './helpers.ts';
 
 const TEST_PHRASE = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
 
@@ -35,16 +34,6 @@ function unsignedTransfer(payer: string): Transaction {
     operations: [],
     signatures: [],
   };
-}
-
-async function rejects(promise: Promise<unknown>, code: string): Promise<WalletError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error, `expected a WalletError ${code}`).toBeInstanceOf(WalletError);
-  expect((error as WalletError).code).toBe(code);
-  return error as WalletError;
 }
 
 describe.skipIf(NO_KEYCHAIN !== undefined)('vault in the system keychain', () => {
@@ -250,24 +239,39 @@ describe.skipIf(NO_KEYCHAIN !== undefined)('vault in the system keychain', () =>
     expect(await readFile(join(fx.dataDir, 'wallet.json'), 'utf8')).not.toContain('injected');
   });
 
-  it('keeps API keys of networks sealed in the keychain, readable while unlocked', async () => {
-    await vault.create({ password: PASSWORD });
+  it('keeps API keys of networks in the keychain, readable while locked and before a wallet exists', async () => {
     expect(await vault.getApiKey('custom-1')).toBeUndefined();
     await vault.setApiKey('custom-1', 'api-key-secret-123');
     expect(vault.hasApiKey('custom-1')).toBe(true);
     expect(await vault.getApiKey('custom-1')).toBe('api-key-secret-123');
-    const entries = await KEYTAR.findCredentials(fx.keychainService);
-    expect(entries.map((e) => e.password).join()).not.toContain('api-key-secret-123');
     expect(await readFile(join(fx.dataDir, 'wallet.json'), 'utf8')).not.toContain('api-key-secret-123');
+    await vault.create({ password: PASSWORD });
     await vault.setApiKey('custom-1', 'replaced-key');
-    expect(await vault.getApiKey('custom-1')).toBe('replaced-key');
     vault.lock();
-    expect(vault.hasApiKey('custom-1')).toBe(true);
-    await rejects(vault.getApiKey('custom-1'), 'VAULT_LOCKED');
-    await vault.unlock({ password: PASSWORD });
-    await vault.setApiKey('custom-1', null);
-    expect(vault.hasApiKey('custom-1')).toBe(false);
+    const reopened = await fx.open();
+    expect(reopened.hasApiKey('custom-1')).toBe(true);
+    expect(await reopened.getApiKey('custom-1')).toBe('replaced-key');
+    await rejects(reopened.setApiKey('custom-2', ''), 'INVALID_ARGUMENT');
+    await reopened.setApiKey('custom-1', null);
+    expect(reopened.hasApiKey('custom-1')).toBe(false);
+    expect(await reopened.getApiKey('custom-1')).toBeUndefined();
     expect(await KEYTAR.findCredentials(fx.keychainService)).toHaveLength(0);
+  });
+
+  it('refuses keychain entries swapped between accounts (each entry is bound to its name)', async () => {
+    await vault.create({ password: PASSWORD });
+    const a = await vault.importKey({ key: vector('koilib-key-1').wif_compressed, name: 'A' });
+    await vault.importPhrase({ phrase: TEST_PHRASE, name: 'B' });
+    vault.lock();
+    const [x, y] = await KEYTAR.findCredentials(fx.keychainService);
+    await KEYTAR.setPassword(fx.keychainService, x!.account, y!.password);
+    await KEYTAR.setPassword(fx.keychainService, y!.account, x!.password);
+    const reopened = await fx.open();
+    await reopened.unlock({ password: PASSWORD });
+    const error = await rejects(reopened.reveal({ id: a.id, password: PASSWORD }), 'VAULT_CORRUPT');
+    expect(error.shortMessage).toBe('expected a sealed key in the system keychain, but it is damaged or moved');
+    await rejects(reopened.signTransaction(a.address, unsignedTransfer(a.address)), 'VAULT_CORRUPT');
+    reopened.lock();
   });
 
   it('refuses account changes that need keys while locked', async () => {

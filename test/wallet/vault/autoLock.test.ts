@@ -1,0 +1,84 @@
+// The idle lock, driven by a hand-moved clock: after the idle time without activity, at once when the time is
+// shortened, on machine sleep (lock()), and even when the timer never fired (the deadline is checked on use).
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { vector } from '../../vectors.ts';
+import { NO_SECRET_SERVICE, PASSWORD, rejects, vaultFixture } from './helpers.ts';
+import type { Vault } from '../../../src-main/wallet/vault/vault.ts';
+
+const MINUTE = 60_000;
+
+describe('auto-lock', () => {
+  let fx: Awaited<ReturnType<typeof vaultFixture>>;
+  let vault: Vault;
+  let states: boolean[];
+  beforeEach(async () => {
+    // The owner-only file store: the idle lock does not depend on where keys live, and this runs everywhere.
+    fx = await vaultFixture({ keychain: NO_SECRET_SERVICE });
+    vault = await fx.open();
+    await vault.create({ password: PASSWORD });
+    states = [];
+    vault.onLockChange((s) => states.push(s.unlocked));
+  });
+  afterEach(async () => {
+    vault.lock();
+    await fx.cleanup();
+  });
+
+  it('locks after 5 idle minutes by default, and activity moves the deadline', async () => {
+    fx.clock.advance(5 * MINUTE - 1000);
+    expect(vault.status().unlocked).toBe(true);
+    vault.touch();
+    fx.clock.advance(5 * MINUTE - 1000);
+    expect(vault.status().unlocked).toBe(true);
+    fx.clock.advance(1000);
+    expect(vault.status().unlocked).toBe(false);
+    expect(states).toEqual([false]);
+    expect(fx.clock.pending).toBe(0);
+  });
+
+  it('counts signing as activity', async () => {
+    const v = vector('koilib-key-1');
+    await vault.importKey({ key: v.wif_compressed, name: 'K' });
+    fx.clock.advance(4 * MINUTE);
+    await rejects(vault.signTransaction(v.address_compressed, { id: new Uint8Array(), operations: [], signatures: [] }), 'INVALID_TRANSACTION');
+    fx.clock.advance(4 * MINUTE);
+    expect(vault.status().unlocked).toBe(true);
+    fx.clock.advance(MINUTE);
+    expect(vault.status().unlocked).toBe(false);
+  });
+
+  it('applies a new idle time at once, counted from the last activity', async () => {
+    fx.clock.advance(2 * MINUTE);
+    await vault.updateSettings({ autoLockMinutes: 1 });
+    expect(vault.status()).toMatchObject({ unlocked: false, autoLockMinutes: 1 });
+    await vault.unlock({ password: PASSWORD });
+    fx.clock.advance(MINUTE - 1);
+    expect(vault.status().unlocked).toBe(true);
+    fx.clock.advance(1);
+    expect(vault.status().unlocked).toBe(false);
+    await vault.updateSettings({ autoLockMinutes: 30 });
+    await vault.unlock({ password: PASSWORD });
+    fx.clock.advance(29 * MINUTE);
+    expect(vault.status().unlocked).toBe(true);
+  });
+
+  it('locks on sleep, and when the timer did not fire (clock jumped while asleep) the next use finds it locked', async () => {
+    const v = vector('koilib-key-1');
+    await vault.importKey({ key: v.wif_compressed, name: 'K' });
+    fx.clock.time += 6 * MINUTE; // time passes, no timer runs
+    await rejects(vault.newPhrase({ words: 12 }), 'VAULT_LOCKED');
+    expect(states).toEqual([false]);
+    await vault.unlock({ password: PASSWORD });
+    vault.lock(); // what the shell calls on powerMonitor 'suspend'
+    expect(vault.status().unlocked).toBe(false);
+    expect(states).toEqual([false, true, false]);
+  });
+
+  it('an unlock after the deadline starts a fresh session instead of extending the stale one', async () => {
+    fx.clock.time += 6 * MINUTE;
+    await vault.unlock({ password: PASSWORD });
+    expect(states).toEqual([false, true]);
+    fx.clock.advance(5 * MINUTE - 1);
+    expect(vault.status().unlocked).toBe(true);
+  });
+});

@@ -1,0 +1,125 @@
+// Changing the password: every key stays readable with the old or the new password whatever write fails (a crash or a
+// full disk at step k, for every k), and the wallet knows which password is current. Run in both stores.
+import { afterEach, describe, expect, it } from 'vitest';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { RevealedSecret } from '../../../src-main/ipc/contract.ts';
+import { WalletError } from '../../../src-main/koinos/errors.ts';
+import type { Keychain } from '../../../src-main/wallet/vault/secretStore.ts';
+import type { Vault } from '../../../src-main/wallet/vault/vault.ts';
+import { vector } from '../../vectors.ts';
+import { KEYTAR, NO_KEYCHAIN, NO_SECRET_SERVICE, PASSWORD, WriteFaults, rejects, vaultFixture } from './helpers.ts';
+
+const NEW_PASSWORD = 'a new and longer password';
+const PHRASE = 'legal winner thank year wave sausage worth useful legal winner thank yellow';
+
+const stores: { name: string; keychain: Keychain; skip: boolean }[] = [
+  { name: 'system keychain', keychain: KEYTAR, skip: NO_KEYCHAIN !== undefined },
+  { name: 'owner-only file (no Secret Service)', keychain: NO_SECRET_SERVICE, skip: false },
+];
+
+async function filled(keychain: Keychain) {
+  const faults = new WriteFaults();
+  const fx = await vaultFixture({ keychain: faults.keychain(keychain), writeFile: faults.writeFile() });
+  const vault = await fx.open();
+  await vault.create({ password: PASSWORD });
+  const phrase = await vault.importPhrase({ phrase: PHRASE, name: 'P0' });
+  await vault.deriveNext({ phraseId: phrase.phraseId!, name: 'P1' });
+  await vault.importKey({ key: vector('koilib-key-1').wif_compressed, name: 'K' });
+  await vault.setApiKey('custom', 'the-api-key');
+  return { fx, faults, vault };
+}
+
+async function entryCount(fx: Awaited<ReturnType<typeof vaultFixture>>, kind: 'keychain' | 'file'): Promise<number> {
+  if (kind === 'keychain') return (await KEYTAR.findCredentials(fx.keychainService)).length;
+  return Object.keys(JSON.parse(await readFile(join(fx.dataDir, 'vault-keys.json'), 'utf8')).entries).length;
+}
+
+async function opens(vault: Vault, password: string): Promise<boolean> {
+  try {
+    await vault.unlock({ password });
+    return true;
+  } catch (error) {
+    expect((error as WalletError).code).toBe('WRONG_PASSWORD');
+    return false;
+  }
+}
+
+async function secrets(vault: Vault, password: string): Promise<(RevealedSecret | string | undefined)[]> {
+  const out: (RevealedSecret | string | undefined)[] = [];
+  for (const a of vault.listAccounts()) out.push(await vault.reveal({ id: a.id, password }));
+  out.push(await vault.getApiKey('custom'));
+  return out;
+}
+
+for (const store of stores) {
+  describe.skipIf(store.skip)(`change password (${store.name})`, () => {
+    const cleanups: (() => Promise<void>)[] = [];
+    afterEach(async () => {
+      for (const cleanup of cleanups.splice(0)) await cleanup();
+    });
+
+    it('re-encrypts every entry: the new password opens them all, the old one nothing', async () => {
+      const { fx, vault } = await filled(store.keychain);
+      cleanups.push(fx.cleanup);
+      const before = await secrets(vault, PASSWORD);
+      await rejects(vault.changePassword({ oldPassword: 'wrong password', newPassword: NEW_PASSWORD }), 'WRONG_PASSWORD');
+      await rejects(vault.changePassword({ oldPassword: PASSWORD, newPassword: 'short' }), 'WEAK_PASSWORD');
+      await vault.changePassword({ oldPassword: PASSWORD, newPassword: NEW_PASSWORD });
+      expect(vault.status().unlocked).toBe(true);
+      expect(await vault.getApiKey('custom')).toBe('the-api-key');
+      await rejects(vault.reveal({ id: vault.listAccounts()[0]!.id, password: PASSWORD }), 'WRONG_PASSWORD');
+      expect(await secrets(vault, NEW_PASSWORD)).toEqual(before);
+      expect(await entryCount(fx, store.keychain === KEYTAR ? 'keychain' : 'file')).toBe(3);
+      vault.lock();
+      const reopened = await fx.open({ keychain: store.keychain });
+      expect(await opens(reopened, PASSWORD)).toBe(false);
+      expect(await opens(reopened, NEW_PASSWORD)).toBe(true);
+      expect(await secrets(reopened, NEW_PASSWORD)).toEqual(before);
+      reopened.lock();
+    });
+
+    it('leaves every key readable with exactly one of the passwords when write k fails, for every k', async () => {
+      const kind = store.keychain === KEYTAR ? 'keychain' : 'file';
+      let sawOld = false;
+      let sawNew = false;
+      for (let k = 1; ; k++) {
+        const { fx, faults, vault } = await filled(store.keychain);
+        cleanups.push(fx.cleanup);
+        const before = await secrets(vault, PASSWORD);
+        faults.step = 0;
+        faults.failAt = k;
+        const failed = await vault.changePassword({ oldPassword: PASSWORD, newPassword: NEW_PASSWORD }).then(
+          () => undefined,
+          (error: unknown) => error as WalletError,
+        );
+        const reachedEnd = faults.step < k;
+        if (failed) {
+          expect(['STORAGE_FAILED', 'KEYCHAIN_UNAVAILABLE']).toContain(failed.code);
+          expect(failed.message).not.toContain(PASSWORD);
+          expect(failed.message).not.toContain(NEW_PASSWORD);
+        }
+        // A crash now: the process and its memory are gone; a new one starts from what is stored.
+        vault.lock();
+        const reopened = await fx.open({ keychain: store.keychain, writeFile: undefined });
+        const oldWorks = await opens(reopened, PASSWORD);
+        const newWorks = oldWorks ? false : await opens(reopened, NEW_PASSWORD);
+        expect(oldWorks !== newWorks, `step ${k}: exactly one password opens the wallet`).toBe(true);
+        // A reported failure means nothing changed; a success means the new password is the one.
+        expect(oldWorks, `step ${k}`).toBe(failed !== undefined);
+        expect(await secrets(reopened, oldWorks ? PASSWORD : NEW_PASSWORD), `step ${k}`).toEqual(before);
+        // The unlock removed what the interrupted change left behind (in the background: wait for it).
+        await reopened.settled();
+        expect(await entryCount(fx, kind), `step ${k}`).toBe(3);
+        reopened.lock();
+        await fx.cleanup();
+        cleanups.pop();
+        sawOld ||= oldWorks;
+        sawNew ||= !oldWorks;
+        if (reachedEnd) break;
+        expect(k).toBeLessThan(50);
+      }
+      expect(sawOld && sawNew).toBe(true);
+    });
+  });
+}
