@@ -4,7 +4,7 @@ import { WalletError, describe } from '../koinos/errors.ts';
 import { formatAmount } from '../koinos/amounts.ts';
 import { BTYPE, bytesToJson, fromJson } from '../koinos/codec.ts';
 import { toBase64Url } from '../koinos/bytes.ts';
-import { addressFromString } from '../koinos/keys.ts';
+import { addressFromString } from '../koinos/address.ts';
 import { decodeKoinResult, encodeKoinArgs, KOIN_METHODS } from '../koinos/koin.ts';
 import {
   assertMaxPositionals,

@@ -1,14 +1,8 @@
 // `koinos-wallet key new` and `key inspect`: make a key, or show the address and public key of one read from a
 // file or stdin. Koinos derives the address from the compressed public key whatever form the WIF has.
 import { toHex } from '../koinos/bytes.ts';
-import {
-  addressFromPublicKey,
-  addressToString,
-  newPrivateKey,
-  parsePrivateKey,
-  privateKeyToWif,
-  publicKeyFromPrivateKey,
-} from '../koinos/keys.ts';
+import { addressFromPublicKey, addressToString } from '../koinos/address.ts';
+import { newPrivateKey, parsePrivateKey, privateKeyToWif, publicKeyFromPrivateKey } from '../koinos/keys.ts';
 import { EXIT_OK, UsageError, assertMaxPositionals, parseArgs, printJson, printText, readSecret, stringOption, warn } from './io.ts';
 
 /** Usage of the `key` commands, also part of the top-level `--help`. */

@@ -4,7 +4,9 @@ import { BTYPE, bytesToJson, encode, fromJson } from '../koinos/codec.ts';
 import { equalBytes, toBase64Url } from '../koinos/bytes.ts';
 import { WalletError, describe } from '../koinos/errors.ts';
 import { KOIN_METHODS, decodeOperationJson, koinMethodByEntryPoint, type TokenMethod } from '../koinos/koin.ts';
-import { addressFromPublicKey, addressFromString, addressToString, parsePrivateKey, publicKeyFromPrivateKey } from '../koinos/keys.ts';
+import { KNOWN_TOKEN_CONTRACTS, knownTokenContract } from '../koinos/knownContracts.ts';
+import { addressFromPublicKey, addressFromString, addressToString } from '../koinos/address.ts';
+import { parsePrivateKey, publicKeyFromPrivateKey } from '../koinos/keys.ts';
 import {
   checkTransaction,
   recoverSigners,
@@ -30,11 +32,8 @@ import {
   warn,
 } from './io.ts';
 
-/** KOIN contract ids `tx decode` knows without `--koin`: mainnet and the current harbinger testnet. */
-export const KNOWN_KOIN_CONTRACTS: Readonly<Record<string, string>> = {
-  mainnet: '15DJN4a8SgrbGhhGksSBASiSYjGnMU8dGL',
-  harbinger: '1FaSvLjQJsCJKq5ybmGsMMQs8RQYyVv8ju',
-};
+/** The token contracts `tx decode` knows without `--koin`, listed in the usage. */
+const KNOWN_LIST = KNOWN_TOKEN_CONTRACTS.map((c) => `${c.network} ${c.token.toUpperCase()} ${c.address}`).join(',\n        ');
 
 /** Usage of the `tx` commands, also part of the top-level `--help`. */
 export const TX_USAGE = `Transactions:
@@ -46,11 +45,12 @@ export const TX_USAGE = `Transactions:
   koinos-wallet tx decode [INPUT] [--koin ADDRESS]...
       Prints {"transaction", "computed_id", "id_matches", "operation_merkle_root_matches", "signers",
       "operations"}: the transaction's JSON, the id computed from its header ("0x1220..."), whether the id and
-      the operation merkle root it carries match its content, the address recovered from each signature (null
-      for a signature that does not recover; "signer_errors" then lists [{"signature": index, "error"}]), and
-      the operations with calls to KOIN decoded ("entry_point": method name, "args": object). KOIN is the
-      mainnet (${KNOWN_KOIN_CONTRACTS.mainnet}) or harbinger (${KNOWN_KOIN_CONTRACTS.harbinger})
-      contract, or any contract named with --koin (for example a local devnet's).
+      the operation merkle root it carries match its content (null, with a "note", for an unsigned transaction
+      that has no id or merkle root yet), the address recovered from each signature (null for a signature that
+      does not recover; "signer_errors" then lists [{"signature": index, "error"}]), and the operations with
+      token calls decoded ("entry_point": method name, "args": object). Known without --koin:
+        ${KNOWN_LIST};
+      --koin names any other token contract that follows the same standard.
 
   koinos-wallet tx encode [INPUT]
       Reads a transaction's JSON and prints the URL-safe base64 of its canonical protobuf bytes as a JSON string
@@ -92,13 +92,26 @@ function koinMethod(entryPoint: unknown, path: string): TokenMethod | undefined 
   return typeof entryPoint === 'number' ? koinMethodByEntryPoint(entryPoint) : undefined;
 }
 
+/**
+ * Encodes arguments written as an object with the strict reader (unknown or misspelled keys and invalid addresses are
+ * refused); a transfer must name from, to and a value above 0, since a transfer of nothing still costs the nonce.
+ */
 function encodeArgs(method: TokenMethod, args: unknown, path: string): string {
+  let message: Record<string, unknown>;
   try {
-    return toBase64Url(encode(method.argsType, fromJson(method.argsType, args)));
+    message = fromJson(method.argsType, args, { strict: true });
   } catch (cause) {
     if (!(cause instanceof WalletError)) throw cause;
-    throw new WalletError('INVALID_JSON', `${path}.args: arguments of KOIN ${method.name}: ${cause.shortMessage}`, { cause });
+    throw new WalletError(cause.code, `${path}.args.${cause.shortMessage}`, { metaMessages: cause.metaMessages, cause });
   }
+  if (method.entryPoint === KOIN_METHODS.transfer.entryPoint) {
+    const empty = (v: unknown) => !(v instanceof Uint8Array) || v.length === 0;
+    const missing = [empty(message.from) && 'from', empty(message.to) && 'to', message.value === 0n && 'value'].filter(Boolean);
+    if (missing.length > 0) {
+      throw new WalletError('INVALID_JSON', `${path}.args: expected a transfer with from, to and a value above 0, got none for ${missing.join(', ')}`);
+    }
+  }
+  return toBase64Url(encode(method.argsType, message));
 }
 
 /**
@@ -166,18 +179,35 @@ export function parseTransactionText(text: string): Transaction {
   return transactionFromJson(encodeDecodedOperations(json as Record<string, unknown>));
 }
 
-/** A predicate telling KOIN contract ids: the known ones plus those given (base58). */
+/**
+ * A predicate telling token contract ids whose calls `tx decode` decodes: KOIN and VHP of mainnet, testnet and the
+ * devnet (knownContracts.ts), plus those given with --koin (base58, checked as addresses).
+ * @throws WalletError INVALID_ADDRESS naming the --koin value that is not a valid address.
+ */
 export function koinPredicate(extra: string[] = []): (contractId: Uint8Array) => boolean {
-  const ids = new Set([...Object.values(KNOWN_KOIN_CONTRACTS), ...extra.map((a) => addressToString(addressFromString(a)))]);
-  return (contractId) => contractId.length > 0 && ids.has(addressToString(contractId));
+  const ids = new Set(
+    extra.map((a) => {
+      try {
+        return addressToString(addressFromString(a));
+      } catch (cause) {
+        if (!(cause instanceof WalletError)) throw cause;
+        throw new WalletError('INVALID_ADDRESS', `--koin: ${cause.shortMessage}`, { metaMessages: cause.metaMessages, cause });
+      }
+    }),
+  );
+  return (contractId) => knownTokenContract(contractId) !== undefined || (contractId.length === 25 && ids.has(addressToString(contractId)));
 }
 
 /** What `tx decode` prints. */
 export interface DecodedTransaction {
   transaction: unknown;
   computed_id: string;
-  id_matches: boolean;
-  operation_merkle_root_matches: boolean;
+  /** Whether the id the transaction carries is the one its header gives; null when it carries none yet (unsigned). */
+  id_matches: boolean | null;
+  /** Likewise for the operation merkle root in its header. */
+  operation_merkle_root_matches: boolean | null;
+  /** Present when the transaction has no id or merkle root yet: says so, and what fills them in. */
+  note?: string;
   signers: (string | null)[];
   signer_errors?: { signature: number; error: string }[];
   operations: unknown[];
@@ -190,11 +220,15 @@ export interface DecodedTransaction {
 export function decodeTransaction(tx: Transaction, isKoin: (contractId: Uint8Array) => boolean): DecodedTransaction {
   const check = checkTransaction(tx);
   const errors = check.signers.flatMap((s, i) => (s.address ? [] : [{ signature: i, error: s.error ?? 'signature does not recover' }]));
+  const noId = tx.id.length === 0;
+  const noRoot = tx.header!.operation_merkle_root.length === 0;
+  const missing = [noId && 'id', noRoot && 'operation merkle root'].filter(Boolean).join(' and ');
   return {
     transaction: transactionToJson(tx),
     computed_id: bytesToJson(check.computedId, BTYPE.TRANSACTION_ID),
-    id_matches: check.idMatches,
-    operation_merkle_root_matches: check.merkleRootMatches,
+    id_matches: noId ? null : check.idMatches,
+    operation_merkle_root_matches: noRoot ? null : check.merkleRootMatches,
+    ...(missing ? { note: `the transaction has no ${missing} yet: it is unsigned; "tx sign" computes ${noId && noRoot ? 'them' : 'it'} from the content` } : {}),
     signers: check.signers.map((s) => s.address ?? null),
     ...(errors.length > 0 ? { signer_errors: errors } : {}),
     operations: tx.operations.map((op) => decodeOperationJson(op, isKoin)),

@@ -3,7 +3,8 @@
 import { mnemonicToSeedSync } from '@scure/bip39';
 import { HDKey } from '@scure/bip32';
 import { toHex } from '../koinos/bytes.ts';
-import { addressFromPublicKey, addressToString, derivationPath, privateKeyToWif, publicKeyFromPrivateKey } from '../koinos/keys.ts';
+import { addressFromPublicKey, addressToString } from '../koinos/address.ts';
+import { derivationPath, privateKeyToWif, publicKeyFromPrivateKey } from '../koinos/keys.ts';
 import type { DevAccount } from './types.ts';
 
 /**

@@ -3,7 +3,7 @@
 import { concatBytes, utf8ToBytes } from '../koinos/bytes.ts';
 import { encode } from '../koinos/codec.ts';
 import { multihashSha256, ripemd160, sha256 } from '../koinos/hash.ts';
-import { addressFromHash160 } from '../koinos/keys.ts';
+import { addressFromHash160 } from '../koinos/address.ts';
 import { chainIdFromGenesis } from '../koinos/transaction.ts';
 import type { ObjectSpace } from '../koinos/types.ts';
 import { devKey, GENESIS_KEY_INDEX, type DevKey } from './devKeys.ts';

@@ -1,9 +1,7 @@
 // JSON-RPC 2.0 over the devnet's service layer, answering as the Koinos gateway (koinos-jsonrpc) does:
 // the same envelope checks, error codes, messages and data strings (facts §7.3), params and results as gateway JSON.
 import { addressFieldPaths, fromJson, hasType, toJson, type JsonObject, type JsonValue, type ProtoMessage } from '../koinos/codec.ts';
-import { toBase58 } from '../koinos/bytes.ts';
-import { WalletError, describe } from '../koinos/errors.ts';
-import { addressFromString } from '../koinos/keys.ts';
+import { WalletError } from '../koinos/errors.ts';
 import { requestType, responseType } from './node.ts';
 import type { DevnetNode } from './types.ts';
 import { describeInternalError, toWireError } from './wireError.ts';
@@ -61,68 +59,43 @@ function splitMethod(method: string): [string, string] | undefined {
 /** Input that does not parse as the message it should be; `shortMessage` is "<field path>: <expected>, got <found>". */
 export class ParamsError extends WalletError {}
 
-/** The codec's message with the message type's name taken out of field paths (`koinos.rpc.….account` -> `account`). */
-function relativeTo(type: string, message: string): string {
-  return message.split(`${type}: `).join('').split(`${type}.`).join('');
-}
-
-/** Checks one decoded ADDRESS field: 25 bytes, version 0x00 and a matching checksum (keys.ts rules). */
-function checkAddress(bytes: unknown, path: string, required: boolean): void {
-  if (!(bytes instanceof Uint8Array)) return;
-  if (bytes.length === 0) {
-    if (required) throw new ParamsError('INVALID_ADDRESS', `${path}: expected a Koinos address (base58), got nothing`);
-    return;
+/**
+ * The top-level ADDRESS fields of a request (`account`, `address`, …) name the account asked about: an empty one would
+ * be answered as an empty account, so it is an error. Nested ones may be empty (a transaction's payee is optional).
+ */
+function requireAccounts(type: string, message: ProtoMessage): void {
+  for (const fields of addressFieldPaths(type)) {
+    if (fields.length !== 1) continue;
+    const value = message[fields[0]!];
+    const items = Array.isArray(value) ? value.map((v, i) => [v, `${fields[0]}[${i}]`] as const) : [[value, fields[0]!] as const];
+    for (const [bytes, path] of items) {
+      if (bytes instanceof Uint8Array && bytes.length === 0) {
+        throw new ParamsError('INVALID_ADDRESS', `${path}: expected a Koinos address (base58), got nothing`);
+      }
+    }
   }
-  const text = toBase58(bytes);
-  try {
-    addressFromString(text);
-  } catch (e) {
-    const reason = e instanceof WalletError ? e.shortMessage : String(e);
-    throw new ParamsError(
-      'INVALID_ADDRESS',
-      `${path}: expected a Koinos address (base58 of 25 bytes: version 0x00, key hash, checksum), got ${describe(text)} (${reason})`,
-    );
-  }
-}
-
-function visitAddresses(value: unknown, fields: readonly string[], depth: number, path: string, element: boolean): void {
-  if (value === undefined || value === null) return;
-  if (Array.isArray(value)) {
-    value.forEach((item, i) => visitAddresses(item, fields, depth, `${path}[${i}]`, true));
-    return;
-  }
-  if (depth === fields.length) {
-    // An ADDRESS field directly in the request names the account asked about, and each element of a repeated one is
-    // an address: both must be given. Nested ones may be empty (a transaction's payee is optional), and the node
-    // reports a missing required one (a payer) with the chain's own error.
-    checkAddress(value, path, depth === 1 || element);
-    return;
-  }
-  const name = fields[depth]!;
-  visitAddresses((value as ProtoMessage)[name], fields, depth + 1, path === '' ? name : `${path}.${name}`, false);
 }
 
 /**
- * Parses gateway JSON as message `type` and checks every ADDRESS field in it (nested ones too) as a Koinos address.
- * The codec itself only base58-decodes ADDRESS fields (it must accept what real nodes render), so a request for
- * `{"account": "notanaddress"}` would otherwise reach the chain as 9 arbitrary bytes and be answered as an empty
- * account; the devnet rejects it instead. CONTRACT_ID fields are not checked: contract ids need no checksum.
+ * Parses gateway JSON as message `type` with the library's strict reader (koinos/codec.ts `fromJson`): every ADDRESS
+ * field, nested ones too, must be a valid address, and base58 text is capped before decoding. Unknown keys are
+ * discarded, as the gateway does. CONTRACT_ID fields are not checksum-checked: contract ids need no checksum.
  * @throws ParamsError naming the field path (relative to `type`), what was expected and what was found.
  * @example
  * parseMessage('koinos.rpc.chain.get_account_rc_request', { account: 'notanaddress' });
- * // throws ParamsError 'account: expected a Koinos address (base58 of 25 bytes: …), got "notanaddress" (…)'
+ * // throws ParamsError 'account: expected an address of 25 bytes, got 9'
  */
 export function parseMessage(type: string, json: unknown): ProtoMessage {
   let message: ProtoMessage;
   try {
-    message = fromJson(type, json);
+    message = fromJson(type, json, { strict: true, unknownFields: 'discard' });
   } catch (e) {
     if (e instanceof WalletError && e.code !== 'UNKNOWN_TYPE' && e.code !== 'INTERNAL') {
-      throw new ParamsError(e.code, relativeTo(type, e.shortMessage), { cause: e });
+      throw new ParamsError(e.code, e.shortMessage, { cause: e });
     }
     throw e;
   }
-  for (const fields of addressFieldPaths(type)) visitAddresses(message, fields, 0, '', false);
+  requireAccounts(type, message);
   return message;
 }
 

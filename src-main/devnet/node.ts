@@ -7,7 +7,7 @@ import { availableParallelism } from 'node:os';
 import { equalBytes, toHex } from '../koinos/bytes.ts';
 import { decode, encode, type ProtoMessage } from '../koinos/codec.ts';
 import { WalletError } from '../koinos/errors.ts';
-import { addressFromPublicKey, addressToString } from '../koinos/keys.ts';
+import { addressFromPublicKey, addressToString } from '../koinos/address.ts';
 import { nonceToBytes } from '../koinos/transaction.ts';
 import type { ObjectSpace, TransactionReceipt } from '../koinos/types.ts';
 import {

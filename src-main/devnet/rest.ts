@@ -3,7 +3,7 @@
 import { BTYPE, bytesToJson, decode, encode, toJson, type JsonValue, type ProtoMessage } from '../koinos/codec.ts';
 import { equalBytes, toBase64Url } from '../koinos/bytes.ts';
 import { WalletError, describe } from '../koinos/errors.ts';
-import { addressFromString, addressToString, isAddress } from '../koinos/keys.ts';
+import { addressFromString, addressToString, isAddress } from '../koinos/address.ts';
 import { formatAmount, UINT64_MAX } from '../koinos/amounts.ts';
 import { decodeEventJson, decodeOperationJson, KOIN_METHODS } from '../koinos/koin.ts';
 import { nonceFromBytes, nonceToBytes } from '../koinos/transaction.ts';

@@ -21,6 +21,11 @@ export function assertBytes(value: unknown, length?: number, what = 'bytes'): as
   }
 }
 
+/** One byte as `0x` and two hex digits, for messages ("version byte 0x05"). */
+export function hexByte(value: number): string {
+  return '0x' + value.toString(16).padStart(2, '0');
+}
+
 /** Lowercase hex, no prefix. */
 export function toHex(bytes: Uint8Array): string {
   let out = '';
@@ -144,10 +149,25 @@ export function firstNonBase58(text: string): number {
   return -1;
 }
 
-/** @throws WalletError INVALID_BYTES on a character outside the Bitcoin base58 alphabet. */
-export function fromBase58(text: string, what = 'base58'): Uint8Array {
+/**
+ * The longest base58 text read anywhere: the longest the protocol uses is a compressed WIF (38 bytes, 52 characters;
+ * addresses and contract ids have at most 35), and a little room lets a slightly-too-long key be named by its byte
+ * count. Base58 decoding costs the square of the length, so longer text is refused unread.
+ */
+export const MAX_BASE58_LENGTH = 64;
+
+/**
+ * Decodes base58 (Bitcoin alphabet) of at most `maxLength` characters.
+ * @throws WalletError INVALID_BYTES on longer text (before any decoding work) or a character outside the alphabet.
+ * @example
+ * fromBase58('1GE2JqXw5LMQaU1sj82Dy8ZEe2BRXQS1cs', 'an address', 35); // Uint8Array(25)
+ */
+export function fromBase58(text: string, what = 'base58', maxLength = MAX_BASE58_LENGTH): Uint8Array {
   if (typeof text !== 'string' || text.length === 0) {
     throw new WalletError('INVALID_BYTES', `expected ${what} as base58 text, got ${describe(text)}`);
+  }
+  if (text.length > maxLength) {
+    throw new WalletError('INVALID_BYTES', `expected ${what} as base58 text of at most ${maxLength} characters, got ${text.length} characters`);
   }
   const known = ADDRESS_BYTES.get(text);
   if (known) return known.slice();

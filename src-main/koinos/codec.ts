@@ -3,7 +3,9 @@
 // omitted defaults and 64-bit integers as bigint are enforced rather than assumed.
 import protobuf from 'protobufjs';
 import { DESCRIPTOR } from './generated/descriptor.ts';
+import { MAX_ADDRESS_TEXT_LENGTH, addressFromString } from './address.ts';
 import { fromBase58, fromBase64, fromHex, toBase58, toBase64Url, toHex, utf8ToBytes } from './bytes.ts';
+import { closestName } from './closestName.ts';
 import { WalletError, describe } from './errors.ts';
 
 /** Values of the `btype` field option (koinos/options.proto). */
@@ -239,12 +241,20 @@ function fail(path: string, expected: string, got: unknown, code: 'INVALID_JSON'
   throw new WalletError(code, `${path}: expected ${expected}, got ${describe(got)}`);
 }
 
+/**
+ * The longest decimal text an integer field accepts: a sign and 20 digits (2^64 - 1 has 20). Longer text is refused
+ * before BigInt() reads it, whose cost grows with the square of the length.
+ */
+const MAX_INTEGER_TEXT = 21;
+
 /** Accepts bigint, a safe integer number or a decimal string; returns a bigint in the kind's range. */
 function toInteger(kind: Kind, value: unknown, path: string, code: 'INVALID_JSON' | 'INVALID_ARGUMENT'): bigint {
   let n: bigint;
   if (typeof value === 'bigint') n = value;
   else if (typeof value === 'number' && Number.isSafeInteger(value)) n = BigInt(value);
-  else if (typeof value === 'string' && /^-?\d+$/.test(value)) n = BigInt(value);
+  else if (typeof value === 'string' && value.length > MAX_INTEGER_TEXT && /^-?\d+$/.test(value)) {
+    throw new WalletError(code, `${path}: expected ${kindLabel(kind)} of at most 20 digits, got ${value.length} characters`);
+  } else if (typeof value === 'string' && /^-?\d+$/.test(value)) n = BigInt(value);
   else return fail(path, `${kindLabel(kind)}${IS_64.has(kind) ? ' as a decimal string' : ''}`, value, code);
   const [min, max] = RANGES[kind]!;
   if (n < min || n > max) fail(path, `${kindLabel(kind)} between ${min} and ${max}`, value, code);
@@ -604,20 +614,45 @@ export function bytesToJson(bytes: Uint8Array, btype: Btype): string {
   }
 }
 
-/** Parses bytes rendered for a field of this btype; base64 is accepted in either alphabet, padded or not. */
-export function bytesFromJson(text: unknown, btype: Btype, path: string): Uint8Array {
+/**
+ * Parses bytes rendered for a field of this btype; base64 is accepted in either alphabet, padded or not. Base58 text
+ * (addresses, contract ids) longer than {@link MAX_ADDRESS_TEXT_LENGTH} is refused before decoding. With `checkAddress`,
+ * ADDRESS text must also be a valid address (as {@link addressFromString} checks it); the empty string stays "none".
+ * @throws WalletError INVALID_JSON (INVALID_ADDRESS for a checked address) starting with `path`.
+ * @example
+ * bytesFromJson('0x1220', BTYPE.HEX, 'id'); // Uint8Array [0x12, 0x20]
+ */
+export function bytesFromJson(text: unknown, btype: Btype, path: string, checkAddress = false): Uint8Array {
   if (typeof text !== 'string') fail(path, 'a string', text, 'INVALID_JSON');
   switch (btype) {
     case BTYPE.HEX:
     case BTYPE.BLOCK_ID:
     case BTYPE.TRANSACTION_ID:
       return fromHex(text, `${path} ("0x" + hex)`, true);
+    case BTYPE.ADDRESS:
+      if (checkAddress && text !== '') return addressAt(text, path);
+    // fall through: without the check an address is read as any base58
     case BTYPE.BASE58:
     case BTYPE.CONTRACT_ID:
-    case BTYPE.ADDRESS:
-      return text === '' ? new Uint8Array(0) : fromBase58(text, `${path} (base58)`);
+      if (text.length > MAX_ADDRESS_TEXT_LENGTH) {
+        throw new WalletError(
+          'INVALID_JSON',
+          `${path}: expected base58 text of at most ${MAX_ADDRESS_TEXT_LENGTH} characters (an address or a contract id), got ${text.length} characters`,
+        );
+      }
+      return text === '' ? new Uint8Array(0) : fromBase58(text, `${path} (base58)`, MAX_ADDRESS_TEXT_LENGTH);
     default:
       return fromBase64(text, `${path} (base64)`);
+  }
+}
+
+/** An address field's bytes, or an INVALID_ADDRESS error that names the field: "header.payer: the address checksum …". */
+function addressAt(text: string, path: string): Uint8Array {
+  try {
+    return addressFromString(text);
+  } catch (cause) {
+    if (!(cause instanceof WalletError)) throw cause;
+    throw new WalletError('INVALID_ADDRESS', `${path}: ${cause.shortMessage}`, { metaMessages: cause.metaMessages, cause });
   }
 }
 
@@ -670,7 +705,15 @@ export function toJson(type: string, value: object): JsonObject {
   return messageToJson(plan, value as ProtoMessage, plan.name);
 }
 
-function scalarFromJson(f: FieldPlan, v: unknown, path: string): unknown {
+/** How the JSON reader treats what the message does not define and what an ADDRESS field holds. */
+interface ReadMode {
+  /** Check ADDRESS fields as addresses; field paths start at the message (`header.payer`). */
+  strict: boolean;
+  /** Refuse keys the message does not have. */
+  rejectUnknown: boolean;
+}
+
+function scalarFromJson(f: FieldPlan, v: unknown, path: string, mode: ReadMode): unknown {
   switch (f.kind) {
     case 'bool':
       if (typeof v !== 'boolean') fail(path, 'true or false', v, 'INVALID_JSON');
@@ -679,9 +722,9 @@ function scalarFromJson(f: FieldPlan, v: unknown, path: string): unknown {
       if (typeof v !== 'string') fail(path, 'a string', v, 'INVALID_JSON');
       return v;
     case 'bytes':
-      return bytesFromJson(v, f.btype, path);
+      return bytesFromJson(v, f.btype, path, mode.strict);
     case 'enum': {
-      if (typeof v === 'string' && v in f.enumValues!) return f.enumValues![v];
+      if (typeof v === 'string' && Object.hasOwn(f.enumValues!, v)) return f.enumValues![v];
       if (typeof v === 'number' && f.enumNames!.has(v)) return v;
       return fail(path, `one of ${Object.keys(f.enumValues!).join(', ')}`, v, 'INVALID_JSON');
     }
@@ -700,45 +743,91 @@ function scalarFromJson(f: FieldPlan, v: unknown, path: string): unknown {
   }
 }
 
-function messageFromJson(plan: MessagePlan, json: unknown, path: string): ProtoMessage {
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) fail(path, 'a JSON object', json, 'INVALID_JSON');
+/** `parent.name`, or `name` at the top of a strict read (whose paths start at the message's fields). */
+function childPath(path: string, name: string): string {
+  return path === '' ? name : `${path}.${name}`;
+}
+
+/** The error for a key the message does not have, naming the closest valid field. */
+function unknownField(plan: MessagePlan, key: string, path: string): WalletError {
+  const names = plan.fields.map((f) => f.name);
+  const where = childPath(path, key.length > 40 ? `${key.slice(0, 37)}...` : key);
+  if (names.length === 0) {
+    return new WalletError('INVALID_JSON', `${where}: expected no fields in ${plan.name}, got an unknown field`, {
+      metaMessages: ['Remove it.'],
+    });
+  }
+  const closest = closestName(key, [...new Set([...names, ...plan.fields.map((f) => f.jsonName)])]);
+  const suggestion = plan.byJsonKey.get(closest!)!.name;
+  return new WalletError('INVALID_JSON', `${where}: expected a field of ${plan.name}, got an unknown field; the closest valid name is "${suggestion}"`, {
+    metaMessages: [`Valid fields: ${names.join(', ')}.`],
+  });
+}
+
+function messageFromJson(plan: MessagePlan, json: unknown, path: string, mode: ReadMode): ProtoMessage {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    if (path === '') throw new WalletError('INVALID_JSON', `expected a JSON object, got ${describe(json)}`);
+    fail(path, 'a JSON object', json, 'INVALID_JSON');
+  }
   const obj = emptyMessage(plan);
   const seenOneof = new Map<string, string>();
   for (const [key, v] of Object.entries(json as Record<string, unknown>)) {
     const f = plan.byJsonKey.get(key);
+    if (!f && mode.rejectUnknown) throw unknownField(plan, key, path);
     if (!f || v === null || v === undefined) continue; // unknown fields are discarded, as the gateway does
-    const fpath = `${path}.${f.name}`;
+    const fpath = childPath(path, f.name);
     if (f.oneof) {
       const other = seenOneof.get(f.oneof);
       if (other && other !== f.name) {
-        throw new WalletError('INVALID_JSON', `${path}: expected one member of oneof ${f.oneof}, got ${other} and ${f.name}`);
+        throw new WalletError('INVALID_JSON', `${path || plan.name}: expected one member of oneof ${f.oneof}, got ${other} and ${f.name}`);
       }
       seenOneof.set(f.oneof, f.name);
     }
     if (f.repeated) {
       if (!Array.isArray(v)) fail(fpath, 'an array', v, 'INVALID_JSON');
-      obj[f.name] = v.map((item, i) => fieldFromJson(f, item, `${fpath}[${i}]`));
+      obj[f.name] = v.map((item, i) => fieldFromJson(f, item, `${fpath}[${i}]`, mode));
     } else {
-      obj[f.name] = fieldFromJson(f, v, fpath);
+      obj[f.name] = fieldFromJson(f, v, fpath, mode);
     }
   }
   return obj;
 }
 
-function fieldFromJson(f: FieldPlan, v: unknown, path: string): unknown {
-  if (f.kind === 'message') return messageFromJson(subPlan(f), v, path);
-  return scalarFromJson(f, v, path);
+function fieldFromJson(f: FieldPlan, v: unknown, path: string, mode: ReadMode): unknown {
+  if (f.kind === 'message') return messageFromJson(subPlan(f), v, path, mode);
+  return scalarFromJson(f, v, path, mode);
+}
+
+/** Options of {@link fromJson}. */
+export interface FromJsonOptions {
+  /**
+   * The strict reader, for everything that will be signed or acted on: a key the message does not have is refused
+   * (naming the closest valid field), and every ADDRESS field must be a valid address (length, version, checksum).
+   * Error paths then start at the message's fields (`header.payer: …`) instead of its type name.
+   */
+  strict?: boolean;
+  /**
+   * With `strict`, what to do with a key the message does not have: 'reject' (the default) or 'discard'. Only a node
+   * that must answer as the gateway does (which discards them) says 'discard'; it still gets the address checks.
+   */
+  unknownFields?: 'reject' | 'discard';
 }
 
 /**
- * Parses gateway JSON into a message object (accepting snake_case and lowerCamelCase keys, ignoring unknown ones).
- * @throws WalletError INVALID_JSON naming the path, the expected form and what was found.
+ * Parses gateway JSON into a message object (accepting snake_case and lowerCamelCase keys). The default reader ignores
+ * unknown keys, as the gateway does; `{ strict: true }` is the one reader for input that will be signed or acted on.
+ * @throws WalletError INVALID_JSON naming the path, the expected form and what was found; INVALID_ADDRESS (strict)
+ *   for an ADDRESS field that is not a valid address.
  * @example
  * fromJson('koinos.chain.value_type', { uint64_value: '1' }) // { uint64_value: 1n }
+ * fromJson('koinos.contracts.token.transfer_arguments', { too: '1…' }, { strict: true });
+ * // throws 'too: expected a field of koinos.contracts.token.transfer_arguments, got an unknown field; the closest valid name is "to"'
  */
-export function fromJson<T = ProtoMessage>(type: string, json: unknown): T {
+export function fromJson<T = ProtoMessage>(type: string, json: unknown, options: FromJsonOptions = {}): T {
   const plan = planOf(type);
-  return messageFromJson(plan, json, plan.name) as T;
+  const strict = options.strict === true;
+  const rejectUnknown = strict && options.unknownFields !== 'discard';
+  return messageFromJson(plan, json, strict ? '' : plan.name, { strict, rejectUnknown }) as T;
 }
 
 /** The btype of a bytes field, for code that renders single fields (for example REST path parameters). */

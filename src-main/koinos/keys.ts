@@ -1,14 +1,14 @@
-// Koinos keys: private keys (hex, WIF, BIP39/BIP32), public keys, addresses and 65-byte compact signatures
-// (protocol spec §3.5, §3.7, §3.8). No private key, WIF or recovery phrase ever appears in an error text.
+// Koinos keys: private keys (hex, WIF, BIP39/BIP32), public keys and 65-byte compact signatures (protocol spec §3.5,
+// §3.8). Main process only (secp256k1, BIP39); addresses live in address.ts. No secret ever appears in an error text.
 import * as secp from '@noble/secp256k1';
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
 import { HDKey } from '@scure/bip32';
 import * as bip39 from '@scure/bip39';
 import { wordlist as ENGLISH_WORDLIST } from '@scure/bip39/wordlists/english.js';
-import { assertBytes, concatBytes, equalBytes, firstNonBase58, fromBase58, toBase58, toHex } from './bytes.ts';
+import { addressFromPublicKey, checksum4 } from './address.ts';
+import { assertBytes, concatBytes, equalBytes, firstNonBase58, fromBase58, hexByte, MAX_BASE58_LENGTH, toBase58, toHex } from './bytes.ts';
 import { WalletError, describe } from './errors.ts';
-import { ripemd160, sha256 } from './hash.ts';
 
 // noble-secp256k1 v3 ships without hashes; its sync API (sign, RFC 6979 nonces) needs these two.
 secp.hashes.sha256 = nobleSha256;
@@ -19,10 +19,6 @@ const CURVE_ORDER = secp.Point.CURVE().n;
 const HALF_CURVE_ORDER = CURVE_ORDER >> 1n;
 const ENGLISH_WORDS: ReadonlySet<string> = new Set(ENGLISH_WORDLIST);
 
-/** Version byte of every Koinos address (crypto-cpp `to_address_bytes` default prefix). */
-export const ADDRESS_VERSION = 0x00;
-/** Length of an address in bytes: version (1) + RIPEMD160 (20) + checksum (4). */
-export const ADDRESS_LENGTH = 25;
 /** First byte of a WIF private key (crypto-cpp `to_wif` default prefix). */
 export const WIF_PREFIX = 0x80;
 /** Length of a compact signature: header (1) + r (32) + s (32). */
@@ -31,6 +27,18 @@ export const SIGNATURE_LENGTH = 65;
 export const SIGNATURE_HEADER_OFFSET = 31;
 /** BIP44 coin type registered for Koinos. */
 export const KOINOS_COIN_TYPE = 659;
+
+// Address helpers moved to address.ts (which the renderer may import); these names keep older main-side imports
+// compiling. New code imports them from './address.ts'.
+export {
+  /** @deprecated import from './address.ts' */ ADDRESS_LENGTH,
+  /** @deprecated import from './address.ts' */ ADDRESS_VERSION,
+  /** @deprecated import from './address.ts' */ addressFromHash160,
+  /** @deprecated import from './address.ts' */ addressFromPublicKey,
+  /** @deprecated import from './address.ts' */ addressFromString,
+  /** @deprecated import from './address.ts' */ addressToString,
+  /** @deprecated import from './address.ts' */ isAddress,
+} from './address.ts';
 
 /** A private key with the WIF compression flag it was written with (Koinos always uses the compressed key). */
 export interface ParsedPrivateKey {
@@ -111,128 +119,6 @@ export function publicKeyFromPrivateKey(privateKey: Uint8Array, compressed = tru
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Addresses
-
-function checksum4(body: Uint8Array): Uint8Array {
-  return sha256(sha256(body)).subarray(0, 4);
-}
-
-function hexByte(value: number): string {
-  return '0x' + value.toString(16).padStart(2, '0');
-}
-
-/**
- * The 25-byte address of a public key: `0x00 || RIPEMD160(SHA256(key)) || checksum4`.
- * Koinos derives addresses from the 33-byte compressed key; a 65-byte key gives a different address that no
- * node checks signatures against.
- * @throws WalletError INVALID_ARGUMENT unless the key is 33 bytes starting 02/03 or 65 bytes starting 04.
- * @example
- * addressToString(addressFromPublicKey(publicKeyFromPrivateKey(key))); // '1GE2JqXw5LMQaU1sj82Dy8ZEe2BRXQS1cs'
- */
-export function addressFromPublicKey(publicKey: Uint8Array): Uint8Array {
-  if (!(publicKey instanceof Uint8Array)) {
-    throw new WalletError('INVALID_ARGUMENT', `expected a public key as a Uint8Array, got ${describe(publicKey)}`);
-  }
-  const prefix = publicKey[0];
-  const wellFormed =
-    (publicKey.length === 33 && (prefix === 0x02 || prefix === 0x03)) || (publicKey.length === 65 && prefix === 0x04);
-  if (!wellFormed) {
-    throw new WalletError(
-      'INVALID_ARGUMENT',
-      `expected a public key of 33 bytes starting 02 or 03 (or 65 bytes starting 04), got ${publicKey.length} bytes` +
-        (publicKey.length > 0 ? ` starting ${toHex(publicKey.subarray(0, 1))}` : ''),
-    );
-  }
-  return addressFromHash160(ripemd160(sha256(publicKey)));
-}
-
-/**
- * The 25-byte address around a 20-byte RIPEMD160(SHA256(...)) hash: version 0x00, the hash, a 4-byte checksum.
- * addressFromPublicKey uses it; so does the devnet for built-in contracts, whose hash is of a label, not a key.
- * @throws WalletError INVALID_BYTES unless `hash` is 20 bytes.
- * @example
- * addressToString(addressFromHash160(ripemd160(sha256(publicKey)))) // same as addressFromPublicKey
- */
-export function addressFromHash160(hash: Uint8Array): Uint8Array {
-  assertBytes(hash, 20, 'a RIPEMD160 hash');
-  const body = new Uint8Array(21);
-  body[0] = ADDRESS_VERSION;
-  body.set(hash, 1);
-  return concatBytes(body, checksum4(body));
-}
-
-/**
- * The text form (base58) of a 25-byte address.
- * @throws WalletError INVALID_ADDRESS unless `address` is 25 bytes.
- * @example
- * addressToString(addressFromString('1GE2JqXw5LMQaU1sj82Dy8ZEe2BRXQS1cs')); // '1GE2JqXw5LMQaU1sj82Dy8ZEe2BRXQS1cs'
- */
-export function addressToString(address: Uint8Array): string {
-  if (!(address instanceof Uint8Array)) {
-    throw new WalletError('INVALID_ADDRESS', `expected an address as a Uint8Array, got ${describe(address)}`);
-  }
-  if (address.length !== ADDRESS_LENGTH) {
-    throw new WalletError('INVALID_ADDRESS', `expected an address of ${ADDRESS_LENGTH} bytes, got ${address.length}`);
-  }
-  return toBase58(address);
-}
-
-/**
- * Parses and checks a base58 address: 25 bytes, version byte 0x00, and a checksum that matches.
- * @throws WalletError INVALID_ADDRESS naming what is wrong (a non-base58 character, the length, the version byte or
- *   the checksum).
- * @example
- * addressFromString('1GE2JqXw5LMQaU1sj82Dy8ZEe2BRXQS1cs'); // Uint8Array(25) [0, 167, …]
- * addressFromString('1GE2JqXw5LMQaU1sj82Dy8ZEe2BRXQS1cS'); // throws "address checksum does not match: …"
- */
-export function addressFromString(text: string): Uint8Array {
-  if (typeof text !== 'string' || text.length === 0) {
-    throw new WalletError('INVALID_ADDRESS', `expected an address as base58 text, got ${describe(text)}`);
-  }
-  const bad = firstNonBase58(text);
-  if (bad >= 0) {
-    throw new WalletError(
-      'INVALID_ADDRESS',
-      `expected an address in base58, got ${JSON.stringify(text[bad])} at character ${bad + 1}, which base58 does not use`,
-    );
-  }
-  const bytes = fromBase58(text, 'an address');
-  if (bytes.length !== ADDRESS_LENGTH) {
-    throw new WalletError('INVALID_ADDRESS', `expected an address of ${ADDRESS_LENGTH} bytes, got ${bytes.length}`, {
-      metaMessages: ['A Koinos address is 25 to 34 characters starting with "1".'],
-    });
-  }
-  if (bytes[0] !== ADDRESS_VERSION) {
-    throw new WalletError('INVALID_ADDRESS', `address version byte must be 0x00, got ${hexByte(bytes[0]!)}`, {
-      metaMessages: ['A Koinos address starts with "1".'],
-    });
-  }
-  const expected = checksum4(bytes.subarray(0, 21));
-  const found = bytes.subarray(21);
-  if (!equalBytes(expected, found)) {
-    throw new WalletError('INVALID_ADDRESS', `address checksum does not match: expected ${toHex(expected)}, got ${toHex(found)}`, {
-      metaMessages: ['A character is probably mistyped; copy the address again.'],
-    });
-  }
-  return bytes;
-}
-
-/**
- * Whether `text` is a well-formed Koinos address (base58, 25 bytes, version 0x00, checksum).
- * @example
- * isAddress('1GE2JqXw5LMQaU1sj82Dy8ZEe2BRXQS1cs'); // true
- * isAddress('1GE2JqXw5LMQaU1sj82Dy8ZEe2BRXQS1cS'); // false
- */
-export function isAddress(text: unknown): boolean {
-  try {
-    addressFromString(text as string);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-// ---------------------------------------------------------------------------------------------------------------
 // WIF
 
 /**
@@ -266,6 +152,9 @@ export function privateKeyFromWif(wif: string): ParsedPrivateKey {
   const bad = firstNonBase58(wif);
   if (bad >= 0) {
     throw new WalletError('INVALID_WIF', `expected a WIF private key in base58, got a character base58 does not use at character ${bad + 1}`);
+  }
+  if (wif.length > MAX_BASE58_LENGTH) {
+    throw new WalletError('INVALID_WIF', `expected a WIF private key of 51 or 52 characters, got ${wif.length} characters`);
   }
   const bytes = fromBase58(wif);
   if (bytes.length !== 37 && bytes.length !== 38) {

@@ -4,7 +4,9 @@ import { decode, encode, fromJson, toJson, type JsonObject } from './codec.ts';
 import { concatAll, equalBytes, fromBase64, toBase64Url, toHex } from './bytes.ts';
 import { WalletError, describe } from './errors.ts';
 import { digestOfMultihash, multihashSha256, sha256 } from './hash.ts';
-import { addressToString, recoverAddress, signDigest } from './keys.ts';
+import { addressToString } from './address.ts';
+import { recoverAddress, signDigest } from './keys.ts';
+import { assertReadyToSign } from './signingChecks.ts';
 import { TYPES, type Block, type BlockHeader, type Operation, type Transaction, type TransactionHeader } from './types.ts';
 
 /**
@@ -83,23 +85,15 @@ export function prepareTransaction(tx: Transaction): Transaction {
 }
 
 /**
- * Computes merkle root and id from the content and appends the signature of `privateKey` over the id digest.
- * @throws WalletError INVALID_TRANSACTION when chain_id, nonce or rc_limit is missing (the node rejects such a transaction).
+ * Computes merkle root and id from the content and appends the signature of `privateKey` over the id digest, after
+ * {@link assertReadyToSign} has found nothing missing or mistyped.
+ * @throws WalletError INVALID_TRANSACTION when chain_id, nonce, rc_limit or payer is missing, an address is invalid, or
+ *   a KOIN/VHP transfer lacks from, to or value (see assertReadyToSign).
  * @example
  * const signed = signTransaction(tx, privateKey); // signed.signatures.length === tx.signatures.length + 1
  */
 export function signTransaction(tx: Transaction, privateKey: Uint8Array): Transaction {
-  const header = requireHeader(tx);
-  const missing = [
-    header.chain_id.length === 0 && 'chain_id',
-    header.nonce.length === 0 && 'nonce',
-    header.rc_limit === 0n && 'rc_limit',
-  ].filter(Boolean);
-  if (missing.length > 0) {
-    throw new WalletError('INVALID_TRANSACTION', `expected a transaction header with chain_id, nonce and rc_limit set, got none for ${missing.join(', ')}`, {
-      metaMessages: ['Fetch the chain ID and the account nonce from the node, and choose rc_limit, before signing.'],
-    });
-  }
+  assertReadyToSign(tx);
   const prepared = prepareTransaction(tx);
   const signature = signDigest(digestOfMultihash(prepared.id), privateKey);
   return { ...prepared, signatures: [...prepared.signatures, signature] };
@@ -164,9 +158,15 @@ export function transactionToJson(tx: Transaction): JsonObject {
   return toJson(TYPES.transaction, tx);
 }
 
-/** @throws WalletError INVALID_JSON naming the field that is wrong. */
+/**
+ * Reads a transaction's JSON with the strict reader: unknown keys are refused (naming the closest valid one) and every
+ * address is checked (length, version, checksum).
+ * @throws WalletError INVALID_JSON / INVALID_ADDRESS naming the field path (`header.payer: …`).
+ * @example
+ * transactionFromJson({ header: { payr: '1…' } }); // throws 'header.payr: expected a field of …; the closest valid name is "payer"'
+ */
 export function transactionFromJson(json: unknown): Transaction {
-  return fromJson<Transaction>(TYPES.transaction, json);
+  return fromJson<Transaction>(TYPES.transaction, json, { strict: true });
 }
 
 // ---------------------------------------------------------------------------------------------

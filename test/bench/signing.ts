@@ -3,7 +3,8 @@
 import * as secp from '@noble/secp256k1';
 import { sha256 } from '../../src-main/koinos/hash.ts';
 import { utf8ToBytes } from '../../src-main/koinos/bytes.ts';
-import { addressFromPublicKey, publicKeyFromPrivateKey, signDigest } from '../../src-main/koinos/keys.ts';
+import { addressFromPublicKey } from '../../src-main/koinos/address.ts';
+import { publicKeyFromPrivateKey, signDigest } from '../../src-main/koinos/keys.ts';
 import { koinOperation } from '../../src-main/koinos/koin.ts';
 import { encode } from '../../src-main/koinos/codec.ts';
 import { nonceToBytes, signTransaction } from '../../src-main/koinos/transaction.ts';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, it, expect } from 'vitest';
 import { fromBase64 } from '../../src-main/koinos/bytes.ts';
 import { decodeKoinArgs } from '../../src-main/koinos/koin.ts';
-import { addressToString } from '../../src-main/koinos/keys.ts';
+import { addressToString } from '../../src-main/koinos/address.ts';
 import { vector, type Vector } from '../vectors.ts';
 import { failsWith, okJson, runCli } from './runCli.ts';
 

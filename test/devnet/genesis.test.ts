@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { openNode } from '../../src-main/devnet/node.ts';
 import { decode, encode } from '../../src-main/koinos/codec.ts';
-import { addressFromString, privateKeyFromMnemonic, validateMnemonic } from '../../src-main/koinos/keys.ts';
+import { addressFromString } from '../../src-main/koinos/address.ts';
+import { privateKeyFromMnemonic, validateMnemonic } from '../../src-main/koinos/keys.ts';
 import { decodeKoinResult, KOIN_METHODS } from '../../src-main/koinos/koin.ts';
 import { chainIdFromGenesis } from '../../src-main/koinos/transaction.ts';
 import { DEV_MNEMONIC, devKey, GENESIS_KEY_INDEX } from '../../src-main/devnet/devKeys.ts';

@@ -1,7 +1,7 @@
 // Account history of the devnet (koinos-account-history semantics): records for payer, receiver, the contract and
 // the block signer; seq_num from 0; order, offset, limit and the irreversible view.
 import { describe, expect, it } from 'vitest';
-import { addressFromString } from '../../src-main/koinos/keys.ts';
+import { addressFromString } from '../../src-main/koinos/address.ts';
 import type { BlockHeader, Transaction, TransactionReceipt } from '../../src-main/koinos/types.ts';
 import type { DevnetNode } from '../../src-main/devnet/types.ts';
 import { key, KOIN, submit, transferTx, testNodes } from './helpers.ts';

@@ -5,7 +5,8 @@ import { startDevnet, type Devnet } from '../../src-main/devnet/startDevnet.ts';
 import { fromBase64, toBase64Url } from '../../src-main/koinos/bytes.ts';
 import { addressFieldPaths, decode, encode } from '../../src-main/koinos/codec.ts';
 import { requestType } from '../../src-main/devnet/node.ts';
-import { addressFromPublicKey, addressFromString, addressToString, privateKeyFromHex, publicKeyFromPrivateKey } from '../../src-main/koinos/keys.ts';
+import { addressFromPublicKey, addressFromString, addressToString } from '../../src-main/koinos/address.ts';
+import { privateKeyFromHex, publicKeyFromPrivateKey } from '../../src-main/koinos/keys.ts';
 import { encodeKoinArgs, KOIN_METHODS } from '../../src-main/koinos/koin.ts';
 import { nonceFromBytes } from '../../src-main/koinos/transaction.ts';
 import { corruptAddress, expectAddressError, invalidAddresses, koinBalance, rpc, rpcError, rpcRaw, transferJson } from './httpHelpers.ts';
@@ -343,7 +344,7 @@ describe('JSON-RPC envelope (gateway rules)', () => {
   it('reports unparseable params as -32601 (not -32602), as the gateway does, naming the field and the problem', async () => {
     expectUnparseableParams(
       await rpcError(url, 'chain.get_account_rc', { account: 'O0Il' }),
-      /^expected account \(base58\) as base58 text, got "O0Il" with the character "O" that base58 does not use$/,
+      /^account: expected an address in base58, got "O" at character 1, which base58 does not use$/,
     );
     expectUnparseableParams(await rpcError(url, 'chain.get_account_rc', ['1']), /^expected a JSON object, got an array of 1$/);
     expectUnparseableParams(await rpcError(url, 'chain.get_account_rc', { account: 7 }), /^account: expected a string, got number 7$/);
@@ -422,7 +423,7 @@ describe('JSON-RPC address checks', () => {
     expect(error).toEqual({
       code: -32601,
       message: 'Unable to translate request',
-      data: 'parameters could not be parsed: account: expected a Koinos address (base58 of 25 bytes: version 0x00, key hash, checksum), got "notanaddress" (expected an address of 25 bytes, got 9)',
+      data: 'parameters could not be parsed: account: expected an address of 25 bytes, got 9',
     });
   });
 

@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { startDevnet, type Devnet } from '../../src-main/devnet/startDevnet.ts';
 import { createHttpServer } from '../../src-main/devnet/httpServer.ts';
 import { NodeError, type DevnetNode } from '../../src-main/devnet/types.ts';
-import { addressFromPublicKey, addressToString, privateKeyFromHex, publicKeyFromPrivateKey } from '../../src-main/koinos/keys.ts';
+import { addressFromPublicKey, addressToString } from '../../src-main/koinos/address.ts';
+import { privateKeyFromHex, publicKeyFromPrivateKey } from '../../src-main/koinos/keys.ts';
 import { KOIN_METHODS } from '../../src-main/koinos/koin.ts';
 import { corruptAddress, expectAddressError, invalidAddresses, rest, rpc, transferJson } from './httpHelpers.ts';
 

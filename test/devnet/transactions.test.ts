@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { toHex } from '../../src-main/koinos/bytes.ts';
 import { decode, encode } from '../../src-main/koinos/codec.ts';
-import { addressFromString } from '../../src-main/koinos/keys.ts';
+import { addressFromString } from '../../src-main/koinos/address.ts';
 import { koinOperation } from '../../src-main/koinos/koin.ts';
 import { nonceToBytes } from '../../src-main/koinos/transaction.ts';
 import type { Transaction } from '../../src-main/koinos/types.ts';

@@ -10,14 +10,10 @@ import { mnemonicToSeedSync } from '@scure/bip39';
 import { Signer as KoilibSigner } from 'koilib';
 import { fromBase64, fromHex, toBase64Url, toHex, utf8ToBytes } from '../../src-main/koinos/bytes.ts';
 import type { WalletError } from '../../src-main/koinos/errors.ts';
+import { addressFromHash160, addressFromPublicKey, addressFromString, addressToString, isAddress } from '../../src-main/koinos/address.ts';
 import {
-  addressFromHash160,
-  addressFromPublicKey,
-  addressFromString,
-  addressToString,
   assertMnemonic,
   derivationPath,
-  isAddress,
   isCanonicalSignature,
   isWif,
   newMnemonic,
@@ -149,7 +145,9 @@ describe('checksum validity (koilib-checksum)', () => {
       const error = walletError('INVALID_ADDRESS', () => addressFromString(address));
       const bytes = bs58.decode(address);
       const expected = toHex(nobleSha256(nobleSha256(bytes.subarray(0, 21))).subarray(0, 4));
-      expect(error.shortMessage).toBe(`address checksum does not match: expected ${expected}, got ${toHex(bytes.subarray(21))}`);
+      expect(error.shortMessage).toBe(
+        `the address checksum does not match: a character is mistyped (expected checksum ${expected}, got ${toHex(bytes.subarray(21))})`,
+      );
     }
   });
 
@@ -256,7 +254,7 @@ describe('malformed addresses', () => {
     body[0] = 0x05;
     const p2sh = base58check(body);
     expect(walletError('INVALID_ADDRESS', () => addressFromString(p2sh)).shortMessage).toBe(
-      'address version byte must be 0x00, got 0x05',
+      'expected the address version byte 0x00, got 0x05',
     );
   });
 

@@ -1,7 +1,7 @@
 // KOIN contract codecs: entry points, transfer arguments, and decoding of operations and events for display.
 import { describe, expect, it } from 'vitest';
 import { fromBase64, toBase64Url, toHex } from '../../src-main/koinos/bytes.ts';
-import { addressFromString } from '../../src-main/koinos/keys.ts';
+import { addressFromString } from '../../src-main/koinos/address.ts';
 import {
   decodeEventJson,
   decodeKoinArgs,

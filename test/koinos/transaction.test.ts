@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { decode, encode, fromJson, toJson } from '../../src-main/koinos/codec.ts';
 import { fromBase64, fromHex, toBase64Url, toHex, utf8ToBytes } from '../../src-main/koinos/bytes.ts';
 import { digestOfMultihash, multihashSha256, sha256 } from '../../src-main/koinos/hash.ts';
-import { addressFromString, addressToString } from '../../src-main/koinos/keys.ts';
+import { addressFromString, addressToString } from '../../src-main/koinos/address.ts';
 import {
   blockId,
   checkTransaction,

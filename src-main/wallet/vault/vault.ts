@@ -17,6 +17,7 @@ import { apiKeyEntry, entryNames, keychainApiKeyEntry, openEntry, removeAll, res
 import { IdleTimer, SYSTEM_CLOCK, type Clock } from './idleTimer.ts';
 import { addressOfKey, apiKeyOf, apiKeyPayload, deriveAccount, keyOf, keyPayload, phraseOf, phrasePayload } from './secretPayload.ts';
 import { FILE_STORAGE_NOTICE, fileStore, keychainAnswers, keychainStore, type Keychain, type SecretStore, type WriteFile } from './secretStore.ts';
+import { VaultSession } from './vaultSession.ts';
 import { calibrateScrypt, deriveKey, makeCheck, newSalt, verifyCheck, zero, type ScryptCost } from './vaultCrypto.ts';
 import { KEY_FILE_NAME, readWalletFile, settingsProblem, writeWalletFile, type AccountRecord, type VaultRecord, type WalletFile } from './walletFile.ts';
 
@@ -40,15 +41,6 @@ export interface VaultOptions {
 const CHECK_WORDS = 3;
 const MAX_API_KEY_LENGTH = 4096;
 
-interface Session {
-  key: Uint8Array;
-  /** Opened entries by secret id (phrase or private key payloads), zero-filled on lock. */
-  payloads: Map<string, Uint8Array>;
-  /** Private keys by account id, zero-filled on lock. */
-  signingKeys: Map<string, Uint8Array>;
-  /** Phrases made by newPhrase and not yet confirmed. */
-  drafts: Map<string, { payload: Uint8Array; checkPositions: number[] }>;
-}
 
 /**
  * The wallet's keys behind a password. One class because the IPC contract maps onto its methods one to one; the
@@ -66,7 +58,7 @@ export class Vault implements TransactionSigner {
   readonly #listeners = new Set<(status: VaultStatus) => void>();
   #file: WalletFile;
   #store: SecretStore;
-  #session?: Session;
+  #session?: VaultSession;
   #queue: Promise<unknown> = Promise.resolve();
 
   private constructor(options: VaultOptions, file: WalletFile, store: SecretStore) {
@@ -183,13 +175,7 @@ export class Vault implements TransactionSigner {
     const session = this.#session;
     if (session) {
       this.#session = undefined;
-      zero(session.key);
-      for (const bytes of session.payloads.values()) zero(bytes);
-      for (const bytes of session.signingKeys.values()) zero(bytes);
-      for (const draft of session.drafts.values()) zero(draft.payload);
-      session.payloads.clear();
-      session.signingKeys.clear();
-      session.drafts.clear();
+      session.wipe();
     }
     this.#idle.stop();
     const status = this.status();
@@ -228,14 +214,11 @@ export class Vault implements TransactionSigner {
       } finally {
         zero(oldKey);
       }
-      // Committed: the old generation is garbage now; what a crash leaves of it goes at the next unlock.
+      // Committed. The session takes the new key before anything awaits (a signature in between reads the new
+      // generation); the old generation is garbage now, and what a crash leaves of it goes at the next unlock.
+      if (this.#session) this.#session.replaceKey(newKey);
+      else zero(newKey);
       await removeAll(this.#store, names.map((name) => name(current.generation)));
-      if (this.#session) {
-        zero(this.#session.key);
-        this.#session.key = newKey;
-      } else {
-        zero(newKey);
-      }
       return this.status();
     });
   }
@@ -325,7 +308,7 @@ export class Vault implements TransactionSigner {
     while (positions.size < CHECK_WORDS) positions.add(randomInt(1, args.words + 1));
     const draftId = newId();
     const checkPositions = [...positions].sort((a, b) => a - b);
-    session.drafts.set(draftId, { payload: phrasePayload(phrase), checkPositions });
+    session.addDraft(draftId, { payload: phrasePayload(phrase), checkPositions });
     return { draftId, words: phrase.split(' '), checkPositions };
   }
 
@@ -340,7 +323,7 @@ export class Vault implements TransactionSigner {
       const draft = session.drafts.get(args?.draftId);
       if (!draft) throw new WalletError('NOT_FOUND', 'expected a recovery phrase waiting for confirmation, but there is none (the wallet locked since)', { metaMessages: ['Create a new phrase.'] });
       const words = phraseOf(draft.payload).split(' ');
-      const checks = Array.isArray(args.checks) ? args.checks : [];
+      const checks = Array.isArray(args?.checks) ? args?.checks : [];
       for (const position of draft.checkPositions) {
         const given = checks.find((c) => c?.position === position)?.word;
         if (typeof given !== 'string' || given.trim().toLowerCase() !== words[position - 1]) {
@@ -349,9 +332,8 @@ export class Vault implements TransactionSigner {
           });
         }
       }
-      const account = await this.#addPhrase(session, words.join(' '), args.name);
-      session.drafts.delete(args.draftId);
-      zero(draft.payload);
+      const account = await this.#addPhrase(session, words.join(' '), args?.name);
+      session.dropDraft(args?.draftId);
       return account;
     });
   }
@@ -363,7 +345,7 @@ export class Vault implements TransactionSigner {
   importPhrase(args: { phrase: string; name: string }): Promise<AccountInfo> {
     return this.#exclusive(async () => {
       const session = this.#requireSession();
-      return this.#addPhrase(session, assertMnemonic(args?.phrase), args.name);
+      return this.#addPhrase(session, assertMnemonic(args?.phrase), args?.name);
     });
   }
 
@@ -382,7 +364,7 @@ export class Vault implements TransactionSigner {
         const address = addressOfKey(keyOf(payload));
         assertNewAddress(vault, address);
         const secretId = newId();
-        const record: AccountRecord = { id: newId(), name: cleanName(args.name, vault), address, kind: 'key', secretId };
+        const record: AccountRecord = { id: newId(), name: cleanName(args?.name, vault), address, kind: 'key', secretId };
         if (options.developmentOnly) record.developmentOnly = true;
         vault.accounts.push(record);
         await this.#writeEntriesAndCommit(vault, [[secretId, payload]], session.key);
@@ -402,7 +384,7 @@ export class Vault implements TransactionSigner {
       const address = addressToText(args?.address);
       const vault = structuredClone(this.#vault());
       assertNewAddress(vault, address);
-      const record: AccountRecord = { id: newId(), name: cleanName(args.name, vault), address, kind: 'watch' };
+      const record: AccountRecord = { id: newId(), name: cleanName(args?.name, vault), address, kind: 'watch' };
       vault.accounts.push(record);
       await this.#commit({ ...this.#file, vault });
       return toInfo(record);
@@ -422,11 +404,11 @@ export class Vault implements TransactionSigner {
       const payload = await this.#payload(session, phrase.id);
       const index = phrase.nextIndex;
       const { privateKey, address } = deriveAccount(phraseOf(payload), index);
-      assertNewAddress(vault, address);
-      const record: AccountRecord = { id: newId(), name: cleanName(args.name, vault), address, kind: 'phrase', phraseId: phrase.id, derivationIndex: index };
-      vault.accounts.push(record);
-      phrase.nextIndex = index + 1;
+      const record: AccountRecord = { id: newId(), name: cleanName(args?.name, vault), address, kind: 'phrase', phraseId: phrase.id, derivationIndex: index };
       try {
+        assertNewAddress(vault, address);
+        vault.accounts.push(record);
+        phrase.nextIndex = index + 1;
         await this.#commit({ ...this.#file, vault });
       } catch (error) {
         zero(privateKey);
@@ -443,7 +425,7 @@ export class Vault implements TransactionSigner {
     return this.#exclusive(async () => {
       const vault = structuredClone(this.#vault());
       const record = findAccount(vault, args?.id);
-      record.name = cleanName(args.name, vault, record.name);
+      record.name = cleanName(args?.name, vault, record.name);
       await this.#commit({ ...this.#file, vault });
       return toInfo(record);
     });
@@ -468,18 +450,12 @@ export class Vault implements TransactionSigner {
     return this.#exclusive(async () => {
       zero(await this.#keyFromPassword(args?.password));
       const vault = structuredClone(this.#vault());
-      const record = findAccount(vault, args.id);
+      const record = findAccount(vault, args?.id);
       const gone = removeAccount(vault, record);
       const settings = { ...this.#file.settings };
       if (settings.selectedAccountId === record.id) delete settings.selectedAccountId;
       await this.#commit({ ...this.#file, settings, vault });
-      const session = this.#session;
-      zero(session?.signingKeys.get(record.id));
-      session?.signingKeys.delete(record.id);
-      for (const id of gone) {
-        zero(session?.payloads.get(id));
-        session?.payloads.delete(id);
-      }
+      this.#session?.forget(record.id, gone);
       await removeAll(this.#store, gone.map((id) => secretEntry(vault.generation, id)));
       return this.listAccounts();
     });
@@ -493,7 +469,7 @@ export class Vault implements TransactionSigner {
     return this.#exclusive(async () => {
       const key = await this.#keyFromPassword(args?.password);
       try {
-        const record = findAccount(this.#file.vault, args.id);
+        const record = findAccount(this.#file.vault, args?.id);
         if (record.kind === 'watch') throw new WalletError('WATCH_ONLY', `expected an account with a key, but "${record.name}" is watch-only`);
         const vault = this.#vault();
         const bytes = await openEntry(this.#store, vault, key, secretEntry(vault.generation, record.phraseId ?? record.secretId!));
@@ -523,6 +499,7 @@ export class Vault implements TransactionSigner {
       throw new WalletError('ACCOUNT_NOT_FOUND', `expected an account of this wallet, got ${describe(address)}`);
     }
     const key = await this.#signingKey(session, record);
+    if (session.wiped) throw this.#lockedError();
     this.touch();
     return signTransaction(transaction, key);
   }
@@ -557,7 +534,8 @@ export class Vault implements TransactionSigner {
     if (this.#store.kind === 'keychain') return this.#apiKeyStore().read(keychainApiKeyEntry(networkId));
     const session = this.#requireSession();
     const vault = this.#vault();
-    const bytes = await openEntry(this.#store, vault, session.key, apiKeyEntry(vault.generation, networkId));
+    const key = session.keyCopy();
+    const bytes = await openEntry(this.#store, vault, key, apiKeyEntry(vault.generation, networkId)).finally(() => zero(key));
     try {
       return apiKeyOf(bytes);
     } finally {
@@ -625,7 +603,7 @@ export class Vault implements TransactionSigner {
   }
 
   #startSession(key: Uint8Array): void {
-    this.#session = { key, payloads: new Map(), signingKeys: new Map(), drafts: new Map() };
+    this.#session = new VaultSession(key);
     this.#idle.start(this.#file.settings.autoLockMinutes * 60_000);
     this.#emit(this.status());
   }
@@ -639,7 +617,7 @@ export class Vault implements TransactionSigner {
     return new WalletError('VAULT_LOCKED', 'expected an unlocked wallet, but it is locked', { metaMessages: ['Unlock it with your password and try again.'] });
   }
 
-  #requireSession(): Session {
+  #requireSession(): VaultSession {
     this.#vault();
     if (this.#session && this.#idle.expired()) this.lock();
     if (!this.#session) throw this.#lockedError();
@@ -668,11 +646,11 @@ export class Vault implements TransactionSigner {
   }
 
   /** The opened payload of a secret, cached for the session; throws VAULT_LOCKED if the wallet locked meanwhile. */
-  async #payload(session: Session, secretId: string): Promise<Uint8Array> {
+  async #payload(session: VaultSession, secretId: string): Promise<Uint8Array> {
     const cached = session.payloads.get(secretId);
     if (cached) return cached;
     const vault = this.#vault();
-    const key = Uint8Array.from(session.key);
+    const key = session.keyCopy();
     try {
       const plain = await openEntry(this.#store, vault, key, secretEntry(vault.generation, secretId));
       if (this.#session !== session) {
@@ -686,7 +664,7 @@ export class Vault implements TransactionSigner {
     }
   }
 
-  async #signingKey(session: Session, record: AccountRecord): Promise<Uint8Array> {
+  async #signingKey(session: VaultSession, record: AccountRecord): Promise<Uint8Array> {
     const cached = session.signingKeys.get(record.id);
     if (cached) return cached;
     const payload = await this.#payload(session, record.phraseId ?? record.secretId!);
@@ -705,7 +683,7 @@ export class Vault implements TransactionSigner {
     return derived.privateKey;
   }
 
-  async #addPhrase(session: Session, phrase: string, name: string): Promise<AccountInfo> {
+  async #addPhrase(session: VaultSession, phrase: string, name: string): Promise<AccountInfo> {
     const vault = structuredClone(this.#vault());
     const { privateKey, address } = deriveAccount(phrase, 0);
     zero(privateKey);

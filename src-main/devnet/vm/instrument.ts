@@ -1,0 +1,254 @@
+// Metering by instrumentation: rewrites a checked module so that it counts fizzy's ticks itself, in a wasm global
+// decremented once per straight-line segment, traps when it goes below zero, and counts call depth. No JavaScript
+// runs per segment; the host reads and resets the global only at host calls and at the end of the run.
+import { FLOAT_TRAP_OPCODES, OP } from './opcodes.ts';
+import { readInstruction, lastImmediate, VM_LIMITS, type ModuleLayout } from './checkModule.ts';
+import { WasmReader, WasmWriter } from './wasmBytes.ts';
+
+/** Names under which the instrumented module exports its tick counter and memory (NUL-led: no contract can clash). */
+export const TICKS_EXPORT = '\u0000koinos.ticks';
+export const MEMORY_EXPORT = '\u0000koinos.memory';
+
+const I64_MAX = (1n << 63n) - 1n;
+
+/*
+ * How fizzy (Koinos' fork, lib/fizzy/execute.cpp) counts: every instruction of its internal code costs one tick
+ * before it runs, and the internal code keeps `block`, `loop`, `if`, `else`, `nop` and every `end`. A branch to a
+ * block or if jumps past that block's `end` (not counted); a branch to a loop jumps to the `loop` instruction (counted
+ * again); a branch to the function's label, or `return`, runs the final `end`. An `if` whose condition is false
+ * jumps past its `else`. `memory.grow` costs one more tick per page asked for.
+ *
+ * Here: a segment is a run of instructions that always runs to its last one (it ends at a branch, `if`, `else`, `end`,
+ * a call, or before a `loop`); its tick count is charged at its start. Segments end at every call so that the host
+ * sees exactly fizzy's count when it syncs the meter. A function's final `end` runs exactly once per normal return,
+ * so the caller charges it in the segment after the call (and the runner after `_start`); an imported function has
+ * no `end`, so wrappers placed in the table give that tick back.
+ */
+
+/** Bytes of the charge sequence: ticks -= n; if ticks < 0 then trap. */
+function emitCharge(w: WasmWriter, global: number, n: number): void {
+  w.byte(OP.global_get).u32(global);
+  w.byte(OP.i64_const).s64(BigInt(n));
+  w.byte(OP.i64_sub);
+  w.byte(OP.global_set).u32(global);
+  w.byte(OP.global_get).u32(global);
+  w.byte(OP.i64_const).s64(0n);
+  w.byte(OP.i64_lt_s);
+  w.byte(OP.if).byte(0x40).byte(OP.unreachable).byte(OP.end);
+}
+
+function emitDepthEnter(w: WasmWriter, global: number): void {
+  w.byte(OP.global_get).u32(global);
+  w.byte(OP.i32_const).s32(1);
+  w.byte(OP.i32_add);
+  w.byte(OP.global_set).u32(global);
+  w.byte(OP.global_get).u32(global);
+  w.byte(OP.i32_const).s32(VM_LIMITS.callFrames + 1);
+  w.byte(OP.i32_ge_u);
+  w.byte(OP.if).byte(0x40).byte(OP.unreachable).byte(OP.end);
+}
+
+function emitDepthLeave(w: WasmWriter, global: number): void {
+  w.byte(OP.global_get).u32(global);
+  w.byte(OP.i32_const).s32(1);
+  w.byte(OP.i32_sub);
+  w.byte(OP.global_set).u32(global);
+}
+
+interface Globals {
+  metering: boolean;
+  ticks: number;
+  depth: number;
+  growCharge: number;
+  importCount: number;
+}
+
+/** Rewrites one function body (locals and code) with tick charges, depth checks and float traps. */
+function instrumentBody(layout: ModuleLayout, body: ModuleLayout['bodies'][number], g: Globals): Uint8Array {
+  const bytes = layout.bytes;
+  const r = new WasmReader(bytes, body.codeStart, body.end);
+  const starts: number[] = [];
+  const ops: number[] = [];
+  const callees: number[] = [];
+  while (!r.done) {
+    starts.push(r.pos);
+    const op = readInstruction(r);
+    ops.push(op);
+    callees.push(op === OP.call ? lastImmediate.index : -1);
+  }
+  starts.push(body.end);
+  const n = ops.length; // the last one is the final end, charged by the caller
+
+  // cost[p] = ticks charged just before instruction p.
+  const cost = new Map<number, number>();
+  let segBegin = 0;
+  let chargeAt = 0;
+  let extra = 0;
+  const close = (lastIncluded: number): void => {
+    const ticks = lastIncluded - segBegin + 1 + extra;
+    if (ticks > 0) cost.set(chargeAt, (cost.get(chargeAt) ?? 0) + ticks);
+  };
+  for (let i = 0; i < n - 1; i++) {
+    const op = ops[i]!;
+    if (op === OP.loop) {
+      close(i - 1);
+      segBegin = i;
+      chargeAt = i + 1;
+      extra = 0;
+      continue;
+    }
+    const endsSegment =
+      op === OP.if || op === OP.else || op === OP.end || op === OP.br || op === OP.br_if || op === OP.br_table ||
+      op === OP.return || op === OP.unreachable || op === OP.call || op === OP.call_indirect;
+    if (!endsSegment) continue;
+    close(i);
+    segBegin = i + 1;
+    chargeAt = i + 1;
+    extra = op === OP.call_indirect || (op === OP.call && callees[i]! >= g.importCount) ? 1 : 0;
+  }
+  close(n - 2);
+
+  const w = new WasmWriter();
+  w.bytes(bytes.subarray(body.localsStart, body.codeStart));
+  for (let i = 0; i < n; i++) {
+    const c = cost.get(i);
+    if (c !== undefined && g.metering) emitCharge(w, g.ticks, c);
+    const op = ops[i]!;
+    const isCall = g.metering && (op === OP.call || op === OP.call_indirect);
+    if (isCall) emitDepthEnter(w, g.depth);
+    if (op === OP.memory_grow && g.metering) w.byte(OP.call).u32(g.growCharge);
+    if (FLOAT_TRAP_OPCODES.has(op)) w.byte(OP.unreachable);
+    else w.bytes(bytes.subarray(starts[i]!, starts[i + 1]!));
+    if (isCall) emitDepthLeave(w, g.depth);
+  }
+  return w.finish();
+}
+
+function vec(items: Uint8Array[]): Uint8Array {
+  const w = new WasmWriter().u32(items.length);
+  for (const item of items) w.bytes(item);
+  return w.finish();
+}
+
+/** The items of an original vector section, as raw byte ranges are not needed: re-read count and return the rest. */
+function sectionItems(layout: ModuleLayout, id: number): { count: number; rest: Uint8Array } {
+  const range = layout.sections.get(id);
+  if (!range) return { count: 0, rest: new Uint8Array(0) };
+  const r = new WasmReader(layout.bytes, range.start, range.end);
+  const count = r.u32();
+  return { count, rest: layout.bytes.subarray(r.pos, range.end) };
+}
+
+function appendToVector(layout: ModuleLayout, id: number, extra: Uint8Array[]): Uint8Array {
+  const { count, rest } = sectionItems(layout, id);
+  const w = new WasmWriter().u32(count + extra.length).bytes(rest);
+  for (const item of extra) w.bytes(item);
+  return w.finish();
+}
+
+/**
+ * The instrumented module of a checked one: same behaviour, plus the exported tick counter (i64, starts at the
+ * maximum so that a start section runs unmetered as in fizzy's instantiate), the call-depth check, traps on
+ * floating-point instructions, and memory capped at 512 pages. `metering: false` leaves out the charges and the
+ * depth check (only for the benchmark that measures what metering costs).
+ */
+export function instrumentModule(layout: ModuleLayout, options: { metering?: boolean } = {}): Uint8Array {
+  const importCount = layout.importedFuncs.length;
+  const firstNewFunc = importCount + layout.funcTypes.length;
+  const g: Globals = {
+    metering: options.metering ?? true,
+    ticks: layout.definedGlobals,
+    depth: layout.definedGlobals + 1,
+    growCharge: firstNewFunc,
+    importCount,
+  };
+
+  // Types: one more for growCharge (i32) -> i32.
+  const growType = layout.types.length;
+  const typeSection = appendToVector(layout, 1, [new Uint8Array([0x60, 1, 0x7f, 1, 0x7f])]);
+
+  // Wrappers for imported functions placed in the table (they give back the tick of an `end` they do not have).
+  const wrapped = new Map<number, number>();
+  for (const seg of layout.elements) {
+    for (const f of seg.funcs) if (f < importCount && !wrapped.has(f)) wrapped.set(f, firstNewFunc + 1 + wrapped.size);
+  }
+  const newFuncTypes = [growType, ...[...wrapped.keys()].map((f) => layout.importedFuncs[f]!.type)];
+  const funcSection = appendToVector(
+    layout,
+    3,
+    newFuncTypes.map((t) => new WasmWriter().u32(t).finish()),
+  );
+
+  const globalSection = appendToVector(layout, 6, [
+    new WasmWriter().byte(0x7e).byte(1).byte(OP.i64_const).s64(I64_MAX).byte(OP.end).finish(),
+    new WasmWriter().byte(0x7f).byte(1).byte(OP.i32_const).s32(1).byte(OP.end).finish(),
+  ]);
+
+  const exportsExtra = [new WasmWriter().name(TICKS_EXPORT).byte(3).u32(g.ticks).finish()];
+  if (layout.memory) exportsExtra.push(new WasmWriter().name(MEMORY_EXPORT).byte(2).u32(0).finish());
+  const exportSection = appendToVector(layout, 7, exportsExtra);
+
+  let memorySection: Uint8Array | undefined;
+  if (layout.memory) {
+    const max = Math.min(layout.memory.max ?? VM_LIMITS.memoryPages, VM_LIMITS.memoryPages);
+    memorySection = new WasmWriter().u32(1).byte(1).u32(layout.memory.min).u32(max).finish();
+  }
+
+  let elementSection: Uint8Array | undefined;
+  if (layout.sections.has(9)) {
+    elementSection = vec(
+      layout.elements.map((seg) => {
+        const w = new WasmWriter().u32(0).bytes(seg.offsetExpr).u32(seg.funcs.length);
+        for (const f of seg.funcs) w.u32(wrapped.get(f) ?? f);
+        return w.finish();
+      }),
+    );
+  }
+
+  const bodies = layout.bodies.map((b) => instrumentBody(layout, b, g));
+  const growBody = new WasmWriter()
+    .u32(0)
+    .byte(OP.global_get).u32(g.ticks)
+    .byte(OP.local_get).u32(0)
+    .byte(OP.i64_extend_i32_u)
+    .byte(OP.i64_sub)
+    .byte(OP.global_set).u32(g.ticks)
+    .byte(OP.global_get).u32(g.ticks)
+    .byte(OP.i64_const).s64(0n)
+    .byte(OP.i64_lt_s)
+    .byte(OP.if).byte(0x40).byte(OP.unreachable).byte(OP.end)
+    .byte(OP.local_get).u32(0)
+    .byte(OP.end)
+    .finish();
+  bodies.push(growBody);
+  for (const [f] of wrapped) {
+    const w = new WasmWriter().u32(0);
+    const params = layout.types[layout.importedFuncs[f]!.type]!.params.length;
+    for (let p = 0; p < params; p++) w.byte(OP.local_get).u32(p);
+    w.byte(OP.call).u32(f);
+    w.byte(OP.global_get).u32(g.ticks).byte(OP.i64_const).s64(1n).byte(OP.i64_add).byte(OP.global_set).u32(g.ticks);
+    bodies.push(w.byte(OP.end).finish());
+  }
+  const codeSection = vec(bodies.map((b) => new WasmWriter().u32(b.length).bytes(b).finish()));
+
+  const replaced = new Map<number, Uint8Array>([
+    [1, typeSection],
+    [3, funcSection],
+    [6, globalSection],
+    [7, exportSection],
+    [10, codeSection],
+  ]);
+  if (memorySection) replaced.set(5, memorySection);
+  if (elementSection) replaced.set(9, elementSection);
+
+  const out = new WasmWriter().bytes(layout.bytes.subarray(0, 8));
+  for (let id = 1; id <= 11; id++) {
+    const payload = replaced.get(id);
+    if (payload) out.section(id, payload);
+    else {
+      const range = layout.sections.get(id);
+      if (range) out.section(id, layout.bytes.subarray(range.start, range.end));
+    }
+  }
+  return out.finish();
+}

@@ -1,0 +1,217 @@
+// Metering by instrumentation: fizzy's tick count on hand-written programs (every instruction, `end` included,
+// branches skipping the `end` they jump past), the meter synced at host calls, endless loops stopped at the limit,
+// memory capped at 512 pages and call depth at fizzy's limit.
+import { describe, expect, it } from 'vitest';
+import { ChainError } from '../../../src-main/devnet/chainError.ts';
+import { VM_LIMITS } from '../../../src-main/devnet/vm/checkModule.ts';
+import { prepareModule } from '../../../src-main/devnet/vm/prepareModule.ts';
+import { runModule, type HostFunction } from '../../../src-main/devnet/vm/runModule.ts';
+import { TestMeter, wat } from './wat.ts';
+
+const HOST_TYPE = '(type $host (func (param i32 i32 i32 i32 i32 i32) (result i32)))';
+const IMPORT = `${HOST_TYPE} (import "env" "invoke_system_call" (func $sys (type $host)))`;
+
+const quietHost: HostFunction = () => ({ code: 0, written: 0 });
+
+async function run(text: string, limit = 1_000_000n, host: HostFunction = quietHost): Promise<TestMeter> {
+  const meter = new TestMeter(limit);
+  runModule(prepareModule(await wat(text)), host, meter);
+  return meter;
+}
+
+async function runError(text: string, limit = 1_000_000n, host: HostFunction = quietHost): Promise<ChainError> {
+  const meter = new TestMeter(limit);
+  const prepared = prepareModule(await wat(text));
+  try {
+    runModule(prepared, host, meter);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ChainError);
+    return error as ChainError;
+  }
+  throw new Error('expected the run to fail');
+}
+
+const COUNTDOWN = `(module (func (export "_start") (local i32)
+  i32.const 3
+  local.set 0
+  (loop $l
+    local.get 0
+    i32.const 1
+    i32.sub
+    local.tee 0
+    br_if $l)))`;
+
+describe('tick counting as fizzy', () => {
+  it('counts each instruction and the final end', async () => {
+    expect((await run('(module (func (export "_start") i32.const 1 drop))')).used).toBe(3n);
+  });
+
+  it('counts the loop instruction again on every branch back, and the loop end once', async () => {
+    // 2 + 3 × (loop + 5) + loop end + final end
+    expect((await run(COUNTDOWN)).used).toBe(22n);
+  });
+
+  it('runs a program of exactly the limit and stops one tick short of it', async () => {
+    expect((await run(COUNTDOWN, 22n)).used).toBe(22n);
+    const error = await runError(COUNTDOWN, 21n);
+    expect(error.code).toBe(104);
+  });
+
+  it('skips the end of a block a branch leaves', async () => {
+    const text = `(module (func (export "_start")
+      (block $b i32.const 1 br_if $b unreachable)
+      nop))`;
+    // block, i32.const, br_if, nop, final end
+    expect((await run(text)).used).toBe(5n);
+  });
+
+  it('counts else only when the then branch reaches it, and end only when it is reached', async () => {
+    const text = `(module (func (export "_start")
+      i32.const 0
+      (if (then nop nop) (else nop))
+      i32.const 1
+      (if (then nop) (else nop nop nop))))`;
+    // false: const, if, nop, end = 4; true: const, if, nop, else = 4; final end
+    expect((await run(text)).used).toBe(9n);
+  });
+
+  it('counts an if without else whose condition is false as const and if only', async () => {
+    const text = `(module (func (export "_start") i32.const 0 (if (then nop nop nop))))`;
+    expect((await run(text)).used).toBe(3n);
+  });
+
+  it('counts the callee with its final end', async () => {
+    const text = `(module
+      (func $f (param i32) (result i32) local.get 0 i32.const 1 i32.add)
+      (func (export "_start") i32.const 5 call $f drop))`;
+    // const, call, (get, const, add, end), drop, end
+    expect((await run(text)).used).toBe(8n);
+  });
+
+  it('counts the final end after a return from inside a block', async () => {
+    const text = `(module
+      (func $g (result i32) (block i32.const 7 return) i32.const 0)
+      (func (export "_start") call $g drop))`;
+    // call, (block, const, return, end), drop, end
+    expect((await run(text)).used).toBe(7n);
+  });
+
+  it('counts calls through the table, to a defined function and to the host', async () => {
+    const text = `(module ${IMPORT}
+      (type $v (func (result i32)))
+      (memory 1)
+      (table 2 funcref)
+      (elem (i32.const 0) $seven $sys)
+      (func $seven (result i32) i32.const 7)
+      (func (export "_start")
+        i32.const 0 call_indirect (type $v) drop
+        i32.const 0 i32.const 0 i32.const 0 i32.const 0 i32.const 0 i32.const 0
+        i32.const 1 call_indirect (type $host) drop))`;
+    const seenAtHost: bigint[] = [];
+    const meter = new TestMeter(1_000_000n);
+    runModule(prepareModule(await wat(text)), () => {
+      seenAtHost.push(meter.used);
+      return { code: 0, written: 0 };
+    }, meter);
+    // const, call_indirect, (const, end), drop = 5; 7 consts, call_indirect = 8 at the host; drop, end
+    expect(seenAtHost).toEqual([13n]);
+    expect(meter.used).toBe(15n);
+  });
+
+  it('charges memory.grow one tick more per page asked for', async () => {
+    const text = '(module (memory 1) (func (export "_start") i32.const 2 memory.grow drop))';
+    expect((await run(text)).used).toBe(6n);
+  });
+
+  it('syncs the meter at a host call with the ticks up to and including the call', async () => {
+    const text = `(module ${IMPORT} (memory 1) (func (export "_start")
+      i32.const 0 i32.const 0 i32.const 0 i32.const 0 i32.const 0 i32.const 0
+      call $sys drop))`;
+    const meter = new TestMeter(1_000_000n);
+    const seen: bigint[] = [];
+    runModule(prepareModule(await wat(text)), () => {
+      seen.push(meter.used);
+      meter.useTicks(100n); // the system call's own charge
+      return { code: 0, written: 0 };
+    }, meter);
+    expect(seen).toEqual([7n]);
+    expect(meter.used).toBe(7n + 100n + 2n);
+  });
+
+  it('is the same on every run', async () => {
+    const bytes = await wat(COUNTDOWN);
+    const counts = [1, 2, 3].map(() => {
+      const m = new TestMeter(1000n);
+      runModule(prepareModule(bytes), quietHost, m);
+      return m.used;
+    });
+    expect(counts).toEqual([22n, 22n, 22n]);
+  });
+});
+
+describe('limits', () => {
+  it('stops an endless loop at the compute limit with insufficient rc', async () => {
+    const meter = new TestMeter(1_000_000n);
+    const prepared = prepareModule(await wat('(module (func (export "_start") (loop $l br $l)))'));
+    expect(() => runModule(prepared, quietHost, meter)).toThrow(/insufficient rc/);
+    expect(meter.used).toBe(1_000_000n);
+  });
+
+  it('lets memory grow to 512 pages and no further', async () => {
+    const text = `(module (memory 1) (func (export "_start")
+      i32.const 511 memory.grow i32.const 1 i32.ne (if (then unreachable))
+      i32.const 1 memory.grow i32.const -1 i32.ne (if (then unreachable))))`;
+    await expect(run(text)).resolves.toBeInstanceOf(TestMeter);
+    const tooFar = `(module (memory 1) (func (export "_start")
+      i32.const 512 memory.grow i32.const -1 i32.eq (if (then unreachable))))`;
+    expect((await runError(tooFar)).message).toBe('module exited due to trap');
+  });
+
+  it(`nests ${VM_LIMITS.callFrames} frames and traps one deeper`, async () => {
+    const recursion = (levels: number): string => `(module
+      (func $r (param i32) local.get 0 (if (then local.get 0 i32.const 1 i32.sub call $r)))
+      (func (export "_start") i32.const ${levels} call $r))`;
+    // _start is frame 1; $r(n) .. $r(0) are n + 1 more frames.
+    await expect(run(recursion(VM_LIMITS.callFrames - 2), 100_000_000n)).resolves.toBeInstanceOf(TestMeter);
+    expect((await runError(recursion(VM_LIMITS.callFrames - 1), 100_000_000n)).message).toBe('module exited due to trap');
+  });
+
+  it('traps on a floating-point instruction but keeps float locals', async () => {
+    expect((await run('(module (func (export "_start") (local f64) local.get 0 drop))')).used).toBe(3n);
+    const error = await runError('(module (func (export "_start") f32.const 1.5 drop))');
+    expect(error.message).toBe('module exited due to trap');
+  });
+
+  it('refuses a pointer outside memory', async () => {
+    const text = `(module ${IMPORT} (memory 1) (func (export "_start")
+      i32.const 1 i32.const 65536 i32.const 1 i32.const 0 i32.const 0 i32.const 0 call $sys drop))`;
+    expect((await runError(text)).message).toBe('invalid ret_ptr in invoke_system_call()');
+    const written = `(module ${IMPORT} (memory 1) (func (export "_start")
+      i32.const 1 i32.const 0 i32.const 0 i32.const 0 i32.const 0 i32.const 65533 call $sys drop))`;
+    expect((await runError(written)).message).toBe('invalid bytes_written in invoke_system_call()');
+  });
+
+  it('writes bytes_written and returns the host code to the contract', async () => {
+    const text = `(module ${IMPORT} (memory 1) (func (export "_start")
+      i32.const 1 i32.const 16 i32.const 8 i32.const 0 i32.const 0 i32.const 4 call $sys
+      i32.const -7 i32.ne (if (then unreachable))
+      i32.const 4 i32.load i32.const 3 i32.ne (if (then unreachable))
+      i32.const 16 i32.load8_u i32.const 0xab i32.ne (if (then unreachable))))`;
+    await expect(
+      run(text, 1000n, (_fn, _id, ret) => {
+        ret.set([0xab, 0xcd, 0xef]);
+        return { code: -7, written: 3 };
+      }),
+    ).resolves.toBeInstanceOf(TestMeter);
+  });
+
+  it('lets a host error leave the contract unchanged', async () => {
+    const text = `(module ${IMPORT} (memory 1) (func (export "_start")
+      i32.const 0 i32.const 0 i32.const 0 i32.const 0 i32.const 0 i32.const 0 call $sys drop unreachable))`;
+    const exit = new Error('exit');
+    const meter = new TestMeter(1000n);
+    const prepared = prepareModule(await wat(text));
+    expect(() => runModule(prepared, () => { throw exit; }, meter)).toThrow(exit);
+    expect(meter.used).toBe(7n);
+  });
+});
