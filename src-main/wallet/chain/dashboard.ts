@@ -1,6 +1,6 @@
 // The dashboard of one account on one network: balances of its tokens, mana (current, maximum = KOIN balance, held by
 // this wallet's pending transactions, time until full), and the head with its lag, the network's name and chain ID.
-import { addressFromString } from '../../koinos/keys.ts';
+import { addressFromString } from '../../koinos/address.ts';
 import type { Dashboard, ManaInfo, TokenBalance } from '../../ipc/contract.ts';
 import type { NetworkService } from './networks.ts';
 import type { PendingTransactions } from './pendingTransactions.ts';

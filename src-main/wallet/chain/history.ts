@@ -3,7 +3,7 @@
 // paged by sequence number in both orders, with this wallet's pending transactions listed until they are included.
 import { BTYPE, bytesToJson, decode } from '../../koinos/codec.ts';
 import { WalletError, describe } from '../../koinos/errors.ts';
-import { addressFromString } from '../../koinos/keys.ts';
+import { addressFromString } from '../../koinos/address.ts';
 import { koinMethodByEntryPoint, tokenEventType } from '../../koinos/koin.ts';
 import type { EventData, Transaction } from '../../koinos/types.ts';
 import type { HistoryEntry, HistoryPage, HistoryRecord, TokenInfo } from '../../ipc/contract.ts';
