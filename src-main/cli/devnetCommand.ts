@@ -37,6 +37,9 @@ Options:
   --accounts N      number of pre-funded development accounts (default 10)
   --data-dir D      keep the chain in LevelDB in D (default: in memory)
   --reset           start a new chain in --data-dir (a new chain ID)
+  --irreversible-depth N
+                    blocks the last irreversible block trails the head (default 60, as on mainnet;
+                    0 makes every block irreversible at once)
   --api-key-file F  require the key read from file F (trimmed; - reads stdin) on every request
                     (REST: header X-API-KEY, JSON-RPC: header or query parameter apikey)
   --api-key K       the same with the key itself; other users of this machine can read it in the
@@ -45,6 +48,11 @@ Options:
 
 Environment:
   ${API_KEY_ENV}  the API key, when neither --api-key-file nor --api-key is given
+
+Developer methods (JSON-RPC, development only): devnet.produce_block {}, devnet.produce_blocks {count, interval_ms},
+devnet.advance_time {milliseconds}, devnet.set_balance {contract_id?, account, value}, devnet.create_token {name,
+symbol, decimals, initial_supply, owner}, devnet.snapshot {}, devnet.revert {id}, devnet.reset {genesis_seed?,
+accounts?, initial_balance?} (a new chain ID). See the README.
 
 The first line of output is JSON: {url, jsonrpc, rest, chain_id, koin_address, accounts: [{address, wif}]}.`;
 
@@ -58,6 +66,7 @@ const OPTION_SPEC: Record<string, OptionSpec> = {
   accounts: { type: 'string' },
   'data-dir': { type: 'string' },
   reset: { type: 'boolean' },
+  'irreversible-depth': { type: 'string' },
   'api-key': { type: 'string' },
   'api-key-file': { type: 'string' },
 };
@@ -129,6 +138,8 @@ async function parseOptions(argv: string[]): Promise<{ help: true } | { help: fa
   const dataDir = nonEmpty('data-dir', stringOption(args, 'data-dir'), 'a directory');
   if (dataDir !== undefined) options.dataDir = dataDir;
   if (args.options.reset) options.reset = true;
+  const depth = stringOption(args, 'irreversible-depth');
+  if (depth !== undefined) options.irreversibleDepth = integer('irreversible-depth', depth, 0, 1_000_000);
   const apiKey = await apiKeyOption(args);
   if (apiKey !== undefined) options.apiKey = apiKey;
   return { help: false, options };

@@ -1,17 +1,20 @@
 // Applying one transaction as the chain's apply_transaction does (chain system_calls.cpp): the checks in the node's
 // order with its texts and codes, the operations in a child state, mana charged from the payer, and the receipt.
-// Failures (code <= -1) throw and change nothing; reversions inside operations (code >= 1) give a receipt with
-// reverted=true whose payer is still charged and whose nonce is still used.
+// Failures (code <= -1) throw and change nothing. A failure inside a contract becomes a reversion (code 1, the
+// contract's message), as apply_call_contract_operation does; a reversion gives a receipt with reverted=true whose
+// payer is charged and whose nonce is used, plus the reversion itself, which a submission rethrows (controller.cpp)
+// and a block keeps (apply_block).
 import { createHash } from 'node:crypto';
 import { concatAll, equalBytes, toBase58, toHex } from '../koinos/bytes.ts';
 import { decode, encode } from '../koinos/codec.ts';
 import { multihashSha256 } from '../koinos/hash.ts';
 import { merkleRoot, nonceToBytes } from '../koinos/transaction.ts';
-import type { EventData, ObjectSpace, Operation, Transaction, TransactionHeader, TransactionReceipt } from '../koinos/types.ts';
+import type { EventData, Operation, Transaction, TransactionHeader, TransactionReceipt } from '../koinos/types.ts';
 import { ChainError, ERROR_CODE, failure } from './chainError.ts';
-import { accountRc, callKoin, consumeAccountRc, type KoinCallContext } from './koinContract.ts';
+import type { CallContext } from './contracts/context.ts';
+import { contractAt, KOIN } from './contracts/registry.ts';
 import { COMPUTE, hashCompute, merkleCompute, RcMeter, RESOURCE_LIMITS } from './resources.ts';
-import { deltaEntries, stateKey, StateView, type SpaceTag, type StateSink, type StateSource } from './state.ts';
+import { deltaEntries, KERNEL_SPACES, stateKey, StateView, type StateSink, type StateSource } from './state.ts';
 
 /** sha256 through node:crypto (about twice as fast as the pure-JS hash on this hot path). */
 export function sha256Fast(data: Uint8Array): Uint8Array {
@@ -159,29 +162,35 @@ export function prepareTransaction(input: Partial<Transaction> | undefined): Pre
 
 /** The state and chain facts a transaction applies against. */
 export interface ApplyContext {
-  /**
-   * The layer the transaction runs on: the pending state for a broadcast (so the nonce checked is the mempool's
-   * pending nonce, if any), the head state for a dry run (the node asks the mempool only when broadcasting).
-   */
+  /** The layer the transaction runs on: the head state at submission, the block's state in a block. */
   base: StateSource & StateSink;
   /** head_block_time for mana regeneration: the head block's time at submission, the block's time in a block. */
   headBlockTime: bigint;
+  /** header.height of the block the transaction runs in (the head block at submission). */
+  blockHeight: bigint;
   chainId: Uint8Array;
-  koinAddress: Uint8Array;
   genesisAddress: Uint8Array;
-  spaces: Record<SpaceTag, ObjectSpace>;
+  /**
+   * The nonce account's highest pending nonce, when a broadcast submission should check against the mempool
+   * (controller.cpp set_mempool_nonce); undefined to check against the state.
+   */
+  mempoolNonce?: bigint;
+  /** The execution context's event counter (block-wide in a block). */
+  sequence: { next: number };
 }
 
 /** The outcome of applying a transaction that did not fail. */
 export interface AppliedTransaction {
   receipt: TransactionReceipt;
-  /** The transaction's changes, not yet committed into `ApplyContext.base`. */
+  /** The transaction's changes, not yet committed into `ApplyContext.base` (for a reverted one: nonce and mana). */
   view: StateView;
+  /** The reversion, when the operations reverted (receipt.reverted): a submission rethrows it. */
+  reversion?: ChainError;
 }
 
 /** The stored nonce of an account (value_type bytes), or KAA= (0) when it has none. */
 export function nonceBytesOf(source: StateSource, account: Uint8Array): Uint8Array {
-  return source.lookup(stateKey('N', account)) ?? nonceToBytes(0n);
+  return source.lookup(stateKey(KERNEL_SPACES.nonce, account)) ?? nonceToBytes(0n);
 }
 
 /**
@@ -212,7 +221,7 @@ export function applyTransaction(ctx: ApplyContext, prepared: PreparedTransactio
   try {
     try {
       meter.useCompute(COMPUTE.koin_get_account_rc);
-      payerRc = accountRc(view, payer, ctx.headBlockTime);
+      payerRc = KOIN.accountRc(view, payer, ctx.headBlockTime);
       if (payerRc < prepared.rcLimit) throw failure('payer does not have the rc to cover transaction rc limit');
       meter.useCompute(COMPUTE.get_object);
       if (!equalBytes(header.chain_id, ctx.chainId)) throw failure('chain id mismatch');
@@ -232,8 +241,8 @@ export function applyTransaction(ctx: ApplyContext, prepared: PreparedTransactio
         }
       }
       meter.useCompute(COMPUTE.get_account_nonce);
-      // The nonce checked against: the pending nonce when the base is the pending state, else the head's.
-      const currentBytes = nonceBytesOf(view, prepared.nonceAccount);
+      // The nonce checked against: the mempool's pending nonce when there is one (broadcast), else the state's.
+      const currentBytes = ctx.mempoolNonce !== undefined ? nonceToBytes(ctx.mempoolNonce) : nonceBytesOf(view, prepared.nonceAccount);
       const current = decode<{ uint64_value?: bigint }>('koinos.chain.value_type', currentBytes).uint64_value ?? 0n;
       if (prepared.nonce === undefined) {
         throw new ChainError(ERROR_CODE.invalid_nonce, 'nonce did not contain uint64 value');
@@ -245,7 +254,7 @@ export function applyTransaction(ctx: ApplyContext, prepared: PreparedTransactio
         throw new ChainError(ERROR_CODE.invalid_nonce, `invalid transaction nonce - account: ${a}, nonce: ${n}, current nonce: ${c}`, { a, n, c });
       }
       meter.useCompute(COMPUTE.set_account_nonce);
-      meter.useDisk(view.put('N', prepared.nonceAccount, nonceToBytes(prepared.nonce)));
+      meter.useDisk(view.put(KERNEL_SPACES.nonce, prepared.nonceAccount, nonceToBytes(prepared.nonce)));
       // Step 8 of apply_transaction: the whole serialized transaction, before any operation runs (facts §3.6).
       meter.useNetwork(prepared.bytes.length);
     } catch (error) {
@@ -256,30 +265,33 @@ export function applyTransaction(ctx: ApplyContext, prepared: PreparedTransactio
 
     const opsView = new StateView(view);
     const events: EventData[] = [];
-    let reverted = false;
+    let reversion: ChainError | undefined;
     try {
-      const koinCtx: KoinCallContext = {
+      const callCtx: CallContext = {
         view: opsView,
         meter,
         headBlockTime: ctx.headBlockTime,
+        blockHeight: ctx.blockHeight,
         readOnly: false,
-        koinAddress: ctx.koinAddress,
         genesisAddress: ctx.genesisAddress,
+        caller: new Uint8Array(0),
         events,
+        sequence: ctx.sequence,
         authorize,
       };
-      for (const op of prepared.tx.operations) applyOperation(koinCtx, op);
+      for (const op of prepared.tx.operations) applyOperation(callCtx, op);
       opsView.commit();
     } catch (error) {
       if (!(error instanceof ChainError)) throw error;
       logs.push(`transaction reverted: ${error.message}`);
       // A failure inside the operations rejects the whole transaction; a reversion leaves it included, reverted.
       if (!error.isReversion) throw error;
-      reverted = true;
+      reversion = error;
     }
+    const reverted = reversion !== undefined;
 
     const used = meter.used;
-    if (!consumeAccountRc(view, payer, used, ctx.headBlockTime)) {
+    if (!KOIN.consumeAccountRc(view, payer, used, ctx.headBlockTime)) {
       throw failure(`unable to consume rc for payer: ${toBase58(payer)}`, { p: toBase58(payer) });
     }
     const receipt: TransactionReceipt = {
@@ -294,26 +306,32 @@ export function applyTransaction(ctx: ApplyContext, prepared: PreparedTransactio
       reverted,
       events: reverted ? [] : events,
       logs,
-      state_delta_entries: deltaEntries(view.changes, ctx.spaces),
+      state_delta_entries: deltaEntries(view.changes),
     };
-    return { receipt, view };
+    if (reversion) reversion.logs = logs;
+    return { receipt, view, reversion };
   } catch (error) {
     if (error instanceof ChainError) error.logs = logs;
     throw error;
   }
 }
 
-function applyOperation(ctx: KoinCallContext, op: Operation): void {
+function applyOperation(ctx: CallContext, op: Operation): void {
   if (op.call_contract) {
     ctx.meter?.useCompute(COMPUTE.call);
     const call = op.call_contract;
-    if (!equalBytes(call.contract_id, ctx.koinAddress)) {
-      throw new ChainError(ERROR_CODE.invalid_contract, 'contract does not exist');
+    const contract = contractAt(ctx.view, call.contract_id);
+    if (!contract) throw new ChainError(ERROR_CODE.invalid_contract, 'contract does not exist');
+    try {
+      contract.call(ctx, call.entry_point, call.args);
+    } catch (error) {
+      // apply_call_contract_operation: a failure inside the contract reverts the transaction with its message.
+      if (error instanceof ChainError && !error.isReversion) throw new ChainError(ERROR_CODE.reversion, error.message);
+      throw error;
     }
-    callKoin(ctx, call.entry_point, call.args);
     return;
   }
-  if (op.upload_contract) throw failure('upload_contract operations are not supported by the devnet (only the built-in KOIN contract runs)');
+  if (op.upload_contract) throw failure('upload_contract operations are not supported by the devnet (only its built-in contracts run)');
   if (op.set_system_call) throw failure('set_system_call operations are not supported by the devnet');
   if (op.set_system_contract) throw failure('set_system_contract operations are not supported by the devnet');
   throw new ChainError(ERROR_CODE.unknown_operation, 'unknown operation');

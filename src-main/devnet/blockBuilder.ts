@@ -5,25 +5,32 @@ import { concatAll, concatBytes } from '../koinos/bytes.ts';
 import { encode } from '../koinos/codec.ts';
 import { multihashSha256 } from '../koinos/hash.ts';
 import { merkleRoot, signBlock } from '../koinos/transaction.ts';
-import type { BlockHeader, ObjectSpace } from '../koinos/types.ts';
+import type { BlockHeader, TransactionReceipt } from '../koinos/types.ts';
 import { sha256Fast } from './applyTransaction.ts';
 import type { Head } from './chainData.ts';
 import type { DevKey } from './devKeys.ts';
-import type { PendingEntry } from './mempool.ts';
-import { deltaEntries, encodeDeltaEntry, type SpaceTag } from './state.ts';
+import type { PreparedTransaction } from './applyTransaction.ts';
+import { deltaEntries, encodeDeltaEntry } from './state.ts';
 import { keyTextBytes, storeKey, u32Key, u64Key, type StoreOp } from './store.ts';
 
 const EMPTY = new Uint8Array(0);
+
+/** A transaction as the block applied it. */
+export interface IncludedTransaction {
+  prepared: PreparedTransaction;
+  receipt: TransactionReceipt;
+  /** The receipt's canonical bytes. */
+  receiptBytes: Uint8Array;
+}
 
 /** What a block is made of. */
 export interface BlockInput {
   parent: Head;
   timestamp: bigint;
-  /** The pending transactions, in the order they were accepted. */
-  entries: PendingEntry[];
-  /** The pending state's changes: what the block's transactions changed, in order (null = removed). */
+  /** The transactions the block includes, in order, with the receipts of their application in this block. */
+  entries: IncludedTransaction[];
+  /** The block's state changes: what its transactions (and developer methods) changed, in order (null = removed). */
   changes: Map<string, Uint8Array | null>;
-  spaces: Record<SpaceTag, ObjectSpace>;
   /** The key that signs the block (the genesis key). */
   signer: DevKey;
 }
@@ -40,19 +47,18 @@ export interface BuiltBlock {
 }
 
 /**
- * Builds the block after `parent` from the pending transactions, as they were applied at acceptance: their
- * receipts are its transaction receipts, the pending state's changes are its state delta. The transactions and
- * receipts go in as the canonical bytes encoded at acceptance (the `koinos.devnet.encoded_*` messages have the
- * standard messages' layout with those parts as bytes).
+ * Builds the block after `parent` from the transactions as the block applied them, and its one storage batch: the
+ * only place a block's storage is made. The transactions and receipts go in as canonical bytes (the
+ * `koinos.devnet.encoded_*` messages have the standard messages' layout with those parts as bytes).
  * @example
- * const { head, ops } = buildBlock({ parent, timestamp, entries: mempool.list(), changes: pending.changes, spaces, signer });
+ * const { head, ops } = buildBlock({ parent, timestamp, entries, changes: blockView.changes, signer });
  */
 export function buildBlock(input: BlockInput): BuiltBlock {
   const { parent, timestamp, entries, signer } = input;
   const height = parent.height + 1n;
   const leaves: Uint8Array[] = [];
   for (const { prepared } of entries) leaves.push(prepared.idDigest, prepared.signaturesDigest);
-  const deltaBytes = deltaEntries(input.changes, input.spaces).map(encodeDeltaEntry);
+  const deltaBytes = deltaEntries(input.changes).map(encodeDeltaEntry);
   const stateMerkleRoot = multihashSha256(sha256Fast(concatBytes(parent.stateMerkleRoot.subarray(2), sha256Fast(concatAll(deltaBytes)))));
   const header: BlockHeader = {
     previous: parent.id,

@@ -7,9 +7,9 @@ import { addressFromHash160 } from '../koinos/address.ts';
 import { chainIdFromGenesis } from '../koinos/transaction.ts';
 import type { ObjectSpace } from '../koinos/types.ts';
 import { devKey, GENESIS_KEY_INDEX, type DevKey } from './devKeys.ts';
-import { encodeBalance, encodeSupply } from './koinContract.ts';
+import { encodeBalance } from './contracts/koin.ts';
 import { COMPUTE, RESOURCE_LIMITS } from './resources.ts';
-import { objectSpaces, stateKey, type SpaceTag } from './state.ts';
+import { KERNEL_SPACES, objectSpace, stateKey, type Space } from './state.ts';
 
 /** Default genesis seed: the same seed gives the same chain ID. */
 export const DEFAULT_GENESIS_SEED = 'koinos-devnet';
@@ -50,9 +50,6 @@ export function labelAddress(label: string): Uint8Array {
  */
 export const KOIN_ADDRESS = labelAddress('koinos-devnet/koin');
 
-/** System contract names the devnet resolves (get_contract_address / get_contract_name). */
-export const SYSTEM_CONTRACT_NAMES: ReadonlyMap<string, Uint8Array> = new Map([['koin', KOIN_ADDRESS]]);
-
 /** What makes a genesis: the same parameters give the same chain ID. */
 export interface GenesisParams {
   seed: string;
@@ -92,12 +89,14 @@ export interface Genesis {
 export function buildGenesis(params: GenesisParams): Genesis {
   const genesisKey = devKey(GENESIS_KEY_INDEX);
   const accounts = Array.from({ length: params.accounts }, (_, i) => devKey(i));
-  const spaces = objectSpaces(KOIN_ADDRESS);
+  // KOIN's supply (space 0, key empty) and balances (space 1) are system spaces in its zone (Koin.ts).
+  const spaces = { M: KERNEL_SPACES.metadata, S: objectSpace(KOIN_ADDRESS, 0), B: objectSpace(KOIN_ADDRESS, 1) };
   const entries: GenesisEntry[] = [];
   const state = new Map<string, Uint8Array>();
-  const add = (tag: SpaceTag, key: Uint8Array, value: Uint8Array): void => {
-    entries.push({ space: spaces[tag], key, value });
-    state.set(stateKey(tag, key), value);
+  const add = (tag: keyof typeof spaces, key: Uint8Array, value: Uint8Array): void => {
+    const space: Space = spaces[tag];
+    entries.push({ space: { system: space.system, zone: space.zone, id: space.id }, key, value });
+    state.set(stateKey(space, key), value);
   };
   add('M', OBJECT_KEYS.genesisKey, genesisKey.addressBytes);
   add('M', OBJECT_KEYS.resourceLimitData, encode('koinos.chain.resource_limit_data', RESOURCE_LIMITS));
@@ -112,7 +111,7 @@ export function buildGenesis(params: GenesisParams): Genesis {
   );
   add('M', OBJECT_KEYS.devnetSeed, encode('koinos.devnet.genesis_seed', { seed: params.seed, salt: params.salt }));
   const holders = [genesisKey, ...accounts];
-  add('S', new Uint8Array(0), encodeSupply(params.initialBalance * BigInt(holders.length)));
+  add('S', new Uint8Array(0), encode('koinos.contracts.token.balance_object', { value: params.initialBalance * BigInt(holders.length) }));
   for (const holder of holders) {
     add('B', holder.addressBytes, encodeBalance({ balance: params.initialBalance, mana: params.initialBalance, last_mana_update: 0n }));
   }

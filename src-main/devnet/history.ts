@@ -3,7 +3,7 @@
 // with millions of records stays cheap, and a page is a few array reads.
 import type { TransactionReceipt } from '../koinos/types.ts';
 import type { PreparedTransaction } from './applyTransaction.ts';
-import { keyText } from './store.ts';
+import { keyText, keyTextBytes } from './store.ts';
 
 /** Records per block height are packed into one number: height × 2^22 + slot (0 = the block, i + 1 = transaction i). */
 const SLOTS = 4_194_304;
@@ -90,6 +90,22 @@ export class HistoryIndex {
     let list = this.lists.get(key);
     if (!list) this.lists.set(key, (list = new RecordList()));
     return list.push(packPointer(pointer));
+  }
+
+  /**
+   * Drops every record of a block above `maxHeight` (a revert); returns, per address, the sequence numbers dropped
+   * (from `from`, up to but not including `to`).
+   */
+  truncate(maxHeight: number): { address: Uint8Array; from: number; to: number }[] {
+    const dropped: { address: Uint8Array; from: number; to: number }[] = [];
+    for (const [key, list] of this.lists) {
+      const keep = list.countUpTo(maxHeight);
+      if (keep < list.length) {
+        dropped.push({ address: keyTextBytes(key), from: keep, to: list.length });
+        list.length = keep;
+      }
+    }
+    return dropped;
   }
 
   /**

@@ -8,14 +8,10 @@ import { keyText } from './store.ts';
 /** A transaction in the mempool, with what its acceptance computed. */
 export interface PendingEntry {
   prepared: PreparedTransaction;
-  /** Receipt of the execution at submission (against the pending state). */
+  /** Receipt of the execution at submission (against the head state); the block applies it again. */
   receipt: TransactionReceipt;
   /** Payer's mana in the head state when the transaction was accepted (the mempool's max_payer_rc). */
   maxPayerRc: bigint;
-  /** The receipt's canonical bytes, for the block (encoded at acceptance, to keep block production short). */
-  receiptBytes: Uint8Array;
-  /** Addresses that get an account history record for this transaction. */
-  impacted: Uint8Array[];
 }
 
 interface Reservation {
@@ -78,6 +74,13 @@ export class Mempool {
     let set = this.nonces.get(account);
     if (!set) this.nonces.set(account, (set = new Set()));
     set.add(prepared.nonce ?? 0n);
+  }
+
+  /** Drops everything (a revert or a reset of the chain). */
+  clear(): void {
+    this.entries.clear();
+    this.reservations.clear();
+    this.nonces.clear();
   }
 
   /** Removes a transaction (included in a block, or dropped), releasing its reservation and nonce. */

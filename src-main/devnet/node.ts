@@ -1,15 +1,15 @@
-// The devnet service: one in-process Koinos chain (genesis, KOIN, mempool, block producer, block and transaction
-// stores, account history) answering the node's JSON-RPC methods as decoded protobuf messages. The HTTP layers
-// (REST, JSON-RPC) and the CLI sit on top of `openNode`.
+// The devnet service: one in-process Koinos chain (genesis, KOIN and VHP, test tokens, mempool, block producer,
+// block and transaction stores, account history, contract meta store) answering the node's JSON-RPC methods as
+// decoded protobuf messages, plus the developer methods (`devnet.*`). The HTTP layers and the CLI sit on `openNode`.
 import { UINT64_MAX } from '../koinos/amounts.ts';
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import { equalBytes, toHex } from '../koinos/bytes.ts';
+import { equalBytes, toBase58, toHex } from '../koinos/bytes.ts';
 import { decode, encode, type ProtoMessage } from '../koinos/codec.ts';
 import { WalletError } from '../koinos/errors.ts';
 import { addressFromPublicKey, addressToString } from '../koinos/address.ts';
 import { nonceToBytes } from '../koinos/transaction.ts';
-import type { ObjectSpace, TransactionReceipt } from '../koinos/types.ts';
+import type { TransactionReceipt } from '../koinos/types.ts';
 import {
   applyTransaction,
   nonceBytesOf,
@@ -18,75 +18,45 @@ import {
   type ApplyContext,
   type PreparedTransaction,
 } from './applyTransaction.ts';
-import { buildBlock } from './blockBuilder.ts';
+import { buildBlock, type IncludedTransaction } from './blockBuilder.ts';
 import { checkMeta, FORMAT_VERSION, loadChain, newChain, ZERO_BLOCK_ID, type ChainMeta, type Head, type LoadedChain } from './chainData.ts';
 import { ChainError, ERROR_CODE, failure, toNodeError } from './chainError.ts';
+import { contractAbi, contractAt, contractMetadata, defineTestToken, KOIN, newTokenAddress, SYSTEM_CONTRACT_NAMES } from './contracts/registry.ts';
 import { DEV_MNEMONIC, GENESIS_KEY_INDEX, type DevKey } from './devKeys.ts';
-import {
-  buildGenesis,
-  DEFAULT_ACCOUNTS,
-  DEFAULT_GENESIS_SEED,
-  DEFAULT_INITIAL_BALANCE,
-  KOIN_ADDRESS,
-  SYSTEM_CONTRACT_NAMES,
-  type Genesis,
-} from './genesis.ts';
+import { buildGenesis, DEFAULT_ACCOUNTS, DEFAULT_GENESIS_SEED, DEFAULT_INITIAL_BALANCE, KOIN_ADDRESS, type Genesis } from './genesis.ts';
 import { historyAddresses, HistoryIndex, MAX_HISTORY_HEIGHT, type HistoryPage } from './history.ts';
-import { accountRc, callKoin } from './koinContract.ts';
 import { Mempool } from './mempool.ts';
+import { NODE_METHODS, requestType, type NodeMethod } from './methods.ts';
 import { RESOURCE_LIMITS } from './resources.ts';
 import { inlineRecoverer, workerRecoverer, type SignatureRecoverer } from './signatures.ts';
-import { BaseState, objectSpaces, StateView, type SpaceTag } from './state.ts';
-import { historyKey, keyText, LevelStore, MemoryStore, storeKey, u32Key, u64Key, type Store } from './store.ts';
-import { NodeError, type DevAccount, type DevnetConfig, type DevnetNode } from './types.ts';
+import { BaseState, StateView } from './state.ts';
+import { historyKey, keyText, LevelStore, MemoryStore, storeKey, u32Key, u64Key, type Store, type StoreOp } from './store.ts';
+import {
+  NodeError,
+  type CreateTokenOptions,
+  type DevAccount,
+  type DevnetConfig,
+  type DevnetNode,
+  type ResetOptions,
+  type SetBalanceOptions,
+} from './types.ts';
 
-const EMPTY = new Uint8Array(0);
+export { requestType, responseType } from './methods.ts';
+
+const EMPTY: Uint8Array = new Uint8Array(0);
 
 /** Request limits of the real services (facts §7.2). */
 const MAX_BLOCKS_PER_REQUEST = 1000;
 export const MAX_HISTORY_LIMIT = 500n;
 const MAX_PENDING_REQUEST = 2000n;
 const MAX_TRANSACTIONS_PER_REQUEST = 1000;
+/** Most blocks one devnet.produce_blocks call makes. */
+export const MAX_PRODUCE_BLOCKS = 10_000;
 
 /** Every method `call` answers, as `service.method`. */
-export const DEVNET_METHODS = [
-  'chain.submit_transaction',
-  'chain.submit_block',
-  'chain.get_head_info',
-  'chain.get_chain_id',
-  'chain.get_fork_heads',
-  'chain.read_contract',
-  'chain.get_account_nonce',
-  'chain.get_account_rc',
-  'chain.get_resource_limits',
-  'chain.invoke_system_call',
-  'chain.propose_block',
-  'block_store.get_blocks_by_id',
-  'block_store.get_blocks_by_height',
-  'block_store.get_highest_block',
-  'transaction_store.get_transactions_by_id',
-  'mempool.check_pending_account_resources',
-  'mempool.get_pending_transactions',
-  'mempool.check_account_nonce',
-  'mempool.get_reserved_account_rc',
-  'mempool.get_pending_nonce',
-  'mempool.get_pending_transaction_count',
-  'mempool.get_pending_transactions_by_id',
-  'account_history.get_account_history',
-  'devnet.produce_block',
-] as const;
+export const DEVNET_METHODS = NODE_METHODS;
 
-/** Protobuf type of a method's request: `koinos.rpc.<service>.<method>_request`. */
-export function requestType(method: string): string {
-  const [service, name] = method.split('.');
-  return `koinos.rpc.${service}.${name}_request`;
-}
-
-/** Protobuf type of a method's response: `koinos.rpc.<service>.<method>_response`. */
-export function responseType(method: string): string {
-  const [service, name] = method.split('.');
-  return `koinos.rpc.${service}.${name}_response`;
-}
+type Handler = (request: ProtoMessage) => Promise<ProtoMessage> | ProtoMessage;
 
 interface Settings {
   genesisSeed: string;
@@ -122,67 +92,94 @@ function checkAccounts(value: number | undefined): number {
   return value;
 }
 
+function checkBalance(name: string, value: bigint | undefined, fallback: bigint): bigint {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'bigint' || value < 0n || value > UINT64_MAX) {
+    throw new WalletError('INVALID_ARGUMENT', `${name}: expected base units as a bigint from 0 to 2^64-1, got ${String(value)}`);
+  }
+  return value;
+}
+
 /** Decodes a request through its canonical bytes: checks field types and fills every default. */
 function normalize<T = ProtoMessage>(method: string, request: object): T {
   const type = requestType(method);
   return decode<T>(type, encode(type, request));
 }
 
+/** A chain as one devnet runs it: what a reset replaces. */
+interface Chain {
+  genesis: Genesis;
+  meta: ChainMeta;
+  head: Head;
+  committed: BaseState;
+  history: HistoryIndex;
+}
+
+/** What devnet.snapshot remembers: the head, the state objects (values are never mutated, so a copy of the map). */
+interface Snapshot {
+  chainId: Uint8Array;
+  head: Head;
+  objects: Map<string, Uint8Array>;
+  clockOffset: number;
+}
+
 class Devnet implements DevnetNode {
-  readonly chainId: Uint8Array;
-  readonly genesisAddress: string;
-  readonly koinAddress: string;
   readonly mnemonic = DEV_MNEMONIC;
-  readonly accounts: DevAccount[];
-  readonly genesisAccount: DevAccount;
-  readonly methods: readonly string[] = DEVNET_METHODS;
+  readonly koinAddress: string = addressToString(KOIN_ADDRESS);
+  readonly methods: readonly string[] = NODE_METHODS;
 
   private readonly settings: Settings;
   private readonly store: Store;
   private readonly recoverer: SignatureRecoverer;
-  private readonly genesisKey: DevKey;
-  private readonly spaces: Record<SpaceTag, ObjectSpace>;
-  private head: Head;
-  private readonly committed: BaseState;
-  private pending: StateView;
+  private chain: Chain;
   private readonly mempool = new Mempool();
-  private readonly history: HistoryIndex;
   private readonly addresses = new Map<string, Uint8Array>();
   private tail: Promise<unknown> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
-  /** Timestamp of the block being filled: set by its first pending transaction, used by all of them and the block. */
-  private pendingBlockTime: bigint | undefined;
+  /** How far devnet.advance_time / produce_blocks moved the clock (ms). */
+  private clockOffset = 0;
+  private readonly snapshots = new Map<bigint, Snapshot>();
+  private nextSnapshot = 1n;
   private readonly onBlock: DevnetConfig['onBlock'];
-  private readonly handlers: Record<string, (request: ProtoMessage) => Promise<ProtoMessage> | ProtoMessage>;
+  private readonly handlers: Record<NodeMethod, Handler>;
 
-  constructor(init: {
-    settings: Settings;
-    store: Store;
-    recoverer: SignatureRecoverer;
-    genesis: Genesis;
-    head: Head;
-    committed: BaseState;
-    history: HistoryIndex;
-    onBlock: DevnetConfig['onBlock'];
-  }) {
+  constructor(init: { settings: Settings; store: Store; recoverer: SignatureRecoverer; chain: Chain; onBlock: DevnetConfig['onBlock'] }) {
     this.settings = init.settings;
     this.store = init.store;
     this.recoverer = init.recoverer;
-    this.genesisKey = init.genesis.genesisKey;
-    this.chainId = init.genesis.chainId;
-    this.genesisAddress = init.genesis.genesisKey.address;
-    this.koinAddress = addressToString(KOIN_ADDRESS);
-    this.accounts = init.genesis.accounts.map(({ index, address, publicKey, wif }) => ({ index, address, publicKey, wif }));
-    const g = init.genesis.genesisKey;
-    this.genesisAccount = { index: g.index, address: g.address, publicKey: g.publicKey, wif: g.wif };
-    this.spaces = objectSpaces(KOIN_ADDRESS);
-    this.head = init.head;
-    this.committed = init.committed;
-    this.pending = new StateView(this.committed);
-    this.history = init.history;
+    this.chain = init.chain;
     this.onBlock = init.onBlock;
     this.handlers = this.makeHandlers();
+  }
+
+  get chainId(): Uint8Array {
+    return this.chain.genesis.chainId;
+  }
+
+  get genesisAddress(): string {
+    return this.chain.genesis.genesisKey.address;
+  }
+
+  get accounts(): DevAccount[] {
+    return this.chain.genesis.accounts.map(({ index, address, publicKey, wif }) => ({ index, address, publicKey, wif }));
+  }
+
+  get genesisAccount(): DevAccount {
+    const g = this.chain.genesis.genesisKey;
+    return { index: g.index, address: g.address, publicKey: g.publicKey, wif: g.wif };
+  }
+
+  private get genesisKey(): DevKey {
+    return this.chain.genesis.genesisKey;
+  }
+
+  private get head(): Head {
+    return this.chain.head;
+  }
+
+  private get committed(): BaseState {
+    return this.chain.committed;
   }
 
   // -------------------------------------------------------------------------------------------------------------
@@ -190,7 +187,7 @@ class Devnet implements DevnetNode {
 
   async call(method: string, request: ProtoMessage): Promise<ProtoMessage> {
     if (this.closed) throw new NodeError('the devnet is closed');
-    const handler = Object.hasOwn(this.handlers, method) ? this.handlers[method] : undefined;
+    const handler = Object.hasOwn(this.handlers, method) ? this.handlers[method as NodeMethod] : undefined;
     if (!handler) throw new NodeError('unknown method');
     try {
       return await handler(request ?? {});
@@ -200,11 +197,6 @@ class Devnet implements DevnetNode {
       if (error instanceof WalletError) throw new NodeError(error.shortMessage, { cause: error });
       throw error;
     }
-  }
-
-  async produceBlock(): Promise<{ id: Uint8Array; height: bigint }> {
-    if (this.closed) throw new NodeError('the devnet is closed');
-    return this.enqueue(() => this.produceNow());
   }
 
   async close(): Promise<void> {
@@ -219,9 +211,12 @@ class Devnet implements DevnetNode {
     }
   }
 
-  /** Runs `work` after everything queued before it (submissions and block production apply in arrival order). */
+  /** Runs `work` after everything queued before it (submissions, blocks and developer methods apply in order). */
   private enqueue<T>(work: () => T | Promise<T>): Promise<T> {
-    const run = this.tail.then(work);
+    const run = this.tail.then(() => {
+      if (this.closed) throw new NodeError('the devnet is closed');
+      return work();
+    });
     this.tail = run.catch(() => {});
     return run;
   }
@@ -249,58 +244,70 @@ class Devnet implements DevnetNode {
     this.settings.log(`block production failed: ${error instanceof Error ? error.message : String(error)}`);
   }
 
+  private now(): number {
+    return this.settings.now() + this.clockOffset;
+  }
+
   /** Timestamp of a block made now: the clock, but always after the head block. */
   private nextTimestamp(): bigint {
-    const clock = BigInt(Math.floor(this.settings.now()));
+    const clock = BigInt(Math.floor(this.now()));
     return clock > this.head.timestamp ? clock : this.head.timestamp + 1n;
   }
 
-  private applyContext(base: StateView, headBlockTime: bigint): ApplyContext {
-    return {
-      base,
-      headBlockTime,
-      chainId: this.chainId,
-      koinAddress: KOIN_ADDRESS,
-      genesisAddress: this.genesisKey.addressBytes,
-      spaces: this.spaces,
-    };
+  private applyContext(base: StateView, headBlockTime: bigint, blockHeight: bigint, sequence: { next: number }): ApplyContext {
+    return { base, headBlockTime, blockHeight, chainId: this.chainId, genesisAddress: this.genesisKey.addressBytes, sequence };
   }
 
   /**
-   * Produces the next block from everything pending. Each transaction was applied once, when it was accepted,
-   * against the pending state in this block's context (head_block_time = this block's timestamp, fixed when the
-   * block got its first transaction); the block takes exactly those results: its receipts are the receipts the
-   * submitters got, its state is the pending state. An empty block is stamped with the current time.
-   * Signs the block with the genesis key, commits the state in memory and queues ONE atomic batch with the block,
-   * receipts, state, transaction index, history and head pointer. Synchronous up to the queued write, so no
-   * request sees a half-made block.
+   * Produces the next block as koinos-chain's apply_block does: every pending transaction is applied again, in
+   * order, on the block's state with the block's own time and height and one event counter for the whole block.
+   * A transaction that reverts now (its state changed since submission) is included reverted, its payer charged;
+   * one that fails is dropped (and logged). `adjust` (developer methods) changes the state first.
+   * Signs the block with the genesis key and writes its one batch; publishes the block only once that is written.
    */
-  private async produceNow(): Promise<{ id: Uint8Array; height: bigint }> {
+  private async produceNow(adjust?: (view: StateView, timestamp: bigint, height: bigint) => void): Promise<{ id: Uint8Array; height: bigint }> {
     // Checked before anything changes: the history index packs heights into numbers (history.ts).
     if (this.head.height >= BigInt(MAX_HISTORY_HEIGHT)) throw new Error(`the devnet holds at most ${MAX_HISTORY_HEIGHT} blocks`);
-    const entries = this.mempool.list();
-    const { head, ops } = buildBlock({
-      parent: this.head,
-      timestamp: this.pendingBlockTime ?? this.nextTimestamp(),
-      entries,
-      changes: this.pending.changes,
-      spaces: this.spaces,
-      signer: this.genesisKey,
-    });
+    const chain = this.chain;
+    const parent = chain.head;
+    const timestamp = this.nextTimestamp();
+    const height = parent.height + 1n;
+    const view = new StateView(chain.committed);
+    adjust?.(view, timestamp, height);
+    const pending = this.mempool.list();
+    const sequence = { next: 0 };
+    const included: (IncludedTransaction & { impacted: Uint8Array[] })[] = [];
+    for (const entry of pending) {
+      try {
+        const applied = applyTransaction(this.applyContext(view, timestamp, height, sequence), entry.prepared);
+        applied.view.commit();
+        const { receipt } = applied;
+        included.push({
+          prepared: entry.prepared,
+          receipt,
+          receiptBytes: encode('koinos.protocol.transaction_receipt', receipt),
+          impacted: historyAddresses(entry.prepared, receipt),
+        });
+      } catch (error) {
+        if (!(error instanceof ChainError)) throw error;
+        this.settings.log(`transaction 0x${entry.prepared.idHex} dropped from block ${height}: ${error.message}`);
+      }
+    }
+    const { head, ops } = buildBlock({ parent, timestamp, entries: included, changes: view.changes, signer: this.genesisKey });
 
     // Account history: a block record for the signer (koinos-account-history makes one for every block), then the
     // records of each transaction. In memory the index is the history; on disk it is rebuilt from the `a` entries,
     // whose sequence numbers are the ones the appends below will give.
-    const height = Number(head.height); // at most MAX_HISTORY_HEIGHT (checked above)
+    const blockHeight = Number(head.height); // at most MAX_HISTORY_HEIGHT (checked above)
     const records: [Uint8Array, number | undefined][] = [[this.genesisKey.addressBytes, undefined]];
-    entries.forEach((entry, index) => {
+    included.forEach((entry, index) => {
       for (const address of entry.impacted) records.push([address, index]);
     });
     if (this.store.persistent) {
       const next = new Map<string, number>();
       for (const [address, transactionIndex] of records) {
         const k = keyText(address);
-        const seq = next.get(k) ?? this.history.nextSeq(address);
+        const seq = next.get(k) ?? chain.history.nextSeq(address);
         next.set(k, seq + 1);
         const pointer =
           transactionIndex === undefined ? { block_height: head.height, block: true } : { block_height: head.height, transaction_index: transactionIndex };
@@ -311,13 +318,11 @@ class Devnet implements DevnetNode {
     // Publish only what is on disk: until the batch is written nobody can see this block (block production and
     // submissions are serialized by the queue), so a process killed at any moment restarts at the last block seen.
     await this.store.write(ops);
-    for (const [address, transactionIndex] of records) this.history.append(address, { height, transactionIndex });
-    this.pending.commit();
-    this.pending = new StateView(this.committed);
-    this.pendingBlockTime = undefined;
-    this.head = head;
-    for (const entry of entries) this.mempool.remove(entry.prepared.idHex);
-    this.onBlock?.({ id: head.id, height: head.height, timestamp: head.timestamp, transactionCount: entries.length });
+    for (const [address, transactionIndex] of records) chain.history.append(address, { height: blockHeight, transactionIndex });
+    view.commit();
+    chain.head = head;
+    for (const entry of pending) this.mempool.remove(entry.prepared.idHex);
+    this.onBlock?.({ id: head.id, height: head.height, timestamp: head.timestamp, transactionCount: included.length });
     return { id: head.id, height: head.height };
   }
 
@@ -350,16 +355,16 @@ class Devnet implements DevnetNode {
   }
 
   /**
-   * The node's submit_transaction after signature recovery: mempool checks (broadcast only), then apply. A
-   * broadcast runs on the pending state (its nonce is the mempool's pending nonce) and joins the mempool, and with
-   * blockTimeMs 0 gets its own block in this same step; a dry run runs on the head state and changes nothing.
+   * The node's submit_transaction after signature recovery (controller.cpp): mempool checks (broadcast only), then
+   * apply on the head state with the head block's time, the nonce checked against the mempool's pending nonce when
+   * broadcasting. A reversion is an error here and changes nothing; an accepted broadcast joins the mempool (and,
+   * with blockTimeMs 0, gets its own block in this same step). The block applies it again.
    */
   private async acceptTransaction(prepared: PreparedTransaction, broadcast: boolean): Promise<TransactionReceipt> {
-    const headTime = this.head.timestamp;
-    const maxPayerRc = accountRc(new StateView(this.committed), prepared.payer, headTime);
-    // The transaction runs in the context of the block it will be in: that block's timestamp (fixed when the block
-    // gets its first transaction) is the head_block_time its mana regeneration uses, as in a real block.
-    const executionTime = this.pendingBlockTime ?? this.nextTimestamp();
+    const head = this.head;
+    const headView = new StateView(this.committed);
+    const maxPayerRc = KOIN.accountRc(headView, prepared.payer, head.timestamp);
+    let mempoolNonce: bigint | undefined;
     if (broadcast) {
       if (!this.mempool.checkPendingAccountResources(prepared.payer, maxPayerRc, prepared.rcLimit)) {
         throw new ChainError(ERROR_CODE.insufficient_rc, 'insufficient pending account resources');
@@ -370,19 +375,13 @@ class Devnet implements DevnetNode {
       if (this.mempool.pendingCount(prepared.nonceAccount) >= this.settings.pendingTransactionLimit) {
         throw new ChainError(ERROR_CODE.pending_transaction_limit_exceeded, 'pending transaction limit exceeded');
       }
+      mempoolNonce = this.mempool.pendingNonce(prepared.nonceAccount);
     }
-    const base = broadcast ? this.pending : new StateView(this.committed);
-    const applied = applyTransaction(this.applyContext(base, executionTime), prepared);
+    const ctx = { ...this.applyContext(headView, head.timestamp, head.height, { next: 0 }), mempoolNonce };
+    const applied = applyTransaction(ctx, prepared);
+    if (applied.reversion) throw applied.reversion;
     if (broadcast) {
-      applied.view.commit();
-      this.pendingBlockTime ??= executionTime;
-      this.mempool.add({
-        prepared,
-        receipt: applied.receipt,
-        maxPayerRc,
-        receiptBytes: encode('koinos.protocol.transaction_receipt', applied.receipt),
-        impacted: historyAddresses(prepared, applied.receipt),
-      });
+      this.mempool.add({ prepared, receipt: applied.receipt, maxPayerRc });
       if (this.settings.blockTimeMs === 0 && !this.settings.manual) {
         // The transaction is accepted whatever happens to its block: a failed block is logged, and the transaction
         // goes into the next one.
@@ -394,6 +393,162 @@ class Devnet implements DevnetNode {
       }
     }
     return applied.receipt;
+  }
+
+  // -------------------------------------------------------------------------------------------------------------
+  // Developer methods (devnet.*): each changes the chain only through a block it produces.
+
+  async produceBlock(): Promise<{ id: Uint8Array; height: bigint }> {
+    return this.enqueue(() => this.produceNow());
+  }
+
+  async produceBlocks(count: number, intervalMs = 0): Promise<{ id: Uint8Array; height: bigint }> {
+    checkInteger('count', count, 1, 1, MAX_PRODUCE_BLOCKS);
+    checkInteger('interval_ms', intervalMs, 0, 0, 86_400_000 * 366);
+    return this.enqueue(async () => {
+      let last = { id: this.head.id, height: this.head.height };
+      for (let i = 0; i < count; i++) {
+        this.clockOffset += intervalMs;
+        last = await this.produceNow();
+      }
+      return last;
+    });
+  }
+
+  async advanceTime(milliseconds: number): Promise<{ id: Uint8Array; height: bigint; timestamp: bigint }> {
+    checkInteger('milliseconds', milliseconds, 0, 1, 86_400_000 * 366 * 100);
+    return this.enqueue(async () => {
+      this.clockOffset += milliseconds;
+      const block = await this.produceNow();
+      return { ...block, timestamp: this.head.timestamp };
+    });
+  }
+
+  async setBalance(options: SetBalanceOptions): Promise<{ id: Uint8Array; height: bigint }> {
+    const value = checkBalance('value', options.value, 0n);
+    const account = options.account;
+    if (!(account instanceof Uint8Array) || account.length === 0) throw new WalletError('INVALID_ARGUMENT', 'account: expected an address, got nothing');
+    const contractId = options.contract && options.contract.length > 0 ? options.contract : KOIN_ADDRESS;
+    return this.enqueue(() => {
+      const token = contractAt(new StateView(this.committed), contractId);
+      if (!token) {
+        throw new WalletError('INVALID_ARGUMENT', `contract_id: expected KOIN, VHP or a token made with devnet.create_token, got ${toBase58(contractId)}`);
+      }
+      let problem: string | undefined;
+      const block = this.produceNow((view, timestamp, height) => {
+        try {
+          token.setBalance(view, account, value, timestamp, height);
+        } catch (error) {
+          if (!(error instanceof RangeError)) throw error;
+          problem = error.message;
+        }
+      });
+      if (problem) throw new WalletError('INVALID_ARGUMENT', `value: ${problem}; choose a smaller balance`);
+      return block;
+    });
+  }
+
+  async createToken(options: CreateTokenOptions): Promise<{ contractId: Uint8Array; id: Uint8Array; height: bigint }> {
+    const name = options.name;
+    const symbol = options.symbol;
+    if (typeof name !== 'string' || name.length === 0 || name.length > 64) {
+      throw new WalletError('INVALID_ARGUMENT', `name: expected 1 to 64 characters, got ${JSON.stringify(name ?? '')}`);
+    }
+    if (typeof symbol !== 'string' || !/^[A-Za-z0-9._-]{1,16}$/.test(symbol)) {
+      throw new WalletError('INVALID_ARGUMENT', `symbol: expected 1 to 16 letters, digits, ".", "_" or "-", got ${JSON.stringify(symbol ?? '')}`);
+    }
+    const decimals = checkInteger('decimals', options.decimals, 8, 0, 18);
+    const supply = checkBalance('initial_supply', options.initialSupply, 0n);
+    const owner = options.owner;
+    if (!(owner instanceof Uint8Array) || owner.length !== 25) {
+      throw new WalletError('INVALID_ARGUMENT', 'owner: expected the address that holds the initial supply and may mint');
+    }
+    return this.enqueue(async () => {
+      let contractId: Uint8Array = EMPTY;
+      const block = await this.produceNow((view, timestamp, height) => {
+        contractId = newTokenAddress(view, this.head.id);
+        const token = defineTestToken(view, contractId, { name, symbol, decimals, owner });
+        if (supply > 0n) token.setBalance(view, owner, supply, timestamp, height);
+      });
+      return { contractId, ...block };
+    });
+  }
+
+  async snapshot(): Promise<bigint> {
+    return this.enqueue(() => {
+      const id = this.nextSnapshot++;
+      this.snapshots.set(id, { chainId: this.chainId, head: { ...this.head }, objects: new Map(this.committed.objects), clockOffset: this.clockOffset });
+      return id;
+    });
+  }
+
+  /**
+   * Goes back to a snapshot: removes the blocks after it (store, history, transaction index), restores its state,
+   * empties the mempool. The snapshot and every later one are used up, as in Anvil.
+   */
+  async revert(id: bigint): Promise<{ id: Uint8Array; height: bigint }> {
+    return this.enqueue(async () => {
+      const snap = this.snapshots.get(id);
+      if (!snap || !equalBytes(snap.chainId, this.chainId) || snap.head.height > this.head.height) {
+        throw new WalletError('INVALID_ARGUMENT', `id: expected a snapshot taken with devnet.snapshot and not yet reverted to, got ${id}`);
+      }
+      const chain = this.chain;
+      const ops: StoreOp[] = [];
+      for (let h = snap.head.height + 1n; h <= chain.head.height; h++) {
+        const bytes = await this.store.get(storeKey('b', u64Key(h)));
+        if (!bytes) continue;
+        const item = decode<{ block_id: Uint8Array; block?: { transactions: { id: Uint8Array }[] } }>('koinos.block_store.block_item', bytes);
+        ops.push({ type: 'del', key: storeKey('b', u64Key(h)) }, { type: 'del', key: storeKey('h', u64Key(h)) }, { type: 'del', key: storeKey('i', item.block_id) });
+        (item.block?.transactions ?? []).forEach((tx, index) => {
+          ops.push({ type: 'del', key: storeKey('x', u64Key(h), u32Key(index)) }, { type: 'del', key: storeKey('t', tx.id) });
+        });
+      }
+      for (const key of chain.committed.objects.keys()) if (!snap.objects.has(key)) ops.push({ type: 'del', key: storeKey('s', keyTextBytesOf(key)) });
+      for (const [key, value] of snap.objects) {
+        if (chain.committed.objects.get(key) !== value) ops.push({ type: 'put', key: storeKey('s', keyTextBytesOf(key)), value });
+      }
+      const dropped = chain.history.truncate(Number(snap.head.height));
+      if (this.store.persistent) {
+        for (const { address, from, to } of dropped) for (let seq = from; seq < to; seq++) ops.push({ type: 'del', key: historyKey(address, seq) });
+      }
+      ops.push({ type: 'put', key: storeKey('head'), value: headRecord(snap.head) });
+      await this.store.write(ops);
+      chain.committed.objects.clear();
+      for (const [key, value] of snap.objects) chain.committed.objects.set(key, value);
+      chain.head = { ...snap.head };
+      this.clockOffset = Math.max(this.clockOffset, snap.clockOffset);
+      this.mempool.clear();
+      for (const key of [...this.snapshots.keys()]) if (key >= id) this.snapshots.delete(key);
+      return { id: chain.head.id, height: chain.head.height };
+    });
+  }
+
+  /** A new chain from a new genesis (random salt: a new chain ID even with the same settings), replacing this one. */
+  async reset(options: ResetOptions = {}): Promise<Uint8Array> {
+    const seed = options.genesisSeed ?? this.chain.meta.genesis_seed;
+    if (typeof seed !== 'string') throw new WalletError('INVALID_ARGUMENT', 'genesis_seed: expected a string');
+    const accounts = options.accounts === undefined ? this.chain.meta.accounts : checkAccounts(options.accounts);
+    const initialBalance = checkBalance('initial_balance', options.initialBalance, this.chain.meta.initial_balance);
+    return this.enqueue(async () => {
+      const salt = new Uint8Array(randomBytes(16));
+      const genesis = buildGenesis({ seed, salt, accounts, initialBalance });
+      const meta: ChainMeta = {
+        format_version: FORMAT_VERSION,
+        chain_id: genesis.chainId,
+        genesis_seed: seed,
+        salt,
+        accounts,
+        initial_balance: initialBalance,
+      };
+      await this.store.clear();
+      const loaded = await newChain(this.store, genesis, meta);
+      this.chain = { genesis, meta, ...loaded };
+      this.mempool.clear();
+      this.snapshots.clear();
+      this.clockOffset = 0;
+      if (!this.settings.manual && this.settings.blockTimeMs > 0) await this.produceNow();
+      return genesis.chainId;
+    });
   }
 
   // -------------------------------------------------------------------------------------------------------------
@@ -440,18 +595,21 @@ class Devnet implements DevnetNode {
     return item;
   }
 
-  private readKoin(request: { contract_id: Uint8Array; entry_point: number; args: Uint8Array }): ProtoMessage {
-    if (!equalBytes(request.contract_id, KOIN_ADDRESS)) {
-      throw new ChainError(ERROR_CODE.invalid_contract, 'contract does not exist');
-    }
-    const result = callKoin(
+  /** chain.read_contract: the contract's entry point on the head state, read-only, not metered. */
+  private readContract(request: { contract_id: Uint8Array; entry_point: number; args: Uint8Array }): ProtoMessage {
+    const view = this.headView();
+    const contract = contractAt(view, request.contract_id);
+    if (!contract) throw new ChainError(ERROR_CODE.invalid_contract, 'contract does not exist');
+    const result = contract.call(
       {
-        view: this.headView(),
+        view,
         headBlockTime: this.head.timestamp,
+        blockHeight: this.head.height,
         readOnly: true,
-        koinAddress: KOIN_ADDRESS,
         genesisAddress: this.genesisKey.addressBytes,
+        caller: EMPTY,
         events: [],
+        sequence: { next: 0 },
         authorize: () => false,
       },
       request.entry_point,
@@ -460,11 +618,19 @@ class Devnet implements DevnetNode {
     return { result, logs: [] };
   }
 
+  /**
+   * chain.invoke_system_call, read-only (controller.cpp): get_contract_name (10000), get_contract_address (10001)
+   * and get_contract_metadata (by name); any other name is "unknown system call name".
+   */
   private invokeSystemCall(request: { id?: bigint; name?: string; args: Uint8Array }): ProtoMessage {
     const byName = new Map([
       ['get_contract_name', 10000n],
       ['get_contract_address', 10001n],
+      ['get_contract_metadata', -1n],
     ]);
+    if (request.name !== undefined && !byName.has(request.name)) {
+      throw new ChainError(ERROR_CODE.unknown_system_call, 'unknown system call name', { name: request.name });
+    }
     const id = request.name !== undefined ? byName.get(request.name) : request.id;
     const label = request.name ?? (request.id !== undefined ? String(request.id) : '(none)');
     try {
@@ -478,14 +644,22 @@ class Devnet implements DevnetNode {
         const name = [...SYSTEM_CONTRACT_NAMES].find(([, a]) => equalBytes(a, address))?.[0];
         return { value: encode('koinos.contracts.name_service.get_name_result', name ? { value: { name } } : {}) };
       }
+      if (id === -1n) {
+        const { contract_id } = decode<{ contract_id: Uint8Array }>('koinos.chain.get_contract_metadata_arguments', request.args);
+        const metadata = contractMetadata(this.headView(), contract_id);
+        return { value: encode('koinos.chain.get_contract_metadata_result', metadata ? { value: metadata } : {}) };
+      }
     } catch (error) {
       if (error instanceof WalletError) throw new ChainError(ERROR_CODE.reversion, `unable to decode the arguments of system call ${label}`);
       throw error;
     }
-    throw new ChainError(
-      ERROR_CODE.unknown_system_call,
-      `unknown system call ${label}: the devnet answers get_contract_address (10001) and get_contract_name (10000)`,
-    );
+    throw new ChainError(ERROR_CODE.unknown_system_call, `unknown system call id ${label}`, { id: label });
+  }
+
+  /** contract_meta_store.get_contract_meta: the ABI of a contract the devnet runs; an empty item for others. */
+  private contractMeta(request: { contract_id: Uint8Array }): ProtoMessage {
+    const contract = contractAt(this.headView(), request.contract_id);
+    return contract ? { meta: { abi: contractAbi(contract) } } : {};
   }
 
   private async accountHistory(request: {
@@ -499,7 +673,7 @@ class Devnet implements DevnetNode {
     // Numbers are exact here: a seq_num past any list (they live in memory) finds nothing either way, the limit is at
     // most 500, and heights stay below MAX_HISTORY_HEIGHT (2^31).
     const seq = request.seq_num === undefined ? undefined : request.seq_num > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(request.seq_num);
-    const pages = this.history.page(request.address, {
+    const pages = this.chain.history.page(request.address, {
       seq,
       limit: Number(request.limit),
       ascending: request.ascending,
@@ -535,7 +709,8 @@ class Devnet implements DevnetNode {
     };
   }
 
-  private makeHandlers(): Record<string, (request: ProtoMessage) => Promise<ProtoMessage> | ProtoMessage> {
+  /** The one handler table: a Record over NODE_METHODS, so a method without a handler (or a stray one) does not compile. */
+  private makeHandlers(): Record<NodeMethod, Handler> {
     const notSupported = (method: string) => () => {
       throw failure(`${method} is not supported by the devnet: it produces its own blocks (use devnet.produce_block)`);
     };
@@ -554,17 +729,18 @@ class Devnet implements DevnetNode {
         last_irreversible_block: await this.topologyAt(this.lastIrreversible()),
         fork_heads: [this.headTopology()],
       }),
-      'chain.read_contract': (r) => this.readKoin(normalize('chain.read_contract', r)),
+      'chain.read_contract': (r) => this.readContract(normalize('chain.read_contract', r)),
       'chain.get_account_nonce': (r) => {
         const { account } = normalize<{ account: Uint8Array }>('chain.get_account_nonce', r);
         return { nonce: nonceBytesOf(this.committed, account) };
       },
       'chain.get_account_rc': (r) => {
         const { account } = normalize<{ account: Uint8Array }>('chain.get_account_rc', r);
-        return { rc: accountRc(this.headView(), account, this.head.timestamp) };
+        return { rc: KOIN.accountRc(this.headView(), account, this.head.timestamp) };
       },
       'chain.get_resource_limits': () => ({ resource_limit_data: { ...RESOURCE_LIMITS } }),
       'chain.invoke_system_call': (r) => this.invokeSystemCall(normalize('chain.invoke_system_call', r)),
+      'contract_meta_store.get_contract_meta': (r) => this.contractMeta(normalize('contract_meta_store.get_contract_meta', r)),
       'block_store.get_blocks_by_id': async (r) => {
         const req = normalize<{ block_ids: Uint8Array[]; return_block: boolean; return_receipt: boolean }>('block_store.get_blocks_by_id', r);
         if (req.block_ids.length > MAX_BLOCKS_PER_REQUEST) {
@@ -593,6 +769,8 @@ class Devnet implements DevnetNode {
         }
         const top = await this.blockHeightOf(req.head_block_id);
         if (top === undefined) throw new NodeError(`block not present: 0x${toHex(req.head_block_id)}`);
+        // koinos-block-store reqhandler.go: a start above the head block is an error, not an empty list.
+        if (req.ancestor_start_height > top) throw new NodeError('Block height mismatch');
         const items: ProtoMessage[] = [];
         for (let h = req.ancestor_start_height; h <= top && items.length < req.num_blocks; h++) {
           items.push(await this.blockItem(h, req.return_block, req.return_receipt));
@@ -663,6 +841,51 @@ class Devnet implements DevnetNode {
         const { id, height } = await this.produceBlock();
         return { block_id: id, block_height: height };
       },
+      'devnet.produce_blocks': async (r) => {
+        const req = normalize<{ count: number; interval_ms: bigint }>('devnet.produce_blocks', r);
+        if (req.interval_ms > 86_400_000n * 366n) throw new WalletError('INVALID_ARGUMENT', `interval_ms: expected at most a year of milliseconds, got ${req.interval_ms}`);
+        const { id, height } = await this.produceBlocks(req.count, Number(req.interval_ms));
+        return { block_id: id, block_height: height };
+      },
+      'devnet.advance_time': async (r) => {
+        const { milliseconds } = normalize<{ milliseconds: bigint }>('devnet.advance_time', r);
+        if (milliseconds === 0n || milliseconds > 86_400_000n * 36_600n) {
+          throw new WalletError('INVALID_ARGUMENT', `milliseconds: expected 1 to 3,162,240,000,000 (a century), got ${milliseconds}`);
+        }
+        const { id, height, timestamp } = await this.advanceTime(Number(milliseconds));
+        return { block_id: id, block_height: height, head_block_time: timestamp };
+      },
+      'devnet.set_balance': async (r) => {
+        const req = normalize<{ contract_id: Uint8Array; account: Uint8Array; value: bigint }>('devnet.set_balance', r);
+        const { id, height } = await this.setBalance({ contract: req.contract_id, account: req.account, value: req.value });
+        return { block_id: id, block_height: height };
+      },
+      'devnet.create_token': async (r) => {
+        const req = normalize<{ name: string; symbol: string; decimals: number; initial_supply: bigint; owner: Uint8Array }>('devnet.create_token', r);
+        const { contractId, id, height } = await this.createToken({
+          name: req.name,
+          symbol: req.symbol,
+          decimals: req.decimals,
+          initialSupply: req.initial_supply,
+          owner: req.owner,
+        });
+        return { contract_id: contractId, block_id: id, block_height: height };
+      },
+      'devnet.snapshot': async () => ({ id: await this.snapshot() }),
+      'devnet.revert': async (r) => {
+        const { id } = normalize<{ id: bigint }>('devnet.revert', r);
+        const block = await this.revert(id);
+        return { block_id: block.id, block_height: block.height };
+      },
+      'devnet.reset': async (r) => {
+        const req = normalize<{ genesis_seed: string; accounts: number; initial_balance: bigint }>('devnet.reset', r);
+        const chainId = await this.reset({
+          genesisSeed: req.genesis_seed === '' ? undefined : req.genesis_seed,
+          accounts: req.accounts === 0 ? undefined : req.accounts,
+          initialBalance: req.initial_balance === 0n ? undefined : req.initial_balance,
+        });
+        return { chain_id: chainId };
+      },
     };
   }
 }
@@ -671,10 +894,7 @@ class Devnet implements DevnetNode {
 // Opening
 
 function settingsOf(config: DevnetConfig): Settings {
-  const initialBalance = config.initialBalance ?? DEFAULT_INITIAL_BALANCE;
-  if (typeof initialBalance !== 'bigint' || initialBalance < 0n || initialBalance > UINT64_MAX) {
-    throw new WalletError('INVALID_ARGUMENT', `initialBalance: expected base units as a bigint from 0 to 2^64-1, got ${String(initialBalance)}`);
-  }
+  const initialBalance = checkBalance('initialBalance', config.initialBalance, DEFAULT_INITIAL_BALANCE);
   const genesisSeed = config.genesisSeed ?? DEFAULT_GENESIS_SEED;
   if (typeof genesisSeed !== 'string') throw new WalletError('INVALID_ARGUMENT', 'genesisSeed: expected a string');
   return {
@@ -707,8 +927,9 @@ export async function openNode(config: DevnetConfig = {}): Promise<DevnetNode> {
     const metaBytes = store.persistent ? await store.get(storeKey('meta')) : undefined;
     let genesis: Genesis;
     let chain: LoadedChain;
+    let meta: ChainMeta;
     if (metaBytes) {
-      const meta = decode<ChainMeta>('koinos.devnet.chain_meta', metaBytes);
+      meta = decode<ChainMeta>('koinos.devnet.chain_meta', metaBytes);
       checkMeta(meta, config, config.dataDir!);
       genesis = buildGenesis({ seed: meta.genesis_seed, salt: meta.salt, accounts: meta.accounts, initialBalance: meta.initial_balance });
       if (!equalBytes(genesis.chainId, meta.chain_id)) {
@@ -719,18 +940,19 @@ export async function openNode(config: DevnetConfig = {}): Promise<DevnetNode> {
       // A reset gives a new chain ID even with the same config, as a restarted public testnet does.
       const salt = config.reset ? new Uint8Array(randomBytes(16)) : EMPTY;
       genesis = buildGenesis({ seed: settings.genesisSeed, salt, accounts: settings.accounts, initialBalance: settings.initialBalance });
-      chain = await newChain(store, genesis, {
+      meta = {
         format_version: FORMAT_VERSION,
         chain_id: genesis.chainId,
         genesis_seed: settings.genesisSeed,
         salt,
         accounts: settings.accounts,
         initial_balance: settings.initialBalance,
-      });
+      };
+      chain = await newChain(store, genesis, meta);
     }
     const threads = config.signatureThreads ?? Math.min(2, Math.max(1, availableParallelism() - 1));
     const recoverer = threads > 0 ? workerRecoverer(threads) : inlineRecoverer();
-    const node = new Devnet({ settings, store, recoverer, genesis, ...chain, onBlock: config.onBlock });
+    const node = new Devnet({ settings, store, recoverer, chain: { genesis, meta, ...chain }, onBlock: config.onBlock });
     node.start();
     return node;
   } catch (error) {
@@ -739,3 +961,17 @@ export async function openNode(config: DevnetConfig = {}): Promise<DevnetNode> {
   }
 }
 
+
+/** Bytes of a state key (latin1 text). */
+function keyTextBytesOf(key: string): Uint8Array {
+  return Uint8Array.from(Buffer.from(key, 'latin1'));
+}
+
+/** The head record of the store for a head. */
+function headRecord(head: Head): Uint8Array {
+  return encode('koinos.devnet.head_record', {
+    topology: head.height === 0n ? { id: head.id, height: 0n } : { id: head.id, height: head.height, previous: head.previous },
+    timestamp: head.timestamp,
+    state_merkle_root: head.stateMerkleRoot,
+  });
+}

@@ -23,15 +23,18 @@ export interface StartDevnetOptions extends DevnetConfig {
 export interface Devnet {
   /** Base URL, `http://host:port`; JSON-RPC at `${url}/jsonrpc` (and `${url}/`), REST under `${url}/v1`. */
   url: string;
-  /** Chain ID as the gateway renders it (URL-safe base64). */
-  chainId: string;
-  /** The pre-funded development accounts (deterministic; development only). */
-  accounts: DevAccount[];
+  /** Chain ID as the gateway renders it (URL-safe base64); devnet.reset changes it, so read it when needed. */
+  readonly chainId: string;
+  /** The pre-funded development accounts (deterministic; development only); devnet.reset may change how many. */
+  readonly accounts: DevAccount[];
   /** The published development mnemonic the accounts derive from. */
   mnemonic: string;
   /** Address of the KOIN contract. */
   koinAddress: string;
-  /** The service layer, for tests and the wallet's embedded use. */
+  /**
+   * The service layer, for tests and the wallet's embedded use: `node.call(method, request)` and the developer
+   * methods `node.produceBlocks()`, `advanceTime()`, `setBalance()`, `createToken()`, `snapshot()`, `revert()`, `reset()`.
+   */
   node: DevnetNode;
   /** Stops serving (closing idle and open connections) and closes the chain's storage. Safe to call twice. */
   stop(): Promise<void>;
@@ -101,8 +104,12 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
   let stopping: Promise<void> | undefined;
   return {
     url: formatUrl(host, bound),
-    chainId: bytesToJson(node.chainId, BTYPE.BASE64),
-    accounts: node.accounts,
+    get chainId() {
+      return bytesToJson(node.chainId, BTYPE.BASE64);
+    },
+    get accounts() {
+      return node.accounts;
+    },
     mnemonic: node.mnemonic,
     koinAddress: node.koinAddress,
     node,

@@ -1,45 +1,99 @@
-// The devnet's chain state: objects in object spaces, as the node keeps them, in layers (committed head state,
-// the pending state of the mempool, one transaction, one transaction's operations) that commit into each other.
-// Every change is also what the receipts show as `state_delta_entries`.
-import { encode } from '../koinos/codec.ts';
+// The devnet's chain state: objects in object spaces, as the node keeps them, in layers (committed head state, a
+// block being applied, one transaction, one transaction's operations) that commit into each other. An object's key
+// is the serialized `database_key{space, key}`, as koinos-state-db keys it, so its disk cost is the node's.
 import type { ObjectSpace, StateDeltaEntry } from '../koinos/types.ts';
+import { encode } from '../koinos/codec.ts';
 import { keyText, keyTextBytes } from './store.ts';
 
-/** The object spaces the devnet uses, by a one-letter tag (the first character of every state key). */
-export type SpaceTag = 'B' | 'S' | 'N' | 'M';
+const EMPTY: Uint8Array = new Uint8Array(0);
 
-const EMPTY = new Uint8Array(0);
-
-/** Object space of each tag. KOIN's spaces are system spaces in the KOIN contract's zone (contracts-as Koin.ts). */
-export function objectSpaces(koinAddress: Uint8Array): Record<SpaceTag, ObjectSpace> {
-  return {
-    // KOIN supply (space 0, key empty) and balances (space 1, key = address: mana_balance_object)
-    S: { system: true, zone: koinAddress, id: 0 },
-    B: { system: true, zone: koinAddress, id: 1 },
-    // kernel spaces (zone empty): metadata 0, transaction_nonce 4 (koinos/chain/object_spaces.proto)
-    M: { system: true, zone: EMPTY, id: 0 },
-    N: { system: true, zone: EMPTY, id: 4 },
-  };
+/** An object space with the serialized `database_key` prefix of its objects (latin1 text, see keyText). */
+export interface Space extends ObjectSpace {
+  readonly system: boolean;
+  readonly zone: Uint8Array;
+  readonly id: number;
+  /** `0x0a <length> <object_space bytes>`: the first field of every database_key in this space. */
+  readonly prefix: string;
 }
 
-/** The state key of an object: its space tag followed by its key bytes as latin1 text. */
-export function stateKey(tag: SpaceTag, key: Uint8Array): string {
-  return tag + keyText(key);
+function varint(value: number): number[] {
+  const out: number[] = [];
+  let v = value;
+  while (v > 0x7f) {
+    out.push((v & 0x7f) | 0x80);
+    v = Math.floor(v / 128);
+  }
+  out.push(v);
+  return out;
 }
 
-/** The key bytes of a state key. */
-export function keyBytes(stateKeyText: string): Uint8Array {
-  return keyTextBytes(stateKeyText.slice(1));
+/** An object space (system spaces unless told otherwise), with its key prefix computed once. */
+export function objectSpace(zone: Uint8Array, id: number, system = true): Space {
+  const body: number[] = [];
+  if (system) body.push(0x08, 0x01);
+  if (zone.length > 0) body.push(0x12, ...varint(zone.length), ...zone);
+  if (id !== 0) body.push(0x18, ...varint(id));
+  const prefix = keyText(Uint8Array.from([0x0a, ...varint(body.length), ...body]));
+  return { system, zone, id, prefix };
 }
 
-/** The space tag of a state key. */
-export function tagOf(stateKeyText: string): SpaceTag {
-  return stateKeyText[0] as SpaceTag;
+/** Kernel spaces (zone empty; koinos/chain/object_spaces.proto): metadata 0, contract metadata 3, nonces 4. */
+export const KERNEL_SPACES = {
+  metadata: objectSpace(EMPTY, 0),
+  contractMetadata: objectSpace(EMPTY, 3),
+  nonce: objectSpace(EMPTY, 4),
+} as const;
+
+/**
+ * The state key of an object: its serialized `database_key{space, key}` as latin1 text (chain/state_db.cpp).
+ * @example
+ * stateKey(KERNEL_SPACES.nonce, address).length; // 33 (what a new nonce object adds to disk, besides its value)
+ */
+export function stateKey(space: Space, key: Uint8Array): string {
+  if (key.length === 0) return space.prefix;
+  return space.prefix + keyText(Uint8Array.from([0x12, ...varint(key.length)])) + keyText(key);
+}
+
+/** Reads `<varint>` at `offset` of a latin1 key text; returns [value, next offset]. */
+function readVarint(text: string, offset: number): [number, number] {
+  let value = 0;
+  let scale = 1;
+  let i = offset;
+  for (;;) {
+    const byte = text.charCodeAt(i++);
+    value += (byte & 0x7f) * scale;
+    if (byte < 0x80) return [value, i];
+    scale *= 128;
+  }
+}
+
+/** The object space and key bytes of a state key (the inverse of stateKey). */
+export function parseStateKey(text: string): { space: ObjectSpace; key: Uint8Array } {
+  const [spaceLength, spaceStart] = readVarint(text, 1);
+  const spaceEnd = spaceStart + spaceLength;
+  let system = false;
+  let zone = EMPTY;
+  let id = 0;
+  let i = spaceStart;
+  while (i < spaceEnd) {
+    const tag = text.charCodeAt(i++);
+    if (tag === 0x08) [system, i] = [text.charCodeAt(i) !== 0, i + 1];
+    else if (tag === 0x12) {
+      const [length, start] = readVarint(text, i);
+      zone = keyTextBytes(text.slice(start, start + length));
+      i = start + length;
+    } else [id, i] = readVarint(text, i);
+  }
+  if (spaceEnd >= text.length) return { space: { system, zone, id }, key: EMPTY };
+  const [keyLength, keyStart] = readVarint(text, spaceEnd + 1);
+  return { space: { system, zone, id }, key: keyTextBytes(text.slice(keyStart, keyStart + keyLength)) };
 }
 
 /** Something objects can be read from: undefined means the object does not exist. */
 export interface StateSource {
   lookup(key: string): Uint8Array | undefined;
+  /** Every object whose state key starts with `prefix` (in no particular order). */
+  scan(prefix: string, into: Map<string, Uint8Array | null>): void;
 }
 
 /** A layer that can take another layer's changes (null deletes). */
@@ -55,6 +109,10 @@ export class BaseState implements StateSource, StateSink {
     return this.objects.get(key);
   }
 
+  scan(prefix: string, into: Map<string, Uint8Array | null>): void {
+    for (const [key, value] of this.objects) if (key.startsWith(prefix)) into.set(key, value);
+  }
+
   set(key: string, value: Uint8Array | null): void {
     if (value === null) this.objects.delete(key);
     else this.objects.set(key, value);
@@ -62,8 +120,9 @@ export class BaseState implements StateSource, StateSink {
 }
 
 /**
- * Changes on top of another layer. `put` returns the disk bytes the change uses (a new object costs its key and
- * value, a changed one the difference in value size).
+ * Changes on top of another layer. `put` and `remove` return the disk bytes the change uses, as state_db.cpp's
+ * put_object counts them: a new object its serialized database_key plus its value, a changed one the difference in
+ * value size, a removed one minus its key and value.
  */
 export class StateView implements StateSource, StateSink {
   /** Changed objects in the order they were first changed; null marks a removed object. */
@@ -80,19 +139,51 @@ export class StateView implements StateSource, StateSink {
     return this.parent.lookup(key);
   }
 
-  get(tag: SpaceTag, key: Uint8Array): Uint8Array | undefined {
-    return this.lookup(stateKey(tag, key));
+  scan(prefix: string, into: Map<string, Uint8Array | null>): void {
+    this.parent.scan(prefix, into);
+    for (const [key, value] of this.changes) if (key.startsWith(prefix)) into.set(key, value);
+  }
+
+  get(space: Space, key: Uint8Array): Uint8Array | undefined {
+    return this.lookup(stateKey(space, key));
   }
 
   set(key: string, value: Uint8Array | null): void {
     this.changes.set(key, value);
   }
 
-  put(tag: SpaceTag, key: Uint8Array, value: Uint8Array): number {
-    const k = stateKey(tag, key);
+  put(space: Space, key: Uint8Array, value: Uint8Array): number {
+    const k = stateKey(space, key);
     const old = this.lookup(k);
     this.changes.set(k, value);
-    return old === undefined ? key.length + value.length : value.length - old.length;
+    return old === undefined ? k.length + value.length : value.length - old.length;
+  }
+
+  remove(space: Space, key: Uint8Array): number {
+    const k = stateKey(space, key);
+    const old = this.lookup(k);
+    if (old === undefined) return 0;
+    this.changes.set(k, null);
+    return -(k.length + old.length);
+  }
+
+  /**
+   * The objects of `space` whose key starts with `keyPrefix`, sorted by key bytes (as the node's ordered index walks
+   * them with get_next_object / get_prev_object). Scans every object: the devnet's state is small.
+   */
+  entries(space: Space, keyPrefix: Uint8Array = EMPTY): { key: Uint8Array; value: Uint8Array }[] {
+    const found = new Map<string, Uint8Array | null>();
+    this.scan(space.prefix, found);
+    const prefix = keyText(keyPrefix);
+    const out: { key: Uint8Array; value: Uint8Array; text: string }[] = [];
+    for (const [k, value] of found) {
+      if (value === null) continue;
+      const { key } = parseStateKey(k);
+      const text = keyText(key);
+      if (text.startsWith(prefix)) out.push({ key, value, text });
+    }
+    out.sort((a, b) => (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
+    return out.map(({ key, value }) => ({ key, value }));
   }
 
   /** Moves this layer's changes into its parent. */
@@ -103,10 +194,11 @@ export class StateView implements StateSource, StateSink {
 }
 
 /** The changes of a layer as state delta entries (value absent for a removed object). */
-export function deltaEntries(changes: Map<string, Uint8Array | null>, spaces: Record<SpaceTag, ObjectSpace>): StateDeltaEntry[] {
+export function deltaEntries(changes: Map<string, Uint8Array | null>): StateDeltaEntry[] {
   const out: StateDeltaEntry[] = [];
   for (const [key, value] of changes) {
-    const entry: StateDeltaEntry = { object_space: spaces[tagOf(key)], key: keyBytes(key) };
+    const { space, key: bytes } = parseStateKey(key);
+    const entry: StateDeltaEntry = { object_space: space, key: bytes };
     if (value !== null) entry.value = value;
     out.push(entry);
   }

@@ -36,6 +36,8 @@ export interface Store {
   write(ops: StoreOp[]): Promise<void>;
   /** Every entry whose key starts with `prefix`, in key order. */
   entries(prefix: Uint8Array): AsyncIterable<[Uint8Array, Uint8Array]>;
+  /** Deletes every entry (a reset of the chain). */
+  clear(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -130,6 +132,10 @@ export class MemoryStore implements Store {
     for (const k of keys) yield [keyTextBytes(k), this.map.get(k)!];
   }
 
+  async clear(): Promise<void> {
+    this.map.clear();
+  }
+
   async close(): Promise<void> {}
 }
 
@@ -176,6 +182,10 @@ export class LevelStore implements Store {
     const end = Uint8Array.from(prefix);
     end[end.length - 1]! += 1;
     for await (const [key, value] of this.db.iterator({ gte: prefix, lt: end })) yield [plain(key)!, plain(value)!];
+  }
+
+  async clear(): Promise<void> {
+    await this.db.clear();
   }
 
   async close(): Promise<void> {

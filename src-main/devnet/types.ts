@@ -57,7 +57,32 @@ export class NodeError extends Error {
   }
 }
 
+/** devnet.set_balance: the balance of `account` on `contract` (KOIN when absent) becomes `value` (base units). */
+export interface SetBalanceOptions {
+  contract?: Uint8Array;
+  account: Uint8Array;
+  value: bigint;
+}
+
+/** devnet.create_token: a KCS-4 test token whose whole initial supply `owner` holds (and only `owner` may mint). */
+export interface CreateTokenOptions {
+  name: string;
+  symbol: string;
+  /** 0 to 18 (default 8). */
+  decimals?: number;
+  initialSupply?: bigint;
+  owner: Uint8Array;
+}
+
+/** devnet.reset: what changes besides the chain ID (each defaults to the running devnet's value). */
+export interface ResetOptions {
+  genesisSeed?: string;
+  accounts?: number;
+  initialBalance?: bigint;
+}
+
 export interface DevnetNode {
+  /** The chain ID; a reset changes it (and the accounts when asked), so read these again after one. */
   readonly chainId: Uint8Array;
   readonly genesisAddress: string;
   readonly koinAddress: string;
@@ -72,7 +97,24 @@ export interface DevnetNode {
    * @throws NodeError for chain and service errors (no state changes on a rejected request).
    */
   call(method: string, request: ProtoMessage): Promise<ProtoMessage>;
-  /** Produces one block now with whatever is pending (manual mode, tests). */
+  /** Produces one block now with whatever is pending (JSON-RPC devnet.produce_block). */
   produceBlock(): Promise<{ id: Uint8Array; height: bigint }>;
+  /**
+   * Produces `count` blocks (1 to 10,000), each `intervalMs` after the previous one (the clock moves with them);
+   * answers the last (devnet.produce_blocks). @throws WalletError INVALID_ARGUMENT for counts out of range.
+   */
+  produceBlocks(count: number, intervalMs?: number): Promise<{ id: Uint8Array; height: bigint }>;
+  /** Moves the clock forward and produces a block at the new time (devnet.advance_time). */
+  advanceTime(milliseconds: number): Promise<{ id: Uint8Array; height: bigint; timestamp: bigint }>;
+  /** Sets a token balance in a block produced at once (devnet.set_balance). @throws WalletError INVALID_ARGUMENT */
+  setBalance(options: SetBalanceOptions): Promise<{ id: Uint8Array; height: bigint }>;
+  /** Creates a KCS-4 test token in a block produced at once (devnet.create_token). @throws WalletError INVALID_ARGUMENT */
+  createToken(options: CreateTokenOptions): Promise<{ contractId: Uint8Array; id: Uint8Array; height: bigint }>;
+  /** Remembers the chain now; answers the id `revert` takes (devnet.snapshot). */
+  snapshot(): Promise<bigint>;
+  /** Goes back to a snapshot, dropping later blocks and the mempool (devnet.revert). @throws WalletError INVALID_ARGUMENT */
+  revert(id: bigint): Promise<{ id: Uint8Array; height: bigint }>;
+  /** Replaces the chain by a new one with a new chain ID (devnet.reset); answers the new chain ID. */
+  reset(options?: ResetOptions): Promise<Uint8Array>;
   close(): Promise<void>;
 }

@@ -21,28 +21,46 @@ export interface TokenMethod {
   readOnly: boolean;
 }
 
-function method(name: string, readOnly: boolean, argsType = `${name}_arguments`, resultType = `${name}_result`): TokenMethod {
-  return { name, entryPoint: entryPoint(name), argsType: `${TOKEN}.${argsType}`, resultType: `${TOKEN}.${resultType}`, readOnly };
+function method(name: string, readOnly: boolean, pkg = TOKEN): TokenMethod {
+  return { name, entryPoint: entryPoint(name), argsType: `${pkg}.${name}_arguments`, resultType: `${pkg}.${name}_result`, readOnly };
 }
 
-/** The KOIN methods the wallet and the devnet use, by name. */
-export const KOIN_METHODS = {
+/** The KCS-4 token standard's entry points (every token: KOIN, VHP, the devnet's test tokens), by name. */
+export const TOKEN_METHODS = {
   name: method('name', true),
   symbol: method('symbol', true),
   decimals: method('decimals', true),
   get_info: method('get_info', true),
   total_supply: method('total_supply', true),
   balance_of: method('balance_of', true),
+  allowance: method('allowance', true),
+  get_allowances: method('get_allowances', true),
   transfer: method('transfer', false),
   mint: method('mint', false),
   burn: method('burn', false),
+  approve: method('approve', false),
+} as const;
+
+/**
+ * The KOIN methods the wallet and the devnet use, by name: KCS-4 plus `authorize` (koinos-contracts-as
+ * contracts/koin: the contract's own authority, answered by the system authority).
+ */
+export const KOIN_METHODS = {
+  ...TOKEN_METHODS,
+  authorize: method('authorize', false, 'koinos.chain'),
+} as const;
+
+/** The VHP methods: KCS-4 plus `effective_balance_of` (an increase counts only after a delay of blocks). */
+export const VHP_METHODS = {
+  ...KOIN_METHODS,
+  effective_balance_of: method('effective_balance_of', true, 'koinos.contracts.vhp'),
 } as const;
 
 export type KoinMethodName = keyof typeof KOIN_METHODS;
 
-const BY_ENTRY_POINT = new Map<number, TokenMethod>(Object.values(KOIN_METHODS).map((m) => [m.entryPoint, m]));
+const BY_ENTRY_POINT = new Map<number, TokenMethod>(Object.values(VHP_METHODS).map((m) => [m.entryPoint, m]));
 
-/** The KOIN method with this entry point, if any. */
+/** The KOIN, VHP or KCS-4 method with this entry point, if any. */
 export function koinMethodByEntryPoint(ep: number): TokenMethod | undefined {
   return BY_ENTRY_POINT.get(ep);
 }
@@ -94,9 +112,12 @@ export function decodeOperationJson(op: Operation, isKoin: (contractId: Uint8Arr
   }
 }
 
-const TOKEN_EVENT = /(?:^|\.)(?:token|koin)\.(transfer|mint|burn)(?:_event)?$/;
+const TOKEN_EVENT = /(?:^|\.)(?:token|koin|kcs4)\.(transfer|mint|burn|approve)(?:_event)?$/;
 
-/** The token event type of an event name, matched by suffix (`token.transfer_event`, `koinos.contracts.token.transfer_event`, `koin.transfer`). */
+/**
+ * The token event type of an event name, matched by suffix: the current KOIN's `token.transfer_event`, the launch
+ * contract's `koinos.contracts.token.transfer_event` (older blocks), `koin.transfer`, `koinos.contracts.kcs4.approve`.
+ */
 export function tokenEventType(name: string): string | undefined {
   const kind = TOKEN_EVENT.exec(name)?.[1];
   return kind ? `${TOKEN}.${kind}_event` : undefined;

@@ -112,10 +112,12 @@ describe('koinos-wallet devnet', () => {
       [['--frobnicate'], /unknown option --frobnicate/],
       [['extra'], /takes no arguments/],
       [['--api-key', ''], /--api-key/],
+      [['--irreversible-depth', 'deep'], /--irreversible-depth .* whole number from 0 to 1000000/],
     ];
-    const results = await Promise.all(cases.map(([args]) => runDevnetToExit(args)));
+    // Nine CLI processes start at once: on a loaded two-core machine that alone can take more than half a minute.
+    const results = await Promise.all(cases.map(([args]) => runDevnetToExit(args, { timeoutMs: 110_000 })));
     results.forEach((r, i) => expectOneLineError(r, 2, cases[i]![1]));
-  });
+  }, 120_000);
 
   it('reports a port in use as one line with exit code 1', async () => {
     const blocker: Server = createServer();

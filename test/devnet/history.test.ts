@@ -45,7 +45,7 @@ describe('account history', () => {
       expect(entries).toHaveLength(1);
       expect(entries[0]!.seq_num).toBe(0n);
       expect(entries[0]!.trx!.transaction.id).toEqual(tx.id);
-      expect(entries[0]!.trx!.receipt.events[0]!.name).toBe('koinos.contracts.token.transfer_event');
+      expect(entries[0]!.trx!.receipt.events[0]!.name).toBe('token.transfer_event');
     }
     expect(await history(n, C.addressBytes)).toEqual([]);
   });

@@ -106,4 +106,50 @@ describe('koilib against the devnet', () => {
     expect(parsed.error).toMatch(/nonce/);
     expect(parsed.code).toBe(-201);
   });
+
+  it('fetches the KOIN ABI from contract_meta_store and uses it for allowances (approve, allowance, getAllowances)', async () => {
+    const [owner, spender] = devnet.accounts as [typeof devnet.accounts[0], typeof devnet.accounts[0]];
+    const signer = Signer.fromWif(owner.wif);
+    signer.provider = provider;
+    const koin = new Contract({ id: devnet.koinAddress, provider, signer });
+    const abi = await koin.fetchAbi();
+    expect(Object.keys(abi!.methods)).toEqual(expect.arrayContaining(['transfer', 'approve', 'allowance', 'get_allowances', 'authorize']));
+    expect((await call(koin, 'name')()).result).toEqual({ value: 'Koin' });
+    expect((await call(koin, 'allowance')({ owner: owner.address, spender: spender.address })).result).toEqual({ value: '0' });
+    const { transaction, receipt } = await call(koin, 'approve')({ owner: owner.address, spender: spender.address, value: '500' });
+    expect(receipt!.events[0]).toMatchObject({ name: 'token.approve_event', impacted: [owner.address, spender.address] });
+    await transaction!.wait('byBlock', 15_000);
+    expect((await call(koin, 'allowance')({ owner: owner.address, spender: spender.address })).result).toEqual({ value: '500' });
+    const { result } = await call(koin, 'get_allowances')({ owner: owner.address, limit: 10 });
+    expect(result).toEqual({ owner: owner.address, allowances: [{ spender: spender.address, value: '500' }] });
+  });
+
+  it('reads contract metadata with invokeGetContractMetadata', async () => {
+    const metadata = await provider.invokeGetContractMetadata(devnet.koinAddress);
+    expect(metadata).toMatchObject({ value: { system: true } });
+    expect((metadata as { value: { hash: string } }).value.hash).toMatch(/^0x1220[0-9a-f]{64}$/);
+  });
+
+  it('gets the node error (not a crash) for a block above the head', async () => {
+    const error = await provider.getBlock(999_999).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(error).toBeInstanceOf(Error);
+    expect(error!.message).toMatch(/Block height mismatch/);
+  });
+
+  it('sees a transaction that would revert refused at submission (code 1), nonce unchanged', async () => {
+    const [sender] = devnet.accounts as [typeof devnet.accounts[0]];
+    const { koin } = koinFor(sender.wif);
+    const nonce = await provider.getNonce(sender.address);
+    const error = await call(koin, 'transfer')({ from: sender.address, to: sender.address, value: '1' }).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(error).toBeInstanceOf(Error);
+    const parsed = JSON.parse(error!.message);
+    expect(parsed).toMatchObject({ error: 'cannot transfer to yourself', code: 1, logs: ['transaction reverted: cannot transfer to yourself'] });
+    expect(await provider.getNonce(sender.address)).toBe(nonce);
+  });
 });

@@ -1,12 +1,13 @@
 // Submitting transactions to the devnet: KOIN transfers, mint and burn, receipts, broadcast false, and every
-// rejection with the node's code and text, each leaving balances, nonces and the mempool unchanged.
+// rejection with the node's code and text, each leaving balances, nonces and the mempool unchanged. As koinos-chain:
+// a transaction that reverts is an error at submission; only a block includes one reverted.
 import { describe, expect, it } from 'vitest';
 import { toHex } from '../../src-main/koinos/bytes.ts';
 import { decode, encode } from '../../src-main/koinos/codec.ts';
 import { addressFromString } from '../../src-main/koinos/address.ts';
 import { koinOperation } from '../../src-main/koinos/koin.ts';
 import { nonceToBytes } from '../../src-main/koinos/transaction.ts';
-import type { Transaction } from '../../src-main/koinos/types.ts';
+import type { Transaction, TransactionReceipt } from '../../src-main/koinos/types.ts';
 import type { DevnetNode } from '../../src-main/devnet/types.ts';
 import { balanceOf, genesisKey, key, KOIN, koinTx, manaOf, nonceOf, pendingCount, rejection, snapshot, submit, transferTx, testNodes } from './helpers.ts';
 
@@ -31,7 +32,7 @@ describe('a KOIN transfer', () => {
     expect(receipt.rc_used).toBeLessThanOrEqual(3_000_000n);
     expect(receipt.events).toHaveLength(1);
     const event = receipt.events[0]!;
-    expect(event).toMatchObject({ sequence: 0, source: addressFromString(n.koinAddress), name: 'koinos.contracts.token.transfer_event' });
+    expect(event).toMatchObject({ sequence: 0, source: addressFromString(n.koinAddress), name: 'token.transfer_event' });
     expect(event.impacted).toEqual([B.addressBytes, A.addressBytes]);
     expect(decode('koinos.contracts.token.transfer_event', event.data)).toEqual({ from: A.addressBytes, to: B.addressBytes, value: 5n * KOIN, memo: '' });
     // state delta entries: the nonce, then both balance objects
@@ -220,9 +221,9 @@ describe('rejections', () => {
     expect(ok).toMatchObject({ reverted: false, rc_used: dry.rc_used, network_bandwidth_used: size });
   });
 
-  it('rejects a transfer the sender cannot cover with the contract message and code', async () => {
+  it('rejects a transfer the sender cannot cover with the contract message, as a reversion (code 1)', async () => {
     const n = await node();
-    const e = await expectRejected(n, await transferTx(n, A, B, 2_000_000n * KOIN), -1, "account 'from' has insufficient balance");
+    const e = await expectRejected(n, await transferTx(n, A, B, 2_000_000n * KOIN), 1, "account 'from' has insufficient balance");
     expect(e.data.logs).toEqual(["transaction reverted: account 'from' has insufficient balance"]);
   });
 
@@ -234,13 +235,14 @@ describe('rejections', () => {
     expect(await balanceOf(n, A.addressBytes)).toBe(10n * KOIN);
     expect(await manaOf(n, A.addressBytes)).toBeLessThan(10n * KOIN);
     const spend = await transferTx(n, A, C, 10n * KOIN, { rcLimit: KOIN / 10n });
-    await expectRejected(n, spend, -1, "account 'from' has insufficient mana for transfer");
+    await expectRejected(n, spend, 1, "account 'from' has insufficient mana for transfer");
   });
 
-  it('rejects a transfer from an account that did not sign it', async () => {
+  it('rejects a transfer from an account that did not sign it (the contract failure becomes a reversion)', async () => {
     const n = await node();
     const tx = await koinTx(n, A, 'transfer', { from: B.addressBytes, to: C.addressBytes, value: 1n });
-    await expectRejected(n, tx, -200, "account 'from' has not authorized transfer");
+    const e = await expectRejected(n, tx, 1, "account 'from' has not authorized transfer");
+    expect(e.data.logs).toEqual(["transaction reverted: account 'from' has not authorized transfer"]);
   });
 
   it('rejects more pending transactions than the limit', async () => {
@@ -267,39 +269,100 @@ describe('rejections', () => {
 });
 
 describe('reversions', () => {
-  it('includes a transaction that runs past its rc_limit, reverted and charged, without its effects', async () => {
+  /** Submits with and without broadcast; expects the reversion (code, message, logs) and no change at all. */
+  async function expectReverted(n: DevnetNode, tx: Transaction, code: number, message: string) {
+    for (const broadcast of [false, true]) {
+      const before = await snapshot(n, [A, B, C]);
+      const e = await rejection(submit(n, tx, broadcast));
+      expect(e.code).toBe(code);
+      expect(e.message).toBe(message);
+      expect(e.data.logs).toEqual([`transaction reverted: ${message}`]);
+      expect(await snapshot(n, [A, B, C])).toEqual(before);
+    }
+    await n.produceBlock();
+    const { transactions } = (await n.call('transaction_store.get_transactions_by_id', { transaction_ids: [tx.id] })) as { transactions: unknown[] };
+    expect(transactions).toEqual([]);
+  }
+
+  it('rejects at submission a transaction that runs past its rc_limit, changing nothing', async () => {
     const n = await node();
     const full = await submit(n, await transferTx(n, A, B, KOIN), false);
-    const tx = await transferTx(n, A, B, KOIN, { rcLimit: full.rc_used - 300_000n });
-    const receipt = await submit(n, tx);
-    expect(receipt.reverted).toBe(true);
-    expect(receipt.logs).toEqual(['transaction reverted: insufficient rc']);
-    expect(receipt.events).toEqual([]);
-    // the network bandwidth was charged before the operations ran out
-    expect(receipt.network_bandwidth_used).toBe(BigInt(encode('koinos.protocol.transaction', tx).length));
-    expect(receipt.rc_used).toBeGreaterThan(0n);
-    expect(receipt.rc_used).toBeLessThanOrEqual(receipt.rc_limit);
-    await n.produceBlock();
-    expect(await balanceOf(n, A.addressBytes)).toBe(1_000_000n * KOIN);
-    expect(await balanceOf(n, B.addressBytes)).toBe(1_000_000n * KOIN);
-    expect(await nonceOf(n, A.addressBytes)).toBe(1n);
-    expect(await manaOf(n, A.addressBytes)).toBeLessThan(1_000_000n * KOIN);
-    const { transactions } = (await n.call('transaction_store.get_transactions_by_id', { transaction_ids: [tx.id] })) as { transactions: unknown[] };
+    await expectReverted(n, await transferTx(n, A, B, KOIN, { rcLimit: full.rc_used - 300_000n }), 104, 'insufficient rc');
+  });
+
+  it('rejects a transfer to oneself (the contract reverts it), changing nothing', async () => {
+    const n = await node();
+    await expectReverted(n, await transferTx(n, A, A, KOIN), 1, 'cannot transfer to yourself');
+  });
+
+  it('rejects a call to a contract that does not exist, and an unknown entry point', async () => {
+    const n = await node();
+    const missing = [{ call_contract: { contract_id: C.addressBytes, entry_point: 1, args: new Uint8Array() } }];
+    await expectReverted(n, await koinTx(n, A, 'name', {}, { operations: missing }), 102, 'contract does not exist');
+    const unknown = [{ call_contract: { contract_id: addressFromString(n.koinAddress), entry_point: 1, args: new Uint8Array() } }];
+    await expectReverted(n, await koinTx(n, A, 'name', {}, { operations: unknown }), 1, 'unknown entry point 0x00000001');
+  });
+
+  it('includes reverted, and charged, a transaction whose state changed between its submission and its block', async () => {
+    const n = await node();
+    // Each spend is covered by the head state when submitted; together they exceed the balance.
+    expect((await submit(n, await transferTx(n, A, B, 600_000n * KOIN))).reverted).toBe(false);
+    const second = await transferTx(n, A, C, 600_000n * KOIN);
+    expect((await submit(n, second)).reverted).toBe(false);
+    const manaBefore = await manaOf(n, A.addressBytes);
+    const { id } = await n.produceBlock();
+    const { block_items } = (await n.call('block_store.get_blocks_by_id', { block_ids: [id], return_block: false, return_receipt: true })) as {
+      block_items: { receipt: { transaction_receipts: TransactionReceipt[] } }[];
+    };
+    const [ok, reverted] = block_items[0]!.receipt.transaction_receipts;
+    expect(ok).toMatchObject({ reverted: false });
+    expect(reverted).toMatchObject({ id: second.id, reverted: true, logs: ["transaction reverted: account 'from' has insufficient balance"], events: [] });
+    expect(reverted!.rc_used).toBeGreaterThan(0n);
+    expect(await balanceOf(n, A.addressBytes)).toBe(400_000n * KOIN);
+    expect(await balanceOf(n, C.addressBytes)).toBe(1_000_000n * KOIN);
+    expect(await nonceOf(n, A.addressBytes)).toBe(2n);
+    // both paid their mana: the transferred 600,000 and the fees of both
+    expect(await manaOf(n, A.addressBytes)).toBe(manaBefore - 600_000n * KOIN - ok!.rc_used - reverted!.rc_used);
+    const { transactions } = (await n.call('transaction_store.get_transactions_by_id', { transaction_ids: [second.id] })) as { transactions: unknown[] };
     expect(transactions).toHaveLength(1);
   });
+});
 
-  it('includes a transfer to oneself as reverted (the contract reverts it)', async () => {
-    const n = await node();
-    const receipt = await submit(n, await transferTx(n, A, A, KOIN));
-    expect(receipt.reverted).toBe(true);
-    expect(receipt.logs).toEqual(['transaction reverted: cannot transfer to yourself']);
+describe('as koinos-chain at submission', () => {
+  it('runs on the head state with the head block time: max_payer_rc equals get_account_rc', async () => {
+    let clock = 1_700_000_000_000;
+    const n = await node({ now: () => clock });
+    await submit(n, await transferTx(n, A, B, 100_000n * KOIN));
+    await n.produceBlock();
+    clock += 60_000; // the clock moves on, the head block does not
+    const receipt = await submit(n, await transferTx(n, A, B, KOIN), false);
+    expect(receipt.max_payer_rc).toBe(await manaOf(n, A.addressBytes));
   });
 
-  it('reverts a call to a contract that does not exist', async () => {
+  it('numbers events across the whole block, each submission from 0', async () => {
     const n = await node();
-    const operations = [{ call_contract: { contract_id: C.addressBytes, entry_point: 1, args: new Uint8Array() } }];
-    const receipt = await submit(n, await koinTx(n, A, 'name', {}, { operations }));
-    expect(receipt).toMatchObject({ reverted: true, logs: ['transaction reverted: contract does not exist'] });
+    const r1 = await submit(n, await transferTx(n, A, B, KOIN));
+    const r2 = await submit(n, await transferTx(n, B, C, KOIN));
+    expect([r1.events[0]!.sequence, r2.events[0]!.sequence]).toEqual([0, 0]);
+    const { id } = await n.produceBlock();
+    const { block_items } = (await n.call('block_store.get_blocks_by_id', { block_ids: [id], return_block: false, return_receipt: true })) as {
+      block_items: { receipt: { transaction_receipts: TransactionReceipt[] } }[];
+    };
+    expect(block_items[0]!.receipt.transaction_receipts.map((r) => r.events[0]!.sequence)).toEqual([0, 1]);
+  });
+
+  it('counts disk bytes as state_db does: the two public mainnet transfer receipts, 35 and 112', async () => {
+    const n = await node({ now: () => 1_700_000_000_000 });
+    await n.produceBlock();
+    // Touch A, B and C once, so that their KOIN records carry a last_mana_update (as mainnet records do).
+    await submit(n, await transferTx(n, A, B, KOIN));
+    await submit(n, await transferTx(n, A, C, KOIN));
+    await n.produceBlock();
+    // An account's first transaction to an existing account: a new nonce object (33-byte database_key + 2 bytes).
+    expect((await submit(n, await transferTx(n, B, A, KOIN))).disk_storage_used).toBe(35n);
+    // ... to a new account: also a new KOIN record (60-byte database_key + 17-byte mana_balance_object).
+    const D = key(7);
+    expect((await submit(n, await transferTx(n, C, D, KOIN))).disk_storage_used).toBe(112n);
   });
 });
 
@@ -308,17 +371,17 @@ describe('mint and burn', () => {
     const n = await node();
     const G = genesisKey();
     const receipt = await submit(n, await koinTx(n, G, 'mint', { to: C.addressBytes, value: 7n * KOIN }));
-    expect(receipt.events[0]).toMatchObject({ name: 'koinos.contracts.token.mint_event', impacted: [C.addressBytes] });
+    expect(receipt.events[0]).toMatchObject({ name: 'token.mint_event', impacted: [C.addressBytes] });
     await n.produceBlock();
     expect(await balanceOf(n, C.addressBytes)).toBe(1_000_007n * KOIN);
     const e = await rejection(submit(n, await koinTx(n, A, 'mint', { to: A.addressBytes, value: 1n })));
-    expect(e).toMatchObject({ code: -200, message: 'insufficient privileges to mint' });
+    expect(e).toMatchObject({ code: 1, message: 'insufficient privileges to mint' });
   });
 
   it('burns from a signing account and lowers the supply', async () => {
     const n = await node();
     const receipt = await submit(n, await koinTx(n, A, 'burn', { from: A.addressBytes, value: 3n * KOIN }));
-    expect(receipt.events[0]).toMatchObject({ name: 'koinos.contracts.token.burn_event', impacted: [A.addressBytes] });
+    expect(receipt.events[0]).toMatchObject({ name: 'token.burn_event', impacted: [A.addressBytes] });
     await n.produceBlock();
     expect(await balanceOf(n, A.addressBytes)).toBe(999_997n * KOIN);
   });
@@ -357,14 +420,18 @@ describe('mana', () => {
     let clock = 1_700_000_000_000;
     const n = await node({ now: () => clock });
     await n.produceBlock();
-    const receipt = await submit(n, await transferTx(n, A, B, 100_000n * KOIN));
-    // A's KOIN record right after the transfer, as the receipt's state delta shows it
+    await submit(n, await transferTx(n, A, B, 100_000n * KOIN));
+    const { id } = await n.produceBlock();
+    // A's KOIN record right after the transfer, as the block receipt's state delta shows it
+    const { block_items } = (await n.call('block_store.get_blocks_by_id', { block_ids: [id], return_block: false, return_receipt: true })) as {
+      block_items: { receipt: { transaction_receipts: TransactionReceipt[] } }[];
+    };
+    const receipt = block_items[0]!.receipt.transaction_receipts[0]!;
     const entry = receipt.state_delta_entries.find((e) => e.object_space?.id === 1 && Buffer.from(e.key).equals(Buffer.from(A.addressBytes)))!;
     const record = decode<{ balance: bigint; mana: bigint; last_mana_update: bigint }>('koinos.contracts.koin.mana_balance_object', entry.value!);
     expect(record.mana).toBeLessThan(record.balance);
-    await n.produceBlock();
     const { head_block_time: blockTime } = (await n.call('chain.get_head_info', {})) as { head_block_time: bigint };
-    // the transfer ran in its block's context
+    // the block applied the transfer in its own context (its own time)
     expect(record.last_mana_update).toBe(blockTime);
     const expected = (t: bigint) => {
       const mana = record.mana + ((t - record.last_mana_update) * record.balance) / 432_000_000n;

@@ -680,6 +680,48 @@ export const DESCRIPTOR: INamespace = {
     },
     "chain": {
      "nested": {
+      "authorization_type": {
+       "values": {
+        "call_contract": 0,
+        "use_rc": 1,
+        "upload_contract": 2
+       }
+      },
+      "call_target": {
+       "fields": {
+        "contract_id": {
+         "type": "bytes",
+         "id": 1,
+         "options": {
+          "(koinos.btype)": "ADDRESS"
+         }
+        },
+        "entry_point": {
+         "type": "uint32",
+         "id": 2
+        }
+       }
+      },
+      "authorize_arguments": {
+       "fields": {
+        "type": {
+         "type": "authorization_type",
+         "id": 1
+        },
+        "call": {
+         "type": "call_target",
+         "id": 2
+        }
+       }
+      },
+      "authorize_result": {
+       "fields": {
+        "value": {
+         "type": "bool",
+         "id": 1
+        }
+       }
+      },
       "error_data": {
        "fields": {
         "message": {
@@ -992,6 +1034,25 @@ export const DESCRIPTOR: INamespace = {
         "pre_irreversibility_block": -1015
        }
       },
+      "get_contract_metadata_arguments": {
+       "fields": {
+        "contract_id": {
+         "type": "bytes",
+         "id": 1,
+         "options": {
+          "(koinos.btype)": "CONTRACT_ID"
+         }
+        }
+       }
+      },
+      "get_contract_metadata_result": {
+       "fields": {
+        "value": {
+         "type": "contract_metadata_object",
+         "id": 1
+        }
+       }
+      },
       "value_type": {
        "oneofs": {
         "kind": {
@@ -1131,6 +1192,18 @@ export const DESCRIPTOR: INamespace = {
        "id": 3,
        "options": {
         "(koinos.btype)": "BLOCK_ID"
+       }
+      }
+     }
+    },
+    "contract_meta_store": {
+     "nested": {
+      "contract_meta_item": {
+       "fields": {
+        "abi": {
+         "type": "string",
+         "id": 1
+        }
        }
       }
      }
@@ -1361,6 +1434,10 @@ export const DESCRIPTOR: INamespace = {
            "options": {
             "jstype": "JS_STRING"
            }
+          },
+          "memo": {
+           "type": "string",
+           "id": 3
           }
          }
         },
@@ -1382,10 +1459,135 @@ export const DESCRIPTOR: INamespace = {
            "options": {
             "jstype": "JS_STRING"
            }
+          },
+          "memo": {
+           "type": "string",
+           "id": 3
           }
          }
         },
         "burn_result": {
+         "fields": {}
+        },
+        "allowance_arguments": {
+         "fields": {
+          "owner": {
+           "type": "bytes",
+           "id": 1,
+           "options": {
+            "(koinos.btype)": "ADDRESS"
+           }
+          },
+          "spender": {
+           "type": "bytes",
+           "id": 2,
+           "options": {
+            "(koinos.btype)": "ADDRESS"
+           }
+          }
+         }
+        },
+        "allowance_result": {
+         "fields": {
+          "value": {
+           "type": "uint64",
+           "id": 1,
+           "options": {
+            "jstype": "JS_STRING"
+           }
+          }
+         }
+        },
+        "spender_value": {
+         "fields": {
+          "spender": {
+           "type": "bytes",
+           "id": 1,
+           "options": {
+            "(koinos.btype)": "ADDRESS"
+           }
+          },
+          "value": {
+           "type": "uint64",
+           "id": 2,
+           "options": {
+            "jstype": "JS_STRING"
+           }
+          }
+         }
+        },
+        "get_allowances_arguments": {
+         "fields": {
+          "owner": {
+           "type": "bytes",
+           "id": 1,
+           "options": {
+            "(koinos.btype)": "ADDRESS"
+           }
+          },
+          "start": {
+           "type": "bytes",
+           "id": 2,
+           "options": {
+            "(koinos.btype)": "ADDRESS"
+           }
+          },
+          "limit": {
+           "type": "int32",
+           "id": 3
+          },
+          "descending": {
+           "type": "bool",
+           "id": 4
+          }
+         }
+        },
+        "get_allowances_result": {
+         "fields": {
+          "owner": {
+           "type": "bytes",
+           "id": 1,
+           "options": {
+            "(koinos.btype)": "ADDRESS"
+           }
+          },
+          "allowances": {
+           "rule": "repeated",
+           "type": "spender_value",
+           "id": 2
+          }
+         }
+        },
+        "approve_arguments": {
+         "fields": {
+          "owner": {
+           "type": "bytes",
+           "id": 1,
+           "options": {
+            "(koinos.btype)": "ADDRESS"
+           }
+          },
+          "spender": {
+           "type": "bytes",
+           "id": 2,
+           "options": {
+            "(koinos.btype)": "ADDRESS"
+           }
+          },
+          "value": {
+           "type": "uint64",
+           "id": 3,
+           "options": {
+            "jstype": "JS_STRING"
+           }
+          },
+          "memo": {
+           "type": "string",
+           "id": 4
+          }
+         }
+        },
+        "approve_result": {
          "fields": {}
         },
         "balance_object": {
@@ -1414,6 +1616,10 @@ export const DESCRIPTOR: INamespace = {
            "options": {
             "jstype": "JS_STRING"
            }
+          },
+          "memo": {
+           "type": "string",
+           "id": 3
           }
          }
         },
@@ -1432,6 +1638,39 @@ export const DESCRIPTOR: INamespace = {
            "options": {
             "jstype": "JS_STRING"
            }
+          },
+          "memo": {
+           "type": "string",
+           "id": 3
+          }
+         }
+        },
+        "approve_event": {
+         "fields": {
+          "owner": {
+           "type": "bytes",
+           "id": 1,
+           "options": {
+            "(koinos.btype)": "ADDRESS"
+           }
+          },
+          "spender": {
+           "type": "bytes",
+           "id": 2,
+           "options": {
+            "(koinos.btype)": "ADDRESS"
+           }
+          },
+          "value": {
+           "type": "uint64",
+           "id": 3,
+           "options": {
+            "jstype": "JS_STRING"
+           }
+          },
+          "memo": {
+           "type": "string",
+           "id": 4
           }
          }
         },
@@ -1465,6 +1704,66 @@ export const DESCRIPTOR: INamespace = {
          }
         }
        }
+      },
+      "vhp": {
+       "nested": {
+        "effective_balance_of_arguments": {
+         "fields": {
+          "owner": {
+           "type": "bytes",
+           "id": 1,
+           "options": {
+            "(koinos.btype)": "ADDRESS"
+           }
+          }
+         }
+        },
+        "effective_balance_of_result": {
+         "fields": {
+          "value": {
+           "type": "uint64",
+           "id": 1,
+           "options": {
+            "jstype": "JS_STRING"
+           }
+          }
+         }
+        },
+        "balance_entry": {
+         "fields": {
+          "block_height": {
+           "type": "uint64",
+           "id": 1,
+           "options": {
+            "jstype": "JS_STRING"
+           }
+          },
+          "balance": {
+           "type": "uint64",
+           "id": 2,
+           "options": {
+            "jstype": "JS_STRING"
+           }
+          }
+         }
+        },
+        "effective_balance_object": {
+         "fields": {
+          "current_balance": {
+           "type": "uint64",
+           "id": 1,
+           "options": {
+            "jstype": "JS_STRING"
+           }
+          },
+          "past_balances": {
+           "rule": "repeated",
+           "type": "balance_entry",
+           "id": 2
+          }
+         }
+        }
+       }
       }
      }
     },
@@ -1490,6 +1789,243 @@ export const DESCRIPTOR: INamespace = {
            "options": {
             "jstype": "JS_STRING"
            }
+          }
+         }
+        },
+        "produce_blocks_request": {
+         "fields": {
+          "count": {
+           "type": "uint32",
+           "id": 1
+          },
+          "interval_ms": {
+           "type": "uint64",
+           "id": 2,
+           "options": {
+            "jstype": "JS_STRING"
+           }
+          }
+         }
+        },
+        "produce_blocks_response": {
+         "fields": {
+          "block_id": {
+           "type": "bytes",
+           "id": 1,
+           "options": {
+            "(koinos.btype)": "BLOCK_ID"
+           }
+          },
+          "block_height": {
+           "type": "uint64",
+           "id": 2,
+           "options": {
+            "jstype": "JS_STRING"
+           }
+          }
+         }
+        },
+        "advance_time_request": {
+         "fields": {
+          "milliseconds": {
+           "type": "uint64",
+           "id": 1,
+           "options": {
+            "jstype": "JS_STRING"
+           }
+          }
+         }
+        },
+        "advance_time_response": {
+         "fields": {
+          "block_id": {
+           "type": "bytes",
+           "id": 1,
+           "options": {
+            "(koinos.btype)": "BLOCK_ID"
+           }
+          },
+          "block_height": {
+           "type": "uint64",
+           "id": 2,
+           "options": {
+            "jstype": "JS_STRING"
+           }
+          },
+          "head_block_time": {
+           "type": "uint64",
+           "id": 3,
+           "options": {
+            "jstype": "JS_STRING"
+           }
+          }
+         }
+        },
+        "set_balance_request": {
+         "fields": {
+          "contract_id": {
+           "type": "bytes",
+           "id": 1,
+           "options": {
+            "(koinos.btype)": "CONTRACT_ID"
+           }
+          },
+          "account": {
+           "type": "bytes",
+           "id": 2,
+           "options": {
+            "(koinos.btype)": "ADDRESS"
+           }
+          },
+          "value": {
+           "type": "uint64",
+           "id": 3,
+           "options": {
+            "jstype": "JS_STRING"
+           }
+          }
+         }
+        },
+        "set_balance_response": {
+         "fields": {
+          "block_id": {
+           "type": "bytes",
+           "id": 1,
+           "options": {
+            "(koinos.btype)": "BLOCK_ID"
+           }
+          },
+          "block_height": {
+           "type": "uint64",
+           "id": 2,
+           "options": {
+            "jstype": "JS_STRING"
+           }
+          }
+         }
+        },
+        "create_token_request": {
+         "fields": {
+          "name": {
+           "type": "string",
+           "id": 1
+          },
+          "symbol": {
+           "type": "string",
+           "id": 2
+          },
+          "decimals": {
+           "type": "uint32",
+           "id": 3
+          },
+          "initial_supply": {
+           "type": "uint64",
+           "id": 4,
+           "options": {
+            "jstype": "JS_STRING"
+           }
+          },
+          "owner": {
+           "type": "bytes",
+           "id": 5,
+           "options": {
+            "(koinos.btype)": "ADDRESS"
+           }
+          }
+         }
+        },
+        "create_token_response": {
+         "fields": {
+          "contract_id": {
+           "type": "bytes",
+           "id": 1,
+           "options": {
+            "(koinos.btype)": "CONTRACT_ID"
+           }
+          },
+          "block_id": {
+           "type": "bytes",
+           "id": 2,
+           "options": {
+            "(koinos.btype)": "BLOCK_ID"
+           }
+          },
+          "block_height": {
+           "type": "uint64",
+           "id": 3,
+           "options": {
+            "jstype": "JS_STRING"
+           }
+          }
+         }
+        },
+        "snapshot_request": {
+         "fields": {}
+        },
+        "snapshot_response": {
+         "fields": {
+          "id": {
+           "type": "uint64",
+           "id": 1,
+           "options": {
+            "jstype": "JS_STRING"
+           }
+          }
+         }
+        },
+        "revert_request": {
+         "fields": {
+          "id": {
+           "type": "uint64",
+           "id": 1,
+           "options": {
+            "jstype": "JS_STRING"
+           }
+          }
+         }
+        },
+        "revert_response": {
+         "fields": {
+          "block_id": {
+           "type": "bytes",
+           "id": 1,
+           "options": {
+            "(koinos.btype)": "BLOCK_ID"
+           }
+          },
+          "block_height": {
+           "type": "uint64",
+           "id": 2,
+           "options": {
+            "jstype": "JS_STRING"
+           }
+          }
+         }
+        },
+        "reset_request": {
+         "fields": {
+          "genesis_seed": {
+           "type": "string",
+           "id": 1
+          },
+          "accounts": {
+           "type": "uint32",
+           "id": 2
+          },
+          "initial_balance": {
+           "type": "uint64",
+           "id": 3,
+           "options": {
+            "jstype": "JS_STRING"
+           }
+          }
+         }
+        },
+        "reset_response": {
+         "fields": {
+          "chain_id": {
+           "type": "bytes",
+           "id": 1
           }
          }
         }
@@ -2220,6 +2756,29 @@ export const DESCRIPTOR: INamespace = {
         }
        }
       },
+      "contract_meta_store": {
+       "nested": {
+        "get_contract_meta_request": {
+         "fields": {
+          "contract_id": {
+           "type": "bytes",
+           "id": 1,
+           "options": {
+            "(koinos.btype)": "CONTRACT_ID"
+           }
+          }
+         }
+        },
+        "get_contract_meta_response": {
+         "fields": {
+          "meta": {
+           "type": "koinos.contract_meta_store.contract_meta_item",
+           "id": 1
+          }
+         }
+        }
+       }
+      },
       "mempool": {
        "nested": {
         "check_pending_account_resources_request": {
@@ -2858,6 +3417,29 @@ export const DESCRIPTOR: INamespace = {
         "receipt": {
          "type": "bytes",
          "id": 2
+        }
+       }
+      },
+      "token_info": {
+       "fields": {
+        "name": {
+         "type": "string",
+         "id": 1
+        },
+        "symbol": {
+         "type": "string",
+         "id": 2
+        },
+        "decimals": {
+         "type": "uint32",
+         "id": 3
+        },
+        "owner": {
+         "type": "bytes",
+         "id": 4,
+         "options": {
+          "(koinos.btype)": "ADDRESS"
+         }
         }
        }
       }

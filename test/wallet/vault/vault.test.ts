@@ -99,6 +99,24 @@ describe.skipIf(NO_KEYCHAIN !== undefined)('vault in the system keychain', () =>
     await rejects(vault.importKey({ key: v.wif_compressed, name: 'Twice' }), 'ACCOUNT_EXISTS');
   });
 
+  it('unlocks without opening any entry: one key derivation checked against wallet.json, entries opened on use', async () => {
+    await vault.create({ password: PASSWORD });
+    for (let i = 0; i < 5; i++) await vault.importKey({ key: Buffer.from(new Uint8Array(32).fill(i + 1)).toString('hex'), name: `K${i}` });
+    vault.lock();
+    const reads: string[] = [];
+    const counting = { ...KEYTAR, getPassword: (service: string, account: string) => (reads.push(account), KEYTAR.getPassword(service, account)) };
+    const reopened = await fx.open({ keychain: counting });
+    await reopened.unlock({ password: PASSWORD });
+    expect(reads).toEqual([]);
+    const last = reopened.listAccounts()[4]!;
+    await reopened.signTransaction(last.address, unsignedTransfer(last.address));
+    expect(reads).toHaveLength(1);
+    await reopened.signTransaction(last.address, unsignedTransfer(last.address));
+    expect(reads).toHaveLength(1);
+    await reopened.settled();
+    reopened.lock();
+  });
+
   it('answers a wrong password with WRONG_PASSWORD and stays as it was', async () => {
     await vault.create({ password: PASSWORD });
     vault.lock();

@@ -1,0 +1,72 @@
+// What a built-in contract runs with: the state layer, the meter, the block it runs in, the transaction's signers and
+// the event log, plus the one interface every built-in contract (KOIN, VHP, test tokens) answers calls through.
+import type { EventData } from '../../koinos/types.ts';
+import { ChainError, ERROR_CODE, reversion } from '../chainError.ts';
+import { COMPUTE, type RcMeter } from '../resources.ts';
+import type { Space, StateView } from '../state.ts';
+
+/** The context of one contract call. */
+export interface CallContext {
+  view: StateView;
+  /** Absent for read-only calls (chain.read_contract), which are not metered. */
+  meter?: RcMeter;
+  /** head_block_time: the head block's at submission, the block's own when a block is applied. */
+  headBlockTime: bigint;
+  /** header.height of the block the call runs in (the head block at submission). */
+  blockHeight: bigint;
+  readOnly: boolean;
+  genesisAddress: Uint8Array;
+  /** The calling contract; empty for a transaction's own operation (System.getCaller().caller). */
+  caller: Uint8Array;
+  /** Events of the transaction so far. */
+  events: EventData[];
+  /** The execution context's event counter: block-wide when a block is applied (chain chronicler.cpp). */
+  sequence: { next: number };
+  /** check_authority(contract_call, account): whether a signature of the transaction recovers to `account`. */
+  authorize(account: Uint8Array): boolean;
+}
+
+/** A contract the devnet runs natively. */
+export interface Contract {
+  readonly address: Uint8Array;
+  /**
+   * Runs an entry point with its encoded arguments; returns the encoded result.
+   * @throws ChainError with the contract's message and code.
+   */
+  call(ctx: CallContext, entryPoint: number, args: Uint8Array): Uint8Array;
+}
+
+export function useCompute(ctx: CallContext, ticks: number): void {
+  ctx.meter?.useCompute(ticks);
+}
+
+/** get_object as a contract sees it: metered. */
+export function getObject(ctx: CallContext, space: Space, key: Uint8Array): Uint8Array | undefined {
+  useCompute(ctx, COMPUTE.get_object);
+  return ctx.view.get(space, key);
+}
+
+/** put_object: refused in a read-only call, metered, disk charged as state_db counts it. */
+export function putObject(ctx: CallContext, space: Space, key: Uint8Array, value: Uint8Array): void {
+  if (ctx.readOnly) throw reversion('cannot put object during read only call', ERROR_CODE.read_only_context);
+  useCompute(ctx, COMPUTE.put_object);
+  ctx.meter?.useDisk(ctx.view.put(space, key, value));
+}
+
+/** remove_object: like putObject; the freed bytes are credited. */
+export function removeObject(ctx: CallContext, space: Space, key: Uint8Array): void {
+  if (ctx.readOnly) throw reversion('cannot remove object during read only call', ERROR_CODE.read_only_context);
+  useCompute(ctx, COMPUTE.put_object);
+  ctx.meter?.useDisk(ctx.view.remove(space, key));
+}
+
+/** System.require: a reversion (code 1) unless told otherwise. */
+export function check(condition: boolean, message: string, code: number = ERROR_CODE.reversion): asserts condition {
+  if (!condition) throw new ChainError(code, message);
+}
+
+/** System.event: appended with the context's next sequence number. */
+export function emit(ctx: CallContext, source: Uint8Array, name: string, data: Uint8Array, impacted: Uint8Array[]): void {
+  useCompute(ctx, COMPUTE.event);
+  ctx.events.push({ sequence: ctx.sequence.next++, source, name, data, impacted });
+}

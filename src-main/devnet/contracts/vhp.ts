@@ -1,0 +1,96 @@
+// VHP as a built-in system contract of the devnet (koinos-contracts-as contracts/vhp): KCS-4 with allowances, and
+// `effective_balance_of`, which counts an increase only after 20 blocks (what proof-of-burn block production uses).
+import { decode, encode } from '../../koinos/codec.ts';
+import type { TokenMethod } from '../../koinos/koin.ts';
+import { check, useCompute, type CallContext } from './context.ts';
+import { TokenContract, type TokenInfo } from './token.ts';
+import { COMPUTE } from '../resources.ts';
+
+export const VHP_INFO: TokenInfo = { name: 'Virtual Hash Power', symbol: 'VHP', decimals: 8 };
+/** Blocks an increase waits before it counts in the effective balance (Vhp.ts `_delay_blocks`). */
+export const VHP_DELAY_BLOCKS = 20n;
+
+const RECORD = 'koinos.contracts.vhp.effective_balance_object';
+
+interface Entry {
+  block_height: bigint;
+  balance: bigint;
+}
+
+export interface EffectiveBalance {
+  current_balance: bigint;
+  past_balances: Entry[];
+}
+
+/** Keeps at most one snapshot older than the delay (Vhp.ts `_trim_balances`). */
+function trim(record: EffectiveBalance, height: bigint): void {
+  if (record.past_balances.length <= 1) return;
+  const limit = height < VHP_DELAY_BLOCKS ? 0n : height - VHP_DELAY_BLOCKS;
+  while (record.past_balances.length > 1 && record.past_balances[1]!.block_height <= limit) record.past_balances.shift();
+}
+
+export class VhpContract extends TokenContract<EffectiveBalance> {
+  protected override readonly extraMethods = ['authorize', 'effective_balance_of'];
+
+  info(): TokenInfo {
+    return VHP_INFO;
+  }
+
+  decodeRecord(bytes: Uint8Array | undefined): EffectiveBalance {
+    return bytes ? decode<EffectiveBalance>(RECORD, bytes) : { current_balance: 0n, past_balances: [] };
+  }
+
+  encodeRecord(record: EffectiveBalance): Uint8Array {
+    return encode(RECORD, record);
+  }
+
+  balanceOf(record: EffectiveBalance): bigint {
+    return record.current_balance;
+  }
+
+  protected debit(ctx: CallContext, record: EffectiveBalance, value: bigint): void {
+    trim(record, ctx.blockHeight);
+    record.current_balance -= value;
+    for (const entry of record.past_balances) entry.balance = entry.balance < value ? 0n : entry.balance - value;
+  }
+
+  protected credit(ctx: CallContext, record: EffectiveBalance, value: bigint): void {
+    const height = ctx.blockHeight;
+    trim(record, height);
+    if (record.past_balances.length === 0) record.past_balances.push({ block_height: height - 1n, balance: record.current_balance });
+    record.current_balance += value;
+    const last = record.past_balances[record.past_balances.length - 1]!;
+    if (last.block_height !== height) record.past_balances.push({ block_height: height, balance: record.current_balance });
+    else last.balance = record.current_balance;
+  }
+
+  /** Effective at once: no snapshots. */
+  protected withBalance(_record: EffectiveBalance, value: bigint): EffectiveBalance {
+    return { current_balance: value, past_balances: [] };
+  }
+
+  /** VHP is minted by the proof-of-burn contract on mainnet; on the devnet a signature of the genesis key stands for that. */
+  protected mayMint(ctx: CallContext): boolean {
+    return ctx.authorize(ctx.genesisAddress);
+  }
+
+  protected override extra(ctx: CallContext, method: TokenMethod, args: Uint8Array): Uint8Array | undefined {
+    if (method.name === 'authorize') {
+      useCompute(ctx, COMPUTE.check_authority);
+      return encode(method.resultType, { value: ctx.authorize(ctx.genesisAddress) });
+    }
+    if (method.name !== 'effective_balance_of') return undefined;
+    useCompute(ctx, COMPUTE.koin_read + COMPUTE.get_object);
+    let owner: Uint8Array;
+    try {
+      owner = decode<{ owner: Uint8Array }>(method.argsType, args).owner;
+    } catch {
+      check(false, 'unable to decode arguments');
+    }
+    check(owner.length > 0, "account 'owner' cannot be null");
+    const record = this.record(ctx.view, owner);
+    if (record.past_balances.length === 0) return encode(method.resultType, { value: record.current_balance });
+    trim(record, ctx.blockHeight);
+    return encode(method.resultType, { value: record.past_balances[0]!.balance });
+  }
+}
