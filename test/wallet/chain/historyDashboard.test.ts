@@ -72,7 +72,7 @@ describe('DashboardService', () => {
     expect(before.accountId).toBe('acc-a');
     expect(before.networkName).toBe('Local (devnet)');
     expect(before.head.chainId).toBe(devnet.chainId);
-    expect(before.balances.map((x) => x.token.symbol)).toEqual(['KOIN']);
+    expect(before.balances.map((x) => x.token.symbol)).toEqual(['KOIN', 'VHP']);
     expect(before.balances[0]!.balance).toBe(before.mana.max);
     expect(before.mana.current).toBe(before.mana.max);
     expect(before.mana.fullInMs).toBe('0');

@@ -104,7 +104,7 @@ describe('HeadWatcher', () => {
 });
 
 describe('TokenService', () => {
-  it('resolves KOIN by system name, has no VHP on a devnet without it, and refuses a contract that is not a token', async () => {
+  it('resolves KOIN and VHP by system name, and refuses a contract that is not a token', async () => {
     const devnet = await testDevnet();
     const settings = new MemoryChainSettings();
     const networks = new NetworkService({ settings, apiKeys: new MemoryApiKeyStore(), localDevnetUrl: async () => devnet.url });
@@ -112,8 +112,8 @@ describe('TokenService', () => {
     const list = await tokens.list('local');
     expect(list[0]).toMatchObject({ contract: devnet.koinAddress, symbol: 'KOIN', decimals: 8, system: 'koin' });
     expect((await tokens.known('local')).map((t) => t.symbol)).toContain('KOIN'); // remembered for offline use
-    const vhp = list.find((t) => t.system === 'vhp');
-    if (!vhp) expect((await walletErrorOf(tokens.resolve('local', 'vhp'))).code).toBe('NOT_FOUND');
+    expect(list[1]).toMatchObject({ symbol: 'VHP', name: 'Virtual Hash Power', decimals: 8, system: 'vhp' });
+    expect(await tokens.resolve('local', 'VHP')).toEqual(list[1]);
     const notAToken = await walletErrorOf(tokens.add('local', devnet.accounts[0]!.address));
     expect(notAToken.code).toBe('UNKNOWN_TOKEN');
     expect(notAToken.shortMessage).toContain('does not answer name, symbol and decimals');
