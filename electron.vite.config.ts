@@ -54,6 +54,8 @@ export default defineConfig({
         input: {
           index: fromRoot('src-main/shells/electron/main.ts'),
           cli: fromRoot('src-main/cli/main.ts'),
+          // `npm run start:browser`: the same wallet served to a browser on loopback (plain Node, no Electron).
+          browser: fromRoot('src-main/shells/browser/main.ts'),
         },
       },
     },

@@ -1,0 +1,227 @@
+// The run-time check of every channel's arguments (the renderer is untrusted input): one parser per channel, in a
+// table the compiler ties to the contract, each returning the arguments typed or throwing INVALID_ARGUMENT.
+import type { HistoryQuery, IpcArgs, IpcChannel, NetworkInput, Settings, TransferInput } from './contract.ts';
+import {
+  readArgumentList,
+  readArray,
+  readBoolean,
+  readChoice,
+  readDecimalString,
+  readHttpUrl,
+  readInteger,
+  readObject,
+  readString,
+  readUintString,
+  type ArgumentPath,
+  type StringRule,
+} from './argumentReaders.ts';
+
+/** Checks one channel's raw argument list and returns it typed. */
+export type ArgumentParser<C extends IpcChannel> = (args: unknown) => IpcArgs<C>;
+
+// ---- Field rules: one place that says how long and of what form each kind of value may be ----------------------
+
+/** Ids the wallet hands out (accounts, phrases, networks, drafts, reviews): short, no spaces or markup. */
+const ID: StringRule = { max: 100, pattern: { regex: /^[A-Za-z0-9._:-]{1,100}$/, means: 'an id (letters, digits, ". _ : -")' } };
+/** A name the user gives an account or a network. */
+const NAME: StringRule = { max: 100 };
+const PASSWORD: StringRule = { max: 1024, secret: true };
+/** A BIP39 phrase of up to 24 words (the longest English word has 8 letters), with generous room for spacing. */
+const PHRASE: StringRule = { max: 1000, secret: true };
+/** A WIF (51-52 characters) or 64 hex digits, with or without 0x, plus surrounding whitespace a paste may bring. */
+const PRIVATE_KEY: StringRule = { max: 200, secret: true };
+const API_KEY: StringRule = { max: 1024, secret: true };
+/** A base58 address (25 bytes: at most 35 characters); its checksum is checked by the one address reader. */
+const ADDRESS: StringRule = { max: 40, pattern: { regex: /^[1-9A-HJ-NP-Za-km-z]{20,40}$/, means: 'a base58 address such as "1GE2JqXw5LMQaU1sj82Dy8ZEe2BRXQS1cs"' } };
+/** A token: `koin`, `vhp` or a contract address. */
+const TOKEN: StringRule = {
+  max: 40,
+  pattern: { regex: /^(koin|vhp|[1-9A-HJ-NP-Za-km-z]{20,40})$/, means: '"koin", "vhp" or a token contract address' },
+};
+/** One BIP39 word typed back. */
+const WORD: StringRule = { max: 20 };
+/** A backup file's text. Backups hold a few KB per account; 4 MB is far above any real wallet. */
+const BACKUP_CONTENT: StringRule = { max: 4 * 1024 * 1024 };
+/** A transaction as base64 or JSON, pasted or read from a file. Real transactions are a few KB; the node caps at 512 KB. */
+const TRANSACTION_INPUT: StringRule = { max: 1024 * 1024 };
+
+const MAX_ACCOUNTS = 10_000;
+const MAX_HISTORY_PAGE = 500;
+/** The devnet publishes at most this many development accounts. */
+const MAX_DEV_ACCOUNTS = 1000;
+/** A week; longer is "never" in practice and a number this large still fits a timer. */
+const MAX_AUTO_LOCK_MINUTES = 7 * 24 * 60;
+
+// ---- Helpers -----------------------------------------------------------------------------------------------------
+
+/** One field of the argument object: where it is, its raw value, and whether it was given. */
+interface Field {
+  path: ArgumentPath;
+  value: unknown;
+  present: boolean;
+}
+
+const at = (channel: string, field: string): ArgumentPath => ({ channel, field });
+
+/** Parser of a channel without arguments. */
+function none(channel: IpcChannel): (args: unknown) => [] {
+  return (args) => {
+    readArgumentList(channel, args, 0);
+    return [];
+  };
+}
+
+/** Parser of a channel whose one argument is an object with exactly the `fields` read by `read`. */
+function one<T>(channel: IpcChannel, fields: readonly string[], read: (field: (name: string) => Field) => T): (args: unknown) => [T] {
+  return (args) => {
+    const [raw] = readArgumentList(channel, args, 1);
+    const object = readObject(at(channel, 'the argument'), raw, fields);
+    return [read((name) => ({ path: at(channel, name), value: object[name], present: Object.hasOwn(object, name) }))];
+  };
+}
+
+const str = (f: Field, rule: StringRule): string => readString(f.path, f.value, rule);
+const optional = <T>(f: Field, read: (f: Field) => T): T | undefined => (f.present ? read(f) : undefined);
+
+/** Drops keys whose value is undefined, so that optional fields are absent rather than present-and-undefined. */
+function compact<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+function readTransferInput(channel: IpcChannel): (args: unknown) => [TransferInput] {
+  return one(channel, ['fromAccountId', 'to', 'token', 'amount', 'rcLimit'], (f) =>
+    compact({
+      fromAccountId: str(f('fromAccountId'), ID),
+      to: str(f('to'), ADDRESS),
+      token: str(f('token'), TOKEN),
+      amount: readDecimalString(f('amount').path, f('amount').value),
+      rcLimit: optional(f('rcLimit'), (x) => readUintString(x.path, x.value)),
+    }),
+  );
+}
+
+function readApiKey(f: Field): string | null {
+  return f.value === null ? null : str(f, API_KEY);
+}
+
+// ---- The table ---------------------------------------------------------------------------------------------------
+
+/** One parser per channel; a missing or misspelled channel is a compile error. */
+export const ARGUMENT_PARSERS: { [C in IpcChannel]: ArgumentParser<C> } = {
+  'vault:status': none('vault:status'),
+  'vault:create': one('vault:create', ['password'], (f) => ({ password: str(f('password'), PASSWORD) })),
+  'vault:unlock': one('vault:unlock', ['password'], (f) => ({ password: str(f('password'), PASSWORD) })),
+  'vault:lock': none('vault:lock'),
+  'vault:changePassword': one('vault:changePassword', ['oldPassword', 'newPassword'], (f) => ({
+    oldPassword: str(f('oldPassword'), PASSWORD),
+    newPassword: str(f('newPassword'), PASSWORD),
+  })),
+  'vault:exportBackup': one('vault:exportBackup', ['password', 'backupPassword'], (f) => ({
+    password: str(f('password'), PASSWORD),
+    backupPassword: str(f('backupPassword'), PASSWORD),
+  })),
+  'vault:importBackup': one('vault:importBackup', ['content', 'backupPassword'], (f) => ({
+    content: str(f('content'), BACKUP_CONTENT),
+    backupPassword: str(f('backupPassword'), PASSWORD),
+  })),
+
+  'settings:get': none('settings:get'),
+  'settings:update': one('settings:update', ['autoLockMinutes', 'theme', 'selectedAccountId', 'selectedNetworkId'], (f) =>
+    compact<Partial<Settings>>({
+      autoLockMinutes: optional(f('autoLockMinutes'), (x) => readInteger(x.path, x.value, 1, MAX_AUTO_LOCK_MINUTES)),
+      theme: optional(f('theme'), (x) => readChoice(x.path, x.value, ['system', 'light', 'dark'] as const)),
+      selectedAccountId: optional(f('selectedAccountId'), (x) => str(x, ID)),
+      selectedNetworkId: optional(f('selectedNetworkId'), (x) => str(x, ID)),
+    }),
+  ),
+
+  'accounts:list': none('accounts:list'),
+  'accounts:newPhrase': one('accounts:newPhrase', ['words'], (f) => ({ words: readChoice(f('words').path, f('words').value, [12, 24] as const) })),
+  'accounts:confirmPhrase': one('accounts:confirmPhrase', ['draftId', 'name', 'checks'], (f) => ({
+    draftId: str(f('draftId'), ID),
+    name: str(f('name'), NAME),
+    checks: readArray(f('checks').path, f('checks').value, 24, (path, value) => {
+      const check = readObject(path, value, ['position', 'word']);
+      return {
+        position: readInteger({ ...path, field: `${path.field}.position` }, check['position'], 1, 24),
+        // A word typed back is part of the phrase: never echoed.
+        word: readString({ ...path, field: `${path.field}.word` }, check['word'], { ...WORD, secret: true }),
+      };
+    }),
+  })),
+  'accounts:importPhrase': one('accounts:importPhrase', ['phrase', 'name'], (f) => ({ phrase: str(f('phrase'), PHRASE), name: str(f('name'), NAME) })),
+  'accounts:importKey': one('accounts:importKey', ['key', 'name'], (f) => ({ key: str(f('key'), PRIVATE_KEY), name: str(f('name'), NAME) })),
+  'accounts:addWatch': one('accounts:addWatch', ['address', 'name'], (f) => ({ address: str(f('address'), ADDRESS), name: str(f('name'), NAME) })),
+  'accounts:deriveNext': one('accounts:deriveNext', ['phraseId', 'name'], (f) => ({ phraseId: str(f('phraseId'), ID), name: str(f('name'), NAME) })),
+  'accounts:rename': one('accounts:rename', ['id', 'name'], (f) => ({ id: str(f('id'), ID), name: str(f('name'), NAME) })),
+  'accounts:reorder': one('accounts:reorder', ['ids'], (f) => ({ ids: readArray(f('ids').path, f('ids').value, MAX_ACCOUNTS, (path, value) => readString(path, value, ID)) })),
+  'accounts:remove': one('accounts:remove', ['id', 'password'], (f) => ({ id: str(f('id'), ID), password: str(f('password'), PASSWORD) })),
+  'accounts:reveal': one('accounts:reveal', ['id', 'password'], (f) => ({ id: str(f('id'), ID), password: str(f('password'), PASSWORD) })),
+
+  'networks:list': none('networks:list'),
+  'networks:select': one('networks:select', ['id'], (f) => ({ id: str(f('id'), ID) })),
+  'networks:add': one('networks:add', ['name', 'jsonRpcUrl', 'restUrl', 'apiKey'], (f) =>
+    compact<NetworkInput>({
+      name: str(f('name'), NAME),
+      jsonRpcUrl: readHttpUrl(f('jsonRpcUrl').path, f('jsonRpcUrl').value),
+      restUrl: optional(f('restUrl'), (x) => readHttpUrl(x.path, x.value)),
+      apiKey: optional(f('apiKey'), readApiKey),
+    }),
+  ),
+  'networks:update': one('networks:update', ['id', 'name', 'jsonRpcUrl', 'restUrl', 'apiKey'], (f) =>
+    compact<{ id: string } & Partial<NetworkInput>>({
+      id: str(f('id'), ID),
+      name: optional(f('name'), (x) => str(x, NAME)),
+      jsonRpcUrl: optional(f('jsonRpcUrl'), (x) => readHttpUrl(x.path, x.value)),
+      restUrl: optional(f('restUrl'), (x) => readHttpUrl(x.path, x.value)),
+      apiKey: optional(f('apiKey'), readApiKey),
+    }),
+  ),
+  'networks:remove': one('networks:remove', ['id'], (f) => ({ id: str(f('id'), ID) })),
+  'networks:head': one('networks:head', ['id'], (f) => compact({ id: optional(f('id'), (x) => str(x, ID)) })),
+
+  'devnet:status': none('devnet:status'),
+  'devnet:reset': none('devnet:reset'),
+  'devnet:importAccount': one('devnet:importAccount', ['index', 'watchOnly'], (f) => ({
+    index: readInteger(f('index').path, f('index').value, 0, MAX_DEV_ACCOUNTS - 1),
+    watchOnly: readBoolean(f('watchOnly').path, f('watchOnly').value),
+  })),
+
+  'tokens:list': one('tokens:list', ['networkId'], (f) => compact({ networkId: optional(f('networkId'), (x) => str(x, ID)) })),
+  'tokens:add': one('tokens:add', ['contract'], (f) => ({ contract: str(f('contract'), ADDRESS) })),
+  'tokens:remove': one('tokens:remove', ['contract'], (f) => ({ contract: str(f('contract'), ADDRESS) })),
+
+  'dashboard:get': one('dashboard:get', ['accountId'], (f) => ({ accountId: str(f('accountId'), ID) })),
+  'history:page': one('history:page', ['accountId', 'limit', 'seqNum', 'ascending', 'irreversibleOnly'], (f) =>
+    compact<HistoryQuery>({
+      accountId: str(f('accountId'), ID),
+      limit: readInteger(f('limit').path, f('limit').value, 1, MAX_HISTORY_PAGE),
+      seqNum: optional(f('seqNum'), (x) => readUintString(x.path, x.value)),
+      ascending: readBoolean(f('ascending').path, f('ascending').value),
+      irreversibleOnly: readBoolean(f('irreversibleOnly').path, f('irreversibleOnly').value),
+    }),
+  ),
+
+  'send:maxAmount': one('send:maxAmount', ['fromAccountId', 'token'], (f) => ({ fromAccountId: str(f('fromAccountId'), ID), token: str(f('token'), TOKEN) })),
+  'send:prepare': readTransferInput('send:prepare'),
+  'send:confirm': one('send:confirm', ['reviewId'], (f) => ({ reviewId: str(f('reviewId'), ID) })),
+
+  'offline:exportUnsigned': readTransferInput('offline:exportUnsigned'),
+  'offline:inspect': one('offline:inspect', ['input'], (f) => ({ input: str(f('input'), TRANSACTION_INPUT) })),
+  'offline:sign': one('offline:sign', ['input', 'accountId'], (f) => ({ input: str(f('input'), TRANSACTION_INPUT), accountId: str(f('accountId'), ID) })),
+  'offline:submit': one('offline:submit', ['input', 'broadcast'], (f) => ({
+    input: str(f('input'), TRANSACTION_INPUT),
+    broadcast: readBoolean(f('broadcast').path, f('broadcast').value),
+  })),
+};
+
+/**
+ * Checks the raw arguments of `channel` and returns them typed.
+ * @throws WalletError INVALID_ARGUMENT saying which field was wrong, what was expected and what was found.
+ * @example
+ * parseArguments('accounts:rename', [{ id: 'a1', name: 'Savings' }]); // [{ id: 'a1', name: 'Savings' }]
+ * parseArguments('accounts:rename', [{ id: 'a1' }]); // throws 'accounts:rename: expected name to be a string of 1 to 100 characters, got nothing'
+ */
+export function parseArguments<C extends IpcChannel>(channel: C, args: unknown): IpcArgs<C> {
+  return (ARGUMENT_PARSERS[channel] as ArgumentParser<C>)(args);
+}

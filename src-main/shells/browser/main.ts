@@ -1,0 +1,107 @@
+// Entry of `npm run start:browser` (bundled to out/main/browser.js): starts the wallet behind the loopback browser
+// shell, prints the URL to open (and opens it unless --no-open), and stops cleanly on Ctrl-C.
+import { spawn } from 'node:child_process';
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { WalletError } from '../../koinos/errors.ts';
+import { defaultDataDir } from '../dataDir.ts';
+import { startBrowserShell } from './browserShell.ts';
+
+export const BROWSER_USAGE = `Usage: npm run start:browser -- [options]
+
+Runs the Koinos wallet in your browser: the same wallet as the desktop app, served on 127.0.0.1 only.
+Open the printed address (it carries a one-time token; do not share it).
+
+Options:
+  --port N        port on 127.0.0.1 (default 0: any free port)
+  --data-dir D    the wallet's data folder (default ${defaultDataDir()})
+  --no-open       print the address without opening a browser
+  -h, --help      show this help`;
+
+export interface BrowserShellArgs {
+  port: number;
+  dataDir: string;
+  open: boolean;
+  help: boolean;
+}
+
+/**
+ * Reads the command line of the browser shell.
+ * @throws WalletError INVALID_ARGUMENT for an unknown option or a port that is not 0 to 65535.
+ */
+export function parseBrowserShellArgs(argv: string[]): BrowserShellArgs {
+  let values: { port?: string; 'data-dir'?: string; 'no-open'?: boolean; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: { port: { type: 'string' }, 'data-dir': { type: 'string' }, 'no-open': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (cause) {
+    throw new WalletError('INVALID_ARGUMENT', `${(cause instanceof Error ? cause.message : String(cause)).replace(/\s*\n\s*/g, ' ')}; see --help`);
+  }
+  const port = values.port === undefined ? 0 : Number(values.port);
+  if (!/^\d{1,5}$/.test(values.port ?? '0') || port > 65535) {
+    throw new WalletError('INVALID_ARGUMENT', `expected --port to be a number from 0 to 65535, got "${String(values.port).slice(0, 20)}"`);
+  }
+  if (values['data-dir'] === '') throw new WalletError('INVALID_ARGUMENT', 'expected --data-dir to name a folder, got an empty string');
+  return { port, dataDir: values['data-dir'] ?? defaultDataDir(), open: !values['no-open'], help: values.help === true };
+}
+
+/** Opens `url` in the system's browser; a failure only means the user opens it by hand. */
+function openInBrowser(url: string): void {
+  const [command, args] =
+    process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url]] : ['xdg-open', [url]];
+  try {
+    const child = spawn(command, args as string[], { stdio: 'ignore', detached: true });
+    child.on('error', () => {});
+    child.unref();
+  } catch {
+    // printed above; nothing else to do
+  }
+}
+
+async function run(argv: string[]): Promise<void> {
+  const args = parseBrowserShellArgs(argv);
+  if (args.help) {
+    console.log(BROWSER_USAGE);
+    return;
+  }
+  const shell = await startBrowserShell({ dataDir: args.dataDir, port: args.port });
+  console.log(`Koinos wallet (browser shell), data in ${args.dataDir}`);
+  console.log(`Open this address in your browser (it carries this launch's token; do not share it):\n\n  ${shell.url}\n`);
+  console.log('Press Ctrl-C to stop.');
+  if (args.open) openInBrowser(shell.url);
+  const stop = (): void => {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    shell.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(error instanceof Error ? error.message : String(error));
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+function isEntryPoint(): boolean {
+  const script = process.argv[1];
+  if (!script) return false;
+  try {
+    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) {
+  run(process.argv.slice(2)).catch((error: unknown) => {
+    console.error(error instanceof WalletError ? error.shortMessage : error instanceof Error ? error.message : String(error));
+    process.exitCode = 1;
+  });
+}

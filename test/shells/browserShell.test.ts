@@ -1,0 +1,194 @@
+// The browser shell over real HTTP: the contract works end to end against the wallet's devnet, and every request that
+// is not the wallet page's own is refused (no token, a wrong token, another Origin or Host, an unknown channel,
+// another method, an oversized or malformed body); the page is served with the bridge and a strict policy.
+import { networkInterfaces } from 'node:os';
+import { connect } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { IPC_CHANNELS } from '../../src-main/ipc/contract.ts';
+import { MAX_BODY_BYTES } from '../../src-main/shells/browser/browserShell.ts';
+import { browserShells, headersOnly, ipc, raw, streamed } from './browserShellHelpers.ts';
+
+const start = browserShells();
+
+describe('browser shell: calls', () => {
+  it('carries a real call end to end: devnet:status answers the running devnet, which agrees over its own HTTP', async () => {
+    const shell = await start();
+    const answer = await ipc(shell, 'devnet:status');
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(answer.json.ok).toBe(true);
+    const status = answer.json.value;
+    expect(status).toMatchObject({ running: true, headHeight: expect.stringMatching(/^\d+$/) });
+    const chainId = (await (await fetch(`${status.url}/v1/chain/id`)).json()) as { value: string };
+    expect(status.chainId).toBe(chainId.value);
+    expect(status.accounts).toHaveLength(10);
+  });
+
+  it('answers bad arguments with the envelope, as the Electron shell does', async () => {
+    const shell = await start();
+    const answer = await ipc(shell, 'devnet:importAccount', [{ index: -1, watchOnly: true }]);
+    expect(answer.status).toBe(200);
+    expect(answer.json).toEqual({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENT', shortMessage: 'devnet:importAccount: expected index to be an integer from 0 to 999, got number -1' },
+    });
+  });
+
+  it('uses a new 256-bit token on every launch', async () => {
+    const [a, b] = [await start(), await start()];
+    expect(a.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(a.token).not.toBe(b.token);
+    expect(a.url).toBe(`${a.origin}/#koinos-token=${a.token}`);
+    expect(a.origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  });
+});
+
+describe('browser shell: refusals', () => {
+  it('refuses a call without the token, or with a wrong one, without running it', async () => {
+    const shell = await start();
+    const wrong = shell.token.slice(0, -1) + (shell.token.endsWith('A') ? 'B' : 'A');
+    for (const token of ['', wrong, shell.token + 'x', shell.token.toLowerCase()]) {
+      const answer = await ipc(shell, 'devnet:status', [], { 'x-koinos-token': token });
+      expect(answer.status, `token ${token.length} chars`).toBe(403);
+      expect(answer.json.error.shortMessage).toBe('The request was refused: open the wallet with the address the browser shell printed.');
+    }
+    const withoutHeader = await raw(shell, { method: 'POST', path: '/ipc/devnet:status', headers: { origin: shell.origin, 'content-type': 'application/json' }, body: '[]' });
+    expect(withoutHeader.status).toBe(403);
+  });
+
+  it('refuses a call from another Origin or without one, even with the token', async () => {
+    const shell = await start();
+    const port = Number(new URL(shell.origin).port);
+    for (const origin of ['http://evil.example', `http://localhost:${port}`, `http://127.0.0.1:${port + 1}`, 'null']) {
+      const answer = await ipc(shell, 'devnet:status', [], { origin });
+      expect(answer.status, origin).toBe(403);
+      expect(answer.json.error.shortMessage).toBe('The request was refused because it did not come from the wallet page.');
+    }
+    const noOrigin = await raw(shell, {
+      method: 'POST',
+      path: '/ipc/devnet:status',
+      headers: { 'x-koinos-token': shell.token, 'content-type': 'application/json' },
+      body: '[]',
+    });
+    expect(noOrigin.status).toBe(403);
+  });
+
+  it('refuses another Host name (DNS rebinding), for pages and calls alike', async () => {
+    const shell = await start();
+    const port = new URL(shell.origin).port;
+    for (const path of ['/', '/koinos-bridge.js']) {
+      expect((await raw(shell, { path, headers: { host: `rebind.evil.example:${port}` } })).status).toBe(403);
+    }
+    expect((await ipc(shell, 'devnet:status', [], { host: `localhost:${port}` })).status).toBe(403);
+  });
+
+  it('refuses channels outside the contract, with the token', async () => {
+    const shell = await start();
+    expect(IPC_CHANNELS).not.toContain('vault:export');
+    for (const channel of ['vault:export', '__proto__', 'constructor', '', '%E0%A4%A']) {
+      const answer = await raw(shell, {
+        method: 'POST',
+        path: `/ipc/${channel}`,
+        headers: { origin: shell.origin, 'x-koinos-token': shell.token, 'content-type': 'application/json' },
+        body: '[]',
+      });
+      expect(answer.status, channel).toBe(404);
+      expect(answer.json.ok).toBe(false);
+    }
+  });
+
+  it('refuses other methods on the call and event paths', async () => {
+    const shell = await start();
+    for (const method of ['GET', 'PUT', 'DELETE', 'OPTIONS']) {
+      const answer = await raw(shell, { method, path: '/ipc/devnet:status', headers: { origin: shell.origin, 'x-koinos-token': shell.token } });
+      expect(answer.status, method).toBe(405);
+      expect((await raw(shell, { method, path: '/events', headers: { origin: shell.origin, 'x-koinos-token': shell.token } })).status).toBe(405);
+    }
+    expect((await raw(shell, { method: 'POST', path: '/', headers: { origin: shell.origin } })).status).toBe(405);
+  });
+
+  it('refuses an oversized body without reading it all, and bodies that are not JSON', async () => {
+    const shell = await start();
+    // Declared too large: refused from the headers alone, before any of the body is sent.
+    const declared = await headersOnly(shell, '/ipc/offline:inspect', {
+      origin: shell.origin,
+      'x-koinos-token': shell.token,
+      'content-type': 'application/json',
+      'content-length': MAX_BODY_BYTES + 1,
+    });
+    expect(declared).toBe(413);
+    // Sent in chunks without a length: refused once it passes the limit.
+    const big = await streamed(shell, '/ipc/offline:inspect', MAX_BODY_BYTES + 64 * 1024);
+    expect(big).toBe(413);
+    const text = await raw(shell, {
+      method: 'POST',
+      path: '/ipc/devnet:status',
+      headers: { origin: shell.origin, 'x-koinos-token': shell.token, 'content-type': 'text/plain' },
+      body: '[]',
+    });
+    expect(text.status).toBe(415);
+    const notJson = await raw(shell, {
+      method: 'POST',
+      path: '/ipc/devnet:status',
+      headers: { origin: shell.origin, 'x-koinos-token': shell.token, 'content-type': 'application/json' },
+      body: '[',
+    });
+    expect(notJson.status).toBe(400);
+    expect(notJson.json.error.shortMessage).toBe('expected the arguments as a JSON array, got text that is not JSON');
+    // The argument list itself is checked by the same parsers as in Electron.
+    const notList = await ipc(shell, 'devnet:status', {} as unknown as unknown[]);
+    expect(notList.json).toEqual({ ok: false, error: { code: 'INVALID_ARGUMENT', shortMessage: 'devnet:status: expected no arguments, got an object' } });
+  });
+
+  it('listens on loopback only', async () => {
+    const shell = await start();
+    const port = Number(new URL(shell.origin).port);
+    const external = Object.values(networkInterfaces())
+      .flat()
+      .find((i) => i && i.family === 'IPv4' && !i.internal);
+    if (!external) return; // a machine without another interface has nothing else to try
+    const reached = await new Promise<boolean>((resolve) => {
+      const socket = connect({ host: external.address, port }, () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.on('error', () => resolve(false));
+    });
+    expect(reached).toBe(false);
+  });
+});
+
+describe('browser shell: the page', () => {
+  it('serves index.html with the bridge injected before the app script, and a strict policy', async () => {
+    const shell = await start();
+    const page = await raw(shell, { path: '/' });
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    const bridgeAt = page.text.indexOf('<script src="/koinos-bridge.js"></script>');
+    expect(bridgeAt).toBeGreaterThan(0);
+    expect(bridgeAt).toBeLessThan(page.text.indexOf('<script type="module"'));
+    expect(page.text).toContain("script-src 'self'");
+    expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(page.headers['x-frame-options']).toBe('DENY');
+    expect(page.headers['x-content-type-options']).toBe('nosniff');
+    expect(page.text).not.toContain(shell.token);
+  });
+
+  it('serves the bridge as a same-origin script that names the contract and holds no token', async () => {
+    const shell = await start();
+    const bridge = await raw(shell, { path: '/koinos-bridge.js' });
+    expect(bridge.status).toBe(200);
+    expect(bridge.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    for (const channel of IPC_CHANNELS) expect(bridge.text).toContain(`"${channel}"`);
+    expect(bridge.text).not.toContain(shell.token);
+  });
+
+  it('serves files of the renderer folder only', async () => {
+    const shell = await start();
+    expect((await raw(shell, { path: '/app.js' })).status).toBe(200);
+    for (const path of ['/../package.json', '/%2e%2e/package.json', '/..%2fpackage.json', '/.env', '/missing.js', '/%00']) {
+      const answer = await raw(shell, { path });
+      expect(answer.status, path).toBe(404);
+    }
+  });
+});

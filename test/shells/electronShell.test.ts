@@ -1,0 +1,132 @@
+// The Electron shell's policy and wiring, without launching Electron: the window's hardened options, which URLs and
+// frames count as the wallet's own, and the registration of every channel on an ipcMain-like object.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { IPC_CHANNELS, type IpcResult } from '../../src-main/ipc/contract.ts';
+import { REFUSED_SENDER, type IpcMainLike } from '../../src-main/ipc/registerIpcHandlers.ts';
+import { registerWalletIpc, type InvokeEventLike } from '../../src-main/shells/electron/electronIpc.ts';
+import { contentSecurityPolicy, isAppUrl, isTrustedSenderFrame, walletWindowOptions, type AppPage } from '../../src-main/shells/electron/windowPolicy.ts';
+import { createWalletApp, type WalletApp } from '../../src-main/wallet/walletApp.ts';
+
+const PAGE: AppPage = { rendererFileUrl: 'file:///opt/Koinos%20Wallet/resources/app.asar/out/renderer/index.html' };
+const DEV_PAGE: AppPage = { ...PAGE, devServerUrl: 'http://localhost:5173' };
+
+/** An ipcMain stand-in that keeps the registered listeners so that a test can invoke them as Electron would. */
+class FakeIpcMain implements IpcMainLike<InvokeEventLike> {
+  readonly listeners = new Map<string, (event: InvokeEventLike, ...args: unknown[]) => Promise<unknown>>();
+  handle(channel: string, listener: (event: InvokeEventLike, ...args: unknown[]) => Promise<unknown>): void {
+    if (this.listeners.has(channel)) throw new Error(`Attempted to register a second handler for '${channel}'`);
+    this.listeners.set(channel, listener);
+  }
+  removeHandler(channel: string): void {
+    this.listeners.delete(channel);
+  }
+  invoke(channel: string, frame: InvokeEventLike['senderFrame'], ...args: unknown[]): Promise<IpcResult<unknown>> {
+    const listener = this.listeners.get(channel);
+    if (!listener) throw new Error(`No handler registered for '${channel}'`);
+    return listener({ senderFrame: frame }, ...args) as Promise<IpcResult<unknown>>;
+  }
+}
+
+describe('wallet window options', () => {
+  it('sandboxes the renderer with context isolation, no Node and no webviews, the preload as the only bridge', () => {
+    const options = walletWindowOptions('/app/out/preload/index.cjs');
+    expect(options.webPreferences).toEqual({
+      preload: '/app/out/preload/index.cjs',
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      spellcheck: false,
+      navigateOnDragDrop: false,
+    });
+    expect(options.show).toBe(false);
+  });
+
+  it('sends a CSP that allows only its own scripts and connections, and no framing; inline styles in development only', () => {
+    const production = contentSecurityPolicy(false);
+    expect(production.split('; ')).toEqual(
+      expect.arrayContaining(["script-src 'self'", "connect-src 'self'", "style-src 'self'", "object-src 'none'", "frame-ancestors 'none'"]),
+    );
+    expect(production).not.toContain('unsafe');
+    expect(contentSecurityPolicy(true)).toContain("style-src 'self' 'unsafe-inline'");
+    expect(contentSecurityPolicy(true)).not.toContain("script-src 'self' 'unsafe");
+  });
+});
+
+describe('the app page and its frames', () => {
+  it('recognises the built index.html only', () => {
+    expect(isAppUrl(PAGE.rendererFileUrl, PAGE)).toBe(true);
+    expect(isAppUrl(`${PAGE.rendererFileUrl}#/send`, PAGE)).toBe(true);
+    expect(isAppUrl('file:///opt/Koinos%20Wallet/resources/app.asar/out/renderer/other.html', PAGE)).toBe(false);
+    expect(isAppUrl('file:///tmp/index.html', PAGE)).toBe(false);
+    expect(isAppUrl('https://evil.example/index.html', PAGE)).toBe(false);
+    expect(isAppUrl('not a url', PAGE)).toBe(false);
+  });
+
+  it('trusts the dev server origin only when one is configured', () => {
+    expect(isAppUrl('http://localhost:5173/', DEV_PAGE)).toBe(true);
+    expect(isAppUrl('http://localhost:5174/', DEV_PAGE)).toBe(false);
+    expect(isAppUrl('http://localhost:5173/', PAGE)).toBe(false);
+  });
+
+  it('trusts only the top frame of the app page', () => {
+    expect(isTrustedSenderFrame({ url: PAGE.rendererFileUrl, parent: null }, PAGE)).toBe(true);
+    expect(isTrustedSenderFrame({ url: PAGE.rendererFileUrl, parent: {} }, PAGE)).toBe(false);
+    expect(isTrustedSenderFrame({ url: 'https://evil.example/', parent: null }, PAGE)).toBe(false);
+    expect(isTrustedSenderFrame(null, PAGE)).toBe(false);
+  });
+});
+
+describe('registerWalletIpc', () => {
+  let wallet: WalletApp | undefined;
+  let dataDir: string | undefined;
+  afterEach(async () => {
+    await wallet?.close();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    wallet = undefined;
+    dataDir = undefined;
+  });
+
+  async function startWallet(): Promise<WalletApp> {
+    dataDir = await mkdtemp(join(tmpdir(), 'koinos-electron-ipc-'));
+    wallet = await createWalletApp({ dataDir, devnet: { port: 0 }, log: () => {} });
+    return wallet;
+  }
+
+  it('registers exactly the contract channels, and unregisters them all', async () => {
+    const ipcMain = new FakeIpcMain();
+    const unregister = registerWalletIpc(ipcMain, await startWallet(), PAGE, () => {});
+    expect([...ipcMain.listeners.keys()].sort()).toEqual([...IPC_CHANNELS].sort());
+    unregister();
+    expect(ipcMain.listeners.size).toBe(0);
+  });
+
+  it('answers a call from the wallet page through the wallet, with the envelope', async () => {
+    const ipcMain = new FakeIpcMain();
+    registerWalletIpc(ipcMain, await startWallet(), PAGE, () => {});
+    const answer = await ipcMain.invoke('devnet:status', { url: PAGE.rendererFileUrl, parent: null });
+    expect(answer.ok).toBe(true);
+    if (answer.ok) expect(answer.value).toMatchObject({ running: true, url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) });
+    expect(await ipcMain.invoke('devnet:status', { url: PAGE.rendererFileUrl, parent: null }, 'extra')).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENT', shortMessage: 'devnet:status: expected no arguments, got 1' },
+    });
+  });
+
+  it('refuses calls from an iframe, another page or a closed frame, and logs them', async () => {
+    const ipcMain = new FakeIpcMain();
+    const lines: string[] = [];
+    registerWalletIpc(ipcMain, await startWallet(), PAGE, (line) => lines.push(line));
+    expect(await ipcMain.invoke('devnet:status', { url: PAGE.rendererFileUrl, parent: {} })).toEqual(REFUSED_SENDER);
+    expect(await ipcMain.invoke('devnet:status', { url: 'https://evil.example/', parent: null })).toEqual(REFUSED_SENDER);
+    expect(await ipcMain.invoke('devnet:status', null)).toEqual(REFUSED_SENDER);
+    expect(lines).toEqual(Array(3).fill("[ipc] refused devnet:status: the sender is not the wallet's page"));
+  });
+});
