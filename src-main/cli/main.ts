@@ -6,6 +6,7 @@ import { WalletError } from '../koinos/errors.ts';
 import { EXIT_OK, UsageError, printText, reportError } from './io.ts';
 import { KEY_USAGE, keyCommand } from './keyCommands.ts';
 import { TX_USAGE, txCommand } from './txCommands.ts';
+import { CHAIN_USAGE, balanceCommand, historyCommand, transferCommand } from './chainCommands.ts';
 
 /** The top-level `--help` text. */
 export const USAGE = `Usage: koinos-wallet <command> [options]
@@ -17,6 +18,8 @@ Private keys are read from a file or stdin only, never from an argument.
 ${KEY_USAGE}
 
 ${TX_USAGE}
+
+${CHAIN_USAGE}
 
 Local node:
   koinos-wallet devnet ...
@@ -57,10 +60,16 @@ export async function main(argv: string[]): Promise<number> {
         return await txCommand(rest);
       case 'devnet':
         return await devnet(rest);
+      case 'balance':
+        return await balanceCommand(rest);
+      case 'history':
+        return await historyCommand(rest);
+      case 'transfer':
+        return await transferCommand(rest);
       default:
         // Unknown commands are not quoted in full: a mistyped line could start with a pasted secret.
         throw new UsageError(
-          command.startsWith('-') ? `unknown option ${command.split('=')[0]}` : `unknown command ${command.length > 24 ? `(${command.length} characters, not shown)` : `"${command}"`}; expected key, tx or devnet`,
+          command.startsWith('-') ? `unknown option ${command.split('=')[0]}` : `unknown command ${command.length > 24 ? `(${command.length} characters, not shown)` : `"${command}"`}; expected key, tx, balance, history, transfer or devnet`,
         );
     }
   } catch (error) {
