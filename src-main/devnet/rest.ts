@@ -11,6 +11,8 @@ import type { EventData, Operation } from '../koinos/types.ts';
 import type { DevnetNode } from './types.ts';
 import { MAX_HISTORY_LIMIT, requestType, responseType } from './node.ts';
 import { ParamsError, parseMessage } from './jsonrpc.ts';
+import { SYSTEM_CONTRACT_NAMES } from './contracts/registry.ts';
+import { contractRoutes, type Route } from './restContracts.ts';
 import { describeInternalError, toWireError } from './wireError.ts';
 
 /** What a REST route answers: an HTTP status, a JSON body, and extra headers (`Allow` on a 405). */
@@ -24,7 +26,6 @@ export interface RestResponse {
 export type RestHandler = (method: string, path: string, query: URLSearchParams, body: string) => Promise<RestResponse>;
 
 type Params = Record<string, string>;
-type Route = { method: 'GET' | 'POST'; pattern: string[]; run: (params: Params, query: URLSearchParams, body: string) => Promise<JsonValue> };
 
 /** A 400 with this exact message (the REST service's texts: "invalid account", "block does not exist", ...). */
 function badRequest(message: string, code: 'INVALID_ARGUMENT' | 'INVALID_ADDRESS' | 'NOT_FOUND' = 'INVALID_ARGUMENT'): WalletError {
@@ -64,8 +65,9 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * await rest('GET', '/v1/chain/id', new URLSearchParams(), ''); // { status: 200, body: { value: 'EiB…' } }
  */
 export function createRestHandler(node: DevnetNode, log: (line: string) => void): RestHandler {
-  const koinId = addressFromString(node.koinAddress);
-  const isKoin = (contractId: Uint8Array) => equalBytes(contractId, koinId);
+  // Operations of the system tokens (KOIN, VHP) are decoded in blocks, transactions and history.
+  const systemTokens = [...SYSTEM_CONTRACT_NAMES.values()];
+  const isKoin = (contractId: Uint8Array) => systemTokens.some((id) => equalBytes(contractId, id));
 
   /**
    * One service call with the request built from JSON exactly as the JSON-RPC layer builds it. Routes check their
@@ -178,6 +180,11 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
     const items = (response.block_items ?? []) as ProtoMessage[];
     const item = items[0];
     if (!item || !(item.block_id instanceof Uint8Array) || item.block_id.length === 0) throw badRequest('block does not exist', 'NOT_FOUND');
+    return blockItemJson(item, query);
+  }
+
+  /** A block item as JSON, with operations and events decoded when the query asks (the default). */
+  function blockItemJson(item: ProtoMessage, query: URLSearchParams): JsonValue {
     const json = toJson('koinos.block_store.block_item', item);
     decodeReceipt(item.receipt as ProtoMessage | undefined, json.receipt, flag(query, 'decode_events'));
     const blockJson = json.block;
@@ -187,6 +194,36 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
       transactions.forEach((tx, i) => decodeTransaction(tx, txsJson[i], flag(query, 'decode_operations')));
     }
     return json;
+  }
+
+  /** GET /v1/blocks?start&limit: up to `limit` (required, at most 1000) blocks from height `start` (default 1). */
+  async function blocks(_p: Params, query: URLSearchParams): Promise<JsonValue> {
+    const limit = wholeNumberQuery(query, 'limit', 1000n);
+    if (limit === undefined) throw badRequest("missing required field 'limit'");
+    const start = wholeNumberQuery(query, 'start') ?? 1n;
+    if (start === 0n) throw badRequest('invalid start: blocks start at height 1, got "0"');
+    const head = await headInfo();
+    if (start > head.height || limit === 0n) throw badRequest('blocks do not exist', 'NOT_FOUND');
+    const response = await rpc('block_store.get_blocks_by_height', {
+      head_block_id: head.id,
+      ancestor_start_height: start.toString(),
+      num_blocks: Number(limit),
+      return_block: flag(query, 'return_block'),
+      return_receipt: flag(query, 'return_receipt'),
+    });
+    return ((response.block_items ?? []) as ProtoMessage[]).map((item) => blockItemJson(item, query));
+  }
+
+  /** POST /v1/block/submit: the devnet produces its own blocks, so chain.submit_block answers why it refuses. */
+  async function submitBlock(_p: Params, _q: URLSearchParams, body: string): Promise<JsonValue> {
+    let block: unknown;
+    try {
+      block = JSON.parse(body);
+    } catch {
+      throw badRequest('invalid request body: expected a block as JSON');
+    }
+    if (!isObject(block)) throw badRequest(`invalid request body: expected a block as a JSON object, got ${describe(block)}`);
+    return rpcJson('chain.submit_block', { block });
   }
 
   async function history(p: Params, query: URLSearchParams): Promise<JsonValue> {
@@ -304,6 +341,8 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
     { method: 'GET', pattern: ['chain', 'resource_limits'], run: () => rpcJson('chain.get_resource_limits', {}) },
     { method: 'GET', pattern: ['chain', 'fork_heads'], run: () => rpcJson('chain.get_fork_heads', {}) },
     { method: 'GET', pattern: ['block', ':block'], run: block },
+    { method: 'GET', pattern: ['blocks'], run: blocks },
+    { method: 'POST', pattern: ['block', 'submit'], run: submitBlock },
     {
       method: 'GET',
       pattern: ['account', ':account', 'mana'],
@@ -333,6 +372,7 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
     { method: 'GET', pattern: ['account', ':account', 'history'], run: history },
     { method: 'POST', pattern: ['transaction', 'submit'], run: submit },
     { method: 'GET', pattern: ['transaction', ':transaction'], run: transaction },
+    ...contractRoutes({ rpc, resolveAddress, badRequest }),
   ];
 
   function match(segments: string[]): { route: Route; params: Params }[] {

@@ -398,6 +398,8 @@ export interface IpcError {
   code: string;
   shortMessage: string;
   details?: string;
+  /** Extra lines to show under the message (a hint: what to do next); absent when there are none. */
+  metaMessages?: string[];
 }
 
 /** Every call answers this envelope; nothing is thrown across the boundary (IPC rejections lose custom fields). */

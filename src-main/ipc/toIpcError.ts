@@ -1,4 +1,4 @@
-// The one mapper from any error to its IPC wire form: a WalletError crosses with its code, sentence and cause;
+// The one mapper from any error to its IPC wire form: a WalletError crosses with its code, sentence, hints and cause;
 // anything else becomes a generic notice plus one log line in main (never a stack or a secret across the boundary).
 import { WalletError } from '../koinos/errors.ts';
 import type { IpcError } from './contract.ts';
@@ -24,6 +24,7 @@ export function toIpcError(channel: string, error: unknown, log: (line: string) 
       code: error.code,
       shortMessage: error.shortMessage,
       ...(error.details ? { details: redactUrlCredentials(error.details) } : {}),
+      ...(error.metaMessages.length > 0 ? { metaMessages: error.metaMessages.map(redactUrlCredentials) } : {}),
     };
   }
   const text = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);

@@ -1,9 +1,10 @@
-// The recipient check the address field runs on every keystroke: the one address reader of src-main/koinos
-// decides; this file only turns its verdict into a sentence for the field.
-// TRANSITIONAL: until the renderer-safe koinos/address.ts is on main, only the shape is checked here (base58,
-// length) and the checksum is checked by main when the transfer is prepared.
+// The recipient check the address field runs on every keystroke. The one address reader of src-main/koinos
+// (address.ts: base58, 25 bytes, version byte, checksum) decides; this file only turns its verdict into a sentence
+// for the field, with plainer words for the common slips (a stray character, a missing "1", a cut-off copy).
+import { addressFromString } from '../../src-main/koinos/address.ts';
+import { WalletError } from '../../src-main/koinos/errors.ts';
 
-const BASE58 = /^[1-9A-HJ-NP-Za-km-z]+$/;
+const BASE58_CHAR = /^[1-9A-HJ-NP-Za-km-z]$/;
 
 /** The field's verdict on `text`. */
 export type AddressVerdict = { ok: true } | { ok: false; message: string };
@@ -12,13 +13,19 @@ export type AddressVerdict = { ok: true } | { ok: false; message: string };
 export function checkAddress(text: string): AddressVerdict {
   const s = text.trim();
   if (s.length === 0) return { ok: false, message: '' };
-  if (!BASE58.test(s)) {
-    const bad = [...s].find((c) => !BASE58.test(c));
+  const bad = [...s].find((c) => !BASE58_CHAR.test(c));
+  if (bad !== undefined) {
     return { ok: false, message: `An address uses base58 letters only; "${bad}" is not one of them. Check for a typo.` };
   }
   if (s[0] !== '1') return { ok: false, message: 'A Koinos address starts with "1". Check that you copied the whole address.' };
-  if (s.length < 26 || s.length > 35) {
-    return { ok: false, message: `A Koinos address has 26 to 35 characters; this one has ${s.length}. Check that you copied all of it.` };
+  try {
+    addressFromString(s);
+    return { ok: true };
+  } catch (error) {
+    if (!(error instanceof WalletError)) throw error;
+    if (/checksum/.test(error.shortMessage)) {
+      return { ok: false, message: 'The checksum does not match: a character is mistyped or missing. Copy the address again from its source.' };
+    }
+    return { ok: false, message: `This is not a Koinos address (${error.shortMessage}). Check that you copied all of it.` };
   }
-  return { ok: true };
 }

@@ -54,6 +54,8 @@ export class WalletState {
         this.txStatus = { ...this.txStatus, [update.transactionId]: update };
       }),
     );
+    // The theme comes with the settings: ask for both at once so the first paint has the right colours.
+    const settings = this.loadSettings();
     try {
       this.status = await call('vault:status');
       this.loadProblem = undefined;
@@ -61,7 +63,7 @@ export class WalletState {
       this.loadProblem = toProblem(error, 'vault:status');
       return;
     }
-    await this.loadSettings();
+    await settings;
     if (this.status.unlocked) await this.loadUnlocked();
   }
 

@@ -77,6 +77,16 @@ describe('createIpcDispatcher', () => {
     });
   });
 
+  it('passes the hints of a WalletError across as metaMessages', async () => {
+    const handlers = echoHandlers([]);
+    handlers['vault:create'] = () => Promise.reject(new WalletError('VAULT_EXISTS', 'expected no wallet in this data folder, but one exists', { metaMessages: ['Unlock it with its password instead.'] }));
+    const answer = await createIpcDispatcher({ handlers })('vault:create', [{ password: 'long enough password' }]);
+    expect(answer).toEqual({
+      ok: false,
+      error: { code: 'VAULT_EXISTS', shortMessage: 'expected no wallet in this data folder, but one exists', metaMessages: ['Unlock it with its password instead.'] },
+    });
+  });
+
   it('turns any other error into a generic notice and one log line, never a stack or message across', async () => {
     const lines: string[] = [];
     const handlers = echoHandlers([]);

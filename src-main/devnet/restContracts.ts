@@ -1,0 +1,264 @@
+// The REST routes of koinos-rest about contracts (facts §9.2): /v1/token/{contract}/…, /v1/contract/{id} with its
+// ABI, metadata and calls by method name, /v1/decode/{operations,events} and /v1/transaction/prepare. They read the
+// contract's ABI from contract_meta_store, as koinos-rest does, and call the node like any client.
+import { BTYPE, bytesToJson, decode, encode, fromJson, toJson, type JsonObject, type JsonValue, type ProtoMessage } from '../koinos/codec.ts';
+import { fromBase64, toBase64Url } from '../koinos/bytes.ts';
+import { WalletError, describe } from '../koinos/errors.ts';
+import { addressFromString } from '../koinos/address.ts';
+import { formatAmount } from '../koinos/amounts.ts';
+import { decodeEventJson, decodeOperationJson } from '../koinos/koin.ts';
+import { nonceFromBytes, nonceToBytes, prepareTransaction, transactionToJson } from '../koinos/transaction.ts';
+import type { EventData, Operation, Transaction } from '../koinos/types.ts';
+
+/** A route of the REST table. */
+export type Route = {
+  method: 'GET' | 'POST';
+  pattern: string[];
+  run: (params: Record<string, string>, query: URLSearchParams, body: string) => Promise<JsonValue>;
+};
+
+/** What the contract routes need from the REST layer. */
+export interface ContractRouteDeps {
+  rpc(method: string, params: Record<string, unknown>): Promise<ProtoMessage>;
+  resolveAddress(text: string, what: 'account' | 'contract_id'): Promise<string>;
+  badRequest(message: string): WalletError;
+}
+
+interface AbiMethod {
+  argument: string;
+  return: string;
+  entry_point: number;
+  read_only: boolean;
+}
+
+interface Abi {
+  methods: Record<string, AbiMethod>;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function parseBody(body: string, what: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    throw new WalletError('INVALID_ARGUMENT', `invalid request body: expected ${what} as JSON`);
+  }
+}
+
+/** The contract routes over `deps`. */
+export function contractRoutes(deps: ContractRouteDeps): Route[] {
+  const { rpc, resolveAddress, badRequest } = deps;
+
+  async function abiOf(contractId: string): Promise<Abi | undefined> {
+    const { meta } = await rpc('contract_meta_store.get_contract_meta', { contract_id: contractId });
+    const text = (meta as { abi?: string } | undefined)?.abi;
+    return text ? (JSON.parse(text) as Abi) : undefined;
+  }
+
+  async function requireAbi(contractId: string): Promise<Abi> {
+    const abi = await abiOf(contractId);
+    if (!abi) throw badRequest(`abi not available for contract ${contractId}`);
+    return abi;
+  }
+
+  /** Reads a method through chain.read_contract; the decoded result (defaults filled). */
+  async function readMethod(contractId: string, m: AbiMethod, args: ProtoMessage = {}): Promise<ProtoMessage> {
+    const { result } = await rpc('chain.read_contract', { contract_id: contractId, entry_point: m.entry_point, args: toBase64Url(encode(m.argument, args)) });
+    return decode(m.return, (result as Uint8Array | undefined) ?? new Uint8Array(0));
+  }
+
+  async function token(p: Record<string, string>): Promise<{ id: string; abi: Abi; decimals: number }> {
+    const id = await resolveAddress(p.contract!, 'contract_id');
+    const abi = await requireAbi(id);
+    const decimalsMethod = abi.methods.decimals;
+    if (!decimalsMethod) throw badRequest(`contract ${id} is not a token`);
+    const decimals = Number((await readMethod(id, decimalsMethod)).value ?? 0);
+    return { id, abi, decimals };
+  }
+
+  function method(abi: Abi, name: string): AbiMethod {
+    const m = Object.hasOwn(abi.methods, name) ? abi.methods[name] : undefined;
+    if (!m) throw badRequest(`method "${name}" does not exist`);
+    return m;
+  }
+
+  const amount = (value: unknown, decimals: number) => formatAmount(BigInt((value as bigint | undefined) ?? 0n), decimals, { trim: false });
+
+  /** A call by method name: read-only → the decoded result; otherwise → the operation a client signs (not submitted). */
+  async function callByName(p: Record<string, string>, args: unknown): Promise<JsonValue> {
+    const id = await resolveAddress(p.contract!, 'contract_id');
+    const m = method(await requireAbi(id), p.method!);
+    let message: ProtoMessage;
+    try {
+      message = fromJson(m.argument, args ?? {});
+    } catch (e) {
+      throw badRequest(`invalid arguments of ${p.method}: ${e instanceof WalletError ? e.shortMessage : String(e)}`);
+    }
+    if (m.read_only) return toJson(m.return, await readMethod(id, m, message));
+    const op: Operation = { call_contract: { contract_id: addressFromString(id), entry_point: m.entry_point, args: encode(m.argument, message) } };
+    return toJson('koinos.protocol.operation', op);
+  }
+
+  /** GET arguments from the query string (`owner=…&limit=10`; nested fields with dots are not needed by tokens). */
+  function queryArgs(query: URLSearchParams): Record<string, unknown> {
+    const args: Record<string, unknown> = {};
+    for (const [key, value] of query) args[key] = /^\d+$/.test(value) && key !== 'value' ? Number(value) : value === 'true' ? true : value === 'false' ? false : value;
+    return args;
+  }
+
+  /** Decodes operations whose contract has an ABI on the devnet (as koinos-rest's decodeOperations). */
+  async function decodeOperations(body: string): Promise<JsonValue> {
+    const input = parseBody(body, 'an array of operations');
+    if (!Array.isArray(input)) throw badRequest(`invalid request body: expected an array of operations, got ${describe(input)}`);
+    const out: JsonValue[] = [];
+    for (const [i, item] of input.entries()) {
+      let op: Operation;
+      try {
+        op = fromJson<Operation>('koinos.protocol.operation', item);
+      } catch (e) {
+        throw badRequest(`invalid operation [${i}]: ${e instanceof WalletError ? e.shortMessage : String(e)}`);
+      }
+      const id = op.call_contract ? bytesToJson(op.call_contract.contract_id, BTYPE.CONTRACT_ID) : undefined;
+      const known = id !== undefined && (await abiOf(id)) !== undefined;
+      out.push(decodeOperationJson(op, () => known));
+    }
+    return out;
+  }
+
+  async function decodeEvents(body: string): Promise<JsonValue> {
+    const input = parseBody(body, 'an array of events');
+    if (!Array.isArray(input)) throw badRequest(`invalid request body: expected an array of events, got ${describe(input)}`);
+    return input.map((item, i) => {
+      try {
+        return decodeEventJson(fromJson<EventData>('koinos.protocol.event_data', item));
+      } catch (e) {
+        throw badRequest(`invalid event [${i}]: ${e instanceof WalletError ? e.shortMessage : String(e)}`);
+      }
+    });
+  }
+
+  /** koilib prepareTransaction: chain id, nonce (current + 1), rc_limit (the payer's mana), merkle root and id. */
+  async function prepare(body: string): Promise<JsonValue> {
+    const input = parseBody(body, 'a transaction');
+    if (!isObject(input)) throw badRequest(`invalid request body: expected a transaction as a JSON object, got ${describe(input)}`);
+    let tx: Transaction;
+    try {
+      tx = fromJson<Transaction>('koinos.protocol.transaction', input);
+    } catch (e) {
+      throw badRequest(`invalid transaction: ${e instanceof WalletError ? e.shortMessage : String(e)}`);
+    }
+    const header = tx.header;
+    if (!header || header.payer.length === 0) throw badRequest('invalid transaction: header.payer is required');
+    if (header.chain_id.length === 0) header.chain_id = (await rpc('chain.get_chain_id', {})).chain_id as Uint8Array;
+    if (header.nonce.length === 0) {
+      const account = bytesToJson(header.payee.length > 0 ? header.payee : header.payer, BTYPE.ADDRESS);
+      const { nonce } = await rpc('chain.get_account_nonce', { account });
+      const bytes = (nonce as Uint8Array | undefined) ?? new Uint8Array(0);
+      header.nonce = nonceToBytes((bytes.length === 0 ? 0n : nonceFromBytes(bytes)) + 1n);
+    }
+    if (header.rc_limit === 0n) {
+      const { rc } = await rpc('chain.get_account_rc', { account: bytesToJson(header.payer, BTYPE.ADDRESS) });
+      header.rc_limit = (rc as bigint | undefined) ?? 0n;
+    }
+    return transactionToJson(prepareTransaction({ ...tx, header }));
+  }
+
+  const tokenRead = (name: 'name' | 'symbol' | 'decimals' | 'total_supply'): Route => ({
+    method: 'GET',
+    pattern: ['token', ':contract', name],
+    run: async (p) => {
+      const t = await token(p);
+      const result = await readMethod(t.id, method(t.abi, name));
+      if (name === 'total_supply') return { value: amount(result.value, t.decimals) };
+      return toJson(method(t.abi, name).return, result);
+    },
+  });
+
+  return [
+    tokenRead('name'),
+    tokenRead('symbol'),
+    tokenRead('decimals'),
+    tokenRead('total_supply'),
+    {
+      method: 'GET',
+      pattern: ['token', ':contract', 'info'],
+      run: async (p) => {
+        const t = await token(p);
+        const info = toJson(method(t.abi, 'get_info').return, await readMethod(t.id, method(t.abi, 'get_info')));
+        return { ...info, total_supply: amount((await readMethod(t.id, method(t.abi, 'total_supply'))).value, t.decimals) };
+      },
+    },
+    {
+      method: 'GET',
+      pattern: ['token', ':contract', 'balance', ':account'],
+      run: async (p) => {
+        const t = await token(p);
+        const owner = addressFromString(await resolveAddress(p.account!, 'account'));
+        return { value: amount((await readMethod(t.id, method(t.abi, 'balance_of'), { owner })).value, t.decimals) };
+      },
+    },
+    {
+      method: 'GET',
+      pattern: ['token', ':contract', 'allowance', ':account', ':spender'],
+      run: async (p) => {
+        const t = await token(p);
+        const owner = addressFromString(await resolveAddress(p.account!, 'account'));
+        const spender = addressFromString(await resolveAddress(p.spender!, 'account'));
+        return { value: amount((await readMethod(t.id, method(t.abi, 'allowance'), { owner, spender })).value, t.decimals) };
+      },
+    },
+    {
+      method: 'GET',
+      pattern: ['token', ':contract', 'allowances', ':account'],
+      run: async (p, query) => {
+        const t = await token(p);
+        const limit = query.get('limit');
+        if (limit === null || limit === '') throw badRequest("missing required field 'limit'");
+        if (!/^\d{1,4}$/.test(limit)) throw badRequest(`invalid limit: expected a whole number up to 9999, got ${describe(limit)}`);
+        const owner = await resolveAddress(p.account!, 'account');
+        const start = query.get('start');
+        const args = {
+          owner: addressFromString(owner),
+          start: start ? addressFromString(await resolveAddress(start, 'account')) : new Uint8Array(0),
+          limit: Number(limit),
+          descending: query.get('descending') === 'true',
+        };
+        const result = (await readMethod(t.id, method(t.abi, 'get_allowances'), args)) as { allowances: { spender: Uint8Array; value: bigint }[] };
+        return {
+          owner,
+          allowances: result.allowances.map((a) => ({ spender: bytesToJson(a.spender, BTYPE.ADDRESS), value: amount(a.value, t.decimals) })),
+        };
+      },
+    },
+    { method: 'GET', pattern: ['contract', ':contract'], run: async (p) => ({ contract_id: await resolveAddress(p.contract!, 'contract_id') }) },
+    {
+      method: 'GET',
+      pattern: ['contract', ':contract', 'abi'],
+      run: async (p) => {
+        const id = await resolveAddress(p.contract!, 'contract_id');
+        return { contract_id: id, abi: (await requireAbi(id)) as unknown as JsonObject };
+      },
+    },
+    {
+      method: 'GET',
+      pattern: ['contract', ':contract', 'metadata'],
+      run: async (p) => {
+        const id = await resolveAddress(p.contract!, 'contract_id');
+        const args = encode('koinos.chain.get_contract_metadata_arguments', { contract_id: addressFromString(id) });
+        const { value } = await rpc('chain.invoke_system_call', { name: 'get_contract_metadata', args: toBase64Url(args) });
+        const result = decode<{ value?: ProtoMessage }>('koinos.chain.get_contract_metadata_result', (value as Uint8Array | undefined) ?? new Uint8Array(0));
+        if (!result.value) throw badRequest(`contract ${id} does not exist`);
+        const json = toJson('koinos.chain.contract_metadata_object', result.value);
+        // koilib renders the hash as hex (btype HEX), as koinos-rest passes it on.
+        return { contract_id: id, ...json, hash: `0x${Buffer.from(fromBase64(String(json.hash ?? ''))).toString('hex')}` };
+      },
+    },
+    { method: 'GET', pattern: ['contract', ':contract', ':method'], run: (p, query) => callByName(p, queryArgs(query)) },
+    { method: 'POST', pattern: ['contract', ':contract', ':method'], run: (p, _q, body) => callByName(p, parseBody(body || '{}', 'the arguments')) },
+    { method: 'POST', pattern: ['decode', 'operations'], run: (_p, _q, body) => decodeOperations(body) },
+    { method: 'POST', pattern: ['decode', 'events'], run: (_p, _q, body) => decodeEvents(body) },
+    { method: 'POST', pattern: ['transaction', 'prepare'], run: (_p, _q, body) => prepare(body) },
+  ];
+}
