@@ -3,34 +3,12 @@
 import { formatAmount } from '../koinos/amounts.ts';
 import { WalletError } from '../koinos/errors.ts';
 import { PrivateKeySigner } from '../wallet/chain/privateKeySigner.ts';
-import { NETWORK_OPTIONS, NETWORK_USAGE, chainContext } from './chainContext.ts';
+import { NETWORK_OPTIONS, chainContext } from './chainContext.ts';
+import { CHAIN_USAGE } from './chainUsage.ts';
 import { EXIT_OK, UsageError, assertMaxPositionals, parseArgs, printJson, printText, readInput, readSecret, stringOption, type ParsedArgs } from './io.ts';
 
 /** How long `transfer` waits for its transaction to be in a block. */
 const INCLUSION_TIMEOUT_MS = 60_000;
-
-export const CHAIN_USAGE = `Accounts on a network:
-  koinos-wallet balance ADDRESS [--token koin|vhp|CONTRACT] [network options]
-      Prints {"address", "network", "token", "balance", "base_units"} (plus "mana" for KOIN): the balance in the
-      token's decimals and in base units.
-
-  koinos-wallet history ADDRESS [--limit N] [--before SEQ] [network options]
-      Prints {"records", "next"}: the account's newest N records (default 20) decoded (sent, received, minted,
-      burned, calls, events), older than SEQ when given; "next" is the --before of the next page.
-
-  koinos-wallet transfer --from ADDRESS --to ADDRESS --amount 1.5 [--token koin|vhp|CONTRACT] [--rc-limit N]
-                         (--wif-file FILE | --unsigned) [network options]
-      With --wif-file: checks the transfer, sizes rc_limit with a dry run (or takes --rc-limit, base units of
-      mana), signs, submits, waits until it is in a block and prints {"receipt", "status", "block_height"}.
-      With --unsigned: prints the unsigned transaction's base64 (chain ID, nonce and rc_limit fixed) for
-      "tx sign" on an offline machine, then "tx submit" back online.
-
-  koinos-wallet tx submit [INPUT] [--dry-run] [network options]
-      Submits a signed transaction (base64 or JSON, as "tx sign" prints it) and prints the node's receipt;
-      --dry-run only runs it on the node (broadcast false). Refused when it was signed for another chain ID.
-
-  Network options:
-${NETWORK_USAGE}`;
 
 function wantsHelp(args: ParsedArgs): boolean {
   if (args.help) printText(CHAIN_USAGE);

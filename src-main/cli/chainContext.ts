@@ -1,7 +1,6 @@
 // What the CLI's network commands share: `--network local|testnet|mainnet|URL` and `--api-key-file F` turned into the
 // wallet's own chain services (the same ones the app uses, with in-memory settings), and a signer from `--wif-file`.
 import { WalletError } from '../koinos/errors.ts';
-import { DEFAULT_PORT } from '../devnet/startDevnet.ts';
 import type { Transaction } from '../koinos/types.ts';
 import type { TransactionSigner } from '../wallet/signer.ts';
 import { MemoryApiKeyStore } from '../wallet/chain/apiKeyStore.ts';
@@ -14,6 +13,7 @@ import { PendingTransactions } from '../wallet/chain/pendingTransactions.ts';
 import { SendService } from '../wallet/chain/send.ts';
 import { TokenService } from '../wallet/chain/tokens.ts';
 import { TransactionFollower } from '../wallet/chain/transactionFollower.ts';
+import { LOCAL_DEVNET_URL } from './chainUsage.ts';
 import { UsageError, readSecret, stringOption, type OptionSpec, type ParsedArgs } from './io.ts';
 
 /** The options every network command takes. */
@@ -21,10 +21,6 @@ export const NETWORK_OPTIONS: Record<string, OptionSpec> = {
   network: { type: 'string' },
   'api-key-file': { type: 'string' },
 };
-
-export const NETWORK_USAGE = `  --network local|testnet|mainnet|URL   the node to use (default local: a devnet at http://127.0.0.1:${DEFAULT_PORT});
-                                        URL is a JSON-RPC address such as https://api.koinos.io
-  --api-key-file FILE                   an API key for the node, read from FILE (never from an argument)`;
 
 /** A signer with no keys: the commands that must not sign (balance, --unsigned, tx submit) get this one. */
 const NO_SIGNER: TransactionSigner = {
@@ -55,7 +51,7 @@ export async function chainContext(args: ParsedArgs, signer: TransactionSigner =
   const choice = stringOption(args, 'network') ?? LOCAL_NETWORK_ID;
   const settings = new MemoryChainSettings();
   const apiKeys = new MemoryApiKeyStore();
-  const networks = new NetworkService({ settings, apiKeys, localDevnetUrl: async () => `http://127.0.0.1:${DEFAULT_PORT}` });
+  const networks = new NetworkService({ settings, apiKeys, localDevnetUrl: async () => LOCAL_DEVNET_URL });
   let networkId: string;
   if (choice === LOCAL_NETWORK_ID || choice === TESTNET_NETWORK_ID || choice === MAINNET_NETWORK_ID) {
     networkId = choice;

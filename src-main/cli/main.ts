@@ -6,7 +6,7 @@ import { WalletError } from '../koinos/errors.ts';
 import { EXIT_OK, UsageError, printText, reportError } from './io.ts';
 import { KEY_USAGE, keyCommand } from './keyCommands.ts';
 import { TX_USAGE, txCommand } from './txCommands.ts';
-import { CHAIN_USAGE, balanceCommand, historyCommand, transferCommand } from './chainCommands.ts';
+import { CHAIN_USAGE } from './chainUsage.ts';
 
 /** The top-level `--help` text. */
 export const USAGE = `Usage: koinos-wallet <command> [options]
@@ -38,6 +38,11 @@ async function devnet(argv: string[]): Promise<number> {
   return mod.devnetCommand(argv);
 }
 
+/** The network commands, loaded on demand so that the offline key and tx commands never load node clients. */
+function chainCommands(): Promise<typeof import('./chainCommands.ts')> {
+  return import('./chainCommands.ts');
+}
+
 /**
  * Runs the CLI on `argv` (the arguments after the script name) and returns the exit code; never throws.
  * Output goes to stdout, errors as one line to stderr.
@@ -61,11 +66,11 @@ export async function main(argv: string[]): Promise<number> {
       case 'devnet':
         return await devnet(rest);
       case 'balance':
-        return await balanceCommand(rest);
+        return await (await chainCommands()).balanceCommand(rest);
       case 'history':
-        return await historyCommand(rest);
+        return await (await chainCommands()).historyCommand(rest);
       case 'transfer':
-        return await transferCommand(rest);
+        return await (await chainCommands()).transferCommand(rest);
       default:
         // Unknown commands are not quoted in full: a mistyped line could start with a pasted secret.
         throw new UsageError(
