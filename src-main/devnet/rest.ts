@@ -5,6 +5,7 @@ import { equalBytes, toBase64Url } from '../koinos/bytes.ts';
 import { WalletError, describe } from '../koinos/errors.ts';
 import { addressToString, isAddress } from '../koinos/address.ts';
 import { formatAmount, UINT64_MAX } from '../koinos/amounts.ts';
+import { MAX_JSON_DEPTH, jsonDepth } from '../koinos/jsonDepth.ts';
 import { decodeEventJson, decodeOperationJson } from '../koinos/koin.ts';
 import { nonceFromBytes, nonceToBytes } from '../koinos/transaction.ts';
 import type { EventData, Operation } from '../koinos/types.ts';
@@ -42,7 +43,8 @@ function flag(query: URLSearchParams, name: string): boolean {
  * ("invalid block height: …") rather than a field of the request message built from it.
  */
 function wholeNumber(text: string, what: string, max: bigint = UINT64_MAX): bigint {
-  if (!/^\d+$/.test(text) || BigInt(text) > max) throw badRequest(`invalid ${what}: expected a whole number up to ${max}, got ${describe(text)}`);
+  // More than 20 digits is above any uint64; BigInt() of a long text costs the square of its length, so it is not read.
+  if (!/^\d+$/.test(text) || text.length > 20 || BigInt(text) > max) throw badRequest(`invalid ${what}: expected a whole number up to ${max}, got ${describe(text)}`);
   return BigInt(text);
 }
 
@@ -301,6 +303,7 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
 
   async function submit(_: Params, query: URLSearchParams, body: string): Promise<JsonValue> {
     let transaction: unknown;
+    if (jsonDepth(body) > MAX_JSON_DEPTH) throw badRequest(`invalid request body: expected JSON nested at most ${MAX_JSON_DEPTH} levels deep, got deeper`);
     try {
       transaction = JSON.parse(body);
     } catch {
