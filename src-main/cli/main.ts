@@ -2,14 +2,19 @@
 // commands, prints usage, and turns every error into one line on stderr and an exit code (1 error, 2 usage).
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import packageJson from '../../package.json' with { type: 'json' };
 import { WalletError } from '../koinos/errors.ts';
 import { EXIT_OK, UsageError, printText, reportError } from './io.ts';
 import { KEY_USAGE, keyCommand } from './keyCommands.ts';
 import { TX_USAGE, txCommand } from './txCommands.ts';
 import { CHAIN_USAGE } from './chainUsage.ts';
 
+/** The version of this package (package.json), printed by `--version`. */
+export const VERSION: string = packageJson.version;
+
 /** The top-level `--help` text. */
 export const USAGE = `Usage: koinos-wallet <command> [options]
+       koinos-wallet --version
 
 Offline tools for Koinos keys and transactions, and a local development node.
 Output is JSON on stdout. Errors are one line on stderr, with exit code 1 (2 for a usage error).
@@ -58,6 +63,11 @@ export async function main(argv: string[]): Promise<number> {
       case '--help':
       case 'help':
         printText(USAGE);
+        return EXIT_OK;
+      case '-v':
+      case '-V':
+      case '--version':
+        printText(`koinos-wallet ${VERSION}`);
         return EXIT_OK;
       case 'key':
         return await keyCommand(rest);

@@ -47,8 +47,11 @@ function parseBody(body: string, what: string): unknown {
   }
 }
 
-/** The contract routes over `deps`. */
-export function contractRoutes(deps: ContractRouteDeps): Route[] {
+/**
+ * The contract routes over `deps`, and `tokenBalance`: the one way the REST layer reads a token balance (also behind
+ * /v1/account/{account}/balance/{contract}).
+ */
+export function contractRoutes(deps: ContractRouteDeps): { routes: Route[]; tokenBalance(contract: string, account: string): Promise<JsonValue> } {
   const { rpc, resolveAddress, badRequest } = deps;
 
   async function abiOf(contractId: string): Promise<Abi | undefined> {
@@ -165,6 +168,13 @@ export function contractRoutes(deps: ContractRouteDeps): Route[] {
     return transactionToJson(prepareTransaction({ ...tx, header }));
   }
 
+  /** `{value}`: the balance of `account` on `contract` (address or system name), formatted with the token's decimals. */
+  async function tokenBalance(contract: string, account: string): Promise<JsonValue> {
+    const t = await token({ contract });
+    const owner = addressFromString(await resolveAddress(account, 'account'));
+    return { value: amount((await readMethod(t.id, method(t.abi, 'balance_of'), { owner })).value, t.decimals) };
+  }
+
   const tokenRead = (name: 'name' | 'symbol' | 'decimals' | 'total_supply'): Route => ({
     method: 'GET',
     pattern: ['token', ':contract', name],
@@ -176,7 +186,7 @@ export function contractRoutes(deps: ContractRouteDeps): Route[] {
     },
   });
 
-  return [
+  const routes: Route[] = [
     tokenRead('name'),
     tokenRead('symbol'),
     tokenRead('decimals'),
@@ -190,15 +200,7 @@ export function contractRoutes(deps: ContractRouteDeps): Route[] {
         return { ...info, total_supply: amount((await readMethod(t.id, method(t.abi, 'total_supply'))).value, t.decimals) };
       },
     },
-    {
-      method: 'GET',
-      pattern: ['token', ':contract', 'balance', ':account'],
-      run: async (p) => {
-        const t = await token(p);
-        const owner = addressFromString(await resolveAddress(p.account!, 'account'));
-        return { value: amount((await readMethod(t.id, method(t.abi, 'balance_of'), { owner })).value, t.decimals) };
-      },
-    },
+    { method: 'GET', pattern: ['token', ':contract', 'balance', ':account'], run: (p) => tokenBalance(p.contract!, p.account!) },
     {
       method: 'GET',
       pattern: ['token', ':contract', 'allowance', ':account', ':spender'],
@@ -261,4 +263,5 @@ export function contractRoutes(deps: ContractRouteDeps): Route[] {
     { method: 'POST', pattern: ['decode', 'events'], run: (_p, _q, body) => decodeEvents(body) },
     { method: 'POST', pattern: ['transaction', 'prepare'], run: (_p, _q, body) => prepare(body) },
   ];
+  return { routes, tokenBalance };
 }
