@@ -7,6 +7,7 @@ import { WalletError } from '../koinos/errors.ts';
 import { EXIT_OK, UsageError, printText, reportError } from './io.ts';
 import { KEY_USAGE, keyCommand } from './keyCommands.ts';
 import { TX_USAGE, txCommand } from './txCommands.ts';
+import { CHAIN_USAGE } from './chainUsage.ts';
 
 /** The version of this package (package.json), printed by `--version`. */
 export const VERSION: string = packageJson.version;
@@ -23,6 +24,8 @@ ${KEY_USAGE}
 
 ${TX_USAGE}
 
+${CHAIN_USAGE}
+
 Local node:
   koinos-wallet devnet ...
       Runs a local Koinos development node (see koinos-wallet devnet --help).
@@ -38,6 +41,11 @@ async function devnet(argv: string[]): Promise<number> {
     throw new WalletError('INTERNAL', `the devnet command could not be loaded: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
   }
   return mod.devnetCommand(argv);
+}
+
+/** The network commands, loaded on demand so that the offline key and tx commands never load node clients. */
+function chainCommands(): Promise<typeof import('./chainCommands.ts')> {
+  return import('./chainCommands.ts');
 }
 
 /**
@@ -67,10 +75,16 @@ export async function main(argv: string[]): Promise<number> {
         return await txCommand(rest);
       case 'devnet':
         return await devnet(rest);
+      case 'balance':
+        return await (await chainCommands()).balanceCommand(rest);
+      case 'history':
+        return await (await chainCommands()).historyCommand(rest);
+      case 'transfer':
+        return await (await chainCommands()).transferCommand(rest);
       default:
         // Unknown commands are not quoted in full: a mistyped line could start with a pasted secret.
         throw new UsageError(
-          command.startsWith('-') ? `unknown option ${command.split('=')[0]}` : `unknown command ${command.length > 24 ? `(${command.length} characters, not shown)` : `"${command}"`}; expected key, tx or devnet`,
+          command.startsWith('-') ? `unknown option ${command.split('=')[0]}` : `unknown command ${command.length > 24 ? `(${command.length} characters, not shown)` : `"${command}"`}; expected key, tx, balance, history, transfer or devnet`,
         );
     }
   } catch (error) {

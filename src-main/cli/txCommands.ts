@@ -252,6 +252,8 @@ export async function txCommand(argv: string[]): Promise<number> {
       return txEncode(rest);
     case 'sign':
       return txSign(rest);
+    case 'submit':
+      return (await import('./chainCommands.ts')).txSubmitCommand(rest);
     case undefined:
     case '-h':
     case '--help':
@@ -259,7 +261,7 @@ export async function txCommand(argv: string[]): Promise<number> {
       printText(TX_USAGE);
       return EXIT_OK;
     default:
-      throw new UsageError(`unknown command "tx ${sub}"; expected "tx decode", "tx encode" or "tx sign"`);
+      throw new UsageError(`unknown command "tx ${sub}"; expected "tx decode", "tx encode", "tx sign" or "tx submit"`);
   }
 }
 

@@ -6,6 +6,7 @@ import { fromBase64, toBase64Url } from '../koinos/bytes.ts';
 import { WalletError, describe } from '../koinos/errors.ts';
 import { addressFromString } from '../koinos/address.ts';
 import { formatAmount } from '../koinos/amounts.ts';
+import { MAX_JSON_DEPTH, jsonDepth } from '../koinos/jsonDepth.ts';
 import { decodeEventJson, decodeOperationJson } from '../koinos/koin.ts';
 import { nonceFromBytes, nonceToBytes, prepareTransaction, transactionToJson } from '../koinos/transaction.ts';
 import type { EventData, Operation, Transaction } from '../koinos/types.ts';
@@ -40,6 +41,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 function parseBody(body: string, what: string): unknown {
+  // JSON.parse costs about a second for a megabyte of "[[[[": nesting no message needs is refused unread.
+  if (jsonDepth(body) > MAX_JSON_DEPTH) throw new WalletError('INVALID_ARGUMENT', `invalid request body: expected ${what} as JSON nested at most ${MAX_JSON_DEPTH} levels deep, got deeper`);
   try {
     return JSON.parse(body);
   } catch {
@@ -95,7 +98,7 @@ export function contractRoutes(deps: ContractRouteDeps): { routes: Route[]; toke
     const m = method(await requireAbi(id), p.method!);
     let message: ProtoMessage;
     try {
-      message = fromJson(m.argument, args ?? {});
+      message = fromJson(m.argument, args ?? {}, { strict: true, unknownFields: 'discard' }); // the one reader: addresses checked
     } catch (e) {
       throw badRequest(`invalid arguments of ${p.method}: ${e instanceof WalletError ? e.shortMessage : String(e)}`);
     }
@@ -148,7 +151,7 @@ export function contractRoutes(deps: ContractRouteDeps): { routes: Route[]; toke
     if (!isObject(input)) throw badRequest(`invalid request body: expected a transaction as a JSON object, got ${describe(input)}`);
     let tx: Transaction;
     try {
-      tx = fromJson<Transaction>('koinos.protocol.transaction', input);
+      tx = fromJson<Transaction>('koinos.protocol.transaction', input, { strict: true, unknownFields: 'discard' }); // addresses checked
     } catch (e) {
       throw badRequest(`invalid transaction: ${e instanceof WalletError ? e.shortMessage : String(e)}`);
     }

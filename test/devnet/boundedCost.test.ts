@@ -54,6 +54,7 @@ describe('bounded cost per request', () => {
       () => rest(url, `/v1/account/${account}/balance/${'z'.repeat(12_000)}`),
       () => rest(url, `/v1/account/${account}/history?limit=${'9'.repeat(12_000)}`),
       () => rest(url, `/v1/block/${'9'.repeat(12_000)}`),
+      () => rest(url, '/v1/decode/operations', { method: 'POST', body: `${'['.repeat(500_000)}${']'.repeat(500_000)}` }),
     ];
 
     const loop = monitorEventLoopDelay({ resolution: 5 });
