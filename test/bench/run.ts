@@ -3,6 +3,7 @@
 // stated for an account with 100,000 records).
 import { benchSigning } from './signing.ts';
 import { benchDevnet } from './devnet.ts';
+import { benchRenderer } from './renderer.ts';
 import { benchVault } from './vault.ts';
 
 function fmt(n: number): string {
@@ -20,3 +21,6 @@ await benchVault();
 
 console.log('== devnet over HTTP (JSON-RPC, keep-alive)');
 await benchDevnet(Number(process.env.BENCH_TRANSFERS ?? 100_000));
+
+console.log('== renderer in Chromium over the browser shell');
+await benchRenderer();
