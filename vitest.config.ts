@@ -13,6 +13,7 @@ export default defineConfig({
           exclude: ['test/e2e/**', 'node_modules/**'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -21,6 +22,8 @@ export default defineConfig({
           include: ['test/e2e/**/*.test.ts'],
           globalSetup: ['test/e2e/buildRenderer.ts'],
           fileParallelism: false,
+          // After the unit project, so that browsers and blocks do not compete with the devnet tests for two cores.
+          sequence: { groupOrder: 1 },
           testTimeout: 240_000,
           hookTimeout: 180_000,
         },
