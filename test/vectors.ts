@@ -1,10 +1,13 @@
-// Loads the shared known-answer vectors (`../shared/vectors/koinos.json`, next to the checkout) for tests.
-// Tests read values from here at run time; they never copy numbers out of the file.
+// Loads the known-answer vectors for tests: the project's copy (test/vectors/koinos.json) of the shared file
+// `../shared/vectors/koinos.json`. Tests read values from here at run time; they never copy numbers out of the file.
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-/** Where the vectors live: the `shared` folder that sits next to the checkout folder. */
-export const VECTORS_PATH = fileURLToPath(new URL('../../shared/vectors/koinos.json', import.meta.url));
+/** The project's copy of the vectors (public facts, each naming its source), so that any clone can run the tests. */
+export const VECTORS_PATH = fileURLToPath(new URL('./vectors/koinos.json', import.meta.url));
+
+/** The shared file the copy comes from, in the `shared` folder next to the checkout, where that folder exists. */
+export const SHARED_VECTORS_PATH = fileURLToPath(new URL('../../shared/vectors/koinos.json', import.meta.url));
 
 /** One vector: `id`, `kind`, `source`, and fields that depend on the kind (read them as the file has them). */
 export interface Vector {
@@ -30,10 +33,7 @@ let cache: VectorFile | undefined;
 export function loadVectors(): VectorFile {
   if (cache) return cache;
   if (!existsSync(VECTORS_PATH)) {
-    throw new Error(
-      `Known-answer vectors not found at ${VECTORS_PATH}: the tests expect the shared folder next to the checkout ` +
-        '(../shared/vectors/koinos.json relative to the repository root).',
-    );
+    throw new Error(`Known-answer vectors not found at ${VECTORS_PATH}: the repository keeps them there (test/vectors/koinos.json).`);
   }
   let parsed: unknown;
   try {

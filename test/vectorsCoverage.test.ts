@@ -1,4 +1,4 @@
-// Every known-answer vector in ../shared/vectors/koinos.json must be checked by some test: a vector added
+// Every known-answer vector (test/vectors/koinos.json, the copy of ../shared/vectors/koinos.json) must be checked by some test: a vector added
 // to the shared file without a test that reads it makes this fail.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

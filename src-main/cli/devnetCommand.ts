@@ -20,6 +20,7 @@ import {
 } from './io.ts';
 import { startDevnet, DEFAULT_HOST, DEFAULT_PORT, type Devnet, type StartDevnetOptions } from '../devnet/startDevnet.ts';
 import { requestType } from '../devnet/node.ts';
+import { prepareDataDir } from './dataDir.ts';
 
 /** Environment variable that holds the API key (out of the process list, unlike --api-key). */
 export const API_KEY_ENV = 'KOINOS_DEVNET_API_KEY';
@@ -136,7 +137,10 @@ async function parseOptions(argv: string[]): Promise<{ help: true } | { help: fa
   const accounts = stringOption(args, 'accounts');
   if (accounts !== undefined) options.accounts = integer('accounts', accounts, 1, 1000);
   const dataDir = nonEmpty('data-dir', stringOption(args, 'data-dir'), 'a directory');
-  if (dataDir !== undefined) options.dataDir = dataDir;
+  if (dataDir !== undefined) {
+    await prepareDataDir(dataDir); // fails at once, saying why, instead of the storage engine's message (or a hang)
+    options.dataDir = dataDir;
+  }
   if (args.options.reset) options.reset = true;
   const depth = stringOption(args, 'irreversible-depth');
   if (depth !== undefined) options.irreversibleDepth = integer('irreversible-depth', depth, 0, 1_000_000);

@@ -139,6 +139,39 @@ export function isStdinInput(arg: string | undefined): boolean {
   return arg === undefined || arg === '-';
 }
 
+/**
+ * Reads one line typed at a terminal without showing it (raw mode: no echo), for secrets. Enter or Ctrl-D ends it,
+ * Backspace deletes, Ctrl-C cancels.
+ * @throws WalletError INVALID_ARGUMENT when cancelled with Ctrl-C.
+ */
+function readHiddenLine(what: string): Promise<string> {
+  const stdin = process.stdin;
+  // Echo goes off before the prompt shows, so that nothing typed after the prompt is ever shown.
+  stdin.setRawMode(true);
+  process.stderr.write(`Type or paste ${what} (it is not shown), then press Enter: `);
+  stdin.setEncoding('utf8');
+  stdin.resume();
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const finish = (outcome: () => void) => {
+      stdin.off('data', onData);
+      stdin.setRawMode(false);
+      stdin.pause();
+      process.stderr.write('\n');
+      outcome();
+    };
+    const onData = (chunk: string) => {
+      for (const ch of chunk) {
+        if (ch === '\r' || ch === '\n' || ch === '\u0004') return finish(() => resolve(text));
+        if (ch === '\u0003') return finish(() => reject(new WalletError('INVALID_ARGUMENT', `cancelled (Ctrl-C) while reading ${what}`)));
+        if (ch === '\u007f' || ch === '\b') text = text.slice(0, -1);
+        else text += ch;
+      }
+    };
+    stdin.on('data', onData);
+  });
+}
+
 async function readStdin(what: string): Promise<string> {
   if (process.stdin.isTTY) process.stderr.write(`Reading ${what} from stdin (end with Ctrl-D)...\n`);
   const chunks: Buffer[] = [];
@@ -185,7 +218,8 @@ const secrets = new Set<string>();
  */
 export async function readSecret(file: string | undefined, what: string): Promise<string> {
   const fromStdin = isStdinInput(file);
-  const raw = fromStdin ? await readStdin(what) : await readTextFile(file!, what);
+  // At a terminal the secret is typed without echo, so that it never shows on the screen or in a scrollback.
+  const raw = fromStdin ? (process.stdin.isTTY ? await readHiddenLine(what) : await readStdin(what)) : await readTextFile(file!, what);
   const text = raw.trim();
   if (text === '') throw new WalletError('INVALID_ARGUMENT', `expected ${what}, got nothing ${fromStdin ? 'on stdin' : `in file ${describe(file)}`}`);
   secrets.add(text);

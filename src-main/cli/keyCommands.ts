@@ -2,18 +2,21 @@
 // file or stdin. Koinos derives the address from the compressed public key whatever form the WIF has.
 import { toHex } from '../koinos/bytes.ts';
 import { addressFromPublicKey, addressToString } from '../koinos/address.ts';
-import { newPrivateKey, parsePrivateKey, privateKeyToWif, publicKeyFromPrivateKey } from '../koinos/keys.ts';
+import { newPrivateKey, privateKeyToWif, publicKeyFromPrivateKey } from '../koinos/keys.ts';
+import { keyFromText, writeKeyFile } from './keyFile.ts';
 import { EXIT_OK, UsageError, assertMaxPositionals, parseArgs, printJson, printText, readSecret, stringOption, warn } from './io.ts';
 
 /** Usage of the `key` commands, also part of the top-level `--help`. */
 export const KEY_USAGE = `Keys:
-  koinos-wallet key new
+  koinos-wallet key new [--out FILE]
       Makes a new random private key. Prints {"address", "public_key", "wif"}: the address (base58), the
       compressed public key (hex) and the private key as compressed WIF. The output is secret: store it safely.
+      With --out, writes that JSON to FILE (a new file, readable by its owner alone: mode 0600) and prints
+      only {"address", "public_key", "file"}.
 
   koinos-wallet key inspect [--wif-file FILE]
-      Reads a private key (WIF, compressed or not, or 64 hex digits) from FILE or, without --wif-file (or with
-      --wif-file -), from stdin. Prints {"address", "public_key", "compressed"}: the address and the compressed
+      Reads a private key (WIF, compressed or not, 64 hex digits, or the JSON file "key new --out" writes) from
+      FILE or, without --wif-file (or with --wif-file -), from stdin; typed at a terminal, it is not shown. Prints {"address", "public_key", "compressed"}: the address and the compressed
       public key that Koinos uses for this key (the chain always derives the address from the compressed key,
       also for a key written as uncompressed WIF), and whether the WIF carried the compression flag.
 
@@ -53,13 +56,21 @@ export async function keyCommand(argv: string[]): Promise<number> {
 }
 
 async function keyNew(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, {}, 'key new');
+  const args = parseArgs(argv, { out: { type: 'string' } }, 'key new');
   if (args.help) {
     printText(KEY_USAGE);
     return EXIT_OK;
   }
   assertMaxPositionals(args, 0, 'key new');
   const privateKey = newPrivateKey();
+  const out = stringOption(args, 'out');
+  if (out !== undefined) {
+    if (out === '' || out === '-') throw new UsageError('option --out of "key new" expects a file name (leave it out to print the key)');
+    const info = keyInfo(privateKey);
+    await writeKeyFile(out, `${JSON.stringify({ ...info, wif: privateKeyToWif(privateKey, true) }, null, 2)}\n`);
+    printJson({ ...info, file: out });
+    return EXIT_OK;
+  }
   printJson({ ...keyInfo(privateKey), wif: privateKeyToWif(privateKey, true) });
   warn('the output contains a private key (wif): anyone who has it controls the address; store it safely and share only the address');
   return EXIT_OK;
@@ -73,7 +84,7 @@ async function keyInspect(argv: string[]): Promise<number> {
   }
   assertMaxPositionals(args, 0, 'key inspect', 'the key is read from --wif-file FILE or stdin, never from an argument');
   const text = await readSecret(stringOption(args, 'wif-file'), 'a private key (WIF or 64 hex digits)');
-  const { privateKey, compressed } = parsePrivateKey(text);
+  const { privateKey, compressed } = keyFromText(text);
   printJson({ ...keyInfo(privateKey), compressed });
   return EXIT_OK;
 }

@@ -2,13 +2,19 @@
 // commands, prints usage, and turns every error into one line on stderr and an exit code (1 error, 2 usage).
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import packageJson from '../../package.json' with { type: 'json' };
 import { WalletError } from '../koinos/errors.ts';
 import { EXIT_OK, UsageError, printText, reportError } from './io.ts';
 import { KEY_USAGE, keyCommand } from './keyCommands.ts';
 import { TX_USAGE, txCommand } from './txCommands.ts';
+import { CHAIN_USAGE } from './chainUsage.ts';
+
+/** The version of this package (package.json), printed by `--version`. */
+export const VERSION: string = packageJson.version;
 
 /** The top-level `--help` text. */
 export const USAGE = `Usage: koinos-wallet <command> [options]
+       koinos-wallet --version
 
 Offline tools for Koinos keys and transactions, and a local development node.
 Output is JSON on stdout. Errors are one line on stderr, with exit code 1 (2 for a usage error).
@@ -17,6 +23,8 @@ Private keys are read from a file or stdin only, never from an argument.
 ${KEY_USAGE}
 
 ${TX_USAGE}
+
+${CHAIN_USAGE}
 
 Local node:
   koinos-wallet devnet ...
@@ -35,6 +43,11 @@ async function devnet(argv: string[]): Promise<number> {
   return mod.devnetCommand(argv);
 }
 
+/** The network commands, loaded on demand so that the offline key and tx commands never load node clients. */
+function chainCommands(): Promise<typeof import('./chainCommands.ts')> {
+  return import('./chainCommands.ts');
+}
+
 /**
  * Runs the CLI on `argv` (the arguments after the script name) and returns the exit code; never throws.
  * Output goes to stdout, errors as one line to stderr.
@@ -51,16 +64,27 @@ export async function main(argv: string[]): Promise<number> {
       case 'help':
         printText(USAGE);
         return EXIT_OK;
+      case '-v':
+      case '-V':
+      case '--version':
+        printText(`koinos-wallet ${VERSION}`);
+        return EXIT_OK;
       case 'key':
         return await keyCommand(rest);
       case 'tx':
         return await txCommand(rest);
       case 'devnet':
         return await devnet(rest);
+      case 'balance':
+        return await (await chainCommands()).balanceCommand(rest);
+      case 'history':
+        return await (await chainCommands()).historyCommand(rest);
+      case 'transfer':
+        return await (await chainCommands()).transferCommand(rest);
       default:
         // Unknown commands are not quoted in full: a mistyped line could start with a pasted secret.
         throw new UsageError(
-          command.startsWith('-') ? `unknown option ${command.split('=')[0]}` : `unknown command ${command.length > 24 ? `(${command.length} characters, not shown)` : `"${command}"`}; expected key, tx or devnet`,
+          command.startsWith('-') ? `unknown option ${command.split('=')[0]}` : `unknown command ${command.length > 24 ? `(${command.length} characters, not shown)` : `"${command}"`}; expected key, tx, balance, history, transfer or devnet`,
         );
     }
   } catch (error) {

@@ -5,8 +5,9 @@ import { equalBytes, toBase64Url } from '../koinos/bytes.ts';
 import { WalletError, describe } from '../koinos/errors.ts';
 import { KOIN_METHODS, decodeOperationJson, koinMethodByEntryPoint, type TokenMethod } from '../koinos/koin.ts';
 import { KNOWN_TOKEN_CONTRACTS, knownTokenContract } from '../koinos/knownContracts.ts';
+import { MAX_JSON_DEPTH, jsonDepth } from '../koinos/jsonDepth.ts';
 import { addressFromPublicKey, addressFromString, addressToString } from '../koinos/address.ts';
-import { parsePrivateKey, publicKeyFromPrivateKey } from '../koinos/keys.ts';
+import { publicKeyFromPrivateKey } from '../koinos/keys.ts';
 import {
   checkTransaction,
   recoverSigners,
@@ -31,6 +32,7 @@ import {
   stringOption,
   warn,
 } from './io.ts';
+import { keyFromText } from './keyFile.ts';
 
 /** The token contracts `tx decode` knows without `--koin`, listed in the usage. */
 const KNOWN_LIST = KNOWN_TOKEN_CONTRACTS.map((c) => `${c.network} ${c.token.toUpperCase()} ${c.address}`).join(',\n        ');
@@ -60,10 +62,11 @@ export const TX_USAGE = `Transactions:
 
   koinos-wallet tx sign [INPUT] [--wif-file FILE] [--json]
       Computes the operation merkle root and the id from the content and appends a signature by the key read
-      from FILE (or from stdin when INPUT is an argument or @FILE). Prints the signed transaction as a base64 JSON
-      string, or as the node's JSON with --json. Refuses a transaction without chain_id, nonce or rc_limit, one
-      whose existing signatures were made over another id, and a second signature by the same key. Sign again
-      with another key to add more signatures.`;
+      from FILE (WIF, hex or the JSON file of "key new --out"; or from stdin when INPUT is an argument or @FILE). Prints the signed transaction as a base64 JSON
+      string, or as the node's JSON with --json. Refuses a transaction without chain_id, nonce, rc_limit or
+      payer, with an unknown or misspelled field or an address whose checksum does not match, a KOIN or VHP
+      transfer without from, to or value, one whose existing signatures were made over another id, and a second
+      signature by the same key. Sign again with another key to add more signatures.`;
 
 /** The JSON keys of a field in either spelling the gateway accepts (snake_case or lowerCamelCase). */
 function field(obj: Record<string, unknown>, snake: string): { key: string; value: unknown } | undefined {
@@ -163,6 +166,7 @@ export function parseTransactionText(text: string): Transaction {
     return transactionFromBase64(trimmed);
   }
   let json: unknown;
+  if (jsonDepth(trimmed) > MAX_JSON_DEPTH) throw notATransaction(trimmed, `JSON nested more than ${MAX_JSON_DEPTH} levels deep, which no transaction is`);
   try {
     json = JSON.parse(trimmed);
   } catch (cause) {
@@ -248,6 +252,8 @@ export async function txCommand(argv: string[]): Promise<number> {
       return txEncode(rest);
     case 'sign':
       return txSign(rest);
+    case 'submit':
+      return (await import('./chainCommands.ts')).txSubmitCommand(rest);
     case undefined:
     case '-h':
     case '--help':
@@ -255,7 +261,7 @@ export async function txCommand(argv: string[]): Promise<number> {
       printText(TX_USAGE);
       return EXIT_OK;
     default:
-      throw new UsageError(`unknown command "tx ${sub}"; expected "tx decode", "tx encode" or "tx sign"`);
+      throw new UsageError(`unknown command "tx ${sub}"; expected "tx decode", "tx encode", "tx sign" or "tx submit"`);
   }
 }
 
@@ -300,7 +306,7 @@ async function txSign(argv: string[]): Promise<number> {
   }
   // The transaction is read and checked first, so that a bad transaction does not wait for a key on stdin.
   const tx = parseTransactionText(await readInput(input, TRANSACTION));
-  const { privateKey } = parsePrivateKey(await readSecret(keyFile, 'a private key (WIF or 64 hex digits)'));
+  const { privateKey } = keyFromText(await readSecret(keyFile, 'a private key (WIF, 64 hex digits or a key new --out file)'));
   const signed = signTransaction(tx, privateKey);
 
   if (tx.signatures.length > 0 && !equalBytes(signed.id, tx.id)) {

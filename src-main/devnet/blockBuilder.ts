@@ -11,7 +11,7 @@ import type { Head } from './chainData.ts';
 import type { DevKey } from './devKeys.ts';
 import type { PreparedTransaction } from './applyTransaction.ts';
 import { deltaEntries, encodeDeltaEntry } from './state.ts';
-import { keyTextBytes, storeKey, u32Key, u64Key, type StoreOp } from './store.ts';
+import { historyKey, keyText, keyTextBytes, storeKey, u32Key, u64Key, type StoreOp } from './store.ts';
 
 const EMPTY = new Uint8Array(0);
 
@@ -21,6 +21,14 @@ export interface IncludedTransaction {
   receipt: TransactionReceipt;
   /** The receipt's canonical bytes. */
   receiptBytes: Uint8Array;
+  /** Addresses that get an account history record for it (history.ts historyAddresses). */
+  impacted: Uint8Array[];
+}
+
+/** Where the account history stands: the next sequence number of an address, and whether records go to disk. */
+export interface HistoryCursor {
+  persistent: boolean;
+  nextSeq(address: Uint8Array): number;
 }
 
 /** What a block is made of. */
@@ -33,6 +41,7 @@ export interface BlockInput {
   changes: Map<string, Uint8Array | null>;
   /** The key that signs the block (the genesis key). */
   signer: DevKey;
+  history: HistoryCursor;
 }
 
 /** A block ready to commit. */
@@ -40,10 +49,15 @@ export interface BuiltBlock {
   /** The head once the block is committed. */
   head: Head;
   /**
-   * The block's batch: block item, topology, block id and transaction pointers, transaction records, state and
-   * head record. The account history entries are added by the node, which numbers them.
+   * The block's one batch: block item, topology, block id and transaction pointers, transaction records, state,
+   * account history entries and head record.
    */
   ops: StoreOp[];
+  /**
+   * The account history records, in the order their sequence numbers were given: a block record for the signer
+   * (koinos-account-history makes one for every block), then each transaction's (`transactionIndex`).
+   */
+  records: [Uint8Array, number | undefined][];
 }
 
 /**
@@ -124,10 +138,26 @@ export function buildBlock(input: BlockInput): BuiltBlock {
     const k = storeKey('s', keyTextBytes(key));
     ops.push(value === null ? { type: 'del', key: k } : { type: 'put', key: k, value });
   }
+  // Account history: in memory the index is the history; on disk it is rebuilt from the `a` entries, whose sequence
+  // numbers are the ones the node's appends will give.
+  const records: [Uint8Array, number | undefined][] = [[signer.addressBytes, undefined]];
+  entries.forEach((entry, index) => {
+    for (const address of entry.impacted) records.push([address, index]);
+  });
+  if (input.history.persistent) {
+    const next = new Map<string, number>();
+    for (const [address, transactionIndex] of records) {
+      const k = keyText(address);
+      const seq = next.get(k) ?? input.history.nextSeq(address);
+      next.set(k, seq + 1);
+      const pointer = transactionIndex === undefined ? { block_height: height, block: true } : { block_height: height, transaction_index: transactionIndex };
+      ops.push({ type: 'put', key: historyKey(address, seq), value: encode('koinos.devnet.record_pointer', pointer) });
+    }
+  }
   ops.push({
     type: 'put',
     key: storeKey('head'),
     value: encode('koinos.devnet.head_record', { topology, timestamp, state_merkle_root: stateMerkleRoot }),
   });
-  return { head: { height, id, previous: parent.id, timestamp, stateMerkleRoot }, ops };
+  return { head: { height, id, previous: parent.id, timestamp, stateMerkleRoot }, ops, records };
 }

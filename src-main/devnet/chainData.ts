@@ -10,8 +10,11 @@ import { BaseState } from './state.ts';
 import { keyText, keyTextBytes, parseHistoryKey, storeKey, type Store, type StoreOp } from './store.ts';
 import type { DevnetConfig } from './types.ts';
 
-/** Format of the data directory; bumped when the key layout changes (2: history keys carry the address length). */
-export const FORMAT_VERSION = 2;
+/**
+ * Format of the data directory; bumped when the key layout changes (2: history keys carry the address length;
+ * 3: state keys are the serialized database_key{space, key}, as state_db.cpp counts them).
+ */
+export const FORMAT_VERSION = 3;
 const EMPTY = new Uint8Array(0);
 /** The id a first block names as its parent: a sha2-256 multihash of 32 zero bytes. */
 export const ZERO_BLOCK_ID = multihashSha256(new Uint8Array(32));

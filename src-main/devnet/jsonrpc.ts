@@ -2,6 +2,7 @@
 // the same envelope checks, error codes, messages and data strings (facts §7.3), params and results as gateway JSON.
 import { addressFieldPaths, fromJson, hasType, toJson, type JsonObject, type JsonValue, type ProtoMessage } from '../koinos/codec.ts';
 import { WalletError } from '../koinos/errors.ts';
+import { MAX_JSON_DEPTH, jsonDepth } from '../koinos/jsonDepth.ts';
 import { requestType, responseType } from './node.ts';
 import type { DevnetNode } from './types.ts';
 import { describeInternalError, toWireError } from './wireError.ts';
@@ -119,6 +120,10 @@ export function createJsonRpcHandler(node: DevnetNode, log: (line: string) => vo
 
   return async function handle(body: string): Promise<JsonObject> {
     let request: unknown;
+    // JSON.parse costs about a second for a megabyte of "[[[[": nesting no message needs is refused unread.
+    if (jsonDepth(body) > MAX_JSON_DEPTH) {
+      return error(null, JSONRPC_ERROR.PARSE, 'Unable to parse request', `expected JSON nested at most ${MAX_JSON_DEPTH} levels deep, got deeper`);
+    }
     try {
       request = JSON.parse(body);
     } catch (e) {

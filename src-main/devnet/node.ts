@@ -276,7 +276,7 @@ class Devnet implements DevnetNode {
     adjust?.(view, timestamp, height);
     const pending = this.mempool.list();
     const sequence = { next: 0 };
-    const included: (IncludedTransaction & { impacted: Uint8Array[] })[] = [];
+    const included: IncludedTransaction[] = [];
     for (const entry of pending) {
       try {
         const applied = applyTransaction(this.applyContext(view, timestamp, height, sequence), entry.prepared);
@@ -293,27 +293,15 @@ class Devnet implements DevnetNode {
         this.settings.log(`transaction 0x${entry.prepared.idHex} dropped from block ${height}: ${error.message}`);
       }
     }
-    const { head, ops } = buildBlock({ parent, timestamp, entries: included, changes: view.changes, signer: this.genesisKey });
-
-    // Account history: a block record for the signer (koinos-account-history makes one for every block), then the
-    // records of each transaction. In memory the index is the history; on disk it is rebuilt from the `a` entries,
-    // whose sequence numbers are the ones the appends below will give.
-    const blockHeight = Number(head.height); // at most MAX_HISTORY_HEIGHT (checked above)
-    const records: [Uint8Array, number | undefined][] = [[this.genesisKey.addressBytes, undefined]];
-    included.forEach((entry, index) => {
-      for (const address of entry.impacted) records.push([address, index]);
+    const { head, ops, records } = buildBlock({
+      parent,
+      timestamp,
+      entries: included,
+      changes: view.changes,
+      signer: this.genesisKey,
+      history: { persistent: this.store.persistent, nextSeq: (address) => chain.history.nextSeq(address) },
     });
-    if (this.store.persistent) {
-      const next = new Map<string, number>();
-      for (const [address, transactionIndex] of records) {
-        const k = keyText(address);
-        const seq = next.get(k) ?? chain.history.nextSeq(address);
-        next.set(k, seq + 1);
-        const pointer =
-          transactionIndex === undefined ? { block_height: head.height, block: true } : { block_height: head.height, transaction_index: transactionIndex };
-        ops.push({ type: 'put', key: historyKey(address, seq), value: encode('koinos.devnet.record_pointer', pointer) });
-      }
-    }
+    const blockHeight = Number(head.height); // at most MAX_HISTORY_HEIGHT (checked above)
 
     // Publish only what is on disk: until the batch is written nobody can see this block (block production and
     // submissions are serialized by the queue), so a process killed at any moment restarts at the last block seen.

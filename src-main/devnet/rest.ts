@@ -3,9 +3,10 @@
 import { BTYPE, bytesToJson, decode, encode, toJson, type JsonValue, type ProtoMessage } from '../koinos/codec.ts';
 import { equalBytes, toBase64Url } from '../koinos/bytes.ts';
 import { WalletError, describe } from '../koinos/errors.ts';
-import { addressFromString, addressToString, isAddress } from '../koinos/address.ts';
+import { addressToString, isAddress } from '../koinos/address.ts';
 import { formatAmount, UINT64_MAX } from '../koinos/amounts.ts';
-import { decodeEventJson, decodeOperationJson, KOIN_METHODS } from '../koinos/koin.ts';
+import { MAX_JSON_DEPTH, jsonDepth } from '../koinos/jsonDepth.ts';
+import { decodeEventJson, decodeOperationJson } from '../koinos/koin.ts';
 import { nonceFromBytes, nonceToBytes } from '../koinos/transaction.ts';
 import type { EventData, Operation } from '../koinos/types.ts';
 import type { DevnetNode } from './types.ts';
@@ -42,7 +43,8 @@ function flag(query: URLSearchParams, name: string): boolean {
  * ("invalid block height: …") rather than a field of the request message built from it.
  */
 function wholeNumber(text: string, what: string, max: bigint = UINT64_MAX): bigint {
-  if (!/^\d+$/.test(text) || BigInt(text) > max) throw badRequest(`invalid ${what}: expected a whole number up to ${max}, got ${describe(text)}`);
+  // More than 20 digits is above any uint64; BigInt() of a long text costs the square of its length, so it is not read.
+  if (!/^\d+$/.test(text) || text.length > 20 || BigInt(text) > max) throw badRequest(`invalid ${what}: expected a whole number up to ${max}, got ${describe(text)}`);
   return BigInt(text);
 }
 
@@ -135,18 +137,6 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
       height: topology.height ?? 0n,
       lib: (head.last_irreversible_block as bigint | undefined) ?? 0n,
     };
-  }
-
-  async function readToken(contractId: string, method: 'balance_of' | 'decimals', args: object): Promise<bigint> {
-    const m = KOIN_METHODS[method];
-    const { result } = await rpc('chain.read_contract', {
-      contract_id: contractId,
-      entry_point: m.entryPoint,
-      args: toBase64Url(encode(m.argsType, args)),
-    });
-    // A zero result comes back as an empty message, so an absent value means 0.
-    const value = decode<{ value?: bigint | number }>(m.resultType, (result as Uint8Array | undefined) ?? new Uint8Array(0)).value;
-    return BigInt(value ?? 0);
   }
 
   async function nonceOf(account: string, query: URLSearchParams, next: boolean): Promise<JsonValue> {
@@ -313,6 +303,7 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
 
   async function submit(_: Params, query: URLSearchParams, body: string): Promise<JsonValue> {
     let transaction: unknown;
+    if (jsonDepth(body) > MAX_JSON_DEPTH) throw badRequest(`invalid request body: expected JSON nested at most ${MAX_JSON_DEPTH} levels deep, got deeper`);
     try {
       transaction = JSON.parse(body);
     } catch {
@@ -331,6 +322,7 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
     return { ...result, transaction: toJson('koinos.protocol.transaction', parsed) };
   }
 
+  const contracts = contractRoutes({ rpc, resolveAddress, badRequest });
   const routes: Route[] = [
     { method: 'GET', pattern: ['chain', 'head_info'], run: () => rpcJson('chain.get_head_info', {}) },
     {
@@ -354,13 +346,7 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
     {
       method: 'GET',
       pattern: ['account', ':account', 'balance', ':contract'],
-      run: async (p) => {
-        const contract = await resolveAddress(p.contract!, 'contract_id');
-        const owner = addressFromString(await resolveAddress(p.account!, 'account'));
-        const balance = await readToken(contract, 'balance_of', { owner });
-        const decimals = await readToken(contract, 'decimals', {});
-        return { value: formatAmount(balance, Number(decimals), { trim: false }) };
-      },
+      run: (p) => contracts.tokenBalance(p.contract!, p.account!),
     },
     { method: 'GET', pattern: ['account', ':account', 'nonce'], run: (p, q) => nonceOf(p.account!, q, false) },
     { method: 'GET', pattern: ['account', ':account', 'next_nonce'], run: (p, q) => nonceOf(p.account!, q, true) },
@@ -372,7 +358,7 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
     { method: 'GET', pattern: ['account', ':account', 'history'], run: history },
     { method: 'POST', pattern: ['transaction', 'submit'], run: submit },
     { method: 'GET', pattern: ['transaction', ':transaction'], run: transaction },
-    ...contractRoutes({ rpc, resolveAddress, badRequest }),
+    ...contracts.routes,
   ];
 
   function match(segments: string[]): { route: Route; params: Params }[] {

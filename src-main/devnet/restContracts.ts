@@ -6,6 +6,7 @@ import { fromBase64, toBase64Url } from '../koinos/bytes.ts';
 import { WalletError, describe } from '../koinos/errors.ts';
 import { addressFromString } from '../koinos/address.ts';
 import { formatAmount } from '../koinos/amounts.ts';
+import { MAX_JSON_DEPTH, jsonDepth } from '../koinos/jsonDepth.ts';
 import { decodeEventJson, decodeOperationJson } from '../koinos/koin.ts';
 import { nonceFromBytes, nonceToBytes, prepareTransaction, transactionToJson } from '../koinos/transaction.ts';
 import type { EventData, Operation, Transaction } from '../koinos/types.ts';
@@ -40,6 +41,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 function parseBody(body: string, what: string): unknown {
+  // JSON.parse costs about a second for a megabyte of "[[[[": nesting no message needs is refused unread.
+  if (jsonDepth(body) > MAX_JSON_DEPTH) throw new WalletError('INVALID_ARGUMENT', `invalid request body: expected ${what} as JSON nested at most ${MAX_JSON_DEPTH} levels deep, got deeper`);
   try {
     return JSON.parse(body);
   } catch {
@@ -47,8 +50,11 @@ function parseBody(body: string, what: string): unknown {
   }
 }
 
-/** The contract routes over `deps`. */
-export function contractRoutes(deps: ContractRouteDeps): Route[] {
+/**
+ * The contract routes over `deps`, and `tokenBalance`: the one way the REST layer reads a token balance (also behind
+ * /v1/account/{account}/balance/{contract}).
+ */
+export function contractRoutes(deps: ContractRouteDeps): { routes: Route[]; tokenBalance(contract: string, account: string): Promise<JsonValue> } {
   const { rpc, resolveAddress, badRequest } = deps;
 
   async function abiOf(contractId: string): Promise<Abi | undefined> {
@@ -92,7 +98,7 @@ export function contractRoutes(deps: ContractRouteDeps): Route[] {
     const m = method(await requireAbi(id), p.method!);
     let message: ProtoMessage;
     try {
-      message = fromJson(m.argument, args ?? {});
+      message = fromJson(m.argument, args ?? {}, { strict: true, unknownFields: 'discard' }); // the one reader: addresses checked
     } catch (e) {
       throw badRequest(`invalid arguments of ${p.method}: ${e instanceof WalletError ? e.shortMessage : String(e)}`);
     }
@@ -145,7 +151,7 @@ export function contractRoutes(deps: ContractRouteDeps): Route[] {
     if (!isObject(input)) throw badRequest(`invalid request body: expected a transaction as a JSON object, got ${describe(input)}`);
     let tx: Transaction;
     try {
-      tx = fromJson<Transaction>('koinos.protocol.transaction', input);
+      tx = fromJson<Transaction>('koinos.protocol.transaction', input, { strict: true, unknownFields: 'discard' }); // addresses checked
     } catch (e) {
       throw badRequest(`invalid transaction: ${e instanceof WalletError ? e.shortMessage : String(e)}`);
     }
@@ -165,6 +171,13 @@ export function contractRoutes(deps: ContractRouteDeps): Route[] {
     return transactionToJson(prepareTransaction({ ...tx, header }));
   }
 
+  /** `{value}`: the balance of `account` on `contract` (address or system name), formatted with the token's decimals. */
+  async function tokenBalance(contract: string, account: string): Promise<JsonValue> {
+    const t = await token({ contract });
+    const owner = addressFromString(await resolveAddress(account, 'account'));
+    return { value: amount((await readMethod(t.id, method(t.abi, 'balance_of'), { owner })).value, t.decimals) };
+  }
+
   const tokenRead = (name: 'name' | 'symbol' | 'decimals' | 'total_supply'): Route => ({
     method: 'GET',
     pattern: ['token', ':contract', name],
@@ -176,7 +189,7 @@ export function contractRoutes(deps: ContractRouteDeps): Route[] {
     },
   });
 
-  return [
+  const routes: Route[] = [
     tokenRead('name'),
     tokenRead('symbol'),
     tokenRead('decimals'),
@@ -190,15 +203,7 @@ export function contractRoutes(deps: ContractRouteDeps): Route[] {
         return { ...info, total_supply: amount((await readMethod(t.id, method(t.abi, 'total_supply'))).value, t.decimals) };
       },
     },
-    {
-      method: 'GET',
-      pattern: ['token', ':contract', 'balance', ':account'],
-      run: async (p) => {
-        const t = await token(p);
-        const owner = addressFromString(await resolveAddress(p.account!, 'account'));
-        return { value: amount((await readMethod(t.id, method(t.abi, 'balance_of'), { owner })).value, t.decimals) };
-      },
-    },
+    { method: 'GET', pattern: ['token', ':contract', 'balance', ':account'], run: (p) => tokenBalance(p.contract!, p.account!) },
     {
       method: 'GET',
       pattern: ['token', ':contract', 'allowance', ':account', ':spender'],
@@ -261,4 +266,5 @@ export function contractRoutes(deps: ContractRouteDeps): Route[] {
     { method: 'POST', pattern: ['decode', 'events'], run: (_p, _q, body) => decodeEvents(body) },
     { method: 'POST', pattern: ['transaction', 'prepare'], run: (_p, _q, body) => prepare(body) },
   ];
+  return { routes, tokenBalance };
 }

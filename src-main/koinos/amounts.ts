@@ -75,6 +75,13 @@ export function parseAmount(text: string, decimals: number = KOIN_DECIMALS): big
       `expected at most ${decimals} decimal place${decimals === 1 ? '' : 's'}, got ${fraction.length} in ${describe(s)}`,
     );
   }
+  // More than 20 significant whole digits is above uint64 max whatever the decimals; BigInt() of a long text costs the
+  // square of its length, so such text is refused unread.
+  if (whole.replace(/^0+/, '').length > 20) {
+    throw new WalletError('INVALID_AMOUNT', `expected an amount of at most ${formatAmount(UINT64_MAX, decimals)}, got ${whole.length} whole digits`, {
+      details: 'Token amounts are uint64 base units on chain.',
+    });
+  }
   const units = BigInt(whole + (fraction ?? '').padEnd(decimals, '0'));
   if (units > UINT64_MAX) {
     throw new WalletError(

@@ -3,7 +3,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { addressFromString, newPrivateKey, privateKeyToWif } from '../../src-main/koinos/keys.ts';
+import { addressFromString } from '../../src-main/koinos/address.ts';
+import { newPrivateKey, privateKeyToWif } from '../../src-main/koinos/keys.ts';
 import { nonceToBytes } from '../../src-main/koinos/transaction.ts';
 import { loadKeytar } from '../../src-main/wallet/vault/secretStore.ts';
 import { Vault } from '../../src-main/wallet/vault/vault.ts';

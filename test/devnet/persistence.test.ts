@@ -130,17 +130,19 @@ describe('persistence', () => {
     await expect(openNode({ dataDir, accounts: 7, manual: true })).rejects.toThrow(/3 accounts/);
   });
 
-  it('refuses a data directory written in an older key layout', async () => {
+  // format 1 had history keys with a fixed 25-byte address; format 2 had state keys without the object space
+  it.each([1, 2])('refuses a data directory written in the older key layout %i', async (older) => {
     const dataDir = tempDir();
     const first = await node({ dataDir });
     await first.close();
     open.splice(open.indexOf(first), 1);
-    // format 1 had history keys with a fixed 25-byte address
     const store = await LevelStore.open(dataDir, false);
     const meta = decode<{ format_version: number }>('koinos.devnet.chain_meta', (await store.get(storeKey('meta')))!);
-    store.write([{ type: 'put', key: storeKey('meta'), value: encode('koinos.devnet.chain_meta', { ...meta, format_version: 1 }) }]);
+    store.write([{ type: 'put', key: storeKey('meta'), value: encode('koinos.devnet.chain_meta', { ...meta, format_version: older }) }]);
     await store.close();
-    await expect(openNode({ dataDir, manual: true, signatureThreads: 0 })).rejects.toThrow(/has format 1, this devnet reads format 2/);
+    await expect(openNode({ dataDir, manual: true, signatureThreads: 0 })).rejects.toThrow(
+      new RegExp(`has format ${older}, this devnet reads format 3`),
+    );
   });
 
   it('refuses a data directory another devnet has open', async () => {

@@ -50,14 +50,16 @@ export function getObject(ctx: CallContext, space: Space, key: Uint8Array): Uint
 export function putObject(ctx: CallContext, space: Space, key: Uint8Array, value: Uint8Array): void {
   if (ctx.readOnly) throw reversion('cannot put object during read only call', ERROR_CODE.read_only_context);
   useCompute(ctx, COMPUTE.put_object);
-  ctx.meter?.useDisk(ctx.view.put(space, key, value));
+  const disk = ctx.view.put(space, key, value); // not inside `meter?.` : the write happens metered or not
+  ctx.meter?.useDisk(disk);
 }
 
 /** remove_object: like putObject; the freed bytes are credited. */
 export function removeObject(ctx: CallContext, space: Space, key: Uint8Array): void {
   if (ctx.readOnly) throw reversion('cannot remove object during read only call', ERROR_CODE.read_only_context);
   useCompute(ctx, COMPUTE.put_object);
-  ctx.meter?.useDisk(ctx.view.remove(space, key));
+  const disk = ctx.view.remove(space, key);
+  ctx.meter?.useDisk(disk);
 }
 
 /** System.require: a reversion (code 1) unless told otherwise. */

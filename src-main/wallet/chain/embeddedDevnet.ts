@@ -2,6 +2,7 @@
 // balances and history survive a restart), reset on request (a new chain ID, like a testnet restart), and stopped on
 // quit. It listens on loopback, on the usual port when free (other tools find it there), else on any free port.
 import { join } from 'node:path';
+import { BTYPE, bytesToJson } from '../../koinos/codec.ts';
 import { WalletError } from '../../koinos/errors.ts';
 import type { DevnetStatus } from '../../ipc/contract.ts';
 import { DEFAULT_PORT, startDevnet, type Devnet, type StartDevnetOptions } from '../../devnet/startDevnet.ts';
@@ -46,10 +47,10 @@ export class EmbeddedDevnet {
     return join(this.options.dataDir, 'devnet');
   }
 
-  private async launch(reset: boolean): Promise<Devnet> {
+  private async launch(): Promise<Devnet> {
     const log = this.options.log ?? ((line: string) => console.warn(`[devnet] ${line}`));
-    const base: StartDevnetOptions = { ...this.options.devnet, host: '127.0.0.1', dataDir: this.chainDir, reset };
-    // After a reset the devnet comes back on the port it had, so the Local network's address does not change.
+    const base: StartDevnetOptions = { ...this.options.devnet, host: '127.0.0.1', dataDir: this.chainDir };
+    // After a stop the devnet comes back on the port it had, so the Local network's address does not change.
     const preferred = this.boundPort ?? this.options.port ?? DEFAULT_PORT;
     try {
       return await startDevnet({ ...base, port: preferred });
@@ -66,7 +67,7 @@ export class EmbeddedDevnet {
    */
   start(): Promise<Devnet> {
     if (!this.running) {
-      const starting = this.launch(false).then((devnet) => {
+      const starting = this.launch().then((devnet) => {
         this.boundPort = Number(new URL(devnet.url).port);
         return devnet;
       });
@@ -97,26 +98,20 @@ export class EmbeddedDevnet {
     return {
       running: true,
       url: devnet.url,
-      chainId: devnet.chainId,
+      // Read from the node, not from start-up: a reset changes both.
+      chainId: bytesToJson(devnet.node.chainId, BTYPE.BASE64),
       headHeight: (head.head_topology?.height ?? 0n).toString(),
-      accounts: devnet.accounts.map((a) => ({ index: a.index, address: a.address })),
+      accounts: devnet.node.accounts.map((a) => ({ index: a.index, address: a.address })),
     };
   }
 
-  /** Replaces the chain with a new one (new chain ID, fresh balances), on the same port. */
+  /**
+   * Replaces the chain with a new one (new chain ID, fresh balances, as a testnet restart does) while it keeps running on
+   * the same address (the devnet's own `devnet.reset`); starts it first when it was not running.
+   */
   async reset(): Promise<DevnetStatus> {
-    const previous = this.running;
-    this.running = undefined;
-    if (previous) await previous.then((d) => d.stop(), () => undefined);
-    const starting = this.launch(true).then((devnet) => {
-      this.boundPort = Number(new URL(devnet.url).port);
-      return devnet;
-    });
-    starting.catch(() => {
-      if (this.running === starting) this.running = undefined;
-    });
-    this.running = starting;
-    await this.start();
+    const devnet = await this.start();
+    await devnet.node.reset();
     return this.status();
   }
 
@@ -126,9 +121,9 @@ export class EmbeddedDevnet {
    */
   async developmentAccount(index: number): Promise<DevelopmentAccount> {
     const devnet = await this.start();
-    const account = devnet.accounts.find((a) => a.index === index);
+    const account = devnet.node.accounts.find((a) => a.index === index);
     if (!account) {
-      throw new WalletError('NOT_FOUND', `expected a development account index from 0 to ${devnet.accounts.length - 1}, got ${index}`);
+      throw new WalletError('NOT_FOUND', `expected a development account index from 0 to ${devnet.node.accounts.length - 1}, got ${index}`);
     }
     return { index: account.index, address: account.address, wif: account.wif };
   }

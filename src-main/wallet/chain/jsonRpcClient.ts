@@ -118,7 +118,8 @@ export class JsonRpcClient {
     const params = toJson(`koinos.rpc.${service}.${name}_request`, request);
     const result = await this.call(method, params, kind);
     try {
-      return fromJson<T>(`koinos.rpc.${service}.${name}_response`, result);
+      // The strict reader checks every address in the answer; fields a newer node adds are skipped, as the gateway does.
+      return fromJson<T>(`koinos.rpc.${service}.${name}_response`, result, { strict: true, unknownFields: 'discard' });
     } catch (cause) {
       throw malformed(this.displayUrl, method, cause instanceof WalletError ? cause.shortMessage : String(cause));
     }

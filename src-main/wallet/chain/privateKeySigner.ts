@@ -1,7 +1,8 @@
 // A TransactionSigner holding private keys in this process: the CLI's `--wif-file` and the tests use it (the wallet's
 // accounts sign through the vault instead). It signs only as the addresses of the keys it was given.
 import { WalletError } from '../../koinos/errors.ts';
-import { addressFromPublicKey, addressToString, parsePrivateKey, publicKeyFromPrivateKey } from '../../koinos/keys.ts';
+import { addressFromPublicKey, addressToString } from '../../koinos/address.ts';
+import { parsePrivateKey, publicKeyFromPrivateKey } from '../../koinos/keys.ts';
 import { prepareTransaction, signTransaction } from '../../koinos/transaction.ts';
 import type { Transaction } from '../../koinos/types.ts';
 import type { TransactionSigner } from '../signer.ts';

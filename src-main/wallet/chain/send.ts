@@ -6,7 +6,7 @@ import { BTYPE, bytesToJson } from '../../koinos/codec.ts';
 import { formatAmount } from '../../koinos/amounts.ts';
 import { WalletError } from '../../koinos/errors.ts';
 import { equalBytes } from '../../koinos/bytes.ts';
-import { addressFromString } from '../../koinos/keys.ts';
+import { addressFromString } from '../../koinos/address.ts';
 import { prepareTransaction } from '../../koinos/transaction.ts';
 import type { Transaction } from '../../koinos/types.ts';
 import type { SubmitReceipt, TransactionReview } from '../../ipc/contract.ts';

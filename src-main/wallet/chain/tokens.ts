@@ -3,7 +3,7 @@
 // What was found is remembered per network, so that offline signing can show amounts with the right decimals.
 import { BTYPE, bytesToJson, encode } from '../../koinos/codec.ts';
 import { WalletError, describe } from '../../koinos/errors.ts';
-import { addressFromString } from '../../koinos/keys.ts';
+import { addressFromString } from '../../koinos/address.ts';
 import { KOIN_METHODS } from '../../koinos/koin.ts';
 import type { TokenInfo } from '../../ipc/contract.ts';
 import type { ChainSettingsStore } from './chainSettings.ts';

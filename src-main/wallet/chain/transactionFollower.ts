@@ -34,6 +34,7 @@ export class TransactionFollower {
   private readonly waiters = new Set<{ id: string; statuses: ReadonlySet<TxStatus>; resolve: (u: TxUpdate) => void }>();
   private timer: NodeJS.Timeout | undefined;
   private polling = false;
+  private stopped = false;
 
   constructor(options: TransactionFollowerOptions) {
     this.networks = options.networks;
@@ -51,6 +52,7 @@ export class TransactionFollower {
   /** Starts following a transaction the node accepted (it must already be in `pending`). */
   track(entry: PendingTransaction): void {
     this.pending.add(entry);
+    this.stopped = false;
     this.emit({ transactionId: entry.id, networkId: entry.networkId, status: 'pending' });
     this.schedule(0);
   }
@@ -84,6 +86,7 @@ export class TransactionFollower {
 
   /** Stops polling (the wallet quits); tracked transactions are kept but no longer followed. */
   stop(): void {
+    this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
   }
@@ -100,7 +103,7 @@ export class TransactionFollower {
   }
 
   private schedule(delay: number): void {
-    if (this.timer || this.polling) return;
+    if (this.timer || this.polling || this.stopped) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       void this.poll();

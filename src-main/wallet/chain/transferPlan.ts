@@ -3,7 +3,7 @@
 import { BTYPE, bytesToJson, encode } from '../../koinos/codec.ts';
 import { formatAmount, parseAmount } from '../../koinos/amounts.ts';
 import { WalletError, describe } from '../../koinos/errors.ts';
-import { addressFromString } from '../../koinos/keys.ts';
+import { addressFromString } from '../../koinos/address.ts';
 import { KOIN_METHODS } from '../../koinos/koin.ts';
 import { nonceToBytes } from '../../koinos/transaction.ts';
 import type { Transaction } from '../../koinos/types.ts';

@@ -2,7 +2,8 @@
 // (a phrase the wallet holds is matched by its first address, an account it has is skipped, addresses are derived
 // again from the secrets rather than trusted from the file).
 import { WalletError } from '../../koinos/errors.ts';
-import { addressFromString, assertMnemonic, parsePrivateKey } from '../../koinos/keys.ts';
+import { addressFromString } from '../../koinos/address.ts';
+import { assertMnemonic, parsePrivateKey } from '../../koinos/keys.ts';
 import { cleanName, newId } from './accountBook.ts';
 import type { BackupAccount, BackupPayload } from './backupFile.ts';
 import { addressOfKey, deriveAccount, keyOf, keyPayload, phraseOf, phrasePayload } from './secretPayload.ts';

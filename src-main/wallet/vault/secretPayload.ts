@@ -1,12 +1,8 @@
 // What a sealed entry holds once opened: a recovery phrase, a private key or an API key, as bytes with a kind tag, so
 // that the vault can zero-fill them on lock (a JavaScript string cannot be overwritten; bytes can).
 import { WalletError } from '../../koinos/errors.ts';
-import {
-  addressFromPublicKey,
-  addressToString,
-  privateKeyFromMnemonic,
-  publicKeyFromPrivateKey,
-} from '../../koinos/keys.ts';
+import { addressFromPublicKey, addressToString } from '../../koinos/address.ts';
+import { privateKeyFromMnemonic, publicKeyFromPrivateKey } from '../../koinos/keys.ts';
 
 const PHRASE_TAG = 1;
 const KEY_TAG = 2;

@@ -6,7 +6,8 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AccountInfo, EncryptedBackup, NewPhrase, RevealedSecret, Settings, VaultStatus } from '../../ipc/contract.ts';
 import { WalletError, describe } from '../../koinos/errors.ts';
-import { addressFromString, assertMnemonic, newMnemonic, parsePrivateKey, privateKeyToWif } from '../../koinos/keys.ts';
+import { addressFromString } from '../../koinos/address.ts';
+import { assertMnemonic, newMnemonic, parsePrivateKey, privateKeyToWif } from '../../koinos/keys.ts';
 import { signTransaction } from '../../koinos/transaction.ts';
 import type { Transaction } from '../../koinos/types.ts';
 import type { TransactionSigner } from '../signer.ts';
@@ -187,11 +188,13 @@ export class Vault implements TransactionSigner {
    * `vault:changePassword`. Every entry is sealed again under the new key as a new generation of entries; then one
    * atomic write of wallet.json switches to it; then the old generation is deleted. A crash before the switch leaves
    * the old password valid, after it the new one: wallet.json always names the generation its check value opens.
-   * @throws WalletError WRONG_PASSWORD, WEAK_PASSWORD, VAULT_CORRUPT (an entry is missing: nothing changes),
+   * Like every operation that opens secrets, it needs the wallet unlocked (secrets are decrypted only then).
+   * @throws WalletError VAULT_LOCKED, WRONG_PASSWORD, WEAK_PASSWORD, VAULT_CORRUPT (an entry is missing: nothing changes),
    *   KEYCHAIN_UNAVAILABLE / STORAGE_FAILED (nothing changes).
    */
   changePassword(args: { oldPassword: string; newPassword: string }): Promise<VaultStatus> {
     return this.#exclusive(async () => {
+      this.#requireSession();
       const newPassword = checkNewPassword(args?.newPassword);
       const oldKey = await this.#keyFromPassword(args?.oldPassword);
       const current = this.#vault();
@@ -225,10 +228,11 @@ export class Vault implements TransactionSigner {
 
   /**
    * `vault:exportBackup`: every account and secret, sealed with `backupPassword` (its own salt), in one file's text.
-   * @throws WalletError WRONG_PASSWORD (the wallet password), WEAK_PASSWORD (the backup password).
+   * @throws WalletError VAULT_LOCKED, WRONG_PASSWORD (the wallet password), WEAK_PASSWORD (the backup password).
    */
   exportBackup(args: { password: string; backupPassword: string }): Promise<EncryptedBackup> {
     return this.#exclusive(async () => {
+      this.#requireSession();
       const backupPassword = checkNewPassword(args?.backupPassword, 'the backup password');
       const key = await this.#keyFromPassword(args?.password);
       const vault = this.#vault();
@@ -463,10 +467,11 @@ export class Vault implements TransactionSigner {
 
   /**
    * `accounts:reveal` (asks the password): the phrase of a phrase account, or the WIF of a key account.
-   * @throws WalletError WRONG_PASSWORD, WATCH_ONLY, ACCOUNT_NOT_FOUND.
+   * @throws WalletError VAULT_LOCKED, WRONG_PASSWORD, WATCH_ONLY, ACCOUNT_NOT_FOUND.
    */
   reveal(args: { id: string; password: string }): Promise<RevealedSecret> {
     return this.#exclusive(async () => {
+      this.#requireSession();
       const key = await this.#keyFromPassword(args?.password);
       try {
         const record = findAccount(this.#file.vault, args?.id);

@@ -6,7 +6,7 @@ import { JsonRpcClient } from '../../../src-main/wallet/chain/jsonRpcClient.ts';
 import { KoinosNode } from '../../../src-main/wallet/chain/koinosNode.ts';
 import { RestClient } from '../../../src-main/wallet/chain/restClient.ts';
 import { redactUrl } from '../../../src-main/wallet/chain/redactUrl.ts';
-import { addressFromString } from '../../../src-main/koinos/keys.ts';
+import { addressFromString } from '../../../src-main/koinos/address.ts';
 import { deadUrl, testDevnet, testServer, walletErrorOf } from './helpers.ts';
 
 const SUBMIT = { id: '0x', header: {}, operations: [], signatures: [] };

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { startDevnet } from '../../../src-main/devnet/startDevnet.ts';
 import { formatAmount } from '../../../src-main/koinos/amounts.ts';
 import { KoinosNode } from '../../../src-main/wallet/chain/koinosNode.ts';
-import { addressFromString } from '../../../src-main/koinos/keys.ts';
+import { addressFromString } from '../../../src-main/koinos/address.ts';
 import { tokenBalance } from '../../../src-main/wallet/chain/tokens.ts';
 import { onCleanup, tempDir, testDevnet, walletErrorOf } from './helpers.ts';
 import { testServices } from './services.ts';

@@ -8,6 +8,9 @@ import { NetworkService } from '../../../src-main/wallet/chain/networks.ts';
 import { PendingTransactions } from '../../../src-main/wallet/chain/pendingTransactions.ts';
 import { PrivateKeySigner } from '../../../src-main/wallet/chain/privateKeySigner.ts';
 import { SendService } from '../../../src-main/wallet/chain/send.ts';
+import { OfflineService } from '../../../src-main/wallet/chain/offline.ts';
+import { HistoryService } from '../../../src-main/wallet/chain/history.ts';
+import { DashboardService } from '../../../src-main/wallet/chain/dashboard.ts';
 import { TokenService } from '../../../src-main/wallet/chain/tokens.ts';
 import { TransactionFollower } from '../../../src-main/wallet/chain/transactionFollower.ts';
 import { onCleanup } from './helpers.ts';
@@ -21,13 +24,19 @@ export interface TestServices {
   follower: TransactionFollower;
   signer: PrivateKeySigner;
   send: SendService;
+  offline: OfflineService;
+  history: HistoryService;
+  dashboard: DashboardService;
 }
 
 /** Services whose Local network is `devnet` (or whatever `localUrl` returns), signing with its development keys. */
-export function testServices(devnet: Devnet | { localUrl: () => Promise<string>; wifs: string[] }, options: { timeoutMs?: number } = {}): TestServices {
+export function testServices(
+  devnet: Devnet | { localUrl: () => Promise<string>; wifs: string[] },
+  options: { timeoutMs?: number; settings?: ChainSettingsStore } = {},
+): TestServices {
   const localUrl = 'localUrl' in devnet ? devnet.localUrl : async () => devnet.url;
   const wifs = 'wifs' in devnet ? devnet.wifs : devnet.accounts.map((a) => a.wif);
-  const settings = new MemoryChainSettings();
+  const settings = options.settings ?? new MemoryChainSettings();
   const apiKeys = new MemoryApiKeyStore();
   const networks = new NetworkService({ settings, apiKeys, localDevnetUrl: localUrl, timeoutMs: options.timeoutMs });
   const tokens = new TokenService({ networks, settings });
@@ -36,5 +45,8 @@ export function testServices(devnet: Devnet | { localUrl: () => Promise<string>;
   onCleanup(async () => follower.stop());
   const signer = new PrivateKeySigner(wifs.map((w) => parsePrivateKey(w).privateKey));
   const send = new SendService({ networks, tokens, pending, follower, signer });
-  return { settings, apiKeys, networks, tokens, pending, follower, signer, send };
+  const offline = new OfflineService({ networks, tokens, pending, follower, signer });
+  const history = new HistoryService({ networks, tokens, pending });
+  const dashboard = new DashboardService({ networks, tokens, pending });
+  return { settings, apiKeys, networks, tokens, pending, follower, signer, send, offline, history, dashboard };
 }

@@ -84,14 +84,18 @@ describe('encrypted backup', () => {
     expect(to.listAccounts()).toEqual([]);
   });
 
-  it('asks the wallet password to export, and a backup password of 8 characters or more', async () => {
+  it('asks the wallet password to export, a backup password of 8 characters or more, and an unlocked wallet', async () => {
     const from = await source();
     await rejects(from.exportBackup({ password: 'wrong password', backupPassword: BACKUP_PASSWORD }), 'WRONG_PASSWORD');
     await rejects(from.exportBackup({ password: PASSWORD, backupPassword: 'short' }), 'WEAK_PASSWORD');
+    const { content } = await from.exportBackup({ password: PASSWORD, backupPassword: BACKUP_PASSWORD });
     from.lock();
+    // Secrets are decrypted only while unlocked, even with the password at hand.
+    await rejects(from.exportBackup({ password: PASSWORD, backupPassword: BACKUP_PASSWORD }), 'VAULT_LOCKED');
+    await rejects(from.reveal({ id: from.listAccounts()[0]!.id, password: PASSWORD }), 'VAULT_LOCKED');
+    await rejects(from.changePassword({ oldPassword: PASSWORD, newPassword: 'another long password' }), 'VAULT_LOCKED');
     const to = await wallet();
     to.lock();
-    const { content } = await from.exportBackup({ password: PASSWORD, backupPassword: BACKUP_PASSWORD });
     await rejects(to.importBackup({ content, backupPassword: BACKUP_PASSWORD }), 'VAULT_LOCKED');
   });
 });

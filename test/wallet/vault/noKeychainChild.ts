@@ -1,6 +1,6 @@
 // Child process of noKeychain.test.ts: a vault over the real keytar in an environment whose D-Bus leads nowhere.
 // Prints one JSON line: the status, and whether a key imported there signs after a restart.
-import { addressFromString } from '../../../src-main/koinos/keys.ts';
+import { addressFromString } from '../../../src-main/koinos/address.ts';
 import { nonceToBytes, recoverSigners } from '../../../src-main/koinos/transaction.ts';
 import { loadKeytar } from '../../../src-main/wallet/vault/secretStore.ts';
 import { Vault } from '../../../src-main/wallet/vault/vault.ts';

@@ -1,0 +1,151 @@
+// `koinos-wallet balance | history | transfer`: the wallet's chain services from a shell, JSON on stdout. With
+// `transfer --unsigned` the online half of offline signing; `tx sign` (offline) and `tx submit` (online) complete it.
+import { formatAmount } from '../koinos/amounts.ts';
+import { WalletError } from '../koinos/errors.ts';
+import { PrivateKeySigner } from '../wallet/chain/privateKeySigner.ts';
+import { NETWORK_OPTIONS, chainContext } from './chainContext.ts';
+import { CHAIN_USAGE } from './chainUsage.ts';
+import { EXIT_OK, UsageError, assertMaxPositionals, parseArgs, printJson, printText, readInput, readSecret, stringOption, type ParsedArgs } from './io.ts';
+
+/** How long `transfer` waits for its transaction to be in a block. */
+const INCLUSION_TIMEOUT_MS = 60_000;
+
+function wantsHelp(args: ParsedArgs): boolean {
+  if (args.help) printText(CHAIN_USAGE);
+  return args.help;
+}
+
+function requireAddress(args: ParsedArgs, command: string): string {
+  assertMaxPositionals(args, 1, command);
+  const address = args.positionals[0];
+  if (!address) throw new UsageError(`"${command}" needs an ADDRESS`);
+  return address;
+}
+
+/** `balance ADDRESS [--token T]`. */
+export async function balanceCommand(argv: string[]): Promise<number> {
+  const args = parseArgs(argv, { ...NETWORK_OPTIONS, token: { type: 'string' } }, 'balance');
+  if (wantsHelp(args)) return EXIT_OK;
+  const address = requireAddress(args, 'balance');
+  const ctx = await chainContext(args);
+  try {
+    const token = await ctx.tokens.resolve(ctx.networkId, stringOption(args, 'token') ?? 'koin');
+    const balance = await ctx.tokens.balanceOf(ctx.networkId, token, address);
+    const out: Record<string, unknown> = {
+      address,
+      network: ctx.networkId,
+      token: { contract: token.contract, symbol: token.symbol, name: token.name, decimals: token.decimals },
+      balance: formatAmount(balance, token.decimals),
+      base_units: balance.toString(),
+    };
+    if (token.system === 'koin') {
+      const view = await ctx.dashboard.get({ address, networkId: ctx.networkId });
+      out.mana = { current: formatAmount(BigInt(view.mana.current)), max: formatAmount(BigInt(view.mana.max)), full_in_ms: view.mana.fullInMs };
+    }
+    printJson(out);
+    return EXIT_OK;
+  } finally {
+    ctx.close();
+  }
+}
+
+/** `history ADDRESS [--limit N] [--before SEQ]`. */
+export async function historyCommand(argv: string[]): Promise<number> {
+  const args = parseArgs(argv, { ...NETWORK_OPTIONS, limit: { type: 'string' }, before: { type: 'string' } }, 'history');
+  if (wantsHelp(args)) return EXIT_OK;
+  const address = requireAddress(args, 'history');
+  const limitText = stringOption(args, 'limit') ?? '20';
+  if (!/^\d{1,3}$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > 500) throw new UsageError('--limit expects a number from 1 to 500');
+  const before = stringOption(args, 'before');
+  if (before !== undefined && !/^\d{1,20}$/.test(before)) throw new UsageError('--before expects a sequence number (a whole number)');
+  const ctx = await chainContext(args);
+  try {
+    if (before === '0') {
+      printJson({ records: [] });
+      return EXIT_OK;
+    }
+    const page = await ctx.history.page({
+      networkId: ctx.networkId,
+      address,
+      limit: Number(limitText),
+      ...(before !== undefined ? { seqNum: (BigInt(before) - 1n).toString() } : {}),
+      ascending: false,
+      irreversibleOnly: false,
+    });
+    // The next page is "older than the last record shown": --before takes that record's sequence number.
+    printJson({ records: page.records, ...(page.next !== undefined ? { next: (BigInt(page.next) + 1n).toString() } : {}) });
+    return EXIT_OK;
+  } finally {
+    ctx.close();
+  }
+}
+
+/** `transfer --from A --to B --amount X [--token T] [--rc-limit N] (--wif-file F | --unsigned)`. */
+export async function transferCommand(argv: string[]): Promise<number> {
+  const spec = {
+    ...NETWORK_OPTIONS,
+    from: { type: 'string' },
+    to: { type: 'string' },
+    amount: { type: 'string' },
+    token: { type: 'string' },
+    'rc-limit': { type: 'string' },
+    'wif-file': { type: 'string' },
+    unsigned: { type: 'boolean' },
+  } as const;
+  const args = parseArgs(argv, spec, 'transfer');
+  if (wantsHelp(args)) return EXIT_OK;
+  assertMaxPositionals(args, 0, 'transfer');
+  const from = stringOption(args, 'from');
+  const to = stringOption(args, 'to');
+  const amount = stringOption(args, 'amount');
+  if (!from || !to || !amount) throw new UsageError('"transfer" needs --from ADDRESS, --to ADDRESS and --amount AMOUNT');
+  const keyFile = stringOption(args, 'wif-file');
+  const unsigned = args.options.unsigned === true;
+  if (unsigned === (keyFile !== undefined)) throw new UsageError('"transfer" needs exactly one of --wif-file FILE (sign and submit) or --unsigned (print for offline signing)');
+  const request = { from, to, amount, token: stringOption(args, 'token') ?? 'koin', ...(stringOption(args, 'rc-limit') ? { rcLimit: stringOption(args, 'rc-limit')! } : {}) };
+
+  if (unsigned) {
+    const ctx = await chainContext(args);
+    try {
+      const tx = await ctx.offline.exportUnsigned({ ...request, networkId: ctx.networkId });
+      printJson(tx.base64);
+      return EXIT_OK;
+    } finally {
+      ctx.close();
+    }
+  }
+  const signer = PrivateKeySigner.fromText(await readSecret(keyFile, 'a private key (WIF or 64 hex digits)'));
+  if (!signer.addresses.includes(from)) {
+    signer.wipe();
+    throw new WalletError('INVALID_ARGUMENT', `the key in --wif-file is not the key of --from ${from}; it signs for ${signer.addresses.join(', ')}`);
+  }
+  const ctx = await chainContext(args, signer);
+  try {
+    const review = await ctx.send.prepare({ ...request, networkId: ctx.networkId });
+    const receipt = await ctx.send.confirm(review.reviewId);
+    const update = await ctx.follower.waitFor(receipt.transactionId, ['included', 'irreversible'], INCLUSION_TIMEOUT_MS);
+    if (update.status === 'expired' || update.status === 'failed') {
+      throw new WalletError('NODE_ERROR', update.message ?? `the transaction ${receipt.transactionId} was not included`);
+    }
+    printJson({ receipt, status: update.status, ...(update.blockHeight ? { block_height: update.blockHeight } : {}) });
+    return EXIT_OK;
+  } finally {
+    ctx.close();
+    signer.wipe();
+  }
+}
+
+/** `tx submit [INPUT] [--dry-run]`. */
+export async function txSubmitCommand(argv: string[]): Promise<number> {
+  const args = parseArgs(argv, { ...NETWORK_OPTIONS, 'dry-run': { type: 'boolean' } }, 'tx submit');
+  if (wantsHelp(args)) return EXIT_OK;
+  assertMaxPositionals(args, 1, 'tx submit');
+  const input = await readInput(args.positionals[0], 'a signed transaction (base64 or JSON)');
+  const ctx = await chainContext(args);
+  try {
+    printJson(await ctx.offline.submit(input, args.options['dry-run'] !== true, ctx.networkId));
+    return EXIT_OK;
+  } finally {
+    ctx.close();
+  }
+}

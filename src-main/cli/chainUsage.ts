@@ -1,0 +1,35 @@
+// Help text of the CLI's network commands, apart from the commands themselves so that `--help` and the key and tx
+// commands load no node client.
+
+/** Where `--network local` points: the devnet's default address (devnet/startDevnet.ts DEFAULT_PORT), not imported
+ * from there so that the CLI does not load the devnet to print help. */
+export const LOCAL_DEVNET_URL = 'http://127.0.0.1:8080';
+
+export const NETWORK_USAGE = `  --network local|testnet|mainnet|URL   the node to use (default local: a devnet at ${LOCAL_DEVNET_URL});
+                                        URL is a JSON-RPC address such as https://api.koinos.io
+  --api-key-file FILE                   an API key for the node, read from FILE (never from an argument)`;
+
+
+export const CHAIN_USAGE = `Accounts on a network:
+  koinos-wallet balance ADDRESS [--token koin|vhp|CONTRACT] [network options]
+      Prints {"address", "network", "token", "balance", "base_units"} (plus "mana" for KOIN): the balance in the
+      token's decimals and in base units.
+
+  koinos-wallet history ADDRESS [--limit N] [--before SEQ] [network options]
+      Prints {"records", "next"}: the account's newest N records (default 20) decoded (sent, received, minted,
+      burned, calls, events), older than SEQ when given; "next" is the --before of the next page.
+
+  koinos-wallet transfer --from ADDRESS --to ADDRESS --amount 1.5 [--token koin|vhp|CONTRACT] [--rc-limit N]
+                         (--wif-file FILE | --unsigned) [network options]
+      With --wif-file: checks the transfer, sizes rc_limit with a dry run (or takes --rc-limit, base units of
+      mana), signs, submits, waits until it is in a block and prints {"receipt", "status", "block_height"}.
+      With --unsigned: prints the unsigned transaction's base64 (chain ID, nonce and rc_limit fixed) for
+      "tx sign" on an offline machine, then "tx submit" back online.
+
+  koinos-wallet tx submit [INPUT] [--dry-run] [network options]
+      Submits a signed transaction (base64 or JSON, as "tx sign" prints it) and prints the node's receipt;
+      --dry-run only runs it on the node (broadcast false). Refused when it was signed for another chain ID.
+
+  Network options:
+${NETWORK_USAGE}`;
+

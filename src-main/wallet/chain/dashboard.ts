@@ -1,0 +1,68 @@
+// The dashboard of one account on one network: balances of its tokens, mana (current, maximum = KOIN balance, held by
+// this wallet's pending transactions, time until full), and the head with its lag, the network's name and chain ID.
+import { addressFromString } from '../../koinos/address.ts';
+import type { Dashboard, ManaInfo, TokenBalance } from '../../ipc/contract.ts';
+import type { NetworkService } from './networks.ts';
+import type { PendingTransactions } from './pendingTransactions.ts';
+import { tokenBalance, type TokenService } from './tokens.ts';
+
+/** Mana regenerates from 0 to the full KOIN balance in 5 days (protocol facts §3.10). */
+export const MANA_REGEN_MS = 432_000_000n;
+
+/**
+ * Milliseconds until mana is full again: the chain adds `balance * elapsed / 5 days` (rounded down), so the missing
+ * part takes `ceil(missing * 5 days / balance)`.
+ * @example
+ * msUntilFullMana(0n, 100n); // 432000000n (5 days)
+ */
+export function msUntilFullMana(current: bigint, max: bigint): bigint {
+  if (max <= 0n || current >= max) return 0n;
+  const missing = max - current;
+  return (missing * MANA_REGEN_MS + max - 1n) / max;
+}
+
+export interface DashboardServiceOptions {
+  networks: NetworkService;
+  tokens: TokenService;
+  pending: PendingTransactions;
+}
+
+/**
+ * @example
+ * const view = await dashboard.get({ address: '1Abc...', accountId: 'acc-1' });
+ */
+export class DashboardService {
+  private readonly deps: DashboardServiceOptions;
+
+  constructor(options: DashboardServiceOptions) {
+    this.deps = options;
+  }
+
+  /**
+   * The dashboard of `address` on `networkId` (the selected network when absent); `accountId` is echoed for the shell.
+   * @throws WalletError INVALID_ADDRESS, and node errors.
+   */
+  async get(request: { address: string; accountId?: string; networkId?: string }): Promise<Dashboard> {
+    const owner = addressFromString(request.address);
+    const { network, node } = await this.deps.networks.node(request.networkId);
+    const [head, tokens, rc] = await Promise.all([this.deps.networks.head(network.id), this.deps.tokens.list(network.id), node.rc(owner)]);
+    const balances: TokenBalance[] = await Promise.all(tokens.map(async (token) => ({ token, balance: (await tokenBalance(node, token, owner)).toString() })));
+    const koin = balances.find((b) => b.token.system === 'koin');
+    const max = koin ? BigInt(koin.balance) : 0n;
+    const mana: ManaInfo = {
+      current: rc.toString(),
+      max: max.toString(),
+      pending: this.deps.pending.heldMana(network.id, request.address).toString(),
+      fullInMs: msUntilFullMana(rc, max).toString(),
+    };
+    return {
+      networkId: network.id,
+      networkName: network.name,
+      accountId: request.accountId ?? request.address,
+      address: request.address,
+      head,
+      balances,
+      mana,
+    };
+  }
+}

@@ -1,0 +1,215 @@
+// An account's history, decoded here from the node's account_history records (so a JSON-RPC-only node is enough):
+// token transfers in and out with amounts and counterparties, mints, burns, other calls by name and other events,
+// paged by sequence number in both orders, with this wallet's pending transactions listed until they are included.
+import { BTYPE, bytesToJson, decode } from '../../koinos/codec.ts';
+import { WalletError, describe } from '../../koinos/errors.ts';
+import { addressFromString } from '../../koinos/address.ts';
+import { koinMethodByEntryPoint, tokenEventType } from '../../koinos/koin.ts';
+import type { EventData, Transaction } from '../../koinos/types.ts';
+import type { HistoryEntry, HistoryPage, HistoryRecord, TokenInfo } from '../../ipc/contract.ts';
+import type { HistoryEntryMessage, KoinosNode } from './koinosNode.ts';
+import type { NetworkService } from './networks.ts';
+import type { PendingTransactions } from './pendingTransactions.ts';
+import { readTokenInfo, type TokenService } from './tokens.ts';
+
+/** The account history service answers at most this many records per request. */
+export const MAX_HISTORY_PAGE = 500;
+
+export interface HistoryRequest {
+  networkId?: string;
+  address: string;
+  limit: number;
+  /** Start here (inclusive), decimal; absent: the newest (descending) or the oldest (ascending). */
+  seqNum?: string;
+  ascending: boolean;
+  irreversibleOnly: boolean;
+}
+
+export interface HistoryServiceOptions {
+  networks: NetworkService;
+  tokens: TokenService;
+  pending: PendingTransactions;
+}
+
+const hex = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString('hex')}`;
+
+/** The entries one event gives the account `address`: a token movement of its own, or a named event. */
+function eventEntries(event: EventData, address: string, token: TokenInfo | undefined): HistoryEntry[] {
+  const contract = bytesToJson(event.source, BTYPE.CONTRACT_ID);
+  const type = tokenEventType(event.name);
+  const base = { contract, ...(token ? { token } : {}) };
+  if (/(^|\.)approve(_event)?$/.test(event.name)) return [{ kind: 'approved', name: event.name, ...base }];
+  if (!type) return [{ kind: 'event', name: event.name, contract }];
+  let data: { from?: Uint8Array; to?: Uint8Array; value?: bigint };
+  try {
+    data = decode(type, event.data);
+  } catch {
+    return [{ kind: 'event', name: event.name, contract }];
+  }
+  const from = data.from && data.from.length > 0 ? bytesToJson(data.from, BTYPE.ADDRESS) : undefined;
+  const to = data.to && data.to.length > 0 ? bytesToJson(data.to, BTYPE.ADDRESS) : undefined;
+  const amount = (data.value ?? 0n).toString();
+  if (type.endsWith('transfer_event')) {
+    const entries: HistoryEntry[] = [];
+    if (from === address) entries.push({ kind: 'sent', amount, ...(to ? { counterparty: to } : {}), ...base });
+    if (to === address) entries.push({ kind: 'received', amount, ...(from ? { counterparty: from } : {}), ...base });
+    return entries.length > 0 ? entries : [{ kind: 'event', name: event.name, amount, contract }];
+  }
+  if (type.endsWith('mint_event')) return [to === address ? { kind: 'minted', amount, ...base } : { kind: 'event', name: event.name, amount, contract }];
+  return [from === address ? { kind: 'burned', amount, ...base } : { kind: 'event', name: event.name, amount, contract }];
+}
+
+/** Entries of one transaction for `address`: its token events, then the calls those events do not already explain. */
+export function transactionEntries(tx: Transaction | undefined, events: EventData[], address: string, tokens: readonly TokenInfo[]): HistoryEntry[] {
+  const entries: HistoryEntry[] = [];
+  const explained = new Set<string>();
+  for (const event of events) {
+    const source = bytesToJson(event.source, BTYPE.CONTRACT_ID);
+    const token = tokens.find((t) => t.contract === source);
+    const found = eventEntries(event, address, token);
+    if (tokenEventType(event.name)) explained.add(source);
+    entries.push(...found);
+  }
+  for (const op of tx?.operations ?? []) {
+    const call = op.call_contract;
+    if (!call) {
+      const kind = Object.keys(op).find((k) => (op as Record<string, unknown>)[k] !== undefined) ?? 'operation';
+      entries.push({ kind: 'call', name: kind });
+      continue;
+    }
+    const contract = bytesToJson(call.contract_id, BTYPE.CONTRACT_ID);
+    const method = koinMethodByEntryPoint(call.entry_point);
+    if (method && ['transfer', 'mint', 'burn'].includes(method.name) && explained.has(contract)) continue;
+    entries.push({ kind: 'call', name: method?.name ?? `0x${call.entry_point.toString(16).padStart(8, '0')}`, contract });
+  }
+  return entries;
+}
+
+/**
+ * @example
+ * const page = await history.page({ address, limit: 20, ascending: false, irreversibleOnly: false });
+ * const older = page.next && (await history.page({ address, limit: 20, seqNum: page.next, ascending: false, irreversibleOnly: false }));
+ */
+export class HistoryService {
+  private readonly deps: HistoryServiceOptions;
+
+  constructor(options: HistoryServiceOptions) {
+    this.deps = options;
+  }
+
+  /**
+   * One page of decoded records.
+   * @throws WalletError INVALID_ARGUMENT (limit, seqNum), INVALID_ADDRESS, node errors.
+   */
+  async page(request: HistoryRequest): Promise<HistoryPage> {
+    const address = bytesToJson(addressFromString(request.address), BTYPE.ADDRESS);
+    if (!Number.isInteger(request.limit) || request.limit < 1 || request.limit > MAX_HISTORY_PAGE) {
+      throw new WalletError('INVALID_ARGUMENT', `expected a page size from 1 to ${MAX_HISTORY_PAGE}, got ${describe(request.limit)}`);
+    }
+    if (request.seqNum !== undefined && !/^\d{1,20}$/.test(request.seqNum)) {
+      throw new WalletError('INVALID_ARGUMENT', `expected a sequence number as a whole number, got ${describe(request.seqNum)}`);
+    }
+    const seqNum = request.seqNum === undefined ? undefined : BigInt(request.seqNum);
+    const { network, node } = await this.deps.networks.node(request.networkId);
+    const [values, head, known] = await Promise.all([
+      node.accountHistory({ address: addressFromString(address), seqNum, limit: BigInt(request.limit), ascending: request.ascending, irreversible: request.irreversibleOnly }),
+      node.head(),
+      this.deps.tokens.list(network.id).catch(() => this.deps.tokens.known(network.id)),
+    ]);
+    const tokens = await this.withEventTokens(node, values, known);
+    const blocks = await this.blocksOf(node, values);
+    const records: HistoryRecord[] = values.map((v) => this.record(v, address, tokens, blocks, head.lastIrreversible));
+
+    const last = values.at(-1)?.seq_num;
+    let next: bigint | undefined;
+    if (last !== undefined && values.length === request.limit) next = request.ascending ? last + 1n : last > 0n ? last - 1n : undefined;
+    const first = !request.ascending && seqNum === undefined;
+    const lastPage = request.ascending && next === undefined;
+    if ((first || lastPage) && !request.irreversibleOnly) {
+      const listed = new Set(records.map((r) => r.transactionId));
+      const waiting = this.deps.pending
+        .all()
+        .filter((p) => p.networkId === network.id && p.payer === address && p.status === 'pending' && !listed.has(p.id))
+        .map((p) => ({
+          status: 'pending' as const,
+          transactionId: p.id,
+          time: String(p.submittedAt),
+          payer: p.payer,
+          entries: transactionEntries(p.transaction, [], address, tokens),
+        }));
+      if (first) records.unshift(...waiting.reverse());
+      else records.push(...waiting);
+    }
+    return { records, ...(next !== undefined ? { next: next.toString() } : {}) };
+  }
+
+  /** The known tokens plus those whose events appear in the page (read from their contracts; unreadable ones skipped). */
+  private async withEventTokens(node: KoinosNode, values: HistoryEntryMessage[], known: TokenInfo[]): Promise<TokenInfo[]> {
+    const tokens = [...known];
+    const sources = new Set<string>();
+    for (const v of values) for (const e of v.trx?.receipt?.events ?? []) if (tokenEventType(e.name)) sources.add(bytesToJson(e.source, BTYPE.CONTRACT_ID));
+    for (const source of sources) {
+      if (tokens.some((t) => t.contract === source)) continue;
+      try {
+        tokens.push(await readTokenInfo(node, addressFromString(source)));
+      } catch {
+        // shown without symbol and decimals
+      }
+    }
+    return tokens;
+  }
+
+  /** Height, time and id of the block holding each transaction of the page (two requests for the whole page). */
+  private async blocksOf(node: KoinosNode, values: HistoryEntryMessage[]): Promise<Map<string, { id: Uint8Array; height: bigint; time?: bigint }>> {
+    const out = new Map<string, { id: Uint8Array; height: bigint; time?: bigint }>();
+    const ids = values.flatMap((v) => (v.trx?.transaction ? [v.trx.transaction.id] : []));
+    if (ids.length === 0) return out;
+    try {
+      const found = await node.transactionsById(ids);
+      const blockIds = [...new Map(found.flatMap((f) => (f.containing_blocks[0] ? [[hex(f.containing_blocks[0]), f.containing_blocks[0]] as const] : []))).values()];
+      const items = await node.blocksById(blockIds);
+      const byBlock = new Map(items.map((i) => [hex(i.block_id), { id: i.block_id, height: i.block_height, time: i.block?.header?.timestamp }]));
+      for (const f of found) {
+        const block = f.containing_blocks[0];
+        const info = block && byBlock.get(hex(block));
+        if (f.transaction && info) out.set(hex(f.transaction.id), info);
+      }
+    } catch (error) {
+      // A node without the transaction or block store still gives the history; only heights and times are missing.
+      if (!(error instanceof WalletError) || error.code !== 'NODE_ERROR') throw error;
+    }
+    return out;
+  }
+
+  private record(
+    v: HistoryEntryMessage,
+    address: string,
+    tokens: TokenInfo[],
+    blocks: Map<string, { id: Uint8Array; height: bigint; time?: bigint }>,
+    lastIrreversible: bigint,
+  ): HistoryRecord {
+    const status = (height: bigint | undefined) => (height !== undefined && height <= lastIrreversible ? 'irreversible' : 'included');
+    if (v.block) {
+      const header = v.block.header;
+      return {
+        seqNum: v.seq_num.toString(),
+        status: status(header?.height),
+        ...(header ? { blockHeight: header.height.toString(), time: header.timestamp.toString() } : {}),
+        entries: [{ kind: 'event', name: 'block produced' }],
+      };
+    }
+    const tx = v.trx?.transaction;
+    const receipt = v.trx?.receipt;
+    const id = tx ? hex(tx.id) : receipt ? hex(receipt.id) : undefined;
+    const block = id ? blocks.get(id) : undefined;
+    return {
+      seqNum: v.seq_num.toString(),
+      status: status(block?.height),
+      ...(id ? { transactionId: id } : {}),
+      ...(block ? { blockId: hex(block.id), blockHeight: block.height.toString(), ...(block.time !== undefined ? { time: block.time.toString() } : {}) } : {}),
+      ...(tx?.header?.payer.length ? { payer: bytesToJson(tx.header.payer, BTYPE.ADDRESS) } : {}),
+      ...(receipt ? { rcUsed: receipt.rc_used.toString(), reverted: receipt.reverted } : {}),
+      entries: transactionEntries(tx, receipt?.events ?? [], address, tokens),
+    };
+  }
+}

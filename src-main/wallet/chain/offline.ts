@@ -1,0 +1,211 @@
+// Offline signing: export an unsigned transfer (chain ID, nonce and rc_limit fixed at export) as URL-safe base64 and
+// JSON; read either form back and show it decoded with warnings; sign it with no node reachable; submit a signed one.
+// The forms are the ones `koinos-wallet tx` and koinos-cli exchange (the same base64 of the protobuf bytes).
+import { BTYPE, bytesToJson } from '../../koinos/codec.ts';
+import { formatAmount } from '../../koinos/amounts.ts';
+import { equalBytes } from '../../koinos/bytes.ts';
+import { WalletError } from '../../koinos/errors.ts';
+import { checkTransaction, nonceFromBytes, prepareTransaction, transactionToBase64, transactionToJson } from '../../koinos/transaction.ts';
+import type { Transaction } from '../../koinos/types.ts';
+import type { InspectedTransaction, SubmitReceipt, TokenInfo, TransactionWarning } from '../../ipc/contract.ts';
+import { parseTransactionText } from '../../cli/txCommands.ts';
+import type { TransactionSigner } from '../signer.ts';
+import type { NetworkService } from './networks.ts';
+import { decodeOperation } from './operations.ts';
+import type { PendingTransactions } from './pendingTransactions.ts';
+import { toSubmitReceipt } from './receipts.ts';
+import type { TokenService } from './tokens.ts';
+import type { TransactionFollower } from './transactionFollower.ts';
+import { planTransfer, type TransferRequest } from './transferPlan.ts';
+
+/** rc_limit of an exported transfer when none is set by hand: a tenth of the available mana, as koinos-cli does. */
+export const EXPORT_RC_SHARE = 10n;
+
+export interface OfflineServiceOptions {
+  networks: NetworkService;
+  tokens: TokenService;
+  pending: PendingTransactions;
+  follower: TransactionFollower;
+  signer: TransactionSigner;
+}
+
+/** What the network says about a transaction, when it can be asked. */
+export interface NetworkFacts {
+  chainId?: Uint8Array;
+  /** The nonce the chain stored for the nonce account. */
+  confirmedNonce?: bigint;
+}
+
+/**
+ * Reads a transaction as base64 (bare or a JSON string) or JSON (the node's form, or with decoded token operations).
+ * @throws WalletError INVALID_TRANSACTION / INVALID_JSON saying what was expected and what was found.
+ */
+export function readTransaction(input: string): Transaction {
+  if (typeof input !== 'string' || input.trim() === '') throw new WalletError('INVALID_TRANSACTION', 'expected a transaction as base64 or JSON, got nothing');
+  if (input.length > 2_000_000) throw new WalletError('INVALID_TRANSACTION', `expected a transaction of at most 2 MB of text, got ${input.length} characters`);
+  const tx = parseTransactionText(input);
+  if (!tx.header) throw new WalletError('INVALID_TRANSACTION', 'expected a transaction with a header (chain ID, nonce, rc_limit, payer), got one without');
+  return tx;
+}
+
+/**
+ * The decoded view of a transaction with its warnings. Works offline; `facts` add the checks that need the network.
+ * @throws WalletError INVALID_TRANSACTION when the header's nonce is not a nonce.
+ */
+export function inspectTransaction(tx: Transaction, tokens: readonly TokenInfo[], facts: NetworkFacts = {}): InspectedTransaction {
+  const header = tx.header!;
+  const check = checkTransaction(tx);
+  const warnings: TransactionWarning[] = [];
+  const payer = header.payer.length > 0 ? bytesToJson(header.payer, BTYPE.ADDRESS) : '';
+  const payee = header.payee.length > 0 ? bytesToJson(header.payee, BTYPE.ADDRESS) : undefined;
+  const nonce = header.nonce.length > 0 ? nonceFromBytes(header.nonce) : 0n;
+  const signers = check.signers.map((s) => s.address ?? '(does not recover)');
+  if (tx.signatures.length === 0) warnings.push({ code: 'UNSIGNED', message: 'The transaction is not signed yet.' });
+  if (tx.id.length > 0 && !check.idMatches) {
+    warnings.push({ code: 'ID_MISMATCH', message: `Its id does not match its content (the content gives ${bytesToJson(check.computedId, BTYPE.TRANSACTION_ID)}): it was changed after it was made.` });
+  }
+  if (header.operation_merkle_root.length > 0 && !check.merkleRootMatches) {
+    warnings.push({ code: 'MERKLE_MISMATCH', message: 'Its operation merkle root does not match its operations: the operations were changed after it was made.' });
+  }
+  const foreign = signers.filter((s) => s !== payer && s !== payee);
+  if (foreign.length > 0) {
+    warnings.push({ code: 'SIGNER_NOT_PAYER', message: `Signed by ${foreign.join(', ')}, not by the payer ${payer}: the node will refuse it unless the payer signs too.` });
+  }
+  if (facts.chainId && !equalBytes(facts.chainId, header.chain_id)) {
+    warnings.push({
+      code: 'CHAIN_ID_MISMATCH',
+      message: `It is made for chain ${bytesToJson(header.chain_id, BTYPE.BASE64)}, but the selected network's chain ID is ${bytesToJson(facts.chainId, BTYPE.BASE64)}: the node will refuse it.`,
+    });
+  }
+  if (facts.confirmedNonce !== undefined && nonce <= facts.confirmedNonce) {
+    warnings.push({ code: 'NONCE_USED', message: `Its nonce ${nonce} is already used (the account is at ${facts.confirmedNonce}): the node will refuse it.` });
+  }
+  const operations = tx.operations.map((op) => decodeOperation(op, tokens));
+  for (const op of operations) {
+    if (op.contract !== '' && !tokens.some((t) => t.contract === op.contract)) {
+      warnings.push({ code: 'UNKNOWN_CONTRACT', message: `It calls ${op.contract}, a contract that is not one of this network's known tokens. Check it.` });
+    }
+  }
+  return {
+    base64: transactionToBase64(tx),
+    json: transactionToJson(tx),
+    ...(tx.id.length > 0 ? { id: bytesToJson(tx.id, BTYPE.TRANSACTION_ID) } : {}),
+    chainId: bytesToJson(header.chain_id, BTYPE.BASE64),
+    payer,
+    nonce: nonce.toString(),
+    rcLimit: header.rc_limit.toString(),
+    operations,
+    signers,
+    warnings,
+  };
+}
+
+/**
+ * @example
+ * const unsigned = await offline.exportUnsigned({ from, to, token: 'koin', amount: '1' }); // online
+ * const signed = await offline.sign(unsigned.base64, from);                                 // offline
+ * await offline.submit(signed.base64, true);                                                 // online
+ */
+export class OfflineService {
+  private readonly deps: OfflineServiceOptions;
+
+  constructor(options: OfflineServiceOptions) {
+    this.deps = options;
+  }
+
+  /**
+   * An unsigned transfer with chain ID, nonce and rc_limit fixed now (rc_limit by hand, or a tenth of the available
+   * mana), ready to be signed on another machine.
+   * @throws WalletError as SendService.prepare, and NOT_ENOUGH_MANA when the amount leaves no room for rc_limit.
+   */
+  async exportUnsigned(request: TransferRequest): Promise<InspectedTransaction> {
+    const plan = await planTransfer(this.deps, request);
+    let rcLimit = plan.rcLimitByHand ?? plan.availableMana / EXPORT_RC_SHARE;
+    if (rcLimit === 0n) rcLimit = 1n;
+    if (plan.token.system === 'koin' && plan.amount + rcLimit > plan.mana) {
+      throw new WalletError(
+        'NOT_ENOUGH_MANA',
+        `With a mana limit of ${formatAmount(rcLimit)}, at most ${formatAmount(plan.mana > rcLimit ? plan.mana - rcLimit : 0n)} KOIN can be sent. Send less, or set a lower mana limit.`,
+      );
+    }
+    const tx = prepareTransaction(plan.unsigned(rcLimit));
+    const tokens = await this.deps.tokens.known(plan.network.id);
+    return inspectTransaction(tx, [plan.token, ...tokens], { chainId: plan.chainId, confirmedNonce: plan.confirmedNonce });
+  }
+
+  /** The network's chain ID and the payer's nonce, when the node answers (undefined parts when it does not). */
+  private async facts(tx: Transaction, networkId?: string): Promise<{ facts: NetworkFacts; tokens: TokenInfo[] }> {
+    const network = await this.deps.networks.get(networkId);
+    const tokens = await this.deps.tokens.known(network.id);
+    try {
+      const { node } = await this.deps.networks.node(network.id);
+      const header = tx.header!;
+      const account = header.payee.length > 0 ? header.payee : header.payer;
+      const [chainId, confirmedNonce] = await Promise.all([node.chainId(), account.length > 0 ? node.nonce(account) : Promise.resolve(undefined)]);
+      return { facts: { chainId, ...(confirmedNonce !== undefined ? { confirmedNonce } : {}) }, tokens };
+    } catch {
+      return { facts: {}, tokens }; // offline: the checks that need the node are skipped
+    }
+  }
+
+  /** Reads a transaction (base64 or JSON) and shows it decoded, with warnings; asks the node when it can. */
+  async inspect(input: string, networkId?: string): Promise<InspectedTransaction> {
+    const tx = readTransaction(input);
+    const { facts, tokens } = await this.facts(tx, networkId);
+    return inspectTransaction(tx, tokens, facts);
+  }
+
+  /**
+   * Signs as `address` without any node: computes merkle root and id from the content, appends the signature.
+   * @throws WalletError INVALID_TRANSACTION (no chain ID / nonce / rc_limit, or signatures over other content,
+   *   or already signed by this account), and the signer's errors (watch-only, locked).
+   */
+  async sign(input: string, address: string, networkId?: string): Promise<InspectedTransaction> {
+    const tx = readTransaction(input);
+    const prepared = prepareTransaction(tx);
+    if (tx.signatures.length > 0 && !equalBytes(prepared.id, tx.id)) {
+      throw new WalletError('INVALID_TRANSACTION', 'The transaction carries signatures over other content (its id does not match). Remove them or restore the content they signed.');
+    }
+    if (checkTransaction(prepared).signers.some((s) => s.address === address)) {
+      throw new WalletError('INVALID_TRANSACTION', `The transaction is already signed by ${address}.`);
+    }
+    const signed = await this.deps.signer.signTransaction(address, prepared);
+    const network = await this.deps.networks.get(networkId).catch(() => undefined);
+    const tokens = network ? await this.deps.tokens.known(network.id) : [];
+    return inspectTransaction(signed, tokens);
+  }
+
+  /**
+   * Submits a signed transaction once: `broadcast` true sends it to the network (and follows it), false only runs it
+   * on the node. Refused before sending when it was signed for another chain ID than the network's current one.
+   * @throws WalletError INVALID_SIGNATURE (unsigned), CHAIN_ID_MISMATCH, and the node's refusals.
+   */
+  async submit(input: string, broadcast: boolean, networkId?: string): Promise<SubmitReceipt> {
+    const tx = readTransaction(input);
+    if (tx.signatures.length === 0) throw new WalletError('INVALID_SIGNATURE', 'The transaction is not signed. Sign it first (offline, or with `koinos-wallet tx sign`).');
+    const { network, node } = await this.deps.networks.node(networkId);
+    const chainId = await node.chainId();
+    await this.deps.networks.observeChainId(network.id, chainId);
+    const header = tx.header!;
+    if (!equalBytes(chainId, header.chain_id)) {
+      throw new WalletError(
+        'CHAIN_ID_MISMATCH',
+        `This transaction was signed for chain ${bytesToJson(header.chain_id, BTYPE.BASE64)}, but ${network.name} now has chain ID ${bytesToJson(chainId, BTYPE.BASE64)} (it was restarted, or this is another network). It was not sent; make and sign it again.`,
+      );
+    }
+    const receipt = await node.submit(tx, broadcast);
+    if (broadcast) {
+      this.deps.follower.track({
+        networkId: network.id,
+        id: bytesToJson(tx.id, BTYPE.TRANSACTION_ID),
+        payer: bytesToJson(header.payer, BTYPE.ADDRESS),
+        nonce: nonceFromBytes(header.nonce),
+        rcLimit: header.rc_limit,
+        transaction: tx,
+        submittedAt: Date.now(),
+        status: 'pending',
+      });
+    }
+    return toSubmitReceipt(receipt, broadcast);
+  }
+}

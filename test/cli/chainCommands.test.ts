@@ -1,0 +1,96 @@
+// `koinos-wallet balance | history | transfer | tx submit` run as processes against a real devnet over HTTP, and the
+// whole offline flow from a shell: transfer --unsigned, tx sign, tx submit. Each process starts tsx, hence the timeouts.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { testDevnet } from '../wallet/chain/helpers.ts';
+import type { CliResult } from './runCli.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'koinos-cli-chain-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs the CLI as a process without blocking this one (the devnet answers from this process). */
+function cli(args: string[], input = ''): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src-main/cli/main.ts', ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
+
+function ok(r: CliResult): any {
+  expect(r.status, r.stderr).toBe(0);
+  return JSON.parse(r.stdout);
+}
+
+function file(name: string, content: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, content, { mode: 0o600 });
+  return path;
+}
+
+describe('network commands of the CLI', () => {
+  it('balance, transfer with a key, and history, against a devnet given by URL', async () => {
+    const devnet = await testDevnet();
+    const [a, b] = devnet.accounts;
+    const net = ['--network', `${devnet.url}/jsonrpc`];
+    const balance = ok(await cli(['balance', a!.address, ...net]));
+    expect(balance).toMatchObject({ address: a!.address, token: { symbol: 'KOIN', decimals: 8 }, balance: '1000000' });
+    expect(balance.mana.current).toBe('1000000');
+
+    const keyFile = file('a.wif', `${a!.wif}\n`);
+    const sent = ok(await cli(['transfer', '--from', a!.address, '--to', b!.address, '--amount', '1.5', '--wif-file', keyFile, ...net]));
+    expect(sent.receipt.reverted).toBe(false);
+    expect(['included', 'irreversible']).toContain(sent.status);
+    expect(sent.block_height).toBeDefined();
+    expect(ok(await cli(['balance', b!.address, '--token', 'koin', ...net])).balance).toBe('1000001.5');
+
+    const history = ok(await cli(['history', a!.address, '--limit', '5', ...net]));
+    expect(history.records[0].entries[0]).toMatchObject({ kind: 'sent', amount: '150000000', counterparty: b!.address });
+
+    const wrongKey = await cli(['transfer', '--from', b!.address, '--to', a!.address, '--amount', '1', '--wif-file', keyFile, ...net]);
+    expect(wrongKey.status).toBe(1);
+    expect(wrongKey.stderr).toMatch(/not the key of --from/);
+    expect(wrongKey.stderr).not.toContain(a!.wif);
+  }, 180_000);
+
+  it('runs the offline flow from a shell: transfer --unsigned, tx sign, tx submit --dry-run, tx submit', async () => {
+    const devnet = await testDevnet();
+    const [a, b] = devnet.accounts;
+    const net = ['--network', `${devnet.url}/jsonrpc`];
+    const unsigned = ok(await cli(['transfer', '--from', a!.address, '--to', b!.address, '--amount', '2', '--unsigned', '--rc-limit', '30000000', ...net]));
+    expect(typeof unsigned).toBe('string');
+    const signed = ok(await cli(['tx', 'sign', unsigned, '--wif-file', file('a2.wif', a!.wif)]));
+    const dry = ok(await cli(['tx', 'submit', signed, '--dry-run', ...net]));
+    expect(dry.broadcast).toBe(false);
+    const receipt = ok(await cli(['tx', 'submit', ...net], JSON.stringify(signed)));
+    expect(receipt.broadcast).toBe(true);
+    expect(receipt.rcLimit).toBe('30000000');
+    expect(ok(await cli(['balance', b!.address, ...net])).balance).toBe('1000002');
+  }, 180_000);
+
+  it('reports an unreachable node, a wrong API key and a bad --network as one line each', async () => {
+    const devnet = await testDevnet({ apiKey: 'cli-right-key-77' });
+    const a = devnet.accounts[0]!;
+    const wrong = await cli(['balance', a.address, '--network', `${devnet.url}/jsonrpc`, '--api-key-file', file('wrong.key', 'cli-wrong-key-88')]);
+    expect(wrong.status).toBe(1);
+    expect(wrong.stderr).toMatch(/refused the API key/);
+    expect(wrong.stderr).not.toContain('cli-wrong-key-88');
+    const right = ok(await cli(['balance', a.address, '--network', `${devnet.url}/jsonrpc`, '--api-key-file', file('right.key', 'cli-right-key-77')]));
+    expect(right.balance).toBe('1000000');
+    const down = await cli(['balance', a.address, '--network', 'http://127.0.0.1:1/jsonrpc']);
+    expect(down.status).toBe(1);
+    expect(down.stderr).toMatch(/Cannot connect to the node/);
+    const bad = await cli(['balance', a.address, '--network', 'moon']);
+    expect(bad.status).toBe(2);
+  }, 180_000);
+});

@@ -1,0 +1,67 @@
+// `koinos-wallet devnet --data-dir` with folders it cannot use, run as a process: it fails at once (never hangs, as
+// Node's recursive mkdir does under /proc), with one line that says which check failed and why.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { prepareDataDir } from '../../src-main/cli/dataDir.ts';
+import { walletError } from '../walletError.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'koinos-data-dir-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs `koinos-wallet devnet --port 0 --data-dir D` and returns its exit code and stderr, within a deadline. */
+function devnetWith(dataDir: string): { status: number | null; stderr: string; stdout: string } {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src-main/cli/main.ts', 'devnet', '--port', '0', '--manual', '--data-dir', dataDir], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 25_000,
+  });
+  expect(r.error, 'the devnet did not exit: it hangs on this folder').toBeUndefined();
+  return { status: r.status, stderr: r.stderr, stdout: r.stdout };
+}
+
+async function reasonFor(path: string): Promise<string> {
+  let caught: unknown;
+  await prepareDataDir(path).catch((e: unknown) => (caught = e));
+  return walletError('INVALID_ARGUMENT', () => {
+    throw caught;
+  }).shortMessage;
+}
+
+describe('devnet --data-dir', () => {
+  const file = join(dir, 'a-file');
+  writeFileSync(file, 'not a folder');
+
+  it('refuses a file, a path through a file, a folder under /proc and a /proc folder, saying which', async () => {
+    expect(await reasonFor(file)).toBe(`--data-dir "${file}": expected a folder, got a file`);
+    expect(await reasonFor(join(file, 'sub'))).toMatch(/cannot be read: a part of the path is a file, not a folder$/);
+    expect(await reasonFor('/proc/koinos-wallet-test/chain')).toBe(
+      '--data-dir "/proc/koinos-wallet-test/chain" does not exist and cannot be created: the system takes no new files or folders there (a system folder such as /proc or /sys?)',
+    );
+    expect(await reasonFor('/proc/self')).toMatch(/^--data-dir "\/proc\/self" is a folder but cannot be written: /);
+  });
+
+  it('creates a missing folder with its parents', async () => {
+    await prepareDataDir(join(dir, 'new', 'chain'));
+    await prepareDataDir(join(dir, 'new', 'chain')); // and accepts it again
+  });
+
+  it('makes the devnet command fail at once with exit code 1 and one line', () => {
+    for (const [path, message] of [
+      [file, /expected a folder, got a file/],
+      ['/proc/koinos-wallet-test', /cannot be created: the system takes no new files or folders there/],
+    ] as const) {
+      const r = devnetWith(path);
+      expect(r.status, r.stderr).toBe(1);
+      expect(r.stdout).toBe('');
+      const lines = r.stderr.split('\n').filter((l) => l !== '');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^koinos-wallet: --data-dir /);
+      expect(lines[0]).toMatch(message);
+    }
+  });
+});

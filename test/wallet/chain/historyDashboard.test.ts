@@ -1,0 +1,98 @@
+// History and dashboard of an account against a real devnet: decoded transfers in and out, paging in both orders,
+// the irreversible filter, pending transactions listed until included; balances, mana and the head.
+import { describe, expect, it } from 'vitest';
+import { msUntilFullMana, MANA_REGEN_MS } from '../../../src-main/wallet/chain/dashboard.ts';
+import { testDevnet, walletErrorOf } from './helpers.ts';
+import { testServices } from './services.ts';
+
+const KOIN = 100_000_000n;
+
+describe('HistoryService', () => {
+  it('decodes transfers out and in with amounts and counterparties, and pages by sequence number both ways', async () => {
+    const devnet = await testDevnet({ irreversibleDepth: 1 });
+    const s = testServices(devnet);
+    const [a, b] = devnet.accounts;
+    for (const amount of ['1', '2', '3']) {
+      const review = await s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount });
+      await s.send.confirm(review.reviewId);
+    }
+    const back = await s.send.prepare({ from: b!.address, to: a!.address, token: 'koin', amount: '0.5' });
+    await s.send.confirm(back.reviewId);
+
+    const newest = await s.history.page({ address: a!.address, limit: 2, ascending: false, irreversibleOnly: false });
+    expect(newest.records).toHaveLength(2);
+    const [received, sent3] = newest.records;
+    expect(received!.entries).toEqual([expect.objectContaining({ kind: 'received', amount: String(KOIN / 2n), counterparty: b!.address })]);
+    expect(received!.entries[0]!.token?.symbol).toBe('KOIN');
+    expect(received!.status).toBe('included');
+    expect(sent3!.entries).toEqual([expect.objectContaining({ kind: 'sent', amount: String(3n * KOIN), counterparty: b!.address })]);
+    expect(sent3!.payer).toBe(a!.address);
+    expect(BigInt(sent3!.rcUsed!)).toBeGreaterThan(0n);
+    expect(sent3!.blockHeight).toBeDefined();
+    expect(sent3!.status).toBe('irreversible'); // a later block exists and irreversibleDepth is 1
+    expect(newest.next).toBe(String(BigInt(sent3!.seqNum!) - 1n));
+
+    const older = await s.history.page({ address: a!.address, limit: 10, seqNum: newest.next, ascending: false, irreversibleOnly: false });
+    expect(older.records.map((r) => r.entries[0]!.amount)).toEqual([String(2n * KOIN), String(KOIN)]);
+    expect(older.next).toBeUndefined();
+
+    const oldest = await s.history.page({ address: a!.address, limit: 3, ascending: true, irreversibleOnly: false });
+    expect(oldest.records.map((r) => r.seqNum)).toEqual(['0', '1', '2']);
+    expect(oldest.next).toBe('3');
+
+    const irreversible = await s.history.page({ address: a!.address, limit: 10, ascending: false, irreversibleOnly: true });
+    expect(irreversible.records.length).toBe(3);
+    expect(irreversible.records.every((r) => r.status === 'irreversible')).toBe(true);
+    expect((await walletErrorOf(s.history.page({ address: a!.address, limit: 0, ascending: true, irreversibleOnly: false }))).code).toBe('INVALID_ARGUMENT');
+  });
+
+  it("lists this wallet's pending transactions first until they are included", async () => {
+    const devnet = await testDevnet({ blockTimeMs: 60_000 });
+    const s = testServices(devnet);
+    const [a, b] = devnet.accounts;
+    const review = await s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '1' });
+    const receipt = await s.send.confirm(review.reviewId);
+    const page = await s.history.page({ address: a!.address, limit: 10, ascending: false, irreversibleOnly: false });
+    expect(page.records[0]).toMatchObject({ status: 'pending', transactionId: receipt.transactionId });
+    expect(page.records[0]!.entries).toEqual([expect.objectContaining({ kind: 'call', name: 'transfer' })]);
+    await devnet.node.produceBlock();
+    await s.follower.waitFor(receipt.transactionId, ['included', 'irreversible'], 10_000);
+    const after = await s.history.page({ address: a!.address, limit: 10, ascending: false, irreversibleOnly: false });
+    expect(after.records.filter((r) => r.status === 'pending')).toEqual([]);
+    expect(after.records[0]).toMatchObject({ transactionId: receipt.transactionId, status: 'included' });
+  });
+});
+
+describe('DashboardService', () => {
+  it('shows balances, mana with its maximum, the mana held by pending transactions, and the head', async () => {
+    const devnet = await testDevnet({ blockTimeMs: 60_000 });
+    const s = testServices(devnet);
+    const [a, b] = devnet.accounts;
+    const before = await s.dashboard.get({ address: a!.address, accountId: 'acc-a' });
+    expect(before.accountId).toBe('acc-a');
+    expect(before.networkName).toBe('Local (devnet)');
+    expect(before.head.chainId).toBe(devnet.chainId);
+    expect(before.balances.map((x) => x.token.symbol)).toEqual(['KOIN', 'VHP']);
+    expect(before.balances[0]!.balance).toBe(before.mana.max);
+    expect(before.mana.current).toBe(before.mana.max);
+    expect(before.mana.fullInMs).toBe('0');
+    expect(before.mana.pending).toBe('0');
+
+    const review = await s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '10' });
+    await s.send.confirm(review.reviewId);
+    const during = await s.dashboard.get({ address: a!.address });
+    expect(during.mana.pending).toBe(review.rcLimit);
+    await devnet.node.produceBlock();
+    const head = await s.networks.head();
+    expect(BigInt(head.height)).toBeGreaterThan(BigInt(before.head.height));
+    expect(head.stale).toBe(false);
+  });
+
+  it('computes the time until mana is full from the 5-day regeneration', () => {
+    expect(msUntilFullMana(0n, 100n * KOIN)).toBe(MANA_REGEN_MS);
+    expect(msUntilFullMana(50n * KOIN, 100n * KOIN)).toBe(MANA_REGEN_MS / 2n);
+    expect(msUntilFullMana(100n, 100n)).toBe(0n);
+    expect(msUntilFullMana(0n, 0n)).toBe(0n);
+    expect(msUntilFullMana(99n, 100n)).toBe((MANA_REGEN_MS + 99n) / 100n);
+  });
+});

@@ -1,0 +1,124 @@
+// Networks, their persistence and API keys, the embedded devnet's lifecycle, the head watcher, and tokens.
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { MemoryApiKeyStore } from '../../../src-main/wallet/chain/apiKeyStore.ts';
+import { FileChainSettings, MemoryChainSettings } from '../../../src-main/wallet/chain/chainSettings.ts';
+import { EmbeddedDevnet } from '../../../src-main/wallet/chain/embeddedDevnet.ts';
+import { HeadWatcher } from '../../../src-main/wallet/chain/headWatcher.ts';
+import { NetworkService } from '../../../src-main/wallet/chain/networks.ts';
+import { TokenService } from '../../../src-main/wallet/chain/tokens.ts';
+import type { HeadInfo } from '../../../src-main/ipc/contract.ts';
+import { eventually, onCleanup, tempDir, testDevnet, walletErrorOf } from './helpers.ts';
+
+describe('NetworkService', () => {
+  it('lists Local, Testnet and Mainnet with Local selected on first run, and keeps custom networks in an atomic file without their API keys', async () => {
+    const dir = await tempDir();
+    const apiKeys = new MemoryApiKeyStore();
+    const networks = new NetworkService({ settings: new FileChainSettings(dir), apiKeys, localDevnetUrl: async () => 'http://127.0.0.1:9' });
+    const first = await networks.list();
+    expect(first.selectedId).toBe('local');
+    expect(first.networks.map((n) => [n.id, n.kind])).toEqual([
+      ['local', 'local'],
+      ['testnet', 'testnet'],
+      ['mainnet', 'mainnet'],
+    ]);
+    expect(first.networks.find((n) => n.id === 'mainnet')!.jsonRpcUrl).toBe('https://api.koinos.io');
+    expect(first.networks.find((n) => n.id === 'testnet')!.jsonRpcUrl).toBe('https://harbinger-api.koinos.io');
+
+    const added = await networks.add({ name: 'My node', jsonRpcUrl: 'https://node.example.com/jsonrpc', apiKey: 'secret-key-42' });
+    expect(added).toMatchObject({ kind: 'custom', hasApiKey: true, name: 'My node' });
+    await networks.select(added.id);
+    const file = await readFile(new FileChainSettings(dir).path, 'utf8');
+    expect(file).toContain('https://node.example.com/jsonrpc');
+    expect(file).not.toContain('secret-key-42');
+
+    // A second service on the same folder (a restart) sees the same networks and selection.
+    const again = new NetworkService({ settings: new FileChainSettings(dir), apiKeys, localDevnetUrl: async () => 'http://127.0.0.1:9' });
+    expect((await again.list()).selectedId).toBe(added.id);
+    const renamed = await again.update(added.id, { name: 'Renamed', apiKey: null });
+    expect(renamed).toMatchObject({ name: 'Renamed', hasApiKey: false });
+    expect((await walletErrorOf(again.update('mainnet', { jsonRpcUrl: 'https://x.io' }))).code).toBe('INVALID_ARGUMENT');
+    expect((await walletErrorOf(again.remove('mainnet'))).code).toBe('INVALID_ARGUMENT');
+    expect((await walletErrorOf(again.add({ name: 'x', jsonRpcUrl: 'ftp://x' }))).code).toBe('INVALID_ARGUMENT');
+    expect((await walletErrorOf(again.add({ name: 'x', jsonRpcUrl: 'https://u:p@x.io' }))).code).toBe('INVALID_ARGUMENT');
+    const left = await again.remove(added.id);
+    expect(left.map((n) => n.id)).toEqual(['local', 'testnet', 'mainnet']);
+    expect((await again.list()).selectedId).toBe('local');
+    expect((await walletErrorOf(again.get('nope'))).code).toBe('NOT_FOUND');
+  });
+
+  it('uses the API key stored for a custom network against an API-key devnet: wrong key refused, right key works', async () => {
+    const devnet = await testDevnet({ apiKey: 'the-right-key-0001' });
+    const apiKeys = new MemoryApiKeyStore();
+    const networks = new NetworkService({ settings: new MemoryChainSettings(), apiKeys });
+    const net = await networks.add({ name: 'Keyed', jsonRpcUrl: `${devnet.url}/jsonrpc`, restUrl: devnet.url, apiKey: 'a-wrong-key-0002' });
+    const refused = await walletErrorOf(networks.head(net.id));
+    expect(refused.code).toBe('NODE_UNAUTHORIZED');
+    expect(refused.message).not.toContain('a-wrong-key-0002');
+    await networks.update(net.id, { apiKey: 'the-right-key-0001' });
+    expect((await networks.head(net.id)).chainId).toBe(devnet.chainId);
+  });
+});
+
+describe('EmbeddedDevnet', () => {
+  it('starts on first use in the data folder, keeps its chain across restarts, and resets to a new chain ID on the same port', async () => {
+    const dir = await tempDir();
+    const local = new EmbeddedDevnet({ dataDir: dir, port: 0, devnet: { blockTimeMs: 0, accounts: 2, signatureThreads: 0, log: () => {} } });
+    onCleanup(() => local.stop());
+    expect(await local.status()).toEqual({ running: false, accounts: [] });
+    const url = await local.url();
+    const first = await local.status();
+    expect(first).toMatchObject({ running: true, url });
+    expect(first.accounts).toHaveLength(2);
+    const account = await local.developmentAccount(1);
+    expect(account.address).toBe(first.accounts[1]!.address);
+    expect((await walletErrorOf(local.developmentAccount(5))).code).toBe('NOT_FOUND');
+
+    await local.stop();
+    const again = new EmbeddedDevnet({ dataDir: dir, port: 0, devnet: { blockTimeMs: 0, accounts: 2, signatureThreads: 0, log: () => {} } });
+    onCleanup(() => again.stop());
+    await again.start();
+    expect((await again.status()).chainId).toBe(first.chainId);
+    const againUrl = await again.url();
+    const reset = await again.reset();
+    expect(reset.chainId).not.toBe(first.chainId);
+    expect(reset.url).toBe(againUrl);
+  });
+});
+
+describe('HeadWatcher', () => {
+  it('pushes new heads while someone listens and stops polling when nobody does', async () => {
+    const devnet = await testDevnet({ blockTimeMs: 0 });
+    const networks = new NetworkService({ settings: new MemoryChainSettings(), apiKeys: new MemoryApiKeyStore(), localDevnetUrl: async () => devnet.url });
+    const watcher = new HeadWatcher({ networks, intervalMs: 20 });
+    expect(watcher.active).toBe(false);
+    const heads: HeadInfo[] = [];
+    const unsubscribe = watcher.subscribe((h) => heads.push(h));
+    await eventually(() => (heads.length >= 1 ? true : undefined), 5000, 'a first head');
+    await devnet.node.produceBlock();
+    await eventually(() => (heads.some((h) => BigInt(h.height) > BigInt(heads[0]!.height)) ? true : undefined), 5000, 'a new head');
+    expect(new Set(heads.map((h) => h.height)).size).toBe(heads.length); // one event per new head, not per poll
+    unsubscribe();
+    await eventually(() => (watcher.active ? undefined : true), 5000, 'the watcher to stop');
+  });
+});
+
+describe('TokenService', () => {
+  it('resolves KOIN and VHP by system name, and refuses a contract that is not a token', async () => {
+    const devnet = await testDevnet();
+    const settings = new MemoryChainSettings();
+    const networks = new NetworkService({ settings, apiKeys: new MemoryApiKeyStore(), localDevnetUrl: async () => devnet.url });
+    const tokens = new TokenService({ networks, settings });
+    const list = await tokens.list('local');
+    expect(list[0]).toMatchObject({ contract: devnet.koinAddress, symbol: 'KOIN', decimals: 8, system: 'koin' });
+    expect((await tokens.known('local')).map((t) => t.symbol)).toContain('KOIN'); // remembered for offline use
+    expect(list[1]).toMatchObject({ symbol: 'VHP', name: 'Virtual Hash Power', decimals: 8, system: 'vhp' });
+    expect(await tokens.resolve('local', 'VHP')).toEqual(list[1]);
+    const notAToken = await walletErrorOf(tokens.add('local', devnet.accounts[0]!.address));
+    expect(notAToken.code).toBe('UNKNOWN_TOKEN');
+    expect(notAToken.shortMessage).toContain('does not answer name, symbol and decimals');
+    expect((await walletErrorOf(tokens.add('local', 'not-an-address'))).code).toBe('INVALID_ADDRESS');
+    expect((await walletErrorOf(tokens.remove('local', devnet.koinAddress))).code).toBe('INVALID_ARGUMENT');
+    expect(await tokens.balanceOf('local', list[0]!, devnet.accounts[0]!.address)).toBeGreaterThan(0n);
+  });
+});
