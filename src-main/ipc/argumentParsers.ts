@@ -173,7 +173,8 @@ export const ARGUMENT_PARSERS: { [C in IpcChannel]: ArgumentParser<C> } = {
       id: str(f('id'), ID),
       name: optional(f('name'), (x) => str(x, NAME)),
       jsonRpcUrl: optional(f('jsonRpcUrl'), (x) => readHttpUrl(x.path, x.value)),
-      restUrl: optional(f('restUrl'), (x) => readHttpUrl(x.path, x.value)),
+      // An empty REST URL removes the stored one (absent keeps it).
+      restUrl: optional(f('restUrl'), (x) => (x.value === '' ? '' : readHttpUrl(x.path, x.value))),
       apiKey: optional(f('apiKey'), readApiKey),
     }),
   ),

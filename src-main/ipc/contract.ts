@@ -305,6 +305,7 @@ export interface IpcContract {
   'networks:list': { args: []; result: { networks: NetworkInfo[]; selectedId: string } };
   'networks:select': { args: [{ id: string }]; result: NetworkInfo };
   'networks:add': { args: [NetworkInput]; result: NetworkInfo };
+  /** Absent fields stay; `restUrl: ''` removes the REST URL; of a built-in network only the API key can change. */
   'networks:update': { args: [{ id: string } & Partial<NetworkInput>]; result: NetworkInfo };
   'networks:remove': { args: [{ id: string }]; result: NetworkInfo[] };
   'networks:head': { args: [{ id?: string }]; result: HeadInfo };

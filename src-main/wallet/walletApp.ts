@@ -1,18 +1,35 @@
-// The wallet's one composition root: builds the vault and chain services from a data folder and a keychain, maps
-// account ids to addresses and signers, and implements every channel of the IPC contract. The Electron shell, the
-// browser shell and the tests all start the wallet through createWalletApp().
-import { join } from 'node:path';
-import { DEFAULT_PORT, startDevnet, type Devnet } from '../devnet/startDevnet.ts';
-import { WalletError, describe } from '../koinos/errors.ts';
-import type { DevnetStatus } from '../ipc/contract.ts';
-import { notAvailableYet, type IpcHandlers } from '../ipc/dispatcher.ts';
+// The wallet's one composition root: builds the vault and the chain services from a data folder and a keychain,
+// and joins their events into the IPC pushes. The Electron shell, the browser shell and the tests all start the
+// wallet through createWalletApp(); what each channel does is in walletChannels.ts.
+import type { IpcHandlers } from '../ipc/dispatcher.ts';
 import { createEventHub, type IpcEventSource } from '../ipc/eventHub.ts';
+import { FileChainSettings } from './chain/chainSettings.ts';
+import { DashboardService } from './chain/dashboard.ts';
+import { EmbeddedDevnet, type EmbeddedDevnetOptions } from './chain/embeddedDevnet.ts';
+import { HeadWatcher } from './chain/headWatcher.ts';
+import { HistoryService } from './chain/history.ts';
+import { NetworkService } from './chain/networks.ts';
+import { OfflineService } from './chain/offline.ts';
+import { PendingTransactions } from './chain/pendingTransactions.ts';
+import { SendService } from './chain/send.ts';
+import { TokenService } from './chain/tokens.ts';
+import { TransactionFollower } from './chain/transactionFollower.ts';
+import { loadKeytar, type Keychain } from './vault/secretStore.ts';
+import { Vault, type VaultOptions } from './vault/vault.ts';
+import { vaultApiKeys } from './vaultApiKeys.ts';
+import { walletChannels, type WalletServices } from './walletChannels.ts';
 
 export interface WalletAppOptions {
-  /** The app's data folder: settings, the devnet's chain, the file store when no keychain answers. */
+  /** The app's data folder: wallet.json, network settings, the devnet's chain, the key file when no keychain answers. */
   dataDir: string;
-  /** The embedded devnet: its port (default 8080, any free one when taken; 0 for any) and block time. */
-  devnet?: { port?: number; blockTimeMs?: number };
+  /** The OS keychain (default: keytar). */
+  keychain?: Keychain;
+  /** Vault options for tests: a unique keychain service, a cheap scrypt cost, a hand-driven clock. */
+  vault?: Pick<VaultOptions, 'keychainService' | 'scryptCost' | 'clock' | 'writeFile'>;
+  /** The embedded devnet: its port (default 8080, any free one when taken; 0 for any) and devnet options. */
+  devnet?: Pick<EmbeddedDevnetOptions, 'port' | 'devnet'>;
+  /** Polling intervals (tests poll faster): the head (default 3 s) and followed transactions (default 1 s). */
+  polling?: { headMs?: number; transactionsMs?: number };
   /** Receives log lines (default: console.error). Never given a secret. */
   log?: (line: string) => void;
 }
@@ -20,130 +37,83 @@ export interface WalletAppOptions {
 export interface WalletApp {
   /** Every channel of the contract. */
   readonly handlers: IpcHandlers;
-  /** Push events: head:new, vault:lockState, tx:update. */
+  /** Push events: head:new (polled while someone listens), vault:lockState, tx:update. */
   readonly events: IpcEventSource;
   /** Records user activity: restarts the vault's idle timer. */
   touch(): void;
   /** Locks the vault now (the machine sleeps, the screen locks). */
   lock(): Promise<void>;
-  /** Stops polling and the embedded devnet, and locks. Safe to call twice. */
+  /** Locks, stops following transactions and polling, and stops the embedded devnet. Safe to call twice. */
   close(): Promise<void>;
 }
 
 /**
- * Starts the wallet: opens the data folder and prepares the embedded devnet (started on first use).
+ * Opens the wallet of a data folder; the embedded devnet starts on first use.
+ * @throws WalletError VAULT_CORRUPT when wallet.json is not one this wallet wrote.
  * @example
  * const wallet = await createWalletApp({ dataDir: app.getPath('userData') });
- * const status = await wallet.handlers['devnet:status']();
+ * const status = await wallet.handlers['vault:status']();
  * await wallet.close();
  */
 export async function createWalletApp(options: WalletAppOptions): Promise<WalletApp> {
   const log = options.log ?? ((line: string) => console.error(line));
-  const events = createEventHub(log);
-  let devnet: Promise<Devnet> | undefined;
-  let closing: Promise<void> | undefined;
+  const vault = await Vault.open({ dataDir: options.dataDir, keychain: options.keychain ?? (await loadKeytar()), ...options.vault });
+  const devnet = new EmbeddedDevnet({ dataDir: options.dataDir, log: (line) => log(`[devnet] ${line}`), ...options.devnet });
+  const settings = new FileChainSettings(options.dataDir);
+  const networks = new NetworkService({ settings, apiKeys: vaultApiKeys(vault), localDevnetUrl: () => devnet.url() });
+  const tokens = new TokenService({ networks, settings });
+  const pending = new PendingTransactions();
+  const follower = new TransactionFollower({ networks, pending, intervalMs: options.polling?.transactionsMs });
+  const heads = new HeadWatcher({ networks, intervalMs: options.polling?.headMs });
+  const send = new SendService({ networks, tokens, pending, follower, signer: vault });
+  const offline = new OfflineService({ networks, tokens, pending, follower, signer: vault });
+  const history = new HistoryService({ networks, tokens, pending });
+  const dashboard = new DashboardService({ networks, tokens, pending });
+  const services: WalletServices = { vault, devnet, networks, tokens, send, offline, history, dashboard };
 
-  /** The embedded devnet, started once on first use. */
-  function embeddedDevnet(): Promise<Devnet> {
-    if (closing) return Promise.reject(new WalletError('INTERNAL', 'The wallet is shutting down.'));
-    devnet ??= startEmbeddedDevnet(join(options.dataDir, 'devnet'), options.devnet ?? {}, log);
-    return devnet;
-  }
+  const hub = createEventHub(log);
+  const stopLockEvents = vault.onLockChange((status) => hub.emit('vault:lockState', status));
+  const stopTxEvents = follower.on((update) => hub.emit('tx:update', update));
 
-  async function devnetStatus(): Promise<DevnetStatus> {
-    let node: Devnet;
-    try {
-      node = await embeddedDevnet();
-    } catch (cause) {
-      devnet = undefined; // the next call tries again
-      if (cause instanceof WalletError) throw cause;
-      throw new WalletError('NODE_ERROR', 'The local devnet did not start. Try again, or restart the wallet.', { details: String(cause), cause });
-    }
-    const head = (await node.node.call('chain.get_head_info', {})) as { head_topology?: { height?: bigint | string } };
-    const height = head.head_topology?.height ?? 0n;
-    if (typeof height !== 'bigint' && (typeof height !== 'string' || !/^\d+$/.test(height))) {
-      throw new WalletError('NODE_ERROR', 'The local devnet reported a head height that is not a number.', { details: `head_topology.height is ${describe(height)}` });
-    }
-    return {
-      running: true,
-      url: node.url,
-      chainId: node.chainId,
-      headHeight: String(height),
-      accounts: node.accounts.map((a) => ({ index: a.index, address: a.address })),
-    };
-  }
-
-  const handlers: IpcHandlers = {
-    'vault:status': notAvailableYet('vault:status'),
-    'vault:create': notAvailableYet('vault:create'),
-    'vault:unlock': notAvailableYet('vault:unlock'),
-    'vault:lock': notAvailableYet('vault:lock'),
-    'vault:changePassword': notAvailableYet('vault:changePassword'),
-    'vault:exportBackup': notAvailableYet('vault:exportBackup'),
-    'vault:importBackup': notAvailableYet('vault:importBackup'),
-    'settings:get': notAvailableYet('settings:get'),
-    'settings:update': notAvailableYet('settings:update'),
-    'accounts:list': notAvailableYet('accounts:list'),
-    'accounts:newPhrase': notAvailableYet('accounts:newPhrase'),
-    'accounts:confirmPhrase': notAvailableYet('accounts:confirmPhrase'),
-    'accounts:importPhrase': notAvailableYet('accounts:importPhrase'),
-    'accounts:importKey': notAvailableYet('accounts:importKey'),
-    'accounts:addWatch': notAvailableYet('accounts:addWatch'),
-    'accounts:deriveNext': notAvailableYet('accounts:deriveNext'),
-    'accounts:rename': notAvailableYet('accounts:rename'),
-    'accounts:reorder': notAvailableYet('accounts:reorder'),
-    'accounts:remove': notAvailableYet('accounts:remove'),
-    'accounts:reveal': notAvailableYet('accounts:reveal'),
-    'networks:list': notAvailableYet('networks:list'),
-    'networks:select': notAvailableYet('networks:select'),
-    'networks:add': notAvailableYet('networks:add'),
-    'networks:update': notAvailableYet('networks:update'),
-    'networks:remove': notAvailableYet('networks:remove'),
-    'networks:head': notAvailableYet('networks:head'),
-    'devnet:status': devnetStatus,
-    'devnet:reset': notAvailableYet('devnet:reset'),
-    'devnet:importAccount': notAvailableYet('devnet:importAccount'),
-    'tokens:list': notAvailableYet('tokens:list'),
-    'tokens:add': notAvailableYet('tokens:add'),
-    'tokens:remove': notAvailableYet('tokens:remove'),
-    'dashboard:get': notAvailableYet('dashboard:get'),
-    'history:page': notAvailableYet('history:page'),
-    'send:maxAmount': notAvailableYet('send:maxAmount'),
-    'send:prepare': notAvailableYet('send:prepare'),
-    'send:confirm': notAvailableYet('send:confirm'),
-    'offline:exportUnsigned': notAvailableYet('offline:exportUnsigned'),
-    'offline:inspect': notAvailableYet('offline:inspect'),
-    'offline:sign': notAvailableYet('offline:sign'),
-    'offline:submit': notAvailableYet('offline:submit'),
+  // The head is polled only while someone listens to head:new (a window or a browser tab is open).
+  let headListeners = 0;
+  let stopHeads: (() => void) | undefined;
+  const events: IpcEventSource = {
+    on(event, listener) {
+      const off = hub.on(event, listener);
+      if (event !== 'head:new') return off;
+      if (headListeners++ === 0) stopHeads = heads.subscribe((head) => hub.emit('head:new', head));
+      let subscribed = true;
+      return () => {
+        off();
+        if (!subscribed) return;
+        subscribed = false;
+        if (--headListeners === 0) {
+          stopHeads?.();
+          stopHeads = undefined;
+        }
+      };
+    },
   };
 
+  let closing: Promise<void> | undefined;
   return {
-    handlers,
+    handlers: walletChannels(services),
     events,
-    touch() {},
-    async lock() {},
+    touch: () => vault.touch(),
+    lock: async () => {
+      vault.lock();
+    },
     close() {
       closing ??= (async () => {
-        const node = await devnet?.catch(() => undefined);
-        await node?.stop();
+        vault.lock();
+        stopHeads?.();
+        stopLockEvents();
+        stopTxEvents();
+        follower.stop();
+        await devnet.stop();
       })();
       return closing;
     },
   };
-}
-
-/**
- * The wallet's default network: a devnet kept in the data folder, so its chain survives a restart. It listens on
- * loopback, on the usual port when free (other tools find it there), else on any free port.
- */
-async function startEmbeddedDevnet(dataDir: string, config: { port?: number; blockTimeMs?: number }, log: (line: string) => void): Promise<Devnet> {
-  const options = { host: '127.0.0.1', dataDir, blockTimeMs: config.blockTimeMs, log };
-  const port = config.port ?? DEFAULT_PORT;
-  try {
-    return await startDevnet({ ...options, port });
-  } catch (error) {
-    if (port === 0) throw error;
-    log(`[devnet] port ${port} is not free, using another: ${error instanceof Error ? error.message : String(error)}`);
-    return startDevnet({ ...options, port: 0 });
-  }
 }

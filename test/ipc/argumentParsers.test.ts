@@ -110,6 +110,8 @@ describe('argument parsers', () => {
     const withCredentials = refusal('networks:add', [{ name: 'n', jsonRpcUrl: 'https://user:hunter2@x.example' }]);
     expect(withCredentials).toBe('networks:add: expected jsonRpcUrl to be a URL without a user name or password in it, got one with credentials');
     expect(parseArguments('networks:update', [{ id: 'c1', apiKey: null }])).toEqual([{ id: 'c1', apiKey: null }]);
+    expect(parseArguments('networks:update', [{ id: 'c1', restUrl: '' }])).toEqual([{ id: 'c1', restUrl: '' }]);
+    expect(refusal('networks:add', [{ name: 'n', jsonRpcUrl: 'https://x.example', restUrl: '' }])).toMatch(/^networks:add: expected restUrl to be/);
     expect(refusal('networks:update', [{ id: 'c1', apiKey: 42 }])).toBe('networks:update: expected apiKey to be a string of 1 to 1024 characters, got number 42');
   });
 

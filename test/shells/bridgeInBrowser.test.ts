@@ -41,9 +41,9 @@ describe.skipIf(missing !== undefined)('browser shell bridge in Chromium', () =>
   it('gives the page window.koinos with call() reaching the wallet, under the strict CSP', async () => {
     const shell = await start();
     const { page, problems } = await open(shell.url);
-    const result = await page.evaluate(() => window.koinos.call('devnet:status'));
+    const result = await page.evaluate(() => window.koinos.call('networks:head', { id: 'local' }));
     expect(result.ok).toBe(true);
-    if (result.ok) expect(result.value).toMatchObject({ running: true, chainId: expect.any(String) });
+    if (result.ok) expect(result.value).toMatchObject({ networkId: 'local', chainId: expect.any(String) });
     expect(await page.evaluate(() => Object.keys(window.koinos).sort())).toEqual(['call', 'on']);
     // The same local refusal as the preload for a name outside the contract.
     const refused = await page.evaluate(() => (window.koinos.call as (c: string) => Promise<unknown>)('vault:dump'));

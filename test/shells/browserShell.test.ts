@@ -11,14 +11,16 @@ import { browserShells, headersOnly, ipc, raw, streamed } from './browserShellHe
 const start = browserShells();
 
 describe('browser shell: calls', () => {
-  it('carries a real call end to end: devnet:status answers the running devnet, which agrees over its own HTTP', async () => {
+  it('carries real calls end to end: the Local network starts the devnet on first use, and it agrees over its own HTTP', async () => {
     const shell = await start();
-    const answer = await ipc(shell, 'devnet:status');
-    expect(answer.status).toBe(200);
-    expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(answer.json.ok).toBe(true);
-    const status = answer.json.value;
-    expect(status).toMatchObject({ running: true, headHeight: expect.stringMatching(/^\d+$/) });
+    expect((await ipc(shell, 'devnet:status')).json).toEqual({ ok: true, value: { running: false, accounts: [] } });
+    const head = await ipc(shell, 'networks:head', [{ id: 'local' }]);
+    expect(head.status).toBe(200);
+    expect(head.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(head.json.ok).toBe(true);
+    expect(head.json.value).toMatchObject({ networkId: 'local', height: expect.stringMatching(/^\d+$/), chainId: expect.any(String) });
+    const status = (await ipc(shell, 'devnet:status')).json.value;
+    expect(status).toMatchObject({ running: true, chainId: head.json.value.chainId });
     const chainId = (await (await fetch(`${status.url}/v1/chain/id`)).json()) as { value: string };
     expect(status.chainId).toBe(chainId.value);
     expect(status.accounts).toHaveLength(10);

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach } from 'vitest';
 import { startBrowserShell, type BrowserShell, type BrowserShellOptions } from '../../src-main/shells/browser/browserShell.ts';
+import { KEYTAR, TEST_SCRYPT, removeService, uniqueService } from '../wallet/vault/helpers.ts';
 
 /** A renderer folder like out/renderer: the real index.html (its CSP), with a stand-in app script. */
 export async function rendererFixture(dir: string): Promise<string> {
@@ -17,20 +18,34 @@ export async function rendererFixture(dir: string): Promise<string> {
   return dir;
 }
 
-/** Starts browser shells for a test and stops them (and removes their folders) after it. */
+/**
+ * Starts browser shells for a test and stops them (and removes their folders and keychain entries) after it. The
+ * wallet uses the real keychain under a unique service name, a cheap scrypt cost, and a devnet on a free port.
+ */
 export function browserShells(): (options?: Partial<BrowserShellOptions>) => Promise<BrowserShell> {
-  const started: { shell: BrowserShell; dirs: string[] }[] = [];
+  const started: { shell: BrowserShell; dirs: string[]; service: string }[] = [];
   afterEach(async () => {
-    for (const { shell, dirs } of started.splice(0)) {
+    for (const { shell, dirs, service } of started.splice(0)) {
       await shell.stop();
       for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+      await removeService(service).catch(() => undefined);
     }
   });
   return async (options = {}) => {
     const dataDir = await mkdtemp(join(tmpdir(), 'koinos-browser-shell-'));
     const rendererDir = options.rendererDir ?? (await rendererFixture(await mkdtemp(join(tmpdir(), 'koinos-renderer-'))));
-    const shell = await startBrowserShell({ dataDir, rendererDir, port: 0, devnet: { port: 0 }, log: () => {}, ...options });
-    started.push({ shell, dirs: [dataDir, rendererDir] });
+    const service = options.vault?.keychainService ?? uniqueService();
+    const shell = await startBrowserShell({
+      dataDir,
+      rendererDir,
+      port: 0,
+      devnet: { port: 0 },
+      log: () => {},
+      keychain: KEYTAR,
+      ...options,
+      vault: { scryptCost: TEST_SCRYPT, ...options.vault, keychainService: service },
+    });
+    started.push({ shell, dirs: [dataDir, rendererDir], service });
     return shell;
   };
 }

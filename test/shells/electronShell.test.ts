@@ -6,9 +6,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { IPC_CHANNELS, type IpcResult } from '../../src-main/ipc/contract.ts';
 import { REFUSED_SENDER, type IpcMainLike } from '../../src-main/ipc/registerIpcHandlers.ts';
-import { registerWalletIpc, type InvokeEventLike } from '../../src-main/shells/electron/electronIpc.ts';
+import { registerWalletIpc, sendWalletEvents, type InvokeEventLike } from '../../src-main/shells/electron/electronIpc.ts';
 import { contentSecurityPolicy, isAppUrl, isTrustedSenderFrame, walletWindowOptions, type AppPage } from '../../src-main/shells/electron/windowPolicy.ts';
 import { createWalletApp, type WalletApp } from '../../src-main/wallet/walletApp.ts';
+import { KEYTAR, TEST_SCRYPT, removeService, uniqueService } from '../wallet/vault/helpers.ts';
 
 const PAGE: AppPage = { rendererFileUrl: 'file:///opt/Koinos%20Wallet/resources/app.asar/out/renderer/index.html' };
 const DEV_PAGE: AppPage = { ...PAGE, devServerUrl: 'http://localhost:5173' };
@@ -87,16 +88,18 @@ describe('the app page and its frames', () => {
 describe('registerWalletIpc', () => {
   let wallet: WalletApp | undefined;
   let dataDir: string | undefined;
+  const keychainService = uniqueService();
   afterEach(async () => {
     await wallet?.close();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    await removeService(keychainService).catch(() => undefined);
     wallet = undefined;
     dataDir = undefined;
   });
 
   async function startWallet(): Promise<WalletApp> {
     dataDir = await mkdtemp(join(tmpdir(), 'koinos-electron-ipc-'));
-    wallet = await createWalletApp({ dataDir, devnet: { port: 0 }, log: () => {} });
+    wallet = await createWalletApp({ dataDir, keychain: KEYTAR, vault: { keychainService, scryptCost: TEST_SCRYPT }, devnet: { port: 0 }, log: () => {} });
     return wallet;
   }
 
@@ -112,8 +115,9 @@ describe('registerWalletIpc', () => {
     const ipcMain = new FakeIpcMain();
     registerWalletIpc(ipcMain, await startWallet(), PAGE, () => {});
     const answer = await ipcMain.invoke('devnet:status', { url: PAGE.rendererFileUrl, parent: null });
-    expect(answer.ok).toBe(true);
-    if (answer.ok) expect(answer.value).toMatchObject({ running: true, url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) });
+    expect(answer).toEqual({ ok: true, value: { running: false, accounts: [] } });
+    const settings = await ipcMain.invoke('settings:get', { url: PAGE.rendererFileUrl, parent: null });
+    expect(settings).toEqual({ ok: true, value: { autoLockMinutes: 5, theme: 'system', selectedNetworkId: 'local' } });
     expect(await ipcMain.invoke('devnet:status', { url: PAGE.rendererFileUrl, parent: null }, 'extra')).toMatchObject({
       ok: false,
       error: { code: 'INVALID_ARGUMENT', shortMessage: 'devnet:status: expected no arguments, got 1' },
@@ -128,5 +132,28 @@ describe('registerWalletIpc', () => {
     expect(await ipcMain.invoke('devnet:status', { url: 'https://evil.example/', parent: null })).toEqual(REFUSED_SENDER);
     expect(await ipcMain.invoke('devnet:status', null)).toEqual(REFUSED_SENDER);
     expect(lines).toEqual(Array(3).fill("[ipc] refused devnet:status: the sender is not the wallet's page"));
+  });
+
+  it('sends push events to the window until it is destroyed', async () => {
+    const app = await startWallet();
+    const ipcMain = new FakeIpcMain();
+    registerWalletIpc(ipcMain, app, PAGE, () => {});
+    const sent: { event: string; payload: unknown }[] = [];
+    let destroyed = false;
+    sendWalletEvents(app, { send: (event, payload) => sent.push({ event, payload }), isDestroyed: () => destroyed });
+    const top = { url: PAGE.rendererFileUrl, parent: null };
+    await ipcMain.invoke('vault:create', top, { password: 'a long enough password' });
+    await ipcMain.invoke('vault:lock', top);
+    // head:new comes too (the head is polled while a window listens); the lock changes are what this test drives.
+    const locks = () => sent.filter((s) => s.event === 'vault:lockState');
+    expect(sent.every((s) => s.event === 'vault:lockState' || s.event === 'head:new')).toBe(true);
+    expect(locks()).toEqual([
+      { event: 'vault:lockState', payload: expect.objectContaining({ exists: true, unlocked: true }) },
+      { event: 'vault:lockState', payload: expect.objectContaining({ exists: true, unlocked: false }) },
+    ]);
+    destroyed = true;
+    const before = sent.length;
+    await ipcMain.invoke('vault:unlock', top, { password: 'a long enough password' });
+    expect(sent).toHaveLength(before);
   });
 });

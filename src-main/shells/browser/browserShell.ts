@@ -40,6 +40,8 @@ export interface BrowserShell {
   /** The launch token (the `x-koinos-token` header of every call). */
   token: string;
   wallet: WalletApp;
+  /** The wallet's data folder, when the shell created the wallet. */
+  dataDir?: string;
   /** Closes the event streams and the server, then the wallet (when the shell created it). Safe to call twice. */
   stop(): Promise<void>;
 }
@@ -73,7 +75,8 @@ export async function startBrowserShell(options: BrowserShellOptions): Promise<B
     wallet = options.wallet;
   } else {
     if (!options.dataDir) throw new WalletError('INVALID_ARGUMENT', 'expected a data folder for the wallet, got nothing');
-    wallet = await createWalletApp({ dataDir: options.dataDir, devnet: options.devnet, log });
+    const { port: _port, rendererDir: _rendererDir, wallet: _wallet, ...walletOptions } = options;
+    wallet = await createWalletApp({ ...walletOptions, dataDir: options.dataDir, log });
   }
   const token = randomBytes(32).toString('base64url');
   const tokenBytes = Buffer.from(token);
@@ -210,6 +213,7 @@ export async function startBrowserShell(options: BrowserShellOptions): Promise<B
     origin,
     token,
     wallet,
+    ...(ownsWallet ? { dataDir: options.dataDir } : {}),
     stop() {
       stopping ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -17,6 +17,7 @@ const bridge: KoinosBridge = {
   },
   on(event, listener) {
     if (!isIpcEvent(event)) throw new TypeError(`expected a wallet event name, got ${describe(event)}`);
+    if (typeof listener !== 'function') throw new TypeError(`expected a listener function, got ${describe(listener)}`);
     const forward = (_event: unknown, payload: Parameters<typeof listener>[0]) => listener(payload);
     ipcRenderer.on(event, forward);
     return () => void ipcRenderer.off(event, forward);

@@ -4,6 +4,8 @@
 export interface ApiKeyStore {
   /** The key stored for this network, or undefined. */
   get(networkId: string): Promise<string | undefined>;
+  /** Whether a key is stored, without reading it (the vault answers this while locked). Absent: `get` decides. */
+  has?(networkId: string): Promise<boolean>;
   /** Stores a key, or removes it with `null`. */
   set(networkId: string, key: string | null): Promise<void>;
 }

@@ -84,7 +84,7 @@ export class NetworkService {
   }
 
   private async describeNetwork(base: Omit<NetworkInfo, 'hasApiKey'>): Promise<NetworkInfo> {
-    return { ...base, hasApiKey: (await this.apiKeys.get(base.id)) !== undefined };
+    return { ...base, hasApiKey: this.apiKeys.has ? await this.apiKeys.has(base.id) : (await this.apiKeys.get(base.id)) !== undefined };
   }
 
   private localEntry(): Omit<NetworkInfo, 'hasApiKey'>[] {

@@ -1,0 +1,142 @@
+// What each channel of the IPC contract does, over the vault and the chain services: account ids become addresses
+// (and the vault the signer), the vault's settings and the chain's network selection are kept as one, and amounts
+// leave as decimal strings. Arguments arrive already checked by ipc/argumentParsers.ts.
+import { WalletError, describe } from '../koinos/errors.ts';
+import type { AccountInfo, Settings, TransferInput } from '../ipc/contract.ts';
+import type { IpcHandlers } from '../ipc/dispatcher.ts';
+import type { DashboardService } from './chain/dashboard.ts';
+import type { EmbeddedDevnet } from './chain/embeddedDevnet.ts';
+import type { HistoryService } from './chain/history.ts';
+import type { NetworkService } from './chain/networks.ts';
+import type { OfflineService } from './chain/offline.ts';
+import type { SendService } from './chain/send.ts';
+import type { TokenService } from './chain/tokens.ts';
+import type { TransferRequest } from './chain/transferPlan.ts';
+import type { Vault } from './vault/vault.ts';
+
+/** The services the channels use, built by createWalletApp(). */
+export interface WalletServices {
+  vault: Vault;
+  devnet: EmbeddedDevnet;
+  networks: NetworkService;
+  tokens: TokenService;
+  send: SendService;
+  offline: OfflineService;
+  history: HistoryService;
+  dashboard: DashboardService;
+}
+
+/**
+ * The handler of every channel.
+ * @example
+ * const handlers = walletChannels(services);
+ * await handlers['accounts:list'](); // [{ id, name, address, kind }, ...]
+ */
+export function walletChannels(s: WalletServices): IpcHandlers {
+  const { vault, devnet, networks, tokens } = s;
+
+  /** The account of an id, for its address. (Handlers that call it are async, so that its error is a rejection.) */
+  function account(id: string): AccountInfo {
+    const found = vault.listAccounts().find((a) => a.id === id);
+    if (!found) throw new WalletError('ACCOUNT_NOT_FOUND', `expected an account of this wallet, got ${describe(id)}`, { metaMessages: ['Choose an account from the list.'] });
+    return found;
+  }
+
+  function transfer(input: TransferInput): TransferRequest {
+    return {
+      from: account(input.fromAccountId).address,
+      to: input.to,
+      token: input.token,
+      amount: input.amount,
+      ...(input.rcLimit !== undefined ? { rcLimit: input.rcLimit } : {}),
+    };
+  }
+
+  const selectedNetworkId = async (): Promise<string> => (await networks.list()).selectedId;
+
+  /** The vault keeps the settings; the network selection is the chain's, which knows which networks exist. */
+  async function settings(): Promise<Settings> {
+    return { ...vault.getSettings(), selectedNetworkId: await selectedNetworkId() };
+  }
+
+  return {
+    'vault:status': async () => vault.status(),
+    'vault:create': (args) => vault.create(args),
+    'vault:unlock': (args) => vault.unlock(args),
+    'vault:lock': async () => vault.lock(),
+    'vault:changePassword': (args) => vault.changePassword(args),
+    'vault:exportBackup': (args) => vault.exportBackup(args),
+    'vault:importBackup': (args) => vault.importBackup(args),
+
+    'settings:get': settings,
+    'settings:update': async (patch) => {
+      if (patch.selectedNetworkId !== undefined) await networks.select(patch.selectedNetworkId);
+      await vault.updateSettings(patch);
+      return settings();
+    },
+
+    'accounts:list': async () => vault.listAccounts(),
+    'accounts:newPhrase': (args) => vault.newPhrase(args),
+    'accounts:confirmPhrase': (args) => vault.confirmPhrase(args),
+    'accounts:importPhrase': (args) => vault.importPhrase(args),
+    'accounts:importKey': (args) => vault.importKey(args),
+    'accounts:addWatch': (args) => vault.addWatch(args),
+    'accounts:deriveNext': (args) => vault.deriveNext(args),
+    'accounts:rename': (args) => vault.renameAccount(args),
+    'accounts:reorder': (args) => vault.reorderAccounts(args),
+    'accounts:remove': (args) => vault.removeAccount(args),
+    'accounts:reveal': (args) => vault.reveal(args),
+
+    'networks:list': () => networks.list(),
+    'networks:select': async ({ id }) => {
+      const network = await networks.select(id);
+      await vault.updateSettings({ selectedNetworkId: network.id });
+      return network;
+    },
+    'networks:add': (input) => networks.add(input),
+    'networks:update': async ({ id, ...patch }) => {
+      const current = await networks.get(id);
+      if (current.kind !== 'custom') {
+        // A network form sends every field back; of a built-in network only the API key can change, so the fields
+        // it left as they were are not a change.
+        if (patch.name === current.name) delete patch.name;
+        if (patch.jsonRpcUrl === current.jsonRpcUrl) delete patch.jsonRpcUrl;
+        if (patch.restUrl === (current.restUrl ?? '')) delete patch.restUrl;
+      }
+      return networks.update(id, patch);
+    },
+    'networks:remove': async ({ id }) => {
+      const remaining = await networks.remove(id);
+      if (vault.getSettings().selectedNetworkId === id) await vault.updateSettings({ selectedNetworkId: await selectedNetworkId() });
+      return remaining;
+    },
+    'networks:head': ({ id }) => networks.head(id),
+
+    'devnet:status': () => devnet.status(),
+    'devnet:reset': () => devnet.reset(),
+    'devnet:importAccount': async ({ index, watchOnly }) => {
+      const dev = await devnet.developmentAccount(index);
+      const name = `Devnet account ${index}`;
+      return watchOnly ? vault.addWatch({ address: dev.address, name }) : vault.importKey({ key: dev.wif, name }, { developmentOnly: true });
+    },
+
+    'tokens:list': async ({ networkId }) => tokens.list(networkId ?? (await selectedNetworkId())),
+    'tokens:add': async ({ contract }) => tokens.add(await selectedNetworkId(), contract),
+    'tokens:remove': async ({ contract }) => tokens.remove(await selectedNetworkId(), contract),
+
+    'dashboard:get': async ({ accountId }) => s.dashboard.get({ accountId, address: account(accountId).address }),
+    'history:page': async ({ accountId, ...query }) => s.history.page({ ...query, address: account(accountId).address }),
+
+    'send:maxAmount': async ({ fromAccountId, token }) => {
+      const { amount, decimals } = await s.send.maxAmount(undefined, account(fromAccountId).address, token);
+      return { amount: amount.toString(), decimals };
+    },
+    'send:prepare': async (input) => s.send.prepare(transfer(input)),
+    'send:confirm': ({ reviewId }) => s.send.confirm(reviewId),
+
+    'offline:exportUnsigned': async (input) => s.offline.exportUnsigned(transfer(input)),
+    'offline:inspect': ({ input }) => s.offline.inspect(input),
+    'offline:sign': async ({ input, accountId }) => s.offline.sign(input, account(accountId).address),
+    'offline:submit': ({ input, broadcast }) => s.offline.submit(input, broadcast),
+  };
+}

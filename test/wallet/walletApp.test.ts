@@ -1,0 +1,99 @@
+// The wallet facade's own rules, through its handler table: the settings and the network selection stay one, a
+// built-in network takes an API key (and only that) even when a form sends its other fields back unchanged, account
+// ids that are not the wallet's are refused, and head:new comes from polling the selected network while someone listens.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { HeadInfo } from '../../src-main/ipc/contract.ts';
+import { WalletError } from '../../src-main/koinos/errors.ts';
+import { createWalletApp, type WalletApp } from '../../src-main/wallet/walletApp.ts';
+import { KEYTAR, TEST_SCRYPT, removeService, uniqueService } from './vault/helpers.ts';
+
+async function rejection(promise: Promise<unknown>): Promise<WalletError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(WalletError);
+  return error as WalletError;
+}
+
+describe('wallet facade', () => {
+  const opened: { wallet: WalletApp; dataDir: string; service: string }[] = [];
+  afterEach(async () => {
+    for (const { wallet, dataDir, service } of opened.splice(0)) {
+      await wallet.close();
+      await rm(dataDir, { recursive: true, force: true });
+      await removeService(service).catch(() => undefined);
+    }
+  });
+
+  async function open(): Promise<WalletApp> {
+    const dataDir = await mkdtemp(join(tmpdir(), 'koinos-facade-'));
+    const service = uniqueService();
+    const wallet = await createWalletApp({
+      dataDir,
+      keychain: KEYTAR,
+      vault: { keychainService: service, scryptCost: TEST_SCRYPT },
+      devnet: { port: 0, devnet: { blockTimeMs: 0, accounts: 2 } },
+      polling: { headMs: 50 },
+      log: () => {},
+    });
+    opened.push({ wallet, dataDir, service });
+    return wallet;
+  }
+
+  it('keeps the settings and the network selection as one', async () => {
+    const { handlers: h } = await open();
+    expect((await h['settings:get']()).selectedNetworkId).toBe('local');
+    expect((await h['settings:update']({ selectedNetworkId: 'testnet' })).selectedNetworkId).toBe('testnet');
+    expect((await h['networks:list']()).selectedId).toBe('testnet');
+    await h['networks:select']({ id: 'mainnet' });
+    expect((await h['settings:get']()).selectedNetworkId).toBe('mainnet');
+    const error = await rejection(h['settings:update']({ selectedNetworkId: 'nowhere', theme: 'dark' }));
+    expect(error.code).toBe('NOT_FOUND');
+    expect(await h['settings:get']()).toMatchObject({ selectedNetworkId: 'mainnet', theme: 'system' });
+  });
+
+  it('takes an API key for a built-in network when the form sends its other fields back unchanged, and nothing else', async () => {
+    const { handlers: h } = await open();
+    await h['vault:create']({ password: 'a long enough password' });
+    const testnet = (await h['networks:list']()).networks.find((n) => n.id === 'testnet')!;
+    const updated = await h['networks:update']({ id: 'testnet', name: testnet.name, jsonRpcUrl: testnet.jsonRpcUrl, apiKey: 'k-1' });
+    expect(updated).toMatchObject({ id: 'testnet', name: testnet.name, hasApiKey: true });
+    await h['vault:lock']();
+    // Whether a key is stored is known while locked; the key itself is never part of a network's description.
+    expect((await h['networks:list']()).networks.find((n) => n.id === 'testnet')).toMatchObject({ hasApiKey: true });
+    await h['vault:unlock']({ password: 'a long enough password' });
+    expect((await rejection(h['networks:update']({ id: 'testnet', name: 'My testnet' }))).code).toBe('INVALID_ARGUMENT');
+  });
+
+  it("refuses account ids that are not the wallet's, before asking any node", async () => {
+    const { handlers: h } = await open();
+    for (const call of [
+      h['dashboard:get']({ accountId: 'nobody' }),
+      h['history:page']({ accountId: 'nobody', limit: 5, ascending: true, irreversibleOnly: false }),
+      h['send:maxAmount']({ fromAccountId: 'nobody', token: 'koin' }),
+      h['offline:sign']({ input: 'AA', accountId: 'nobody' }),
+    ]) {
+      expect((await rejection(call)).code).toBe('ACCOUNT_NOT_FOUND');
+    }
+  });
+
+  it('polls the head for head:new listeners: the Local devnet starts and its head arrives', async () => {
+    const wallet = await open();
+    expect((await wallet.handlers['devnet:status']()).running).toBe(false);
+    const heads: HeadInfo[] = [];
+    const off = wallet.events.on('head:new', (head) => heads.push(head));
+    const deadline = Date.now() + 10_000;
+    while (heads.length === 0) {
+      if (Date.now() > deadline) throw new Error('no head:new within 10 s');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    off();
+    off(); // a second call changes nothing
+    const status = await wallet.handlers['devnet:status']();
+    expect(heads[0]).toMatchObject({ networkId: 'local', chainId: status.chainId, height: expect.stringMatching(/^\d+$/) });
+  });
+});
