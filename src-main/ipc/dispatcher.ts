@@ -1,6 +1,6 @@
 // The one entry every shell calls with a renderer's request: checks the channel and its arguments, runs the
 // wallet's handler, and answers the envelope. Shells add only their transport (Electron IPC, loopback HTTP).
-import { WalletError, describe } from '../koinos/errors.ts';
+import { describe } from '../koinos/errors.ts';
 import { isIpcChannel, type IpcArgs, type IpcChannel, type IpcResult, type IpcValue } from './contract.ts';
 import { parseArguments } from './argumentParsers.ts';
 import { toIpcError } from './toIpcError.ts';
@@ -45,12 +45,4 @@ function run<C extends IpcChannel>(handlers: IpcHandlers, channel: C, args: IpcA
   // The table's type pairs each channel with its own handler; TypeScript cannot follow that through a generic index.
   const handler = handlers[channel] as (...a: IpcArgs<C>) => Promise<IpcValue<C>>;
   return handler(...args);
-}
-
-/**
- * A handler for a channel whose service is not wired yet: answers a clear error instead of failing silently.
- * Temporary while the wallet's services land; none may remain when the wallet core is done.
- */
-export function notAvailableYet(channel: IpcChannel): () => Promise<never> {
-  return () => Promise.reject(new WalletError('INTERNAL', `${channel} is not available yet in this build of the wallet.`));
 }

@@ -3,6 +3,7 @@
 // stated for an account with 100,000 records).
 import { benchSigning } from './signing.ts';
 import { benchDevnet } from './devnet.ts';
+import { benchRenderer } from './renderer.ts';
 import { benchSend } from './send.ts';
 import { benchVault } from './vault.ts';
 import { benchWasm } from './wasm.ts';
@@ -30,3 +31,6 @@ console.log('== wallet Send service on a devnet with blockTimeMs 0 (own process,
 const send = await benchSend(Number(process.env.BENCH_SENDS ?? 200));
 console.log(`confirm -> receipt (sign + submit): p50 ${send.confirmP50.toFixed(1)} ms, p99 ${send.confirmP99.toFixed(1)} ms (goal p50 < 100 ms) ${send.confirmP50 < 100 ? 'OK' : 'ABOVE GOAL'}`);
 console.log(`prepare + confirm (checks, chain ID, nonce, mana, signed dry run, sign, submit): p50 ${send.totalP50.toFixed(1)} ms, p99 ${send.totalP99.toFixed(1)} ms`);
+
+console.log('== renderer in Chromium over the browser shell');
+await benchRenderer();

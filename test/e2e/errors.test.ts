@@ -1,0 +1,77 @@
+// End to end: mistakes and failures appear as messages that say what to do, and the wallet stays usable: an
+// invalid address (a stray character, and a wrong checksum, both caught as typed), an amount above what the mana allows, a node that is down.
+import { afterEach, describe, expect, it } from 'vitest';
+import { startTestDevnet } from './devnetProcess.ts';
+import {
+  addCustomNetwork,
+  alertText,
+  chromiumMissing,
+  createWallet,
+  go,
+  importDevAccount,
+  selectAccount,
+  startE2eWallet,
+  type E2eWallet,
+} from './harness.ts';
+
+const missing = chromiumMissing();
+
+describe.skipIf(missing !== undefined)('error messages in the browser', () => {
+  let e2e: E2eWallet | undefined;
+  afterEach(async () => {
+    await e2e?.stop();
+    e2e = undefined;
+  });
+
+  it('explains an invalid address, an amount above the mana and a node that is down, and keeps working', async () => {
+    e2e = await startE2eWallet({ name: 'errors' });
+    const { page, shots } = e2e;
+    await createWallet(page);
+    const devAddress = await importDevAccount(page, 0);
+    await selectAccount(page, 'Devnet account 0');
+    await go(page, 'Dashboard');
+    await page.getByTestId('balance-KOIN').waitFor({ timeout: 20_000 });
+    const balance = ((await page.getByTestId('balance-KOIN').textContent()) ?? '').replace(/[^0-9.]/g, '');
+
+    // An address with a character base58 does not have: the field says so as it is typed.
+    await go(page, 'Send');
+    const recipient = page.getByLabel('Recipient address');
+    await recipient.fill(`${devAddress.slice(0, -1)}0`);
+    await expect.poll(() => page.getByText(/base58 letters only/).count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'Review' }).isDisabled()).toBe(true);
+    await shots.take(page, 'invalid-address-typed');
+
+    // A well-formed address whose checksum is wrong: caught as it is typed, before anything is asked of main.
+    const last = devAddress.at(-1) === 'a' ? 'b' : 'a';
+    await recipient.fill(`${devAddress.slice(0, -1)}${last}`);
+    await page.getByLabel(/^Amount/).fill('1');
+    await expect.poll(() => page.getByText(/checksum does not match/).count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'Review' }).isDisabled()).toBe(true);
+    await shots.take(page, 'invalid-address-checksum');
+
+    // The whole balance: the transfer's own mana would not be left.
+    const own = page.getByLabel('Pick one of your accounts');
+    const account1 = (await own.getByRole('option').allTextContents()).find((o) => o.startsWith('Account 1 — '));
+    await own.selectOption({ label: account1! });
+    await page.getByLabel(/^Amount/).fill(balance);
+    await page.getByRole('button', { name: 'Review' }).click();
+    const manaMessage = await alertText(page, /mana/i);
+    expect(manaMessage).toMatch(/mana/i);
+    await shots.take(page, 'amount-above-mana');
+
+    // A node that is down: the dashboard says so; switching back to Local works.
+    const down = await startTestDevnet();
+    const url = down.jsonRpcUrl;
+    await down.dispose();
+    await addCustomNetwork(page, 'Stopped node', url);
+    await go(page, 'Dashboard');
+    const nodeMessage = await alertText(page, /node|reach|answer/i);
+    expect(nodeMessage).not.toContain('Something went wrong');
+    await shots.take(page, 'node-down');
+
+    await page.getByRole('combobox', { name: 'Network', exact: true }).selectOption({ label: 'Local (devnet)' });
+    await expect.poll(() => page.getByTestId('balance-KOIN').count(), { timeout: 20_000 }).toBe(1);
+    expect(await page.getByRole('alert').count()).toBe(0);
+    await shots.take(page, 'usable-again');
+  });
+});

@@ -1,0 +1,257 @@
+// The e2e harness: the real wallet (vault on the real keychain, chain services, embedded devnet on port 0) behind the
+// real browser shell, the system Chromium driven by playwright-core with a fresh profile, and screenshots of each
+// step in the light and the dark theme under test-results/e2e/. Pages are driven by role and accessible name.
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { startBrowserShell, type BrowserShell } from '../../src-main/shells/browser/browserShell.ts';
+import { loadKeytar } from '../../src-main/wallet/vault/secretStore.ts';
+import { createWalletApp, type WalletApp, type WalletAppOptions } from '../../src-main/wallet/walletApp.ts';
+
+export const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+const RESULTS = resolve(import.meta.dirname, '../../test-results/e2e');
+
+/** Why the browser tests cannot run here; always undefined in CI, where they must run (and fail if they cannot). */
+export function chromiumMissing(): string | undefined {
+  if (process.env['CI'] === 'true' || existsSync(CHROMIUM_PATH)) return undefined;
+  const reason = `no Chromium at ${CHROMIUM_PATH} (set CHROMIUM_PATH): skipping the end-to-end tests`;
+  console.warn(reason);
+  return reason;
+}
+
+/** A wallet behind the browser shell, and a browser profile on it. */
+export interface E2eWallet {
+  shell: BrowserShell;
+  wallet: WalletApp;
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  shots: Shots;
+  /** Stops the browser, the shell and the wallet, and removes the data folders and keychain entries. */
+  stop(): Promise<void>;
+}
+
+export interface E2eOptions {
+  /** Screenshot folder name under test-results/e2e/. */
+  name: string;
+  /** Devnet options of the embedded Local network (default: blocks every 200 ms, three accounts). */
+  devnet?: NonNullable<WalletAppOptions['devnet']>['devnet'];
+}
+
+/** Starts the wallet, the browser shell and Chromium, and opens the printed URL. */
+export async function startE2eWallet(options: E2eOptions): Promise<E2eWallet> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'koinos-e2e-'));
+  const profile = await mkdtemp(join(tmpdir(), 'koinos-e2e-chromium-'));
+  const keychainService = `koinos-wallet-e2e-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+  const keychain = await loadKeytar();
+  const logs: string[] = [];
+  const wallet = await createWalletApp({
+    dataDir,
+    keychain,
+    vault: { keychainService },
+    devnet: { port: 0, devnet: { blockTimeMs: 200, accounts: 3, log: () => {}, ...options.devnet } },
+    polling: { headMs: 250, transactionsMs: 150 },
+    log: (line) => logs.push(line),
+  });
+  const shell = await startBrowserShell({ wallet, port: 0, log: (line) => logs.push(line) });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1200, height: 860 },
+    colorScheme: 'light',
+  });
+  const browser = context.browser() as Browser;
+  const page = context.pages()[0] ?? (await context.newPage());
+  const pageErrors: string[] = [];
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !/Failed to load resource/.test(message.text())) pageErrors.push(message.text());
+  });
+  await page.goto(shell.url);
+  const shots = new Shots(join(RESULTS, options.name));
+  await shots.ready();
+
+  let stopped = false;
+  return {
+    shell,
+    wallet,
+    browser,
+    context,
+    page,
+    shots,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      // The last state of the page, whatever happened: the first thing to look at when a test failed.
+      await page.screenshot({ path: join(RESULTS, options.name, 'zz-last.png'), fullPage: true }).catch(() => {});
+      await context.close().catch(() => {});
+      await shell.stop();
+      await wallet.close();
+      for (const { account } of await keychain.findCredentials(keychainService).catch(() => [])) {
+        await keychain.deletePassword(keychainService, account).catch(() => false);
+      }
+      await rm(dataDir, { recursive: true, force: true });
+      await rm(profile, { recursive: true, force: true });
+      // CSP violations, uncaught errors: the page must run clean.
+      expect(pageErrors, `page errors; wallet log:\n${logs.join('\n')}`).toEqual([]);
+    },
+  };
+}
+
+/** Numbered screenshots of a test's steps, each in the light and the dark theme. */
+export class Shots {
+  #dir: string;
+  #n = 0;
+
+  constructor(dir: string) {
+    this.#dir = dir;
+  }
+
+  async ready(): Promise<void> {
+    await rm(this.#dir, { recursive: true, force: true });
+    await mkdir(this.#dir, { recursive: true });
+  }
+
+  /** Saves `NN-step-light.png` and `NN-step-dark.png` (the page follows the system theme). */
+  async take(page: Page, step: string): Promise<void> {
+    const base = join(this.#dir, `${String(++this.#n).padStart(2, '0')}-${step}`);
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.screenshot({ path: `${base}-light.png`, fullPage: true });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.screenshot({ path: `${base}-dark.png`, fullPage: true });
+    await page.emulateMedia({ colorScheme: 'light' });
+  }
+}
+
+/** The wallet password the tests use. */
+export const PASSWORD = 'correct horse battery staple';
+
+/**
+ * First run through the screens: a password, a new 12-word phrase, the words checked back. Returns the words, so a
+ * test can assert that none of them is left on the page later.
+ */
+export async function createWallet(page: Page, shots?: Shots): Promise<string[]> {
+  await page.getByRole('button', { name: 'Create a new wallet' }).click();
+  await page.getByLabel('Wallet password').fill(PASSWORD);
+  await page.getByLabel('Confirm the password').fill(PASSWORD);
+  if (shots) await shots.take(page, 'password');
+  await page.getByRole('button', { name: 'Create wallet' }).click();
+  await page.getByRole('button', { name: 'Create recovery phrase' }).click();
+  const items = page.getByRole('list', { name: 'Recovery phrase' }).getByRole('listitem');
+  await items.first().waitFor();
+  const words = (await items.allTextContents()).map((text) => text.trim().split(/\s+/).pop() ?? '');
+  expect(words).toHaveLength(12);
+  if (shots) await shots.take(page, 'phrase');
+  await page.getByRole('button', { name: 'I have written them down' }).click();
+  for (const label of await page.getByLabel(/^Word \d+$/).all()) {
+    const id = await label.getAttribute('id');
+    const position = Number(id?.replace('check-', ''));
+    await label.fill(words[position - 1]!);
+  }
+  await page.getByRole('button', { name: 'Confirm and create the account' }).click();
+  await page.getByRole('navigation', { name: 'Screens' }).waitFor();
+  return words;
+}
+
+/** Opens a screen from the navigation. */
+export async function go(page: Page, screen: string): Promise<void> {
+  await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: screen, exact: true }).click();
+  await page.getByRole('heading', { level: 1 }).first().waitFor();
+}
+
+/** Imports development account `index` of the Local network as a signing account and selects it. */
+export async function importDevAccount(page: Page, index: number): Promise<string> {
+  await go(page, 'Networks');
+  const button = page.getByRole('button', { name: `Import development account ${index} to sign` });
+  await button.click();
+  await page.getByRole('status').filter({ hasText: 'was added' }).waitFor();
+  const address = (await page.getByRole('row').filter({ has: button }).getByRole('code').textContent()) ?? '';
+  return address.trim();
+}
+
+/** Selects an account by its name in the top bar. */
+export async function selectAccount(page: Page, name: string | RegExp): Promise<void> {
+  const select = page.getByRole('combobox', { name: 'Account', exact: true });
+  const options = await select.getByRole('option').allTextContents();
+  const label = options.find((o) => (typeof name === 'string' ? o === name || o.startsWith(name) : name.test(o)));
+  if (!label) throw new Error(`no account ${String(name)} among ${options.join(', ')}`);
+  await select.selectOption({ label });
+}
+
+/** The base-unit-free text of a balance cell, e.g. "50,000,000 KOIN" -> "50000000". */
+export function amountText(text: string | null): string {
+  return (text ?? '').replace(/[^0-9.]/g, '');
+}
+
+/** Adds a custom network on the Networks screen and starts using it. */
+export async function addCustomNetwork(page: Page, name: string, jsonRpcUrl: string, apiKey?: string): Promise<void> {
+  await go(page, 'Networks');
+  await page.getByRole('button', { name: 'Add a custom network' }).click();
+  const form = page.getByRole('region', { name: 'New network' });
+  await form.getByLabel('Network name').fill(name);
+  await form.getByLabel('JSON-RPC URL').fill(jsonRpcUrl);
+  if (apiKey !== undefined) await form.getByLabel('API key (optional)').fill(apiKey);
+  await form.getByRole('button', { name: 'Add network' }).click();
+  await page.getByRole('button', { name: `Use ${name}` }).click();
+  await expect.poll(() => page.getByRole('listitem').filter({ hasText: name }).getByText('in use').count()).toBe(1);
+}
+
+/** The base64 text of the transaction shown in the region named `title`. */
+export async function transactionText(page: Page, title: string): Promise<string> {
+  const region = page.getByRole('region', { name: title });
+  await region.waitFor({ timeout: 30_000 });
+  return (await region.getByLabel('Transaction (base64)').inputValue()).trim();
+}
+
+/** Offline step 1: exports an unsigned transfer of `amount` KOIN to the wallet's own account `to`. */
+export async function exportUnsigned(page: Page, to: string, amount: string): Promise<string> {
+  await go(page, 'Offline signing');
+  await page.getByRole('button', { name: '1. Export unsigned' }).click();
+  const own = page.getByLabel('Pick one of your accounts');
+  const label = (await own.getByRole('option').allTextContents()).find((o) => o.startsWith(`${to} — `));
+  if (!label) throw new Error(`no own account ${to} to pick`);
+  await own.selectOption({ label });
+  await page.getByLabel(/^Amount/).fill(amount);
+  await page.getByRole('button', { name: 'Export unsigned transfer' }).click();
+  return transactionText(page, 'Unsigned transfer');
+}
+
+/** Offline step 2: decodes and signs `unsigned` with the account that pays it; returns the signed base64. */
+export async function signOffline(page: Page, unsigned: string, shots?: Shots): Promise<string> {
+  await go(page, 'Offline signing');
+  await page.getByRole('button', { name: '2. Sign' }).click();
+  await page.getByLabel('Unsigned transaction (base64 or JSON)').fill(unsigned);
+  await page.getByRole('button', { name: 'Decode' }).click();
+  await page.getByRole('region', { name: 'What you are about to sign' }).waitFor({ timeout: 30_000 });
+  if (shots) await shots.take(page, 'offline-decoded');
+  await page.getByRole('button', { name: 'Sign', exact: true }).click();
+  return transactionText(page, 'Signed transaction');
+}
+
+/** Offline step 3: submits a signed transaction (or only checks it). */
+export async function submitSigned(page: Page, signed: string, dryRun = false): Promise<void> {
+  await go(page, 'Offline signing');
+  await page.getByRole('button', { name: '3. Submit signed' }).click();
+  await page.getByLabel('Signed transaction (base64 or JSON)').fill(signed);
+  if (dryRun) await page.getByLabel(/Trial run only/).check();
+  await page.getByRole('button', { name: dryRun ? 'Check' : 'Submit', exact: true }).click();
+}
+
+/** The text of the first error message on the page (role alert), once there is one. */
+export async function alertText(page: Page, pattern: RegExp, timeout = 30_000): Promise<string> {
+  const alert = page.getByRole('alert').filter({ hasText: pattern });
+  await alert.first().waitFor({ timeout });
+  return (await alert.first().textContent()) ?? '';
+}
