@@ -343,54 +343,59 @@ export type IpcArgs<C extends IpcChannel> = IpcContract[C]['args'];
 export type IpcValue<C extends IpcChannel> = IpcContract[C]['result'];
 export type IpcEvent = keyof IpcEvents;
 
-// Records rather than arrays so that the compiler fails when a channel or an event is left out.
-const CHANNEL_SET: Record<IpcChannel, true> = {
-  'vault:status': true,
-  'vault:create': true,
-  'vault:unlock': true,
-  'vault:lock': true,
-  'vault:changePassword': true,
-  'vault:exportBackup': true,
-  'vault:importBackup': true,
-  'settings:get': true,
-  'settings:update': true,
-  'accounts:list': true,
-  'accounts:newPhrase': true,
-  'accounts:confirmPhrase': true,
-  'accounts:importPhrase': true,
-  'accounts:importKey': true,
-  'accounts:addWatch': true,
-  'accounts:deriveNext': true,
-  'accounts:rename': true,
-  'accounts:reorder': true,
-  'accounts:remove': true,
-  'accounts:reveal': true,
-  'networks:list': true,
-  'networks:select': true,
-  'networks:add': true,
-  'networks:update': true,
-  'networks:remove': true,
-  'networks:head': true,
-  'devnet:status': true,
-  'devnet:reset': true,
-  'devnet:importAccount': true,
-  'tokens:list': true,
-  'tokens:add': true,
-  'tokens:remove': true,
-  'dashboard:get': true,
-  'history:page': true,
-  'send:maxAmount': true,
-  'send:prepare': true,
-  'send:confirm': true,
-  'offline:exportUnsigned': true,
-  'offline:inspect': true,
-  'offline:sign': true,
-  'offline:submit': true,
+/**
+ * Every channel, and whether a call on it counts as the user's activity for the idle lock. Reads the screens make by
+ * themselves (a refresh on every new head block, a status poll) are `background`: they must not keep an unattended
+ * wallet unlocked. A record, so that the compiler fails when a channel is left out.
+ */
+export const CHANNEL_ACTIVITY: Readonly<Record<IpcChannel, 'user' | 'background'>> = {
+  'vault:status': 'background',
+  'vault:create': 'user',
+  'vault:unlock': 'user',
+  'vault:lock': 'user',
+  'vault:changePassword': 'user',
+  'vault:exportBackup': 'user',
+  'vault:importBackup': 'user',
+  'settings:get': 'background',
+  'settings:update': 'user',
+  'accounts:list': 'background',
+  'accounts:newPhrase': 'user',
+  'accounts:confirmPhrase': 'user',
+  'accounts:importPhrase': 'user',
+  'accounts:importKey': 'user',
+  'accounts:addWatch': 'user',
+  'accounts:deriveNext': 'user',
+  'accounts:rename': 'user',
+  'accounts:reorder': 'user',
+  'accounts:remove': 'user',
+  'accounts:reveal': 'user',
+  'networks:list': 'background',
+  'networks:select': 'user',
+  'networks:add': 'user',
+  'networks:update': 'user',
+  'networks:remove': 'user',
+  'networks:head': 'background',
+  'devnet:status': 'background',
+  'devnet:reset': 'user',
+  'devnet:importAccount': 'user',
+  'tokens:list': 'background',
+  'tokens:add': 'user',
+  'tokens:remove': 'user',
+  'dashboard:get': 'background',
+  'history:page': 'background',
+  'send:maxAmount': 'user',
+  'send:prepare': 'user',
+  'send:confirm': 'user',
+  'offline:exportUnsigned': 'user',
+  'offline:inspect': 'user',
+  'offline:sign': 'user',
+  'offline:submit': 'user',
 };
+// A record rather than an array so that the compiler fails when an event is left out.
 const EVENT_SET: Record<IpcEvent, true> = { 'head:new': true, 'vault:lockState': true, 'tx:update': true };
 
 /** The names of every channel, for the preload's allow-list and main's handler registration. */
-export const IPC_CHANNELS = Object.freeze(Object.keys(CHANNEL_SET) as IpcChannel[]);
+export const IPC_CHANNELS = Object.freeze(Object.keys(CHANNEL_ACTIVITY) as IpcChannel[]);
 /** The names of every push event. */
 export const IPC_EVENTS = Object.freeze(Object.keys(EVENT_SET) as IpcEvent[]);
 
@@ -408,7 +413,7 @@ export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: IpcError
 
 /** True when `name` is one of the contract's channels. */
 export function isIpcChannel(name: unknown): name is IpcChannel {
-  return typeof name === 'string' && Object.hasOwn(CHANNEL_SET, name);
+  return typeof name === 'string' && Object.hasOwn(CHANNEL_ACTIVITY, name);
 }
 
 /** True when `name` is one of the contract's push events. */

@@ -1,7 +1,7 @@
 // The one entry every shell calls with a renderer's request: checks the channel and its arguments, runs the
 // wallet's handler, and answers the envelope. Shells add only their transport (Electron IPC, loopback HTTP).
 import { describe } from '../koinos/errors.ts';
-import { isIpcChannel, type IpcArgs, type IpcChannel, type IpcResult, type IpcValue } from './contract.ts';
+import { CHANNEL_ACTIVITY, isIpcChannel, type IpcArgs, type IpcChannel, type IpcResult, type IpcValue } from './contract.ts';
 import { parseArguments } from './argumentParsers.ts';
 import { toIpcError } from './toIpcError.ts';
 
@@ -13,7 +13,10 @@ export type IpcDispatch = (channel: unknown, args: unknown) => Promise<IpcResult
 
 export interface IpcDispatcherOptions {
   handlers: IpcHandlers;
-  /** Called before every call on a known channel: the vault's idle timer restarts on any activity. */
+  /**
+   * Called before every call that is the user's doing (CHANNEL_ACTIVITY 'user'): the vault's idle timer restarts.
+   * Background reads (the dashboard's refresh on each block) are not reported, so an unattended wallet still locks.
+   */
   onCall?: (channel: IpcChannel) => void;
   /** Receives one line per unexpected error (default: console.error). */
   log?: (line: string) => void;
@@ -33,7 +36,7 @@ export function createIpcDispatcher(options: IpcDispatcherOptions): IpcDispatch 
       return { ok: false, error: { code: 'INVALID_ARGUMENT', shortMessage: `expected a wallet IPC channel, got ${name}` } };
     }
     try {
-      options.onCall?.(channel);
+      if (CHANNEL_ACTIVITY[channel] === 'user') options.onCall?.(channel);
       return { ok: true, value: await run(options.handlers, channel, parseArguments(channel, args)) };
     } catch (error) {
       return { ok: false, error: toIpcError(channel, error, log) };

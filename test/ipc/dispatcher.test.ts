@@ -57,13 +57,24 @@ describe('createIpcDispatcher', () => {
     expect(calls).toEqual([]);
   });
 
-  it('reports every call on a known channel to onCall (the vault idle timer), including refused arguments', async () => {
+  it('reports every user call on a known channel to onCall (the vault idle timer), including refused arguments', async () => {
     const seen: string[] = [];
     const dispatch = createIpcDispatcher({ handlers: echoHandlers([]), onCall: (channel) => seen.push(channel) });
-    await dispatch('vault:status', []);
+    await dispatch('vault:lock', []);
     await dispatch('accounts:rename', [{}]);
     await dispatch('not:a-channel', []);
-    expect(seen).toEqual(['vault:status', 'accounts:rename']);
+    expect(seen).toEqual(['vault:lock', 'accounts:rename']);
+  });
+
+  it('does not report the reads the screens make by themselves, so that an unattended wallet still locks', async () => {
+    const seen: string[] = [];
+    const dispatch = createIpcDispatcher({ handlers: echoHandlers([]), onCall: (channel) => seen.push(channel) });
+    await dispatch('dashboard:get', [{ accountId: 'a1' }]);
+    await dispatch('networks:head', [{}]);
+    await dispatch('vault:status', []);
+    expect(seen).toEqual([]);
+    await dispatch('send:prepare', [{ fromAccountId: 'a1', to: '1z629tURV9KAK6Q5yqFDozwSHeWshxXQe', token: 'koin', amount: '1' }]);
+    expect(seen).toEqual(['send:prepare']);
   });
 
   it('passes a WalletError across with its code, sentence and details', async () => {
