@@ -2,15 +2,15 @@
 // and an RcMeter) and the VM host. upload_contract stores bytecode and metadata in the kernel spaces; call_contract
 // and chain.read_contract run a stored contract; native contracts (KOIN, VHP, test tokens) answer `call` from wasm.
 import { toBase58 } from '../koinos/bytes.ts';
-import type { ObjectSpace, Transaction, UploadContractOperation } from '../koinos/types.ts';
+import type { Transaction, UploadContractOperation } from '../koinos/types.ts';
 import { ChainError } from './chainError.ts';
 import type { CallContext } from './contracts/context.ts';
 import { contractAt } from './contracts/registry.ts';
 import { RESOURCE_LIMITS } from './resources.ts';
-import { objectSpace, parseStateKey, stateKey, type Space, type StateView } from './state.ts';
+import { objectSpace, type StateView } from './state.ts';
+import { viewObjectStore } from './stateObjectStore.ts';
 import { callContract, readContract, READ_COMPUTE_LIMIT, uploadContract } from './vm/contractOperations.ts';
 import type { ComputeMeter, HostEnvironment, NativeCall } from './vm/executionContext.ts';
-import type { ObjectStore, StoredObject } from './vm/objectStore.ts';
 
 const EMPTY = new Uint8Array(0);
 const BYTECODE_SPACE = objectSpace(EMPTY, 2);
@@ -18,46 +18,6 @@ const BYTECODE_SPACE = objectSpace(EMPTY, 2);
 /** Whether an uploaded contract's bytecode is stored at this id. */
 export function isWasmContract(view: StateView, contractId: Uint8Array): boolean {
   return view.get(BYTECODE_SPACE, contractId) !== undefined;
-}
-
-const spaces = new Map<string, Space>();
-
-function spaceOf(space: ObjectSpace): Space {
-  const id = `${space.system ? 1 : 0}:${space.id}:${toBase58(space.zone)}`;
-  let found = spaces.get(id);
-  if (!found) {
-    found = objectSpace(space.zone, space.id, space.system);
-    if (spaces.size > 10_000) spaces.clear();
-    spaces.set(id, found);
-  }
-  return found;
-}
-
-/**
- * The host's object store over a state layer. Neighbours are found by scanning the space (the devnet's state is
- * small); keys compare as their serialized database_key, which is what the layer's state keys are.
- */
-export function viewObjectStore(view: StateView): ObjectStore {
-  const neighbour = (space: ObjectSpace, key: Uint8Array, direction: 'next' | 'prev'): StoredObject | undefined => {
-    const s = spaceOf(space);
-    const from = stateKey(s, key);
-    const found = new Map<string, Uint8Array | null>();
-    view.scan(s.prefix, found);
-    let best: string | undefined;
-    for (const [k, value] of found) {
-      if (value === null) continue;
-      if (direction === 'next' ? k > from && (best === undefined || k < best) : k < from && (best === undefined || k > best)) best = k;
-    }
-    if (best === undefined) return undefined;
-    return { key: parseStateKey(best).key, value: found.get(best)! };
-  };
-  return {
-    get: (space, key) => view.get(spaceOf(space), key),
-    put: (space, key, value) => view.put(spaceOf(space), key, value),
-    remove: (space, key) => view.remove(spaceOf(space), key),
-    next: (space, key) => neighbour(space, key, 'next'),
-    prev: (space, key) => neighbour(space, key, 'prev'),
-  };
 }
 
 /** The transaction's RcMeter as the host's compute meter (compute bought at the compute price within rc_limit). */
