@@ -6,7 +6,6 @@ import type { Transaction, UploadContractOperation } from '../koinos/types.ts';
 import { ChainError } from './chainError.ts';
 import type { CallContext } from './contracts/context.ts';
 import { contractAt } from './contracts/registry.ts';
-import { RESOURCE_LIMITS } from './resources.ts';
 import { objectSpace, type StateView } from './state.ts';
 import { viewObjectStore } from './stateObjectStore.ts';
 import { callContract, readContract, READ_COMPUTE_LIMIT, uploadContract } from './vm/contractOperations.ts';
@@ -20,11 +19,11 @@ export function isWasmContract(view: StateView, contractId: Uint8Array): boolean
   return view.get(BYTECODE_SPACE, contractId) !== undefined;
 }
 
-/** The transaction's RcMeter as the host's compute meter (compute bought at the compute price within rc_limit). */
+/** The transaction's RcMeter as the host's compute meter (what rc_limit buys at the compute price, at most what the block has left). */
 function rcComputeMeter(ctx: CallContext): ComputeMeter {
   const meter = ctx.meter!;
   return {
-    remaining: () => (meter.limit - meter.used) / RESOURCE_LIMITS.compute_bandwidth_cost,
+    remaining: () => meter.computeRemaining(),
     use: (compute) => meter.useCompute(Number(compute)),
   };
 }
