@@ -10,7 +10,16 @@ import { RESOURCE_LIMITS } from './resources.ts';
 import { equalBytes } from '../koinos/bytes.ts';
 import { objectSpace, type StateView } from './state.ts';
 import { viewObjectStore } from './stateObjectStore.ts';
-import { callContract, readContract, READ_COMPUTE_LIMIT, uploadContract } from './vm/contractOperations.ts';
+import {
+  callContract,
+  readContract,
+  READ_COMPUTE_LIMIT,
+  setSystemCall,
+  setSystemContract,
+  uploadContract,
+  type SetSystemCallOperation,
+  type SetSystemContractOperation,
+} from './vm/contractOperations.ts';
 import type { ComputeMeter, HostEnvironment, NativeCall, SystemServices } from './vm/executionContext.ts';
 
 const EMPTY = new Uint8Array(0);
@@ -122,4 +131,14 @@ export function readWasmContract(ctx: CallContext, contractId: Uint8Array, entry
 /** upload_contract: the contract id's authority, then bytecode and metadata in the kernel spaces. */
 export function uploadWasmContract(ctx: CallContext, transaction: Transaction | undefined, logs: string[], op: UploadContractOperation): void {
   uploadContract(environment(ctx, transaction, logs), op, toBase58(op.contract_id));
+}
+
+/** set_system_call under the genesis authority (apply_set_system_call_operation). */
+export function setSystemCallOperation(ctx: CallContext, transaction: Transaction | undefined, logs: string[], op: SetSystemCallOperation): void {
+  setSystemCall(environment(ctx, transaction, logs), op);
+}
+
+/** set_system_contract under the genesis authority (apply_set_system_contract_operation). */
+export function setSystemContractOperation(ctx: CallContext, transaction: Transaction | undefined, logs: string[], op: SetSystemContractOperation): void {
+  setSystemContract(environment(ctx, transaction, logs), op);
 }

@@ -7,6 +7,7 @@ import { MemoryObjectStore } from '../../../src-main/devnet/vm/objectStore.ts';
 import { uploadContract } from '../../../src-main/devnet/vm/contractOperations.ts';
 import { multihashSha256, sha256 } from '../../../src-main/koinos/hash.ts';
 import { signDigest } from '../../../src-main/koinos/keys.ts';
+import { encode } from '../../../src-main/koinos/codec.ts';
 import type { Transaction } from '../../../src-main/koinos/types.ts';
 import { wat } from './wat.ts';
 
@@ -161,4 +162,15 @@ export async function probeContract(sid: number, args: Uint8Array, options: { re
 export function probeResult(result: Uint8Array): { code: number; bytes: Uint8Array } {
   const view = new DataView(result.buffer, result.byteOffset, result.byteLength);
   return { code: view.getInt32(0, true), bytes: result.subarray(4) };
+}
+
+/** A contract that exits at once with `object` as its result (an override that answers a constant). */
+export function constantContract(object: Uint8Array): Promise<Uint8Array> {
+  const exitArgs = encode('koinos.chain.exit_arguments', { code: 0, res: { object } });
+  return wat(`(module
+    (type $h (func (param i32 i32 i32 i32 i32 i32) (result i32)))
+    (import "env" "invoke_system_call" (func $sys (type $h)))
+    (memory (export "memory") 1)
+    (data (i32.const 0) "${watBytes(exitArgs)}")
+    (func (export "_start") (drop (call $sys (i32.const 602) (i32.const 0) (i32.const 0) (i32.const 0) (i32.const ${exitArgs.length}) (i32.const 1024)))))`);
 }
