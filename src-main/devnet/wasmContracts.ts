@@ -5,11 +5,24 @@ import { toBase58 } from '../koinos/bytes.ts';
 import type { Transaction, UploadContractOperation } from '../koinos/types.ts';
 import { ChainError } from './chainError.ts';
 import type { CallContext } from './contracts/context.ts';
-import { contractAt } from './contracts/registry.ts';
+import { contractAt, contractMetadata, KOIN, SYSTEM_CONTRACT_NAMES, VHP } from './contracts/registry.ts';
+import { RESOURCE_LIMITS } from './resources.ts';
+import { equalBytes } from '../koinos/bytes.ts';
 import { objectSpace, type StateView } from './state.ts';
 import { viewObjectStore } from './stateObjectStore.ts';
-import { callContract, readContract, READ_COMPUTE_LIMIT, uploadContract } from './vm/contractOperations.ts';
-import type { ComputeMeter, HostEnvironment, NativeCall } from './vm/executionContext.ts';
+import {
+  callContract,
+  readContract,
+  READ_COMPUTE_LIMIT,
+  setSystemCall,
+  setSystemContract,
+  uploadContract,
+  type SetSystemCallOperation,
+  type SetSystemContractOperation,
+} from './vm/contractOperations.ts';
+import { contractMetadata as hostContractMetadata, AUTHORIZATION } from './vm/contractThunks.ts';
+import { PRIVILEGE, type ComputeMeter, type ExecutionContext, type HostEnvironment, type NativeCall, type SystemServices } from './vm/executionContext.ts';
+import { systemCall } from './vm/hostApi.ts';
 
 const EMPTY = new Uint8Array(0);
 const BYTECODE_SPACE = objectSpace(EMPTY, 2);
@@ -49,12 +62,61 @@ function budgetMeter(limit: bigint): ComputeMeter {
   };
 }
 
-/** A native contract behind the host's `call`, with the calling contract as its caller. */
+/**
+ * The contract that called the native contract running in the top frame, and its privilege: the frame below the
+ * `call` system call frame, as get_caller answers a wasm contract (koinos-chain system_calls.cpp get_caller).
+ */
+function nativeCaller(hostCtx: ExecutionContext): { caller: Uint8Array; privilege: number } {
+  const frame = hostCtx.stack[hostCtx.stack.length - 3];
+  return { caller: frame?.contractId ?? EMPTY, privilege: frame?.privilege ?? PRIVILEGE.kernel };
+}
+
+/**
+ * A native contract behind the host's `call`, seeing the calling contract as its caller. Its account checks are
+ * koinos-sdk-as System.checkAccountAuthority, which the current KOIN, VHP and KCS-4 tokens use: a contract is
+ * authorized for its own account; for another account only when that account is a contract that authorizes calls
+ * (then the chain's check_authority asks its `authorize`); a transaction's signatures do not authorize a contract.
+ */
 function nativeBridge(ctx: CallContext): (contractId: Uint8Array) => NativeCall | undefined {
   return (contractId) => {
     const contract = contractAt(ctx.view, contractId);
     if (!contract) return undefined;
-    return (hostCtx, entryPoint, args) => contract.call({ ...ctx, caller: hostCtx.caller() }, entryPoint, args);
+    return (hostCtx, entryPoint, args) => {
+      const { caller } = nativeCaller(hostCtx);
+      if (caller.length === 0) return contract.call(ctx, entryPoint, args);
+      const authorize = (account: Uint8Array): boolean => {
+        if (equalBytes(caller, account)) return true;
+        const meta = hostContractMetadata(hostCtx, account);
+        if (meta?.authorizes_call_contract !== true) return false;
+        return systemCall<{ value?: boolean }>(hostCtx, 'check_authority', { type: AUTHORIZATION.contract_call, account, data: args }).value === true;
+      };
+      return contract.call({ ...ctx, caller, authorize }, entryPoint, args);
+    };
+  };
+}
+
+/**
+ * What mainnet's system contracts answer through overrides, from the devnet's own: KOIN's mana, the resource limits
+ * the devnet meters with (read at each call), the system names, and the metadata of the native system contracts.
+ */
+function systemServices(ctx: CallContext): SystemServices {
+  return {
+    accountRc: (account) => KOIN.accountRc(ctx.view, account, ctx.headBlockTime),
+    consumeAccountRc: (account, rc) => KOIN.consumeAccountRc(ctx.view, account, rc, ctx.headBlockTime),
+    resourceLimits: () => {
+      const l = RESOURCE_LIMITS;
+      return {
+        disk_storage_limit: l.disk_storage_limit,
+        disk_storage_cost: l.disk_storage_cost,
+        network_bandwidth_limit: l.network_bandwidth_limit,
+        network_bandwidth_cost: l.network_bandwidth_cost,
+        compute_bandwidth_limit: l.compute_bandwidth_limit,
+        compute_bandwidth_cost: l.compute_bandwidth_cost,
+      };
+    },
+    contractName: (address) => [...SYSTEM_CONTRACT_NAMES].find(([, a]) => equalBytes(a, address))?.[0],
+    contractAddress: (name) => SYSTEM_CONTRACT_NAMES.get(name),
+    nativeMetadata: (id) => (equalBytes(id, KOIN.address) || equalBytes(id, VHP.address) ? contractMetadata(ctx.view, id) : undefined),
   };
 }
 
@@ -64,17 +126,20 @@ function environment(ctx: CallContext, transaction: Transaction | undefined, log
     meter: ctx.meter && !ctx.readOnly ? rcComputeMeter(ctx) : budgetMeter(READ_COMPUTE_LIMIT),
     useDisk: (bytes) => ctx.meter?.useDisk(bytes),
     readOnly: ctx.readOnly,
-    chainId: EMPTY,
-    headInfo: {
+    chainId: ctx.chain?.chainId ?? EMPTY,
+    headInfo: ctx.chain?.headInfo ?? (() => ({
       head_topology: { id: EMPTY, previous: EMPTY, height: ctx.blockHeight },
       head_block_time: ctx.headBlockTime,
       last_irreversible_block: 0n,
-    },
+    })),
+    block: ctx.chain?.block,
     transaction,
     events: ctx.events,
     logs,
     sequence: ctx.sequence,
     nativeContract: nativeBridge(ctx),
+    genesisAddress: ctx.genesisAddress,
+    services: systemServices(ctx),
   };
 }
 
@@ -93,4 +158,14 @@ export function readWasmContract(ctx: CallContext, contractId: Uint8Array, entry
 /** upload_contract: the contract id's authority, then bytecode and metadata in the kernel spaces. */
 export function uploadWasmContract(ctx: CallContext, transaction: Transaction | undefined, logs: string[], op: UploadContractOperation): void {
   uploadContract(environment(ctx, transaction, logs), op, toBase58(op.contract_id));
+}
+
+/** set_system_call under the genesis authority (apply_set_system_call_operation). */
+export function setSystemCallOperation(ctx: CallContext, transaction: Transaction | undefined, logs: string[], op: SetSystemCallOperation): void {
+  setSystemCall(environment(ctx, transaction, logs), op);
+}
+
+/** set_system_contract under the genesis authority (apply_set_system_contract_operation). */
+export function setSystemContractOperation(ctx: CallContext, transaction: Transaction | undefined, logs: string[], op: SetSystemContractOperation): void {
+  setSystemContract(environment(ctx, transaction, logs), op);
 }
