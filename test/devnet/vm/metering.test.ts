@@ -1,7 +1,13 @@
 // Metering by instrumentation: fizzy's tick count on hand-written programs (every instruction, `end` included,
 // branches skipping the `end` they jump past), the meter synced at host calls, endless loops stopped at the limit,
 // memory capped at 512 pages and call depth at fizzy's limit.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Serializer } from 'koilib';
 import { describe, expect, it } from 'vitest';
+import type { DevKey } from '../../../src-main/devnet/devKeys.ts';
+import type { Operation, TransactionReceipt } from '../../../src-main/koinos/types.ts';
+import { key, KOIN, koinTx, submit, testNodes } from '../helpers.ts';
 import { ChainError } from '../../../src-main/devnet/chainError.ts';
 import { VM_LIMITS } from '../../../src-main/devnet/vm/checkModule.ts';
 import { prepareModule } from '../../../src-main/devnet/vm/prepareModule.ts';
@@ -10,6 +16,11 @@ import { TestMeter, wat } from './wat.ts';
 
 const HOST_TYPE = '(type $host (func (param i32 i32 i32 i32 i32 i32) (result i32)))';
 const IMPORT = `${HOST_TYPE} (import "env" "invoke_system_call" (func $sys (type $host)))`;
+
+/** Compute of the token's mint and transfer, as the host charged them before the VM's speed work. */
+const MINT_COMPUTE = 1_463_268n;
+const TRANSFER_COMPUTE = 1_375_964n;
+const TRANSFER_TO_HOLDER_COMPUTE = 1_382_585n;
 
 const quietHost: HostFunction = () => ({ code: 0, written: 0 });
 
@@ -213,5 +224,54 @@ describe('limits', () => {
     const prepared = prepareModule(await wat(text));
     expect(() => runModule(prepared, () => { throw exit; }, meter)).toThrow(exit);
     expect(meter.used).toBe(7n);
+  });
+});
+
+describe('a KCS-4 token on the devnet, metered', () => {
+  const nodes = testNodes();
+  const dir = join(import.meta.dirname, '../../../node_modules/@koinosbox/contracts/assembly/token');
+  const abi = JSON.parse(readFileSync(join(dir, 'token-abi.json'), 'utf8')) as {
+    methods: Record<string, { entry_point: number; argument: string }>;
+    koilib_types: ConstructorParameters<typeof Serializer>[0];
+  };
+  const bytecode = new Uint8Array(readFileSync(join(dir, 'release/token.wasm')));
+  const serializer = new Serializer(abi.koilib_types);
+  const call = async (token: DevKey, name: string, args: Record<string, unknown>): Promise<Operation> => ({
+    call_contract: { contract_id: token.addressBytes, entry_point: abi.methods[name]!.entry_point, args: await serializer.serialize(args, abi.methods[name]!.argument) },
+  });
+
+  // Figures computed before the VM's speed work (instance reuse and the rest): every change must keep them.
+  it('charges the compute pinned before the speed work, at submission and in the block', async () => {
+    const node = await nodes();
+    const [owner, alice, bob] = [key(0), key(1), key(2)];
+    const upload: Operation = {
+      upload_contract: { contract_id: owner.addressBytes, bytecode, abi: '', authorizes_call_contract: false, authorizes_transaction_application: false, authorizes_upload_contract: false },
+    };
+    await submit(node, await koinTx(node, owner, 'transfer', {}, { rcLimit: 50n * KOIN, operations: [upload] }));
+    await node.produceBlock();
+    const mint = await submit(node, await koinTx(node, owner, 'transfer', {}, { operations: [await call(owner, 'mint', { to: alice.address, value: '1000' })] }));
+    expect(mint.compute_bandwidth_used).toBe(MINT_COMPUTE);
+    await node.produceBlock();
+
+    // A run that reverts half-way leaves nothing behind for the next runs of the same contract.
+    const overdraft = await call(owner, 'transfer', { from: bob.address, to: alice.address, value: '1' });
+    await expect(submit(node, await koinTx(node, bob, 'transfer', {}, { operations: [overdraft] }))).rejects.toThrow(/insufficient balance/);
+
+    const transfer = await call(owner, 'transfer', { from: alice.address, to: bob.address, value: '1' });
+    const submitted: bigint[] = [];
+    for (let i = 0; i < 3; i++) submitted.push((await submit(node, await koinTx(node, alice, 'transfer', {}, { operations: [transfer] }))).compute_bandwidth_used);
+    expect(submitted).toEqual([TRANSFER_COMPUTE, TRANSFER_COMPUTE, TRANSFER_COMPUTE]);
+    const { height } = await node.produceBlock();
+    const { block_items } = (await node.call('block_store.get_blocks_by_height', {
+      head_block_id: (await node.call('chain.get_head_info', {}) as { head_topology: { id: Uint8Array } }).head_topology.id,
+      ancestor_start_height: height,
+      num_blocks: 1,
+      return_block: false,
+      return_receipt: true,
+    })) as { block_items: { receipt: { transaction_receipts: TransactionReceipt[] } }[] };
+    const inBlock = block_items[0]!.receipt.transaction_receipts.map((r) => [r.compute_bandwidth_used, r.reverted]);
+    // Submissions all run on the head state, where bob holds nothing; in the block the second and third find his
+    // balance from the first and update it.
+    expect(inBlock).toEqual([[TRANSFER_COMPUTE, false], [TRANSFER_TO_HOLDER_COMPUTE, false], [TRANSFER_TO_HOLDER_COMPUTE, false]]);
   });
 });
