@@ -227,6 +227,76 @@ describe('limits', () => {
   });
 });
 
+describe('instances reused across runs', () => {
+  // One module whose host call says what to do (the mode); every run first checks the state of a new instance.
+  const MODES = `(module ${IMPORT}
+    (memory 1)
+    (global $g (mut i32) (i32.const 5))
+    (data (i32.const 0) "\\2a")
+    (func $check (param i32) (if (i32.eqz (local.get 0)) (then unreachable)))
+    (func (export "_start") (local $mode i32)
+      (local.set $mode (call $sys (i32.const 0) (i32.const 16) (i32.const 0) (i32.const 0) (i32.const 0) (i32.const 8)))
+      (call $check (i32.eq (memory.size) (i32.const 1)))
+      (call $check (i32.eq (i32.load8_u (i32.const 0)) (i32.const 42)))
+      (call $check (i32.eq (global.get $g) (i32.const 5)))
+      (call $check (i64.eqz (i64.load (i32.const 100))))
+      (global.set $g (i32.const 7))
+      (i32.store8 (i32.const 0) (i32.const 1))
+      (i64.store offset=8 (i32.const 92) (i64.const 0x1122334455667788))
+      (call $check (i64.eq (i64.load (i32.const 100)) (i64.const 0x1122334455667788)))
+      (if (i32.eq (local.get $mode) (i32.const 1)) (then
+        (call $check (i32.eq (memory.grow (i32.const 2)) (i32.const 1)))
+        (call $check (i32.eq (memory.size) (i32.const 3)))
+        (i32.store8 (i32.const 131082) (i32.const 255))))
+      (if (i32.eq (local.get $mode) (i32.const 2)) (then (drop (i32.load8_u (i32.const 131082)))))
+      (if (i32.eq (local.get $mode) (i32.const 3)) (then
+        (drop (call $sys (i32.const 0) (i32.const 70000) (i32.const 4) (i32.const 0) (i32.const 0) (i32.const 8)))))
+      (if (i32.eq (local.get $mode) (i32.const 4)) (then
+        (call $check (i32.eq (memory.grow (i32.const 2)) (i32.const 1)))
+        (call $check (i32.eqz (i32.load8_u (i32.const 131082))))))
+      (if (i32.eq (local.get $mode) (i32.const 5)) (then (drop (i32.load (i32.const 65534)))))
+      (if (i32.eq (local.get $mode) (i32.const 6)) (then (i64.store offset=65530 (i32.const 0) (i64.const 1))))
+      (if (i32.eq (local.get $mode) (i32.const 7)) (then (call $check (i32.eq (memory.grow (i32.const 512)) (i32.const -1)))))))`;
+
+  async function runMode(mode: number): Promise<{ used: bigint; error?: ChainError }> {
+    const prepared = prepareModule(await wat(MODES));
+    const meter = new TestMeter(1_000_000n);
+    try {
+      runModule(prepared, () => ({ code: mode, written: 0 }), meter);
+    } catch (error) {
+      expect(error).toBeInstanceOf(ChainError);
+      return { used: meter.used, error: error as ChainError };
+    }
+    // The instance went back to the idle list, so the next run reuses it.
+    expect(prepared.idle.length).toBeGreaterThan(0);
+    return { used: meter.used };
+  }
+
+  it('starts every run from a new instance\'s memory, size and globals after one that grew its memory', async () => {
+    const grown = await runMode(1);
+    expect(grown.error).toBeUndefined();
+    const again = await runMode(4);
+    expect(again.error).toBeUndefined();
+    expect(await runMode(1)).toEqual(grown);
+  });
+
+  it('traps on an access past the memory the run has, though a reused instance holds more', async () => {
+    expect((await runMode(1)).error).toBeUndefined();
+    for (const mode of [2, 5, 6]) expect((await runMode(mode)).error?.message).toBe('module exited due to trap');
+    expect((await runMode(4)).error).toBeUndefined();
+  });
+
+  it('checks host pointers against the memory the run has', async () => {
+    expect((await runMode(1)).error).toBeUndefined();
+    expect((await runMode(3)).error?.message).toBe('invalid ret_ptr in invoke_system_call()');
+  });
+
+  it('refuses to grow past 512 pages from a reused instance', async () => {
+    expect((await runMode(1)).error).toBeUndefined();
+    expect((await runMode(7)).error).toBeUndefined();
+  });
+});
+
 describe('a KCS-4 token on the devnet, metered', () => {
   const nodes = testNodes();
   const dir = join(import.meta.dirname, '../../../node_modules/@koinosbox/contracts/assembly/token');
