@@ -12,8 +12,9 @@ import { merkleRoot, nonceToBytes } from '../koinos/transaction.ts';
 import type { EventData, Operation, Transaction, TransactionHeader, TransactionReceipt } from '../koinos/types.ts';
 import { ChainError, ERROR_CODE, failure } from './chainError.ts';
 import type { CallContext } from './contracts/context.ts';
+import type { ChainFacts } from './chainFacts.ts';
 import { contractAt, KOIN } from './contracts/registry.ts';
-import { callWasmContract, isWasmContract, uploadWasmContract } from './wasmContracts.ts';
+import { callWasmContract, isWasmContract, setSystemCallOperation, setSystemContractOperation, uploadWasmContract } from './wasmContracts.ts';
 import { COMPUTE, hashCompute, merkleCompute, RcMeter, RESOURCE_LIMITS } from './resources.ts';
 import { deltaEntries, KERNEL_SPACES, stateKey, StateView, type StateSink, type StateSource } from './state.ts';
 
@@ -178,6 +179,8 @@ export interface ApplyContext {
   mempoolNonce?: bigint;
   /** The execution context's event counter (block-wide in a block). */
   sequence: { next: number };
+  /** Chain id, head and block as contracts see them (the head at submission, the block being applied in one). */
+  chain?: ChainFacts;
 }
 
 /** The outcome of applying a transaction that did not fail. */
@@ -281,6 +284,7 @@ export function applyTransaction(ctx: ApplyContext, prepared: PreparedTransactio
         authorize,
         transaction: prepared.tx,
         logs,
+        chain: ctx.chain,
       };
       for (const op of prepared.tx.operations) applyOperation(callCtx, op);
       opsView.commit();
@@ -340,7 +344,7 @@ function applyOperation(ctx: CallContext, op: Operation): void {
     }
     return;
   }
-  if (op.set_system_call) throw failure('set_system_call operations are not supported by the devnet');
-  if (op.set_system_contract) throw failure('set_system_contract operations are not supported by the devnet');
+  if (op.set_system_call) return setSystemCallOperation(ctx, ctx.transaction, ctx.logs ?? [], op.set_system_call);
+  if (op.set_system_contract) return setSystemContractOperation(ctx, ctx.transaction, ctx.logs ?? [], op.set_system_contract);
   throw new ChainError(ERROR_CODE.unknown_operation, 'unknown operation');
 }
