@@ -1,8 +1,9 @@
 // Checks the devnet's --data-dir before anything opens it: a folder that exists (or can be made) and takes new files.
 // The error says which of these failed and why, rather than a storage engine's message about something else.
-import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { WalletError } from '../koinos/errors.ts';
+import { makeFolders } from '../wallet/makeFolders.ts';
 
 /** A system error's code as a reason a person understands. */
 function reason(code: string | undefined): string {
@@ -22,32 +23,6 @@ function reason(code: string | undefined): string {
     default:
       return `the system refused (${code ?? 'unknown error'})`;
   }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * `mkdir -p` one level at a time. Node's `mkdir(path, { recursive: true })` loops forever where the system answers
- * ENOENT for a parent that exists (a path under /proc): this walks up to the first existing folder and makes each
- * level below it once.
- */
-async function makeFolders(path: string): Promise<void> {
-  const missing: string[] = [];
-  let current = resolve(path);
-  while (!(await exists(current))) {
-    missing.unshift(current);
-    const parent = dirname(current);
-    if (parent === current) break;
-    current = parent;
-  }
-  for (const folder of missing) await mkdir(folder);
 }
 
 /**

@@ -3,6 +3,7 @@
 // is the serialized `database_key{space, key}`, as koinos-state-db keys it, so its disk cost is the node's.
 import type { ObjectSpace, StateDeltaEntry } from '../koinos/types.ts';
 import { encode } from '../koinos/codec.ts';
+import { IndexedMap, type OrderedKeys } from './orderedKeys.ts';
 import { keyText, keyTextBytes } from './store.ts';
 
 const EMPTY: Uint8Array = new Uint8Array(0);
@@ -94,6 +95,8 @@ export interface StateSource {
   lookup(key: string): Uint8Array | undefined;
   /** Every object whose state key starts with `prefix` (in no particular order). */
   scan(prefix: string, into: Map<string, Uint8Array | null>): void;
+  /** The ordered key index of this layer and of every layer below it, top first (removed keys included). */
+  layers(into: OrderedKeys[]): void;
 }
 
 /** A layer that can take another layer's changes (null deletes). */
@@ -103,7 +106,7 @@ export interface StateSink {
 
 /** The committed state (after the head block): a plain map. */
 export class BaseState implements StateSource, StateSink {
-  readonly objects = new Map<string, Uint8Array>();
+  readonly objects = new IndexedMap<Uint8Array>();
 
   lookup(key: string): Uint8Array | undefined {
     return this.objects.get(key);
@@ -111,6 +114,10 @@ export class BaseState implements StateSource, StateSink {
 
   scan(prefix: string, into: Map<string, Uint8Array | null>): void {
     for (const [key, value] of this.objects) if (key.startsWith(prefix)) into.set(key, value);
+  }
+
+  layers(into: OrderedKeys[]): void {
+    into.push(this.objects.order);
   }
 
   set(key: string, value: Uint8Array | null): void {
@@ -126,7 +133,7 @@ export class BaseState implements StateSource, StateSink {
  */
 export class StateView implements StateSource, StateSink {
   /** Changed objects in the order they were first changed; null marks a removed object. */
-  readonly changes = new Map<string, Uint8Array | null>();
+  readonly changes = new IndexedMap<Uint8Array | null>();
   readonly parent: StateSource & StateSink;
 
   constructor(parent: StateSource & StateSink) {
@@ -142,6 +149,11 @@ export class StateView implements StateSource, StateSink {
   scan(prefix: string, into: Map<string, Uint8Array | null>): void {
     this.parent.scan(prefix, into);
     for (const [key, value] of this.changes) if (key.startsWith(prefix)) into.set(key, value);
+  }
+
+  layers(into: OrderedKeys[]): void {
+    into.push(this.changes.order);
+    this.parent.layers(into);
   }
 
   get(space: Space, key: Uint8Array): Uint8Array | undefined {
@@ -190,6 +202,31 @@ export class StateView implements StateSource, StateSink {
   commit(): void {
     for (const [key, value] of this.changes) this.parent.set(key, value);
     this.changes.clear();
+  }
+}
+
+/**
+ * The object next to `from` (`'next'`: the first above, `'prev'`: the last below) among the keys that start with
+ * `prefix`, across every layer of `source`, as koinos-state-db's state_node::get_next_object / get_prev_object walk
+ * their merged layers (state_db.cpp: lower_bound on the serialized database_key, then one step; an object removed in
+ * an upper layer hides the one below). Each step is one binary search per layer; a run of removed keys is stepped
+ * over one key at a time.
+ */
+export function neighbour(source: StateSource, from: string, prefix: string, direction: 'next' | 'prev'): [string, Uint8Array] | undefined {
+  const layers: OrderedKeys[] = [];
+  source.layers(layers);
+  let cursor = from;
+  for (;;) {
+    let best: string | undefined;
+    for (const layer of layers) {
+      const found = direction === 'next' ? layer.higher(cursor) : layer.lower(cursor);
+      if (found !== undefined && (best === undefined || (direction === 'next' ? found < best : found > best))) best = found;
+    }
+    // Keys of one space are contiguous (they share the prefix), so the first key outside it ends the search.
+    if (best === undefined || !best.startsWith(prefix)) return undefined;
+    const value = source.lookup(best);
+    if (value !== undefined) return [best, value];
+    cursor = best;
   }
 }
 

@@ -2,7 +2,7 @@
 // state keys, neighbours in state_db order for get_next_object / get_prev_object.
 import { toBase58 } from '../koinos/bytes.ts';
 import type { ObjectSpace } from '../koinos/types.ts';
-import { objectSpace, parseStateKey, stateKey, type Space, type StateView } from './state.ts';
+import { neighbour, objectSpace, parseStateKey, stateKey, type Space, type StateView } from './state.ts';
 import type { ObjectStore, StoredObject } from './vm/objectStore.ts';
 
 const spaces = new Map<string, Space>();
@@ -19,28 +19,20 @@ function spaceOf(space: ObjectSpace): Space {
 }
 
 /**
- * The host's object store over a state layer. Neighbours are found by scanning the space (the devnet's state is
- * small); keys compare as their serialized database_key, which is what the layer's state keys are.
+ * The host's object store over a state layer. Neighbours come from the layers' ordered key indexes (state.ts
+ * `neighbour`): keys compare as their serialized database_key, which is what the layers' state keys are.
  */
 export function viewObjectStore(view: StateView): ObjectStore {
-  const neighbour = (space: ObjectSpace, key: Uint8Array, direction: 'next' | 'prev'): StoredObject | undefined => {
+  const near = (space: ObjectSpace, key: Uint8Array, direction: 'next' | 'prev'): StoredObject | undefined => {
     const s = spaceOf(space);
-    const from = stateKey(s, key);
-    const found = new Map<string, Uint8Array | null>();
-    view.scan(s.prefix, found);
-    let best: string | undefined;
-    for (const [k, value] of found) {
-      if (value === null) continue;
-      if (direction === 'next' ? k > from && (best === undefined || k < best) : k < from && (best === undefined || k > best)) best = k;
-    }
-    if (best === undefined) return undefined;
-    return { key: parseStateKey(best).key, value: found.get(best)! };
+    const found = neighbour(view, stateKey(s, key), s.prefix, direction);
+    return found && { key: parseStateKey(found[0]).key, value: found[1] };
   };
   return {
     get: (space, key) => view.get(spaceOf(space), key),
     put: (space, key, value) => view.put(spaceOf(space), key, value),
     remove: (space, key) => view.remove(spaceOf(space), key),
-    next: (space, key) => neighbour(space, key, 'next'),
-    prev: (space, key) => neighbour(space, key, 'prev'),
+    next: (space, key) => near(space, key, 'next'),
+    prev: (space, key) => near(space, key, 'prev'),
   };
 }

@@ -1,11 +1,7 @@
 // Benchmark of the devnet over real HTTP: signed KOIN transfers accepted and included per second through
 // JSON-RPC (keep-alive, several concurrent senders), and p50/p99 latencies of submit_transaction,
 // get_account_rc and a 50-record history page on an account with 100,000 records.
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { createPublicKey, verify as nodeVerify } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
-import { Agent, request } from 'node:http';
 import { fromBase64, fromHex } from '../../src-main/koinos/bytes.ts';
 import { sha256 } from '../../src-main/koinos/hash.ts';
 import { addressFromString } from '../../src-main/koinos/address.ts';
@@ -13,58 +9,8 @@ import { privateKeyFromWif, publicKeyFromPrivateKey, recoverPublicKey, signDiges
 import { koinOperation } from '../../src-main/koinos/koin.ts';
 import { nonceToBytes, signTransaction, transactionToJson } from '../../src-main/koinos/transaction.ts';
 import type { Transaction } from '../../src-main/koinos/types.ts';
+import { latencies, percentile, rpc, rpcBody, startServer, submitQueues, waitIncluded } from './rpcClient.ts';
 import { rate } from './signing.ts';
-
-interface ServerInfo {
-  url: string;
-  chainId: string;
-  koin: string;
-  accounts: { address: string; wif: string }[];
-}
-
-const agent = new Agent({ keepAlive: true, maxSockets: 64 });
-
-function rpcBody(method: string, params: object): string {
-  return JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
-}
-
-/** One JSON-RPC call over a keep-alive connection; resolves the result or rejects with the error object. */
-function rpc(url: string, method: string, params: object | string): Promise<any> {
-  const body = typeof params === 'string' ? params : rpcBody(method, params);
-  return new Promise((resolve, reject) => {
-    const req = request(`${url}/jsonrpc`, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const reply = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-        if (reply.error) reject(new Error(`${method}: ${reply.error.message} ${reply.error.data ?? ''}`));
-        else resolve(reply.result);
-      });
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
-function latencies(samples: number[]): string {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return `p50 ${percentile(sorted, 50).toFixed(2)} ms, p99 ${percentile(sorted, 99).toFixed(2)} ms (${samples.length} calls)`;
-}
-
-async function startServer(): Promise<{ info: ServerInfo; stop: () => void }> {
-  const entry = fileURLToPath(new URL('./devnetServer.ts', import.meta.url));
-  const child = spawn(process.execPath, [...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE] : []), '--import', 'tsx', entry], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const first = await new Promise<string>((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout! });
-    lines.once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`devnet server exited with ${code}`)));
-  });
-  return { info: JSON.parse(first) as ServerInfo, stop: () => child.kill('SIGTERM') };
-}
 
 /** The machine's raw signature-check rates, measured in this run. */
 function signatureCheckRates(): { recoverPerSec: number; verifyPerSec: number } {
@@ -109,28 +55,10 @@ export async function benchDevnet(transfers: number): Promise<void> {
     console.log(`pre-signed ${transfers} transfers from ${senders.length} senders in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
     // Each sender's transfers go in nonce order on one connection; the senders run concurrently.
-    const submitLatency: number[] = [];
     const start = performance.now();
-    let lastId = '';
-    await Promise.all(
-      queues.map(async (queue) => {
-        for (const body of queue) {
-          const t = performance.now();
-          const result = await rpc(info.url, 'chain.submit_transaction', body);
-          submitLatency.push(performance.now() - t);
-          lastId = result.receipt.id;
-        }
-      }),
-    );
-    const accepted = performance.now() - start;
+    const { latency: submitLatency, lastId, elapsed: accepted } = await submitQueues(info.url, queues);
     // Included: wait until the last accepted transaction is in a block (polling, with a deadline).
-    const deadline = Date.now() + 120_000;
-    for (;;) {
-      const found = await rpc(info.url, 'transaction_store.get_transactions_by_id', { transaction_ids: [lastId] });
-      if (found.transactions?.[0]?.containing_blocks?.length) break;
-      if (Date.now() > deadline) throw new Error('transactions were not included within 2 minutes');
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await waitIncluded(info.url, lastId);
     const included = performance.now() - start;
     const perSec = transfers / (included / 1000);
     console.log(`accepted ${transfers} transfers in ${(accepted / 1000).toFixed(1)} s (${Math.round(transfers / (accepted / 1000))} /s); all included after ${(included / 1000).toFixed(1)} s`);
@@ -158,6 +86,6 @@ export async function benchDevnet(transfers: number): Promise<void> {
     const sorted = [...historyLatency].sort((a, b) => a - b);
     console.log(`history page of 50 on an account with ${records} records: ${latencies(historyLatency)} (goal p99 < 10 ms) ${percentile(sorted, 99) < 10 ? 'OK' : 'BELOW GOAL'}`);
   } finally {
-    stop();
+    await stop();
   }
 }

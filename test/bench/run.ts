@@ -1,12 +1,13 @@
 // `npm run bench`: prints the benchmark figures of the protocol library and the devnet from one run.
 // BENCH_TRANSFERS sets how many transfers the devnet benchmark sends (default 100,000: the history goal is
-// stated for an account with 100,000 records).
+// stated for an account with 100,000 records); BENCH_TOKEN_TRANSFERS how many token transfers (default 3,000).
 import { benchSigning } from './signing.ts';
 import { benchDevnet } from './devnet.ts';
 import { benchRenderer } from './renderer.ts';
 import { benchSend } from './send.ts';
 import { benchVault } from './vault.ts';
 import { benchWasm } from './wasm.ts';
+import { benchWasmRpc } from './wasmRpc.ts';
 
 function fmt(n: number): string {
   return Math.round(n).toLocaleString('en-US');
@@ -23,6 +24,9 @@ await benchVault();
 
 console.log('== devnet WebAssembly VM (@koinosbox/contracts KCS-4 token)');
 await benchWasm();
+
+console.log('== devnet WebAssembly contract over HTTP (KCS-4 token, JSON-RPC, keep-alive)');
+await benchWasmRpc(Number(process.env.BENCH_TOKEN_TRANSFERS ?? 3000));
 
 console.log('== devnet over HTTP (JSON-RPC, keep-alive)');
 await benchDevnet(Number(process.env.BENCH_TRANSFERS ?? 100_000));

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseAmount } from '../../src-main/koinos/amounts.ts';
 import { MAX_JSON_DEPTH, jsonDepth } from '../../src-main/koinos/jsonDepth.ts';
-import { parseTransactionText } from '../../src-main/cli/txCommands.ts';
+import { parseTransactionText } from '../../src-main/koinos/transactionText.ts';
 import { walletError } from '../walletError.ts';
 
 describe('jsonDepth', () => {

@@ -9,7 +9,7 @@ import { KOIN_METHODS } from '../../src-main/koinos/koin.ts';
 import { privateKeyFromWif } from '../../src-main/koinos/keys.ts';
 import { signTransaction, transactionFromJson } from '../../src-main/koinos/transaction.ts';
 import type { Transaction } from '../../src-main/koinos/types.ts';
-import { parseTransactionText } from '../../src-main/cli/txCommands.ts';
+import { parseTransactionText } from '../../src-main/koinos/transactionText.ts';
 import { vector } from '../vectors.ts';
 import { walletError } from '../walletError.ts';
 

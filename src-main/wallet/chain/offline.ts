@@ -8,7 +8,7 @@ import { WalletError } from '../../koinos/errors.ts';
 import { checkTransaction, nonceFromBytes, prepareTransaction, transactionToBase64, transactionToJson } from '../../koinos/transaction.ts';
 import type { Transaction } from '../../koinos/types.ts';
 import type { InspectedTransaction, SubmitReceipt, TokenInfo, TransactionWarning } from '../../ipc/contract.ts';
-import { parseTransactionText } from '../../cli/txCommands.ts';
+import { parseTransactionText } from '../../koinos/transactionText.ts';
 import type { TransactionSigner } from '../signer.ts';
 import type { NetworkService } from './networks.ts';
 import { decodeOperation } from './operations.ts';

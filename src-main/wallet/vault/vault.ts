@@ -2,7 +2,6 @@
 // `accounts:*` channel of the IPC contract, plus signing (TransactionSigner), the idle lock and API keys of networks.
 // Secrets are sealed entries in a SecretStore; wallet.json (walletFile.ts) is the commit point of every change.
 import { randomInt } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AccountInfo, EncryptedBackup, NewPhrase, RevealedSecret, Settings, VaultStatus } from '../../ipc/contract.ts';
 import { WalletError, describe } from '../../koinos/errors.ts';
@@ -10,6 +9,7 @@ import { addressFromString } from '../../koinos/address.ts';
 import { assertMnemonic, newMnemonic, parsePrivateKey, privateKeyToWif } from '../../koinos/keys.ts';
 import { signTransaction } from '../../koinos/transaction.ts';
 import type { Transaction } from '../../koinos/types.ts';
+import { makeFolders } from '../makeFolders.ts';
 import type { TransactionSigner } from '../signer.ts';
 import { assertNewAddress, checkNewPassword, cleanName, findAccount, newId, removeAccount, reorder, requireText, toInfo } from './accountBook.ts';
 import { openBackup, sealBackup } from './backupFile.ts';
@@ -73,10 +73,19 @@ export class Vault implements TransactionSigner {
   /**
    * Opens the wallet of a data folder (a fresh one when the folder holds none). For a new wallet it probes the
    * keychain once to tell where keys would go.
-   * @throws WalletError VAULT_CORRUPT when wallet.json is not one this wallet wrote (it is never overwritten).
+   * @throws WalletError VAULT_CORRUPT when wallet.json is not one this wallet wrote (it is never overwritten);
+   *   STORAGE_FAILED when the data folder cannot be created (e.g. under /proc: refused at once, never a hang).
    */
   static async open(options: VaultOptions): Promise<Vault> {
-    await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
+    try {
+      await makeFolders(options.dataDir, 0o700);
+    } catch (error) {
+      throw new WalletError('STORAGE_FAILED', `expected a folder for the wallet's data at ${options.dataDir}, but it cannot be created`, {
+        metaMessages: ['Choose a folder you can write to (the default is the user data folder).'],
+        details: (error as Error).message,
+        cause: error,
+      });
+    }
     const file = await readWalletFile(options.dataDir);
     return new Vault(options, file, await Vault.#storeFor(options, file.vault));
   }

@@ -1,11 +1,12 @@
 // The wallet's settings file (`wallet.json` in the data folder): everything that is not secret - settings, the scrypt
 // salt and cost, the current entry generation, accounts (names, order, addresses, derivation indexes). Read strictly,
 // written atomically: this file is the vault's commit point.
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AccountKind, Settings } from '../../ipc/contract.ts';
 import { WalletError } from '../../koinos/errors.ts';
 import { writeFileAtomic } from '../atomicFile.ts';
+import { makeFolders } from '../makeFolders.ts';
 import type { WriteFile } from './secretStore.ts';
 import { isScryptParams, type ScryptParams } from './vaultCrypto.ts';
 
@@ -139,7 +140,7 @@ export async function readWalletFile(dataDir: string): Promise<WalletFile> {
 export async function writeWalletFile(dataDir: string, file: WalletFile, writeFile: WriteFile = writeFileAtomic): Promise<void> {
   const path = join(dataDir, WALLET_FILE_NAME);
   try {
-    await mkdir(dataDir, { recursive: true, mode: 0o700 });
+    await makeFolders(dataDir, 0o700);
     await writeFile(path, JSON.stringify(file, null, 2) + '\n', { mode: 0o600 });
   } catch (error) {
     throw new WalletError('STORAGE_FAILED', `expected to save ${path}, but the write failed; nothing was changed`, {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../../src-main/devnet/startDevnet.ts';
 import { parsePrivateKey } from '../../../src-main/koinos/keys.ts';
 import { signTransaction, transactionFromBase64, transactionToBase64, transactionToJson } from '../../../src-main/koinos/transaction.ts';
-import { parseTransactionText } from '../../../src-main/cli/txCommands.ts';
+import { parseTransactionText } from '../../../src-main/koinos/transactionText.ts';
 import { onCleanup, tempDir, testDevnet, walletErrorOf } from './helpers.ts';
 import { testServices } from './services.ts';
 

@@ -14,6 +14,20 @@ import { KEYTAR, NO_KEYCHAIN, NO_SECRET_SERVICE, PASSWORD, WriteFaults, rejects,
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const WATCHED = addressOfKey(new Uint8Array(32).fill(1));
 
+describe('the data folder', () => {
+  it('refuses a folder that cannot be created (under /proc) at once, with STORAGE_FAILED naming it', async () => {
+    // Node's recursive mkdir never returns for such a path; the vault makes one level at a time.
+    const dataDir = `/proc/koinos-wallet-test-${process.pid}/data`;
+    const fx = await vaultFixture();
+    try {
+      const error = await rejects(fx.open({ dataDir }), 'STORAGE_FAILED');
+      expect(error.shortMessage).toContain(dataDir);
+    } finally {
+      await fx.cleanup();
+    }
+  });
+});
+
 describe('no keychain: an owner-only file', () => {
   const cleanups: (() => Promise<void>)[] = [];
   afterEach(async () => {

@@ -1,0 +1,105 @@
+// The JSON-RPC load client the devnet benchmarks share: a devnet server in its own process (so the load generator
+// does not share its event loop), keep-alive JSON-RPC calls, and latency percentiles.
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { Agent, request } from 'node:http';
+
+/** What devnetServer.ts prints on its first line. */
+export interface ServerInfo {
+  url: string;
+  chainId: string;
+  koin: string;
+  accounts: { address: string; wif: string }[];
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+
+export function rpcBody(method: string, params: object): string {
+  return JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
+}
+
+/** One JSON-RPC call over a keep-alive connection; resolves the result or rejects with the error object. */
+export function rpc(url: string, method: string, params: object | string): Promise<any> {
+  const body = typeof params === 'string' ? params : rpcBody(method, params);
+  return new Promise((resolve, reject) => {
+    const req = request(`${url}/jsonrpc`, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const reply = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        if (reply.error) reject(new Error(`${method}: ${reply.error.message} ${JSON.stringify(reply.error.data ?? '')}`));
+        else resolve(reply.result);
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+export function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+export function latencies(samples: number[]): string {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return `p50 ${percentile(sorted, 50).toFixed(2)} ms, p99 ${percentile(sorted, 99).toFixed(2)} ms (${samples.length} calls)`;
+}
+
+/**
+ * Starts devnetServer.ts in a child process; `env` overrides its settings (BENCH_ACCOUNTS, BENCH_BLOCK_TIME).
+ * BENCH_PROFILE=<dir> writes the server's CPU profile there (node --cpu-prof) when it stops.
+ */
+export async function startServer(env: Record<string, string> = {}): Promise<{ info: ServerInfo; stop: () => Promise<void> }> {
+  const entry = fileURLToPath(new URL('./devnetServer.ts', import.meta.url));
+  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', entry], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const first = await new Promise<string>((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`devnet server exited with ${code}`)));
+  });
+  return {
+    info: JSON.parse(first) as ServerInfo,
+    stop: () => {
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+/** Polls until transaction `id` is in a block, with a deadline. */
+export async function waitIncluded(url: string, id: string, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = await rpc(url, 'transaction_store.get_transactions_by_id', { transaction_ids: [id] });
+    if (found.transactions?.[0]?.containing_blocks?.length) return;
+    if (Date.now() > deadline) throw new Error(`transaction ${id} was not included within ${timeoutMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/**
+ * Submits each queue's bodies in order on one connection, the queues concurrently (one per sender, so nonces
+ * arrive in order); returns the submit latencies, the id of the last one accepted and the elapsed ms.
+ */
+export async function submitQueues(url: string, queues: string[][]): Promise<{ latency: number[]; lastId: string; elapsed: number }> {
+  const latency: number[] = [];
+  let lastId = '';
+  const start = performance.now();
+  await Promise.all(
+    queues.map(async (queue) => {
+      for (const body of queue) {
+        const t = performance.now();
+        const result = await rpc(url, 'chain.submit_transaction', body);
+        latency.push(performance.now() - t);
+        lastId = result.receipt.id;
+      }
+    }),
+  );
+  return { latency, lastId, elapsed: performance.now() - start };
+}
