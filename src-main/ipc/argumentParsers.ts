@@ -189,6 +189,7 @@ export const ARGUMENT_PARSERS: { [C in IpcChannel]: ArgumentParser<C> } = {
   })),
 
   'tokens:list': one('tokens:list', ['networkId'], (f) => compact({ networkId: optional(f('networkId'), (x) => str(x, ID)) })),
+  'tokens:inspect': one('tokens:inspect', ['contract'], (f) => ({ contract: str(f('contract'), ADDRESS) })),
   'tokens:add': one('tokens:add', ['contract'], (f) => ({ contract: str(f('contract'), ADDRESS) })),
   'tokens:remove': one('tokens:remove', ['contract'], (f) => ({ contract: str(f('contract'), ADDRESS) })),
 

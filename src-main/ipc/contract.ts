@@ -131,7 +131,10 @@ export interface TokenInfo {
 
 export interface TokenBalance {
   token: TokenInfo;
-  balance: UintString;
+  /** Base units; absent when the contract could not say (see `problem`). */
+  balance?: UintString;
+  /** Why there is no balance, for a token the user added: its contract is gone from this network, or it is no token. */
+  problem?: string;
 }
 
 export interface ManaInfo {
@@ -315,6 +318,8 @@ export interface IpcContract {
   'devnet:importAccount': { args: [{ index: number; watchOnly: boolean }]; result: AccountInfo };
 
   'tokens:list': { args: [{ networkId?: string }]; result: TokenInfo[] };
+  /** What the contract at this address says of itself now, on the selected network; nothing is remembered. */
+  'tokens:inspect': { args: [{ contract: string }]; result: TokenInfo };
   'tokens:add': { args: [{ contract: string }]; result: TokenInfo };
   'tokens:remove': { args: [{ contract: string }]; result: TokenInfo[] };
 
@@ -379,6 +384,7 @@ export const CHANNEL_ACTIVITY: Readonly<Record<IpcChannel, 'user' | 'background'
   'devnet:reset': 'user',
   'devnet:importAccount': 'user',
   'tokens:list': 'background',
+  'tokens:inspect': 'user',
   'tokens:add': 'user',
   'tokens:remove': 'user',
   'dashboard:get': 'background',

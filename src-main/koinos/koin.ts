@@ -112,14 +112,16 @@ export function decodeOperationJson(op: Operation, isKoin: (contractId: Uint8Arr
   }
 }
 
-const TOKEN_EVENT = /(?:^|\.)(?:token|koin|kcs4)\.(transfer|mint|burn|approve)(?:_event)?$/;
+const TOKEN_EVENT = /(?:^|\.)(?:token|koin|kcs4)\.(transfer|mint|burn|approve)(?:_event)?$|^(transfer|mint|burn|approve)_event$/;
 
 /**
  * The token event type of an event name, matched by suffix: the current KOIN's `token.transfer_event`, the launch
- * contract's `koinos.contracts.token.transfer_event` (older blocks), `koin.transfer`, `koinos.contracts.kcs4.approve`.
+ * contract's `koinos.contracts.token.transfer_event` (older blocks), `koin.transfer`, `koinos.contracts.kcs4.approve`,
+ * and the bare `transfer_event` some KCS-4 tokens built from older koinos-sdk-as examples emit.
  */
 export function tokenEventType(name: string): string | undefined {
-  const kind = TOKEN_EVENT.exec(name)?.[1];
+  const match = TOKEN_EVENT.exec(name);
+  const kind = match?.[1] ?? match?.[2];
   return kind ? `${TOKEN}.${kind}_event` : undefined;
 }
 

@@ -121,6 +121,7 @@ export function walletChannels(s: WalletServices): IpcHandlers {
     },
 
     'tokens:list': async ({ networkId }) => tokens.list(networkId ?? (await selectedNetworkId())),
+    'tokens:inspect': async ({ contract }) => tokens.inspect(await selectedNetworkId(), contract),
     'tokens:add': async ({ contract }) => tokens.add(await selectedNetworkId(), contract),
     'tokens:remove': async ({ contract }) => tokens.remove(await selectedNetworkId(), contract),
 

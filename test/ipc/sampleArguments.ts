@@ -35,6 +35,7 @@ export const SAMPLE_ARGUMENTS: { [C in IpcChannel]: IpcArgs<C> } = {
   'devnet:reset': [],
   'devnet:importAccount': [{ index: 2, watchOnly: false }],
   'tokens:list': [{ networkId: 'local' }],
+  'tokens:inspect': [{ contract: ADDRESS }],
   'tokens:add': [{ contract: ADDRESS }],
   'tokens:remove': [{ contract: ADDRESS }],
   'dashboard:get': [{ accountId: 'acc-1' }],

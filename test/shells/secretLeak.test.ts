@@ -132,6 +132,7 @@ describe('no secret leaves main through the browser shell', () => {
     // ---- tokens, dashboard, send, history
     const tokens = await call('tokens:list', [{}]);
     const koin = tokens.find((t: { system?: string }) => t.system === 'koin');
+    await call('tokens:inspect', [{ contract: koin.contract }]);
     await call('tokens:add', [{ contract: koin.contract }]);
     await call('tokens:remove', [{ contract: koin.contract }], true); // KOIN cannot be removed: an error is traffic too
     await call('dashboard:get', [{ accountId: dev.id }]);

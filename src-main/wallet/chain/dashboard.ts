@@ -1,10 +1,12 @@
 // The dashboard of one account on one network: balances of its tokens, mana (current, maximum = KOIN balance, held by
 // this wallet's pending transactions, time until full), and the head with its lag, the network's name and chain ID.
 import { addressFromString } from '../../koinos/address.ts';
-import type { Dashboard, ManaInfo, TokenBalance } from '../../ipc/contract.ts';
+import { WalletError } from '../../koinos/errors.ts';
+import type { Dashboard, ManaInfo, TokenBalance, TokenInfo } from '../../ipc/contract.ts';
+import type { KoinosNode } from './koinosNode.ts';
 import type { NetworkService } from './networks.ts';
 import type { PendingTransactions } from './pendingTransactions.ts';
-import { tokenBalance, type TokenService } from './tokens.ts';
+import { isMissingContract, isTransportError, tokenBalance, type TokenService } from './tokens.ts';
 
 /** Mana regenerates from 0 to the full KOIN balance in 5 days (protocol facts §3.10). */
 export const MANA_REGEN_MS = 432_000_000n;
@@ -19,6 +21,27 @@ export function msUntilFullMana(current: bigint, max: bigint): bigint {
   if (max <= 0n || current >= max) return 0n;
   const missing = max - current;
   return (missing * MANA_REGEN_MS + max - 1n) / max;
+}
+
+/**
+ * The balance of `owner` in `token`; for a token the user added whose contract is gone (a test network restarted) or
+ * refuses `balance_of`, what happened instead, so that one such token does not hide the others.
+ * @throws node errors, and any error of KOIN or VHP.
+ */
+export async function balanceOrProblem(node: KoinosNode, token: TokenInfo, owner: Uint8Array): Promise<TokenBalance> {
+  try {
+    return { token, balance: (await tokenBalance(node, token, owner)).toString() };
+  } catch (error) {
+    if (token.system || isTransportError(error)) throw error;
+    if (isMissingContract(error)) {
+      return {
+        token,
+        problem: `No contract answers at ${token.contract} on this network any more (a restart of a test network removes its contracts). Remove ${token.symbol}, or add it again at its new address.`,
+      };
+    }
+    const said = error instanceof WalletError ? (error.details ?? error.shortMessage) : String(error);
+    return { token, problem: `The contract of ${token.symbol} did not answer balance_of as a KCS-4 token does (${said}). Remove the token if it is not one.` };
+  }
 }
 
 export interface DashboardServiceOptions {
@@ -46,9 +69,9 @@ export class DashboardService {
     const owner = addressFromString(request.address);
     const { network, node } = await this.deps.networks.node(request.networkId);
     const [head, tokens, rc] = await Promise.all([this.deps.networks.head(network.id), this.deps.tokens.list(network.id), node.rc(owner)]);
-    const balances: TokenBalance[] = await Promise.all(tokens.map(async (token) => ({ token, balance: (await tokenBalance(node, token, owner)).toString() })));
+    const balances: TokenBalance[] = await Promise.all(tokens.map((token) => balanceOrProblem(node, token, owner)));
     const koin = balances.find((b) => b.token.system === 'koin');
-    const max = koin ? BigInt(koin.balance) : 0n;
+    const max = koin?.balance ? BigInt(koin.balance) : 0n;
     const mana: ManaInfo = {
       current: rc.toString(),
       max: max.toString(),

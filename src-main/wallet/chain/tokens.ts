@@ -1,7 +1,7 @@
 // The tokens of each network: KOIN everywhere and VHP where the chain has it (both resolved by system name, as the
 // chain does), plus any KCS-4 token added by contract address (name, symbol and decimals read from the contract).
 // What was found is remembered per network, so that offline signing can show amounts with the right decimals.
-import { BTYPE, bytesToJson, encode } from '../../koinos/codec.ts';
+import { BTYPE, bytesToJson, decode, encode } from '../../koinos/codec.ts';
 import { WalletError, describe } from '../../koinos/errors.ts';
 import { addressFromString } from '../../koinos/address.ts';
 import { KOIN_METHODS } from '../../koinos/koin.ts';
@@ -20,39 +20,98 @@ const SYSTEM_CACHE_MS = 60_000;
 const MAX_DECIMALS = 30;
 
 const EMPTY = new Uint8Array();
+/** Errors on the way to the node: they say nothing about the contract, so they are passed on as they are. */
+const TRANSPORT_CODES: readonly string[] = ['NODE_UNREACHABLE', 'NODE_TIMEOUT', 'NODE_UNAUTHORIZED', 'NODE_MALFORMED_ANSWER', 'NODE_ERROR'];
+/** koinos-proto `koinos/chain/error.proto`: `invalid_contract = 102`, which koinos-chain raises as "contract does not exist". */
+const INVALID_CONTRACT = 102;
+const INFO_METHODS = ['name', 'symbol', 'decimals'] as const;
 
-async function readString(node: KoinosNode, contract: Uint8Array, method: 'name' | 'symbol'): Promise<string> {
-  const m = KOIN_METHODS[method];
-  const bytes = await node.readContract(contract, m.entryPoint, EMPTY);
-  return decodeAnswer<{ value: string }>(m.resultType, bytes, node.rpc.displayUrl, `${method} of ${bytesToJson(contract, BTYPE.ADDRESS)}`).value;
+/** True for an error on the way to the node or of the node itself, which says nothing about the contract read. */
+export function isTransportError(error: unknown): boolean {
+  return !(error instanceof WalletError) || TRANSPORT_CODES.includes(error.code);
+}
+
+/** True for the node's answer that no contract is uploaded at the address read. */
+export function isMissingContract(error: unknown): boolean {
+  if (!(error instanceof WalletError) || isTransportError(error)) return false;
+  const text = error.details ?? '';
+  return text.includes('contract does not exist') || new RegExp(`"code"\\s*:\\s*${INVALID_CONTRACT}\\b`).test(text);
+}
+
+/** The node's own words in a refused read ("unknown entry point 0xee80fd2f"), for "found" in a message. */
+function nodeSaid(error: unknown): string {
+  if (!(error instanceof WalletError)) return describe(error);
+  // details: `chain.read_contract at URL: -32603 unknown entry point 0x... {"code":1}` (nodeError.ts)
+  const said = /:\s-?\d+\s(.+?)(?:\s\{.*\})?$/.exec(error.details ?? '')?.[1];
+  return said ?? error.shortMessage;
 }
 
 /**
- * Name, symbol and decimals of the KCS-4 token at `contract`, read from the contract.
- * @throws WalletError UNKNOWN_TOKEN when the contract does not answer them as a token does; transport errors as they are.
+ * Name, symbol and decimals of the KCS-4 token at `contract`, read from the contract now (koinos-contracts-as
+ * `contracts/token`: the three read-only entry points every KCS-4 token has).
+ * @throws WalletError NOT_FOUND when no contract is uploaded there; UNKNOWN_TOKEN when the contract does not answer them
+ * as a token does (saying what it answered); transport errors as they are.
+ * @example
+ * await readTokenInfo(node, addressFromString('1Abc...')); // { contract: '1Abc...', name: 'My Token', symbol: 'TKN', decimals: 8 }
  */
 export async function readTokenInfo(node: KoinosNode, contract: Uint8Array): Promise<TokenInfo> {
   const address = bytesToJson(contract, BTYPE.ADDRESS);
-  try {
-    const m = KOIN_METHODS.decimals;
-    const [name, symbol, decimalsBytes] = await Promise.all([
-      readString(node, contract, 'name'),
-      readString(node, contract, 'symbol'),
-      node.readContract(contract, m.entryPoint, EMPTY),
-    ]);
-    const { value: decimals } = decodeAnswer<{ value: number }>(m.resultType, decimalsBytes, node.rpc.displayUrl, `decimals of ${address}`);
-    if (symbol.trim() === '' || decimals > MAX_DECIMALS) {
-      throw new WalletError('UNKNOWN_TOKEN', `The contract ${address} does not describe itself as a token (symbol ${describe(symbol)}, ${decimals} decimals). Check the address.`);
-    }
-    return { contract: address, name: name || symbol, symbol, decimals };
-  } catch (error) {
-    if (error instanceof WalletError && ['NODE_UNREACHABLE', 'NODE_TIMEOUT', 'NODE_UNAUTHORIZED', 'UNKNOWN_TOKEN'].includes(error.code)) throw error;
+  const reads = await Promise.allSettled(INFO_METHODS.map((name) => node.readContract(contract, KOIN_METHODS[name].entryPoint, EMPTY)));
+  for (const read of reads) {
+    if (read.status === 'rejected' && isTransportError(read.reason)) throw read.reason;
+  }
+  const missing = reads.find((r) => r.status === 'rejected' && isMissingContract(r.reason));
+  if (missing?.status === 'rejected') {
     throw new WalletError(
-      'UNKNOWN_TOKEN',
-      `The contract ${address} does not answer name, symbol and decimals as a KCS-4 token does, so it cannot be added. Check the address and the network.`,
-      { details: error instanceof WalletError ? (error.details ?? error.shortMessage) : String(error), cause: error },
+      'NOT_FOUND',
+      `There is no contract at ${address} on this network. Check the address and the selected network; a restart of a test network removes the contracts uploaded before it.`,
+      { details: nodeSaid(missing.reason), cause: missing.reason },
     );
   }
+  const answered: string[] = [];
+  const refused: string[] = [];
+  const values: { name?: string; symbol?: string; decimals?: number } = {};
+  INFO_METHODS.forEach((name, i) => {
+    const read = reads[i]!;
+    if (read.status === 'rejected') {
+      refused.push(`${name} (${nodeSaid(read.reason)})`);
+      return;
+    }
+    try {
+      const value = decode<{ value: string | number }>(KOIN_METHODS[name].resultType, read.value).value;
+      (values as Record<string, unknown>)[name] = value;
+      answered.push(`${name} ${typeof value === 'number' ? value : describe(value)}`);
+    } catch (cause) {
+      refused.push(`${name} (an answer that is not a ${name === 'decimals' ? 'number' : 'text'}: ${cause instanceof WalletError ? cause.shortMessage : describe(cause)})`);
+    }
+  });
+  const { name = '', symbol = '', decimals = 0 } = values;
+  if (refused.length === 0 && symbol.trim() !== '' && decimals <= MAX_DECIMALS) return { contract: address, name: name || symbol, symbol, decimals };
+  const found = [
+    answered.length > 0 ? `answers ${answered.join(', ')}` : '',
+    refused.length > 0 ? `refuses ${refused.join(', ')}` : '',
+    refused.length === 0 && symbol.trim() === '' ? 'has an empty symbol' : '',
+    refused.length === 0 && decimals > MAX_DECIMALS ? `claims more than ${MAX_DECIMALS} decimals` : '',
+  ].filter((part) => part !== '');
+  throw new WalletError(
+    'UNKNOWN_TOKEN',
+    `expected a KCS-4 token at ${address} (answering name, symbol and decimals), found a contract that ${found.join(' and ')}. Only KCS-4 tokens can be added: check the address.`,
+  );
+}
+
+/**
+ * A token contract's address as typed or pasted, checked (checksum) before the node is asked anything.
+ * @throws WalletError INVALID_ADDRESS saying what is wrong with it.
+ */
+export function contractAddress(text: string): { bytes: Uint8Array; address: string } {
+  let bytes: Uint8Array;
+  try {
+    bytes = addressFromString(typeof text === 'string' ? text.trim() : text);
+  } catch (cause) {
+    const reason = cause instanceof WalletError ? cause.shortMessage : describe(cause);
+    throw new WalletError('INVALID_ADDRESS', `The token's contract address is not a valid Koinos address (${reason}). Check it, or copy it again.`, { cause });
+  }
+  return { bytes, address: bytesToJson(bytes, BTYPE.ADDRESS) };
 }
 
 export interface TokenServiceOptions {
@@ -132,12 +191,24 @@ export class TokenService {
   }
 
   /**
+   * What the contract at `contract` says of itself now, on this network, without remembering it: for the user to
+   * confirm before adding. KOIN and VHP come back with `system` set.
+   * @throws WalletError INVALID_ADDRESS, NOT_FOUND (no contract there), UNKNOWN_TOKEN (not a KCS-4 token).
+   */
+  async inspect(networkId: string, contract: string): Promise<TokenInfo> {
+    const { bytes, address } = contractAddress(contract);
+    const system = (await this.systemTokens(networkId)).find((t) => t.contract === address);
+    if (system) return system;
+    const { node } = await this.networks.node(networkId);
+    return readTokenInfo(node, bytes);
+  }
+
+  /**
    * Adds a KCS-4 token by contract address, after reading its name, symbol and decimals from the chain.
-   * @throws WalletError INVALID_ADDRESS, UNKNOWN_TOKEN (the contract does not answer as a token).
+   * @throws WalletError INVALID_ADDRESS, NOT_FOUND (no contract there), UNKNOWN_TOKEN (not a KCS-4 token).
    */
   async add(networkId: string, contract: string): Promise<TokenInfo> {
-    const bytes = addressFromString(contract.trim());
-    const address = bytesToJson(bytes, BTYPE.ADDRESS);
+    const { bytes, address } = contractAddress(contract);
     const existing = (await this.list(networkId)).find((t) => t.contract === address);
     if (existing) return existing;
     const { node } = await this.networks.node(networkId);
@@ -153,7 +224,7 @@ export class TokenService {
    * @throws WalletError INVALID_ARGUMENT for a system token.
    */
   async remove(networkId: string, contract: string): Promise<TokenInfo[]> {
-    const address = bytesToJson(addressFromString(contract.trim()), BTYPE.ADDRESS);
+    const { address } = contractAddress(contract);
     const stored = await this.known(networkId);
     if (stored.some((t) => t.contract === address && t.system)) {
       throw new WalletError('INVALID_ARGUMENT', `expected a token you added, got the system token ${address}, which every account shows`);

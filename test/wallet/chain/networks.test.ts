@@ -114,9 +114,9 @@ describe('TokenService', () => {
     expect((await tokens.known('local')).map((t) => t.symbol)).toContain('KOIN'); // remembered for offline use
     expect(list[1]).toMatchObject({ symbol: 'VHP', name: 'Virtual Hash Power', decimals: 8, system: 'vhp' });
     expect(await tokens.resolve('local', 'VHP')).toEqual(list[1]);
-    const notAToken = await walletErrorOf(tokens.add('local', devnet.accounts[0]!.address));
-    expect(notAToken.code).toBe('UNKNOWN_TOKEN');
-    expect(notAToken.shortMessage).toContain('does not answer name, symbol and decimals');
+    const noContract = await walletErrorOf(tokens.add('local', devnet.accounts[0]!.address));
+    expect(noContract.code).toBe('NOT_FOUND');
+    expect(noContract.shortMessage).toContain(`There is no contract at ${devnet.accounts[0]!.address} on this network`);
     expect((await walletErrorOf(tokens.add('local', 'not-an-address'))).code).toBe('INVALID_ADDRESS');
     expect((await walletErrorOf(tokens.remove('local', devnet.koinAddress))).code).toBe('INVALID_ARGUMENT');
     expect(await tokens.balanceOf('local', list[0]!, devnet.accounts[0]!.address)).toBeGreaterThan(0n);

@@ -1,0 +1,170 @@
+// Builds a test contract of test/contracts/<name>/ from npm sources in the test run: Debian's protoc with the
+// @koinos/as-proto-gen plugin writes its AssemblyScript messages, asc compiles it with its asconfig.json, and its ABI
+// (koilib's format) is made from the same .proto. The output is cached in test/contracts/.build/ by a hash of the inputs.
+import { createHash, randomBytes } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { delimiter, dirname, join, relative, sep } from 'node:path';
+import asc from 'assemblyscript/asc';
+import descriptor from 'protobufjs/ext/descriptor/index.js';
+
+const ROOT = join(import.meta.dirname, '../..');
+const CONTRACTS = join(ROOT, 'test/contracts');
+const CACHE = join(CONTRACTS, '.build');
+/** The koinos options (btype) the contracts' .proto files import. */
+const KOINOS_PROTO = join(ROOT, 'proto');
+const require = createRequire(import.meta.url);
+
+/** koilib's ABI: methods by name, the .proto as a base64 FileDescriptorSet, and the events the contract emits. */
+export interface ContractAbi {
+  methods: Record<string, { entry_point: number; argument: string; return: string; read_only: boolean; description: string }>;
+  types: string;
+  events: Record<string, { type: string }>;
+}
+
+export interface BuiltContract {
+  /** The compiled module, WebAssembly 1.0 with an exported `_start`. */
+  bytecode: Uint8Array;
+  abi: ContractAbi;
+  /** The folder holding contract.wasm and abi.json. */
+  dir: string;
+}
+
+/** The inputs that decide the output: sources, this script, the toolchain's versions and protoc's. */
+function inputHash(name: string, protoc: string): string {
+  const hash = createHash('sha256');
+  const add = (label: string, data: string | Uint8Array) => hash.update(`${label}\0${data.length}\0`).update(data);
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir).sort()) {
+      const path = join(dir, entry);
+      if (statSync(path).isDirectory()) walk(path);
+      else add(relative(CONTRACTS, path), readFileSync(path));
+    }
+  };
+  walk(join(CONTRACTS, name));
+  add('build.ts', readFileSync(import.meta.filename));
+  add('options.proto', readFileSync(join(KOINOS_PROTO, 'koinos/options.proto')));
+  for (const pkg of ['@koinos/sdk-as', '@koinos/proto-as', '@koinos/as-proto-gen', 'as-proto', 'assemblyscript']) {
+    add(pkg, String((JSON.parse(readFileSync(require.resolve(`${pkg}/package.json`), 'utf8')) as { version: string }).version));
+  }
+  add('protoc', execFileSync(protoc, ['--version'], { encoding: 'utf8' }));
+  return hash.digest('hex').slice(0, 16);
+}
+
+/**
+ * The system's protoc (Debian's protobuf-compiler). node_modules/.bin holds @roamin/protoc's wrapper, which downloads
+ * a protoc when the package.json asks for a version, so PATH entries inside node_modules are skipped.
+ * @throws Error when no protoc is installed.
+ */
+export function findProtoc(): string {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (!dir || dir.split(sep).includes('node_modules')) continue;
+    const path = join(dir, 'protoc');
+    if (existsSync(path)) return path;
+  }
+  throw new Error('expected protoc on PATH (Debian: apt-get install protobuf-compiler), found none');
+}
+
+/** As koinos-abi-proto-gen lib/index.js: the entry point is the first 4 bytes of sha256(method name). */
+export function entryPoint(method: string): number {
+  return createHash('sha256').update(method).digest().readUInt32BE(0);
+}
+
+interface FileDescriptor {
+  package?: string;
+  messageType?: { name?: string }[];
+  sourceCodeInfo?: { location?: { path?: number[]; leadingComments?: string }[] };
+}
+
+/**
+ * The ABI of a .proto, by koinos-abi-proto-gen's rules (lib/index.js): every `<method>_arguments` message with
+ * `@description` and `@read-only` comments is a method returning `<method>_result` (or its `@result`); and, for
+ * koilib's decodeEvent, every message with an `@event <name>` comment is the type of that event.
+ * @throws Error when a method lacks its comments, as the generator does.
+ */
+function abiOf(sourceInfoSet: Uint8Array, typesSet: Uint8Array, protoName: string): ContractAbi {
+  const set = descriptor.FileDescriptorSet.toObject(descriptor.FileDescriptorSet.decode(sourceInfoSet)) as { file?: (FileDescriptor & { name?: string })[] };
+  const file = set.file?.find((f) => f.name === protoName);
+  if (!file?.package) throw new Error(`expected ${protoName} with a package, found ${file ? 'no package' : 'no such file'}`);
+  const comments = new Map<string, string>();
+  for (const location of file.sourceCodeInfo?.location ?? []) {
+    if (location.leadingComments) comments.set((location.path ?? []).join('.'), location.leadingComments);
+  }
+  const abi: ContractAbi = { methods: {}, types: Buffer.from(typesSet).toString('base64'), events: {} };
+  (file.messageType ?? []).forEach((message, index) => {
+    const name = message.name ?? '';
+    // Path 4.<index>: the message_type field (4) of FileDescriptorProto, then the message's index.
+    const lines = (comments.get(`4.${index}`) ?? '').split('\n');
+    const tag = (t: string) => lines.find((l) => l.includes(t))?.replace(t, '').trim();
+    const event = tag('@event');
+    if (event) abi.events[event] = { type: `${file.package}.${name}` };
+    if (!name.endsWith('_arguments')) return;
+    const method = name.slice(0, -'_arguments'.length);
+    const description = tag('@description');
+    const readOnly = tag('@read-only');
+    if (!description || !readOnly) throw new Error(`expected @description and @read-only comments on ${name}, found ${JSON.stringify(lines)}`);
+    abi.methods[method] = {
+      entry_point: entryPoint(method),
+      argument: `${file.package}.${name}`,
+      return: tag('@result') ?? `${file.package}.${method}_result`,
+      read_only: readOnly === 'true',
+      description,
+    };
+  });
+  return abi;
+}
+
+/**
+ * Builds test/contracts/<name> (its <name>.proto, assembly/ and asconfig.json), or returns the cached build of the
+ * same inputs. Concurrent builds of one contract are safe: each writes its own folder and renames it into place.
+ * @throws Error with protoc's or asc's output when a step fails.
+ * @example
+ * const { bytecode, abi } = await buildContract('guestbook');
+ */
+export async function buildContract(name: string): Promise<BuiltContract> {
+  const protoc = findProtoc();
+  const dir = join(CACHE, `${name}-${inputHash(name, protoc)}`);
+  const load = (): BuiltContract => ({
+    bytecode: new Uint8Array(readFileSync(join(dir, 'contract.wasm'))),
+    abi: JSON.parse(readFileSync(join(dir, 'abi.json'), 'utf8')) as ContractAbi,
+    dir,
+  });
+  if (existsSync(join(dir, 'abi.json'))) return load();
+
+  const work = `${dir}.${process.pid}-${randomBytes(4).toString('hex')}`;
+  try {
+    mkdirSync(work, { recursive: true });
+    cpSync(join(CONTRACTS, name), work, { recursive: true });
+    const protoName = `assembly/proto/${name}.proto`;
+    const plugin = join(dirname(require.resolve('@koinos/as-proto-gen/package.json')), 'bin/as-proto-gen');
+    const run = (args: string[]) => execFileSync(protoc, ['-I', work, '-I', KOINOS_PROTO, ...args, join(work, protoName)], { cwd: work, stdio: 'pipe' });
+    run([`--plugin=protoc-gen-as=${plugin}`, `--as_out=${work}`]);
+    run(['--include_source_info', `--descriptor_set_out=${join(work, 'source-info.pb')}`]);
+    // As the generator: the contract's own file only, without its imports or comments.
+    run([`--descriptor_set_out=${join(work, 'types.pb')}`]);
+    const abi = abiOf(readFileSync(join(work, 'source-info.pb')), readFileSync(join(work, 'types.pb')), protoName);
+
+    const output: string[] = [];
+    const stream = { write: (chunk: string | Uint8Array) => void output.push(String(chunk)) };
+    const result = await asc.main([join(work, 'assembly/index.ts'), '--config', join(work, 'asconfig.json'), '--target', 'release'], {
+      stdout: stream,
+      stderr: stream,
+    });
+    if (result.error) throw new Error(`asc failed to build ${name}: ${result.error.message}\n${output.join('')}`);
+    cpSync(join(work, 'build/contract.wasm'), join(work, 'contract.wasm'));
+    writeFileSync(join(work, 'abi.json'), `${JSON.stringify(abi, null, 2)}\n`);
+    try {
+      renameSync(work, dir);
+    } catch (error) {
+      // Another run finished the same build first: keep its folder.
+      if (!existsSync(join(dir, 'abi.json'))) throw error;
+    }
+  } catch (error) {
+    if (error instanceof Error && 'stderr' in error && error.stderr) error.message += `\n${String(error.stderr)}`;
+    throw error;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  return load();
+}
