@@ -13,7 +13,7 @@ import type { EventData, Operation, Transaction, TransactionHeader, TransactionR
 import { ChainError, ERROR_CODE, failure } from './chainError.ts';
 import type { CallContext } from './contracts/context.ts';
 import { contractAt, KOIN } from './contracts/registry.ts';
-import { callWasmContract, isWasmContract, uploadWasmContract } from './wasmContracts.ts';
+import { callWasmContract, isWasmContract, setSystemCallOperation, setSystemContractOperation, uploadWasmContract } from './wasmContracts.ts';
 import { COMPUTE, hashCompute, merkleCompute, RcMeter, RESOURCE_LIMITS } from './resources.ts';
 import { deltaEntries, KERNEL_SPACES, stateKey, StateView, type StateSink, type StateSource } from './state.ts';
 
@@ -340,7 +340,7 @@ function applyOperation(ctx: CallContext, op: Operation): void {
     }
     return;
   }
-  if (op.set_system_call) throw failure('set_system_call operations are not supported by the devnet');
-  if (op.set_system_contract) throw failure('set_system_contract operations are not supported by the devnet');
+  if (op.set_system_call) return setSystemCallOperation(ctx, ctx.transaction, ctx.logs ?? [], op.set_system_call);
+  if (op.set_system_contract) return setSystemContractOperation(ctx, ctx.transaction, ctx.logs ?? [], op.set_system_contract);
   throw new ChainError(ERROR_CODE.unknown_operation, 'unknown operation');
 }

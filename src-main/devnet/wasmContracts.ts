@@ -5,12 +5,22 @@ import { toBase58 } from '../koinos/bytes.ts';
 import type { Transaction, UploadContractOperation } from '../koinos/types.ts';
 import { ChainError } from './chainError.ts';
 import type { CallContext } from './contracts/context.ts';
-import { contractAt } from './contracts/registry.ts';
+import { contractAt, contractMetadata, KOIN, SYSTEM_CONTRACT_NAMES, VHP } from './contracts/registry.ts';
 import { RESOURCE_LIMITS } from './resources.ts';
+import { equalBytes } from '../koinos/bytes.ts';
 import { objectSpace, type StateView } from './state.ts';
 import { viewObjectStore } from './stateObjectStore.ts';
-import { callContract, readContract, READ_COMPUTE_LIMIT, uploadContract } from './vm/contractOperations.ts';
-import type { ComputeMeter, HostEnvironment, NativeCall } from './vm/executionContext.ts';
+import {
+  callContract,
+  readContract,
+  READ_COMPUTE_LIMIT,
+  setSystemCall,
+  setSystemContract,
+  uploadContract,
+  type SetSystemCallOperation,
+  type SetSystemContractOperation,
+} from './vm/contractOperations.ts';
+import type { ComputeMeter, HostEnvironment, NativeCall, SystemServices } from './vm/executionContext.ts';
 
 const EMPTY = new Uint8Array(0);
 const BYTECODE_SPACE = objectSpace(EMPTY, 2);
@@ -59,6 +69,31 @@ function nativeBridge(ctx: CallContext): (contractId: Uint8Array) => NativeCall 
   };
 }
 
+/**
+ * What mainnet's system contracts answer through overrides, from the devnet's own: KOIN's mana, the resource limits
+ * the devnet meters with (read at each call), the system names, and the metadata of the native system contracts.
+ */
+function systemServices(ctx: CallContext): SystemServices {
+  return {
+    accountRc: (account) => KOIN.accountRc(ctx.view, account, ctx.headBlockTime),
+    consumeAccountRc: (account, rc) => KOIN.consumeAccountRc(ctx.view, account, rc, ctx.headBlockTime),
+    resourceLimits: () => {
+      const l = RESOURCE_LIMITS;
+      return {
+        disk_storage_limit: l.disk_storage_limit,
+        disk_storage_cost: l.disk_storage_cost,
+        network_bandwidth_limit: l.network_bandwidth_limit,
+        network_bandwidth_cost: l.network_bandwidth_cost,
+        compute_bandwidth_limit: l.compute_bandwidth_limit,
+        compute_bandwidth_cost: l.compute_bandwidth_cost,
+      };
+    },
+    contractName: (address) => [...SYSTEM_CONTRACT_NAMES].find(([, a]) => equalBytes(a, address))?.[0],
+    contractAddress: (name) => SYSTEM_CONTRACT_NAMES.get(name),
+    nativeMetadata: (id) => (equalBytes(id, KOIN.address) || equalBytes(id, VHP.address) ? contractMetadata(ctx.view, id) : undefined),
+  };
+}
+
 function environment(ctx: CallContext, transaction: Transaction | undefined, logs: string[]): HostEnvironment {
   return {
     state: viewObjectStore(ctx.view),
@@ -76,6 +111,8 @@ function environment(ctx: CallContext, transaction: Transaction | undefined, log
     logs,
     sequence: ctx.sequence,
     nativeContract: nativeBridge(ctx),
+    genesisAddress: ctx.genesisAddress,
+    services: systemServices(ctx),
   };
 }
 
@@ -94,4 +131,14 @@ export function readWasmContract(ctx: CallContext, contractId: Uint8Array, entry
 /** upload_contract: the contract id's authority, then bytecode and metadata in the kernel spaces. */
 export function uploadWasmContract(ctx: CallContext, transaction: Transaction | undefined, logs: string[], op: UploadContractOperation): void {
   uploadContract(environment(ctx, transaction, logs), op, toBase58(op.contract_id));
+}
+
+/** set_system_call under the genesis authority (apply_set_system_call_operation). */
+export function setSystemCallOperation(ctx: CallContext, transaction: Transaction | undefined, logs: string[], op: SetSystemCallOperation): void {
+  setSystemCall(environment(ctx, transaction, logs), op);
+}
+
+/** set_system_contract under the genesis authority (apply_set_system_contract_operation). */
+export function setSystemContractOperation(ctx: CallContext, transaction: Transaction | undefined, logs: string[], op: SetSystemContractOperation): void {
+  setSystemContract(environment(ctx, transaction, logs), op);
 }

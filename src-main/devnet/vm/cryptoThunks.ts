@@ -107,3 +107,79 @@ export function recoverPublicKeyThunk(
   if (!key) throw new ChainError(ERROR_CODE.invalid_signature, 'public key is invalid');
   return { value: key };
 }
+
+/** A serialized multihash: its code and digest (koinos util converter to<multihash>). */
+function parseMultihash(bytes: Uint8Array): { code: bigint; digest: Uint8Array } {
+  let i = 0;
+  const read = (): bigint => {
+    let v = 0n;
+    let shift = 0n;
+    for (;;) {
+      const b = bytes[i++];
+      if (b === undefined || shift > 63n) throw new ChainError(ERROR_CODE.failure, 'malformed multihash');
+      v |= BigInt(b & 0x7f) << shift;
+      if (b < 0x80) return v;
+      shift += 7n;
+    }
+  };
+  const code = read();
+  const size = Number(read());
+  if (i + size > bytes.length) throw new ChainError(ERROR_CODE.failure, 'malformed multihash');
+  return { code, digest: bytes.subarray(i, i + size) };
+}
+
+/** koinos-chain system_calls.cpp hashes_per_leaves: the hashes a merkle tree over `leaves` leaves computes. */
+function hashesPerLeaves(leaves: number): number {
+  if (leaves <= 2) return 1;
+  const even = Math.ceil(leaves / 2) * 2;
+  if ((even & (even - 1)) === 0) return even - 1;
+  return even / 2 + hashesPerLeaves(even / 2);
+}
+
+/**
+ * verify_merkle_root: charged for deserializing every multihash and for the tree's hashes, then the root of the
+ * leaves (koinos-crypto merkle_tree: pairs of digests hashed left to right, an odd last node carried up, no leaves
+ * the hash of nothing) compared with `root`.
+ */
+export function verifyMerkleRoot(ctx: ExecutionContext, args: { root?: Uint8Array; hashes?: Uint8Array[] }): { value: boolean } {
+  const rootBytes = args.root ?? new Uint8Array(0);
+  const hashes = args.hashes ?? [];
+  ctx.useCompute(
+    (hashes.length + 1) * (ctx.compute('deserialize_multihash_base') + rootBytes.length * ctx.compute('deserialize_multihash_per_byte')),
+  );
+  const root = parseMultihash(rootBytes);
+  const algorithm = HASHES.get(root.code);
+  if (!algorithm) throw new ChainError(HOST_ERROR.unknown_hash_code, 'unknown hash code');
+  ctx.useCompute(hashesPerLeaves(hashes.length) * (ctx.compute(algorithm.base) + 2 * root.digest.length * ctx.compute(algorithm.perByte)));
+  const size = root.digest.length;
+  // Inner nodes and the empty tree are full-size digests (crypto::hash with the default size).
+  const digestOf = (data: Uint8Array): Uint8Array => algorithm.digest(data);
+  let level = hashes.map((bytes) => {
+    const leaf = parseMultihash(bytes);
+    if (leaf.code !== root.code) throw new ChainError(HOST_ERROR.unknown_hash_code, 'leaf and merkle root hash codes do not match');
+    if (leaf.digest.length !== size) throw new ChainError(HOST_ERROR.unknown_hash_code, 'leaf and merkle root hash sizes do not match');
+    return leaf.digest;
+  });
+  if (level.length === 0) level = [digestOf(new Uint8Array(0))];
+  while (level.length > 1) {
+    const next: Uint8Array[] = [];
+    for (let i = 0; i < level.length; i += 2) {
+      const right = level[i + 1];
+      next.push(right ? digestOf(Uint8Array.from([...level[i]!, ...right])) : level[i]!);
+    }
+    level = next;
+  }
+  const computed = level[0]!;
+  return { value: computed.length === size && computed.every((b, i) => b === root.digest[i]) };
+}
+
+/**
+ * verify_vrf_proof: koinos-crypto's public_key::verify_random_proof runs libsecp256k1-vrf's secp256k1_vrf_verify on an
+ * 81-byte proof. The devnet does not implement that VRF: every proof is answered as the chain answers an invalid one
+ * (the vrf_validation_error is caught and the result is false). The dsa and the charge are the chain's.
+ */
+export function verifyVrfProof(ctx: ExecutionContext, args: { type?: number }): { value: boolean } {
+  void ctx;
+  if ((args.type ?? 0) !== 0) throw new ChainError(HOST_ERROR.unknown_dsa, 'unexpected dsa');
+  return { value: false };
+}

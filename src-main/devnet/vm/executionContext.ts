@@ -17,8 +17,11 @@ export const HOST_ERROR = {
   insufficient_privileges: 103,
   insufficient_return_buffer: 105,
   unknown_thunk: 106,
+  system_authorization_failure: 101,
+  field_not_found: -100,
   unknown_hash_code: -101,
   unknown_dsa: -102,
+  operation_not_found: -104,
 } as const;
 
 /** execution_context.hpp `stack_limit`. */
@@ -51,6 +54,44 @@ export interface HeadInfo {
 /** A contract the node runs natively (KOIN, VHP, test tokens) behind the same `call` as wasm. */
 export type NativeCall = (ctx: ExecutionContext, entryPoint: number, args: Uint8Array) => Uint8Array;
 
+/** koinos.chain.resource_limit_data */
+export interface ResourceLimitData {
+  disk_storage_limit: bigint;
+  disk_storage_cost: bigint;
+  network_bandwidth_limit: bigint;
+  network_bandwidth_cost: bigint;
+  compute_bandwidth_limit: bigint;
+  compute_bandwidth_cost: bigint;
+}
+
+/** koinos.chain.contract_metadata_object */
+export interface ContractMetadataObject {
+  hash?: Uint8Array;
+  system?: boolean;
+  authorizes_call_contract?: boolean;
+  authorizes_transaction_application?: boolean;
+  authorizes_upload_contract?: boolean;
+}
+
+/**
+ * What mainnet's system contracts answer through system-call overrides (koin: get_account_rc / consume_account_rc;
+ * resources: get_resource_limits / consume_block_resources; name service: get_contract_name / get_contract_address;
+ * get_contract_metadata), answered natively by the node that runs the host.
+ */
+export interface SystemServices {
+  /** KOIN's mana of an account now (regenerated to the head block time). */
+  accountRc(account: Uint8Array): bigint;
+  /** Takes mana from an account; false, nothing written, when it has less. */
+  consumeAccountRc(account: Uint8Array, rc: bigint): boolean;
+  /** The resource limits the node meters with (read at each call: they may change). */
+  resourceLimits(): ResourceLimitData;
+  /** The system name of a contract address (koin, vhp, ...), if it has one. */
+  contractName(address: Uint8Array): string | undefined;
+  contractAddress(name: string): Uint8Array | undefined;
+  /** The metadata of a contract the node runs natively (no object in the metadata space). */
+  nativeMetadata(contractId: Uint8Array): ContractMetadataObject | undefined;
+}
+
 /** What the node gives a run. */
 export interface HostEnvironment {
   state: ObjectStore;
@@ -73,6 +114,12 @@ export interface HostEnvironment {
   unmetered?: boolean;
   /** A native contract at this address, if the node has one there. */
   nativeContract?(contractId: Uint8Array): NativeCall | undefined;
+  /** The genesis address (the chain's metadata object genesis_key): check_system_authority, process_block_signature. */
+  genesisAddress?: Uint8Array;
+  /** The nonce account's pending nonce at a broadcast submission (execution_context mempool nonce). */
+  mempoolNonce?: bigint;
+  /** Native answers for the system calls mainnet overrides with its system contracts. */
+  services?: SystemServices;
 }
 
 /** The outcome `exit` leaves: code, and the result object or the error message. */
@@ -92,10 +139,17 @@ export class ExitSuccess {
 
 const EMPTY = new Uint8Array(0);
 
+/** A system call's target as execution_context::cache_system_call resolves it. */
+export type DispatchTarget =
+  | { kind: 'thunk'; thunkId: number; override: boolean }
+  | { kind: 'bundle'; contractId: Uint8Array; entryPoint: number; bytecode: Uint8Array; metadata: ContractMetadataObject };
+
 export class ExecutionContext {
   readonly env: HostEnvironment;
   readonly stack: StackFrame[] = [];
   result: ExitResult = { code: 0 };
+  /** Resolved system call targets: the chain caches them for the life of the execution context. */
+  readonly dispatch = new Map<number, DispatchTarget>();
 
   constructor(env: HostEnvironment) {
     this.env = env;
@@ -171,8 +225,13 @@ export class ExecutionContext {
     this.env.meter.use(BigInt(compute));
   }
 
-  /** The registry's compute for a name. */
-  compute(name: ComputeName): number {
-    return COMPUTE_REGISTRY[name];
+  /**
+   * The registry's compute for a name.
+   * @throws ChainError reversion "unable to find compute bandwidth for NAME" for a name the registry lacks (nop).
+   */
+  compute(name: ComputeName | string): number {
+    const compute = (COMPUTE_REGISTRY as Record<string, number>)[name];
+    if (compute === undefined) throw new ChainError(ERROR_CODE.reversion, `unable to find compute bandwidth for ${name}`);
+    return compute;
   }
 }

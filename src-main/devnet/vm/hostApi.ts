@@ -1,13 +1,16 @@
-// The host of koinos-chain (host_api.cpp, thunk_dispatcher.hpp): env.invoke_system_call and env.invoke_thunk for a
-// running contract, the thunk table with its argument and result messages, and `systemCall` for the chain's own
-// nested calls. Each call runs in a kernel frame, is charged from the compute registry, and maps errors to codes.
+// The host of koinos-chain (host_api.cpp, thunk_dispatcher.hpp, execution_context.cpp): env.invoke_system_call and
+// env.invoke_thunk for a running contract, the thunk table with its argument and result messages, system-call
+// overrides from the dispatch space, and `systemCall` for the chain's own nested calls (system_call::NAME). Each call
+// runs in a kernel frame, is charged from the compute registry, and maps errors to codes.
 import { decode, encode } from '../../koinos/codec.ts';
 import { ChainError, ERROR_CODE } from '../chainError.ts';
 import type { ComputeName } from './computeRegistry.ts';
-import { recoverPublicKeyThunk, hash } from './cryptoThunks.ts';
-import { callThunk, checkAuthority, exitThunk, getArguments, getCaller, getContractId, verifySignature } from './contractThunks.ts';
-import { HOST_ERROR, ExecutionContext, ExitSuccess, PRIVILEGE } from './executionContext.ts';
+import { recoverPublicKeyThunk, hash, verifyMerkleRoot, verifyVrfProof } from './cryptoThunks.ts';
+import { callThunk, checkAuthority, exitThunk, getArguments, getCaller, getContractId, runBytecode, verifySignature } from './contractThunks.ts';
+import { HOST_ERROR, ExecutionContext, ExitSuccess, PRIVILEGE, type ContractMetadataObject, type DispatchTarget } from './executionContext.ts';
 import type { HostResult } from './runModule.ts';
+
+const EMPTY = new Uint8Array(0);
 import {
   event,
   getAccountNonce,
@@ -25,8 +28,22 @@ import {
   log,
   putObject,
   removeObject,
+  KERNEL_SPACE,
 } from './stateThunks.ts';
 import { SYSTEM_CALL_IDS, SYSTEM_CALL_NAMES, type SystemCallName } from './systemCallIds.ts';
+import {
+  checkSystemAuthority,
+  consumeAccountRc,
+  consumeBlockResources,
+  getAccountRc,
+  getContractAddress,
+  getContractMetadata,
+  getContractName,
+  getResourceLimits,
+  processBlockSignature,
+  setAccountNonce,
+  verifyAccountNonce,
+} from './systemThunks.ts';
 
 /** A thunk: its argument and result message types (none for empty messages) and its implementation. */
 interface Thunk {
@@ -34,21 +51,33 @@ interface Thunk {
   result?: string;
   // Arguments arrive decoded from the contract's bytes (or given by the chain's own calls).
   run(ctx: ExecutionContext, args: never): object | undefined;
+  /** Registered after genesis (THUNK_REGISTER): callable only as the target of an override. */
+  notGenesis?: true;
 }
 
 const M = 'koinos.chain.';
+const NS = 'koinos.contracts.name_service.';
 
-/** The thunks the devnet has, by system call name (genesis thunks of thunk_dispatcher.cpp). */
+/** The thunks of koinos-chain's thunk dispatcher (system_calls.cpp register_thunks), by system call name. */
 export const THUNKS: Partial<Record<SystemCallName, Thunk>> = {
+  nop: { run: () => undefined, notGenesis: true },
   get_head_info: { result: `${M}get_head_info_result`, run: getHeadInfo },
   get_chain_id: { result: `${M}get_chain_id_result`, run: getChainId },
+  process_block_signature: { args: `${M}process_block_signature_arguments`, result: `${M}bool_result`, run: processBlockSignature },
   get_transaction: { result: `${M}get_transaction_result`, run: getTransaction },
   get_transaction_field: { args: `${M}get_transaction_field_arguments`, result: `${M}get_transaction_field_result`, run: getTransactionField },
   get_block: { result: `${M}get_block_result`, run: getBlock },
   get_block_field: { args: `${M}get_block_field_arguments`, result: `${M}get_block_field_result`, run: getBlockField },
   get_last_irreversible_block: { result: `${M}get_last_irreversible_block_result`, run: getLastIrreversibleBlock },
   get_account_nonce: { args: `${M}get_account_nonce_arguments`, result: `${M}get_account_nonce_result`, run: getAccountNonce },
+  verify_account_nonce: { args: `${M}verify_account_nonce_arguments`, result: `${M}bool_result`, run: verifyAccountNonce },
+  set_account_nonce: { args: `${M}set_account_nonce_arguments`, run: setAccountNonce },
+  check_system_authority: { result: `${M}check_system_authority_result`, run: checkSystemAuthority },
   get_operation: { result: `${M}get_operation_result`, run: getOperation },
+  get_account_rc: { args: `${M}get_account_rc_arguments`, result: `${M}get_account_rc_result`, run: getAccountRc },
+  consume_account_rc: { args: `${M}consume_account_rc_arguments`, result: `${M}bool_result`, run: consumeAccountRc },
+  get_resource_limits: { result: `${M}get_resource_limits_result`, run: getResourceLimits },
+  consume_block_resources: { args: `${M}consume_block_resources_arguments`, result: `${M}bool_result`, run: consumeBlockResources },
   put_object: { args: `${M}put_object_arguments`, run: putObject },
   remove_object: { args: `${M}object_arguments`, run: removeObject },
   get_object: { args: `${M}object_arguments`, result: `${M}database_object_result`, run: getObject },
@@ -58,7 +87,9 @@ export const THUNKS: Partial<Record<SystemCallName, Thunk>> = {
   event: { args: `${M}event_arguments`, run: event },
   hash: { args: `${M}hash_arguments`, result: `${M}bytes_result`, run: hash },
   recover_public_key: { args: `${M}recover_public_key_arguments`, result: `${M}bytes_result`, run: recoverPublicKeyThunk },
+  verify_merkle_root: { args: `${M}verify_merkle_root_arguments`, result: `${M}bool_result`, run: verifyMerkleRoot },
   verify_signature: { args: `${M}verify_signature_arguments`, result: `${M}bool_result`, run: verifySignature },
+  verify_vrf_proof: { args: `${M}verify_vrf_proof_arguments`, result: `${M}bool_result`, run: verifyVrfProof },
   call: { args: `${M}call_arguments`, result: `${M}bytes_result`, run: callThunk },
   exit: { args: `${M}exit_arguments`, run: exitThunk },
   get_arguments: { result: `${M}get_arguments_result`, run: getArguments },
@@ -66,6 +97,22 @@ export const THUNKS: Partial<Record<SystemCallName, Thunk>> = {
   get_caller: { result: `${M}get_caller_result`, run: getCaller },
   check_authority: { args: `${M}check_authority_arguments`, result: `${M}bool_result`, run: checkAuthority },
 };
+
+/**
+ * System calls with no thunk in koinos-chain that mainnet answers with a contract override set at genesis (the
+ * name service, get_contract_metadata): the devnet answers them natively while no override is set.
+ */
+export const DEVNET_SYSTEM_CALLS: Partial<Record<SystemCallName, Thunk>> = {
+  get_contract_metadata: { args: `${M}get_contract_metadata_arguments`, result: `${M}get_contract_metadata_result`, run: getContractMetadata },
+  get_contract_name: { args: `${NS}get_name_arguments`, result: `${NS}get_name_result`, run: getContractName },
+  get_contract_address: { args: `${NS}get_address_arguments`, result: `${NS}get_address_result`, run: getContractAddress },
+};
+
+/** Whether the chain's thunk dispatcher has this thunk id (set_system_call's thunk_exists). */
+export function thunkExists(id: number): boolean {
+  const name = SYSTEM_CALL_NAMES.get(id);
+  return name !== undefined && THUNKS[name] !== undefined;
+}
 
 /** Protobuf's ParseFromArray as the chain calls it: a malformed message is not an error, fields default. */
 function parseArgs(type: string | undefined, bytes: Uint8Array): object {
@@ -77,22 +124,109 @@ function parseArgs(type: string | undefined, bytes: Uint8Array): object {
   }
 }
 
-function thunkOf(id: number): { name: SystemCallName; thunk: Thunk } {
-  const name = SYSTEM_CALL_NAMES.get(id);
-  const thunk = name ? THUNKS[name] : undefined;
-  if (!name || !thunk) throw new ChainError(HOST_ERROR.unknown_thunk, `thunk ${id} does not exist`);
-  return { name, thunk };
+/** The system call dispatch key of an id: the id as 4 bytes big-endian (koinos util converter::as<std::string>). */
+export function dispatchKey(id: number): Uint8Array {
+  const key = new Uint8Array(4);
+  new DataView(key.buffer).setUint32(0, id >>> 0, false);
+  return key;
 }
 
 /**
- * A system call the chain makes itself (koinos-chain `system_call::NAME`): in a kernel frame, charged the registry's
- * compute for the name (no per-byte deserialization), returning the decoded result.
+ * execution_context::cache_system_call: the override in the dispatch space, if any, resolved once per context (a
+ * bundle with its bytecode and metadata), else the thunk of the same id.
+ * @throws ChainError invalid_contract when an override names a contract without metadata or bytecode.
+ */
+function resolve(ctx: ExecutionContext, sid: number): DispatchTarget {
+  const cached = ctx.dispatch.get(sid);
+  if (cached) return cached;
+  let target: DispatchTarget = { kind: 'thunk', thunkId: sid, override: false };
+  const bytes = ctx.env.state.get(KERNEL_SPACE.systemCallDispatch, dispatchKey(sid));
+  if (bytes) {
+    const found = decode<{ thunk_id?: number; system_call_bundle?: { contract_id?: Uint8Array; entry_point?: number } }>(
+      'koinos.protocol.system_call_target',
+      bytes,
+    );
+    if (found.system_call_bundle) {
+      const contractId = found.system_call_bundle.contract_id ?? EMPTY;
+      const meta = ctx.env.state.get(KERNEL_SPACE.contractMetadata, contractId);
+      const bytecode = ctx.env.state.get(KERNEL_SPACE.contractBytecode, contractId);
+      if (!meta) throw new ChainError(ERROR_CODE.invalid_contract, `contract metadata for call id ${sid} not found`);
+      if (!bytecode) throw new ChainError(ERROR_CODE.invalid_contract, `contract bytecode for call id ${sid} not found`);
+      target = {
+        kind: 'bundle',
+        contractId,
+        entryPoint: found.system_call_bundle.entry_point ?? 0,
+        bytecode,
+        metadata: decode<ContractMetadataObject>('koinos.chain.contract_metadata_object', meta),
+      };
+    } else target = { kind: 'thunk', thunkId: found.thunk_id ?? 0, override: true };
+  }
+  ctx.dispatch.set(sid, target);
+  return target;
+}
+
+/**
+ * execution_context::thunk_translation plus the thunk lookup of host_api::call: an override's thunk, or the call's
+ * own thunk when it is a genesis thunk; the devnet's native answers stand where mainnet has a genesis override.
+ */
+function thunkFor(sid: number, target: DispatchTarget & { kind: 'thunk' }): { name: SystemCallName; thunk: Thunk; native: boolean } {
+  const id = target.thunkId;
+  const name = SYSTEM_CALL_NAMES.get(id);
+  if (!target.override) {
+    const native = name ? DEVNET_SYSTEM_CALLS[name] : undefined;
+    if (name && native) return { name, thunk: native, native: true };
+    const thunk = name ? THUNKS[name] : undefined;
+    if (!name || !thunk || thunk.notGenesis) throw new ChainError(HOST_ERROR.unknown_thunk, `thunk ${sid} is not enabled`);
+    return { name, thunk, native: false };
+  }
+  const thunk = name ? THUNKS[name] : undefined;
+  if (!name || !thunk) throw new ChainError(HOST_ERROR.unknown_thunk, `thunk ${id} does not exist`);
+  return { name, thunk, native: false };
+}
+
+/**
+ * execution_context::system_call: runs an override contract at its entry point with the raw argument bytes, in a
+ * frame with the privilege its metadata gives; answers the object its exit left (the chain does not clear the
+ * previous result first, nor does this).
+ */
+function runBundle(ctx: ExecutionContext, target: DispatchTarget & { kind: 'bundle' }, args: Uint8Array): Uint8Array | undefined {
+  const frame = {
+    contractId: target.contractId,
+    privilege: target.metadata.system ? PRIVILEGE.kernel : PRIVILEGE.user,
+    args,
+    entryPoint: target.entryPoint,
+    sid: 0,
+  };
+  try {
+    ctx.withFrame(frame, () => runBytecode(ctx, target.bytecode));
+  } catch (error) {
+    if (!(error instanceof ExitSuccess)) throw error;
+  }
+  return ctx.result.object;
+}
+
+/** The registry charge of a thunk run for a system call; the devnet's native answers charge their own work. */
+function chargeThunk(ctx: ExecutionContext, name: SystemCallName, native: boolean): void {
+  if (!native) ctx.useCompute(ctx.compute(name as ComputeName));
+}
+
+/**
+ * A system call the chain makes itself (koinos-chain `system_call::NAME`, thunk_utils.hpp): in a kernel frame, an
+ * override contract with the serialized arguments, or the thunk charged the registry's compute for its name (no
+ * per-byte deserialization); returns the decoded result.
  */
 export function systemCall<R = Record<string, unknown>>(ctx: ExecutionContext, name: SystemCallName, args: object): R {
-  const thunk = THUNKS[name];
-  if (!thunk) throw new ChainError(HOST_ERROR.unknown_thunk, `thunk ${SYSTEM_CALL_IDS[name]} does not exist`);
-  return ctx.withFrame(ExecutionContext.systemFrame(SYSTEM_CALL_IDS[name]), () => {
-    ctx.useCompute(ctx.compute(name as ComputeName));
+  const sid = SYSTEM_CALL_IDS[name];
+  return ctx.withFrame(ExecutionContext.systemFrame(sid), () => {
+    const target = resolve(ctx, sid);
+    const own = THUNKS[name] ?? DEVNET_SYSTEM_CALLS[name];
+    if (target.kind === 'bundle') {
+      const object = runBundle(ctx, target, own?.args ? encode(own.args, args) : EMPTY);
+      if (sid === SYSTEM_CALL_IDS.exit) throw new ExitSuccess();
+      return (own?.result ? decode(own.result, object ?? EMPTY) : {}) as R;
+    }
+    const { name: thunkName, thunk, native } = thunkFor(sid, target);
+    chargeThunk(ctx, thunkName, native);
     return (thunk.run(ctx, args as never) ?? {}) as R;
   });
 }
@@ -103,6 +237,10 @@ function dispatch(ctx: ExecutionContext, thunk: Thunk, args: Uint8Array, ret: Ui
   const result = thunk.run(ctx, parseArgs(thunk.args, args) as never);
   if (!thunk.result) return 0;
   const bytes = encode(thunk.result, result ?? {});
+  return writeResult(bytes, ret);
+}
+
+function writeResult(bytes: Uint8Array, ret: Uint8Array): number {
   if (bytes.length > ret.length) {
     throw new ChainError(HOST_ERROR.insufficient_return_buffer, 'return buffer is not large enough for the return value');
   }
@@ -123,6 +261,20 @@ function codeOf(error: unknown): { code: number; message: string } {
   throw error;
 }
 
+/** host_api::call: the override contract, or the thunk charged from the registry, in a kernel frame. */
+function call(ctx: ExecutionContext, sid: number, ret: Uint8Array, args: Uint8Array): number {
+  return ctx.withFrame(ExecutionContext.systemFrame(sid), () => {
+    const target = resolve(ctx, sid);
+    if (target.kind === 'bundle') {
+      const object = runBundle(ctx, target, args);
+      return object ? writeResult(object, ret) : 0;
+    }
+    const { name, thunk, native } = thunkFor(sid, target);
+    chargeThunk(ctx, name, native);
+    return dispatch(ctx, thunk, args, ret);
+  });
+}
+
 /** host_api::invoke_system_call: what a contract's env.invoke_system_call does. */
 export function invokeSystemCall(ctx: ExecutionContext, sid: number, ret: Uint8Array, args: Uint8Array): HostResult {
   let code = 0;
@@ -130,11 +282,7 @@ export function invokeSystemCall(ctx: ExecutionContext, sid: number, ret: Uint8A
   let written = 0;
   let exited = false;
   try {
-    written = ctx.withFrame(ExecutionContext.systemFrame(sid), () => {
-      const { name, thunk } = thunkOf(sid);
-      ctx.useCompute(ctx.compute(name as ComputeName));
-      return dispatch(ctx, thunk, args, ret);
-    });
+    written = call(ctx, sid, ret, args);
   } catch (error) {
     if (error instanceof ExitSuccess) exited = true;
     else ({ code, message } = codeOf(error));
@@ -142,8 +290,10 @@ export function invokeSystemCall(ctx: ExecutionContext, sid: number, ret: Uint8A
   if (ctx.privilege() === PRIVILEGE.user && code >= ERROR_CODE.reversion) throw new ChainError(code, message);
   if (sid === SYSTEM_CALL_IDS.exit) {
     if (code !== 0) throw new ChainError(code, message);
-    if (exited) throw new ExitSuccess();
+    throw new ExitSuccess();
   }
+  // A success_exception from anything but exit (an override contract exited) is not caught by the chain either.
+  if (exited) throw new ExitSuccess();
   if (code !== 0) return errorResult(code, message, ret);
   return { code: 0, written };
 }
@@ -158,7 +308,9 @@ export function invokeThunk(ctx: ExecutionContext, tid: number, ret: Uint8Array,
   let written = 0;
   let exited = false;
   try {
-    const { thunk } = thunkOf(tid);
+    const name = SYSTEM_CALL_NAMES.get(tid);
+    const thunk = name ? THUNKS[name] : undefined;
+    if (!thunk) throw new ChainError(HOST_ERROR.unknown_thunk, `thunk ${tid} not found`);
     written = dispatch(ctx, thunk, args, ret);
   } catch (error) {
     if (error instanceof ExitSuccess) exited = true;
@@ -166,8 +318,9 @@ export function invokeThunk(ctx: ExecutionContext, tid: number, ret: Uint8Array,
   }
   if (tid === SYSTEM_CALL_IDS.exit) {
     if (code !== 0) throw new ChainError(code, message);
-    if (exited) throw new ExitSuccess();
+    throw new ExitSuccess();
   }
+  if (exited) throw new ExitSuccess();
   if (code !== 0) return errorResult(code, message, ret);
   return { code: 0, written };
 }

@@ -1034,6 +1034,33 @@ export const DESCRIPTOR: INamespace = {
         "pre_irreversibility_block": -1015
        }
       },
+      "set_system_call_event": {
+       "fields": {
+        "call_id": {
+         "type": "uint32",
+         "id": 1
+        },
+        "target": {
+         "type": "koinos.protocol.system_call_target",
+         "id": 2
+        }
+       }
+      },
+      "set_system_contract_event": {
+       "fields": {
+        "contract_id": {
+         "type": "bytes",
+         "id": 1,
+         "options": {
+          "(koinos.btype)": "CONTRACT_ID"
+         }
+        },
+        "system_contract": {
+         "type": "bool",
+         "id": 2
+        }
+       }
+      },
       "get_head_info_result": {
        "fields": {
         "value": {
@@ -1415,6 +1442,154 @@ export const DESCRIPTOR: INamespace = {
         "call": {
          "type": "authorize_call_data",
          "id": 2
+        }
+       }
+      },
+      "process_block_signature_arguments": {
+       "fields": {
+        "digest": {
+         "type": "bytes",
+         "id": 1
+        },
+        "header": {
+         "type": "koinos.protocol.block_header",
+         "id": 2
+        },
+        "signature": {
+         "type": "bytes",
+         "id": 3
+        }
+       }
+      },
+      "verify_account_nonce_arguments": {
+       "fields": {
+        "account": {
+         "type": "bytes",
+         "id": 1,
+         "options": {
+          "(koinos.btype)": "ADDRESS"
+         }
+        },
+        "nonce": {
+         "type": "bytes",
+         "id": 2
+        }
+       }
+      },
+      "set_account_nonce_arguments": {
+       "fields": {
+        "account": {
+         "type": "bytes",
+         "id": 1,
+         "options": {
+          "(koinos.btype)": "ADDRESS"
+         }
+        },
+        "nonce": {
+         "type": "bytes",
+         "id": 2
+        }
+       }
+      },
+      "get_account_rc_arguments": {
+       "fields": {
+        "account": {
+         "type": "bytes",
+         "id": 1,
+         "options": {
+          "(koinos.btype)": "ADDRESS"
+         }
+        }
+       }
+      },
+      "get_account_rc_result": {
+       "fields": {
+        "value": {
+         "type": "uint64",
+         "id": 1,
+         "options": {
+          "jstype": "JS_STRING"
+         }
+        }
+       }
+      },
+      "consume_account_rc_arguments": {
+       "fields": {
+        "account": {
+         "type": "bytes",
+         "id": 1,
+         "options": {
+          "(koinos.btype)": "ADDRESS"
+         }
+        },
+        "value": {
+         "type": "uint64",
+         "id": 2,
+         "options": {
+          "jstype": "JS_STRING"
+         }
+        }
+       }
+      },
+      "consume_block_resources_arguments": {
+       "fields": {
+        "disk_storage_consumed": {
+         "type": "uint64",
+         "id": 1,
+         "options": {
+          "jstype": "JS_STRING"
+         }
+        },
+        "network_bandwidth_consumed": {
+         "type": "uint64",
+         "id": 2,
+         "options": {
+          "jstype": "JS_STRING"
+         }
+        },
+        "compute_bandwidth_consumed": {
+         "type": "uint64",
+         "id": 3,
+         "options": {
+          "jstype": "JS_STRING"
+         }
+        }
+       }
+      },
+      "verify_merkle_root_arguments": {
+       "fields": {
+        "root": {
+         "type": "bytes",
+         "id": 1
+        },
+        "hashes": {
+         "rule": "repeated",
+         "type": "bytes",
+         "id": 2
+        }
+       }
+      },
+      "verify_vrf_proof_arguments": {
+       "fields": {
+        "type": {
+         "type": "dsa",
+         "id": 1
+        },
+        "public_key": {
+         "type": "bytes",
+         "id": 2
+        },
+        "proof": {
+         "type": "bytes",
+         "id": 3
+        },
+        "hash": {
+         "type": "bytes",
+         "id": 4
+        },
+        "message": {
+         "type": "bytes",
+         "id": 5
         }
        }
       },

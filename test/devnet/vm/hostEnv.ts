@@ -1,12 +1,13 @@
 // Test helpers for the host: an environment over an in-memory object store, a compute meter with a limit, transactions
 // signed by development keys, and a WAT probe contract that makes one system call and exits with what it got back.
 import { ChainError, ERROR_CODE } from '../../../src-main/devnet/chainError.ts';
-import { devKey } from '../../../src-main/devnet/devKeys.ts';
-import type { ComputeMeter, HostEnvironment } from '../../../src-main/devnet/vm/executionContext.ts';
+import { devKey, GENESIS_KEY_INDEX } from '../../../src-main/devnet/devKeys.ts';
+import type { ComputeMeter, HostEnvironment, ResourceLimitData, SystemServices } from '../../../src-main/devnet/vm/executionContext.ts';
 import { MemoryObjectStore } from '../../../src-main/devnet/vm/objectStore.ts';
 import { uploadContract } from '../../../src-main/devnet/vm/contractOperations.ts';
 import { multihashSha256, sha256 } from '../../../src-main/koinos/hash.ts';
 import { signDigest } from '../../../src-main/koinos/keys.ts';
+import { encode } from '../../../src-main/koinos/codec.ts';
 import type { Transaction } from '../../../src-main/koinos/types.ts';
 import { wat } from './wat.ts';
 
@@ -41,7 +42,49 @@ export function signedTransaction(label: string, ...keyIndexes: number[]): Trans
   };
 }
 
-export type TestEnv = HostEnvironment & { meter: TestComputeMeter; state: MemoryObjectStore; disk: number };
+/** System services over plain maps: mana by address (hex), system names, native contract metadata. */
+export class TestServices implements SystemServices {
+  readonly mana = new Map<string, bigint>();
+  readonly names = new Map<string, Uint8Array>();
+  limits: ResourceLimitData = {
+    disk_storage_limit: 1n,
+    disk_storage_cost: 2n,
+    network_bandwidth_limit: 3n,
+    network_bandwidth_cost: 4n,
+    compute_bandwidth_limit: 5n,
+    compute_bandwidth_cost: 6n,
+  };
+  readonly natives = new Map<string, { hash: Uint8Array; system: boolean }>();
+
+  accountRc(account: Uint8Array): bigint {
+    return this.mana.get(Buffer.from(account).toString('hex')) ?? 0n;
+  }
+
+  consumeAccountRc(account: Uint8Array, rc: bigint): boolean {
+    const have = this.accountRc(account);
+    if (have < rc) return false;
+    this.mana.set(Buffer.from(account).toString('hex'), have - rc);
+    return true;
+  }
+
+  resourceLimits(): ResourceLimitData {
+    return this.limits;
+  }
+
+  contractName(address: Uint8Array): string | undefined {
+    return [...this.names].find(([, a]) => Buffer.compare(a, address) === 0)?.[0];
+  }
+
+  contractAddress(name: string): Uint8Array | undefined {
+    return this.names.get(name);
+  }
+
+  nativeMetadata(contractId: Uint8Array) {
+    return this.natives.get(Buffer.from(contractId).toString('hex'));
+  }
+}
+
+export type TestEnv = HostEnvironment & { meter: TestComputeMeter; state: MemoryObjectStore; disk: number; services: TestServices };
 
 export function testEnv(options: { readOnly?: boolean; transaction?: Transaction; limit?: bigint; state?: MemoryObjectStore } = {}): TestEnv {
   const env: TestEnv = {
@@ -59,6 +102,8 @@ export function testEnv(options: { readOnly?: boolean; transaction?: Transaction
     logs: [],
     sequence: { next: 0 },
     disk: 0,
+    genesisAddress: devKey(GENESIS_KEY_INDEX).addressBytes,
+    services: new TestServices(),
     useDisk(bytes: number) {
       env.disk += bytes;
     },
@@ -117,4 +162,15 @@ export async function probeContract(sid: number, args: Uint8Array, options: { re
 export function probeResult(result: Uint8Array): { code: number; bytes: Uint8Array } {
   const view = new DataView(result.buffer, result.byteOffset, result.byteLength);
   return { code: view.getInt32(0, true), bytes: result.subarray(4) };
+}
+
+/** A contract that exits at once with `object` as its result (an override that answers a constant). */
+export function constantContract(object: Uint8Array): Promise<Uint8Array> {
+  const exitArgs = encode('koinos.chain.exit_arguments', { code: 0, res: { object } });
+  return wat(`(module
+    (type $h (func (param i32 i32 i32 i32 i32 i32) (result i32)))
+    (import "env" "invoke_system_call" (func $sys (type $h)))
+    (memory (export "memory") 1)
+    (data (i32.const 0) "${watBytes(exitArgs)}")
+    (func (export "_start") (drop (call $sys (i32.const 602) (i32.const 0) (i32.const 0) (i32.const 0) (i32.const ${exitArgs.length}) (i32.const 1024)))))`);
 }
