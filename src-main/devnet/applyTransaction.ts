@@ -12,6 +12,7 @@ import { merkleRoot, nonceToBytes } from '../koinos/transaction.ts';
 import type { EventData, Operation, Transaction, TransactionHeader, TransactionReceipt } from '../koinos/types.ts';
 import { ChainError, ERROR_CODE, failure } from './chainError.ts';
 import type { CallContext } from './contracts/context.ts';
+import type { ChainFacts } from './chainFacts.ts';
 import { contractAt, KOIN } from './contracts/registry.ts';
 import { callWasmContract, isWasmContract, setSystemCallOperation, setSystemContractOperation, uploadWasmContract } from './wasmContracts.ts';
 import { COMPUTE, hashCompute, merkleCompute, RcMeter, RESOURCE_LIMITS } from './resources.ts';
@@ -178,6 +179,8 @@ export interface ApplyContext {
   mempoolNonce?: bigint;
   /** The execution context's event counter (block-wide in a block). */
   sequence: { next: number };
+  /** Chain id, head and block as contracts see them (the head at submission, the block being applied in one). */
+  chain?: ChainFacts;
 }
 
 /** The outcome of applying a transaction that did not fail. */
@@ -281,6 +284,7 @@ export function applyTransaction(ctx: ApplyContext, prepared: PreparedTransactio
         authorize,
         transaction: prepared.tx,
         logs,
+        chain: ctx.chain,
       };
       for (const op of prepared.tx.operations) applyOperation(callCtx, op);
       opsView.commit();

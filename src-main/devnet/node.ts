@@ -32,6 +32,7 @@ import { RESOURCE_LIMITS } from './resources.ts';
 import { inlineRecoverer, workerRecoverer, type SignatureRecoverer } from './signatures.ts';
 import { BaseState, StateView } from './state.ts';
 import { isWasmContract, readWasmContract } from './wasmContracts.ts';
+import { blockFacts, headFacts, type ChainFacts } from './chainFacts.ts';
 import { historyKey, keyText, LevelStore, MemoryStore, storeKey, u32Key, u64Key, type Store, type StoreOp } from './store.ts';
 import {
   NodeError,
@@ -260,8 +261,9 @@ class Devnet implements DevnetNode {
     return clock > this.head.timestamp ? clock : this.head.timestamp + 1n;
   }
 
-  private applyContext(base: StateView, headBlockTime: bigint, blockHeight: bigint, sequence: { next: number }): ApplyContext {
-    return { base, headBlockTime, blockHeight, chainId: this.chainId, genesisAddress: this.genesisKey.addressBytes, sequence };
+  private applyContext(base: StateView, headBlockTime: bigint, blockHeight: bigint, sequence: { next: number }, chain?: ChainFacts): ApplyContext {
+    chain ??= headFacts(this.chainId, this.head, this.settings.irreversibleDepth);
+    return { base, headBlockTime, blockHeight, chainId: this.chainId, genesisAddress: this.genesisKey.addressBytes, sequence, chain };
   }
 
   /**
@@ -282,10 +284,11 @@ class Devnet implements DevnetNode {
     adjust?.(view, timestamp, height);
     const pending = this.mempool.list();
     const sequence = { next: 0 };
+    const facts = blockFacts(this.chainId, { parent, timestamp, transactions: pending.map((e) => e.prepared), signer: this.genesisKey }, this.settings.irreversibleDepth);
     const included: IncludedTransaction[] = [];
     for (const entry of pending) {
       try {
-        const applied = applyTransaction(this.applyContext(view, timestamp, height, sequence), entry.prepared);
+        const applied = applyTransaction(this.applyContext(view, timestamp, height, sequence, facts), entry.prepared);
         applied.view.commit();
         const { receipt } = applied;
         included.push({
@@ -611,6 +614,7 @@ class Devnet implements DevnetNode {
       events: [],
       sequence: { next: 0 },
       authorize: () => false,
+      chain: headFacts(this.chainId, this.head, this.settings.irreversibleDepth),
     };
     if (!contract && isWasmContract(view, request.contract_id)) return readWasmContract(ctx, request.contract_id, request.entry_point, request.args);
     if (!contract) throw new ChainError(ERROR_CODE.invalid_contract, 'contract does not exist');

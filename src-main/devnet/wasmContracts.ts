@@ -100,12 +100,13 @@ function environment(ctx: CallContext, transaction: Transaction | undefined, log
     meter: ctx.meter && !ctx.readOnly ? rcComputeMeter(ctx) : budgetMeter(READ_COMPUTE_LIMIT),
     useDisk: (bytes) => ctx.meter?.useDisk(bytes),
     readOnly: ctx.readOnly,
-    chainId: EMPTY,
-    headInfo: {
+    chainId: ctx.chain?.chainId ?? EMPTY,
+    headInfo: ctx.chain?.headInfo ?? (() => ({
       head_topology: { id: EMPTY, previous: EMPTY, height: ctx.blockHeight },
       head_block_time: ctx.headBlockTime,
       last_irreversible_block: 0n,
-    },
+    })),
+    block: ctx.chain?.block,
     transaction,
     events: ctx.events,
     logs,

@@ -5,7 +5,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { delimiter, dirname, join, relative, sep } from 'node:path';
+import { delimiter, dirname, join, relative, resolve, sep } from 'node:path';
 import asc from 'assemblyscript/asc';
 import descriptor from 'protobufjs/ext/descriptor/index.js';
 
@@ -115,9 +115,59 @@ function abiOf(sourceInfoSet: Uint8Array, typesSet: Uint8Array, protoName: strin
   return abi;
 }
 
+/** Whether a process of this id runs (a build lock of a process that died is stale). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** How long a build waits for another process building the same inputs (a cold build takes tens of seconds). */
+const LOCK_WAIT_MS = 300_000;
+
 /**
- * Builds test/contracts/<name> (its <name>.proto, assembly/ and asconfig.json), or returns the cached build of the
- * same inputs. Concurrent builds of one contract are safe: each writes its own folder and renames it into place.
+ * Runs `build` unless `dir` is built, one process at a time: test files started together build once, and the others
+ * poll (with a deadline) until the first one's output is in place. The lock file holds the builder's process id.
+ */
+async function buildOnce(dir: string, build: () => Promise<void>): Promise<void> {
+  const lock = `${dir}.lock`;
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  mkdirSync(CACHE, { recursive: true });
+  for (;;) {
+    if (existsSync(join(dir, 'abi.json'))) return;
+    try {
+      writeFileSync(lock, String(process.pid), { flag: 'wx' });
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    let holder = 0;
+    try {
+      holder = Number(readFileSync(lock, 'utf8'));
+    } catch {
+      continue; // released meanwhile
+    }
+    // An empty lock is one being written: its holder lives.
+    if (holder > 0 && !alive(holder)) {
+      rmSync(lock, { force: true });
+      continue;
+    }
+    if (Date.now() > deadline) throw new Error(`expected process ${holder} to finish building ${dir} within ${LOCK_WAIT_MS} ms, found it still building`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  try {
+    if (!existsSync(join(dir, 'abi.json'))) await build();
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
+/**
+ * Builds test/contracts/<name> (its assembly/ with assembly/proto/<name>.proto, and asconfig.json), or returns the
+ * cached build of the same inputs. Concurrent callers build once (a lock file), and a build is renamed into place whole.
  * @throws Error with protoc's or asc's output when a step fails.
  * @example
  * const { bytecode, abi } = await buildContract('guestbook');
@@ -125,13 +175,16 @@ function abiOf(sourceInfoSet: Uint8Array, typesSet: Uint8Array, protoName: strin
 export async function buildContract(name: string): Promise<BuiltContract> {
   const protoc = findProtoc();
   const dir = join(CACHE, `${name}-${inputHash(name, protoc)}`);
-  const load = (): BuiltContract => ({
+  await buildOnce(dir, () => compile(name, protoc, dir));
+  return {
     bytecode: new Uint8Array(readFileSync(join(dir, 'contract.wasm'))),
     abi: JSON.parse(readFileSync(join(dir, 'abi.json'), 'utf8')) as ContractAbi,
     dir,
-  });
-  if (existsSync(join(dir, 'abi.json'))) return load();
+  };
+}
 
+/** protoc + as-proto-gen, the ABI, then asc, in a folder of its own renamed to `dir` when all went well. */
+async function compile(name: string, protoc: string, dir: string): Promise<void> {
   const work = `${dir}.${process.pid}-${randomBytes(4).toString('hex')}`;
   try {
     mkdirSync(work, { recursive: true });
@@ -154,17 +207,21 @@ export async function buildContract(name: string): Promise<BuiltContract> {
     if (result.error) throw new Error(`asc failed to build ${name}: ${result.error.message}\n${output.join('')}`);
     cpSync(join(work, 'build/contract.wasm'), join(work, 'contract.wasm'));
     writeFileSync(join(work, 'abi.json'), `${JSON.stringify(abi, null, 2)}\n`);
-    try {
-      renameSync(work, dir);
-    } catch (error) {
-      // Another run finished the same build first: keep its folder.
-      if (!existsSync(join(dir, 'abi.json'))) throw error;
-    }
+    renameSync(work, dir);
   } catch (error) {
     if (error instanceof Error && 'stderr' in error && error.stderr) error.message += `\n${String(error.stderr)}`;
     throw error;
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
-  return load();
+}
+
+// `npx tsx test/contracts/build.ts NAME` builds test/contracts/NAME and prints the folder of contract.wasm and abi.json.
+if (process.argv[1] && resolve(process.argv[1]) === import.meta.filename) {
+  const name = process.argv[2];
+  if (!name || !existsSync(join(CONTRACTS, name, 'asconfig.json'))) {
+    process.stderr.write(`usage: npx tsx test/contracts/build.ts NAME (a folder of test/contracts with an asconfig.json); got ${name ?? 'nothing'}\n`);
+    process.exit(2);
+  }
+  process.stdout.write(`${(await buildContract(name)).dir}\n`);
 }

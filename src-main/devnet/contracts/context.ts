@@ -4,6 +4,7 @@ import type { EventData, Transaction } from '../../koinos/types.ts';
 import { ChainError, ERROR_CODE, reversion } from '../chainError.ts';
 import { COMPUTE, type RcMeter } from '../resources.ts';
 import type { Space, StateView } from '../state.ts';
+import type { ChainFacts } from '../chainFacts.ts';
 
 /** The context of one contract call. */
 export interface CallContext {
@@ -27,6 +28,8 @@ export interface CallContext {
   /** The transaction and its receipt's logs, for uploaded (wasm) contracts (wasmContracts.ts). */
   transaction?: Transaction;
   logs?: string[];
+  /** Chain id, head and block as the contracts of this run see them (chainFacts.ts). */
+  chain?: ChainFacts;
 }
 
 /** A contract the devnet runs natively. */

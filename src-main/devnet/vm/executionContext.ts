@@ -101,11 +101,13 @@ export interface HostEnvironment {
   /** chain.read_contract runs read-only: no writes, no check_authority. */
   readOnly: boolean;
   chainId: Uint8Array;
-  headInfo: HeadInfo;
+  /** get_head_info: the head (at a submission) or the block being applied; computed when asked. */
+  headInfo(): HeadInfo;
   transaction?: Transaction;
   /** The operation being applied (check_authority asks whether it is an upload). */
   operation?: Operation;
-  block?: Block;
+  /** The block being applied, if any (get_block); computed when asked. */
+  block?(): Block | undefined;
   /** The events and logs of the run (the chronicler); events get `sequence.next++`. */
   events: EventData[];
   logs: string[];

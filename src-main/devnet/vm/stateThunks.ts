@@ -122,7 +122,7 @@ export function event(ctx: ExecutionContext, args: { name?: string; data?: Uint8
 }
 
 export function getHeadInfo(ctx: ExecutionContext): { value: object } {
-  return { value: ctx.env.headInfo };
+  return { value: ctx.env.headInfo() };
 }
 
 export function getChainId(ctx: ExecutionContext): { value: Uint8Array } {
@@ -130,7 +130,7 @@ export function getChainId(ctx: ExecutionContext): { value: Uint8Array } {
 }
 
 export function getLastIrreversibleBlock(ctx: ExecutionContext): { value: bigint } {
-  return { value: ctx.env.headInfo.last_irreversible_block };
+  return { value: ctx.env.headInfo().last_irreversible_block };
 }
 
 export function getTransaction(ctx: ExecutionContext): { value: object } {
@@ -139,8 +139,9 @@ export function getTransaction(ctx: ExecutionContext): { value: object } {
 }
 
 export function getBlock(ctx: ExecutionContext): { value: object } {
-  if (!ctx.env.block) throw new ChainError(HOST_ERROR.internal_error, 'block does not exist');
-  return { value: ctx.env.block };
+  const block = ctx.env.block?.();
+  if (!block) throw new ChainError(HOST_ERROR.internal_error, 'block does not exist');
+  return { value: block };
 }
 
 export function getTransactionField(ctx: ExecutionContext, args: { field?: string }): { value: object } {
@@ -149,8 +150,9 @@ export function getTransactionField(ctx: ExecutionContext, args: { field?: strin
 }
 
 export function getBlockField(ctx: ExecutionContext, args: { field?: string }): { value: object } {
-  if (!ctx.env.block) throw new ChainError(HOST_ERROR.internal_error, 'block does not exist');
-  return { value: fieldValue('koinos.protocol.block', ctx.env.block, args.field ?? '') };
+  const block = ctx.env.block?.();
+  if (!block) throw new ChainError(HOST_ERROR.internal_error, 'block does not exist');
+  return { value: fieldValue('koinos.protocol.block', block, args.field ?? '') };
 }
 
 /** get_account_nonce: the nonce object of the account (a serialized value_type), or uint64 0 when it has none. */

@@ -92,11 +92,11 @@ export function testEnv(options: { readOnly?: boolean; transaction?: Transaction
     meter: new TestComputeMeter(options.limit),
     readOnly: options.readOnly ?? false,
     chainId: multihashSha256(sha256(new TextEncoder().encode('test chain'))),
-    headInfo: {
+    headInfo: () => ({
       head_topology: { id: new Uint8Array(34), previous: new Uint8Array(34), height: 7n },
       head_block_time: 1_700_000_000_000n,
       last_irreversible_block: 0n,
-    },
+    }),
     transaction: options.transaction ?? signedTransaction('no signer'),
     events: [],
     logs: [],
@@ -173,4 +173,24 @@ export function constantContract(object: Uint8Array): Promise<Uint8Array> {
     (memory (export "memory") 1)
     (data (i32.const 0) "${watBytes(exitArgs)}")
     (func (export "_start") (drop (call $sys (i32.const 602) (i32.const 0) (i32.const 0) (i32.const 0) (i32.const ${exitArgs.length}) (i32.const 1024)))))`);
+}
+
+/**
+ * A contract that calls system call `sid` with `args` and emits an event "probe" whose data is what the call wrote
+ * (at most 127 bytes), then exits: what a contract saw inside a block shows in the block's receipt.
+ */
+export function eventProbeContract(sid: number, args: Uint8Array): Promise<Uint8Array> {
+  const prefix = Uint8Array.from([0x0a, 5, ...new TextEncoder().encode('probe'), 0x12]);
+  return wat(`(module
+    (type $h (func (param i32 i32 i32 i32 i32 i32) (result i32)))
+    (import "env" "invoke_system_call" (func $sys (type $h)))
+    (memory (export "memory") 1)
+    (data (i32.const 0) "${watBytes(args)}")
+    (data (i32.const 2000) "${watBytes(prefix)}")
+    (func (export "_start") (local $n i32)
+      (drop (call $sys (i32.const ${sid}) (i32.const 2009) (i32.const 127) (i32.const 0) (i32.const ${args.length}) (i32.const 1024)))
+      (local.set $n (i32.load (i32.const 1024)))
+      (i32.store8 (i32.const 2008) (local.get $n))
+      (drop (call $sys (i32.const 402) (i32.const 0) (i32.const 0) (i32.const 2000) (i32.add (i32.const 9) (local.get $n)) (i32.const 1024)))
+      (drop (call $sys (i32.const 602) (i32.const 0) (i32.const 0) (i32.const 0) (i32.const 0) (i32.const 1024)))))`);
 }

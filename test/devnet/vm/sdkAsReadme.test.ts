@@ -1,0 +1,94 @@
+// README's "Develop a contract" as written: its two build commands compile the guestbook in a contract folder of its
+// own, its asconfig advice matches the guestbook's asconfig.json, and its koilib upload script uploads and calls the
+// contract on a real devnet over HTTP.
+import { execFile } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDevnet, type Devnet } from '../../../src-main/devnet/startDevnet.ts';
+import { checkModule } from '../../../src-main/devnet/vm/checkModule.ts';
+import { buildContract, findProtoc, type BuiltContract } from '../../contracts/build.ts';
+
+const run = promisify(execFile);
+const ROOT = join(import.meta.dirname, '../../..');
+const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const SECTION = README.slice(README.indexOf('## Develop a contract'));
+/** Under the repository, so that the scripts find its node_modules as a contract project finds its own. */
+const scratch = join(ROOT, 'test/contracts/.build', `readme-${process.pid}-${Date.now()}`);
+/** A cold build runs protoc, as-proto-gen and asc: tens of seconds on a busy 2-core machine. */
+const BUILD_TIMEOUT_MS = 300_000;
+
+let built: BuiltContract;
+
+/** The body of the first fenced block of `lang` after `heading` in the section. */
+function blockAfter(heading: string, lang: string): string {
+  const from = SECTION.indexOf(heading);
+  expect(from, `README's "Develop a contract" has no "${heading}"`).toBeGreaterThanOrEqual(0);
+  const match = new RegExp('```' + lang + '\\n([\\s\\S]*?)```').exec(SECTION.slice(from));
+  expect(match, `no ${lang} block after "${heading}"`).not.toBeNull();
+  return match![1]!;
+}
+
+beforeAll(async () => {
+  mkdirSync(scratch, { recursive: true });
+  built = await buildContract('guestbook');
+}, BUILD_TIMEOUT_MS);
+
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe("README's Develop a contract", () => {
+  it('names what the build needs: protoc from protobuf-compiler, the SDK, outFile, _start, no bulk memory or sign extension', () => {
+    for (const needed of ['protobuf-compiler', '@koinos/sdk-as@1.4.0', 'assemblyscript@0.27.37', '"outFile"', '"exportStart": "_start"', '"disable": ["sign-extension", "bulk-memory"]', 'yarn']) {
+      expect(SECTION).toContain(needed);
+    }
+    const asconfig = JSON.parse(readFileSync(join(ROOT, 'test/contracts/guestbook/asconfig.json'), 'utf8'));
+    expect(asconfig.options).toMatchObject({ exportStart: '_start', disable: ['sign-extension', 'bulk-memory'] });
+    expect(asconfig.targets.release.outFile).toBe('build/contract.wasm');
+  });
+
+  it(
+    'builds the guestbook with its two commands in a contract folder',
+    async () => {
+      const folder = join(scratch, 'guestbook');
+      cpSync(join(ROOT, 'test/contracts/guestbook'), folder, { recursive: true });
+      mkdirSync(join(folder, 'koinos'));
+      cpSync(join(ROOT, 'proto/koinos/options.proto'), join(folder, 'koinos/options.proto'));
+      symlinkSync(join(ROOT, 'node_modules'), join(folder, 'node_modules'), 'dir');
+      // The system's protoc first, as in a shell without npm's node_modules/.bin on PATH.
+      const path = [join(findProtoc(), '..'), ...(process.env.PATH ?? '').split(delimiter).filter((d) => !d.includes('node_modules'))].join(delimiter);
+      await run('bash', ['-euo', 'pipefail', '-c', blockAfter('What it takes', 'sh')], { cwd: folder, env: { ...process.env, PATH: path }, timeout: BUILD_TIMEOUT_MS });
+      const wasm = new Uint8Array(readFileSync(join(folder, 'build/contract.wasm')));
+      expect(checkModule(wasm).exports.map((e) => e.name)).toContain('_start');
+      expect(existsSync(join(folder, 'assembly/proto/guestbook.ts'))).toBe(true);
+    },
+    BUILD_TIMEOUT_MS,
+  );
+
+  describe('on a devnet', () => {
+    let devnet: Devnet;
+    beforeAll(async () => {
+      devnet = await startDevnet({ port: 0, blockTimeMs: 0, accounts: 1, log: () => {} });
+    });
+    afterAll(async () => {
+      await devnet?.stop();
+    });
+
+    it('uploads and calls the contract with the koilib script as written', async () => {
+      const script = join(scratch, 'upload.mjs');
+      writeFileSync(script, blockAfter('### Upload and call it', 'js'));
+      const [account] = devnet.accounts;
+      // Asynchronous: the devnet answers from this process while the script runs.
+      const { stdout } = await run(process.execPath, [script, built.dir], {
+        cwd: scratch,
+        env: { ...process.env, DEVNET: `${devnet.url}/jsonrpc`, WIF: account!.wif },
+        timeout: 60_000,
+      });
+      const [signed, count] = stdout.trim().split('\n').map((line) => JSON.parse(line));
+      expect(signed.event).toBe('guestbook.signed');
+      expect(signed.args).toEqual({ number: '1', signer: account!.address, message: 'hello, devnet' });
+      expect(BigInt(signed.compute)).toBeGreaterThan(100_000n);
+      expect(count).toEqual({ value: '1' });
+    });
+  });
+});
