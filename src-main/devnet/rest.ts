@@ -13,7 +13,7 @@ import { MAX_HISTORY_LIMIT, requestType, responseType } from './node.ts';
 import { ParamsError, parseMessage } from './jsonrpc.ts';
 import { SYSTEM_CONTRACT_NAMES } from './contracts/registry.ts';
 import { contractRoutes, type Route } from './restContracts.ts';
-import type { ContractDecoder } from './restDecoder.ts';
+import type { ContractDecoder } from '../koinos/contractDecoder.ts';
 import { describeInternalError, toWireError } from './wireError.ts';
 
 /** What a REST route answers: an HTTP status, a JSON body, and extra headers (`Allow` on a 405). */

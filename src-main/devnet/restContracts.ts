@@ -11,7 +11,7 @@ import { contractAbiOf, type AbiMethod, type ContractAbi } from '../koinos/contr
 import { MAX_JSON_DEPTH, jsonDepth } from '../koinos/jsonDepth.ts';
 import { nonceFromBytes, nonceToBytes, prepareTransaction, transactionToJson } from '../koinos/transaction.ts';
 import type { EventData, Operation, Transaction } from '../koinos/types.ts';
-import { contractDecoder, type ContractDecoder } from './restDecoder.ts';
+import { contractDecoder, type ContractDecoder } from '../koinos/contractDecoder.ts';
 
 /** A route of the REST table. */
 export type Route = {

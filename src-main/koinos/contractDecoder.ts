@@ -1,10 +1,10 @@
-// Decoding the operations and events that REST answers show, with each contract's ABI from contract_meta_store, as
-// koinos-rest does (utils/events.ts decodeEvents, utils/operations.ts decodeOperations). KOIN and VHP keep the
-// protocol library's own decoders (koin.ts), which give the same JSON without reading their ABI on every request.
-import { BTYPE, bytesToJson, toJson, type JsonObject } from '../koinos/codec.ts';
-import { contractAbiOf, type ContractAbi } from '../koinos/contractAbi.ts';
-import { decodeEventJson, decodeOperationJson } from '../koinos/koin.ts';
-import type { EventData, Operation } from '../koinos/types.ts';
+// Decoding operations and events with each contract's ABI from contract_meta_store (the devnet's REST answers, the
+// CLI's receipts), as koinos-rest does (utils/events.ts decodeEvents, utils/operations.ts decodeOperations). KOIN and
+// VHP keep the protocol library's own decoders (koin.ts): the same JSON, without reading their ABI every time.
+import { BTYPE, bytesToJson, toJson, type JsonObject } from './codec.ts';
+import { contractAbiOf, type ContractAbi } from './contractAbi.ts';
+import { decodeEventJson, decodeOperationJson } from './koin.ts';
+import type { EventData, Operation } from './types.ts';
 
 /** Decodes operations and events; one per request (it remembers the ABIs it read). */
 export interface ContractDecoder {
