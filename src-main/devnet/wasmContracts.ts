@@ -20,7 +20,9 @@ import {
   type SetSystemCallOperation,
   type SetSystemContractOperation,
 } from './vm/contractOperations.ts';
-import type { ComputeMeter, HostEnvironment, NativeCall, SystemServices } from './vm/executionContext.ts';
+import { contractMetadata as hostContractMetadata, AUTHORIZATION } from './vm/contractThunks.ts';
+import { PRIVILEGE, type ComputeMeter, type ExecutionContext, type HostEnvironment, type NativeCall, type SystemServices } from './vm/executionContext.ts';
+import { systemCall } from './vm/hostApi.ts';
 
 const EMPTY = new Uint8Array(0);
 const BYTECODE_SPACE = objectSpace(EMPTY, 2);
@@ -60,12 +62,36 @@ function budgetMeter(limit: bigint): ComputeMeter {
   };
 }
 
-/** A native contract behind the host's `call`, with the calling contract as its caller. */
+/**
+ * The contract that called the native contract running in the top frame, and its privilege: the frame below the
+ * `call` system call frame, as get_caller answers a wasm contract (koinos-chain system_calls.cpp get_caller).
+ */
+function nativeCaller(hostCtx: ExecutionContext): { caller: Uint8Array; privilege: number } {
+  const frame = hostCtx.stack[hostCtx.stack.length - 3];
+  return { caller: frame?.contractId ?? EMPTY, privilege: frame?.privilege ?? PRIVILEGE.kernel };
+}
+
+/**
+ * A native contract behind the host's `call`, seeing the calling contract as its caller. Its account checks are
+ * koinos-sdk-as System.checkAccountAuthority, which the current KOIN, VHP and KCS-4 tokens use: a contract is
+ * authorized for its own account; for another account only when that account is a contract that authorizes calls
+ * (then the chain's check_authority asks its `authorize`); a transaction's signatures do not authorize a contract.
+ */
 function nativeBridge(ctx: CallContext): (contractId: Uint8Array) => NativeCall | undefined {
   return (contractId) => {
     const contract = contractAt(ctx.view, contractId);
     if (!contract) return undefined;
-    return (hostCtx, entryPoint, args) => contract.call({ ...ctx, caller: hostCtx.caller() }, entryPoint, args);
+    return (hostCtx, entryPoint, args) => {
+      const { caller } = nativeCaller(hostCtx);
+      if (caller.length === 0) return contract.call(ctx, entryPoint, args);
+      const authorize = (account: Uint8Array): boolean => {
+        if (equalBytes(caller, account)) return true;
+        const meta = hostContractMetadata(hostCtx, account);
+        if (meta?.authorizes_call_contract !== true) return false;
+        return systemCall<{ value?: boolean }>(hostCtx, 'check_authority', { type: AUTHORIZATION.contract_call, account, data: args }).value === true;
+      };
+      return contract.call({ ...ctx, caller, authorize }, entryPoint, args);
+    };
   };
 }
 

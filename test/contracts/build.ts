@@ -107,7 +107,8 @@ function abiOf(sourceInfoSet: Uint8Array, typesSet: Uint8Array, protoName: strin
     abi.methods[method] = {
       entry_point: entryPoint(method),
       argument: `${file.package}.${name}`,
-      return: tag('@result') ?? `${file.package}.${method}_result`,
+      // The generator puts the package before an `@result` name too.
+      return: `${file.package}.${tag('@result') ?? `${method}_result`}`,
       read_only: readOnly === 'true',
       description,
     };

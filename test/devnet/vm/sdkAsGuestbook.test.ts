@@ -1,6 +1,8 @@
 // A contract written here with @koinos/sdk-as and built in the test run (test/contracts/guestbook), uploaded to a real
 // devnet over HTTP with koilib and called as a dApp would: writes, read_contract, events, reversions, compute, and
 // KOIN held and sent through the SDK's Token.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Contract, Provider, Signer, utils } from 'koilib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../../src-main/devnet/startDevnet.ts';
@@ -92,6 +94,27 @@ describe('a contract built from @koinos/sdk-as in the test run', () => {
     expect(built.abi.methods.sign!.entry_point).toBe(entryPoint('sign'));
     expect(built.abi.methods.sign!.entry_point).toBe(0x0b6f395c);
     expect(Object.keys(built.abi.methods).sort()).toEqual(['count', 'get_entry', 'payout', 'sign', 'tip']);
+  });
+
+  it("makes the ABI koinos-abi-proto-gen makes, in koilib's shape", () => {
+    // test/contracts/guestbook.abi-proto-gen.abi: the generator's output for guestbook.proto (@koinos/abi-proto-gen
+    // 1.0.0 under Debian's protoc 3.21.12). The generator cannot run in a test: its first run npm-installs protobufjs
+    // 6's CLI dependencies into node_modules. After changing guestbook.proto, regenerate it (README, Develop a contract).
+    const generated = JSON.parse(readFileSync(join(import.meta.dirname, '../../contracts/guestbook.abi-proto-gen.abi'), 'utf8')) as {
+      methods: Record<string, { argument: string; return: string; description: string; 'entry-point': string; 'read-only': boolean }>;
+      types: string;
+    };
+    expect(built.abi.types).toBe(generated.types);
+    expect(Object.keys(built.abi.methods).sort()).toEqual(Object.keys(generated.methods).sort());
+    for (const [name, m] of Object.entries(generated.methods)) {
+      expect(built.abi.methods[name]).toEqual({
+        entry_point: Number.parseInt(m['entry-point'], 16),
+        argument: m.argument,
+        return: m.return,
+        read_only: m['read-only'],
+        description: m.description,
+      });
+    }
   });
 
   it('answers a read-only method over chain.read_contract before anything is written', async () => {
