@@ -61,6 +61,15 @@ describe('contract ABIs', () => {
     expect(code(() => abi.encodeArguments(abi.method('name'), { x: 1 }))).toMatch(/^INVALID_JSON: arguments of name: expected none/);
   });
 
+  it('reads an ABI written by koinos-abi-proto-gen (types only, entry-point in hex) for an sdk-as contract', () => {
+    const abi = parseAbi(readFileSync(join(import.meta.dirname, '../contracts/guestbook.abi-proto-gen.abi'), 'utf8'));
+    const sign = abi.method('sign');
+    expect(sign).toMatchObject({ entryPoint: 0x0b6f395c, readOnly: false, argument: 'guestbook.sign_arguments' });
+    const args = abi.codec.fromJson(sign.argument, {}, { strict: true });
+    expect(abi.codec.encode(sign.argument, args)).toEqual(new Uint8Array(0));
+    expect(abi.method('count').readOnly).toBe(true);
+  });
+
   it('reads the older entry-point and read-only keys as koinos-rest fixAbi does', () => {
     const abi = parseAbi(JSON.stringify({ methods: { get: { argument: '', return: '', 'entry-point': '0x0000002a', 'read-only': true } } }));
     expect(abi.method('get')).toMatchObject({ entryPoint: 42, readOnly: true });
