@@ -262,7 +262,7 @@ class Devnet implements DevnetNode {
   }
 
   private applyContext(base: StateView, headBlockTime: bigint, blockHeight: bigint, sequence: { next: number }, chain?: ChainFacts): ApplyContext {
-    chain ??= headFacts(this.chainId, this.head, this.settings.irreversibleDepth);
+    chain ??= headFacts(this.chainId, this.head, this.settings.irreversibleDepth, this.committed);
     return { base, headBlockTime, blockHeight, chainId: this.chainId, genesisAddress: this.genesisKey.addressBytes, sequence, chain };
   }
 
@@ -284,7 +284,7 @@ class Devnet implements DevnetNode {
     adjust?.(view, timestamp, height);
     const pending = this.mempool.list();
     const sequence = { next: 0 };
-    const facts = blockFacts(this.chainId, { parent, timestamp, transactions: pending.map((e) => e.prepared), signer: this.genesisKey }, this.settings.irreversibleDepth);
+    const facts = blockFacts(this.chainId, { parent, timestamp, transactions: pending.map((e) => e.prepared), signer: this.genesisKey }, this.settings.irreversibleDepth, chain.committed);
     const included: IncludedTransaction[] = [];
     for (const entry of pending) {
       try {
@@ -614,7 +614,7 @@ class Devnet implements DevnetNode {
       events: [],
       sequence: { next: 0 },
       authorize: () => false,
-      chain: headFacts(this.chainId, this.head, this.settings.irreversibleDepth),
+      chain: headFacts(this.chainId, this.head, this.settings.irreversibleDepth, this.committed),
     };
     if (!contract && isWasmContract(view, request.contract_id)) return readWasmContract(ctx, request.contract_id, request.entry_point, request.args);
     if (!contract) throw new ChainError(ERROR_CODE.invalid_contract, 'contract does not exist');

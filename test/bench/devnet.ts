@@ -30,7 +30,7 @@ export async function benchDevnet(transfers: number): Promise<void> {
   const checks = signatureCheckRates();
   console.log(`raw signature checks on this machine (one core): @noble/secp256k1 recover ${Math.round(checks.recoverPerSec)} /s, node:crypto verify ${Math.round(checks.verifyPerSec)} /s`);
 
-  const { info, stop } = await startServer();
+  const { info, stop, cpuMs } = await startServer();
   try {
     const chainId = fromBase64(info.chainId);
     const koin = addressFromString(info.koin);
@@ -56,14 +56,17 @@ export async function benchDevnet(transfers: number): Promise<void> {
 
     // Each sender's transfers go in nonce order on one connection; the senders run concurrently.
     const start = performance.now();
+    const cpuBefore = cpuMs();
     const { latency: submitLatency, lastId, elapsed: accepted } = await submitQueues(info.url, queues);
     // Included: wait until the last accepted transaction is in a block (polling, with a deadline).
     await waitIncluded(info.url, lastId);
     const included = performance.now() - start;
+    const cpuAfter = cpuMs();
     const perSec = transfers / (included / 1000);
     console.log(`accepted ${transfers} transfers in ${(accepted / 1000).toFixed(1)} s (${Math.round(transfers / (accepted / 1000))} /s); all included after ${(included / 1000).toFixed(1)} s`);
     console.log(`throughput: ${Math.round(perSec)} transfers/s accepted and included (goal >= 2,000) ${perSec >= 2000 ? 'OK' : 'BELOW GOAL'}`);
     console.log(`chain.submit_transaction: ${latencies(submitLatency)}`);
+    if (cpuBefore !== undefined && cpuAfter !== undefined) console.log(`devnet server CPU per transfer: ${((cpuAfter - cpuBefore) / transfers).toFixed(3)} ms`);
 
     const rcLatency: number[] = [];
     for (let i = 0; i < 2000; i++) {

@@ -1,6 +1,7 @@
 // The JSON-RPC load client the devnet benchmarks share: a devnet server in its own process (so the load generator
 // does not share its event loop), keep-alive JSON-RPC calls, and latency percentiles.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'node:http';
@@ -50,7 +51,7 @@ export function latencies(samples: number[]): string {
  * Starts devnetServer.ts in a child process; `env` overrides its settings (BENCH_ACCOUNTS, BENCH_BLOCK_TIME).
  * BENCH_PROFILE=<dir> writes the server's CPU profile there (node --cpu-prof) when it stops.
  */
-export async function startServer(env: Record<string, string> = {}): Promise<{ info: ServerInfo; stop: () => Promise<void> }> {
+export async function startServer(env: Record<string, string> = {}): Promise<{ info: ServerInfo; stop: () => Promise<void>; cpuMs: () => number | undefined }> {
   const entry = fileURLToPath(new URL('./devnetServer.ts', import.meta.url));
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE] : [];
   const child = spawn(process.execPath, [...profile, '--import', 'tsx', entry], {
@@ -65,11 +66,28 @@ export async function startServer(env: Record<string, string> = {}): Promise<{ i
   });
   return {
     info: JSON.parse(first) as ServerInfo,
+    cpuMs: () => processCpuMs(child.pid),
     stop: () => {
       child.kill('SIGTERM');
       return exited;
     },
   };
+}
+
+/**
+ * CPU time (user + system) a process has used so far, in ms, from /proc (Linux); undefined elsewhere. On a machine
+ * shared with other work this is steadier than wall time: it counts only the server's own work.
+ */
+export function processCpuMs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 a second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Polls until transaction `id` is in a block, with a deadline. */

@@ -45,7 +45,7 @@ function signed(chainId: Uint8Array, signer: Account, nonce: bigint, rcLimit: bi
 export async function benchWasmRpc(transfers: number): Promise<void> {
   const { bytecode, abi, abiText, serializer } = loadToken();
   const method = (name: string) => abi.methods[name]!;
-  const { info, stop } = await startServer();
+  const { info, stop, cpuMs } = await startServer();
   try {
     const chainId = fromBase64(info.chainId);
     const accounts: Account[] = info.accounts.map((a) => ({ address: addressFromString(a.address), key: privateKeyFromWif(a.wif).privateKey }));
@@ -78,13 +78,18 @@ export async function benchWasmRpc(transfers: number): Promise<void> {
     console.log(`pre-signed ${transfers} token transfers from ${senders.length} senders in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
     const start = performance.now();
+    const cpuBefore = cpuMs();
     const { latency, lastId, elapsed } = await submitQueues(info.url, queues);
     await waitIncluded(info.url, lastId);
     const included = performance.now() - start;
+    const cpuAfter = cpuMs();
     const perSec = transfers / (included / 1000);
     console.log(`accepted ${transfers} token transfers in ${(elapsed / 1000).toFixed(1)} s (${Math.round(transfers / (elapsed / 1000))} /s); all included after ${(included / 1000).toFixed(1)} s`);
     console.log(`token throughput: ${Math.round(perSec)} transfers/s accepted and included (goal >= 300) ${perSec >= 300 ? 'OK' : 'BELOW GOAL'}`);
     console.log(`chain.submit_transaction (token transfer): ${latencies(latency)}`);
+    if (cpuBefore !== undefined && cpuAfter !== undefined) {
+      console.log(`devnet server CPU per token transfer (submitted, then applied in its block): ${((cpuAfter - cpuBefore) / transfers).toFixed(2)} ms`);
+    }
 
     // Every transfer landed: the owner holds one token per transfer.
     const balanceOf = { contract_id: info.accounts[0]!.address, entry_point: method('balance_of').entry_point, args: toBase64Url(await serializer.serialize({ owner: info.accounts[0]!.address }, method('balance_of').argument)) };

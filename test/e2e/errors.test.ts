@@ -56,7 +56,9 @@ describe.skipIf(missing !== undefined)('error messages in the browser', () => {
     await page.getByLabel(/^Amount/).fill(balance);
     await page.getByRole('button', { name: 'Review' }).click();
     const manaMessage = await alertText(page, /mana/i);
-    expect(manaMessage).toMatch(/mana/i);
+    // With the figures: what the transfer needs, what there is, and when mana is full again (it is full now).
+    expect(manaMessage).toMatch(/leaves too little mana for the transfer's own cost/);
+    expect(manaMessage).toMatch(/\d+(\.\d+)? mana needed, \d+(\.\d+)? available, mana is full\./);
     await shots.take(page, 'amount-above-mana');
 
     // A node that is down: the dashboard says so; switching back to Local works.

@@ -58,6 +58,8 @@ export interface ModuleLayout {
   funcTypes: number[];
   memory?: { min: number; max?: number };
   definedGlobals: number;
+  /** The mutable globals the module defines: index and initializer bytes (`end` included). */
+  mutableGlobals: { index: number; init: Uint8Array }[];
   exports: { name: string; kind: number; index: number }[];
   elements: ElementSegment[];
   bodies: FunctionBody[];
@@ -234,6 +236,7 @@ export function checkModule(bytes: Uint8Array): ModuleLayout {
     importedFuncs: [],
     funcTypes: [],
     definedGlobals: 0,
+    mutableGlobals: [],
     exports: [],
     elements: [],
     bodies: [],
@@ -331,8 +334,10 @@ export function checkModule(bytes: Uint8Array): ModuleLayout {
         for (let n = s.u32(); n > 0; n--) {
           valueType(s);
           const mutAt = s.pos;
-          if (s.byte() > 1) throw moduleError('invalid global mutability', mutAt);
-          constExpr(s);
+          const mutability = s.byte();
+          if (mutability > 1) throw moduleError('invalid global mutability', mutAt);
+          const init = constExpr(s);
+          if (mutability === 1) layout.mutableGlobals.push({ index: layout.definedGlobals, init });
           layout.definedGlobals++;
         }
         break;

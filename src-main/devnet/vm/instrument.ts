@@ -1,13 +1,18 @@
 // Metering by instrumentation: rewrites a checked module so that it counts fizzy's ticks itself, in a wasm global
 // decremented once per straight-line segment, traps when it goes below zero, and counts call depth. No JavaScript
-// runs per segment; the host reads and resets the global only at host calls and at the end of the run.
-import { FLOAT_TRAP_OPCODES, OP } from './opcodes.ts';
+// runs per segment; the host reads and resets the global only at host calls and at the end of the run. The memory's
+// size is kept in a global too (see "Memory" below), so that an instance can be reused after its memory grew.
+import { FLOAT_TRAP_OPCODES, memoryAccess, OP } from './opcodes.ts';
 import { readInstruction, lastImmediate, VM_LIMITS, type ModuleLayout } from './checkModule.ts';
 import { WasmReader, WasmWriter } from './wasmBytes.ts';
 
 /** Names under which the instrumented module exports its tick counter and memory (NUL-led: no contract can clash). */
 export const TICKS_EXPORT = '\u0000koinos.ticks';
 export const MEMORY_EXPORT = '\u0000koinos.memory';
+/** Export of the function that puts every mutable global back to its initial value (and the call depth to 1). */
+export const RESET_EXPORT = '\u0000koinos.reset';
+/** Export of the global holding the memory's size in pages, as the contract sees it. */
+export const PAGES_EXPORT = '\u0000koinos.pages';
 
 const I64_MAX = (1n << 63n) - 1n;
 
@@ -23,6 +28,12 @@ const I64_MAX = (1n << 63n) - 1n;
  * sees exactly fizzy's count when it syncs the meter. A function's final `end` runs exactly once per normal return,
  * so the caller charges it in the segment after the call (and the runner after `_start`); an imported function has
  * no `end`, so wrappers placed in the table give that tick back.
+ *
+ * Memory: a new WebAssembly memory per run costs far more than the run (fresh pages faulted in, and V8 collects
+ * instances' memories only in full GCs), so runModule reuses instances, whose memory cannot shrink back. The
+ * contract's view of its memory is therefore a size in a global: memory.size reads it, memory.grow goes through a
+ * function that grows the global (and the real memory when it must), and every load and store checks its bytes against
+ * it, trapping as fizzy traps past the end of memory. Bytes past the contract's size are zero (runModule keeps them so).
  */
 
 /** Bytes of the charge sequence: ticks -= n; if ticks < 0 then trap. */
@@ -61,10 +72,42 @@ interface Globals {
   depth: number;
   growCharge: number;
   importCount: number;
+  /** The memory size in pages (i32) and in bytes (i64) as the contract sees it; -1 without a memory. */
+  pages: number;
+  limit: number;
+  /** The function that replaces memory.grow. */
+  grow: number;
+}
+
+/** A load or store checked against the contract's memory size: trap unless addr + offset + size <= limit. */
+function emitAccessCheck(w: WasmWriter, g: Globals, addr: number, end: bigint): void {
+  w.byte(OP.local_tee).u32(addr);
+  w.byte(OP.i64_extend_i32_u);
+  w.byte(OP.i64_const).s64(end);
+  w.byte(OP.i64_add);
+  w.byte(OP.global_get).u32(g.limit);
+  w.byte(OP.i64_gt_u);
+  w.byte(OP.if).byte(0x40).byte(OP.unreachable).byte(OP.end);
+  w.byte(OP.local_get).u32(addr);
+}
+
+/** The body's locals with three scratch locals added (i32 address, i32 and i64 stored value); their indices. */
+function localsWithScratch(bytes: Uint8Array, body: ModuleLayout['bodies'][number], params: number): { locals: Uint8Array; addr: number; i32: number; i64: number } {
+  const r = new WasmReader(bytes, body.localsStart, body.codeStart);
+  const groups = r.u32();
+  const groupsStart = r.pos;
+  let count = params;
+  for (let i = 0; i < groups; i++) {
+    count += r.u32();
+    r.byte();
+  }
+  const w = new WasmWriter().u32(groups + 2).bytes(bytes.subarray(groupsStart, body.codeStart));
+  w.u32(2).byte(0x7f).u32(1).byte(0x7e);
+  return { locals: w.finish(), addr: count, i32: count + 1, i64: count + 2 };
 }
 
 /** Rewrites one function body (locals and code) with tick charges, depth checks and float traps. */
-function instrumentBody(layout: ModuleLayout, body: ModuleLayout['bodies'][number], g: Globals): Uint8Array {
+function instrumentBody(layout: ModuleLayout, body: ModuleLayout['bodies'][number], params: number, g: Globals): Uint8Array {
   const bytes = layout.bytes;
   const r = new WasmReader(bytes, body.codeStart, body.end);
   const starts: number[] = [];
@@ -109,7 +152,8 @@ function instrumentBody(layout: ModuleLayout, body: ModuleLayout['bodies'][numbe
   close(n - 2);
 
   const w = new WasmWriter();
-  w.bytes(bytes.subarray(body.localsStart, body.codeStart));
+  const scratch = g.pages >= 0 ? localsWithScratch(bytes, body, params) : undefined;
+  w.bytes(scratch ? scratch.locals : bytes.subarray(body.localsStart, body.codeStart));
   for (let i = 0; i < n; i++) {
     const c = cost.get(i);
     if (c !== undefined && g.metering) emitCharge(w, g.ticks, c);
@@ -117,8 +161,20 @@ function instrumentBody(layout: ModuleLayout, body: ModuleLayout['bodies'][numbe
     const isCall = g.metering && (op === OP.call || op === OP.call_indirect);
     if (isCall) emitDepthEnter(w, g.depth);
     if (op === OP.memory_grow && g.metering) w.byte(OP.call).u32(g.growCharge);
+    const access = scratch ? memoryAccess(op) : undefined;
     if (FLOAT_TRAP_OPCODES.has(op)) w.byte(OP.unreachable);
-    else w.bytes(bytes.subarray(starts[i]!, starts[i + 1]!));
+    else if (op === OP.memory_size && scratch) w.byte(OP.global_get).u32(g.pages);
+    else if (op === OP.memory_grow && scratch) w.byte(OP.call).u32(g.grow);
+    else if (access && scratch) {
+      const m = new WasmReader(bytes, starts[i]! + 1, starts[i + 1]!);
+      m.u32(); // alignment
+      const end = BigInt(m.u32()) + BigInt(access.size);
+      const value = access.store === 0x7e ? scratch.i64 : scratch.i32;
+      if (access.store) w.byte(OP.local_set).u32(value);
+      emitAccessCheck(w, g, scratch.addr, end);
+      if (access.store) w.byte(OP.local_get).u32(value);
+      w.bytes(bytes.subarray(starts[i]!, starts[i + 1]!));
+    } else w.bytes(bytes.subarray(starts[i]!, starts[i + 1]!));
     if (isCall) emitDepthLeave(w, g.depth);
   }
   return w.finish();
@@ -155,44 +211,62 @@ function appendToVector(layout: ModuleLayout, id: number, extra: Uint8Array[]): 
 export function instrumentModule(layout: ModuleLayout, options: { metering?: boolean } = {}): Uint8Array {
   const importCount = layout.importedFuncs.length;
   const firstNewFunc = importCount + layout.funcTypes.length;
+  const memory = layout.memory;
   const g: Globals = {
     metering: options.metering ?? true,
     ticks: layout.definedGlobals,
     depth: layout.definedGlobals + 1,
     growCharge: firstNewFunc,
     importCount,
+    pages: memory ? layout.definedGlobals + 2 : -1,
+    limit: memory ? layout.definedGlobals + 3 : -1,
+    grow: -1,
   };
 
-  // Types: one more for growCharge (i32) -> i32.
+  // Types: two more, for growCharge (i32) -> i32 and reset () -> ().
   const growType = layout.types.length;
-  const typeSection = appendToVector(layout, 1, [new Uint8Array([0x60, 1, 0x7f, 1, 0x7f])]);
+  const resetType = growType + 1;
+  const typeSection = appendToVector(layout, 1, [new Uint8Array([0x60, 1, 0x7f, 1, 0x7f]), new Uint8Array([0x60, 0, 0])]);
 
   // Wrappers for imported functions placed in the table (they give back the tick of an `end` they do not have).
   const wrapped = new Map<number, number>();
   for (const seg of layout.elements) {
     for (const f of seg.funcs) if (f < importCount && !wrapped.has(f)) wrapped.set(f, firstNewFunc + 1 + wrapped.size);
   }
-  const newFuncTypes = [growType, ...[...wrapped.keys()].map((f) => layout.importedFuncs[f]!.type)];
+  const resetFunc = firstNewFunc + 1 + wrapped.size;
+  if (memory) g.grow = resetFunc + 1;
+  const newFuncTypes = [growType, ...[...wrapped.keys()].map((f) => layout.importedFuncs[f]!.type), resetType, ...(memory ? [growType] : [])];
   const funcSection = appendToVector(
     layout,
     3,
     newFuncTypes.map((t) => new WasmWriter().u32(t).finish()),
   );
 
+  const maxPages = memory ? Math.min(memory.max ?? VM_LIMITS.memoryPages, VM_LIMITS.memoryPages) : 0;
+  const minBytes = BigInt(memory?.min ?? 0) * 65536n;
   const globalSection = appendToVector(layout, 6, [
     new WasmWriter().byte(0x7e).byte(1).byte(OP.i64_const).s64(I64_MAX).byte(OP.end).finish(),
     new WasmWriter().byte(0x7f).byte(1).byte(OP.i32_const).s32(1).byte(OP.end).finish(),
+    ...(memory
+      ? [
+          new WasmWriter().byte(0x7f).byte(1).byte(OP.i32_const).s32(memory.min).byte(OP.end).finish(),
+          new WasmWriter().byte(0x7e).byte(1).byte(OP.i64_const).s64(minBytes).byte(OP.end).finish(),
+        ]
+      : []),
   ]);
 
-  const exportsExtra = [new WasmWriter().name(TICKS_EXPORT).byte(3).u32(g.ticks).finish()];
-  if (layout.memory) exportsExtra.push(new WasmWriter().name(MEMORY_EXPORT).byte(2).u32(0).finish());
+  const exportsExtra = [
+    new WasmWriter().name(TICKS_EXPORT).byte(3).u32(g.ticks).finish(),
+    new WasmWriter().name(RESET_EXPORT).byte(0).u32(resetFunc).finish(),
+  ];
+  if (memory) {
+    exportsExtra.push(new WasmWriter().name(MEMORY_EXPORT).byte(2).u32(0).finish());
+    exportsExtra.push(new WasmWriter().name(PAGES_EXPORT).byte(3).u32(g.pages).finish());
+  }
   const exportSection = appendToVector(layout, 7, exportsExtra);
 
   let memorySection: Uint8Array | undefined;
-  if (layout.memory) {
-    const max = Math.min(layout.memory.max ?? VM_LIMITS.memoryPages, VM_LIMITS.memoryPages);
-    memorySection = new WasmWriter().u32(1).byte(1).u32(layout.memory.min).u32(max).finish();
-  }
+  if (memory) memorySection = new WasmWriter().u32(1).byte(1).u32(memory.min).u32(maxPages).finish();
 
   let elementSection: Uint8Array | undefined;
   if (layout.sections.has(9)) {
@@ -205,7 +279,7 @@ export function instrumentModule(layout: ModuleLayout, options: { metering?: boo
     );
   }
 
-  const bodies = layout.bodies.map((b) => instrumentBody(layout, b, g));
+  const bodies = layout.bodies.map((b, i) => instrumentBody(layout, b, layout.types[layout.funcTypes[i]!]!.params.length, g));
   const growBody = new WasmWriter()
     .u32(0)
     .byte(OP.global_get).u32(g.ticks)
@@ -228,6 +302,35 @@ export function instrumentModule(layout: ModuleLayout, options: { metering?: boo
     w.byte(OP.call).u32(f);
     w.byte(OP.global_get).u32(g.ticks).byte(OP.i64_const).s64(1n).byte(OP.i64_add).byte(OP.global_set).u32(g.ticks);
     bodies.push(w.byte(OP.end).finish());
+  }
+  // reset: each mutable global from its own initializer (a constant, or global.get of an earlier immutable global).
+  const reset = new WasmWriter().u32(0);
+  for (const global of layout.mutableGlobals) reset.bytes(global.init.subarray(0, global.init.length - 1)).byte(OP.global_set).u32(global.index);
+  reset.byte(OP.i32_const).s32(1).byte(OP.global_set).u32(g.depth);
+  if (memory) {
+    reset.byte(OP.i32_const).s32(memory.min).byte(OP.global_set).u32(g.pages);
+    reset.byte(OP.i64_const).s64(minBytes).byte(OP.global_set).u32(g.limit);
+  }
+  bodies.push(reset.byte(OP.end).finish());
+  if (memory) {
+    // grow(n): fizzy's memory.grow on the contract's size: -1 past the limit, else the old size; the real memory grows
+    // only when the new size is past it (pages it already has are zero, see runModule's release).
+    const n = 0;
+    const old = 1;
+    const grow = new WasmWriter().u32(1).u32(1).byte(0x7f);
+    grow.byte(OP.global_get).u32(g.pages).byte(OP.local_set).u32(old);
+    grow.byte(OP.local_get).u32(n).byte(OP.i32_const).s32(maxPages).byte(OP.local_get).u32(old).byte(OP.i32_sub).byte(OP.i32_gt_u);
+    grow.byte(OP.if).byte(0x40).byte(OP.i32_const).s32(-1).byte(OP.return).byte(OP.end);
+    grow.byte(OP.local_get).u32(old).byte(OP.local_get).u32(n).byte(OP.i32_add).byte(OP.memory_size).byte(0).byte(OP.i32_gt_u);
+    grow.byte(OP.if).byte(0x40);
+    grow.byte(OP.local_get).u32(old).byte(OP.local_get).u32(n).byte(OP.i32_add).byte(OP.memory_size).byte(0).byte(OP.i32_sub);
+    grow.byte(OP.memory_grow).byte(0).byte(OP.i32_const).s32(-1).byte(OP.i32_eq);
+    grow.byte(OP.if).byte(0x40).byte(OP.i32_const).s32(-1).byte(OP.return).byte(OP.end);
+    grow.byte(OP.end);
+    grow.byte(OP.local_get).u32(old).byte(OP.local_get).u32(n).byte(OP.i32_add).byte(OP.global_set).u32(g.pages);
+    grow.byte(OP.global_get).u32(g.pages).byte(OP.i64_extend_i32_u).byte(OP.i64_const).s64(16n).byte(OP.i64_shl).byte(OP.global_set).u32(g.limit);
+    grow.byte(OP.local_get).u32(old);
+    bodies.push(grow.byte(OP.end).finish());
   }
   const codeSection = vec(bodies.map((b) => new WasmWriter().u32(b.length).bytes(b).finish()));
 

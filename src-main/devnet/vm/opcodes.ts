@@ -63,15 +63,22 @@ export const OP = {
   call: 0x10,
   call_indirect: 0x11,
   local_get: 0x20,
+  local_set: 0x21,
+  local_tee: 0x22,
   global_get: 0x23,
   global_set: 0x24,
+  memory_size: 0x3f,
   memory_grow: 0x40,
   i32_const: 0x41,
   i64_const: 0x42,
   i32_add: 0x6a,
   i32_sub: 0x6b,
+  i32_eq: 0x46,
+  i32_gt_u: 0x4b,
   i32_ge_u: 0x4f,
   i64_lt_s: 0x53,
+  i64_gt_u: 0x56,
+  i64_shl: 0x86,
   i64_add: 0x7c,
   i64_sub: 0x7d,
   i64_extend_i32_u: 0xad,
@@ -111,6 +118,27 @@ export const FLOAT_TRAP_OPCODES: ReadonlySet<number> = (() => {
   s.delete(0xad); // i64.extend_i32_u
   return s;
 })();
+
+/**
+ * Bytes a load (0x28-0x35) or store (0x36-0x3e) accesses, and for a store the type of the value it stores; undefined
+ * for other opcodes. Float loads and stores are left out: they trap (FLOAT_TRAP_OPCODES).
+ */
+export function memoryAccess(op: number): { size: number; store?: 0x7f | 0x7e } | undefined {
+  switch (op) {
+    case 0x28: case 0x34: case 0x35: return { size: 4 }; // i32.load, i64.load32_s/u
+    case 0x29: return { size: 8 }; // i64.load
+    case 0x2c: case 0x2d: case 0x30: case 0x31: return { size: 1 }; // load8
+    case 0x2e: case 0x2f: case 0x32: case 0x33: return { size: 2 }; // load16
+    case 0x36: return { size: 4, store: 0x7f }; // i32.store
+    case 0x37: return { size: 8, store: 0x7e }; // i64.store
+    case 0x3a: return { size: 1, store: 0x7f }; // i32.store8
+    case 0x3b: return { size: 2, store: 0x7f }; // i32.store16
+    case 0x3c: return { size: 1, store: 0x7e }; // i64.store8
+    case 0x3d: return { size: 2, store: 0x7e }; // i64.store16
+    case 0x3e: return { size: 4, store: 0x7e }; // i64.store32
+    default: return undefined;
+  }
+}
 
 /** Value types of WebAssembly 1.0: i32, i64, f32, f64. */
 export function isMvpValueType(t: number): boolean {

@@ -1,9 +1,15 @@
 // A contract's bytecode made ready to run: checked (WebAssembly 1.0, imports, memory, `_start`), instrumented for
 // metering and compiled once, then kept in a small cache keyed by the bytecode's sha256, as the chain's module cache.
+// A prepared module also keeps a few idle instances that runModule reuses (see runModule.ts).
 import { createHash } from 'node:crypto';
 import { checkModule } from './checkModule.ts';
 import { instrumentModule } from './instrument.ts';
 import { wasmApi, type WasmModule } from './wasmApi.ts';
+
+/** An instance runModule keeps between runs: opaque here, owned by runModule. */
+export interface IdleInstance {
+  readonly __brand?: 'IdleInstance';
+}
 
 /** A compiled, instrumented module. */
 export interface PreparedModule {
@@ -15,10 +21,22 @@ export interface PreparedModule {
   readonly hasMemory: boolean;
   /** Export name of `_start` in the instrumented module. */
   readonly start: string;
+  /**
+   * Whether an instance can be put back to its state right after instantiation and run again: only without a start
+   * section (whose run could leave anything) and with at most REUSED_MEMORY_PAGES of initial memory.
+   */
+  readonly reusable: boolean;
+  /** Instances back in their initial state, ready for a run (at most IDLE_INSTANCES). */
+  readonly idle: IdleInstance[];
+  /** The memory of a new instance (data segments applied), taken from the first one; runModule fills it in. */
+  image?: Uint8Array;
 }
 
 /** Modules kept compiled (koinos-chain `module_cache_size`). */
 export const MODULE_CACHE_SIZE = 32;
+
+/** Largest initial memory whose instances are reused (a reuse copies the initial memory back: 1 MiB at most). */
+export const REUSED_MEMORY_PAGES = 16;
 
 const cache = new Map<string, PreparedModule>();
 
@@ -40,7 +58,8 @@ export function prepareModule(bytecode: Uint8Array, options: { metering?: boolea
   }
   const layout = checkModule(bytecode);
   const module = new wasmApi.Module(instrumentModule(layout, { metering: metered }));
-  const prepared: PreparedModule = { hash, module, metered, hasMemory: layout.memory !== undefined, start: '_start' };
+  const reusable = !layout.sections.has(8) && (layout.memory?.min ?? 0) <= REUSED_MEMORY_PAGES;
+  const prepared: PreparedModule = { hash, module, metered, hasMemory: layout.memory !== undefined, start: '_start', reusable, idle: [] };
   cache.set(key, prepared);
   if (cache.size > MODULE_CACHE_SIZE) cache.delete(cache.keys().next().value!);
   return prepared;

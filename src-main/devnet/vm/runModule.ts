@@ -1,10 +1,13 @@
-// Runs a prepared contract module once, as fizzy_runner does: a new instance, `_start` with the remaining compute
-// as ticks, the meter synced at every host call and at the end, pointers checked against memory, traps turned
-// into the chain's reversion.
+// Runs a prepared contract module once, as fizzy_runner does: an instance in its state right after instantiation,
+// `_start` with the remaining compute as ticks, the meter synced at every host call and at the end, pointers checked
+// against memory, traps turned into the chain's reversion. Instances are reused: after a run, the memory is copied back
+// from the image of a new instance, what the run used past it zeroed, and the mutable globals (the memory's size among
+// them, see instrument.ts) reset: the state a new instance has (WebAssembly 1.0 code cannot change its table), without
+// the cost of a new memory each run.
 import { ChainError, ERROR_CODE } from '../chainError.ts';
 import type { HostImport } from './checkModule.ts';
-import { MEMORY_EXPORT, TICKS_EXPORT } from './instrument.ts';
-import type { PreparedModule } from './prepareModule.ts';
+import { MEMORY_EXPORT, PAGES_EXPORT, RESET_EXPORT, TICKS_EXPORT } from './instrument.ts';
+import type { IdleInstance, PreparedModule } from './prepareModule.ts';
 import { wasmApi, type WasmGlobal, type WasmMemory } from './wasmApi.ts';
 
 const I64_MAX = (1n << 63n) - 1n;
@@ -34,9 +37,11 @@ function reversion(message: string): ChainError {
   return new ChainError(ERROR_CODE.reversion, message);
 }
 
-/** fizzy_vm_backend.cpp `resolve_ptr`: the view of [ptr, ptr + size) or undefined when it leaves memory. */
-function resolvePtr(memory: ArrayBuffer, ptr: number, size: number): Uint8Array | undefined {
-  const memSize = memory.byteLength;
+/**
+ * fizzy_vm_backend.cpp `resolve_ptr`: the view of [ptr, ptr + size) or undefined when it leaves memory (the contract's
+ * memory size, which the real memory of a reused instance may exceed).
+ */
+function resolvePtr(memory: ArrayBuffer, memSize: number, ptr: number, size: number): Uint8Array | undefined {
   if (ptr > memSize) return undefined;
   if (memSize - ptr < size) return undefined;
   return new Uint8Array(memory, ptr, size);
@@ -49,64 +54,121 @@ function isTrap(error: unknown): boolean {
   );
 }
 
+/** Idle instances kept per module (more are only needed when a contract calls itself). */
+const IDLE_INSTANCES = 2;
+
+/** Largest real memory an idle instance may keep (2 MiB): an instance whose memory grew past it is dropped. */
+const KEPT_MEMORY_BYTES = 32 * 65536;
+
+/** The run an instance is doing: where its host calls go and the ticks counter as last synced. */
+interface Run {
+  host: HostFunction;
+  meter: TickMeter;
+  previous: bigint;
+}
+
+interface Instance extends IdleInstance {
+  memory?: WasmMemory;
+  /** The memory's size in pages as the contract sees it. */
+  pages?: WasmGlobal;
+  counter: WasmGlobal;
+  start: () => unknown;
+  reset: () => void;
+  /** Set while `_start` runs; a host call without one happens during instantiation. */
+  run?: Run;
+}
+
+function remaining(meter: TickMeter): bigint {
+  const r = meter.remainingTicks();
+  return r > I64_MAX ? I64_MAX : r;
+}
+
+function instantiate(prepared: PreparedModule): Instance {
+  const hostImport = (fn: HostImport) =>
+    (id: number, retPtr: number, retLen: number, argPtr: number, argLen: number, writtenPtr: number): number => {
+      const run = self.run;
+      if (!run) throw reversion('could not instantiate module - FizzyErrorInstantiationFailed: host call during instantiation');
+      const memory = self.memory;
+      if (!memory) throw reversion('fizzy_get_instance_memory_data() unexpectedly returned null pointer');
+      const buffer = memory.buffer;
+      const size = (self.pages!.value as number) * 65536;
+      const ret = resolvePtr(buffer, size, retPtr >>> 0, retLen >>> 0);
+      const args = resolvePtr(buffer, size, argPtr >>> 0, argLen >>> 0);
+      const written = resolvePtr(buffer, size, writtenPtr >>> 0, 4);
+      if (!ret) throw reversion(`invalid ret_ptr in ${fn}()`);
+      if (!args) throw reversion(`invalid arg_ptr in ${fn}()`);
+      if (!written) throw reversion(`invalid bytes_written in ${fn}()`);
+      run.meter.useTicks(run.previous - (self.counter.value as bigint));
+      try {
+        const result = run.host(fn, id >>> 0, ret, args);
+        new DataView(buffer).setUint32(writtenPtr >>> 0, result.written, true);
+        return result.code;
+      } finally {
+        run.previous = remaining(run.meter);
+        self.counter.value = run.previous;
+      }
+    };
+  // Filled in once the instance exists; the host imports only read it during a run.
+  const self = {} as Instance;
+  const instance = new wasmApi.Instance(prepared.module, {
+    env: { invoke_thunk: hostImport('invoke_thunk'), invoke_system_call: hostImport('invoke_system_call') },
+  });
+  const exports = instance.exports;
+  self.memory = exports[MEMORY_EXPORT] as WasmMemory | undefined;
+  self.pages = exports[PAGES_EXPORT] as WasmGlobal | undefined;
+  self.counter = exports[TICKS_EXPORT] as WasmGlobal;
+  self.start = exports[prepared.start] as () => unknown;
+  self.reset = exports[RESET_EXPORT] as () => void;
+  if (self.memory && !prepared.image) prepared.image = new Uint8Array(self.memory.buffer).slice();
+  return self;
+}
+
+/**
+ * Puts an instance back in its state right after instantiation and keeps it: the memory as a new instance has it,
+ * and zeros up to the size the run reached (past it nothing could write, so the bytes are still zero).
+ */
+function release(prepared: PreparedModule, instance: Instance): void {
+  if (!prepared.reusable || prepared.idle.length >= IDLE_INSTANCES) return;
+  if (instance.memory) {
+    const image = prepared.image;
+    const buffer = instance.memory.buffer;
+    if (!image || buffer.byteLength > KEPT_MEMORY_BYTES) return;
+    const bytes = new Uint8Array(buffer);
+    bytes.set(image);
+    bytes.fill(0, image.length, (instance.pages!.value as number) * 65536);
+  }
+  instance.reset();
+  prepared.idle.push(instance);
+}
+
 /**
  * Runs `_start` of a prepared module against a host and a meter.
  * @throws what the host threw (exit, reversions), the meter's error when ticks run out, or ChainError reversion
  *   "module exited due to trap" / "invalid ret_ptr in invoke_system_call()".
  */
 export function runModule(prepared: PreparedModule, host: HostFunction, meter: TickMeter): void {
-  let memory: WasmMemory | undefined;
-  let ticks: WasmGlobal | undefined;
-  let previous = 0n;
-  const clampRemaining = (): bigint => {
-    const r = meter.remainingTicks();
-    return r > I64_MAX ? I64_MAX : r;
-  };
-
-  const hostImport = (fn: HostImport) =>
-    (id: number, retPtr: number, retLen: number, argPtr: number, argLen: number, writtenPtr: number): number => {
-      if (!ticks) throw reversion('could not instantiate module - FizzyErrorInstantiationFailed: host call during instantiation');
-      if (!memory) throw reversion('fizzy_get_instance_memory_data() unexpectedly returned null pointer');
-      const buffer = memory.buffer;
-      const ret = resolvePtr(buffer, retPtr >>> 0, retLen >>> 0);
-      const args = resolvePtr(buffer, argPtr >>> 0, argLen >>> 0);
-      const written = resolvePtr(buffer, writtenPtr >>> 0, 4);
-      if (!ret) throw reversion(`invalid ret_ptr in ${fn}()`);
-      if (!args) throw reversion(`invalid arg_ptr in ${fn}()`);
-      if (!written) throw reversion(`invalid bytes_written in ${fn}()`);
-      meter.useTicks(previous - (ticks.value as bigint));
-      try {
-        const result = host(fn, id >>> 0, ret, args);
-        new DataView(buffer).setUint32(writtenPtr >>> 0, result.written, true);
-        return result.code;
-      } finally {
-        previous = clampRemaining();
-        ticks.value = previous;
-      }
-    };
-
-  const instance = new wasmApi.Instance(prepared.module, {
-    env: { invoke_thunk: hostImport('invoke_thunk'), invoke_system_call: hostImport('invoke_system_call') },
-  });
-  const exports = instance.exports;
-  memory = exports[MEMORY_EXPORT] as WasmMemory | undefined;
-  const counter = exports[TICKS_EXPORT] as WasmGlobal;
-  const start = exports[prepared.start] as () => unknown;
-
-  previous = clampRemaining();
-  counter.value = previous;
-  ticks = counter;
+  const instance = (prepared.idle.pop() as Instance | undefined) ?? instantiate(prepared);
+  const counter = instance.counter;
+  const run: Run = { host, meter, previous: remaining(meter) };
+  counter.value = run.previous;
+  instance.run = run;
   let failure: unknown;
   let trapped = false;
+  let left: bigint;
   try {
-    start();
-    if (prepared.metered) counter.value = (counter.value as bigint) - 1n; // `_start`'s final end
-  } catch (error) {
-    if (isTrap(error)) trapped = true;
-    else failure = error;
+    try {
+      instance.start();
+      if (prepared.metered) counter.value = (counter.value as bigint) - 1n; // `_start`'s final end
+    } catch (error) {
+      if (isTrap(error)) trapped = true;
+      else failure = error;
+    }
+    left = counter.value as bigint;
+  } finally {
+    instance.run = undefined;
+    release(prepared, instance);
   }
-  const left = counter.value as bigint;
-  if (prepared.metered) meter.useTicks(previous - left);
+  if (prepared.metered) meter.useTicks(run.previous - left);
   if (failure !== undefined) throw failure;
   if (trapped) throw reversion('module exited due to trap');
   if (prepared.metered && left < 0n) throw reversion('module exited due to trap');

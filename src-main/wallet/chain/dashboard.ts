@@ -44,6 +44,23 @@ export async function balanceOrProblem(node: KoinosNode, token: TokenInfo, owner
   }
 }
 
+/**
+ * When mana is full again, as a person reads it: "full again in about 2 h", "mana is full", or that none grows back
+ * without KOIN.
+ * @example
+ * manaRefillText(0n, 100n); // 'full again in about 5 d'
+ */
+export function manaRefillText(current: bigint, max: bigint): string {
+  if (max <= 0n) return 'no mana grows back without KOIN';
+  const ms = msUntilFullMana(current, max);
+  if (ms === 0n) return 'mana is full';
+  const minutes = (ms + 59_999n) / 60_000n;
+  if (minutes < 60n) return `full again in about ${minutes} min`;
+  const hours = (minutes + 30n) / 60n;
+  if (hours < 48n) return `full again in about ${hours} h`;
+  return `full again in about ${(hours + 12n) / 24n} d`;
+}
+
 export interface DashboardServiceOptions {
   networks: NetworkService;
   tokens: TokenService;

@@ -17,7 +17,7 @@ import type { PendingTransactions } from './pendingTransactions.ts';
 import { toSubmitReceipt } from './receipts.ts';
 import type { TokenService } from './tokens.ts';
 import type { TransactionFollower } from './transactionFollower.ts';
-import { planTransfer, type TransferRequest } from './transferPlan.ts';
+import { notEnoughMana, planTransfer, type TransferRequest } from './transferPlan.ts';
 
 /** How long a review can be confirmed. */
 export const REVIEW_TTL_MS = 10 * 60_000;
@@ -73,7 +73,7 @@ export class SendService {
     const balance = await this.deps.tokens.balanceOf(network.id, info, from);
     if (info.system !== 'koin') return { amount: balance, decimals: info.decimals };
     const mana = await node.rc(addressFromString(from));
-    const cost = this.lastCost.get(network.id) ?? DEFAULT_TRANSFER_RESERVE;
+    const cost = this.lastCost.get(`${network.id} ${info.contract}`) ?? DEFAULT_TRANSFER_RESERVE;
     const spendable = mana > cost ? mana - cost : 0n;
     return { amount: spendable < balance ? spendable : balance, decimals: info.decimals };
   }
@@ -88,24 +88,44 @@ export class SendService {
     const { node, network } = plan;
     // The dry run skips the mempool, so it uses the nonce the chain has stored; the cost does not depend on it.
     const dry = await this.deps.signer.signTransaction(plan.from, prepareTransaction(plan.unsigned(plan.mana, plan.confirmedNonce + 1n)));
-    const dryReceipt = await node.submit(dry, false);
+    const costKey = `${network.id} ${plan.token.contract}`;
+    const dryReceipt = await node.submit(dry, false).catch(async (error: unknown) => {
+      if (!(error instanceof WalletError) || error.code !== 'NOT_ENOUGH_MANA') throw error;
+      // The node refused the dry run itself: its cost is unknown, so the last one measured (or the reserve) stands in.
+      const cost = this.lastCost.get(costKey) ?? DEFAULT_TRANSFER_RESERVE;
+      const koin = plan.token.system === 'koin';
+      throw notEnoughMana(
+        koin
+          ? `Sending ${formatAmount(plan.amount)} KOIN leaves too little mana for the transfer's own cost (about ${formatAmount(cost)} mana). Send less, or wait for mana to regenerate.`
+          : `The account has too little mana for this transfer (about ${formatAmount(cost)} mana). Wait for mana to regenerate.`,
+        { needed: (koin ? plan.amount : 0n) + cost, available: plan.availableMana, current: plan.mana, max: await plan.maxMana() },
+        error,
+      );
+    });
     const rcEstimate = dryReceipt.rc_used;
     if (dryReceipt.reverted) {
       throw new WalletError('TRANSACTION_REVERTED', 'The chain would revert this transfer. Check the amount and the recipient.', {
         metaMessages: dryReceipt.logs.length > 0 ? [`Node log: ${dryReceipt.logs.join(' | ')}`] : [],
       });
     }
-    this.lastCost.set(network.id, rcEstimate);
+    this.lastCost.set(costKey, rcEstimate);
     const rcLimit = plan.rcLimitByHand ?? rcLimitFor(rcEstimate, plan.availableMana);
     if (rcLimit < rcEstimate) {
-      throw new WalletError('NOT_ENOUGH_MANA', `The mana limit ${formatAmount(rcLimit)} is below the ${formatAmount(rcEstimate)} mana this transfer uses. Raise it, or wait for mana.`);
+      throw notEnoughMana(`The mana limit ${formatAmount(rcLimit)} is below the ${formatAmount(rcEstimate)} mana this transfer uses. Raise it, or wait for mana.`, {
+        needed: rcEstimate,
+        available: plan.availableMana,
+        current: plan.mana,
+        max: await plan.maxMana(),
+      });
     }
     if (plan.token.system === 'koin' && plan.amount + rcLimit > plan.mana) {
       const most = plan.mana > rcLimit ? plan.mana - rcLimit : 0n;
-      throw new WalletError(
-        'NOT_ENOUGH_MANA',
-        `The transfer's own cost (up to ${formatAmount(rcLimit)} mana) leaves room to send at most ${formatAmount(most)} KOIN. Send less.`,
-      );
+      throw notEnoughMana(`The transfer's own cost (up to ${formatAmount(rcLimit)} mana) leaves room to send at most ${formatAmount(most)} KOIN. Send less.`, {
+        needed: plan.amount + rcLimit,
+        available: plan.mana,
+        current: plan.mana,
+        max: plan.balance,
+      });
     }
     const transaction = prepareTransaction(plan.unsigned(rcLimit));
     const reviewId = randomUUID();

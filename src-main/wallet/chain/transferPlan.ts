@@ -11,6 +11,7 @@ import type { NetworkInfo, TokenInfo } from '../../ipc/contract.ts';
 import type { KoinosNode } from './koinosNode.ts';
 import type { NetworkService } from './networks.ts';
 import type { PendingTransactions } from './pendingTransactions.ts';
+import { manaRefillText } from './dashboard.ts';
 import { tokenBalance, type TokenService } from './tokens.ts';
 
 /** A transfer as the services take it: the account by its address (the shells map account ids to addresses). */
@@ -46,6 +47,8 @@ export interface TransferPlan {
   balance: bigint;
   /** rc_limit set by hand, checked against the available mana. */
   rcLimitByHand?: bigint;
+  /** The account's KOIN balance, which is its maximum mana (read when asked: only a shortage needs it). */
+  maxMana(): Promise<bigint>;
   /** The transaction with every header field but rc_limit, unsigned. */
   unsigned(rcLimit: bigint, nonce?: bigint): Transaction;
 }
@@ -80,6 +83,23 @@ function parseRcLimit(text: string | undefined): bigint | undefined {
   const value = BigInt(text.trim());
   if (value === 0n) throw new WalletError('INVALID_AMOUNT', 'expected a mana limit above 0, got 0: the chain refuses a transaction that may use no mana');
   return value;
+}
+
+/**
+ * A NOT_ENOUGH_MANA error whose hint carries the figures: "0.41 mana needed, 0.12 available, full again in about 2 h".
+ * @example
+ * throw notEnoughMana('Send less.', { needed: 41_000_000n, available: 12_000_000n, current: 12_000_000n, max: 100_000_000n });
+ */
+export function notEnoughMana(
+  message: string,
+  figures: { needed: bigint; available: bigint; current: bigint; max: bigint },
+  cause?: WalletError,
+): WalletError {
+  const line = `${formatAmount(figures.needed)} mana needed, ${formatAmount(figures.available)} available, ${manaRefillText(figures.current, figures.max)}.`;
+  return new WalletError('NOT_ENOUGH_MANA', message, {
+    metaMessages: [line.charAt(0).toUpperCase() + line.slice(1)],
+    ...(cause ? { details: cause.details ?? cause.shortMessage, cause } : {}),
+  });
 }
 
 /**
@@ -119,20 +139,26 @@ export async function planTransfer(deps: TransferDeps, request: TransferRequest)
       `The amount ${formatAmount(amount, token.decimals)} ${token.symbol} is more than the balance of ${formatAmount(balance, token.decimals)} ${token.symbol}. Send at most the balance.`,
     );
   }
+  const maxMana = async (): Promise<bigint> => (token.system === 'koin' ? balance : tokenBalance(node, await deps.tokens.resolve(network.id, 'koin'), fromBytes));
   if (token.system === 'koin' && amount > mana) {
-    throw new WalletError(
-      'NOT_ENOUGH_MANA',
+    throw notEnoughMana(
       `Only KOIN whose mana is unused can be sent: the account has ${formatAmount(mana)} mana for ${formatAmount(amount)} KOIN. Send less, or wait for mana to regenerate.`,
+      { needed: amount, available: mana, current: mana, max: balance },
     );
   }
   if (availableMana === 0n) {
-    throw new WalletError('NOT_ENOUGH_MANA', `The account has no mana left for a transaction (${formatAmount(mana)} mana, all held by pending transactions). Wait for them to be included.`);
+    throw notEnoughMana(
+      `The account has no mana left for a transaction (${formatAmount(mana)} mana, all held by pending transactions or used). Wait for them to be included, or for mana to regenerate.`,
+      { needed: 1n, available: 0n, current: mana, max: await maxMana() },
+    );
   }
   if (rcLimitByHand !== undefined && rcLimitByHand > availableMana) {
-    throw new WalletError(
-      'NOT_ENOUGH_MANA',
-      `The mana limit ${formatAmount(rcLimitByHand)} is more than the ${formatAmount(availableMana)} mana the account has available. Lower it.`,
-    );
+    throw notEnoughMana(`The mana limit ${formatAmount(rcLimitByHand)} is more than the ${formatAmount(availableMana)} mana the account has available. Lower it.`, {
+      needed: rcLimitByHand,
+      available: availableMana,
+      current: mana,
+      max: await maxMana(),
+    });
   }
 
   const operation = {
@@ -158,6 +184,7 @@ export async function planTransfer(deps: TransferDeps, request: TransferRequest)
     availableMana,
     balance,
     ...(rcLimitByHand !== undefined ? { rcLimitByHand } : {}),
+    maxMana,
     unsigned: (rcLimit: bigint, nonceOverride?: bigint) => ({
       id: new Uint8Array(),
       header: {

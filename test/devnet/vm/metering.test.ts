@@ -1,7 +1,13 @@
 // Metering by instrumentation: fizzy's tick count on hand-written programs (every instruction, `end` included,
 // branches skipping the `end` they jump past), the meter synced at host calls, endless loops stopped at the limit,
 // memory capped at 512 pages and call depth at fizzy's limit.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Serializer } from 'koilib';
 import { describe, expect, it } from 'vitest';
+import type { DevKey } from '../../../src-main/devnet/devKeys.ts';
+import type { Operation, TransactionReceipt } from '../../../src-main/koinos/types.ts';
+import { key, KOIN, koinTx, submit, testNodes } from '../helpers.ts';
 import { ChainError } from '../../../src-main/devnet/chainError.ts';
 import { VM_LIMITS } from '../../../src-main/devnet/vm/checkModule.ts';
 import { prepareModule } from '../../../src-main/devnet/vm/prepareModule.ts';
@@ -10,6 +16,11 @@ import { TestMeter, wat } from './wat.ts';
 
 const HOST_TYPE = '(type $host (func (param i32 i32 i32 i32 i32 i32) (result i32)))';
 const IMPORT = `${HOST_TYPE} (import "env" "invoke_system_call" (func $sys (type $host)))`;
+
+/** Compute of the token's mint and transfer, as the host charged them before the VM's speed work. */
+const MINT_COMPUTE = 1_463_268n;
+const TRANSFER_COMPUTE = 1_375_964n;
+const TRANSFER_TO_HOLDER_COMPUTE = 1_382_585n;
 
 const quietHost: HostFunction = () => ({ code: 0, written: 0 });
 
@@ -213,5 +224,124 @@ describe('limits', () => {
     const prepared = prepareModule(await wat(text));
     expect(() => runModule(prepared, () => { throw exit; }, meter)).toThrow(exit);
     expect(meter.used).toBe(7n);
+  });
+});
+
+describe('instances reused across runs', () => {
+  // One module whose host call says what to do (the mode); every run first checks the state of a new instance.
+  const MODES = `(module ${IMPORT}
+    (memory 1)
+    (global $g (mut i32) (i32.const 5))
+    (data (i32.const 0) "\\2a")
+    (func $check (param i32) (if (i32.eqz (local.get 0)) (then unreachable)))
+    (func (export "_start") (local $mode i32)
+      (local.set $mode (call $sys (i32.const 0) (i32.const 16) (i32.const 0) (i32.const 0) (i32.const 0) (i32.const 8)))
+      (call $check (i32.eq (memory.size) (i32.const 1)))
+      (call $check (i32.eq (i32.load8_u (i32.const 0)) (i32.const 42)))
+      (call $check (i32.eq (global.get $g) (i32.const 5)))
+      (call $check (i64.eqz (i64.load (i32.const 100))))
+      (global.set $g (i32.const 7))
+      (i32.store8 (i32.const 0) (i32.const 1))
+      (i64.store offset=8 (i32.const 92) (i64.const 0x1122334455667788))
+      (call $check (i64.eq (i64.load (i32.const 100)) (i64.const 0x1122334455667788)))
+      (if (i32.eq (local.get $mode) (i32.const 1)) (then
+        (call $check (i32.eq (memory.grow (i32.const 2)) (i32.const 1)))
+        (call $check (i32.eq (memory.size) (i32.const 3)))
+        (i32.store8 (i32.const 131082) (i32.const 255))))
+      (if (i32.eq (local.get $mode) (i32.const 2)) (then (drop (i32.load8_u (i32.const 131082)))))
+      (if (i32.eq (local.get $mode) (i32.const 3)) (then
+        (drop (call $sys (i32.const 0) (i32.const 70000) (i32.const 4) (i32.const 0) (i32.const 0) (i32.const 8)))))
+      (if (i32.eq (local.get $mode) (i32.const 4)) (then
+        (call $check (i32.eq (memory.grow (i32.const 2)) (i32.const 1)))
+        (call $check (i32.eqz (i32.load8_u (i32.const 131082))))))
+      (if (i32.eq (local.get $mode) (i32.const 5)) (then (drop (i32.load (i32.const 65534)))))
+      (if (i32.eq (local.get $mode) (i32.const 6)) (then (i64.store offset=65530 (i32.const 0) (i64.const 1))))
+      (if (i32.eq (local.get $mode) (i32.const 7)) (then (call $check (i32.eq (memory.grow (i32.const 512)) (i32.const -1)))))))`;
+
+  async function runMode(mode: number): Promise<{ used: bigint; error?: ChainError }> {
+    const prepared = prepareModule(await wat(MODES));
+    const meter = new TestMeter(1_000_000n);
+    try {
+      runModule(prepared, () => ({ code: mode, written: 0 }), meter);
+    } catch (error) {
+      expect(error).toBeInstanceOf(ChainError);
+      return { used: meter.used, error: error as ChainError };
+    }
+    // The instance went back to the idle list, so the next run reuses it.
+    expect(prepared.idle.length).toBeGreaterThan(0);
+    return { used: meter.used };
+  }
+
+  it('starts every run from a new instance\'s memory, size and globals after one that grew its memory', async () => {
+    const grown = await runMode(1);
+    expect(grown.error).toBeUndefined();
+    const again = await runMode(4);
+    expect(again.error).toBeUndefined();
+    expect(await runMode(1)).toEqual(grown);
+  });
+
+  it('traps on an access past the memory the run has, though a reused instance holds more', async () => {
+    expect((await runMode(1)).error).toBeUndefined();
+    for (const mode of [2, 5, 6]) expect((await runMode(mode)).error?.message).toBe('module exited due to trap');
+    expect((await runMode(4)).error).toBeUndefined();
+  });
+
+  it('checks host pointers against the memory the run has', async () => {
+    expect((await runMode(1)).error).toBeUndefined();
+    expect((await runMode(3)).error?.message).toBe('invalid ret_ptr in invoke_system_call()');
+  });
+
+  it('refuses to grow past 512 pages from a reused instance', async () => {
+    expect((await runMode(1)).error).toBeUndefined();
+    expect((await runMode(7)).error).toBeUndefined();
+  });
+});
+
+describe('a KCS-4 token on the devnet, metered', () => {
+  const nodes = testNodes();
+  const dir = join(import.meta.dirname, '../../../node_modules/@koinosbox/contracts/assembly/token');
+  const abi = JSON.parse(readFileSync(join(dir, 'token-abi.json'), 'utf8')) as {
+    methods: Record<string, { entry_point: number; argument: string }>;
+    koilib_types: ConstructorParameters<typeof Serializer>[0];
+  };
+  const bytecode = new Uint8Array(readFileSync(join(dir, 'release/token.wasm')));
+  const serializer = new Serializer(abi.koilib_types);
+  const call = async (token: DevKey, name: string, args: Record<string, unknown>): Promise<Operation> => ({
+    call_contract: { contract_id: token.addressBytes, entry_point: abi.methods[name]!.entry_point, args: await serializer.serialize(args, abi.methods[name]!.argument) },
+  });
+
+  // Figures computed before the VM's speed work (instance reuse and the rest): every change must keep them.
+  it('charges the compute pinned before the speed work, at submission and in the block', async () => {
+    const node = await nodes();
+    const [owner, alice, bob] = [key(0), key(1), key(2)];
+    const upload: Operation = {
+      upload_contract: { contract_id: owner.addressBytes, bytecode, abi: '', authorizes_call_contract: false, authorizes_transaction_application: false, authorizes_upload_contract: false },
+    };
+    await submit(node, await koinTx(node, owner, 'transfer', {}, { rcLimit: 50n * KOIN, operations: [upload] }));
+    await node.produceBlock();
+    const mint = await submit(node, await koinTx(node, owner, 'transfer', {}, { operations: [await call(owner, 'mint', { to: alice.address, value: '1000' })] }));
+    expect(mint.compute_bandwidth_used).toBe(MINT_COMPUTE);
+    await node.produceBlock();
+
+    // A run that reverts half-way leaves nothing behind for the next runs of the same contract.
+    const overdraft = await call(owner, 'transfer', { from: bob.address, to: alice.address, value: '1' });
+    await expect(submit(node, await koinTx(node, bob, 'transfer', {}, { operations: [overdraft] }))).rejects.toThrow(/insufficient balance/);
+
+    const transfer = await call(owner, 'transfer', { from: alice.address, to: bob.address, value: '1' });
+    const submitted: bigint[] = [];
+    for (let i = 0; i < 3; i++) submitted.push((await submit(node, await koinTx(node, alice, 'transfer', {}, { operations: [transfer] }))).compute_bandwidth_used);
+    expect(submitted).toEqual([TRANSFER_COMPUTE, TRANSFER_COMPUTE, TRANSFER_COMPUTE]);
+    const { height } = await node.produceBlock();
+    const { block_items } = (await node.call('block_store.get_blocks_by_height', {
+      head_block_id: (await node.call('chain.get_head_info', {}) as { head_topology: { id: Uint8Array } }).head_topology.id,
+      ancestor_start_height: height,
+      num_blocks: 1,
+      return_block: false,
+      return_receipt: true,
+    })) as { block_items: { receipt: { transaction_receipts: TransactionReceipt[] } }[] };
+    const inBlock = block_items[0]!.receipt.transaction_receipts.map((r) => [r.compute_bandwidth_used, r.reverted]);
+    // Submissions all run on the head state, where bob holds nothing; in the block the second and third find his
+    // balance from the first and update it.
+    expect(inBlock).toEqual([[TRANSFER_COMPUTE, false], [TRANSFER_TO_HOLDER_COMPUTE, false], [TRANSFER_TO_HOLDER_COMPUTE, false]]);
   });
 });

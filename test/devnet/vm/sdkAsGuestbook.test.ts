@@ -187,8 +187,13 @@ describe('a contract built from @koinos/sdk-as in the test run', () => {
     expect((await guestbookFor(aliceSigner).decodeEvent(events[1]!)).args).toEqual({ token: devnet.koinAddress, from: alice.address, value: tip.toString() });
     expect(await koinBalance(owner.getAddress())).toBe(before + tip);
 
-    // A failure inside KOIN (a balance too low, even with the allowance) comes back to the contract as `false` from
-    // Token.transfer, and the contract reverts with its own message.
+    // The allowance is spent: KOIN refuses the contract although alice signed the transaction (koinos-sdk-as
+    // checkAccountAuthority: a transaction's signatures do not authorize a calling contract). KOIN's refusal is a
+    // failure, which comes back to the contract as `false` from Token.transfer, and the contract reverts with its own message.
+    const again = await failure(method(guestbookFor(aliceSigner), 'tip')({ token: devnet.koinAddress, from: alice.address, value: tip.toString() }));
+    expect(again.message).toContain(`the token refused to move a tip of ${tip} to the guestbook`);
+
+    // So does a balance too low, even with the allowance.
     const carolSigner = signer(carol.wif);
     const tooMuch = (2_000_000n * KOIN).toString();
     await write(koinFor(carolSigner), 'approve', { owner: carol.address, spender: owner.getAddress(), value: tooMuch });

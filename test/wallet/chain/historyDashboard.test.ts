@@ -1,7 +1,7 @@
 // History and dashboard of an account against a real devnet: decoded transfers in and out, paging in both orders,
 // the irreversible filter, pending transactions listed until included; balances, mana and the head.
 import { describe, expect, it } from 'vitest';
-import { msUntilFullMana, MANA_REGEN_MS } from '../../../src-main/wallet/chain/dashboard.ts';
+import { manaRefillText, msUntilFullMana, MANA_REGEN_MS } from '../../../src-main/wallet/chain/dashboard.ts';
 import { testDevnet, walletErrorOf } from './helpers.ts';
 import { testServices } from './services.ts';
 
@@ -94,5 +94,13 @@ describe('DashboardService', () => {
     expect(msUntilFullMana(100n, 100n)).toBe(0n);
     expect(msUntilFullMana(0n, 0n)).toBe(0n);
     expect(msUntilFullMana(99n, 100n)).toBe((MANA_REGEN_MS + 99n) / 100n);
+  });
+
+  it('says when mana is full again in words, and that none grows back without KOIN', () => {
+    expect(manaRefillText(0n, 100n * KOIN)).toBe('full again in about 5 d');
+    expect(manaRefillText(98n * KOIN, 100n * KOIN)).toBe('full again in about 2 h'); // 2 % of 5 days: 2.4 h
+    expect(manaRefillText(9_999n, 10_000n)).toBe('full again in about 1 min'); // 43.2 s, rounded up
+    expect(manaRefillText(100n, 100n)).toBe('mana is full');
+    expect(manaRefillText(0n, 0n)).toBe('no mana grows back without KOIN');
   });
 });

@@ -79,12 +79,16 @@ describe('SendService', () => {
     expect(tooMuch.code).toBe('INSUFFICIENT_BALANCE');
     const all = await walletErrorOf(s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '1000000' }));
     expect(all.code, all.message).toBe('NOT_ENOUGH_MANA');
+    // The figures: the whole balance plus the transfer's cost needed, the mana there is, and it is full already.
+    expect(all.metaMessages).toEqual([expect.stringMatching(/^1,?000,?000\.\d+ mana needed, 1000000 available, mana is full\.$/)]);
     const max = await s.send.maxAmount(undefined, a!.address, 'koin');
     expect(max.decimals).toBe(8);
     expect(max.amount).toBeLessThan(1_000_000n * KOIN);
     const review = await s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: formatAmount(max.amount - 10n * KOIN) });
     expect(BigInt(review.rcLimit)).toBeGreaterThan(0n);
-    expect((await walletErrorOf(s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '1', rcLimit: '1' }))).code).toBe('NOT_ENOUGH_MANA');
+    const low = await walletErrorOf(s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '1', rcLimit: '1' }));
+    expect(low.code).toBe('NOT_ENOUGH_MANA');
+    expect(low.metaMessages).toEqual([expect.stringMatching(/^0\.\d+ mana needed, \d+(\.\d+)? available, (mana is full|full again in about \d+ min)\.$/)]);
   });
 
   it('refuses to sign when the chain ID changed between review and confirm (a reset devnet), and sends nothing', async () => {

@@ -7,7 +7,7 @@ import { Contract, Provider, Signer, utils } from 'koilib';
 
 type Abi = ConstructorParameters<typeof Contract>[0]['abi'];
 const PACKAGE = join(import.meta.dirname, '../../../node_modules/@koinosbox/contracts/assembly');
-/** Blocks come at once on a test devnet, but two cores are shared: koilib waits this long for one. */
+/** Two cores are shared: koilib waits this long for a block. (Its 'byBlock' wait misses a block made within its first second.) */
 const WAIT_MS = 60_000;
 
 function artifact(name: 'token' | 'nft'): { abi: Abi; bytecode: Uint8Array } {
@@ -48,20 +48,20 @@ export async function uploadKoinosbox(
   const funderSigner = Object.assign(Signer.fromWif(funder.wif), { provider });
   const koin = new Contract({ id: koinAddress, abi: utils.tokenAbi, provider, signer: funderSigner });
   const funding = await method(koin, 'transfer')({ from: funder.address, to: signer.getAddress(), value: (100n * 100_000_000n).toString() });
-  await funding.transaction!.wait('byBlock', WAIT_MS);
+  await funding.transaction!.wait('byTransactionId', WAIT_MS);
 
   const { abi, bytecode } = artifact(name);
   const contract = new Contract({ id: signer.getAddress(), abi, provider, signer, bytecode });
   const deployed = await contract.deploy({ abi: JSON.stringify(abi) });
   if (deployed.receipt?.reverted) throw new Error(`the upload of ${name} was reverted`);
-  await deployed.transaction!.wait('byBlock', WAIT_MS);
+  await deployed.transaction!.wait('byTransactionId', WAIT_MS);
 
   return {
     address: signer.getAddress(),
     async mint(to, value) {
       const minted = await method(contract, 'mint')({ to, value: value.toString() });
       if (minted.receipt?.reverted) throw new Error('the mint was reverted');
-      await minted.transaction!.wait('byBlock', WAIT_MS);
+      await minted.transaction!.wait('byTransactionId', WAIT_MS);
     },
   };
 }

@@ -1,0 +1,106 @@
+// End to end: a KCS-4 token uploaded to the embedded devnet as real WebAssembly (@koinosbox/contracts, with koilib) is
+// added by its contract address on the dashboard (after the refusals for a mistyped address and an address without a
+// contract), its balance shown, sent to a second account through the review, decoded in both histories, shown as gone
+// once the network restarts, and removed.
+import { afterEach, describe, expect, it } from 'vitest';
+import { devKey } from '../../src-main/devnet/devKeys.ts';
+import { uploadKoinosbox } from '../wallet/chain/wasmToken.ts';
+import { alertText, amountText, chromiumMissing, createWallet, go, importDevAccount, selectAccount, startE2eWallet, type E2eWallet } from './harness.ts';
+
+const missing = chromiumMissing();
+const TKN = 100_000_000n;
+
+describe.skipIf(missing !== undefined)('an uploaded KCS-4 token in the browser', () => {
+  let e2e: E2eWallet | undefined;
+  afterEach(async () => {
+    await e2e?.stop();
+    e2e = undefined;
+  });
+
+  it('adds the token by address, shows its balance, sends it, shows both histories decoded, shows it gone after a reset and removes it', async () => {
+    e2e = await startE2eWallet({ name: 'wasm-token' });
+    const { page, shots, wallet } = e2e;
+    await createWallet(page);
+    const ownAddress = (await page.getByRole('main').getByRole('code').first().textContent())?.trim() ?? '';
+    const devAddress = await importDevAccount(page, 0);
+    await selectAccount(page, 'Devnet account 0');
+
+    // A contract developer uploads the token and mints to development account 0 (funded by account 2, not in the wallet).
+    const devnet = await wallet.handlers['devnet:status']();
+    const koin = (await wallet.handlers['tokens:list']({ networkId: 'local' })).find((t) => t.system === 'koin')!;
+    const token = await uploadKoinosbox(`${devnet.url}/jsonrpc`, koin.contract, devKey(2), 'e2e wasm token');
+    await token.mint(devAddress, 1000n * TKN);
+
+    await go(page, 'Dashboard');
+    await expect.poll(async () => amountText(await page.getByTestId('balance-KOIN').textContent()), { timeout: 20_000 }).toMatch(/^[1-9]/);
+    await page.getByRole('button', { name: 'Add a token' }).click();
+    const field = page.getByLabel('Token contract address');
+    await field.fill(`${token.address.slice(0, -1)}${token.address.endsWith('z') ? 'y' : 'z'}`);
+    await expect.poll(() => page.getByText(/The checksum does not match/).count()).toBe(1);
+    await expect(page.getByRole('button', { name: 'Look up' }).isDisabled()).resolves.toBe(true);
+
+    await field.fill(ownAddress); // a valid address, but no contract lives there
+    await page.getByRole('button', { name: 'Look up' }).click();
+    expect(await alertText(page, /There is no contract at/)).toContain(`There is no contract at ${ownAddress} on this network`);
+    await shots.take(page, 'add-token-no-contract');
+
+    await field.fill(token.address);
+    await page.getByRole('button', { name: 'Look up' }).click();
+    const found = page.getByRole('region', { name: 'Token found' });
+    await found.waitFor({ timeout: 30_000 });
+    expect((await found.textContent())?.replace(/\s+/g, ' ')).toContain(`Name My Token Symbol TKN Decimals 8 Contract ${token.address} Network Local (devnet)`);
+    await shots.take(page, 'add-token-found');
+    await page.getByRole('button', { name: 'Add TKN' }).click();
+    const balance = page.getByTestId('balance-TKN');
+    await expect.poll(() => balance.textContent(), { timeout: 20_000 }).toBe('1,000 TKN');
+    await shots.take(page, 'dashboard-with-token');
+
+    await page.getByRole('main').getByRole('button', { name: 'Send', exact: true }).click();
+    const tokenSelect = page.getByLabel('Token', { exact: true });
+    const option = (await tokenSelect.getByRole('option').allTextContents()).find((o) => o.startsWith('TKN'));
+    expect(option).toBe('TKN — 1,000 available');
+    await tokenSelect.selectOption({ label: option! });
+    await page.getByLabel('Recipient address').fill(ownAddress);
+    await page.getByLabel(/^Amount/).fill('12.5');
+    await page.getByRole('button', { name: 'Review' }).click();
+    const review = page.getByRole('region', { name: 'Review what will be signed' });
+    await review.waitFor({ timeout: 30_000 });
+    await expect.poll(() => review.textContent()).toContain('Transfer 12.5 TKN');
+    await shots.take(page, 'review-token');
+    await page.getByRole('button', { name: 'Sign and send' }).click();
+    await expect.poll(() => page.getByTestId('tx-status').textContent(), { timeout: 30_000 }).toMatch(/Included in block|Irreversible/);
+
+    await go(page, 'History');
+    await expect.poll(() => page.getByRole('listitem').filter({ hasText: /Sent 12\.5 TKN to/ }).count(), { timeout: 20_000 }).toBe(1);
+    await expect.poll(() => page.getByRole('listitem').filter({ hasText: /Minted 1,000 TKN/ }).count(), { timeout: 20_000 }).toBe(1);
+    await shots.take(page, 'history-sender');
+
+    await go(page, 'Dashboard');
+    await expect.poll(() => balance.textContent(), { timeout: 20_000 }).toBe('987.5 TKN');
+
+    await selectAccount(page, 'Account 1');
+    await expect.poll(() => balance.textContent(), { timeout: 20_000 }).toBe('12.5 TKN'); // the token list is the network's
+    expect(await page.getByTestId('mana-state').textContent()).toMatch(/^No mana: mana grows from the KOIN balance, and this account has no KOIN\./);
+    await go(page, 'History');
+    await expect.poll(() => page.getByRole('listitem').filter({ hasText: /Received 12\.5 TKN from/ }).count(), { timeout: 20_000 }).toBe(1);
+    await shots.take(page, 'history-recipient');
+
+    // The local network restarts from genesis: the token's contract is gone, and the dashboard says so in its row.
+    await wallet.handlers['devnet:reset']();
+    await go(page, 'Dashboard');
+    await expect.poll(() => balance.textContent(), { timeout: 30_000 }).toBe('no balance');
+    expect(await page.getByTestId('problem-TKN').textContent()).toBe(
+      `No contract answers at ${token.address} on this network any more (a restart of a test network removes its contracts). Remove TKN, or add it again at its new address.`,
+    );
+    await shots.take(page, 'token-contract-gone');
+    await page.getByRole('button', { name: 'Remove TKN' }).click();
+    const confirm = page.getByRole('group', { name: 'Remove TKN?' });
+    await confirm.waitFor();
+    await shots.take(page, 'remove-token-confirm');
+    await confirm.getByRole('button', { name: 'Remove TKN' }).click();
+    await expect.poll(() => balance.count(), { timeout: 20_000 }).toBe(0);
+    await page.getByRole('status').filter({ hasText: 'TKN was removed' }).waitFor();
+    await shots.take(page, 'token-removed');
+    expect((await wallet.handlers['tokens:list']({ networkId: 'local' })).map((t) => t.symbol)).toEqual(['KOIN', 'VHP']);
+  });
+});
