@@ -90,5 +90,25 @@ describe("README's Develop a contract", () => {
       expect(BigInt(signed.compute)).toBeGreaterThan(100_000n);
       expect(count).toEqual({ value: '1' });
     });
+
+    it('uploads, calls and reads the contract with the CLI commands as written', async () => {
+      const folder = join(scratch, 'cli');
+      mkdirSync(join(folder, 'build'), { recursive: true });
+      cpSync(join(built.dir, 'contract.wasm'), join(folder, 'build/contract.wasm'));
+      cpSync(join(built.dir, 'abi.json'), join(folder, 'abi.json'));
+      writeFileSync(join(folder, 'alice.wif'), devnet.accounts[0]!.wif);
+      // The CLI of this checkout; its contract commands are pointed at this devnet instead of the default local one.
+      const cli = `${process.execPath} --import ${JSON.stringify(join(ROOT, 'node_modules/tsx/dist/esm/index.mjs'))} ${JSON.stringify(join(ROOT, 'src-main/cli/main.ts'))}`;
+      const wrapper = `cli() { if [ "$1" = contract ]; then ${cli} "$@" --network "$DEVNET_URL"; else ${cli} "$@"; fi; }\n`;
+      const script = wrapper + blockAfter('### Or with the CLI', 'sh').replaceAll('npm run --silent cli --', 'cli');
+      const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', script], { cwd: folder, env: { ...process.env, DEVNET_URL: devnet.url }, timeout: 120_000 });
+      const [key, upload, call, read, abi] = stdout.split(/\n(?=\{)/).map((doc) => JSON.parse(doc));
+      expect(upload.contract_id).toBe(key.address);
+      expect(call.receipt.events).toEqual([
+        { source: key.address, name: 'guestbook.signed', data: { number: '1', signer: key.address, message: 'hello' }, impacted: [key.address] },
+      ]);
+      expect(read).toEqual({ value: '1' });
+      expect(abi.abi).toEqual(built.abi);
+    });
   });
 });
