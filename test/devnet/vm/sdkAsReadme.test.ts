@@ -102,7 +102,9 @@ describe("README's Develop a contract", () => {
       const wrapper = `cli() { if [ "$1" = contract ]; then ${cli} "$@" --network "$DEVNET_URL"; else ${cli} "$@"; fi; }\n`;
       const script = wrapper + blockAfter('### Or with the CLI', 'sh').replaceAll('npm run --silent cli --', 'cli');
       const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', script], { cwd: folder, env: { ...process.env, DEVNET_URL: devnet.url }, timeout: 120_000 });
-      const [key, upload, call, read, abi] = stdout.split(/\n(?=\{)/).map((doc) => JSON.parse(doc));
+      // key new wrote guestbook.json; then upload, call, read and abi print one JSON document each.
+      const key = JSON.parse(readFileSync(join(folder, 'guestbook.json'), 'utf8')) as { address: string };
+      const [upload, call, read, abi] = stdout.split(/\n(?=\{)/).map((doc) => JSON.parse(doc));
       expect(upload.contract_id).toBe(key.address);
       expect(call.receipt.events).toEqual([
         { source: key.address, name: 'guestbook.signed', data: { number: '1', signer: key.address, message: 'hello' }, impacted: [key.address] },
