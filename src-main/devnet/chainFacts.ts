@@ -7,6 +7,7 @@ import type { Block } from '../koinos/types.ts';
 import type { PreparedTransaction } from './applyTransaction.ts';
 import type { Head } from './chainData.ts';
 import type { DevKey } from './devKeys.ts';
+import type { StateSource } from './state.ts';
 import type { HeadInfo } from './vm/executionContext.ts';
 
 const EMPTY = new Uint8Array(0);
@@ -18,6 +19,12 @@ export interface ChainFacts {
   headInfo(): HeadInfo;
   /** get_block: the block being applied; undefined outside a block (a submission, a read). */
   block(): Block | undefined;
+  /**
+   * The state the chain reads system call overrides from (execution_context's parent state node): the head state
+   * at a submission or a read, the state before the block inside one. An override set in a block applies from the
+   * next block.
+   */
+  parentState: StateSource;
 }
 
 /** get_last_irreversible_block: the height `depth` blocks below `height`, or 0 (koinos-chain system_calls.cpp). */
@@ -31,9 +38,10 @@ function once<T>(make: () => T): () => T {
 }
 
 /** At a submission or a read: the head block, as chain.get_head_info answers it; no block. */
-export function headFacts(chainId: Uint8Array, head: Head, irreversibleDepth: number): ChainFacts {
+export function headFacts(chainId: Uint8Array, head: Head, irreversibleDepth: number, parentState: StateSource): ChainFacts {
   return {
     chainId,
+    parentState,
     headInfo: once(() => ({
       head_topology: { id: head.id, previous: head.height === 0n ? EMPTY : head.previous, height: head.height },
       head_block_time: head.timestamp,
@@ -52,6 +60,7 @@ export function blockFacts(
   chainId: Uint8Array,
   proposal: { parent: Head; timestamp: bigint; transactions: PreparedTransaction[]; signer: DevKey },
   irreversibleDepth: number,
+  parentState: StateSource,
 ): ChainFacts {
   const block = once((): Block => {
     const { parent, timestamp, transactions, signer } = proposal;
@@ -71,6 +80,7 @@ export function blockFacts(
   });
   return {
     chainId,
+    parentState,
     headInfo: once(() => {
       const { id, header } = block();
       const height = header?.height ?? 0n;

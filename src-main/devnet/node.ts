@@ -18,6 +18,7 @@ import {
   type ApplyContext,
   type PreparedTransaction,
 } from './applyTransaction.ts';
+import { abiKey, AbiStore } from './abiStore.ts';
 import { buildBlock, type IncludedTransaction } from './blockBuilder.ts';
 import { checkMeta, FORMAT_VERSION, loadChain, newChain, ZERO_BLOCK_ID, type ChainMeta, type Head, type LoadedChain } from './chainData.ts';
 import { ChainError, ERROR_CODE, failure, toNodeError } from './chainError.ts';
@@ -29,6 +30,7 @@ import { Mempool } from './mempool.ts';
 import { NODE_METHODS, requestType, type NodeMethod } from './methods.ts';
 import { RESOURCE_LIMITS } from './resources.ts';
 import { inlineRecoverer, workerRecoverer, type SignatureRecoverer } from './signatures.ts';
+import { rememberRecoveredKey } from './vm/cryptoThunks.ts';
 import { BaseState, StateView } from './state.ts';
 import { isWasmContract, readWasmContract } from './wasmContracts.ts';
 import { blockFacts, headFacts, type ChainFacts } from './chainFacts.ts';
@@ -123,6 +125,8 @@ interface Snapshot {
   head: Head;
   objects: Map<string, Uint8Array>;
   clockOffset: number;
+  /** The contract meta store's items (contract id keyText → item bytes). */
+  abis: Map<string, Uint8Array>;
 }
 
 class Devnet implements DevnetNode {
@@ -133,6 +137,7 @@ class Devnet implements DevnetNode {
   private readonly settings: Settings;
   private readonly store: Store;
   private readonly recoverer: SignatureRecoverer;
+  private readonly abis: AbiStore;
   private chain: Chain;
   private readonly mempool = new Mempool();
   private readonly addresses = new Map<string, Uint8Array>();
@@ -149,6 +154,7 @@ class Devnet implements DevnetNode {
   constructor(init: { settings: Settings; store: Store; recoverer: SignatureRecoverer; chain: Chain; onBlock: DevnetConfig['onBlock'] }) {
     this.settings = init.settings;
     this.store = init.store;
+    this.abis = new AbiStore(init.store);
     this.recoverer = init.recoverer;
     this.chain = init.chain;
     this.onBlock = init.onBlock;
@@ -257,7 +263,7 @@ class Devnet implements DevnetNode {
   }
 
   private applyContext(base: StateView, headBlockTime: bigint, blockHeight: bigint, sequence: { next: number }, chain?: ChainFacts): ApplyContext {
-    chain ??= headFacts(this.chainId, this.head, this.settings.irreversibleDepth);
+    chain ??= headFacts(this.chainId, this.head, this.settings.irreversibleDepth, this.committed);
     return { base, headBlockTime, blockHeight, chainId: this.chainId, genesisAddress: this.genesisKey.addressBytes, sequence, chain };
   }
 
@@ -279,7 +285,7 @@ class Devnet implements DevnetNode {
     adjust?.(view, timestamp, height);
     const pending = this.mempool.list();
     const sequence = { next: 0 };
-    const facts = blockFacts(this.chainId, { parent, timestamp, transactions: pending.map((e) => e.prepared), signer: this.genesisKey }, this.settings.irreversibleDepth);
+    const facts = blockFacts(this.chainId, { parent, timestamp, transactions: pending.map((e) => e.prepared), signer: this.genesisKey }, this.settings.irreversibleDepth, chain.committed);
     const included: IncludedTransaction[] = [];
     for (const entry of pending) {
       try {
@@ -306,10 +312,12 @@ class Devnet implements DevnetNode {
       history: { persistent: this.store.persistent, nextSeq: (address) => chain.history.nextSeq(address) },
     });
     const blockHeight = Number(head.height); // at most MAX_HISTORY_HEIGHT (checked above)
+    const abiUpdate = this.abis.blockUpdate(included.map((e) => ({ tx: e.prepared.tx, receipt: e.receipt })));
 
     // Publish only what is on disk: until the batch is written nobody can see this block (block production and
     // submissions are serialized by the queue), so a process killed at any moment restarts at the last block seen.
-    await this.store.write(ops);
+    await this.store.write(abiUpdate.ops.length > 0 ? [...ops, ...abiUpdate.ops] : ops);
+    abiUpdate.commit();
     for (const [address, transactionIndex] of records) chain.history.append(address, { height: blockHeight, transactionIndex });
     view.commit();
     chain.head = head;
@@ -341,6 +349,8 @@ class Devnet implements DevnetNode {
     return this.enqueue(async () => {
       const results = await recovery;
       if (this.closed) throw new NodeError('the devnet is closed');
+      // A contract's check_authority recovers the same signatures: it finds these keys instead of recovering again.
+      for (const [i, r] of results.entries()) if ('publicKey' in r) rememberRecoveredKey(signatures[i]!, prepared.idDigest, r.publicKey);
       prepared.signers = results.map((r) => ('publicKey' in r ? { address: this.addressOf(r.publicKey) } : { error: r.error }));
       return { receipt: await this.acceptTransaction(prepared, broadcast) };
     });
@@ -467,9 +477,10 @@ class Devnet implements DevnetNode {
   }
 
   async snapshot(): Promise<bigint> {
-    return this.enqueue(() => {
+    return this.enqueue(async () => {
       const id = this.nextSnapshot++;
-      this.snapshots.set(id, { chainId: this.chainId, head: { ...this.head }, objects: new Map(this.committed.objects), clockOffset: this.clockOffset });
+      const abis = await this.abis.all();
+      this.snapshots.set(id, { chainId: this.chainId, head: { ...this.head }, objects: new Map(this.committed.objects), clockOffset: this.clockOffset, abis });
       return id;
     });
   }
@@ -503,8 +514,12 @@ class Devnet implements DevnetNode {
       if (this.store.persistent) {
         for (const { address, from, to } of dropped) for (let seq = from; seq < to; seq++) ops.push({ type: 'del', key: historyKey(address, seq) });
       }
+      const abis = await this.abis.all();
+      for (const key of abis.keys()) if (!snap.abis.has(key)) ops.push({ type: 'del', key: abiKey(keyTextBytesOf(key)) });
+      for (const [key, value] of snap.abis) ops.push({ type: 'put', key: abiKey(keyTextBytesOf(key)), value });
       ops.push({ type: 'put', key: storeKey('head'), value: headRecord(snap.head) });
       await this.store.write(ops);
+      this.abis.forget();
       chain.committed.objects.clear();
       for (const [key, value] of snap.objects) chain.committed.objects.set(key, value);
       chain.head = { ...snap.head };
@@ -533,6 +548,7 @@ class Devnet implements DevnetNode {
         initial_balance: initialBalance,
       };
       await this.store.clear();
+      this.abis.forget();
       const loaded = await newChain(this.store, genesis, meta);
       this.chain = { genesis, meta, ...loaded };
       this.mempool.clear();
@@ -601,7 +617,7 @@ class Devnet implements DevnetNode {
       events: [],
       sequence: { next: 0 },
       authorize: () => false,
-      chain: headFacts(this.chainId, this.head, this.settings.irreversibleDepth),
+      chain: headFacts(this.chainId, this.head, this.settings.irreversibleDepth, this.committed),
     };
     if (!contract && isWasmContract(view, request.contract_id)) return readWasmContract(ctx, request.contract_id, request.entry_point, request.args);
     if (!contract) throw new ChainError(ERROR_CODE.invalid_contract, 'contract does not exist');
@@ -647,10 +663,15 @@ class Devnet implements DevnetNode {
     throw new ChainError(ERROR_CODE.unknown_system_call, `unknown system call id ${label}`, { id: label });
   }
 
-  /** contract_meta_store.get_contract_meta: the ABI of a contract the devnet runs; an empty item for others. */
-  private contractMeta(request: { contract_id: Uint8Array }): ProtoMessage {
+  /**
+   * contract_meta_store.get_contract_meta: the ABI of a built-in contract, or the one uploaded with the contract
+   * (abiStore.ts); an empty answer for a contract without one, as koinos-contract-meta-store answers.
+   */
+  private async contractMeta(request: { contract_id: Uint8Array }): Promise<ProtoMessage> {
     const contract = contractAt(this.headView(), request.contract_id);
-    return contract ? { meta: { abi: contractAbi(contract) } } : {};
+    if (contract) return { meta: { abi: contractAbi(contract) } };
+    const abi = await this.abis.get(request.contract_id);
+    return abi === undefined ? {} : { meta: { abi } };
   }
 
   private async accountHistory(request: {

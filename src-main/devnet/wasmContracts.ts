@@ -8,7 +8,8 @@ import type { CallContext } from './contracts/context.ts';
 import { contractAt, contractMetadata, KOIN, SYSTEM_CONTRACT_NAMES, VHP } from './contracts/registry.ts';
 import { RESOURCE_LIMITS } from './resources.ts';
 import { equalBytes } from '../koinos/bytes.ts';
-import { objectSpace, type StateView } from './state.ts';
+import { objectSpace, stateKey, type StateSource, type StateView } from './state.ts';
+import type { ObjectStore } from './vm/objectStore.ts';
 import { viewObjectStore } from './stateObjectStore.ts';
 import {
   callContract,
@@ -120,6 +121,11 @@ function systemServices(ctx: CallContext): SystemServices {
   };
 }
 
+/** The state the chain reads overrides from, as the host's object store reads it (get only). */
+function parentStore(source: StateSource): Pick<ObjectStore, 'get'> {
+  return { get: (space, key) => source.lookup(stateKey(objectSpace(space.zone ?? EMPTY, space.id ?? 0, space.system ?? false), key)) };
+}
+
 function environment(ctx: CallContext, transaction: Transaction | undefined, logs: string[]): HostEnvironment {
   return {
     state: viewObjectStore(ctx.view),
@@ -140,6 +146,7 @@ function environment(ctx: CallContext, transaction: Transaction | undefined, log
     nativeContract: nativeBridge(ctx),
     genesisAddress: ctx.genesisAddress,
     services: systemServices(ctx),
+    dispatchState: ctx.chain ? parentStore(ctx.chain.parentState) : undefined,
   };
 }
 

@@ -12,6 +12,7 @@ import type {
 } from '../../src-main/ipc/contract.ts';
 import { call } from './ipc.ts';
 import { toProblem, type Problem } from './problem.ts';
+import { applyTheme } from './theme.ts';
 
 /** The screens of an unlocked wallet, in navigation order. */
 export const SCREENS = ['dashboard', 'send', 'history', 'offline', 'accounts', 'networks', 'settings'] as const;
@@ -223,13 +224,6 @@ export class WalletState {
     this.onboarding = false;
     this.screen = 'dashboard';
   }
-}
-
-/** Sets `<html data-theme>`: absent follows the system, `light` or `dark` forces one. */
-export function applyTheme(theme: Settings['theme']): void {
-  const root = document.documentElement;
-  if (theme === 'system') delete root.dataset['theme'];
-  else root.dataset['theme'] = theme;
 }
 
 /** The one instance the screens share. */

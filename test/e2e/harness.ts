@@ -127,12 +127,21 @@ export class Shots {
   /** Saves `NN-step-light.png` and `NN-step-dark.png` (the page follows the system theme). */
   async take(page: Page, step: string): Promise<void> {
     const base = join(this.#dir, `${String(++this.#n).padStart(2, '0')}-${step}`);
-    await page.emulateMedia({ colorScheme: 'light' });
+    await systemTheme(page, 'light');
     await page.screenshot({ path: `${base}-light.png`, fullPage: true });
-    await page.emulateMedia({ colorScheme: 'dark' });
+    await systemTheme(page, 'dark');
     await page.screenshot({ path: `${base}-dark.png`, fullPage: true });
-    await page.emulateMedia({ colorScheme: 'light' });
+    await systemTheme(page, 'light');
   }
+}
+
+/** Sets the system's colour scheme and waits until the page shows it (unless the user forced a theme in Settings). */
+async function systemTheme(page: Page, scheme: 'light' | 'dark'): Promise<void> {
+  await page.emulateMedia({ colorScheme: scheme });
+  // Read through attributes, not page.waitForFunction: the page's CSP forbids the eval a string would need.
+  const html = page.locator('html');
+  const shown = async () => (await html.getAttribute('data-theme-source')) !== 'system' || (await html.getAttribute('data-theme')) === scheme;
+  await expect.poll(shown, { timeout: 5_000 }).toBe(true);
 }
 
 /** The wallet password the tests use. */

@@ -102,5 +102,18 @@ describe.skipIf(missing !== undefined)('an uploaded KCS-4 token in the browser',
     await page.getByRole('status').filter({ hasText: 'TKN was removed' }).waitFor();
     await shots.take(page, 'token-removed');
     expect((await wallet.handlers['tokens:list']({ networkId: 'local' })).map((t) => t.symbol)).toEqual(['KOIN', 'VHP']);
+
+    // The theme: one dark palette serves both the forced choice and the system's (followed through matchMedia).
+    const html = page.locator('html');
+    await go(page, 'Settings');
+    await page.getByLabel('Dark', { exact: true }).check();
+    await expect.poll(() => html.getAttribute('data-theme')).toBe('dark'); // the system is light
+    await page.emulateMedia({ colorScheme: 'light' });
+    expect(await html.getAttribute('data-theme')).toBe('dark');
+    await page.getByLabel('Same as the system').check();
+    await expect.poll(() => html.getAttribute('data-theme')).toBe('light');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expect.poll(() => html.getAttribute('data-theme')).toBe('dark');
+    await page.emulateMedia({ colorScheme: 'light' });
   });
 });

@@ -10,9 +10,10 @@ export const VM_LIMITS = {
   /** `memory_pages_limit` passed to `fizzy_resolve_instantiate`: 512 pages of 64 KiB (32 MiB). */
   memoryPages: 512,
   /**
-   * Nested wasm calls: fizzy starts each run at depth `fizzy_max_call_depth` (251) and traps a call made at
-   * depth `CallStackLimit` (2048, fizzy `limits.hpp`), so a run can nest 2048 - 251 = 1797 frames, `_start`
-   * and host functions included.
+   * Nested wasm calls: koinos-chain's `fizzy_max_call_depth` (251, fizzy_vm_backend.cpp line 17) is not a limit but the
+   * depth each run starts at (`fizzy_create_metered_execution_context(fizzy_max_call_depth, ticks)`, line 319); fizzy
+   * traps a call made at depth `CallStackLimit` (2048, fizzy lib/fizzy/limits.hpp line 50, checked in
+   * lib/fizzy/execute.cpp line 563), so a run can nest 2048 - 251 = 1797 frames, `_start` and host functions included.
    */
   callFrames: 2048 - 251,
 } as const;

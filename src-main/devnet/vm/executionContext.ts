@@ -122,6 +122,11 @@ export interface HostEnvironment {
   mempoolNonce?: bigint;
   /** Native answers for the system calls mainnet overrides with its system contracts. */
   services?: SystemServices;
+  /**
+   * Where system call overrides are read (execution_context::cache_system_call reads the parent state node): the
+   * state before the block being applied; `state` when not given.
+   */
+  dispatchState?: Pick<ObjectStore, 'get'>;
 }
 
 /** The outcome `exit` leaves: code, and the result object or the error message. */

@@ -132,15 +132,16 @@ export function dispatchKey(id: number): Uint8Array {
 }
 
 /**
- * execution_context::cache_system_call: the override in the dispatch space, if any, resolved once per context (a
- * bundle with its bytecode and metadata), else the thunk of the same id.
+ * execution_context::cache_system_call: the override in the dispatch space of the parent state, if any, resolved
+ * once per context (a bundle with its bytecode and metadata), else the thunk of the same id.
  * @throws ChainError invalid_contract when an override names a contract without metadata or bytecode.
  */
 function resolve(ctx: ExecutionContext, sid: number): DispatchTarget {
   const cached = ctx.dispatch.get(sid);
   if (cached) return cached;
   let target: DispatchTarget = { kind: 'thunk', thunkId: sid, override: false };
-  const bytes = ctx.env.state.get(KERNEL_SPACE.systemCallDispatch, dispatchKey(sid));
+  const source = ctx.env.dispatchState ?? ctx.env.state;
+  const bytes = source.get(KERNEL_SPACE.systemCallDispatch, dispatchKey(sid));
   if (bytes) {
     const found = decode<{ thunk_id?: number; system_call_bundle?: { contract_id?: Uint8Array; entry_point?: number } }>(
       'koinos.protocol.system_call_target',
@@ -148,8 +149,8 @@ function resolve(ctx: ExecutionContext, sid: number): DispatchTarget {
     );
     if (found.system_call_bundle) {
       const contractId = found.system_call_bundle.contract_id ?? EMPTY;
-      const meta = ctx.env.state.get(KERNEL_SPACE.contractMetadata, contractId);
-      const bytecode = ctx.env.state.get(KERNEL_SPACE.contractBytecode, contractId);
+      const meta = source.get(KERNEL_SPACE.contractMetadata, contractId);
+      const bytecode = source.get(KERNEL_SPACE.contractBytecode, contractId);
       if (!meta) throw new ChainError(ERROR_CODE.invalid_contract, `contract metadata for call id ${sid} not found`);
       if (!bytecode) throw new ChainError(ERROR_CODE.invalid_contract, `contract bytecode for call id ${sid} not found`);
       target = {

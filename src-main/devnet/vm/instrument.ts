@@ -27,7 +27,9 @@ const I64_MAX = (1n << 63n) - 1n;
  * a call, or before a `loop`); its tick count is charged at its start. Segments end at every call so that the host
  * sees exactly fizzy's count when it syncs the meter. A function's final `end` runs exactly once per normal return,
  * so the caller charges it in the segment after the call (and the runner after `_start`); an imported function has
- * no `end`, so wrappers placed in the table give that tick back.
+ * no `end`, so wrappers placed in the table give that tick back. A trap inside a segment gives back the ticks of the
+ * instructions after the trapping one (TrapRefunds). One case stays apart from fizzy: a segment whose charge runs out
+ * of ticks ends with the meter's error even where fizzy would first reach a trapping instruction of that segment.
  *
  * Memory: a new WebAssembly memory per run costs far more than the run (fresh pages faulted in, and V8 collects
  * instances' memories only in full GCs), so runModule reuses instances, whose memory cannot shrink back. The
@@ -107,7 +109,14 @@ function localsWithScratch(bytes: Uint8Array, body: ModuleLayout['bodies'][numbe
 }
 
 /** Rewrites one function body (locals and code) with tick charges, depth checks and float traps. */
-function instrumentBody(layout: ModuleLayout, body: ModuleLayout['bodies'][number], params: number, g: Globals): Uint8Array {
+/** An instrumented body, and for each instruction that leaves ticks of its segment unrun when it traps, its bytes. */
+interface InstrumentedBody {
+  bytes: Uint8Array;
+  /** Triples (start, end, refund): offsets in `bytes` of the instruction's code, and the ticks charged after it. */
+  traps: number[];
+}
+
+function instrumentBody(layout: ModuleLayout, body: ModuleLayout['bodies'][number], params: number, g: Globals): InstrumentedBody {
   const bytes = layout.bytes;
   const r = new WasmReader(bytes, body.codeStart, body.end);
   const starts: number[] = [];
@@ -127,9 +136,12 @@ function instrumentBody(layout: ModuleLayout, body: ModuleLayout['bodies'][numbe
   let segBegin = 0;
   let chargeAt = 0;
   let extra = 0;
+  // refund[p] = ticks of p's segment charged for instructions after p (given back when p traps).
+  const refund = new Int32Array(n);
   const close = (lastIncluded: number): void => {
     const ticks = lastIncluded - segBegin + 1 + extra;
     if (ticks > 0) cost.set(chargeAt, (cost.get(chargeAt) ?? 0) + ticks);
+    for (let p = segBegin; p <= lastIncluded; p++) refund[p] = lastIncluded - p;
   };
   for (let i = 0; i < n - 1; i++) {
     const op = ops[i]!;
@@ -154,9 +166,11 @@ function instrumentBody(layout: ModuleLayout, body: ModuleLayout['bodies'][numbe
   const w = new WasmWriter();
   const scratch = g.pages >= 0 ? localsWithScratch(bytes, body, params) : undefined;
   w.bytes(scratch ? scratch.locals : bytes.subarray(body.localsStart, body.codeStart));
+  const traps: number[] = [];
   for (let i = 0; i < n; i++) {
     const c = cost.get(i);
     if (c !== undefined && g.metering) emitCharge(w, g.ticks, c);
+    const codeStart = w.length;
     const op = ops[i]!;
     const isCall = g.metering && (op === OP.call || op === OP.call_indirect);
     if (isCall) emitDepthEnter(w, g.depth);
@@ -176,8 +190,9 @@ function instrumentBody(layout: ModuleLayout, body: ModuleLayout['bodies'][numbe
       w.bytes(bytes.subarray(starts[i]!, starts[i + 1]!));
     } else w.bytes(bytes.subarray(starts[i]!, starts[i + 1]!));
     if (isCall) emitDepthLeave(w, g.depth);
+    if (g.metering && refund[i]! > 0) traps.push(codeStart, w.length, refund[i]!);
   }
-  return w.finish();
+  return { bytes: w.finish(), traps };
 }
 
 function vec(items: Uint8Array[]): Uint8Array {
@@ -209,6 +224,35 @@ function appendToVector(layout: ModuleLayout, id: number, extra: Uint8Array[]): 
  * depth check (only for the benchmark that measures what metering costs).
  */
 export function instrumentModule(layout: ModuleLayout, options: { metering?: boolean } = {}): Uint8Array {
+  return instrument(layout, options).bytes;
+}
+
+/**
+ * Where a trap leaves ticks unrun: sorted module offsets of instructions' code (start, end) and the ticks their
+ * segment charged for the instructions after them. fizzy charges an instruction's tick before running it, so a trap
+ * costs the ticks up to and including the trapping instruction; a segment is charged whole at its start, so the rest
+ * is given back (trapRefund).
+ */
+export interface TrapRefunds {
+  starts: Int32Array;
+  ends: Int32Array;
+  refunds: Int32Array;
+}
+
+/** The ticks to give back for a trap at module offset `offset` (0 when it is not inside an instruction that leaves some). */
+export function trapRefund(table: TrapRefunds, offset: number): number {
+  let lo = 0;
+  let hi = table.starts.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (table.starts[mid]! <= offset) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return hi >= 0 && offset < table.ends[hi]! ? table.refunds[hi]! : 0;
+}
+
+/** The instrumented module (see instrumentModule) and its trap refunds. */
+export function instrument(layout: ModuleLayout, options: { metering?: boolean } = {}): { bytes: Uint8Array; refunds: TrapRefunds } {
   const importCount = layout.importedFuncs.length;
   const firstNewFunc = importCount + layout.funcTypes.length;
   const memory = layout.memory;
@@ -279,7 +323,8 @@ export function instrumentModule(layout: ModuleLayout, options: { metering?: boo
     );
   }
 
-  const bodies = layout.bodies.map((b, i) => instrumentBody(layout, b, layout.types[layout.funcTypes[i]!]!.params.length, g));
+  const instrumented = layout.bodies.map((b, i) => instrumentBody(layout, b, layout.types[layout.funcTypes[i]!]!.params.length, g));
+  const bodies = instrumented.map((b) => b.bytes);
   const growBody = new WasmWriter()
     .u32(0)
     .byte(OP.global_get).u32(g.ticks)
@@ -332,7 +377,15 @@ export function instrumentModule(layout: ModuleLayout, options: { metering?: boo
     grow.byte(OP.local_get).u32(old);
     bodies.push(grow.byte(OP.end).finish());
   }
-  const codeSection = vec(bodies.map((b) => new WasmWriter().u32(b.length).bytes(b).finish()));
+  const code = new WasmWriter().u32(bodies.length);
+  // Offsets of the original functions' bodies inside the code section's payload.
+  const bodyOffsets: number[] = [];
+  for (const b of bodies) {
+    code.u32(b.length);
+    bodyOffsets.push(code.length);
+    code.bytes(b);
+  }
+  const codeSection = code.finish();
 
   const replaced = new Map<number, Uint8Array>([
     [1, typeSection],
@@ -345,13 +398,29 @@ export function instrumentModule(layout: ModuleLayout, options: { metering?: boo
   if (elementSection) replaced.set(9, elementSection);
 
   const out = new WasmWriter().bytes(layout.bytes.subarray(0, 8));
+  let codeAt = 0;
   for (let id = 1; id <= 11; id++) {
     const payload = replaced.get(id);
+    if (id === 10) codeAt = out.length + 1 + new WasmWriter().u32(codeSection.length).length;
     if (payload) out.section(id, payload);
     else {
       const range = layout.sections.get(id);
       if (range) out.section(id, layout.bytes.subarray(range.start, range.end));
     }
   }
-  return out.finish();
+  const starts: number[] = [];
+  const ends: number[] = [];
+  const refunds: number[] = [];
+  instrumented.forEach((b, i) => {
+    const base = codeAt + bodyOffsets[i]!;
+    for (let k = 0; k < b.traps.length; k += 3) {
+      starts.push(base + b.traps[k]!);
+      ends.push(base + b.traps[k + 1]!);
+      refunds.push(b.traps[k + 2]!);
+    }
+  });
+  return {
+    bytes: out.finish(),
+    refunds: { starts: Int32Array.from(starts), ends: Int32Array.from(ends), refunds: Int32Array.from(refunds) },
+  };
 }

@@ -3,7 +3,7 @@
 // A prepared module also keeps a few idle instances that runModule reuses (see runModule.ts).
 import { createHash } from 'node:crypto';
 import { checkModule } from './checkModule.ts';
-import { instrumentModule } from './instrument.ts';
+import { instrument, type TrapRefunds } from './instrument.ts';
 import { wasmApi, type WasmModule } from './wasmApi.ts';
 
 /** An instance runModule keeps between runs: opaque here, owned by runModule. */
@@ -19,6 +19,8 @@ export interface PreparedModule {
   readonly metered: boolean;
   /** Whether the module has a memory (system calls from a module without one fail, as in fizzy). */
   readonly hasMemory: boolean;
+  /** The ticks a trap at a given offset leaves unrun (see instrument.ts). */
+  readonly refunds: TrapRefunds;
   /** Export name of `_start` in the instrumented module. */
   readonly start: string;
   /**
@@ -57,9 +59,10 @@ export function prepareModule(bytecode: Uint8Array, options: { metering?: boolea
     return hit;
   }
   const layout = checkModule(bytecode);
-  const module = new wasmApi.Module(instrumentModule(layout, { metering: metered }));
+  const { bytes, refunds } = instrument(layout, { metering: metered });
+  const module = new wasmApi.Module(bytes);
   const reusable = !layout.sections.has(8) && (layout.memory?.min ?? 0) <= REUSED_MEMORY_PAGES;
-  const prepared: PreparedModule = { hash, module, metered, hasMemory: layout.memory !== undefined, start: '_start', reusable, idle: [] };
+  const prepared: PreparedModule = { hash, module, metered, hasMemory: layout.memory !== undefined, refunds, start: '_start', reusable, idle: [] };
   cache.set(key, prepared);
   if (cache.size > MODULE_CACHE_SIZE) cache.delete(cache.keys().next().value!);
   return prepared;

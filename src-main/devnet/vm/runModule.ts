@@ -6,7 +6,7 @@
 // the cost of a new memory each run.
 import { ChainError, ERROR_CODE } from '../chainError.ts';
 import type { HostImport } from './checkModule.ts';
-import { MEMORY_EXPORT, PAGES_EXPORT, RESET_EXPORT, TICKS_EXPORT } from './instrument.ts';
+import { MEMORY_EXPORT, PAGES_EXPORT, RESET_EXPORT, TICKS_EXPORT, trapRefund } from './instrument.ts';
 import type { IdleInstance, PreparedModule } from './prepareModule.ts';
 import { wasmApi, type WasmGlobal, type WasmMemory } from './wasmApi.ts';
 
@@ -45,6 +45,16 @@ function resolvePtr(memory: ArrayBuffer, memSize: number, ptr: number, size: num
   if (ptr > memSize) return undefined;
   if (memSize - ptr < size) return undefined;
   return new Uint8Array(memory, ptr, size);
+}
+
+/**
+ * The ticks a trap left unrun: its segment was charged whole, fizzy charges up to the trapping instruction. The
+ * instruction is found from the top wasm frame of the trap's stack (V8: `wasm-function[i]:0xOFFSET`, module offset).
+ */
+function unrunTicks(prepared: PreparedModule, error: unknown): bigint {
+  if (!(error instanceof wasmApi.RuntimeError) || typeof error.stack !== 'string') return 0n;
+  const at = /wasm-function\[\d+\]:0x([0-9a-f]+)/.exec(error.stack);
+  return at ? BigInt(trapRefund(prepared.refunds, parseInt(at[1]!, 16))) : 0n;
 }
 
 function isTrap(error: unknown): boolean {
@@ -160,8 +170,10 @@ export function runModule(prepared: PreparedModule, host: HostFunction, meter: T
       instance.start();
       if (prepared.metered) counter.value = (counter.value as bigint) - 1n; // `_start`'s final end
     } catch (error) {
-      if (isTrap(error)) trapped = true;
-      else failure = error;
+      if (isTrap(error)) {
+        trapped = true;
+        if (prepared.metered) counter.value = (counter.value as bigint) + unrunTicks(prepared, error);
+      } else failure = error;
     }
     left = counter.value as bigint;
   } finally {

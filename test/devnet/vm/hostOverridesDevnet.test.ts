@@ -58,4 +58,34 @@ describe('system call overrides on the devnet', () => {
     expect(error.message).toBe('system authority required');
     expect(error.data.code ?? error.code).toBe(101);
   });
+
+  it('applies an override from the block after the one that sets it, as the chain reads overrides from the parent state', async () => {
+    const n = await node();
+    const logger = key(42);
+    const logArgs = encode('koinos.chain.log_arguments', { message: 'hello' });
+    const payer = key(0);
+    await submit(n, await koinTx(n, payer, 'transfer', {}, { operations: [upload(logger.addressBytes, await probeContract(SYSTEM_CALL_IDS.log, logArgs))], signers: [payer, logger] }));
+    await n.produceBlock();
+    const callLogger: Operation = { call_contract: { contract_id: logger.addressBytes, entry_point: 0, args: new Uint8Array(0) } };
+
+    // log answered by the event thunk: its log_arguments read as event_arguments name an event "hello".
+    const genesis = genesisKey();
+    await submit(n, await koinTx(n, genesis, 'transfer', {}, { operations: [{ set_system_call: { call_id: SYSTEM_CALL_IDS.log, target: { thunk_id: SYSTEM_CALL_IDS.event } } }] }));
+    const sameBlock = await submit(n, await koinTx(n, payer, 'transfer', {}, { operations: [callLogger] }));
+    expect(sameBlock.logs).toEqual(['hello']);
+    const block = await n.produceBlock();
+    const { block_items } = (await n.call('block_store.get_blocks_by_height', {
+      head_block_id: block.id,
+      ancestor_start_height: block.height,
+      num_blocks: 1,
+      return_block: false,
+      return_receipt: true,
+    })) as { block_items: { receipt: { transaction_receipts: { logs: string[]; events: { name: string }[] }[] } }[] };
+    const inBlock = block_items[0]!.receipt.transaction_receipts[1]!;
+    expect([inBlock.logs, inBlock.events]).toEqual([['hello'], []]);
+
+    const nextBlock = await submit(n, await koinTx(n, payer, 'transfer', {}, { operations: [callLogger] }));
+    expect(nextBlock.logs).toEqual([]);
+    expect(nextBlock.events.map((e) => [e.name, e.source])).toEqual([['hello', logger.addressBytes]]);
+  });
 });

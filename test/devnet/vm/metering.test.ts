@@ -160,6 +160,52 @@ describe('tick counting as fizzy', () => {
   });
 });
 
+describe('ticks of a run that traps, as fizzy', () => {
+  // fizzy (lib/fizzy/execute.cpp) takes an instruction's tick before running it: a trap costs every instruction up
+  // to and including the one that traps, and none after it, though its segment was charged whole.
+  async function ticksOfTrap(text: string): Promise<bigint> {
+    const prepared = prepareModule(await wat(text));
+    const meter = new TestMeter(1_000_000n);
+    expect(() => runModule(prepared, quietHost, meter)).toThrow('module exited due to trap');
+    return meter.used;
+  }
+
+  it('charges a division by zero and what ran before it', async () => {
+    expect(await ticksOfTrap('(module (func (export "_start") i32.const 1 i32.const 0 i32.div_u drop nop nop))')).toBe(3n);
+  });
+
+  it('charges a load past the end of memory and what ran before it', async () => {
+    expect(await ticksOfTrap('(module (memory 1) (func (export "_start") nop i32.const 65536 i32.load drop nop nop))')).toBe(3n);
+    expect(await ticksOfTrap('(module (memory 1) (func (export "_start") i32.const 0 i64.const 1 i64.store offset=65530 nop))')).toBe(3n);
+  });
+
+  it('charges the caller up to the call and the callee up to the trap', async () => {
+    const text = `(module
+      (func $f i32.const 0 i32.const 0 i32.div_s drop nop)
+      (func (export "_start") nop call $f nop nop))`;
+    // nop, call, (const, const, div_s)
+    expect(await ticksOfTrap(text)).toBe(5n);
+  });
+
+  it('charges unreachable and a call through an empty table slot', async () => {
+    expect(await ticksOfTrap('(module (func (export "_start") i32.const 1 drop unreachable nop))')).toBe(3n);
+    const text = `(module (type $v (func)) (table 1 funcref)
+      (func (export "_start") nop i32.const 0 call_indirect (type $v) nop))`;
+    expect(await ticksOfTrap(text)).toBe(3n);
+  });
+
+  it('charges the same after a trap inside a loop, at every run', async () => {
+    const text = `(module (memory 1) (func (export "_start") (local i32)
+      (loop $l
+        local.get 0 i32.load drop
+        local.get 0 i32.const 32768 i32.add local.tee 0
+        br $l)))`;
+    // loop + 8 on addresses 0 and 32768, then loop, local.get, i32.load at 65536
+    expect(await ticksOfTrap(text)).toBe(21n);
+    expect(await ticksOfTrap(text)).toBe(21n);
+  });
+});
+
 describe('limits', () => {
   it('stops an endless loop at the compute limit with insufficient rc', async () => {
     const meter = new TestMeter(1_000_000n);
