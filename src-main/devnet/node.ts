@@ -28,7 +28,8 @@ import { buildGenesis, DEFAULT_ACCOUNTS, DEFAULT_GENESIS_SEED, DEFAULT_INITIAL_B
 import { historyAddresses, HistoryIndex, MAX_HISTORY_HEIGHT, type HistoryPage } from './history.ts';
 import { Mempool } from './mempool.ts';
 import { NODE_METHODS, requestType, type NodeMethod } from './methods.ts';
-import { RESOURCE_LIMITS } from './resources.ts';
+import { BlockFill, MAX_INCLUSION_ATTEMPTS } from './blockFill.ts';
+import { BlockResources, isBlockLimitError, RESOURCE_LIMITS } from './resources.ts';
 import { inlineRecoverer, workerRecoverer, type SignatureRecoverer } from './signatures.ts';
 import { rememberRecoveredKey } from './vm/cryptoThunks.ts';
 import { BaseState, StateView } from './state.ts';
@@ -150,6 +151,8 @@ class Devnet implements DevnetNode {
   private nextSnapshot = 1n;
   private readonly onBlock: DevnetConfig['onBlock'];
   private readonly handlers: Record<NodeMethod, Handler>;
+  /** The last block left pending transactions out for lack of room: the timer makes the next one at once. */
+  private lastBlockFull = false;
 
   constructor(init: { settings: Settings; store: Store; recoverer: SignatureRecoverer; chain: Chain; onBlock: DevnetConfig['onBlock'] }) {
     this.settings = init.settings;
@@ -241,7 +244,9 @@ class Devnet implements DevnetNode {
       this.enqueue(() => this.produceNow())
         .catch((error) => this.reportBlockFailure(error))
         .finally(() => {
-          if (!this.closed) this.timer = setTimeout(tick, this.settings.blockTimeMs);
+          // A full block rolls over to the next at once (the devnet does not wait for a slot while transactions
+          // wait for room), so a burst larger than a block is included at the speed blocks are made.
+          if (!this.closed) this.timer = setTimeout(tick, this.lastBlockFull ? 0 : this.settings.blockTimeMs);
         });
     };
     this.timer = setTimeout(tick, this.head.height === 0n ? 0 : this.settings.blockTimeMs);
@@ -272,24 +277,41 @@ class Devnet implements DevnetNode {
    * order, on the block's state with the block's own time and height and one event counter for the whole block.
    * A transaction that reverts now (its state changed since submission) is included reverted, its payer charged;
    * one that fails is dropped (and logged). `adjust` (developer methods) changes the state first.
+   * Transactions are chosen as koinos-block-producer's fill_block chooses them (see fillsBlock): one that would take
+   * the block past its limits waits in the mempool for a later block; `lastBlockFull` says some did.
    * Signs the block with the genesis key and writes its one batch; publishes the block only once that is written.
    */
   private async produceNow(adjust?: (view: StateView, timestamp: bigint, height: bigint) => void): Promise<{ id: Uint8Array; height: bigint }> {
     // Checked before anything changes: the history index packs heights into numbers (history.ts).
     if (this.head.height >= BigInt(MAX_HISTORY_HEIGHT)) throw new Error(`the devnet holds at most ${MAX_HISTORY_HEIGHT} blocks`);
+    this.lastBlockFull = false;
     const chain = this.chain;
     const parent = chain.head;
     const timestamp = this.nextTimestamp();
     const height = parent.height + 1n;
     const view = new StateView(chain.committed);
     adjust?.(view, timestamp, height);
-    const pending = this.mempool.list();
+    const pending = this.mempool.list(MAX_INCLUSION_ATTEMPTS);
     const sequence = { next: 0 };
     const facts = blockFacts(this.chainId, { parent, timestamp, transactions: pending.map((e) => e.prepared), signer: this.genesisKey }, this.settings.irreversibleDepth, chain.committed);
     const included: IncludedTransaction[] = [];
+    const done: string[] = [];
+    const block = new BlockResources();
+    const filling = new BlockFill();
+    let full = this.mempool.entries.size > pending.length;
     for (const entry of pending) {
+      const fits = filling.admit(entry.receipt);
+      if (fits === 'stop') {
+        full = true;
+        break;
+      }
+      if (fits === 'skip') {
+        full = true;
+        continue;
+      }
+      const before = { disk: block.disk, network: block.network, compute: block.compute };
       try {
-        const applied = applyTransaction(this.applyContext(view, timestamp, height, sequence, facts), entry.prepared);
+        const applied = applyTransaction({ ...this.applyContext(view, timestamp, height, sequence, facts), block }, entry.prepared);
         applied.view.commit();
         const { receipt } = applied;
         included.push({
@@ -298,9 +320,19 @@ class Devnet implements DevnetNode {
           receiptBytes: encode('koinos.protocol.transaction_receipt', receipt),
           impacted: historyAddresses(entry.prepared, receipt),
         });
+        done.push(entry.prepared.idHex);
       } catch (error) {
         if (!(error instanceof ChainError)) throw error;
+        // A failed transaction leaves the block as the producer re-proposes it without (its use is not the block's).
+        Object.assign(block, before);
+        if (isBlockLimitError(error) && included.length > 0) {
+          // It fitted a block of its own at submission: it waits for the next block, as a proposal's failed
+          // transaction stays in koinos-mempool.
+          full = true;
+          continue;
+        }
         this.settings.log(`transaction 0x${entry.prepared.idHex} dropped from block ${height}: ${error.message}`);
+        done.push(entry.prepared.idHex);
       }
     }
     const { head, ops, records } = buildBlock({
@@ -321,8 +353,9 @@ class Devnet implements DevnetNode {
     for (const [address, transactionIndex] of records) chain.history.append(address, { height: blockHeight, transactionIndex });
     view.commit();
     chain.head = head;
-    for (const entry of pending) this.mempool.remove(entry.prepared.idHex);
+    for (const id of done) this.mempool.remove(id);
     this.onBlock?.({ id: head.id, height: head.height, timestamp: head.timestamp, transactionCount: included.length });
+    this.lastBlockFull = full;
     return { id: head.id, height: head.height };
   }
 
@@ -388,7 +421,9 @@ class Devnet implements DevnetNode {
         // The transaction is accepted whatever happens to its block: a failed block is logged, and the transaction
         // goes into the next one.
         try {
-          await this.produceNow();
+          // A full block rolls over: every block takes at least one transaction, so this ends.
+          do await this.produceNow();
+          while (this.lastBlockFull);
         } catch (error) {
           this.reportBlockFailure(error);
         }
