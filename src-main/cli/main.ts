@@ -26,6 +26,11 @@ ${TX_USAGE}
 
 ${CHAIN_USAGE}
 
+Contracts:
+  koinos-wallet contract upload|read|call|abi ...
+      Uploads a WebAssembly contract with its ABI, reads and calls its methods by name with JSON arguments
+      (see koinos-wallet contract --help).
+
 Local node:
   koinos-wallet devnet ...
       Runs a local Koinos development node (see koinos-wallet devnet --help).
@@ -81,10 +86,12 @@ export async function main(argv: string[]): Promise<number> {
         return await (await chainCommands()).historyCommand(rest);
       case 'transfer':
         return await (await chainCommands()).transferCommand(rest);
+      case 'contract':
+        return await (await import('./contractCommands.ts')).contractCommand(rest);
       default:
         // Unknown commands are not quoted in full: a mistyped line could start with a pasted secret.
         throw new UsageError(
-          command.startsWith('-') ? `unknown option ${command.split('=')[0]}` : `unknown command ${command.length > 24 ? `(${command.length} characters, not shown)` : `"${command}"`}; expected key, tx, balance, history, transfer or devnet`,
+          command.startsWith('-') ? `unknown option ${command.split('=')[0]}` : `unknown command ${command.length > 24 ? `(${command.length} characters, not shown)` : `"${command}"`}; expected key, tx, balance, history, transfer, contract or devnet`,
         );
     }
   } catch (error) {

@@ -15,7 +15,7 @@ import type { CallContext } from './contracts/context.ts';
 import type { ChainFacts } from './chainFacts.ts';
 import { contractAt, KOIN } from './contracts/registry.ts';
 import { callWasmContract, isWasmContract, setSystemCallOperation, setSystemContractOperation, uploadWasmContract } from './wasmContracts.ts';
-import { COMPUTE, hashCompute, merkleCompute, RcMeter, RESOURCE_LIMITS } from './resources.ts';
+import { COMPUTE, hashCompute, merkleCompute, RcMeter, RESOURCE_LIMITS, type BlockResources } from './resources.ts';
 import { deltaEntries, KERNEL_SPACES, stateKey, StateView, type StateSink, type StateSource } from './state.ts';
 
 /** sha256 through node:crypto (about twice as fast as the pure-JS hash on this hot path). */
@@ -181,6 +181,8 @@ export interface ApplyContext {
   sequence: { next: number };
   /** Chain id, head and block as contracts see them (the head at submission, the block being applied in one). */
   chain?: ChainFacts;
+  /** What the block has left of each resource (a block of its own when absent: a submission). */
+  block?: BlockResources;
 }
 
 /** The outcome of applying a transaction that did not fail. */
@@ -203,7 +205,7 @@ export function nonceBytesOf(source: StateSource, account: Uint8Array): Uint8Arr
  */
 export function applyTransaction(ctx: ApplyContext, prepared: PreparedTransaction): AppliedTransaction {
   const { header, payer } = prepared;
-  const meter = new RcMeter(prepared.rcLimit);
+  const meter = new RcMeter(prepared.rcLimit, ctx.block);
   const logs: string[] = [];
   const view = new StateView(ctx.base);
 

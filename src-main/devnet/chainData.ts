@@ -11,10 +11,11 @@ import { keyText, keyTextBytes, parseHistoryKey, storeKey, type Store, type Stor
 import type { DevnetConfig } from './types.ts';
 
 /**
- * Format of the data directory; bumped when the key layout changes (2: history keys carry the address length;
- * 3: state keys are the serialized database_key{space, key}, as state_db.cpp counts them).
+ * Format of the data directory; bumped when what is stored changes (2: history keys carry the address length;
+ * 3: state keys are the serialized database_key{space, key}, as state_db.cpp counts them; 4: the genesis
+ * resource_limit_data holds mainnet's per-block limits, which the chain ID is derived from).
  */
-export const FORMAT_VERSION = 3;
+export const FORMAT_VERSION = 4;
 const EMPTY = new Uint8Array(0);
 /** The id a first block names as its parent: a sha2-256 multihash of 32 zero bytes. */
 export const ZERO_BLOCK_ID = multihashSha256(new Uint8Array(32));

@@ -18,6 +18,7 @@ import {
   type ApplyContext,
   type PreparedTransaction,
 } from './applyTransaction.ts';
+import { abiKey, AbiStore } from './abiStore.ts';
 import { buildBlock, type IncludedTransaction } from './blockBuilder.ts';
 import { checkMeta, FORMAT_VERSION, loadChain, newChain, ZERO_BLOCK_ID, type ChainMeta, type Head, type LoadedChain } from './chainData.ts';
 import { ChainError, ERROR_CODE, failure, toNodeError } from './chainError.ts';
@@ -27,8 +28,10 @@ import { buildGenesis, DEFAULT_ACCOUNTS, DEFAULT_GENESIS_SEED, DEFAULT_INITIAL_B
 import { historyAddresses, HistoryIndex, MAX_HISTORY_HEIGHT, type HistoryPage } from './history.ts';
 import { Mempool } from './mempool.ts';
 import { NODE_METHODS, requestType, type NodeMethod } from './methods.ts';
-import { RESOURCE_LIMITS } from './resources.ts';
+import { BlockFill, MAX_INCLUSION_ATTEMPTS } from './blockFill.ts';
+import { BlockResources, isBlockLimitError, RESOURCE_LIMITS } from './resources.ts';
 import { inlineRecoverer, workerRecoverer, type SignatureRecoverer } from './signatures.ts';
+import { rememberRecoveredKey } from './vm/cryptoThunks.ts';
 import { BaseState, StateView } from './state.ts';
 import { isWasmContract, readWasmContract } from './wasmContracts.ts';
 import { blockFacts, headFacts, type ChainFacts } from './chainFacts.ts';
@@ -123,6 +126,8 @@ interface Snapshot {
   head: Head;
   objects: Map<string, Uint8Array>;
   clockOffset: number;
+  /** The contract meta store's items (contract id keyText → item bytes). */
+  abis: Map<string, Uint8Array>;
 }
 
 class Devnet implements DevnetNode {
@@ -133,6 +138,7 @@ class Devnet implements DevnetNode {
   private readonly settings: Settings;
   private readonly store: Store;
   private readonly recoverer: SignatureRecoverer;
+  private readonly abis: AbiStore;
   private chain: Chain;
   private readonly mempool = new Mempool();
   private readonly addresses = new Map<string, Uint8Array>();
@@ -145,10 +151,13 @@ class Devnet implements DevnetNode {
   private nextSnapshot = 1n;
   private readonly onBlock: DevnetConfig['onBlock'];
   private readonly handlers: Record<NodeMethod, Handler>;
+  /** The last block left pending transactions out for lack of room: the timer makes the next one at once. */
+  private lastBlockFull = false;
 
   constructor(init: { settings: Settings; store: Store; recoverer: SignatureRecoverer; chain: Chain; onBlock: DevnetConfig['onBlock'] }) {
     this.settings = init.settings;
     this.store = init.store;
+    this.abis = new AbiStore(init.store);
     this.recoverer = init.recoverer;
     this.chain = init.chain;
     this.onBlock = init.onBlock;
@@ -235,7 +244,9 @@ class Devnet implements DevnetNode {
       this.enqueue(() => this.produceNow())
         .catch((error) => this.reportBlockFailure(error))
         .finally(() => {
-          if (!this.closed) this.timer = setTimeout(tick, this.settings.blockTimeMs);
+          // A full block rolls over to the next at once (the devnet does not wait for a slot while transactions
+          // wait for room), so a burst larger than a block is included at the speed blocks are made.
+          if (!this.closed) this.timer = setTimeout(tick, this.lastBlockFull ? 0 : this.settings.blockTimeMs);
         });
     };
     this.timer = setTimeout(tick, this.head.height === 0n ? 0 : this.settings.blockTimeMs);
@@ -266,24 +277,41 @@ class Devnet implements DevnetNode {
    * order, on the block's state with the block's own time and height and one event counter for the whole block.
    * A transaction that reverts now (its state changed since submission) is included reverted, its payer charged;
    * one that fails is dropped (and logged). `adjust` (developer methods) changes the state first.
+   * Transactions are chosen as koinos-block-producer's fill_block chooses them (see fillsBlock): one that would take
+   * the block past its limits waits in the mempool for a later block; `lastBlockFull` says some did.
    * Signs the block with the genesis key and writes its one batch; publishes the block only once that is written.
    */
   private async produceNow(adjust?: (view: StateView, timestamp: bigint, height: bigint) => void): Promise<{ id: Uint8Array; height: bigint }> {
     // Checked before anything changes: the history index packs heights into numbers (history.ts).
     if (this.head.height >= BigInt(MAX_HISTORY_HEIGHT)) throw new Error(`the devnet holds at most ${MAX_HISTORY_HEIGHT} blocks`);
+    this.lastBlockFull = false;
     const chain = this.chain;
     const parent = chain.head;
     const timestamp = this.nextTimestamp();
     const height = parent.height + 1n;
     const view = new StateView(chain.committed);
     adjust?.(view, timestamp, height);
-    const pending = this.mempool.list();
+    const pending = this.mempool.list(MAX_INCLUSION_ATTEMPTS);
     const sequence = { next: 0 };
     const facts = blockFacts(this.chainId, { parent, timestamp, transactions: pending.map((e) => e.prepared), signer: this.genesisKey }, this.settings.irreversibleDepth, chain.committed);
     const included: IncludedTransaction[] = [];
+    const done: string[] = [];
+    const block = new BlockResources();
+    const filling = new BlockFill();
+    let full = this.mempool.entries.size > pending.length;
     for (const entry of pending) {
+      const fits = filling.admit(entry.receipt);
+      if (fits === 'stop') {
+        full = true;
+        break;
+      }
+      if (fits === 'skip') {
+        full = true;
+        continue;
+      }
+      const before = { disk: block.disk, network: block.network, compute: block.compute };
       try {
-        const applied = applyTransaction(this.applyContext(view, timestamp, height, sequence, facts), entry.prepared);
+        const applied = applyTransaction({ ...this.applyContext(view, timestamp, height, sequence, facts), block }, entry.prepared);
         applied.view.commit();
         const { receipt } = applied;
         included.push({
@@ -292,9 +320,19 @@ class Devnet implements DevnetNode {
           receiptBytes: encode('koinos.protocol.transaction_receipt', receipt),
           impacted: historyAddresses(entry.prepared, receipt),
         });
+        done.push(entry.prepared.idHex);
       } catch (error) {
         if (!(error instanceof ChainError)) throw error;
+        // A failed transaction leaves the block as the producer re-proposes it without (its use is not the block's).
+        Object.assign(block, before);
+        if (isBlockLimitError(error) && included.length > 0) {
+          // It fitted a block of its own at submission: it waits for the next block, as a proposal's failed
+          // transaction stays in koinos-mempool.
+          full = true;
+          continue;
+        }
         this.settings.log(`transaction 0x${entry.prepared.idHex} dropped from block ${height}: ${error.message}`);
+        done.push(entry.prepared.idHex);
       }
     }
     const { head, ops, records } = buildBlock({
@@ -306,15 +344,18 @@ class Devnet implements DevnetNode {
       history: { persistent: this.store.persistent, nextSeq: (address) => chain.history.nextSeq(address) },
     });
     const blockHeight = Number(head.height); // at most MAX_HISTORY_HEIGHT (checked above)
+    const abiUpdate = this.abis.blockUpdate(included.map((e) => ({ tx: e.prepared.tx, receipt: e.receipt })));
 
     // Publish only what is on disk: until the batch is written nobody can see this block (block production and
     // submissions are serialized by the queue), so a process killed at any moment restarts at the last block seen.
-    await this.store.write(ops);
+    await this.store.write(abiUpdate.ops.length > 0 ? [...ops, ...abiUpdate.ops] : ops);
+    abiUpdate.commit();
     for (const [address, transactionIndex] of records) chain.history.append(address, { height: blockHeight, transactionIndex });
     view.commit();
     chain.head = head;
-    for (const entry of pending) this.mempool.remove(entry.prepared.idHex);
+    for (const id of done) this.mempool.remove(id);
     this.onBlock?.({ id: head.id, height: head.height, timestamp: head.timestamp, transactionCount: included.length });
+    this.lastBlockFull = full;
     return { id: head.id, height: head.height };
   }
 
@@ -341,6 +382,8 @@ class Devnet implements DevnetNode {
     return this.enqueue(async () => {
       const results = await recovery;
       if (this.closed) throw new NodeError('the devnet is closed');
+      // A contract's check_authority recovers the same signatures: it finds these keys instead of recovering again.
+      for (const [i, r] of results.entries()) if ('publicKey' in r) rememberRecoveredKey(signatures[i]!, prepared.idDigest, r.publicKey);
       prepared.signers = results.map((r) => ('publicKey' in r ? { address: this.addressOf(r.publicKey) } : { error: r.error }));
       return { receipt: await this.acceptTransaction(prepared, broadcast) };
     });
@@ -378,7 +421,9 @@ class Devnet implements DevnetNode {
         // The transaction is accepted whatever happens to its block: a failed block is logged, and the transaction
         // goes into the next one.
         try {
-          await this.produceNow();
+          // A full block rolls over: every block takes at least one transaction, so this ends.
+          do await this.produceNow();
+          while (this.lastBlockFull);
         } catch (error) {
           this.reportBlockFailure(error);
         }
@@ -467,9 +512,10 @@ class Devnet implements DevnetNode {
   }
 
   async snapshot(): Promise<bigint> {
-    return this.enqueue(() => {
+    return this.enqueue(async () => {
       const id = this.nextSnapshot++;
-      this.snapshots.set(id, { chainId: this.chainId, head: { ...this.head }, objects: new Map(this.committed.objects), clockOffset: this.clockOffset });
+      const abis = await this.abis.all();
+      this.snapshots.set(id, { chainId: this.chainId, head: { ...this.head }, objects: new Map(this.committed.objects), clockOffset: this.clockOffset, abis });
       return id;
     });
   }
@@ -503,8 +549,12 @@ class Devnet implements DevnetNode {
       if (this.store.persistent) {
         for (const { address, from, to } of dropped) for (let seq = from; seq < to; seq++) ops.push({ type: 'del', key: historyKey(address, seq) });
       }
+      const abis = await this.abis.all();
+      for (const key of abis.keys()) if (!snap.abis.has(key)) ops.push({ type: 'del', key: abiKey(keyTextBytesOf(key)) });
+      for (const [key, value] of snap.abis) ops.push({ type: 'put', key: abiKey(keyTextBytesOf(key)), value });
       ops.push({ type: 'put', key: storeKey('head'), value: headRecord(snap.head) });
       await this.store.write(ops);
+      this.abis.forget();
       chain.committed.objects.clear();
       for (const [key, value] of snap.objects) chain.committed.objects.set(key, value);
       chain.head = { ...snap.head };
@@ -533,6 +583,7 @@ class Devnet implements DevnetNode {
         initial_balance: initialBalance,
       };
       await this.store.clear();
+      this.abis.forget();
       const loaded = await newChain(this.store, genesis, meta);
       this.chain = { genesis, meta, ...loaded };
       this.mempool.clear();
@@ -647,10 +698,15 @@ class Devnet implements DevnetNode {
     throw new ChainError(ERROR_CODE.unknown_system_call, `unknown system call id ${label}`, { id: label });
   }
 
-  /** contract_meta_store.get_contract_meta: the ABI of a contract the devnet runs; an empty item for others. */
-  private contractMeta(request: { contract_id: Uint8Array }): ProtoMessage {
+  /**
+   * contract_meta_store.get_contract_meta: the ABI of a built-in contract, or the one uploaded with the contract
+   * (abiStore.ts); an empty answer for a contract without one, as koinos-contract-meta-store answers.
+   */
+  private async contractMeta(request: { contract_id: Uint8Array }): Promise<ProtoMessage> {
     const contract = contractAt(this.headView(), request.contract_id);
-    return contract ? { meta: { abi: contractAbi(contract) } } : {};
+    if (contract) return { meta: { abi: contractAbi(contract) } };
+    const abi = await this.abis.get(request.contract_id);
+    return abi === undefined ? {} : { meta: { abi } };
   }
 
   private async accountHistory(request: {

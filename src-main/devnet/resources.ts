@@ -5,16 +5,42 @@ import { ChainError, ERROR_CODE } from './chainError.ts';
 /**
  * The devnet's `resource_limit_data` (genesis object, `chain.get_resource_limits`). rc_used =
  * disk × disk_storage_cost + network × network_bandwidth_cost + compute × compute_bandwidth_cost.
- * The limits are reported but not enforced per block: the devnet includes everything pending.
+ * The limits are mainnet's per-block limits (koinos-system-contracts contracts/resources/resources.cpp:
+ * max_disk_per_block 200 << 10, max_network_per_block 1 << 20, max_compute_per_block 287,500,000; get_resource_limits
+ * reports min(resource_supply - 1, block_limit), which is the block limit on mainnet). The costs are the devnet's own
+ * (mainnet's float with its markets), chosen so that a KOIN transfer costs about what it costs on mainnet.
  */
 export const RESOURCE_LIMITS = {
-  disk_storage_limit: 1_048_576n,
+  disk_storage_limit: 204_800n,
   disk_storage_cost: 5_000n,
-  network_bandwidth_limit: 16_777_216n,
+  network_bandwidth_limit: 1_048_576n,
   network_bandwidth_cost: 3_000n,
-  compute_bandwidth_limit: 10_000_000_000n,
+  compute_bandwidth_limit: 287_500_000n,
   compute_bandwidth_cost: 2n,
 } as const;
+
+/** koinos/chain/error.proto: the failures (codes <= -1) of a block's resource_meter. */
+export const BLOCK_LIMIT_ERROR = {
+  network_bandwidth_limit_exceeded: -1012,
+  compute_bandwidth_limit_exceeded: -1013,
+  disk_storage_limit_exceeded: -1014,
+} as const;
+
+/** Whether an error is a block limit running out (the transaction may fit in a later block). */
+export function isBlockLimitError(error: unknown): boolean {
+  return error instanceof ChainError && Object.values(BLOCK_LIMIT_ERROR).includes(error.code as -1012);
+}
+
+/**
+ * What a block has left of each resource: koinos-chain's resource_meter, which apply_block (and submit_transaction,
+ * for the one transaction it applies) sets from get_resource_limits, and which every transaction of the block draws
+ * on (resource_meter.cpp). Freed disk is given back to the block.
+ */
+export class BlockResources {
+  disk: bigint = RESOURCE_LIMITS.disk_storage_limit;
+  network: bigint = RESOURCE_LIMITS.network_bandwidth_limit;
+  compute: bigint = RESOURCE_LIMITS.compute_bandwidth_limit;
+}
 
 /**
  * Compute ticks charged per system call, with the magnitudes of mainnet's compute_bandwidth_registry (facts §3.4).
@@ -65,18 +91,23 @@ export function merkleCompute(leaves: number): number {
 }
 
 /**
- * The mana session of one transaction: every use is charged at the block's prices against `rc_limit`; a use
- * that would go past it throws the reversion "insufficient rc" (104) and is not charged, as on the chain.
+ * The mana session of one transaction within its block: every use is checked against what the block has left (a
+ * failure: "compute bandwidth limit exceeded", -1013, and alike), then charged at the block's prices against
+ * `rc_limit` (past it the reversion "insufficient rc", 104, and nothing is charged), then taken from the block, in the
+ * order of koinos-chain resource_meter.cpp use_*.
  */
 export class RcMeter {
   readonly limit: bigint;
+  /** What the block has left; by default a block of its own (a submission: controller.cpp submit_transaction). */
+  readonly block: BlockResources;
   used = 0n;
   disk = 0n;
   network = 0n;
   compute = 0n;
 
-  constructor(limit: bigint) {
+  constructor(limit: bigint, block: BlockResources = new BlockResources()) {
     this.limit = limit;
+    this.block = block;
   }
 
   private charge(cost: bigint): void {
@@ -84,23 +115,35 @@ export class RcMeter {
     this.used += cost;
   }
 
+  /** resource_meter::compute_bandwidth_remaining with a session: what both the mana and the block still allow. */
+  computeRemaining(): bigint {
+    const byRc = (this.limit - this.used) / RESOURCE_LIMITS.compute_bandwidth_cost;
+    return byRc < this.block.compute ? byRc : this.block.compute;
+  }
+
   useCompute(ticks: number): void {
     const t = BigInt(ticks);
+    if (t > this.block.compute) throw new ChainError(BLOCK_LIMIT_ERROR.compute_bandwidth_limit_exceeded, 'compute bandwidth limit exceeded');
     this.charge(t * RESOURCE_LIMITS.compute_bandwidth_cost);
+    this.block.compute -= t;
     this.compute += t;
   }
 
   useNetwork(bytes: number): void {
     const b = BigInt(bytes);
+    if (b > this.block.network) throw new ChainError(BLOCK_LIMIT_ERROR.network_bandwidth_limit_exceeded, 'network bandwidth limit exceeded');
     this.charge(b * RESOURCE_LIMITS.network_bandwidth_cost);
+    this.block.network -= b;
     this.network += b;
   }
 
   /** Disk bytes (negative when an object shrinks or goes: freed bytes are credited within the transaction). */
   useDisk(bytes: number): void {
     const b = BigInt(bytes);
+    if (b > this.block.disk) throw new ChainError(BLOCK_LIMIT_ERROR.disk_storage_limit_exceeded, 'disk storage limit exceeded');
     if (b >= 0n) this.charge(b * RESOURCE_LIMITS.disk_storage_cost);
     else this.used = this.used + b * RESOURCE_LIMITS.disk_storage_cost > 0n ? this.used + b * RESOURCE_LIMITS.disk_storage_cost : 0n;
+    this.block.disk -= b;
     this.disk += b;
   }
 

@@ -6,7 +6,6 @@ import { WalletError, describe } from '../koinos/errors.ts';
 import { addressToString, isAddress } from '../koinos/address.ts';
 import { formatAmount, UINT64_MAX } from '../koinos/amounts.ts';
 import { MAX_JSON_DEPTH, jsonDepth } from '../koinos/jsonDepth.ts';
-import { decodeEventJson, decodeOperationJson } from '../koinos/koin.ts';
 import { nonceFromBytes, nonceToBytes } from '../koinos/transaction.ts';
 import type { EventData, Operation } from '../koinos/types.ts';
 import type { DevnetNode } from './types.ts';
@@ -14,6 +13,7 @@ import { MAX_HISTORY_LIMIT, requestType, responseType } from './node.ts';
 import { ParamsError, parseMessage } from './jsonrpc.ts';
 import { SYSTEM_CONTRACT_NAMES } from './contracts/registry.ts';
 import { contractRoutes, type Route } from './restContracts.ts';
+import type { ContractDecoder } from '../koinos/contractDecoder.ts';
 import { describeInternalError, toWireError } from './wireError.ts';
 
 /** What a REST route answers: an HTTP status, a JSON body, and extra headers (`Allow` on a 405). */
@@ -70,6 +70,8 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
   // Operations of the system tokens (KOIN, VHP) are decoded in blocks, transactions and history.
   const systemTokens = [...SYSTEM_CONTRACT_NAMES.values()];
   const isKoin = (contractId: Uint8Array) => systemTokens.some((id) => equalBytes(contractId, id));
+  // Function declarations below are hoisted: the contract routes may use them from here.
+  const contracts = contractRoutes({ rpc, resolveAddress, badRequest, isSystemToken: isKoin });
 
   /**
    * One service call with the request built from JSON exactly as the JSON-RPC layer builds it. Routes check their
@@ -108,25 +110,24 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
     throw badRequest(`invalid ${what}`, 'INVALID_ADDRESS');
   }
 
-  function operationsJson(operations: Operation[]): JsonValue[] {
-    return operations.map((op) => decodeOperationJson(op, isKoin));
-  }
-
-  /** Replaces a transaction's operations in `json` by their decoded form when asked to. */
-  function decodeTransaction(tx: ProtoMessage | undefined, json: JsonValue | undefined, decodeOps: boolean): void {
+  /**
+   * Replaces a transaction's operations in `json` by their decoded form when asked to, with each contract's ABI
+   * (`decoder`: one per request, so each ABI is read once).
+   */
+  async function decodeTransaction(tx: ProtoMessage | undefined, json: JsonValue | undefined, decodeOps: boolean, decoder: ContractDecoder): Promise<void> {
     if (!decodeOps || !tx || !isObject(json)) return;
     const operations = tx.operations as Operation[] | undefined;
-    if (operations && operations.length > 0) json.operations = operationsJson(operations);
+    if (operations && operations.length > 0) json.operations = await Promise.all(operations.map((op) => decoder.operation(op)));
   }
 
   /** Replaces events (of a transaction receipt or a block receipt and its transaction receipts) by decoded ones. */
-  function decodeReceipt(receipt: ProtoMessage | undefined, json: JsonValue | undefined, decodeEvents: boolean): void {
+  async function decodeReceipt(receipt: ProtoMessage | undefined, json: JsonValue | undefined, decodeEvents: boolean, decoder: ContractDecoder): Promise<void> {
     if (!decodeEvents || !receipt || !isObject(json)) return;
     const events = receipt.events as EventData[] | undefined;
-    if (events && events.length > 0) json.events = events.map((e) => decodeEventJson(e));
+    if (events && events.length > 0) json.events = await Promise.all(events.map((e) => decoder.event(e)));
     const receipts = receipt.transaction_receipts as ProtoMessage[] | undefined;
     const receiptsJson = json.transaction_receipts;
-    if (receipts && Array.isArray(receiptsJson)) receipts.forEach((r, i) => decodeReceipt(r, receiptsJson[i], true));
+    if (receipts && Array.isArray(receiptsJson)) await Promise.all(receipts.map((r, i) => decodeReceipt(r, receiptsJson[i], true, decoder)));
   }
 
   async function headInfo(): Promise<{ id: string; height: bigint; lib: bigint }> {
@@ -170,18 +171,18 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
     const items = (response.block_items ?? []) as ProtoMessage[];
     const item = items[0];
     if (!item || !(item.block_id instanceof Uint8Array) || item.block_id.length === 0) throw badRequest('block does not exist', 'NOT_FOUND');
-    return blockItemJson(item, query);
+    return blockItemJson(item, query, contracts.decoder());
   }
 
   /** A block item as JSON, with operations and events decoded when the query asks (the default). */
-  function blockItemJson(item: ProtoMessage, query: URLSearchParams): JsonValue {
+  async function blockItemJson(item: ProtoMessage, query: URLSearchParams, decoder: ContractDecoder): Promise<JsonValue> {
     const json = toJson('koinos.block_store.block_item', item);
-    decodeReceipt(item.receipt as ProtoMessage | undefined, json.receipt, flag(query, 'decode_events'));
+    await decodeReceipt(item.receipt as ProtoMessage | undefined, json.receipt, flag(query, 'decode_events'), decoder);
     const blockJson = json.block;
     const transactions = (item.block as ProtoMessage | undefined)?.transactions as ProtoMessage[] | undefined;
     if (transactions && isObject(blockJson) && Array.isArray(blockJson.transactions)) {
       const txsJson = blockJson.transactions;
-      transactions.forEach((tx, i) => decodeTransaction(tx, txsJson[i], flag(query, 'decode_operations')));
+      await Promise.all(transactions.map((tx, i) => decodeTransaction(tx, txsJson[i], flag(query, 'decode_operations'), decoder)));
     }
     return json;
   }
@@ -201,7 +202,8 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
       return_block: flag(query, 'return_block'),
       return_receipt: flag(query, 'return_receipt'),
     });
-    return ((response.block_items ?? []) as ProtoMessage[]).map((item) => blockItemJson(item, query));
+    const decoder = contracts.decoder();
+    return Promise.all(((response.block_items ?? []) as ProtoMessage[]).map((item) => blockItemJson(item, query, decoder)));
   }
 
   /** POST /v1/block/submit: the devnet produces its own blocks, so chain.submit_block answers why it refuses. */
@@ -233,17 +235,20 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
     const decodeEvents = flag(query, 'decode_events');
     // No records answer `[]`. The real koinos-rest answers `{}` then (facts §9.2), but node-api.md specifies an array
     // for this route and clients iterate it: an empty array keeps the type they expect.
-    return ((values ?? []) as ProtoMessage[]).map((entry) => {
-      const json = toJson('koinos.rpc.account_history.account_history_entry', entry);
-      const trx = entry.trx as ProtoMessage | undefined;
-      if (trx && isObject(json.trx)) {
-        decodeTransaction(trx.transaction as ProtoMessage | undefined, json.trx.transaction, decodeOps);
-        decodeReceipt(trx.receipt as ProtoMessage | undefined, json.trx.receipt, decodeEvents);
-      }
-      const blockRecord = entry.block as ProtoMessage | undefined;
-      if (blockRecord && isObject(json.block)) decodeReceipt(blockRecord.receipt as ProtoMessage | undefined, json.block.receipt, decodeEvents);
-      return json;
-    });
+    const decoder = contracts.decoder();
+    return Promise.all(
+      ((values ?? []) as ProtoMessage[]).map(async (entry) => {
+        const json = toJson('koinos.rpc.account_history.account_history_entry', entry);
+        const trx = entry.trx as ProtoMessage | undefined;
+        if (trx && isObject(json.trx)) {
+          await decodeTransaction(trx.transaction as ProtoMessage | undefined, json.trx.transaction, decodeOps, decoder);
+          await decodeReceipt(trx.receipt as ProtoMessage | undefined, json.trx.receipt, decodeEvents, decoder);
+        }
+        const blockRecord = entry.block as ProtoMessage | undefined;
+        if (blockRecord && isObject(json.block)) await decodeReceipt(blockRecord.receipt as ProtoMessage | undefined, json.block.receipt, decodeEvents, decoder);
+        return json;
+      }),
+    );
   }
 
   async function transaction(p: Params, query: URLSearchParams): Promise<JsonValue> {
@@ -260,11 +265,12 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
       const tx = pending.find((t) => t.transaction !== undefined)?.transaction as ProtoMessage | undefined;
       if (!tx) throw badRequest('transaction does not exist', 'NOT_FOUND');
       const txJson = toJson('koinos.protocol.transaction', tx);
-      decodeTransaction(tx, txJson, decodeOps);
+      await decodeTransaction(tx, txJson, decodeOps, contracts.decoder());
       return { transaction: txJson, irreversible: false };
     }
 
     const tx = item.transaction as ProtoMessage;
+    const decoder = contracts.decoder();
     const json = toJson('koinos.transaction_store.transaction_item', item);
     const head = await headInfo();
     const containing = ((item.containing_blocks ?? []) as Uint8Array[]).map((b) => bytesToJson(b, BTYPE.BLOCK_ID));
@@ -292,12 +298,12 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
         const receipt = receipts.find((r) => equalBytes(r.id as Uint8Array, tx.id as Uint8Array));
         if (receipt) {
           const receiptJson = toJson('koinos.protocol.transaction_receipt', receipt);
-          decodeReceipt(receipt, receiptJson, decodeEvents);
+          await decodeReceipt(receipt, receiptJson, decodeEvents, decoder);
           json.receipt = receiptJson;
         }
       }
     }
-    decodeTransaction(tx, json.transaction, decodeOps);
+    await decodeTransaction(tx, json.transaction, decodeOps, decoder);
     return json;
   }
 
@@ -322,7 +328,6 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
     return { ...result, transaction: toJson('koinos.protocol.transaction', parsed) };
   }
 
-  const contracts = contractRoutes({ rpc, resolveAddress, badRequest });
   const routes: Route[] = [
     { method: 'GET', pattern: ['chain', 'head_info'], run: () => rpcJson('chain.get_head_info', {}) },
     {

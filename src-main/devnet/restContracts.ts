@@ -1,15 +1,17 @@
 // The REST routes of koinos-rest about contracts (facts §9.2): /v1/token/{contract}/…, /v1/contract/{id} with its
 // ABI, metadata and calls by method name, /v1/decode/{operations,events} and /v1/transaction/prepare. They read the
-// contract's ABI from contract_meta_store, as koinos-rest does, and call the node like any client.
-import { BTYPE, bytesToJson, decode, encode, fromJson, toJson, type JsonObject, type JsonValue, type ProtoMessage } from '../koinos/codec.ts';
+// contract's ABI from contract_meta_store, as koinos-rest does, and call the node like any client. Arguments and
+// results use the types of the contract's own ABI (contractAbi.ts), so uploaded contracts work as the built-in ones.
+import { BTYPE, bytesToJson, decode, encode, fromJson, toJson, type JsonValue, type ProtoMessage } from '../koinos/codec.ts';
 import { fromBase64, toBase64Url } from '../koinos/bytes.ts';
 import { WalletError, describe } from '../koinos/errors.ts';
 import { addressFromString } from '../koinos/address.ts';
 import { formatAmount } from '../koinos/amounts.ts';
+import { contractAbiOf, type AbiMethod, type ContractAbi } from '../koinos/contractAbi.ts';
 import { MAX_JSON_DEPTH, jsonDepth } from '../koinos/jsonDepth.ts';
-import { decodeEventJson, decodeOperationJson } from '../koinos/koin.ts';
 import { nonceFromBytes, nonceToBytes, prepareTransaction, transactionToJson } from '../koinos/transaction.ts';
 import type { EventData, Operation, Transaction } from '../koinos/types.ts';
+import { contractDecoder, type ContractDecoder } from '../koinos/contractDecoder.ts';
 
 /** A route of the REST table. */
 export type Route = {
@@ -23,17 +25,7 @@ export interface ContractRouteDeps {
   rpc(method: string, params: Record<string, unknown>): Promise<ProtoMessage>;
   resolveAddress(text: string, what: 'account' | 'contract_id'): Promise<string>;
   badRequest(message: string): WalletError;
-}
-
-interface AbiMethod {
-  argument: string;
-  return: string;
-  entry_point: number;
-  read_only: boolean;
-}
-
-interface Abi {
-  methods: Record<string, AbiMethod>;
+  isSystemToken(contractId: Uint8Array): boolean;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -54,95 +46,143 @@ function parseBody(body: string, what: string): unknown {
  * The contract routes over `deps`, and `tokenBalance`: the one way the REST layer reads a token balance (also behind
  * /v1/account/{account}/balance/{contract}).
  */
-export function contractRoutes(deps: ContractRouteDeps): { routes: Route[]; tokenBalance(contract: string, account: string): Promise<JsonValue> } {
+export function contractRoutes(deps: ContractRouteDeps): {
+  routes: Route[];
+  tokenBalance(contract: string, account: string): Promise<JsonValue>;
+  /** A decoder of operations and events with the contracts' ABIs, for one request. */
+  decoder(): ContractDecoder;
+} {
   const { rpc, resolveAddress, badRequest } = deps;
 
-  async function abiOf(contractId: string): Promise<Abi | undefined> {
+  async function abiText(contractId: string): Promise<string | undefined> {
     const { meta } = await rpc('contract_meta_store.get_contract_meta', { contract_id: contractId });
     const text = (meta as { abi?: string } | undefined)?.abi;
-    return text ? (JSON.parse(text) as Abi) : undefined;
+    return text ? text : undefined;
   }
 
-  async function requireAbi(contractId: string): Promise<Abi> {
+  /** The contract's parsed ABI (cached by contract id and ABI hash); a 400 naming the problem when it does not parse. */
+  async function abiOf(contractId: string): Promise<ContractAbi | undefined> {
+    const text = await abiText(contractId);
+    if (text === undefined) return undefined;
+    try {
+      return contractAbiOf(contractId, text);
+    } catch (e) {
+      throw badRequest(`abi of contract ${contractId} is not usable: ${e instanceof WalletError ? e.shortMessage : String(e)}`);
+    }
+  }
+
+  async function requireAbi(contractId: string): Promise<ContractAbi> {
     const abi = await abiOf(contractId);
     if (!abi) throw badRequest(`abi not available for contract ${contractId}`);
     return abi;
   }
 
-  /** Reads a method through chain.read_contract; the decoded result (defaults filled). */
-  async function readMethod(contractId: string, m: AbiMethod, args: ProtoMessage = {}): Promise<ProtoMessage> {
-    const { result } = await rpc('chain.read_contract', { contract_id: contractId, entry_point: m.entry_point, args: toBase64Url(encode(m.argument, args)) });
-    return decode(m.return, (result as Uint8Array | undefined) ?? new Uint8Array(0));
+  /** The encoded arguments of a method, '' type meaning none. */
+  function encodeArgs(abi: ContractAbi, m: AbiMethod, args: ProtoMessage): Uint8Array {
+    return m.argument === '' ? new Uint8Array(0) : abi.codec.encode(m.argument, args);
   }
 
-  async function token(p: Record<string, string>): Promise<{ id: string; abi: Abi; decimals: number }> {
+  /** Reads a method through chain.read_contract; its raw result bytes. */
+  async function readRaw(contractId: string, abi: ContractAbi, m: AbiMethod, args: ProtoMessage = {}): Promise<Uint8Array> {
+    const { result } = await rpc('chain.read_contract', { contract_id: contractId, entry_point: m.entryPoint, args: toBase64Url(encodeArgs(abi, m, args)) });
+    return (result as Uint8Array | undefined) ?? new Uint8Array(0);
+  }
+
+  /** Reads a method through chain.read_contract; the decoded result (defaults filled). */
+  async function readMethod(contractId: string, abi: ContractAbi, m: AbiMethod, args: ProtoMessage = {}): Promise<ProtoMessage> {
+    return abi.codec.decode(m.return, await readRaw(contractId, abi, m, args));
+  }
+
+  async function token(p: Record<string, string>): Promise<{ id: string; abi: ContractAbi; decimals: number }> {
     const id = await resolveAddress(p.contract!, 'contract_id');
     const abi = await requireAbi(id);
-    const decimalsMethod = abi.methods.decimals;
+    const decimalsMethod = abi.methods.get('decimals');
     if (!decimalsMethod) throw badRequest(`contract ${id} is not a token`);
-    const decimals = Number((await readMethod(id, decimalsMethod)).value ?? 0);
+    const decimals = Number((await readMethod(id, abi, decimalsMethod)).value ?? 0);
     return { id, abi, decimals };
   }
 
-  function method(abi: Abi, name: string): AbiMethod {
-    const m = Object.hasOwn(abi.methods, name) ? abi.methods[name] : undefined;
+  function method(abi: ContractAbi, name: string): AbiMethod {
+    const m = abi.methods.get(name);
     if (!m) throw badRequest(`method "${name}" does not exist`);
     return m;
   }
 
   const amount = (value: unknown, decimals: number) => formatAmount(BigInt((value as bigint | undefined) ?? 0n), decimals, { trim: false });
 
-  /** A call by method name: read-only → the decoded result; otherwise → the operation a client signs (not submitted). */
+  const decoder = (): ContractDecoder => contractDecoder({ abiText, isSystemToken: deps.isSystemToken });
+
+  /**
+   * A call by method name (koinos-rest app/v1/contract/[contract_id]/[method]/route.ts): read-only → the decoded
+   * result; otherwise → the operation a client signs (not submitted). Arguments are read with the contract's ABI types.
+   */
   async function callByName(p: Record<string, string>, args: unknown): Promise<JsonValue> {
     const id = await resolveAddress(p.contract!, 'contract_id');
-    const m = method(await requireAbi(id), p.method!);
-    let message: ProtoMessage;
-    try {
-      message = fromJson(m.argument, args ?? {}, { strict: true, unknownFields: 'discard' }); // the one reader: addresses checked
-    } catch (e) {
-      throw badRequest(`invalid arguments of ${p.method}: ${e instanceof WalletError ? e.shortMessage : String(e)}`);
+    const abi = await requireAbi(id);
+    const m = method(abi, p.method!);
+    let message: ProtoMessage = {};
+    if (m.argument !== '') {
+      try {
+        message = abi.codec.fromJson(m.argument, args ?? {}, { strict: true, unknownFields: 'discard' }); // the one reader: addresses checked
+      } catch (e) {
+        throw badRequest(`invalid arguments of ${p.method}: ${e instanceof WalletError ? e.shortMessage : String(e)}`);
+      }
     }
-    if (m.read_only) return toJson(m.return, await readMethod(id, m, message));
-    const op: Operation = { call_contract: { contract_id: addressFromString(id), entry_point: m.entry_point, args: encode(m.argument, message) } };
+    if (m.readOnly) {
+      if (m.return === '') throw badRequest(`method "${m.name}" has no return type in the contract's ABI`);
+      return abi.decodeResult(m, await readRaw(id, abi, m, message));
+    }
+    const op: Operation = { call_contract: { contract_id: addressFromString(id), entry_point: m.entryPoint, args: encodeArgs(abi, m, message) } };
     return toJson('koinos.protocol.operation', op);
   }
 
-  /** GET arguments from the query string (`owner=…&limit=10`; nested fields with dots are not needed by tokens). */
+  /**
+   * GET arguments from the query string as koinos-rest reads them (qs with allowDots): `owner=…&limit=10`, nested
+   * fields with dots (`a.b=1`). Values stay text (the codec reads integers from decimal text), but true and false.
+   */
   function queryArgs(query: URLSearchParams): Record<string, unknown> {
     const args: Record<string, unknown> = {};
-    for (const [key, value] of query) args[key] = /^\d+$/.test(value) && key !== 'value' ? Number(value) : value === 'true' ? true : value === 'false' ? false : value;
+    for (const [key, value] of query) {
+      const path = key.split('.');
+      if (path.length > 8 || path.some((part) => part === '' || part === '__proto__')) throw badRequest(`invalid argument name: ${describe(key)}`);
+      let scope = args;
+      for (const part of path.slice(0, -1)) {
+        const next = scope[part];
+        scope = (scope[part] = typeof next === 'object' && next !== null ? next : {}) as Record<string, unknown>;
+      }
+      scope[path.at(-1)!] = value === 'true' ? true : value === 'false' ? false : value;
+    }
     return args;
   }
 
-  /** Decodes operations whose contract has an ABI on the devnet (as koinos-rest's decodeOperations). */
+  /** Decodes operations with the ABIs of their contracts (koinos-rest utils/operations.ts decodeOperations). */
   async function decodeOperations(body: string): Promise<JsonValue> {
     const input = parseBody(body, 'an array of operations');
     if (!Array.isArray(input)) throw badRequest(`invalid request body: expected an array of operations, got ${describe(input)}`);
-    const out: JsonValue[] = [];
-    for (const [i, item] of input.entries()) {
-      let op: Operation;
+    const ops = input.map((item, i) => {
       try {
-        op = fromJson<Operation>('koinos.protocol.operation', item);
+        return fromJson<Operation>('koinos.protocol.operation', item);
       } catch (e) {
         throw badRequest(`invalid operation [${i}]: ${e instanceof WalletError ? e.shortMessage : String(e)}`);
       }
-      const id = op.call_contract ? bytesToJson(op.call_contract.contract_id, BTYPE.CONTRACT_ID) : undefined;
-      const known = id !== undefined && (await abiOf(id)) !== undefined;
-      out.push(decodeOperationJson(op, () => known));
-    }
-    return out;
+    });
+    const d = decoder();
+    return Promise.all(ops.map((op) => d.operation(op)));
   }
 
+  /** Decodes events with the ABIs of their source contracts (koinos-rest utils/events.ts decodeEvents). */
   async function decodeEvents(body: string): Promise<JsonValue> {
     const input = parseBody(body, 'an array of events');
     if (!Array.isArray(input)) throw badRequest(`invalid request body: expected an array of events, got ${describe(input)}`);
-    return input.map((item, i) => {
+    const events = input.map((item, i) => {
       try {
-        return decodeEventJson(fromJson<EventData>('koinos.protocol.event_data', item));
+        return fromJson<EventData>('koinos.protocol.event_data', item);
       } catch (e) {
         throw badRequest(`invalid event [${i}]: ${e instanceof WalletError ? e.shortMessage : String(e)}`);
       }
     });
+    const d = decoder();
+    return Promise.all(events.map((event) => d.event(event)));
   }
 
   /** koilib prepareTransaction: chain id, nonce (current + 1), rc_limit (the payer's mana), merkle root and id. */
@@ -175,7 +215,7 @@ export function contractRoutes(deps: ContractRouteDeps): { routes: Route[]; toke
   async function tokenBalance(contract: string, account: string): Promise<JsonValue> {
     const t = await token({ contract });
     const owner = addressFromString(await resolveAddress(account, 'account'));
-    return { value: amount((await readMethod(t.id, method(t.abi, 'balance_of'), { owner })).value, t.decimals) };
+    return { value: amount((await readMethod(t.id, t.abi, method(t.abi, 'balance_of'), { owner })).value, t.decimals) };
   }
 
   const tokenRead = (name: 'name' | 'symbol' | 'decimals' | 'total_supply'): Route => ({
@@ -183,9 +223,9 @@ export function contractRoutes(deps: ContractRouteDeps): { routes: Route[]; toke
     pattern: ['token', ':contract', name],
     run: async (p) => {
       const t = await token(p);
-      const result = await readMethod(t.id, method(t.abi, name));
+      const result = await readMethod(t.id, t.abi, method(t.abi, name));
       if (name === 'total_supply') return { value: amount(result.value, t.decimals) };
-      return toJson(method(t.abi, name).return, result);
+      return t.abi.codec.toJson(method(t.abi, name).return, result);
     },
   });
 
@@ -199,8 +239,8 @@ export function contractRoutes(deps: ContractRouteDeps): { routes: Route[]; toke
       pattern: ['token', ':contract', 'info'],
       run: async (p) => {
         const t = await token(p);
-        const info = toJson(method(t.abi, 'get_info').return, await readMethod(t.id, method(t.abi, 'get_info')));
-        return { ...info, total_supply: amount((await readMethod(t.id, method(t.abi, 'total_supply'))).value, t.decimals) };
+        const info = t.abi.codec.toJson(method(t.abi, 'get_info').return, await readMethod(t.id, t.abi, method(t.abi, 'get_info')));
+        return { ...info, total_supply: amount((await readMethod(t.id, t.abi, method(t.abi, 'total_supply'))).value, t.decimals) };
       },
     },
     { method: 'GET', pattern: ['token', ':contract', 'balance', ':account'], run: (p) => tokenBalance(p.contract!, p.account!) },
@@ -211,7 +251,7 @@ export function contractRoutes(deps: ContractRouteDeps): { routes: Route[]; toke
         const t = await token(p);
         const owner = addressFromString(await resolveAddress(p.account!, 'account'));
         const spender = addressFromString(await resolveAddress(p.spender!, 'account'));
-        return { value: amount((await readMethod(t.id, method(t.abi, 'allowance'), { owner, spender })).value, t.decimals) };
+        return { value: amount((await readMethod(t.id, t.abi, method(t.abi, 'allowance'), { owner, spender })).value, t.decimals) };
       },
     },
     {
@@ -230,7 +270,7 @@ export function contractRoutes(deps: ContractRouteDeps): { routes: Route[]; toke
           limit: Number(limit),
           descending: query.get('descending') === 'true',
         };
-        const result = (await readMethod(t.id, method(t.abi, 'get_allowances'), args)) as { allowances: { spender: Uint8Array; value: bigint }[] };
+        const result = (await readMethod(t.id, t.abi, method(t.abi, 'get_allowances'), args)) as { allowances: { spender: Uint8Array; value: bigint }[] };
         return {
           owner,
           allowances: result.allowances.map((a) => ({ spender: bytesToJson(a.spender, BTYPE.ADDRESS), value: amount(a.value, t.decimals) })),
@@ -243,7 +283,8 @@ export function contractRoutes(deps: ContractRouteDeps): { routes: Route[]; toke
       pattern: ['contract', ':contract', 'abi'],
       run: async (p) => {
         const id = await resolveAddress(p.contract!, 'contract_id');
-        return { contract_id: id, abi: (await requireAbi(id)) as unknown as JsonObject };
+        // koinos-rest app/v1/contract/[contract_id]/abi/route.ts: the ABI after fixAbi (koilib_types from `types`).
+        return { contract_id: id, abi: (await requireAbi(id)).json };
       },
     },
     {
@@ -266,5 +307,5 @@ export function contractRoutes(deps: ContractRouteDeps): { routes: Route[]; toke
     { method: 'POST', pattern: ['decode', 'events'], run: (_p, _q, body) => decodeEvents(body) },
     { method: 'POST', pattern: ['transaction', 'prepare'], run: (_p, _q, body) => prepare(body) },
   ];
-  return { routes, tokenBalance };
+  return { routes, tokenBalance, decoder };
 }

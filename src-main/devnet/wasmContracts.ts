@@ -33,11 +33,11 @@ export function isWasmContract(view: StateView, contractId: Uint8Array): boolean
   return view.get(BYTECODE_SPACE, contractId) !== undefined;
 }
 
-/** The transaction's RcMeter as the host's compute meter (compute bought at the compute price within rc_limit). */
+/** The transaction's RcMeter as the host's compute meter (what rc_limit buys at the compute price, at most what the block has left). */
 function rcComputeMeter(ctx: CallContext): ComputeMeter {
   const meter = ctx.meter!;
   return {
-    remaining: () => (meter.limit - meter.used) / RESOURCE_LIMITS.compute_bandwidth_cost,
+    remaining: () => meter.computeRemaining(),
     use: (compute) => meter.useCompute(Number(compute)),
   };
 }

@@ -36,6 +36,8 @@ interface FieldPlan {
   typeName?: string;
   /** The plan of a message field's type, resolved on first use (types may refer to each other). */
   sub?: MessagePlan;
+  /** The schema the field's type names resolve in. */
+  schema: Schema;
   enumValues?: Record<string, number>;
   enumNames?: Map<number, string>;
 }
@@ -57,28 +59,42 @@ const IS_64 = new Set<Kind>(['int64', 'uint64', 'sint64', 'fixed64', 'sfixed64']
 const PACKABLE = new Set<Kind>(['double', 'float', 'int32', 'uint32', 'sint32', 'fixed32', 'sfixed32', 'int64', 'uint64', 'sint64', 'fixed64', 'sfixed64', 'bool', 'enum']);
 const BTYPE_NAMES: Record<string, Btype> = BTYPE;
 
+/** A set of protobuf types (protobufjs reflection) and the plans made from them: proto/, or a contract ABI's types. */
+interface Schema {
+  root: protobuf.Root;
+  plans: Map<string, MessagePlan>;
+  /** Where the types come from, for error messages ("proto/", "the contract's ABI"). */
+  origin: string;
+}
+
 const root = protobuf.Root.fromJSON(DESCRIPTOR);
 root.resolveAll();
-const plans = new Map<string, MessagePlan>();
+const BUILTIN: Schema = { root, plans: new Map(), origin: 'proto/' };
 
-function lookupType(name: string): protobuf.Type {
+function lookupType(name: string, schema: Schema): protobuf.Type {
   const full = name.startsWith('.') ? name.slice(1) : name;
-  const found = root.lookup(full);
+  let found: protobuf.ReflectionObject | null = null;
+  try {
+    found = schema.root.lookup(full);
+  } catch {
+    // a malformed name finds nothing
+  }
   if (!(found instanceof protobuf.Type)) {
-    throw new WalletError('UNKNOWN_TYPE', `expected the name of a protobuf message in proto/, got ${describe(name)}`);
+    throw new WalletError('UNKNOWN_TYPE', `expected the name of a protobuf message in ${schema.origin}, got ${describe(name)}`);
   }
   return found;
 }
 
 /** The plan of a message-typed field. */
 function subPlan(f: FieldPlan): MessagePlan {
-  return (f.sub ??= planOf(f.typeName as string));
+  return (f.sub ??= planOf(f.typeName as string, f.schema));
 }
 
-function planOf(name: string): MessagePlan {
+function planOf(name: string, schema: Schema = BUILTIN): MessagePlan {
+  const plans = schema.plans;
   const cached = plans.get(name);
   if (cached) return cached;
-  const type = lookupType(name);
+  const type = lookupType(name, schema);
   const plan: MessagePlan = { name: type.fullName.slice(1), fields: [], byId: new Map(), byJsonKey: new Map(), oneofs: new Map() };
   plans.set(name, plan);
   for (const field of [...type.fieldsArray].sort((a, b) => a.id - b.id)) {
@@ -88,7 +104,8 @@ function planOf(name: string): MessagePlan {
     const kind: Kind = resolved instanceof protobuf.Enum ? 'enum' : resolved instanceof protobuf.Type ? 'message' : (field.type as Kind);
     if (!(kind in WIRE)) throw new WalletError('INTERNAL', `unsupported protobuf type ${field.type} in ${plan.name}.${field.name}`);
     const realOneof = field.partOf && !options.proto3_optional ? field.partOf.name : undefined;
-    const btypeOption = options['(koinos.btype)'];
+    // koilib reads both spellings of the option: `(koinos.btype)` (koinos-proto) and `(btype)` (contract protos).
+    const btypeOption = options['(koinos.btype)'] ?? options['(btype)'];
     const f: FieldPlan = {
       name: field.name,
       jsonName: field.name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()),
@@ -101,6 +118,7 @@ function planOf(name: string): MessagePlan {
       btype: typeof btypeOption === 'string' ? (BTYPE_NAMES[btypeOption] ?? BTYPE.BASE64) : BTYPE.BASE64,
       wireType: WIRE[kind],
       typeName: resolved instanceof protobuf.Type ? resolved.fullName.slice(1) : undefined,
+      schema,
     };
     if (resolved instanceof protobuf.Enum) {
       f.enumValues = resolved.values;
@@ -118,7 +136,7 @@ function planOf(name: string): MessagePlan {
 /** True when `name` is a message type of proto/ (for example `koinos.protocol.transaction`). */
 export function hasType(name: string): boolean {
   try {
-    lookupType(name);
+    lookupType(name, BUILTIN);
     return true;
   } catch {
     return false;
@@ -381,7 +399,11 @@ function writeField(w: Writer, f: FieldPlan, v: unknown, path: string): void {
  * encode('koinos.chain.value_type', { uint64_value: 1n }) // Uint8Array [0x28, 0x01]
  */
 export function encode(type: string, value: object): Uint8Array {
-  const plan = planOf(type);
+  return encodeWith(BUILTIN, type, value);
+}
+
+function encodeWith(schema: Schema, type: string, value: object): Uint8Array {
+  const plan = planOf(type, schema);
   // One scratch buffer for every call (encoding never re-enters itself); finish() copies the bytes out.
   const w = SCRATCH;
   w.pos = 0;
@@ -539,7 +561,13 @@ function readScalar(r: Reader, f: FieldPlan): unknown {
   }
 }
 
-function readMessage(r: Reader, plan: MessagePlan, end: number): ProtoMessage {
+/** Deepest nesting of messages the decoder reads (protobuf's own default recursion limit). */
+const MAX_NESTING = 100;
+
+function readMessage(r: Reader, plan: MessagePlan, end: number, depth = 0): ProtoMessage {
+  if (depth > MAX_NESTING) {
+    throw new WalletError('INVALID_PROTOBUF', `expected messages nested at most ${MAX_NESTING} deep in ${r.type}, got deeper`);
+  }
   const obj = emptyMessage(plan);
   while (r.pos < end) {
     const tag = r.varint();
@@ -566,7 +594,7 @@ function readMessage(r: Reader, plan: MessagePlan, end: number): ProtoMessage {
     let value: unknown;
     if (f.kind === 'message') {
       const len = r.length();
-      value = readMessage(r, subPlan(f), r.pos + len);
+      value = readMessage(r, subPlan(f), r.pos + len, depth + 1);
     } else {
       value = readScalar(r, f);
     }
@@ -589,7 +617,11 @@ function readMessage(r: Reader, plan: MessagePlan, end: number): ProtoMessage {
  * decode('koinos.chain.value_type', new Uint8Array([0x28, 0x01])) // { uint64_value: 1n }
  */
 export function decode<T = ProtoMessage>(type: string, bytes: Uint8Array): T {
-  const plan = planOf(type);
+  return decodeWith<T>(BUILTIN, type, bytes);
+}
+
+function decodeWith<T>(schema: Schema, type: string, bytes: Uint8Array): T {
+  const plan = planOf(type, schema);
   if (!(bytes instanceof Uint8Array)) fail(plan.name, 'protobuf bytes (a Uint8Array)', bytes, 'INVALID_ARGUMENT');
   const r = new Reader(bytes, plan.name);
   return readMessage(r, plan, bytes.length) as T;
@@ -701,7 +733,11 @@ function fieldToJson(f: FieldPlan, v: unknown, path: string): JsonValue {
  * toJson('koinos.chain.value_type', { uint64_value: 1n }) // { uint64_value: '1' }
  */
 export function toJson(type: string, value: object): JsonObject {
-  const plan = planOf(type);
+  return toJsonWith(BUILTIN, type, value);
+}
+
+function toJsonWith(schema: Schema, type: string, value: object): JsonObject {
+  const plan = planOf(type, schema);
   return messageToJson(plan, value as ProtoMessage, plan.name);
 }
 
@@ -824,7 +860,11 @@ export interface FromJsonOptions {
  * // throws 'too: expected a field of koinos.contracts.token.transfer_arguments, got an unknown field; the closest valid name is "to"'
  */
 export function fromJson<T = ProtoMessage>(type: string, json: unknown, options: FromJsonOptions = {}): T {
-  const plan = planOf(type);
+  return fromJsonWith<T>(BUILTIN, type, json, options);
+}
+
+function fromJsonWith<T>(schema: Schema, type: string, json: unknown, options: FromJsonOptions): T {
+  const plan = planOf(type, schema);
   const strict = options.strict === true;
   const rejectUnknown = strict && options.unknownFields !== 'discard';
   return messageFromJson(plan, json, strict ? '' : plan.name, { strict, rejectUnknown }) as T;
@@ -860,4 +900,53 @@ export function addressFieldPaths(type: string): readonly (readonly string[])[] 
   walk(plan, [], new Set([plan.name]));
   addressPathCache.set(type, paths);
   return paths;
+}
+
+/** The same canonical binary and gateway JSON over another set of types (a contract ABI's). */
+export interface ProtoCodec {
+  /** True when `name` is a message type of this codec. */
+  hasType(name: string): boolean;
+  /** As {@link encode}. */
+  encode(type: string, value: object): Uint8Array;
+  /** As {@link decode}. */
+  decode<T = ProtoMessage>(type: string, bytes: Uint8Array): T;
+  /** As {@link toJson}. */
+  toJson(type: string, value: object): JsonObject;
+  /** As {@link fromJson}. */
+  fromJson<T = ProtoMessage>(type: string, json: unknown, options?: FromJsonOptions): T;
+}
+
+/**
+ * A codec over the types of a protobufjs JSON namespace (koilib's `koilib_types` form), with the same rules as the
+ * functions above: canonical order, defaults omitted, 64-bit integers as bigint, bytes rendered by `btype`.
+ * The caller bounds the namespace's size first (contractAbi.ts does): plans are made lazily, one per type used.
+ * @throws WalletError INVALID_ABI when the namespace does not load or a field names a type it does not define.
+ * @example
+ * const codec = createCodec({ nested: { v: { fields: { n: { type: 'uint64', id: 1 } } } } }, 'the contract ABI');
+ * codec.encode('v', { n: 1n }); // Uint8Array [0x08, 0x01]
+ */
+export function createCodec(namespace: protobuf.INamespace, origin: string): ProtoCodec {
+  let schemaRoot: protobuf.Root;
+  try {
+    schemaRoot = protobuf.Root.fromJSON(namespace);
+    schemaRoot.resolveAll();
+  } catch (cause) {
+    const found = cause instanceof Error ? cause.message : String(cause);
+    throw new WalletError('INVALID_ABI', `expected protobuf types that load, got types that do not (${found.slice(0, 200)})`, { cause });
+  }
+  const schema: Schema = { root: schemaRoot, plans: new Map(), origin };
+  return {
+    hasType(name) {
+      try {
+        lookupType(name, schema);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    encode: (type, value) => encodeWith(schema, type, value),
+    decode: <T = ProtoMessage>(type: string, bytes: Uint8Array) => decodeWith<T>(schema, type, bytes),
+    toJson: (type, value) => toJsonWith(schema, type, value),
+    fromJson: <T = ProtoMessage>(type: string, json: unknown, options: FromJsonOptions = {}) => fromJsonWith<T>(schema, type, json, options),
+  };
 }

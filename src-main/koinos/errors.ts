@@ -15,6 +15,7 @@ export const ERROR_CODES = [
   'INVALID_TRANSACTION',
   'INVALID_SIGNATURE',
   'UNKNOWN_TYPE',
+  'INVALID_ABI',
   // Talking to a node (wallet/chain): what went wrong on the way, then what the node refused.
   'NODE_ERROR',
   'NODE_UNREACHABLE',

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decode, encode } from '../../src-main/koinos/codec.ts';
+import { FORMAT_VERSION } from '../../src-main/devnet/chainData.ts';
 import { openNode } from '../../src-main/devnet/node.ts';
 import { LevelStore, storeKey } from '../../src-main/devnet/store.ts';
 import type { DevnetConfig, DevnetNode } from '../../src-main/devnet/types.ts';
@@ -130,8 +131,9 @@ describe('persistence', () => {
     await expect(openNode({ dataDir, accounts: 7, manual: true })).rejects.toThrow(/3 accounts/);
   });
 
-  // format 1 had history keys with a fixed 25-byte address; format 2 had state keys without the object space
-  it.each([1, 2])('refuses a data directory written in the older key layout %i', async (older) => {
+  // format 1 had history keys with a fixed 25-byte address; format 2 had state keys without the object space; format 3
+  // had the devnet's old, very large block limits in its genesis
+  it.each([1, 2, 3])('refuses a data directory written in the older key layout %i', async (older) => {
     const dataDir = tempDir();
     const first = await node({ dataDir });
     await first.close();
@@ -141,7 +143,7 @@ describe('persistence', () => {
     store.write([{ type: 'put', key: storeKey('meta'), value: encode('koinos.devnet.chain_meta', { ...meta, format_version: older }) }]);
     await store.close();
     await expect(openNode({ dataDir, manual: true, signatureThreads: 0 })).rejects.toThrow(
-      new RegExp(`has format ${older}, this devnet reads format 3`),
+      new RegExp(`has format ${older}, this devnet reads format ${FORMAT_VERSION}`),
     );
   });
 

@@ -76,8 +76,22 @@ export function hash(ctx: ExecutionContext, args: { code?: bigint; obj?: Uint8Ar
 const recovered = new Map<string, Uint8Array | null>();
 const RECOVERED_CACHE_SIZE = 4096;
 
+function recoveredKey(signature: Uint8Array, digest: Uint8Array, compressed: boolean): string {
+  return `${Buffer.from(signature).toString('base64')}:${Buffer.from(digest).toString('base64')}:${compressed ? 1 : 0}`;
+}
+
+/**
+ * Gives the recovery cache a compressed key the node already recovered for a transaction's signature over its
+ * 32-byte id digest (signatures.ts, the same tiny-secp256k1 recovery), so that check_authority in a contract does not
+ * recover it again. The compute charged is unchanged.
+ */
+export function rememberRecoveredKey(signature: Uint8Array, digest: Uint8Array, publicKey: Uint8Array): void {
+  if (recovered.size >= RECOVERED_CACHE_SIZE) recovered.delete(recovered.keys().next().value!);
+  recovered.set(recoveredKey(signature, digest, true), publicKey);
+}
+
 function recover(signature: Uint8Array, digest: Uint8Array, compressed: boolean): Uint8Array | null {
-  const key = `${Buffer.from(signature).toString('base64')}:${Buffer.from(digest).toString('base64')}:${compressed ? 1 : 0}`;
+  const key = recoveredKey(signature, digest, compressed);
   const hit = recovered.get(key);
   if (hit !== undefined) return hit;
   let out: Uint8Array | null = null;

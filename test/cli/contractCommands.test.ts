@@ -1,0 +1,96 @@
+// `koinos-wallet contract upload | read | call | abi` run as processes against a real devnet over HTTP: the prebuilt
+// KCS-4 token of @koinosbox/contracts uploaded with its ABI, minted, transferred and read by method name, with
+// one-line errors that say what was expected (the ABI's methods, the field, a WebAssembly module).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { addressFromPublicKey, addressToString } from '../../src-main/koinos/address.ts';
+import { parsePrivateKey, publicKeyFromPrivateKey } from '../../src-main/koinos/keys.ts';
+import { KOIN } from '../devnet/helpers.ts';
+import { testDevnet } from '../wallet/chain/helpers.ts';
+import type { CliResult } from './runCli.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const TOKEN = join(ROOT, 'node_modules/@koinosbox/contracts/assembly/token');
+const dir = mkdtempSync(join(tmpdir(), 'koinos-cli-contract-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs the CLI as a process without blocking this one (the devnet answers from this process). */
+function cli(args: string[]): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src-main/cli/main.ts', ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+    child.stdin.end('');
+  });
+}
+
+function ok(r: CliResult): any {
+  expect(r.status, r.stderr).toBe(0);
+  return JSON.parse(r.stdout);
+}
+
+/** One line on stderr, no stack, matching `message`. */
+function fails(r: CliResult, status: number, message: RegExp): void {
+  expect(r.status, r.stderr).toBe(status);
+  expect(r.stdout).toBe('');
+  const lines = r.stderr.split('\n').filter((l) => l !== '');
+  expect(lines, r.stderr).toHaveLength(1);
+  expect(lines[0]).toMatch(message);
+}
+
+function file(name: string, content: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, content, { mode: 0o600 });
+  return path;
+}
+
+describe('contract commands of the CLI', () => {
+  it('uploads the KCS-4 token with its ABI, then mints, transfers and reads it by method name', { timeout: 240_000 }, async () => {
+    const devnet = await testDevnet({ initialBalance: 1_000_000n * KOIN });
+    const [alice, bob] = devnet.accounts;
+    const net = ['--network', `${devnet.url}/jsonrpc`];
+    // The token's key: a fresh account funded by alice (the contract id is the key's address).
+    const tokenWif = 'L59UtJcTdNBnrH2QSBA5beSUhRufRu3g6tScDTite6Msuj7U93tM';
+    const tokenAddress = addressToString(addressFromPublicKey(publicKeyFromPrivateKey(parsePrivateKey(tokenWif).privateKey, true)));
+    const aliceKey = file('alice.wif', `${alice!.wif}\n`);
+    const tokenKey = file('token.wif', `${tokenWif}\n`);
+    ok(await cli(['transfer', '--from', alice!.address, '--to', tokenAddress, '--amount', '100', '--wif-file', aliceKey, ...net]));
+
+    const uploaded = ok(await cli(['contract', 'upload', join(TOKEN, 'release/token.wasm'), '--abi', join(TOKEN, 'token-abi.json'), '--key-file', tokenKey, ...net]));
+    expect(uploaded).toMatchObject({ contract_id: tokenAddress, status: expect.stringMatching(/^(included|irreversible)$/), receipt: { payer: tokenAddress } });
+    expect(uploaded.block_height).toBeDefined();
+    const abi = ok(await cli(['contract', 'abi', tokenAddress, ...net]));
+    expect(abi.abi.methods.transfer).toMatchObject({ entry_point: 670398154, read_only: false });
+
+    const minted = ok(await cli(['contract', 'call', tokenAddress, 'mint', JSON.stringify({ to: alice!.address, value: '1000' }), '--key-file', tokenKey, ...net]));
+    expect(minted.receipt.events).toEqual([{ source: tokenAddress, name: 'token.mint_event', data: { to: alice!.address, value: '1000' }, impacted: [alice!.address] }]);
+    // rc_limit came from the dry run: the used mana plus a margin, far below the account's mana.
+    expect(BigInt(minted.receipt.rc_limit)).toBeGreaterThanOrEqual(BigInt(minted.receipt.rc_used));
+    expect(BigInt(minted.receipt.rc_limit)).toBeLessThan(BigInt(minted.receipt.max_payer_rc));
+
+    const sent = ok(await cli(['contract', 'call', tokenAddress, 'transfer', JSON.stringify({ from: alice!.address, to: bob!.address, value: '300' }), '--key-file', aliceKey, ...net]));
+    expect(sent.receipt.events[0]).toMatchObject({ name: 'token.transfer_event', data: { from: alice!.address, to: bob!.address, value: '300' } });
+
+    expect(ok(await cli(['contract', 'read', tokenAddress, 'balance_of', JSON.stringify({ owner: bob!.address }), ...net]))).toEqual({ value: '300' });
+    expect(ok(await cli(['contract', 'read', tokenAddress, 'symbol', ...net]))).toMatchObject({ value: expect.any(String) });
+    // A system contract by name, through the ABI the devnet serves for it.
+    expect(ok(await cli(['contract', 'read', 'koin', 'balance_of', JSON.stringify({ owner: tokenAddress }), ...net])).value).toMatch(/^\d+$/);
+
+    fails(await cli(['contract', 'read', tokenAddress, 'balance', '{}', ...net]), 1, /method: expected one of the ABI's methods \(name, symbol, decimals, .*balance_of.*\), got "balance"/);
+    fails(await cli(['contract', 'read', tokenAddress, 'balance_of', '{"ownr": "x"}', ...net]), 1, /arguments of balance_of: ownr: .*closest valid name is "owner"/);
+    fails(await cli(['contract', 'read', tokenAddress, 'balance_of', '{owner}', ...net]), 1, /arguments of balance_of: expected a JSON object such as/);
+    fails(await cli(['contract', 'read', tokenAddress, 'transfer', '{}', ...net]), 1, /expected a read-only method .* use "contract call"/);
+    fails(await cli(['contract', 'abi', bob!.address, ...net]), 1, /the node has no ABI for contract/);
+    fails(await cli(['contract', 'upload', join(TOKEN, 'token-abi.json'), '--key-file', tokenKey, ...net]), 1, /WASM: expected a WebAssembly module/);
+    fails(await cli(['contract', 'upload', join(TOKEN, 'release/token.wasm'), '--abi', file('bad-abi.json', '{"methods": 1}'), '--key-file', tokenKey, ...net]), 1, /ABI methods: expected an object/);
+    fails(await cli(['contract', 'deploy', ...net]), 2, /unknown contract command "deploy"; expected upload, read, call or abi/);
+  });
+});
