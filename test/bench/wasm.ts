@@ -62,6 +62,17 @@ export async function benchWasm(): Promise<void> {
     `token transfer through the host (operation only, in process): ${Math.round((transfers.length * 1000) / total)} /s, p50 ${percentile(transfers, 50).toFixed(2)} ms, p99 ${percentile(transfers, 99).toFixed(2)} ms, ${compute.toLocaleString('en-US')} compute`,
   );
 
+  // The same transfer metered and unmetered, in CPU time (steadier than wall time on a shared machine).
+  const transferCpu = (unmetered: boolean): number => {
+    const before = process.cpuUsage();
+    for (let i = 0; i < 300; i++) callContract({ ...testEnv({ state, transaction: tx }), unmetered }, token, abi.methods.transfer!.entry_point, transfer);
+    const used = process.cpuUsage(before);
+    return (used.user + used.system) / 1000 / 300;
+  };
+  const meteredCpu = transferCpu(false);
+  const unmeteredCpu = transferCpu(true);
+  console.log(`token transfer CPU: ${meteredCpu.toFixed(2)} ms metered, ${unmeteredCpu.toFixed(2)} ms unmetered: ${(meteredCpu / unmeteredCpu).toFixed(2)}x (goal <= 1.5x)`);
+
   const balanceOf = await serializer.serialize({ owner: bob.address }, abi.methods.balance_of!.argument);
   const read = (unmetered: boolean) =>
     timings(300, () => {

@@ -79,7 +79,15 @@ describe('contract commands of the CLI', () => {
     const sent = ok(await cli(['contract', 'call', tokenAddress, 'transfer', JSON.stringify({ from: alice!.address, to: bob!.address, value: '300' }), '--key-file', aliceKey, ...net]));
     expect(sent.receipt.events[0]).toMatchObject({ name: 'token.transfer_event', data: { from: alice!.address, to: bob!.address, value: '300' } });
 
-    expect(ok(await cli(['contract', 'read', tokenAddress, 'balance_of', JSON.stringify({ owner: bob!.address }), ...net]))).toEqual({ value: '300' });
+    // Another account pays (koinos-cli's `payer`): it signs too, and the key's account stays the nonce account (payee).
+    const bobKey = file('bob.wif', `${bob!.wif}\n`);
+    const paid = ok(
+      await cli(['contract', 'call', tokenAddress, 'transfer', JSON.stringify({ from: alice!.address, to: bob!.address, value: '1' }), '--key-file', aliceKey, '--payer-key-file', bobKey, ...net]),
+    );
+    expect(paid.receipt.payer).toBe(bob!.address);
+    expect(ok(await cli(['contract', 'read', tokenAddress, 'balance_of', JSON.stringify({ owner: alice!.address }), ...net]))).toEqual({ value: '699' });
+
+    expect(ok(await cli(['contract', 'read', tokenAddress, 'balance_of', JSON.stringify({ owner: bob!.address }), ...net]))).toEqual({ value: '301' });
     expect(ok(await cli(['contract', 'read', tokenAddress, 'symbol', ...net]))).toMatchObject({ value: expect.any(String) });
     // A system contract by name, through the ABI the devnet serves for it.
     expect(ok(await cli(['contract', 'read', 'koin', 'balance_of', JSON.stringify({ owner: tokenAddress }), ...net])).value).toMatch(/^\d+$/);

@@ -32,7 +32,9 @@ import {
 } from './stateThunks.ts';
 import { SYSTEM_CALL_IDS, SYSTEM_CALL_NAMES, type SystemCallName } from './systemCallIds.ts';
 import {
+  applyFromContract,
   checkSystemAuthority,
+  noCallback,
   consumeAccountRc,
   consumeBlockResources,
   getAccountRc,
@@ -61,6 +63,16 @@ const NS = 'koinos.contracts.name_service.';
 /** The thunks of koinos-chain's thunk dispatcher (system_calls.cpp register_thunks), by system call name. */
 export const THUNKS: Partial<Record<SystemCallName, Thunk>> = {
   nop: { run: () => undefined, notGenesis: true },
+  apply_block: { run: applyFromContract('apply_block') },
+  apply_transaction: { run: applyFromContract('apply_transaction') },
+  apply_upload_contract_operation: { run: applyFromContract('apply_upload_contract_operation') },
+  apply_call_contract_operation: { run: applyFromContract('apply_call_contract_operation') },
+  apply_set_system_call_operation: { run: applyFromContract('apply_set_system_call_operation') },
+  apply_set_system_contract_operation: { run: applyFromContract('apply_set_system_contract_operation') },
+  pre_block_callback: { run: noCallback },
+  post_block_callback: { run: noCallback },
+  pre_transaction_callback: { run: noCallback },
+  post_transaction_callback: { run: noCallback },
   get_head_info: { result: `${M}get_head_info_result`, run: getHeadInfo },
   get_chain_id: { result: `${M}get_chain_id_result`, run: getChainId },
   process_block_signature: { args: `${M}process_block_signature_arguments`, result: `${M}bool_result`, run: processBlockSignature },

@@ -172,3 +172,22 @@ export function getContractAddress(ctx: ExecutionContext, args: { name?: string 
   const address = ctx.env.services?.contractAddress(args.name ?? '');
   return address === undefined ? {} : { value: { address } };
 }
+
+/** pre/post block and transaction callbacks: genesis thunks that do nothing (system_calls.cpp), charged as listed. */
+export function noCallback(): undefined {
+  return undefined;
+}
+
+/**
+ * apply_block, apply_transaction and the apply_*_operation thunks called by a contract: the chain refuses user code
+ * first (insufficient_privileges); the devnet applies blocks, transactions and operations itself and does not run
+ * them for kernel code either (internal_error, with what to do instead).
+ */
+export function applyFromContract(name: string): (ctx: ExecutionContext) => undefined {
+  return (ctx) => {
+    if (ctx.callerPrivilege() !== PRIVILEGE.kernel) {
+      throw new ChainError(HOST_ERROR.insufficient_privileges, 'calling privileged thunk from non-privileged code');
+    }
+    throw new ChainError(HOST_ERROR.internal_error, `${name} is not run from contracts by the devnet: submit a transaction instead`);
+  };
+}

@@ -191,6 +191,16 @@ describe('contract metadata and names', () => {
   });
 });
 
+describe('block and transaction thunks', () => {
+  it('refuses apply_* to user code as the chain does, and runs the callbacks as no-ops', () => {
+    const env = testEnv();
+    const error = thrown(() => direct(env, 'apply_transaction', new Uint8Array(0)));
+    expect([error.code, error.message]).toEqual([103, 'calling privileged thunk from non-privileged code']);
+    const callback = direct(env, 'pre_transaction_callback', new Uint8Array(0));
+    expect([callback.code, callback.bytes.length, callback.compute]).toEqual([0, 0, BigInt(COMPUTE_REGISTRY.pre_transaction_callback)]);
+  });
+});
+
 describe('ids without a genesis thunk', () => {
   it('aborts user code calling nop or an unknown id with unknown_thunk', async () => {
     for (const sid of [SYSTEM_CALL_IDS.nop, 9999]) {

@@ -11,7 +11,7 @@ import { decode, encode } from '../../../src-main/koinos/codec.ts';
 import { encodeKoinArgs, KOIN_METHODS } from '../../../src-main/koinos/koin.ts';
 import type { Operation, TransactionReceipt } from '../../../src-main/koinos/types.ts';
 import { balanceOf, KOIN, key, koinTx, submit, testNodes, transferTx, type TxOptions } from '../helpers.ts';
-import { probeContract } from './hostEnv.ts';
+import { constantContract, probeContract } from './hostEnv.ts';
 import type { DevKey } from '../../../src-main/devnet/devKeys.ts';
 
 const node = testNodes();
@@ -115,5 +115,32 @@ describe('the native KOIN called from wasm', () => {
     expect((await run(n, carol, [callOp(id)])).reverted ?? false).toBe(false);
     expect(await balanceOf(n, carol.addressBytes)).toBe(carolBefore);
     expect(await balanceOf(n, bob.addressBytes)).toBe(bobBefore);
+  });
+
+  it('moves KOIN of a contract account that authorizes calls only when its authorize says yes', async () => {
+    const n = await node();
+    const [alice, bob] = [key(0), key(1)];
+    const results: Record<string, bigint> = {};
+    for (const [label, answer, walletKey, moverKey] of [['yes', true, 63, 64], ['no', false, 65, 66]] as const) {
+      const wallet = key(walletKey);
+      // A smart wallet: every call, `authorize` included, answers bool_result { value: answer }.
+      const upload: Operation = {
+        upload_contract: {
+          contract_id: wallet.addressBytes,
+          bytecode: await constantContract(encode('koinos.chain.bool_result', { value: answer })),
+          abi: '',
+          authorizes_call_contract: true,
+          authorizes_transaction_application: false,
+          authorizes_upload_contract: false,
+        },
+      };
+      expect((await run(n, alice, [upload], { signers: [alice, wallet] })).reverted ?? false).toBe(false);
+      await submit(n, await transferTx(n, alice, wallet, 5n * KOIN));
+      await n.produceBlock();
+      const mover = await deploy(n, key(moverKey), await transferring(n, { from: wallet.addressBytes, to: bob.addressBytes, value: 1n * KOIN }));
+      await run(n, bob, [callOp(mover)]);
+      results[label] = await balanceOf(n, wallet.addressBytes);
+    }
+    expect(results).toEqual({ yes: 4n * KOIN, no: 5n * KOIN });
   });
 });
