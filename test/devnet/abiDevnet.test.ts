@@ -108,6 +108,21 @@ describe('an uploaded contract with its ABI', () => {
     expect(decoded.body).toEqual([{ ...event, data: { from: alice.address, to: bob.address, value: '300' } }]);
   });
 
+  it('answers a clear 400 for an uploaded ABI that does not read, and keeps serving', async () => {
+    const { wat } = await import('./vm/wat.ts');
+    const signer = Signer.fromSeed('koinos-wallet abi test bad abi key');
+    signer.provider = provider;
+    const koin = new Contract({ id: devnet.koinAddress, abi: utils.tokenAbi, provider, signer: Object.assign(Signer.fromWif(alice.wif), { provider }) });
+    await (await fn(koin, 'transfer')({ from: alice.address, to: signer.getAddress(), value: (10n * KOIN).toString() })).transaction!.wait('byBlock', 30_000);
+    const module = await wat('(module (memory (export "memory") 1) (func (export "_start")))');
+    const bad = new Contract({ id: signer.getAddress(), abi: { methods: {} }, provider, signer, bytecode: module });
+    await (await bad.deploy({ abi: JSON.stringify({ methods: { m: { argument: '', return: '', entry_point: 'one' } } }) })).transaction!.wait('byBlock', 30_000);
+    const answer = await rest(devnet.url, `/v1/contract/${signer.getAddress()}/abi`);
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toBe(`abi of contract ${signer.getAddress()} is not usable: ABI method m: expected an entry_point from 0 to 4294967295, got "one"`);
+    expect((await rest(devnet.url, `/v1/contract/${tokenSigner.getAddress()}/abi`)).status).toBe(200);
+  });
+
   it('puts the transfer in the history of every account its event impacts: sender and receiver', async () => {
     for (const account of [alice.address, bob.address, tokenSigner.getAddress()]) {
       const { values } = await rpc(devnet.url, 'account_history.get_account_history', { address: account, limit: 50, ascending: true, irreversible: false });

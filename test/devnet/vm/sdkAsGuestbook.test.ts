@@ -139,6 +139,12 @@ describe('a contract built from @koinos/sdk-as in the test run', () => {
     expect((await method(guestbook, 'count')({})).result).toEqual({ value: '1' });
   });
 
+  it('gives back the ABI uploaded with it, so that koilib fetchAbi finds its methods and types', async () => {
+    const fetched = new Contract({ id: owner.getAddress(), provider });
+    expect(await fetched.fetchAbi()).toEqual(built.abi);
+    expect((await method(fetched, 'get_entry')({ number: '1' })).result).toEqual({ signer: alice.address, message: 'hello from the devnet' });
+  });
+
   it("reverts with the contract's own message and changes nothing", async () => {
     const guestbook = guestbookFor(signer(alice.wif));
     const tooLong = await failure(method(guestbook, 'sign')({ signer: alice.address, message: 'x'.repeat(141) }));

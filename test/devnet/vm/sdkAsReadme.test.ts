@@ -5,10 +5,12 @@ import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
+import { Contract, Provider, Signer } from 'koilib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../../src-main/devnet/startDevnet.ts';
 import { checkModule } from '../../../src-main/devnet/vm/checkModule.ts';
 import { buildContract, findProtoc, type BuiltContract } from '../../contracts/build.ts';
+import { rpcError } from '../httpHelpers.ts';
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '../../..');
@@ -20,6 +22,8 @@ const scratch = join(ROOT, 'test/contracts/.build', `readme-${process.pid}-${Dat
 const BUILD_TIMEOUT_MS = 300_000;
 
 let built: BuiltContract;
+/** The guestbook built without exportStart and the disabled features (set by the build test). */
+let templateBuild: Uint8Array | undefined;
 
 /** The body of the first fenced block of `lang` after `heading` in the section. */
 function blockAfter(heading: string, lang: string): string {
@@ -61,6 +65,15 @@ describe("README's Develop a contract", () => {
       const wasm = new Uint8Array(readFileSync(join(folder, 'build/contract.wasm')));
       expect(checkModule(wasm).exports.map((e) => e.name)).toContain('_start');
       expect(existsSync(join(folder, 'assembly/proto/guestbook.ts'))).toBe(true);
+
+      // Without the two options (as koinos-sdk-as-cli's template builds), asc 0.27 uses bulk memory and a wasm start
+      // section: the module the next test uploads.
+      const asconfig = JSON.parse(readFileSync(join(folder, 'asconfig.json'), 'utf8'));
+      asconfig.targets.release.outFile = 'build/template.wasm';
+      asconfig.options = {};
+      writeFileSync(join(folder, 'template.json'), JSON.stringify(asconfig));
+      await run('npx', ['asc', 'assembly/index.ts', '--config', 'template.json', '--target', 'release'], { cwd: folder, env: { ...process.env, PATH: path }, timeout: BUILD_TIMEOUT_MS });
+      templateBuild = new Uint8Array(readFileSync(join(folder, 'build/template.wasm')));
     },
     BUILD_TIMEOUT_MS,
   );
@@ -89,6 +102,42 @@ describe("README's Develop a contract", () => {
       expect(signed.args).toEqual({ number: '1', signer: account!.address, message: 'hello, devnet' });
       expect(BigInt(signed.compute)).toBeGreaterThan(100_000n);
       expect(count).toEqual({ value: '1' });
+    });
+
+    it('refuses, when called, a build without the asconfig options, naming bulk memory as the chain would', async () => {
+      expect(templateBuild, 'the build test made it').toBeDefined();
+      const key = Object.assign(Signer.fromSeed('koinos-wallet sdk-as template build key'), { provider: new Provider([`${devnet.url}/jsonrpc`]) });
+      const payer = Object.assign(Signer.fromWif(devnet.accounts[0]!.wif), { provider: key.provider });
+      const contract = new Contract({ id: key.getAddress(), abi: built.abi as ConstructorParameters<typeof Contract>[0]['abi'], provider: key.provider, signer: key, bytecode: templateBuild! });
+      // The chain does not parse a module at upload: the upload goes through.
+      const deployed = await contract.deploy({ payer: payer.getAddress(), signTransaction: false, sendTransaction: false });
+      const signed = await payer.signTransaction(await key.signTransaction(deployed.transaction!));
+      await (await key.provider!.sendTransaction(signed)).transaction.wait('byBlock', 15_000);
+      const error = await rpcError(devnet.url, 'chain.read_contract', { contract_id: key.getAddress(), entry_point: built.abi.methods.count!.entry_point, args: '' });
+      expect(error.message).toMatch(/^could not parse fizzy module - FizzyErrorMalformedModule: .*needs bulk memory, which WebAssembly 1.0 \(the chain's fizzy\) does not have at byte \d+/);
+    });
+
+    it('uploads, calls and reads the contract with the CLI commands as written', async () => {
+      const folder = join(scratch, 'cli');
+      mkdirSync(join(folder, 'build'), { recursive: true });
+      cpSync(join(built.dir, 'contract.wasm'), join(folder, 'build/contract.wasm'));
+      cpSync(join(built.dir, 'abi.json'), join(folder, 'abi.json'));
+      writeFileSync(join(folder, 'alice.wif'), devnet.accounts[0]!.wif);
+      // The CLI of this checkout; its contract commands are pointed at this devnet instead of the default local one.
+      const cli = `${process.execPath} --import ${JSON.stringify(join(ROOT, 'node_modules/tsx/dist/esm/index.mjs'))} ${JSON.stringify(join(ROOT, 'src-main/cli/main.ts'))}`;
+      const wrapper = `cli() { if [ "$1" = contract ]; then ${cli} "$@" --network "$DEVNET_URL"; else ${cli} "$@"; fi; }\n`;
+      const script = wrapper + blockAfter('### Or with the CLI', 'sh').replaceAll('npm run --silent cli --', 'cli');
+      const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', script], { cwd: folder, env: { ...process.env, DEVNET_URL: devnet.url }, timeout: 120_000 });
+      // key new wrote guestbook.json; then upload, call, read and abi print one JSON document each.
+      const key = JSON.parse(readFileSync(join(folder, 'guestbook.json'), 'utf8')) as { address: string };
+      const [upload, call, read, abi] = stdout.split(/\n(?=\{)/).map((doc) => JSON.parse(doc));
+      expect(upload.contract_id).toBe(key.address);
+      expect(call.receipt.events).toEqual([
+        { source: key.address, name: 'guestbook.signed', data: { number: '1', signer: key.address, message: 'hello' }, impacted: [key.address] },
+      ]);
+      expect(read).toEqual({ value: '1' });
+      // What was uploaded, plus the JSON types the CLI derives from it.
+      expect(abi.abi).toMatchObject(built.abi);
     });
   });
 });
