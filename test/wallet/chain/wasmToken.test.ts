@@ -26,7 +26,10 @@ describe('an uploaded KCS-4 token in the wallet', () => {
       expect((await s.tokens.list('local')).map((t) => t.symbol)).toEqual(['KOIN', 'VHP']); // inspecting remembers nothing
       expect(await s.tokens.add('local', ` ${token.address} `)).toEqual(seen);
       expect((await s.tokens.list('local')).map((t) => t.symbol)).toEqual(['KOIN', 'VHP', 'TKN']);
-      expect(await s.tokens.list('other-network').catch(() => [])).not.toContainEqual(seen); // tokens are per network
+      // Tokens are per network: another network (here a second devnet) does not list it.
+      const elsewhere = await testDevnet();
+      const other = await s.networks.add({ name: 'Second devnet', jsonRpcUrl: `${elsewhere.url}/jsonrpc` });
+      expect((await s.tokens.list(other.id)).map((t) => t.symbol)).toEqual(['KOIN', 'VHP']);
 
       const before = await s.dashboard.get({ address: a!.address });
       expect(before.balances.find((x) => x.token.contract === token.address)).toEqual({ token: seen, balance: String(1000n * TKN) });

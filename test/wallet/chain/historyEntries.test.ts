@@ -1,0 +1,41 @@
+// How one transaction's events become history entries for an account, whatever name a KCS-4 token gives its events:
+// `token.*_event` (koinos-sdk-as today, @koinosbox), the bare `*_event` of older examples, KOIN's names; amounts stay
+// base units with the token attached, so the screen shows them in the token's decimals.
+import { describe, expect, it } from 'vitest';
+import { addressFromString } from '../../../src-main/koinos/address.ts';
+import { encode } from '../../../src-main/koinos/codec.ts';
+import { devKey } from '../../../src-main/devnet/devKeys.ts';
+import type { TokenInfo } from '../../../src-main/ipc/contract.ts';
+import { transactionEntries } from '../../../src-main/wallet/chain/history.ts';
+
+const holder = devKey(0).address;
+const other = devKey(1).address;
+const token: TokenInfo = { contract: devKey(2).address, name: 'My Token', symbol: 'TKN', decimals: 8 };
+const source = addressFromString(token.contract);
+
+function event(name: string, kind: 'transfer' | 'mint' | 'burn', data: object) {
+  return { sequence: 0, source, name, data: encode(`koinos.contracts.token.${kind}_event`, data), impacted: [] };
+}
+
+describe('history entries of a KCS-4 token', () => {
+  it.each(['token.transfer_event', 'transfer_event', 'koinos.contracts.token.transfer_event'])('decodes a transfer named %s on both sides', (name) => {
+    const events = [event(name, 'transfer', { from: addressFromString(holder), to: addressFromString(other), value: 1_250_000_000n })];
+    expect(transactionEntries(undefined, events, holder, [token])).toEqual([{ kind: 'sent', amount: '1250000000', counterparty: other, contract: token.contract, token }]);
+    expect(transactionEntries(undefined, events, other, [token])).toEqual([{ kind: 'received', amount: '1250000000', counterparty: holder, contract: token.contract, token }]);
+  });
+
+  it.each([
+    ['mint_event', 'mint', 'minted'],
+    ['token.mint_event', 'mint', 'minted'],
+    ['burn_event', 'burn', 'burned'],
+    ['token.burn_event', 'burn', 'burned'],
+  ] as const)('decodes %s as %s', (name, kind, entry) => {
+    const data = kind === 'mint' ? { to: addressFromString(holder), value: 7n } : { from: addressFromString(holder), value: 7n };
+    expect(transactionEntries(undefined, [event(name, kind, data)], holder, [token])).toEqual([{ kind: entry, amount: '7', contract: token.contract, token }]);
+  });
+
+  it('leaves an event of another name as a named event', () => {
+    const named = { sequence: 0, source, name: 'transferred', data: new Uint8Array([1, 2]), impacted: [] };
+    expect(transactionEntries(undefined, [named], holder, [token])).toEqual([{ kind: 'event', name: 'transferred', contract: token.contract }]);
+  });
+});
