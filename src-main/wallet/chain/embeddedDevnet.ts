@@ -1,19 +1,21 @@
 // The wallet's Local network: a devnet kept in the app's data folder, started on first use (so that its chain,
 // balances and history survive a restart), reset on request (a new chain ID, like a testnet restart), and stopped on
-// quit. It listens on loopback, on the usual port when free (other tools find it there), else on any free port.
+// quit. It listens on loopback, on the usual port when free (other tools find it there), else on any free port. It runs
+// in a worker thread (devnetThread.ts), so that no contract can stall the wallet's main thread.
 import { join } from 'node:path';
 import { BTYPE, bytesToJson } from '../../koinos/codec.ts';
 import { WalletError } from '../../koinos/errors.ts';
 import type { DevnetStatus } from '../../ipc/contract.ts';
-import { DEFAULT_PORT, startDevnet, type Devnet, type StartDevnetOptions } from '../../devnet/startDevnet.ts';
+import { DEFAULT_PORT } from '../../devnet/startDevnet.ts';
+import { DevnetThread, type DevnetThreadOptions } from './devnetThread.ts';
 
 export interface EmbeddedDevnetOptions {
   /** The app's data folder; the chain lives in `<dataDir>/devnet`. */
   dataDir: string;
   /** Preferred port (default 8080; 0 for any free one, as tests do). When taken, any free port is used. */
   port?: number;
-  /** Passed on to the devnet (tests: blockTimeMs 0, a few accounts, quiet logs). */
-  devnet?: Omit<StartDevnetOptions, 'dataDir' | 'port' | 'host' | 'reset'>;
+  /** Passed on to the devnet (tests: blockTimeMs 0, a few accounts); callbacks do not cross the thread. */
+  devnet?: Omit<DevnetThreadOptions, 'dataDir' | 'port' | 'host' | 'reset'> & { log?: unknown };
   /** Where start-up notices go (default console.warn). */
   log?: (line: string) => void;
 }
@@ -35,7 +37,7 @@ export interface DevelopmentAccount {
  */
 export class EmbeddedDevnet {
   private readonly options: EmbeddedDevnetOptions;
-  private running: Promise<Devnet> | undefined;
+  private running: Promise<DevnetThread> | undefined;
   private boundPort: number | undefined;
 
   constructor(options: EmbeddedDevnetOptions) {
@@ -47,9 +49,11 @@ export class EmbeddedDevnet {
     return join(this.options.dataDir, 'devnet');
   }
 
-  private async launch(): Promise<Devnet> {
+  private async launch(): Promise<DevnetThread> {
     const log = this.options.log ?? ((line: string) => console.warn(`[devnet] ${line}`));
-    const base: StartDevnetOptions = { ...this.options.devnet, host: '127.0.0.1', dataDir: this.chainDir };
+    const { log: _ignored, ...devnet } = this.options.devnet ?? {};
+    const base: DevnetThreadOptions = { ...devnet, host: '127.0.0.1', dataDir: this.chainDir };
+    const startDevnet = (options: DevnetThreadOptions) => DevnetThread.start(options, log);
     // After a stop the devnet comes back on the port it had, so the Local network's address does not change.
     const preferred = this.boundPort ?? this.options.port ?? DEFAULT_PORT;
     try {
@@ -65,7 +69,7 @@ export class EmbeddedDevnet {
    * The running devnet, started on first use.
    * @throws WalletError NODE_UNREACHABLE when it cannot start (the data folder is used by another devnet, ...).
    */
-  start(): Promise<Devnet> {
+  start(): Promise<DevnetThread> {
     if (!this.running) {
       const starting = this.launch().then((devnet) => {
         this.boundPort = Number(new URL(devnet.url).port);
@@ -94,14 +98,14 @@ export class EmbeddedDevnet {
   async status(): Promise<DevnetStatus> {
     if (!this.running) return { running: false, accounts: [] };
     const devnet = await this.start();
-    const head = (await devnet.node.call('chain.get_head_info', {})) as { head_topology?: { height?: bigint } };
+    const head = (await devnet.call('chain.get_head_info', {})) as { head_topology?: { height?: bigint } };
     return {
       running: true,
       url: devnet.url,
       // Read from the node, not from start-up: a reset changes both.
-      chainId: bytesToJson(devnet.node.chainId, BTYPE.BASE64),
+      chainId: bytesToJson(devnet.chainId, BTYPE.BASE64),
       headHeight: (head.head_topology?.height ?? 0n).toString(),
-      accounts: devnet.node.accounts.map((a) => ({ index: a.index, address: a.address })),
+      accounts: devnet.accounts.map((a) => ({ index: a.index, address: a.address })),
     };
   }
 
@@ -111,7 +115,7 @@ export class EmbeddedDevnet {
    */
   async reset(): Promise<DevnetStatus> {
     const devnet = await this.start();
-    await devnet.node.reset();
+    await devnet.reset();
     return this.status();
   }
 
@@ -121,9 +125,9 @@ export class EmbeddedDevnet {
    */
   async developmentAccount(index: number): Promise<DevelopmentAccount> {
     const devnet = await this.start();
-    const account = devnet.node.accounts.find((a) => a.index === index);
+    const account = devnet.accounts.find((a) => a.index === index);
     if (!account) {
-      throw new WalletError('NOT_FOUND', `expected a development account index from 0 to ${devnet.node.accounts.length - 1}, got ${index}`);
+      throw new WalletError('NOT_FOUND', `expected a development account index from 0 to ${devnet.accounts.length - 1}, got ${index}`);
     }
     return { index: account.index, address: account.address, wif: account.wif };
   }

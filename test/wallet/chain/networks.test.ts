@@ -1,5 +1,6 @@
 // Networks, their persistence and API keys, the embedded devnet's lifecycle, the head watcher, and tokens.
 import { readFile } from 'node:fs/promises';
+import { threadId } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { MemoryApiKeyStore } from '../../../src-main/wallet/chain/apiKeyStore.ts';
 import { FileChainSettings, MemoryChainSettings } from '../../../src-main/wallet/chain/chainSettings.ts';
@@ -8,6 +9,9 @@ import { HeadWatcher } from '../../../src-main/wallet/chain/headWatcher.ts';
 import { NetworkService } from '../../../src-main/wallet/chain/networks.ts';
 import { TokenService } from '../../../src-main/wallet/chain/tokens.ts';
 import type { HeadInfo } from '../../../src-main/ipc/contract.ts';
+import type { DevnetNode } from '../../../src-main/devnet/types.ts';
+import { KOIN, key, koinTx, submit } from '../../devnet/helpers.ts';
+import { wat } from '../../devnet/vm/wat.ts';
 import { eventually, onCleanup, tempDir, testDevnet, walletErrorOf } from './helpers.ts';
 
 describe('NetworkService', () => {
@@ -83,6 +87,44 @@ describe('EmbeddedDevnet', () => {
     const reset = await again.reset();
     expect(reset.chainId).not.toBe(first.chainId);
     expect(reset.url).toBe(againUrl);
+  });
+});
+
+describe('EmbeddedDevnet in a worker thread', () => {
+  it('runs the devnet off the main thread: an endless contract loop in it leaves the wallet side turning', async () => {
+    const dir = await tempDir();
+    const local = new EmbeddedDevnet({ dataDir: dir, port: 0, devnet: { blockTimeMs: 0, accounts: 3, signatureThreads: 0 } });
+    onCleanup(() => local.stop());
+    const thread = await local.start();
+    expect(thread.threadId).not.toBe(threadId);
+    expect(thread.threadId).toBeGreaterThan(0);
+    // The same devnet calls the devnet tests make, answered by the worker's node.
+    const node = { chainId: thread.chainId, koinAddress: thread.koinAddress, call: (m: string, r: object) => thread.call(m, r) } as unknown as DevnetNode;
+    const [a, c] = [key(0), key(2)];
+    const endless = await wat('(module (memory 1) (func (export "_start") (loop $l br $l)))');
+    const upload = { contract_id: c.addressBytes, bytecode: endless, abi: '', authorizes_call_contract: false, authorizes_transaction_application: false, authorizes_upload_contract: false };
+    await submit(node, await koinTx(node, c, 'transfer', {}, { operations: [{ upload_contract: upload }] }));
+    await thread.call('devnet.produce_block', {});
+    const loop = await koinTx(node, a, 'transfer', {}, { rcLimit: 10n * KOIN, operations: [{ call_contract: { contract_id: c.addressBytes, entry_point: 1, args: new Uint8Array() } }] });
+
+    // The loop runs to the block's 287,500,000 compute in one synchronous stretch of the devnet's thread. Counted
+    // here meanwhile: turns of the main thread's event loop, which a devnet on this thread would hold still.
+    let turns = 0;
+    let done = false;
+    const spin = () => {
+      turns += 1;
+      if (!done) setImmediate(spin);
+    };
+    setImmediate(spin);
+    const outcome = await submit(node, loop).then(
+      () => 'accepted',
+      (error: Error) => error.message,
+    );
+    done = true;
+    expect(outcome).toBe('compute bandwidth limit exceeded');
+    expect(turns).toBeGreaterThan(100);
+    // And the devnet keeps serving.
+    expect((await local.status()).running).toBe(true);
   });
 });
 

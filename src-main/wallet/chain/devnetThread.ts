@@ -1,0 +1,137 @@
+// The wallet's side of the devnet worker (devnet/devnetWorker.ts): starts the devnet in a worker thread and talks to
+// it by messages, so that a contract running to its compute limit blocks the worker, never the wallet's main thread.
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { WalletError, type ErrorCode } from '../../koinos/errors.ts';
+import { ChainError } from '../../devnet/chainError.ts';
+import type { DevnetThreadMessage, DevnetThreadOptions, DevnetThreadRequest, ThreadError } from '../../devnet/devnetWorker.ts';
+
+export type { DevnetThreadOptions } from '../../devnet/devnetWorker.ts';
+
+/** A development account with its key, as the worker reports it (development only). */
+export interface ThreadAccount {
+  index: number;
+  address: string;
+  wif: string;
+}
+
+/**
+ * The worker's entry: the TypeScript source beside this one under tsx and vitest (loaded through tsx), the built
+ * `devnetWorker.js` of electron-vite's main output otherwise (next to the entry, or one level up from a chunk).
+ */
+function workerEntry(): { url: URL | string; eval?: boolean } {
+  const here = import.meta.url;
+  if (here.endsWith('.ts')) {
+    // Node 20 does not apply `--import tsx` to a worker's own imports: the worker registers tsx itself.
+    const source = new URL('../../devnet/devnetWorker.ts', here).href;
+    return { url: `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(source)}, ${JSON.stringify(source)}))`, eval: true };
+  }
+  const dir = dirname(fileURLToPath(here));
+  for (const candidate of [join(dir, 'devnetWorker.js'), join(dir, '..', 'devnetWorker.js')]) {
+    if (existsSync(candidate)) return { url: pathToFileURL(candidate) };
+  }
+  throw new WalletError('INTERNAL', `expected the devnet worker (devnetWorker.js) beside ${dir}, found none; rebuild with npm run build`);
+}
+
+function rebuild(error: ThreadError): Error {
+  if (error.code !== undefined) {
+    return new WalletError(error.code as ErrorCode, error.message, { details: error.details, metaMessages: error.metaMessages });
+  }
+  if (error.chainCode !== undefined) return new ChainError(error.chainCode, error.message);
+  return new Error(error.message);
+}
+
+/** A devnet running in a worker thread. */
+export class DevnetThread {
+  readonly url: string;
+  readonly koinAddress: string;
+  /** The worker's thread id (never the wallet's main thread, 0). */
+  readonly threadId: number;
+  #chainId: Uint8Array;
+  #accounts: ThreadAccount[];
+  readonly #worker: Worker;
+  readonly #pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+  #nextId = 1;
+  #exited: Promise<void>;
+
+  private constructor(worker: Worker, started: Extract<DevnetThreadMessage, { type: 'started' }>, exited: Promise<void>) {
+    this.#worker = worker;
+    this.threadId = worker.threadId;
+    this.url = started.url;
+    this.koinAddress = started.koinAddress;
+    this.#chainId = started.chainId;
+    this.#accounts = started.accounts;
+    this.#exited = exited;
+    worker.on('message', (message: DevnetThreadMessage) => {
+      if (message.type !== 'answer') return;
+      const waiting = this.#pending.get(message.id);
+      this.#pending.delete(message.id);
+      if (message.error) waiting?.reject(rebuild(message.error));
+      else waiting?.resolve(message.value);
+    });
+    void exited.then(() => {
+      for (const waiting of this.#pending.values()) waiting.reject(new WalletError('NODE_UNREACHABLE', 'the local devnet stopped'));
+      this.#pending.clear();
+    });
+  }
+
+  /**
+   * Starts a devnet in a new worker thread; resolves once it serves.
+   * @throws the devnet's own start error (WalletError), e.g. its port in use or its data folder taken.
+   */
+  static start(options: DevnetThreadOptions, log: (line: string) => void): Promise<DevnetThread> {
+    const entry = workerEntry();
+    const worker = new Worker(entry.url, { workerData: options, eval: entry.eval });
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    return new Promise<DevnetThread>((resolve, reject) => {
+      const onMessage = (message: DevnetThreadMessage) => {
+        if (message.type === 'log') log(message.line);
+        else if (message.type === 'started') {
+          worker.off('error', reject);
+          resolve(new DevnetThread(worker, message, exited));
+        } else if (message.error) reject(rebuild(message.error));
+      };
+      worker.on('message', onMessage);
+      worker.once('error', reject);
+      void exited.then(() => reject(new WalletError('NODE_UNREACHABLE', 'the local devnet stopped while starting')));
+    });
+  }
+
+  get chainId(): Uint8Array {
+    return this.#chainId;
+  }
+
+  get accounts(): ThreadAccount[] {
+    return this.#accounts;
+  }
+
+  #send<T>(request: DevnetThreadRequest extends infer R ? (R extends unknown ? Omit<R, 'id'> : never) : never): Promise<T> {
+    const id = this.#nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.#pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.#worker.postMessage({ ...request, id });
+    });
+  }
+
+  /** A node method (JSON-RPC's, in its protobuf form), answered by the worker's node. */
+  call(method: string, request: object): Promise<Record<string, unknown>> {
+    return this.#send({ op: 'call', method, request });
+  }
+
+  /** devnet.reset: a new chain (new chain ID); the accounts are read again. */
+  async reset(): Promise<void> {
+    const facts = await this.#send<{ chainId: Uint8Array; accounts: ThreadAccount[] }>({ op: 'reset' });
+    this.#chainId = facts.chainId;
+    this.#accounts = facts.accounts;
+  }
+
+  /** Stops serving, closes the chain's storage, and ends the worker. Safe to call twice. */
+  async stop(): Promise<void> {
+    await this.#send({ op: 'stop' }).catch(() => undefined);
+    // The storage is closed by now; ending the thread also ends whatever timer the devnet left behind.
+    await this.#worker.terminate();
+    await this.#exited;
+  }
+}
