@@ -28,17 +28,6 @@ export const SIGNATURE_HEADER_OFFSET = 31;
 /** BIP44 coin type registered for Koinos. */
 export const KOINOS_COIN_TYPE = 659;
 
-// Address helpers moved to address.ts (which the renderer may import); these names keep older main-side imports
-// compiling. New code imports them from './address.ts'.
-export {
-  /** @deprecated import from './address.ts' */ ADDRESS_LENGTH,
-  /** @deprecated import from './address.ts' */ ADDRESS_VERSION,
-  /** @deprecated import from './address.ts' */ addressFromHash160,
-  /** @deprecated import from './address.ts' */ addressFromPublicKey,
-  /** @deprecated import from './address.ts' */ addressFromString,
-  /** @deprecated import from './address.ts' */ addressToString,
-  /** @deprecated import from './address.ts' */ isAddress,
-} from './address.ts';
 
 /** A private key with the WIF compression flag it was written with (Koinos always uses the compressed key). */
 export interface ParsedPrivateKey {

@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromBase64, toBase64Url } from '../../src-main/koinos/bytes.ts';
 import { decode, encode } from '../../src-main/koinos/codec.ts';
-import { addressFromString, privateKeyFromWif } from '../../src-main/koinos/keys.ts';
+import { privateKeyFromWif } from '../../src-main/koinos/keys.ts';
+import { addressFromString } from '../../src-main/koinos/address.ts';
 import { TOKEN_METHODS } from '../../src-main/koinos/koin.ts';
 import { nonceToBytes, signTransaction, transactionToJson } from '../../src-main/koinos/transaction.ts';
 import { startDevnet, type Devnet } from '../../src-main/devnet/startDevnet.ts';

@@ -9,15 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IPC_CHANNELS, type IpcChannel } from '../../src-main/ipc/contract.ts';
 import { startDevnet, type Devnet } from '../../src-main/devnet/startDevnet.ts';
 import { toHex } from '../../src-main/koinos/bytes.ts';
-import {
-  addressFromPublicKey,
-  addressToString,
-  newMnemonic,
-  newPrivateKey,
-  privateKeyFromMnemonic,
-  privateKeyToWif,
-  publicKeyFromPrivateKey,
-} from '../../src-main/koinos/keys.ts';
+import { newMnemonic, newPrivateKey, privateKeyFromMnemonic, privateKeyToWif, publicKeyFromPrivateKey } from '../../src-main/koinos/keys.ts';
+import { addressFromPublicKey, addressToString } from '../../src-main/koinos/address.ts';
 import type { BrowserShell } from '../../src-main/shells/browser/browserShell.ts';
 import { browserShells, ipc, type RawAnswer } from './browserShellHelpers.ts';
 

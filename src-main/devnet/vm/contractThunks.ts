@@ -2,7 +2,7 @@
 // node) in a new frame with the privilege its metadata gives; `exit` ends a contract with its result; the caller,
 // arguments and contract id as the frames say; check_authority with signatures or the account's own `authorize`.
 import { decode, encode } from '../../koinos/codec.ts';
-import { addressFromPublicKey } from '../../koinos/keys.ts';
+import { addressFromPublicKey } from '../../koinos/address.ts';
 import { multihashSha256 } from '../../koinos/hash.ts';
 import { ChainError, ERROR_CODE } from '../chainError.ts';
 import { HOST_ERROR, ExecutionContext, ExitSuccess, PRIVILEGE, type Privilege } from './executionContext.ts';

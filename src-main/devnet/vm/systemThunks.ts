@@ -3,7 +3,7 @@
 // names from the name service, contract metadata), answered natively through the node's SystemServices.
 import { toBase58, toHex } from '../../koinos/bytes.ts';
 import { decode } from '../../koinos/codec.ts';
-import { addressFromPublicKey } from '../../koinos/keys.ts';
+import { addressFromPublicKey } from '../../koinos/address.ts';
 import { ChainError, ERROR_CODE } from '../chainError.ts';
 import { HOST_ERROR, PRIVILEGE, type ContractMetadataObject, type ExecutionContext, type ResourceLimitData, type SystemServices } from './executionContext.ts';
 import { systemCall } from './hostApi.ts';
