@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Page } from 'playwright-core';
-import { startDevnet } from '../../src-main/devnet/startDevnet.ts';
+import { startDevnet, type Devnet } from '../../src-main/devnet/startDevnet.ts';
 import { devKey } from '../../src-main/devnet/devKeys.ts';
-import { addressFromString } from '../../src-main/koinos/keys.ts';
+import { addressFromString } from '../../src-main/koinos/address.ts';
 import { koinOperation } from '../../src-main/koinos/koin.ts';
 import { nonceToBytes, signTransaction } from '../../src-main/koinos/transaction.ts';
 import type { Transaction } from '../../src-main/koinos/types.ts';
@@ -40,6 +40,15 @@ function gzippedScriptBytes(): number {
 }
 
 /** A devnet whose development account 0 has `count` incoming transfers from account 1. */
+/** Blocks until nothing is pending: a block holds a few hundred transfers under mainnet's per-block compute limit. */
+async function includeAll(devnet: Devnet): Promise<void> {
+  for (;;) {
+    await devnet.node.produceBlock();
+    const { pending_transactions } = (await devnet.node.call('mempool.get_pending_transactions', { limit: 1n })) as { pending_transactions?: unknown[] };
+    if (!pending_transactions?.length) return;
+  }
+}
+
 async function devnetWithHistory(count: number): Promise<{ url: string; stop: () => Promise<void>; dir: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'koinos-bench-history-'));
   const devnet = await startDevnet({ port: 0, dataDir: dir, manual: true, accounts: 2, pendingTransactionLimit: 1000, log: () => {} });
@@ -62,9 +71,9 @@ async function devnetWithHistory(count: number): Promise<{ url: string; stop: ()
     };
     tx = signTransaction(tx, from.privateKey);
     await devnet.node.call('chain.submit_transaction', { transaction: tx, broadcast: true });
-    if (i % 500 === 499) await devnet.node.produceBlock();
+    if (i % 300 === 299) await includeAll(devnet);
   }
-  await devnet.node.produceBlock();
+  await includeAll(devnet);
   return { url: devnet.url, stop: () => devnet.stop(), dir };
 }
 
