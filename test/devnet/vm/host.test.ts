@@ -7,7 +7,7 @@ import { callContract, readContract } from '../../../src-main/devnet/vm/contract
 import { MemoryObjectStore } from '../../../src-main/devnet/vm/objectStore.ts';
 import { SYSTEM_CALL_IDS } from '../../../src-main/devnet/vm/systemCallIds.ts';
 import { decode, encode } from '../../../src-main/koinos/codec.ts';
-import { deploy, probeContract, probeResult, signedTransaction, testEnv } from './hostEnv.ts';
+import { deploy, probeContract, probeResult, signedTransaction, testEnv, chainErrorOf } from './hostEnv.ts';
 import { wat } from './wat.ts';
 
 const CONTRACT_KEY = 20;
@@ -21,21 +21,12 @@ async function probe(sid: number, args: object | Uint8Array, options: { retLen?:
   return { id, env, ...probeResult(run(env, id, 0x1234, new Uint8Array([7, 8, 9])).result) };
 }
 
-function failure(fn: () => unknown): ChainError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ChainError);
-    return error as ChainError;
-  }
-  throw new Error('expected a chain error');
-}
 
 async function failingProbe(sid: number, args: object, argsType: string, options: { retLen?: number; thunk?: boolean; readOnly?: boolean } = {}): Promise<ChainError> {
   const state = new MemoryObjectStore();
   const id = deploy(state, await probeContract(sid, encode(argsType, args), options), CONTRACT_KEY);
   const env = testEnv({ state, readOnly: options.readOnly });
-  return failure(() => (options.readOnly ? readContract : callContract)(env, id, 1, new Uint8Array(0)));
+  return chainErrorOf(() => (options.readOnly ? readContract : callContract)(env, id, 1, new Uint8Array(0)));
 }
 
 describe('system calls from a contract', () => {
@@ -140,8 +131,8 @@ describe('exit', () => {
     const state = new MemoryObjectStore();
     const id = deploy(state, await exitContract(code, message), CONTRACT_KEY);
     return {
-      call: failure(() => callContract(testEnv({ state }), id, 0, new Uint8Array(0))),
-      read: failure(() => readContract(testEnv({ state, readOnly: true }), id, 0, new Uint8Array(0))),
+      call: chainErrorOf(() => callContract(testEnv({ state }), id, 0, new Uint8Array(0))),
+      read: chainErrorOf(() => readContract(testEnv({ state, readOnly: true }), id, 0, new Uint8Array(0))),
     };
   }
 
@@ -162,7 +153,7 @@ describe('exit', () => {
   });
 
   it('reports a contract that does not exist', () => {
-    const error = failure(() => callContract(testEnv(), devKey(30).addressBytes, 0, new Uint8Array(0)));
+    const error = chainErrorOf(() => callContract(testEnv(), devKey(30).addressBytes, 0, new Uint8Array(0)));
     expect([error.code, error.message]).toEqual([102, 'contract does not exist']);
   });
 });
@@ -173,7 +164,7 @@ describe('upload', () => {
     const env = testEnv({ state, transaction: signedTransaction('upload by someone else', 3) });
     const { uploadContract } = await import('../../../src-main/devnet/vm/contractOperations.ts');
     const key = devKey(CONTRACT_KEY);
-    const error = failure(() =>
+    const error = chainErrorOf(() =>
       uploadContract(env, { contract_id: key.addressBytes, bytecode: new Uint8Array([1]), abi: '', authorizes_call_contract: false, authorizes_transaction_application: false, authorizes_upload_contract: false }, key.address),
     );
     expect([error.code, error.message]).toEqual([-200, `account ${key.address} has not authorized action`]);

@@ -1,5 +1,6 @@
 // Test helpers for the host: an environment over an in-memory object store, a compute meter with a limit, transactions
 // signed by development keys, and a WAT probe contract that makes one system call and exits with what it got back.
+import { expect } from 'vitest';
 import { ChainError, ERROR_CODE } from '../../../src-main/devnet/chainError.ts';
 import { devKey, GENESIS_KEY_INDEX } from '../../../src-main/devnet/devKeys.ts';
 import type { ComputeMeter, HostEnvironment, ResourceLimitData, SystemServices } from '../../../src-main/devnet/vm/executionContext.ts';
@@ -193,4 +194,15 @@ export function eventProbeContract(sid: number, args: Uint8Array): Promise<Uint8
       (i32.store8 (i32.const 2008) (local.get $n))
       (drop (call $sys (i32.const 402) (i32.const 0) (i32.const 0) (i32.const 2000) (i32.add (i32.const 9) (local.get $n)) (i32.const 1024)))
       (drop (call $sys (i32.const 602) (i32.const 0) (i32.const 0) (i32.const 0) (i32.const 0) (i32.const 1024)))))`);
+}
+
+/** The chain error `fn` throws (the test fails when it throws something else or nothing). */
+export function chainErrorOf(fn: () => unknown): ChainError {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ChainError);
+    return error as ChainError;
+  }
+  throw new Error('expected a chain error');
 }

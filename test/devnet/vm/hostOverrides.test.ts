@@ -10,7 +10,7 @@ import { MemoryObjectStore } from '../../../src-main/devnet/vm/objectStore.ts';
 import { KERNEL_SPACE } from '../../../src-main/devnet/vm/stateThunks.ts';
 import { SYSTEM_CALL_IDS } from '../../../src-main/devnet/vm/systemCallIds.ts';
 import { decode, encode } from '../../../src-main/koinos/codec.ts';
-import { constantContract, deploy, probeContract, probeResult, signedTransaction, testEnv } from './hostEnv.ts';
+import { constantContract, deploy, probeContract, probeResult, signedTransaction, testEnv, chainErrorOf } from './hostEnv.ts';
 import { wat } from './wat.ts';
 
 const NS = 'koinos.contracts.name_service.';
@@ -52,15 +52,6 @@ function override(state: MemoryObjectStore, op: SetSystemCallOperation) {
   return env;
 }
 
-function thrown(fn: () => unknown): ChainError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ChainError);
-    return error as ChainError;
-  }
-  throw new Error('expected a chain error');
-}
 
 describe('set_system_contract', () => {
   it('flips system in the metadata under the genesis authority, with its event and charge', async () => {
@@ -86,9 +77,9 @@ describe('set_system_contract', () => {
   it('needs a signature of the genesis key, and an uploaded contract', async () => {
     const state = new MemoryObjectStore();
     const id = deploy(state, await constantContract(new Uint8Array(0)), 30);
-    const unsigned = thrown(() => setSystemContract(testEnv({ state, transaction: signedTransaction('user', 30) }), { contract_id: id, system_contract: true }));
+    const unsigned = chainErrorOf(() => setSystemContract(testEnv({ state, transaction: signedTransaction('user', 30) }), { contract_id: id, system_contract: true }));
     expect([unsigned.code, unsigned.message]).toEqual([101, 'system authority required']);
-    const missing = thrown(() => setSystemContract(testEnv({ state, transaction: genesisSigned() }), { contract_id: devKey(31).addressBytes, system_contract: true }));
+    const missing = chainErrorOf(() => setSystemContract(testEnv({ state, transaction: genesisSigned() }), { contract_id: devKey(31).addressBytes, system_contract: true }));
     expect([missing.code, missing.message]).toEqual([102, 'contract does not exist']);
   });
 
@@ -96,7 +87,7 @@ describe('set_system_contract', () => {
     const state = new MemoryObjectStore();
     const probe = await probeContract(SYSTEM_CALL_IDS.get_contract_id, new Uint8Array(0), { thunk: true });
     const id = deploy(state, probe, 32);
-    expect(thrown(() => callContract(testEnv({ state }), id, 0, new Uint8Array(0))).code).toBe(103);
+    expect(chainErrorOf(() => callContract(testEnv({ state }), id, 0, new Uint8Array(0))).code).toBe(103);
     setSystemContract(testEnv({ state, transaction: genesisSigned() }), { contract_id: id, system_contract: true });
     const { code, bytes } = probeResult(callContract(testEnv({ state }), id, 0, new Uint8Array(0)).result);
     expect(code).toBe(0);
@@ -120,13 +111,13 @@ describe('set_system_call', () => {
     const state = new MemoryObjectStore();
     const user = deploy(state, await constantContract(new Uint8Array(0)), 33);
     const system = systemContract(state, await constantContract(new Uint8Array(0)), 34);
-    const unsigned = thrown(() => setSystemCall(testEnv({ state, transaction: signedTransaction('user', 33) }), { call_id: 401, target: { thunk_id: 401 } }));
+    const unsigned = chainErrorOf(() => setSystemCall(testEnv({ state, transaction: signedTransaction('user', 33) }), { call_id: 401, target: { thunk_id: 401 } }));
     expect([unsigned.code, unsigned.message]).toEqual([101, 'system authority required']);
-    const notSystem = thrown(() => override(state, { call_id: 401, target: { system_call_bundle: { contract_id: user, entry_point: 0 } } }));
+    const notSystem = chainErrorOf(() => override(state, { call_id: 401, target: { system_call_bundle: { contract_id: user, entry_point: 0 } } }));
     expect([notSystem.code, notSystem.message]).toEqual([102, 'contract is not a system contract']);
-    const callItself = thrown(() => override(state, { call_id: SYSTEM_CALL_IDS.call, target: { system_call_bundle: { contract_id: system, entry_point: 0 } } }));
+    const callItself = chainErrorOf(() => override(state, { call_id: SYSTEM_CALL_IDS.call, target: { system_call_bundle: { contract_id: system, entry_point: 0 } } }));
     expect([callItself.code, callItself.message]).toEqual([1, 'cannot override call_contract']);
-    const noThunk = thrown(() => override(state, { call_id: 401, target: { thunk_id: SYSTEM_CALL_IDS.get_contract_name } }));
+    const noThunk = chainErrorOf(() => override(state, { call_id: 401, target: { thunk_id: SYSTEM_CALL_IDS.get_contract_name } }));
     expect([noThunk.code, noThunk.message]).toEqual([106, 'thunk 10000 does not exist']);
   });
 });

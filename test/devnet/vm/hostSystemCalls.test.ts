@@ -15,7 +15,7 @@ import { decode, encode } from '../../../src-main/koinos/codec.ts';
 import { multihashSha256, sha256 } from '../../../src-main/koinos/hash.ts';
 import { publicKeyFromPrivateKey, signDigest } from '../../../src-main/koinos/keys.ts';
 import { merkleRoot, nonceToBytes } from '../../../src-main/koinos/transaction.ts';
-import { deploy, probeContract, probeResult, signedTransaction, testEnv, type TestEnv } from './hostEnv.ts';
+import { deploy, probeContract, probeResult, signedTransaction, testEnv, type TestEnv, chainErrorOf } from './hostEnv.ts';
 
 const CONTRACT = devKey(20).addressBytes;
 const M = 'koinos.chain.';
@@ -30,15 +30,6 @@ function direct(env: TestEnv, name: SystemCallName, args: Uint8Array, privilege:
   return { code: result.code, bytes: ret.slice(0, result.written), compute: env.meter.used - before };
 }
 
-function thrown(fn: () => unknown): ChainError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ChainError);
-    return error as ChainError;
-  }
-  throw new Error('expected a chain error');
-}
 
 const boolOf = (bytes: Uint8Array): boolean => decode<{ value?: boolean }>(`${M}bool_result`, bytes).value === true;
 
@@ -67,7 +58,7 @@ describe('account nonces', () => {
     const env = testEnv();
     const account = devKey(3).addressBytes;
     const args = encode(`${M}set_account_nonce_arguments`, { account, nonce: nonceToBytes(9n) });
-    const error = thrown(() => direct(env, 'set_account_nonce', args));
+    const error = chainErrorOf(() => direct(env, 'set_account_nonce', args));
     expect([error.code, error.message]).toEqual([103, 'calling privileged thunk from non-privileged code']);
     expect(direct(env, 'set_account_nonce', args, PRIVILEGE.kernel).code).toBe(0);
     expect(env.state.get(KERNEL_SPACE.transactionNonce, account)).toEqual(nonceToBytes(9n));
@@ -194,7 +185,7 @@ describe('contract metadata and names', () => {
 describe('block and transaction thunks', () => {
   it('refuses apply_* to user code as the chain does, and runs the callbacks as no-ops', () => {
     const env = testEnv();
-    const error = thrown(() => direct(env, 'apply_transaction', new Uint8Array(0)));
+    const error = chainErrorOf(() => direct(env, 'apply_transaction', new Uint8Array(0)));
     expect([error.code, error.message]).toEqual([103, 'calling privileged thunk from non-privileged code']);
     const callback = direct(env, 'pre_transaction_callback', new Uint8Array(0));
     expect([callback.code, callback.bytes.length, callback.compute]).toEqual([0, 0, BigInt(COMPUTE_REGISTRY.pre_transaction_callback)]);
@@ -206,7 +197,7 @@ describe('ids without a genesis thunk', () => {
     for (const sid of [SYSTEM_CALL_IDS.nop, 9999]) {
       const state = new MemoryObjectStore();
       const id = deploy(state, await probeContract(sid, new Uint8Array(0)), 20);
-      const error = thrown(() => callContract(testEnv({ state }), id, 0, new Uint8Array(0)));
+      const error = chainErrorOf(() => callContract(testEnv({ state }), id, 0, new Uint8Array(0)));
       expect([error.code, error.message]).toEqual([106, `thunk ${sid} is not enabled`]);
     }
   });
