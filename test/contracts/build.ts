@@ -66,6 +66,22 @@ export function findProtoc(): string {
   throw new Error('expected protoc on PATH (Debian: apt-get install protobuf-compiler), found none');
 }
 
+/**
+ * Why contracts cannot be built here (no protoc), or undefined when they can. In CI that is an error; elsewhere the
+ * tests that build contracts skip, saying why, as the keychain and browser tests do.
+ */
+export const NO_PROTOC: string | undefined = (() => {
+  try {
+    findProtoc();
+    return undefined;
+  } catch (error) {
+    if (process.env.CI === 'true') throw error;
+    const reason = (error as Error).message;
+    console.warn(`Skipping the tests that build contracts from @koinos/sdk-as: ${reason}.`);
+    return reason;
+  }
+})();
+
 /** As koinos-abi-proto-gen lib/index.js: the entry point is the first 4 bytes of sha256(method name). */
 export function entryPoint(method: string): number {
   return createHash('sha256').update(method).digest().readUInt32BE(0);
