@@ -8,6 +8,7 @@ import { Contract, Provider, Signer, utils } from 'koilib';
 import type { TransactionJson } from 'koilib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawnDevnet, type DevnetProcess } from './devnetProcess.ts';
+import { method } from './koilibContract.ts';
 
 const TOKEN_DIR = join(import.meta.dirname, '../../node_modules/@koinosbox/contracts/assembly/token');
 const KOIN = 100_000_000n;
@@ -25,12 +26,6 @@ async function start(dataDir: string): Promise<DevnetProcess> {
   const p = await spawnDevnet(['--port', '0', '--block-time', '0', '--accounts', '3', '--data-dir', dataDir]);
   running.push(p);
   return p;
-}
-
-function method(contract: Contract, name: string): NonNullable<Contract['functions'][string]> {
-  const fn = contract.functions[name];
-  if (!fn) throw new Error(`the token ABI has no method ${name}`);
-  return fn;
 }
 
 describe('uploaded contracts on disk', () => {

@@ -5,6 +5,7 @@ import { Contract, Provider, Signer, utils } from 'koilib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../../src-main/devnet/startDevnet.ts';
 import { NO_PROTOC, buildContract, type BuiltContract } from '../../contracts/build.ts';
+import { method, write, failure } from '../koilibContract.ts';
 
 const KOIN = 100_000_000n;
 /** Two cold builds (protoc, as-proto-gen and asc each): tens of seconds each on a busy 2-core machine. */
@@ -26,27 +27,6 @@ function signer(wif: string): Signer {
 /** A contract as `as` sees it. */
 function contract(name: keyof typeof keys, as: Signer): Contract {
   return new Contract({ id: keys[name].getAddress(), abi: built[name]!.abi as Abi, provider, signer: as });
-}
-
-function method(c: Contract, name: string): NonNullable<Contract['functions'][string]> {
-  const fn = c.functions[name];
-  if (!fn) throw new Error(`the ABI has no method ${name}`);
-  return fn;
-}
-
-async function write(c: Contract, name: string, args: Record<string, unknown>) {
-  const answer = await method(c, name)(args);
-  await answer.transaction!.wait('byBlock', 15_000);
-  return answer;
-}
-
-async function failure(call: Promise<unknown>): Promise<Error> {
-  const outcome = await call.then(
-    () => undefined,
-    (e: Error) => e,
-  );
-  expect(outcome, 'the call should fail').toBeInstanceOf(Error);
-  return outcome!;
 }
 
 beforeAll(async () => {

@@ -9,6 +9,7 @@ import { startDevnet, type Devnet } from '../../../src-main/devnet/startDevnet.t
 import { checkModule } from '../../../src-main/devnet/vm/checkModule.ts';
 import { NO_PROTOC, buildContract, entryPoint, type BuiltContract } from '../../contracts/build.ts';
 import { rpc, rpcError } from '../httpHelpers.ts';
+import { method, write, failure } from '../koilibContract.ts';
 
 const KOIN = 100_000_000n;
 /** A cold build runs protoc, as-proto-gen and asc: tens of seconds on a busy 2-core machine. */
@@ -36,29 +37,6 @@ function guestbookFor(as: Signer): Contract {
 
 function koinFor(as: Signer): Contract {
   return new Contract({ id: devnet.koinAddress, abi: utils.tokenAbi, provider, signer: as });
-}
-
-function method(contract: Contract, name: string): NonNullable<Contract['functions'][string]> {
-  const fn = contract.functions[name];
-  if (!fn) throw new Error(`the ABI has no method ${name}`);
-  return fn;
-}
-
-/** Runs a write and waits for its block; returns koilib's answer with the receipt. */
-async function write(contract: Contract, name: string, args: Record<string, unknown>) {
-  const answer = await method(contract, name)(args);
-  await answer.transaction!.wait('byBlock', 15_000);
-  return answer;
-}
-
-/** The error a call ends with (koilib throws the node's error); fails the test if it succeeds. */
-async function failure(call: Promise<unknown>): Promise<Error> {
-  const outcome = await call.then(
-    () => undefined,
-    (e: Error) => e,
-  );
-  expect(outcome, 'the call should fail').toBeInstanceOf(Error);
-  return outcome!;
 }
 
 async function koinBalance(address: string): Promise<bigint> {

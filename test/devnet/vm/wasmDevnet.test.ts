@@ -6,6 +6,7 @@ import { Contract, Provider, Signer } from 'koilib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../../src-main/devnet/startDevnet.ts';
 import { rpc, rpcError } from '../httpHelpers.ts';
+import { method } from '../koilibContract.ts';
 
 const dir = join(import.meta.dirname, '../../../node_modules/@koinosbox/contracts/assembly/token');
 const abi = JSON.parse(readFileSync(join(dir, 'token-abi.json'), 'utf8')) as ConstructorParameters<typeof Contract>[0]['abi'];
@@ -23,12 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await devnet?.stop();
 });
-
-function method(contract: Contract, name: string): NonNullable<Contract['functions'][string]> {
-  const fn = contract.functions[name];
-  if (!fn) throw new Error(`the token ABI has no method ${name}`);
-  return fn;
-}
 
 describe('an uploaded KCS-4 token on the devnet', () => {
   it('deploys, mints, transfers and reads through koilib', async () => {

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Contract, Provider, Signer, utils } from 'koilib';
+import { method } from '../../devnet/koilibContract.ts';
 
 type Abi = ConstructorParameters<typeof Contract>[0]['abi'];
 const PACKAGE = join(import.meta.dirname, '../../../node_modules/@koinosbox/contracts/assembly');
@@ -16,12 +17,6 @@ function artifact(name: 'token' | 'nft'): { abi: Abi; bytecode: Uint8Array } {
     abi: JSON.parse(readFileSync(join(dir, `${name}-abi.json`), 'utf8')) as Abi,
     bytecode: new Uint8Array(readFileSync(join(dir, `release/${name}.wasm`))),
   };
-}
-
-function method(contract: Contract, name: string): NonNullable<Contract['functions'][string]> {
-  const fn = contract.functions[name];
-  if (!fn) throw new Error(`the ABI has no method ${name}`);
-  return fn;
 }
 
 export interface UploadedToken {
