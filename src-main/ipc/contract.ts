@@ -225,6 +225,34 @@ export interface DecodedOperation {
   summary?: string;
 }
 
+/**
+ * Something in a transaction that a person must look at twice before signing it. Every review (online, offline, the
+ * CLI's `tx decode`) lists them; a request with any needs an explicit second confirmation (the CLI: `--allow-risk NAME`).
+ */
+export type RiskCode =
+  /** upload_contract: puts code at an address (any upload). */
+  | 'UPLOAD_CONTRACT'
+  /** upload_contract over the signer's own address: the account becomes contract code. */
+  | 'REPLACES_ACCOUNT'
+  | 'SET_SYSTEM_CALL'
+  | 'SET_SYSTEM_CONTRACT'
+  /** A call whose arguments cannot be decoded (no ABI known): they are shown as bytes. */
+  | 'NO_ABI'
+  /** A token transfer to the signer itself. */
+  | 'SELF_TRANSFER'
+  /** A call to a contract that is neither a known token nor a system contract of this network. */
+  | 'UNKNOWN_CONTRACT'
+  /** The network's chain ID changed since it was last seen (a restart, or another network behind the same URL). */
+  | 'CHAIN_ID_CHANGED';
+
+export interface RiskFlag {
+  code: RiskCode;
+  /** The flag's name for `--allow-risk` (kebab case of the code, `upload-contract`). */
+  name: string;
+  /** One sentence for the person deciding: what it does and why it matters. */
+  message: string;
+}
+
 export interface TransactionReview {
   /** Identifies the prepared transaction for `send:confirm`; it is signed only then. */
   reviewId: string;
