@@ -3,6 +3,7 @@
 import { WalletError } from '../koinos/errors.ts';
 import type { Transaction } from '../koinos/types.ts';
 import type { TransactionSigner } from '../wallet/signer.ts';
+import { ApprovalQueue, type Approval, type Approver } from '../wallet/approvals/approvalQueue.ts';
 import { MemoryApiKeyStore } from '../wallet/chain/apiKeyStore.ts';
 import { MemoryChainSettings } from '../wallet/chain/chainSettings.ts';
 import { DashboardService } from '../wallet/chain/dashboard.ts';
@@ -22,9 +23,26 @@ export const NETWORK_OPTIONS: Record<string, OptionSpec> = {
   'api-key-file': { type: 'string' },
 };
 
+/**
+ * The CLI's approver: the command the user typed is the approval, so an unflagged request is approved as asked; a
+ * flagged one needs `--allow-risk NAME` for each of its flags, and is refused naming the ones missing.
+ */
+export function commandLineApprover(allowedRisks: readonly string[]): Approver {
+  return {
+    mode: 'dialog',
+    async decide(request) {
+      const missing = request.review.risks.filter((risk) => !allowedRisks.includes(risk.name));
+      if (missing.length === 0) return true;
+      throw new WalletError('APPROVAL_REQUIRED', `This transaction is flagged; nothing was signed. To sign it anyway, add ${missing.map((r) => `--allow-risk ${r.name}`).join(' ')}.`, {
+        metaMessages: missing.map((r) => `${r.name}: ${r.message}`),
+      });
+    },
+  };
+}
+
 /** A signer with no keys: the commands that must not sign (balance, --unsigned, tx submit) get this one. */
 const NO_SIGNER: TransactionSigner = {
-  async signTransaction(address: string, _tx: Transaction): Promise<Transaction> {
+  async signTransaction(address: string, _tx: Transaction, _approval: Approval): Promise<Transaction> {
     throw new WalletError('INVALID_ARGUMENT', `no key was given to sign as ${address}: pass --wif-file FILE`);
   },
 };
@@ -47,7 +65,7 @@ export interface ChainContext {
  * Builds the chain services for one command from its `--network` and `--api-key-file` options.
  * @throws UsageError for a `--network` that is neither a known name nor an http(s) URL.
  */
-export async function chainContext(args: ParsedArgs, signer: TransactionSigner = NO_SIGNER): Promise<ChainContext> {
+export async function chainContext(args: ParsedArgs, signer: TransactionSigner = NO_SIGNER, allowedRisks: readonly string[] = []): Promise<ChainContext> {
   const choice = stringOption(args, 'network') ?? LOCAL_NETWORK_ID;
   const settings = new MemoryChainSettings();
   const apiKeys = new MemoryApiKeyStore();
@@ -69,14 +87,15 @@ export async function chainContext(args: ParsedArgs, signer: TransactionSigner =
   const tokens = new TokenService({ networks, settings });
   const pending = new PendingTransactions();
   const follower = new TransactionFollower({ networks, pending, intervalMs: 500 });
+  const approvals = new ApprovalQueue({ approver: commandLineApprover(allowedRisks) });
   return {
     networkId,
     networks,
     tokens,
     pending,
     follower,
-    send: new SendService({ networks, tokens, pending, follower, signer }),
-    offline: new OfflineService({ networks, tokens, pending, follower, signer }),
+    send: new SendService({ networks, tokens, pending, follower, signer, approvals }),
+    offline: new OfflineService({ networks, tokens, pending, follower, signer, approvals }),
     history: new HistoryService({ networks, tokens, pending }),
     dashboard: new DashboardService({ networks, tokens, pending }),
     close: () => follower.stop(),

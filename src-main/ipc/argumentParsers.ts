@@ -1,6 +1,6 @@
 // The run-time check of every channel's arguments (the renderer is untrusted input): one parser per channel, in a
 // table the compiler ties to the contract, each returning the arguments typed or throwing INVALID_ARGUMENT.
-import type { HistoryQuery, IpcArgs, IpcChannel, NetworkInput, Settings, TransferInput } from './contract.ts';
+import type { ApprovalAnswer, HistoryQuery, IpcArgs, IpcChannel, NetworkInput, RiskCode, Settings, TransferInput } from './contract.ts';
 import {
   readArgumentList,
   readArray,
@@ -44,6 +44,18 @@ const WORD: StringRule = { max: 20 };
 const BACKUP_CONTENT: StringRule = { max: 4 * 1024 * 1024 };
 /** A transaction as base64 or JSON, pasted or read from a file. Real transactions are a few KB; the node caps at 512 KB. */
 const TRANSACTION_INPUT: StringRule = { max: 1024 * 1024 };
+
+/** Every risk flag's code, for the acknowledgements of a flagged approval. A record: the compiler sees a new code. */
+const RISK_CODES: Record<RiskCode, true> = {
+  UPLOAD_CONTRACT: true,
+  REPLACES_ACCOUNT: true,
+  SET_SYSTEM_CALL: true,
+  SET_SYSTEM_CONTRACT: true,
+  NO_ABI: true,
+  SELF_TRANSFER: true,
+  UNKNOWN_CONTRACT: true,
+  CHAIN_ID_CHANGED: true,
+};
 
 const MAX_ACCOUNTS = 10_000;
 const MAX_HISTORY_PAGE = 500;
@@ -215,6 +227,18 @@ export const ARGUMENT_PARSERS: { [C in IpcChannel]: ArgumentParser<C> } = {
     input: str(f('input'), TRANSACTION_INPUT),
     broadcast: readBoolean(f('broadcast').path, f('broadcast').value),
   })),
+
+  'approvals:list': none('approvals:list'),
+  'approvals:answer': one('approvals:answer', ['requestId', 'approve', 'password', 'acknowledgedRisks'], (f) =>
+    compact<ApprovalAnswer>({
+      requestId: str(f('requestId'), ID),
+      approve: readBoolean(f('approve').path, f('approve').value),
+      password: optional(f('password'), (x) => str(x, PASSWORD)),
+      acknowledgedRisks: optional(f('acknowledgedRisks'), (x) =>
+        readArray(x.path, x.value, Object.keys(RISK_CODES).length, (path, v) => readChoice(path, v, Object.keys(RISK_CODES) as RiskCode[])),
+      ),
+    }),
+  ),
 };
 
 /**

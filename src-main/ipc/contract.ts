@@ -265,7 +265,63 @@ export interface TransactionReview {
   /** Mana the dry run used; the most it may cost is rcLimit. */
   rcEstimate: UintString;
   availableMana: UintString;
+  /**
+   * Where rcEstimate comes from: `measured` (the last transfer of this token on this network), or `default` (none
+   * measured yet: a reserve stands in). Nothing is signed before approval, so the estimate is never a dry run.
+   */
+  estimateSource: 'measured' | 'default';
   operations: DecodedOperation[];
+  risks: RiskFlag[];
+}
+
+// ---- Approvals ------------------------------------------------------------------------------------------------------
+
+/** What a person approves: built in main from the bytes that will be signed, never taken from the requester. */
+export interface ApprovalReview {
+  /** `send`: signed and sent to the network at once; `sign`: signed and handed back (offline signing). */
+  kind: 'send' | 'sign';
+  /** Who asks: `This wallet` for the wallet's own screens (later, a dApp's origin). */
+  origin: string;
+  networkName?: string;
+  chainId: string;
+  /** The account whose key signs. */
+  signer: string;
+  payer: string;
+  payee?: string;
+  nonce: UintString;
+  /** The most mana the transaction may use (its rc_limit, or the cap rc_limit is sized under after approval). */
+  rcLimit: UintString;
+  /** Expected cost, when known; an estimate, never the result of a signed dry run. */
+  rcEstimate?: UintString;
+  operations: DecodedOperation[];
+  risks: RiskFlag[];
+}
+
+export interface ApprovalRequest {
+  id: string;
+  /** Epoch milliseconds. */
+  createdAt: UintString;
+  /** Epoch milliseconds; the request is rejected when it has not been answered by then. */
+  expiresAt: UintString;
+  review: ApprovalReview;
+}
+
+export interface ApprovalState {
+  /**
+   * How approvals are given: `dialog`, on a surface main draws itself (Electron's native dialog; the window can only
+   * reject); `password`, with the wallet password typed into the answer (the browser shell, where main owns no surface).
+   */
+  mode: 'dialog' | 'password';
+  pending: ApprovalRequest[];
+}
+
+export interface ApprovalAnswer {
+  requestId: string;
+  approve: boolean;
+  /** The wallet password: needed to approve in `password` mode. */
+  password?: string;
+  /** Every risk flag's code of the request, repeated: the second confirmation a flagged request needs. */
+  acknowledgedRisks?: RiskCode[];
 }
 
 export interface ReceiptEvent {
@@ -362,6 +418,11 @@ export interface IpcContract {
   'offline:inspect': { args: [{ input: string }]; result: InspectedTransaction };
   'offline:sign': { args: [{ input: string; accountId: string }]; result: InspectedTransaction };
   'offline:submit': { args: [{ input: string; broadcast: boolean }]; result: SubmitReceipt };
+
+  /** The signing requests waiting for a decision. Showing them is all a window can do in `dialog` mode. */
+  'approvals:list': { args: []; result: ApprovalState };
+  /** Approves (password mode only, with the password) or rejects (either mode) one pending request. */
+  'approvals:answer': { args: [ApprovalAnswer]; result: { requestId: string; approved: boolean } };
 }
 
 /** Pushes from main to the renderer. */
@@ -369,6 +430,7 @@ export interface IpcEvents {
   'head:new': HeadInfo;
   'vault:lockState': VaultStatus;
   'tx:update': { transactionId: string; networkId: string; status: TxStatus; blockHeight?: UintString; message?: string };
+  'approvals:changed': ApprovalState;
 }
 
 export type IpcChannel = keyof IpcContract;
@@ -424,9 +486,11 @@ export const CHANNEL_ACTIVITY: Readonly<Record<IpcChannel, 'user' | 'background'
   'offline:inspect': 'user',
   'offline:sign': 'user',
   'offline:submit': 'user',
+  'approvals:list': 'background',
+  'approvals:answer': 'user',
 };
 // A record rather than an array so that the compiler fails when an event is left out.
-const EVENT_SET: Record<IpcEvent, true> = { 'head:new': true, 'vault:lockState': true, 'tx:update': true };
+const EVENT_SET: Record<IpcEvent, true> = { 'head:new': true, 'vault:lockState': true, 'tx:update': true, 'approvals:changed': true };
 
 /** The names of every channel, for the preload's allow-list and main's handler registration. */
 export const IPC_CHANNELS = Object.freeze(Object.keys(CHANNEL_ACTIVITY) as IpcChannel[]);

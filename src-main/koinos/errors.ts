@@ -16,6 +16,11 @@ export const ERROR_CODES = [
   'INVALID_SIGNATURE',
   'UNKNOWN_TYPE',
   'INVALID_ABI',
+  // Approvals: every signature waits for a person's decision on a surface the requester does not control.
+  'APPROVAL_REQUIRED',
+  'APPROVAL_PENDING',
+  'APPROVAL_EXPIRED',
+  'REJECTED',
   // Talking to a node (wallet/chain): what went wrong on the way, then what the node refused.
   'NODE_ERROR',
   'NODE_UNREACHABLE',

@@ -1,7 +1,10 @@
 // The wallet's one composition root: builds the vault and the chain services from a data folder and a keychain,
 // and joins their events into the IPC pushes. The Electron shell, the browser shell and the tests all start the
 // wallet through createWalletApp(); what each channel does is in walletChannels.ts.
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { IpcHandlers } from '../ipc/dispatcher.ts';
+import { ApprovalQueue, type Approver } from './approvals/approvalQueue.ts';
 import { createEventHub, type IpcEventSource } from '../ipc/eventHub.ts';
 import { FileChainSettings } from './chain/chainSettings.ts';
 import { DashboardService } from './chain/dashboard.ts';
@@ -32,6 +35,11 @@ export interface WalletAppOptions {
   polling?: { headMs?: number; transactionsMs?: number };
   /** Receives log lines (default: console.error). Never given a secret. */
   log?: (line: string) => void;
+  /**
+   * Who approves signing requests: Electron passes a dialog main draws itself; by default (the browser shell, tests)
+   * an approval needs the wallet password, which the page does not hold.
+   */
+  approver?: Approver;
 }
 
 export interface WalletApp {
@@ -65,14 +73,24 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
   const pending = new PendingTransactions();
   const follower = new TransactionFollower({ networks, pending, intervalMs: options.polling?.transactionsMs });
   const heads = new HeadWatcher({ networks, intervalMs: options.polling?.headMs });
-  const send = new SendService({ networks, tokens, pending, follower, signer: vault });
-  const offline = new OfflineService({ networks, tokens, pending, follower, signer: vault });
+  const approvals = new ApprovalQueue({
+    approver: options.approver ?? { mode: 'password', checkPassword: (password) => vault.verifyPassword({ password }) },
+    // Every decision, approved or not, is kept beside the wallet (no secret is in a record).
+    record: (entry) => appendFileSync(join(options.dataDir, 'approvals.log'), `${JSON.stringify(entry)}\n`, { mode: 0o600 }),
+  });
+  const send = new SendService({ networks, tokens, pending, follower, signer: vault, approvals });
+  const offline = new OfflineService({ networks, tokens, pending, follower, signer: vault, approvals });
   const history = new HistoryService({ networks, tokens, pending });
   const dashboard = new DashboardService({ networks, tokens, pending });
-  const services: WalletServices = { vault, devnet, networks, tokens, send, offline, history, dashboard };
+  const services: WalletServices = { vault, devnet, networks, tokens, send, offline, history, dashboard, approvals };
 
   const hub = createEventHub(log);
-  const stopLockEvents = vault.onLockChange((status) => hub.emit('vault:lockState', status));
+  const stopLockEvents = vault.onLockChange((status) => {
+    // A locked wallet signs nothing: what waited for a decision is rejected, not left to be approved after unlocking.
+    if (!status.unlocked) approvals.rejectAll('the wallet locked');
+    hub.emit('vault:lockState', status);
+  });
+  const stopApprovalEvents = approvals.onChange((state) => hub.emit('approvals:changed', state));
   const stopTxEvents = follower.on((update) => hub.emit('tx:update', update));
 
   // The head is polled only while someone listens to head:new (a window or a browser tab is open).
@@ -110,6 +128,8 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
         stopHeads?.();
         stopLockEvents();
         stopTxEvents();
+        approvals.rejectAll('the wallet closed');
+        stopApprovalEvents();
         follower.stop();
         await devnet.stop();
       })();

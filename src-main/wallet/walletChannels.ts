@@ -12,6 +12,7 @@ import type { OfflineService } from './chain/offline.ts';
 import type { SendService } from './chain/send.ts';
 import type { TokenService } from './chain/tokens.ts';
 import type { TransferRequest } from './chain/transferPlan.ts';
+import type { ApprovalQueue } from './approvals/approvalQueue.ts';
 import type { Vault } from './vault/vault.ts';
 
 /** The services the channels use, built by createWalletApp(). */
@@ -24,6 +25,7 @@ export interface WalletServices {
   offline: OfflineService;
   history: HistoryService;
   dashboard: DashboardService;
+  approvals: ApprovalQueue;
 }
 
 /**
@@ -139,5 +141,8 @@ export function walletChannels(s: WalletServices): IpcHandlers {
     'offline:inspect': ({ input }) => s.offline.inspect(input),
     'offline:sign': async ({ input, accountId }) => s.offline.sign(input, account(accountId).address),
     'offline:submit': ({ input, broadcast }) => s.offline.submit(input, broadcast),
+
+    'approvals:list': async () => s.approvals.state(),
+    'approvals:answer': (answer) => s.approvals.answer(answer),
   };
 }

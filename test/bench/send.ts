@@ -11,6 +11,7 @@ import { NetworkService } from '../../src-main/wallet/chain/networks.ts';
 import { PendingTransactions } from '../../src-main/wallet/chain/pendingTransactions.ts';
 import { PrivateKeySigner } from '../../src-main/wallet/chain/privateKeySigner.ts';
 import { SendService } from '../../src-main/wallet/chain/send.ts';
+import { ApprovalQueue } from '../../src-main/wallet/approvals/approvalQueue.ts';
 import { TokenService } from '../../src-main/wallet/chain/tokens.ts';
 import { TransactionFollower } from '../../src-main/wallet/chain/transactionFollower.ts';
 
@@ -38,7 +39,9 @@ export async function benchSend(count = 200): Promise<{ confirmP50: number; conf
     const pending = new PendingTransactions();
     const follower = new TransactionFollower({ networks, pending, intervalMs: 60_000 });
     const signer = new PrivateKeySigner(info.accounts.map((a) => parsePrivateKey(a.wif).privateKey));
-    const send = new SendService({ networks, tokens, pending, follower, signer });
+    // The person approves at once: the figures are the wallet's own work around the approval.
+    const approvals = new ApprovalQueue({ approver: { mode: 'dialog', decide: async () => true } });
+    const send = new SendService({ networks, tokens, pending, follower, signer, approvals });
     const [a, b] = info.accounts;
     const confirm: number[] = [];
     const total: number[] = [];

@@ -8,6 +8,7 @@ import { newPrivateKey, privateKeyToWif } from '../../src-main/koinos/keys.ts';
 import { nonceToBytes } from '../../src-main/koinos/transaction.ts';
 import { loadKeytar } from '../../src-main/wallet/vault/secretStore.ts';
 import { Vault } from '../../src-main/wallet/vault/vault.ts';
+import { approvalFor } from '../helpers/approval.ts';
 
 const PASSWORD = 'benchmark password';
 
@@ -32,13 +33,15 @@ async function unlockFigures(accounts: number, keychainService: string): Promise
       const started = performance.now();
       await fresh.unlock({ password: PASSWORD });
       times.push(performance.now() - started);
-      const signStarted = performance.now();
-      await fresh.signTransaction(address, {
+      const tx = {
         id: new Uint8Array(),
         header: { chain_id: Uint8Array.from([0x12, 0x20, ...new Uint8Array(32)]), rc_limit: 1n, nonce: nonceToBytes(1n), operation_merkle_root: new Uint8Array(), payer: addressFromString(address), payee: new Uint8Array() },
         operations: [],
         signatures: [],
-      });
+      };
+      const approval = await approvalFor(address, tx);
+      const signStarted = performance.now();
+      await fresh.signTransaction(address, tx, approval);
       signs.push(performance.now() - signStarted);
       fresh.lock();
     }

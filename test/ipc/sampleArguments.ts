@@ -46,5 +46,7 @@ export const SAMPLE_ARGUMENTS: { [C in IpcChannel]: IpcArgs<C> } = {
   'offline:exportUnsigned': [{ fromAccountId: 'acc-1', to: ADDRESS, token: 'vhp', amount: '2' }],
   'offline:inspect': [{ input: 'EiB...' }],
   'offline:sign': [{ input: '{"header":{}}', accountId: 'acc-1' }],
+  'approvals:list': [],
+  'approvals:answer': [{ requestId: 'request-1', approve: true, password: 'correct horse', acknowledgedRisks: ['UPLOAD_CONTRACT'] }],
   'offline:submit': [{ input: 'EiB...', broadcast: false }],
 };

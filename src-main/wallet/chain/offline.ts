@@ -9,6 +9,7 @@ import { checkTransaction, nonceFromBytes, prepareTransaction, transactionToBase
 import type { Transaction } from '../../koinos/types.ts';
 import type { InspectedTransaction, SubmitReceipt, TokenInfo, TransactionWarning } from '../../ipc/contract.ts';
 import { parseTransactionText } from '../../koinos/transactionText.ts';
+import { WALLET_ORIGIN, type ApprovalQueue } from '../approvals/approvalQueue.ts';
 import type { TransactionSigner } from '../signer.ts';
 import type { NetworkService } from './networks.ts';
 import { decodeOperation } from './operations.ts';
@@ -27,6 +28,7 @@ export interface OfflineServiceOptions {
   pending: PendingTransactions;
   follower: TransactionFollower;
   signer: TransactionSigner;
+  approvals: ApprovalQueue;
 }
 
 /** What the network says about a transaction, when it can be asked. */
@@ -156,9 +158,10 @@ export class OfflineService {
   }
 
   /**
-   * Signs as `address` without any node: computes merkle root and id from the content, appends the signature.
+   * Signs as `address` without any node, once a person approved it: computes merkle root and id from the content, puts
+   * the decoded review (with its risk flags) before the approval queue, and appends the signature when approved.
    * @throws WalletError INVALID_TRANSACTION (no chain ID / nonce / rc_limit, or signatures over other content,
-   *   or already signed by this account), and the signer's errors (watch-only, locked).
+   *   or already signed by this account), REJECTED / APPROVAL_EXPIRED, and the signer's errors (watch-only, locked).
    */
   async sign(input: string, address: string, networkId?: string): Promise<InspectedTransaction> {
     const tx = readTransaction(input);
@@ -169,9 +172,25 @@ export class OfflineService {
     if (checkTransaction(prepared).signers.some((s) => s.address === address)) {
       throw new WalletError('INVALID_TRANSACTION', `The transaction is already signed by ${address}.`);
     }
-    const signed = await this.deps.signer.signTransaction(address, prepared);
     const network = await this.deps.networks.get(networkId).catch(() => undefined);
     const tokens = network ? await this.deps.tokens.known(network.id) : [];
+    const review = inspectTransaction(prepared, tokens, {}, address);
+    const approval = await this.deps.approvals.request(
+      {
+        kind: 'sign',
+        origin: WALLET_ORIGIN,
+        chainId: review.chainId,
+        signer: address,
+        payer: review.payer,
+        ...(review.payee ? { payee: review.payee } : {}),
+        nonce: review.nonce,
+        rcLimit: review.rcLimit,
+        operations: review.operations,
+        risks: review.risks,
+      },
+      { signer: address, transaction: prepared },
+    );
+    const signed = await this.deps.signer.signTransaction(address, prepared, approval);
     return inspectTransaction(signed, tokens);
   }
 

@@ -6,6 +6,7 @@ import { parsePrivateKey, publicKeyFromPrivateKey } from '../../koinos/keys.ts';
 import { prepareTransaction, signTransaction } from '../../koinos/transaction.ts';
 import type { Transaction } from '../../koinos/types.ts';
 import type { TransactionSigner } from '../signer.ts';
+import { redeemApproval, type Approval } from '../approvals/approvalQueue.ts';
 
 /**
  * @example
@@ -34,9 +35,10 @@ export class PrivateKeySigner implements TransactionSigner {
     return [...this.keys.keys()];
   }
 
-  async signTransaction(address: string, transaction: Transaction): Promise<Transaction> {
+  async signTransaction(address: string, transaction: Transaction, approval: Approval): Promise<Transaction> {
     const key = this.keys.get(address);
     if (!key) throw new WalletError('INVALID_ARGUMENT', `expected a transaction of an address this key signs for (${this.addresses.join(', ')}), got one of ${address}`);
+    redeemApproval(approval, address, transaction);
     return signTransaction(prepareTransaction(transaction), key);
   }
 

@@ -1,6 +1,7 @@
-// Sending a token: prepare (check, fetch chain ID / nonce / mana, a signed dry run to size rc_limit) returns a review
-// of exactly what will be signed; confirm signs it (through the signer port), submits it once, and follows it until
-// it is irreversible. Nothing is signed for the network before the user confirmed.
+// Sending a token: prepare (check, fetch chain ID / nonce / mana) returns a review of exactly what will be signed, with
+// the mana cap and an estimate of the cost that comes from no signature; confirm puts it before the approval queue and,
+// only once a person approved it, signs a dry run that sizes rc_limit under the cap, signs the transaction, submits it
+// once and follows it until it is irreversible. Nothing signed reaches a node before the approval.
 import { randomUUID } from 'node:crypto';
 import { BTYPE, bytesToJson } from '../../koinos/codec.ts';
 import { formatAmount } from '../../koinos/amounts.ts';
@@ -9,12 +10,15 @@ import { equalBytes } from '../../koinos/bytes.ts';
 import { addressFromString } from '../../koinos/address.ts';
 import { prepareTransaction } from '../../koinos/transaction.ts';
 import type { Transaction } from '../../koinos/types.ts';
-import type { SubmitReceipt, TransactionReview } from '../../ipc/contract.ts';
+import type { ApprovalReview, SubmitReceipt, TransactionReview } from '../../ipc/contract.ts';
+import { WALLET_ORIGIN, type Approval, type ApprovalQueue } from '../approvals/approvalQueue.ts';
 import type { TransactionSigner } from '../signer.ts';
+import type { KoinosNode } from './koinosNode.ts';
 import type { NetworkService } from './networks.ts';
 import { decodeOperation } from './operations.ts';
 import type { PendingTransactions } from './pendingTransactions.ts';
 import { toSubmitReceipt } from './receipts.ts';
+import { assessRisks } from './riskFlags.ts';
 import type { TokenService } from './tokens.ts';
 import type { TransactionFollower } from './transactionFollower.ts';
 import { notEnoughMana, planTransfer, type TransferRequest } from './transferPlan.ts';
@@ -32,6 +36,7 @@ export interface SendServiceOptions {
   pending: PendingTransactions;
   follower: TransactionFollower;
   signer: TransactionSigner;
+  approvals: ApprovalQueue;
 }
 
 interface Review {
@@ -39,9 +44,15 @@ interface Review {
   networkId: string;
   chainId: Uint8Array;
   payer: string;
+  /** Prepared, unsigned, with rc_limit at the cap: the bytes the approval covers. */
   transaction: Transaction;
   nonce: bigint;
-  rcLimit: bigint;
+  /** The chain's stored nonce plus one equals `nonce`: a dry run with this very transaction is valid now. */
+  dryRunnable: boolean;
+  rcCap: bigint;
+  rcByHand: boolean;
+  costKey: string;
+  approval: ApprovalReview;
 }
 
 /** rc_used plus 10 %, capped by what the account can spend. */
@@ -79,55 +90,57 @@ export class SendService {
   }
 
   /**
-   * Checks the transfer, fetches chain ID, nonce and mana, sizes rc_limit with a signed dry run (unless set by hand),
-   * and returns the review. Nothing is sent to the network but the dry run (`broadcast: false`).
-   * @throws WalletError INVALID_ADDRESS, INVALID_AMOUNT, INSUFFICIENT_BALANCE, NOT_ENOUGH_MANA, TRANSACTION_REVERTED, node errors.
+   * Checks the transfer, fetches chain ID, nonce and mana, and returns the review: rc_limit is shown as a cap (the
+   * most the transfer may use) beside an estimate from the last transfer measured on this network (or a reserve when
+   * none was). Nothing is signed and nothing is sent to the node.
+   * @throws WalletError INVALID_ADDRESS, INVALID_AMOUNT, INSUFFICIENT_BALANCE, NOT_ENOUGH_MANA, node errors.
    */
   async prepare(request: TransferRequest): Promise<TransactionReview> {
     const plan = await planTransfer(this.deps, request);
-    const { node, network } = plan;
-    // The dry run skips the mempool, so it uses the nonce the chain has stored; the cost does not depend on it.
-    const dry = await this.deps.signer.signTransaction(plan.from, prepareTransaction(plan.unsigned(plan.mana, plan.confirmedNonce + 1n)));
+    const { network } = plan;
     const costKey = `${network.id} ${plan.token.contract}`;
-    const dryReceipt = await node.submit(dry, false).catch(async (error: unknown) => {
-      if (!(error instanceof WalletError) || error.code !== 'NOT_ENOUGH_MANA') throw error;
-      // The node refused the dry run itself: its cost is unknown, so the last one measured (or the reserve) stands in.
-      const cost = this.lastCost.get(costKey) ?? DEFAULT_TRANSFER_RESERVE;
-      const koin = plan.token.system === 'koin';
+    const measured = this.lastCost.get(costKey);
+    const rcEstimate = measured ?? DEFAULT_TRANSFER_RESERVE;
+    const koin = plan.token.system === 'koin';
+    // KOIN is the mana: what is sent cannot also pay for the transfer.
+    const spendable = koin ? (plan.mana > plan.amount ? plan.mana - plan.amount : 0n) : plan.availableMana;
+    const manaCap = spendable < plan.availableMana ? spendable : plan.availableMana;
+    const figures = async (needed: bigint) => ({ needed, available: plan.availableMana, current: plan.mana, max: await plan.maxMana() });
+    if (plan.rcLimitByHand !== undefined && measured !== undefined && plan.rcLimitByHand < measured) {
+      throw notEnoughMana(
+        `The mana limit ${formatAmount(plan.rcLimitByHand)} is below the ${formatAmount(measured)} mana this transfer used last time. Raise it, or wait for mana.`,
+        await figures(measured),
+      );
+    }
+    const rcCap = plan.rcLimitByHand ?? manaCap;
+    if (rcCap === 0n || (koin && plan.rcLimitByHand !== undefined && plan.amount + plan.rcLimitByHand > plan.mana) || (measured !== undefined && rcCap < measured)) {
+      const most = plan.mana > rcEstimate ? plan.mana - rcEstimate : 0n;
       throw notEnoughMana(
         koin
-          ? `Sending ${formatAmount(plan.amount)} KOIN leaves too little mana for the transfer's own cost (about ${formatAmount(cost)} mana). Send less, or wait for mana to regenerate.`
-          : `The account has too little mana for this transfer (about ${formatAmount(cost)} mana). Wait for mana to regenerate.`,
-        { needed: (koin ? plan.amount : 0n) + cost, available: plan.availableMana, current: plan.mana, max: await plan.maxMana() },
-        error,
+          ? `Sending ${formatAmount(plan.amount)} KOIN leaves too little mana for the transfer's own cost (about ${formatAmount(rcEstimate)} mana): send at most about ${formatAmount(most)} KOIN, or wait for mana to regenerate.`
+          : `The account has too little mana for this transfer (about ${formatAmount(rcEstimate)} mana). Wait for mana to regenerate.`,
+        await figures((koin ? plan.amount : 0n) + rcEstimate),
       );
-    });
-    const rcEstimate = dryReceipt.rc_used;
-    if (dryReceipt.reverted) {
-      throw new WalletError('TRANSACTION_REVERTED', 'The chain would revert this transfer. Check the amount and the recipient.', {
-        metaMessages: dryReceipt.logs.length > 0 ? [`Node log: ${dryReceipt.logs.join(' | ')}`] : [],
-      });
     }
-    this.lastCost.set(costKey, rcEstimate);
-    const rcLimit = plan.rcLimitByHand ?? rcLimitFor(rcEstimate, plan.availableMana);
-    if (rcLimit < rcEstimate) {
-      throw notEnoughMana(`The mana limit ${formatAmount(rcLimit)} is below the ${formatAmount(rcEstimate)} mana this transfer uses. Raise it, or wait for mana.`, {
-        needed: rcEstimate,
-        available: plan.availableMana,
-        current: plan.mana,
-        max: await plan.maxMana(),
-      });
-    }
-    if (plan.token.system === 'koin' && plan.amount + rcLimit > plan.mana) {
-      const most = plan.mana > rcLimit ? plan.mana - rcLimit : 0n;
-      throw notEnoughMana(`The transfer's own cost (up to ${formatAmount(rcLimit)} mana) leaves room to send at most ${formatAmount(most)} KOIN. Send less.`, {
-        needed: plan.amount + rcLimit,
-        available: plan.mana,
-        current: plan.mana,
-        max: plan.balance,
-      });
-    }
-    const transaction = prepareTransaction(plan.unsigned(rcLimit));
+    const transaction = prepareTransaction(plan.unsigned(rcCap));
+    const known = await this.deps.tokens.known(network.id);
+    const chainIdChanged = (await this.deps.networks.observeChainId(network.id, plan.chainId)) !== undefined;
+    const operations = transaction.operations.map((op) => decodeOperation(op, [plan.token, ...known]));
+    const risks = assessRisks(transaction, { signers: [plan.from], knownContracts: [plan.token.contract, ...known.map((t) => t.contract)], chainIdChanged });
+    const chainId = bytesToJson(plan.chainId, BTYPE.BASE64);
+    const approval: ApprovalReview = {
+      kind: 'send',
+      origin: WALLET_ORIGIN,
+      networkName: network.name,
+      chainId,
+      signer: plan.from,
+      payer: plan.from,
+      nonce: plan.nonce.toString(),
+      rcLimit: rcCap.toString(),
+      rcEstimate: rcEstimate.toString(),
+      operations,
+      risks,
+    };
     const reviewId = randomUUID();
     this.sweep();
     this.reviews.set(reviewId, {
@@ -137,20 +150,25 @@ export class SendService {
       payer: plan.from,
       transaction,
       nonce: plan.nonce,
-      rcLimit,
+      dryRunnable: plan.nonce === plan.confirmedNonce + 1n,
+      rcCap,
+      rcByHand: plan.rcLimitByHand !== undefined,
+      costKey,
+      approval,
     });
-    const known = await this.deps.tokens.known(network.id);
     return {
       reviewId,
       networkId: network.id,
       networkName: network.name,
-      chainId: bytesToJson(plan.chainId, BTYPE.BASE64),
+      chainId,
       payer: plan.from,
       nonce: plan.nonce.toString(),
-      rcLimit: rcLimit.toString(),
+      rcLimit: rcCap.toString(),
       rcEstimate: rcEstimate.toString(),
+      estimateSource: measured !== undefined ? 'measured' : 'default',
       availableMana: plan.availableMana.toString(),
-      operations: transaction.operations.map((op) => decodeOperation(op, [plan.token, ...known])),
+      operations,
+      risks,
     };
   }
 
@@ -160,15 +178,24 @@ export class SendService {
   }
 
   /**
-   * Signs the reviewed transaction and submits it once (`broadcast: true`); returns the node's receipt. The chain ID is
-   * fetched again first: when it changed since the review (a testnet restart) nothing is signed or sent.
-   * @throws WalletError NOT_FOUND (unknown or expired review), CHAIN_ID_MISMATCH, INVALID_NONCE, NOT_ENOUGH_MANA, node errors.
+   * Puts the reviewed transfer before the approval queue and waits for the person's decision; once approved, checks
+   * the chain ID again, signs a dry run with rc_limit at the cap to size rc_limit (the mana used plus 10 %), signs the
+   * transaction with that limit, submits it once (`broadcast: true`) and follows it. When the account has pending
+   * transactions the chain would refuse a dry run at this nonce, so rc_limit is sized from the last measured cost.
+   * @throws WalletError NOT_FOUND (unknown or expired review), REJECTED, APPROVAL_EXPIRED, APPROVAL_PENDING,
+   *   CHAIN_ID_MISMATCH, INVALID_NONCE, NOT_ENOUGH_MANA, TRANSACTION_REVERTED, node errors.
    */
   async confirm(reviewId: string): Promise<SubmitReceipt> {
     this.sweep();
     const review = this.reviews.get(reviewId);
     if (!review) throw new WalletError('NOT_FOUND', 'This review is no longer valid (it was sent already or is older than 10 minutes). Prepare the transfer again.');
     this.reviews.delete(reviewId); // one confirmation per review: a second click cannot send twice
+    const approval = await this.deps.approvals.request(review.approval, {
+      signer: review.payer,
+      transaction: review.transaction,
+      uses: 2,
+      lowerRcLimit: true,
+    });
     const { network, node } = await this.deps.networks.node(review.networkId);
     const chainId = await node.chainId();
     if (!equalBytes(chainId, review.chainId)) {
@@ -183,8 +210,10 @@ export class SendService {
     if (own !== undefined && own >= review.nonce) {
       throw new WalletError('INVALID_NONCE', 'Another transaction of this account took this nonce after the review. Nothing was sent; prepare the transfer again.');
     }
-    const signed = await this.deps.signer.signTransaction(review.payer, review.transaction);
-    if (!equalBytes(signed.id, review.transaction.id)) {
+    const rcLimit = await this.sizeRcLimit(review, approval, node);
+    const final = rcLimit === review.rcCap ? review.transaction : prepareTransaction({ ...review.transaction, header: { ...review.transaction.header!, rc_limit: rcLimit } });
+    const signed = await this.deps.signer.signTransaction(review.payer, final, approval);
+    if (!equalBytes(signed.id, final.id)) {
       throw new WalletError('INTERNAL', 'The signer changed the transaction it was asked to sign; nothing was sent.');
     }
     const receipt = await node.submit(signed, true);
@@ -194,11 +223,41 @@ export class SendService {
       id,
       payer: review.payer,
       nonce: review.nonce,
-      rcLimit: review.rcLimit,
+      rcLimit,
       transaction: signed,
       submittedAt: Date.now(),
       status: 'pending',
     });
     return toSubmitReceipt(receipt, true);
+  }
+
+  /**
+   * rc_limit under the approved cap: by hand as set; else from a dry run of the approved transaction itself (after the
+   * approval, so what the node sees is what the person approved, at the nonce the transfer will use); else, when a
+   * pending transaction holds the stored nonce, from the last measured cost (or the cap when none was measured).
+   */
+  private async sizeRcLimit(review: Review, approval: Approval, node: KoinosNode): Promise<bigint> {
+    if (review.rcByHand) return review.rcCap;
+    if (!review.dryRunnable) {
+      const measured = this.lastCost.get(review.costKey);
+      return measured !== undefined ? rcLimitFor(measured, review.rcCap) : review.rcCap;
+    }
+    const dry = await this.deps.signer.signTransaction(review.payer, review.transaction, approval);
+    const receipt = await node.submit(dry, false).catch((error: unknown) => {
+      if (error instanceof WalletError && error.code === 'NOT_ENOUGH_MANA') {
+        throw new WalletError('NOT_ENOUGH_MANA', `The node found too little mana for this transfer within the approved cap of ${formatAmount(review.rcCap)} mana. Nothing was sent; send less, or wait for mana to regenerate.`, {
+          details: error.details ?? error.shortMessage,
+          cause: error,
+        });
+      }
+      throw error;
+    });
+    if (receipt.reverted) {
+      throw new WalletError('TRANSACTION_REVERTED', 'The chain would revert this transfer, so it was not sent. Check the amount and the recipient.', {
+        metaMessages: receipt.logs.length > 0 ? [`Node log: ${receipt.logs.join(' | ')}`] : [],
+      });
+    }
+    this.lastCost.set(review.costKey, receipt.rc_used);
+    return rcLimitFor(receipt.rc_used, review.rcCap);
   }
 }

@@ -8,6 +8,7 @@ import { WalletError, describe } from '../../koinos/errors.ts';
 import { addressFromString } from '../../koinos/address.ts';
 import { assertMnemonic, newMnemonic, parsePrivateKey, privateKeyToWif } from '../../koinos/keys.ts';
 import { signTransaction } from '../../koinos/transaction.ts';
+import { redeemApproval, type Approval } from '../approvals/approvalQueue.ts';
 import type { Transaction } from '../../koinos/types.ts';
 import { makeFolders } from '../makeFolders.ts';
 import type { TransactionSigner } from '../signer.ts';
@@ -501,10 +502,12 @@ export class Vault implements TransactionSigner {
   // ---- signing, activity, lock events ------------------------------------------------------------------------
 
   /**
-   * Signs a transaction as the account with this address (TransactionSigner).
-   * @throws WalletError VAULT_LOCKED, WATCH_ONLY, ACCOUNT_NOT_FOUND; INVALID_TRANSACTION as signTransaction.
+   * Signs a transaction as the account with this address (TransactionSigner), only under an approval the approval
+   * queue issued for exactly this transaction: no key is touched before it is redeemed.
+   * @throws WalletError APPROVAL_REQUIRED, VAULT_LOCKED, WATCH_ONLY, ACCOUNT_NOT_FOUND; INVALID_TRANSACTION as signTransaction.
    */
-  async signTransaction(address: string, transaction: Transaction): Promise<Transaction> {
+  async signTransaction(address: string, transaction: Transaction, approval: Approval): Promise<Transaction> {
+    redeemApproval(approval, address, transaction);
     const session = this.#requireSession();
     const accounts = this.#file.vault?.accounts.filter((a) => a.address === address) ?? [];
     const record = accounts.find((a) => a.kind !== 'watch');

@@ -13,7 +13,18 @@ import { HistoryService } from '../../../src-main/wallet/chain/history.ts';
 import { DashboardService } from '../../../src-main/wallet/chain/dashboard.ts';
 import { TokenService } from '../../../src-main/wallet/chain/tokens.ts';
 import { TransactionFollower } from '../../../src-main/wallet/chain/transactionFollower.ts';
+import { ApprovalQueue } from '../../../src-main/wallet/approvals/approvalQueue.ts';
+import type { ApprovalRequest } from '../../../src-main/ipc/contract.ts';
 import { onCleanup } from './helpers.ts';
+
+/**
+ * The person in front of the wallet, for tests: answers every signing request the way `decision` says (approve by
+ * default) and keeps the requests it was shown, so a test can check what the review said.
+ */
+export interface TestPerson {
+  decision: 'approve' | 'reject';
+  seen: ApprovalRequest[];
+}
 
 export interface TestServices {
   settings: ChainSettingsStore;
@@ -27,6 +38,8 @@ export interface TestServices {
   offline: OfflineService;
   history: HistoryService;
   dashboard: DashboardService;
+  approvals: ApprovalQueue;
+  person: TestPerson;
 }
 
 /** Services whose Local network is `devnet` (or whatever `localUrl` returns), signing with its development keys. */
@@ -44,9 +57,19 @@ export function testServices(
   const follower = new TransactionFollower({ networks, pending, intervalMs: 50 });
   onCleanup(async () => follower.stop());
   const signer = new PrivateKeySigner(wifs.map((w) => parsePrivateKey(w).privateKey));
-  const send = new SendService({ networks, tokens, pending, follower, signer });
-  const offline = new OfflineService({ networks, tokens, pending, follower, signer });
+  const person: TestPerson = { decision: 'approve', seen: [] };
+  const approvals = new ApprovalQueue({
+    approver: {
+      mode: 'dialog',
+      decide: async (request) => {
+        person.seen.push(request);
+        return person.decision === 'approve';
+      },
+    },
+  });
+  const send = new SendService({ networks, tokens, pending, follower, signer, approvals });
+  const offline = new OfflineService({ networks, tokens, pending, follower, signer, approvals });
   const history = new HistoryService({ networks, tokens, pending });
   const dashboard = new DashboardService({ networks, tokens, pending });
-  return { settings, apiKeys, networks, tokens, pending, follower, signer, send, offline, history, dashboard };
+  return { settings, apiKeys, networks, tokens, pending, follower, signer, send, offline, history, dashboard, approvals, person };
 }

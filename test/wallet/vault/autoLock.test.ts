@@ -4,6 +4,19 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { vector } from '../../vectors.ts';
 import { NO_SECRET_SERVICE, PASSWORD, rejects, vaultFixture } from './helpers.ts';
 import type { Vault } from '../../../src-main/wallet/vault/vault.ts';
+import { addressFromString } from '../../../src-main/koinos/address.ts';
+import { nonceToBytes } from '../../../src-main/koinos/transaction.ts';
+import type { Transaction } from '../../../src-main/koinos/types.ts';
+import { approvalFor } from '../../helpers/approval.ts';
+
+function transferFrom(payer: string): Transaction {
+  return {
+    id: new Uint8Array(),
+    header: { chain_id: Uint8Array.from([0x12, 0x20, ...new Uint8Array(32)]), rc_limit: 1n, nonce: nonceToBytes(1n), operation_merkle_root: new Uint8Array(), payer: addressFromString(payer), payee: new Uint8Array() },
+    operations: [],
+    signatures: [],
+  };
+}
 
 const MINUTE = 60_000;
 
@@ -40,7 +53,9 @@ describe('auto-lock', () => {
     const v = vector('koilib-key-1');
     await vault.importKey({ key: v.wif_compressed, name: 'K' });
     fx.clock.advance(4 * MINUTE);
-    await rejects(vault.signTransaction(v.address_compressed, { id: new Uint8Array(), operations: [], signatures: [] }), 'INVALID_TRANSACTION');
+    const tx = transferFrom(v.address_compressed);
+    const signed = await vault.signTransaction(v.address_compressed, tx, await approvalFor(v.address_compressed, tx));
+    expect(signed.signatures).toHaveLength(1);
     fx.clock.advance(4 * MINUTE);
     expect(vault.status().unlocked).toBe(true);
     fx.clock.advance(MINUTE);

@@ -81,7 +81,8 @@ describe('secrets stay out of errors, results and logs', () => {
       vault.confirmPhrase({ draftId: draft.draftId, name: 'x', checks: draft.checkPositions.map((position) => ({ position, word: 'zoo' })) }),
     );
     vault.lock();
-    await attempt(() => vault.signTransaction(v.address_compressed, { id: new Uint8Array(), operations: [], signatures: [] }));
+    // Without an approval, and locked: refused either way, and the error carries no secret.
+    await attempt(() => vault.signTransaction(v.address_compressed, { id: new Uint8Array(), operations: [], signatures: [] }, undefined as never));
     await attempt(() => vault.getApiKey('n'));
 
     expect(errors.length).toBeGreaterThanOrEqual(18);

@@ -12,6 +12,7 @@ import type { Transaction } from '../../../src-main/koinos/types.ts';
 import { Vault } from '../../../src-main/wallet/vault/vault.ts';
 import { vector } from '../../vectors.ts';
 import { KEYTAR, NO_KEYCHAIN, PASSWORD, rejects, vaultFixture } from './helpers.ts';
+import { approvalFor } from '../../helpers/approval.ts';
 
 const TEST_PHRASE = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
 
@@ -79,15 +80,15 @@ describe.skipIf(NO_KEYCHAIN !== undefined)('vault in the system keychain', () =>
     }
     expect(entries[0]!.password).toMatch(/^v1\./);
 
-    const signed = await vault.signTransaction(v.address_compressed, unsignedTransfer(v.address_compressed));
+    const signed = await vault.signTransaction(v.address_compressed, unsignedTransfer(v.address_compressed), await approvalFor(v.address_compressed, unsignedTransfer(v.address_compressed)));
     expect(recoverSigners(signed)).toEqual([{ address: v.address_compressed }]);
 
     vault.lock();
-    await rejects(vault.signTransaction(v.address_compressed, unsignedTransfer(v.address_compressed)), 'VAULT_LOCKED');
+    await rejects(vault.signTransaction(v.address_compressed, unsignedTransfer(v.address_compressed), await approvalFor(v.address_compressed, unsignedTransfer(v.address_compressed))), 'VAULT_LOCKED');
     // After a restart: unlock, and the key is read from the keychain again.
     const reopened = await fx.open();
     await reopened.unlock({ password: PASSWORD });
-    const again = await reopened.signTransaction(v.address_compressed, unsignedTransfer(v.address_compressed));
+    const again = await reopened.signTransaction(v.address_compressed, unsignedTransfer(v.address_compressed), await approvalFor(v.address_compressed, unsignedTransfer(v.address_compressed)));
     expect(again.signatures).toEqual(signed.signatures);
     reopened.lock();
   });
@@ -110,9 +111,9 @@ describe.skipIf(NO_KEYCHAIN !== undefined)('vault in the system keychain', () =>
     await reopened.unlock({ password: PASSWORD });
     expect(reads).toEqual([]);
     const last = reopened.listAccounts()[4]!;
-    await reopened.signTransaction(last.address, unsignedTransfer(last.address));
+    await reopened.signTransaction(last.address, unsignedTransfer(last.address), await approvalFor(last.address, unsignedTransfer(last.address)));
     expect(reads).toHaveLength(1);
-    await reopened.signTransaction(last.address, unsignedTransfer(last.address));
+    await reopened.signTransaction(last.address, unsignedTransfer(last.address), await approvalFor(last.address, unsignedTransfer(last.address)));
     expect(reads).toHaveLength(1);
     await reopened.settled();
     reopened.lock();
@@ -157,7 +158,7 @@ describe.skipIf(NO_KEYCHAIN !== undefined)('vault in the system keychain', () =>
     vault.lock();
     const reopened = await fx.open();
     await reopened.unlock({ password: PASSWORD });
-    const signed = await reopened.signTransaction(third.address, unsignedTransfer(third.address));
+    const signed = await reopened.signTransaction(third.address, unsignedTransfer(third.address), await approvalFor(third.address, unsignedTransfer(third.address)));
     expect(recoverSigners(signed)).toEqual([{ address: referenceAddress(TEST_PHRASE, 2) }]);
     reopened.lock();
   });
@@ -206,7 +207,7 @@ describe.skipIf(NO_KEYCHAIN !== undefined)('vault in the system keychain', () =>
     await vault.create({ password: PASSWORD });
     const watch = await vault.addWatch({ address: v.address_compressed, name: 'Cold' });
     expect(watch).toEqual({ id: watch.id, name: 'Cold', address: v.address_compressed, kind: 'watch' });
-    await rejects(vault.signTransaction(v.address_compressed, unsignedTransfer(v.address_compressed)), 'WATCH_ONLY');
+    await rejects(vault.signTransaction(v.address_compressed, unsignedTransfer(v.address_compressed), await approvalFor(v.address_compressed, unsignedTransfer(v.address_compressed))), 'WATCH_ONLY');
     await rejects(vault.reveal({ id: watch.id, password: PASSWORD }), 'WATCH_ONLY');
     await rejects(vault.addWatch({ address: v.address_compressed.slice(0, -1) + 'x', name: 'typo' }), 'INVALID_ADDRESS');
     expect(await KEYTAR.findCredentials(fx.keychainService)).toHaveLength(0);
@@ -289,7 +290,7 @@ describe.skipIf(NO_KEYCHAIN !== undefined)('vault in the system keychain', () =>
     await reopened.unlock({ password: PASSWORD });
     const error = await rejects(reopened.reveal({ id: a.id, password: PASSWORD }), 'VAULT_CORRUPT');
     expect(error.shortMessage).toBe('expected a sealed key in the system keychain, but it is damaged or moved');
-    await rejects(reopened.signTransaction(a.address, unsignedTransfer(a.address)), 'VAULT_CORRUPT');
+    await rejects(reopened.signTransaction(a.address, unsignedTransfer(a.address), await approvalFor(a.address, unsignedTransfer(a.address))), 'VAULT_CORRUPT');
     reopened.lock();
   });
 

@@ -1,0 +1,58 @@
+// The Electron shell's approver: main shows every signing request in a native dialog it draws itself, so a window
+// (compromised or not) can neither draw the approval nor click it. A flagged request asks a second time, naming each
+// risk. Pure over the `showMessageBox` it is given, so it is tested in plain Node.
+import type { MessageBoxOptions, MessageBoxReturnValue } from 'electron';
+import type { ApprovalRequest } from '../../ipc/contract.ts';
+import type { Approver } from '../../wallet/approvals/approvalQueue.ts';
+import { approvalAction, approvalText } from '../../wallet/approvals/approvalText.ts';
+
+export type ShowMessageBox = (options: MessageBoxOptions) => Promise<MessageBoxReturnValue>;
+
+/** The dialogs of one request: the review, then (when flagged) the second confirmation. Reject is the default. */
+export function approvalDialogs(request: ApprovalRequest): MessageBoxOptions[] {
+  const { title, lines, riskLines } = approvalText(request);
+  const action = approvalAction(request);
+  const dialogs: MessageBoxOptions[] = [
+    {
+      type: riskLines.length > 0 ? 'warning' : 'question',
+      title: 'Approve a signature',
+      message: title,
+      detail: [...lines, ...(riskLines.length > 0 ? ['', 'Warnings:', ...riskLines] : [])].join('\n'),
+      buttons: ['Reject', action],
+      defaultId: 0,
+      cancelId: 0,
+      noLink: true,
+    },
+  ];
+  if (riskLines.length > 0) {
+    dialogs.push({
+      type: 'warning',
+      title: 'Confirm the warnings',
+      message: 'This request is flagged. Sign it anyway?',
+      detail: [...riskLines, '', 'Sign only if you made this request yourself and know what it does.'].join('\n'),
+      buttons: ['Reject', `I understand: ${action.toLowerCase()}`],
+      defaultId: 0,
+      cancelId: 0,
+      noLink: true,
+    });
+  }
+  return dialogs;
+}
+
+/**
+ * @example
+ * const approver = dialogApprover((options) => dialog.showMessageBox(mainWindow, options));
+ * const wallet = await createWalletApp({ dataDir, approver });
+ */
+export function dialogApprover(show: ShowMessageBox): Approver {
+  return {
+    mode: 'dialog',
+    async decide(request, signal) {
+      for (const options of approvalDialogs(request)) {
+        const { response } = await show({ ...options, signal });
+        if (signal.aborted || response !== 1) return false;
+      }
+      return !signal.aborted;
+    },
+  };
+}

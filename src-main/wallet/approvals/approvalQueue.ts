@@ -1,0 +1,300 @@
+// The one gate every signature passes. A signing request enters this queue with a review that main built from the
+// bytes to be signed; only an approver the requester cannot act as (a dialog main draws itself, or the wallet
+// password) turns it into an Approval, and every signer (the vault, a key file) refuses to sign without one.
+import { randomUUID } from 'node:crypto';
+import { BTYPE, bytesToJson } from '../../koinos/codec.ts';
+import { equalBytes } from '../../koinos/bytes.ts';
+import { WalletError } from '../../koinos/errors.ts';
+import { prepareTransaction } from '../../koinos/transaction.ts';
+import type { Transaction } from '../../koinos/types.ts';
+import type { ApprovalAnswer, ApprovalRequest, ApprovalReview, ApprovalState } from '../../ipc/contract.ts';
+
+/** The origin of the wallet's own screens in a request (a dApp's requests carry the dApp's origin). */
+export const WALLET_ORIGIN = 'This wallet';
+
+/** How long a request waits for a decision. */
+export const APPROVAL_TTL_MS = 5 * 60_000;
+/** How long an approval can be used to sign after it was given (the dry run and the send follow at once). */
+export const GRANT_TTL_MS = 2 * 60_000;
+
+/**
+ * Who decides. `dialog`: main shows the request on a surface it draws itself (Electron's native dialog) and the
+ * answer comes from there; the window can only reject. `password`: the answer comes over the IPC contract and must
+ * carry the wallet password, which the page does not hold (the browser shell, where main draws nothing).
+ */
+export type Approver =
+  | {
+      mode: 'dialog';
+      /** Shows the request, the risk flags' second confirmation included; true only when the person approved both. */
+      decide(request: ApprovalRequest, signal: AbortSignal): Promise<boolean>;
+    }
+  | {
+      mode: 'password';
+      /** @throws WalletError WRONG_PASSWORD (or the vault's throttle) when the password is not the wallet's. */
+      checkPassword(password: string): Promise<void>;
+    };
+
+/** What a signer may sign under an approval: the approved transaction, with rc_limit lowered when allowed. */
+export interface ApprovalSubject {
+  /** The address whose key signs. */
+  signer: string;
+  /** The prepared transaction (id and merkle root set) as approved; for a send, rc_limit is the cap. */
+  transaction: Transaction;
+  /** Signatures the approval allows: a send signs a dry run after approval and then the transaction (2). */
+  uses?: number;
+  /** The signed transaction may carry a lower rc_limit than the approved one (sized by a dry run after approval). */
+  lowerRcLimit?: boolean;
+}
+
+/** A decision, as the queue records it (in memory and through `record`): what was decided, never a secret. */
+export interface ApprovalRecord {
+  requestId: string;
+  time: number;
+  decision: 'approved' | 'rejected' | 'expired';
+  kind: ApprovalReview['kind'];
+  origin: string;
+  signer: string;
+  chainId: string;
+  nonce: string;
+  risks: string[];
+  /** Why it was rejected: by whom, or the error of a refused answer. */
+  reason?: string;
+}
+
+export interface ApprovalQueueOptions {
+  approver: Approver;
+  /** Milliseconds since the epoch (tests drive time by hand). */
+  clock?: () => number;
+  ttlMs?: number;
+  /** Receives every decision (the wallet appends them to approvals.log). */
+  record?: (entry: ApprovalRecord) => void;
+}
+
+interface Grant {
+  signer: string;
+  header: NonNullable<Transaction['header']>;
+  lowerRcLimit: boolean;
+  usesLeft: number;
+  expires: number;
+}
+
+interface Pending {
+  request: ApprovalRequest;
+  subject: ApprovalSubject;
+  settle: (approval: Approval | WalletError) => void;
+  abort: AbortController;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+/** The grants the queue issued. Module-private: an Approval made anywhere else is not in it, and signs nothing. */
+const grants = new WeakMap<Approval, Grant>();
+
+/** Proof that a person approved one request. Only ApprovalQueue issues valid ones; signers redeem them. */
+export class Approval {
+  readonly requestId: string;
+  constructor(requestId: string) {
+    this.requestId = requestId;
+    Object.freeze(this);
+  }
+}
+
+function required(message: string): WalletError {
+  return new WalletError('APPROVAL_REQUIRED', message, { metaMessages: ['Nothing was signed.'] });
+}
+
+/**
+ * Checks that `approval` allows signing `transaction` as `signer`, and uses it up once. Every signer calls it before
+ * it touches a key: the header signed (chain ID, nonce, payer, payee, operation merkle root) must be the approved one,
+ * and rc_limit the approved one or, where allowed, lower.
+ * @throws WalletError APPROVAL_REQUIRED when the approval is missing, was not issued by a queue, is used up or
+ *   expired, or does not cover this transaction.
+ */
+export function redeemApproval(approval: Approval | undefined, signer: string, transaction: Transaction, now: number = Date.now()): void {
+  const grant = approval ? grants.get(approval) : undefined;
+  if (!approval || !grant) throw required('expected a signing request approved by the wallet\'s user, got none: a signature needs an approval.');
+  if (grant.usesLeft <= 0 || grant.expires < now) throw required('This approval is used up or expired. Ask again.');
+  const header = prepareTransaction(transaction).header;
+  const approved = grant.header;
+  const same =
+    header !== undefined &&
+    signer === grant.signer &&
+    equalBytes(header.chain_id, approved.chain_id) &&
+    equalBytes(header.nonce, approved.nonce) &&
+    equalBytes(header.payer, approved.payer) &&
+    equalBytes(header.payee, approved.payee) &&
+    equalBytes(header.operation_merkle_root, approved.operation_merkle_root) &&
+    (header.rc_limit === approved.rc_limit || (grant.lowerRcLimit && header.rc_limit > 0n && header.rc_limit < approved.rc_limit));
+  if (!same) throw required(`expected the transaction approved for ${grant.signer}, got another one: a signature covers only what the user approved.`);
+  grant.usesLeft -= 1;
+}
+
+/**
+ * @example
+ * const queue = new ApprovalQueue({ approver: { mode: 'password', checkPassword: (p) => vault.verifyPassword({ password: p }) } });
+ * const approval = await queue.request(review, { signer, transaction }); // waits for approvals:answer
+ * const signed = await vault.signTransaction(signer, transaction, approval);
+ */
+export class ApprovalQueue {
+  readonly #approver: Approver;
+  readonly #clock: () => number;
+  readonly #ttlMs: number;
+  readonly #record: (entry: ApprovalRecord) => void;
+  readonly #pending = new Map<string, Pending>();
+  readonly #listeners = new Set<(state: ApprovalState) => void>();
+  readonly #decisions: ApprovalRecord[] = [];
+
+  constructor(options: ApprovalQueueOptions) {
+    this.#approver = options.approver;
+    this.#clock = options.clock ?? Date.now;
+    this.#ttlMs = options.ttlMs ?? APPROVAL_TTL_MS;
+    this.#record = options.record ?? (() => {});
+  }
+
+  get mode(): Approver['mode'] {
+    return this.#approver.mode;
+  }
+
+  /** The requests waiting for a decision, oldest first. */
+  state(): ApprovalState {
+    return { mode: this.#approver.mode, pending: [...this.#pending.values()].map((p) => p.request) };
+  }
+
+  /** The decisions taken since the queue was made, oldest first. */
+  decisions(): readonly ApprovalRecord[] {
+    return this.#decisions;
+  }
+
+  /** Listens to changes of the pending list (the `approvals:changed` push); returns a function that stops it. */
+  onChange(listener: (state: ApprovalState) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /**
+   * Enters a request and waits for its decision. One request per origin waits at a time.
+   * @throws WalletError APPROVAL_PENDING (the origin already waits for one), REJECTED, APPROVAL_EXPIRED.
+   */
+  request(review: ApprovalReview, subject: ApprovalSubject): Promise<Approval> {
+    for (const other of this.#pending.values()) {
+      if (other.request.review.origin === review.origin) {
+        return Promise.reject(
+          new WalletError('APPROVAL_PENDING', 'Another signing request is waiting for your decision. Approve or reject it first.', {
+            details: `pending request ${other.request.id} of ${review.origin}`,
+          }),
+        );
+      }
+    }
+    const now = this.#clock();
+    const request: ApprovalRequest = { id: randomUUID(), createdAt: String(now), expiresAt: String(now + this.#ttlMs), review };
+    return new Promise<Approval>((resolve, reject) => {
+      const abort = new AbortController();
+      const timer = setTimeout(() => this.#expire(request.id), this.#ttlMs);
+      timer.unref?.();
+      const settle = (outcome: Approval | WalletError) => (outcome instanceof Approval ? resolve(outcome) : reject(outcome));
+      this.#pending.set(request.id, { request, subject, settle, abort, timer });
+      this.#changed();
+      if (this.#approver.mode === 'dialog') {
+        this.#approver.decide(request, abort.signal).then(
+          (approved) => this.#settle(request.id, approved ? 'approved' : 'rejected', approved ? undefined : 'rejected in the approval dialog'),
+          (error: unknown) => this.#settle(request.id, 'rejected', error instanceof WalletError ? error.shortMessage : 'the approval dialog failed', error),
+        );
+      }
+    });
+  }
+
+  /**
+   * Answers a pending request from the IPC contract. Rejecting needs nothing; approving needs `password` mode, the
+   * wallet password, and, for a flagged request, every flag's code acknowledged.
+   * @throws WalletError NOT_FOUND (no such pending request), APPROVAL_REQUIRED (approving in dialog mode, or flags not
+   *   acknowledged), WRONG_PASSWORD and the vault's throttle.
+   */
+  async answer(answer: ApprovalAnswer): Promise<{ requestId: string; approved: boolean }> {
+    const pending = this.#pending.get(answer.requestId);
+    if (!pending) throw new WalletError('NOT_FOUND', 'This signing request is no longer waiting (it was answered, or it expired).');
+    if (!answer.approve) {
+      this.#settle(answer.requestId, 'rejected', 'rejected by the user');
+      return { requestId: answer.requestId, approved: false };
+    }
+    if (this.#approver.mode === 'dialog') {
+      throw new WalletError('APPROVAL_REQUIRED', 'Approve this request in the wallet\'s own approval dialog; the window can only reject it.');
+    }
+    const unacknowledged = pending.request.review.risks.filter((r) => !(answer.acknowledgedRisks ?? []).includes(r.code));
+    if (unacknowledged.length > 0) {
+      throw new WalletError('APPROVAL_REQUIRED', `This request is flagged: confirm each warning before approving (${unacknowledged.map((r) => r.name).join(', ')}).`, {
+        metaMessages: unacknowledged.map((r) => r.message),
+      });
+    }
+    if (answer.password === undefined || answer.password === '') {
+      throw new WalletError('WRONG_PASSWORD', 'Type the wallet password to approve this request.');
+    }
+    await this.#approver.checkPassword(answer.password);
+    if (!this.#pending.has(answer.requestId)) throw new WalletError('NOT_FOUND', 'This signing request expired while the password was checked.');
+    this.#settle(answer.requestId, 'approved');
+    return { requestId: answer.requestId, approved: true };
+  }
+
+  /** Rejects every pending request (the wallet locks or closes). */
+  rejectAll(reason: string): void {
+    for (const id of [...this.#pending.keys()]) this.#settle(id, 'rejected', reason);
+  }
+
+  #expire(id: string): void {
+    this.#settle(id, 'expired', 'no decision in time');
+  }
+
+  #settle(id: string, decision: ApprovalRecord['decision'], reason?: string, error?: unknown): void {
+    const pending = this.#pending.get(id);
+    if (!pending) return;
+    this.#pending.delete(id);
+    clearTimeout(pending.timer);
+    pending.abort.abort();
+    const { review } = pending.request;
+    const entry: ApprovalRecord = {
+      requestId: id,
+      time: this.#clock(),
+      decision,
+      kind: review.kind,
+      origin: review.origin,
+      signer: review.signer,
+      chainId: review.chainId,
+      nonce: review.nonce,
+      risks: review.risks.map((r) => r.code),
+      ...(reason ? { reason } : {}),
+    };
+    this.#decisions.push(entry);
+    try {
+      this.#record(entry);
+    } catch {
+      // A record that cannot be written does not change the decision; the in-memory list still has it.
+    }
+    if (decision === 'approved') {
+      const approval = new Approval(id);
+      const prepared = prepareTransaction(pending.subject.transaction);
+      grants.set(approval, {
+        signer: pending.subject.signer,
+        header: prepared.header!,
+        lowerRcLimit: pending.subject.lowerRcLimit ?? false,
+        usesLeft: pending.subject.uses ?? 1,
+        expires: this.#clock() + GRANT_TTL_MS,
+      });
+      pending.settle(approval);
+    } else if (decision === 'expired') {
+      pending.settle(new WalletError('APPROVAL_EXPIRED', 'The signing request was not answered in time. Nothing was signed; try again.'));
+    } else if (error instanceof WalletError) {
+      pending.settle(error); // the approver's own refusal (the CLI's missing --allow-risk) says best what to do
+    } else {
+      pending.settle(new WalletError('REJECTED', 'The signing request was rejected. Nothing was signed or sent.', reason ? { details: reason } : {}));
+    }
+    this.#changed();
+  }
+
+  #changed(): void {
+    const state = this.state();
+    for (const listener of this.#listeners) listener(state);
+  }
+}
+
+/** The chain ID of a transaction as reviews show it. */
+export function chainIdText(transaction: Transaction): string {
+  return bytesToJson(transaction.header?.chain_id ?? new Uint8Array(), BTYPE.BASE64);
+}

@@ -1,0 +1,53 @@
+// An approval request as plain text, for surfaces that show no markup: Electron's native dialog (drawn by main, so the
+// window cannot fake it) and the CLI. Addresses in full, grouped for reading; amounts as the review decoded them.
+import { formatAmount } from '../../koinos/amounts.ts';
+import type { ApprovalRequest, RiskFlag } from '../../ipc/contract.ts';
+
+/**
+ * An address in groups of four characters, for reading it aloud or comparing it with another: never shortened.
+ * @example
+ * groupAddress('1GE2JqXw5LMQaU1sj82Dy8ZEe2BRXQS1cs'); // '1GE2 JqXw 5LMQ aU1s j82D y8ZE e2BR XQS1 cs'
+ */
+export function groupAddress(address: string): string {
+  return address.match(/.{1,4}/g)?.join(' ') ?? '';
+}
+
+/** The words of a request's kind: what approving it does. */
+export function approvalAction(request: ApprovalRequest): string {
+  return request.review.kind === 'send' ? 'Sign and send' : 'Sign';
+}
+
+/**
+ * The request as a title, the lines of its review, and the lines of its second confirmation (empty when no risk).
+ * @example
+ * const { title, lines } = approvalText(request);
+ * // title: 'Sign and send on Koinos Mainnet?'; lines: ['Requested by: This wallet', 'Transfer 1.5 KOIN …', …]
+ */
+export function approvalText(request: ApprovalRequest): { title: string; lines: string[]; riskLines: string[] } {
+  const r = request.review;
+  const where = r.networkName ? ` on ${r.networkName}` : '';
+  const lines = [`Requested by: ${r.origin}`];
+  r.operations.forEach((op, i) => {
+    const head = r.operations.length > 1 ? `${i + 1}. ` : '';
+    lines.push(`${head}${op.summary ?? `Call ${op.entryPoint}`}`);
+    if (op.contract !== '') lines.push(`   contract ${groupAddress(op.contract)}`);
+    for (const [name, value] of addressArguments(op.args)) lines.push(`   ${name}: ${groupAddress(value)}`);
+  });
+  lines.push(`Signed by: ${groupAddress(r.signer)}`);
+  if (r.payer !== r.signer) lines.push(`Mana paid by: ${groupAddress(r.payer)}`);
+  if (r.payee && r.payee !== r.signer) lines.push(`On behalf of: ${groupAddress(r.payee)}`);
+  const estimate = r.rcEstimate !== undefined ? ` (about ${formatAmount(BigInt(r.rcEstimate))} expected, an estimate)` : '';
+  lines.push(`Mana: at most ${formatAmount(BigInt(r.rcLimit))}${estimate}`);
+  lines.push(`Nonce: ${r.nonce}`, `Chain ID: ${r.chainId}`);
+  return { title: `${approvalAction(request)}${where}?`, lines, riskLines: riskLines(r.risks) };
+}
+
+function riskLines(risks: readonly RiskFlag[]): string[] {
+  return risks.map((risk) => `⚠ ${risk.message}`);
+}
+
+/** The address-valued arguments of a decoded call (`from`, `to`, `owner`, `spender`), in their order. */
+function addressArguments(args: unknown): [string, string][] {
+  if (args === null || typeof args !== 'object') return [];
+  return Object.entries(args as Record<string, unknown>).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && /^[1-9A-HJ-NP-Za-km-z]{25,35}$/.test(entry[1]));
+}

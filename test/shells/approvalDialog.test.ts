@@ -1,0 +1,96 @@
+// The Electron shell's approver, over a stand-in for Electron's dialog.showMessageBox (Electron cannot run here): what
+// the native dialog says, that Reject is the default, that a flagged request asks twice, and that the window cannot
+// approve while the dialog is open.
+import { describe, expect, it } from 'vitest';
+import type { MessageBoxOptions, MessageBoxReturnValue } from 'electron';
+import type { ApprovalRequest, RiskFlag } from '../../src-main/ipc/contract.ts';
+import { approvalDialogs, dialogApprover } from '../../src-main/shells/electron/approvalDialog.ts';
+import { ApprovalQueue, WALLET_ORIGIN } from '../../src-main/wallet/approvals/approvalQueue.ts';
+import { groupAddress } from '../../src-main/wallet/approvals/approvalText.ts';
+import { nonceToBytes } from '../../src-main/koinos/transaction.ts';
+import { addressFromString } from '../../src-main/koinos/address.ts';
+
+const FROM = '1GE2JqXw5LMQaU1sj82Dy8ZEe2BRXQS1cs';
+const TO = '1Dj2Gu3ZbZhkDoWeXZJBGfL8fkhPbygLmZ';
+const UPLOAD: RiskFlag = { code: 'REPLACES_ACCOUNT', name: 'replaces-account', message: 'It replaces this account with contract code.' };
+
+function request(risks: RiskFlag[] = []): ApprovalRequest {
+  return {
+    id: 'r1',
+    createdAt: '0',
+    expiresAt: '1',
+    review: {
+      kind: 'send',
+      origin: WALLET_ORIGIN,
+      networkName: 'Koinos Mainnet',
+      chainId: 'EiBZK_GGVP0H_fXVAM3j6EAuz3-B-l3ejxRSewi7qIBfSA==',
+      signer: FROM,
+      payer: FROM,
+      nonce: '7',
+      rcLimit: '250000000',
+      rcEstimate: '3000000',
+      operations: [{ contract: '19GYjDBVXU7keLbYvMLazsGQn3GTWHjHkK', entryPoint: 'transfer', args: { from: FROM, to: TO, value: '150000000' }, summary: 'Transfer 1.5 KOIN' }],
+      risks,
+    },
+  };
+}
+
+/** A stand-in for dialog.showMessageBox that answers from a script and keeps what it was shown. */
+function scriptedDialog(responses: number[]) {
+  const shown: MessageBoxOptions[] = [];
+  const show = async (options: MessageBoxOptions): Promise<MessageBoxReturnValue> => {
+    shown.push(options);
+    return { response: responses.shift() ?? 0, checkboxChecked: false };
+  };
+  return { show, shown };
+}
+
+describe('the native approval dialog', () => {
+  it('shows every address in full, grouped, with the mana cap and the estimate marked as one; Reject is the default', () => {
+    const [first, ...rest] = approvalDialogs(request());
+    expect(rest).toEqual([]);
+    expect(first!.message).toBe('Sign and send on Koinos Mainnet?');
+    expect(first!.detail).toContain(`to: ${groupAddress(TO)}`);
+    expect(first!.detail).toContain(`Signed by: ${groupAddress(FROM)}`);
+    expect(groupAddress(TO).replaceAll(' ', '')).toBe(TO);
+    expect(first!.detail).toContain('Mana: at most 2.5 (about 0.03 expected, an estimate)');
+    expect(first!.buttons).toEqual(['Reject', 'Sign and send']);
+    expect(first!.defaultId).toBe(0);
+    expect(first!.cancelId).toBe(0);
+  });
+
+  it('asks a second time for a flagged request, naming each risk', async () => {
+    const dialogs = approvalDialogs(request([UPLOAD]));
+    expect(dialogs).toHaveLength(2);
+    expect(dialogs[0]!.detail).toContain(UPLOAD.message);
+    expect(dialogs[1]!.detail).toContain(UPLOAD.message);
+
+    const once = scriptedDialog([1, 0]); // approves the review, then declines the warning
+    expect(await dialogApprover(once.show).decide!(request([UPLOAD]), new AbortController().signal)).toBe(false);
+    const twice = scriptedDialog([1, 1]);
+    expect(await dialogApprover(twice.show).decide!(request([UPLOAD]), new AbortController().signal)).toBe(true);
+    expect(twice.shown).toHaveLength(2);
+  });
+
+  it('approves through the queue only from the dialog; the window can reject, which dismisses the dialog', async () => {
+    let signal: AbortSignal | undefined;
+    const queue = new ApprovalQueue({
+      approver: dialogApprover((options) => {
+        signal = options.signal;
+        return new Promise((resolve) => options.signal!.addEventListener('abort', () => resolve({ response: 0, checkboxChecked: false })));
+      }),
+    });
+    const transaction = {
+      id: new Uint8Array(),
+      header: { chain_id: new Uint8Array([1]), rc_limit: 1n, nonce: nonceToBytes(1n), operation_merkle_root: new Uint8Array(), payer: addressFromString(FROM), payee: new Uint8Array() },
+      operations: [],
+      signatures: [],
+    };
+    const asked = queue.request(request().review, { signer: FROM, transaction });
+    const id = queue.state().pending[0]!.id;
+    await expect(queue.answer({ requestId: id, approve: true, password: 'x' })).rejects.toMatchObject({ code: 'APPROVAL_REQUIRED' });
+    await queue.answer({ requestId: id, approve: false });
+    await expect(asked).rejects.toMatchObject({ code: 'REJECTED' });
+    expect(signal?.aborted).toBe(true);
+  });
+});

@@ -1,0 +1,188 @@
+// The approval queue on its own: a request waits for a decision from an approver the requester cannot act as; only an
+// approval it issued lets a signer sign, and only the approved transaction, as many times as approved.
+import { describe, expect, it } from 'vitest';
+import { addressFromString } from '../../../src-main/koinos/address.ts';
+import { nonceToBytes, prepareTransaction, recoverSigners } from '../../../src-main/koinos/transaction.ts';
+import type { Transaction } from '../../../src-main/koinos/types.ts';
+import { WalletError } from '../../../src-main/koinos/errors.ts';
+import type { ApprovalReview, RiskFlag } from '../../../src-main/ipc/contract.ts';
+import { Approval, ApprovalQueue, WALLET_ORIGIN, redeemApproval, type ApprovalRecord } from '../../../src-main/wallet/approvals/approvalQueue.ts';
+import { PrivateKeySigner } from '../../../src-main/wallet/chain/privateKeySigner.ts';
+import { parsePrivateKey } from '../../../src-main/koinos/keys.ts';
+import { vector } from '../../vectors.ts';
+
+const key = vector('koilib-key-1');
+const signerAddress: string = key.address_compressed;
+
+function tx(overrides: { rc?: bigint; nonce?: bigint } = {}): Transaction {
+  return prepareTransaction({
+    id: new Uint8Array(),
+    header: {
+      chain_id: Uint8Array.from([0x12, 0x20, ...new Uint8Array(32).fill(3)]),
+      rc_limit: overrides.rc ?? 1_000n,
+      nonce: nonceToBytes(overrides.nonce ?? 1n),
+      operation_merkle_root: new Uint8Array(),
+      payer: addressFromString(signerAddress),
+      payee: new Uint8Array(),
+    },
+    operations: [],
+    signatures: [],
+  });
+}
+
+function review(risks: RiskFlag[] = [], origin = WALLET_ORIGIN): ApprovalReview {
+  return { kind: 'sign', origin, chainId: 'EiA', signer: signerAddress, payer: signerAddress, nonce: '1', rcLimit: '1000', operations: [], risks };
+}
+
+const UPLOAD: RiskFlag = { code: 'UPLOAD_CONTRACT', name: 'upload-contract', message: 'It uploads contract code.' };
+
+/** A password approver whose password is "right", counting the checks. */
+function passwordQueue(options: { ttlMs?: number; records?: ApprovalRecord[] } = {}) {
+  const checks: string[] = [];
+  const queue = new ApprovalQueue({
+    approver: {
+      mode: 'password',
+      checkPassword: async (password) => {
+        checks.push(password);
+        if (password !== 'right') throw new WalletError('WRONG_PASSWORD', 'That is not the wallet password.');
+      },
+    },
+    ...(options.ttlMs ? { ttlMs: options.ttlMs } : {}),
+    record: (entry) => options.records?.push(entry),
+  });
+  return { queue, checks };
+}
+
+async function codeOf(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof WalletError) return error.code;
+    throw error;
+  }
+  throw new Error('expected a WalletError, got success');
+}
+
+const signer = new PrivateKeySigner([parsePrivateKey(key.wif_compressed).privateKey]);
+
+describe('ApprovalQueue', () => {
+  it('lists a request until the password approves it, and the approval then signs that transaction once', async () => {
+    const records: ApprovalRecord[] = [];
+    const { queue, checks } = passwordQueue({ records });
+    const changes: number[] = [];
+    queue.onChange((state) => changes.push(state.pending.length));
+    const asked = queue.request(review(), { signer: signerAddress, transaction: tx() });
+    const [pending] = queue.state().pending;
+    expect(pending?.review.signer).toBe(signerAddress);
+    expect(queue.state().mode).toBe('password');
+
+    expect(await codeOf(queue.answer({ requestId: pending!.id, approve: true, password: 'wrong' }))).toBe('WRONG_PASSWORD');
+    expect(await codeOf(queue.answer({ requestId: pending!.id, approve: true }))).toBe('WRONG_PASSWORD');
+    expect(queue.state().pending).toHaveLength(1); // a wrong password leaves the request waiting
+    expect(await queue.answer({ requestId: pending!.id, approve: true, password: 'right' })).toEqual({ requestId: pending!.id, approved: true });
+    const approval = await asked;
+    expect(checks).toEqual(['wrong', 'right']);
+    expect(changes).toEqual([1, 0]);
+    expect(records.map((r) => r.decision)).toEqual(['approved']);
+    expect(JSON.stringify(records)).not.toContain('right'); // the password is never recorded
+
+    const signed = await signer.signTransaction(signerAddress, tx(), approval);
+    expect(recoverSigners(signed)[0]?.address).toBe(signerAddress);
+    expect(await codeOf(signer.signTransaction(signerAddress, tx(), approval))).toBe('APPROVAL_REQUIRED'); // used up
+  });
+
+  it('rejects on the user\'s word, and the requester gets REJECTED with nothing to sign with', async () => {
+    const records: ApprovalRecord[] = [];
+    const { queue, checks } = passwordQueue({ records });
+    const asked = queue.request(review(), { signer: signerAddress, transaction: tx() });
+    await queue.answer({ requestId: queue.state().pending[0]!.id, approve: false });
+    expect(await codeOf(asked)).toBe('REJECTED');
+    expect(checks).toEqual([]); // rejecting needs no password
+    expect(records.map((r) => r.decision)).toEqual(['rejected']);
+    expect(queue.state().pending).toEqual([]);
+  });
+
+  it('expires a request nobody answers', async () => {
+    const records: ApprovalRecord[] = [];
+    const { queue } = passwordQueue({ ttlMs: 20, records });
+    const asked = queue.request(review(), { signer: signerAddress, transaction: tx() });
+    expect(await codeOf(asked)).toBe('APPROVAL_EXPIRED');
+    expect(records.map((r) => r.decision)).toEqual(['expired']);
+    expect(await codeOf(queue.answer({ requestId: records[0]!.requestId, approve: true, password: 'right' }))).toBe('NOT_FOUND');
+  });
+
+  it('needs every risk flag acknowledged before a flagged request is approved', async () => {
+    const { queue, checks } = passwordQueue();
+    const asked = queue.request(review([UPLOAD]), { signer: signerAddress, transaction: tx() });
+    const id = queue.state().pending[0]!.id;
+    const refused = await queue.answer({ requestId: id, approve: true, password: 'right' }).catch((e: unknown) => e as WalletError);
+    expect(refused).toBeInstanceOf(WalletError);
+    expect((refused as WalletError).code).toBe('APPROVAL_REQUIRED');
+    expect((refused as WalletError).shortMessage).toContain('upload-contract');
+    expect(checks).toEqual([]); // refused before the password is even checked
+    await queue.answer({ requestId: id, approve: true, password: 'right', acknowledgedRisks: ['UPLOAD_CONTRACT'] });
+    expect(await asked).toBeInstanceOf(Approval);
+  });
+
+  it('keeps one pending request per origin', async () => {
+    const { queue } = passwordQueue();
+    const first = queue.request(review(), { signer: signerAddress, transaction: tx() });
+    expect(await codeOf(queue.request(review(), { signer: signerAddress, transaction: tx({ nonce: 2n }) }))).toBe('APPROVAL_PENDING');
+    const other = queue.request(review([], 'https://dapp.example'), { signer: signerAddress, transaction: tx({ nonce: 2n }) });
+    expect(queue.state().pending).toHaveLength(2);
+    queue.rejectAll('the wallet locked');
+    expect(await codeOf(first)).toBe('REJECTED');
+    expect(await codeOf(other)).toBe('REJECTED');
+  });
+
+  it('in dialog mode approves only from the dialog: an IPC answer can reject but not approve', async () => {
+    let release: (approved: boolean) => void = () => {};
+    const queue = new ApprovalQueue({ approver: { mode: 'dialog', decide: () => new Promise<boolean>((resolve) => (release = resolve)) } });
+    const asked = queue.request(review(), { signer: signerAddress, transaction: tx() });
+    const id = queue.state().pending[0]!.id;
+    expect(await codeOf(queue.answer({ requestId: id, approve: true, password: 'anything' }))).toBe('APPROVAL_REQUIRED');
+    expect(queue.state().pending).toHaveLength(1);
+    release(true);
+    expect(await asked).toBeInstanceOf(Approval);
+
+    const second = queue.request(review(), { signer: signerAddress, transaction: tx({ nonce: 2n }) });
+    await queue.answer({ requestId: queue.state().pending[0]!.id, approve: false }); // the window rejects: the dialog is dismissed
+    expect(await codeOf(second)).toBe('REJECTED');
+  });
+});
+
+describe('redeemApproval', () => {
+  async function approved(subject: { uses?: number; lowerRcLimit?: boolean } = {}): Promise<Approval> {
+    const queue = new ApprovalQueue({ approver: { mode: 'dialog', decide: async () => true } });
+    return queue.request(review(), { signer: signerAddress, transaction: tx(), ...subject });
+  }
+
+  it('refuses a signature with no approval, or with one the queue did not issue', async () => {
+    expect(await codeOf(signer.signTransaction(signerAddress, tx(), undefined as never))).toBe('APPROVAL_REQUIRED');
+    expect(await codeOf(signer.signTransaction(signerAddress, tx(), new Approval('forged')))).toBe('APPROVAL_REQUIRED');
+  });
+
+  it('refuses another transaction, another signer, or a higher rc_limit than approved', async () => {
+    const approval = await approved({ uses: 5, lowerRcLimit: true });
+    expect(() => redeemApproval(approval, signerAddress, tx({ nonce: 2n }))).toThrow(/approved for/);
+    expect(() => redeemApproval(approval, '1KoilibOtherAccountAddressForTests', tx())).toThrow(/approved for/);
+    expect(() => redeemApproval(approval, signerAddress, tx({ rc: 1_001n }))).toThrow(/approved for/);
+    expect(() => redeemApproval(approval, signerAddress, tx({ rc: 0n }))).toThrow(/approved for/);
+    redeemApproval(approval, signerAddress, tx({ rc: 400n })); // lower: allowed when the approval says so
+    redeemApproval(approval, signerAddress, tx());
+  });
+
+  it('allows a lower rc_limit only when the approval says so, and only as many signatures as approved', async () => {
+    const exact = await approved();
+    expect(() => redeemApproval(exact, signerAddress, tx({ rc: 400n }))).toThrow(/approved for/);
+    const twice = await approved({ uses: 2, lowerRcLimit: true });
+    redeemApproval(twice, signerAddress, tx());
+    redeemApproval(twice, signerAddress, tx({ rc: 500n }));
+    expect(() => redeemApproval(twice, signerAddress, tx({ rc: 500n }))).toThrow(/used up/);
+  });
+
+  it('expires an approval that is not used in time', async () => {
+    const approval = await approved();
+    expect(() => redeemApproval(approval, signerAddress, tx(), Date.now() + 3 * 60_000)).toThrow(/expired/);
+  });
+});
