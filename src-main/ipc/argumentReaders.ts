@@ -128,17 +128,21 @@ export function readArray<T>(path: ArgumentPath, value: unknown, max: number, it
   return value.map((v, i) => item({ channel: path.channel, field: `${path.field}[${i}]` }, v));
 }
 
-/** Reads an absolute http(s) URL without credentials in it (user:password@ would end up in logs and errors). */
+/**
+ * Reads an absolute http(s) URL without credentials in it (user:password@ would end up in logs and errors). A refused
+ * URL is described by its length only: it may carry an API key. An `?apikey=` in an accepted one is taken out and
+ * moved into the key store by NetworkService, never kept in the address.
+ */
 export function readHttpUrl(path: ArgumentPath, value: unknown): string {
   const means = 'an http:// or https:// URL';
-  const text = readString(path, value, { max: 2048 });
+  const text = readString(path, value, { max: 2048, secret: true });
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw invalid(path, means, value);
+    throw invalid(path, means, value, true);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid(path, means, value);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid(path, means, value, true);
   if (url.username || url.password) {
     throw new WalletError('INVALID_ARGUMENT', `${path.channel}: expected ${path.field} to be a URL without a user name or password in it, got one with credentials`, {
       metaMessages: ['Put an API key in the API key field instead: it is kept in the keychain.'],

@@ -103,10 +103,14 @@ describe('argument parsers', () => {
     }
   });
 
-  it('reads network URLs as http(s) without credentials, and an API key of null as "remove it"', () => {
+  it('reads network URLs as http(s) without credentials, never echoing a refused one, and an API key of null as "remove it"', () => {
     expect(refusal('networks:add', [{ name: 'n', jsonRpcUrl: 'ftp://x.example' }])).toBe(
-      'networks:add: expected jsonRpcUrl to be an http:// or https:// URL, got "ftp://x.example"',
+      'networks:add: expected jsonRpcUrl to be an http:// or https:// URL, got a string of 15 characters',
     );
+    // A refused address may carry a key: described by its length only.
+    expect(refusal('networks:update', [{ id: 'c1', jsonRpcUrl: 'ftp://x?apikey=K-77' }])).not.toContain('K-77');
+    // An accepted one with ?apikey= passes through to NetworkService, which moves the key into the key store.
+    expect(parseArguments('networks:add', [{ name: 'n', jsonRpcUrl: 'https://x.example/?apikey=K-77' }])[0].jsonRpcUrl).toBe('https://x.example/?apikey=K-77');
     const withCredentials = refusal('networks:add', [{ name: 'n', jsonRpcUrl: 'https://user:hunter2@x.example' }]);
     expect(withCredentials).toBe('networks:add: expected jsonRpcUrl to be a URL without a user name or password in it, got one with credentials');
     expect(parseArguments('networks:update', [{ id: 'c1', apiKey: null }])).toEqual([{ id: 'c1', apiKey: null }]);

@@ -1,5 +1,6 @@
 // The one HTTP exchange both node clients use: a timeout on every request, a short retry when the connection could not
 // be made (reads only: a submission is never sent twice), a cap on the answer's size, and failures as WalletErrors.
+// It is also the one place an API key is attached: only for the origins the key was given for, and never across a redirect.
 import { WalletError } from '../../koinos/errors.ts';
 import { redactSecret, redactUrl } from './redactUrl.ts';
 
@@ -20,8 +21,17 @@ export interface HttpRequest {
   timeoutMs: number;
   /** What is being done, for the error text: "chain.get_head_info", "GET /v1/chain/head_info". */
   what: string;
-  /** A secret that must not appear in an error (the API key). */
-  secret?: string;
+  /** The API key to send, and where it may go; never put in `headers` (they are refused there). */
+  apiKey?: RequestApiKey;
+}
+
+/** An API key as a request carries it. */
+export interface RequestApiKey {
+  /** The header that carries it: `apikey` (JSON-RPC) or `X-API-KEY` (REST). */
+  header: string;
+  value: string;
+  /** The origins (`https://host:port`) the key was given for: a request to any other origin is refused before it leaves. */
+  origins: readonly string[];
 }
 
 export interface HttpAnswer {
@@ -49,6 +59,19 @@ function isTimeout(error: unknown): boolean {
   return error instanceof Error && (error.name === 'TimeoutError' || (error.name === 'AbortError' && String(error.message).includes('timeout')));
 }
 
+/** Headers that carry credentials: they go only through `apiKey`, which is checked against its origins. */
+const CREDENTIAL_HEADERS = new Set(['apikey', 'x-api-key', 'authorization', 'proxy-authorization', 'cookie']);
+
+/**
+ * The origin of an http(s) URL (scheme, host and port: `https://api.koinos.io`), the unit an API key is bound to.
+ * @throws TypeError for text that is not a URL.
+ * @example
+ * originOf('https://api.koinos.io:443/jsonrpc?x=1'); // 'https://api.koinos.io'
+ */
+export function originOf(url: string): string {
+  return new URL(url).origin;
+}
+
 const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -59,17 +82,34 @@ const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, 
  */
 export async function exchange(request: HttpRequest): Promise<HttpAnswer> {
   const where = redactUrl(request.url);
-  // fetch refuses URLs with user:password; they become a Basic Authorization header (some private nodes use it).
   const target = new URL(request.url);
-  const headers = { ...request.headers };
+  // A user:password in the address would be an unbound credential (and fetch refuses it): the addresses of networks
+  // never have one (NetworkService refuses it), so one here is a mistake to stop, not to convert.
   if (target.username || target.password) {
-    const user = decodeURIComponent(target.username);
-    const password = decodeURIComponent(target.password);
-    headers['authorization'] = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
-    target.username = '';
-    target.password = '';
+    throw new WalletError('INVALID_ARGUMENT', `expected the node's address without a user name or password in it, got one with credentials for ${where}`, {
+      metaMessages: ["Put an API key in the network's API key field instead."],
+    });
   }
-  const clean = (text: string) => redactSecret(redactSecret(text.split(request.url).join(where), target.searchParams.get('apikey') ?? undefined), request.secret);
+  const headers = { ...request.headers };
+  for (const name of Object.keys(headers)) {
+    if (CREDENTIAL_HEADERS.has(name.toLowerCase())) {
+      throw new WalletError('INTERNAL', `expected no credential header in a request's headers, got ${name}; an API key goes in the request's apiKey, bound to its origins`);
+    }
+  }
+  const apiKey = request.apiKey;
+  if (apiKey) {
+    // Defence in depth: whatever chose this URL, a key goes only to an origin it was given for.
+    if (!apiKey.origins.includes(target.origin)) {
+      throw new WalletError(
+        'NODE_UNAUTHORIZED',
+        `The API key stored for this network was given for ${apiKey.origins.join(' and ') || 'no address'}, not for ${target.origin}, so it was not sent. Enter the key again if this server should have it.`,
+        { details: `${request.what}: key bound to [${apiKey.origins.join(', ')}], request to ${target.origin}` },
+      );
+    }
+    headers[apiKey.header] = apiKey.value;
+  }
+  const secret = apiKey?.value;
+  const clean = (text: string) => redactSecret(redactSecret(text.split(request.url).join(where), target.searchParams.get('apikey') ?? undefined), secret);
   const delays = request.kind === 'read' ? READ_RETRY_DELAYS_MS : [];
   let response: Response | undefined;
   for (let attempt = 0; ; attempt++) {
@@ -78,6 +118,11 @@ export async function exchange(request: HttpRequest): Promise<HttpAnswer> {
         method: request.method,
         headers,
         body: request.body,
+        // No redirect is followed, with or without a key. Undici drops only Authorization on a cross-origin redirect,
+        // not apikey / X-API-KEY; a followed redirect would make main fetch an address no one configured (see
+        // NetworkService: main fetches only configured networks' addresses), and https -> http would downgrade the
+        // connection. A Koinos node answers its API at its own address, so one rule with no exceptions is enough.
+        redirect: 'manual',
         signal: AbortSignal.timeout(request.timeoutMs),
       });
       break;
@@ -104,11 +149,16 @@ export async function exchange(request: HttpRequest): Promise<HttpAnswer> {
     }
   }
 
+  if (response.status >= 300 && response.status < 400) {
+    await response.body?.cancel().catch(() => {});
+    throw redirected(target, where, response.status, response.headers.get('location'), request.what, apiKey !== undefined);
+  }
+
   if (response.status === 401 || response.status === 403) {
     await response.body?.cancel().catch(() => {});
     throw new WalletError(
       'NODE_UNAUTHORIZED',
-      request.secret
+      apiKey
         ? `The node at ${where} refused the API key (HTTP ${response.status}). Check the key stored for this network.`
         : `The node at ${where} requires an API key (HTTP ${response.status}). Add the key to this network's settings.`,
       { details: `${request.what}: HTTP ${response.status}` },
@@ -136,7 +186,7 @@ export async function exchange(request: HttpRequest): Promise<HttpAnswer> {
     });
   }
   if (text.length > MAX_ANSWER_BYTES) throw malformed(where, request.what, `an answer of ${text.length} characters`);
-  const shown = redactSecret(text.length > 200 ? `${text.slice(0, 200)}...` : text, request.secret);
+  const shown = redactSecret(text.length > 200 ? `${text.slice(0, 200)}...` : text, secret);
   if (text.trim() === '') return { status: response.status, json: undefined, text: '' };
   try {
     return { status: response.status, json: JSON.parse(text), text: shown };
@@ -148,6 +198,25 @@ export async function exchange(request: HttpRequest): Promise<HttpAnswer> {
     }
     throw malformed(where, request.what, `HTTP ${response.status} with a body that is not JSON: ${shown}`);
   }
+}
+
+/** A 3xx answer: where it pointed (without credentials), and that nothing (no key) was sent there. */
+function redirected(from: URL, where: string, status: number, location: string | null, what: string, hadKey: boolean): WalletError {
+  let to: URL | undefined;
+  try {
+    to = location === null ? undefined : new URL(location, from);
+  } catch {
+    to = undefined;
+  }
+  const shown = to ? redactUrl(to.toString()) : location === null ? 'no address' : '(an invalid URL)';
+  const downgrade = to !== undefined && from.protocol === 'https:' && to.protocol === 'http:';
+  return new WalletError(
+    'NODE_ERROR',
+    `The node at ${where} answered with a redirect (HTTP ${status}) to ${shown}${downgrade ? ', an unencrypted http:// address' : ''}. ` +
+      `The wallet does not follow redirects${hadKey ? ', so the API key was not sent there' : ''}. ` +
+      `If you trust that address, make it this network's address${hadKey ? ' and enter the key again' : ''}.`,
+    { details: `${what}: HTTP ${status}, Location ${shown}` },
+  );
 }
 
 /** An answer the wallet cannot read: the node (or something posing as it) does not speak the Koinos API. */

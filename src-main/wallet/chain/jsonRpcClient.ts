@@ -2,7 +2,7 @@
 // header, and returns the result as gateway JSON or as a decoded protobuf response; every failure is a WalletError.
 import { fromJson, toJson, type ProtoMessage } from '../../koinos/codec.ts';
 import { WalletError } from '../../koinos/errors.ts';
-import { DEFAULT_TIMEOUT_MS, exchange, malformed } from './httpTransport.ts';
+import { DEFAULT_TIMEOUT_MS, exchange, malformed, type RequestApiKey } from './httpTransport.ts';
 import { nodeErrorToWalletError } from './nodeError.ts';
 import { redactUrl } from './redactUrl.ts';
 
@@ -11,6 +11,8 @@ export interface NodeClientOptions {
   url: string;
   /** Sent as the `apikey` header (JSON-RPC) or `X-API-KEY` (REST); never put in an error. */
   apiKey?: string;
+  /** The origins the key was given for (default: the origin of `url`); the key is sent to no other. */
+  apiKeyOrigins?: readonly string[];
   /** Per request (default 10 s); submissions get the same. */
   timeoutMs?: number;
 }
@@ -26,7 +28,7 @@ export type CallKind = 'read' | 'write';
  */
 export class JsonRpcClient {
   readonly url: string;
-  private readonly apiKey?: string;
+  private readonly apiKey?: RequestApiKey;
   private readonly timeoutMs: number;
   private nextId = 1;
 
@@ -41,7 +43,7 @@ export class JsonRpcClient {
       throw new WalletError('INVALID_ARGUMENT', `expected the node's JSON-RPC address as an http(s) URL, got a ${parsed.protocol} URL`);
     }
     this.url = options.url;
-    this.apiKey = options.apiKey || undefined;
+    this.apiKey = options.apiKey ? { header: 'apikey', value: options.apiKey, origins: options.apiKeyOrigins ?? [parsed.origin] } : undefined;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   }
 
@@ -58,7 +60,6 @@ export class JsonRpcClient {
   async call(method: string, params: object, kind: CallKind = 'read'): Promise<Record<string, unknown>> {
     const id = this.nextId++;
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
-    if (this.apiKey) headers['apikey'] = this.apiKey;
     const answer = await exchange({
       url: this.url,
       method: 'POST',
@@ -67,7 +68,7 @@ export class JsonRpcClient {
       kind,
       timeoutMs: this.timeoutMs,
       what: method,
-      secret: this.apiKey,
+      apiKey: this.apiKey,
     });
     const where = this.displayUrl;
     const body = answer.json;

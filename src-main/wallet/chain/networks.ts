@@ -1,13 +1,16 @@
 // The networks the wallet knows (the embedded Local devnet, Harbinger testnet, Mainnet, and custom ones), the selected
 // one, a node client for each, and the head as the dashboard shows it - with a plain notice when a network's chain ID
-// is not the one last seen there (a testnet restart).
+// is not the one last seen there (a testnet restart). An API key belongs to the origins it was entered for: moving a
+// network to another server drops it. Every node request of the wallet goes to an address configured here.
 import { randomUUID } from 'node:crypto';
 import { BTYPE, bytesToJson } from '../../koinos/codec.ts';
 import { WalletError, describe } from '../../koinos/errors.ts';
 import type { HeadInfo, NetworkInfo, NetworkInput } from '../../ipc/contract.ts';
 import type { ApiKeyStore } from './apiKeyStore.ts';
 import type { ChainSettingsStore, CustomNetwork } from './chainSettings.ts';
+import { originOf } from './httpTransport.ts';
 import { KoinosNode } from './koinosNode.ts';
+import { isSecretQueryName } from './redactUrl.ts';
 
 /** A head block time this far behind the clock means the chain or the node is stuck (blocks come every ~3 s). */
 export const STALE_AFTER_MS = 3 * 60_000;
@@ -36,7 +39,23 @@ export interface NetworkServiceOptions {
   now?: () => number;
 }
 
-function checkUrl(raw: unknown, what: string): string {
+/** Query parameters that carry an API key (`?apikey=K`, as some providers document): moved into the key store. */
+const API_KEY_QUERY = /^api[-_]?key$/i;
+/** As the IPC contract allows for an API key. */
+const MAX_API_KEY_CHARS = 1024;
+
+/** An address as stored (no credentials in it) and the API key its query carried, if any. */
+interface CheckedUrl {
+  url: string;
+  apiKey?: string;
+}
+
+/**
+ * Checks an address and takes the API key out of its query. A user:password is refused rather than moved: it is a
+ * pair for HTTP Basic, not one key the wallet could send as `apikey`, and the refusal says where a key goes. Other
+ * credential-like parameters (`token=`, `password=`) are refused too, so no settings file or list holds a credential.
+ */
+function checkUrl(raw: unknown, what: string): CheckedUrl {
   if (typeof raw !== 'string' || raw.trim() === '') throw new WalletError('INVALID_ARGUMENT', `expected ${what} as an http(s) URL, got ${describe(raw)}`);
   let url: URL;
   try {
@@ -50,7 +69,63 @@ function checkUrl(raw: unknown, what: string): string {
   if (url.username || url.password) {
     throw new WalletError('INVALID_ARGUMENT', `expected ${what} without a user name or password in it; put an API key in the network's API key field instead`);
   }
-  return url.toString();
+  let apiKey: string | undefined;
+  for (const name of new Set(url.searchParams.keys())) {
+    if (API_KEY_QUERY.test(name)) {
+      for (const value of url.searchParams.getAll(name)) {
+        if (value.length > MAX_API_KEY_CHARS) {
+          throw new WalletError('INVALID_ARGUMENT', `expected the API key in ${what} to have at most ${MAX_API_KEY_CHARS} characters, got ${value.length}`);
+        }
+        apiKey = oneKey(what, apiKey, value || undefined);
+      }
+      url.searchParams.delete(name);
+    } else if (isSecretQueryName(name)) {
+      throw new WalletError(
+        'INVALID_ARGUMENT',
+        `expected ${what} without a credential in its query, got a "${name.slice(0, 40)}" parameter; put an API key in the network's API key field instead`,
+      );
+    }
+  }
+  return { url: url.toString(), ...(apiKey !== undefined ? { apiKey } : {}) };
+}
+
+/** The one key among those given (the API key field, the addresses' queries); two different ones are a mistake. */
+function oneKey(where: string, ...keys: (string | undefined)[]): string | undefined {
+  const given = [...new Set(keys.filter((k): k is string => k !== undefined && k !== ''))];
+  if (given.length > 1) throw new WalletError('INVALID_ARGUMENT', `expected one API key, got ${given.length} different ones in ${where}`);
+  return given[0];
+}
+
+/**
+ * The origins of a network's addresses, to which its API key is bound.
+ * @example
+ * originsOf({ jsonRpcUrl: 'https://a.io/jsonrpc', restUrl: 'https://a.io' }); // ['https://a.io']
+ */
+export function originsOf(network: { jsonRpcUrl: string; restUrl?: string }): string[] {
+  return [...new Set([network.jsonRpcUrl, ...(network.restUrl ? [network.restUrl] : [])].map(originOf))];
+}
+
+/** The API key in an address's query, if any. */
+function keyInUrl(raw: string): string | undefined {
+  try {
+    const url = new URL(raw);
+    return [...url.searchParams].find(([name, value]) => API_KEY_QUERY.test(name) && value !== '')?.[1];
+  } catch {
+    return undefined;
+  }
+}
+
+/** An address as shown: without an API key a settings file from before keys left addresses may still hold. */
+function withoutUrlKey(raw: string): string {
+  try {
+    const url = new URL(raw);
+    const names = [...url.searchParams.keys()].filter((n) => API_KEY_QUERY.test(n));
+    if (names.length === 0) return raw;
+    for (const name of names) url.searchParams.delete(name);
+    return url.toString();
+  } catch {
+    return raw;
+  }
 }
 
 function checkName(raw: unknown): string {
@@ -83,8 +158,12 @@ export class NetworkService {
     this.now = options.now ?? Date.now;
   }
 
+  private async hasKey(id: string): Promise<boolean> {
+    return this.apiKeys.has ? this.apiKeys.has(id) : (await this.apiKeys.get(id)) !== undefined;
+  }
+
   private async describeNetwork(base: Omit<NetworkInfo, 'hasApiKey'>): Promise<NetworkInfo> {
-    return { ...base, hasApiKey: this.apiKeys.has ? await this.apiKeys.has(base.id) : (await this.apiKeys.get(base.id)) !== undefined };
+    return { ...base, hasApiKey: await this.hasKey(base.id) };
   }
 
   private localEntry(): Omit<NetworkInfo, 'hasApiKey'>[] {
@@ -99,7 +178,13 @@ export class NetworkService {
   /** Every network (Local, Testnet, Mainnet, then custom ones in the order added) and the selected one's id. */
   async list(): Promise<{ networks: NetworkInfo[]; selectedId: string }> {
     const data = await this.settings.load();
-    const all = [...this.localEntry(), ...BUILT_IN_NETWORKS, ...data.customNetworks.map((n) => ({ ...n, kind: 'custom' as const }))];
+    const custom = data.customNetworks.map((n) => ({
+      ...n,
+      kind: 'custom' as const,
+      jsonRpcUrl: withoutUrlKey(n.jsonRpcUrl),
+      ...(n.restUrl ? { restUrl: withoutUrlKey(n.restUrl) } : {}),
+    }));
+    const all = [...this.localEntry(), ...BUILT_IN_NETWORKS, ...custom];
     const networks = await Promise.all(all.map((n) => this.describeNetwork(n)));
     if (this.localDevnetUrl) {
       const local = networks.find((n) => n.id === LOCAL_NETWORK_ID)!;
@@ -135,15 +220,22 @@ export class NetworkService {
     return network;
   }
 
-  /** Adds a custom network (its API key goes to the ApiKeyStore, never to the settings file). */
+  /**
+   * Adds a custom network. Its API key (given as `apiKey` or as `?apikey=` in an address) goes to the ApiKeyStore,
+   * bound to the origins of the network's addresses, never to the settings file.
+   * @throws WalletError INVALID_ARGUMENT.
+   */
   async add(input: NetworkInput): Promise<NetworkInfo> {
+    const rpc = checkUrl(input.jsonRpcUrl, 'the JSON-RPC address');
+    const rest = input.restUrl ? checkUrl(input.restUrl, 'the REST address') : undefined;
     const entry: CustomNetwork = {
       id: `custom-${randomUUID()}`,
       name: checkName(input.name),
-      jsonRpcUrl: checkUrl(input.jsonRpcUrl, 'the JSON-RPC address'),
-      ...(input.restUrl ? { restUrl: checkUrl(input.restUrl, 'the REST address') } : {}),
+      jsonRpcUrl: rpc.url,
+      ...(rest ? { restUrl: rest.url } : {}),
     };
-    if (typeof input.apiKey === 'string' && input.apiKey !== '') await this.apiKeys.set(entry.id, input.apiKey);
+    const key = oneKey('the API key field and the addresses', typeof input.apiKey === 'string' ? input.apiKey : undefined, rpc.apiKey, rest?.apiKey);
+    if (key !== undefined) await this.apiKeys.set(entry.id, key, originsOf(entry));
     await this.settings.update((d) => {
       d.customNetworks.push(entry);
     });
@@ -151,28 +243,38 @@ export class NetworkService {
   }
 
   /**
-   * Changes a custom network; of a built-in one only the API key can change.
-   * @throws WalletError NOT_FOUND, INVALID_ARGUMENT.
+   * Changes a custom network; of a built-in one only the API key can change. A stored API key stays only while the
+   * addresses stay on the origins they had: an address on another server (scheme, host or port) drops it, unless a key
+   * is given in the same call, which is then bound to the new origins.
+   * @throws WalletError NOT_FOUND, INVALID_ARGUMENT; VAULT_LOCKED when a key must be dropped or stored while locked
+   *   (nothing is changed then).
    */
   async update(id: string, patch: Partial<NetworkInput>): Promise<NetworkInfo> {
+    await this.moveUrlKeys(id);
     const data = await this.settings.load();
     const custom = data.customNetworks.find((n) => n.id === id);
-    if (!custom) {
-      await this.get(id); // NOT_FOUND when it is no network at all
-      if (patch.name !== undefined || patch.jsonRpcUrl !== undefined || patch.restUrl !== undefined) {
-        throw new WalletError('INVALID_ARGUMENT', `expected only an API key change for the built-in network ${id}; add a custom network for another address`);
-      }
+    const current = custom ?? (await this.get(id)); // NOT_FOUND when it is no network at all
+    if (!custom && (patch.name !== undefined || patch.jsonRpcUrl !== undefined || patch.restUrl !== undefined)) {
+      throw new WalletError('INVALID_ARGUMENT', `expected only an API key change for the built-in network ${id}; add a custom network for another address`);
     }
+    const rpc = patch.jsonRpcUrl !== undefined ? checkUrl(patch.jsonRpcUrl, 'the JSON-RPC address') : undefined;
+    const rest = patch.restUrl !== undefined && patch.restUrl !== '' ? checkUrl(patch.restUrl, 'the REST address') : undefined;
     const next: CustomNetwork | undefined = custom && {
       ...custom,
       ...(patch.name !== undefined ? { name: checkName(patch.name) } : {}),
-      ...(patch.jsonRpcUrl !== undefined ? { jsonRpcUrl: checkUrl(patch.jsonRpcUrl, 'the JSON-RPC address') } : {}),
+      ...(rpc ? { jsonRpcUrl: rpc.url } : {}),
     };
     if (next && patch.restUrl !== undefined) {
-      if (patch.restUrl === '') delete next.restUrl;
-      else next.restUrl = checkUrl(patch.restUrl, 'the REST address');
+      if (rest) next.restUrl = rest.url;
+      else delete next.restUrl;
     }
-    if (patch.apiKey !== undefined) await this.apiKeys.set(id, patch.apiKey === '' ? null : patch.apiKey);
+    const given = oneKey('the API key field and the addresses', typeof patch.apiKey === 'string' ? patch.apiKey : undefined, rpc?.apiKey, rest?.apiKey);
+    const before = originsOf(current);
+    const after = next ? originsOf(next) : before;
+    // The key store changes first: if that fails (locked), the addresses stay where the key belongs.
+    if (given !== undefined) await this.apiKeys.set(id, given, after);
+    else if (patch.apiKey === null || patch.apiKey === '') await this.apiKeys.set(id, null);
+    else if (after.some((origin) => !before.includes(origin)) && (await this.hasKey(id))) await this.apiKeys.set(id, null);
     if (next) {
       await this.settings.update((d) => {
         d.customNetworks = d.customNetworks.map((n) => (n.id === id ? next : n));
@@ -180,6 +282,22 @@ export class NetworkService {
       });
     }
     return this.get(id);
+  }
+
+  /**
+   * Moves an API key that a custom network's stored address still carries (`?apikey=`, kept by wallets before keys left
+   * addresses) into the key store, bound to the network's origins, and stores the address without it.
+   */
+  private async moveUrlKeys(id: string): Promise<void> {
+    const stored = (await this.settings.load()).customNetworks.find((n) => n.id === id);
+    if (!stored) return;
+    const moved = { ...stored, jsonRpcUrl: withoutUrlKey(stored.jsonRpcUrl), ...(stored.restUrl ? { restUrl: withoutUrlKey(stored.restUrl) } : {}) };
+    if (moved.jsonRpcUrl === stored.jsonRpcUrl && moved.restUrl === stored.restUrl) return;
+    const key = [stored.jsonRpcUrl, stored.restUrl].map((u) => (u ? keyInUrl(u) : undefined)).find((k) => k !== undefined);
+    if (key !== undefined && !(await this.hasKey(id))) await this.apiKeys.set(id, key, originsOf(moved));
+    await this.settings.update((d) => {
+      d.customNetworks = d.customNetworks.map((n) => (n.id === id ? moved : n));
+    });
   }
 
   /** Removes a custom network, its API key and its tokens; the selection falls back to the default. */
@@ -199,17 +317,28 @@ export class NetworkService {
     return (await this.list()).networks;
   }
 
-  /** A client for the network's node (the Local devnet is started on first use). */
+  /**
+   * A client for the network's node (the Local devnet is started on first use). This is the only way the wallet builds
+   * a node client, so main fetches only the addresses of configured networks; `id` is a network's id, never a URL.
+   */
   async node(id?: string): Promise<{ network: NetworkInfo; node: KoinosNode }> {
     let network = await this.get(id);
     if (network.kind === 'local' && this.localDevnetUrl) {
       const url = await this.localDevnetUrl();
       network = { ...network, jsonRpcUrl: `${url}/jsonrpc`, restUrl: url };
     }
-    const apiKey = await this.apiKeys.get(network.id);
+    let addresses: { jsonRpcUrl: string; restUrl?: string } = network;
+    if (network.kind === 'custom') {
+      // Locked with file storage the key cannot move yet; it then stays in the address it came in, sent only there.
+      await this.moveUrlKeys(network.id).catch(() => undefined);
+      addresses = (await this.settings.load()).customNetworks.find((n) => n.id === network.id) ?? network;
+    }
+    const stored = await this.apiKeys.get(network.id);
+    // A key stored before keys were bound to origins is bound to the addresses as they are.
+    const key = stored && { apiKey: stored.key, apiKeyOrigins: stored.origins ?? originsOf(addresses) };
     const node = new KoinosNode({
-      jsonRpc: { url: network.jsonRpcUrl, apiKey, timeoutMs: this.timeoutMs },
-      ...(network.restUrl ? { rest: { url: network.restUrl, apiKey, timeoutMs: this.timeoutMs } } : {}),
+      jsonRpc: { url: addresses.jsonRpcUrl, ...key, timeoutMs: this.timeoutMs },
+      ...(addresses.restUrl ? { rest: { url: addresses.restUrl, ...key, timeoutMs: this.timeoutMs } } : {}),
     });
     return { network, node };
   }

@@ -3,6 +3,11 @@
 
 const SECRET_QUERY = /^(api[-_]?key|key|token|access[-_]?token|auth|password|secret)$/i;
 
+/** Whether a query parameter's name says it carries a credential (`apikey`, `token`, `password`, ...). */
+export function isSecretQueryName(name: string): boolean {
+  return SECRET_QUERY.test(name);
+}
+
 /**
  * The URL with credentials removed: `https://user:pass@host/x?apikey=K` becomes `https://host/x?apikey=[redacted]`.
  * Text that is not a URL is reduced to a placeholder rather than echoed (it could be a pasted secret).
@@ -19,7 +24,7 @@ export function redactUrl(raw: string): string {
   url.username = '';
   url.password = '';
   for (const name of [...url.searchParams.keys()]) {
-    if (SECRET_QUERY.test(name)) url.searchParams.set(name, '[redacted]');
+    if (isSecretQueryName(name)) url.searchParams.set(name, '[redacted]');
   }
   return url.toString();
 }

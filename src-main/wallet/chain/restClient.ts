@@ -1,7 +1,7 @@
 // The one REST client of the wallet (koinos-rest's `/v1` routes): GETs JSON with the API key as `X-API-KEY`, with the
 // same timeouts, read retries and error mapping as the JSON-RPC client. Used where a network has a REST address.
 import { WalletError } from '../../koinos/errors.ts';
-import { DEFAULT_TIMEOUT_MS, exchange, malformed } from './httpTransport.ts';
+import { DEFAULT_TIMEOUT_MS, exchange, malformed, type RequestApiKey } from './httpTransport.ts';
 import type { NodeClientOptions } from './jsonRpcClient.ts';
 import { nodeErrorToWalletError } from './nodeError.ts';
 import { redactUrl } from './redactUrl.ts';
@@ -14,7 +14,7 @@ import { redactUrl } from './redactUrl.ts';
  */
 export class RestClient {
   private readonly base: URL;
-  private readonly apiKey?: string;
+  private readonly apiKey?: RequestApiKey;
   private readonly timeoutMs: number;
 
   constructor(options: NodeClientOptions) {
@@ -29,7 +29,7 @@ export class RestClient {
     }
     if (!parsed.pathname.endsWith('/')) parsed.pathname += '/';
     this.base = parsed;
-    this.apiKey = options.apiKey || undefined;
+    this.apiKey = options.apiKey ? { header: 'X-API-KEY', value: options.apiKey, origins: options.apiKeyOrigins ?? [parsed.origin] } : undefined;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   }
 
@@ -39,11 +39,12 @@ export class RestClient {
    */
   async get(path: string, query: Record<string, string> = {}): Promise<unknown> {
     const url = new URL(path.replace(/^\/+/, ''), this.base);
+    // Paths are the wallet's own constants; one that named another server would make main fetch an unconfigured address.
+    if (url.origin !== this.base.origin) throw new WalletError('INTERNAL', `expected a path on ${redactUrl(this.base.toString())}, got one that leaves it`);
     for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
     const headers: Record<string, string> = { accept: 'application/json' };
-    if (this.apiKey) headers['X-API-KEY'] = this.apiKey;
     const what = `GET ${path}`;
-    const answer = await exchange({ url: url.toString(), method: 'GET', headers, kind: 'read', timeoutMs: this.timeoutMs, what, secret: this.apiKey });
+    const answer = await exchange({ url: url.toString(), method: 'GET', headers, kind: 'read', timeoutMs: this.timeoutMs, what, apiKey: this.apiKey });
     const where = redactUrl(url.toString());
     if (answer.status === 200) return answer.json;
     const body = answer.json;

@@ -1,6 +1,6 @@
 // Helpers of the chain services' tests: real devnets over HTTP on port 0 (stopped after each test), and tiny real HTTP
 // servers of our own that misbehave on purpose (stall, fail, answer garbage, drop the connection), counting requests.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -38,13 +38,17 @@ export interface TestServer {
   url: string;
   /** Requests received so far (bodies as text). */
   requests: string[];
+  /** The headers of each request, in the same order. */
+  headers: IncomingHttpHeaders[];
   close(): Promise<void>;
 }
 
 /** A real HTTP server answering with `handler`; it records every request body. */
 export async function testServer(handler: (req: IncomingMessage, res: ServerResponse, body: string, index: number) => void): Promise<TestServer> {
   const requests: string[] = [];
+  const headers: IncomingHttpHeaders[] = [];
   const server = createServer((req, res) => {
+    headers.push(req.headers);
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -60,7 +64,31 @@ export async function testServer(handler: (req: IncomingMessage, res: ServerResp
     await new Promise<void>((resolve) => server.close(() => resolve()));
   };
   onCleanup(close);
-  return { url, requests, close };
+  return { url, requests, headers, close };
+}
+
+/**
+ * A real HTTP server on its own port (so another origin) that forwards every request to `target`, with a leading
+ * `/via` taken off the path (a second address on the same origin), and records what it received.
+ */
+export async function recordingProxy(target: string): Promise<TestServer> {
+  return testServer((req, res, body) => {
+    const forwarded: Record<string, string> = {};
+    for (const name of ['content-type', 'accept', 'apikey', 'x-api-key']) {
+      const value = req.headers[name];
+      if (typeof value === 'string') forwarded[name] = value;
+    }
+    const path = (req.url ?? '/').replace(/^\/via(?=\/|$)/, '') || '/';
+    fetch(`${target}${path}`, { method: req.method, headers: forwarded, ...(req.method === 'POST' ? { body } : {}) })
+      .then(async (answer) => {
+        res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
+        res.end(await answer.text());
+      })
+      .catch(() => {
+        res.writeHead(502);
+        res.end();
+      });
+  });
 }
 
 /** A URL on which nothing listens (a port that was free a moment ago). */
