@@ -1,9 +1,11 @@
 // Checks the devnet's --data-dir before anything opens it: a folder that exists (or can be made) and takes new files.
-// The error says which of these failed and why, rather than a storage engine's message about something else.
+// The error says which of these failed and why, rather than a storage engine's message about something else. Then
+// the command takes the folder's lock, so that it never writes a folder a wallet or another command is using.
 import { rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { WalletError } from '../koinos/errors.ts';
 import { makeFolders } from '../wallet/makeFolders.ts';
+import { acquireDataFolderLock, type DataFolderLock } from '../shells/dataFolderLock.ts';
 
 /** A system error's code as a reason a person understands. */
 function reason(code: string | undefined): string {
@@ -58,4 +60,16 @@ export async function prepareDataDir(path: string): Promise<void> {
     throw new WalletError('INVALID_ARGUMENT', `${shown} is a folder but cannot be written: ${reason((cause as NodeJS.ErrnoException).code)}`, { cause });
   }
   await rm(probe, { force: true });
+}
+
+/**
+ * Takes the lock of the data folder `path` for the CLI command `command` (e.g. `devnet`) until `release()` or exit.
+ * @throws WalletError STORAGE_FAILED naming the process (a wallet shell or another command) that uses the folder.
+ * @example
+ * const lock = await lockDataDir('/tmp/koinos-devnet', 'devnet');
+ * // ... run ...
+ * lock.release();
+ */
+export function lockDataDir(path: string, command: string): Promise<DataFolderLock> {
+  return acquireDataFolderLock(path, { holder: `cli ${command}` });
 }

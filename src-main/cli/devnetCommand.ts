@@ -20,7 +20,7 @@ import {
 } from './io.ts';
 import { startDevnet, DEFAULT_HOST, DEFAULT_PORT, type Devnet, type StartDevnetOptions } from '../devnet/startDevnet.ts';
 import { requestType } from '../devnet/node.ts';
-import { prepareDataDir } from './dataDir.ts';
+import { lockDataDir, prepareDataDir } from './dataDir.ts';
 
 /** Environment variable that holds the API key (out of the process list, unlike --api-key). */
 export const API_KEY_ENV = 'KOINOS_DEVNET_API_KEY';
@@ -207,6 +207,14 @@ export async function devnetCommand(argv: string[]): Promise<number> {
   }
   const { options } = parsed;
 
+  // One process per folder: a second devnet (or a wallet) on the same LevelDB folder is refused, naming the first.
+  let lock: Awaited<ReturnType<typeof lockDataDir>> | undefined;
+  try {
+    if (options.dataDir !== undefined) lock = await lockDataDir(options.dataDir, 'devnet');
+  } catch (e) {
+    return reportError(e);
+  }
+
   // Listen for signals before starting, so that a Ctrl-C during start-up still stops cleanly.
   const signal = firstSignal();
   let devnet: Devnet;
@@ -223,6 +231,7 @@ export async function devnetCommand(argv: string[]): Promise<number> {
     });
   } catch (e) {
     signal.dispose();
+    lock?.release();
     return reportError(e);
   }
 
@@ -273,6 +282,8 @@ export async function devnetCommand(argv: string[]): Promise<number> {
     await devnet.stop();
   } catch (e) {
     return reportError(e);
+  } finally {
+    lock?.release();
   }
   if (failure !== undefined) return reportError(failure);
   out('Devnet stopped.');

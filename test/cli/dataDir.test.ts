@@ -1,12 +1,14 @@
 // `koinos-wallet devnet --data-dir` with folders it cannot use, run as a process: it fails at once (never hangs, as
-// Node's recursive mkdir does under /proc), with one line that says which check failed and why.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// Node's recursive mkdir does under /proc), with one line that says which check failed and why; and one devnet per
+// folder (the second is refused, naming the first).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { prepareDataDir } from '../../src-main/cli/dataDir.ts';
+import { LOCK_FILE_NAME } from '../../src-main/shells/dataFolderLock.ts';
 import { walletError } from '../walletError.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -64,4 +66,31 @@ describe('devnet --data-dir', () => {
       expect(lines[0]).toMatch(message);
     }
   });
+
+  it('refuses a second devnet on a folder a first one is using, naming it, and frees the folder when the first stops', async () => {
+    const folder = join(dir, 'shared-chain');
+    const first = spawn(process.execPath, ['--import', 'tsx', 'src-main/cli/main.ts', 'devnet', '--port', '0', '--manual', '--data-dir', folder], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<number | null>((resolve) => first.on('exit', (code) => resolve(code)));
+    try {
+      let stdout = '';
+      first.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+      const deadline = Date.now() + 60_000;
+      while (!stdout.includes('Press Ctrl-C to stop.')) {
+        if (Date.now() > deadline || first.exitCode !== null) throw new Error(`the first devnet did not start; stdout:\n${stdout}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const second = devnetWith(folder);
+      expect(second.status, second.stderr).toBe(1);
+      expect(second.stderr).toContain(`koinos-wallet: The data folder ${folder} is in use by "koinos-wallet devnet" (pid ${first.pid}, since `);
+      expect(second.stdout).toBe('');
+      first.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(existsSync(join(folder, LOCK_FILE_NAME))).toBe(false);
+    } finally {
+      first.kill('SIGKILL');
+    }
+  }, 120_000);
 });

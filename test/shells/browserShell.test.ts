@@ -1,11 +1,14 @@
 // The browser shell over real HTTP: the contract works end to end against the wallet's devnet, and every request that
 // is not the wallet page's own is refused (no token, a wrong token, another Origin or Host, an unknown channel,
 // another method, an oversized or malformed body); the page is served with the bridge and a strict policy.
+import { existsSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { connect } from 'node:net';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { IPC_CHANNELS } from '../../src-main/ipc/contract.ts';
-import { MAX_BODY_BYTES } from '../../src-main/shells/browser/browserShell.ts';
+import { MAX_BODY_BYTES, startBrowserShell } from '../../src-main/shells/browser/browserShell.ts';
+import { LOCK_FILE_NAME } from '../../src-main/shells/dataFolderLock.ts';
 import { browserShells, headersOnly, ipc, raw, streamed } from './browserShellHelpers.ts';
 
 const start = browserShells();
@@ -34,6 +37,16 @@ describe('browser shell: calls', () => {
       ok: false,
       error: { code: 'INVALID_ARGUMENT', shortMessage: 'devnet:importAccount: expected index to be an integer from 0 to 999, got number -1' },
     });
+  });
+
+  it('holds its data folder while it runs: a second shell on it is refused before it opens the wallet', async () => {
+    const shell = await start();
+    const lockFile = join(shell.dataDir!, LOCK_FILE_NAME);
+    expect(existsSync(lockFile)).toBe(true);
+    const second = await startBrowserShell({ dataDir: shell.dataDir!, port: 0, log: () => {} }).catch((error: unknown) => error);
+    expect(second).toMatchObject({ code: 'STORAGE_FAILED', shortMessage: expect.stringContaining(`in use by the browser shell (pid ${process.pid},`) });
+    await shell.stop();
+    expect(existsSync(lockFile)).toBe(false);
   });
 
   it('uses a new 256-bit token on every launch', async () => {

@@ -85,6 +85,30 @@ describe('electron-builder configuration', () => {
     expect(pkg.scripts['dist']).toMatch(/electron-vite build && electron-builder/);
   });
 
+  it('flips the Electron fuses: no Node mode, NODE_OPTIONS or --inspect; only the integrity-checked app.asar; no file:// extras', async () => {
+    const pkg = JSON.parse(await readFile(resolve(ROOT, 'package.json'), 'utf8')) as { build: { electronFuses?: Record<string, unknown> } };
+    const fuses = pkg.build.electronFuses;
+    expect(fuses).toBeDefined();
+    const expected: Record<string, boolean> = {
+      runAsNode: false,
+      enableNodeOptionsEnvironmentVariable: false,
+      enableNodeCliInspectArguments: false,
+      enableCookieEncryption: true,
+      enableEmbeddedAsarIntegrityValidation: true,
+      onlyLoadAppFromAsar: true,
+      grantFileProtocolExtraPrivileges: false,
+    };
+    for (const [fuse, value] of Object.entries(expected)) expect(fuses![fuse], fuse).toBe(value);
+    // The names are electron-builder 26's own (its schema refuses others, and the validation above would fail).
+    const schema = JSON.parse(await readFile(resolve(ROOT, 'node_modules/app-builder-lib/scheme.json'), 'utf8')) as {
+      definitions: { FuseOptionsV1: { properties: Record<string, unknown> } };
+    };
+    for (const fuse of Object.keys(fuses!)) expect(Object.keys(schema.definitions.FuseOptionsV1.properties), fuse).toContain(fuse);
+    // onlyLoadAppFromAsar needs the app packed as an asar (electron-builder's default, unless turned off).
+    const config = await getConfig(ROOT, null, null);
+    expect(config.asar).not.toBe(false);
+  });
+
   it('uses the icon in resources/: a 512x512 RGBA PNG', async () => {
     const config = await getConfig(ROOT, null, null);
     expect(config.directories?.buildResources).toBe('resources');

@@ -9,6 +9,7 @@ import { isIpcChannel, type IpcError, type IpcResult } from '../../ipc/contract.
 import { createIpcDispatcher } from '../../ipc/dispatcher.ts';
 import { forwardEvents } from '../../ipc/eventHub.ts';
 import { createWalletApp, type WalletApp, type WalletAppOptions } from '../../wallet/walletApp.ts';
+import { acquireDataFolderLock, type DataFolderLock } from '../dataFolderLock.ts';
 import { BRIDGE_PATH, EVENTS_PATH, IPC_PATH, TOKEN_FRAGMENT, TOKEN_HEADER, bridgeScript } from './bridgeScript.ts';
 import { SECURITY_HEADERS, defaultRendererDir, readRendererFile } from './rendererFiles.ts';
 
@@ -42,7 +43,10 @@ export interface BrowserShell {
   wallet: WalletApp;
   /** The wallet's data folder, when the shell created the wallet. */
   dataDir?: string;
-  /** Closes the event streams and the server, then the wallet (when the shell created it). Safe to call twice. */
+  /**
+   * Closes the event streams and the server, then the wallet and the data folder's lock (when the shell created the
+   * wallet). Safe to call twice.
+   */
   stop(): Promise<void>;
 }
 
@@ -60,7 +64,8 @@ const refuse = (status: number, shortMessage: string): Refusal => new Refusal(st
 
 /**
  * Starts the wallet and serves it to a browser on loopback.
- * @throws WalletError when the port cannot be bound, or the wallet cannot start.
+ * @throws WalletError STORAGE_FAILED when another process uses the data folder; INTERNAL when the port cannot be
+ *   bound; or the wallet's own error when it cannot start.
  * @example
  * const shell = await startBrowserShell({ dataDir: '/tmp/w', port: 0 });
  * console.log(`Open ${shell.url}`);
@@ -71,12 +76,20 @@ export async function startBrowserShell(options: BrowserShellOptions): Promise<B
   const rendererDir = options.rendererDir ?? defaultRendererDir();
   const ownsWallet = options.wallet === undefined;
   let wallet: WalletApp;
+  // The shell that creates the wallet owns its folder: a second process on it would delete keys (review 3, M4).
+  let lock: DataFolderLock | undefined;
   if (options.wallet) {
     wallet = options.wallet;
   } else {
     if (!options.dataDir) throw new WalletError('INVALID_ARGUMENT', 'expected a data folder for the wallet, got nothing');
     const { port: _port, rendererDir: _rendererDir, wallet: _wallet, ...walletOptions } = options;
-    wallet = await createWalletApp({ ...walletOptions, dataDir: options.dataDir, log });
+    lock = await acquireDataFolderLock(options.dataDir, { holder: 'browser' });
+    try {
+      wallet = await createWalletApp({ ...walletOptions, dataDir: options.dataDir, log });
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
   }
   const token = randomBytes(32).toString('base64url');
   const tokenBytes = Buffer.from(token);
@@ -196,6 +209,7 @@ export async function startBrowserShell(options: BrowserShellOptions): Promise<B
     });
   } catch (cause) {
     if (ownsWallet) await wallet.close().catch(() => {});
+    lock?.release();
     const code = (cause as NodeJS.ErrnoException).code;
     throw new WalletError(
       'INTERNAL',
@@ -220,7 +234,11 @@ export async function startBrowserShell(options: BrowserShellOptions): Promise<B
         for (const stream of streams) stream.end();
         server.closeAllConnections();
         await closed;
-        if (ownsWallet) await wallet.close();
+        try {
+          if (ownsWallet) await wallet.close();
+        } finally {
+          lock?.release();
+        }
       })();
       return stopping;
     },

@@ -1,22 +1,24 @@
 // Entry of `npm run start:browser` (bundled to out/main/browser.js): starts the wallet behind the loopback browser
-// shell, prints the URL to open (and opens it unless --no-open), and stops cleanly on Ctrl-C.
-import { spawn } from 'node:child_process';
+// shell, opens it in a browser through a private redirect file (or prints its address with --no-open), and stops
+// cleanly on Ctrl-C.
 import { realpathSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { WalletError } from '../../koinos/errors.ts';
 import { defaultDataDir } from '../dataDir.ts';
 import { startBrowserShell } from './browserShell.ts';
+import { openLaunchFile, removeLaunchFile, writeLaunchFile } from './launchFile.ts';
 
 export const BROWSER_USAGE = `Usage: npm run start:browser -- [options]
 
 Runs the Koinos wallet in your browser: the same wallet as the desktop app, served on 127.0.0.1 only.
-Open the printed address (it carries a one-time token; do not share it).
+It opens your browser on a private file in the data folder that leads to the wallet; the wallet's address carries
+a token for this launch only, which is never put on a command line.
 
 Options:
   --port N        port on 127.0.0.1 (default 0: any free port)
   --data-dir D    the wallet's data folder (default ${defaultDataDir()})
-  --no-open       print the address without opening a browser
+  --no-open       print the wallet's address (with its token; do not share it) instead of opening a browser
   -h, --help      show this help`;
 
 export interface BrowserShellArgs {
@@ -50,19 +52,6 @@ export function parseBrowserShellArgs(argv: string[]): BrowserShellArgs {
   return { port, dataDir: values['data-dir'] ?? defaultDataDir(), open: !values['no-open'], help: values.help === true };
 }
 
-/** Opens `url` in the system's browser; a failure only means the user opens it by hand. */
-function openInBrowser(url: string): void {
-  const [command, args] =
-    process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url]] : ['xdg-open', [url]];
-  try {
-    const child = spawn(command, args as string[], { stdio: 'ignore', detached: true });
-    child.on('error', () => {});
-    child.unref();
-  } catch {
-    // printed above; nothing else to do
-  }
-}
-
 async function run(argv: string[]): Promise<void> {
   const args = parseBrowserShellArgs(argv);
   if (args.help) {
@@ -70,14 +59,30 @@ async function run(argv: string[]): Promise<void> {
     return;
   }
   const shell = await startBrowserShell({ dataDir: args.dataDir, port: args.port });
-  console.log(`Koinos wallet (browser shell), data in ${args.dataDir}`);
-  console.log(`Open this address in your browser (it carries this launch's token; do not share it):\n\n  ${shell.url}\n`);
+  let launchFile: string | undefined;
+  try {
+    console.log(`Koinos wallet (browser shell), data in ${args.dataDir}`);
+    if (args.open) {
+      // The browser gets a file, not the address: a browser's command line is readable by every user (review 3, M2).
+      launchFile = await writeLaunchFile(args.dataDir, shell.url);
+      console.log(`Opening the wallet in your browser. If it does not open, open this file in your browser:\n\n  ${pathToFileURL(launchFile).href}\n`);
+      console.log('(or stop, and start again with --no-open to print the address instead)');
+      openLaunchFile(launchFile);
+    } else {
+      console.log(`Open this address in your browser (it carries this launch's token; do not share it):\n\n  ${shell.url}\n`);
+    }
+  } catch (error) {
+    await shell.stop();
+    throw error;
+  }
   console.log('Press Ctrl-C to stop.');
-  if (args.open) openInBrowser(shell.url);
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
   const stop = (): void => {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
-    shell.stop().then(
+    for (const signal of signals) process.off(signal, stop);
+    (async () => {
+      if (launchFile) await removeLaunchFile(launchFile);
+      await shell.stop();
+    })().then(
       () => process.exit(0),
       (error: unknown) => {
         console.error(error instanceof Error ? error.message : String(error));
@@ -85,8 +90,7 @@ async function run(argv: string[]): Promise<void> {
       },
     );
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  for (const signal of signals) process.on(signal, stop);
 }
 
 function isEntryPoint(): boolean {

@@ -1,22 +1,13 @@
 // The built renderer (out/renderer) as the browser shell serves it: files inside that folder only, index.html with
 // the bridge's <script> injected ahead of the app's module scripts, and the response headers of a hardened page.
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { extname, join, resolve, sep } from 'node:path';
+import { join, resolve } from 'node:path';
+import { contentSecurityPolicy, resolveRendererFile } from '../rendererFiles.ts';
 import { BRIDGE_PATH } from './bridgeScript.ts';
 
-/** The policy of src-renderer/index.html, plus what only a header can carry (frame-ancestors). */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "connect-src 'self'",
-  "img-src 'self' data:",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+/** The renderer's policy (src-renderer/index.html), plus what only a header can carry (frame-ancestors). */
+export const CONTENT_SECURITY_POLICY = contentSecurityPolicy(false);
 
 /** Headers of every response: no framing, no sniffing, no referrer, nothing cached (the page and bridge change per launch). */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
@@ -28,20 +19,6 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze(
   'cross-origin-resource-policy': 'same-origin',
   'cache-control': 'no-store',
 });
-
-const CONTENT_TYPES: Readonly<Record<string, string>> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.woff': 'font/woff',
-  '.map': 'application/json; charset=utf-8',
-};
 
 /**
  * The folder of the built renderer: beside the bundled shell (out/main/../renderer) or, when run from the sources,
@@ -72,27 +49,9 @@ export interface RendererFile {
  * anything outside `root`, hidden names, folders and missing files.
  */
 export async function readRendererFile(root: string, urlPath: string): Promise<RendererFile | undefined> {
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(urlPath);
-  } catch {
-    return undefined;
-  }
-  if (decoded.includes('\0') || decoded.split('/').some((part) => part.startsWith('.'))) return undefined;
-  const relative = decoded === '/' ? 'index.html' : decoded.replace(/^\/+/, '');
-  let base: string;
-  let path: string;
-  try {
-    base = await realpath(root);
-    path = await realpath(resolve(base, relative));
-  } catch {
-    return undefined;
-  }
-  if (!path.startsWith(base + sep)) return undefined;
-  const info = await stat(path);
-  if (!info.isFile()) return undefined;
-  const contentType = CONTENT_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream';
-  const raw = await readFile(path);
-  const body = relative === 'index.html' ? Buffer.from(injectBridge(raw.toString('utf8'))) : raw;
-  return { body, contentType };
+  const file = await resolveRendererFile(root, urlPath);
+  if (!file) return undefined;
+  const raw = await readFile(file.path);
+  const body = file.relative === 'index.html' ? Buffer.from(injectBridge(raw.toString('utf8'))) : raw;
+  return { body, contentType: file.contentType };
 }

@@ -1,26 +1,35 @@
 // Electron entry: opens the one hardened wallet window and binds it to the wallet facade over the IPC contract.
-// Thin on purpose: the services live in wallet/, the handlers in ipc/, the window's policy in windowPolicy.ts.
-import { app, BrowserWindow, ipcMain, powerMonitor, session, type WebContents } from 'electron';
+// Thin on purpose: the services live in wallet/, the handlers in ipc/, every decision in windowPolicy.ts, appMenu.ts
+// and appProtocol.ts (pure, tested without Electron).
+import { app, BrowserWindow, dialog, ipcMain, Menu, powerMonitor, protocol, session, type WebContents } from 'electron';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { WalletError } from '../../koinos/errors.ts';
 import { createWalletApp, type WalletApp } from '../../wallet/walletApp.ts';
 import { defaultDataDir } from '../dataDir.ts';
+import { acquireDataFolderLock, type DataFolderLock } from '../dataFolderLock.ts';
+import { applicationMenuTemplate, bringToFront } from './appMenu.ts';
+import { APP_ENTRY_URL, APP_SCHEME, APP_SCHEME_PRIVILEGES, answerAppRequest } from './appProtocol.ts';
 import { registerWalletIpc, sendWalletEvents } from './electronIpc.ts';
-import { contentSecurityPolicy, isAppUrl, walletWindowOptions, type AppPage } from './windowPolicy.ts';
+import { contentSecurityPolicy, isAppUrl, isNavigationAllowed, isPermissionAllowed, walletWindowOptions, type AppPage } from './windowPolicy.ts';
 
 // The dev server is only trusted in an unpackaged build; a packaged app always loads its own files.
 const PAGE: AppPage = {
-  rendererFileUrl: pathToFileURL(join(import.meta.dirname, '../renderer/index.html')).href,
+  appUrl: APP_ENTRY_URL,
   devServerUrl: app.isPackaged ? undefined : process.env['ELECTRON_RENDERER_URL'],
 };
+const RENDERER_DIR = join(import.meta.dirname, '../renderer');
 const PRELOAD_PATH = join(import.meta.dirname, '../preload/index.cjs');
 
 let wallet: Promise<WalletApp> | undefined;
+let folderLock: DataFolderLock | undefined;
 
 /** Denies navigation, new windows, webviews and permissions for every web contents the app ever creates. */
 function lockDown(contents: WebContents): void {
   contents.on('will-navigate', (event) => {
-    if (event.url !== contents.getURL()) event.preventDefault();
+    if (!isNavigationAllowed({ url: event.url, isMainFrame: true }, contents.getURL())) event.preventDefault();
+  });
+  contents.on('will-frame-navigate', (event) => {
+    if (!isNavigationAllowed({ url: event.url, isMainFrame: event.isMainFrame }, contents.getURL())) event.preventDefault();
   });
   contents.on('will-redirect', (event) => {
     if (!isAppUrl(event.url, PAGE)) event.preventDefault();
@@ -30,62 +39,89 @@ function lockDown(contents: WebContents): void {
 }
 
 function createWindow(ready: WalletApp): void {
-  const window = new BrowserWindow(walletWindowOptions(PRELOAD_PATH));
+  const window = new BrowserWindow(walletWindowOptions(PRELOAD_PATH, { isPackaged: app.isPackaged }));
   const stopEvents = sendWalletEvents(ready, window.webContents);
   window.on('closed', stopEvents);
   window.once('ready-to-show', () => window.show());
-  void window.loadURL(PAGE.devServerUrl ?? PAGE.rendererFileUrl);
+  void window.loadURL(PAGE.devServerUrl ?? PAGE.appUrl);
+}
+
+/** Shows why the app cannot start (a dialog: a packaged app has no terminal), then quits with exit code 1. */
+function failToStart(error: unknown): void {
+  console.error('[wallet] failed to start:', error);
+  const message = error instanceof WalletError ? error.shortMessage : 'The wallet could not start. The details are in its log.';
+  dialog.showErrorBox('Koinos Wallet cannot start', message);
+  app.exit(1);
 }
 
 // ---- App lifecycle ---------------------------------------------------------------------------------------------
 
-// One folder for both shells (Electron and browser), whatever the app's display name.
+// One folder for both shells (Electron and browser), whatever the app's display name. Set before the single-instance
+// lock, which Electron keys on this folder.
 app.setPath('userData', defaultDataDir());
-app.enableSandbox();
-app.on('web-contents-created', (_event, contents) => lockDown(contents));
+// Schemes get their privileges before the app is ready, or never.
+protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: APP_SCHEME_PRIVILEGES }]);
 
-void app.whenReady().then(async () => {
-  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
-  session.defaultSession.setPermissionCheckHandler(() => false);
-  session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
-    callback({
-      responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [contentSecurityPolicy(PAGE.devServerUrl !== undefined)] },
+if (!app.requestSingleInstanceLock()) {
+  // Another instance has the window: it comes to the front (second-instance below), and this one leaves.
+  app.quit();
+} else {
+  app.on('second-instance', () => bringToFront(BrowserWindow.getAllWindows()[0]));
+  app.enableSandbox();
+  app.on('web-contents-created', (_event, contents) => lockDown(contents));
+
+  void app.whenReady().then(async () => {
+    Menu.setApplicationMenu(Menu.buildFromTemplate(applicationMenuTemplate(app.isPackaged, process.platform)));
+    protocol.handle(APP_SCHEME, (request) => answerAppRequest(request, RENDERER_DIR));
+    session.defaultSession.setPermissionRequestHandler((_contents, permission, callback, details) => callback(isPermissionAllowed(permission, details.requestingUrl, PAGE)));
+    session.defaultSession.setPermissionCheckHandler((_contents, permission, requestingOrigin) => isPermissionAllowed(permission, requestingOrigin, PAGE));
+    // The app scheme sends its policy itself; this covers the dev server.
+    session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
+      callback({
+        responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [contentSecurityPolicy(PAGE.devServerUrl !== undefined)] },
+      });
+    });
+
+    let ready: WalletApp;
+    try {
+      // The browser shell or a CLI command may hold the same folder: a second writer deletes keys (review 3, M4).
+      folderLock = await acquireDataFolderLock(app.getPath('userData'), { holder: 'electron' });
+      wallet = createWalletApp({ dataDir: app.getPath('userData') });
+      ready = await wallet;
+    } catch (error) {
+      folderLock?.release();
+      failToStart(error);
+      return;
+    }
+    registerWalletIpc(ipcMain, ready, PAGE);
+    // Decrypted keys leave memory when the machine sleeps or its screen locks.
+    const lockNow = (): void => void ready.lock().catch((error: unknown) => console.error('[wallet] lock failed:', error));
+    powerMonitor.on('suspend', lockNow);
+    powerMonitor.on('lock-screen', lockNow);
+
+    createWindow(ready);
+    app.on('activate', () => {
+      if (BrowserWindow.getAllWindows().length === 0) createWindow(ready);
     });
   });
 
-  wallet = createWalletApp({ dataDir: app.getPath('userData') });
-  let ready: WalletApp;
-  try {
-    ready = await wallet;
-  } catch (error) {
-    console.error('[wallet] failed to start:', error);
-    app.exit(1);
-    return;
-  }
-  registerWalletIpc(ipcMain, ready, PAGE);
-  // Decrypted keys leave memory when the machine sleeps or its screen locks.
-  const lockNow = (): void => void ready.lock().catch((error: unknown) => console.error('[wallet] lock failed:', error));
-  powerMonitor.on('suspend', lockNow);
-  powerMonitor.on('lock-screen', lockNow);
-
-  createWindow(ready);
-  app.on('activate', () => {
-    if (BrowserWindow.getAllWindows().length === 0) createWindow(ready);
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
   });
-});
 
-app.on('window-all-closed', () => {
-  if (process.platform !== 'darwin') app.quit();
-});
-
-// Quitting waits once for the wallet to close (lock, stop the devnet so that its store is closed cleanly).
-let closed = false;
-app.on('will-quit', (event) => {
-  if (!wallet || closed) return;
-  event.preventDefault();
-  closed = true;
-  wallet
-    .then((ready) => ready.close())
-    .catch((error: unknown) => console.error('[wallet] failed to close:', error))
-    .finally(() => app.quit());
-});
+  // Quitting waits once for the wallet to close (lock, stop the devnet so that its store is closed cleanly), then
+  // frees the data folder. Electron turns SIGINT and SIGTERM into a quit, so this runs for them too.
+  let closed = false;
+  app.on('will-quit', (event) => {
+    if (!wallet || closed) return;
+    event.preventDefault();
+    closed = true;
+    wallet
+      .then((ready) => ready.close())
+      .catch((error: unknown) => console.error('[wallet] failed to close:', error))
+      .finally(() => {
+        folderLock?.release();
+        app.quit();
+      });
+  });
+}

@@ -1,0 +1,129 @@
+// The browser shell as real processes (`node --import tsx src-main/shells/browser/main.ts`): one process per data
+// folder (a second is refused, naming the first; a killed one's lock is taken over), and opening the browser without
+// the token on any command line (a fake browser records its argv). Each process starts tsx, hence the timeouts.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { LOCK_FILE_NAME } from '../../src-main/shells/dataFolderLock.ts';
+import { BROWSER_ENV, LAUNCH_FILE_NAME } from '../../src-main/shells/browser/launchFile.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const READY = 'Press Ctrl-C to stop.';
+
+interface ShellProcess {
+  child: ChildProcess;
+  output(): string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+const running: ShellProcess[] = [];
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const shell of running.splice(0)) {
+    if (shell.child.exitCode === null && shell.child.signalCode === null) shell.child.kill('SIGKILL');
+    await shell.exited;
+  }
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'koinos-shell-process-'));
+  dirs.push(dir);
+  return dir;
+}
+
+/** Starts the browser shell on `dataDir` (no wallet is created: nothing reaches the keychain). */
+function startShell(dataDir: string, args: string[], env: NodeJS.ProcessEnv = {}): ShellProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src-main/shells/browser/main.ts', '--port', '0', '--data-dir', dataDir, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let text = '';
+  child.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+  child.stderr!.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const shell = { child, output: () => text, exited };
+  running.push(shell);
+  return shell;
+}
+
+/** Polls until `check` holds, or fails with `what` and the process output after the deadline. */
+async function until(check: () => boolean, what: string, shell?: ShellProcess, ms = 60_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${ms} ms${shell ? `; output:\n${shell.output()}` : ''}`);
+    if (shell && shell.child.exitCode !== null) throw new Error(`the shell exited (${shell.child.exitCode}) before ${what}; output:\n${shell.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const lockRecord = (dataDir: string) => JSON.parse(readFileSync(join(dataDir, LOCK_FILE_NAME), 'utf8')) as { pid: number; holder: string };
+
+describe('browser shell process', () => {
+  it('refuses a second shell on the same data folder, naming the first; takes over after the first is killed', async () => {
+    const dataDir = join(tempDir(), 'wallet');
+    const first = startShell(dataDir, ['--no-open']);
+    await until(() => first.output().includes(READY), 'the first shell starting', first);
+    expect(lockRecord(dataDir)).toMatchObject({ pid: first.child.pid, holder: 'browser' });
+
+    const second = startShell(dataDir, ['--no-open']);
+    const { code } = await second.exited;
+    expect(code, second.output()).toBe(1);
+    expect(second.output()).toContain(`is in use by the browser shell (pid ${first.child.pid}, since `);
+    expect(second.output()).not.toContain(READY);
+
+    // kill -9: no handler runs, the lock file stays behind with a dead pid.
+    first.child.kill('SIGKILL');
+    await first.exited;
+    expect(lockRecord(dataDir).pid).toBe(first.child.pid);
+
+    const third = startShell(dataDir, ['--no-open']);
+    await until(() => third.output().includes(READY), 'the third shell starting', third);
+    expect(lockRecord(dataDir)).toMatchObject({ pid: third.child.pid, holder: 'browser' });
+
+    third.child.kill('SIGTERM');
+    expect((await third.exited).code).toBe(0);
+    expect(existsSync(join(dataDir, LOCK_FILE_NAME))).toBe(false);
+  }, 180_000);
+
+  it('opens the browser on a private redirect file: the token is in no command line, and the file goes when the shell stops', async () => {
+    const dir = tempDir();
+    const dataDir = join(dir, 'wallet');
+    const record = join(dir, 'browser-argv.json');
+    const fakeBrowser = join(dir, 'fake-browser');
+    // Records its argv as JSON, as a real browser would hold it in /proc/<pid>/cmdline for its whole life.
+    writeFileSync(fakeBrowser, `#!${process.execPath}\nrequire('node:fs').writeFileSync(${JSON.stringify(record)}, JSON.stringify(process.argv));\n`);
+    chmodSync(fakeBrowser, 0o700);
+
+    const shell = startShell(dataDir, [], { [BROWSER_ENV]: fakeBrowser });
+    await until(() => existsSync(record) && shell.output().includes(READY), 'the fake browser being started', shell);
+    const launchFile = join(dataDir, LAUNCH_FILE_NAME);
+    const html = readFileSync(launchFile, 'utf8');
+    const token = /#koinos-token=([A-Za-z0-9_-]{43})"/.exec(html)?.[1];
+    expect(token, html).toBeDefined();
+
+    const argv = JSON.parse(readFileSync(record, 'utf8')) as string[];
+    expect(argv.slice(2)).toEqual([pathToFileURL(launchFile).href]);
+    for (const arg of argv) expect(arg).not.toContain(token);
+    expect(statSync(launchFile).mode & 0o777).toBe(0o600);
+    // Without --no-open the address is not printed either: only the file.
+    expect(shell.output()).not.toContain(token);
+    expect(shell.output()).toContain(pathToFileURL(launchFile).href);
+
+    shell.child.kill('SIGINT');
+    expect((await shell.exited).code).toBe(0);
+    expect(existsSync(launchFile)).toBe(false);
+  }, 120_000);
+
+  it('prints the full address with --no-open and writes no redirect file', async () => {
+    const dataDir = join(tempDir(), 'wallet');
+    const shell = startShell(dataDir, ['--no-open']);
+    await until(() => shell.output().includes(READY), 'the shell starting', shell);
+    expect(shell.output()).toMatch(/http:\/\/127\.0\.0\.1:\d+\/#koinos-token=[A-Za-z0-9_-]{43}/);
+    expect(existsSync(join(dataDir, LAUNCH_FILE_NAME))).toBe(false);
+  }, 120_000);
+});
