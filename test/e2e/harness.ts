@@ -174,6 +174,22 @@ export async function createWallet(page: Page, shots?: Shots): Promise<string[]>
   return words;
 }
 
+/**
+ * Approves the signing request the wallet shows (the browser shell asks for the wallet password in its approval
+ * dialog; a flagged request also needs each warning confirmed). Returns the dialog's text.
+ */
+export async function approve(page: Page, options: { shots?: Shots; shot?: string; confirmWarnings?: boolean } = {}): Promise<string> {
+  const dialog = page.getByRole('dialog', { name: /^Approve/ });
+  await dialog.waitFor({ timeout: 30_000 });
+  const text = (await dialog.textContent()) ?? '';
+  if (options.confirmWarnings) for (const box of await dialog.getByRole('checkbox').all()) await box.check();
+  await dialog.getByLabel('Wallet password, to approve').fill(PASSWORD);
+  if (options.shots) await options.shots.take(page, options.shot ?? 'approval');
+  await dialog.getByRole('button', { name: /^Approve/ }).click();
+  await dialog.waitFor({ state: 'detached', timeout: 30_000 });
+  return text;
+}
+
 /** Opens a screen from the navigation. */
 export async function go(page: Page, screen: string): Promise<void> {
   await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: screen, exact: true }).click();
@@ -246,6 +262,7 @@ export async function signOffline(page: Page, unsigned: string, shots?: Shots): 
   await page.getByRole('region', { name: 'What you are about to sign' }).waitFor({ timeout: 30_000 });
   if (shots) await shots.take(page, 'offline-decoded');
   await page.getByRole('button', { name: 'Sign', exact: true }).click();
+  await approve(page, shots ? { shots, shot: 'offline-approval' } : {});
   return transactionText(page, 'Signed transaction');
 }
 

@@ -1,7 +1,7 @@
 // End to end: a new wallet imports a development account, sees its balance and mana, sends KOIN to its own second
 // account through the review, sees the receipt, the transfer in both histories, and balances and mana change.
 import { afterEach, describe, expect, it } from 'vitest';
-import { amountText, chromiumMissing, createWallet, go, importDevAccount, selectAccount, startE2eWallet, type E2eWallet } from './harness.ts';
+import { amountText, approve, chromiumMissing, createWallet, go, importDevAccount, selectAccount, startE2eWallet, type E2eWallet } from './harness.ts';
 
 const missing = chromiumMissing();
 
@@ -46,6 +46,7 @@ describe.skipIf(missing !== undefined)('sending KOIN in the browser', () => {
     await shots.take(page, 'review');
 
     await page.getByRole('button', { name: 'Sign and send' }).click();
+    await approve(page, { shots, shot: 'approval' });
     const status = page.getByTestId('tx-status');
     await status.waitFor({ timeout: 20_000 });
     const txId = (await page.getByTestId('tx-id').textContent())?.trim() ?? '';

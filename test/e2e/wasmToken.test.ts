@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { devKey } from '../../src-main/devnet/devKeys.ts';
 import { uploadKoinosbox } from '../wallet/chain/wasmToken.ts';
-import { alertText, amountText, chromiumMissing, createWallet, go, importDevAccount, selectAccount, startE2eWallet, type E2eWallet } from './harness.ts';
+import { alertText, amountText, approve, chromiumMissing, createWallet, go, importDevAccount, selectAccount, startE2eWallet, type E2eWallet } from './harness.ts';
 
 const missing = chromiumMissing();
 const TKN = 100_000_000n;
@@ -68,6 +68,7 @@ describe.skipIf(missing !== undefined)('an uploaded KCS-4 token in the browser',
     await expect.poll(() => review.textContent()).toContain('Transfer 12.5 TKN');
     await shots.take(page, 'review-token');
     await page.getByRole('button', { name: 'Sign and send' }).click();
+    await approve(page, { shots, shot: 'approval' });
     await expect.poll(() => page.getByTestId('tx-status').textContent(), { timeout: 30_000 }).toMatch(/Included in block|Irreversible/);
 
     await go(page, 'History');

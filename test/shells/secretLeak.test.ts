@@ -78,6 +78,18 @@ describe('no secret leaves main through the browser shell', () => {
       return expectError ? answer.json.error : answer.json.value;
     }
 
+    /** Waits for the signing request `pending` made to be listed, approves it with the password, and returns its value. */
+    async function approved<T>(pending: Promise<T>): Promise<T> {
+      let request: { id: string; review: { risks: { code: string }[] } } | undefined;
+      for (const deadline = Date.now() + 20_000; !request; ) {
+        request = (await call('approvals:list')).pending[0];
+        if (!request && Date.now() > deadline) throw new Error('no signing request was listed');
+        if (!request) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await call('approvals:answer', [{ requestId: request.id, approve: true, password: PASSWORD, acknowledgedRisks: request.review.risks.map((r) => r.code) }]);
+      return pending;
+    }
+
     const importedPhrase = newMnemonic(12);
     const importedKey = newPrivateKey();
     const importedWif = privateKeyToWif(importedKey);
@@ -131,14 +143,14 @@ describe('no secret leaves main through the browser shell', () => {
     await call('dashboard:get', [{ accountId: dev.id }]);
     await call('send:maxAmount', [{ fromAccountId: dev.id, token: 'koin' }]);
     const review = await call('send:prepare', [{ fromAccountId: dev.id, to: keyAccount.address, token: 'koin', amount: '1.5' }]);
-    const receipt = await call('send:confirm', [{ reviewId: review.reviewId }]);
+    const receipt = await approved(call('send:confirm', [{ reviewId: review.reviewId }]));
     expect(receipt.reverted).toBe(false);
     await call('history:page', [{ accountId: dev.id, limit: 10, ascending: false, irreversibleOnly: false }]);
 
     // ---- offline signing
     const unsigned = await call('offline:exportUnsigned', [{ fromAccountId: dev.id, to: derived.address, token: 'koin', amount: '0.25' }]);
     await call('offline:inspect', [{ input: unsigned.base64 }]);
-    const signed = await call('offline:sign', [{ input: unsigned.base64, accountId: dev.id }]);
+    const signed = await approved(call('offline:sign', [{ input: unsigned.base64, accountId: dev.id }]));
     expect(signed.signers).toEqual([dev.address]);
     await call('offline:submit', [{ input: signed.base64, broadcast: true }]);
 

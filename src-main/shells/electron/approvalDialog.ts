@@ -3,7 +3,7 @@
 // risk. Pure over the `showMessageBox` it is given, so it is tested in plain Node.
 import type { MessageBoxOptions, MessageBoxReturnValue } from 'electron';
 import type { ApprovalRequest } from '../../ipc/contract.ts';
-import type { Approver } from '../../wallet/approvals/approvalQueue.ts';
+import type { DialogApprover } from '../../wallet/approvals/approvalQueue.ts';
 import { approvalAction, approvalText } from '../../wallet/approvals/approvalText.ts';
 
 export type ShowMessageBox = (options: MessageBoxOptions) => Promise<MessageBoxReturnValue>;
@@ -44,7 +44,7 @@ export function approvalDialogs(request: ApprovalRequest): MessageBoxOptions[] {
  * const approver = dialogApprover((options) => dialog.showMessageBox(mainWindow, options));
  * const wallet = await createWalletApp({ dataDir, approver });
  */
-export function dialogApprover(show: ShowMessageBox): Approver {
+export function dialogApprover(show: ShowMessageBox): DialogApprover {
   return {
     mode: 'dialog',
     async decide(request, signal) {

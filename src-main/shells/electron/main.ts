@@ -5,6 +5,7 @@ import { app, BrowserWindow, dialog, ipcMain, Menu, powerMonitor, protocol, sess
 import { join } from 'node:path';
 import { WalletError } from '../../koinos/errors.ts';
 import { createWalletApp, type WalletApp } from '../../wallet/walletApp.ts';
+import { dialogApprover } from './approvalDialog.ts';
 import { defaultDataDir } from '../dataDir.ts';
 import { acquireDataFolderLock, type DataFolderLock } from '../dataFolderLock.ts';
 import { applicationMenuTemplate, bringToFront } from './appMenu.ts';
@@ -86,7 +87,12 @@ if (!app.requestSingleInstanceLock()) {
     try {
       // The browser shell or a CLI command may hold the same folder: a second writer deletes keys (review 3, M4).
       folderLock = await acquireDataFolderLock(app.getPath('userData'), { holder: 'electron' });
-      wallet = createWalletApp({ dataDir: app.getPath('userData') });
+      // Every signature is approved in a native dialog main draws itself: the window can show the request, not approve it.
+      const approver = dialogApprover((options) => {
+        const parent = BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0];
+        return parent ? dialog.showMessageBox(parent, options) : dialog.showMessageBox(options);
+      });
+      wallet = createWalletApp({ dataDir: app.getPath('userData'), approver });
       ready = await wallet;
     } catch (error) {
       folderLock?.release();

@@ -34,6 +34,8 @@ export type Approver =
       checkPassword(password: string): Promise<void>;
     };
 
+export type DialogApprover = Extract<Approver, { mode: 'dialog' }>;
+
 /** What a signer may sign under an approval: the approved transaction, with rc_limit lowered when allowed. */
 export interface ApprovalSubject {
   /** The address whose key signs. */
