@@ -39,7 +39,11 @@ export const ERROR_CODES = [
   'VAULT_EXISTS',
   'VAULT_LOCKED',
   'VAULT_CORRUPT',
+  // Another window or process wrote wallet.json since this one read it: nothing was written, reopen the wallet.
+  'VAULT_CHANGED',
   'WRONG_PASSWORD',
+  // Too many wrong passwords in a row: the next attempt waits (the message says how long).
+  'TOO_MANY_ATTEMPTS',
   'WEAK_PASSWORD',
   'KEYCHAIN_UNAVAILABLE',
   'STORAGE_FAILED',

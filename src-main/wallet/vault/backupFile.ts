@@ -2,7 +2,7 @@
 // a key derived by scrypt from a backup password (its own salt). It needs no keychain, so it moves keys to a new machine.
 import type { AccountKind } from '../../ipc/contract.ts';
 import { WalletError } from '../../koinos/errors.ts';
-import { deriveKey, isScryptParams, newSalt, open, seal, zero, type ScryptCost, type ScryptParams } from './vaultCrypto.ts';
+import { MIN_SCRYPT_LOG_N, deriveKey, newSalt, open, scryptParamsProblem, seal, zero, type ScryptCost, type ScryptParams } from './vaultCrypto.ts';
 
 export const BACKUP_FORMAT = 'koinos-wallet-backup';
 export const BACKUP_VERSION = 1;
@@ -83,10 +83,13 @@ function checkPayload(value: unknown): BackupPayload {
 
 /**
  * Opens a backup file's text with its password.
- * @throws WalletError INVALID_BACKUP for a text that is not a backup (or too large); WRONG_PASSWORD when the backup
- *   password does not open it (or the file was altered).
+ * `minScryptN` lowers the smallest scrypt N accepted (2^15) for wallets that tests create with a cheap cost; nothing
+ * raises the ceiling, and r and p must be the wallet's own (8 and 1).
+ * @throws WalletError INVALID_BACKUP for a text that is not a backup (or too large, or with key derivation settings
+ *   this wallet never writes: refused before any scrypt work); WRONG_PASSWORD when the backup password does not open
+ *   it (or the file was altered).
  */
-export async function openBackup(content: string, backupPassword: string): Promise<BackupPayload> {
+export async function openBackup(content: string, backupPassword: string, options: { minScryptN?: number } = {}): Promise<BackupPayload> {
   if (typeof content !== 'string') throw invalid('got no text');
   if (content.length > MAX_BACKUP_CHARS) throw invalid(`it is ${content.length} characters long, more than a backup can be`);
   let envelope: BackupEnvelope;
@@ -97,8 +100,10 @@ export async function openBackup(content: string, backupPassword: string): Promi
   }
   if (envelope?.format !== BACKUP_FORMAT) throw invalid(`its format is not "${BACKUP_FORMAT}"`);
   if (envelope.version !== BACKUP_VERSION) throw invalid(`its version is ${String(envelope.version)}, and this wallet reads version ${BACKUP_VERSION}`);
-  // Checked before scrypt runs: a crafted file must not make it allocate gigabytes.
-  if (!isScryptParams(envelope.kdf) || typeof envelope.data !== 'string') throw invalid('its key derivation settings are missing or out of range');
+  // Checked before scrypt runs: a crafted file must not make it allocate gigabytes or hold the vault for minutes.
+  const problem = scryptParamsProblem(envelope.kdf, options.minScryptN ?? 2 ** MIN_SCRYPT_LOG_N);
+  if (problem) throw invalid(`its key derivation settings are not ones this wallet writes (${problem})`);
+  if (typeof envelope.data !== 'string') throw invalid('its sealed content is missing');
   const key = await deriveKey(backupPassword, envelope.kdf);
   const plain = open(key, envelope.data, identity(envelope.kdf));
   zero(key);

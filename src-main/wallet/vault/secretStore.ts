@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { WalletError } from '../../koinos/errors.ts';
 import { writeFileAtomic } from '../atomicFile.ts';
+import { withFileLock } from './fileLock.ts';
 
 /** The part of keytar (`@github/keytar`) the vault uses; tests pass the real module, or a wrapper that fails on cue. */
 export interface Keychain {
@@ -102,7 +103,8 @@ interface SecretFile {
 
 /**
  * Entries in one owner-only (0600) JSON file, rewritten atomically on every change, so a crash leaves either the
- * previous or the next set of entries.
+ * previous or the next set of entries. Each change reads and rewrites the file under its lock (`<path>.lock`): a
+ * second process on the folder must not write back a list read before this one's new entry.
  */
 export function fileStore(path: string, writeFile: WriteFile = writeFileAtomic): SecretStore {
   async function load(): Promise<Record<string, string>> {
@@ -144,15 +146,19 @@ export function fileStore(path: string, writeFile: WriteFile = writeFileAtomic):
       return (await load())[name];
     },
     async write(name, value) {
-      const entries = await load();
-      entries[name] = value;
-      await save(entries);
+      await withFileLock(`${path}.lock`, async () => {
+        const entries = await load();
+        entries[name] = value;
+        await save(entries);
+      });
     },
     async remove(name) {
-      const entries = await load();
-      if (!(name in entries)) return;
-      delete entries[name];
-      await save(entries);
+      await withFileLock(`${path}.lock`, async () => {
+        const entries = await load();
+        if (!(name in entries)) return;
+        delete entries[name];
+        await save(entries);
+      });
     },
     async names() {
       return Object.keys(await load());

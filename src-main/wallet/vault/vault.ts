@@ -19,9 +19,10 @@ import { apiKeyEntry, entryNames, keychainApiKeyEntry, openEntry, removeAll, res
 import { IdleTimer, SYSTEM_CLOCK, type Clock } from './idleTimer.ts';
 import { addressOfKey, apiKeyOf, apiKeyPayload, deriveAccount, keyOf, keyPayload, phraseOf, phrasePayload } from './secretPayload.ts';
 import { FILE_STORAGE_NOTICE, fileStore, keychainAnswers, keychainStore, type Keychain, type SecretStore, type WriteFile } from './secretStore.ts';
+import { formatWait, throttleFor, type PasswordThrottle } from './passwordThrottle.ts';
 import { VaultSession } from './vaultSession.ts';
-import { calibrateScrypt, deriveKey, makeCheck, newSalt, verifyCheck, zero, type ScryptCost } from './vaultCrypto.ts';
-import { KEY_FILE_NAME, readWalletFile, settingsProblem, writeWalletFile, type AccountRecord, type VaultRecord, type WalletFile } from './walletFile.ts';
+import { MIN_SCRYPT_LOG_N, calibrateScrypt, deriveKey, makeCheck, newSalt, verifyCheck, zero, type ScryptCost } from './vaultCrypto.ts';
+import { KEY_FILE_NAME, commitWalletFile, readWalletFile, settingsProblem, type AccountRecord, type VaultRecord, type WalletFile, type WalletFileOptions } from './walletFile.ts';
 
 export { MIN_PASSWORD_LENGTH } from './accountBook.ts';
 
@@ -34,7 +35,11 @@ export interface VaultOptions {
   keychainService?: string;
   /** Time and timers of the idle lock (default: the system's). */
   clock?: Clock;
-  /** scrypt cost of a new wallet or password (default: calibrated to about 0.25 s on this machine). */
+  /**
+   * scrypt cost of a new wallet or password (default: calibrated to about 0.25 s on this machine, N from 2^15 to
+   * 2^20). Tests give a cheap N here; only then does the vault also read wallet files and backups with an N that low.
+   * r and p are always 8 and 1, and N never above 2^20, whatever a file says.
+   */
   scryptCost?: ScryptCost;
   /** Atomic file write (default writeFileAtomic); tests inject failures through it. */
   writeFile?: WriteFile;
@@ -58,6 +63,8 @@ export class Vault implements TransactionSigner {
   readonly #clock: Clock;
   readonly #idle: IdleTimer;
   readonly #listeners = new Set<(status: VaultStatus) => void>();
+  readonly #throttle: PasswordThrottle;
+  /** What this process last read or wrote of wallet.json; its revision is what the next commit expects on disk. */
   #file: WalletFile;
   #store: SecretStore;
   #session?: VaultSession;
@@ -67,6 +74,7 @@ export class Vault implements TransactionSigner {
     this.#options = options;
     this.#clock = options.clock ?? SYSTEM_CLOCK;
     this.#idle = new IdleTimer(this.#clock, () => this.lock());
+    this.#throttle = throttleFor(options.dataDir);
     this.#file = file;
     this.#store = store;
   }
@@ -87,8 +95,14 @@ export class Vault implements TransactionSigner {
         cause: error,
       });
     }
-    const file = await readWalletFile(options.dataDir);
+    const file = await readWalletFile(options.dataDir, Vault.#fileOptions(options));
     return new Vault(options, file, await Vault.#storeFor(options, file.vault));
+  }
+
+  /** How wallet.json is read and written: the floor of scrypt's N is 2^15, or lower only for a test's cheap cost. */
+  static #fileOptions(options: VaultOptions): WalletFileOptions {
+    const floor = 2 ** MIN_SCRYPT_LOG_N;
+    return { minScryptN: Math.min(floor, options.scryptCost?.N ?? floor), writeFile: options.writeFile };
   }
 
   static #service(options: VaultOptions, record: VaultRecord | undefined): string {
@@ -266,7 +280,8 @@ export class Vault implements TransactionSigner {
   importBackup(args: { content: string; backupPassword: string }): Promise<AccountInfo[]> {
     return this.#exclusive(async () => {
       this.#requireSession();
-      const payload = await openBackup(args?.content, requireText(args?.backupPassword, 'the backup password'));
+      const backupPassword = requireText(args?.backupPassword, 'the backup password');
+      const payload = await openBackup(args?.content, backupPassword, { minScryptN: Vault.#fileOptions(this.#options).minScryptN });
       const session = this.#requireSession();
       const vault = structuredClone(this.#vault());
       const entries = mergeBackup(vault, payload);
@@ -499,6 +514,19 @@ export class Vault implements TransactionSigner {
     });
   }
 
+  /**
+   * Checks the wallet password without opening anything (an approval that asks for the password calls it). Throttled
+   * like every password check.
+   * @throws WalletError VAULT_LOCKED, WRONG_PASSWORD, TOO_MANY_ATTEMPTS (the message says how long to wait).
+   */
+  verifyPassword(args: { password: string }): Promise<void> {
+    return this.#exclusive(async () => {
+      this.#requireSession();
+      zero(await this.#keyFromPassword(args?.password));
+      this.touch();
+    });
+  }
+
   // ---- signing, activity, lock events ------------------------------------------------------------------------
 
   /**
@@ -641,15 +669,23 @@ export class Vault implements TransactionSigner {
     return this.#session;
   }
 
+  /**
+   * The one place a password is checked (unlock, reveal, remove, export, change password, verifyPassword); every caller
+   * runs in the queue, so parallel guesses meet the throttle one after another.
+   */
   async #keyFromPassword(password: unknown): Promise<Uint8Array> {
     const vault = this.#vault();
-    const key = await deriveKey(requireText(password, 'the password'), vault.kdf);
+    const text = requireText(password, 'the password');
+    this.#throttle.check(this.#clock.now());
+    const key = await deriveKey(text, vault.kdf);
     if (!verifyCheck(key, vault.check, `${vault.walletId}/${vault.generation}`)) {
       zero(key);
-      throw new WalletError('WRONG_PASSWORD', 'expected the wallet password, but the password given does not open this wallet', {
-        metaMessages: ['Check the keyboard layout and Caps Lock, and try again.'],
-      });
+      const wait = this.#throttle.failed(this.#clock.now());
+      const hints = ['Check the keyboard layout and Caps Lock, and try again.'];
+      if (wait > 0) hints.push(`After several wrong passwords the next try waits ${formatWait(wait)}.`);
+      throw new WalletError('WRONG_PASSWORD', 'expected the wallet password, but the password given does not open this wallet', { metaMessages: hints });
     }
+    this.#throttle.succeeded();
     return key;
   }
 
@@ -737,17 +773,26 @@ export class Vault implements TransactionSigner {
     }
   }
 
+  /** Writes `file` as the next revision; VAULT_CHANGED (nothing written) when another process wrote since we read. */
   async #commit(file: WalletFile): Promise<void> {
-    await writeWalletFile(this.#options.dataDir, file, this.#options.writeFile);
-    this.#file = file;
+    this.#file = await commitWalletFile(this.#options.dataDir, file, Vault.#fileOptions(this.#options));
   }
 
-  /** Deletes entries of this wallet that wallet.json does not name (left by a crash); failures wait for next time. */
+  /**
+   * Deletes entries of this wallet that wallet.json does not name (left by a crash); failures wait for next time.
+   * Another process on the folder may have written an entry it has not committed yet, or committed one this view
+   * predates, so an unnamed entry is deleted only after a commit of this same view succeeds: that proves the view was
+   * the newest when the entries were listed, and makes any other writer's commit fail (it then removes its own
+   * entries). A stale view fails that commit with VAULT_CHANGED and deletes nothing.
+   */
   async #removeOrphans(): Promise<void> {
     const vault = this.#vault();
     try {
       const wanted = new Set(entryNames(vault, this.#sealedApiKeys()).map((name) => name(vault.generation)));
-      await removeAll(this.#store, (await this.#store.names()).filter((name) => !wanted.has(name)));
+      const orphans = (await this.#store.names()).filter((name) => !wanted.has(name));
+      if (orphans.length === 0) return;
+      await this.#commit({ ...this.#file });
+      await removeAll(this.#store, orphans);
     } catch {
       // Orphans are sealed and harmless; the next unlock tries again.
     }

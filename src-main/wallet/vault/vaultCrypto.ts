@@ -29,11 +29,15 @@ const SEALED_PREFIX = 'v1.';
 
 /**
  * Derives the 32-byte AES key of a password (scrypt runs in libuv's thread pool: the event loop stays free).
- * @throws WalletError INVALID_ARGUMENT for parameters scrypt refuses; the password never appears in the message.
+ * @throws WalletError INVALID_ARGUMENT for parameters the wallet never writes (r other than 8, p other than 1, N not a
+ *   power of two or above 2^20) or that scrypt refuses; the password never appears in the message.
  * @example
  * const key = await deriveKey('correct horse', { N: 65536, r: 8, p: 1, salt: newSalt() });
  */
 export async function deriveKey(password: string, params: ScryptParams): Promise<Uint8Array> {
+  // The last line of defence whatever the caller checked: no run above the wallet's own ceiling (1 GB at 2^20).
+  const problem = scryptParamsProblem(params, 2);
+  if (problem) throw new WalletError('INVALID_ARGUMENT', problem);
   const salt = Buffer.from(params.salt, 'base64');
   const maxmem = 256 * params.N * params.r * params.p + (32 << 20);
   return await new Promise<Uint8Array>((resolve, reject) => {
@@ -132,14 +136,33 @@ export function zero(bytes: Uint8Array | undefined): void {
   bytes?.fill(0);
 }
 
-/** Checks scrypt parameters read from a file before they are used (a tampered file must not exhaust memory). */
-export function isScryptParams(value: unknown): value is ScryptParams {
-  if (!value || typeof value !== 'object') return false;
+/** The block size and parallelism of every scrypt run the wallet makes (and so the only ones it reads back). */
+export const SCRYPT_R = 8;
+export const SCRYPT_P = 1;
+
+const logText = (n: number): string => (Number.isInteger(n) && n > 0 && (n & (n - 1)) === 0 ? `2^${Math.log2(n)}` : String(n));
+
+/**
+ * What is wrong with scrypt parameters read from a file (wallet.json, a backup), or undefined when they are ones this
+ * wallet writes: r = 8, p = 1, N a power of two from `minN` (2^15 unless a test's cheap cost lowers it) to 2^20, and a
+ * salt of at least 16 bytes. Checked before scrypt runs: a crafted file must not make it allocate gigabytes.
+ * @example
+ * scryptParamsProblem({ N: 2 ** 20, r: 32, p: 2, salt }); // 'expected scrypt with r=8, p=1 and N a power of two from 2^15 to 2^20, but found N=2^20 r=32 p=2'
+ */
+export function scryptParamsProblem(value: unknown, minN = 2 ** MIN_SCRYPT_LOG_N): string | undefined {
+  if (!value || typeof value !== 'object') return 'no key derivation settings were found';
   const { N, r, p, salt } = value as Record<string, unknown>;
-  return (
-    typeof N === 'number' && Number.isInteger(N) && N >= 2 && N <= 2 ** MAX_SCRYPT_LOG_N && (N & (N - 1)) === 0 &&
-    typeof r === 'number' && Number.isInteger(r) && r >= 1 && r <= 32 &&
-    typeof p === 'number' && Number.isInteger(p) && p >= 1 && p <= 16 &&
-    typeof salt === 'string' && Buffer.from(salt, 'base64').length >= 16
-  );
+  const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
+  const powerOfTwo = isNumber(N) && N > 0 && (N & (N - 1)) === 0;
+  if (!(powerOfTwo && N >= minN && N <= 2 ** MAX_SCRYPT_LOG_N && r === SCRYPT_R && p === SCRYPT_P)) {
+    const found = (v: unknown) => (typeof v === 'number' ? String(v) : typeof v);
+    return `expected scrypt with r=${SCRYPT_R}, p=${SCRYPT_P} and N a power of two from ${logText(minN)} to 2^${MAX_SCRYPT_LOG_N}, but found N=${isNumber(N) ? logText(N) : found(N)} r=${found(r)} p=${found(p)}`;
+  }
+  if (typeof salt !== 'string' || Buffer.from(salt, 'base64').length < 16) return 'expected a scrypt salt of at least 16 bytes, but it is missing or shorter';
+  return undefined;
+}
+
+/** Whether scrypt parameters read from a file are ones this wallet writes (see {@link scryptParamsProblem}). */
+export function isScryptParams(value: unknown, minN = 2 ** MIN_SCRYPT_LOG_N): value is ScryptParams {
+  return scryptParamsProblem(value, minN) === undefined;
 }

@@ -7,8 +7,9 @@ import type { AccountKind, Settings } from '../../ipc/contract.ts';
 import { WalletError } from '../../koinos/errors.ts';
 import { writeFileAtomic } from '../atomicFile.ts';
 import { makeFolders } from '../makeFolders.ts';
+import { withFileLock } from './fileLock.ts';
 import type { WriteFile } from './secretStore.ts';
-import { isScryptParams, type ScryptParams } from './vaultCrypto.ts';
+import { MIN_SCRYPT_LOG_N, scryptParamsProblem, type ScryptParams } from './vaultCrypto.ts';
 
 export const WALLET_FILE_NAME = 'wallet.json';
 export const KEY_FILE_NAME = 'vault-keys.json';
@@ -53,6 +54,11 @@ export interface VaultRecord {
 
 export interface WalletFile {
   version: typeof WALLET_FILE_VERSION;
+  /**
+   * Counts commits: each one writes the revision it read plus one, and is refused when the file on disk has moved on
+   * (another window or process wrote it). A file written before the counter existed reads as revision 0.
+   */
+  revision: number;
   settings: Settings;
   /** Random, made with the first API key: prefixes API key entries in the keychain (they may exist before a vault). */
   installId?: string;
@@ -89,29 +95,40 @@ function accountProblem(a: AccountRecord): boolean {
   return a.kind !== 'watch';
 }
 
-function checkVault(path: string, v: VaultRecord): VaultRecord {
+function checkVault(path: string, v: VaultRecord, minScryptN: number): VaultRecord {
   const ok =
     isString(v.walletId) && (v.storage === 'keychain' || v.storage === 'file') && isString(v.keychainService) &&
-    isScryptParams(v.kdf) && isString(v.generation) && typeof v.check === 'string' &&
+    v.kdf !== undefined && isString(v.generation) && typeof v.check === 'string' &&
     Array.isArray(v.accounts) && Array.isArray(v.phrases);
   if (!ok) throw corrupt(path, 'its vault section is incomplete');
+  // Before any password is tried: scrypt must never run with settings the wallet would not have written.
+  const problem = scryptParamsProblem(v.kdf, minScryptN);
+  if (problem) throw corrupt(path, `its key derivation settings are not ones this wallet writes (${problem})`);
   if (v.accounts.some(accountProblem)) throw corrupt(path, 'an account entry is incomplete');
   if (v.phrases.some((p) => !isString(p.id) || !isIndex(p.nextIndex) || !isString(p.firstAddress))) throw corrupt(path, 'a phrase entry is incomplete');
   return v;
 }
 
+/** How a wallet file is read and committed. */
+export interface WalletFileOptions {
+  /** The smallest scrypt N accepted from the file (default 2^15); only a test's cheap scryptCost lowers it. */
+  minScryptN?: number;
+  /** Atomic file write (default writeFileAtomic). */
+  writeFile?: WriteFile;
+}
+
 /**
- * Reads the wallet file of a data folder; a missing file is a fresh wallet (default settings, no vault).
- * @throws WalletError VAULT_CORRUPT when the file is not one this wallet wrote (it is never overwritten then);
- *   STORAGE_FAILED when it cannot be read.
+ * Reads the wallet file of a data folder; a missing file is a fresh wallet (default settings, no vault, revision 0).
+ * @throws WalletError VAULT_CORRUPT when the file is not one this wallet wrote (it is never overwritten then), including
+ *   scrypt settings the wallet never writes (refused before any password is tried); STORAGE_FAILED when it cannot be read.
  */
-export async function readWalletFile(dataDir: string): Promise<WalletFile> {
+export async function readWalletFile(dataDir: string, options: WalletFileOptions = {}): Promise<WalletFile> {
   const path = join(dataDir, WALLET_FILE_NAME);
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { version: WALLET_FILE_VERSION, settings: { ...DEFAULT_SETTINGS } };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { version: WALLET_FILE_VERSION, revision: 0, settings: { ...DEFAULT_SETTINGS } };
     throw new WalletError('STORAGE_FAILED', `expected to read ${path}, but it could not be read`, { details: (error as Error).message });
   }
   let parsed: WalletFile;
@@ -123,18 +140,57 @@ export async function readWalletFile(dataDir: string): Promise<WalletFile> {
   if (!parsed || typeof parsed !== 'object' || parsed.version !== WALLET_FILE_VERSION) throw corrupt(path, `its version is not ${WALLET_FILE_VERSION}`);
   const settings = { ...DEFAULT_SETTINGS, ...(parsed.settings ?? {}) };
   if (settingsProblem(settings)) throw corrupt(path, `its settings are invalid (${settingsProblem(settings)})`);
-  const { installId, apiKeys } = parsed;
+  const { installId, apiKeys, revision = 0 } = parsed;
+  if (!Number.isSafeInteger(revision) || revision < 0) throw corrupt(path, 'its revision is not a whole number from 0 up');
   if (installId !== undefined && !isString(installId)) throw corrupt(path, 'its install id is not text');
   if (apiKeys !== undefined && !(Array.isArray(apiKeys) && apiKeys.every(isString))) throw corrupt(path, 'its API key list is not a list of network ids');
-  const file: WalletFile = { version: WALLET_FILE_VERSION, settings };
+  const file: WalletFile = { version: WALLET_FILE_VERSION, revision, settings };
   if (installId !== undefined) file.installId = installId;
   if (apiKeys !== undefined) file.apiKeys = apiKeys;
-  if (parsed.vault !== undefined) file.vault = checkVault(path, parsed.vault);
+  if (parsed.vault !== undefined) file.vault = checkVault(path, parsed.vault, options.minScryptN ?? 2 ** MIN_SCRYPT_LOG_N);
   return file;
 }
 
 /**
- * Replaces the wallet file atomically (owner-only), creating the data folder (owner-only) when needed.
+ * Commits `file` as the revision after `file.revision`, the one its writer read: under the folder's commit lock it
+ * reads wallet.json again and writes only when that is still the revision on disk. A window or process with a stale
+ * view therefore fails instead of dropping what another one added. Returns the file as written.
+ * @throws WalletError VAULT_CHANGED when wallet.json moved on since `file.revision` (nothing is written);
+ *   VAULT_CORRUPT when the file on disk is not one this wallet wrote; STORAGE_FAILED when a read, the lock or the
+ *   write fails (the previous file is then intact).
+ * @example
+ * view = await commitWalletFile(dataDir, { ...view, settings: { ...view.settings, theme: 'dark' } });
+ */
+export async function commitWalletFile(dataDir: string, file: WalletFile, options: WalletFileOptions = {}): Promise<WalletFile> {
+  await makeFoldersOrFail(dataDir);
+  return withFileLock(join(dataDir, `${WALLET_FILE_NAME}.lock`), async () => {
+    const onDisk = await readWalletFile(dataDir, options);
+    if (onDisk.revision !== file.revision) {
+      throw new WalletError('VAULT_CHANGED', 'another wallet window or process changed this wallet since this one opened it, so this change was not saved', {
+        metaMessages: ['Close this window and reopen the wallet to see the current accounts, then try again.'],
+        details: `expected revision ${file.revision} of ${join(dataDir, WALLET_FILE_NAME)}, found revision ${onDisk.revision}`,
+      });
+    }
+    const next = { ...file, revision: file.revision + 1 };
+    await writeWalletFile(dataDir, next, options.writeFile);
+    return next;
+  });
+}
+
+async function makeFoldersOrFail(dataDir: string): Promise<void> {
+  try {
+    await makeFolders(dataDir, 0o700);
+  } catch (error) {
+    throw new WalletError('STORAGE_FAILED', `expected to save the wallet in ${dataDir}, but the folder cannot be created; nothing was changed`, {
+      details: (error as Error).message,
+      cause: error,
+    });
+  }
+}
+
+/**
+ * Replaces the wallet file atomically (owner-only), creating the data folder (owner-only) when needed. No revision
+ * check: the vault commits through {@link commitWalletFile}.
  * @throws WalletError STORAGE_FAILED when the write fails; the previous file is then intact.
  */
 export async function writeWalletFile(dataDir: string, file: WalletFile, writeFile: WriteFile = writeFileAtomic): Promise<void> {

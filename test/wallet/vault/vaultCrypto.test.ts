@@ -11,6 +11,7 @@ import {
   makeCheck,
   newSalt,
   open,
+  scryptParamsProblem,
   seal,
   verifyCheck,
 } from '../../../src-main/wallet/vault/vaultCrypto.ts';
@@ -44,13 +45,24 @@ describe('vault cryptography', () => {
     expect(verifyCheck(other, makeCheck(key, 'w/g'), 'w/g')).toBe(false);
   });
 
-  it('accepts only bounded scrypt parameters from a file', () => {
+  it('accepts from a file only the scrypt parameters the wallet writes: r=8, p=1, N from 2^15 to 2^20', () => {
     const salt = newSalt();
-    expect(isScryptParams({ N: 2 ** 16, r: 8, p: 1, salt })).toBe(true);
-    expect(isScryptParams({ N: 2 ** 30, r: 8, p: 1, salt })).toBe(false);
+    expect(isScryptParams({ N: 2 ** 15, r: 8, p: 1, salt })).toBe(true);
+    expect(isScryptParams({ N: 2 ** 20, r: 8, p: 1, salt })).toBe(true);
+    expect(isScryptParams({ N: 2 ** 21, r: 8, p: 1, salt })).toBe(false);
+    expect(isScryptParams({ N: 2 ** 14, r: 8, p: 1, salt })).toBe(false);
+    expect(isScryptParams({ N: 2 ** 14, r: 8, p: 1, salt }, 2 ** 10)).toBe(true);
     expect(isScryptParams({ N: 3000, r: 8, p: 1, salt })).toBe(false);
-    expect(isScryptParams({ N: 2 ** 16, r: 1000, p: 1, salt })).toBe(false);
+    expect(isScryptParams({ N: 2 ** 16, r: 16, p: 1, salt })).toBe(false);
+    expect(isScryptParams({ N: 2 ** 16, r: 8, p: 2, salt })).toBe(false);
     expect(isScryptParams({ N: 2 ** 16, r: 8, p: 1, salt: 'c2hvcnQ=' })).toBe(false);
+    expect(scryptParamsProblem({ N: 2 ** 20, r: 32, p: 2, salt })).toBe('expected scrypt with r=8, p=1 and N a power of two from 2^15 to 2^20, but found N=2^20 r=32 p=2');
+    expect(scryptParamsProblem({ N: 3000, r: '8', salt })).toBe('expected scrypt with r=8, p=1 and N a power of two from 2^15 to 2^20, but found N=3000 r=string p=undefined');
+  });
+
+  it('never runs scrypt above the ceiling, whoever calls it', async () => {
+    await expect(deriveKey('password', { N: 2 ** 20, r: 32, p: 2, salt: newSalt() })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(deriveKey('password', { N: 2 ** 21, r: 8, p: 1, salt: newSalt() })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
   });
 
   it('calibrates within its bounds', async () => {
