@@ -287,6 +287,7 @@ export function applyTransaction(ctx: ApplyContext, prepared: PreparedTransactio
         transaction: prepared.tx,
         logs,
         chain: ctx.chain,
+        mempoolNonce: ctx.mempoolNonce,
       };
       for (const op of prepared.tx.operations) applyOperation(callCtx, op);
       opsView.commit();

@@ -53,7 +53,8 @@ export function headFacts(chainId: Uint8Array, head: Head, irreversibleDepth: nu
 
 /**
  * Inside a block: the block the devnet proposes from its pending transactions (header as blockBuilder makes it,
- * signed by the producer), which is the block it writes when none of them fails; the head is that block, as the
+ * signed by the producer), which is the block it writes (one that fails is proposed again without the failed
+ * transaction: blockFill.ts proposeBlock); the head is that block, as the
  * chain's state node of a block being applied is.
  */
 export function blockFacts(

@@ -28,7 +28,7 @@ import { buildGenesis, DEFAULT_ACCOUNTS, DEFAULT_GENESIS_SEED, DEFAULT_INITIAL_B
 import { historyAddresses, HistoryIndex, MAX_HISTORY_HEIGHT, type HistoryPage } from './history.ts';
 import { Mempool } from './mempool.ts';
 import { NODE_METHODS, requestType, type NodeMethod } from './methods.ts';
-import { BlockFill, MAX_INCLUSION_ATTEMPTS } from './blockFill.ts';
+import { MAX_INCLUSION_ATTEMPTS, proposeBlock, type LeftOut, type ProposalRun } from './blockFill.ts';
 import { BlockResources, isBlockLimitError, RESOURCE_LIMITS } from './resources.ts';
 import { inlineRecoverer, workerRecoverer, type SignatureRecoverer } from './signatures.ts';
 import { rememberRecoveredKey } from './vm/cryptoThunks.ts';
@@ -273,11 +273,12 @@ class Devnet implements DevnetNode {
   }
 
   /**
-   * Produces the next block as koinos-chain's apply_block does: every pending transaction is applied again, in
+   * Produces the next block as koinos-chain's apply_block does: every chosen pending transaction is applied again, in
    * order, on the block's state with the block's own time and height and one event counter for the whole block.
    * A transaction that reverts now (its state changed since submission) is included reverted, its payer charged;
-   * one that fails is dropped (and logged). `adjust` (developer methods) changes the state first.
-   * Transactions are chosen as koinos-block-producer's fill_block chooses them (see fillsBlock): one that would take
+   * one that fails is dropped (and logged) and the block proposed again without it (blockFill.ts proposeBlock), so
+   * the block its contracts saw is the block written. `adjust` (developer methods) changes the state first.
+   * Transactions are chosen as koinos-block-producer's fill_block chooses them (see BlockFill): one that would take
    * the block past its limits waits in the mempool for a later block; `lastBlockFull` says some did.
    * Signs the block with the genesis key and writes its one batch; publishes the block only once that is written.
    */
@@ -289,52 +290,38 @@ class Devnet implements DevnetNode {
     const parent = chain.head;
     const timestamp = this.nextTimestamp();
     const height = parent.height + 1n;
-    const view = new StateView(chain.committed);
-    adjust?.(view, timestamp, height);
-    const pending = this.mempool.list(MAX_INCLUSION_ATTEMPTS);
-    const sequence = { next: 0 };
-    const facts = blockFacts(this.chainId, { parent, timestamp, transactions: pending.map((e) => e.prepared), signer: this.genesisKey }, this.settings.irreversibleDepth, chain.committed);
-    const included: IncludedTransaction[] = [];
-    const done: string[] = [];
-    const block = new BlockResources();
-    const filling = new BlockFill();
-    let full = this.mempool.entries.size > pending.length;
-    for (const entry of pending) {
-      const fits = filling.admit(entry.receipt);
-      if (fits === 'stop') {
-        full = true;
-        break;
-      }
-      if (fits === 'skip') {
-        full = true;
-        continue;
-      }
-      const before = { disk: block.disk, network: block.network, compute: block.compute };
-      try {
-        const applied = applyTransaction({ ...this.applyContext(view, timestamp, height, sequence, facts), block }, entry.prepared);
-        applied.view.commit();
-        const { receipt } = applied;
-        included.push({
-          prepared: entry.prepared,
-          receipt,
-          receiptBytes: encode('koinos.protocol.transaction_receipt', receipt),
-          impacted: historyAddresses(entry.prepared, receipt),
-        });
-        done.push(entry.prepared.idHex);
-      } catch (error) {
-        if (!(error instanceof ChainError)) throw error;
-        // A failed transaction leaves the block as the producer re-proposes it without (its use is not the block's).
-        Object.assign(block, before);
-        if (isBlockLimitError(error) && included.length > 0) {
-          // It fitted a block of its own at submission: it waits for the next block, as a proposal's failed
-          // transaction stays in koinos-mempool.
-          full = true;
-          continue;
+    const pending = this.mempool.list(MAX_INCLUSION_ATTEMPTS).map((entry) => ({ idHex: entry.prepared.idHex, receipt: entry.receipt, entry }));
+    const proposal = proposeBlock(pending, this.mempool.entries.size > pending.length, (chosen): ProposalRun<{ view: StateView; included: IncludedTransaction[] }> => {
+      const view = new StateView(chain.committed);
+      adjust?.(view, timestamp, height);
+      const sequence = { next: 0 };
+      const transactions = chosen.map((c) => c.entry.prepared);
+      const facts = blockFacts(this.chainId, { parent, timestamp, transactions, signer: this.genesisKey }, this.settings.irreversibleDepth, chain.committed);
+      const included: IncludedTransaction[] = [];
+      const failed: LeftOut[] = [];
+      const block = new BlockResources();
+      for (const prepared of transactions) {
+        const before = { disk: block.disk, network: block.network, compute: block.compute };
+        try {
+          const applied = applyTransaction({ ...this.applyContext(view, timestamp, height, sequence, facts), block }, prepared);
+          applied.view.commit();
+          const { receipt } = applied;
+          included.push({ prepared, receipt, receiptBytes: encode('koinos.protocol.transaction_receipt', receipt), impacted: historyAddresses(prepared, receipt) });
+        } catch (error) {
+          if (!(error instanceof ChainError)) throw error;
+          Object.assign(block, before);
+          // One that fitted a block of its own at submission but not this one's rest waits for the next block, as a
+          // proposal's failed transaction stays in koinos-mempool; any other failure drops it.
+          const wait = isBlockLimitError(error) && included.length > 0;
+          if (!wait) this.settings.log(`transaction 0x${prepared.idHex} dropped from block ${height}: ${error.message}`);
+          failed.push({ idHex: prepared.idHex, wait });
         }
-        this.settings.log(`transaction 0x${entry.prepared.idHex} dropped from block ${height}: ${error.message}`);
-        done.push(entry.prepared.idHex);
       }
-    }
+      return failed.length > 0 ? { failed } : { applied: { view, included } };
+    });
+    const { view, included } = proposal.applied;
+    const done = [...proposal.chosen, ...proposal.dropped].map((c) => c.idHex);
+    const full = proposal.full;
     const { head, ops, records } = buildBlock({
       parent,
       timestamp,

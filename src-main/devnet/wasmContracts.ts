@@ -147,6 +147,7 @@ function environment(ctx: CallContext, transaction: Transaction | undefined, log
     genesisAddress: ctx.genesisAddress,
     services: systemServices(ctx),
     dispatchState: ctx.chain ? parentStore(ctx.chain.parentState) : undefined,
+    mempoolNonce: ctx.mempoolNonce,
   };
 }
 

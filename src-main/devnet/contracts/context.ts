@@ -30,6 +30,11 @@ export interface CallContext {
   logs?: string[];
   /** Chain id, head and block as the contracts of this run see them (chainFacts.ts). */
   chain?: ChainFacts;
+  /**
+   * The nonce account's pending nonce at a broadcast submission (controller.cpp set_mempool_nonce): a contract's
+   * verify_account_nonce compares with it, as the transaction's own nonce check does; absent in a block and a dry run.
+   */
+  mempoolNonce?: bigint;
 }
 
 /** A contract the devnet runs natively. */

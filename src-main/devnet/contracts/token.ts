@@ -119,13 +119,17 @@ export abstract class TokenContract<R> implements Contract {
     return bytes ? decode<{ value: bigint }>(BALANCE_OBJECT, bytes).value : 0n;
   }
 
-  /** Koin.ts _check_authority: a contract caller may spend an allowance; otherwise the account must have signed. */
+  /**
+   * Koin.ts _check_authority (koinos-contracts-as since PR #112, 2025): a contract caller may spend an allowance, and one
+   * spent to zero is removed, not stored as a zero (get_allowances no longer lists it); otherwise the account must have
+   * signed. As there, an absent allowance reads as 0, so a contract caller moving 0 needs no allowance.
+   */
   private checkAuthority(ctx: CallContext, account: Uint8Array, amount: bigint): boolean {
     if (ctx.caller.length > 0) {
       const key = concatBytes(account, ctx.caller);
       const bytes = getObject(ctx, this.spaces.allowances, key);
       const allowance = bytes ? decode<{ value: bigint }>(BALANCE_OBJECT, bytes).value : 0n;
-      if (allowance === amount && bytes) {
+      if (allowance === amount) {
         removeObject(ctx, this.spaces.allowances, key);
         return true;
       }

@@ -61,7 +61,8 @@ export function verifyAccountNonce(ctx: ExecutionContext, args: { account?: Uint
     const a = toBase58(account);
     throw new ChainError(ERROR_CODE.invalid_nonce, `current nonce did not contain uint64 value - nonce: ${n}, account: ${a}`, { n, a });
   }
-  // As the chain: a broadcast submission compares with the mempool's pending nonce (of the transaction's account).
+  // As system_calls.cpp: at a broadcast submission the execution context's mempool nonce (the pending nonce of the
+  // transaction's nonce account) is compared with, whatever account is asked about; otherwise the stored nonce.
   const base = ctx.env.mempoolNonce ?? current;
   return { value: value === base + 1n };
 }

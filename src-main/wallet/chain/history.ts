@@ -86,6 +86,25 @@ export function transactionEntries(tx: Transaction | undefined, events: EventDat
 }
 
 /**
+ * The token events a transaction's calls to known tokens emit once included (transfer, mint, burn, approve), so that a
+ * pending transaction reads like an included one: a pending KOIN transfer is 'sent' with amount and counterparty, not
+ * an undecoded call. The KCS-4 arguments of these methods have the fields of their events, number for number, so the
+ * arguments are the event's data. Calls to contracts that are not known tokens predict nothing.
+ */
+export function expectedTokenEvents(tx: Transaction | undefined, tokens: readonly TokenInfo[]): EventData[] {
+  const events: EventData[] = [];
+  for (const op of tx?.operations ?? []) {
+    const call = op.call_contract;
+    if (!call) continue;
+    const contract = bytesToJson(call.contract_id, BTYPE.CONTRACT_ID);
+    const method = koinMethodByEntryPoint(call.entry_point);
+    if (!method || !['transfer', 'mint', 'burn', 'approve'].includes(method.name) || !tokens.some((t) => t.contract === contract)) continue;
+    events.push({ sequence: events.length, source: call.contract_id, name: `token.${method.name}_event`, data: call.args, impacted: [] });
+  }
+  return events;
+}
+
+/**
  * @example
  * const page = await history.page({ address, limit: 20, ascending: false, irreversibleOnly: false });
  * const older = page.next && (await history.page({ address, limit: 20, seqNum: page.next, ascending: false, irreversibleOnly: false }));
@@ -126,17 +145,19 @@ export class HistoryService {
     const first = !request.ascending && seqNum === undefined;
     const lastPage = request.ascending && next === undefined;
     if ((first || lastPage) && !request.irreversibleOnly) {
+      // The follower's status lags the node (it polls), so a transaction the history above already lists, on this page
+      // or a later one, may still be 'pending' here. The chain's nonce, read after the history answered, is at least
+      // as new as the history: a transaction whose nonce it has reached is in a block (or was replaced), not pending.
       const listed = new Set(records.map((r) => r.transactionId));
-      const waiting = this.deps.pending
-        .all()
-        .filter((p) => p.networkId === network.id && p.payer === address && p.status === 'pending' && !listed.has(p.id))
-        .map((p) => ({
-          status: 'pending' as const,
-          transactionId: p.id,
-          time: String(p.submittedAt),
-          payer: p.payer,
-          entries: transactionEntries(p.transaction, [], address, tokens),
-        }));
+      const candidates = this.deps.pending.waiting(network.id, address).filter((p) => !listed.has(p.id));
+      const unconfirmed = candidates.length === 0 ? [] : await this.deps.pending.unconfirmed(candidates, (account) => node.nonce(addressFromString(account)));
+      const waiting = unconfirmed.map((p) => ({
+        status: 'pending' as const,
+        transactionId: p.id,
+        time: String(p.submittedAt),
+        payer: p.payer,
+        entries: transactionEntries(p.transaction, expectedTokenEvents(p.transaction, tokens), address, tokens),
+      }));
       if (first) records.unshift(...waiting.reverse());
       else records.push(...waiting);
     }

@@ -6,7 +6,9 @@ import { addressFromString } from '../../../src-main/koinos/address.ts';
 import { encode } from '../../../src-main/koinos/codec.ts';
 import { devKey } from '../../../src-main/devnet/devKeys.ts';
 import type { TokenInfo } from '../../../src-main/ipc/contract.ts';
-import { transactionEntries } from '../../../src-main/wallet/chain/history.ts';
+import { expectedTokenEvents, transactionEntries } from '../../../src-main/wallet/chain/history.ts';
+import { koinOperation } from '../../../src-main/koinos/koin.ts';
+import type { Transaction } from '../../../src-main/koinos/types.ts';
 
 const holder = devKey(0).address;
 const other = devKey(1).address;
@@ -37,5 +39,24 @@ describe('history entries of a KCS-4 token', () => {
   it('leaves an event of another name as a named event', () => {
     const named = { sequence: 0, source, name: 'transferred', data: new Uint8Array([1, 2]), impacted: [] };
     expect(transactionEntries(undefined, [named], holder, [token])).toEqual([{ kind: 'event', name: 'transferred', contract: token.contract }]);
+  });
+
+  it('decodes a pending transaction from its calls as it will read once included, and leaves calls to unknown contracts as calls', () => {
+    const unknown = addressFromString(devKey(3).address);
+    const tx: Transaction = {
+      id: new Uint8Array(34),
+      operations: [
+        koinOperation(source, 'transfer', { from: addressFromString(holder), to: addressFromString(other), value: 5n }),
+        koinOperation(unknown, 'transfer', { from: addressFromString(holder), to: addressFromString(other), value: 6n }),
+      ],
+      signatures: [],
+    };
+    const events = expectedTokenEvents(tx, [token]);
+    expect(events).toHaveLength(1);
+    expect(transactionEntries(tx, events, holder, [token])).toEqual([
+      { kind: 'sent', amount: '5', counterparty: other, contract: token.contract, token },
+      { kind: 'call', name: 'transfer', contract: devKey(3).address },
+    ]);
+    expect(transactionEntries(tx, events, other, [token])[0]).toEqual({ kind: 'received', amount: '5', counterparty: holder, contract: token.contract, token });
   });
 });
