@@ -106,7 +106,7 @@ function list(items: readonly string[]): string {
  * - `set_system_call`, `set_system_contract`: SET_SYSTEM_CALL, SET_SYSTEM_CONTRACT (governance operations).
  * - a call to a contract not in `knownContracts`: UNKNOWN_CONTRACT.
  * - a call whose arguments do not decode as a token method, to a contract not in `contractsWithAbi`: NO_ABI.
- * - a token `transfer` whose recipient is a signer: SELF_TRANSFER.
+ * - a token `transfer` from a signer to that same signer: SELF_TRANSFER.
  * - `context.chainIdChanged`: CHAIN_ID_CHANGED.
  * @example
  * const risks = assessRisks(tx, { signers: [payer], knownContracts: knownContractsOf('mainnet') });
@@ -139,8 +139,10 @@ export function assessRisks(tx: Transaction, context: RiskContext): RiskFlag[] {
     const decoded = tokenCall(call);
     if (!decoded && !withAbi.has(contract)) add('NO_ABI', `${contract} (entry point ${call.entry_point})`);
     if (decoded?.method.name === 'transfer') {
-      const to = decoded.args['to'];
-      if (to instanceof Uint8Array && signers.has(address(to))) add('SELF_TRANSFER', address(to));
+      // From a signer to that same signer: nothing changes hands. A transfer to a signer from another account (a
+      // payer receiving, a pull with an allowance) moves tokens and is not flagged.
+      const { from, to } = decoded.args;
+      if (to instanceof Uint8Array && from instanceof Uint8Array && to.length > 0 && address(to) === address(from) && signers.has(address(to))) add('SELF_TRANSFER', address(to));
     }
   }
   if (context.chainIdChanged) found.set('CHAIN_ID_CHANGED', []);
@@ -166,7 +168,7 @@ function riskMessage(code: RiskCode, items: string[]): string {
     case 'NO_ABI':
       return `Its call${s} to ${list(items)} ha${items.length > 1 ? 've' : 's'} arguments that cannot be decoded without the contract's ABI: they are shown as bytes, so what ${items.length > 1 ? 'they do' : 'it does'} cannot be checked here.`;
     case 'SELF_TRANSFER':
-      return `It transfers tokens to ${list(items)}, the signer's own address: nothing changes hands, yet it costs mana. Check the recipient.`;
+      return `It transfers tokens from ${list(items)} to the same address, the signer's own: nothing changes hands, yet it costs mana. Check the recipient.`;
   }
 }
 

@@ -66,10 +66,13 @@ describe('assessRisks', () => {
     expect(codes(tx(transfer(koin, other)), { ...context, knownContracts: knownContractsOf('local') })).toEqual(['UNKNOWN_CONTRACT']);
   });
 
-  it('flags a token transfer to the signer itself', () => {
+  it('flags a token transfer from the signer to itself, not one to a signer from another account', () => {
     const risks = assessRisks(tx(transfer(koin, signer)), context);
     expect(risks.map((r) => r.code)).toEqual(['SELF_TRANSFER']);
-    expect(risks[0]!.message).toContain(`to ${signer}, the signer's own address`);
+    expect(risks[0]!.message).toContain(`from ${signer} to the same address, the signer's own`);
+    // The payer receiving a transfer it pays for (from another signer): tokens move.
+    const pulled = koinOperation(addressFromString(koin), 'transfer', { from: addressFromString(other), to: addressFromString(signer), value: 5n });
+    expect(codes(tx(pulled), { ...context, signers: [signer, other] })).toEqual([]);
   });
 
   it('flags a chain ID change, and lists one flag per code naming every operation concerned', () => {
