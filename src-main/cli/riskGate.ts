@@ -11,8 +11,10 @@ import { listOption, type OptionSpec, type ParsedArgs } from './io.ts';
 export const ALLOW_RISK_OPTION: Record<string, OptionSpec> = { 'allow-risk': { type: 'string', multiple: true } };
 
 /** Usage lines shared by the signing commands. */
-export const ALLOW_RISK_USAGE = `--allow-risk NAME (repeatable) signs a transaction that carries the risk NAME; without it such a transaction is
-      refused and nothing is signed or sent. NAME: ${RISK_NAME_LIST.join(', ')}.`;
+export const ALLOW_RISK_USAGE = `--allow-risk NAME (repeatable) signs a transaction that carries the risk NAME; without it such a
+      transaction is refused and nothing is signed or sent. NAME is one of:
+        ${RISK_NAME_LIST.slice(0, 4).join(', ')},
+        ${RISK_NAME_LIST.slice(4).join(', ')}.`;
 
 /**
  * The `--allow-risk` names of the command line, each checked.
