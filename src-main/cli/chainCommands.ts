@@ -6,6 +6,7 @@ import { PrivateKeySigner } from '../wallet/chain/privateKeySigner.ts';
 import { NETWORK_OPTIONS, chainContext } from './chainContext.ts';
 import { CHAIN_USAGE } from './chainUsage.ts';
 import { EXIT_OK, UsageError, assertMaxPositionals, parseArgs, printJson, printText, readInput, readSecret, stringOption, type ParsedArgs } from './io.ts';
+import { ALLOW_RISK_OPTION, allowedRisks } from './riskGate.ts';
 
 /** How long `transfer` waits for its transaction to be in a block. */
 const INCLUSION_TIMEOUT_MS = 60_000;
@@ -80,7 +81,11 @@ export async function historyCommand(argv: string[]): Promise<number> {
   }
 }
 
-/** `transfer --from A --to B --amount X [--token T] [--rc-limit N] (--wif-file F | --unsigned)`. */
+/**
+ * `transfer --from A --to B --amount X [--token T] [--rc-limit N] (--wif-file F | --unsigned) [--allow-risk NAME]...`.
+ * The key signs through a RiskGatedSigner: a transfer of a token this network is not known to hold is refused before
+ * its dry run is signed, unless `--allow-risk unknown-contract`.
+ */
 export async function transferCommand(argv: string[]): Promise<number> {
   const spec = {
     ...NETWORK_OPTIONS,
@@ -91,6 +96,7 @@ export async function transferCommand(argv: string[]): Promise<number> {
     'rc-limit': { type: 'string' },
     'wif-file': { type: 'string' },
     unsigned: { type: 'boolean' },
+    ...ALLOW_RISK_OPTION,
   } as const;
   const args = parseArgs(argv, spec, 'transfer');
   if (wantsHelp(args)) return EXIT_OK;
@@ -102,6 +108,7 @@ export async function transferCommand(argv: string[]): Promise<number> {
   const keyFile = stringOption(args, 'wif-file');
   const unsigned = args.options.unsigned === true;
   if (unsigned === (keyFile !== undefined)) throw new UsageError('"transfer" needs exactly one of --wif-file FILE (sign and submit) or --unsigned (print for offline signing)');
+  const allowed = allowedRisks(args);
   const request = { from, to, amount, token: stringOption(args, 'token') ?? 'koin', ...(stringOption(args, 'rc-limit') ? { rcLimit: stringOption(args, 'rc-limit')! } : {}) };
 
   if (unsigned) {
@@ -119,7 +126,8 @@ export async function transferCommand(argv: string[]): Promise<number> {
     signer.wipe();
     throw new WalletError('INVALID_ARGUMENT', `the key in --wif-file is not the key of --from ${from}; it signs for ${signer.addresses.join(', ')}`);
   }
-  const ctx = await chainContext(args, signer);
+  // The command line is the approval: the queue refuses a flagged transfer unless --allow-risk names each flag.
+  const ctx = await chainContext(args, signer, allowed);
   try {
     const review = await ctx.send.prepare({ ...request, networkId: ctx.networkId });
     const receipt = await ctx.send.confirm(review.reviewId);

@@ -15,6 +15,7 @@ import { SendService } from '../wallet/chain/send.ts';
 import { TokenService } from '../wallet/chain/tokens.ts';
 import { TransactionFollower } from '../wallet/chain/transactionFollower.ts';
 import { LOCAL_DEVNET_URL } from './chainUsage.ts';
+import { requireAllowed } from './riskGate.ts';
 import { UsageError, readSecret, stringOption, type OptionSpec, type ParsedArgs } from './io.ts';
 
 /** The options every network command takes. */
@@ -31,11 +32,8 @@ export function commandLineApprover(allowedRisks: readonly string[]): Approver {
   return {
     mode: 'dialog',
     async decide(request) {
-      const missing = request.review.risks.filter((risk) => !allowedRisks.includes(risk.name));
-      if (missing.length === 0) return true;
-      throw new WalletError('APPROVAL_REQUIRED', `This transaction is flagged; nothing was signed. To sign it anyway, add ${missing.map((r) => `--allow-risk ${r.name}`).join(' ')}.`, {
-        metaMessages: missing.map((r) => `${r.name}: ${r.message}`),
-      });
+      requireAllowed(request.review.risks, allowedRisks);
+      return true;
     },
   };
 }

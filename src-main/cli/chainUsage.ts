@@ -20,9 +20,11 @@ export const CHAIN_USAGE = `Accounts on a network:
       burned, calls, events), older than SEQ when given; "next" is the --before of the next page.
 
   koinos-wallet transfer --from ADDRESS --to ADDRESS --amount 1.5 [--token koin|vhp|CONTRACT] [--rc-limit N]
-                         (--wif-file FILE | --unsigned) [network options]
+                         (--wif-file FILE | --unsigned) [--allow-risk NAME]... [network options]
       With --wif-file: checks the transfer, sizes rc_limit with a dry run (or takes --rc-limit, base units of
       mana), signs, submits, waits until it is in a block and prints {"receipt", "status", "block_height"}.
+      A token contract this network is not known to hold (KOIN, VHP) is refused before anything is signed unless
+      --allow-risk unknown-contract (see "tx sign" for every risk name).
       With --unsigned: prints the unsigned transaction's base64 (chain ID, nonce and rc_limit fixed) for
       "tx sign" on an offline machine, then "tx submit" back online.
 

@@ -13,10 +13,12 @@ import { nonceToBytes, prepareTransaction, signTransaction } from '../koinos/tra
 import type { Operation, Transaction, TransactionReceipt } from '../koinos/types.ts';
 import type { KoinosNode } from '../wallet/chain/koinosNode.ts';
 import { rcLimitFor } from '../wallet/chain/send.ts';
+import { assessRisks, knownContractsOf } from '../wallet/chain/riskFlags.ts';
 import { NETWORK_OPTIONS, chainContext, type ChainContext } from './chainContext.ts';
 import { NETWORK_USAGE } from './chainUsage.ts';
 import { EXIT_OK, UsageError, assertMaxPositionals, parseArgs, printJson, printText, readSecret, stringOption, type ParsedArgs } from './io.ts';
 import { keyFromText } from './keyFile.ts';
+import { ALLOW_RISK_OPTION, ALLOW_RISK_USAGE, allowedRisks, requireAllowed } from './riskGate.ts';
 
 /** How long `upload` and `call` wait for their transaction to be in a block. */
 const INCLUSION_TIMEOUT_MS = 60_000;
@@ -28,27 +30,32 @@ const MAX_ABI_FILE_BYTES = 2 * 1024 * 1024;
 export const CONTRACT_USAGE = `Contracts (for contract developers; anchor: koinos-cli's upload, register and calls):
   koinos-wallet contract upload WASM [--abi FILE] --key-file FILE [--payer-key-file FILE] [--rc-limit N]
                                 [--authorizes-call-contract] [--authorizes-transaction-application]
-                                [--authorizes-upload-contract] [network options]
+                                [--authorizes-upload-contract] --allow-risk replaces-account
+                                --allow-risk upload-contract [network options]
       Uploads the WebAssembly module WASM as the contract whose id is the address of the key in --key-file,
       with the ABI JSON of FILE kept by the node's contract meta store. The key's account pays unless
       --payer-key-file names another payer (who signs too). Sizes rc_limit with a dry run (or takes --rc-limit,
       base units of mana), submits, waits until it is in a block and prints {"contract_id", "transaction_id",
-      "status", "block_height", "receipt"}.
+      "status", "block_height", "receipt"}. An upload replaces the key's account with contract code: it is
+      refused, before anything is signed, unless both --allow-risk options are given.
 
   koinos-wallet contract read CONTRACT METHOD [JSON] [network options]
       Reads a read-only METHOD with the arguments JSON (default {}), encoded with the ABI the node has for the
       contract, and prints the decoded result.
 
   koinos-wallet contract call CONTRACT METHOD [JSON] --key-file FILE [--payer-key-file FILE] [--rc-limit N]
-                              [network options]
+                              [--allow-risk NAME]... [network options]
       Calls METHOD with the arguments JSON (default {}), signed by the key in --key-file (and paid by it unless
       --payer-key-file): a dry run for rc_limit, then submit and wait; prints {"transaction_id", "status",
-      "block_height", "receipt"} with the receipt's events decoded with their contracts' ABIs.
+      "block_height", "receipt"} with the receipt's events decoded with their contracts' ABIs. A contract that
+      is neither KOIN, VHP nor a system contract named by the node needs --allow-risk unknown-contract, and a
+      token transfer to the signer itself --allow-risk self-transfer; without them nothing is signed.
 
   koinos-wallet contract abi CONTRACT [network options]
       Prints the ABI the node has for the contract (methods with entry_point and read_only, koilib_types).
 
   CONTRACT is an address, or the name of a system contract (koin, vhp). Keys are read from files only.
+  ${ALLOW_RISK_USAGE}
   Network options:
 ${NETWORK_USAGE}`;
 
@@ -200,7 +207,30 @@ async function submitOperations(
   return { transactionId: id, status: update.status, ...(update.blockHeight ? { blockHeight: update.blockHeight } : {}), receipt, node };
 }
 
-const WRITE_OPTIONS = { ...NETWORK_OPTIONS, 'key-file': { type: 'string' }, 'payer-key-file': { type: 'string' }, 'rc-limit': { type: 'string' } } as const;
+const WRITE_OPTIONS = { ...NETWORK_OPTIONS, ...ALLOW_RISK_OPTION, 'key-file': { type: 'string' }, 'payer-key-file': { type: 'string' }, 'rc-limit': { type: 'string' } } as const;
+
+/**
+ * Refuses, before anything is signed, operations whose risks the command line did not allow: the keys' accounts sign,
+ * the network's system tokens and `known` are known, and `withAbi` contracts have the ABI their arguments came from.
+ * @throws WalletError INVALID_ARGUMENT listing the --allow-risk options needed.
+ */
+async function requireAllowedOperations(
+  ctx: ChainContext | undefined,
+  operations: Operation[],
+  keys: (Key | undefined)[],
+  allowed: string[],
+  more: { known?: string[]; withAbi?: string[] } = {},
+): Promise<void> {
+  let knownContracts: string[] = [];
+  if (ctx) {
+    const { network } = await ctx.networks.node(ctx.networkId);
+    const system = await ctx.tokens.systemTokens(network.id).catch(() => []);
+    knownContracts = knownContractsOf(network.kind, [...system.map((t) => t.contract), ...(more.known ?? [])]);
+  }
+  const signers = keys.flatMap((k) => (k ? [addressToString(k.address)] : []));
+  const tx: Transaction = { id: new Uint8Array(0), operations, signatures: [] };
+  requireAllowed(assessRisks(tx, { signers, knownContracts, contractsWithAbi: more.withAbi ?? [] }), allowed);
+}
 
 /** `contract upload WASM [--abi FILE] --key-file F [...]`. */
 async function upload(argv: string[]): Promise<number> {
@@ -216,6 +246,7 @@ async function upload(argv: string[]): Promise<number> {
   assertMaxPositionals(args, 1, 'contract upload');
   const wasmPath = args.positionals[0];
   if (!wasmPath) throw new UsageError('"contract upload" needs the WASM file of the contract');
+  const allowed = allowedRisks(args);
   const bytecode = await readFileBytes(wasmPath, 'the contract bytecode', MAX_WASM_BYTES);
   // The chain does not parse the module at upload; the magic number catches a wrong file before it costs mana.
   if (bytecode.length < 8 || bytecode[0] !== 0 || bytecode[1] !== 0x61 || bytecode[2] !== 0x73 || bytecode[3] !== 0x6d) {
@@ -241,6 +272,13 @@ async function upload(argv: string[]): Promise<number> {
       authorizes_upload_contract: args.options['authorizes-upload-contract'] === true,
     },
   };
+  try {
+    await requireAllowedOperations(undefined, [operation], [key, payerKey], allowed);
+  } catch (error) {
+    key.privateKey.fill(0);
+    payerKey?.privateKey.fill(0);
+    throw error;
+  }
   const ctx = await chainContext(args);
   try {
     const done = await submitOperations(ctx, [operation], key, payerKey, rcLimit);
@@ -301,18 +339,22 @@ async function call(argv: string[]): Promise<number> {
   if (wantsHelp(args)) return EXIT_OK;
   assertMaxPositionals(args, 3, 'contract call');
   const rcLimit = rcLimitOption(args);
+  const allowed = allowedRisks(args);
   const ctx = await chainContext(args);
   let key: Key | undefined;
   let payerKey: Key | undefined;
   try {
     const { node } = await ctx.networks.node(ctx.networkId);
     const contractId = await contractAddress(node, args.positionals[0]);
+    // A system contract named by the node (koin, vhp, or any other name it resolves) is one this network holds.
+    const bySystemName = !isAddress(args.positionals[0]!);
     const abi = await nodeAbi(node, contractId);
     const { method, args: encoded } = methodCall(abi, args.positionals[1], args.positionals[2]);
     key = await readKey(stringOption(args, 'key-file'), '--key-file');
     const payerFile = stringOption(args, 'payer-key-file');
     payerKey = payerFile === undefined ? undefined : await readKey(payerFile, '--payer-key-file');
     const operation: Operation = { call_contract: { contract_id: addressFromString(contractId), entry_point: method.entryPoint, args: encoded } };
+    await requireAllowedOperations(ctx, [operation], [key, payerKey], allowed, { known: bySystemName ? [contractId] : [], withAbi: [contractId] });
     const done = await submitOperations(ctx, [operation], key, payerKey, rcLimit);
     printJson({
       transaction_id: done.transactionId,

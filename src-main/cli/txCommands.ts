@@ -19,6 +19,8 @@ import {
   transactionToJson,
 } from '../koinos/transaction.ts';
 import type { Transaction } from '../koinos/types.ts';
+import type { RiskFlag } from '../ipc/contract.ts';
+import { assessRisks, knownContractsOf } from '../wallet/chain/riskFlags.ts';
 import {
   EXIT_OK,
   UsageError,
@@ -34,6 +36,7 @@ import {
   warn,
 } from './io.ts';
 import { keyFromText } from './keyFile.ts';
+import { ALLOW_RISK_OPTION, ALLOW_RISK_USAGE, allowedRisks, requireAllowed } from './riskGate.ts';
 
 /** The token contracts `tx decode` knows without `--koin`, listed in the usage. */
 const KNOWN_LIST = KNOWN_TOKEN_CONTRACTS.map((c) => `${c.network} ${c.token.toUpperCase()} ${c.address}`).join(',\n        ');
@@ -47,11 +50,13 @@ export const TX_USAGE = `Transactions:
 
   koinos-wallet tx decode [INPUT] [--koin ADDRESS]...
       Prints {"transaction", "computed_id", "id_matches", "operation_merkle_root_matches", "signers",
-      "operations"}: the transaction's JSON, the id computed from its header ("0x1220..."), whether the id and
+      "operations", "risks"}: the transaction's JSON, the id computed from its header ("0x1220..."), whether the id and
       the operation merkle root it carries match its content (null, with a "note", for an unsigned transaction
       that has no id or merkle root yet), the address recovered from each signature (null for a signature that
       does not recover; "signer_errors" then lists [{"signature": index, "error"}]), and the operations with
-      token calls decoded ("entry_point": method name, "args": object). Known without --koin:
+      token calls decoded ("entry_point": method name, "args": object), and the risks to look at twice before
+      signing it ([{"code", "name", "message"}]: an upload, a governance operation, a call to an unknown contract or
+      with arguments that do not decode, a transfer to the signer itself). Known without --koin:
         ${KNOWN_LIST};
       --koin names any other token contract that follows the same standard.
 
@@ -61,13 +66,15 @@ export const TX_USAGE = `Transactions:
       table (${Object.keys(KOIN_METHODS).join(', ')}).
       Nothing is computed: the id and the merkle root are kept as given.
 
-  koinos-wallet tx sign [INPUT] [--wif-file FILE] [--json]
+  koinos-wallet tx sign [INPUT] [--wif-file FILE] [--json] [--allow-risk NAME]...
       Computes the operation merkle root and the id from the content and appends a signature by the key read
       from FILE (WIF, hex or the JSON file of "key new --out"; or from stdin when INPUT is an argument or @FILE). Prints the signed transaction as a base64 JSON
       string, or as the node's JSON with --json. Refuses a transaction without chain_id, nonce, rc_limit or
       payer, with an unknown or misspelled field or an address whose checksum does not match, a KOIN or VHP
       transfer without from, to or value, one whose existing signatures were made over another id, and a second
-      signature by the same key. Sign again with another key to add more signatures.`;
+      signature by the same key, and one with risks (as "tx decode" lists them, the signing key counted as a signer)
+      that --allow-risk does not name. Sign again with another key to add more signatures.
+      ${ALLOW_RISK_USAGE}`;
 
 /**
  * A predicate telling token contract ids whose calls `tx decode` decodes: KOIN and VHP of mainnet, testnet and the
@@ -101,13 +108,26 @@ export interface DecodedTransaction {
   signers: (string | null)[];
   signer_errors?: { signature: number; error: string }[];
   operations: unknown[];
+  /** What to look at twice before signing it, assessed as if its payer, payee and present signers sign it. */
+  risks: RiskFlag[];
+}
+
+/**
+ * The risks of signing `tx` as `signer` (absent: as its payer and payee, who must sign it anyway), with the token
+ * contracts of every known network and `tokens` known.
+ */
+export function transactionRisks(tx: Transaction, tokens: readonly string[] = [], signer?: string): RiskFlag[] {
+  const header = tx.header!;
+  const parties = [header.payer, header.payee].filter((a) => a.length > 0).map((a) => addressToString(a));
+  const signed = checkTransaction(tx).signers.flatMap((s) => (s.address ? [s.address] : []));
+  return assessRisks(tx, { signers: [...(signer ? [signer] : []), ...parties, ...signed], knownContracts: knownContractsOf(undefined, tokens) });
 }
 
 /**
  * The `tx decode` report of a transaction.
  * @throws WalletError INVALID_TRANSACTION when it has no header.
  */
-export function decodeTransaction(tx: Transaction, isKoin: (contractId: Uint8Array) => boolean): DecodedTransaction {
+export function decodeTransaction(tx: Transaction, isKoin: (contractId: Uint8Array) => boolean, tokens: readonly string[] = []): DecodedTransaction {
   const check = checkTransaction(tx);
   const errors = check.signers.flatMap((s, i) => (s.address ? [] : [{ signature: i, error: s.error ?? 'signature does not recover' }]));
   const noId = tx.id.length === 0;
@@ -122,6 +142,7 @@ export function decodeTransaction(tx: Transaction, isKoin: (contractId: Uint8Arr
     signers: check.signers.map((s) => s.address ?? null),
     ...(errors.length > 0 ? { signer_errors: errors } : {}),
     operations: tx.operations.map((op) => decodeOperationJson(op, isKoin)),
+    risks: transactionRisks(tx, tokens),
   };
 }
 
@@ -160,9 +181,10 @@ async function txDecode(argv: string[]): Promise<number> {
     return EXIT_OK;
   }
   assertMaxPositionals(args, 1, 'tx decode');
-  const isKoin = koinPredicate(listOption(args, 'koin'));
+  const tokens = listOption(args, 'koin');
+  const isKoin = koinPredicate(tokens);
   const tx = parseTransactionText(await readInput(args.positionals[0], TRANSACTION));
-  printJson(decodeTransaction(tx, isKoin));
+  printJson(decodeTransaction(tx, isKoin, tokens));
   return EXIT_OK;
 }
 
@@ -179,7 +201,7 @@ async function txEncode(argv: string[]): Promise<number> {
 }
 
 async function txSign(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, { 'wif-file': { type: 'string' }, json: { type: 'boolean' } }, 'tx sign');
+  const args = parseArgs(argv, { 'wif-file': { type: 'string' }, json: { type: 'boolean' }, ...ALLOW_RISK_OPTION }, 'tx sign');
   if (args.help) {
     printText(TX_USAGE);
     return EXIT_OK;
@@ -190,9 +212,12 @@ async function txSign(argv: string[]): Promise<number> {
   if (isStdinInput(input) && isStdinInput(keyFile)) {
     throw new UsageError('"tx sign" cannot read both the transaction and the key from stdin: give --wif-file FILE, or the transaction as an argument or @FILE');
   }
+  const allowed = allowedRisks(args);
   // The transaction is read and checked first, so that a bad transaction does not wait for a key on stdin.
   const tx = parseTransactionText(await readInput(input, TRANSACTION));
   const { privateKey } = keyFromText(await readSecret(keyFile, 'a private key (WIF, 64 hex digits or a key new --out file)'));
+  const signer = addressToString(addressFromPublicKey(publicKeyFromPrivateKey(privateKey, true)));
+  requireAllowed(transactionRisks(tx, [], signer), allowed); // before the signature: a refused transaction is never signed
   const signed = signTransaction(tx, privateKey);
 
   if (tx.signatures.length > 0 && !equalBytes(signed.id, tx.id)) {
@@ -201,7 +226,6 @@ async function txSign(argv: string[]): Promise<number> {
       `the transaction carries ${tx.signatures.length} signature(s) over id ${describe(bytesToJson(tx.id, BTYPE.TRANSACTION_ID))}, but its content gives id ${bytesToJson(signed.id, BTYPE.TRANSACTION_ID)}; remove the old signatures or restore the content they signed`,
     );
   }
-  const signer = addressToString(addressFromPublicKey(publicKeyFromPrivateKey(privateKey, true)));
   if (recoverSigners(tx).some((s) => s.address === signer)) {
     throw new WalletError('INVALID_TRANSACTION', `the transaction is already signed by ${signer}; sign with another key to add a signature`);
   }

@@ -358,6 +358,8 @@ export interface InspectedTransaction {
   operations: DecodedOperation[];
   signers: string[];
   warnings: TransactionWarning[];
+  /** What must be looked at twice before signing it (assessRisks), each shown as a warning. */
+  risks: RiskFlag[];
 }
 
 export type TxStatus = 'pending' | 'included' | 'irreversible' | 'failed' | 'expired';

@@ -1,5 +1,5 @@
 // `tx sign` run as a process: a signature that `tx decode` recovers to the signing key, several signatures,
-// and refusals (missing header fields, both inputs on stdin, a second signature by the same key).
+// and refusals (missing header fields, both inputs on stdin, a second signature by the same key, risks not allowed).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,5 +66,44 @@ describe('tx sign', () => {
     failsWith(runCli(['tx', 'sign'], unsignedJson()), 2, /cannot read both the transaction and the key from stdin/);
     const line = failsWith(runCli(['tx', 'sign', '--wif', key1.wif_compressed], unsignedJson()), 2, /--wif is not accepted/);
     expect(line).not.toContain(key1.wif_compressed);
+  });
+});
+
+describe('tx sign and the risks of a transaction', () => {
+  const keyFile = file('risk-key.wif', `${key1.wif_compressed}\n`);
+  const me = key1.address_compressed as string;
+  const header = { chain_id: history.chain_id, rc_limit: history.rc_limit, nonce: history.nonce, payer: me };
+  const upload = JSON.stringify({
+    header,
+    operations: [{ upload_contract: { contract_id: me, bytecode: 'AGFzbQEAAAA=', abi: '', authorizes_call_contract: false, authorizes_transaction_application: false, authorizes_upload_contract: true } }],
+  });
+
+  it('lists them in tx decode, addresses in full', () => {
+    const out = okJson(runCli(['tx', 'decode', upload]));
+    expect(out.risks.map((r: { name: string }) => r.name)).toEqual(['replaces-account', 'upload-contract']);
+    expect(out.risks[0]).toEqual({ code: 'REPLACES_ACCOUNT', name: 'replaces-account', message: expect.stringContaining(`over ${me}, the signer's own account: this replaces this account with contract code`) });
+    // A KOIN transfer of mainnet to another account has none.
+    expect(okJson(runCli(['tx', 'decode', unsignedJson()])).risks).toEqual([]);
+  });
+
+  it('refuses an upload over the signing key\'s own account until each risk is allowed by name, then signs it', () => {
+    const refused = failsWith(runCli(['tx', 'sign', upload, '--wif-file', keyFile]), 1, /refused to sign: the transaction needs --allow-risk replaces-account --allow-risk upload-contract to be signed; nothing was signed or sent/);
+    expect(refused).toMatch(/replaces-account: It uploads contract code over .*upload-contract: It uploads contract code to/);
+    failsWith(runCli(['tx', 'sign', upload, '--wif-file', keyFile, '--allow-risk', 'upload-contract']), 1, /needs --allow-risk replaces-account to be signed/);
+    const signed = okJson(runCli(['tx', 'sign', upload, '--wif-file', keyFile, '--allow-risk', 'upload-contract', '--allow-risk=replaces-account']));
+    expect(okJson(runCli(['tx', 'decode', signed])).signers).toEqual([me]);
+  });
+
+  it('refuses a call to an unknown contract with arguments it cannot decode, and an unknown risk name', () => {
+    const call = JSON.stringify({ header, operations: [{ call_contract: { contract_id: me, entry_point: 1234, args: 'AQID' } }] });
+    failsWith(runCli(['tx', 'sign', call, '--wif-file', keyFile]), 1, /needs --allow-risk unknown-contract --allow-risk no-abi to be signed/);
+    expect(typeof okJson(runCli(['tx', 'sign', call, '--wif-file', keyFile, '--allow-risk', 'unknown-contract', '--allow-risk', 'no-abi']))).toBe('string');
+    failsWith(runCli(['tx', 'sign', call, '--wif-file', keyFile, '--allow-risk', 'everything']), 1, /--allow-risk: expected one of replaces-account, upload-contract, .*, got "everything"/);
+  });
+
+  it('signs an unflagged transaction without any --allow-risk', () => {
+    const decoded = okJson(runCli(['tx', 'decode', unsignedJson()]));
+    expect(decoded.risks).toEqual([]);
+    expect(typeof okJson(runCli(['tx', 'sign', '--wif-file', keyFile], unsignedJson()))).toBe('string');
   });
 });

@@ -1,5 +1,6 @@
 // Offline signing: export an unsigned transfer (chain ID, nonce and rc_limit fixed at export) as URL-safe base64 and
-// JSON; read either form back and show it decoded with warnings; sign it with no node reachable; submit a signed one.
+// JSON; read either form back and show it decoded with warnings and risk flags; sign it with no node reachable; submit
+// a signed one.
 // The forms are the ones `koinos-wallet tx` and koinos-cli exchange (the same base64 of the protobuf bytes).
 import { BTYPE, bytesToJson } from '../../koinos/codec.ts';
 import { formatAmount } from '../../koinos/amounts.ts';
@@ -7,13 +8,14 @@ import { equalBytes } from '../../koinos/bytes.ts';
 import { WalletError } from '../../koinos/errors.ts';
 import { checkTransaction, nonceFromBytes, prepareTransaction, transactionToBase64, transactionToJson } from '../../koinos/transaction.ts';
 import type { Transaction } from '../../koinos/types.ts';
-import type { InspectedTransaction, SubmitReceipt, TokenInfo, TransactionWarning } from '../../ipc/contract.ts';
+import type { InspectedTransaction, NetworkInfo, SubmitReceipt, TokenInfo, TransactionWarning } from '../../ipc/contract.ts';
 import { parseTransactionText } from '../../koinos/transactionText.ts';
 import { WALLET_ORIGIN, type ApprovalQueue } from '../approvals/approvalQueue.ts';
 import type { TransactionSigner } from '../signer.ts';
 import type { NetworkService } from './networks.ts';
 import { decodeOperation } from './operations.ts';
 import type { PendingTransactions } from './pendingTransactions.ts';
+import { assessRisks, knownContractsOf } from './riskFlags.ts';
 import { toSubmitReceipt } from './receipts.ts';
 import type { TokenService } from './tokens.ts';
 import type { TransactionFollower } from './transactionFollower.ts';
@@ -36,6 +38,12 @@ export interface NetworkFacts {
   chainId?: Uint8Array;
   /** The nonce the chain stored for the nonce account. */
   confirmedNonce?: bigint;
+  /** The network's chain ID differs from the one last seen on it (NetworkService.observeChainId). */
+  chainIdChanged?: boolean;
+  /** The kind of the network the transaction is reviewed on, for the contracts known there; absent: none chosen. */
+  networkKind?: NetworkInfo['kind'];
+  /** The account about to sign it, for the flags that depend on who signs (an upload over its own address). */
+  signer?: string;
 }
 
 /**
@@ -51,7 +59,10 @@ export function readTransaction(input: string): Transaction {
 }
 
 /**
- * The decoded view of a transaction with its warnings. Works offline; `facts` add the checks that need the network.
+ * The decoded view of a transaction with its warnings and risk flags. Works offline; `facts` add the checks that need
+ * the network. The risks are assessed as if its payer and payee (and whoever signed already) sign: the accounts the
+ * chain makes sign it. Known contracts: `tokens` and the system tokens of `facts.networkKind` (of every known network
+ * when absent, as on a computer that never chose one).
  * @throws WalletError INVALID_TRANSACTION when the header's nonce is not a nonce.
  */
 export function inspectTransaction(tx: Transaction, tokens: readonly TokenInfo[], facts: NetworkFacts = {}): InspectedTransaction {
@@ -83,11 +94,11 @@ export function inspectTransaction(tx: Transaction, tokens: readonly TokenInfo[]
     warnings.push({ code: 'NONCE_USED', message: `Its nonce ${nonce} is already used (the account is at ${facts.confirmedNonce}): the node will refuse it.` });
   }
   const operations = tx.operations.map((op) => decodeOperation(op, tokens));
-  for (const op of operations) {
-    if (op.contract !== '' && !tokens.some((t) => t.contract === op.contract)) {
-      warnings.push({ code: 'UNKNOWN_CONTRACT', message: `It calls ${op.contract}, a contract that is not one of this network's known tokens. Check it.` });
-    }
-  }
+  const risks = assessRisks(tx, {
+    signers: [payer, ...(payee ? [payee] : []), ...(facts.signer ? [facts.signer] : []), ...check.signers.flatMap((s) => (s.address ? [s.address] : []))],
+    knownContracts: knownContractsOf(facts.networkKind, tokens.map((t) => t.contract)),
+    chainIdChanged: facts.chainIdChanged === true,
+  });
   return {
     base64: transactionToBase64(tx),
     json: transactionToJson(tx),
@@ -99,6 +110,7 @@ export function inspectTransaction(tx: Transaction, tokens: readonly TokenInfo[]
     operations,
     signers,
     warnings,
+    risks,
   };
 }
 
@@ -132,10 +144,16 @@ export class OfflineService {
     }
     const tx = prepareTransaction(plan.unsigned(rcLimit));
     const tokens = await this.deps.tokens.known(plan.network.id);
-    return inspectTransaction(tx, [plan.token, ...tokens], { chainId: plan.chainId, confirmedNonce: plan.confirmedNonce });
+    const change = await this.deps.networks.observeChainId(plan.network.id, plan.chainId);
+    return inspectTransaction(tx, [plan.token, ...tokens], {
+      chainId: plan.chainId,
+      confirmedNonce: plan.confirmedNonce,
+      chainIdChanged: change !== undefined,
+      networkKind: plan.network.kind,
+    });
   }
 
-  /** The network's chain ID and the payer's nonce, when the node answers (undefined parts when it does not). */
+  /** The network's chain ID (and whether it changed) and the payer's nonce, when the node answers (undefined parts when it does not). */
   private async facts(tx: Transaction, networkId?: string): Promise<{ facts: NetworkFacts; tokens: TokenInfo[] }> {
     const network = await this.deps.networks.get(networkId);
     const tokens = await this.deps.tokens.known(network.id);
@@ -144,13 +162,14 @@ export class OfflineService {
       const header = tx.header!;
       const account = header.payee.length > 0 ? header.payee : header.payer;
       const [chainId, confirmedNonce] = await Promise.all([node.chainId(), account.length > 0 ? node.nonce(account) : Promise.resolve(undefined)]);
-      return { facts: { chainId, ...(confirmedNonce !== undefined ? { confirmedNonce } : {}) }, tokens };
+      const change = await this.deps.networks.observeChainId(network.id, chainId);
+      return { facts: { chainId, chainIdChanged: change !== undefined, networkKind: network.kind, ...(confirmedNonce !== undefined ? { confirmedNonce } : {}) }, tokens };
     } catch {
-      return { facts: {}, tokens }; // offline: the checks that need the node are skipped
+      return { facts: { networkKind: network.kind }, tokens }; // offline: the checks that need the node are skipped
     }
   }
 
-  /** Reads a transaction (base64 or JSON) and shows it decoded, with warnings; asks the node when it can. */
+  /** Reads a transaction (base64 or JSON) and shows it decoded, with warnings and risks; asks the node when it can. */
   async inspect(input: string, networkId?: string): Promise<InspectedTransaction> {
     const tx = readTransaction(input);
     const { facts, tokens } = await this.facts(tx, networkId);
@@ -174,15 +193,18 @@ export class OfflineService {
     }
     const network = await this.deps.networks.get(networkId).catch(() => undefined);
     const tokens = network ? await this.deps.tokens.known(network.id) : [];
-    const review = inspectTransaction(prepared, tokens, {}, address);
+    const facts: NetworkFacts = { ...(network ? { networkKind: network.kind } : {}), signer: address };
+    const review = inspectTransaction(prepared, tokens, facts);
+    const payee = prepared.header!.payee;
     const approval = await this.deps.approvals.request(
       {
         kind: 'sign',
         origin: WALLET_ORIGIN,
+        ...(network ? { networkName: network.name } : {}),
         chainId: review.chainId,
         signer: address,
         payer: review.payer,
-        ...(review.payee ? { payee: review.payee } : {}),
+        ...(payee.length > 0 ? { payee: bytesToJson(payee, BTYPE.ADDRESS) } : {}),
         nonce: review.nonce,
         rcLimit: review.rcLimit,
         operations: review.operations,
@@ -191,7 +213,7 @@ export class OfflineService {
       { signer: address, transaction: prepared },
     );
     const signed = await this.deps.signer.signTransaction(address, prepared, approval);
-    return inspectTransaction(signed, tokens);
+    return inspectTransaction(signed, tokens, network ? { networkKind: network.kind } : {});
   }
 
   /**

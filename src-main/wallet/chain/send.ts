@@ -18,7 +18,7 @@ import type { NetworkService } from './networks.ts';
 import { decodeOperation } from './operations.ts';
 import type { PendingTransactions } from './pendingTransactions.ts';
 import { toSubmitReceipt } from './receipts.ts';
-import { assessRisks } from './riskFlags.ts';
+import { assessRisks, knownContractsOf } from './riskFlags.ts';
 import type { TokenService } from './tokens.ts';
 import type { TransactionFollower } from './transactionFollower.ts';
 import { notEnoughMana, planTransfer, type TransferRequest } from './transferPlan.ts';
@@ -126,7 +126,7 @@ export class SendService {
     const known = await this.deps.tokens.known(network.id);
     const chainIdChanged = (await this.deps.networks.observeChainId(network.id, plan.chainId)) !== undefined;
     const operations = transaction.operations.map((op) => decodeOperation(op, [plan.token, ...known]));
-    const risks = assessRisks(transaction, { signers: [plan.from], knownContracts: [plan.token.contract, ...known.map((t) => t.contract)], chainIdChanged });
+    const risks = assessRisks(transaction, { signers: [plan.from], knownContracts: knownContractsOf(network.kind, known.map((t) => t.contract)), chainIdChanged });
     const chainId = bytesToJson(plan.chainId, BTYPE.BASE64);
     const approval: ApprovalReview = {
       kind: 'send',

@@ -1,8 +1,10 @@
 // Offline signing against a real devnet: export an unsigned transfer, sign it with the node stopped, restart the
-// node on its data folder, submit, and see it included; warnings on inspection; compatibility with `koinos-wallet tx`.
+// node on its data folder, submit, and see it included; warnings and risk flags on inspection; compatibility with
+// `koinos-wallet tx`.
 import { describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../../src-main/devnet/startDevnet.ts';
 import { parsePrivateKey } from '../../../src-main/koinos/keys.ts';
+import { addressFromString } from '../../../src-main/koinos/address.ts';
 import { signTransaction, transactionFromBase64, transactionToBase64, transactionToJson } from '../../../src-main/koinos/transaction.ts';
 import { parseTransactionText } from '../../../src-main/koinos/transactionText.ts';
 import { onCleanup, tempDir, testDevnet, walletErrorOf } from './helpers.ts';
@@ -26,7 +28,8 @@ describe('OfflineService', () => {
     expect(unsigned.rcLimit).toBe('50000000');
     expect(unsigned.signers).toEqual([]);
     expect(unsigned.warnings.map((w) => w.code)).toEqual(['UNSIGNED']);
-    expect(unsigned.operations[0]!.summary).toMatch(/^Transfer 2\.5 KOIN/);
+    expect(unsigned.risks).toEqual([]);
+    expect(unsigned.operations[0]!.summary).toBe(`Transfer 2.5 KOIN from ${a!.address} to ${b!.address}`);
     // The JSON form reads back to the same transaction.
     expect(transactionToBase64(parseTransactionText(JSON.stringify(unsigned.json)))).toBe(unsigned.base64);
 
@@ -34,6 +37,7 @@ describe('OfflineService', () => {
     const signed = await s.offline.sign(unsigned.base64, a!.address);
     expect(signed.signers).toEqual([a!.address]);
     expect(signed.warnings).toEqual([]);
+    expect(signed.risks).toEqual([]);
     expect(signed.id).toBe(unsigned.id);
     // Inspection with the node down still works; the checks that need it are skipped.
     expect((await s.offline.inspect(signed.base64)).warnings).toEqual([]);
@@ -92,5 +96,35 @@ describe('OfflineService', () => {
     const notSigned = await walletErrorOf(s.offline.submit(unsigned.base64, true));
     expect(notSigned.code).toBe('INVALID_SIGNATURE');
     expect((await walletErrorOf(s.offline.inspect('not a transaction'))).code).toBe('INVALID_TRANSACTION');
+  });
+
+  it('flags an upload over the payer\'s own address on inspect and sign, and a chain ID that changed', async () => {
+    const devnet = await testDevnet();
+    const s = testServices(devnet);
+    const [a, b] = devnet.accounts;
+    // A transfer exported here gives the chain ID; the co-signer's file replaces its operation with an upload.
+    const exported = transactionFromBase64((await s.offline.exportUnsigned({ from: a!.address, to: b!.address, token: 'koin', amount: '1' })).base64);
+    const payer = addressFromString(a!.address);
+    const bytecode = new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]);
+    exported.operations = [{ upload_contract: { contract_id: payer, bytecode, abi: '', authorizes_call_contract: false, authorizes_transaction_application: false, authorizes_upload_contract: true } }];
+    exported.id = new Uint8Array(0);
+    exported.header!.operation_merkle_root = new Uint8Array(0);
+    const text = transactionToBase64(exported);
+
+    const inspected = await s.offline.inspect(text);
+    expect(inspected.risks.map((r) => r.name)).toEqual(['replaces-account', 'upload-contract']);
+    expect(inspected.risks[0]!.message).toContain(`${a!.address}, the signer's own account: this replaces this account with contract code`);
+    // What the reviewer sees names the contract and the size, not "(empty)" and a wall of base64.
+    expect(inspected.operations[0]).toMatchObject({ contract: a!.address, entryPoint: 'upload_contract', summary: expect.stringContaining(`Upload 8 bytes of contract code to ${a!.address}`) });
+    expect(inspected.warnings.map((w) => w.code)).toEqual(['UNSIGNED']);
+    const signed = await s.offline.sign(text, a!.address);
+    expect(signed.risks.map((r) => r.code)).toEqual(['REPLACES_ACCOUNT', 'UPLOAD_CONTRACT']);
+
+    // The same settings, and now another chain answers for the Local network (a restart with a new chain ID).
+    const other = await testDevnet({ genesisSeed: 'another chain' });
+    const restarted = testServices(other, { settings: s.settings });
+    const changed = await restarted.offline.inspect(text);
+    expect(changed.risks.map((r) => r.code)).toEqual(['REPLACES_ACCOUNT', 'UPLOAD_CONTRACT', 'CHAIN_ID_CHANGED']);
+    expect(changed.warnings.map((w) => w.code)).toContain('CHAIN_ID_MISMATCH');
   });
 });
