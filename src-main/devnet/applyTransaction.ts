@@ -15,7 +15,9 @@ import type { CallContext } from './contracts/context.ts';
 import type { ChainFacts } from './chainFacts.ts';
 import { contractAt, KOIN } from './contracts/registry.ts';
 import {
+  authorizesTransactionApplication,
   callWasmContract,
+  checkTransactionAuthority,
   isWasmContract,
   setSystemCallOperation,
   setSystemContractOperation,
@@ -255,7 +257,7 @@ export function applyTransaction(ctx: ApplyContext, prepared: PreparedTransactio
    * any other account by signatures.
    */
   const authorizeTransaction = (account: Uint8Array): boolean =>
-    authorize(account);
+    authorizesTransactionApplication(view, account) ? checkTransactionAuthority(callContext(view), prepared.tx, logs, account) : authorize(account);
 
   let payerRc = 0n;
   try {
