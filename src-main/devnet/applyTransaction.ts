@@ -14,7 +14,15 @@ import { ChainError, ERROR_CODE, failure } from './chainError.ts';
 import type { CallContext } from './contracts/context.ts';
 import type { ChainFacts } from './chainFacts.ts';
 import { contractAt, KOIN } from './contracts/registry.ts';
-import { callWasmContract, isWasmContract, setSystemCallOperation, setSystemContractOperation, uploadWasmContract } from './wasmContracts.ts';
+import {
+  authorizesTransactionApplication,
+  callWasmContract,
+  checkTransactionAuthority,
+  isWasmContract,
+  setSystemCallOperation,
+  setSystemContractOperation,
+  uploadWasmContract,
+} from './wasmContracts.ts';
 import { COMPUTE, hashCompute, merkleCompute, RcMeter, RESOURCE_LIMITS, type BlockResources } from './resources.ts';
 import { deltaEntries, KERNEL_SPACES, stateKey, StateView, type StateSink, type StateSource } from './state.ts';
 
@@ -209,9 +217,12 @@ export function applyTransaction(ctx: ApplyContext, prepared: PreparedTransactio
   const logs: string[] = [];
   const view = new StateView(ctx.base);
 
-  /** check_authority: some signature, recovered in order, is the account's; a bad signature on the way throws. */
+  /**
+   * check_authority by signatures: the thunk, its read of the account's contract metadata, then some signature,
+   * recovered in order, is the account's; a bad signature on the way throws.
+   */
   const authorize = (account: Uint8Array): boolean => {
-    meter.useCompute(COMPUTE.check_authority);
+    meter.useCompute(COMPUTE.check_authority + COMPUTE.get_object);
     for (let i = 0; i < prepared.tx.signatures.length; i++) {
       meter.useCompute(COMPUTE.recover_public_key);
       const signer = prepared.signers[i];
@@ -223,13 +234,39 @@ export function applyTransaction(ctx: ApplyContext, prepared: PreparedTransactio
     return false;
   };
 
+  const events: EventData[] = [];
+  const callContext = (on: StateView): CallContext => ({
+    view: on,
+    meter,
+    headBlockTime: ctx.headBlockTime,
+    blockHeight: ctx.blockHeight,
+    readOnly: false,
+    genesisAddress: ctx.genesisAddress,
+    caller: new Uint8Array(0),
+    events,
+    sequence: ctx.sequence,
+    authorize,
+    transaction: prepared.tx,
+    logs,
+    chain: ctx.chain,
+    mempoolNonce: ctx.mempoolNonce,
+  });
+
+  /**
+   * apply_transaction's check_authority(transaction_application, account): an uploaded contract whose metadata says
+   * authorizes_transaction_application answers through its own `authorize` entry point (run in the VM, charged there);
+   * any other account by signatures.
+   */
+  const authorizeTransaction = (account: Uint8Array): boolean =>
+    authorizesTransactionApplication(view, account) ? checkTransactionAuthority(callContext(view), prepared.tx, logs, account) : authorize(account);
+
   let payerRc = 0n;
   try {
     try {
-      meter.useCompute(COMPUTE.koin_get_account_rc);
+      meter.useCompute(COMPUTE.get_account_rc + COMPUTE.koin_get_account_rc);
       payerRc = KOIN.accountRc(view, payer, ctx.headBlockTime);
       if (payerRc < prepared.rcLimit) throw failure('payer does not have the rc to cover transaction rc limit');
-      meter.useCompute(COMPUTE.get_object);
+      meter.useCompute(COMPUTE.get_object + COMPUTE.object_serialization_per_byte * ctx.chainId.length);
       if (!equalBytes(header.chain_id, ctx.chainId)) throw failure('chain id mismatch');
       meter.useCompute(hashCompute(prepared.headerLength));
       if (!prepared.idMatches) throw failure('transaction contains an invalid transaction id');
@@ -241,12 +278,13 @@ export function applyTransaction(ctx: ApplyContext, prepared: PreparedTransactio
       meter.useCompute(merkleCompute(prepared.operationLengths.length));
       if (!prepared.merkleMatches) throw failure('operation merkle root does not match');
       for (const account of equalBytes(prepared.nonceAccount, payer) ? [payer] : [payer, prepared.nonceAccount]) {
-        if (!authorize(account)) {
+        if (!authorizeTransaction(account)) {
           const b58 = toBase58(account);
           throw new ChainError(ERROR_CODE.authorization_failure, `account ${b58} has not authorized transaction`, { account: b58 });
         }
       }
-      meter.useCompute(COMPUTE.get_account_nonce);
+      // verify_account_nonce and the get_account_nonce it makes (the nonce object read back).
+      meter.useCompute(COMPUTE.verify_account_nonce + COMPUTE.get_account_nonce);
       // The nonce checked against: the mempool's pending nonce when there is one (broadcast), else the state's.
       const currentBytes = ctx.mempoolNonce !== undefined ? nonceToBytes(ctx.mempoolNonce) : nonceBytesOf(view, prepared.nonceAccount);
       const current = decode<{ uint64_value?: bigint }>('koinos.chain.value_type', currentBytes).uint64_value ?? 0n;
@@ -259,8 +297,10 @@ export function applyTransaction(ctx: ApplyContext, prepared: PreparedTransactio
         const c = `0x${toHex(currentBytes)}`;
         throw new ChainError(ERROR_CODE.invalid_nonce, `invalid transaction nonce - account: ${a}, nonce: ${n}, current nonce: ${c}`, { a, n, c });
       }
-      meter.useCompute(COMPUTE.set_account_nonce);
-      meter.useDisk(view.put(KERNEL_SPACES.nonce, prepared.nonceAccount, nonceToBytes(prepared.nonce)));
+      // set_account_nonce and its put_object of the nonce object.
+      const nonceBytes = nonceToBytes(prepared.nonce);
+      meter.useCompute(COMPUTE.set_account_nonce + COMPUTE.put_object + COMPUTE.object_serialization_per_byte * nonceBytes.length);
+      meter.useDisk(view.put(KERNEL_SPACES.nonce, prepared.nonceAccount, nonceBytes));
       // Step 8 of apply_transaction: the whole serialized transaction, before any operation runs (facts §3.6).
       meter.useNetwork(prepared.bytes.length);
     } catch (error) {
@@ -270,25 +310,9 @@ export function applyTransaction(ctx: ApplyContext, prepared: PreparedTransactio
     }
 
     const opsView = new StateView(view);
-    const events: EventData[] = [];
     let reversion: ChainError | undefined;
     try {
-      const callCtx: CallContext = {
-        view: opsView,
-        meter,
-        headBlockTime: ctx.headBlockTime,
-        blockHeight: ctx.blockHeight,
-        readOnly: false,
-        genesisAddress: ctx.genesisAddress,
-        caller: new Uint8Array(0),
-        events,
-        sequence: ctx.sequence,
-        authorize,
-        transaction: prepared.tx,
-        logs,
-        chain: ctx.chain,
-        mempoolNonce: ctx.mempoolNonce,
-      };
+      const callCtx = callContext(opsView);
       for (const op of prepared.tx.operations) applyOperation(callCtx, op);
       opsView.commit();
     } catch (error) {

@@ -8,7 +8,8 @@ import { chainIdFromGenesis } from '../koinos/transaction.ts';
 import type { ObjectSpace } from '../koinos/types.ts';
 import { devKey, GENESIS_KEY_INDEX, type DevKey } from './devKeys.ts';
 import { encodeBalance } from './contracts/koin.ts';
-import { COMPUTE, RESOURCE_LIMITS } from './resources.ts';
+import { RESOURCE_LIMITS } from './resources.ts';
+import { COMPUTE_REGISTRY } from './vm/computeRegistry.ts';
 import { KERNEL_SPACES, objectSpace, stateKey, type Space } from './state.ts';
 
 /** Default genesis seed: the same seed gives the same chain ID. */
@@ -106,7 +107,7 @@ export function buildGenesis(params: GenesisParams): Genesis {
     'M',
     OBJECT_KEYS.computeBandwidthRegistry,
     encode('koinos.chain.compute_bandwidth_registry', {
-      entries: Object.entries(COMPUTE).map(([name, compute]) => ({ name, compute: BigInt(compute) })),
+      entries: Object.entries(COMPUTE_REGISTRY).map(([name, compute]) => ({ name, compute: BigInt(compute) })),
     }),
   );
   add('M', OBJECT_KEYS.devnetSeed, encode('koinos.devnet.genesis_seed', { seed: params.seed, salt: params.salt }));

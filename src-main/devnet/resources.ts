@@ -1,6 +1,7 @@
-// Resource prices and compute costs of the devnet, and the meter that charges a transaction's mana.
-// Prices are chosen so that a KOIN transfer costs about what it costs on mainnet (0.02 to 0.03 mana).
+// Resource prices and the one compute table of the devnet (mainnet's registry plus the native contracts' own work), and
+// the meter that charges a transaction's mana. Prices make a KOIN transfer cost about what it costs on mainnet.
 import { ChainError, ERROR_CODE } from './chainError.ts';
+import { COMPUTE_REGISTRY } from './vm/computeRegistry.ts';
 
 /**
  * The devnet's `resource_limit_data` (genesis object, `chain.get_resource_limits`). rc_used =
@@ -43,30 +44,25 @@ export class BlockResources {
 }
 
 /**
- * Compute ticks charged per system call, with the magnitudes of mainnet's compute_bandwidth_registry (facts §3.4).
- * The `koin_*` entries stand for the work a real node measures in VM ticks while the KOIN contract runs; they
- * are sized so that a transfer uses about the compute of a mainnet transfer (~560,000 ticks).
+ * Devnet-only compute for the work of the native KOIN contract's own code, which a real node measures in VM ticks
+ * while the wasm KOIN runs. Sized so that a KOIN transfer uses about the compute of a mainnet transfer (~560,000
+ * ticks, fidelity audit #10); every system call the native contracts make is charged from COMPUTE_REGISTRY instead.
  */
-export const COMPUTE = {
-  call: 3_573,
-  check_authority: 1_000,
-  deserialize_multihash_base: 102,
-  deserialize_multihash_per_byte: 404,
-  event: 1_222,
-  get_account_nonce: 1_054,
-  get_object: 1_054,
+export const NATIVE_CONTRACT_COMPUTE = {
   koin_consume_account_rc: 18_000,
   koin_get_account_rc: 18_000,
   koin_read: 25_000,
-  koin_transfer: 440_000,
-  koin_mint: 380_000,
-  koin_burn: 380_000,
-  put_object: 1_057,
-  recover_public_key: 29_630,
-  set_account_nonce: 1_057,
-  sha2_256_base: 1_385,
-  sha2_256_per_byte: 1,
+  koin_transfer: 410_000,
+  koin_mint: 350_000,
+  koin_burn: 350_000,
 } as const;
+
+/**
+ * The one compute table of the devnet: mainnet's genesis compute_bandwidth_registry (vm/computeRegistry.ts, which
+ * the WebAssembly host charges from) plus the native contracts' stand-ins above, so that a system call costs the same
+ * whether the chain, a native contract or a wasm contract makes it.
+ */
+export const COMPUTE = { ...COMPUTE_REGISTRY, ...NATIVE_CONTRACT_COMPUTE } as const;
 
 /** Name of a compute cost. */
 export type ComputeName = keyof typeof COMPUTE;
@@ -79,15 +75,15 @@ export function hashesPerLeaves(leaves: number): number {
   return even / 2 + hashesPerLeaves(even / 2);
 }
 
-/** Compute of a sha2-256 hash over `bytes` bytes. */
+/** Compute of the chain's system_call::hash (sha2-256) over `bytes` bytes: the `hash` thunk and its per-byte work. */
 export function hashCompute(bytes: number): number {
-  return COMPUTE.sha2_256_base + COMPUTE.sha2_256_per_byte * bytes;
+  return COMPUTE.hash + COMPUTE.sha2_256_base + COMPUTE.sha2_256_per_byte * bytes;
 }
 
-/** Compute of `verify_merkle_root` over `leaves` 34-byte multihash leaves. */
+/** Compute of the chain's system_call::verify_merkle_root over `leaves` 34-byte multihash leaves. */
 export function merkleCompute(leaves: number): number {
   const deserialize = (leaves + 1) * (COMPUTE.deserialize_multihash_base + 34 * COMPUTE.deserialize_multihash_per_byte);
-  return deserialize + hashesPerLeaves(leaves) * (COMPUTE.sha2_256_base + 64 * COMPUTE.sha2_256_per_byte);
+  return COMPUTE.verify_merkle_root + deserialize + hashesPerLeaves(leaves) * (COMPUTE.sha2_256_base + 64 * COMPUTE.sha2_256_per_byte);
 }
 
 /**

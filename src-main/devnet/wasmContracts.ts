@@ -2,13 +2,14 @@
 // and an RcMeter) and the VM host. upload_contract stores bytecode and metadata in the kernel spaces; call_contract
 // and chain.read_contract run a stored contract; native contracts (KOIN, VHP, test tokens) answer `call` from wasm.
 import { toBase58 } from '../koinos/bytes.ts';
+import { decode } from '../koinos/codec.ts';
 import type { Transaction, UploadContractOperation } from '../koinos/types.ts';
 import { ChainError } from './chainError.ts';
 import type { CallContext } from './contracts/context.ts';
 import { contractAt, contractMetadata, KOIN, SYSTEM_CONTRACT_NAMES, VHP } from './contracts/registry.ts';
 import { RESOURCE_LIMITS } from './resources.ts';
 import { equalBytes } from '../koinos/bytes.ts';
-import { objectSpace, stateKey, type StateSource, type StateView } from './state.ts';
+import { KERNEL_SPACES, objectSpace, stateKey, type StateSource, type StateView } from './state.ts';
 import type { ObjectStore } from './vm/objectStore.ts';
 import { viewObjectStore } from './stateObjectStore.ts';
 import {
@@ -22,8 +23,9 @@ import {
   type SetSystemContractOperation,
 } from './vm/contractOperations.ts';
 import { contractMetadata as hostContractMetadata, AUTHORIZATION } from './vm/contractThunks.ts';
-import { PRIVILEGE, type ComputeMeter, type ExecutionContext, type HostEnvironment, type NativeCall, type SystemServices } from './vm/executionContext.ts';
+import { ExecutionContext as HostContext, PRIVILEGE, type ComputeMeter, type ExecutionContext, type HostEnvironment, type NativeCall, type SystemServices } from './vm/executionContext.ts';
 import { systemCall } from './vm/hostApi.ts';
+import { SYSTEM_CALL_IDS } from './vm/systemCallIds.ts';
 
 const EMPTY = new Uint8Array(0);
 const BYTECODE_SPACE = objectSpace(EMPTY, 2);
@@ -149,6 +151,28 @@ function environment(ctx: CallContext, transaction: Transaction | undefined, log
     dispatchState: ctx.chain ? parentStore(ctx.chain.parentState) : undefined,
     mempoolNonce: ctx.mempoolNonce,
   };
+}
+
+/** Whether an account is an uploaded contract whose metadata says it authorizes transaction application itself. */
+export function authorizesTransactionApplication(view: StateView, account: Uint8Array): boolean {
+  if (!isWasmContract(view, account)) return false;
+  const bytes = view.get(KERNEL_SPACES.contractMetadata, account);
+  if (!bytes) return false;
+  return decode<{ authorizes_transaction_application?: boolean }>('koinos.chain.contract_metadata_object', bytes).authorizes_transaction_application === true;
+}
+
+/**
+ * system_call::check_authority(transaction_application, account) as apply_transaction makes it for its payer and
+ * payee: in a kernel frame with no operation, the host's check_authority (charged from the registry) calls the
+ * contract's `authorize` entry point with authorize_arguments{type: transaction_application} and answers its value.
+ * @throws ChainError whatever the contract's run throws (apply_transaction turns a reversion into a failure).
+ */
+export function checkTransactionAuthority(ctx: CallContext, transaction: Transaction, logs: string[], account: Uint8Array): boolean {
+  const host = new HostContext(environment(ctx, transaction, logs));
+  return host.withFrame(HostContext.systemFrame(SYSTEM_CALL_IDS.apply_transaction), () => {
+    const result = systemCall<{ value?: boolean }>(host, 'check_authority', { type: AUTHORIZATION.transaction_application, account });
+    return result.value === true;
+  });
 }
 
 /** call_contract to an uploaded contract (user mode; a failure becomes a reversion). */

@@ -4,6 +4,7 @@
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IpcHandlers } from '../ipc/dispatcher.ts';
+import { WalletError } from '../koinos/errors.ts';
 import { ApprovalQueue, type Approver } from './approvals/approvalQueue.ts';
 import { createEventHub, type IpcEventSource } from '../ipc/eventHub.ts';
 import { FileChainSettings } from './chain/chainSettings.ts';
@@ -77,6 +78,15 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
     approver: options.approver ?? { mode: 'password', checkPassword: (password) => vault.verifyPassword({ password }) },
     // Every decision, approved or not, is kept beside the wallet (no secret is in a record).
     record: (entry) => appendFileSync(join(options.dataDir, 'approvals.log'), `${JSON.stringify(entry)}\n`, { mode: 0o600 }),
+    // Nobody is asked to approve what the vault could not sign: a locked wallet, a watch-only or unknown account.
+    admit: (review) => {
+      if (!vault.status().unlocked) throw new WalletError('VAULT_LOCKED', 'The wallet is locked. Unlock it, then sign again.');
+      const accounts = vault.listAccounts().filter((a) => a.address === review.signer);
+      if (accounts.length === 0) throw new WalletError('ACCOUNT_NOT_FOUND', `expected an account of this wallet to sign, got ${review.signer}`);
+      if (accounts.every((a) => a.kind === 'watch')) {
+        throw new WalletError('WATCH_ONLY', `${review.signer} is watch-only: the wallet has no key to sign with. Import its key or phrase to sign.`);
+      }
+    },
   });
   const send = new SendService({ networks, tokens, pending, follower, signer: vault, approvals });
   const offline = new OfflineService({ networks, tokens, pending, follower, signer: vault, approvals });

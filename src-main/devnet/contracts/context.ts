@@ -68,7 +68,7 @@ export function putObject(ctx: CallContext, space: Space, key: Uint8Array, value
 /** remove_object: like putObject; the freed bytes are credited. */
 export function removeObject(ctx: CallContext, space: Space, key: Uint8Array): void {
   if (ctx.readOnly) throw reversion('cannot remove object during read only call', ERROR_CODE.read_only_context);
-  useCompute(ctx, COMPUTE.put_object);
+  useCompute(ctx, COMPUTE.remove_object);
   const disk = ctx.view.remove(space, key);
   ctx.meter?.useDisk(disk);
 }

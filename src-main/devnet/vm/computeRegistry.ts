@@ -1,6 +1,7 @@
 // Compute charged per system call and per byte: mainnet's genesis `compute_bandwidth_registry`, the values the chain
-// reads with `get_compute_bandwidth(name)`. Source: koinos/koinos `config-example/genesis_data.json` (the mainnet
-// genesis), its metadata object `compute_bandwidth_registry` decoded; 60 entries, keyed by system call name.
+// reads with `get_compute_bandwidth(name)`. Source: koinos/koinos @ 284ee00e17d9 `config-example/genesis_data.json` (the
+// mainnet genesis), its metadata object `compute_bandwidth_registry` decoded; 60 entries, keyed by system call name.
+// The devnet's one table: the WebAssembly host reads it here, the node and native contracts through resources.ts COMPUTE.
 
 /** Compute of each system call by its `system_call_id` name, and the per-byte and per-item charges. */
 export const COMPUTE_REGISTRY = {

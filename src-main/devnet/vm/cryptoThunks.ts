@@ -1,13 +1,21 @@
 // The cryptography system calls: hash (the five multicodecs the chain knows, charged per algorithm), recover_public_key
-// (Koinos compact signatures over a sha256 multihash) and verify_signature, with the chain's errors.
+// (Koinos compact signatures over a sha256 multihash), verify_merkle_root and verify_vrf_proof, with the chain's errors.
 import * as ecc from 'tiny-secp256k1';
 import { sha1, ripemd160 } from '@noble/hashes/legacy.js';
 import { sha256, sha512 } from '@noble/hashes/sha2.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { ChainError, ERROR_CODE } from '../chainError.ts';
 import { isCanonicalSignature } from '../../koinos/keys.ts';
+import { vrfVerify } from '../../koinos/vrf.ts';
 import type { ComputeName } from './computeRegistry.ts';
 import { HOST_ERROR, type ExecutionContext } from './executionContext.ts';
+
+const EMPTY = new Uint8Array(0);
+
+/** secp256k1_ec_pubkey_parse of 33 bytes, as public_key::deserialize does it. */
+function isValidCompressedKey(bytes: Uint8Array): boolean {
+  return bytes.length === 33 && (bytes[0] === 0x02 || bytes[0] === 0x03) && ecc.isPoint(bytes);
+}
 
 interface HashAlgorithm {
   digest(data: Uint8Array): Uint8Array;
@@ -188,12 +196,40 @@ export function verifyMerkleRoot(ctx: ExecutionContext, args: { root?: Uint8Arra
 }
 
 /**
- * verify_vrf_proof: koinos-crypto's public_key::verify_random_proof runs libsecp256k1-vrf's secp256k1_vrf_verify on an
- * 81-byte proof. The devnet does not implement that VRF: every proof is answered as the chain answers an invalid one
- * (the vrf_validation_error is caught and the result is false). The dsa and the charge are the chain's.
+ * koinos util converter to<multihash> as verify_vrf_proof reads `hash`: the code and size varints, then `size` bytes
+ * (a short read leaves zeros); nothing is refused, a malformed hash simply does not equal the proof's.
  */
-export function verifyVrfProof(ctx: ExecutionContext, args: { type?: number }): { value: boolean } {
+function isSha256MultihashOf(bytes: Uint8Array, digest: Uint8Array): boolean {
+  let i = 0;
+  const read = (): bigint => {
+    let v = 0n;
+    let shift = 0n;
+    for (;;) {
+      const b = bytes[i++];
+      if (b === undefined) return v;
+      v |= BigInt(b & 0x7f) << shift;
+      if (b < 0x80 || shift > 63n) return v;
+      shift += 7n;
+    }
+  };
+  if (read() !== 0x12n || read() !== BigInt(digest.length)) return false;
+  return digest.every((b, j) => (bytes[i + j] ?? 0) === b);
+}
+
+/**
+ * verify_vrf_proof (system_calls.cpp): the dsa must be secp256k1; the public key is read as 33 compressed bytes (a
+ * key that does not parse is koinos-crypto's key_serialization_error, code 1); then public_key::verify_random_proof
+ * (libsecp256k1-vrf, vrf.ts) and its output compared with `hash` as a sha2-256 multihash. A proof that does not verify,
+ * including one that is not 81 bytes ("proof must be 81 bytes"), is a vrf_validation_error the chain catches: false.
+ */
+export function verifyVrfProof(
+  ctx: ExecutionContext,
+  args: { type?: number; public_key?: Uint8Array; proof?: Uint8Array; hash?: Uint8Array; message?: Uint8Array },
+): { value: boolean } {
   void ctx;
   if ((args.type ?? 0) !== 0) throw new ChainError(HOST_ERROR.unknown_dsa, 'unexpected dsa');
-  return { value: false };
+  const publicKey = (args.public_key ?? EMPTY).subarray(0, 33);
+  if (!isValidCompressedKey(publicKey)) throw new ChainError(ERROR_CODE.reversion, 'unknown error during public key deserialization');
+  const output = vrfVerify(publicKey, args.proof ?? EMPTY, args.message ?? EMPTY);
+  return { value: output !== null && isSha256MultihashOf(args.hash ?? EMPTY, output) };
 }

@@ -70,6 +70,11 @@ export interface ApprovalQueueOptions {
   ttlMs?: number;
   /** Receives every decision (the wallet appends them to approvals.log). */
   record?: (entry: ApprovalRecord) => void;
+  /**
+   * Checks a request before anyone is asked (the wallet: it is unlocked and the signer is an account with a key), so
+   * that nobody approves what could not be signed anyway. Throws to refuse.
+   */
+  admit?: (review: ApprovalReview) => void;
 }
 
 interface Grant {
@@ -141,6 +146,7 @@ export class ApprovalQueue {
   readonly #clock: () => number;
   readonly #ttlMs: number;
   readonly #record: (entry: ApprovalRecord) => void;
+  readonly #admit: (review: ApprovalReview) => void;
   readonly #pending = new Map<string, Pending>();
   readonly #listeners = new Set<(state: ApprovalState) => void>();
   readonly #decisions: ApprovalRecord[] = [];
@@ -150,6 +156,7 @@ export class ApprovalQueue {
     this.#clock = options.clock ?? Date.now;
     this.#ttlMs = options.ttlMs ?? APPROVAL_TTL_MS;
     this.#record = options.record ?? (() => {});
+    this.#admit = options.admit ?? (() => {});
   }
 
   get mode(): Approver['mode'] {
@@ -174,9 +181,14 @@ export class ApprovalQueue {
 
   /**
    * Enters a request and waits for its decision. One request per origin waits at a time.
-   * @throws WalletError APPROVAL_PENDING (the origin already waits for one), REJECTED, APPROVAL_EXPIRED.
+   * @throws what `admit` throws, WalletError APPROVAL_PENDING (the origin already waits for one), REJECTED, APPROVAL_EXPIRED.
    */
   request(review: ApprovalReview, subject: ApprovalSubject): Promise<Approval> {
+    try {
+      this.#admit(review);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     for (const other of this.#pending.values()) {
       if (other.request.review.origin === review.origin) {
         return Promise.reject(

@@ -11,10 +11,12 @@ import { invokeSystemCall } from '../../../src-main/devnet/vm/hostApi.ts';
 import { MemoryObjectStore } from '../../../src-main/devnet/vm/objectStore.ts';
 import { KERNEL_SPACE } from '../../../src-main/devnet/vm/stateThunks.ts';
 import { SYSTEM_CALL_IDS, type SystemCallName } from '../../../src-main/devnet/vm/systemCallIds.ts';
+import { fromHex, utf8ToBytes } from '../../../src-main/koinos/bytes.ts';
 import { decode, encode } from '../../../src-main/koinos/codec.ts';
 import { multihashSha256, sha256 } from '../../../src-main/koinos/hash.ts';
 import { publicKeyFromPrivateKey, signDigest } from '../../../src-main/koinos/keys.ts';
 import { merkleRoot, nonceToBytes } from '../../../src-main/koinos/transaction.ts';
+import { vrfVector } from '../../vrfVectors.ts';
 import { deploy, probeContract, probeResult, signedTransaction, testEnv, type TestEnv, chainErrorOf } from './hostEnv.ts';
 
 const CONTRACT = devKey(20).addressBytes;
@@ -145,13 +147,47 @@ describe('merkle roots and VRF proofs', () => {
     expect(decode(`${M}error_data`, result.bytes)).toEqual({ message: 'leaf and merkle root hash codes do not match' });
   });
 
-  it('answers a VRF proof as the chain answers an invalid one, and refuses another dsa', () => {
-    const args = (type: number) =>
-      encode(`${M}verify_vrf_proof_arguments`, { type, public_key: publicKeyFromPrivateKey(devKey(1).privateKey), proof: new Uint8Array(81), hash: hashes[0], message: new Uint8Array([1]) });
-    const result = direct(testEnv(), 'verify_vrf_proof', args(0));
-    expect([result.code, boolOf(result.bytes)]).toEqual([0, false]);
-    expect(result.compute).toBe(BigInt(COMPUTE_REGISTRY.verify_vrf_proof + args(0).length));
-    const other = direct(testEnv(), 'verify_vrf_proof', args(1));
+  it('verifies a VRF proof and its output hash as koinos-crypto-cpp does, charged the registry and the argument bytes', () => {
+    const v = vrfVector('koinos-crypto-vrf-verify');
+    const args = (fields: Record<string, unknown>) =>
+      encode(`${M}verify_vrf_proof_arguments`, {
+        type: 0,
+        public_key: fromHex(v.public_key),
+        proof: fromHex(v.proof),
+        hash: multihashSha256(fromHex(v.output)),
+        message: utf8ToBytes(v.message_utf8),
+        ...fields,
+      });
+    const right = direct(testEnv(), 'verify_vrf_proof', args({}));
+    expect([right.code, boolOf(right.bytes)]).toEqual([0, true]);
+    expect(right.compute).toBe(BigInt(COMPUTE_REGISTRY.verify_vrf_proof + args({}).length));
+    // Another output hash, a corrupted proof, another message: false, as the chain answers a vrf_validation_error.
+    expect(boolOf(direct(testEnv(), 'verify_vrf_proof', args({ hash: hashes[0] })).bytes)).toBe(false);
+    const wrong = fromHex(v.proof);
+    wrong[40] = wrong[40]! ^ 1;
+    expect(boolOf(direct(testEnv(), 'verify_vrf_proof', args({ proof: wrong })).bytes)).toBe(false);
+    expect(boolOf(direct(testEnv(), 'verify_vrf_proof', args({ message: utf8ToBytes('other') })).bytes)).toBe(false);
+  });
+
+  it('answers false for a proof that is not 81 bytes ("proof must be 81 bytes" is caught by the chain)', () => {
+    const v = vrfVector('koinos-crypto-vrf-bad-size');
+    for (const proof of v.proofs as string[]) {
+      const args = encode(`${M}verify_vrf_proof_arguments`, { type: 0, public_key: fromHex(v.public_key), proof: fromHex(proof), hash: hashes[0], message: utf8ToBytes(v.message_utf8) });
+      const result = direct(testEnv(), 'verify_vrf_proof', args);
+      expect([result.code, boolOf(result.bytes)]).toEqual([0, false]);
+    }
+  });
+
+  it('refuses a public key that is not a compressed point with code 1, and another dsa with -102', () => {
+    const v = vrfVector('koinos-crypto-vrf-verify');
+    const args = (type: number, publicKey: Uint8Array) =>
+      encode(`${M}verify_vrf_proof_arguments`, { type, public_key: publicKey, proof: fromHex(v.proof), hash: hashes[0], message: new Uint8Array([1]) });
+    for (const publicKey of [new Uint8Array(33), fromHex(v.public_key).subarray(0, 32)]) {
+      // A user contract's call with code >= 1 reverts the transaction; from kernel code the error comes back as data.
+      const bad = direct(testEnv(), 'verify_vrf_proof', args(0, publicKey), PRIVILEGE.kernel);
+      expect([bad.code, decode(`${M}error_data`, bad.bytes)]).toEqual([1, { message: 'unknown error during public key deserialization' }]);
+    }
+    const other = direct(testEnv(), 'verify_vrf_proof', args(1, fromHex(v.public_key)));
     expect([other.code, decode(`${M}error_data`, other.bytes)]).toEqual([-102, { message: 'unexpected dsa' }]);
   });
 });
