@@ -42,6 +42,7 @@ describe('event hub', () => {
     hub.emit('head:new', HEAD);
     hub.emit('vault:lockState', LOCKED);
     hub.emit('tx:update', { transactionId: '0x12', networkId: 'local', status: 'included', blockHeight: '7' });
+    hub.emit('approvals:changed', { mode: 'password', pending: [] });
     stop();
     hub.emit('head:new', HEAD);
     expect(sent.map(([event]) => event)).toEqual([...IPC_EVENTS]);

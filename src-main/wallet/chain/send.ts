@@ -232,15 +232,15 @@ export class SendService {
   }
 
   /**
-   * rc_limit under the approved cap: by hand as set; else from a dry run of the approved transaction itself (after the
-   * approval, so what the node sees is what the person approved, at the nonce the transfer will use); else, when a
-   * pending transaction holds the stored nonce, from the last measured cost (or the cap when none was measured).
+   * rc_limit under the approved cap, from a dry run of the approved transaction itself (after the approval, so what
+   * the node sees is what the person approved, at the nonce the transfer will use): the mana it used plus 10 %, or the
+   * limit set by hand, which the dry run shows to be enough. When a pending transaction holds the stored nonce the
+   * chain would refuse that dry run, so the last measured cost (or the cap when none was measured) sizes it.
    */
   private async sizeRcLimit(review: Review, approval: Approval, node: KoinosNode): Promise<bigint> {
-    if (review.rcByHand) return review.rcCap;
     if (!review.dryRunnable) {
       const measured = this.lastCost.get(review.costKey);
-      return measured !== undefined ? rcLimitFor(measured, review.rcCap) : review.rcCap;
+      return review.rcByHand || measured === undefined ? review.rcCap : rcLimitFor(measured, review.rcCap);
     }
     const dry = await this.deps.signer.signTransaction(review.payer, review.transaction, approval);
     const receipt = await node.submit(dry, false).catch((error: unknown) => {
@@ -258,6 +258,6 @@ export class SendService {
       });
     }
     this.lastCost.set(review.costKey, receipt.rc_used);
-    return rcLimitFor(receipt.rc_used, review.rcCap);
+    return review.rcByHand ? review.rcCap : rcLimitFor(receipt.rc_used, review.rcCap);
   }
 }

@@ -124,9 +124,11 @@ describe('DashboardService', () => {
     expect(before.mana.pending).toBe('0');
 
     const review = await s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '10' });
-    await s.send.confirm(review.reviewId);
+    const receipt = await s.send.confirm(review.reviewId);
     const during = await s.dashboard.get({ address: a!.address });
-    expect(during.mana.pending).toBe(review.rcLimit);
+    // Held: the rc_limit the transaction was signed with (sized under the review's cap after approval).
+    expect(during.mana.pending).toBe(receipt.rcLimit);
+    expect(BigInt(receipt.rcLimit)).toBeLessThanOrEqual(BigInt(review.rcLimit));
     await devnet.node.produceBlock();
     const head = await s.networks.head();
     expect(BigInt(head.height)).toBeGreaterThan(BigInt(before.head.height));

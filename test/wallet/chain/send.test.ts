@@ -22,7 +22,9 @@ describe('SendService', () => {
     expect(review.payer).toBe(a!.address);
     expect(review.nonce).toBe('1');
     expect(BigInt(review.rcEstimate)).toBeGreaterThan(0n);
-    expect(BigInt(review.rcLimit)).toBe(BigInt(review.rcEstimate) + (BigInt(review.rcEstimate) * 10n + 99n) / 100n);
+    expect(review.estimateSource).toBe('default');
+    // rc_limit in the review is a cap: all the mana the 1.5 KOIN sent leave (KOIN is the mana).
+    expect(BigInt(review.rcLimit)).toBe(BigInt(review.availableMana) - 150_000_000n);
     expect(review.operations).toHaveLength(1);
     expect(review.operations[0]!.entryPoint).toBe('transfer');
     expect(review.operations[0]!.summary).toMatch(/^Transfer 1\.5 KOIN from /);
@@ -33,7 +35,10 @@ describe('SendService', () => {
     const receipt = await s.send.confirm(review.reviewId);
     expect(receipt.broadcast).toBe(true);
     expect(receipt.reverted).toBe(false);
-    expect(BigInt(receipt.rcUsed)).toBeLessThanOrEqual(BigInt(review.rcLimit));
+    // Sized after the approval by a dry run (the mana it used plus 10 %): far under the cap, and enough.
+    expect(BigInt(receipt.rcLimit)).toBeLessThan(BigInt(review.rcLimit) / 1000n);
+    expect(BigInt(receipt.rcUsed)).toBeLessThanOrEqual(BigInt(receipt.rcLimit));
+    expect(BigInt(receipt.rcLimit)).toBeLessThanOrEqual((BigInt(receipt.rcUsed) * 12n) / 10n);
     expect(receipt.events.some((e) => e.name.endsWith('transfer_event'))).toBe(true);
     const included = await s.follower.waitFor(receipt.transactionId, ['included'], 10_000);
     expect(included.status).toBe('included');
@@ -86,9 +91,14 @@ describe('SendService', () => {
     expect(max.amount).toBeLessThan(1_000_000n * KOIN);
     const review = await s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: formatAmount(max.amount - 10n * KOIN) });
     expect(BigInt(review.rcLimit)).toBeGreaterThan(0n);
-    const low = await walletErrorOf(s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '1', rcLimit: '1' }));
-    expect(low.code).toBe('NOT_ENOUGH_MANA');
-    expect(low.metaMessages).toEqual([expect.stringMatching(/^0\.\d+ mana needed, \d+(\.\d+)? available, (mana is full|full again in about \d+ min)\.$/)]);
+    // A mana limit set by hand too low: the review cannot know (nothing is signed before approval); the dry run after
+    // the approval finds it, and nothing is sent.
+    const low = await s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '1', rcLimit: '1' });
+    const refused = await walletErrorOf(s.send.confirm(low.reviewId));
+    expect(refused.code).toBe('NOT_ENOUGH_MANA');
+    expect(refused.shortMessage).toContain('Nothing was sent');
+    const node = new KoinosNode({ jsonRpc: { url: `${devnet.url}/jsonrpc` } });
+    expect(await node.nonce(addressFromString(a!.address))).toBe(0n);
   });
 
   it('refuses to sign when the chain ID changed between review and confirm (a reset devnet), and sends nothing', async () => {

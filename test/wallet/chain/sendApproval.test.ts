@@ -70,7 +70,7 @@ describe('send behind the approval queue', () => {
     expect(shown.operations[0]!.args).toMatchObject({ from: a!.address, to: b!.address, value: '150000000' });
 
     const submits = signedCalls(proxy.calls());
-    expect(submits.map((c) => c.params.broadcast)).toEqual([false, true]); // the dry run after approval, then the send
+    expect(submits.map((c) => c.params.broadcast ?? false)).toEqual([false, true]); // the dry run after approval, then the send
     const cap = BigInt(review.rcLimit);
     expect(BigInt(submits[0]!.params.transaction!.header!.rc_limit!)).toBe(cap);
     const sent = BigInt(submits[1]!.params.transaction!.header!.rc_limit!);
