@@ -211,7 +211,7 @@ export interface TransferInput {
   token: string;
   /** Decimal amount as typed (for example "1.5"), in the token's units. */
   amount: string;
-  /** Set by hand, base units of mana; absent: automatic from a dry run. */
+  /** Set by hand, base units of mana; absent: automatic, from a dry run after the approval. */
   rcLimit?: UintString;
 }
 
@@ -254,15 +254,16 @@ export interface RiskFlag {
 }
 
 export interface TransactionReview {
-  /** Identifies the prepared transaction for `send:confirm`; it is signed only then. */
+  /** Identifies the prepared transaction for `send:confirm`, which asks for the approval; it is signed only after it. */
   reviewId: string;
   networkId: string;
   networkName: string;
   chainId: string;
   payer: string;
   nonce: UintString;
+  /** The cap: the most mana the transfer may use. Its rc_limit is sized under it after the approval. */
   rcLimit: UintString;
-  /** Mana the dry run used; the most it may cost is rcLimit. */
+  /** The expected cost: an estimate (see estimateSource), not a figure from the node. */
   rcEstimate: UintString;
   availableMana: UintString;
   /**
