@@ -22,7 +22,8 @@ import { abiKey, AbiStore } from './abiStore.ts';
 import { buildBlock, type IncludedTransaction } from './blockBuilder.ts';
 import { checkMeta, FORMAT_VERSION, loadChain, newChain, ZERO_BLOCK_ID, type ChainMeta, type Head, type LoadedChain } from './chainData.ts';
 import { ChainError, ERROR_CODE, failure, toNodeError } from './chainError.ts';
-import { contractAbi, contractAt, contractMetadata, defineTestToken, KOIN, newTokenAddress } from './contracts/registry.ts';
+import { contractAbi, contractAt, contractMetadata, defineTestToken, KOIN, newTokenAddress, systemContractAt } from './contracts/registry.ts';
+import { NameServiceContract, nameServiceAbi } from './contracts/nameService.ts';
 import { DEV_MNEMONIC, GENESIS_KEY_INDEX, type DevKey } from './devKeys.ts';
 import { buildGenesis, DEFAULT_ACCOUNTS, DEFAULT_GENESIS_SEED, DEFAULT_INITIAL_BALANCE, type Genesis, type GenesisParams } from './genesis.ts';
 import { loadCommunityContract, type CommunityContract } from './communityContracts.ts';
@@ -704,6 +705,7 @@ class Devnet implements DevnetNode {
   private async contractMeta(request: { contract_id: Uint8Array }): Promise<ProtoMessage> {
     const contract = contractAt(this.headView(), request.contract_id);
     if (contract) return { meta: { abi: contractAbi(contract) } };
+    if (systemContractAt(this.headView(), request.contract_id) instanceof NameServiceContract) return { meta: { abi: nameServiceAbi() } };
     const community = [...this.shape.community].find(([, address]) => equalBytes(address, request.contract_id));
     if (community) return { meta: { abi: loadCommunityContract(community[0]).abi } };
     const abi = await this.abis.get(request.contract_id);

@@ -3,6 +3,7 @@
 // get_contract_name (10000) are overrides to its get_address / get_name, as on mainnet and harbinger.
 import { equalBytes, toBase58, utf8ToBytes } from '../../koinos/bytes.ts';
 import { decode, encode } from '../../koinos/codec.ts';
+import { DESCRIPTOR } from '../../koinos/generated/descriptor.ts';
 import { ERROR_CODE, reversion } from '../chainError.ts';
 import { objectSpace, type Space, type StateView } from '../state.ts';
 import { check, emit, getObject, putObject, removeObject, type CallContext, type Contract } from './context.ts';
@@ -101,4 +102,28 @@ export class NameServiceContract implements Contract {
     emit(ctx, this.address, 'koinos.contracts.record_update_event', encode(`${NS}record_update_event`, { name, address }), impacted);
     return encode(`${NS}set_record_result`, {});
   }
+}
+
+let abiText: string | undefined;
+
+/** The name service's ABI as JSON text, in the shape koilib's Contract reads (the contract meta store answers it). */
+export function nameServiceAbi(): string {
+  const types = (DESCRIPTOR.nested as any).koinos.nested.contracts.nested.name_service;
+  const method = (name: keyof typeof NAME_SERVICE_ENTRY_POINTS, readOnly: boolean, description: string) => ({
+    argument: `koinos.contracts.name_service.${name}_arguments`,
+    return: `koinos.contracts.name_service.${name}_result`,
+    entry_point: NAME_SERVICE_ENTRY_POINTS[name],
+    read_only: readOnly,
+    description,
+  });
+  abiText ??= JSON.stringify({
+    methods: {
+      get_address: method('get_address', true, 'Returns the address registered under a name'),
+      get_name: method('get_name', true, 'Returns the name registered for an address'),
+      set_record: method('set_record', false, 'Registers a name for an address (system authority only)'),
+    },
+    events: { 'koinos.contracts.record_update_event': { argument: 'koinos.contracts.name_service.record_update_event' } },
+    koilib_types: { nested: { koinos: { nested: { contracts: { nested: { name_service: types } } } } } },
+  });
+  return abiText;
 }
