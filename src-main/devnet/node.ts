@@ -22,7 +22,7 @@ import { abiKey, AbiStore } from './abiStore.ts';
 import { buildBlock, type IncludedTransaction } from './blockBuilder.ts';
 import { checkMeta, FORMAT_VERSION, loadChain, newChain, ZERO_BLOCK_ID, type ChainMeta, type Head, type LoadedChain } from './chainData.ts';
 import { ChainError, ERROR_CODE, failure, toNodeError } from './chainError.ts';
-import { contractAbi, contractAt, contractMetadata, defineTestToken, KOIN, newTokenAddress, systemContractAt } from './contracts/registry.ts';
+import { contractAbi, contractAt, defineTestToken, KOIN, newTokenAddress, systemContractAt } from './contracts/registry.ts';
 import { NameServiceContract, nameServiceAbi } from './contracts/nameService.ts';
 import { DEV_MNEMONIC, GENESIS_KEY_INDEX, type DevKey } from './devKeys.ts';
 import { buildGenesis, DEFAULT_ACCOUNTS, DEFAULT_GENESIS_SEED, DEFAULT_INITIAL_BALANCE, type Genesis, type GenesisParams } from './genesis.ts';

@@ -204,7 +204,7 @@ describe('a devnet shaped like mainnet', () => {
     await transaction.pushOperation(operation!);
     await transaction.prepare();
     await transaction.sign();
-    const { receipt } = await transaction.send();
+    const receipt = await transaction.send();
     expect(receipt.payer).toBe(MAINNET.freemanasharer);
     await transaction.wait('byBlock', 15_000);
     const { result } = await method(nicknames, 'get_address')({ value: 'nomana' });
