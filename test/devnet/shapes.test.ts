@@ -1,9 +1,13 @@
 // Network shapes and names as the chain resolves them, over real HTTP with koilib: a system contract placed anywhere
 // (the CLI's --system-contract), the name service behind get_contract_address / get_contract_name, and a devnet
 // shaped like mainnet (KOIN and VHP at mainnet's addresses, nicknames, the free mana sharer, an NFT collection).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Contract, Provider, Signer, Transaction, utils } from 'koilib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src-main/devnet/startDevnet.ts';
+import { openNode } from '../../src-main/devnet/node.ts';
 import { spawnDevnet, runDevnetToExit, type DevnetProcess } from './devnetProcess.ts';
 import { rpc } from './httpHelpers.ts';
 import { addressFromString } from '../../src-main/koinos/address.ts';
@@ -209,5 +213,25 @@ describe('a devnet shaped like mainnet', () => {
     await transaction.wait('byBlock', 15_000);
     const { result } = await method(nicknames, 'get_address')({ value: 'nomana' });
     expect((result as { value: string }).value).toBe(user.getAddress());
+  });
+});
+
+describe('a shaped chain in a data directory', () => {
+  it('reopens with its shape, and refuses another shape', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'koinos-shape-'));
+    try {
+      const first = await openNode({ dataDir: dir, manual: true, shape: { like: 'mainnet' }, signatureThreads: 0, log: () => {} });
+      const chainId = first.chainId;
+      await first.close();
+      const again = await openNode({ dataDir: dir, manual: true, signatureThreads: 0, log: () => {} });
+      expect(again.koinAddress).toBe(MAINNET.koin);
+      expect(again.chainId).toEqual(chainId);
+      await again.close();
+      await expect(openNode({ dataDir: dir, manual: true, shape: { like: 'harbinger' }, signatureThreads: 0, log: () => {} })).rejects.toThrow(
+        /created with shape "mainnet"; the config asks for "harbinger"/,
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
