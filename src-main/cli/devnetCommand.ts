@@ -9,6 +9,7 @@ import { decodeKoinResult, encodeKoinArgs, KOIN_METHODS } from '../koinos/koin.t
 import {
   assertMaxPositionals,
   EXIT_OK,
+  listOption,
   parseArgs,
   readSecret,
   rememberSecret,
@@ -21,6 +22,7 @@ import {
 import { startDevnet, DEFAULT_HOST, DEFAULT_PORT, type Devnet, type StartDevnetOptions } from '../devnet/startDevnet.ts';
 import { requestType } from '../devnet/node.ts';
 import { lockDataDir, prepareDataDir } from './dataDir.ts';
+import { describeShape, resolveShape, SHAPE_NAMES, type ChainShape, type ShapeName, type ShapeOptions } from '../devnet/shapes.ts';
 
 /** Environment variable that holds the API key (out of the process list, unlike --api-key). */
 export const API_KEY_ENV = 'KOINOS_DEVNET_API_KEY';
@@ -41,6 +43,14 @@ Options:
   --irreversible-depth N
                     blocks the last irreversible block trails the head (default 60, as on mainnet;
                     0 makes every block irreversible at once)
+  --like SHAPE      network shape: plain (default), mainnet or harbinger. Places the system contracts
+                    (koin, vhp, pob, name_service, resources, governance, claim, get_contract_metadata)
+                    at that network's addresses and registers their names; mainnet and harbinger also
+                    deploy nicknames and the free mana sharer at the network's addresses and an NFT
+                    collection (owner: account 0). The chain ID stays the devnet's own, so nothing
+                    signed here can be replayed on a real network.
+  --system-contract NAME=ADDRESS
+                    place one system contract at ADDRESS (repeatable), e.g. koin=19JntSm8pSNETT9aHTwAUHC5RMoaSmgZPJ
   --api-key-file F  require the key read from file F (trimmed; - reads stdin) on every request
                     (REST: header X-API-KEY, JSON-RPC: header or query parameter apikey)
   --api-key K       the same with the key itself; other users of this machine can read it in the
@@ -55,7 +65,8 @@ devnet.advance_time {milliseconds}, devnet.set_balance {contract_id?, account, v
 symbol, decimals, initial_supply, owner}, devnet.snapshot {}, devnet.revert {id}, devnet.reset {genesis_seed?,
 accounts?, initial_balance?} (a new chain ID). See the README.
 
-The first line of output is JSON: {url, jsonrpc, rest, chain_id, koin_address, accounts: [{address, wif}]}.`;
+The first line of output is JSON: {url, jsonrpc, rest, chain_id, koin_address, shape: {like, system_contracts,
+community_contracts}, accounts: [{address, wif}]}. GET /v1/chain/shape answers the same shape.`;
 
 const BANNER_RULE = '!'.repeat(78);
 
@@ -70,6 +81,8 @@ const OPTION_SPEC: Record<string, OptionSpec> = {
   'irreversible-depth': { type: 'string' },
   'api-key': { type: 'string' },
   'api-key-file': { type: 'string' },
+  like: { type: 'string' },
+  'system-contract': { type: 'string', multiple: true },
 };
 
 function integer(name: string, text: string, min: number, max: number): number {
@@ -144,9 +157,39 @@ async function parseOptions(argv: string[]): Promise<{ help: true } | { help: fa
   if (args.options.reset) options.reset = true;
   const depth = stringOption(args, 'irreversible-depth');
   if (depth !== undefined) options.irreversibleDepth = integer('irreversible-depth', depth, 0, 1_000_000);
+  const shape = shapeOption(args);
+  if (shape !== undefined) options.shape = shape;
   const apiKey = await apiKeyOption(args);
   if (apiKey !== undefined) options.apiKey = apiKey;
   return { help: false, options };
+}
+
+/**
+ * --like and --system-contract NAME=ADDRESS (repeatable), checked as the devnet will resolve them.
+ * @throws UsageError naming the option and what it expected.
+ */
+function shapeOption(args: ReturnType<typeof parseArgs>): ShapeOptions | undefined {
+  const like = stringOption(args, 'like');
+  const placements = listOption(args, 'system-contract');
+  if (like === undefined && placements.length === 0) return undefined;
+  if (like !== undefined && !(SHAPE_NAMES as readonly string[]).includes(like)) {
+    throw new UsageError(`option --like of "devnet" expects one of ${SHAPE_NAMES.join(', ')}, got ${describe(like)}`);
+  }
+  const systemContracts: Record<string, string> = {};
+  for (const text of placements) {
+    const match = /^([a-z_]+)=(\S+)$/.exec(text);
+    if (!match) throw new UsageError(`option --system-contract of "devnet" expects NAME=ADDRESS, got ${describe(text)}`);
+    const [, name, address] = match as unknown as [string, string, string];
+    if (Object.hasOwn(systemContracts, name)) throw new UsageError(`option --system-contract of "devnet" places ${name} twice`);
+    systemContracts[name] = address;
+  }
+  const shape: ShapeOptions = { like: like as ShapeName | undefined, systemContracts };
+  try {
+    resolveShape(shape);
+  } catch (e) {
+    throw new UsageError(`option --system-contract of "devnet": ${e instanceof WalletError ? e.shortMessage : String(e)}`);
+  }
+  return shape;
 }
 
 function firstSignal(): { promise: Promise<string>; dispose: () => void } {
@@ -177,6 +220,12 @@ async function koinBalance(devnet: Devnet, address: string): Promise<string | un
   } catch {
     return undefined;
   }
+}
+
+function shapeLine(shape: ChainShape): string {
+  const placed = Object.keys(shape.overrides);
+  const base = shape.like === 'plain' ? 'plain (the devnet\'s own addresses)' : `like ${shape.like} (its contract addresses; this devnet's own chain ID)`;
+  return placed.length > 0 ? `${base}; placed: ${placed.map((n) => `${n} at ${shape.overrides[n]}`).join(', ')}` : base;
 }
 
 function modeLine(options: StartDevnetOptions): string {
@@ -244,6 +293,7 @@ export async function devnetCommand(argv: string[]): Promise<number> {
         rest: `${devnet.url}/v1`,
         chain_id: devnet.chainId,
         koin_address: devnet.koinAddress,
+        shape: describeShape(devnet.node.shape),
         accounts: devnet.accounts.map((a) => ({ address: a.address, wif: a.wif })),
       }),
     );
@@ -255,6 +305,7 @@ export async function devnetCommand(argv: string[]): Promise<number> {
       `  REST       ${devnet.url}/v1`,
       `  Chain ID   ${devnet.chainId}`,
       `  KOIN       ${devnet.koinAddress}`,
+      `  Shape      ${shapeLine(devnet.node.shape)}`,
       `  Blocks     ${modeLine(options)}`,
       `  Storage    ${options.dataDir ? `LevelDB in ${options.dataDir}` : 'in memory (gone when stopped)'}`,
       ...(options.apiKey ? ['  API key    required (REST header X-API-KEY; JSON-RPC header or query apikey)'] : []),

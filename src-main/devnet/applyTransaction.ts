@@ -13,7 +13,7 @@ import type { EventData, Operation, Transaction, TransactionHeader, TransactionR
 import { ChainError, ERROR_CODE, failure } from './chainError.ts';
 import type { CallContext } from './contracts/context.ts';
 import type { ChainFacts } from './chainFacts.ts';
-import { contractAt, KOIN } from './contracts/registry.ts';
+import { builtInAt, KOIN } from './contracts/registry.ts';
 import {
   authorizesTransactionApplication,
   callWasmContract,
@@ -352,7 +352,7 @@ export function applyTransaction(ctx: ApplyContext, prepared: PreparedTransactio
 
 function applyOperation(ctx: CallContext, op: Operation): void {
   const call = op.call_contract;
-  if (call && !contractAt(ctx.view, call.contract_id) && isWasmContract(ctx.view, call.contract_id)) {
+  if (call && !builtInAt(ctx.view, call.contract_id) && isWasmContract(ctx.view, call.contract_id)) {
     callWasmContract(ctx, ctx.transaction, ctx.logs ?? [], call.contract_id, call.entry_point, call.args);
     return;
   }
@@ -360,7 +360,7 @@ function applyOperation(ctx: CallContext, op: Operation): void {
   if (op.call_contract) {
     ctx.meter?.useCompute(COMPUTE.call);
     const call = op.call_contract;
-    const contract = contractAt(ctx.view, call.contract_id);
+    const contract = builtInAt(ctx.view, call.contract_id);
     if (!contract) throw new ChainError(ERROR_CODE.invalid_contract, 'contract does not exist');
     try {
       contract.call(ctx, call.entry_point, call.args);

@@ -14,7 +14,8 @@ import type { DevnetConfig } from './types.ts';
  * Format of the data directory; bumped when what is stored changes (2: history keys carry the address length;
  * 3: state keys are the serialized database_key{space, key}, as state_db.cpp counts them; 4: the genesis
  * resource_limit_data holds mainnet's per-block limits, which the chain ID is derived from; 5: the genesis
- * compute_bandwidth_registry is mainnet's, without the devnet's native-contract entries).
+ * compute_bandwidth_registry is mainnet's, without the devnet's native-contract entries, and genesis places the system
+ * contracts (a network shape) and registers their names in the name service).
  */
 export const FORMAT_VERSION = 5;
 const EMPTY = new Uint8Array(0);
@@ -45,6 +46,8 @@ export interface ChainMeta {
   salt: Uint8Array;
   accounts: number;
   initial_balance: bigint;
+  /** The network shape (shapes.ts shapeSpec); empty in data written before shapes: plain. */
+  shape: string;
 }
 
 /** Refuses to continue a stored chain with a config that asks for a different genesis. */

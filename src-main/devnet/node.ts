@@ -22,9 +22,12 @@ import { abiKey, AbiStore } from './abiStore.ts';
 import { buildBlock, type IncludedTransaction } from './blockBuilder.ts';
 import { checkMeta, FORMAT_VERSION, loadChain, newChain, ZERO_BLOCK_ID, type ChainMeta, type Head, type LoadedChain } from './chainData.ts';
 import { ChainError, ERROR_CODE, failure, toNodeError } from './chainError.ts';
-import { contractAbi, contractAt, contractMetadata, defineTestToken, KOIN, newTokenAddress, SYSTEM_CONTRACT_NAMES } from './contracts/registry.ts';
+import { contractAbi, contractAt, defineTestToken, KOIN, newTokenAddress, systemContractAt } from './contracts/registry.ts';
+import { NameServiceContract, nameServiceAbi } from './contracts/nameService.ts';
 import { DEV_MNEMONIC, GENESIS_KEY_INDEX, type DevKey } from './devKeys.ts';
-import { buildGenesis, DEFAULT_ACCOUNTS, DEFAULT_GENESIS_SEED, DEFAULT_INITIAL_BALANCE, KOIN_ADDRESS, type Genesis } from './genesis.ts';
+import { buildGenesis, DEFAULT_ACCOUNTS, DEFAULT_GENESIS_SEED, DEFAULT_INITIAL_BALANCE, type Genesis, type GenesisParams } from './genesis.ts';
+import { loadCommunityContract, type CommunityContract } from './communityContracts.ts';
+import { resolveShape, shapeFromSpec, shapeSpec, type ChainShape } from './shapes.ts';
 import { historyAddresses, HistoryIndex, MAX_HISTORY_HEIGHT, type HistoryPage } from './history.ts';
 import { Mempool } from './mempool.ts';
 import { NODE_METHODS, requestType, type NodeMethod } from './methods.ts';
@@ -32,8 +35,9 @@ import { MAX_INCLUSION_ATTEMPTS, proposeBlock, type LeftOut, type ProposalRun } 
 import { BlockResources, isBlockLimitError, RESOURCE_LIMITS } from './resources.ts';
 import { inlineRecoverer, workerRecoverer, type SignatureRecoverer } from './signatures.ts';
 import { rememberRecoveredKey } from './vm/cryptoThunks.ts';
+import { SYSTEM_CALL_IDS } from './vm/systemCallIds.ts';
 import { BaseState, StateView } from './state.ts';
-import { isWasmContract, readWasmContract } from './wasmContracts.ts';
+import { invokeSystemCallReadOnly, isWasmContract, readWasmContract } from './wasmContracts.ts';
 import { blockFacts, headFacts, type ChainFacts } from './chainFacts.ts';
 import { historyKey, keyText, LevelStore, MemoryStore, storeKey, u32Key, u64Key, type Store, type StoreOp } from './store.ts';
 import {
@@ -132,7 +136,6 @@ interface Snapshot {
 
 class Devnet implements DevnetNode {
   readonly mnemonic = DEV_MNEMONIC;
-  readonly koinAddress: string = addressToString(KOIN_ADDRESS);
   readonly methods: readonly string[] = NODE_METHODS;
 
   private readonly settings: Settings;
@@ -166,6 +169,19 @@ class Devnet implements DevnetNode {
 
   get chainId(): Uint8Array {
     return this.chain.genesis.chainId;
+  }
+
+  get shape(): ChainShape {
+    return this.chain.genesis.shape;
+  }
+
+  get koinAddress(): string {
+    return addressToString(this.koinBytes);
+  }
+
+  /** KOIN's address in this chain's shape (every shape places KOIN: resolveShape keeps it). */
+  private get koinBytes(): Uint8Array {
+    return this.shape.system.get('koin')!;
   }
 
   get genesisAddress(): string {
@@ -452,7 +468,7 @@ class Devnet implements DevnetNode {
     const value = checkBalance('value', options.value, 0n);
     const account = options.account;
     if (!(account instanceof Uint8Array) || account.length === 0) throw new WalletError('INVALID_ARGUMENT', 'account: expected an address, got nothing');
-    const contractId = options.contract && options.contract.length > 0 ? options.contract : KOIN_ADDRESS;
+    const contractId = options.contract && options.contract.length > 0 ? options.contract : this.koinBytes;
     return this.enqueue(() => {
       const token = contractAt(new StateView(this.committed), contractId);
       if (!token) {
@@ -560,7 +576,7 @@ class Devnet implements DevnetNode {
     const initialBalance = checkBalance('initial_balance', options.initialBalance, this.chain.meta.initial_balance);
     return this.enqueue(async () => {
       const salt = new Uint8Array(randomBytes(16));
-      const genesis = buildGenesis({ seed, salt, accounts, initialBalance });
+      const genesis = buildGenesis(genesisParams({ seed, salt, accounts, initialBalance }, this.shape));
       const meta: ChainMeta = {
         format_version: FORMAT_VERSION,
         chain_id: genesis.chainId,
@@ -568,6 +584,7 @@ class Devnet implements DevnetNode {
         salt,
         accounts,
         initial_balance: initialBalance,
+        shape: shapeSpec(this.shape),
       };
       await this.store.clear();
       this.abis.forget();
@@ -648,41 +665,37 @@ class Devnet implements DevnetNode {
   }
 
   /**
-   * chain.invoke_system_call, read-only (controller.cpp): get_contract_name (10000), get_contract_address (10001)
-   * and get_contract_metadata (by name); any other name is "unknown system call name".
+   * chain.invoke_system_call, read-only, in kernel mode on the head state (controller.cpp): by id, or by name
+   * (koinos.chain.system_call_id); overrides apply, so get_contract_address (10001) and get_contract_name (10000)
+   * answer through the name service, as on mainnet.
    */
   private invokeSystemCall(request: { id?: bigint; name?: string; args: Uint8Array }): ProtoMessage {
-    const byName = new Map([
-      ['get_contract_name', 10000n],
-      ['get_contract_address', 10001n],
-      ['get_contract_metadata', -1n],
-    ]);
-    if (request.name !== undefined && !byName.has(request.name)) {
-      throw new ChainError(ERROR_CODE.unknown_system_call, 'unknown system call name', { name: request.name });
+    let sid: number;
+    if (request.name !== undefined) {
+      const id = (SYSTEM_CALL_IDS as Record<string, number>)[request.name];
+      if (id === undefined || !Object.hasOwn(SYSTEM_CALL_IDS, request.name)) {
+        throw new ChainError(ERROR_CODE.unknown_system_call, 'unknown system call name', { name: request.name });
+      }
+      sid = id;
+    } else if (request.id !== undefined && request.id <= 0xffffffffn) {
+      sid = Number(request.id);
+    } else {
+      throw new ChainError(ERROR_CODE.unknown_system_call, `unknown system call id ${request.id ?? '(none)'}`, { id: String(request.id ?? '') });
     }
-    const id = request.name !== undefined ? byName.get(request.name) : request.id;
-    const label = request.name ?? (request.id !== undefined ? String(request.id) : '(none)');
-    try {
-      if (id === 10001n) {
-        const { name } = decode<{ name: string }>('koinos.contracts.name_service.get_address_arguments', request.args);
-        const address = SYSTEM_CONTRACT_NAMES.get(name);
-        return { value: encode('koinos.contracts.name_service.get_address_result', address ? { value: { address } } : {}) };
-      }
-      if (id === 10000n) {
-        const { address } = decode<{ address: Uint8Array }>('koinos.contracts.name_service.get_name_arguments', request.args);
-        const name = [...SYSTEM_CONTRACT_NAMES].find(([, a]) => equalBytes(a, address))?.[0];
-        return { value: encode('koinos.contracts.name_service.get_name_result', name ? { value: { name } } : {}) };
-      }
-      if (id === -1n) {
-        const { contract_id } = decode<{ contract_id: Uint8Array }>('koinos.chain.get_contract_metadata_arguments', request.args);
-        const metadata = contractMetadata(this.headView(), contract_id);
-        return { value: encode('koinos.chain.get_contract_metadata_result', metadata ? { value: metadata } : {}) };
-      }
-    } catch (error) {
-      if (error instanceof WalletError) throw new ChainError(ERROR_CODE.reversion, `unable to decode the arguments of system call ${label}`);
-      throw error;
-    }
-    throw new ChainError(ERROR_CODE.unknown_system_call, `unknown system call id ${label}`, { id: label });
+    const view = this.headView();
+    const ctx = {
+      view,
+      headBlockTime: this.head.timestamp,
+      blockHeight: this.head.height,
+      readOnly: true,
+      genesisAddress: this.genesisKey.addressBytes,
+      caller: EMPTY,
+      events: [],
+      sequence: { next: 0 },
+      authorize: () => false,
+      chain: headFacts(this.chainId, this.head, this.settings.irreversibleDepth, this.committed),
+    };
+    return { value: invokeSystemCallReadOnly(ctx, sid, request.args) };
   }
 
   /**
@@ -692,6 +705,9 @@ class Devnet implements DevnetNode {
   private async contractMeta(request: { contract_id: Uint8Array }): Promise<ProtoMessage> {
     const contract = contractAt(this.headView(), request.contract_id);
     if (contract) return { meta: { abi: contractAbi(contract) } };
+    if (systemContractAt(this.headView(), request.contract_id) instanceof NameServiceContract) return { meta: { abi: nameServiceAbi() } };
+    const community = [...this.shape.community].find(([, address]) => equalBytes(address, request.contract_id));
+    if (community) return { meta: { abi: loadCommunityContract(community[0]).abi } };
     const abi = await this.abis.get(request.contract_id);
     return abi === undefined ? {} : { meta: { abi } };
   }
@@ -965,7 +981,13 @@ export async function openNode(config: DevnetConfig = {}): Promise<DevnetNode> {
     if (metaBytes) {
       meta = decode<ChainMeta>('koinos.devnet.chain_meta', metaBytes);
       checkMeta(meta, config, config.dataDir!);
-      genesis = buildGenesis({ seed: meta.genesis_seed, salt: meta.salt, accounts: meta.accounts, initialBalance: meta.initial_balance });
+      const stored = shapeFromSpec(meta.shape);
+      if (config.shape !== undefined && shapeSpec(resolveShape(config.shape)) !== shapeSpec(stored)) {
+        throw new WalletError('INVALID_ARGUMENT', `the chain in ${config.dataDir} was created with shape "${shapeSpec(stored)}"; the config asks for "${shapeSpec(resolveShape(config.shape))}"`, {
+          metaMessages: ['Start with reset to replace it with a new chain, or drop the shape options to continue it.'],
+        });
+      }
+      genesis = buildGenesis(genesisParams({ seed: meta.genesis_seed, salt: meta.salt, accounts: meta.accounts, initialBalance: meta.initial_balance }, stored));
       if (!equalBytes(genesis.chainId, meta.chain_id)) {
         throw new Error(`the chain ID stored in ${config.dataDir} does not match its genesis (data written by another version?)`);
       }
@@ -973,7 +995,8 @@ export async function openNode(config: DevnetConfig = {}): Promise<DevnetNode> {
     } else {
       // A reset gives a new chain ID even with the same config, as a restarted public testnet does.
       const salt = config.reset ? new Uint8Array(randomBytes(16)) : EMPTY;
-      genesis = buildGenesis({ seed: settings.genesisSeed, salt, accounts: settings.accounts, initialBalance: settings.initialBalance });
+      const shape = resolveShape(config.shape);
+      genesis = buildGenesis(genesisParams({ seed: settings.genesisSeed, salt, accounts: settings.accounts, initialBalance: settings.initialBalance }, shape));
       meta = {
         format_version: FORMAT_VERSION,
         chain_id: genesis.chainId,
@@ -981,6 +1004,7 @@ export async function openNode(config: DevnetConfig = {}): Promise<DevnetNode> {
         salt,
         accounts: settings.accounts,
         initial_balance: settings.initialBalance,
+        shape: shapeSpec(shape),
       };
       chain = await newChain(store, genesis, meta);
     }
@@ -995,6 +1019,13 @@ export async function openNode(config: DevnetConfig = {}): Promise<DevnetNode> {
   }
 }
 
+
+/** Genesis parameters with a shape and the bytecode of the community contracts it deploys. */
+function genesisParams(base: Omit<GenesisParams, 'shape' | 'community'>, shape: ChainShape): GenesisParams {
+  const community = new Map<string, CommunityContract>();
+  for (const name of shape.community.keys()) community.set(name, loadCommunityContract(name));
+  return { ...base, shape, community };
+}
 
 /** Bytes of a state key (latin1 text). */
 function keyTextBytesOf(key: string): Uint8Array {

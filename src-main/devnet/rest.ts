@@ -12,6 +12,7 @@ import type { DevnetNode } from './types.ts';
 import { MAX_HISTORY_LIMIT, requestType, responseType } from './node.ts';
 import { ParamsError, parseMessage } from './jsonrpc.ts';
 import { SYSTEM_CONTRACT_NAMES } from './contracts/registry.ts';
+import { describeShape } from './shapes.ts';
 import { contractRoutes, type Route } from './restContracts.ts';
 import type { ContractDecoder } from '../koinos/contractDecoder.ts';
 import { describeInternalError, toWireError } from './wireError.ts';
@@ -68,7 +69,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
  */
 export function createRestHandler(node: DevnetNode, log: (line: string) => void): RestHandler {
   // Operations of the system tokens (KOIN, VHP) are decoded in blocks, transactions and history.
-  const systemTokens = [...SYSTEM_CONTRACT_NAMES.values()];
+  const systemTokens = [...SYSTEM_CONTRACT_NAMES.values(), ...['koin', 'vhp'].flatMap((n) => node.shape.system.get(n as 'koin') ?? [])];
   const isKoin = (contractId: Uint8Array) => systemTokens.some((id) => equalBytes(contractId, id));
   // Function declarations below are hoisted: the contract routes may use them from here.
   const contracts = contractRoutes({ rpc, resolveAddress, badRequest, isSystemToken: isKoin });
@@ -337,6 +338,8 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
     },
     { method: 'GET', pattern: ['chain', 'resource_limits'], run: () => rpcJson('chain.get_resource_limits', {}) },
     { method: 'GET', pattern: ['chain', 'fork_heads'], run: () => rpcJson('chain.get_fork_heads', {}) },
+    // Devnet-only: which network shape runs (where its system and community contracts are).
+    { method: 'GET', pattern: ['chain', 'shape'], run: async () => describeShape(node.shape) },
     { method: 'GET', pattern: ['block', ':block'], run: block },
     { method: 'GET', pattern: ['blocks'], run: blocks },
     { method: 'POST', pattern: ['block', 'submit'], run: submitBlock },

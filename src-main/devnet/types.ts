@@ -2,6 +2,7 @@
 // The service speaks decoded protobuf messages: `call('chain.get_account_rc', { account })` takes the
 // `koinos.rpc.chain.get_account_rc_request` object and returns the `..._response` object.
 import type { ProtoMessage } from '../koinos/codec.ts';
+import type { ChainShape, ShapeOptions } from './shapes.ts';
 
 export interface DevnetConfig {
   /** Seed of the genesis data: the same seed gives the same chain ID; a new seed gives a new chain. Default 'koinos-devnet'. */
@@ -30,6 +31,11 @@ export interface DevnetConfig {
   onBlock?: (block: { id: Uint8Array; height: bigint; timestamp: bigint; transactionCount: number }) => void;
   /** Where warnings go (a transaction dropped at block time, a failed block). Default console.warn. */
   log?: (message: string) => void;
+  /**
+   * The network shape (shapes.ts): `{ like: 'mainnet' }` places the system contracts at mainnet's addresses and deploys
+   * its community contracts; `systemContracts` places single ones anywhere. Default: the devnet's own layout.
+   */
+  shape?: ShapeOptions;
 }
 
 export interface DevAccount {
@@ -85,7 +91,10 @@ export interface DevnetNode {
   /** The chain ID; a reset changes it (and the accounts when asked), so read these again after one. */
   readonly chainId: Uint8Array;
   readonly genesisAddress: string;
+  /** KOIN's address in this chain's shape. */
   readonly koinAddress: string;
+  /** Where this chain's system and community contracts are (its network shape). */
+  readonly shape: ChainShape;
   readonly mnemonic: string;
   readonly accounts: DevAccount[];
   /** The genesis key: signs every block and is the only key KOIN's mint accepts. Development only. */

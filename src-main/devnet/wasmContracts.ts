@@ -6,7 +6,7 @@ import { decode } from '../koinos/codec.ts';
 import type { Transaction, UploadContractOperation } from '../koinos/types.ts';
 import { ChainError } from './chainError.ts';
 import type { CallContext } from './contracts/context.ts';
-import { contractAt, contractMetadata, KOIN, SYSTEM_CONTRACT_NAMES, VHP } from './contracts/registry.ts';
+import { builtInAt, contractMetadata, KOIN, SYSTEM_CONTRACT_NAMES, systemContractAt } from './contracts/registry.ts';
 import { RESOURCE_LIMITS } from './resources.ts';
 import { equalBytes } from '../koinos/bytes.ts';
 import { KERNEL_SPACES, objectSpace, stateKey, type StateSource, type StateView } from './state.ts';
@@ -24,7 +24,7 @@ import {
 } from './vm/contractOperations.ts';
 import { contractMetadata as hostContractMetadata, AUTHORIZATION } from './vm/contractThunks.ts';
 import { ExecutionContext as HostContext, PRIVILEGE, type ComputeMeter, type ExecutionContext, type HostEnvironment, type NativeCall, type SystemServices } from './vm/executionContext.ts';
-import { systemCall } from './vm/hostApi.ts';
+import { nodeSystemCall, systemCall } from './vm/hostApi.ts';
 import { SYSTEM_CALL_IDS } from './vm/systemCallIds.ts';
 
 const EMPTY = new Uint8Array(0);
@@ -82,7 +82,7 @@ function nativeCaller(hostCtx: ExecutionContext): { caller: Uint8Array; privileg
  */
 function nativeBridge(ctx: CallContext): (contractId: Uint8Array) => NativeCall | undefined {
   return (contractId) => {
-    const contract = contractAt(ctx.view, contractId);
+    const contract = builtInAt(ctx.view, contractId);
     if (!contract) return undefined;
     return (hostCtx, entryPoint, args) => {
       const { caller } = nativeCaller(hostCtx);
@@ -119,7 +119,7 @@ function systemServices(ctx: CallContext): SystemServices {
     },
     contractName: (address) => [...SYSTEM_CONTRACT_NAMES].find(([, a]) => equalBytes(a, address))?.[0],
     contractAddress: (name) => SYSTEM_CONTRACT_NAMES.get(name),
-    nativeMetadata: (id) => (equalBytes(id, KOIN.address) || equalBytes(id, VHP.address) ? contractMetadata(ctx.view, id) : undefined),
+    nativeMetadata: (id) => (systemContractAt(ctx.view, id) ? contractMetadata(ctx.view, id) : undefined),
   };
 }
 
@@ -200,4 +200,13 @@ export function setSystemCallOperation(ctx: CallContext, transaction: Transactio
 /** set_system_contract under the genesis authority (apply_set_system_contract_operation). */
 export function setSystemContractOperation(ctx: CallContext, transaction: Transaction | undefined, logs: string[], op: SetSystemContractOperation): void {
   setSystemContract(environment(ctx, transaction, logs), op);
+}
+
+/**
+ * chain.invoke_system_call: the system call by id on a read-only context (overrides apply: get_contract_address and
+ * get_contract_name answer through the name service); answers the result bytes.
+ * @throws ChainError as the call fails (a missing name: "no record found for the name: X").
+ */
+export function invokeSystemCallReadOnly(ctx: CallContext, sid: number, args: Uint8Array): Uint8Array {
+  return nodeSystemCall(new HostContext(environment({ ...ctx, readOnly: true }, undefined, [])), sid, args);
 }

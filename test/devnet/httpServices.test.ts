@@ -77,8 +77,8 @@ describe('chain.invoke_system_call', () => {
     expect(result.value.hash.subarray(0, 2)).toEqual(Uint8Array.of(0x12, 0x20));
   });
 
-  it('answers "unknown system call name" for any other name', async () => {
-    const error = await rpcError(url, 'chain.invoke_system_call', { name: 'put_object', args: '' });
+  it('answers "unknown system call name" for a name system_call_id does not have', async () => {
+    const error = await rpcError(url, 'chain.invoke_system_call', { name: 'no_such_call', args: '' });
     expect(error.message).toBe('unknown system call name');
     expect(JSON.parse(error.data!).code).toBe(-103);
   });

@@ -1,30 +1,78 @@
-// Which contract lives at an address: the system contracts KOIN and VHP (resolvable by their system names), and the
-// test tokens made with devnet.create_token (defined in the state, so they persist and follow snapshots). Also what
-// the node's services tell about a contract: its metadata object and its ABI (contract_meta_store).
+// Which contract lives at an address: the built-in system contracts KOIN, VHP and the name service, wherever the
+// chain's genesis placed them (a network shape), and the test tokens made with devnet.create_token (both kept in the
+// state, so they persist and follow snapshots). Also what the node's services tell about a contract: its metadata
+// object and its ABI (contract_meta_store).
 import { concatBytes, equalBytes, toHex, utf8ToBytes } from '../../koinos/bytes.ts';
 import { decode, encode } from '../../koinos/codec.ts';
 import { DESCRIPTOR } from '../../koinos/generated/descriptor.ts';
 import { sha256 } from '../../koinos/hash.ts';
 import { KOIN_METHODS, TOKEN_METHODS, VHP_METHODS, type TokenMethod } from '../../koinos/koin.ts';
-import { KOIN_ADDRESS, labelAddress } from '../genesis.ts';
-import { KERNEL_SPACES, objectSpace, type StateView } from '../state.ts';
+import { KOIN_ADDRESS, labelAddress } from '../builtInAddresses.ts';
+import { KERNEL_SPACES, objectSpace, type Space, type StateView } from '../state.ts';
 import { KoinContract } from './koin.ts';
+import { NameServiceContract } from './nameService.ts';
 import { TestToken, TOKEN_EVENTS, type TokenContract, type TokenInfo } from './token.ts';
+import type { Contract } from './context.ts';
 import { VhpContract } from './vhp.ts';
 
 const EMPTY = new Uint8Array(0);
 
-/** VHP's address on every devnet, resolvable as the system name "vhp" (no one holds its key). */
+/** VHP's address on a plain devnet, resolvable as the system name "vhp" (no one holds its key). */
 export const VHP_ADDRESS = labelAddress('koinos-devnet/vhp');
 
+/**
+ * KOIN and VHP as node services read them (mana, balances): their storage zones are these fixed addresses wherever a
+ * shape places the contracts, so one instance serves every placement.
+ */
 export const KOIN = new KoinContract(KOIN_ADDRESS);
 export const VHP = new VhpContract(VHP_ADDRESS);
 
-/** System contract names the devnet resolves (get_contract_address / get_contract_name). */
+/** System contract names of a plain devnet (the name service answers them on the chain; see node.ts). */
 export const SYSTEM_CONTRACT_NAMES: ReadonlyMap<string, Uint8Array> = new Map([
   ['koin', KOIN_ADDRESS],
   ['vhp', VHP_ADDRESS],
 ]);
+
+/** The built-in contracts genesis can place at an address. */
+export type NativeKind = 'koin' | 'vhp' | 'name_service';
+
+/**
+ * Devnet-only space of the built-in contracts' placements: key = the address a contract answers at, value = its kind
+ * (UTF-8). Written by genesis only; a system space in a zone no key controls.
+ */
+export const NATIVE_PLACEMENT_SPACE: Space = objectSpace(labelAddress('koinos-devnet/native'), 0);
+
+const placed = new Map<string, KoinContract | VhpContract | NameServiceContract>();
+
+/** The built-in contract of `kind` answering at `address` (one instance per placement). */
+export function nativeContract(kind: NativeKind, address: Uint8Array): KoinContract | VhpContract | NameServiceContract {
+  const key = `${kind}:${toHex(address)}`;
+  let contract = placed.get(key);
+  if (!contract) {
+    contract =
+      kind === 'koin' ? new KoinContract(address, KOIN_ADDRESS) : kind === 'vhp' ? new VhpContract(address, VHP_ADDRESS) : new NameServiceContract(address);
+    placed.set(key, contract);
+  }
+  return contract;
+}
+
+/** The kind of built-in contract placed at `address` in this state, if any. */
+export function nativeKindAt(view: StateView, address: Uint8Array): NativeKind | undefined {
+  if (address.length === 0) return undefined;
+  const bytes = view.get(NATIVE_PLACEMENT_SPACE, address);
+  return bytes ? (new TextDecoder().decode(bytes) as NativeKind) : undefined;
+}
+
+/** The built-in system contract (KOIN, VHP, name service) placed at `address`, if any. */
+export function systemContractAt(view: StateView, address: Uint8Array): KoinContract | VhpContract | NameServiceContract | undefined {
+  const kind = nativeKindAt(view, address);
+  return kind ? nativeContract(kind, address) : undefined;
+}
+
+/** The metadata object hash of a built-in contract: it stands for the native implementation (there is no bytecode). */
+export function nativeHash(address: Uint8Array): Uint8Array {
+  return concatBytes(Uint8Array.of(0x12, 0x20), sha256(utf8ToBytes(`koinos-devnet/native/${toHex(address)}`)));
+}
 
 /** A token contract any KCS-4 caller can use. */
 export type AnyToken = TokenContract<unknown>;
@@ -36,10 +84,10 @@ function definitionSpace(address: Uint8Array) {
 
 const testTokens = new Map<string, TestToken>();
 
-/** The contract at `address` in this state, if any. */
+/** The token contract at `address` in this state, if any (KOIN, VHP, or a test token). */
 export function contractAt(view: StateView, address: Uint8Array): AnyToken | undefined {
-  if (equalBytes(address, KOIN_ADDRESS)) return KOIN as AnyToken;
-  if (equalBytes(address, VHP_ADDRESS)) return VHP as AnyToken;
+  const system = systemContractAt(view, address);
+  if (system) return system instanceof NameServiceContract ? undefined : (system as AnyToken);
   if (address.length !== 25) return undefined;
   const bytes = view.get(definitionSpace(address), EMPTY);
   if (!bytes) return undefined;
@@ -52,6 +100,11 @@ export function contractAt(view: StateView, address: Uint8Array): AnyToken | und
     testTokens.set(cacheKey, token);
   }
   return token as AnyToken;
+}
+
+/** Any built-in contract at `address` (a token or the name service): what a call_contract operation runs natively. */
+export function builtInAt(view: StateView, address: Uint8Array): Contract | undefined {
+  return systemContractAt(view, address) ?? contractAt(view, address);
 }
 
 /** A fresh test token address: derived from a label no key belongs to, not yet used in this state. */
@@ -79,10 +132,6 @@ export function defineTestToken(view: StateView, address: Uint8Array, definition
 
 /** The contract metadata object of a contract (get_contract_metadata), if it exists. */
 export function contractMetadata(view: StateView, address: Uint8Array): { hash: Uint8Array; system: boolean } | undefined {
-  if (equalBytes(address, KOIN_ADDRESS) || equalBytes(address, VHP_ADDRESS)) {
-    // Built in: the hash stands for the native implementation (no bytecode).
-    return { hash: concatBytes(Uint8Array.of(0x12, 0x20), sha256(utf8ToBytes(`koinos-devnet/native/${toHex(address)}`))), system: true };
-  }
   const bytes = view.get(KERNEL_SPACES.contractMetadata, address);
   return bytes ? decode<{ hash: Uint8Array; system: boolean }>('koinos.chain.contract_metadata_object', bytes) : undefined;
 }
@@ -126,7 +175,7 @@ let typesCache: object | undefined;
 /** The ABI of a token contract as JSON text (the shape koilib's Contract and koinos-rest read). */
 export function contractAbi(contract: AnyToken): string {
   const table: Record<string, TokenMethod> =
-    contract === (KOIN as AnyToken) ? KOIN_METHODS : contract === (VHP as AnyToken) ? VHP_METHODS : TOKEN_METHODS;
+    contract instanceof KoinContract ? KOIN_METHODS : contract instanceof VhpContract ? VHP_METHODS : TOKEN_METHODS;
   const zeroDefault = new Set(['balance_of', 'allowance', 'total_supply', 'effective_balance_of']);
   const methods = Object.fromEntries(
     Object.values(table).map((m) => [

@@ -54,9 +54,13 @@ export abstract class TokenContract<R> implements Contract {
   readonly address: Uint8Array;
   readonly spaces: TokenSpaces;
 
-  constructor(address: Uint8Array) {
+  /**
+   * `zone` is where balances are kept: the address by default; KOIN and VHP keep one fixed zone wherever a network
+   * shape places them, as the release KCS-4 KOIN and VHP hard-code theirs (koinos-contracts-as Koin.ts, Vhp.ts).
+   */
+  constructor(address: Uint8Array, zone: Uint8Array = address) {
     this.address = address;
-    this.spaces = tokenSpaces(address);
+    this.spaces = tokenSpaces(zone);
   }
 
   abstract info(view: StateView): TokenInfo;

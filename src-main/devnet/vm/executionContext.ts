@@ -149,7 +149,15 @@ const EMPTY = new Uint8Array(0);
 /** A system call's target as execution_context::cache_system_call resolves it. */
 export type DispatchTarget =
   | { kind: 'thunk'; thunkId: number; override: boolean }
-  | { kind: 'bundle'; contractId: Uint8Array; entryPoint: number; bytecode: Uint8Array; metadata: ContractMetadataObject };
+  | {
+      kind: 'bundle';
+      contractId: Uint8Array;
+      entryPoint: number;
+      bytecode: Uint8Array;
+      metadata: ContractMetadataObject;
+      /** A contract the node runs natively (the devnet's name service) stands where bytecode would. */
+      native?: NativeCall;
+    };
 
 export class ExecutionContext {
   readonly env: HostEnvironment;

@@ -164,13 +164,16 @@ function resolve(ctx: ExecutionContext, sid: number): DispatchTarget {
       const meta = source.get(KERNEL_SPACE.contractMetadata, contractId);
       const bytecode = source.get(KERNEL_SPACE.contractBytecode, contractId);
       if (!meta) throw new ChainError(ERROR_CODE.invalid_contract, `contract metadata for call id ${sid} not found`);
-      if (!bytecode) throw new ChainError(ERROR_CODE.invalid_contract, `contract bytecode for call id ${sid} not found`);
+      // A built-in contract of the node (the devnet's name service) has metadata but no bytecode: it runs natively.
+      const native = bytecode ? undefined : ctx.env.nativeContract?.(contractId);
+      if (!bytecode && !native) throw new ChainError(ERROR_CODE.invalid_contract, `contract bytecode for call id ${sid} not found`);
       target = {
         kind: 'bundle',
         contractId,
         entryPoint: found.system_call_bundle.entry_point ?? 0,
-        bytecode,
+        bytecode: bytecode ?? EMPTY,
         metadata: decode<ContractMetadataObject>('koinos.chain.contract_metadata_object', meta),
+        native,
       };
     } else target = { kind: 'thunk', thunkId: found.thunk_id ?? 0, override: true };
   }
@@ -210,6 +213,8 @@ function runBundle(ctx: ExecutionContext, target: DispatchTarget & { kind: 'bund
     entryPoint: target.entryPoint,
     sid: 0,
   };
+  const native = target.native;
+  if (native) return ctx.withFrame(frame, () => native(ctx, target.entryPoint, args));
   try {
     ctx.withFrame(frame, () => runBytecode(ctx, target.bytecode));
   } catch (error) {
@@ -286,6 +291,21 @@ function call(ctx: ExecutionContext, sid: number, ret: Uint8Array, args: Uint8Ar
     chargeThunk(ctx, name, native);
     return dispatch(ctx, thunk, args, ret);
   });
+}
+
+/** Room for a system call's result when the node itself asks (chain.invoke_system_call): the chain's 1 MiB buffer. */
+const NODE_RESULT_BUFFER = 1 << 20;
+
+/**
+ * chain.invoke_system_call (controller.cpp invoke_system_call): the call by id, as host_api::call runs it (override
+ * or thunk), from a kernel frame; answers the result bytes.
+ * @throws ChainError as the call or its override contract fails.
+ */
+export function nodeSystemCall(ctx: ExecutionContext, sid: number, args: Uint8Array): Uint8Array {
+  const frame = { contractId: EMPTY, privilege: PRIVILEGE.kernel, args: EMPTY, entryPoint: 0, sid: 0 };
+  const ret = new Uint8Array(NODE_RESULT_BUFFER);
+  const written = ctx.withFrame(frame, () => call(ctx, sid, ret, args));
+  return ret.slice(0, written);
 }
 
 /** host_api::invoke_system_call: what a contract's env.invoke_system_call does. */

@@ -1853,6 +1853,39 @@ export const DESCRIPTOR: INamespace = {
            "id": 1
           }
          }
+        },
+        "set_record_arguments": {
+         "fields": {
+          "name": {
+           "type": "string",
+           "id": 1
+          },
+          "address": {
+           "type": "bytes",
+           "id": 2,
+           "options": {
+            "(koinos.btype)": "ADDRESS"
+           }
+          }
+         }
+        },
+        "set_record_result": {
+         "fields": {}
+        },
+        "record_update_event": {
+         "fields": {
+          "name": {
+           "type": "string",
+           "id": 1
+          },
+          "address": {
+           "type": "bytes",
+           "id": 2,
+           "options": {
+            "(koinos.btype)": "ADDRESS"
+           }
+          }
+         }
         }
        }
       },
@@ -3811,6 +3844,10 @@ export const DESCRIPTOR: INamespace = {
          "options": {
           "jstype": "JS_STRING"
          }
+        },
+        "shape": {
+         "type": "string",
+         "id": 7
         }
        }
       },
