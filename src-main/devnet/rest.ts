@@ -193,7 +193,11 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
     return json;
   }
 
-  /** GET /v1/blocks?start&limit: up to `limit` (required, at most 1000) blocks from height `start` (default 1). */
+  /**
+   * GET /v1/blocks?start&limit: up to `limit` (required, at most 1000) blocks from height `start` (default 1), decoded
+   * as /v1/block decodes. (koinos-rest decodes in a `forEach(async …)` it does not await, so it answers before decoding:
+   * its /v1/blocks shows operations undecoded whatever the ABIs. The devnet answers what that code means to.)
+   */
   async function blocks(_p: Params, query: URLSearchParams): Promise<JsonValue> {
     const limit = wholeNumberQuery(query, 'limit', 1000n);
     if (limit === undefined) throw badRequest("missing required field 'limit'");
