@@ -14,6 +14,8 @@ import { ParamsError, parseMessage } from './jsonrpc.ts';
 import { SYSTEM_CONTRACT_NAMES } from './contracts/registry.ts';
 import { describeShape } from './shapes.ts';
 import { contractRoutes, type Route } from './restContracts.ts';
+import { tokenRoutes } from './restTokens.ts';
+import { nftRoutes } from './restNft.ts';
 import type { ContractDecoder } from '../koinos/contractDecoder.ts';
 import { describeInternalError, toWireError } from './wireError.ts';
 
@@ -73,6 +75,8 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
   const isKoin = (contractId: Uint8Array) => systemTokens.some((id) => equalBytes(contractId, id));
   // Function declarations below are hoisted: the contract routes may use them from here.
   const contracts = contractRoutes({ rpc, resolveAddress, badRequest, isSystemToken: isKoin });
+  const tokens = tokenRoutes({ rpc, resolveAddress, badRequest });
+  const nfts = nftRoutes({ rpc, resolveAddress, badRequest });
 
   /**
    * One service call with the request built from JSON exactly as the JSON-RPC layer builds it. Routes check their
@@ -146,7 +150,9 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
     const { nonce } = await rpc('chain.get_account_nonce', { account: address });
     const bytes = (nonce as Uint8Array | undefined) ?? new Uint8Array(0);
     const current = bytes.length === 0 ? 0n : nonceFromBytes(bytes);
-    if (flag(query, 'decode_nonce')) return { value: (next ? current + 1n : current).toString() };
+    // koinos-rest answers the current nonce as koilib's getNonce returns it, a JSON number (node-api.md is silent on
+    // this route); next_nonce is a string there. A nonce counts transactions, so it stays far below 2^53.
+    if (flag(query, 'decode_nonce')) return { value: next ? (current + 1n).toString() : Number(current) };
     return { value: toBase64Url(next ? nonceToBytes(current + 1n) : bytes.length === 0 ? nonceToBytes(0n) : bytes) };
   }
 
@@ -188,7 +194,11 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
     return json;
   }
 
-  /** GET /v1/blocks?start&limit: up to `limit` (required, at most 1000) blocks from height `start` (default 1). */
+  /**
+   * GET /v1/blocks?start&limit: up to `limit` (required, at most 1000) blocks from height `start` (default 1), decoded
+   * as /v1/block decodes. (koinos-rest decodes in a `forEach(async …)` it does not await, so it answers before decoding:
+   * its /v1/blocks shows operations undecoded whatever the ABIs. The devnet answers what that code means to.)
+   */
   async function blocks(_p: Params, query: URLSearchParams): Promise<JsonValue> {
     const limit = wholeNumberQuery(query, 'limit', 1000n);
     if (limit === undefined) throw badRequest("missing required field 'limit'");
@@ -354,7 +364,8 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
     {
       method: 'GET',
       pattern: ['account', ':account', 'balance', ':contract'],
-      run: (p) => contracts.tokenBalance(p.contract!, p.account!),
+      // node-api.md §2.2: 8 fractional digits here (koinos-rest trims them; its /v1/token routes do, here too).
+      run: (p) => tokens.balance(p.contract!, p.account!, { trim: false }),
     },
     { method: 'GET', pattern: ['account', ':account', 'nonce'], run: (p, q) => nonceOf(p.account!, q, false) },
     { method: 'GET', pattern: ['account', ':account', 'next_nonce'], run: (p, q) => nonceOf(p.account!, q, true) },
@@ -366,6 +377,8 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
     { method: 'GET', pattern: ['account', ':account', 'history'], run: history },
     { method: 'POST', pattern: ['transaction', 'submit'], run: submit },
     { method: 'GET', pattern: ['transaction', ':transaction'], run: transaction },
+    ...tokens.routes,
+    ...nfts.routes,
     ...contracts.routes,
   ];
 

@@ -1,12 +1,11 @@
-// The REST routes of koinos-rest about contracts (facts §9.2): /v1/token/{contract}/…, /v1/contract/{id} with its
-// ABI, metadata and calls by method name, /v1/decode/{operations,events} and /v1/transaction/prepare. They read the
+// The REST routes of koinos-rest about contracts (facts §9.2): /v1/contract/{id} with its ABI, metadata and calls by
+// method name, /v1/decode/{operations,events} and /v1/transaction/prepare. They read the
 // contract's ABI from contract_meta_store, as koinos-rest does, and call the node like any client. Arguments and
 // results use the types of the contract's own ABI (contractAbi.ts), so uploaded contracts work as the built-in ones.
 import { BTYPE, bytesToJson, decode, encode, fromJson, toJson, type JsonValue, type ProtoMessage } from '../koinos/codec.ts';
 import { fromBase64, toBase64Url } from '../koinos/bytes.ts';
 import { WalletError, describe } from '../koinos/errors.ts';
 import { addressFromString } from '../koinos/address.ts';
-import { formatAmount } from '../koinos/amounts.ts';
 import { contractAbiOf, type AbiMethod, type ContractAbi } from '../koinos/contractAbi.ts';
 import { MAX_JSON_DEPTH, jsonDepth } from '../koinos/jsonDepth.ts';
 import { nonceFromBytes, nonceToBytes, prepareTransaction, transactionToJson } from '../koinos/transaction.ts';
@@ -42,13 +41,9 @@ function parseBody(body: string, what: string): unknown {
   }
 }
 
-/**
- * The contract routes over `deps`, and `tokenBalance`: the one way the REST layer reads a token balance (also behind
- * /v1/account/{account}/balance/{contract}).
- */
+/** The contract routes over `deps`. */
 export function contractRoutes(deps: ContractRouteDeps): {
   routes: Route[];
-  tokenBalance(contract: string, account: string): Promise<JsonValue>;
   /** A decoder of operations and events with the contracts' ABIs, for one request. */
   decoder(): ContractDecoder;
 } {
@@ -88,27 +83,11 @@ export function contractRoutes(deps: ContractRouteDeps): {
     return (result as Uint8Array | undefined) ?? new Uint8Array(0);
   }
 
-  /** Reads a method through chain.read_contract; the decoded result (defaults filled). */
-  async function readMethod(contractId: string, abi: ContractAbi, m: AbiMethod, args: ProtoMessage = {}): Promise<ProtoMessage> {
-    return abi.codec.decode(m.return, await readRaw(contractId, abi, m, args));
-  }
-
-  async function token(p: Record<string, string>): Promise<{ id: string; abi: ContractAbi; decimals: number }> {
-    const id = await resolveAddress(p.contract!, 'contract_id');
-    const abi = await requireAbi(id);
-    const decimalsMethod = abi.methods.get('decimals');
-    if (!decimalsMethod) throw badRequest(`contract ${id} is not a token`);
-    const decimals = Number((await readMethod(id, abi, decimalsMethod)).value ?? 0);
-    return { id, abi, decimals };
-  }
-
   function method(abi: ContractAbi, name: string): AbiMethod {
     const m = abi.methods.get(name);
     if (!m) throw badRequest(`method "${name}" does not exist`);
     return m;
   }
-
-  const amount = (value: unknown, decimals: number) => formatAmount(BigInt((value as bigint | undefined) ?? 0n), decimals, { trim: false });
 
   const decoder = (): ContractDecoder => contractDecoder({ abiText, isSystemToken: deps.isSystemToken });
 
@@ -211,72 +190,7 @@ export function contractRoutes(deps: ContractRouteDeps): {
     return transactionToJson(prepareTransaction({ ...tx, header }));
   }
 
-  /** `{value}`: the balance of `account` on `contract` (address or system name), formatted with the token's decimals. */
-  async function tokenBalance(contract: string, account: string): Promise<JsonValue> {
-    const t = await token({ contract });
-    const owner = addressFromString(await resolveAddress(account, 'account'));
-    return { value: amount((await readMethod(t.id, t.abi, method(t.abi, 'balance_of'), { owner })).value, t.decimals) };
-  }
-
-  const tokenRead = (name: 'name' | 'symbol' | 'decimals' | 'total_supply'): Route => ({
-    method: 'GET',
-    pattern: ['token', ':contract', name],
-    run: async (p) => {
-      const t = await token(p);
-      const result = await readMethod(t.id, t.abi, method(t.abi, name));
-      if (name === 'total_supply') return { value: amount(result.value, t.decimals) };
-      return t.abi.codec.toJson(method(t.abi, name).return, result);
-    },
-  });
-
   const routes: Route[] = [
-    tokenRead('name'),
-    tokenRead('symbol'),
-    tokenRead('decimals'),
-    tokenRead('total_supply'),
-    {
-      method: 'GET',
-      pattern: ['token', ':contract', 'info'],
-      run: async (p) => {
-        const t = await token(p);
-        const info = t.abi.codec.toJson(method(t.abi, 'get_info').return, await readMethod(t.id, t.abi, method(t.abi, 'get_info')));
-        return { ...info, total_supply: amount((await readMethod(t.id, t.abi, method(t.abi, 'total_supply'))).value, t.decimals) };
-      },
-    },
-    { method: 'GET', pattern: ['token', ':contract', 'balance', ':account'], run: (p) => tokenBalance(p.contract!, p.account!) },
-    {
-      method: 'GET',
-      pattern: ['token', ':contract', 'allowance', ':account', ':spender'],
-      run: async (p) => {
-        const t = await token(p);
-        const owner = addressFromString(await resolveAddress(p.account!, 'account'));
-        const spender = addressFromString(await resolveAddress(p.spender!, 'account'));
-        return { value: amount((await readMethod(t.id, t.abi, method(t.abi, 'allowance'), { owner, spender })).value, t.decimals) };
-      },
-    },
-    {
-      method: 'GET',
-      pattern: ['token', ':contract', 'allowances', ':account'],
-      run: async (p, query) => {
-        const t = await token(p);
-        const limit = query.get('limit');
-        if (limit === null || limit === '') throw badRequest("missing required field 'limit'");
-        if (!/^\d{1,4}$/.test(limit)) throw badRequest(`invalid limit: expected a whole number up to 9999, got ${describe(limit)}`);
-        const owner = await resolveAddress(p.account!, 'account');
-        const start = query.get('start');
-        const args = {
-          owner: addressFromString(owner),
-          start: start ? addressFromString(await resolveAddress(start, 'account')) : new Uint8Array(0),
-          limit: Number(limit),
-          descending: query.get('descending') === 'true',
-        };
-        const result = (await readMethod(t.id, t.abi, method(t.abi, 'get_allowances'), args)) as { allowances: { spender: Uint8Array; value: bigint }[] };
-        return {
-          owner,
-          allowances: result.allowances.map((a) => ({ spender: bytesToJson(a.spender, BTYPE.ADDRESS), value: amount(a.value, t.decimals) })),
-        };
-      },
-    },
     { method: 'GET', pattern: ['contract', ':contract'], run: async (p) => ({ contract_id: await resolveAddress(p.contract!, 'contract_id') }) },
     {
       method: 'GET',
@@ -307,5 +221,5 @@ export function contractRoutes(deps: ContractRouteDeps): {
     { method: 'POST', pattern: ['decode', 'events'], run: (_p, _q, body) => decodeEvents(body) },
     { method: 'POST', pattern: ['transaction', 'prepare'], run: (_p, _q, body) => prepare(body) },
   ];
-  return { routes, tokenBalance, decoder };
+  return { routes, decoder };
 }

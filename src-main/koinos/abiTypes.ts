@@ -159,7 +159,14 @@ const DESCRIPTOR_TYPES: INamespace = {
       },
       oneofs: { _oneof_index: { oneof: ['oneof_index'] } },
     },
-    FieldOptions: { fields: { btype: { type: 'int32', id: 50000 } } },
+    // Both optional: absent must stay absent (a default 0 would read as btype BASE64 on every option-bearing field).
+    FieldOptions: {
+      fields: {
+        jstype: { type: 'int32', id: 6, options: { proto3_optional: true } },
+        btype: { type: 'int32', id: 50000, options: { proto3_optional: true } },
+      },
+      oneofs: { _jstype: { oneof: ['jstype'] }, _btype: { oneof: ['btype'] } },
+    },
     OneofDescriptorProto: { fields: { name: { type: 'string', id: 1 } } },
     EnumDescriptorProto: { fields: { name: { type: 'string', id: 1 }, value: { rule: 'repeated', type: 'EnumValueDescriptorProto', id: 2 } } },
     EnumValueDescriptorProto: { fields: { name: { type: 'string', id: 1 }, number: { type: 'int32', id: 2 } } },
@@ -174,7 +181,7 @@ interface FieldDescriptor {
   label: number;
   type: number;
   type_name: string;
-  options?: { btype: number };
+  options?: { btype?: number; jstype?: number };
   oneof_index?: number;
   proto3_optional: boolean;
 }
@@ -229,9 +236,12 @@ function messageJson(m: MessageDescriptor, path: string, depth: number, budget: 
     }
     if (type === undefined) throw invalid(`${fieldPath}: expected a protobuf 3 field type, got type number ${f.type}`);
     if (f.number < 1 || f.number > MAX_FIELD_ID) throw invalid(`${fieldPath}: expected a field number from 1 to ${MAX_FIELD_ID}, got ${f.number}`);
-    const field: Record<string, unknown> = { type, id: f.number };
-    if (f.label === 3) field.rule = 'repeated';
+    // Keys in protobufjs's toJSON order (rule first), as koinos-rest's ABI answer has them.
+    const field: Record<string, unknown> = { ...(f.label === 3 && { rule: 'repeated' }), type, id: f.number };
     const options: Record<string, unknown> = {};
+    // descriptor.proto FieldOptions.JSType: kept as protobufjs writes it (koinos-rest's ABI answer shows it).
+    if (f.options?.jstype === 1) options.jstype = 'JS_STRING';
+    else if (f.options?.jstype === 2) options.jstype = 'JS_NUMBER';
     const btype = f.options?.btype;
     if (btype !== undefined && BTYPE_NAMES[btype] !== undefined) options['(koinos.btype)'] = BTYPE_NAMES[btype];
     if (f.proto3_optional) options.proto3_optional = true;

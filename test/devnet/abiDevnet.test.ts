@@ -81,7 +81,7 @@ describe('an uploaded contract with its ABI', () => {
     const op = await rest(devnet.url, `/v1/contract/${id}/transfer`, { method: 'POST', body: JSON.stringify({ from: alice.address, to: bob.address, value: '5' }) });
     expect(op.body.call_contract).toMatchObject({ contract_id: id, entry_point: 670398154 });
     // The token routes work on the uploaded token as on the built-in ones.
-    expect((await rest(devnet.url, `/v1/token/${id}/balance/${bob.address}`)).body).toEqual({ value: '0.00000300' });
+    expect((await rest(devnet.url, `/v1/token/${id}/balance/${bob.address}`)).body).toEqual({ value: '0.000003' });
 
     const wrong = await rest(devnet.url, `/v1/contract/${id}/balance_off`);
     expect(wrong).toEqual({ status: 400, body: { error: 'method "balance_off" does not exist' } });

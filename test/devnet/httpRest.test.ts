@@ -271,9 +271,9 @@ describe('REST /v1/account/{account}/...', () => {
     });
   });
 
-  it('GET nonce and next_nonce answer decimal strings, or the encoded value with decode_nonce=false', async () => {
+  it('GET nonce answers a number and next_nonce a decimal string (as koinos-rest), or the encoded value with decode_nonce=false', async () => {
     const account = devnet.accounts[0]!.address;
-    expect(await rest(url, `/v1/account/${account}/nonce`)).toEqual({ status: 200, body: { value: '1' } });
+    expect(await rest(url, `/v1/account/${account}/nonce`)).toEqual({ status: 200, body: { value: 1 } });
     expect(await rest(url, `/v1/account/${account}/nonce?decode_nonce=false`)).toEqual({ status: 200, body: { value: 'KAE=' } });
     expect(await rest(url, `/v1/account/${account}/next_nonce`)).toEqual({ status: 200, body: { value: '2' } });
     expect(await rest(url, `/v1/account/${account}/next_nonce?decode_nonce=false`)).toEqual({ status: 200, body: { value: 'KAI=' } });
@@ -385,7 +385,7 @@ describe('REST /v1/transaction', () => {
     expect(status).toBe(200);
     expect(body.receipt.id).toBe(tx.id);
     expect(body.transaction.id).toBe(tx.id);
-    expect(await rest(url, `/v1/account/${devnet.accounts[2]!.address}/nonce`)).toEqual({ status: 200, body: { value: '0' } });
+    expect(await rest(url, `/v1/account/${devnet.accounts[2]!.address}/nonce`)).toEqual({ status: 200, body: { value: 0 } });
   });
 
   it('POST /v1/transaction/submit answers 400 with the node message for a rejected transaction or a bad body', async () => {
@@ -414,6 +414,6 @@ describe('REST /v1/transaction', () => {
         expectAddressError(body.error, 'invalid transaction: ', `header.${field}`, text, reason);
       }
     }
-    expect(await rest(url, `/v1/account/${devnet.accounts[2]!.address}/nonce`)).toEqual({ status: 200, body: { value: '0' } });
+    expect(await rest(url, `/v1/account/${devnet.accounts[2]!.address}/nonce`)).toEqual({ status: 200, body: { value: 0 } });
   });
 });

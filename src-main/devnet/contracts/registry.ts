@@ -1,12 +1,13 @@
 // Which contract lives at an address: the built-in system contracts KOIN, VHP and the name service, wherever the
 // chain's genesis placed them (a network shape), and the test tokens made with devnet.create_token (both kept in the
 // state, so they persist and follow snapshots). Also what the node's services tell about a contract: its metadata
-// object and its ABI (contract_meta_store).
+// object and its ABI (contract_meta_store): KOIN and VHP the upstream ABI files (abi/README.md), test tokens one the
+// devnet writes.
 import { concatBytes, equalBytes, toHex, utf8ToBytes } from '../../koinos/bytes.ts';
 import { decode, encode } from '../../koinos/codec.ts';
 import { DESCRIPTOR } from '../../koinos/generated/descriptor.ts';
 import { sha256 } from '../../koinos/hash.ts';
-import { KOIN_METHODS, TOKEN_METHODS, VHP_METHODS, type TokenMethod } from '../../koinos/koin.ts';
+import { TOKEN_METHODS } from '../../koinos/koin.ts';
 import { KOIN_ADDRESS, labelAddress } from '../builtInAddresses.ts';
 import { KERNEL_SPACES, objectSpace, type Space, type StateView } from '../state.ts';
 import { KoinContract } from './koin.ts';
@@ -14,6 +15,7 @@ import { NameServiceContract } from './nameService.ts';
 import { TestToken, TOKEN_EVENTS, type TokenContract, type TokenInfo } from './token.ts';
 import type { Contract } from './context.ts';
 import { VhpContract } from './vhp.ts';
+import { KOIN_ABI, VHP_ABI } from './abi/systemAbis.ts';
 
 const EMPTY = new Uint8Array(0);
 
@@ -149,33 +151,25 @@ const DESCRIPTIONS: Record<string, string> = {
   mint: 'Mints the token',
   burn: 'Burns the token',
   approve: 'Approves a spender to transfer tokens on behalf of the owner',
-  authorize: 'Checks the system authority',
-  effective_balance_of: 'Checks the effective balance at an address',
 };
 
-/** The protobuf types an ABI names, as a protobufjs namespace (koilib reads it as `koilib_types`). */
+/** The protobuf types a test token's ABI names, as a protobufjs namespace (koilib reads it as `koilib_types`). */
 function abiTypes(): object {
   const koinos = (DESCRIPTOR.nested as any).koinos.nested;
-  const chain = koinos.chain.nested;
-  const pick = (names: string[]) => Object.fromEntries(names.map((n) => [n, chain[n]]));
-  return {
-    nested: {
-      koinos: {
-        nested: {
-          contracts: { nested: { token: koinos.contracts.nested.token, vhp: koinos.contracts.nested.vhp } },
-          chain: { nested: pick(['authorization_type', 'call_target', 'authorize_arguments', 'authorize_result']) },
-        },
-      },
-    },
-  };
+  return { nested: { koinos: { nested: { contracts: { nested: { token: koinos.contracts.nested.token } } } } } };
 }
 
 let typesCache: object | undefined;
 
-/** The ABI of a token contract as JSON text (the shape koilib's Contract and koinos-rest read). */
+/**
+ * The ABI of a built-in contract as JSON text (what contract_meta_store answers). KOIN and VHP answer the ABI files
+ * uploaded with the real contracts, byte for byte, so that koilib and koinos-rest decode them as on mainnet; a test
+ * token (devnet-only) answers one written from its method table in the shape koilib's Contract reads.
+ */
 export function contractAbi(contract: AnyToken): string {
-  const table: Record<string, TokenMethod> =
-    contract instanceof KoinContract ? KOIN_METHODS : contract instanceof VhpContract ? VHP_METHODS : TOKEN_METHODS;
+  if (contract instanceof KoinContract) return KOIN_ABI;
+  if (contract instanceof VhpContract) return VHP_ABI;
+  const table = TOKEN_METHODS;
   const zeroDefault = new Set(['balance_of', 'allowance', 'total_supply', 'effective_balance_of']);
   const methods = Object.fromEntries(
     Object.values(table).map((m) => [
