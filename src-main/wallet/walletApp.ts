@@ -70,7 +70,8 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
   const settings = new FileChainSettings(options.dataDir);
   const networks = new NetworkService({ settings, apiKeys: vaultApiKeys(vault), localDevnetUrl: () => devnet.url() });
   const tokens = new TokenService({ networks, settings });
-  const pending = new PendingTransactions();
+  // What was sent in the last run and is not irreversible yet is followed again (resumed below, once listened to).
+  const pending = await PendingTransactions.open(options.dataDir, log);
   const follower = new TransactionFollower({ networks, pending, intervalMs: options.polling?.transactionsMs });
   const heads = new HeadWatcher({ networks, intervalMs: options.polling?.headMs });
   const approvals = new ApprovalQueue({
@@ -92,6 +93,7 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
   });
   const stopApprovalEvents = approvals.onChange((state) => hub.emit('approvals:changed', state));
   const stopTxEvents = follower.on((update) => hub.emit('tx:update', update));
+  follower.resume();
 
   // The head is polled only while someone listens to head:new (a window or a browser tab is open).
   let headListeners = 0;
@@ -131,6 +133,7 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
         approvals.rejectAll('the wallet closed');
         stopApprovalEvents();
         follower.stop();
+        await pending.flush();
         await devnet.stop();
       })();
       return closing;
