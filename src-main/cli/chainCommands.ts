@@ -2,6 +2,7 @@
 // `transfer --unsigned` the online half of offline signing; `tx sign` (offline) and `tx submit` (online) complete it.
 import { formatAmount } from '../koinos/amounts.ts';
 import { WalletError } from '../koinos/errors.ts';
+import { exportHistory } from '../wallet/chain/historyExport.ts';
 import { PrivateKeySigner } from '../wallet/chain/privateKeySigner.ts';
 import { NETWORK_OPTIONS, chainContext } from './chainContext.ts';
 import { CHAIN_USAGE } from './chainUsage.ts';
@@ -50,11 +51,27 @@ export async function balanceCommand(argv: string[]): Promise<number> {
   }
 }
 
-/** `history ADDRESS [--limit N] [--before SEQ]`. */
+/**
+ * A `--from` / `--to` date as epoch milliseconds: an ISO 8601 date (`2026-01-31`, UTC) or date and time. A date alone
+ * as `--to` means the end of that day, so that `--from 2026-01-01 --to 2026-01-31` covers all of January.
+ */
+function readDate(text: string | undefined, option: '--from' | '--to'): bigint | undefined {
+  if (text === undefined) return undefined;
+  const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(text);
+  const ms = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(text) ? Date.parse(dateOnly ? `${text}T00:00:00Z` : text) : Number.NaN;
+  if (!Number.isFinite(ms)) throw new UsageError(`${option} expects a date such as 2026-01-31 or 2026-01-31T12:00:00Z, got ${JSON.stringify(text)}`);
+  return BigInt(ms) + (option === '--to' && dateOnly ? 86_400_000n : 0n);
+}
+
+/** `history ADDRESS [--limit N] [--before SEQ]`, or `history ADDRESS --format csv|json [--from DATE] [--to DATE]` (export). */
 export async function historyCommand(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, { ...NETWORK_OPTIONS, limit: { type: 'string' }, before: { type: 'string' } }, 'history');
+  const spec = { ...NETWORK_OPTIONS, limit: { type: 'string' }, before: { type: 'string' }, format: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' } } as const;
+  const args = parseArgs(argv, spec, 'history');
   if (wantsHelp(args)) return EXIT_OK;
   const address = requireAddress(args, 'history');
+  const format = stringOption(args, 'format');
+  if (format !== undefined) return exportCommand(args, address, format);
+  if (stringOption(args, 'from') !== undefined || stringOption(args, 'to') !== undefined) throw new UsageError('--from and --to go with --format csv|json');
   const limitText = stringOption(args, 'limit') ?? '20';
   if (!/^\d{1,3}$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > 500) throw new UsageError('--limit expects a number from 1 to 500');
   const before = stringOption(args, 'before');
@@ -75,6 +92,22 @@ export async function historyCommand(argv: string[]): Promise<number> {
     });
     // The next page is "older than the last record shown": --before takes that record's sequence number.
     printJson({ records: page.records, ...(page.next !== undefined ? { next: (BigInt(page.next) + 1n).toString() } : {}) });
+    return EXIT_OK;
+  } finally {
+    ctx.close();
+  }
+}
+
+/** `history ADDRESS --format csv|json [--from DATE] [--to DATE]`: the export file on stdout, oldest first. */
+async function exportCommand(args: ParsedArgs, address: string, format: string): Promise<number> {
+  if (format !== 'csv' && format !== 'json') throw new UsageError(`--format expects csv or json, got ${JSON.stringify(format)}`);
+  if (stringOption(args, 'limit') !== undefined || stringOption(args, 'before') !== undefined) throw new UsageError('--limit and --before page the JSON records; an export takes --from and --to');
+  const from = readDate(stringOption(args, 'from'), '--from');
+  const to = readDate(stringOption(args, 'to'), '--to');
+  const ctx = await chainContext(args);
+  try {
+    const { content } = await exportHistory(ctx.history, { networkId: ctx.networkId, address, format, ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}) });
+    process.stdout.write(content);
     return EXIT_OK;
   } finally {
     ctx.close();

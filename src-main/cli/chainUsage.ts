@@ -19,6 +19,11 @@ export const CHAIN_USAGE = `Accounts on a network:
       Prints {"records", "next"}: the account's newest N records (default 20) decoded (sent, received, minted,
       burned, calls, events), older than SEQ when given; "next" is the --before of the next page.
 
+  koinos-wallet history ADDRESS --format csv|json [--from DATE] [--to DATE] [network options]
+      Prints the account's history as a file, oldest first: one row per movement or call with time, block,
+      transaction_id, kind, token, amount (in the token's decimals), counterparty, mana_used and status. CSV
+      follows RFC 4180 (CRLF line ends). DATE is 2026-01-31 (UTC; a --to date includes that day) or an ISO time.
+
   koinos-wallet transfer --from ADDRESS --to ADDRESS --amount 1.5 [--token koin|vhp|CONTRACT] [--rc-limit N]
                          (--wif-file FILE | --unsigned) [--allow-risk NAME]... [network options]
       With --wif-file: checks the transfer, sizes rc_limit with a dry run (or takes --rc-limit, base units of

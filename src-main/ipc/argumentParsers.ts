@@ -1,6 +1,6 @@
 // The run-time check of every channel's arguments (the renderer is untrusted input): one parser per channel, in a
 // table the compiler ties to the contract, each returning the arguments typed or throwing INVALID_ARGUMENT.
-import type { ApprovalAnswer, HistoryQuery, IpcArgs, IpcChannel, NetworkInput, RiskCode, Settings, TransferInput } from './contract.ts';
+import type { ApprovalAnswer, HistoryExportQuery, HistoryQuery, IpcArgs, IpcChannel, NetworkInput, RiskCode, Settings, TransferInput } from './contract.ts';
 import {
   readArgumentList,
   readArray,
@@ -237,6 +237,19 @@ export const ARGUMENT_PARSERS: { [C in IpcChannel]: ArgumentParser<C> } = {
       acknowledgedRisks: optional(f('acknowledgedRisks'), (x) =>
         readArray(x.path, x.value, Object.keys(RISK_CODES).length, (path, v) => readChoice(path, v, Object.keys(RISK_CODES) as RiskCode[])),
       ),
+    }),
+  ),
+
+  'networks:dismissChainIdChange': one('networks:dismissChainIdChange', ['id'], (f) => ({ id: str(f('id'), ID) })),
+  'notifications:get': none('notifications:get'),
+  'notifications:update': one('notifications:update', ['enabled'], (f) => ({ enabled: readBoolean(f('enabled').path, f('enabled').value) })),
+  'history:export': one('history:export', ['accountId', 'format', 'from', 'to', 'exportId'], (f) =>
+    compact<HistoryExportQuery>({
+      accountId: str(f('accountId'), ID),
+      format: readChoice(f('format').path, f('format').value, ['csv', 'json'] as const),
+      from: optional(f('from'), (x) => readUintString(x.path, x.value)),
+      to: optional(f('to'), (x) => readUintString(x.path, x.value)),
+      exportId: str(f('exportId'), ID),
     }),
   ),
 };

@@ -365,6 +365,64 @@ export interface InspectedTransaction {
 
 export type TxStatus = 'pending' | 'included' | 'irreversible' | 'failed' | 'expired';
 
+// ---- Notifications and history export ------------------------------------------------------------------------------
+
+/** What a notification opens when clicked: the History entry of a transaction. */
+export interface NotificationTarget {
+  networkId: string;
+  transactionId: string;
+  /** The wallet's account the entry belongs to (the History screen shows that account). */
+  accountId?: string;
+}
+
+/** A desktop notification, decided and worded in main; a shell (or the page) only shows it. */
+export interface WalletNotification {
+  /** Unique per notification; a repeated id is the same notification (shown once). */
+  id: string;
+  title: string;
+  body: string;
+  target: NotificationTarget;
+}
+
+export interface NotificationSettings {
+  /** On by default; off: nothing is notified. */
+  enabled: boolean;
+  /**
+   * Who shows them: `main` (the Electron shell, with the system's notifications) or `page` (the browser shell: the
+   * page shows `notifications:new` with the browser's Notification API, after asking for permission).
+   */
+  presenter: 'main' | 'page';
+}
+
+export interface HistoryExportQuery {
+  accountId: string;
+  format: 'csv' | 'json';
+  /** Records from this time on (epoch milliseconds, inclusive); absent: from the first. */
+  from?: UintString;
+  /** Records before this time (epoch milliseconds, exclusive); absent: up to the newest. */
+  to?: UintString;
+  /** Chosen by the caller; `history:exportProgress` events carry it. */
+  exportId: string;
+}
+
+export interface HistoryExportFile {
+  /** A suggested file name, `koinos-history-ADDRESS-YYYY-MM-DD.csv`. */
+  fileName: string;
+  /** The file's text: CSV (RFC 4180, CRLF line ends) or JSON. */
+  content: string;
+  /** How many rows (one per movement or call of a transaction). */
+  rows: number;
+}
+
+export interface HistoryExportProgress {
+  exportId: string;
+  /** Account history records read so far. */
+  scanned: number;
+  /** At most this many records are read in all (the account's history length); the export may stop sooner. */
+  total: number;
+  done: boolean;
+}
+
 // ---- Channels -----------------------------------------------------------------------------------------------------
 
 /** Every channel, named `area:verb`, with the arguments the renderer sends and the value main answers. */
@@ -426,6 +484,13 @@ export interface IpcContract {
   'approvals:list': { args: []; result: ApprovalState };
   /** Approves (password mode only, with the password) or rejects (either mode) one pending request. */
   'approvals:answer': { args: [ApprovalAnswer]; result: { requestId: string; approved: boolean } };
+
+  /** The user has read the notice of this network's chain ID change: it is no longer reported with the head. */
+  'networks:dismissChainIdChange': { args: [{ id: string }]; result: NetworkInfo };
+  'notifications:get': { args: []; result: NotificationSettings };
+  'notifications:update': { args: [{ enabled: boolean }]; result: NotificationSettings };
+  /** The account's history between two times as a file; progress comes as `history:exportProgress`. */
+  'history:export': { args: [HistoryExportQuery]; result: HistoryExportFile };
 }
 
 /** Pushes from main to the renderer. */
@@ -434,6 +499,11 @@ export interface IpcEvents {
   'vault:lockState': VaultStatus;
   'tx:update': { transactionId: string; networkId: string; status: TxStatus; blockHeight?: UintString; message?: string };
   'approvals:changed': ApprovalState;
+  /** A notification to show (the page shows it when the presenter is `page`). */
+  'notifications:new': WalletNotification;
+  /** A notification shown by main was clicked: open its entry. */
+  'notifications:open': NotificationTarget;
+  'history:exportProgress': HistoryExportProgress;
 }
 
 export type IpcChannel = keyof IpcContract;
@@ -491,9 +561,21 @@ export const CHANNEL_ACTIVITY: Readonly<Record<IpcChannel, 'user' | 'background'
   'offline:submit': 'user',
   'approvals:list': 'background',
   'approvals:answer': 'user',
+  'networks:dismissChainIdChange': 'user',
+  'notifications:get': 'background',
+  'notifications:update': 'user',
+  'history:export': 'user',
 };
 // A record rather than an array so that the compiler fails when an event is left out.
-const EVENT_SET: Record<IpcEvent, true> = { 'head:new': true, 'vault:lockState': true, 'tx:update': true, 'approvals:changed': true };
+const EVENT_SET: Record<IpcEvent, true> = {
+  'head:new': true,
+  'vault:lockState': true,
+  'tx:update': true,
+  'approvals:changed': true,
+  'notifications:new': true,
+  'notifications:open': true,
+  'history:exportProgress': true,
+};
 
 /** The names of every channel, for the preload's allow-list and main's handler registration. */
 export const IPC_CHANNELS = Object.freeze(Object.keys(CHANNEL_ACTIVITY) as IpcChannel[]);

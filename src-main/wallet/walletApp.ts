@@ -3,6 +3,7 @@
 // wallet through createWalletApp(); what each channel does is in walletChannels.ts.
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { NotificationTarget } from '../ipc/contract.ts';
 import type { IpcHandlers } from '../ipc/dispatcher.ts';
 import { WalletError } from '../koinos/errors.ts';
 import { ApprovalQueue, type Approver } from './approvals/approvalQueue.ts';
@@ -18,6 +19,7 @@ import { PendingTransactions } from './chain/pendingTransactions.ts';
 import { SendService } from './chain/send.ts';
 import { TokenService } from './chain/tokens.ts';
 import { TransactionFollower } from './chain/transactionFollower.ts';
+import { Notifier } from './notifications/notifier.ts';
 import { loadKeytar, type Keychain } from './vault/secretStore.ts';
 import { Vault, type VaultOptions } from './vault/vault.ts';
 import { vaultApiKeys } from './vaultApiKeys.ts';
@@ -41,6 +43,11 @@ export interface WalletAppOptions {
    * an approval needs the wallet password, which the page does not hold.
    */
   approver?: Approver;
+  /**
+   * Who shows notifications: `main` when the shell shows `notifications:new` itself (Electron), `page` (default) when
+   * the page does (the browser shell, with the browser's Notification API).
+   */
+  notificationPresenter?: 'main' | 'page';
 }
 
 export interface WalletApp {
@@ -50,6 +57,8 @@ export interface WalletApp {
   readonly events: IpcEventSource;
   /** Records user activity: restarts the vault's idle timer. */
   touch(): void;
+  /** A notification shown by the shell was clicked: the window opens its entry (`notifications:open`). */
+  openNotification(target: NotificationTarget): void;
   /** Locks the vault now (the machine sleeps, the screen locks). */
   lock(): Promise<void>;
   /** Locks, stops following transactions and polling, and stops the embedded devnet. Safe to call twice. */
@@ -71,7 +80,8 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
   const settings = new FileChainSettings(options.dataDir);
   const networks = new NetworkService({ settings, apiKeys: vaultApiKeys(vault), localDevnetUrl: () => devnet.url() });
   const tokens = new TokenService({ networks, settings });
-  const pending = new PendingTransactions();
+  // What was sent in the last run and is not irreversible yet is followed again (resumed below, once listened to).
+  const pending = await PendingTransactions.open(options.dataDir, log);
   const follower = new TransactionFollower({ networks, pending, intervalMs: options.polling?.transactionsMs });
   const heads = new HeadWatcher({ networks, intervalMs: options.polling?.headMs });
   const approvals = new ApprovalQueue({
@@ -92,9 +102,34 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
   const offline = new OfflineService({ networks, tokens, pending, follower, signer: vault, approvals });
   const history = new HistoryService({ networks, tokens, pending });
   const dashboard = new DashboardService({ networks, tokens, pending });
-  const services: WalletServices = { vault, devnet, networks, tokens, send, offline, history, dashboard, approvals };
-
   const hub = createEventHub(log);
+  const notifier = await Notifier.open({
+    dataDir: options.dataDir,
+    networks,
+    tokens,
+    pending,
+    follower,
+    history,
+    accounts: () => vault.listAccounts(),
+    emit: (notification) => hub.emit('notifications:new', notification),
+    presenter: options.notificationPresenter ?? 'page',
+    intervalMs: options.polling?.headMs,
+    log,
+  });
+  const services: WalletServices = {
+    vault,
+    devnet,
+    networks,
+    tokens,
+    send,
+    offline,
+    history,
+    dashboard,
+    approvals,
+    notifier,
+    exportProgress: (progress) => hub.emit('history:exportProgress', progress),
+  };
+
   const stopLockEvents = vault.onLockChange((status) => {
     // A locked wallet signs nothing: what waited for a decision is rejected, not left to be approved after unlocking.
     if (!status.unlocked) approvals.rejectAll('the wallet locked');
@@ -102,6 +137,8 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
   });
   const stopApprovalEvents = approvals.onChange((state) => hub.emit('approvals:changed', state));
   const stopTxEvents = follower.on((update) => hub.emit('tx:update', update));
+  notifier.start();
+  follower.resume();
 
   // The head is polled only while someone listens to head:new (a window or a browser tab is open).
   let headListeners = 0;
@@ -129,6 +166,7 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
     handlers: walletChannels(services),
     events,
     touch: () => vault.touch(),
+    openNotification: (target) => hub.emit('notifications:open', target),
     lock: async () => {
       vault.lock();
     },
@@ -140,7 +178,9 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
         stopTxEvents();
         approvals.rejectAll('the wallet closed');
         stopApprovalEvents();
+        notifier.stop();
         follower.stop();
+        await pending.flush();
         await devnet.stop();
       })();
       return closing;

@@ -2,17 +2,19 @@
 // (and the vault the signer), the vault's settings and the chain's network selection are kept as one, and amounts
 // leave as decimal strings. Arguments arrive already checked by ipc/argumentParsers.ts.
 import { WalletError, describe } from '../koinos/errors.ts';
-import type { AccountInfo, Settings, TransferInput } from '../ipc/contract.ts';
+import type { AccountInfo, HistoryExportProgress, Settings, TransferInput } from '../ipc/contract.ts';
 import type { IpcHandlers } from '../ipc/dispatcher.ts';
 import type { DashboardService } from './chain/dashboard.ts';
 import type { EmbeddedDevnet } from './chain/embeddedDevnet.ts';
 import type { HistoryService } from './chain/history.ts';
+import { exportHistory } from './chain/historyExport.ts';
 import type { NetworkService } from './chain/networks.ts';
 import type { OfflineService } from './chain/offline.ts';
 import type { SendService } from './chain/send.ts';
 import type { TokenService } from './chain/tokens.ts';
 import type { TransferRequest } from './chain/transferPlan.ts';
 import type { ApprovalQueue } from './approvals/approvalQueue.ts';
+import type { Notifier } from './notifications/notifier.ts';
 import type { Vault } from './vault/vault.ts';
 
 /** The services the channels use, built by createWalletApp(). */
@@ -26,6 +28,9 @@ export interface WalletServices {
   history: HistoryService;
   dashboard: DashboardService;
   approvals: ApprovalQueue;
+  notifier: Notifier;
+  /** Pushes `history:exportProgress`. */
+  exportProgress: (progress: HistoryExportProgress) => void;
 }
 
 /**
@@ -144,5 +149,26 @@ export function walletChannels(s: WalletServices): IpcHandlers {
 
     'approvals:list': async () => s.approvals.state(),
     'approvals:answer': (answer) => s.approvals.answer(answer),
+
+    'networks:dismissChainIdChange': async ({ id }) => {
+      await networks.dismissChainIdChange(id);
+      return networks.get(id);
+    },
+    'notifications:get': async () => s.notifier.settings(),
+    'notifications:update': (patch) => s.notifier.update(patch),
+    'history:export': async ({ accountId, format, from, to, exportId }) => {
+      const { address } = account(accountId);
+      const accounts = vault.listAccounts();
+      const { content, rows } = await exportHistory(s.history, {
+        address,
+        format,
+        ...(from !== undefined ? { from: BigInt(from) } : {}),
+        ...(to !== undefined ? { to: BigInt(to) } : {}),
+        nameOf: (a) => accounts.find((x) => x.address === a)?.name,
+        onProgress: (progress) => s.exportProgress({ exportId, ...progress }),
+      });
+      const day = new Date().toISOString().slice(0, 10);
+      return { fileName: `koinos-history-${address}-${day}.${format}`, content, rows };
+    },
   };
 }

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { testDevnet } from '../wallet/chain/helpers.ts';
 import type { CliResult } from './runCli.ts';
+import { EXPORT_COLUMNS } from '../../src-main/wallet/chain/historyExport.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'koinos-cli-chain-'));
@@ -56,6 +57,16 @@ describe('network commands of the CLI', () => {
 
     const history = ok(await cli(['history', a!.address, '--limit', '5', ...net]));
     expect(history.records[0].entries[0]).toMatchObject({ kind: 'sent', amount: '150000000', counterparty: b!.address });
+    const exported = await cli(['history', a!.address, '--format', 'csv', '--from', '2000-01-01', ...net]);
+    expect(exported.status, exported.stderr).toBe(0);
+    const [header, ...rows] = exported.stdout.split('\r\n');
+    expect(header).toBe(EXPORT_COLUMNS.join(','));
+    expect(rows.at(-1)).toBe(''); // the last line ends with CRLF too
+    expect(rows.filter((r) => r.includes(',sent,'))).toEqual([expect.stringMatching(new RegExp(`,sent,KOIN,\\w+,1\\.5,${b!.address},,0\\.\\d+,(included|irreversible)$`))]);
+    expect((await cli(['history', a!.address, '--format', 'csv', '--from', '2100-01-01', ...net])).stdout).toBe(`${header}\r\n`);
+    const badDate = await cli(['history', a!.address, '--format', 'csv', '--to', 'yesterday', ...net]);
+    expect(badDate.status).not.toBe(0);
+    expect(badDate.stderr).toMatch(/--to expects a date such as 2026-01-31/);
 
     const wrongKey = await cli(['transfer', '--from', b!.address, '--to', a!.address, '--amount', '1', '--wif-file', keyFile, ...net]);
     expect(wrongKey.status).toBe(1);

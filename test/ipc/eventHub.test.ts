@@ -42,7 +42,11 @@ describe('event hub', () => {
     hub.emit('head:new', HEAD);
     hub.emit('vault:lockState', LOCKED);
     hub.emit('tx:update', { transactionId: '0x12', networkId: 'local', status: 'included', blockHeight: '7' });
-    hub.emit('approvals:changed', { mode: 'password', pending: [] });
+    hub.emit('approvals:changed', { mode: 'dialog', pending: [] });
+    const target = { networkId: 'local', transactionId: '0x12' };
+    hub.emit('notifications:new', { id: 'tx:0x12:included', title: 'Transaction included', body: 'Sending 1 KOIN is in block 7.', target });
+    hub.emit('notifications:open', target);
+    hub.emit('history:exportProgress', { exportId: 'e-1', scanned: 10, total: 20, done: false });
     stop();
     hub.emit('head:new', HEAD);
     expect(sent.map(([event]) => event)).toEqual([...IPC_EVENTS]);

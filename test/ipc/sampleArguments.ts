@@ -49,4 +49,8 @@ export const SAMPLE_ARGUMENTS: { [C in IpcChannel]: IpcArgs<C> } = {
   'approvals:list': [],
   'approvals:answer': [{ requestId: 'request-1', approve: true, password: 'correct horse', acknowledgedRisks: ['UPLOAD_CONTRACT'] }],
   'offline:submit': [{ input: 'EiB...', broadcast: false }],
+  'networks:dismissChainIdChange': [{ id: 'testnet' }],
+  'notifications:get': [],
+  'notifications:update': [{ enabled: false }],
+  'history:export': [{ accountId: 'acc-1', format: 'csv', from: '1700000000000', to: '1800000000000', exportId: 'export-1' }],
 };

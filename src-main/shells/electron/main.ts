@@ -1,8 +1,9 @@
 // Electron entry: opens the one hardened wallet window and binds it to the wallet facade over the IPC contract.
 // Thin on purpose: the services live in wallet/, the handlers in ipc/, every decision in windowPolicy.ts, appMenu.ts
 // and appProtocol.ts (pure, tested without Electron).
-import { app, BrowserWindow, dialog, ipcMain, Menu, powerMonitor, protocol, session, type WebContents } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, Notification, powerMonitor, protocol, session, type WebContents } from 'electron';
 import { join } from 'node:path';
+import type { WalletNotification } from '../../ipc/contract.ts';
 import { WalletError } from '../../koinos/errors.ts';
 import { createWalletApp, type WalletApp } from '../../wallet/walletApp.ts';
 import { dialogApprover } from './approvalDialog.ts';
@@ -45,6 +46,23 @@ function createWindow(ready: WalletApp): void {
   window.on('closed', stopEvents);
   window.once('ready-to-show', () => window.show());
   void window.loadURL(PAGE.devServerUrl ?? PAGE.appUrl);
+}
+
+// Shown notifications are kept until clicked or closed: a collected Notification loses its click handler.
+const shownNotifications = new Set<Notification>();
+
+/** Shows a notification the wallet decided on (the words are main's); a click brings the window forward and opens its entry. */
+function showNotification(ready: WalletApp, notification: WalletNotification): void {
+  if (!Notification.isSupported()) return;
+  const shown = new Notification({ title: notification.title, body: notification.body });
+  shownNotifications.add(shown);
+  shown.on('close', () => shownNotifications.delete(shown));
+  shown.on('click', () => {
+    shownNotifications.delete(shown);
+    bringToFront(BrowserWindow.getAllWindows()[0]);
+    ready.openNotification(notification.target);
+  });
+  shown.show();
 }
 
 /** Shows why the app cannot start (a dialog: a packaged app has no terminal), then quits with exit code 1. */
@@ -92,7 +110,7 @@ if (!app.requestSingleInstanceLock()) {
         const parent = BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0];
         return parent ? dialog.showMessageBox(parent, options) : dialog.showMessageBox(options);
       });
-      wallet = createWalletApp({ dataDir: app.getPath('userData'), approver });
+      wallet = createWalletApp({ dataDir: app.getPath('userData'), approver, notificationPresenter: 'main' });
       ready = await wallet;
     } catch (error) {
       folderLock?.release();
@@ -100,6 +118,7 @@ if (!app.requestSingleInstanceLock()) {
       return;
     }
     registerWalletIpc(ipcMain, ready, PAGE);
+    ready.events.on('notifications:new', (notification) => showNotification(ready, notification));
     // Decrypted keys leave memory when the machine sleeps or its screen locks.
     const lockNow = (): void => void ready.lock().catch((error: unknown) => console.error('[wallet] lock failed:', error));
     powerMonitor.on('suspend', lockNow);

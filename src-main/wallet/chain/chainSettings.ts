@@ -19,6 +19,11 @@ export interface ChainSettingsData {
   customNetworks: CustomNetwork[];
   /** Network id -> chain ID (base64) last seen there. */
   lastChainIds: Record<string, string>;
+  /**
+   * Network id -> the chain ID change noticed there (a restart of the network) that the user has not dismissed yet:
+   * kept so that the notice survives a restart of the wallet.
+   */
+  chainIdChanges: Record<string, { previous: string; current: string }>;
   /** Network id -> tokens known there (system tokens as resolved, and the ones the user added). */
   tokens: Record<string, TokenInfo[]>;
 }
@@ -33,7 +38,7 @@ export interface ChainSettingsStore {
 export const CHAIN_SETTINGS_FILE = 'chain-settings.json';
 
 function empty(): ChainSettingsData {
-  return { customNetworks: [], lastChainIds: {}, tokens: {} };
+  return { customNetworks: [], lastChainIds: {}, chainIdChanges: {}, tokens: {} };
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -59,6 +64,11 @@ function readData(json: unknown): ChainSettingsData {
   }
   if (isRecord(json['lastChainIds'])) {
     for (const [k, v] of Object.entries(json['lastChainIds'])) if (typeof v === 'string') data.lastChainIds[k] = v;
+  }
+  if (isRecord(json['chainIdChanges'])) {
+    for (const [k, v] of Object.entries(json['chainIdChanges'])) {
+      if (isRecord(v) && typeof v['previous'] === 'string' && typeof v['current'] === 'string') data.chainIdChanges[k] = { previous: v['previous'], current: v['current'] };
+    }
   }
   if (isRecord(json['tokens'])) {
     for (const [k, list] of Object.entries(json['tokens'])) {

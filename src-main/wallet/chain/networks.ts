@@ -147,8 +147,6 @@ export class NetworkService {
   private readonly localDevnetUrl?: () => Promise<string>;
   private readonly timeoutMs?: number;
   private readonly now: () => number;
-  /** Chain ID changes noticed in this run, reported with the head until the wallet restarts. */
-  private readonly changes = new Map<string, { previous: string; current: string }>();
 
   constructor(options: NetworkServiceOptions) {
     this.settings = options.settings;
@@ -278,7 +276,10 @@ export class NetworkService {
     if (next) {
       await this.settings.update((d) => {
         d.customNetworks = d.customNetworks.map((n) => (n.id === id ? next : n));
-        if (next.jsonRpcUrl !== custom!.jsonRpcUrl) delete d.lastChainIds[id];
+        if (next.jsonRpcUrl !== custom!.jsonRpcUrl) {
+          delete d.lastChainIds[id];
+          delete d.chainIdChanges[id];
+        }
       });
     }
     return this.get(id);
@@ -311,6 +312,7 @@ export class NetworkService {
     await this.settings.update((d) => {
       d.customNetworks = d.customNetworks.filter((n) => n.id !== id);
       delete d.lastChainIds[id];
+      delete d.chainIdChanges[id];
       delete d.tokens[id];
       if (d.selectedNetworkId === id) delete d.selectedNetworkId;
     });
@@ -345,20 +347,32 @@ export class NetworkService {
 
   /**
    * Fetches the chain ID now and compares it with the one last seen on this network; remembers the new one.
-   * Returns the change when there is one (a testnet restart): anything signed for `previous` cannot be submitted.
+   * Returns the change when there is one (a testnet restart): anything signed for `previous` cannot be submitted. The
+   * change is kept in the settings file and reported on every call until dismissChainIdChange() (or the next change).
    */
   async observeChainId(networkId: string, chainId: Uint8Array): Promise<{ previous: string; current: string } | undefined> {
     const current = bytesToJson(chainId, BTYPE.BASE64);
-    const data = await this.settings.load();
+    let data = await this.settings.load();
     const previous = data.lastChainIds[networkId];
     if (previous !== current) {
-      await this.settings.update((d) => {
+      data = await this.settings.update((d) => {
         d.lastChainIds[networkId] = current;
+        if (previous !== undefined) d.chainIdChanges[networkId] = { previous, current };
       });
-      if (previous !== undefined) this.changes.set(networkId, { previous, current });
     }
-    const change = this.changes.get(networkId);
+    const change = data.chainIdChanges[networkId];
     return change && change.current === current ? change : undefined;
+  }
+
+  /**
+   * The user has read the notice of a chain ID change on this network: it is no longer reported.
+   * @throws WalletError NOT_FOUND when no network has this id.
+   */
+  async dismissChainIdChange(networkId: string): Promise<void> {
+    await this.get(networkId);
+    await this.settings.update((d) => {
+      delete d.chainIdChanges[networkId];
+    });
   }
 
   /** The head of a network (the selected one when `id` is absent) with its lag and any chain ID change. */

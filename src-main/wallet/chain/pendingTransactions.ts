@@ -1,8 +1,18 @@
 // This wallet's own transactions that a node accepted but that are not irreversible yet: the next nonce counts them,
-// the dashboard shows the mana they hold, the history lists them until they are included.
+// the dashboard shows the mana they hold, the history lists them until they are included. Kept in a file of the data
+// folder (a signed transaction holds no secret) so that a restart follows them on to irreversible.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { TxStatus } from '../../ipc/contract.ts';
 import { BTYPE, bytesToJson } from '../../koinos/codec.ts';
+import { transactionFromBase64, transactionToBase64 } from '../../koinos/transaction.ts';
 import type { Transaction } from '../../koinos/types.ts';
+import { writeFileAtomic } from '../atomicFile.ts';
+
+/** The file name inside the data folder. */
+export const PENDING_TRANSACTIONS_FILE = 'pending-transactions.json';
+
+const STATUSES: ReadonlySet<TxStatus> = new Set(['pending', 'included']);
 
 export interface PendingTransaction {
   networkId: string;
@@ -24,12 +34,109 @@ export function nonceAccountOf(entry: PendingTransaction): string {
   return payee && payee.length > 0 ? bytesToJson(payee, BTYPE.ADDRESS) : entry.payer;
 }
 
-/** In memory: a restart forgets them, and the node's own nonce and history take over. */
+/** One entry as the file keeps it: the transaction as base64 of its bytes, 64-bit numbers as decimal strings. */
+interface StoredEntry {
+  networkId: string;
+  id: string;
+  payer: string;
+  nonce: string;
+  rcLimit: string;
+  transaction: string;
+  submittedAt: number;
+  status: TxStatus;
+  blockHeight?: string;
+}
+
+function toStored(e: PendingTransaction): StoredEntry {
+  return {
+    networkId: e.networkId,
+    id: e.id,
+    payer: e.payer,
+    nonce: e.nonce.toString(),
+    rcLimit: e.rcLimit.toString(),
+    transaction: transactionToBase64(e.transaction),
+    submittedAt: e.submittedAt,
+    status: e.status,
+    ...(e.blockHeight !== undefined ? { blockHeight: e.blockHeight.toString() } : {}),
+  };
+}
+
+const UINT = /^\d{1,20}$/;
+
+/** An entry read back, or undefined when it is damaged (it is dropped: the node's nonce and history take over). */
+function fromStored(raw: unknown): PendingTransaction | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const r = raw as Record<string, unknown>;
+  const strings = ['networkId', 'id', 'payer', 'transaction'].every((k) => typeof r[k] === 'string');
+  if (!strings || typeof r.nonce !== 'string' || !UINT.test(r.nonce) || typeof r.rcLimit !== 'string' || !UINT.test(r.rcLimit)) return undefined;
+  if (typeof r.submittedAt !== 'number' || !STATUSES.has(r.status as TxStatus)) return undefined;
+  if (r.blockHeight !== undefined && (typeof r.blockHeight !== 'string' || !UINT.test(r.blockHeight))) return undefined;
+  let transaction: Transaction;
+  try {
+    transaction = transactionFromBase64(r.transaction as string);
+  } catch {
+    return undefined;
+  }
+  if (`0x${Buffer.from(transaction.id).toString('hex')}` !== r.id) return undefined;
+  return {
+    networkId: r.networkId as string,
+    id: r.id as string,
+    payer: r.payer as string,
+    nonce: BigInt(r.nonce),
+    rcLimit: BigInt(r.rcLimit),
+    transaction,
+    submittedAt: r.submittedAt,
+    status: r.status as TxStatus,
+    ...(r.blockHeight !== undefined ? { blockHeight: BigInt(r.blockHeight as string) } : {}),
+  };
+}
+
+export interface PendingTransactionsOptions {
+  /** The file that keeps them between runs; absent: in memory only (the CLI, which waits for its one transaction). */
+  path?: string;
+  /** Told when the file cannot be written (the entries stay in memory and are followed; a restart forgets them). */
+  log?: (line: string) => void;
+}
+
+/**
+ * @example
+ * const pending = await PendingTransactions.open(dataDir); // the entries of the last run, to be followed again
+ * pending.add(entry); // written to the file in the background; `await pending.flush()` waits for it
+ */
 export class PendingTransactions {
   private readonly entries = new Map<string, PendingTransaction>();
+  private readonly path: string | undefined;
+  private readonly log: (line: string) => void;
+  private writes: Promise<void> = Promise.resolve();
+
+  constructor(options: PendingTransactionsOptions = {}) {
+    this.path = options.path;
+    this.log = options.log ?? ((line) => console.error(line));
+  }
+
+  /**
+   * The entries kept in `<dataDir>/pending-transactions.json`, then kept there. A missing or damaged file starts empty:
+   * nothing in it is needed to spend, only to show and follow what was sent.
+   */
+  static async open(dataDir: string, log?: (line: string) => void): Promise<PendingTransactions> {
+    const pending = new PendingTransactions({ path: join(dataDir, PENDING_TRANSACTIONS_FILE), ...(log ? { log } : {}) });
+    let json: unknown;
+    try {
+      json = JSON.parse(await readFile(pending.path!, 'utf8'));
+    } catch {
+      json = undefined;
+    }
+    const list = typeof json === 'object' && json !== null && Array.isArray((json as { entries?: unknown }).entries) ? (json as { entries: unknown[] }).entries : [];
+    for (const raw of list) {
+      const entry = fromStored(raw);
+      if (entry) pending.entries.set(entry.id, entry);
+    }
+    return pending;
+  }
 
   add(entry: PendingTransaction): void {
     this.entries.set(entry.id, entry);
+    this.save();
   }
 
   get(id: string): PendingTransaction | undefined {
@@ -38,11 +145,28 @@ export class PendingTransactions {
 
   update(id: string, patch: Partial<Pick<PendingTransaction, 'status' | 'blockHeight'>>): void {
     const entry = this.entries.get(id);
-    if (entry) this.entries.set(id, { ...entry, ...patch });
+    if (!entry) return;
+    this.entries.set(id, { ...entry, ...patch });
+    this.save();
   }
 
   remove(id: string): void {
-    this.entries.delete(id);
+    if (this.entries.delete(id)) this.save();
+  }
+
+  /** Resolves when every change made so far is in the file. */
+  flush(): Promise<void> {
+    return this.writes;
+  }
+
+  /** Queues one atomic write of the whole list (writes stay in order, so the file ends as the last change left it). */
+  private save(): void {
+    const path = this.path;
+    if (!path) return;
+    const content = JSON.stringify({ version: 1, entries: this.all().map(toStored) }, null, 2);
+    this.writes = this.writes.then(() =>
+      writeFileAtomic(path, content).catch((error: unknown) => this.log(`[pending] cannot write ${path}: ${error instanceof Error ? error.message : String(error)}`)),
+    );
   }
 
   /** Everything tracked, oldest first. */

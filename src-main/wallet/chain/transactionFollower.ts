@@ -57,6 +57,13 @@ export class TransactionFollower {
     this.schedule(0);
   }
 
+  /** Follows again what `pending` already holds: the transactions of the last run, after a restart. */
+  resume(): void {
+    if (this.pending.all().length === 0) return;
+    this.stopped = false;
+    this.schedule(0);
+  }
+
   /**
    * Resolves with the first update of `id` to one of `statuses` (or a final one: failed, expired).
    * @throws WalletError NODE_TIMEOUT when none comes within `timeoutMs`.

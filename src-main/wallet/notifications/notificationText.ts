@@ -1,0 +1,106 @@
+// What the wallet notifies and in which words, decided without any shell: a sent transaction that is included,
+// irreversible, failed or dropped (from `tx:update`), and tokens that arrive (from the account's history). Pure.
+import { formatAmount } from '../../koinos/amounts.ts';
+import type { HistoryEntry, HistoryRecord, IpcEvents, WalletNotification } from '../../ipc/contract.ts';
+
+type TxUpdate = IpcEvents['tx:update'];
+
+/** `1AbcdE…WxYz`: long enough to recognise, short enough for a notification line. */
+export function shortId(text: string): string {
+  return text.length > 14 ? `${text.slice(0, 6)}…${text.slice(-4)}` : text;
+}
+
+function amountText(entry: HistoryEntry): string {
+  if (entry.amount === undefined) return '';
+  if (!entry.token) return `${entry.amount} base units`;
+  return `${formatAmount(BigInt(entry.amount), entry.token.decimals)} ${entry.token.symbol}`;
+}
+
+/** What a transaction did, as the start of a sentence: `Sending 1.5 KOIN to 1Abc…`. */
+export function transactionSummary(entries: readonly HistoryEntry[], transactionId: string): string {
+  const movement = entries.find((e) => e.kind === 'sent' || e.kind === 'burned' || e.kind === 'minted' || e.kind === 'approved');
+  if (movement?.kind === 'sent') return `Sending ${amountText(movement)}${movement.counterparty ? ` to ${shortId(movement.counterparty)}` : ''}`;
+  if (movement?.kind === 'burned') return `Burning ${amountText(movement)}`;
+  if (movement?.kind === 'minted') return `Minting ${amountText(movement)}`;
+  if (movement?.kind === 'approved') return `An allowance for ${movement.counterparty ? shortId(movement.counterparty) : 'an account'}`;
+  const call = entries.find((e) => e.kind === 'call');
+  if (call) return `The call ${call.name ?? 'to a contract'}${call.contract ? ` on ${shortId(call.contract)}` : ''}`;
+  return `The transaction ${shortId(transactionId)}`;
+}
+
+/** What the wallet knows of one of its own transactions when an update about it comes. */
+export interface SentTransactionContext {
+  /** The transaction's entries as the history shows it (what it sends, to whom). */
+  entries: readonly HistoryEntry[];
+  /** The wallet account that sent it, when it is one. */
+  accountId?: string;
+}
+
+/**
+ * The notification for an update of a transaction this wallet sent, or undefined when the update is not worth one
+ * (`pending`: the user just sent it and is looking).
+ * @example
+ * txUpdateNotification({ transactionId: '0x1220…', networkId: 'local', status: 'included', blockHeight: '12' }, { entries });
+ * // { id: 'tx:0x1220…:included', title: 'Transaction included', body: 'Sending 1.5 KOIN to 1Abc…Wxyz is in block 12.', target: {…} }
+ */
+export function txUpdateNotification(update: TxUpdate, context: SentTransactionContext): WalletNotification | undefined {
+  const what = transactionSummary(context.entries, update.transactionId);
+  const block = update.blockHeight !== undefined ? ` block ${update.blockHeight}` : '';
+  let title: string;
+  let body: string;
+  switch (update.status) {
+    case 'pending':
+      return undefined;
+    case 'included':
+      title = 'Transaction included';
+      body = `${what} is in${block || ' a block'}. It becomes final once the block is irreversible.`;
+      break;
+    case 'irreversible':
+      title = 'Transaction final';
+      body = `${what} is irreversible${block ? ` (${block.trim()})` : ''}.`;
+      break;
+    case 'failed':
+      title = 'Transaction failed';
+      body = `${what} failed.${update.message ? ` ${update.message}` : ''}`;
+      break;
+    case 'expired':
+      title = 'Transaction dropped';
+      body = `${what} was dropped without being included.${update.message ? ` ${update.message}` : ''}`;
+      break;
+  }
+  return {
+    id: `tx:${update.transactionId}:${update.status}`,
+    title,
+    body,
+    target: { networkId: update.networkId, transactionId: update.transactionId, ...(context.accountId ? { accountId: context.accountId } : {}) },
+  };
+}
+
+/** An account of the wallet whose incoming tokens are notified. */
+export interface WatchedAccount {
+  accountId: string;
+  name: string;
+}
+
+/**
+ * The notifications for tokens arriving in `records` (an account's history records newer than the last ones seen):
+ * one per received or minted amount, oldest first. Records not yet in a block are skipped (they have no sequence
+ * number and may never be).
+ */
+export function incomingNotifications(records: readonly HistoryRecord[], networkId: string, account: WatchedAccount, nameOf: (address: string) => string | undefined = () => undefined): WalletNotification[] {
+  const out: WalletNotification[] = [];
+  const ordered = records.filter((r) => r.seqNum !== undefined && r.transactionId !== undefined).sort((a, b) => (BigInt(a.seqNum!) < BigInt(b.seqNum!) ? -1 : 1));
+  for (const record of ordered) {
+    record.entries.forEach((entry, index) => {
+      if (entry.kind !== 'received' && entry.kind !== 'minted') return;
+      const from = entry.counterparty ? (nameOf(entry.counterparty) ?? shortId(entry.counterparty)) : undefined;
+      out.push({
+        id: `in:${networkId}:${record.transactionId}:${account.accountId}:${index}`,
+        title: `Received ${amountText(entry)}`,
+        body: `${from ? `From ${from} to` : 'To'} ${account.name}${record.blockHeight ? `, in block ${record.blockHeight}` : ''}.`,
+        target: { networkId, transactionId: record.transactionId!, accountId: account.accountId },
+      });
+    });
+  }
+  return out;
+}

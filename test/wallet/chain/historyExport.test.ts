@@ -1,0 +1,109 @@
+// The history export: several transfers on a devnet, the CSV read back and checked row by row against the chain's
+// own account history (events decoded here, block times read from the block store); a date range; progress; JSON;
+// and RFC 4180 quoting of fields a name or a token symbol may bring.
+import { describe, expect, it } from 'vitest';
+import { addressFromString } from '../../../src-main/koinos/address.ts';
+import { formatAmount } from '../../../src-main/koinos/amounts.ts';
+import { BTYPE, bytesToJson, decode } from '../../../src-main/koinos/codec.ts';
+import { KoinosNode } from '../../../src-main/wallet/chain/koinosNode.ts';
+import { EXPORT_COLUMNS, csvField, exportHistory, rowsToCsv, type ExportRow } from '../../../src-main/wallet/chain/historyExport.ts';
+import { parseCsv } from './csv.ts';
+import { testDevnet, walletErrorOf } from './helpers.ts';
+import { testServices } from './services.ts';
+
+const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
+
+describe('history export', () => {
+  it('writes a CSV whose every row matches the chain: time, block, id, kind, token, amount, counterparty and its name, mana', async () => {
+    const devnet = await testDevnet();
+    const s = testServices(devnet);
+    const [a, b, c] = devnet.accounts.map((x) => x.address) as [string, string, string];
+    const sent: string[] = [];
+    for (const [from, to, amount] of [
+      [a, b, '1.5'],
+      [b, a, '0.25'],
+      [a, c, '2'],
+      [c, a, '0.00000001'],
+    ] as const) {
+      const review = await s.send.prepare({ from, to, token: 'koin', amount });
+      sent.push((await s.send.confirm(review.reviewId)).transactionId);
+      await s.follower.waitFor(sent.at(-1)!, ['included', 'irreversible'], 10_000);
+    }
+
+    const names: Record<string, string> = { [b]: 'Bob, "the builder"' };
+    const progress: { scanned: number; total: number; done: boolean }[] = [];
+    const { content, rows } = await exportHistory(s.history, { address: a, format: 'csv', nameOf: (x) => names[x], onProgress: (p) => progress.push(p) });
+    expect(content.endsWith('\r\n')).toBe(true);
+    // No field here holds a line break, so every line end is a record's: CRLF, none bare.
+    expect(content.replaceAll('\r\n', '')).not.toMatch(/[\r\n]/);
+    const [header, ...lines] = parseCsv(content);
+    expect(header).toEqual([...EXPORT_COLUMNS]);
+    expect(lines).toHaveLength(rows);
+    const csv = lines.map((line) => Object.fromEntries(EXPORT_COLUMNS.map((col, i) => [col, line[i]])) as ExportRow);
+    expect(progress.at(-1)).toMatchObject({ done: true });
+    expect(progress.at(-1)!.scanned).toBeGreaterThanOrEqual(4);
+
+    // The chain's side: account history, the transfer events decoded here, the block of each transaction.
+    const node = new KoinosNode({ jsonRpc: { url: `${devnet.url}/jsonrpc` } });
+    const history = await node.accountHistory({ address: addressFromString(a), limit: 100n, ascending: true, irreversible: false });
+    const withTx = history.filter((v) => v.trx?.transaction);
+    const found = await node.transactionsById(withTx.map((v) => v.trx!.transaction!.id));
+    const blocks = await node.blocksById(found.map((f) => f.containing_blocks[0]!));
+    const expected: Partial<ExportRow>[] = [];
+    for (const v of withTx) {
+      const tx = v.trx!.transaction!;
+      const block = blocks[found.findIndex((f) => hex(f.transaction!.id) === hex(tx.id))]!;
+      let first = true;
+      for (const event of v.trx!.receipt!.events) {
+        if (!event.name.endsWith('transfer_event')) continue;
+        const data = decode<{ from: Uint8Array; to: Uint8Array; value: bigint }>('koinos.contracts.token.transfer_event', event.data);
+        const from = bytesToJson(data.from, BTYPE.ADDRESS);
+        const to = bytesToJson(data.to, BTYPE.ADDRESS);
+        const counterparty = from === a ? to : from;
+        expected.push({
+          time: new Date(Number(block.block!.header!.timestamp)).toISOString(),
+          block: block.block_height.toString(),
+          transaction_id: hex(tx.id),
+          kind: from === a ? 'sent' : 'received',
+          token: 'KOIN',
+          token_contract: bytesToJson(event.source, BTYPE.CONTRACT_ID),
+          amount: formatAmount(data.value, 8),
+          counterparty,
+          counterparty_name: names[counterparty] ?? '',
+          mana_used: first ? formatAmount(v.trx!.receipt!.rc_used, 8) : '',
+        });
+        first = false;
+      }
+    }
+    expect(expected.map((e) => e.transaction_id)).toEqual(sent);
+    const transfers = csv.filter((row) => row.kind === 'sent' || row.kind === 'received');
+    expect(transfers).toHaveLength(expected.length);
+    transfers.forEach((row, i) => expect(row).toMatchObject(expected[i]!));
+    expect(transfers.map((r) => r.amount)).toEqual(['1.5', '0.25', '2', '0.00000001']);
+    expect(transfers[0]!.counterparty_name).toBe('Bob, "the builder"');
+
+    // A range: from the second transfer's time (inclusive) to the fourth's (exclusive).
+    const from = BigInt(Date.parse(expected[1]!.time!));
+    const to = BigInt(Date.parse(expected[3]!.time!));
+    const ranged = await exportHistory(s.history, { address: a, format: 'json', from, to, nameOf: (x) => names[x] });
+    const json = JSON.parse(ranged.content) as { rows: ExportRow[] };
+    const inRange = expected.filter((e) => BigInt(Date.parse(e.time!)) >= from && BigInt(Date.parse(e.time!)) < to);
+    expect(json.rows.map((r) => r.transaction_id)).toEqual(inRange.map((e) => e.transaction_id));
+    json.rows.forEach((row, i) => expect(row).toMatchObject(inRange[i]!));
+
+    expect((await walletErrorOf(exportHistory(s.history, { address: a, format: 'csv', from: to, to: from }))).code).toBe('INVALID_ARGUMENT');
+  });
+
+  it('quotes fields per RFC 4180 and defuses spreadsheet formulas', () => {
+    expect(csvField('plain')).toBe('plain');
+    expect(csvField('a,b')).toBe('"a,b"');
+    expect(csvField('say "hi"')).toBe('"say ""hi"""');
+    expect(csvField('two\r\nlines')).toBe('"two\r\nlines"');
+    expect(csvField('=HYPERLINK("http://x")')).toBe(`"'=HYPERLINK(""http://x"")"`);
+    expect(csvField('@SUM(A1)')).toBe("'@SUM(A1)");
+    const row = { ...Object.fromEntries(EXPORT_COLUMNS.map((c) => [c, ''])), kind: 'received', token: 'T,"K"\nN', counterparty_name: '+1' } as ExportRow;
+    const text = rowsToCsv([row]);
+    expect(text.split('\r\n')).toHaveLength(3); // header, the row (its LF inside quotes), and the empty rest
+    expect(parseCsv(text)[1]).toEqual(EXPORT_COLUMNS.map((c) => (c === 'kind' ? 'received' : c === 'token' ? 'T,"K"\nN' : c === 'counterparty_name' ? "'+1" : '')));
+  });
+});

@@ -1,0 +1,108 @@
+// Notifications decided from real events of a devnet: the follower's updates of a sent transaction (included,
+// irreversible, dropped) in words with the target entry, tokens arriving in a watched account, and the setting that
+// turns them off and is kept for the next run.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { AccountInfo, IpcEvents, WalletNotification } from '../../../src-main/ipc/contract.ts';
+import { transactionFromBase64 } from '../../../src-main/koinos/transaction.ts';
+import { expectedTokenEvents, transactionEntries } from '../../../src-main/wallet/chain/history.ts';
+import { PendingTransactions } from '../../../src-main/wallet/chain/pendingTransactions.ts';
+import { TransactionFollower } from '../../../src-main/wallet/chain/transactionFollower.ts';
+import { shortId, txUpdateNotification } from '../../../src-main/wallet/notifications/notificationText.ts';
+import { NOTIFICATION_SETTINGS_FILE, Notifier } from '../../../src-main/wallet/notifications/notifier.ts';
+import { eventually, onCleanup, tempDir, testDevnet } from '../chain/helpers.ts';
+import { testServices, type TestServices } from '../chain/services.ts';
+
+type TxUpdate = IpcEvents['tx:update'];
+
+async function transfer(s: TestServices, from: string, to: string, amount: string): Promise<string> {
+  const review = await s.send.prepare({ from, to, token: 'koin', amount });
+  const { transactionId } = await s.send.confirm(review.reviewId);
+  await s.follower.waitFor(transactionId, ['included', 'irreversible'], 10_000);
+  return transactionId;
+}
+
+describe('notifications', () => {
+  it('words each update of a sent transaction, with the entry it opens', async () => {
+    const devnet = await testDevnet({ irreversibleDepth: 2 });
+    const s = testServices(devnet);
+    const [a, b, c] = devnet.accounts.map((x) => x.address) as [string, string, string];
+    const updates: TxUpdate[] = [];
+    s.follower.on((u) => updates.push(u));
+
+    const id = await transfer(s, a, b, '1.5');
+    const entry = s.pending.get(id)!;
+    const tokens = await s.tokens.known('local');
+    const context = { entries: transactionEntries(entry.transaction, expectedTokenEvents(entry.transaction, tokens), a, tokens), accountId: 'acc-a' };
+    // Two more blocks make it irreversible.
+    await transfer(s, c, b, '1');
+    await transfer(s, c, b, '1');
+    await eventually(() => updates.find((u) => u.transactionId === id && u.status === 'irreversible'), 10_000, 'irreversible');
+
+    const mine = updates.filter((u) => u.transactionId === id);
+    expect(mine.map((u) => u.status)).toEqual(['pending', 'included', 'irreversible']);
+    const [pending, included, irreversible] = mine.map((u) => txUpdateNotification(u, context));
+    expect(pending).toBeUndefined();
+    expect(included).toEqual({
+      id: `tx:${id}:included`,
+      title: 'Transaction included',
+      body: `Sending 1.5 KOIN to ${shortId(b)} is in block ${mine[1]!.blockHeight}. It becomes final once the block is irreversible.`,
+      target: { networkId: 'local', transactionId: id, accountId: 'acc-a' },
+    });
+    expect(irreversible).toMatchObject({ title: 'Transaction final', body: `Sending 1.5 KOIN to ${shortId(b)} is irreversible (block ${mine[2]!.blockHeight}).` });
+
+    // A transaction the node never saw: the follower finds it nowhere and reports it dropped.
+    const unsent = transactionFromBase64((await s.offline.exportUnsigned({ from: a, to: c, token: 'koin', amount: '3' })).base64);
+    const lost = new TransactionFollower({ networks: s.networks, pending: new PendingTransactions(), intervalMs: 20, expireAfterMs: 0 });
+    onCleanup(async () => lost.stop());
+    const lostId = `0x${Buffer.from(unsent.id).toString('hex')}`;
+    lost.track({ networkId: 'local', id: lostId, payer: a, nonce: 99n, rcLimit: 1n, transaction: unsent, submittedAt: Date.now(), status: 'pending' });
+    const dropped = await lost.waitFor(lostId, ['expired'], 10_000);
+    const droppedEntries = transactionEntries(unsent, expectedTokenEvents(unsent, tokens), a, tokens);
+    expect(txUpdateNotification(dropped, { entries: droppedEntries })).toMatchObject({
+      title: 'Transaction dropped',
+      body: expect.stringMatching(new RegExp(`^Sending 3 KOIN to ${shortId(c)} was dropped without being included\\. `)),
+      target: { networkId: 'local', transactionId: lostId },
+    });
+  });
+
+  it('notifies tokens arriving in an account and its own sends, until turned off; the setting outlives a restart', async () => {
+    const devnet = await testDevnet();
+    const s = testServices(devnet);
+    const dataDir = await tempDir();
+    const [a, b] = devnet.accounts.map((x) => x.address) as [string, string];
+    const accounts: AccountInfo[] = [
+      { id: 'acc-a', name: 'Alice', address: a, kind: 'key' },
+      { id: 'acc-b', name: 'Bob', address: b, kind: 'watch' },
+    ];
+    const shown: WalletNotification[] = [];
+    const options = { dataDir, ...s, accounts: () => accounts, emit: (n: WalletNotification) => shown.push(n), presenter: 'page' as const, intervalMs: 20 };
+    const notifier = await Notifier.open(options);
+    expect(notifier.settings()).toEqual({ enabled: true, presenter: 'page' });
+    notifier.start();
+    onCleanup(async () => notifier.stop());
+    await notifier.checkIncoming(); // the first look: what is already there is not news
+
+    const id = await transfer(s, a, b, '1.5');
+    const received = await eventually(() => shown.find((n) => n.title.startsWith('Received')), 10_000, 'an incoming notification');
+    expect(received).toEqual({
+      id: `in:local:${id}:acc-b:0`,
+      title: 'Received 1.5 KOIN',
+      body: expect.stringMatching(/^From Alice to Bob, in block \d+\.$/),
+      target: { networkId: 'local', transactionId: id, accountId: 'acc-b' },
+    });
+    expect(shown.find((n) => n.id === `tx:${id}:included`)).toMatchObject({ body: expect.stringMatching(/^Sending 1\.5 KOIN to /), target: { accountId: 'acc-a' } });
+    expect(shown.filter((n) => n.title.startsWith('Received'))).toHaveLength(1);
+
+    expect(await notifier.update({ enabled: false })).toEqual({ enabled: false, presenter: 'page' });
+    expect(JSON.parse(await readFile(join(dataDir, NOTIFICATION_SETTINGS_FILE), 'utf8'))).toMatchObject({ enabled: false });
+    const before = shown.length;
+    await transfer(s, a, b, '2');
+    await notifier.checkIncoming();
+    expect(shown).toHaveLength(before);
+
+    notifier.stop();
+    expect((await Notifier.open(options)).settings().enabled).toBe(false);
+  });
+});
