@@ -199,6 +199,7 @@ export const ARGUMENT_PARSERS: { [C in IpcChannel]: ArgumentParser<C> } = {
     index: readInteger(f('index').path, f('index').value, 0, MAX_DEV_ACCOUNTS - 1),
     watchOnly: readBoolean(f('watchOnly').path, f('watchOnly').value),
   })),
+  'devnet:setShape': one('devnet:setShape', ['like'], (f) => ({ like: readChoice(f('like').path, f('like').value, ['plain', 'mainnet', 'harbinger'] as const) })),
 
   'tokens:list': one('tokens:list', ['networkId'], (f) => compact({ networkId: optional(f('networkId'), (x) => str(x, ID)) })),
   'tokens:inspect': one('tokens:inspect', ['contract'], (f) => ({ contract: str(f('contract'), ADDRESS) })),

@@ -115,7 +115,11 @@ export interface DevnetStatus {
   headHeight?: UintString;
   /** Its published development accounts: for development only, never for real funds. */
   accounts: { index: number; address: string }[];
+  /** Where its system and community contracts are: the devnet's own places, or mainnet's or harbinger's addresses. */
+  shape?: LocalShape;
 }
+
+export type LocalShape = 'plain' | 'mainnet' | 'harbinger';
 
 // ---- Tokens, dashboard, history -----------------------------------------------------------------------------------
 
@@ -461,6 +465,8 @@ export interface IpcContract {
   'devnet:status': { args: []; result: DevnetStatus };
   'devnet:reset': { args: []; result: DevnetStatus };
   'devnet:importAccount': { args: [{ index: number; watchOnly: boolean }]; result: AccountInfo };
+  /** Replaces the Local network's chain with a new one shaped like mainnet, harbinger, or the devnet's own (plain). */
+  'devnet:setShape': { args: [{ like: LocalShape }]; result: DevnetStatus };
 
   'tokens:list': { args: [{ networkId?: string }]; result: TokenInfo[] };
   /** What the contract at this address says of itself now, on the selected network; nothing is remembered. */
@@ -546,6 +552,7 @@ export const CHANNEL_ACTIVITY: Readonly<Record<IpcChannel, 'user' | 'background'
   'devnet:status': 'background',
   'devnet:reset': 'user',
   'devnet:importAccount': 'user',
+  'devnet:setShape': 'user',
   'tokens:list': 'background',
   'tokens:inspect': 'user',
   'tokens:add': 'user',

@@ -8,7 +8,7 @@ import type { DashboardService } from './chain/dashboard.ts';
 import type { EmbeddedDevnet } from './chain/embeddedDevnet.ts';
 import type { HistoryService } from './chain/history.ts';
 import { exportHistory } from './chain/historyExport.ts';
-import type { NetworkService } from './chain/networks.ts';
+import { LOCAL_NETWORK_ID, type NetworkService } from './chain/networks.ts';
 import type { OfflineService } from './chain/offline.ts';
 import type { SendService } from './chain/send.ts';
 import type { TokenService } from './chain/tokens.ts';
@@ -120,7 +120,16 @@ export function walletChannels(s: WalletServices): IpcHandlers {
     'networks:head': ({ id }) => networks.head(id),
 
     'devnet:status': () => devnet.status(),
-    'devnet:reset': () => devnet.reset(),
+    'devnet:reset': async () => {
+      const status = await devnet.reset();
+      tokens.forgetSystemTokens(LOCAL_NETWORK_ID);
+      return status;
+    },
+    'devnet:setShape': async ({ like }) => {
+      const status = await devnet.setShape(like);
+      tokens.forgetSystemTokens(LOCAL_NETWORK_ID); // KOIN and VHP now answer at the new shape's addresses
+      return status;
+    },
     'devnet:importAccount': async ({ index, watchOnly }) => {
       const dev = await devnet.developmentAccount(index);
       const name = `Devnet account ${index}`;

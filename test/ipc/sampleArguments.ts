@@ -34,6 +34,7 @@ export const SAMPLE_ARGUMENTS: { [C in IpcChannel]: IpcArgs<C> } = {
   'devnet:status': [],
   'devnet:reset': [],
   'devnet:importAccount': [{ index: 2, watchOnly: false }],
+  'devnet:setShape': [{ like: 'mainnet' }],
   'tokens:list': [{ networkId: 'local' }],
   'tokens:inspect': [{ contract: ADDRESS }],
   'tokens:add': [{ contract: ADDRESS }],

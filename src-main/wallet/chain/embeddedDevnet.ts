@@ -7,6 +7,7 @@ import { BTYPE, bytesToJson } from '../../koinos/codec.ts';
 import { WalletError } from '../../koinos/errors.ts';
 import type { DevnetStatus } from '../../ipc/contract.ts';
 import { DEFAULT_PORT } from '../../devnet/startDevnet.ts';
+import type { ShapeName } from '../../devnet/shapes.ts';
 import { DevnetThread, type DevnetThreadOptions } from './devnetThread.ts';
 
 export interface EmbeddedDevnetOptions {
@@ -49,10 +50,11 @@ export class EmbeddedDevnet {
     return join(this.options.dataDir, 'devnet');
   }
 
-  private async launch(): Promise<DevnetThread> {
+  private async launch(fresh?: { like: ShapeName }): Promise<DevnetThread> {
     const log = this.options.log ?? ((line: string) => console.warn(`[devnet] ${line}`));
     const { log: _ignored, ...devnet } = this.options.devnet ?? {};
-    const base: DevnetThreadOptions = { ...devnet, host: '127.0.0.1', dataDir: this.chainDir };
+    // A chain keeps the shape it was made with; a new shape is a new chain (reset), never a change of a running one.
+    const base: DevnetThreadOptions = { ...devnet, host: '127.0.0.1', dataDir: this.chainDir, ...(fresh ? { shape: { like: fresh.like }, reset: true } : {}) };
     const startDevnet = (options: DevnetThreadOptions) => DevnetThread.start(options, log);
     // After a stop the devnet comes back on the port it had, so the Local network's address does not change.
     const preferred = this.boundPort ?? this.options.port ?? DEFAULT_PORT;
@@ -69,9 +71,9 @@ export class EmbeddedDevnet {
    * The running devnet, started on first use.
    * @throws WalletError NODE_UNREACHABLE when it cannot start (the data folder is used by another devnet, ...).
    */
-  start(): Promise<DevnetThread> {
+  start(fresh?: { like: ShapeName }): Promise<DevnetThread> {
     if (!this.running) {
-      const starting = this.launch().then((devnet) => {
+      const starting = this.launch(fresh).then((devnet) => {
         this.boundPort = Number(new URL(devnet.url).port);
         return devnet;
       });
@@ -99,8 +101,13 @@ export class EmbeddedDevnet {
     if (!this.running) return { running: false, accounts: [] };
     const devnet = await this.start();
     const head = (await devnet.call('chain.get_head_info', {})) as { head_topology?: { height?: bigint } };
+    const shape = await fetch(`${devnet.url}/v1/chain/shape`).then(
+      async (answer) => ((await answer.json()) as { like?: ShapeName }).like,
+      () => undefined,
+    );
     return {
       running: true,
+      ...(shape ? { shape } : {}),
       url: devnet.url,
       // Read from the node, not from start-up: a reset changes both.
       chainId: bytesToJson(devnet.chainId, BTYPE.BASE64),
@@ -116,6 +123,16 @@ export class EmbeddedDevnet {
   async reset(): Promise<DevnetStatus> {
     const devnet = await this.start();
     await devnet.reset();
+    return this.status();
+  }
+
+  /**
+   * Replaces the chain with a new one shaped like `like` (system and community contracts at that network's addresses;
+   * `plain` for the devnet's own): the devnet restarts on the same address with a new chain ID.
+   */
+  async setShape(like: ShapeName): Promise<DevnetStatus> {
+    await this.stop();
+    await this.start({ like });
     return this.status();
   }
 

@@ -140,6 +140,11 @@ export class TokenService {
     return (await this.settings.load()).tokens[networkId] ?? [];
   }
 
+  /** Forgets the resolved KOIN and VHP of a network: its chain was replaced (a new shape puts them elsewhere). */
+  forgetSystemTokens(networkId: string): void {
+    this.systemCache.delete(networkId);
+  }
+
   /** KOIN and VHP of this network as the node resolves them now (cached for a minute), remembered for offline use. */
   async systemTokens(networkId: string): Promise<TokenInfo[]> {
     const cached = this.systemCache.get(networkId);

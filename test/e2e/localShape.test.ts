@@ -1,0 +1,31 @@
+// End to end: the Local network's shape, chosen on the Networks screen. A new chain shaped like mainnet is started
+// from there, the screen says which shape runs, and the dashboard's KOIN is then mainnet's KOIN contract.
+import { afterEach, describe, expect, it } from 'vitest';
+import { chromiumMissing, createWallet, go, startE2eWallet, type E2eWallet } from './harness.ts';
+
+const missing = chromiumMissing();
+
+describe.skipIf(missing !== undefined)('the Local network shape in the browser', () => {
+  let e2e: E2eWallet | undefined;
+  afterEach(async () => {
+    await e2e?.stop();
+    e2e = undefined;
+  });
+
+  it('starts a new local chain shaped like mainnet from the Networks screen', async () => {
+    e2e = await startE2eWallet({ name: 'local-shape' });
+    const { page, shots, wallet } = e2e;
+    await createWallet(page);
+    await go(page, 'Networks');
+    const shape = page.getByTestId('local-shape');
+    await expect.poll(() => shape.textContent(), { timeout: 20_000 }).toBe("The devnet's own addresses");
+    const before = (await wallet.handlers['devnet:status']()).chainId;
+    await page.getByLabel('Shape of a new chain').selectOption({ label: "Mainnet's addresses" });
+    await page.getByRole('button', { name: 'Start a new chain shaped like this' }).click();
+    await expect.poll(() => shape.textContent(), { timeout: 30_000 }).toBe("Mainnet's addresses");
+    expect((await wallet.handlers['devnet:status']()).chainId).not.toBe(before);
+    await shots.take(page, 'networks-mainnet-shape');
+    const koin = (await wallet.handlers['tokens:list']({})).find((t) => t.system === 'koin');
+    expect(koin?.contract).toBe('19GYjDBVXU7keLbYvMLazsGQn3GTWHjHkK');
+  });
+});
