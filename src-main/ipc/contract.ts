@@ -253,6 +253,17 @@ export interface RiskFlag {
   message: string;
 }
 
+/** The answer of `send:maxAmount`. */
+export interface MaxAmount {
+  /** Base units of the token. */
+  amount: UintString;
+  decimals: number;
+  /** The mana a transfer of this token is expected to use: an estimate, as TransactionReview's. */
+  rcEstimate: UintString;
+  /** `measured`: the last transfer of this token on this network; `default`: a reserve, none measured yet. */
+  estimateSource: 'measured' | 'default';
+}
+
 export interface TransactionReview {
   /** Identifies the prepared transaction for `send:confirm`, which asks for the approval; it is signed only after it. */
   reviewId: string;
@@ -413,7 +424,8 @@ export interface IpcContract {
   'dashboard:get': { args: [{ accountId: string }]; result: Dashboard };
   'history:page': { args: [HistoryQuery]; result: HistoryPage };
 
-  'send:maxAmount': { args: [{ fromAccountId: string; token: string }]; result: { amount: UintString; decimals: number } };
+  /** The most the account can send now (for KOIN, the mana minus the expected cost), and that expected cost. */
+  'send:maxAmount': { args: [{ fromAccountId: string; token: string }]; result: MaxAmount };
   'send:prepare': { args: [TransferInput]; result: TransactionReview };
   'send:confirm': { args: [{ reviewId: string }]; result: SubmitReceipt };
 

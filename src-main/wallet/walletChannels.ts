@@ -131,8 +131,8 @@ export function walletChannels(s: WalletServices): IpcHandlers {
     'history:page': async ({ accountId, ...query }) => s.history.page({ ...query, address: account(accountId).address }),
 
     'send:maxAmount': async ({ fromAccountId, token }) => {
-      const { amount, decimals } = await s.send.maxAmount(undefined, account(fromAccountId).address, token);
-      return { amount: amount.toString(), decimals };
+      const max = await s.send.maxAmount(undefined, account(fromAccountId).address, token);
+      return { amount: max.amount.toString(), decimals: max.decimals, rcEstimate: max.rcEstimate.toString(), estimateSource: max.estimateSource };
     },
     'send:prepare': async (input) => s.send.prepare(transfer(input)),
     'send:confirm': ({ reviewId }) => s.send.confirm(reviewId),
