@@ -239,6 +239,8 @@ export const ARGUMENT_PARSERS: { [C in IpcChannel]: ArgumentParser<C> } = {
       ),
     }),
   ),
+
+  'accounts:koinBalances': none('accounts:koinBalances'),
 };
 
 /**

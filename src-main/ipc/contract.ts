@@ -158,6 +158,12 @@ export interface Dashboard {
   mana: ManaInfo;
 }
 
+/** The KOIN balance of every account of the wallet on the selected network (the Accounts screen's list). */
+export interface AccountBalances {
+  token: TokenInfo;
+  balances: { accountId: string; balance: UintString }[];
+}
+
 export type HistoryKind = 'sent' | 'received' | 'minted' | 'burned' | 'approved' | 'call' | 'event';
 
 export interface HistoryEntry {
@@ -438,6 +444,9 @@ export interface IpcContract {
   'approvals:list': { args: []; result: ApprovalState };
   /** Approves (password mode only, with the password) or rejects (either mode) one pending request. */
   'approvals:answer': { args: [ApprovalAnswer]; result: { requestId: string; approved: boolean } };
+
+  /** Only the KOIN balance of each account, in one call: the list of accounts needs no dashboard per account. */
+  'accounts:koinBalances': { args: []; result: AccountBalances };
 }
 
 /** Pushes from main to the renderer. */
@@ -503,6 +512,7 @@ export const CHANNEL_ACTIVITY: Readonly<Record<IpcChannel, 'user' | 'background'
   'offline:submit': 'user',
   'approvals:list': 'background',
   'approvals:answer': 'user',
+  'accounts:koinBalances': 'background',
 };
 // A record rather than an array so that the compiler fails when an event is left out.
 const EVENT_SET: Record<IpcEvent, true> = { 'head:new': true, 'vault:lockState': true, 'tx:update': true, 'approvals:changed': true };

@@ -144,5 +144,15 @@ export function walletChannels(s: WalletServices): IpcHandlers {
 
     'approvals:list': async () => s.approvals.state(),
     'approvals:answer': (answer) => s.approvals.answer(answer),
+
+    // One balance_of per account and nothing else (no head, no other tokens, no mana): the list stays quick with many.
+    'accounts:koinBalances': async () => {
+      const networkId = await selectedNetworkId();
+      const koin = await tokens.resolve(networkId, 'koin');
+      const balances = await Promise.all(
+        vault.listAccounts().map(async (a) => ({ accountId: a.id, balance: (await tokens.balanceOf(networkId, koin, a.address)).toString() })),
+      );
+      return { token: koin, balances };
+    },
   };
 }

@@ -49,4 +49,5 @@ export const SAMPLE_ARGUMENTS: { [C in IpcChannel]: IpcArgs<C> } = {
   'approvals:list': [],
   'approvals:answer': [{ requestId: 'request-1', approve: true, password: 'correct horse', acknowledgedRisks: ['UPLOAD_CONTRACT'] }],
   'offline:submit': [{ input: 'EiB...', broadcast: false }],
+  'accounts:koinBalances': [],
 };
