@@ -1,7 +1,7 @@
 // End to end: axe-core audits every screen of the wallet in the light and the dark theme (first run, dashboard, send
-// with an amount error, the review, the approval dialog open, the receipt, history, the three offline steps, accounts,
-// networks, settings, unlock with a wrong password) and finds no serious or critical violation; it prints any it finds.
-// Also the keyboard path from the dashboard: the skip link first, then Send.
+// with nothing to send and with an amount error, the review, the approval dialog open, the receipt, history, the three
+// offline steps, accounts, networks, settings, unlock with a wrong password) and finds no serious or critical
+// violation; it prints any it finds. Also the keyboard path from the dashboard: the skip link first, then Send.
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -104,6 +104,12 @@ describe.skipIf(missing !== undefined)('accessibility of every screen', () => {
     await shots.take(page, 'first-run');
     await createWallet(page, shots); // audits the password and the phrase steps
     await shots.take(page, 'dashboard-new-account');
+    // Max of an account with no KOIN says why nothing can be sent, rather than filling a 0 the field would refuse.
+    await go(page, 'Send');
+    await page.getByRole('button', { name: 'Max' }).click();
+    await page.getByRole('alert').getByText('Nothing can be sent: the balance is 0 KOIN.').waitFor();
+    expect(await page.getByLabel(/^Amount/).inputValue()).toBe('');
+    await shots.take(page, 'send-nothing-to-send');
 
     await importDevAccount(page, 0);
     await shots.take(page, 'networks');
@@ -166,12 +172,14 @@ describe.skipIf(missing !== undefined)('accessibility of every screen', () => {
     await page.getByLabel('Password', { exact: true }).fill('not the password at all');
     await page.getByRole('button', { name: 'Unlock' }).click();
     await page.getByRole('alert').getByText("That is not this wallet's password.").waitFor({ timeout: 30_000 });
+    // Back in the emptied field for the next try.
+    await expect.poll(() => page.getByLabel('Password', { exact: true }).evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
     await shots.take(page, 'unlock-wrong-password');
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await page.getByRole('button', { name: 'Unlock' }).click();
     await page.getByRole('navigation', { name: 'Screens' }).waitFor();
 
-    expect(shots.steps).toHaveLength(19);
+    expect(shots.steps).toHaveLength(20);
     for (const f of shots.findings) console.log(`[axe] ${f.step} (${f.theme}): ${f.impact} ${f.id} — ${f.help}\n  ${f.targets.join('\n  ')}`);
     expect(shots.findings.map((f) => `${f.step} (${f.theme}): ${f.id}`)).toEqual([]);
   });
