@@ -253,6 +253,7 @@ export const ARGUMENT_PARSERS: { [C in IpcChannel]: ArgumentParser<C> } = {
       exportId: str(f('exportId'), ID),
     }),
   ),
+  'accounts:koinBalances': none('accounts:koinBalances'),
 };
 
 /**

@@ -162,6 +162,12 @@ export interface Dashboard {
   mana: ManaInfo;
 }
 
+/** The KOIN balance of every account of the wallet on the selected network (the Accounts screen's list). */
+export interface AccountBalances {
+  token: TokenInfo;
+  balances: { accountId: string; balance: UintString }[];
+}
+
 export type HistoryKind = 'sent' | 'received' | 'minted' | 'burned' | 'approved' | 'call' | 'event';
 
 export interface HistoryEntry {
@@ -255,6 +261,17 @@ export interface RiskFlag {
   name: string;
   /** One sentence for the person deciding: what it does and why it matters. */
   message: string;
+}
+
+/** The answer of `send:maxAmount`. */
+export interface MaxAmount {
+  /** Base units of the token. */
+  amount: UintString;
+  decimals: number;
+  /** The mana a transfer of this token is expected to use: an estimate, as TransactionReview's. */
+  rcEstimate: UintString;
+  /** `measured`: the last transfer of this token on this network; `default`: a reserve, none measured yet. */
+  estimateSource: 'measured' | 'default';
 }
 
 export interface TransactionReview {
@@ -477,7 +494,8 @@ export interface IpcContract {
   'dashboard:get': { args: [{ accountId: string }]; result: Dashboard };
   'history:page': { args: [HistoryQuery]; result: HistoryPage };
 
-  'send:maxAmount': { args: [{ fromAccountId: string; token: string }]; result: { amount: UintString; decimals: number } };
+  /** The most the account can send now (for KOIN, the mana minus the expected cost), and that expected cost. */
+  'send:maxAmount': { args: [{ fromAccountId: string; token: string }]; result: MaxAmount };
   'send:prepare': { args: [TransferInput]; result: TransactionReview };
   'send:confirm': { args: [{ reviewId: string }]; result: SubmitReceipt };
 
@@ -497,6 +515,8 @@ export interface IpcContract {
   'notifications:update': { args: [{ enabled: boolean }]; result: NotificationSettings };
   /** The account's history between two times as a file; progress comes as `history:exportProgress`. */
   'history:export': { args: [HistoryExportQuery]; result: HistoryExportFile };
+  /** Only the KOIN balance of each account, in one call: the list of accounts needs no dashboard per account. */
+  'accounts:koinBalances': { args: []; result: AccountBalances };
 }
 
 /** Pushes from main to the renderer. */
@@ -572,6 +592,7 @@ export const CHANNEL_ACTIVITY: Readonly<Record<IpcChannel, 'user' | 'background'
   'notifications:get': 'background',
   'notifications:update': 'user',
   'history:export': 'user',
+  'accounts:koinBalances': 'background',
 };
 // A record rather than an array so that the compiler fails when an event is left out.
 const EVENT_SET: Record<IpcEvent, true> = {

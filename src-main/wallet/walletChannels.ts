@@ -145,8 +145,8 @@ export function walletChannels(s: WalletServices): IpcHandlers {
     'history:page': async ({ accountId, ...query }) => s.history.page({ ...query, address: account(accountId).address }),
 
     'send:maxAmount': async ({ fromAccountId, token }) => {
-      const { amount, decimals } = await s.send.maxAmount(undefined, account(fromAccountId).address, token);
-      return { amount: amount.toString(), decimals };
+      const max = await s.send.maxAmount(undefined, account(fromAccountId).address, token);
+      return { amount: max.amount.toString(), decimals: max.decimals, rcEstimate: max.rcEstimate.toString(), estimateSource: max.estimateSource };
     },
     'send:prepare': async (input) => s.send.prepare(transfer(input)),
     'send:confirm': ({ reviewId }) => s.send.confirm(reviewId),
@@ -178,6 +178,15 @@ export function walletChannels(s: WalletServices): IpcHandlers {
       });
       const day = new Date().toISOString().slice(0, 10);
       return { fileName: `koinos-history-${address}-${day}.${format}`, content, rows };
+    },
+    // One balance_of per account and nothing else (no head, no other tokens, no mana): the list stays quick with many.
+    'accounts:koinBalances': async () => {
+      const networkId = await selectedNetworkId();
+      const koin = await tokens.resolve(networkId, 'koin');
+      const balances = await Promise.all(
+        vault.listAccounts().map(async (a) => ({ accountId: a.id, balance: (await tokens.balanceOf(networkId, koin, a.address)).toString() })),
+      );
+      return { token: koin, balances };
     },
   };
 }

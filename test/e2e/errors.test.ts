@@ -1,5 +1,6 @@
 // End to end: mistakes and failures appear as messages that say what to do, and the wallet stays usable: an
-// invalid address (a stray character, and a wrong checksum, both caught as typed), an amount above what the mana allows, a node that is down.
+// invalid address (a stray character, and a wrong checksum, both caught as typed), an amount above the balance or
+// above what the mana allows (caught as typed, with the figures; Max fills what can be sent), a node that is down.
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestDevnet } from './devnetProcess.ts';
 import {
@@ -49,17 +50,30 @@ describe.skipIf(missing !== undefined)('error messages in the browser', () => {
     expect(await page.getByRole('button', { name: 'Review' }).isDisabled()).toBe(true);
     await shots.take(page, 'invalid-address-checksum');
 
-    // The whole balance: the transfer's own mana would not be left.
+    // Above the balance, and the whole balance (the transfer's own mana would not be left): both said as typed, with
+    // amounts grouped as everywhere else, and Review stays off until Max fills what can be sent.
     const own = page.getByLabel('Pick one of your accounts');
     const account1 = (await own.getByRole('option').allTextContents()).find((o) => o.startsWith('Account 1 — '));
     await own.selectOption({ label: account1! });
-    await page.getByLabel(/^Amount/).fill(balance);
-    await page.getByRole('button', { name: 'Review' }).click();
-    const manaMessage = await alertText(page, /mana/i);
+    const amount = page.getByLabel(/^Amount/);
+    const review = page.getByRole('button', { name: 'Review' });
+    await amount.fill(`${balance}1`);
+    const grouped = Number(balance).toLocaleString('en-US');
+    await expect.poll(() => page.getByText(`This is more than the balance of ${grouped} KOIN: send at most the balance.`).count()).toBe(1);
+    expect(await review.isDisabled()).toBe(true);
+    await amount.fill(balance);
+    const manaMessage = page.getByText(/leaves too little mana for the transfer's own cost/);
+    await expect.poll(() => manaMessage.count()).toBe(1);
     // With the figures: what the transfer needs, what there is, and when mana is full again (it is full now).
-    expect(manaMessage).toMatch(/leaves too little mana for the transfer's own cost/);
-    expect(manaMessage).toMatch(/\d+(\.\d+)? mana needed, \d+(\.\d+)? available, mana is full\./);
+    expect(await manaMessage.textContent()).toMatch(new RegExp(`send at most [\\d,.]+ KOIN \\(Max\\)\\. ${grouped}\\.\\d+ mana needed, ${grouped} available, mana is full\\.`));
+    expect(await amount.getAttribute('aria-invalid')).toBe('true');
+    expect(await review.isDisabled()).toBe(true);
     await shots.take(page, 'amount-above-mana');
+    await page.getByRole('button', { name: 'Max', exact: false }).click();
+    await expect.poll(() => amount.inputValue()).not.toBe(balance);
+    expect(Number(await amount.inputValue())).toBeLessThan(Number(balance));
+    await expect.poll(() => review.isDisabled()).toBe(false);
+    await shots.take(page, 'amount-max');
 
     // A node that is down: the dashboard says so; switching back to Local works.
     const down = await startTestDevnet();

@@ -54,4 +54,5 @@ export const SAMPLE_ARGUMENTS: { [C in IpcChannel]: IpcArgs<C> } = {
   'notifications:get': [],
   'notifications:update': [{ enabled: false }],
   'history:export': [{ accountId: 'acc-1', format: 'csv', from: '1700000000000', to: '1800000000000', exportId: 'export-1' }],
+  'accounts:koinBalances': [],
 };

@@ -1,6 +1,6 @@
 // The wallet facade's own rules, through its handler table: the settings and the network selection stay one, a
 // built-in network takes an API key (and only that) even when a form sends its other fields back unchanged, account
-// ids that are not the wallet's are refused, and head:new comes from polling the selected network while someone listens.
+// ids that are not the wallet's are refused, the accounts' KOIN balances come in one light call, and head:new comes from polling the selected network while someone listens.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -79,6 +79,22 @@ describe('wallet facade', () => {
     ]) {
       expect((await rejection(call)).code).toBe('ACCOUNT_NOT_FOUND');
     }
+  });
+
+  it('answers the KOIN balance of every account in one call, the same figure as its dashboard', async () => {
+    const { handlers: h } = await open();
+    await h['vault:create']({ password: 'a long enough password' });
+    const dev = await h['devnet:importAccount']({ index: 0, watchOnly: true });
+    const empty = await h['accounts:addWatch']({ address: '1GE2JqXw5LMQaU1sj82Dy8ZEe2BRXQS1cs', name: 'Empty' });
+    const { token, balances } = await h['accounts:koinBalances']();
+    expect(token).toMatchObject({ system: 'koin', symbol: 'KOIN', decimals: 8 });
+    const dashboard = await h['dashboard:get']({ accountId: dev.id });
+    const koin = dashboard.balances.find((b) => b.token.system === 'koin')?.balance;
+    expect(koin).toMatch(/^[1-9]\d*$/);
+    expect(balances).toEqual([
+      { accountId: dev.id, balance: koin },
+      { accountId: empty.id, balance: '0' },
+    ]);
   });
 
   it('polls the head for head:new listeners: the Local devnet starts and its head arrives', async () => {

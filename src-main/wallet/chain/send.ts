@@ -76,17 +76,24 @@ export class SendService {
   }
 
   /**
-   * The most of `token` the account can send now: its balance, and for KOIN its mana minus the transaction's cost.
+   * The most of `token` the account can send now: its balance, and for KOIN its mana minus the transaction's cost;
+   * with that expected cost (the form checks an amount against the mana as it is typed) and where it comes from.
    */
-  async maxAmount(networkId: string | undefined, from: string, token: string): Promise<{ amount: bigint; decimals: number }> {
+  async maxAmount(
+    networkId: string | undefined,
+    from: string,
+    token: string,
+  ): Promise<{ amount: bigint; decimals: number; rcEstimate: bigint; estimateSource: 'measured' | 'default' }> {
     const { network, node } = await this.deps.networks.node(networkId);
     const info = await this.deps.tokens.resolve(network.id, token);
     const balance = await this.deps.tokens.balanceOf(network.id, info, from);
-    if (info.system !== 'koin') return { amount: balance, decimals: info.decimals };
+    const measured = this.lastCost.get(`${network.id} ${info.contract}`);
+    const cost = measured ?? DEFAULT_TRANSFER_RESERVE;
+    const estimate = { rcEstimate: cost, estimateSource: measured !== undefined ? ('measured' as const) : ('default' as const) };
+    if (info.system !== 'koin') return { amount: balance, decimals: info.decimals, ...estimate };
     const mana = await node.rc(addressFromString(from));
-    const cost = this.lastCost.get(`${network.id} ${info.contract}`) ?? DEFAULT_TRANSFER_RESERVE;
     const spendable = mana > cost ? mana - cost : 0n;
-    return { amount: spendable < balance ? spendable : balance, decimals: info.decimals };
+    return { amount: spendable < balance ? spendable : balance, decimals: info.decimals, ...estimate };
   }
 
   /**

@@ -108,7 +108,7 @@ export async function openBackup(content: string, backupPassword: string, option
   const plain = open(key, envelope.data, identity(envelope.kdf));
   zero(key);
   if (!plain) {
-    throw new WalletError('WRONG_PASSWORD', 'expected the password this backup was exported with, but it does not open the backup', {
+    throw new WalletError('WRONG_PASSWORD', 'That password does not open this backup: it needs the password the backup was made with.', {
       metaMessages: ['Check the backup password (it may differ from the wallet password) and try again.'],
     });
   }

@@ -683,7 +683,7 @@ export class Vault implements TransactionSigner {
       const wait = this.#throttle.failed(this.#clock.now());
       const hints = ['Check the keyboard layout and Caps Lock, and try again.'];
       if (wait > 0) hints.push(`After several wrong passwords the next try waits ${formatWait(wait)}.`);
-      throw new WalletError('WRONG_PASSWORD', 'expected the wallet password, but the password given does not open this wallet', { metaMessages: hints });
+      throw new WalletError('WRONG_PASSWORD', "That is not this wallet's password.", { metaMessages: hints });
     }
     this.#throttle.succeeded();
     return key;

@@ -89,6 +89,9 @@ describe('SendService', () => {
     const max = await s.send.maxAmount(undefined, a!.address, 'koin');
     expect(max.decimals).toBe(8);
     expect(max.amount).toBeLessThan(1_000_000n * KOIN);
+    // Max keeps the expected cost, which it tells (nothing measured yet on this network: the reserve).
+    expect(max.estimateSource).toBe('default');
+    expect(max.amount + max.rcEstimate).toBe(1_000_000n * KOIN);
     const review = await s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: formatAmount(max.amount - 10n * KOIN) });
     expect(BigInt(review.rcLimit)).toBeGreaterThan(0n);
     // A mana limit set by hand too low: the review cannot know (nothing is signed before approval); the dry run after

@@ -75,6 +75,7 @@ describe('encrypted backup', () => {
     const to = await wallet();
     const wrong = await rejects(to.importBackup({ content, backupPassword: 'not the backup password' }), 'WRONG_PASSWORD');
     expect(wrong.message).not.toContain('not the backup password');
+    expect(wrong.shortMessage).toBe('That password does not open this backup: it needs the password the backup was made with.');
     const parsed = JSON.parse(content);
     const flipped = parsed.data.slice(0, -6) + (parsed.data.at(-6) === 'A' ? 'B' : 'A') + parsed.data.slice(-5);
     await rejects(to.importBackup({ content: JSON.stringify({ ...parsed, data: flipped }), backupPassword: BACKUP_PASSWORD }), 'WRONG_PASSWORD');

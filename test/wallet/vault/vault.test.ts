@@ -124,6 +124,8 @@ describe.skipIf(NO_KEYCHAIN !== undefined)('vault in the system keychain', () =>
     vault.lock();
     const error = await rejects(vault.unlock({ password: 'not the password' }), 'WRONG_PASSWORD');
     expect(error.message).not.toContain('not the password');
+    // Plain words for the person at the keyboard, not a developer's "expected ..., but ...".
+    expect(error.shortMessage).toBe("That is not this wallet's password.");
     expect(vault.status().unlocked).toBe(false);
     await vault.unlock({ password: PASSWORD });
     await rejects(vault.unlock({ password: 'not the password' }), 'WRONG_PASSWORD');
