@@ -1,12 +1,13 @@
 // `koinos-wallet balance | history | transfer`: the wallet's chain services from a shell, JSON on stdout. With
-// `transfer --unsigned` the online half of offline signing; `tx sign` (offline) and `tx submit` (online) complete it.
+// `transfer --unsigned` (or a `--payer` whose key is elsewhere) the online half of offline signing; `tx sign` (offline)
+// and `tx submit` (online) complete it.
 import { formatAmount } from '../koinos/amounts.ts';
 import { WalletError } from '../koinos/errors.ts';
 import { exportHistory } from '../wallet/chain/historyExport.ts';
 import { PrivateKeySigner } from '../wallet/chain/privateKeySigner.ts';
 import { NETWORK_OPTIONS, chainContext } from './chainContext.ts';
 import { CHAIN_USAGE } from './chainUsage.ts';
-import { EXIT_OK, UsageError, assertMaxPositionals, parseArgs, printJson, printText, readInput, readSecret, stringOption, type ParsedArgs } from './io.ts';
+import { EXIT_OK, UsageError, assertMaxPositionals, parseArgs, printJson, printText, readInput, readSecret, stringOption, warn, type ParsedArgs } from './io.ts';
 import { ALLOW_RISK_OPTION, allowedRisks } from './riskGate.ts';
 
 /** How long `transfer` waits for its transaction to be in a block. */
@@ -115,9 +116,11 @@ async function exportCommand(args: ParsedArgs, address: string, format: string):
 }
 
 /**
- * `transfer --from A --to B --amount X [--token T] [--rc-limit N] (--wif-file F | --unsigned) [--allow-risk NAME]...`.
- * The key signs through a RiskGatedSigner: a transfer of a token this network is not known to hold is refused before
- * its dry run is signed, unless `--allow-risk unknown-contract`.
+ * `transfer --from A --to B --amount X [--token T] [--rc-limit N] [--payer P [--payer-key-file F]]
+ * (--wif-file F | --unsigned) [--allow-risk NAME]...`. The key signs through a RiskGatedSigner: a transfer of a token
+ * this network is not known to hold is refused before its dry run is signed, unless `--allow-risk unknown-contract`.
+ * With a payer account whose key is not given, the sender's signature is added and the transaction printed for the
+ * payer's `tx sign`; a contract payer (the free mana sharer) signs nothing, so the transfer is sent at once.
  */
 export async function transferCommand(argv: string[]): Promise<number> {
   const spec = {
@@ -128,6 +131,8 @@ export async function transferCommand(argv: string[]): Promise<number> {
     token: { type: 'string' },
     'rc-limit': { type: 'string' },
     'wif-file': { type: 'string' },
+    payer: { type: 'string' },
+    'payer-key-file': { type: 'string' },
     unsigned: { type: 'boolean' },
     ...ALLOW_RISK_OPTION,
   } as const;
@@ -141,8 +146,20 @@ export async function transferCommand(argv: string[]): Promise<number> {
   const keyFile = stringOption(args, 'wif-file');
   const unsigned = args.options.unsigned === true;
   if (unsigned === (keyFile !== undefined)) throw new UsageError('"transfer" needs exactly one of --wif-file FILE (sign and submit) or --unsigned (print for offline signing)');
+  const payer = stringOption(args, 'payer');
+  const payerKeyFile = stringOption(args, 'payer-key-file');
+  if (payerKeyFile !== undefined && (payer === undefined || keyFile === undefined)) {
+    throw new UsageError('--payer-key-file goes with --payer ADDRESS and --wif-file FILE (the sender\'s key)');
+  }
   const allowed = allowedRisks(args);
-  const request = { from, to, amount, token: stringOption(args, 'token') ?? 'koin', ...(stringOption(args, 'rc-limit') ? { rcLimit: stringOption(args, 'rc-limit')! } : {}) };
+  const request = {
+    from,
+    to,
+    amount,
+    token: stringOption(args, 'token') ?? 'koin',
+    ...(stringOption(args, 'rc-limit') ? { rcLimit: stringOption(args, 'rc-limit')! } : {}),
+    ...(payer !== undefined ? { payer: { kind: 'account' as const, address: payer } } : {}),
+  };
 
   if (unsigned) {
     const ctx = await chainContext(args);
@@ -154,15 +171,31 @@ export async function transferCommand(argv: string[]): Promise<number> {
       ctx.close();
     }
   }
-  const signer = PrivateKeySigner.fromText(await readSecret(keyFile, 'a private key (WIF or 64 hex digits)'));
-  if (!signer.addresses.includes(from)) {
+  const senderKey = await readSecret(keyFile, 'a private key (WIF or 64 hex digits)');
+  const payerKey = payerKeyFile !== undefined ? await readSecret(payerKeyFile, 'the payer\'s private key (WIF or 64 hex digits)') : '';
+  const signer = PrivateKeySigner.fromText(`${senderKey}\n${payerKey}`);
+  const signerError = !signer.addresses.includes(from)
+    ? `the key in --wif-file is not the key of --from ${from}; it signs for ${signer.addresses.join(', ')}`
+    : payerKeyFile !== undefined && !signer.addresses.includes(payer!)
+      ? `the key in --payer-key-file is not the key of --payer ${payer}; the keys sign for ${signer.addresses.join(', ')}`
+      : undefined;
+  if (signerError !== undefined) {
     signer.wipe();
-    throw new WalletError('INVALID_ARGUMENT', `the key in --wif-file is not the key of --from ${from}; it signs for ${signer.addresses.join(', ')}`);
+    throw new WalletError('INVALID_ARGUMENT', signerError);
   }
   // The command line is the approval: the queue refuses a flagged transfer unless --allow-risk names each flag.
   const ctx = await chainContext(args, signer, allowed);
   try {
     const review = await ctx.send.prepare({ ...request, networkId: ctx.networkId });
+    const missing = review.signers.filter((a) => !signer.addresses.includes(a));
+    if (missing.length > 0) {
+      // The payer's key is on another machine: the sender signs the export, the payer adds its signature with `tx sign`.
+      const unsignedTx = await ctx.offline.exportUnsigned({ ...request, networkId: ctx.networkId });
+      const signed = await ctx.offline.sign(unsignedTx.base64, from, ctx.networkId);
+      warn(`signed by ${signed.signaturesPresent.join(', ')}; still needs the signature of ${signed.signaturesNeeded.join(', ')}: "koinos-wallet tx sign" with that key, then "tx submit"`);
+      printJson(signed.base64);
+      return EXIT_OK;
+    }
     const receipt = await ctx.send.confirm(review.reviewId);
     const update = await ctx.follower.waitFor(receipt.transactionId, ['included', 'irreversible'], INCLUSION_TIMEOUT_MS);
     if (update.status === 'expired' || update.status === 'failed') {

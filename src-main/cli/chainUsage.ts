@@ -25,6 +25,7 @@ export const CHAIN_USAGE = `Accounts on a network:
       follows RFC 4180 (CRLF line ends). DATE is 2026-01-31 (UTC; a --to date includes that day) or an ISO time.
 
   koinos-wallet transfer --from ADDRESS --to ADDRESS --amount 1.5 [--token koin|vhp|CONTRACT] [--rc-limit N]
+                         [--payer ADDRESS [--payer-key-file FILE]]
                          (--wif-file FILE | --unsigned) [--allow-risk NAME]... [network options]
       With --wif-file: checks the transfer, sizes rc_limit with a dry run (or takes --rc-limit, base units of
       mana), signs, submits, waits until it is in a block and prints {"receipt", "status", "block_height"}.
@@ -32,6 +33,10 @@ export const CHAIN_USAGE = `Accounts on a network:
       --allow-risk unknown-contract (see "tx sign" for every risk name).
       With --unsigned: prints the unsigned transaction's base64 (chain ID, nonce and rc_limit fixed) for
       "tx sign" on an offline machine, then "tx submit" back online.
+      --payer: another account pays the mana (the sender is the payee: its nonce, its signature; rc_limit from
+      the payer's mana). A contract payer such as the free mana sharer approves by itself: the transfer is sent.
+      An account payer signs too: with --payer-key-file both keys sign and it is sent; without, the sender's
+      signature is added and the base64 printed for the payer's "tx sign" (in either order), then "tx submit".
 
   koinos-wallet tx submit [INPUT] [--dry-run] [network options]
       Submits a signed transaction (base64 or JSON, as "tx sign" prints it) and prints the node's receipt;

@@ -21,6 +21,7 @@ import {
 import type { Transaction } from '../koinos/types.ts';
 import type { RiskFlag } from '../ipc/contract.ts';
 import { assessRisks, knownContractsOf } from '../wallet/chain/riskFlags.ts';
+import { isKnownSharer, partiesOf, signaturesNeeded } from '../wallet/chain/payer.ts';
 import {
   EXIT_OK,
   UsageError,
@@ -50,10 +51,12 @@ export const TX_USAGE = `Transactions:
 
   koinos-wallet tx decode [INPUT] [--koin ADDRESS]...
       Prints {"transaction", "computed_id", "id_matches", "operation_merkle_root_matches", "signers",
-      "operations", "risks"}: the transaction's JSON, the id computed from its header ("0x1220..."), whether the id and
+      "signatures_present", "signatures_needed", "operations", "risks"}: the transaction's JSON, the id computed from its header ("0x1220..."), whether the id and
       the operation merkle root it carries match its content (null, with a "note", for an unsigned transaction
       that has no id or merkle root yet), the address recovered from each signature (null for a signature that
-      does not recover; "signer_errors" then lists [{"signature": index, "error"}]), and the operations with
+      does not recover; "signer_errors" then lists [{"signature": index, "error"}]), which of the payer and the payee
+      signed it and whose signatures it still needs (the free mana sharer of mainnet or testnet, a contract, signs
+      nothing), and the operations with
       token calls decoded ("entry_point": method name, "args": object), and the risks to look at twice before
       signing it ([{"code", "name", "message"}]: an upload, a governance operation, a call to an unknown contract or
       with arguments that do not decode, a transfer to the signer itself). Known without --koin:
@@ -107,6 +110,10 @@ export interface DecodedTransaction {
   note?: string;
   signers: (string | null)[];
   signer_errors?: { signature: number; error: string }[];
+  /** The payer and payee (when it names one) whose signatures it carries. */
+  signatures_present: string[];
+  /** The payer and payee whose signatures it still needs: a known free mana sharer (a contract payer) needs none. */
+  signatures_needed: string[];
   operations: unknown[];
   /** What to look at twice before signing it, assessed as if its payer, payee and present signers sign it. */
   risks: RiskFlag[];
@@ -141,9 +148,17 @@ export function decodeTransaction(tx: Transaction, isKoin: (contractId: Uint8Arr
     ...(missing ? { note: `the transaction has no ${missing} yet: it is unsigned; "tx sign" computes ${noId && noRoot ? 'them' : 'it'} from the content` } : {}),
     signers: check.signers.map((s) => s.address ?? null),
     ...(errors.length > 0 ? { signer_errors: errors } : {}),
+    ...signatureStatus(tx, check.signers.flatMap((s) => (s.address ? [s.address] : []))),
     operations: tx.operations.map((op) => decodeOperationJson(op, isKoin)),
     risks: transactionRisks(tx, tokens),
   };
+}
+
+/** Which of the payer and payee signed `tx` (recovered `signers`) and whose signatures it still needs. */
+function signatureStatus(tx: Transaction, signers: readonly string[]): { signatures_present: string[]; signatures_needed: string[] } {
+  const parties = partiesOf(tx.header!);
+  const present = [parties.payer, ...(parties.payee && parties.payee !== parties.payer ? [parties.payee] : [])].filter((a) => a !== '' && signers.includes(a));
+  return { signatures_present: present, signatures_needed: signaturesNeeded(parties, present, isKnownSharer(parties.payer)) };
 }
 
 /**

@@ -1,6 +1,6 @@
 // The run-time check of every channel's arguments (the renderer is untrusted input): one parser per channel, in a
 // table the compiler ties to the contract, each returning the arguments typed or throwing INVALID_ARGUMENT.
-import type { ApprovalAnswer, HistoryExportQuery, HistoryQuery, IpcArgs, IpcChannel, NetworkInput, RiskCode, Settings, TransferInput } from './contract.ts';
+import type { ApprovalAnswer, HistoryExportQuery, HistoryQuery, IpcArgs, IpcChannel, NetworkInput, RiskCode, Settings, TransferInput, TransferPayer } from './contract.ts';
 import {
   readArgumentList,
   readArray,
@@ -100,14 +100,27 @@ function compact<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 
+/** `{ kind: 'account', accountId }` or `{ kind: 'freeMana' }`, nothing else. */
+function readTransferPayer(f: Field): TransferPayer {
+  const object = readObject(f.path, f.value, ['kind', 'accountId']);
+  const path = (name: string): ArgumentPath => ({ channel: f.path.channel, field: `${f.path.field}.${name}` });
+  const kind = readChoice(path('kind'), object.kind, ['account', 'freeMana'] as const);
+  if (kind === 'freeMana') {
+    readObject(f.path, object, ['kind']); // an accountId beside freeMana is a confused request: refused, not ignored
+    return { kind };
+  }
+  return { kind, accountId: readString(path('accountId'), object.accountId, ID) };
+}
+
 function readTransferInput(channel: IpcChannel): (args: unknown) => [TransferInput] {
-  return one(channel, ['fromAccountId', 'to', 'token', 'amount', 'rcLimit'], (f) =>
+  return one(channel, ['fromAccountId', 'to', 'token', 'amount', 'rcLimit', 'payer'], (f) =>
     compact({
       fromAccountId: str(f('fromAccountId'), ID),
       to: str(f('to'), ADDRESS),
       token: str(f('token'), TOKEN),
       amount: readDecimalString(f('amount').path, f('amount').value),
       rcLimit: optional(f('rcLimit'), (x) => readUintString(x.path, x.value)),
+      payer: optional(f('payer'), readTransferPayer),
     }),
   );
 }

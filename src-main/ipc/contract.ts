@@ -223,7 +223,15 @@ export interface TransferInput {
   amount: string;
   /** Set by hand, base units of mana; absent: automatic, from a dry run after the approval. */
   rcLimit?: UintString;
+  /** Who pays the mana; absent: the sending account. */
+  payer?: TransferPayer;
 }
+
+/**
+ * Who pays a transfer's mana instead of the sender: another account of this wallet (it signs too), or the network's
+ * free mana sharer (a contract that approves by itself, within its cap).
+ */
+export type TransferPayer = { kind: 'account'; accountId: string } | { kind: 'freeMana' };
 
 export interface DecodedOperation {
   contract: string;
@@ -280,9 +288,17 @@ export interface TransactionReview {
   networkId: string;
   networkName: string;
   chainId: string;
+  /** The account that pays the mana (the sender, another account, or the free mana sharer). */
   payer: string;
+  /** `self`: the sender pays; `account`: another account pays and signs; `freeMana`: the free mana sharer pays. */
+  payerKind: 'self' | 'account' | 'freeMana';
+  /** The sender when another account pays: the transaction's user, whose nonce it uses. */
+  payee?: string;
+  /** Every account whose signature the transaction gets, each covered by the one approval. */
+  signers: string[];
+  /** The sender's nonce. */
   nonce: UintString;
-  /** The cap: the most mana the transfer may use. Its rc_limit is sized under it after the approval. */
+  /** The cap: the most mana the transfer may use (from the payer's mana). Its rc_limit is sized under it after the approval. */
   rcLimit: UintString;
   /** The expected cost: an estimate (see estimateSource), not a figure from the node. */
   rcEstimate: UintString;
@@ -308,6 +324,8 @@ export interface ApprovalReview {
   chainId: string;
   /** The account whose key signs. */
   signer: string;
+  /** Other accounts whose keys sign the same transaction under this approval (a payer account of the wallet). */
+  coSigners?: string[];
   payer: string;
   payee?: string;
   nonce: UintString;
@@ -375,10 +393,16 @@ export interface InspectedTransaction {
   id?: string;
   chainId: string;
   payer: string;
+  /** The account whose nonce it uses, when it names one besides the payer. */
+  payee?: string;
   nonce: UintString;
   rcLimit: UintString;
   operations: DecodedOperation[];
   signers: string[];
+  /** The payer and payee who signed it already. */
+  signaturesPresent: string[];
+  /** The payer and payee whose signatures it still needs (a contract payer, such as the free mana sharer, needs none). */
+  signaturesNeeded: string[];
   warnings: TransactionWarning[];
   /** What must be looked at twice before signing it (assessRisks), each shown as a warning. */
   risks: RiskFlag[];

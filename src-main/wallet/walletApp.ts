@@ -89,12 +89,15 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
     // Every decision, approved or not, is kept beside the wallet (no secret is in a record).
     record: (entry) => appendFileSync(join(options.dataDir, 'approvals.log'), `${JSON.stringify(entry)}\n`, { mode: 0o600 }),
     // Nobody is asked to approve what the vault could not sign: a locked wallet, a watch-only or unknown account.
+    // Every signer counts: a payer account signs under the same approval as the sender (coSigners).
     admit: (review) => {
       if (!vault.status().unlocked) throw new WalletError('VAULT_LOCKED', 'The wallet is locked. Unlock it, then sign again.');
-      const accounts = vault.listAccounts().filter((a) => a.address === review.signer);
-      if (accounts.length === 0) throw new WalletError('ACCOUNT_NOT_FOUND', `expected an account of this wallet to sign, got ${review.signer}`);
-      if (accounts.every((a) => a.kind === 'watch')) {
-        throw new WalletError('WATCH_ONLY', `${review.signer} is watch-only: the wallet has no key to sign with. Import its key or phrase to sign.`);
+      for (const signer of [review.signer, ...(review.coSigners ?? [])]) {
+        const accounts = vault.listAccounts().filter((a) => a.address === signer);
+        if (accounts.length === 0) throw new WalletError('ACCOUNT_NOT_FOUND', `expected an account of this wallet to sign, got ${signer}`);
+        if (accounts.every((a) => a.kind === 'watch')) {
+          throw new WalletError('WATCH_ONLY', `${signer} is watch-only: the wallet has no key to sign with. Import its key or phrase to sign.`);
+        }
       }
     },
   });

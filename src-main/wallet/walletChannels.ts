@@ -56,6 +56,9 @@ export function walletChannels(s: WalletServices): IpcHandlers {
       token: input.token,
       amount: input.amount,
       ...(input.rcLimit !== undefined ? { rcLimit: input.rcLimit } : {}),
+      ...(input.payer !== undefined
+        ? { payer: input.payer.kind === 'account' ? { kind: 'account' as const, address: account(input.payer.accountId).address } : { kind: 'freeMana' as const } }
+        : {}),
     };
   }
 

@@ -89,6 +89,31 @@ describe('network commands of the CLI', () => {
     expect(ok(await cli(['balance', b!.address, ...net])).balance).toBe('1000002');
   }, 180_000);
 
+  it("transfers with another account paying: the sender's key alone signs for the payer's tx sign; both keys sign and send", async () => {
+    const devnet = await testDevnet();
+    const [a, b, c] = devnet.accounts;
+    const net = ['--network', `${devnet.url}/jsonrpc`];
+    const senderKey = file('payee-b.wif', b!.wif);
+    const payerKey = file('payer-a.wif', a!.wif);
+    const half = await cli(['transfer', '--from', b!.address, '--to', c!.address, '--amount', '1', '--payer', a!.address, '--wif-file', senderKey, ...net]);
+    const bySender = ok(half);
+    expect(half.stderr).toContain(`still needs the signature of ${a!.address}`);
+    expect(ok(await cli(['tx', 'decode', bySender]))).toMatchObject({ signatures_present: [b!.address], signatures_needed: [a!.address] });
+    const byBoth = ok(await cli(['tx', 'sign', bySender, '--wif-file', payerKey]));
+    const decoded = ok(await cli(['tx', 'decode', byBoth]));
+    expect([decoded.signatures_present, decoded.signatures_needed]).toEqual([[a!.address, b!.address], []]);
+    expect(decoded.transaction.header).toMatchObject({ payer: a!.address, payee: b!.address });
+    expect(ok(await cli(['tx', 'submit', byBoth, ...net])).broadcast).toBe(true);
+
+    const sent = ok(await cli(['transfer', '--from', b!.address, '--to', c!.address, '--amount', '1', '--payer', a!.address, '--wif-file', senderKey, '--payer-key-file', payerKey, ...net]));
+    expect(sent.receipt.reverted).toBe(false);
+    expect(['included', 'irreversible']).toContain(sent.status);
+    expect(ok(await cli(['balance', c!.address, ...net])).balance).toBe('1000002');
+
+    const wrongPayerKey = await cli(['transfer', '--from', b!.address, '--to', c!.address, '--amount', '1', '--payer', a!.address, '--wif-file', senderKey, '--payer-key-file', senderKey, ...net]);
+    expect(wrongPayerKey.stderr).toMatch(/not the key of --payer/);
+  }, 240_000);
+
   it('reports an unreachable node, a wrong API key and a bad --network as one line each', async () => {
     const devnet = await testDevnet({ apiKey: 'cli-right-key-77' });
     const a = devnet.accounts[0]!;

@@ -103,6 +103,18 @@ describe('argument parsers', () => {
     }
   });
 
+  it('reads who pays a transfer as another account by id or the free mana sharer, and refuses anything else', () => {
+    const transfer = (payer: unknown) => [{ fromAccountId: 'a', to: ADDRESS, token: 'koin', amount: '1', payer }];
+    expect(parseArguments('send:prepare', transfer({ kind: 'account', accountId: 'acc-2' }))[0].payer).toEqual({ kind: 'account', accountId: 'acc-2' });
+    expect(parseArguments('offline:exportUnsigned', transfer({ kind: 'freeMana' }))[0].payer).toEqual({ kind: 'freeMana' });
+    expect(refusal('send:prepare', transfer({ kind: 'sponsor' }))).toMatch(/^send:prepare: expected payer\.kind to be one of "account", "freeMana", got/);
+    expect(refusal('send:prepare', transfer({ kind: 'account' }))).toMatch(/^send:prepare: expected payer\.accountId to be/);
+    expect(refusal('send:prepare', transfer({ kind: 'account', accountId: 'a b' }))).toMatch(/^send:prepare: expected payer\.accountId to be/);
+    expect(refusal('send:prepare', transfer({ kind: 'freeMana', accountId: 'acc-2' }))).toMatch(/^send:prepare: expected payer to have only kind, got "accountId"/);
+    expect(refusal('send:prepare', transfer({ kind: 'account', accountId: 'x', address: ADDRESS }))).toMatch(/^send:prepare: expected payer to have only kind, accountId/);
+    expect(refusal('send:prepare', transfer('acc-2'))).toMatch(/^send:prepare: expected payer to be an object/);
+  });
+
   it('reads network URLs as http(s) without credentials, never echoing a refused one, and an API key of null as "remove it"', () => {
     expect(refusal('networks:add', [{ name: 'n', jsonRpcUrl: 'ftp://x.example' }])).toBe(
       'networks:add: expected jsonRpcUrl to be an http:// or https:// URL, got a string of 15 characters',

@@ -116,4 +116,16 @@ describe('a compromised page cannot sign', () => {
     expect(await errorCode(shell, 'offline:sign', [{ input: unsigned.base64, accountId: watch.id }])).toBe('WATCH_ONLY');
     expect((await value(shell, 'approvals:list')).pending).toEqual([]);
   });
+
+  it('refuses a send whose payer account is watch-only before anyone is asked: every signer needs a key here', async () => {
+    const shell = await start({ devnet: { port: 0, devnet: { blockTimeMs: 0, accounts: 2 } } });
+    await value(shell, 'vault:create', [{ password: PASSWORD }]);
+    const sender = await value(shell, 'devnet:importAccount', [{ index: 0, watchOnly: false }]);
+    const watch = await value(shell, 'devnet:importAccount', [{ index: 1, watchOnly: true }]);
+    const review = await value(shell, 'send:prepare', [{ fromAccountId: sender.id, to: '1GE2JqXw5LMQaU1sj82Dy8ZEe2BRXQS1cs', token: 'koin', amount: '1', payer: { kind: 'account', accountId: watch.id } }]);
+    expect([review.payer, review.signers]).toEqual([watch.address, [sender.address, watch.address]]);
+    expect(await errorCode(shell, 'send:confirm', [{ reviewId: review.reviewId }])).toBe('WATCH_ONLY');
+    expect((await value(shell, 'approvals:list')).pending).toEqual([]);
+    expect(await errorCode(shell, 'send:prepare', [{ fromAccountId: sender.id, to: '1GE2JqXw5LMQaU1sj82Dy8ZEe2BRXQS1cs', token: 'koin', amount: '1', payer: { kind: 'account', accountId: 'no-such-account' } }])).toBe('ACCOUNT_NOT_FOUND');
+  });
 });

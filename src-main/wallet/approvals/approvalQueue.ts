@@ -40,9 +40,14 @@ export type DialogApprover = Extract<Approver, { mode: 'dialog' }>;
 export interface ApprovalSubject {
   /** The address whose key signs. */
   signer: string;
+  /**
+   * Other addresses whose keys sign the same transaction under this one approval (a payer account of the wallet beside
+   * the sender): the person approves once, for every signer the review names. Each has `uses` signatures of its own.
+   */
+  coSigners?: readonly string[];
   /** The prepared transaction (id and merkle root set) as approved; for a send, rc_limit is the cap. */
   transaction: Transaction;
-  /** Signatures the approval allows: a send signs a dry run after approval and then the transaction (2). */
+  /** Signatures the approval allows each signer: a send signs a dry run after approval and then the transaction (2). */
   uses?: number;
   /** The signed transaction may carry a lower rc_limit than the approved one (sized by a dry run after approval). */
   lowerRcLimit?: boolean;
@@ -56,6 +61,8 @@ export interface ApprovalRecord {
   kind: ApprovalReview['kind'];
   origin: string;
   signer: string;
+  /** The other signers the same approval covered (a payer account). */
+  coSigners?: string[];
   chainId: string;
   nonce: string;
   risks: string[];
@@ -78,10 +85,10 @@ export interface ApprovalQueueOptions {
 }
 
 interface Grant {
-  signer: string;
+  /** The signatures left to each approved signer. */
+  usesLeft: Map<string, number>;
   header: NonNullable<Transaction['header']>;
   lowerRcLimit: boolean;
-  usesLeft: number;
   expires: number;
 }
 
@@ -110,7 +117,8 @@ function required(message: string): WalletError {
 }
 
 /**
- * Checks that `approval` allows signing `transaction` as `signer`, and uses it up once. Every signer calls it before
+ * Checks that `approval` allows signing `transaction` as `signer` (the approved signer or a co-signer), and uses up
+ * one of that signer's signatures. Every signer calls it before
  * it touches a key: the header signed (chain ID, nonce, payer, payee, operation merkle root) must be the approved one,
  * and rc_limit the approved one or, where allowed, lower.
  * @throws WalletError APPROVAL_REQUIRED when the approval is missing, was not issued by a queue, is used up or
@@ -119,20 +127,24 @@ function required(message: string): WalletError {
 export function redeemApproval(approval: Approval | undefined, signer: string, transaction: Transaction, now: number = Date.now()): void {
   const grant = approval ? grants.get(approval) : undefined;
   if (!approval || !grant) throw required('expected a signing request approved by the wallet\'s user, got none: a signature needs an approval.');
-  if (grant.usesLeft <= 0 || grant.expires < now) throw required('This approval is used up or expired. Ask again.');
+  const left = grant.usesLeft.get(signer);
+  const usedUp = left !== undefined ? left <= 0 : [...grant.usesLeft.values()].every((n) => n <= 0);
+  if (usedUp || grant.expires < now) throw required('This approval is used up or expired. Ask again.');
   const header = prepareTransaction(transaction).header;
   const approved = grant.header;
   const same =
     header !== undefined &&
-    signer === grant.signer &&
+    left !== undefined &&
     equalBytes(header.chain_id, approved.chain_id) &&
     equalBytes(header.nonce, approved.nonce) &&
     equalBytes(header.payer, approved.payer) &&
     equalBytes(header.payee, approved.payee) &&
     equalBytes(header.operation_merkle_root, approved.operation_merkle_root) &&
     (header.rc_limit === approved.rc_limit || (grant.lowerRcLimit && header.rc_limit > 0n && header.rc_limit < approved.rc_limit));
-  if (!same) throw required(`expected the transaction approved for ${grant.signer}, got another one: a signature covers only what the user approved.`);
-  grant.usesLeft -= 1;
+  if (!same) {
+    throw required(`expected the transaction approved for ${[...grant.usesLeft.keys()].join(' and ')}, got another one: a signature covers only what the user approved.`);
+  }
+  grant.usesLeft.set(signer, left - 1);
 }
 
 /**
@@ -270,6 +282,7 @@ export class ApprovalQueue {
       kind: review.kind,
       origin: review.origin,
       signer: review.signer,
+      ...(review.coSigners && review.coSigners.length > 0 ? { coSigners: [...review.coSigners] } : {}),
       chainId: review.chainId,
       nonce: review.nonce,
       risks: review.risks.map((r) => r.code),
@@ -284,11 +297,11 @@ export class ApprovalQueue {
     if (decision === 'approved') {
       const approval = new Approval(id);
       const prepared = prepareTransaction(pending.subject.transaction);
+      const uses = pending.subject.uses ?? 1;
       grants.set(approval, {
-        signer: pending.subject.signer,
+        usesLeft: new Map([pending.subject.signer, ...(pending.subject.coSigners ?? [])].map((s) => [s, uses])),
         header: prepared.header!,
         lowerRcLimit: pending.subject.lowerRcLimit ?? false,
-        usesLeft: pending.subject.uses ?? 1,
         expires: this.#clock() + GRANT_TTL_MS,
       });
       pending.settle(approval);

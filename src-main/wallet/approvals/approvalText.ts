@@ -34,6 +34,7 @@ export function approvalText(request: ApprovalRequest): { title: string; lines: 
     for (const [name, value] of addressArguments(op.args)) lines.push(`   ${name}: ${groupAddress(value)}`);
   });
   lines.push(`Signed by: ${groupAddress(r.signer)}`);
+  for (const other of r.coSigners ?? []) lines.push(`Also signed by: ${groupAddress(other)}`);
   if (r.payer !== r.signer) lines.push(`Mana paid by: ${groupAddress(r.payer)}`);
   if (r.payee && r.payee !== r.signer) lines.push(`On behalf of: ${groupAddress(r.payee)}`);
   const estimate = r.rcEstimate !== undefined ? ` (about ${formatAmount(BigInt(r.rcEstimate))} expected, an estimate)` : '';

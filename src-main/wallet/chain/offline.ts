@@ -1,6 +1,6 @@
-// Offline signing: export an unsigned transfer (chain ID, nonce and rc_limit fixed at export) as URL-safe base64 and
-// JSON; read either form back and show it decoded with warnings and risk flags; sign it with no node reachable; submit
-// a signed one.
+// Offline signing: export an unsigned transfer (chain ID, nonce and rc_limit fixed at export; a payer other than the
+// sender when asked) as URL-safe base64 and JSON; read either form back and show it decoded with warnings, risk flags and
+// the signatures present and still needed; sign it with no node reachable, in any order of signers; submit a signed one.
 // The forms are the ones `koinos-wallet tx` and koinos-cli exchange (the same base64 of the protobuf bytes).
 import { BTYPE, bytesToJson } from '../../koinos/codec.ts';
 import { formatAmount } from '../../koinos/amounts.ts';
@@ -20,6 +20,7 @@ import { toSubmitReceipt } from './receipts.ts';
 import type { TokenService } from './tokens.ts';
 import type { TransactionFollower } from './transactionFollower.ts';
 import { planTransfer, type TransferRequest } from './transferPlan.ts';
+import { authorizesByContract, isKnownSharer, partiesOf, signaturesNeeded, type SharerOverrides } from './payer.ts';
 
 /** rc_limit of an exported transfer when none is set by hand: a tenth of the available mana, as koinos-cli does. */
 export const EXPORT_RC_SHARE = 10n;
@@ -31,6 +32,8 @@ export interface OfflineServiceOptions {
   follower: TransactionFollower;
   signer: TransactionSigner;
   approvals: ApprovalQueue;
+  /** Where the free mana sharer is on networks where the wallet cannot find it by itself (network id → address). */
+  sharers?: SharerOverrides;
 }
 
 /** What the network says about a transaction, when it can be asked. */
@@ -44,6 +47,11 @@ export interface NetworkFacts {
   networkKind?: NetworkInfo['kind'];
   /** The account about to sign it, for the flags that depend on who signs (an upload over its own address). */
   signer?: string;
+  /**
+   * The payer is a contract that approves through its own `authorize` (the free mana sharer), so it signs nothing;
+   * absent: known only for the public networks' sharers.
+   */
+  contractPayer?: boolean;
 }
 
 /**
@@ -69,10 +77,12 @@ export function inspectTransaction(tx: Transaction, tokens: readonly TokenInfo[]
   const header = tx.header!;
   const check = checkTransaction(tx);
   const warnings: TransactionWarning[] = [];
-  const payer = header.payer.length > 0 ? bytesToJson(header.payer, BTYPE.ADDRESS) : '';
-  const payee = header.payee.length > 0 ? bytesToJson(header.payee, BTYPE.ADDRESS) : undefined;
+  const { payer, payee } = partiesOf(header);
   const nonce = header.nonce.length > 0 ? nonceFromBytes(header.nonce) : 0n;
   const signers = check.signers.map((s) => s.address ?? '(does not recover)');
+  // Only signatures over this very content count: one made before the content changed recovers to someone else.
+  const present = [payer, ...(payee && payee !== payer ? [payee] : [])].filter((a) => a !== '' && signers.includes(a));
+  const needed = signaturesNeeded({ payer, ...(payee ? { payee } : {}) }, present, facts.contractPayer ?? isKnownSharer(payer));
   if (tx.signatures.length === 0) warnings.push({ code: 'UNSIGNED', message: 'The transaction is not signed yet.' });
   if (tx.id.length > 0 && !check.idMatches) {
     warnings.push({ code: 'ID_MISMATCH', message: `Its id does not match its content (the content gives ${bytesToJson(check.computedId, BTYPE.TRANSACTION_ID)}): it was changed after it was made.` });
@@ -105,10 +115,13 @@ export function inspectTransaction(tx: Transaction, tokens: readonly TokenInfo[]
     ...(tx.id.length > 0 ? { id: bytesToJson(tx.id, BTYPE.TRANSACTION_ID) } : {}),
     chainId: bytesToJson(header.chain_id, BTYPE.BASE64),
     payer,
+    ...(payee !== undefined ? { payee } : {}),
     nonce: nonce.toString(),
     rcLimit: header.rc_limit.toString(),
     operations,
     signers,
+    signaturesPresent: present,
+    signaturesNeeded: needed,
     warnings,
     risks,
   };
@@ -128,15 +141,17 @@ export class OfflineService {
   }
 
   /**
-   * An unsigned transfer with chain ID, nonce and rc_limit fixed now (rc_limit by hand, or a tenth of the available
-   * mana), ready to be signed on another machine.
+   * An unsigned transfer with chain ID, nonce and rc_limit fixed now (rc_limit by hand, or a tenth of the payer's
+   * available mana, plus the free mana sharer's recommended offset when it pays), ready to be signed on other machines:
+   * with a payer account, by the sender and the payer in either order.
    * @throws WalletError as SendService.prepare, and NOT_ENOUGH_MANA when the amount leaves no room for rc_limit.
    */
   async exportUnsigned(request: TransferRequest): Promise<InspectedTransaction> {
     const plan = await planTransfer(this.deps, request);
-    let rcLimit = plan.rcLimitByHand ?? plan.availableMana / EXPORT_RC_SHARE;
+    let rcLimit = plan.rcLimitByHand ?? plan.availableMana / EXPORT_RC_SHARE + plan.payer.offset;
+    if (rcLimit > plan.availableMana) rcLimit = plan.availableMana;
     if (rcLimit === 0n) rcLimit = 1n;
-    if (plan.token.system === 'koin' && plan.amount + rcLimit > plan.mana) {
+    if (plan.token.system === 'koin' && plan.payer.kind === 'self' && plan.amount + rcLimit > plan.mana) {
       throw new WalletError(
         'NOT_ENOUGH_MANA',
         `With a mana limit of ${formatAmount(rcLimit)}, at most ${formatAmount(plan.mana > rcLimit ? plan.mana - rcLimit : 0n)} KOIN can be sent. Send less, or set a lower mana limit.`,
@@ -150,10 +165,14 @@ export class OfflineService {
       confirmedNonce: plan.confirmedNonce,
       chainIdChanged: change !== undefined,
       networkKind: plan.network.kind,
+      contractPayer: plan.payer.kind === 'sharer',
     });
   }
 
-  /** The network's chain ID (and whether it changed) and the payer's nonce, when the node answers (undefined parts when it does not). */
+  /**
+   * The network's chain ID (and whether it changed), the nonce account's nonce and whether a payer other than the payee
+   * is a contract, when the node answers (undefined parts when it does not).
+   */
   private async facts(tx: Transaction, networkId?: string): Promise<{ facts: NetworkFacts; tokens: TokenInfo[] }> {
     const network = await this.deps.networks.get(networkId);
     const tokens = await this.deps.tokens.known(network.id);
@@ -161,9 +180,21 @@ export class OfflineService {
       const { node } = await this.deps.networks.node(network.id);
       const header = tx.header!;
       const account = header.payee.length > 0 ? header.payee : header.payer;
-      const [chainId, confirmedNonce] = await Promise.all([node.chainId(), account.length > 0 ? node.nonce(account) : Promise.resolve(undefined)]);
+      const separatePayer = header.payee.length > 0 && header.payer.length > 0 && !equalBytes(header.payee, header.payer);
+      const [chainId, confirmedNonce, contractPayer] = await Promise.all([
+        node.chainId(),
+        account.length > 0 ? node.nonce(account) : Promise.resolve(undefined),
+        separatePayer ? authorizesByContract(node, header.payer) : Promise.resolve(undefined),
+      ]);
       const change = await this.deps.networks.observeChainId(network.id, chainId);
-      return { facts: { chainId, chainIdChanged: change !== undefined, networkKind: network.kind, ...(confirmedNonce !== undefined ? { confirmedNonce } : {}) }, tokens };
+      const facts: NetworkFacts = {
+        chainId,
+        chainIdChanged: change !== undefined,
+        networkKind: network.kind,
+        ...(confirmedNonce !== undefined ? { confirmedNonce } : {}),
+        ...(contractPayer !== undefined ? { contractPayer } : {}),
+      };
+      return { facts, tokens };
     } catch {
       return { facts: { networkKind: network.kind }, tokens }; // offline: the checks that need the node are skipped
     }

@@ -191,10 +191,16 @@ export class PendingTransactions {
     return entries.filter((e) => e.nonce > (nonces.get(nonceAccountOf(e)) ?? 0n));
   }
 
-  /** The highest nonce among the account's waiting transactions. */
-  highestNonce(networkId: string, payer: string): bigint | undefined {
+  /**
+   * The highest nonce among the waiting transactions that use the account's nonce: those it pays for itself and those
+   * another payer pays for on its behalf (payee), not those it pays for someone else.
+   */
+  highestNonce(networkId: string, account: string): bigint | undefined {
     let highest: bigint | undefined;
-    for (const e of this.waiting(networkId, payer)) if (highest === undefined || e.nonce > highest) highest = e.nonce;
+    for (const e of this.all()) {
+      if (e.networkId !== networkId || e.status !== 'pending' || nonceAccountOf(e) !== account) continue;
+      if (highest === undefined || e.nonce > highest) highest = e.nonce;
+    }
     return highest;
   }
 

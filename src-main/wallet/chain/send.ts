@@ -1,7 +1,8 @@
 // Sending a token: prepare (check, fetch chain ID / nonce / mana) returns a review of exactly what will be signed, with
-// the mana cap and an estimate of the cost that comes from no signature; confirm puts it before the approval queue and,
-// only once a person approved it, signs a dry run that sizes rc_limit under the cap, signs the transaction, submits it
-// once and follows it until it is irreversible. Nothing signed reaches a node before the approval.
+// who pays and who signs, the mana cap and an estimate of the cost that comes from no signature; confirm puts it before
+// the approval queue and, only once a person approved it, signs a dry run that sizes rc_limit under the cap, signs the
+// transaction (sender and payer account alike), submits it once and follows it until it is irreversible. Nothing
+// signed reaches a node before the approval.
 import { randomUUID } from 'node:crypto';
 import { BTYPE, bytesToJson } from '../../koinos/codec.ts';
 import { formatAmount } from '../../koinos/amounts.ts';
@@ -13,6 +14,7 @@ import type { Transaction } from '../../koinos/types.ts';
 import type { ApprovalReview, SubmitReceipt, TransactionReview } from '../../ipc/contract.ts';
 import { WALLET_ORIGIN, type Approval, type ApprovalQueue } from '../approvals/approvalQueue.ts';
 import type { TransactionSigner } from '../signer.ts';
+import type { SharerOverrides } from './payer.ts';
 import type { KoinosNode } from './koinosNode.ts';
 import type { NetworkService } from './networks.ts';
 import { decodeOperation } from './operations.ts';
@@ -37,13 +39,22 @@ export interface SendServiceOptions {
   follower: TransactionFollower;
   signer: TransactionSigner;
   approvals: ApprovalQueue;
+  /** Where the free mana sharer is on networks where the wallet cannot find it by itself (network id → address). */
+  sharers?: SharerOverrides;
 }
 
 interface Review {
   expires: number;
   networkId: string;
   chainId: Uint8Array;
+  /** The sender: its nonce, its signature. */
+  from: string;
+  /** Who pays the mana. */
   payer: string;
+  /** Every account that signs, the sender first; the approval covers each. */
+  signers: string[];
+  /** Added to the measured rc_limit (the free mana sharer's recommended offset; 0 otherwise). */
+  rcOffset: bigint;
   /** Prepared, unsigned, with rc_limit at the cap: the bytes the approval covers. */
   transaction: Transaction;
   nonce: bigint;
@@ -105,11 +116,12 @@ export class SendService {
   async prepare(request: TransferRequest): Promise<TransactionReview> {
     const plan = await planTransfer(this.deps, request);
     const { network } = plan;
-    const costKey = `${network.id} ${plan.token.contract}`;
+    // A payer changes the cost (a second signature, the sharer's authorize call): measured apart.
+    const costKey = `${network.id} ${plan.token.contract} ${plan.payer.kind}`;
     const measured = this.lastCost.get(costKey);
     const rcEstimate = measured ?? DEFAULT_TRANSFER_RESERVE;
-    const koin = plan.token.system === 'koin';
-    // KOIN is the mana: what is sent cannot also pay for the transfer.
+    // KOIN is the mana: what the sender sends cannot also pay for the transfer (another payer's mana can).
+    const koin = plan.token.system === 'koin' && plan.payer.kind === 'self';
     const spendable = koin ? (plan.mana > plan.amount ? plan.mana - plan.amount : 0n) : plan.availableMana;
     const manaCap = spendable < plan.availableMana ? spendable : plan.availableMana;
     const figures = async (needed: bigint) => ({ needed, available: plan.availableMana, current: plan.mana, max: await plan.maxMana() });
@@ -125,7 +137,9 @@ export class SendService {
       throw notEnoughMana(
         koin
           ? `Sending ${formatAmount(plan.amount)} KOIN leaves too little mana for the transfer's own cost (about ${formatAmount(rcEstimate)} mana): send at most about ${formatAmount(most)} KOIN, or wait for mana to regenerate.`
-          : `The account has too little mana for this transfer (about ${formatAmount(rcEstimate)} mana). Wait for mana to regenerate.`,
+          : plan.payer.kind === 'self'
+            ? `The account has too little mana for this transfer (about ${formatAmount(rcEstimate)} mana). Choose another account of this wallet or the network's free mana sharer to pay the mana, or wait for mana to regenerate.`
+            : `The payer ${plan.payer.address} has too little mana for this transfer (about ${formatAmount(rcEstimate)} mana). Choose another payer, or wait for its mana to regenerate.`,
         await figures((koin ? plan.amount : 0n) + rcEstimate),
       );
     }
@@ -133,7 +147,7 @@ export class SendService {
     const known = await this.deps.tokens.known(network.id);
     const chainIdChanged = (await this.deps.networks.observeChainId(network.id, plan.chainId)) !== undefined;
     const operations = transaction.operations.map((op) => decodeOperation(op, [plan.token, ...known]));
-    const risks = assessRisks(transaction, { signers: [plan.from], knownContracts: knownContractsOf(network.kind, known.map((t) => t.contract)), chainIdChanged });
+    const risks = assessRisks(transaction, { signers: plan.signers, knownContracts: knownContractsOf(network.kind, known.map((t) => t.contract)), chainIdChanged });
     const chainId = bytesToJson(plan.chainId, BTYPE.BASE64);
     const approval: ApprovalReview = {
       kind: 'send',
@@ -141,7 +155,9 @@ export class SendService {
       networkName: network.name,
       chainId,
       signer: plan.from,
-      payer: plan.from,
+      ...(plan.signers.length > 1 ? { coSigners: plan.signers.slice(1) } : {}),
+      payer: plan.payer.address,
+      ...(plan.payer.kind !== 'self' ? { payee: plan.from } : {}),
       nonce: plan.nonce.toString(),
       rcLimit: rcCap.toString(),
       rcEstimate: rcEstimate.toString(),
@@ -154,7 +170,10 @@ export class SendService {
       expires: Date.now() + REVIEW_TTL_MS,
       networkId: network.id,
       chainId: plan.chainId,
-      payer: plan.from,
+      from: plan.from,
+      payer: plan.payer.address,
+      signers: plan.signers,
+      rcOffset: plan.payer.offset,
       transaction,
       nonce: plan.nonce,
       dryRunnable: plan.nonce === plan.confirmedNonce + 1n,
@@ -168,7 +187,10 @@ export class SendService {
       networkId: network.id,
       networkName: network.name,
       chainId,
-      payer: plan.from,
+      payer: plan.payer.address,
+      payerKind: plan.payer.kind === 'sharer' ? 'freeMana' : plan.payer.kind,
+      ...(plan.payer.kind !== 'self' ? { payee: plan.from } : {}),
+      signers: plan.signers,
       nonce: plan.nonce.toString(),
       rcLimit: rcCap.toString(),
       rcEstimate: rcEstimate.toString(),
@@ -198,7 +220,8 @@ export class SendService {
     if (!review) throw new WalletError('NOT_FOUND', 'This review is no longer valid (it was sent already or is older than 10 minutes). Prepare the transfer again.');
     this.reviews.delete(reviewId); // one confirmation per review: a second click cannot send twice
     const approval = await this.deps.approvals.request(review.approval, {
-      signer: review.payer,
+      signer: review.from,
+      ...(review.signers.length > 1 ? { coSigners: review.signers.slice(1) } : {}),
       transaction: review.transaction,
       uses: 2,
       lowerRcLimit: true,
@@ -213,13 +236,13 @@ export class SendService {
         { details: `reviewed for ${bytesToJson(review.chainId, BTYPE.BASE64)}, the node now reports ${bytesToJson(chainId, BTYPE.BASE64)}` },
       );
     }
-    const own = this.deps.pending.highestNonce(network.id, review.payer);
+    const own = this.deps.pending.highestNonce(network.id, review.from);
     if (own !== undefined && own >= review.nonce) {
       throw new WalletError('INVALID_NONCE', 'Another transaction of this account took this nonce after the review. Nothing was sent; prepare the transfer again.');
     }
     const rcLimit = await this.sizeRcLimit(review, approval, node);
     const final = rcLimit === review.rcCap ? review.transaction : prepareTransaction({ ...review.transaction, header: { ...review.transaction.header!, rc_limit: rcLimit } });
-    const signed = await this.deps.signer.signTransaction(review.payer, final, approval);
+    const signed = await this.signAll(review, final, approval);
     if (!equalBytes(signed.id, final.id)) {
       throw new WalletError('INTERNAL', 'The signer changed the transaction it was asked to sign; nothing was sent.');
     }
@@ -238,6 +261,13 @@ export class SendService {
     return toSubmitReceipt(receipt, true);
   }
 
+  /** The transaction signed by every signer of the review in turn (the sender, then a payer account), under one approval. */
+  private async signAll(review: Review, transaction: Transaction, approval: Approval): Promise<Transaction> {
+    let signed = transaction;
+    for (const signer of review.signers) signed = await this.deps.signer.signTransaction(signer, signed, approval);
+    return signed;
+  }
+
   /**
    * rc_limit under the approved cap, from a dry run of the approved transaction itself (after the approval, so what
    * the node sees is what the person approved, at the nonce the transfer will use): the mana it used plus 10 %, or the
@@ -247,9 +277,11 @@ export class SendService {
   private async sizeRcLimit(review: Review, approval: Approval, node: KoinosNode): Promise<bigint> {
     if (!review.dryRunnable) {
       const measured = this.lastCost.get(review.costKey);
-      return review.rcByHand || measured === undefined ? review.rcCap : rcLimitFor(measured, review.rcCap);
+      if (review.rcByHand || measured === undefined) return review.rcCap;
+      const sized = rcLimitFor(measured, review.rcCap) + review.rcOffset;
+      return sized < review.rcCap ? sized : review.rcCap;
     }
-    const dry = await this.deps.signer.signTransaction(review.payer, review.transaction, approval);
+    const dry = await this.signAll(review, review.transaction, approval);
     const receipt = await node.submit(dry, false).catch((error: unknown) => {
       if (error instanceof WalletError && error.code === 'NOT_ENOUGH_MANA') {
         throw new WalletError('NOT_ENOUGH_MANA', `The node found too little mana for this transfer within the approved cap of ${formatAmount(review.rcCap)} mana. Nothing was sent; send less, or wait for mana to regenerate.`, {
@@ -265,6 +297,8 @@ export class SendService {
       });
     }
     this.lastCost.set(review.costKey, receipt.rc_used);
-    return review.rcByHand ? review.rcCap : rcLimitFor(receipt.rc_used, review.rcCap);
+    if (review.rcByHand) return review.rcCap;
+    const sized = rcLimitFor(receipt.rc_used, review.rcCap) + review.rcOffset;
+    return sized < review.rcCap ? sized : review.rcCap;
   }
 }

@@ -1,5 +1,5 @@
 // What sending a token needs before anything is signed, shared by Send and by the offline export: the recipient and
-// the amount checked, and the chain ID, nonce and mana fetched from the node at this moment.
+// the amount checked, who pays the mana, and the chain ID, nonce (the sender's) and mana (the payer's) fetched now.
 import { BTYPE, bytesToJson, encode } from '../../koinos/codec.ts';
 import { formatAmount, parseAmount } from '../../koinos/amounts.ts';
 import { WalletError, describe } from '../../koinos/errors.ts';
@@ -13,6 +13,7 @@ import type { NetworkService } from './networks.ts';
 import type { PendingTransactions } from './pendingTransactions.ts';
 import { manaRefillText } from './dashboard.ts';
 import { tokenBalance, type TokenService } from './tokens.ts';
+import { authorizesByContract, checkPayerChoice, freeManaSharerOf, sharerTerms, type PayerChoice, type SharerOverrides } from './payer.ts';
 
 /** A transfer as the services take it: the account by its address (the shells map account ids to addresses). */
 export interface TransferRequest {
@@ -26,6 +27,18 @@ export interface TransferRequest {
   amount: string;
   /** Mana limit set by hand (base units, decimal string); absent: automatic. */
   rcLimit?: string;
+  /** Who pays the mana; absent: the sender. */
+  payer?: PayerChoice;
+}
+
+/** Who pays a planned transfer's mana. */
+export interface PayerPlan {
+  /** `self`: the sender; `account`: another account, which signs too; `sharer`: a contract (the free mana sharer) that approves through its own `authorize`. */
+  kind: 'self' | 'account' | 'sharer';
+  address: string;
+  bytes: Uint8Array;
+  /** Added to an rc_limit sized by a dry run: the sharer's recommended_mana_offset (Kondor does the same); 0 for an account. */
+  offset: bigint;
 }
 
 export interface TransferPlan {
@@ -40,14 +53,18 @@ export interface TransferPlan {
   nonce: bigint;
   /** The nonce the chain stored for the account (a dry run, which skips the mempool, must use this plus one). */
   confirmedNonce: bigint;
-  /** The account's mana now (the node's figure). */
+  /** Who pays the mana. */
+  payer: PayerPlan;
+  /** The accounts whose signatures the transaction needs: the sender, and a payer account (not a contract payer). */
+  signers: string[];
+  /** The payer's mana now (the node's figure). */
   mana: bigint;
-  /** Mana not held by pending transactions: what a new transaction's rc_limit may use. */
+  /** The payer's mana not held by pending transactions (and within the sharer's cap): what rc_limit may use. */
   availableMana: bigint;
   balance: bigint;
   /** rc_limit set by hand, checked against the available mana. */
   rcLimitByHand?: bigint;
-  /** The account's KOIN balance, which is its maximum mana (read when asked: only a shortage needs it). */
+  /** The payer's KOIN balance, which is its maximum mana (read when asked: only a shortage needs it). */
   maxMana(): Promise<bigint>;
   /** The transaction with every header field but rc_limit, unsigned. */
   unsigned(rcLimit: bigint, nonce?: bigint): Transaction;
@@ -57,6 +74,8 @@ export interface TransferDeps {
   networks: NetworkService;
   tokens: TokenService;
   pending: PendingTransactions;
+  /** Where the free mana sharer is on networks the wallet cannot find it by itself (network id → address). */
+  sharers?: SharerOverrides;
 }
 
 /**
@@ -102,10 +121,47 @@ export function notEnoughMana(
   });
 }
 
+/** Who pays: the sender, another account, or a contract that approves by itself (the sharer), with its terms. */
+async function resolvePayer(
+  deps: TransferDeps,
+  network: NetworkInfo,
+  node: KoinosNode,
+  from: string,
+  choice: PayerChoice | undefined,
+): Promise<{ payer: PayerPlan; cap?: bigint; sharerMana?: bigint }> {
+  const checked = choice ? checkPayerChoice(choice, from) : undefined;
+  if (!checked || (checked.kind === 'account' && checked.address === from)) {
+    return { payer: { kind: 'self', address: from, bytes: addressFromString(from), offset: 0n } };
+  }
+  // A contract payer (`--payer` naming the sharer) approves through its authorize entry point, within its terms.
+  if (checked.kind === 'account' && !(await authorizesByContract(node, addressFromString(checked.address)))) {
+    return { payer: { kind: 'account', address: checked.address, bytes: addressFromString(checked.address), offset: 0n } };
+  }
+  const sharer = checked.kind === 'account' ? checked.address : await freeManaSharerOf(network, node, deps.sharers);
+  if (sharer === undefined) {
+    throw new WalletError('INVALID_ARGUMENT', `${network.name} has no free mana sharer the wallet knows of. Choose another account of this wallet to pay the mana.`);
+  }
+  const terms = await sharerTerms(node, sharer);
+  return { payer: { kind: 'sharer', address: terms.address, bytes: terms.bytes, offset: terms.offset }, cap: terms.cap, sharerMana: terms.mana };
+}
+
+/** What to do when the payer cannot pay: the sender can ask another payer; a payer can be replaced. */
+function noManaAdvice(payer: PayerPlan): string {
+  switch (payer.kind) {
+    case 'self':
+      return 'Choose another account of this wallet or the network\'s free mana sharer to pay the mana, or wait for mana to regenerate.';
+    case 'account':
+      return `Choose another payer than ${payer.address}, or wait for its mana to regenerate.`;
+    case 'sharer':
+      return 'Choose another account of this wallet to pay the mana, or wait for the sharer\'s mana to regenerate.';
+  }
+}
+
 /**
  * Checks a transfer and fetches what signing needs: chain ID, nonce (the highest of the node's confirmed nonce, its
- * pending nonce and this wallet's own pending transactions, plus one), mana and balances.
- * @throws WalletError INVALID_ADDRESS, INVALID_AMOUNT, INSUFFICIENT_BALANCE, NOT_ENOUGH_MANA, and node errors.
+ * pending nonce and this wallet's own pending transactions of the sender, plus one), the payer's mana and balances.
+ * @throws WalletError INVALID_ADDRESS, INVALID_AMOUNT, INVALID_ARGUMENT (no free mana sharer on the network),
+ *   INSUFFICIENT_BALANCE, NOT_ENOUGH_MANA, and node errors.
  */
 export async function planTransfer(deps: TransferDeps, request: TransferRequest): Promise<TransferPlan> {
   const fromBytes = addressFromString(request.from);
@@ -116,22 +172,27 @@ export async function planTransfer(deps: TransferDeps, request: TransferRequest)
   const token = await deps.tokens.resolve(network.id, request.token);
   const amount = parseAmount(request.amount, token.decimals);
   if (amount === 0n) throw new WalletError('INVALID_AMOUNT', `expected an amount above 0 ${token.symbol}, got ${describe(request.amount)}`);
+  const { payer, cap, sharerMana } = await resolvePayer(deps, network, node, from, request.payer);
+  const self = payer.kind === 'self';
 
-  const [chainId, confirmed, nodePending, mana, reserved, balance] = await Promise.all([
+  const [chainId, confirmed, nodePending, senderMana, payerMana, reserved, balance] = await Promise.all([
     node.chainId(),
     node.nonce(fromBytes),
     node.pendingNonce(fromBytes),
     node.rc(fromBytes),
-    node.reservedRc(fromBytes),
+    sharerMana !== undefined ? Promise.resolve(sharerMana) : self ? undefined : node.rc(payer.bytes),
+    node.reservedRc(payer.bytes),
     tokenBalance(node, token, fromBytes),
   ]);
+  const mana = payerMana ?? senderMana;
   await deps.networks.observeChainId(network.id, chainId);
   const ownPending = deps.pending.highestNonce(network.id, from);
   let highest = confirmed;
   if (nodePending !== undefined && nodePending > highest) highest = nodePending;
   if (ownPending !== undefined && ownPending > highest) highest = ownPending;
-  const held = reserved ?? deps.pending.heldMana(network.id, from);
-  const availableMana = mana > held ? mana - held : 0n;
+  const held = reserved ?? deps.pending.heldMana(network.id, payer.address);
+  const unheld = mana > held ? mana - held : 0n;
+  const availableMana = cap !== undefined && cap < unheld ? cap : unheld;
 
   if (amount > balance) {
     throw new WalletError(
@@ -139,21 +200,25 @@ export async function planTransfer(deps: TransferDeps, request: TransferRequest)
       `The amount ${formatAmount(amount, token.decimals)} ${token.symbol} is more than the balance of ${formatAmount(balance, token.decimals)} ${token.symbol}. Send at most the balance.`,
     );
   }
-  const maxMana = async (): Promise<bigint> => (token.system === 'koin' ? balance : tokenBalance(node, await deps.tokens.resolve(network.id, 'koin'), fromBytes));
-  if (token.system === 'koin' && amount > mana) {
+  const maxMana = async (): Promise<bigint> =>
+    self && token.system === 'koin' ? balance : tokenBalance(node, await deps.tokens.resolve(network.id, 'koin'), payer.bytes);
+  // The KOIN contract itself refuses to move KOIN whose mana the sender used, whoever pays for the transaction.
+  if (token.system === 'koin' && amount > senderMana) {
     throw notEnoughMana(
-      `Only KOIN whose mana is unused can be sent: the account has ${formatAmount(mana)} mana for ${formatAmount(amount)} KOIN. Send less, or wait for mana to regenerate.`,
-      { needed: amount, available: mana, current: mana, max: balance },
+      `Only KOIN whose mana is unused can be sent: the account has ${formatAmount(senderMana)} mana for ${formatAmount(amount)} KOIN. Send less, or wait for mana to regenerate.`,
+      { needed: amount, available: senderMana, current: senderMana, max: balance },
     );
   }
+  const who = self ? 'The account' : payer.kind === 'sharer' ? 'The free mana sharer' : `The payer ${payer.address}`;
   if (availableMana === 0n) {
     throw notEnoughMana(
-      `The account has no mana left for a transaction (${formatAmount(mana)} mana, all held by pending transactions or used). Wait for them to be included, or for mana to regenerate.`,
+      `${who} has no mana left for a transaction (${formatAmount(mana)} mana, all held by pending transactions or used). ${noManaAdvice(payer)}`,
       { needed: 1n, available: 0n, current: mana, max: await maxMana() },
     );
   }
   if (rcLimitByHand !== undefined && rcLimitByHand > availableMana) {
-    throw notEnoughMana(`The mana limit ${formatAmount(rcLimitByHand)} is more than the ${formatAmount(availableMana)} mana the account has available. Lower it.`, {
+    const whose = payer.kind === 'sharer' ? 'the free mana sharer pays for now (its cap included)' : self ? 'the account has available' : 'the payer has available';
+    throw notEnoughMana(`The mana limit ${formatAmount(rcLimitByHand)} is more than the ${formatAmount(availableMana)} mana ${whose}. Lower it.`, {
       needed: rcLimitByHand,
       available: availableMana,
       current: mana,
@@ -180,6 +245,8 @@ export async function planTransfer(deps: TransferDeps, request: TransferRequest)
     chainId,
     nonce,
     confirmedNonce: confirmed,
+    payer,
+    signers: payer.kind === 'account' ? [from, payer.address] : [from],
     mana,
     availableMana,
     balance,
@@ -192,8 +259,9 @@ export async function planTransfer(deps: TransferDeps, request: TransferRequest)
         rc_limit: rcLimit,
         nonce: nonceToBytes(nonceOverride ?? nonce),
         operation_merkle_root: new Uint8Array(),
-        payer: fromBytes,
-        payee: new Uint8Array(),
+        // With a payer, the sender is the payee: its nonce is used and it signs; the payer's mana is spent.
+        payer: payer.bytes,
+        payee: self ? new Uint8Array() : fromBytes,
       },
       operations: [operation],
       signatures: [],

@@ -152,7 +152,7 @@ describe('ApprovalQueue', () => {
 });
 
 describe('redeemApproval', () => {
-  async function approved(subject: { uses?: number; lowerRcLimit?: boolean } = {}): Promise<Approval> {
+  async function approved(subject: { uses?: number; lowerRcLimit?: boolean; coSigners?: string[] } = {}): Promise<Approval> {
     const queue = new ApprovalQueue({ approver: { mode: 'dialog', decide: async () => true } });
     return queue.request(review(), { signer: signerAddress, transaction: tx(), ...subject });
   }
@@ -179,6 +179,27 @@ describe('redeemApproval', () => {
     redeemApproval(twice, signerAddress, tx());
     redeemApproval(twice, signerAddress, tx({ rc: 500n }));
     expect(() => redeemApproval(twice, signerAddress, tx({ rc: 500n }))).toThrow(/used up/);
+  });
+
+  it('covers each co-signer named in the request (a payer account) with its own count of signatures, and nobody else', async () => {
+    const payer = '1KoilibOtherAccountAddressForTests';
+    const both = await approved({ uses: 2, coSigners: [payer] });
+    redeemApproval(both, signerAddress, tx());
+    redeemApproval(both, payer, tx());
+    redeemApproval(both, payer, tx());
+    expect(() => redeemApproval(both, payer, tx())).toThrow(/used up/);
+    redeemApproval(both, signerAddress, tx()); // the sender's second signature is still its own
+    expect(() => redeemApproval(both, signerAddress, tx())).toThrow(/used up/);
+    const alone = await approved({ uses: 2, coSigners: [payer] });
+    expect(() => redeemApproval(alone, '1ThirdAccountNotInTheApproval', tx())).toThrow(/approved for .* and 1KoilibOther/);
+    expect(() => redeemApproval(alone, payer, tx({ nonce: 2n }))).toThrow(/approved for/);
+  });
+
+  it('records the co-signers with the decision', async () => {
+    const records: ApprovalRecord[] = [];
+    const queue = new ApprovalQueue({ approver: { mode: 'dialog', decide: async () => true }, record: (r) => records.push(r) });
+    await queue.request({ ...review(), coSigners: ['1KoilibOtherAccountAddressForTests'] }, { signer: signerAddress, coSigners: ['1KoilibOtherAccountAddressForTests'], transaction: tx() });
+    expect(records.map((r) => [r.decision, r.signer, r.coSigners])).toEqual([['approved', signerAddress, ['1KoilibOtherAccountAddressForTests']]]);
   });
 
   it('expires an approval that is not used in time', async () => {

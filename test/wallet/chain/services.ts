@@ -15,6 +15,7 @@ import { TokenService } from '../../../src-main/wallet/chain/tokens.ts';
 import { TransactionFollower } from '../../../src-main/wallet/chain/transactionFollower.ts';
 import { ApprovalQueue } from '../../../src-main/wallet/approvals/approvalQueue.ts';
 import type { ApprovalRequest } from '../../../src-main/ipc/contract.ts';
+import type { SharerOverrides } from '../../../src-main/wallet/chain/payer.ts';
 import { onCleanup } from './helpers.ts';
 
 /**
@@ -45,7 +46,7 @@ export interface TestServices {
 /** Services whose Local network is `devnet` (or whatever `localUrl` returns), signing with its development keys. */
 export function testServices(
   devnet: Devnet | { localUrl: () => Promise<string>; wifs: string[] },
-  options: { timeoutMs?: number; settings?: ChainSettingsStore } = {},
+  options: { timeoutMs?: number; settings?: ChainSettingsStore; sharers?: SharerOverrides } = {},
 ): TestServices {
   const localUrl = 'localUrl' in devnet ? devnet.localUrl : async () => devnet.url;
   const wifs = 'wifs' in devnet ? devnet.wifs : devnet.accounts.map((a) => a.wif);
@@ -67,8 +68,9 @@ export function testServices(
       },
     },
   });
-  const send = new SendService({ networks, tokens, pending, follower, signer, approvals });
-  const offline = new OfflineService({ networks, tokens, pending, follower, signer, approvals });
+  const sharers = options.sharers ?? {};
+  const send = new SendService({ networks, tokens, pending, follower, signer, approvals, sharers });
+  const offline = new OfflineService({ networks, tokens, pending, follower, signer, approvals, sharers });
   const history = new HistoryService({ networks, tokens, pending });
   const dashboard = new DashboardService({ networks, tokens, pending });
   return { settings, apiKeys, networks, tokens, pending, follower, signer, send, offline, history, dashboard, approvals, person };
