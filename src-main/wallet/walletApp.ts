@@ -13,6 +13,8 @@ import { EmbeddedDevnet, type EmbeddedDevnetOptions } from './chain/embeddedDevn
 import { HeadWatcher } from './chain/headWatcher.ts';
 import { HistoryService } from './chain/history.ts';
 import { NetworkService } from './chain/networks.ts';
+import { NftService } from './chain/nfts.ts';
+import { NftTransferService } from './chain/nftTransfer.ts';
 import { OfflineService } from './chain/offline.ts';
 import { PendingTransactions } from './chain/pendingTransactions.ts';
 import { SendService } from './chain/send.ts';
@@ -92,7 +94,9 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
   const offline = new OfflineService({ networks, tokens, pending, follower, signer: vault, approvals });
   const history = new HistoryService({ networks, tokens, pending });
   const dashboard = new DashboardService({ networks, tokens, pending });
-  const services: WalletServices = { vault, devnet, networks, tokens, send, offline, history, dashboard, approvals };
+  const nfts = new NftService({ networks, settings });
+  const nftTransfers = new NftTransferService({ networks, tokens, nfts, pending, follower, signer: vault, approvals });
+  const services: WalletServices = { vault, devnet, networks, tokens, send, offline, history, dashboard, approvals, nfts, nftTransfers };
 
   const hub = createEventHub(log);
   const stopLockEvents = vault.onLockChange((status) => {

@@ -8,6 +8,8 @@ import type { DashboardService } from './chain/dashboard.ts';
 import type { EmbeddedDevnet } from './chain/embeddedDevnet.ts';
 import type { HistoryService } from './chain/history.ts';
 import type { NetworkService } from './chain/networks.ts';
+import type { NftService } from './chain/nfts.ts';
+import type { NftTransferService } from './chain/nftTransfer.ts';
 import type { OfflineService } from './chain/offline.ts';
 import type { SendService } from './chain/send.ts';
 import type { TokenService } from './chain/tokens.ts';
@@ -26,6 +28,8 @@ export interface WalletServices {
   history: HistoryService;
   dashboard: DashboardService;
   approvals: ApprovalQueue;
+  nfts: NftService;
+  nftTransfers: NftTransferService;
 }
 
 /**
@@ -144,5 +148,16 @@ export function walletChannels(s: WalletServices): IpcHandlers {
 
     'approvals:list': async () => s.approvals.state(),
     'approvals:answer': (answer) => s.approvals.answer(answer),
+
+    'nfts:collections': async ({ networkId }) => s.nfts.list(networkId ?? (await selectedNetworkId())),
+    'nfts:inspectCollection': async ({ contract }) => s.nfts.inspect(await selectedNetworkId(), contract),
+    'nfts:addCollection': async ({ contract }) => s.nfts.add(await selectedNetworkId(), contract),
+    'nfts:removeCollection': async ({ contract }) => s.nfts.remove(await selectedNetworkId(), contract),
+    'nfts:owned': async ({ accountId }) => s.nfts.owned(await selectedNetworkId(), account(accountId).address),
+    'nfts:image': async ({ contract, tokenId }) => s.nfts.image(await selectedNetworkId(), contract, tokenId),
+    'nfts:imageSettings': () => s.nfts.imageSettings(),
+    'nfts:updateImageSettings': (patch) => s.nfts.updateImageSettings(patch),
+    'nfts:prepareTransfer': async ({ fromAccountId, ...input }) => s.nftTransfers.prepare({ ...input, from: account(fromAccountId).address }),
+    'nfts:confirmTransfer': ({ reviewId }) => s.nftTransfers.confirm(reviewId),
   };
 }
