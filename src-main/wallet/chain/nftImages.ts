@@ -71,12 +71,12 @@ export interface MediaFetchOptions {
 }
 
 /**
- * GETs `url`, following at most {@link MAX_REDIRECTS} redirects to http(s) addresses, and reads at most `maxBytes`
+ * GETs `url` (`what` it is, for messages: "The image"), following at most {@link MAX_REDIRECTS} redirects to http(s) addresses, and reads at most `maxBytes`
  * (refusing the answer, not cutting it, when it is longer). No cookies or credentials are sent.
  */
-async function fetchCapped(url: URL, maxBytes: number, timeoutMs: number): Promise<Uint8Array> {
+async function fetchCapped(url: URL, what: string, maxBytes: number, timeoutMs: number): Promise<Uint8Array> {
   const signal = AbortSignal.timeout(timeoutMs);
-  const shown = redactUrl(url.href);
+  const shown = `${what} at ${redactUrl(url.href)}`;
   let current = url;
   try {
     for (let hop = 0; ; hop++) {
@@ -139,10 +139,10 @@ async function readCapped(answer: Response, maxBytes: number, shown: string): Pr
  * await fetchImage(mediaUrl('ipfs://bafy/1.png', gateway)); // 'data:image/png;base64,iVBORw0…'
  */
 export async function fetchImage(url: URL, options: MediaFetchOptions = {}): Promise<string> {
-  const bytes = await fetchCapped(url, options.maxBytes ?? MAX_IMAGE_BYTES, options.timeoutMs ?? FETCH_TIMEOUT_MS);
+  const bytes = await fetchCapped(url, 'The image', options.maxBytes ?? MAX_IMAGE_BYTES, options.timeoutMs ?? FETCH_TIMEOUT_MS);
   const type = rasterType(bytes);
   if (!type) {
-    throw refused(`${redactUrl(url.href)} is not a PNG, JPEG, GIF or WebP image; other kinds (SVG among them) are not shown.`);
+    throw refused(`The image at ${redactUrl(url.href)} is not a PNG, JPEG, GIF or WebP image; other kinds (SVG among them) are not shown.`);
   }
   return `data:${type};base64,${Buffer.from(bytes).toString('base64')}`;
 }
@@ -152,7 +152,7 @@ export async function fetchImage(url: URL, options: MediaFetchOptions = {}): Pro
  * @throws WalletError IMAGE_REFUSED as {@link fetchImage}, or when the answer is not a JSON object.
  */
 export async function fetchMetadata(url: URL, options: MediaFetchOptions = {}): Promise<Record<string, unknown>> {
-  const bytes = await fetchCapped(url, options.maxBytes ?? MAX_METADATA_BYTES, options.timeoutMs ?? FETCH_TIMEOUT_MS);
+  const bytes = await fetchCapped(url, 'The metadata', options.maxBytes ?? MAX_METADATA_BYTES, options.timeoutMs ?? FETCH_TIMEOUT_MS);
   return parseMetadata(new TextDecoder().decode(bytes), redactUrl(url.href));
 }
 

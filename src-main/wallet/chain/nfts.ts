@@ -98,7 +98,7 @@ export async function readCollectionInfo(node: KoinosNode, contract: Uint8Array)
   ].filter((part) => part !== '');
   throw new WalletError(
     'UNKNOWN_COLLECTION',
-    `expected a KCS-5 NFT collection at ${address} (answering name, symbol, uri and get_tokens_by_owner), found a contract that ${found.join(' and ')}. Only KCS-5 collections can be added: check the address (a KCS-4 token is added under Tokens).`,
+    `expected a KCS-5 NFT collection at ${address} (answering name, symbol, uri and get_tokens_by_owner), found a contract that ${found.join(' and ')}. Only KCS-5 collections can be added: check the address (a KCS-4 token is added on the Dashboard).`,
   );
 }
 

@@ -58,7 +58,7 @@ describe('fetching an NFT image over HTTP', () => {
     for (const path of ['/x.svg', '/x.html']) {
       const error = await walletErrorOf(fetchImage(new URL(`${server.url}${path}`)));
       expect(error.code).toBe('IMAGE_REFUSED');
-      expect(error.shortMessage).toBe(`${server.url}${path} is not a PNG, JPEG, GIF or WebP image; other kinds (SVG among them) are not shown.`);
+      expect(error.shortMessage).toBe(`The image at ${server.url}${path} is not a PNG, JPEG, GIF or WebP image; other kinds (SVG among them) are not shown.`);
     }
   });
 
@@ -74,9 +74,9 @@ describe('fetching an NFT image over HTTP', () => {
       }
     });
     const declared = await walletErrorOf(fetchImage(new URL(`${server.url}/declared`), { maxBytes: 1024 }));
-    expect(declared.shortMessage).toBe(`${server.url}/declared is ${big.length} bytes, more than the 1024 bytes allowed.`);
+    expect(declared.shortMessage).toBe(`The image at ${server.url}/declared is ${big.length} bytes, more than the 1024 bytes allowed.`);
     const streamed = await walletErrorOf(fetchImage(new URL(`${server.url}/streamed`), { maxBytes: 1024 }));
-    expect(streamed.shortMessage).toBe(`${server.url}/streamed is more than the 1024 bytes allowed.`);
+    expect(streamed.shortMessage).toBe(`The image at ${server.url}/streamed is more than the 1024 bytes allowed.`);
     expect(await fetchImage(new URL(`${server.url}/streamed`), { maxBytes: big.length })).toMatch(/^data:image\/png;base64,/);
   });
 
@@ -92,18 +92,18 @@ describe('fetching an NFT image over HTTP', () => {
     });
     expect(await fetchImage(new URL(`${server.url}/r1`))).toBe(`data:image/png;base64,${PNG.toString('base64')}`);
     const four = await walletErrorOf(fetchImage(new URL(`${server.url}/r0`)));
-    expect(four.shortMessage).toBe(`${server.url}/r0 redirects more than ${MAX_REDIRECTS} times; it was not followed further.`);
+    expect(four.shortMessage).toBe(`The image at ${server.url}/r0 redirects more than ${MAX_REDIRECTS} times; it was not followed further.`);
     const file = await walletErrorOf(fetchImage(new URL(`${server.url}/file`)));
     expect(file.shortMessage).toBe('expected an http(s) or ipfs:// address, got a file: address');
     const nowhere = await walletErrorOf(fetchImage(new URL(`${server.url}/nowhere`)));
-    expect(nowhere.shortMessage).toBe(`${server.url}/nowhere answered a redirect without an address.`);
+    expect(nowhere.shortMessage).toBe(`The image at ${server.url}/nowhere answered a redirect without an address.`);
   });
 
   it('refuses a non-200 answer and a server that does not answer in time', async () => {
     const server = await routes({ '/gone': { status: 404 }, '/stall': { stall: true } });
-    expect((await walletErrorOf(fetchImage(new URL(`${server.url}/gone`)))).shortMessage).toBe(`${server.url}/gone answered HTTP 404.`);
+    expect((await walletErrorOf(fetchImage(new URL(`${server.url}/gone`)))).shortMessage).toBe(`The image at ${server.url}/gone answered HTTP 404.`);
     const slow = await walletErrorOf(fetchImage(new URL(`${server.url}/stall`), { timeoutMs: 300 }));
-    expect(slow.shortMessage).toBe(`${server.url}/stall did not answer within 0.3 s.`);
+    expect(slow.shortMessage).toBe(`The image at ${server.url}/stall did not answer within 0.3 s.`);
     expect(FETCH_TIMEOUT_MS).toBe(10_000);
   });
 

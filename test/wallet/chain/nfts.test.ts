@@ -77,7 +77,7 @@ describe('NFT collections in the wallet', () => {
       expect((await nfts.image(custom.id, collection.address, '0x01')).dataUrl).toBe(`data:image/png;base64,${PNG.toString('base64')}`);
       const svg = await walletErrorOf(nfts.image(custom.id, collection.address, '0x02'));
       expect(svg.code).toBe('IMAGE_REFUSED');
-      expect(svg.shortMessage).toBe(`${media.url}/two.svg is not a PNG, JPEG, GIF or WebP image; other kinds (SVG among them) are not shown.`);
+      expect(svg.shortMessage).toBe(`The image at ${media.url}/two.svg is not a PNG, JPEG, GIF or WebP image; other kinds (SVG among them) are not shown.`);
       await nfts.updateImageSettings({ enabled: false });
       expect((await nfts.owned(custom.id, a!.address)).images).toBe('off-setting');
       expect((await walletErrorOf(nfts.image(custom.id, collection.address, '0x01'))).shortMessage).toBe('Images are turned off in the NFT settings.');
