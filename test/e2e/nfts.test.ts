@@ -73,7 +73,10 @@ describe.skipIf(missing !== undefined)('NFTs in the browser', () => {
     const image = page.getByRole('img', { name: 'Image of Blue square' });
     await image.waitFor({ timeout: 20_000 });
     expect(await image.getAttribute('src')).toBe(`data:image/png;base64,${PNG.toString('base64')}`);
-    await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(32); // drawn under the CSP
+    await expect.poll(() => image.evaluate((element) => {
+      const img = element as unknown as { complete: boolean; naturalWidth: number }; // no DOM types in the test config
+      return img.complete ? img.naturalWidth : 0;
+    })).toBe(32); // drawn under the CSP
     const script = page.getByRole('listitem', { name: 'Script' });
     await expect.poll(() => script.getByTestId('nft-image-placeholder').textContent(), { timeout: 20_000 }).toContain('is not a PNG, JPEG, GIF or WebP image');
     expect(await script.getByRole('img').count()).toBe(0);
