@@ -21,6 +21,8 @@ export const MAX_TOKENS_PER_COLLECTION = 500;
 export const MAX_TOKEN_ID_BYTES = 128;
 /** Metadata read at once (each may be a fetch). */
 const METADATA_CONCURRENCY = 8;
+/** Off-chain metadata documents kept (each at most MAX_METADATA_BYTES). */
+const METADATA_CACHE_SIZE = 1000;
 /** Data URLs kept, by total length: images come back on every visit without a new download. */
 const IMAGE_CACHE_CHARS = 32 * 1024 * 1024;
 
@@ -123,6 +125,7 @@ export class NftService {
   /** `network contract tokenId` -> the image address found in the token's metadata by the last listing. */
   private readonly imageUrls = new Map<string, string>();
   private readonly images = new Map<string, string>();
+  private readonly fetchedMetadata = new Map<string, Record<string, unknown>>();
   private imageChars = 0;
 
   constructor(options: NftServiceOptions) {
@@ -295,7 +298,14 @@ export class NftService {
       return parseMetadata(onChain, `metadata_of(${tokenId})`);
     }
     if (collection.uri === '' || !fetching) return undefined;
-    return fetchMetadata(mediaUrl(`${collection.uri.replace(/\/+$/, '')}/${tokenId}`, fetching.ipfsGateway), this.media);
+    const url = mediaUrl(`${collection.uri.replace(/\/+$/, '')}/${tokenId}`, fetching.ipfsGateway);
+    const cached = this.fetchedMetadata.get(url.href);
+    if (cached) return cached;
+    const metadata = await fetchMetadata(url, this.media);
+    // Off-chain metadata is fetched once per address (KCS-2 metadata does not change): the screen lists on every visit.
+    if (this.fetchedMetadata.size >= METADATA_CACHE_SIZE) this.fetchedMetadata.delete(this.fetchedMetadata.keys().next().value!);
+    this.fetchedMetadata.set(url.href, metadata);
+    return metadata;
   }
 
   /**

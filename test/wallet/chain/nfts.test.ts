@@ -24,6 +24,8 @@ describe('NFT collections in the wallet', () => {
       const [a, b] = devnet.accounts;
       const media = await testServer((req, res) => {
         if (req.url === '/one.png') res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
+        else if (req.url === '/ipfs/bafyMeta/0x03') res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ name: 'Off chain', image: 'ipfs://bafyImages/3.png' }));
+        else if (req.url === '/ipfs/bafyImages/3.png') res.writeHead(200).end(PNG);
         else if (req.url === '/two.svg') res.writeHead(200, { 'content-type': 'image/png' }).end(SVG);
         else res.writeHead(404).end();
       });
@@ -33,6 +35,7 @@ describe('NFT collections in the wallet', () => {
       await collection.mint(a!.address, '0x02');
       await collection.setMetadata('0x01', { name: 'Blue square', description: 'The first', image: `${media.url}/one.png` });
       await collection.setMetadata('0x02', { name: 'Script', image: `${media.url}/two.svg` });
+      await collection.mint(a!.address, '0x03'); // no metadata on chain: KCS-2's `${uri}/${tokenId}` is read instead
 
       // Checked against the standard before anything is remembered.
       const notCollection = await walletErrorOf(nfts.add('local', devnet.koinAddress));
@@ -60,6 +63,7 @@ describe('NFT collections in the wallet', () => {
             tokens: [
               { contract: collection.address, tokenId: '0x01', name: 'Blue square', description: 'The first', hasImage: true },
               { contract: collection.address, tokenId: '0x02', name: 'Script', hasImage: true },
+              { contract: collection.address, tokenId: '0x03', hasImage: false },
             ],
           },
         ],
@@ -78,6 +82,18 @@ describe('NFT collections in the wallet', () => {
       const svg = await walletErrorOf(nfts.image(custom.id, collection.address, '0x02'));
       expect(svg.code).toBe('IMAGE_REFUSED');
       expect(svg.shortMessage).toBe(`The image at ${media.url}/two.svg is not a PNG, JPEG, GIF or WebP image; other kinds (SVG among them) are not shown.`);
+      // A collection whose uri is an ipfs:// folder (the @koinosbox contract's is "", so the stored one stands in): the
+      // metadata and the image both come through the configured gateway.
+      await nfts.updateImageSettings({ ipfsGateway: `${media.url}/ipfs/` });
+      await s.settings.update((d) => {
+        d.nftCollections[custom.id] = [{ ...info, uri: 'ipfs://bafyMeta/' }];
+      });
+      const offChain = (await nfts.owned(custom.id, a!.address)).collections[0]!.tokens.find((t) => t.tokenId === '0x03');
+      expect(offChain).toEqual({ contract: collection.address, tokenId: '0x03', name: 'Off chain', hasImage: true });
+      expect((await nfts.image(custom.id, collection.address, '0x03')).dataUrl).toBe(`data:image/png;base64,${PNG.toString('base64')}`);
+      expect(media.requests.length).toBe(4); // one.png, two.svg, the metadata and 3.png
+      await nfts.owned(custom.id, a!.address);
+      expect(media.requests.length).toBe(4); // fetched metadata is kept
       await nfts.updateImageSettings({ enabled: false });
       expect((await nfts.owned(custom.id, a!.address)).images).toBe('off-setting');
       expect((await walletErrorOf(nfts.image(custom.id, collection.address, '0x01'))).shortMessage).toBe('Images are turned off in the NFT settings.');
@@ -119,7 +135,7 @@ describe('NFT collections in the wallet', () => {
       expect(receipt.events.map((e) => e.name)).toEqual(['collections.transfer_event']);
       await s.follower.waitFor(receipt.transactionId, ['included', 'irreversible'], 30_000);
       expect(await ownerOf('0x01')).toBe(b!.address);
-      expect((await nfts.owned('local', a!.address)).collections[0]!.tokens.map((t) => t.tokenId)).toEqual(['0x02']);
+      expect((await nfts.owned('local', a!.address)).collections[0]!.tokens.map((t) => t.tokenId)).toEqual(['0x02', '0x03']);
       expect((await nfts.owned('local', b!.address)).collections[0]!.tokens.map((t) => t.tokenId)).toEqual(['0x01']);
       expect((await walletErrorOf(transfers.confirm(review.reviewId))).code).toBe('NOT_FOUND'); // one confirmation per review
 
