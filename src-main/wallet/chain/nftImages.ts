@@ -49,12 +49,15 @@ export function rasterType(bytes: Uint8Array): string | undefined {
  */
 export function mediaUrl(text: string, gateway: string): URL {
   const trimmed = text.trim();
+  const ipfs = trimmed.toLowerCase().startsWith('ipfs://');
   let url: URL;
   try {
-    url = trimmed.toLowerCase().startsWith('ipfs://') ? new URL(trimmed.slice('ipfs://'.length).replace(/^ipfs\//i, ''), gateway) : new URL(trimmed);
+    url = ipfs ? new URL(trimmed.slice('ipfs://'.length).replace(/^ipfs\//i, ''), gateway) : new URL(trimmed);
   } catch {
     throw refused(`expected an http(s) or ipfs:// address, got ${describe(trimmed.slice(0, 80))}`);
   }
+  // "ipfs:////host/x" or "ipfs://../x" would resolve outside the gateway: an ipfs address stays under it.
+  if (ipfs && !url.href.startsWith(new URL(gateway).href)) throw refused(`expected an ipfs:// address of a content id, got ${describe(trimmed.slice(0, 80))}`);
   checkUrl(url);
   return url;
 }

@@ -231,10 +231,10 @@ export class NftService {
         }
         collections.push({ collection, tokens });
       } catch (error) {
-        if (error instanceof WalletError && isTransportError(error)) throw error;
+        if (!(error instanceof WalletError) || isTransportError(error)) throw error;
         const problem = isMissingContract(error)
           ? `No contract answers at ${collection.contract} on this network any more (a restart of a test network removes its contracts). Remove ${collection.symbol}, or add it again at its new address.`
-          : `${collection.symbol} did not list the account's tokens: ${error instanceof WalletError ? nodeSaid(error) : describe(error)}`;
+          : `${collection.symbol} did not list the account's tokens: ${nodeSaid(error)}`;
         collections.push({ collection, tokens: [], problem });
       }
     }
@@ -261,8 +261,8 @@ export class NftService {
     try {
       metadata = await this.metadata(node, collection, tokenId, fetching);
     } catch (error) {
-      if (error instanceof WalletError && isTransportError(error)) throw error;
-      return { ...base, problem: error instanceof WalletError ? error.shortMessage : describe(error) };
+      if (!(error instanceof WalletError) || isTransportError(error)) throw error;
+      return { ...base, problem: error.shortMessage };
     }
     if (!metadata) return base;
     const text = (key: string) => (typeof metadata[key] === 'string' ? metadata[key].trim().slice(0, 500) : undefined);

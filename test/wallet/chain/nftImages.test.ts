@@ -27,7 +27,7 @@ describe('NFT media addresses', () => {
     expect(mediaUrl('ipfs://bafyCID/7.png', 'https://ipfs.io/ipfs/').href).toBe('https://ipfs.io/ipfs/bafyCID/7.png');
     expect(mediaUrl('ipfs://ipfs/bafyCID', 'https://gw.example/ipfs/').href).toBe('https://gw.example/ipfs/bafyCID');
     expect(mediaUrl(' https://img.example/a.png ', 'https://ipfs.io/ipfs/').href).toBe('https://img.example/a.png');
-    for (const bad of ['data:image/png;base64,AAAA', 'javascript:alert(1)', 'file:///etc/passwd', 'ftp://x/y.png', 'https://me:pw@img.example/a.png', 'not a url']) {
+    for (const bad of ['ipfs:////evil.example/x.png', 'ipfs://../../x.png', 'data:image/png;base64,AAAA', 'javascript:alert(1)', 'file:///etc/passwd', 'ftp://x/y.png', 'https://me:pw@img.example/a.png', 'not a url']) {
       const error = await walletErrorOf(Promise.resolve().then(() => mediaUrl(bad, 'https://ipfs.io/ipfs/')));
       expect(error.code, bad).toBe('IMAGE_REFUSED');
     }
