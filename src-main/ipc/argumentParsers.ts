@@ -1,6 +1,6 @@
 // The run-time check of every channel's arguments (the renderer is untrusted input): one parser per channel, in a
 // table the compiler ties to the contract, each returning the arguments typed or throwing INVALID_ARGUMENT.
-import type { ApprovalAnswer, HistoryExportQuery, HistoryQuery, IpcArgs, IpcChannel, NetworkInput, RiskCode, Settings, TransferInput, TransferPayer } from './contract.ts';
+import type { ApprovalAnswer, HistoryExportQuery, HistoryQuery, IpcArgs, IpcChannel, NetworkInput, NftImageSettings, RiskCode, Settings, TransferInput, TransferPayer } from './contract.ts';
 import {
   readArgumentList,
   readArray,
@@ -44,6 +44,9 @@ const WORD: StringRule = { max: 20 };
 const BACKUP_CONTENT: StringRule = { max: 4 * 1024 * 1024 };
 /** A transaction as base64 or JSON, pasted or read from a file. Real transactions are a few KB; the node caps at 512 KB. */
 const TRANSACTION_INPUT: StringRule = { max: 1024 * 1024 };
+
+/** An NFT token id: "0x" and up to 128 bytes of hex (nfts.ts MAX_TOKEN_ID_BYTES). */
+const TOKEN_ID: StringRule = { max: 258, pattern: { regex: /^0x([0-9a-fA-F]{2}){1,128}$/, means: 'an NFT token id such as "0x01" ("0x" and hex digits)' } };
 
 /** Every risk flag's code, for the acknowledgements of a flagged approval. A record: the compiler sees a new code. */
 const RISK_CODES: Record<RiskCode, true> = {
@@ -267,6 +270,26 @@ export const ARGUMENT_PARSERS: { [C in IpcChannel]: ArgumentParser<C> } = {
     }),
   ),
   'accounts:koinBalances': none('accounts:koinBalances'),
+  'nfts:collections': one('nfts:collections', ['networkId'], (f) => compact({ networkId: optional(f('networkId'), (x) => str(x, ID)) })),
+  'nfts:inspectCollection': one('nfts:inspectCollection', ['contract'], (f) => ({ contract: str(f('contract'), ADDRESS) })),
+  'nfts:addCollection': one('nfts:addCollection', ['contract'], (f) => ({ contract: str(f('contract'), ADDRESS) })),
+  'nfts:removeCollection': one('nfts:removeCollection', ['contract'], (f) => ({ contract: str(f('contract'), ADDRESS) })),
+  'nfts:owned': one('nfts:owned', ['accountId'], (f) => ({ accountId: str(f('accountId'), ID) })),
+  'nfts:image': one('nfts:image', ['contract', 'tokenId'], (f) => ({ contract: str(f('contract'), ADDRESS), tokenId: str(f('tokenId'), TOKEN_ID) })),
+  'nfts:imageSettings': none('nfts:imageSettings'),
+  'nfts:updateImageSettings': one('nfts:updateImageSettings', ['enabled', 'ipfsGateway'], (f) =>
+    compact<Partial<NftImageSettings>>({
+      enabled: optional(f('enabled'), (x) => readBoolean(x.path, x.value)),
+      ipfsGateway: optional(f('ipfsGateway'), (x) => readHttpUrl(x.path, x.value)),
+    }),
+  ),
+  'nfts:prepareTransfer': one('nfts:prepareTransfer', ['fromAccountId', 'contract', 'tokenId', 'to'], (f) => ({
+    fromAccountId: str(f('fromAccountId'), ID),
+    contract: str(f('contract'), ADDRESS),
+    tokenId: str(f('tokenId'), TOKEN_ID),
+    to: str(f('to'), ADDRESS),
+  })),
+  'nfts:confirmTransfer': one('nfts:confirmTransfer', ['reviewId'], (f) => ({ reviewId: str(f('reviewId'), ID) })),
 };
 
 /**

@@ -541,6 +541,22 @@ export interface IpcContract {
   'history:export': { args: [HistoryExportQuery]; result: HistoryExportFile };
   /** Only the KOIN balance of each account, in one call: the list of accounts needs no dashboard per account. */
   'accounts:koinBalances': { args: []; result: AccountBalances };
+  /** The KCS-5 collections added on a network (default: the selected one). */
+  'nfts:collections': { args: [{ networkId?: string }]; result: NftCollectionInfo[] };
+  /** What the contract at this address says of itself now, checked against KCS-5; nothing is remembered. */
+  'nfts:inspectCollection': { args: [{ contract: string }]; result: NftCollectionInfo };
+  'nfts:addCollection': { args: [{ contract: string }]; result: NftCollectionInfo };
+  'nfts:removeCollection': { args: [{ contract: string }]; result: NftCollectionInfo[] };
+  /** The NFTs the account owns in every added collection of the selected network (`get_tokens_by_owner`). */
+  'nfts:owned': { args: [{ accountId: string }]; result: NftOwned };
+  /** The image of one NFT listed by `nfts:owned`, fetched by main and checked to be a raster image. */
+  'nfts:image': { args: [{ contract: string; tokenId: string }]; result: { dataUrl: string } };
+  'nfts:imageSettings': { args: []; result: NftImageSettings };
+  'nfts:updateImageSettings': { args: [Partial<NftImageSettings>]; result: NftImageSettings };
+  /** Builds the transfer of one NFT and its review; nothing is signed. */
+  'nfts:prepareTransfer': { args: [NftTransferInput]; result: TransactionReview };
+  /** Asks for the approval of a prepared NFT transfer, then dry-runs, signs, submits and follows it. */
+  'nfts:confirmTransfer': { args: [{ reviewId: string }]; result: SubmitReceipt };
 }
 
 /** Pushes from main to the renderer. */
@@ -617,6 +633,16 @@ export const CHANNEL_ACTIVITY: Readonly<Record<IpcChannel, 'user' | 'background'
   'notifications:update': 'user',
   'history:export': 'user',
   'accounts:koinBalances': 'background',
+  'nfts:collections': 'background',
+  'nfts:inspectCollection': 'user',
+  'nfts:addCollection': 'user',
+  'nfts:removeCollection': 'user',
+  'nfts:owned': 'background',
+  'nfts:image': 'background',
+  'nfts:imageSettings': 'background',
+  'nfts:updateImageSettings': 'user',
+  'nfts:prepareTransfer': 'user',
+  'nfts:confirmTransfer': 'user',
 };
 // A record rather than an array so that the compiler fails when an event is left out.
 const EVENT_SET: Record<IpcEvent, true> = {
@@ -663,4 +689,49 @@ export function isIpcEvent(name: unknown): name is IpcEvent {
 export interface KoinosBridge {
   call<C extends IpcChannel>(channel: C, ...args: IpcArgs<C>): Promise<IpcResult<IpcValue<C>>>;
   on<E extends IpcEvent>(event: E, listener: (payload: IpcEvents[E]) => void): () => void;
+}
+
+// ---- NFTs (KCS-5) ---------------------------------------------------------------------------------------------------
+
+export interface NftCollectionInfo {
+  /** Contract address (base58). */
+  contract: string;
+  name: string;
+  symbol: string;
+  /** The collection's `uri` (KCS-2: token metadata at `${uri}/${tokenId}`); '' when its metadata is on chain. */
+  uri: string;
+}
+
+export interface NftImageSettings {
+  /** False: no image or metadata is fetched from outside the chain. */
+  enabled: boolean;
+  /** Where `ipfs://CID/path` is fetched from: `${ipfsGateway}CID/path` (an https:// URL ending in "/"). */
+  ipfsGateway: string;
+}
+
+export interface NftItem {
+  contract: string;
+  /** The token id as the chain's HEX JSON has it: "0x" and lowercase hex digits. */
+  tokenId: string;
+  /** From the token's metadata; absent when it has none or it could not be read (see `problem`). */
+  name?: string;
+  description?: string;
+  /** The token has an image (an http(s) or ipfs address in its metadata) that `nfts:image` may fetch. */
+  hasImage: boolean;
+  /** Why the metadata could not be read; the NFT is still owned and can be sent. */
+  problem?: string;
+}
+
+export interface NftOwned {
+  networkId: string;
+  collections: { collection: NftCollectionInfo; tokens: NftItem[]; problem?: string }[];
+  /** Whether images are fetched: `on`; `off-setting` (turned off); `off-local` (the local devnet is offline-only). */
+  images: 'on' | 'off-setting' | 'off-local';
+}
+
+export interface NftTransferInput {
+  fromAccountId: string;
+  contract: string;
+  tokenId: string;
+  to: string;
 }

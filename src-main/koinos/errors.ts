@@ -34,6 +34,9 @@ export const ERROR_CODES = [
   'TRANSACTION_REVERTED',
   'UNKNOWN_TOKEN',
   'NOT_FOUND',
+  // NFTs: a contract that is no KCS-5 collection, and an image the wallet will not show.
+  'UNKNOWN_COLLECTION',
+  'IMAGE_REFUSED',
   // Vault: the password, the keychain and the accounts kept in it.
   'VAULT_NOT_FOUND',
   'VAULT_EXISTS',

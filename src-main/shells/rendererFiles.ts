@@ -12,6 +12,8 @@ export const RENDERER_CSP_DIRECTIVES: readonly string[] = Object.freeze([
   "script-src 'self'",
   "style-src 'self'",
   "connect-src 'self'",
+  // NFT images reach the page only as data: URLs of bytes main fetched and checked to be raster images.
+  "img-src 'self' data:",
   "object-src 'none'",
   "base-uri 'none'",
   "form-action 'none'",

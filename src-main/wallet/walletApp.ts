@@ -14,6 +14,8 @@ import { EmbeddedDevnet, type EmbeddedDevnetOptions } from './chain/embeddedDevn
 import { HeadWatcher } from './chain/headWatcher.ts';
 import { HistoryService } from './chain/history.ts';
 import { NetworkService } from './chain/networks.ts';
+import { NftService } from './chain/nfts.ts';
+import { NftTransferService } from './chain/nftTransfer.ts';
 import { OfflineService } from './chain/offline.ts';
 import { PendingTransactions } from './chain/pendingTransactions.ts';
 import { SendService } from './chain/send.ts';
@@ -105,6 +107,9 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
   const offline = new OfflineService({ networks, tokens, pending, follower, signer: vault, approvals });
   const history = new HistoryService({ networks, tokens, pending });
   const dashboard = new DashboardService({ networks, tokens, pending });
+  const nfts = new NftService({ networks, settings });
+  const nftTransfers = new NftTransferService({ networks, tokens, nfts, pending, follower, signer: vault, approvals });
+
   const hub = createEventHub(log);
   const notifier = await Notifier.open({
     dataDir: options.dataDir,
@@ -129,6 +134,8 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
     history,
     dashboard,
     approvals,
+    nfts,
+    nftTransfers,
     notifier,
     exportProgress: (progress) => hub.emit('history:exportProgress', progress),
   };

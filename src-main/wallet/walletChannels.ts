@@ -9,6 +9,8 @@ import type { EmbeddedDevnet } from './chain/embeddedDevnet.ts';
 import type { HistoryService } from './chain/history.ts';
 import { exportHistory } from './chain/historyExport.ts';
 import { LOCAL_NETWORK_ID, type NetworkService } from './chain/networks.ts';
+import type { NftService } from './chain/nfts.ts';
+import type { NftTransferService } from './chain/nftTransfer.ts';
 import type { OfflineService } from './chain/offline.ts';
 import type { SendService } from './chain/send.ts';
 import type { TokenService } from './chain/tokens.ts';
@@ -31,6 +33,8 @@ export interface WalletServices {
   notifier: Notifier;
   /** Pushes `history:exportProgress`. */
   exportProgress: (progress: HistoryExportProgress) => void;
+  nfts: NftService;
+  nftTransfers: NftTransferService;
 }
 
 /**
@@ -191,5 +195,15 @@ export function walletChannels(s: WalletServices): IpcHandlers {
       );
       return { token: koin, balances };
     },
+    'nfts:collections': async ({ networkId }) => s.nfts.list(networkId ?? (await selectedNetworkId())),
+    'nfts:inspectCollection': async ({ contract }) => s.nfts.inspect(await selectedNetworkId(), contract),
+    'nfts:addCollection': async ({ contract }) => s.nfts.add(await selectedNetworkId(), contract),
+    'nfts:removeCollection': async ({ contract }) => s.nfts.remove(await selectedNetworkId(), contract),
+    'nfts:owned': async ({ accountId }) => s.nfts.owned(await selectedNetworkId(), account(accountId).address),
+    'nfts:image': async ({ contract, tokenId }) => s.nfts.image(await selectedNetworkId(), contract, tokenId),
+    'nfts:imageSettings': () => s.nfts.imageSettings(),
+    'nfts:updateImageSettings': (patch) => s.nfts.updateImageSettings(patch),
+    'nfts:prepareTransfer': async ({ fromAccountId, ...input }) => s.nftTransfers.prepare({ ...input, from: account(fromAccountId).address }),
+    'nfts:confirmTransfer': ({ reviewId }) => s.nftTransfers.confirm(reviewId),
   };
 }

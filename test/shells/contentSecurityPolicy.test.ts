@@ -33,6 +33,12 @@ describe('renderer content security policy', () => {
     expect(page).toEqual(expect.arrayContaining(REQUIRED));
   });
 
+  it('lets images come only from the app and from data: URLs (NFT images main fetched and checked), never from the network', () => {
+    const images = RENDERER_CSP_DIRECTIVES.filter((d) => d.startsWith('img-src'));
+    expect(images).toEqual(["img-src 'self' data:"]);
+    expect(RENDERER_CSP_DIRECTIVES.join('; ')).not.toMatch(/https?:|\*/);
+  });
+
   it('matches what the renderer does: no workers, no frames anywhere in its sources', () => {
     for (const file of sourceFiles(join(ROOT, 'src-renderer'))) {
       const text = readFileSync(file, 'utf8');

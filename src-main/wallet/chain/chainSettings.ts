@@ -1,10 +1,11 @@
 // What the chain services remember between runs, none of it secret: custom networks, the selected network, the last
-// chain ID seen on each network (only to notice a change) and each network's tokens. Kept in one JSON file written
+// chain ID seen on each network (only to notice a change), each network's tokens and NFT collections, and how NFT
+// images are fetched. Kept in one JSON file written
 // atomically, or in memory (tests, the CLI).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { WalletError } from '../../koinos/errors.ts';
-import type { TokenInfo } from '../../ipc/contract.ts';
+import type { NftCollectionInfo, NftImageSettings, TokenInfo } from '../../ipc/contract.ts';
 import { writeFileAtomic } from '../atomicFile.ts';
 
 export interface CustomNetwork {
@@ -26,7 +27,14 @@ export interface ChainSettingsData {
   chainIdChanges: Record<string, { previous: string; current: string }>;
   /** Network id -> tokens known there (system tokens as resolved, and the ones the user added). */
   tokens: Record<string, TokenInfo[]>;
+  /** Network id -> the KCS-5 collections the user added there. */
+  nftCollections: Record<string, NftCollectionInfo[]>;
+  /** Whether NFT images are fetched at all, and the gateway `ipfs://` addresses go through. */
+  nftImages: NftImageSettings;
 }
+
+/** Images on, through the public gateway Kondor and Konio use. */
+export const DEFAULT_NFT_IMAGES: Readonly<NftImageSettings> = Object.freeze({ enabled: true, ipfsGateway: 'https://ipfs.io/ipfs/' });
 
 /** Where the data is kept: `load` once, `update` for every change (serialized; each update is one atomic write). */
 export interface ChainSettingsStore {
@@ -38,7 +46,7 @@ export interface ChainSettingsStore {
 export const CHAIN_SETTINGS_FILE = 'chain-settings.json';
 
 function empty(): ChainSettingsData {
-  return { customNetworks: [], lastChainIds: {}, chainIdChanges: {}, tokens: {} };
+  return { customNetworks: [], lastChainIds: {}, chainIdChanges: {}, tokens: {}, nftCollections: {}, nftImages: { ...DEFAULT_NFT_IMAGES } };
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -78,6 +86,18 @@ function readData(json: unknown): ChainSettingsData {
           isRecord(t) && typeof t['contract'] === 'string' && typeof t['name'] === 'string' && typeof t['symbol'] === 'string' && typeof t['decimals'] === 'number',
       );
     }
+  }
+  if (isRecord(json['nftCollections'])) {
+    for (const [k, list] of Object.entries(json['nftCollections'])) {
+      if (!Array.isArray(list)) continue;
+      data.nftCollections[k] = list.filter(
+        (c): c is NftCollectionInfo => isRecord(c) && typeof c['contract'] === 'string' && typeof c['name'] === 'string' && typeof c['symbol'] === 'string' && typeof c['uri'] === 'string',
+      );
+    }
+  }
+  const images = json['nftImages'];
+  if (isRecord(images) && typeof images['enabled'] === 'boolean' && typeof images['ipfsGateway'] === 'string') {
+    data.nftImages = { enabled: images['enabled'], ipfsGateway: images['ipfsGateway'] };
   }
   return data;
 }

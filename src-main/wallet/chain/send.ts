@@ -7,28 +7,23 @@ import { randomUUID } from 'node:crypto';
 import { BTYPE, bytesToJson } from '../../koinos/codec.ts';
 import { formatAmount } from '../../koinos/amounts.ts';
 import { WalletError } from '../../koinos/errors.ts';
-import { equalBytes } from '../../koinos/bytes.ts';
 import { addressFromString } from '../../koinos/address.ts';
 import { prepareTransaction } from '../../koinos/transaction.ts';
-import type { Transaction } from '../../koinos/types.ts';
 import type { ApprovalReview, SubmitReceipt, TransactionReview } from '../../ipc/contract.ts';
-import { WALLET_ORIGIN, type Approval, type ApprovalQueue } from '../approvals/approvalQueue.ts';
+import { WALLET_ORIGIN, type ApprovalQueue } from '../approvals/approvalQueue.ts';
 import type { TransactionSigner } from '../signer.ts';
+import { REVIEW_TTL_MS, submitApproved, type PreparedSubmission } from './approvedSubmit.ts';
 import type { SharerOverrides } from './payer.ts';
-import type { KoinosNode } from './koinosNode.ts';
 import type { NetworkService } from './networks.ts';
 import { decodeOperation } from './operations.ts';
 import type { PendingTransactions } from './pendingTransactions.ts';
-import { toSubmitReceipt } from './receipts.ts';
 import { assessRisks, knownContractsOf } from './riskFlags.ts';
 import type { TokenService } from './tokens.ts';
 import type { TransactionFollower } from './transactionFollower.ts';
 import { notEnoughMana, planTransfer, type TransferRequest } from './transferPlan.ts';
 
-/** How long a review can be confirmed. */
-export const REVIEW_TTL_MS = 10 * 60_000;
-/** rc_limit = the dry run's rc_used plus this share (10 %), capped by the available mana. */
-export const RC_MARGIN_PERCENT = 10n;
+// Moved to approvedSubmit.ts with the confirmation they belong to; exported here as before for existing importers.
+export { RC_MARGIN_PERCENT, REVIEW_TTL_MS, rcLimitFor } from './approvedSubmit.ts';
 /** Mana kept aside for the transaction's own cost when no dry run tells it (the "max" button). */
 export const DEFAULT_TRANSFER_RESERVE = 5_000_000n;
 
@@ -43,34 +38,8 @@ export interface SendServiceOptions {
   sharers?: SharerOverrides;
 }
 
-interface Review {
-  expires: number;
-  networkId: string;
-  chainId: Uint8Array;
-  /** The sender: its nonce, its signature. */
-  from: string;
-  /** Who pays the mana. */
-  payer: string;
-  /** Every account that signs, the sender first; the approval covers each. */
-  signers: string[];
-  /** Added to the measured rc_limit (the free mana sharer's recommended offset; 0 otherwise). */
-  rcOffset: bigint;
-  /** Prepared, unsigned, with rc_limit at the cap: the bytes the approval covers. */
-  transaction: Transaction;
-  nonce: bigint;
-  /** The chain's stored nonce plus one equals `nonce`: a dry run with this very transaction is valid now. */
-  dryRunnable: boolean;
-  rcCap: bigint;
-  rcByHand: boolean;
-  costKey: string;
-  approval: ApprovalReview;
-}
-
-/** rc_used plus 10 %, capped by what the account can spend. */
-export function rcLimitFor(rcUsed: bigint, available: bigint): bigint {
-  const withMargin = rcUsed + (rcUsed * RC_MARGIN_PERCENT + 99n) / 100n;
-  return withMargin < available ? withMargin : available;
-}
+/** The words of a token transfer's messages after approval. */
+const TRANSFER_HINTS = { mana: 'send less, or wait for mana to regenerate.', revert: 'Check the amount and the recipient.' };
 
 /**
  * @example
@@ -79,7 +48,7 @@ export function rcLimitFor(rcUsed: bigint, available: bigint): bigint {
  */
 export class SendService {
   private readonly deps: SendServiceOptions;
-  private readonly reviews = new Map<string, Review>();
+  private readonly reviews = new Map<string, PreparedSubmission>();
   private readonly lastCost = new Map<string, bigint>();
 
   constructor(options: SendServiceOptions) {
@@ -181,6 +150,8 @@ export class SendService {
       rcByHand: plan.rcLimitByHand !== undefined,
       costKey,
       approval,
+      what: 'transfer',
+      hints: TRANSFER_HINTS,
     });
     return {
       reviewId,
@@ -219,86 +190,6 @@ export class SendService {
     const review = this.reviews.get(reviewId);
     if (!review) throw new WalletError('NOT_FOUND', 'This review is no longer valid (it was sent already or is older than 10 minutes). Prepare the transfer again.');
     this.reviews.delete(reviewId); // one confirmation per review: a second click cannot send twice
-    const approval = await this.deps.approvals.request(review.approval, {
-      signer: review.from,
-      ...(review.signers.length > 1 ? { coSigners: review.signers.slice(1) } : {}),
-      transaction: review.transaction,
-      uses: 2,
-      lowerRcLimit: true,
-    });
-    const { network, node } = await this.deps.networks.node(review.networkId);
-    const chainId = await node.chainId();
-    if (!equalBytes(chainId, review.chainId)) {
-      await this.deps.networks.observeChainId(network.id, chainId);
-      throw new WalletError(
-        'CHAIN_ID_MISMATCH',
-        `${network.name} has a new chain ID since this transfer was reviewed (the network was restarted). Nothing was signed or sent; prepare the transfer again.`,
-        { details: `reviewed for ${bytesToJson(review.chainId, BTYPE.BASE64)}, the node now reports ${bytesToJson(chainId, BTYPE.BASE64)}` },
-      );
-    }
-    const own = this.deps.pending.highestNonce(network.id, review.from);
-    if (own !== undefined && own >= review.nonce) {
-      throw new WalletError('INVALID_NONCE', 'Another transaction of this account took this nonce after the review. Nothing was sent; prepare the transfer again.');
-    }
-    const rcLimit = await this.sizeRcLimit(review, approval, node);
-    const final = rcLimit === review.rcCap ? review.transaction : prepareTransaction({ ...review.transaction, header: { ...review.transaction.header!, rc_limit: rcLimit } });
-    const signed = await this.signAll(review, final, approval);
-    if (!equalBytes(signed.id, final.id)) {
-      throw new WalletError('INTERNAL', 'The signer changed the transaction it was asked to sign; nothing was sent.');
-    }
-    const receipt = await node.submit(signed, true);
-    const id = bytesToJson(signed.id, BTYPE.TRANSACTION_ID);
-    this.deps.follower.track({
-      networkId: network.id,
-      id,
-      payer: review.payer,
-      nonce: review.nonce,
-      rcLimit,
-      transaction: signed,
-      submittedAt: Date.now(),
-      status: 'pending',
-    });
-    return toSubmitReceipt(receipt, true);
-  }
-
-  /** The transaction signed by every signer of the review in turn (the sender, then a payer account), under one approval. */
-  private async signAll(review: Review, transaction: Transaction, approval: Approval): Promise<Transaction> {
-    let signed = transaction;
-    for (const signer of review.signers) signed = await this.deps.signer.signTransaction(signer, signed, approval);
-    return signed;
-  }
-
-  /**
-   * rc_limit under the approved cap, from a dry run of the approved transaction itself (after the approval, so what
-   * the node sees is what the person approved, at the nonce the transfer will use): the mana it used plus 10 %, or the
-   * limit set by hand, which the dry run shows to be enough. When a pending transaction holds the stored nonce the
-   * chain would refuse that dry run, so the last measured cost (or the cap when none was measured) sizes it.
-   */
-  private async sizeRcLimit(review: Review, approval: Approval, node: KoinosNode): Promise<bigint> {
-    if (!review.dryRunnable) {
-      const measured = this.lastCost.get(review.costKey);
-      if (review.rcByHand || measured === undefined) return review.rcCap;
-      const sized = rcLimitFor(measured, review.rcCap) + review.rcOffset;
-      return sized < review.rcCap ? sized : review.rcCap;
-    }
-    const dry = await this.signAll(review, review.transaction, approval);
-    const receipt = await node.submit(dry, false).catch((error: unknown) => {
-      if (error instanceof WalletError && error.code === 'NOT_ENOUGH_MANA') {
-        throw new WalletError('NOT_ENOUGH_MANA', `The node found too little mana for this transfer within the approved cap of ${formatAmount(review.rcCap)} mana. Nothing was sent; send less, or wait for mana to regenerate.`, {
-          details: error.details ?? error.shortMessage,
-          cause: error,
-        });
-      }
-      throw error;
-    });
-    if (receipt.reverted) {
-      throw new WalletError('TRANSACTION_REVERTED', 'The chain would revert this transfer, so it was not sent. Check the amount and the recipient.', {
-        metaMessages: receipt.logs.length > 0 ? [`Node log: ${receipt.logs.join(' | ')}`] : [],
-      });
-    }
-    this.lastCost.set(review.costKey, receipt.rc_used);
-    if (review.rcByHand) return review.rcCap;
-    const sized = rcLimitFor(receipt.rc_used, review.rcCap) + review.rcOffset;
-    return sized < review.rcCap ? sized : review.rcCap;
+    return submitApproved(this.deps, review, this.lastCost);
   }
 }

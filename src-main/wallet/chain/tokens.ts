@@ -39,7 +39,7 @@ export function isMissingContract(error: unknown): boolean {
 }
 
 /** The node's own words in a refused read ("unknown entry point 0xee80fd2f"), for "found" in a message. */
-function nodeSaid(error: unknown): string {
+export function nodeSaid(error: unknown): string {
   if (!(error instanceof WalletError)) return describe(error);
   // details: `chain.read_contract at URL: -32603 unknown entry point 0x... {"code":1}` (nodeError.ts)
   const said = /:\s-?\d+\s(.+?)(?:\s\{.*\})?$/.exec(error.details ?? '')?.[1];

@@ -1,0 +1,65 @@
+// The KCS-5 (NFT collection) standard as an ABI: the entry points and argument types every collection shares
+// (koinos-contract-standards KCSs/kcs-5.md, koinos-proto koinos/standards/kcs5.proto), read with the same ABI reader
+// as any contract's, so a collection that publishes no ABI of its own is still read and decoded by the standard.
+import { parseAbi, type ContractAbi } from '../../koinos/contractAbi.ts';
+
+const ADDRESS = { '(koinos.btype)': 'ADDRESS' };
+const HEX = { '(koinos.btype)': 'HEX' };
+
+/** The methods the wallet calls, with the entry points of the standard (first 4 bytes of sha256 of the name). */
+const METHODS = {
+  name: { argument: '', return: 'kcs5.str', entry_point: 0x82a3537f, read_only: true },
+  symbol: { argument: '', return: 'kcs5.str', entry_point: 0xb76a7ca1, read_only: true },
+  uri: { argument: '', return: 'kcs5.str', entry_point: 0x70e5d7b6, read_only: true },
+  token_uri: { argument: 'kcs5.token', return: 'kcs5.str', entry_point: 0x40456c8e, read_only: true },
+  balance_of: { argument: 'kcs5.balance_of_args', return: 'kcs5.uint64', entry_point: 0x5c721497, read_only: true },
+  owner_of: { argument: 'kcs5.token', return: 'kcs5.address', entry_point: 0xed61c847, read_only: true },
+  metadata_of: { argument: 'kcs5.token', return: 'kcs5.str', entry_point: 0x176c8f7f, read_only: true },
+  get_tokens_by_owner: { argument: 'kcs5.get_tokens_by_owner_args', return: 'kcs5.token_ids', entry_point: 0xfc13eb75, read_only: true },
+  transfer: { argument: 'kcs5.transfer_args', return: '', entry_point: 0x27f576ca, read_only: false },
+} as const;
+
+const TYPES = {
+  nested: {
+    kcs5: {
+      nested: {
+        str: { fields: { value: { type: 'string', id: 1 } } },
+        uint64: { fields: { value: { type: 'uint64', id: 1, options: { jstype: 'JS_STRING' } } } },
+        address: { fields: { value: { type: 'bytes', id: 1, options: ADDRESS } } },
+        token: { fields: { token_id: { type: 'bytes', id: 1, options: HEX } } },
+        balance_of_args: { fields: { owner: { type: 'bytes', id: 1, options: ADDRESS } } },
+        get_tokens_by_owner_args: {
+          fields: {
+            owner: { type: 'bytes', id: 1, options: ADDRESS },
+            start: { type: 'bytes', id: 2, options: HEX },
+            limit: { type: 'int32', id: 3 },
+            descending: { type: 'bool', id: 4 },
+          },
+        },
+        token_ids: { fields: { token_ids: { rule: 'repeated', type: 'bytes', id: 1, options: HEX } } },
+        transfer_args: {
+          fields: {
+            from: { type: 'bytes', id: 1, options: ADDRESS },
+            to: { type: 'bytes', id: 2, options: ADDRESS },
+            token_id: { type: 'bytes', id: 3, options: HEX },
+            memo: { type: 'string', id: 4 },
+          },
+        },
+      },
+    },
+  },
+};
+
+/** The standard's methods the wallet uses, by name. */
+export type Kcs5Method = keyof typeof METHODS;
+
+/**
+ * The KCS-5 standard as a parsed ABI: what reads are encoded and decoded with, and what a transfer's review is
+ * decoded with when the collection publishes no ABI of its own.
+ * @example
+ * const m = KCS5_ABI.method('owner_of');
+ * KCS5_ABI.encodeArguments(m, { token_id: '0x01' });
+ */
+export const KCS5_ABI: ContractAbi = parseAbi(
+  JSON.stringify({ methods: METHODS, koilib_types: TYPES, events: { 'collections.transfer_event': { type: 'kcs5.transfer_args' } } }),
+);

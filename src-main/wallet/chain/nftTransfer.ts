@@ -1,0 +1,252 @@
+// Sending one NFT: prepare checks the recipient and that the account owns the token, fetches chain ID, nonce and mana,
+// and returns a review of exactly what will be signed (the call decoded with the collection's own ABI when it
+// publishes one, else with the KCS-5 standard's; full addresses; risk flags); confirm goes through approvedSubmit.ts,
+// the one path to a signature that token transfers take too. Nothing is signed before the approval.
+import { randomUUID } from 'node:crypto';
+import { BTYPE, bytesToJson } from '../../koinos/codec.ts';
+import { formatAmount } from '../../koinos/amounts.ts';
+import { WalletError } from '../../koinos/errors.ts';
+import { addressFromString } from '../../koinos/address.ts';
+import { contractAbiOf, type ContractAbi } from '../../koinos/contractAbi.ts';
+import { nonceToBytes, prepareTransaction } from '../../koinos/transaction.ts';
+import type { Transaction } from '../../koinos/types.ts';
+import type { ApprovalReview, DecodedOperation, NftCollectionInfo, SubmitReceipt, TransactionReview } from '../../ipc/contract.ts';
+import { WALLET_ORIGIN } from '../approvals/approvalQueue.ts';
+import { REVIEW_TTL_MS, submitApproved, type ApprovedSubmitDeps, type PreparedSubmission } from './approvedSubmit.ts';
+import { KCS5_ABI } from './kcs5.ts';
+import type { KoinosNode } from './koinosNode.ts';
+import { readCollectionInfo, readKcs5, tokenIdOf, type NftService } from './nfts.ts';
+import { assessRisks, knownContractsOf } from './riskFlags.ts';
+import { DEFAULT_TRANSFER_RESERVE } from './send.ts';
+import type { TokenService } from './tokens.ts';
+import { checkRecipient, notEnoughMana } from './transferPlan.ts';
+
+/** An NFT transfer as the service takes it: the account by its address (the shells map account ids to addresses). */
+export interface NftTransferRequest {
+  /** Absent: the selected network. */
+  networkId?: string;
+  from: string;
+  to: string;
+  contract: string;
+  /** "0x" and hex digits. */
+  tokenId: string;
+}
+
+export interface NftTransferOptions extends ApprovedSubmitDeps {
+  nfts: NftService;
+  tokens: TokenService;
+}
+
+/** What to do after approval when mana is short, or when the chain would revert the transfer. */
+const HINTS = { mana: 'wait for mana to regenerate.', revert: 'Check that the account still owns this NFT, and the recipient.' };
+
+/** The collection's own ABI from the node's contract_meta_store, when it publishes one that parses; else undefined. */
+async function ownAbi(node: KoinosNode, contract: string): Promise<ContractAbi | undefined> {
+  try {
+    const { meta } = await node.rpc.callMessage<{ meta?: { abi: string } }>('contract_meta_store.get_contract_meta', { contract_id: addressFromString(contract) });
+    return meta?.abi ? contractAbiOf(contract, meta.abi) : undefined;
+  } catch {
+    return undefined; // a node without the meta store, or an ABI that does not parse: the standard decodes the call
+  }
+}
+
+/**
+ * @example
+ * const review = await nftTransfers.prepare({ from, to, contract: '1Nft...', tokenId: '0x01' });
+ * const receipt = await nftTransfers.confirm(review.reviewId);
+ */
+export class NftTransferService {
+  private readonly deps: NftTransferOptions;
+  private readonly reviews = new Map<string, PreparedSubmission>();
+  private readonly lastCost = new Map<string, bigint>();
+
+  constructor(options: NftTransferOptions) {
+    this.deps = options;
+  }
+
+  /**
+   * Checks the transfer (recipient; the token's owner is `from`), fetches chain ID, nonce and mana, and returns the
+   * review: the mana cap (all the available mana) and an estimate from the last NFT transfer measured in this
+   * collection (or a reserve). Nothing is signed and nothing is sent to the node.
+   * @throws WalletError INVALID_ADDRESS, INVALID_ARGUMENT (token id), NOT_FOUND (no such token, or no contract),
+   *   UNKNOWN_COLLECTION, INSUFFICIENT_BALANCE (another account owns it), NOT_ENOUGH_MANA, node errors.
+   */
+  async prepare(request: NftTransferRequest): Promise<TransactionReview> {
+    const fromBytes = addressFromString(request.from);
+    const from = bytesToJson(fromBytes, BTYPE.ADDRESS);
+    const { to, toBytes } = checkRecipient(from, request.to);
+    const { id: tokenId } = tokenIdOf(request.tokenId);
+    const { network, node } = await this.deps.networks.node(request.networkId);
+    const contractBytes = addressFromString(request.contract);
+    const contract = bytesToJson(contractBytes, BTYPE.ADDRESS);
+    const added = await this.deps.nfts.list(network.id);
+    const collection: NftCollectionInfo = added.find((c) => c.contract === contract) ?? (await readCollectionInfo(node, contractBytes));
+
+    const owner = (await readKcs5(node, contractBytes, 'owner_of', { token_id: tokenId }))['value'];
+    if (typeof owner !== 'string' || owner === '') {
+      throw new WalletError('NOT_FOUND', `${collection.symbol} has no token ${tokenId} (${contract} names no owner for it). Check the token, or list the account's NFTs again.`);
+    }
+    if (owner !== from) {
+      throw new WalletError('INSUFFICIENT_BALANCE', `${from} does not own ${collection.symbol} ${tokenId}: ${owner} does. List the account's NFTs again.`);
+    }
+
+    const [chainId, confirmed, nodePending, mana, reserved] = await Promise.all([
+      node.chainId(),
+      node.nonce(fromBytes),
+      node.pendingNonce(fromBytes),
+      node.rc(fromBytes),
+      node.reservedRc(fromBytes),
+    ]);
+    const chainIdChanged = (await this.deps.networks.observeChainId(network.id, chainId)) !== undefined;
+    // The same nonce and held-mana rules as transferPlan.ts planTransfer.
+    let highest = confirmed;
+    const ownPending = this.deps.pending.highestNonce(network.id, from);
+    if (nodePending !== undefined && nodePending > highest) highest = nodePending;
+    if (ownPending !== undefined && ownPending > highest) highest = ownPending;
+    const held = reserved ?? this.deps.pending.heldMana(network.id, from);
+    const availableMana = mana > held ? mana - held : 0n;
+    const costKey = `${network.id} ${contract}`;
+    const measured = this.lastCost.get(costKey);
+    const rcEstimate = measured ?? DEFAULT_TRANSFER_RESERVE;
+    if (availableMana === 0n || (measured !== undefined && availableMana < measured)) {
+      const koin = await this.deps.tokens.resolve(network.id, 'koin');
+      const max = await this.deps.tokens.balanceOf(network.id, koin, from);
+      throw notEnoughMana(`The account has too little mana to send this NFT (about ${formatAmount(rcEstimate)} mana). Wait for mana to regenerate.`, {
+        needed: rcEstimate,
+        available: availableMana,
+        current: mana,
+        max,
+      });
+    }
+
+    const nonce = highest + 1n;
+    const transfer = KCS5_ABI.method('transfer');
+    const unsigned: Transaction = {
+      id: new Uint8Array(),
+      header: {
+        chain_id: chainId,
+        rc_limit: availableMana,
+        nonce: nonceToBytes(nonce),
+        operation_merkle_root: new Uint8Array(),
+        payer: fromBytes,
+        payee: new Uint8Array(),
+      },
+      operations: [
+        {
+          call_contract: {
+            contract_id: contractBytes,
+            entry_point: transfer.entryPoint,
+            args: KCS5_ABI.encodeArguments(transfer, { from, to: bytesToJson(toBytes, BTYPE.ADDRESS), token_id: tokenId }),
+          },
+        },
+      ],
+      signatures: [],
+    };
+    const transaction = prepareTransaction(unsigned);
+    const operation = await this.decode(node, collection, transaction);
+    const known = (await this.deps.tokens.known(network.id)).map((t) => t.contract);
+    const risks = assessRisks(transaction, {
+      signers: [from],
+      knownContracts: knownContractsOf(network.kind, [...known, ...added.map((c) => c.contract)]),
+      contractsWithAbi: [contract],
+      chainIdChanged,
+    });
+    const chainIdText = bytesToJson(chainId, BTYPE.BASE64);
+    const approval: ApprovalReview = {
+      kind: 'send',
+      origin: WALLET_ORIGIN,
+      networkName: network.name,
+      chainId: chainIdText,
+      signer: from,
+      payer: from,
+      nonce: nonce.toString(),
+      rcLimit: availableMana.toString(),
+      rcEstimate: rcEstimate.toString(),
+      operations: [operation],
+      risks,
+    };
+    const reviewId = randomUUID();
+    this.sweep();
+    this.reviews.set(reviewId, {
+      expires: Date.now() + REVIEW_TTL_MS,
+      networkId: network.id,
+      chainId,
+      payer: from,
+      transaction,
+      nonce,
+      dryRunnable: nonce === confirmed + 1n,
+      rcCap: availableMana,
+      rcByHand: false,
+      costKey,
+      approval,
+      what: 'NFT transfer',
+      hints: HINTS,
+    });
+    return {
+      reviewId,
+      networkId: network.id,
+      networkName: network.name,
+      chainId: chainIdText,
+      payer: from,
+      payerKind: 'self',
+      signers: [from],
+      nonce: nonce.toString(),
+      rcLimit: availableMana.toString(),
+      rcEstimate: rcEstimate.toString(),
+      estimateSource: measured !== undefined ? 'measured' : 'default',
+      availableMana: availableMana.toString(),
+      operations: [operation],
+      risks,
+    };
+  }
+
+  /**
+   * The transfer call as the review shows it: decoded from the very bytes that will be signed, with the collection's
+   * own ABI when its `transfer` has the standard's entry point, else with KCS-5's; the sentence names the collection,
+   * the token and both addresses in full.
+   */
+  private async decode(node: KoinosNode, collection: NftCollectionInfo, transaction: Transaction): Promise<DecodedOperation> {
+    const call = transaction.operations[0]!.call_contract!;
+    const own = await ownAbi(node, collection.contract);
+    const ownMethod = own?.methodByEntryPoint(call.entry_point);
+    let args: Record<string, unknown> | undefined;
+    let source = "the collection's ABI";
+    if (own && ownMethod) {
+      try {
+        args = own.decodeArguments(ownMethod, call.args);
+      } catch {
+        args = undefined;
+      }
+    }
+    if (!args) {
+      args = KCS5_ABI.decodeArguments(KCS5_ABI.method('transfer'), call.args);
+      source = 'the KCS-5 standard';
+    }
+    const text = (key: string) => (typeof args[key] === 'string' ? args[key] : '(none)');
+    return {
+      contract: collection.contract,
+      entryPoint: ownMethod?.name ?? 'transfer',
+      args,
+      summary: `Transfer NFT ${text('token_id')} of ${collection.name} (${collection.symbol}, ${collection.contract}) from ${text('from')} to ${text('to')}, decoded with ${source}`,
+    };
+  }
+
+  private sweep(): void {
+    const now = Date.now();
+    for (const [id, r] of this.reviews) if (r.expires < now) this.reviews.delete(id);
+  }
+
+  /**
+   * Puts the reviewed NFT transfer before the approval queue and, once a person approved it, sizes rc_limit with a
+   * dry run, signs, submits and follows it (approvedSubmit.ts).
+   * @throws WalletError NOT_FOUND (unknown or expired review), REJECTED, APPROVAL_EXPIRED, CHAIN_ID_MISMATCH,
+   *   INVALID_NONCE, NOT_ENOUGH_MANA, TRANSACTION_REVERTED, node errors.
+   */
+  async confirm(reviewId: string): Promise<SubmitReceipt> {
+    this.sweep();
+    const review = this.reviews.get(reviewId);
+    if (!review) throw new WalletError('NOT_FOUND', 'This review is no longer valid (it was sent already or is older than 10 minutes). Prepare the NFT transfer again.');
+    this.reviews.delete(reviewId); // one confirmation per review: a second click cannot send twice
+    return submitApproved(this.deps, review, this.lastCost);
+  }
+}

@@ -1,0 +1,107 @@
+// End to end: a KCS-5 collection uploaded to the embedded devnet as real WebAssembly (@koinosbox/contracts) is refused
+// where it is not one and added by address on the NFTs screen; its tokens are listed without images on the local
+// network, and with the image main fetched (a PNG as a data: URL; an SVG refused) on the same chain reached as a custom
+// network; one NFT is sent through the review and the approval, and the recipient's screen shows it.
+import { afterEach, describe, expect, it } from 'vitest';
+import { devKey } from '../../src-main/devnet/devKeys.ts';
+import { png, SVG, uploadCollection } from '../wallet/chain/nftFixtures.ts';
+import { testServer } from '../wallet/chain/helpers.ts';
+import { addCustomNetwork, alertText, approve, chromiumMissing, createWallet, go, importDevAccount, selectAccount, startE2eWallet, type E2eWallet } from './harness.ts';
+
+const missing = chromiumMissing();
+const PNG = png(32, [40, 110, 220]);
+
+describe.skipIf(missing !== undefined)('NFTs in the browser', () => {
+  let e2e: E2eWallet | undefined;
+  afterEach(async () => {
+    await e2e?.stop();
+    e2e = undefined;
+  });
+
+  it('adds a collection by address, shows an NFT with its image where images are fetched, and sends it through the review', async () => {
+    e2e = await startE2eWallet({ name: 'nfts' });
+    const { page, shots, wallet } = e2e;
+    await createWallet(page);
+    const ownAddress = (await page.getByRole('main').getByRole('code').first().textContent())?.trim() ?? '';
+    const devAddress = await importDevAccount(page, 0);
+    await selectAccount(page, 'Devnet account 0');
+
+    const media = await testServer((req, res) => {
+      if (req.url === '/blue.png') res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
+      else if (req.url === '/script.svg') res.writeHead(200, { 'content-type': 'image/svg+xml' }).end(SVG);
+      else res.writeHead(404).end();
+    });
+    const devnet = await wallet.handlers['devnet:status']();
+    const koin = (await wallet.handlers['tokens:list']({ networkId: 'local' })).find((t) => t.system === 'koin')!;
+    const collection = await uploadCollection(`${devnet.url}/jsonrpc`, koin.contract, devKey(2), 'e2e nft collection');
+    await collection.mint(devAddress, '0x01');
+    await collection.mint(devAddress, '0x02');
+    await collection.setMetadata('0x01', { name: 'Blue square', description: 'A square, in blue.', image: `${media.url}/blue.png` });
+    await collection.setMetadata('0x02', { name: 'Script', image: `${media.url}/script.svg` });
+
+    await go(page, 'NFTs');
+    await page.getByText('No collection is added on this network yet.').waitFor({ timeout: 20_000 });
+    await page.getByRole('button', { name: 'Add a collection' }).click();
+    const field = page.getByLabel('Collection contract address');
+    await field.fill(koin.contract); // a contract, but a KCS-4 token
+    await page.getByRole('button', { name: 'Look up' }).click();
+    expect(await alertText(page, /Expected a KCS-5 NFT collection/)).toContain(`Expected a KCS-5 NFT collection at ${koin.contract}`);
+    await field.fill(collection.address);
+    await page.getByRole('button', { name: 'Look up' }).click();
+    const found = page.getByRole('region', { name: 'Collection found' });
+    await found.waitFor({ timeout: 30_000 });
+    expect((await found.textContent())?.replace(/\s+/g, ' ')).toContain(`Name My NFT Symbol NFT Metadata address none (metadata on chain) Contract ${collection.address} Network Local (devnet)`);
+    await shots.take(page, 'collection-found');
+    await page.getByRole('button', { name: 'Add NFT' }).click();
+
+    // On the local network nothing is fetched: the tokens come with their names, and no image.
+    const tokens = page.getByRole('list', { name: 'My NFT tokens' });
+    await expect.poll(() => tokens.getByRole('listitem').count(), { timeout: 20_000 }).toBe(2);
+    expect(await page.getByTestId('images-state').textContent()).toContain('Images are not loaded on the local network');
+    expect(await tokens.getByRole('img').count()).toBe(0);
+    expect(media.requests).toHaveLength(0);
+    await shots.take(page, 'nfts-local-no-images');
+
+    // The same chain as a custom network: collections are per network; there the image is fetched by main.
+    await addCustomNetwork(page, 'Devnet by URL', `${devnet.url}/jsonrpc`);
+    await go(page, 'NFTs');
+    await page.getByText('No collection is added on this network yet.').waitFor({ timeout: 20_000 });
+    await page.getByRole('button', { name: 'Add a collection' }).click();
+    await page.getByLabel('Collection contract address').fill(collection.address);
+    await page.getByRole('button', { name: 'Look up' }).click();
+    await page.getByRole('button', { name: 'Add NFT' }).click();
+    const image = page.getByRole('img', { name: 'Image of Blue square' });
+    await image.waitFor({ timeout: 20_000 });
+    expect(await image.getAttribute('src')).toBe(`data:image/png;base64,${PNG.toString('base64')}`);
+    await expect.poll(() => image.evaluate((element) => {
+      const img = element as unknown as { complete: boolean; naturalWidth: number }; // no DOM types in the test config
+      return img.complete ? img.naturalWidth : 0;
+    })).toBe(32); // drawn under the CSP
+    const script = page.getByRole('listitem', { name: 'Script' });
+    await expect.poll(() => script.getByTestId('nft-image-placeholder').textContent(), { timeout: 20_000 }).toContain('is not a PNG, JPEG, GIF or WebP image');
+    expect(await script.getByRole('img').count()).toBe(0);
+    await shots.take(page, 'nfts-with-image');
+
+    await page.getByRole('button', { name: 'Send Blue square' }).click();
+    await page.getByLabel('Recipient address').fill(ownAddress);
+    await page.getByRole('button', { name: 'Review' }).click();
+    const review = page.getByRole('region', { name: 'Review what will be signed' });
+    await review.waitFor({ timeout: 30_000 });
+    expect((await review.textContent())?.replace(/\s+/g, ' ')).toContain(
+      `Transfer NFT 0x01 of My NFT (NFT, ${collection.address}) from ${devAddress} to ${ownAddress}, decoded with the collection's ABI`,
+    );
+    await shots.take(page, 'review-nft');
+    await page.getByRole('button', { name: 'Sign and send' }).click();
+    const dialog = await approve(page, { shots, shot: 'approval-nft' });
+    expect(dialog.replace(/\s+/g, ' ')).toContain(`Transfer NFT 0x01 of My NFT (NFT, ${collection.address})`);
+    await expect.poll(() => page.getByTestId('tx-status').textContent(), { timeout: 30_000 }).toMatch(/Included in block|Irreversible/);
+    await shots.take(page, 'nft-sent');
+    await page.getByRole('button', { name: 'Back to the NFTs' }).click();
+    await expect.poll(() => tokens.getByRole('listitem').count(), { timeout: 20_000 }).toBe(1);
+    expect(await page.getByRole('listitem', { name: 'Blue square' }).count()).toBe(0);
+
+    await selectAccount(page, 'Account 1');
+    await expect.poll(() => page.getByRole('img', { name: 'Image of Blue square' }).count(), { timeout: 20_000 }).toBe(1);
+    await shots.take(page, 'nfts-recipient');
+  });
+});
