@@ -153,4 +153,14 @@ describe('koilib against the devnet', () => {
     expect(parsed).toMatchObject({ error: 'cannot transfer to yourself', code: 1, logs: ['transaction reverted: cannot transfer to yourself'] });
     expect(await provider.getNonce(sender.address)).toBe(nonce);
   });
+
+  it('gives koilib the error text a real node gives: the error data keys in the chain\'s sorted order', async () => {
+    // koilib writes JSON.stringify({ error, ...JSON.parse(data) }); koinos-chain writes data from an nlohmann::json
+    // (sorted keys), so on a real node the text reads error, code, logs - and koilib's own e2e suite matches the text.
+    const [sender] = devnet.accounts as [typeof devnet.accounts[0]];
+    const { koin } = koinFor(sender.wif);
+    await expect(call(koin, 'transfer')({ from: sender.address, to: sender.address, value: '100' })).rejects.toThrow(
+      JSON.stringify({ error: 'cannot transfer to yourself', code: 1, logs: ['transaction reverted: cannot transfer to yourself'] }),
+    );
+  });
 });
