@@ -134,7 +134,16 @@ export class KoinosNode {
   /** The address of a system contract by its name (`koin`, `vhp`), or undefined when the chain has none of that name. */
   async systemContract(name: string): Promise<Uint8Array | undefined> {
     const args = encode('koinos.contracts.name_service.get_address_arguments', { name });
-    const { value } = await this.rpc.callMessage<{ value: Uint8Array }>('chain.invoke_system_call', { name: 'get_contract_address', args });
+    let value: Uint8Array;
+    try {
+      ({ value } = await this.rpc.callMessage<{ value: Uint8Array }>('chain.invoke_system_call', { name: 'get_contract_address', args }));
+    } catch (error) {
+      // The name service of koinos-contracts-as fails a missing name ("no record found for the name: X") where older
+      // nodes answered an empty address; both mean the network has no such contract. The chain gives that failure no
+      // code of its own, so its text is what tells it apart from a node that failed.
+      if (error instanceof WalletError && /no record found for the name/.test(`${error.shortMessage} ${error.details ?? ''}`)) return undefined;
+      throw error;
+    }
     try {
       const result = decode<{ value?: { address: Uint8Array } }>('koinos.contracts.name_service.get_address_result', value);
       const address = result.value?.address;

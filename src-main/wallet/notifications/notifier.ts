@@ -116,8 +116,10 @@ export class Notifier {
    * look (tests call it directly instead of waiting for the timer).
    */
   async checkIncoming(): Promise<void> {
-    const networkId = (await this.o.networks.list()).selectedId;
     const accounts = this.o.accounts();
+    // Nothing to watch: no node is asked (asking would start the embedded devnet before anyone uses it).
+    if (accounts.length === 0) return;
+    const networkId = (await this.o.networks.list()).selectedId;
     const nameOf = (address: string) => accounts.find((a) => a.address === address)?.name;
     for (const account of accounts) {
       const key = `${networkId}|${account.address}`;
