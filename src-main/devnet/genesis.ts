@@ -16,7 +16,7 @@ import type { NameServiceContract } from './contracts/nameService.ts';
 import { RESOURCE_LIMITS } from './resources.ts';
 import { COMPUTE_REGISTRY } from './vm/computeRegistry.ts';
 import { KERNEL_SPACES, objectSpace, stateKey, type Space } from './state.ts';
-import { resolveShape, type ChainShape } from './shapes.ts';
+import { NATIVE_SYSTEM_CONTRACTS, resolveShape, type ChainShape } from './shapes.ts';
 
 const DISPATCH_SPACE = objectSpace(new Uint8Array(0), 1);
 const BYTECODE_SPACE = objectSpace(new Uint8Array(0), 2);
@@ -144,7 +144,7 @@ export function buildGenesis(params: GenesisParams): Genesis {
   };
   const metadata = (address: Uint8Array, value: object): void => put(KERNEL_SPACES.contractMetadata, address, encode('koinos.chain.contract_metadata_object', value));
   for (const [name, address] of shape.system) {
-    if (name !== 'koin' && name !== 'vhp' && name !== 'name_service') continue;
+    if (!(NATIVE_SYSTEM_CONTRACTS as readonly string[]).includes(name)) continue;
     put(NATIVE_PLACEMENT_SPACE, address, utf8ToBytes(name));
     metadata(address, { hash: nativeHash(address), system: true });
   }

@@ -17,8 +17,12 @@ export type CommunityContractName = (typeof COMMUNITY_CONTRACTS)[number];
 export const SHAPE_NAMES = ['plain', 'mainnet', 'harbinger'] as const;
 export type ShapeName = (typeof SHAPE_NAMES)[number];
 
-/** The contracts the devnet runs natively; the other system names are registered without code at their address. */
-export const NATIVE_SYSTEM_CONTRACTS = ['koin', 'vhp', 'name_service'] as const satisfies readonly SystemContractName[];
+/**
+ * The contracts the devnet runs natively (contracts/). get_contract_metadata alone is a registered name without code
+ * at its address: the devnet answers that system call itself (vm/systemThunks.ts getContractMetadata), as harbinger's
+ * contract answers it through its override, and clients never call the contract directly.
+ */
+export const NATIVE_SYSTEM_CONTRACTS = ['koin', 'vhp', 'name_service', 'pob', 'resources', 'governance', 'claim'] as const satisfies readonly SystemContractName[];
 export type NativeSystemContract = (typeof NATIVE_SYSTEM_CONTRACTS)[number];
 
 interface ShapeTable {

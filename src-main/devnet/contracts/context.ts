@@ -19,6 +19,11 @@ export interface CallContext {
   genesisAddress: Uint8Array;
   /** The calling contract; empty for a transaction's own operation (System.getCaller().caller). */
   caller: Uint8Array;
+  /**
+   * The caller runs in kernel mode (System.getCaller().caller_privilege): a system contract such as pob calling. Absent
+   * for a transaction's own operation, which the chain runs in user mode.
+   */
+  kernelCaller?: boolean;
   /** Events of the transaction so far. */
   events: EventData[];
   /** The execution context's event counter: block-wide when a block is applied (chain chronicler.cpp). */

@@ -1,17 +1,22 @@
-// Which contract lives at an address: the built-in system contracts KOIN, VHP and the name service, wherever the
-// chain's genesis placed them (a network shape), and the test tokens made with devnet.create_token (both kept in the
-// state, so they persist and follow snapshots). Also what the node's services tell about a contract: its metadata
-// object and its ABI (contract_meta_store): KOIN and VHP the upstream ABI files (abi/README.md), test tokens one the
-// devnet writes.
+// Which contract lives at an address: the built-in system contracts (KOIN, VHP, the name service, pob, resources,
+// governance, claim), wherever the chain's genesis placed them (a network shape), and the test tokens made with
+// devnet.create_token (both kept in the state, so they persist and follow snapshots). Also what the node's services
+// tell about a contract: its metadata object and its ABI (contract_meta_store): KOIN and VHP the upstream ABI files
+// (abi/README.md), the other system contracts and test tokens ones the devnet writes.
 import { concatBytes, equalBytes, toHex, utf8ToBytes } from '../../koinos/bytes.ts';
 import { decode, encode } from '../../koinos/codec.ts';
 import { DESCRIPTOR } from '../../koinos/generated/descriptor.ts';
 import { sha256 } from '../../koinos/hash.ts';
 import { TOKEN_METHODS } from '../../koinos/koin.ts';
 import { KOIN_ADDRESS, labelAddress } from '../builtInAddresses.ts';
+import type { NativeSystemContract } from '../shapes.ts';
 import { KERNEL_SPACES, objectSpace, type Space, type StateView } from '../state.ts';
 import { KoinContract } from './koin.ts';
-import { NameServiceContract } from './nameService.ts';
+import { ClaimContract, claimAbi } from './claim.ts';
+import { GovernanceContract, governanceAbi } from './governance.ts';
+import { NameServiceContract, nameServiceAbi } from './nameService.ts';
+import { PobContract, pobAbi } from './pob.ts';
+import { ResourcesContract, resourcesAbi } from './resources.ts';
 import { TestToken, TOKEN_EVENTS, type TokenContract, type TokenInfo } from './token.ts';
 import type { Contract } from './context.ts';
 import { VhpContract } from './vhp.ts';
@@ -35,8 +40,11 @@ export const SYSTEM_CONTRACT_NAMES: ReadonlyMap<string, Uint8Array> = new Map([
   ['vhp', VHP_ADDRESS],
 ]);
 
-/** The built-in contracts genesis can place at an address. */
-export type NativeKind = 'koin' | 'vhp' | 'name_service';
+/** The built-in contracts genesis can place at an address (shapes.ts NATIVE_SYSTEM_CONTRACTS). */
+export type NativeKind = NativeSystemContract;
+
+/** A built-in system contract as placed by genesis. */
+export type SystemContract = KoinContract | VhpContract | NameServiceContract | PobContract | ResourcesContract | GovernanceContract | ClaimContract;
 
 /**
  * Devnet-only space of the built-in contracts' placements: key = the address a contract answers at, value = its kind
@@ -44,15 +52,42 @@ export type NativeKind = 'koin' | 'vhp' | 'name_service';
  */
 export const NATIVE_PLACEMENT_SPACE: Space = objectSpace(labelAddress('koinos-devnet/native'), 0);
 
-const placed = new Map<string, KoinContract | VhpContract | NameServiceContract>();
+const placed = new Map<string, SystemContract>();
+
+/**
+ * The address a system name resolves to in this state, as System.getContractAddress answers a contract: the name
+ * service's record when one is placed, else the placement of that kind.
+ */
+function systemAddress(view: StateView, name: NativeKind): Uint8Array | undefined {
+  const placements = view.entries(NATIVE_PLACEMENT_SPACE);
+  const kindOf = (value: Uint8Array) => new TextDecoder().decode(value);
+  const ns = placements.find((e) => kindOf(e.value) === 'name_service');
+  if (ns) return (nativeContract('name_service', ns.key) as NameServiceContract).addressOf(view, name);
+  return placements.find((e) => kindOf(e.value) === name)?.key;
+}
+
+const MAKE: Record<NativeKind, (address: Uint8Array) => SystemContract> = {
+  koin: (address) => new KoinContract(address, KOIN_ADDRESS),
+  vhp: (address) => new VhpContract(address, VHP_ADDRESS),
+  name_service: (address) => new NameServiceContract(address),
+  // Pob calls the KOIN and VHP that the names resolve to, when the devnet runs them natively.
+  pob: (address) =>
+    new PobContract(address, (view, name) => {
+      const target = systemAddress(view, name);
+      const contract = target ? systemContractAt(view, target) : undefined;
+      return contract instanceof KoinContract || contract instanceof VhpContract ? contract : undefined;
+    }),
+  resources: (address) => new ResourcesContract(address),
+  governance: (address) => new GovernanceContract(address),
+  claim: (address) => new ClaimContract(address),
+};
 
 /** The built-in contract of `kind` answering at `address` (one instance per placement). */
-export function nativeContract(kind: NativeKind, address: Uint8Array): KoinContract | VhpContract | NameServiceContract {
+export function nativeContract(kind: NativeKind, address: Uint8Array): SystemContract {
   const key = `${kind}:${toHex(address)}`;
   let contract = placed.get(key);
   if (!contract) {
-    contract =
-      kind === 'koin' ? new KoinContract(address, KOIN_ADDRESS) : kind === 'vhp' ? new VhpContract(address, VHP_ADDRESS) : new NameServiceContract(address);
+    contract = MAKE[kind](address);
     placed.set(key, contract);
   }
   return contract;
@@ -65,8 +100,8 @@ export function nativeKindAt(view: StateView, address: Uint8Array): NativeKind |
   return bytes ? (new TextDecoder().decode(bytes) as NativeKind) : undefined;
 }
 
-/** The built-in system contract (KOIN, VHP, name service) placed at `address`, if any. */
-export function systemContractAt(view: StateView, address: Uint8Array): KoinContract | VhpContract | NameServiceContract | undefined {
+/** The built-in system contract placed at `address`, if any. */
+export function systemContractAt(view: StateView, address: Uint8Array): SystemContract | undefined {
   const kind = nativeKindAt(view, address);
   return kind ? nativeContract(kind, address) : undefined;
 }
@@ -89,7 +124,7 @@ const testTokens = new Map<string, TestToken>();
 /** The token contract at `address` in this state, if any (KOIN, VHP, or a test token). */
 export function contractAt(view: StateView, address: Uint8Array): AnyToken | undefined {
   const system = systemContractAt(view, address);
-  if (system) return system instanceof NameServiceContract ? undefined : (system as AnyToken);
+  if (system) return system instanceof KoinContract || system instanceof VhpContract ? (system as AnyToken) : undefined;
   if (address.length !== 25) return undefined;
   const bytes = view.get(definitionSpace(address), EMPTY);
   if (!bytes) return undefined;
@@ -160,6 +195,16 @@ function abiTypes(): object {
 }
 
 let typesCache: object | undefined;
+
+/** The ABI of a built-in system contract that is not a token (the name service, pob, resources, governance, claim). */
+export function systemContractAbi(contract: SystemContract): string | undefined {
+  if (contract instanceof NameServiceContract) return nameServiceAbi();
+  if (contract instanceof PobContract) return pobAbi();
+  if (contract instanceof ResourcesContract) return resourcesAbi();
+  if (contract instanceof GovernanceContract) return governanceAbi();
+  if (contract instanceof ClaimContract) return claimAbi();
+  return undefined;
+}
 
 /**
  * The ABI of a built-in contract as JSON text (what contract_meta_store answers). KOIN and VHP answer the ABI files

@@ -57,7 +57,9 @@ export class VhpContract extends TokenContract<EffectiveBalance> {
   protected credit(ctx: CallContext, record: EffectiveBalance, value: bigint): void {
     const height = ctx.blockHeight;
     trim(record, height);
-    if (record.past_balances.length === 0) record.past_balances.push({ block_height: height - 1n, balance: record.current_balance });
+    // Vhp.ts writes height - 1 (a u64); a submission on a devnet still at its genesis head runs at height 0, where that
+    // would wrap, so the snapshot before it is kept at 0.
+    if (record.past_balances.length === 0) record.past_balances.push({ block_height: height > 0n ? height - 1n : 0n, balance: record.current_balance });
     record.current_balance += value;
     const last = record.past_balances[record.past_balances.length - 1]!;
     if (last.block_height !== height) record.past_balances.push({ block_height: height, balance: record.current_balance });
@@ -69,9 +71,12 @@ export class VhpContract extends TokenContract<EffectiveBalance> {
     return { current_balance: value, past_balances: [] };
   }
 
-  /** VHP is minted by the proof-of-burn contract on mainnet; on the devnet a signature of the genesis key stands for that. */
+  /**
+   * Vhp.ts mints only for a kernel-mode caller: the proof-of-burn contract's burn (pob.ts). On the devnet a signature
+   * of the genesis key also stands for kernel mode, so a developer can mint VHP directly.
+   */
   protected mayMint(ctx: CallContext): boolean {
-    return ctx.authorize(ctx.genesisAddress);
+    return ctx.kernelCaller === true || ctx.authorize(ctx.genesisAddress);
   }
 
   protected override extra(ctx: CallContext, method: TokenMethod, args: Uint8Array): Uint8Array | undefined {

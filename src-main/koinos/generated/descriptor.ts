@@ -1171,6 +1171,9 @@ export const DESCRIPTOR: INamespace = {
         }
        }
       },
+      "get_resource_limits_arguments": {
+       "fields": {}
+      },
       "get_resource_limits_result": {
        "fields": {
         "value": {
@@ -1556,6 +1559,14 @@ export const DESCRIPTOR: INamespace = {
         }
        }
       },
+      "consume_block_resources_result": {
+       "fields": {
+        "value": {
+         "type": "bool",
+         "id": 1
+        }
+       }
+      },
       "verify_merkle_root_arguments": {
        "fields": {
         "root": {
@@ -1769,6 +1780,289 @@ export const DESCRIPTOR: INamespace = {
     },
     "contracts": {
      "nested": {
+      "claim": {
+       "nested": {
+        "claim_info": {
+         "fields": {
+          "total_eth_accounts": {
+           "type": "uint32",
+           "id": 1
+          },
+          "eth_accounts_claimed": {
+           "type": "uint32",
+           "id": 2
+          },
+          "total_koin": {
+           "type": "uint64",
+           "id": 3
+          },
+          "koin_claimed": {
+           "type": "uint64",
+           "id": 4
+          }
+         }
+        },
+        "claim_status": {
+         "fields": {
+          "token_amount": {
+           "type": "uint64",
+           "id": 1,
+           "options": {
+            "jstype": "JS_STRING"
+           }
+          },
+          "claimed": {
+           "type": "bool",
+           "id": 2
+          }
+         }
+        },
+        "claim_arguments": {
+         "fields": {
+          "eth_address": {
+           "type": "bytes",
+           "id": 1,
+           "options": {
+            "(koinos.btype)": "HEX"
+           }
+          },
+          "koin_address": {
+           "type": "bytes",
+           "id": 2,
+           "options": {
+            "(koinos.btype)": "ADDRESS"
+           }
+          },
+          "signature": {
+           "type": "bytes",
+           "id": 3
+          }
+         }
+        },
+        "claim_result": {
+         "fields": {}
+        },
+        "get_info_arguments": {
+         "fields": {}
+        },
+        "get_info_result": {
+         "fields": {
+          "value": {
+           "type": "claim_info",
+           "id": 1
+          }
+         }
+        },
+        "check_claim_arguments": {
+         "fields": {
+          "eth_address": {
+           "type": "bytes",
+           "id": 1,
+           "options": {
+            "(koinos.btype)": "HEX"
+           }
+          }
+         }
+        },
+        "check_claim_result": {
+         "fields": {
+          "value": {
+           "type": "claim_status",
+           "id": 1
+          }
+         }
+        }
+       }
+      },
+      "governance": {
+       "nested": {
+        "proposal_status": {
+         "values": {
+          "pending": 0,
+          "active": 1,
+          "approved": 2,
+          "expired": 3,
+          "applied": 4,
+          "failed": 5,
+          "reverted": 6
+         }
+        },
+        "proposal_record": {
+         "fields": {
+          "operations": {
+           "rule": "repeated",
+           "type": "koinos.protocol.operation",
+           "id": 1
+          },
+          "operation_merkle_root": {
+           "type": "bytes",
+           "id": 2
+          },
+          "vote_start_height": {
+           "type": "uint64",
+           "id": 3
+          },
+          "vote_tally": {
+           "type": "uint64",
+           "id": 4
+          },
+          "vote_threshold": {
+           "type": "uint64",
+           "id": 5
+          },
+          "shall_authorize": {
+           "type": "bool",
+           "id": 6
+          },
+          "updates_governance": {
+           "type": "bool",
+           "id": 7
+          },
+          "status": {
+           "type": "proposal_status",
+           "id": 8
+          },
+          "fee": {
+           "type": "uint64",
+           "id": 9
+          }
+         }
+        },
+        "submit_proposal_arguments": {
+         "fields": {
+          "operations": {
+           "rule": "repeated",
+           "type": "koinos.protocol.operation",
+           "id": 1
+          },
+          "operation_merkle_root": {
+           "type": "bytes",
+           "id": 2
+          },
+          "fee": {
+           "type": "uint64",
+           "id": 3
+          }
+         }
+        },
+        "submit_proposal_result": {
+         "fields": {}
+        },
+        "get_proposal_by_id_arguments": {
+         "fields": {
+          "proposal_id": {
+           "type": "bytes",
+           "id": 1,
+           "options": {
+            "(koinos.btype)": "TRANSACTION_ID"
+           }
+          }
+         }
+        },
+        "get_proposal_by_id_result": {
+         "fields": {
+          "value": {
+           "type": "proposal_record",
+           "id": 1
+          }
+         }
+        },
+        "get_proposals_by_status_arguments": {
+         "fields": {
+          "start_proposal": {
+           "type": "bytes",
+           "id": 1,
+           "options": {
+            "(koinos.btype)": "TRANSACTION_ID"
+           }
+          },
+          "limit": {
+           "type": "uint64",
+           "id": 2
+          },
+          "status": {
+           "type": "proposal_status",
+           "id": 3
+          }
+         }
+        },
+        "get_proposals_by_status_result": {
+         "fields": {
+          "value": {
+           "rule": "repeated",
+           "type": "proposal_record",
+           "id": 1
+          }
+         }
+        },
+        "get_proposals_arguments": {
+         "fields": {
+          "start_proposal": {
+           "type": "bytes",
+           "id": 1,
+           "options": {
+            "(koinos.btype)": "TRANSACTION_ID"
+           }
+          },
+          "limit": {
+           "type": "uint64",
+           "id": 2
+          }
+         }
+        },
+        "get_proposals_result": {
+         "fields": {
+          "value": {
+           "rule": "repeated",
+           "type": "proposal_record",
+           "id": 1
+          }
+         }
+        },
+        "proposal_submission_event": {
+         "fields": {
+          "proposal": {
+           "type": "proposal_record",
+           "id": 1
+          }
+         }
+        },
+        "proposal_status_event": {
+         "fields": {
+          "id": {
+           "type": "bytes",
+           "id": 1,
+           "options": {
+            "(koinos.btype)": "TRANSACTION_ID"
+           }
+          },
+          "status": {
+           "type": "proposal_status",
+           "id": 2
+          }
+         }
+        },
+        "proposal_vote_event": {
+         "fields": {
+          "id": {
+           "type": "bytes",
+           "id": 1,
+           "options": {
+            "(koinos.btype)": "TRANSACTION_ID"
+           }
+          },
+          "vote_tally": {
+           "type": "uint64",
+           "id": 2
+          },
+          "vote_threshold": {
+           "type": "uint64",
+           "id": 3
+          }
+         }
+        }
+       }
+      },
       "koin": {
        "nested": {
         "mana_balance_object": {
@@ -1884,6 +2178,399 @@ export const DESCRIPTOR: INamespace = {
            "options": {
             "(koinos.btype)": "ADDRESS"
            }
+          }
+         }
+        }
+       }
+      },
+      "pob": {
+       "nested": {
+        "consensus_parameters": {
+         "fields": {
+          "target_annual_inflation_rate": {
+           "type": "uint32",
+           "id": 1
+          },
+          "target_burn_percent": {
+           "type": "uint32",
+           "id": 2
+          },
+          "target_block_interval": {
+           "type": "uint32",
+           "id": 3
+          },
+          "quantum_length": {
+           "type": "uint32",
+           "id": 4
+          }
+         }
+        },
+        "public_key_record": {
+         "fields": {
+          "public_key": {
+           "type": "bytes",
+           "id": 1,
+           "options": {
+            "(koinos.btype)": "BASE64"
+           }
+          },
+          "set_block_height": {
+           "type": "uint64",
+           "id": 2,
+           "options": {
+            "jstype": "JS_STRING"
+           }
+          }
+         }
+        },
+        "metadata": {
+         "fields": {
+          "seed": {
+           "type": "bytes",
+           "id": 1,
+           "options": {
+            "(koinos.btype)": "BASE64"
+           }
+          },
+          "difficulty": {
+           "type": "bytes",
+           "id": 2,
+           "options": {
+            "(koinos.btype)": "BASE64"
+           }
+          },
+          "last_block_time": {
+           "type": "uint64",
+           "id": 3,
+           "options": {
+            "jstype": "JS_STRING"
+           }
+          }
+         }
+        },
+        "signature_data": {
+         "fields": {
+          "vrf_proof": {
+           "type": "bytes",
+           "id": 1,
+           "options": {
+            "(koinos.btype)": "BASE64"
+           }
+          },
+          "vrf_hash": {
+           "type": "bytes",
+           "id": 2,
+           "options": {
+            "(koinos.btype)": "BASE64"
+           }
+          },
+          "signature": {
+           "type": "bytes",
+           "id": 3,
+           "options": {
+            "(koinos.btype)": "BASE64"
+           }
+          }
+         }
+        },
+        "vrf_payload": {
+         "fields": {
+          "seed": {
+           "type": "bytes",
+           "id": 1,
+           "options": {
+            "(koinos.btype)": "BASE64"
+           }
+          },
+          "block_time": {
+           "type": "uint64",
+           "id": 2,
+           "options": {
+            "jstype": "JS_STRING"
+           }
+          }
+         }
+        },
+        "register_public_key_arguments": {
+         "fields": {
+          "producer": {
+           "type": "bytes",
+           "id": 1,
+           "options": {
+            "(koinos.btype)": "ADDRESS"
+           }
+          },
+          "public_key": {
+           "type": "bytes",
+           "id": 2,
+           "options": {
+            "(koinos.btype)": "BASE64"
+           }
+          }
+         }
+        },
+        "register_public_key_result": {
+         "fields": {}
+        },
+        "burn_arguments": {
+         "fields": {
+          "token_amount": {
+           "type": "uint64",
+           "id": 1,
+           "options": {
+            "jstype": "JS_STRING"
+           }
+          },
+          "burn_address": {
+           "type": "bytes",
+           "id": 2,
+           "options": {
+            "(koinos.btype)": "ADDRESS"
+           }
+          },
+          "vhp_address": {
+           "type": "bytes",
+           "id": 3,
+           "options": {
+            "(koinos.btype)": "ADDRESS"
+           }
+          }
+         }
+        },
+        "burn_result": {
+         "fields": {}
+        },
+        "get_consensus_parameters_arguments": {
+         "fields": {}
+        },
+        "get_consensus_parameters_result": {
+         "fields": {
+          "value": {
+           "type": "consensus_parameters",
+           "id": 1
+          }
+         }
+        },
+        "get_metadata_arguments": {
+         "fields": {}
+        },
+        "get_metadata_result": {
+         "fields": {
+          "value": {
+           "type": "metadata",
+           "id": 1
+          }
+         }
+        },
+        "register_public_key_event": {
+         "fields": {
+          "address": {
+           "type": "bytes",
+           "id": 1,
+           "options": {
+            "(koinos.btype)": "ADDRESS"
+           }
+          },
+          "public_key": {
+           "type": "bytes",
+           "id": 2,
+           "options": {
+            "(koinos.btype)": "BASE64"
+           }
+          }
+         }
+        },
+        "get_public_key_arguments": {
+         "fields": {
+          "producer": {
+           "type": "bytes",
+           "id": 1,
+           "options": {
+            "(koinos.btype)": "ADDRESS"
+           }
+          }
+         }
+        },
+        "get_public_key_result": {
+         "fields": {
+          "value": {
+           "type": "bytes",
+           "id": 1,
+           "options": {
+            "(koinos.btype)": "BASE64"
+           }
+          }
+         }
+        },
+        "update_consensus_parameters_arguments": {
+         "fields": {
+          "value": {
+           "type": "consensus_parameters",
+           "id": 1
+          }
+         }
+        },
+        "update_consensus_parameters_result": {
+         "fields": {}
+        }
+       }
+      },
+      "resources": {
+       "nested": {
+        "market": {
+         "fields": {
+          "resource_supply": {
+           "type": "uint64",
+           "id": 1,
+           "options": {
+            "jstype": "JS_STRING"
+           }
+          },
+          "block_budget": {
+           "type": "uint64",
+           "id": 3,
+           "options": {
+            "jstype": "JS_STRING"
+           }
+          },
+          "block_limit": {
+           "type": "uint64",
+           "id": 4,
+           "options": {
+            "jstype": "JS_STRING"
+           }
+          }
+         }
+        },
+        "resource_markets": {
+         "fields": {
+          "disk_storage": {
+           "type": "market",
+           "id": 1
+          },
+          "network_bandwidth": {
+           "type": "market",
+           "id": 2
+          },
+          "compute_bandwidth": {
+           "type": "market",
+           "id": 3
+          }
+         }
+        },
+        "market_parameters": {
+         "fields": {
+          "block_budget": {
+           "type": "uint64",
+           "id": 1,
+           "options": {
+            "jstype": "JS_STRING"
+           }
+          },
+          "block_limit": {
+           "type": "uint64",
+           "id": 2,
+           "options": {
+            "jstype": "JS_STRING"
+           }
+          }
+         }
+        },
+        "resource_parameters": {
+         "fields": {
+          "block_interval_ms": {
+           "type": "uint64",
+           "id": 1,
+           "options": {
+            "jstype": "JS_STRING"
+           }
+          },
+          "rc_regen_ms": {
+           "type": "uint64",
+           "id": 2,
+           "options": {
+            "jstype": "JS_STRING"
+           }
+          },
+          "decay_constant": {
+           "type": "uint64",
+           "id": 3,
+           "options": {
+            "jstype": "JS_STRING"
+           }
+          },
+          "one_minus_decay_constant": {
+           "type": "uint64",
+           "id": 4,
+           "options": {
+            "jstype": "JS_STRING"
+           }
+          },
+          "print_rate_premium": {
+           "type": "uint64",
+           "id": 5,
+           "options": {
+            "jstype": "JS_STRING"
+           }
+          },
+          "print_rate_precision": {
+           "type": "uint64",
+           "id": 6,
+           "options": {
+            "jstype": "JS_STRING"
+           }
+          }
+         }
+        },
+        "set_resource_markets_parameters_arguments": {
+         "fields": {
+          "disk_storage": {
+           "type": "market_parameters",
+           "id": 1
+          },
+          "network_bandwidth": {
+           "type": "market_parameters",
+           "id": 2
+          },
+          "compute_bandwidth": {
+           "type": "market_parameters",
+           "id": 3
+          }
+         }
+        },
+        "set_resource_markets_parameters_result": {
+         "fields": {}
+        },
+        "get_resource_markets_arguments": {
+         "fields": {}
+        },
+        "get_resource_markets_result": {
+         "fields": {
+          "value": {
+           "type": "resource_markets",
+           "id": 1
+          }
+         }
+        },
+        "set_resource_parameters_arguments": {
+         "fields": {
+          "params": {
+           "type": "resource_parameters",
+           "id": 1
+          }
+         }
+        },
+        "set_resource_parameters_result": {
+         "fields": {}
+        },
+        "get_resource_parameters_arguments": {
+         "fields": {}
+        },
+        "get_resource_parameters_result": {
+         "fields": {
+          "value": {
+           "type": "resource_parameters",
+           "id": 1
           }
          }
         }
