@@ -154,6 +154,30 @@ describe('no secret leaves main through the browser shell', () => {
     expect(signed.signers).toEqual([dev.address]);
     await call('offline:submit', [{ input: signed.base64, broadcast: true }]);
 
+    // ---- the channels added since: history export, notifications, the Local network's shape, NFTs (wrong input too:
+    // an error answer is traffic that must carry no secret either)
+    const touch = async (channel: IpcChannel, args: unknown[] = []) => {
+      const answer = await ipc(shell, channel, args);
+      traffic.push({ channel, answer });
+      expect(answer.status, channel).toBe(200);
+      return answer.json;
+    };
+    await call('accounts:koinBalances');
+    expect((await call('history:export', [{ accountId: dev.id, format: 'csv', exportId: 'leak-export' }])).content).toContain(receipt.transactionId);
+    await call('networks:dismissChainIdChange', [{ id: 'local' }]);
+    await call('notifications:get');
+    await call('notifications:update', [{ enabled: true }]);
+    await call('nfts:collections', [{}]);
+    await call('nfts:imageSettings');
+    await call('nfts:updateImageSettings', [{ enabled: false }]);
+    await call('nfts:owned', [{ accountId: dev.id }]);
+    await touch('nfts:inspectCollection', [{ contract: koin.contract }]);
+    await touch('nfts:addCollection', [{ contract: koin.contract }]);
+    await touch('nfts:removeCollection', [{ contract: koin.contract }]);
+    await touch('nfts:image', [{ contract: koin.contract, tokenId: '0x01' }]);
+    await touch('nfts:prepareTransfer', [{ fromAccountId: dev.id, contract: koin.contract, tokenId: '0x01', to: keyAccount.address }]);
+    await touch('nfts:confirmTransfer', [{ reviewId: 'no-such-review' }]);
+
     // ---- backup, password change, removal, lock
     const backup = await call('vault:exportBackup', [{ password: PASSWORD, backupPassword: BACKUP_PASSWORD }]);
     await call('vault:importBackup', [{ content: backup.content, backupPassword: BACKUP_PASSWORD }]);
@@ -164,6 +188,7 @@ describe('no secret leaves main through the browser shell', () => {
     await call('vault:unlock', [{ password: NEW_PASSWORD }]);
     await call('networks:remove', [{ id: custom.id }]);
     await call('devnet:reset');
+    expect((await call('devnet:setShape', [{ like: 'plain' }])).shape).toBe('plain');
 
     // Every channel of the contract carried traffic.
     expect(new Set(traffic.map((t) => t.channel))).toEqual(new Set(IPC_CHANNELS));
