@@ -38,6 +38,11 @@ export interface SendServiceOptions {
   sharers?: SharerOverrides;
 }
 
+/** Where the measured cost of a transfer is kept: per network, token and kind of payer (a contract payer costs more). */
+function costKeyOf(networkId: string, contract: string, payerKind: string): string {
+  return `${networkId} ${contract} ${payerKind}`;
+}
+
 /** The words of a token transfer's messages after approval. */
 const TRANSFER_HINTS = { mana: 'send less, or wait for mana to regenerate.', revert: 'Check the amount and the recipient.' };
 
@@ -67,7 +72,7 @@ export class SendService {
     const { network, node } = await this.deps.networks.node(networkId);
     const info = await this.deps.tokens.resolve(network.id, token);
     const balance = await this.deps.tokens.balanceOf(network.id, info, from);
-    const measured = this.lastCost.get(`${network.id} ${info.contract}`);
+    const measured = this.lastCost.get(costKeyOf(network.id, info.contract, 'self')); // the sender pays its own transfer
     const cost = measured ?? DEFAULT_TRANSFER_RESERVE;
     const estimate = { rcEstimate: cost, estimateSource: measured !== undefined ? ('measured' as const) : ('default' as const) };
     if (info.system !== 'koin') return { amount: balance, decimals: info.decimals, ...estimate };
@@ -86,7 +91,7 @@ export class SendService {
     const plan = await planTransfer(this.deps, request);
     const { network } = plan;
     // A payer changes the cost (a second signature, the sharer's authorize call): measured apart.
-    const costKey = `${network.id} ${plan.token.contract} ${plan.payer.kind}`;
+    const costKey = costKeyOf(network.id, plan.token.contract, plan.payer.kind);
     const measured = this.lastCost.get(costKey);
     const rcEstimate = measured ?? DEFAULT_TRANSFER_RESERVE;
     // KOIN is the mana: what the sender sends cannot also pay for the transfer (another payer's mana can).
