@@ -31,7 +31,10 @@ async function filesUnder(dir: string): Promise<{ path: string; text: string }[]
   for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
     if (!entry.isFile()) continue;
     const path = join(entry.parentPath, entry.name);
-    out.push({ path, text: (await readFile(path)).toString('latin1') });
+    // The wallet still runs: an atomic write's temporary file may be renamed into place between the listing and the
+    // read; its content is then read under the final name, which the listing also holds.
+    const bytes = await readFile(path).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : Promise.reject(error)));
+    if (bytes) out.push({ path, text: bytes.toString('latin1') });
   }
   return out;
 }
