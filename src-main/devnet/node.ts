@@ -22,8 +22,9 @@ import { abiKey, AbiStore } from './abiStore.ts';
 import { buildBlock, type IncludedTransaction } from './blockBuilder.ts';
 import { checkMeta, FORMAT_VERSION, loadChain, newChain, ZERO_BLOCK_ID, type ChainMeta, type Head, type LoadedChain } from './chainData.ts';
 import { ChainError, ERROR_CODE, failure, toNodeError } from './chainError.ts';
-import { contractAbi, contractAt, defineTestToken, KOIN, newTokenAddress, systemContractAt } from './contracts/registry.ts';
+import { builtInAt, contractAbi, contractAt, defineTestToken, KOIN, newTokenAddress, systemContractAt } from './contracts/registry.ts';
 import { NameServiceContract, nameServiceAbi } from './contracts/nameService.ts';
+import { KapNamesContract, kapNamesAbi } from './contracts/kapNames.ts';
 import { DEV_MNEMONIC, GENESIS_KEY_INDEX, type DevKey } from './devKeys.ts';
 import { buildGenesis, DEFAULT_ACCOUNTS, DEFAULT_GENESIS_SEED, DEFAULT_INITIAL_BALANCE, type Genesis, type GenesisParams } from './genesis.ts';
 import { loadCommunityContract, type CommunityContract } from './communityContracts.ts';
@@ -645,7 +646,8 @@ class Devnet implements DevnetNode {
   /** chain.read_contract: the contract's entry point on the head state, read-only, not metered. */
   private readContract(request: { contract_id: Uint8Array; entry_point: number; args: Uint8Array }): ProtoMessage {
     const view = this.headView();
-    const contract = contractAt(view, request.contract_id);
+    // Any built-in: tokens, and the name service and the KAP stand-in, which a dApp reads directly as on mainnet.
+    const contract = builtInAt(view, request.contract_id);
     const ctx = {
       view,
       headBlockTime: this.head.timestamp,
@@ -705,7 +707,9 @@ class Devnet implements DevnetNode {
   private async contractMeta(request: { contract_id: Uint8Array }): Promise<ProtoMessage> {
     const contract = contractAt(this.headView(), request.contract_id);
     if (contract) return { meta: { abi: contractAbi(contract) } };
-    if (systemContractAt(this.headView(), request.contract_id) instanceof NameServiceContract) return { meta: { abi: nameServiceAbi() } };
+    const native = systemContractAt(this.headView(), request.contract_id);
+    if (native instanceof NameServiceContract) return { meta: { abi: nameServiceAbi() } };
+    if (native instanceof KapNamesContract) return { meta: { abi: kapNamesAbi() } };
     const community = [...this.shape.community].find(([, address]) => equalBytes(address, request.contract_id));
     if (community) return { meta: { abi: loadCommunityContract(community[0]).abi } };
     const abi = await this.abis.get(request.contract_id);

@@ -11,6 +11,7 @@ import { TOKEN_METHODS } from '../../koinos/koin.ts';
 import { KOIN_ADDRESS, labelAddress } from '../builtInAddresses.ts';
 import { KERNEL_SPACES, objectSpace, type Space, type StateView } from '../state.ts';
 import { KoinContract } from './koin.ts';
+import { KapNamesContract } from './kapNames.ts';
 import { NameServiceContract } from './nameService.ts';
 import { TestToken, TOKEN_EVENTS, type TokenContract, type TokenInfo } from './token.ts';
 import type { Contract } from './context.ts';
@@ -35,8 +36,11 @@ export const SYSTEM_CONTRACT_NAMES: ReadonlyMap<string, Uint8Array> = new Map([
   ['vhp', VHP_ADDRESS],
 ]);
 
-/** The built-in contracts genesis can place at an address. */
-export type NativeKind = 'koin' | 'vhp' | 'name_service';
+/** The built-in contracts genesis can place at an address (`kap`: the KAP stand-in, not a system contract). */
+export type NativeKind = 'koin' | 'vhp' | 'name_service' | 'kap';
+
+/** A built-in contract placed by genesis. */
+export type NativeContract = KoinContract | VhpContract | NameServiceContract | KapNamesContract;
 
 /**
  * Devnet-only space of the built-in contracts' placements: key = the address a contract answers at, value = its kind
@@ -44,15 +48,21 @@ export type NativeKind = 'koin' | 'vhp' | 'name_service';
  */
 export const NATIVE_PLACEMENT_SPACE: Space = objectSpace(labelAddress('koinos-devnet/native'), 0);
 
-const placed = new Map<string, KoinContract | VhpContract | NameServiceContract>();
+const placed = new Map<string, NativeContract>();
 
 /** The built-in contract of `kind` answering at `address` (one instance per placement). */
-export function nativeContract(kind: NativeKind, address: Uint8Array): KoinContract | VhpContract | NameServiceContract {
+export function nativeContract(kind: NativeKind, address: Uint8Array): NativeContract {
   const key = `${kind}:${toHex(address)}`;
   let contract = placed.get(key);
   if (!contract) {
     contract =
-      kind === 'koin' ? new KoinContract(address, KOIN_ADDRESS) : kind === 'vhp' ? new VhpContract(address, VHP_ADDRESS) : new NameServiceContract(address);
+      kind === 'koin'
+        ? new KoinContract(address, KOIN_ADDRESS)
+        : kind === 'vhp'
+          ? new VhpContract(address, VHP_ADDRESS)
+          : kind === 'kap'
+            ? new KapNamesContract(address)
+            : new NameServiceContract(address);
     placed.set(key, contract);
   }
   return contract;
@@ -65,8 +75,8 @@ export function nativeKindAt(view: StateView, address: Uint8Array): NativeKind |
   return bytes ? (new TextDecoder().decode(bytes) as NativeKind) : undefined;
 }
 
-/** The built-in system contract (KOIN, VHP, name service) placed at `address`, if any. */
-export function systemContractAt(view: StateView, address: Uint8Array): KoinContract | VhpContract | NameServiceContract | undefined {
+/** The built-in contract (KOIN, VHP, name service, the KAP stand-in) placed at `address`, if any. */
+export function systemContractAt(view: StateView, address: Uint8Array): NativeContract | undefined {
   const kind = nativeKindAt(view, address);
   return kind ? nativeContract(kind, address) : undefined;
 }
@@ -89,7 +99,7 @@ const testTokens = new Map<string, TestToken>();
 /** The token contract at `address` in this state, if any (KOIN, VHP, or a test token). */
 export function contractAt(view: StateView, address: Uint8Array): AnyToken | undefined {
   const system = systemContractAt(view, address);
-  if (system) return system instanceof NameServiceContract ? undefined : (system as AnyToken);
+  if (system) return system instanceof NameServiceContract || system instanceof KapNamesContract ? undefined : (system as AnyToken);
   if (address.length !== 25) return undefined;
   const bytes = view.get(definitionSpace(address), EMPTY);
   if (!bytes) return undefined;
