@@ -42,7 +42,7 @@ export const SAMPLE_ARGUMENTS: { [C in IpcChannel]: IpcArgs<C> } = {
   'dashboard:get': [{ accountId: 'acc-1' }],
   'history:page': [{ accountId: 'acc-1', limit: 20, seqNum: '7', ascending: false, irreversibleOnly: true }],
   'send:maxAmount': [{ fromAccountId: 'acc-1', token: 'koin' }],
-  'send:prepare': [{ fromAccountId: 'acc-1', to: ADDRESS, token: 'koin', amount: '1.5', rcLimit: '100000000' }],
+  'send:prepare': [{ fromAccountId: 'acc-1', to: ADDRESS, token: 'koin', amount: '1.5', rcLimit: '100000000', recipientName: 'alice.koin' }],
   'send:confirm': [{ reviewId: 'review-1' }],
   'offline:exportUnsigned': [{ fromAccountId: 'acc-1', to: ADDRESS, token: 'vhp', amount: '2' }],
   'offline:inspect': [{ input: 'EiB...' }],
@@ -55,4 +55,9 @@ export const SAMPLE_ARGUMENTS: { [C in IpcChannel]: IpcArgs<C> } = {
   'notifications:update': [{ enabled: false }],
   'history:export': [{ accountId: 'acc-1', format: 'csv', from: '1700000000000', to: '1800000000000', exportId: 'export-1' }],
   'accounts:koinBalances': [],
+  'names:resolve': [{ text: '@alice', networkId: 'mainnet' }],
+  'names:reverse': [{ addresses: [ADDRESS], networkId: 'local' }],
+  'contacts:list': [{ networkId: 'local' }],
+  'contacts:add': [{ label: 'Bob', address: ADDRESS, networkId: 'local' }],
+  'contacts:remove': [{ id: 'contact-1' }],
 };
