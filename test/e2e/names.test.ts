@@ -78,7 +78,7 @@ describe.skipIf(missing !== undefined)('names and contacts in the browser', () =
     expect(await page.getByTestId('receipt-recipient').textContent()).toContain('@carol');
 
     // The receipt's "Add to contacts", with the typed name offered as the label.
-    await page.getByRole('button', { name: /to contacts$/ }).click();
+    await page.getByRole('button', { name: /^Add to contacts/ }).click();
     const labelField = page.getByLabel(/^Label for /);
     expect(await labelField.inputValue()).toBe('@carol');
     await labelField.fill('Carol');
