@@ -198,7 +198,10 @@ export function walletChannels(s: WalletServices): IpcHandlers {
       return receipt;
     },
 
-    'offline:exportUnsigned': async (input) => s.offline.exportUnsigned(transfer(input)),
+    'offline:exportUnsigned': async (input) => {
+      await checkRecipientName(input); // the name typed for the export must still point where the export sends
+      return s.offline.exportUnsigned(transfer(input));
+    },
     'offline:inspect': ({ input }) => s.offline.inspect(input),
     'offline:sign': async ({ input, accountId }) => s.offline.sign(input, account(accountId).address),
     'offline:submit': ({ input, broadcast }) => s.offline.submit(input, broadcast),

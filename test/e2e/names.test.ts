@@ -1,7 +1,8 @@
 // End to end: names and contacts on a Local network shaped like mainnet (the nicknames contract and the KAP stand-in
 // at mainnet's addresses). Send to @name and to name.koin with the address shown in full before the review and a
 // first-payment warning in it; a contact added from the receipt and reused from the recipient field (no warning the
-// second time); names that do not resolve said under the field; the names beside addresses in the history.
+// second time); names that do not resolve said under the field; the names beside addresses in the history; the contact
+// removed in Settings.
 import { Contract, Provider, Signer } from 'koilib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { devKey } from '../../src-main/devnet/devKeys.ts';
@@ -121,5 +122,13 @@ describe.skipIf(missing !== undefined)('names and contacts in the browser', () =
     await expect.poll(() => page.getByRole('listitem').filter({ hasText: /Sent 1 KOIN to Carol \(/ }).count(), { timeout: 20_000 }).toBeGreaterThan(0);
     await expect.poll(() => page.getByRole('listitem').filter({ hasText: /Sent 2 KOIN to bob\.koin \(/ }).count(), { timeout: 20_000 }).toBeGreaterThan(0);
     await shots.take(page, 'history-names');
+
+    // The contacts in Settings, removed from there.
+    await go(page, 'Settings');
+    const contacts = page.getByRole('list', { name: 'Contacts on Local (devnet)' });
+    await expect.poll(() => contacts.getByRole('listitem').allTextContents()).toEqual([expect.stringContaining('Carol')]);
+    await shots.take(page, 'settings-contacts');
+    await contacts.getByRole('button', { name: 'Remove Carol' }).click();
+    await page.getByText('No contacts on Local (devnet) yet.').waitFor();
   }, 240_000);
 });
