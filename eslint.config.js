@@ -15,6 +15,7 @@ export const RENDERER_SAFE_KOINOS = [
   'hash',
   'knownContracts',
   'koin',
+  'recipientName',
   'types',
 ];
 

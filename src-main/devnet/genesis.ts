@@ -158,6 +158,11 @@ export function buildGenesis(params: GenesisParams): Genesis {
       put(DISPATCH_SPACE, dispatchKeyOf(callId), encode('koinos.protocol.system_call_target', { system_call_bundle: { contract_id: nameServiceAddress, entry_point: entryPoint } }));
     }
   }
+  for (const [name, address] of shape.native) {
+    // A stand-in run natively (the KAP name service): placed like a system contract, but without system rights.
+    put(NATIVE_PLACEMENT_SPACE, address, utf8ToBytes(name));
+    metadata(address, { hash: nativeHash(address), system: false });
+  }
   for (const [name, address] of shape.community) {
     const contract = params.community?.get(name);
     if (!contract) throw new Error(`genesis: the shape deploys ${name} but its bytecode was not given`);

@@ -644,6 +644,7 @@ class Devnet implements DevnetNode {
   /** chain.read_contract: the contract's entry point on the head state, read-only, not metered. */
   private readContract(request: { contract_id: Uint8Array; entry_point: number; args: Uint8Array }): ProtoMessage {
     const view = this.headView();
+    // Any built-in: tokens, and the name service and the KAP stand-in, which a dApp reads directly as on mainnet.
     const contract = builtInAt(view, request.contract_id);
     const ctx = {
       view,

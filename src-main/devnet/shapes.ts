@@ -13,6 +13,13 @@ export type SystemContractName = (typeof SYSTEM_CONTRACT_NAMES_ALL)[number];
 export const COMMUNITY_CONTRACTS = ['nicknames', 'freemanasharer', 'nft'] as const;
 export type CommunityContractName = (typeof COMMUNITY_CONTRACTS)[number];
 
+/**
+ * Community contracts the devnet runs natively, as stand-ins speaking the real contract's interface: `kap`, a KAP-compatible
+ * name service (contracts/kapNames.ts; KAP's own code is not deployed here).
+ */
+export const NATIVE_COMMUNITY_CONTRACTS = ['kap'] as const;
+export type NativeCommunityContract = (typeof NATIVE_COMMUNITY_CONTRACTS)[number];
+
 /** The shapes `--like` accepts; `plain` is the devnet's own layout. */
 export const SHAPE_NAMES = ['plain', 'mainnet', 'harbinger'] as const;
 export type ShapeName = (typeof SHAPE_NAMES)[number];
@@ -28,6 +35,7 @@ export type NativeSystemContract = (typeof NATIVE_SYSTEM_CONTRACTS)[number];
 interface ShapeTable {
   system: Partial<Record<SystemContractName, string>>;
   community: Partial<Record<CommunityContractName, string>>;
+  native: Partial<Record<NativeCommunityContract, string>>;
 }
 
 /** The devnet's own addresses: derived from labels, so no one holds their keys. */
@@ -43,7 +51,8 @@ export const NFT_COLLECTION_ADDRESS = labelAddress('koinos-devnet/nft');
 /**
  * Mainnet (chain EiBZK_GG…): kondor src/shared/mixins/Storage.js:163-182 (KOIN and VHP after the 2025-04 KCS-4
  * upgrade), koinos-cli .koinosrc:4-8 (PoB, name service, claim, resources, governance), kondor src/ts/storage.ts:70-74
- * (nicknames, free mana sharer). Mainnet has no get_contract_metadata contract in these sources.
+ * (nicknames, free mana sharer), kondor src/ts/storage.ts:71 and koinos-rest app.config.ts:19 (KAP). Mainnet has no
+ * get_contract_metadata contract in these sources.
  */
 const MAINNET: ShapeTable = {
   system: {
@@ -56,6 +65,7 @@ const MAINNET: ShapeTable = {
     governance: '19qj51eTbSFJYU7ZagudkpxPgNSzPMfdPX',
   },
   community: { nicknames: '1KD9Es7LBBjA1FY3ViCgQJ7e6WH1ipKbhz', freemanasharer: '162GhJwsciDiKsgwzj2t6VoFHt3RMzGKdG' },
+  native: { kap: '13tmzDmfqCsbYT26C4CmKxq86d33senqH3' },
 };
 
 /**
@@ -74,6 +84,8 @@ const HARBINGER: ShapeTable = {
     get_contract_metadata: '1GERisQC8e4bcsHmgU1mVGUJCwCJ3ioz7C',
   },
   community: { nicknames: '1KXsC2bSnKAMAZ51gq3xxKBo74a7cDJjkR', freemanasharer: '1NDqFZLVJUtuY3FNii8ZAJ4kAiUnESur1n' },
+  // Harbinger has no KAP (Kondor and Konio resolve KAP names on mainnet only).
+  native: {},
 };
 
 /** What a devnet is asked to look like: a base shape, and system contracts placed elsewhere (`--system-contract`). */
@@ -90,6 +102,8 @@ export interface ChainShape {
   system: Map<SystemContractName, Uint8Array>;
   /** Community contracts deployed from @koinosbox/contracts, at their addresses. */
   community: Map<CommunityContractName, Uint8Array>;
+  /** Community contracts the devnet runs natively as stand-ins (KAP), at their addresses. */
+  native: Map<NativeCommunityContract, Uint8Array>;
   /** What was placed by `--system-contract` (kept so a data directory can be reopened with the same genesis). */
   overrides: Record<string, string>;
 }
@@ -116,6 +130,7 @@ export function resolveShape(options: ShapeOptions = {}): ChainShape {
   }
   const system = new Map<SystemContractName, Uint8Array>();
   const community = new Map<CommunityContractName, Uint8Array>();
+  const native = new Map<NativeCommunityContract, Uint8Array>();
   if (like === 'plain') {
     for (const [name, address] of Object.entries(PLAIN_SYSTEM)) system.set(name as SystemContractName, address);
   } else {
@@ -123,6 +138,7 @@ export function resolveShape(options: ShapeOptions = {}): ChainShape {
     for (const [name, text] of Object.entries(table.system)) system.set(name as SystemContractName, addressFromString(text));
     for (const [name, text] of Object.entries(table.community)) community.set(name as CommunityContractName, addressFromString(text));
     community.set('nft', NFT_COLLECTION_ADDRESS);
+    for (const [name, text] of Object.entries(table.native)) native.set(name as NativeCommunityContract, addressFromString(text));
   }
   const overrides: Record<string, string> = {};
   for (const [name, text] of Object.entries(options.systemContracts ?? {})) {
@@ -139,7 +155,7 @@ export function resolveShape(options: ShapeOptions = {}): ChainShape {
     overrides[name] = addressToString(address);
   }
   const seen = new Map<string, string>();
-  for (const [name, address] of [...system, ...community]) {
+  for (const [name, address] of [...system, ...community, ...native]) {
     const text = addressToString(address);
     const other = seen.get(text);
     if (other !== undefined) {
@@ -147,7 +163,7 @@ export function resolveShape(options: ShapeOptions = {}): ChainShape {
     }
     seen.set(text, name);
   }
-  return { like, system, community, overrides };
+  return { like, system, community, native, overrides };
 }
 
 /**
@@ -169,11 +185,11 @@ export function shapeFromSpec(spec: string): ChainShape {
   return resolveShape({ like: like as ShapeName, systemContracts });
 }
 
-/** The shape as JSON for the CLI's first line and the REST route: names → base58 addresses. */
+/** The shape as JSON for the CLI's first line and the REST route: names → base58 addresses (stand-ins among the community). */
 export function describeShape(shape: ChainShape): { like: ShapeName; system_contracts: Record<string, string>; community_contracts: Record<string, string> } {
   return {
     like: shape.like,
     system_contracts: Object.fromEntries([...shape.system].map(([n, a]) => [n, addressToString(a)])),
-    community_contracts: Object.fromEntries([...shape.community].map(([n, a]) => [n, addressToString(a)])),
+    community_contracts: Object.fromEntries([...shape.community, ...shape.native].map(([n, a]) => [n, addressToString(a)])),
   };
 }

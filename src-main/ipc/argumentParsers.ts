@@ -38,6 +38,12 @@ const TOKEN: StringRule = {
   max: 40,
   pattern: { regex: /^(koin|vhp|[1-9A-HJ-NP-Za-km-z]{20,40})$/, means: '"koin", "vhp" or a token contract address' },
 };
+/** What a recipient field holds when it is a name: `@nickname` or `alice.koin` (recipientName.ts reads it). */
+const RECIPIENT_NAME: StringRule = { max: 80 };
+/** A contact's label. */
+const LABEL: StringRule = { max: 100 };
+/** Addresses whose names one call asks for (a history page shows at most a few dozen). */
+const MAX_REVERSE_ADDRESSES = 200;
 /** One BIP39 word typed back. */
 const WORD: StringRule = { max: 20 };
 /** A backup file's text. Backups hold a few KB per account; 4 MB is far above any real wallet. */
@@ -116,7 +122,7 @@ function readTransferPayer(f: Field): TransferPayer {
 }
 
 function readTransferInput(channel: IpcChannel): (args: unknown) => [TransferInput] {
-  return one(channel, ['fromAccountId', 'to', 'token', 'amount', 'rcLimit', 'payer'], (f) =>
+  return one(channel, ['fromAccountId', 'to', 'token', 'amount', 'rcLimit', 'payer', 'recipientName'], (f) =>
     compact({
       fromAccountId: str(f('fromAccountId'), ID),
       to: str(f('to'), ADDRESS),
@@ -124,6 +130,7 @@ function readTransferInput(channel: IpcChannel): (args: unknown) => [TransferInp
       amount: readDecimalString(f('amount').path, f('amount').value),
       rcLimit: optional(f('rcLimit'), (x) => readUintString(x.path, x.value)),
       payer: optional(f('payer'), readTransferPayer),
+      recipientName: optional(f('recipientName'), (x) => str(x, RECIPIENT_NAME)),
     }),
   );
 }
@@ -290,6 +297,20 @@ export const ARGUMENT_PARSERS: { [C in IpcChannel]: ArgumentParser<C> } = {
     to: str(f('to'), ADDRESS),
   })),
   'nfts:confirmTransfer': one('nfts:confirmTransfer', ['reviewId'], (f) => ({ reviewId: str(f('reviewId'), ID) })),
+  'names:resolve': one('names:resolve', ['text', 'networkId'], (f) =>
+    compact({ text: str(f('text'), RECIPIENT_NAME), networkId: optional(f('networkId'), (x) => str(x, ID)) }),
+  ),
+  'names:reverse': one('names:reverse', ['addresses', 'networkId'], (f) =>
+    compact({
+      addresses: readArray(f('addresses').path, f('addresses').value, MAX_REVERSE_ADDRESSES, (path, value) => readString(path, value, ADDRESS)),
+      networkId: optional(f('networkId'), (x) => str(x, ID)),
+    }),
+  ),
+  'contacts:list': one('contacts:list', ['networkId'], (f) => compact({ networkId: optional(f('networkId'), (x) => str(x, ID)) })),
+  'contacts:add': one('contacts:add', ['label', 'address', 'networkId'], (f) =>
+    compact({ label: str(f('label'), LABEL), address: str(f('address'), ADDRESS), networkId: optional(f('networkId'), (x) => str(x, ID)) }),
+  ),
+  'contacts:remove': one('contacts:remove', ['id'], (f) => ({ id: str(f('id'), ID) })),
 };
 
 /**

@@ -225,6 +225,11 @@ export interface TransferInput {
   rcLimit?: UintString;
   /** Who pays the mana; absent: the sending account. */
   payer?: TransferPayer;
+  /**
+   * The `@nickname` or KAP name the user typed, when `to` came from resolving it: main resolves it again and refuses the
+   * review when it no longer points to `to`.
+   */
+  recipientName?: string;
 }
 
 /**
@@ -310,6 +315,76 @@ export interface TransactionReview {
   estimateSource: 'measured' | 'default';
   operations: DecodedOperation[];
   risks: RiskFlag[];
+  /** The names of the transfer's recipient on this network (reverse lookups), shown beside its full address. */
+  names?: AddressNames[];
+  /** The name the user typed, resolved again by main just now (it points to the recipient). */
+  recipientName?: ResolvedName;
+  /** No transfer from this wallet has gone to the recipient on this network before (and it is none of its accounts). */
+  firstPayment?: boolean;
+  /** The recipient's label in the address book, when it is a contact. */
+  contactLabel?: string;
+}
+
+// ---- Names and the address book -----------------------------------------------------------------------------------
+
+/** Which service a name comes from: the nicknames contract (`@name`) or KAP (`name.koin`). */
+export type NameSource = 'nickname' | 'kap';
+
+/** A typed name resolved on a network. */
+export interface ResolvedName {
+  /** The full base58 address the name points to now. */
+  address: string;
+  /** The name as shown: `@alice` or `alice.koin`. */
+  name: string;
+  source: NameSource;
+  /** The contract that answered. */
+  contract: string;
+  flags: {
+    /** nicknames: the address can never change. */
+    permanentAddress: boolean;
+    /** nicknames: only governance can change the address (as for @koin). */
+    modifiableOnlyByGovernance: boolean;
+    /** Whoever holds the name can point it elsewhere (Kondor warns of this): check the address, not only the name. */
+    ownerCanChange: boolean;
+    /** KAP: when the name expires, epoch milliseconds. */
+    expiration?: UintString;
+  };
+}
+
+/** The names of one address on a network. */
+export interface AddressNames {
+  address: string;
+  /** Its main nickname (`@alice`), only when that nickname points back to this address. */
+  nickname?: string;
+  /** KAP names it owns (`alice.koin`), at most three. */
+  kap: string[];
+}
+
+/** An address-book entry: a label for an address on one network. */
+export interface Contact {
+  id: string;
+  label: string;
+  address: string;
+  networkId: string;
+  /** Epoch milliseconds. */
+  addedAt: UintString;
+}
+
+/** An address this wallet sent to on a network. */
+export interface RecentRecipient {
+  address: string;
+  networkId: string;
+  /** Epoch milliseconds of the last transfer to it. */
+  lastSentAt: UintString;
+  /** The name typed for it the last time, if any. */
+  name?: string;
+}
+
+/** The address book of one network: contacts, then recent recipients (newest first). */
+export interface AddressBookView {
+  networkId: string;
+  contacts: Contact[];
+  recent: RecentRecipient[];
 }
 
 // ---- Approvals ------------------------------------------------------------------------------------------------------
@@ -557,6 +632,15 @@ export interface IpcContract {
   'nfts:prepareTransfer': { args: [NftTransferInput]; result: TransactionReview };
   /** Asks for the approval of a prepared NFT transfer, then dry-runs, signs, submits and follows it. */
   'nfts:confirmTransfer': { args: [{ reviewId: string }]; result: SubmitReceipt };
+  /** The address an `@nickname` or a KAP name (`alice.koin`) points to on the network (default: the selected one). */
+  'names:resolve': { args: [{ text: string; networkId?: string }]; result: ResolvedName };
+  /** The names of each address on the network (main nickname, KAP names); none where the network has no such contract. */
+  'names:reverse': { args: [{ addresses: string[]; networkId?: string }]; result: AddressNames[] };
+  /** Contacts and recent recipients of the network (default: the selected one). */
+  'contacts:list': { args: [{ networkId?: string }]; result: AddressBookView };
+  /** Adds a contact (or relabels the one with this address on this network). */
+  'contacts:add': { args: [{ label: string; address: string; networkId?: string }]; result: Contact };
+  'contacts:remove': { args: [{ id: string }]; result: Contact[] };
 }
 
 /** Pushes from main to the renderer. */
@@ -643,6 +727,11 @@ export const CHANNEL_ACTIVITY: Readonly<Record<IpcChannel, 'user' | 'background'
   'nfts:updateImageSettings': 'user',
   'nfts:prepareTransfer': 'user',
   'nfts:confirmTransfer': 'user',
+  'names:resolve': 'user',
+  'names:reverse': 'background',
+  'contacts:list': 'background',
+  'contacts:add': 'user',
+  'contacts:remove': 'user',
 };
 // A record rather than an array so that the compiler fails when an event is left out.
 const EVENT_SET: Record<IpcEvent, true> = {

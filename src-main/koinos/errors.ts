@@ -37,6 +37,11 @@ export const ERROR_CODES = [
   // NFTs: a contract that is no KCS-5 collection, and an image the wallet will not show.
   'UNKNOWN_COLLECTION',
   'IMAGE_REFUSED',
+  // Recipient names: nobody holds the name, the network has no contract for that kind of name, or the name now points
+  // elsewhere than when the review was asked for.
+  'NAME_NOT_FOUND',
+  'NAME_SERVICE_UNAVAILABLE',
+  'NAME_CHANGED',
   // Vault: the password, the keychain and the accounts kept in it.
   'VAULT_NOT_FOUND',
   'VAULT_EXISTS',

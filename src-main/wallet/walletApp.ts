@@ -26,6 +26,8 @@ import { loadKeytar, type Keychain } from './vault/secretStore.ts';
 import { Vault, type VaultOptions } from './vault/vault.ts';
 import { vaultApiKeys } from './vaultApiKeys.ts';
 import { walletChannels, type WalletServices } from './walletChannels.ts';
+import { AddressBook } from './addressBook.ts';
+import { NameResolver } from './chain/names.ts';
 
 export interface WalletAppOptions {
   /** The app's data folder: wallet.json, network settings, the devnet's chain, the key file when no keychain answers. */
@@ -137,6 +139,8 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
     nfts,
     nftTransfers,
     notifier,
+    names: new NameResolver({ networks, tokens }),
+    addressBook: new AddressBook(options.dataDir),
     exportProgress: (progress) => hub.emit('history:exportProgress', progress),
   };
 

@@ -2,7 +2,7 @@
 // (and the vault the signer), the vault's settings and the chain's network selection are kept as one, and amounts
 // leave as decimal strings. Arguments arrive already checked by ipc/argumentParsers.ts.
 import { WalletError, describe } from '../koinos/errors.ts';
-import type { AccountInfo, HistoryExportProgress, Settings, TransferInput } from '../ipc/contract.ts';
+import type { AccountInfo, HistoryExportProgress, Settings, TransactionReview, TransferInput } from '../ipc/contract.ts';
 import type { IpcHandlers } from '../ipc/dispatcher.ts';
 import type { DashboardService } from './chain/dashboard.ts';
 import type { EmbeddedDevnet } from './chain/embeddedDevnet.ts';
@@ -18,6 +18,8 @@ import type { TransferRequest } from './chain/transferPlan.ts';
 import type { ApprovalQueue } from './approvals/approvalQueue.ts';
 import type { Notifier } from './notifications/notifier.ts';
 import type { Vault } from './vault/vault.ts';
+import type { AddressBook } from './addressBook.ts';
+import type { NameResolver } from './chain/names.ts';
 
 /** The services the channels use, built by createWalletApp(). */
 export interface WalletServices {
@@ -31,6 +33,8 @@ export interface WalletServices {
   dashboard: DashboardService;
   approvals: ApprovalQueue;
   notifier: Notifier;
+  names: NameResolver;
+  addressBook: AddressBook;
   /** Pushes `history:exportProgress`. */
   exportProgress: (progress: HistoryExportProgress) => void;
   nfts: NftService;
@@ -68,6 +72,34 @@ export function walletChannels(s: WalletServices): IpcHandlers {
 
   const selectedNetworkId = async (): Promise<string> => (await networks.list()).selectedId;
 
+  /** Reviews prepared and not yet confirmed: where they send, so that a submitted transfer is remembered by recipient. */
+  const recipients = new Map<string, { networkId: string; to: string; name?: string }>();
+
+  /**
+   * What the review adds about the recipient: the typed name resolved again now (refused if it moved), the recipient's
+   * names on the network, its contact label, and whether this wallet ever sent to it there.
+   */
+  async function withNames(input: TransferInput, review: TransactionReview): Promise<TransactionReview> {
+    const { networkId } = review;
+    const [names, contact, sentBefore] = await Promise.all([
+      s.names.reverse(networkId, [input.to]),
+      s.addressBook.contactOf(networkId, input.to),
+      s.addressBook.hasSentTo(networkId, input.to),
+    ]);
+    const own = vault.listAccounts().some((a) => a.address === input.to);
+    return { ...review, names, firstPayment: !sentBefore && !own, ...(contact ? { contactLabel: contact.label } : {}) };
+  }
+
+  /** The typed name, resolved again by main: the page's resolution is only what the user saw. */
+  async function checkRecipientName(input: TransferInput) {
+    if (input.recipientName === undefined) return undefined;
+    const resolved = await s.names.resolve(await selectedNetworkId(), input.recipientName);
+    if (resolved.address !== input.to) {
+      throw new WalletError('NAME_CHANGED', `${resolved.name} now points to ${resolved.address}, not to ${input.to}. Check the recipient again before sending.`);
+    }
+    return resolved;
+  }
+
   /** The vault keeps the settings; the network selection is the chain's, which knows which networks exist. */
   async function settings(): Promise<Settings> {
     return { ...vault.getSettings(), selectedNetworkId: await selectedNetworkId() };
@@ -79,8 +111,11 @@ export function walletChannels(s: WalletServices): IpcHandlers {
     'vault:unlock': (args) => vault.unlock(args),
     'vault:lock': async () => vault.lock(),
     'vault:changePassword': (args) => vault.changePassword(args),
-    'vault:exportBackup': (args) => vault.exportBackup(args),
-    'vault:importBackup': (args) => vault.importBackup(args),
+    'vault:exportBackup': async (args) => {
+      const contacts = (await s.addressBook.allContacts()).map(({ label, address, networkId }) => ({ label, address, networkId }));
+      return vault.exportBackup(args, { contacts });
+    },
+    'vault:importBackup': (args) => vault.importBackup(args, { mergeContacts: (contacts) => s.addressBook.mergeContacts(contacts) }),
 
     'settings:get': settings,
     'settings:update': async (patch) => {
@@ -155,10 +190,25 @@ export function walletChannels(s: WalletServices): IpcHandlers {
       const max = await s.send.maxAmount(undefined, account(fromAccountId).address, token);
       return { amount: max.amount.toString(), decimals: max.decimals, rcEstimate: max.rcEstimate.toString(), estimateSource: max.estimateSource };
     },
-    'send:prepare': async (input) => s.send.prepare(transfer(input)),
-    'send:confirm': ({ reviewId }) => s.send.confirm(reviewId),
+    'send:prepare': async (input) => {
+      const recipientName = await checkRecipientName(input);
+      const review = await withNames(input, await s.send.prepare(transfer(input)));
+      if (recipients.size > 100) recipients.clear(); // reviews expire after 10 minutes; a burst of unconfirmed ones is dropped
+      recipients.set(review.reviewId, { networkId: review.networkId, to: input.to, ...(recipientName ? { name: recipientName.name } : {}) });
+      return recipientName ? { ...review, recipientName } : review;
+    },
+    'send:confirm': async ({ reviewId }) => {
+      const receipt = await s.send.confirm(reviewId);
+      const sent = recipients.get(reviewId);
+      recipients.delete(reviewId);
+      if (sent) await s.addressBook.recordSent(sent.networkId, sent.to, sent.name);
+      return receipt;
+    },
 
-    'offline:exportUnsigned': async (input) => s.offline.exportUnsigned(transfer(input)),
+    'offline:exportUnsigned': async (input) => {
+      await checkRecipientName(input); // the name typed for the export must still point where the export sends
+      return s.offline.exportUnsigned(transfer(input));
+    },
     'offline:inspect': ({ input }) => s.offline.inspect(input),
     'offline:sign': async ({ input, accountId }) => s.offline.sign(input, account(accountId).address),
     'offline:submit': ({ input, broadcast }) => s.offline.submit(input, broadcast),
@@ -205,5 +255,10 @@ export function walletChannels(s: WalletServices): IpcHandlers {
     'nfts:updateImageSettings': (patch) => s.nfts.updateImageSettings(patch),
     'nfts:prepareTransfer': async ({ fromAccountId, ...input }) => s.nftTransfers.prepare({ ...input, from: account(fromAccountId).address }),
     'nfts:confirmTransfer': ({ reviewId }) => s.nftTransfers.confirm(reviewId),
+    'names:resolve': async ({ text, networkId }) => s.names.resolve(networkId ?? (await selectedNetworkId()), text),
+    'names:reverse': async ({ addresses, networkId }) => s.names.reverse(networkId ?? (await selectedNetworkId()), addresses),
+    'contacts:list': async ({ networkId }) => s.addressBook.view(networkId ?? (await selectedNetworkId())),
+    'contacts:add': async ({ label, address, networkId }) => s.addressBook.addContact({ label, address, networkId: networkId ?? (await selectedNetworkId()) }),
+    'contacts:remove': ({ id }) => s.addressBook.removeContact(id),
   };
 }

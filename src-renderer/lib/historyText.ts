@@ -7,9 +7,13 @@ function amountOf(entry: HistoryEntry): string {
   return `${displayAmount(entry.amount, entry.token.decimals)} ${entry.token.symbol}`;
 }
 
-/** The sentence for one entry. */
-export function describeEntry(entry: HistoryEntry): string {
-  const who = shortAddress(entry.counterparty);
+/** A name for an address (a contact's label, the names main found), when there is one. */
+export type NameOf = (address: string) => string | undefined;
+
+/** The sentence for one entry; with `nameOf`, the other side's name goes before its short address. */
+export function describeEntry(entry: HistoryEntry, nameOf?: NameOf): string {
+  const name = entry.counterparty === undefined ? undefined : nameOf?.(entry.counterparty);
+  const who = name ? `${name} (${shortAddress(entry.counterparty)})` : shortAddress(entry.counterparty);
   switch (entry.kind) {
     case 'sent':
       return `Sent ${amountOf(entry)}${who ? ` to ${who}` : ''}`;
@@ -29,9 +33,9 @@ export function describeEntry(entry: HistoryEntry): string {
 }
 
 /** The sentence for a record (its entries joined), or what it was when it has none. */
-export function describeRecord(record: HistoryRecord): string {
+export function describeRecord(record: HistoryRecord, nameOf?: NameOf): string {
   if (record.entries.length === 0) return record.payer ? 'Transaction' : 'Block produced';
-  return record.entries.map(describeEntry).join('; ');
+  return record.entries.map((e) => describeEntry(e, nameOf)).join('; ');
 }
 
 /** The main kind of a record, for its colour: the first entry's. */

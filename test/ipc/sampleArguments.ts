@@ -42,7 +42,7 @@ export const SAMPLE_ARGUMENTS: { [C in IpcChannel]: IpcArgs<C> } = {
   'dashboard:get': [{ accountId: 'acc-1' }],
   'history:page': [{ accountId: 'acc-1', limit: 20, seqNum: '7', ascending: false, irreversibleOnly: true }],
   'send:maxAmount': [{ fromAccountId: 'acc-1', token: 'koin' }],
-  'send:prepare': [{ fromAccountId: 'acc-1', to: ADDRESS, token: 'koin', amount: '1.5', rcLimit: '100000000', payer: { kind: 'account', accountId: 'acc-2' } }],
+  'send:prepare': [{ fromAccountId: 'acc-1', to: ADDRESS, token: 'koin', amount: '1.5', rcLimit: '100000000', payer: { kind: 'account', accountId: 'acc-2' }, recipientName: 'alice.koin' }],
   'send:confirm': [{ reviewId: 'review-1' }],
   'offline:exportUnsigned': [{ fromAccountId: 'acc-1', to: ADDRESS, token: 'vhp', amount: '2', payer: { kind: 'freeMana' } }],
   'offline:inspect': [{ input: 'EiB...' }],
@@ -65,4 +65,9 @@ export const SAMPLE_ARGUMENTS: { [C in IpcChannel]: IpcArgs<C> } = {
   'nfts:updateImageSettings': [{ enabled: true, ipfsGateway: 'https://gateway.example/ipfs/' }],
   'nfts:prepareTransfer': [{ fromAccountId: 'acc-1', contract: ADDRESS, tokenId: '0x01', to: ADDRESS }],
   'nfts:confirmTransfer': [{ reviewId: 'review-1' }],
+  'names:resolve': [{ text: '@alice', networkId: 'mainnet' }],
+  'names:reverse': [{ addresses: [ADDRESS], networkId: 'local' }],
+  'contacts:list': [{ networkId: 'local' }],
+  'contacts:add': [{ label: 'Bob', address: ADDRESS, networkId: 'local' }],
+  'contacts:remove': [{ id: 'contact-1' }],
 };

@@ -150,6 +150,13 @@ describe('no secret leaves main through the browser shell', () => {
     expect(receipt.reverted).toBe(false);
     await call('history:page', [{ accountId: dev.id, limit: 10, ascending: false, irreversibleOnly: false }]);
 
+    // ---- names and the address book (a plain devnet has no name contracts: an error is traffic too)
+    await call('names:resolve', [{ text: '@alice' }], true);
+    await call('names:reverse', [{ addresses: [keyAccount.address] }]);
+    const contact = await call('contacts:add', [{ label: 'Key account', address: keyAccount.address }]);
+    await call('contacts:list', [{}]);
+    await call('contacts:remove', [{ id: contact.id }]);
+
     // ---- offline signing
     const unsigned = await call('offline:exportUnsigned', [{ fromAccountId: dev.id, to: derived.address, token: 'koin', amount: '0.25' }]);
     await call('offline:inspect', [{ input: unsigned.base64 }]);

@@ -17,6 +17,7 @@ import { GovernanceContract, governanceAbi } from './governance.ts';
 import { NameServiceContract, nameServiceAbi } from './nameService.ts';
 import { PobContract, pobAbi } from './pob.ts';
 import { ResourcesContract, resourcesAbi } from './resources.ts';
+import { KapNamesContract, kapNamesAbi } from './kapNames.ts';
 import { TestToken, TOKEN_EVENTS, type TokenContract, type TokenInfo } from './token.ts';
 import type { Contract } from './context.ts';
 import { VhpContract } from './vhp.ts';
@@ -40,11 +41,11 @@ export const SYSTEM_CONTRACT_NAMES: ReadonlyMap<string, Uint8Array> = new Map([
   ['vhp', VHP_ADDRESS],
 ]);
 
-/** The built-in contracts genesis can place at an address (shapes.ts NATIVE_SYSTEM_CONTRACTS). */
-export type NativeKind = NativeSystemContract;
+/** The built-in contracts genesis can place at an address (shapes.ts: the system ones, and `kap`, the KAP stand-in). */
+export type NativeKind = NativeSystemContract | 'kap';
 
-/** A built-in system contract as placed by genesis. */
-export type SystemContract = KoinContract | VhpContract | NameServiceContract | PobContract | ResourcesContract | GovernanceContract | ClaimContract;
+/** A built-in contract as placed by genesis. */
+export type SystemContract = KoinContract | VhpContract | NameServiceContract | PobContract | ResourcesContract | GovernanceContract | ClaimContract | KapNamesContract;
 
 /**
  * Devnet-only space of the built-in contracts' placements: key = the address a contract answers at, value = its kind
@@ -80,6 +81,7 @@ const MAKE: Record<NativeKind, (address: Uint8Array) => SystemContract> = {
   resources: (address) => new ResourcesContract(address),
   governance: (address) => new GovernanceContract(address),
   claim: (address) => new ClaimContract(address),
+  kap: (address) => new KapNamesContract(address),
 };
 
 /** The built-in contract of `kind` answering at `address` (one instance per placement). */
@@ -100,7 +102,7 @@ export function nativeKindAt(view: StateView, address: Uint8Array): NativeKind |
   return bytes ? (new TextDecoder().decode(bytes) as NativeKind) : undefined;
 }
 
-/** The built-in system contract placed at `address`, if any. */
+/** The built-in contract (system contracts, the KAP stand-in) placed at `address`, if any. */
 export function systemContractAt(view: StateView, address: Uint8Array): SystemContract | undefined {
   const kind = nativeKindAt(view, address);
   return kind ? nativeContract(kind, address) : undefined;
@@ -203,6 +205,7 @@ export function systemContractAbi(contract: SystemContract): string | undefined 
   if (contract instanceof ResourcesContract) return resourcesAbi();
   if (contract instanceof GovernanceContract) return governanceAbi();
   if (contract instanceof ClaimContract) return claimAbi();
+  if (contract instanceof KapNamesContract) return kapNamesAbi();
   return undefined;
 }
 

@@ -2063,6 +2063,188 @@ export const DESCRIPTOR: INamespace = {
         }
        }
       },
+      "kap": {
+       "nested": {
+        "owner_of_arguments": {
+         "fields": {
+          "token_id": {
+           "type": "bytes",
+           "id": 1,
+           "options": {
+            "(koinos.btype)": "HEX"
+           }
+          }
+         }
+        },
+        "bytes_address_object": {
+         "fields": {
+          "value": {
+           "type": "bytes",
+           "id": 1,
+           "options": {
+            "(koinos.btype)": "ADDRESS"
+           }
+          }
+         }
+        },
+        "mint_arguments": {
+         "fields": {
+          "name": {
+           "type": "string",
+           "id": 1
+          },
+          "duration_increments": {
+           "type": "uint32",
+           "id": 2
+          },
+          "owner": {
+           "type": "bytes",
+           "id": 3,
+           "options": {
+            "(koinos.btype)": "ADDRESS"
+           }
+          },
+          "payment_from": {
+           "type": "bytes",
+           "id": 4,
+           "options": {
+            "(koinos.btype)": "ADDRESS"
+           }
+          },
+          "payment_token_address": {
+           "type": "bytes",
+           "id": 5,
+           "options": {
+            "(koinos.btype)": "CONTRACT_ID"
+           }
+          },
+          "promo_code": {
+           "type": "bytes",
+           "id": 6
+          }
+         }
+        },
+        "empty_object": {
+         "fields": {}
+        },
+        "string_object": {
+         "fields": {
+          "value": {
+           "type": "string",
+           "id": 1
+          }
+         }
+        },
+        "get_name_arguments": {
+         "fields": {
+          "name": {
+           "type": "string",
+           "id": 1
+          }
+         }
+        },
+        "get_names_arguments": {
+         "fields": {
+          "owner": {
+           "type": "bytes",
+           "id": 1,
+           "options": {
+            "(koinos.btype)": "ADDRESS"
+           }
+          },
+          "name_offset": {
+           "type": "string",
+           "id": 2
+          },
+          "limit": {
+           "type": "uint64",
+           "id": 3,
+           "options": {
+            "jstype": "JS_STRING"
+           }
+          },
+          "descending": {
+           "type": "bool",
+           "id": 4
+          }
+         }
+        },
+        "get_names_result": {
+         "fields": {
+          "names": {
+           "rule": "repeated",
+           "type": "name_object",
+           "id": 1
+          }
+         }
+        },
+        "name_object": {
+         "fields": {
+          "domain": {
+           "type": "string",
+           "id": 1
+          },
+          "name": {
+           "type": "string",
+           "id": 2
+          },
+          "owner": {
+           "type": "bytes",
+           "id": 3,
+           "options": {
+            "(koinos.btype)": "ADDRESS"
+           }
+          },
+          "expiration": {
+           "type": "uint64",
+           "id": 4,
+           "options": {
+            "jstype": "JS_STRING"
+           }
+          },
+          "grace_period_end": {
+           "type": "uint64",
+           "id": 5,
+           "options": {
+            "jstype": "JS_STRING"
+           }
+          },
+          "sub_names_count": {
+           "type": "uint64",
+           "id": 6,
+           "options": {
+            "jstype": "JS_STRING"
+           }
+          },
+          "locked_kap_tokens": {
+           "type": "uint64",
+           "id": 7,
+           "options": {
+            "jstype": "JS_STRING"
+           }
+          }
+         }
+        },
+        "mint_event": {
+         "fields": {
+          "to": {
+           "type": "bytes",
+           "id": 1,
+           "options": {
+            "(koinos.btype)": "ADDRESS"
+           }
+          },
+          "token_id": {
+           "type": "bytes",
+           "id": 2,
+           "options": {
+            "(koinos.btype)": "HEX"
+           }
+          }
+         }
+        }
+       }
+      },
       "koin": {
        "nested": {
         "mana_balance_object": {
@@ -2177,6 +2359,59 @@ export const DESCRIPTOR: INamespace = {
            "id": 2,
            "options": {
             "(koinos.btype)": "ADDRESS"
+           }
+          }
+         }
+        }
+       }
+      },
+      "nicknames": {
+       "nested": {
+        "str": {
+         "fields": {
+          "value": {
+           "type": "string",
+           "id": 1
+          }
+         }
+        },
+        "address_data": {
+         "fields": {
+          "value": {
+           "type": "bytes",
+           "id": 1,
+           "options": {
+            "(koinos.btype)": "ADDRESS"
+           }
+          },
+          "permanent_address": {
+           "type": "bool",
+           "id": 2
+          },
+          "address_modifiable_only_by_governance": {
+           "type": "bool",
+           "id": 3
+          }
+         }
+        },
+        "address": {
+         "fields": {
+          "value": {
+           "type": "bytes",
+           "id": 1,
+           "options": {
+            "(koinos.btype)": "ADDRESS"
+           }
+          }
+         }
+        },
+        "token": {
+         "fields": {
+          "token_id": {
+           "type": "bytes",
+           "id": 1,
+           "options": {
+            "(koinos.btype)": "HEX"
            }
           }
          }

@@ -25,6 +25,8 @@ export interface BackupAccount {
 export interface BackupPayload {
   phrases: { ref: string; phrase: string; nextIndex: number }[];
   accounts: BackupAccount[];
+  /** The address book's contacts (absent in backups made before there was one). */
+  contacts?: { label: string; address: string; networkId: string }[];
 }
 
 interface BackupEnvelope {
@@ -77,6 +79,12 @@ function checkPayload(value: unknown): BackupPayload {
         (a.kind === 'key' && typeof a.privateKeyHex === 'string') ||
         a.kind === 'watch');
     if (!ok) throw invalid('an account entry is incomplete');
+  }
+  if (p.contacts !== undefined) {
+    if (!Array.isArray(p.contacts)) throw invalid('its contacts are not a list');
+    for (const c of p.contacts) {
+      if (typeof c?.label !== 'string' || typeof c.address !== 'string' || typeof c.networkId !== 'string') throw invalid('a contact entry is incomplete');
+    }
   }
   return p;
 }

@@ -13,7 +13,7 @@ import type { Transaction } from '../../koinos/types.ts';
 import { makeFolders } from '../makeFolders.ts';
 import type { TransactionSigner } from '../signer.ts';
 import { assertNewAddress, checkNewPassword, cleanName, findAccount, newId, removeAccount, reorder, requireText, toInfo } from './accountBook.ts';
-import { openBackup, sealBackup } from './backupFile.ts';
+import { openBackup, sealBackup, type BackupPayload } from './backupFile.ts';
 import { backupPayloadOf, mergeBackup } from './backupMerge.ts';
 import { apiKeyEntry, entryNames, keychainApiKeyEntry, openEntry, removeAll, resealGeneration, sealEntry, secretEntry } from './entries.ts';
 import { IdleTimer, SYSTEM_CLOCK, type Clock } from './idleTimer.ts';
@@ -251,10 +251,11 @@ export class Vault implements TransactionSigner {
   }
 
   /**
-   * `vault:exportBackup`: every account and secret, sealed with `backupPassword` (its own salt), in one file's text.
+   * `vault:exportBackup`: every account and secret, sealed with `backupPassword` (its own salt), in one file's text,
+   * with the address book's contacts when given (they are not the vault's, but belong in the same sealed file).
    * @throws WalletError VAULT_LOCKED, WRONG_PASSWORD (the wallet password), WEAK_PASSWORD (the backup password).
    */
-  exportBackup(args: { password: string; backupPassword: string }): Promise<EncryptedBackup> {
+  exportBackup(args: { password: string; backupPassword: string }, extras: { contacts?: BackupPayload['contacts'] } = {}): Promise<EncryptedBackup> {
     return this.#exclusive(async () => {
       this.#requireSession();
       const backupPassword = checkNewPassword(args?.backupPassword, 'the backup password');
@@ -266,6 +267,7 @@ export class Vault implements TransactionSigner {
       } finally {
         zero(key);
       }
+      if (extras.contacts && extras.contacts.length > 0) payload.contacts = extras.contacts;
       const now = new Date(this.#clock.now());
       const content = await sealBackup(payload, backupPassword, { N: vault.kdf.N, r: vault.kdf.r, p: vault.kdf.p }, now);
       return { fileName: `koinos-wallet-backup-${now.toISOString().slice(0, 10)}.json`, content };
@@ -274,10 +276,14 @@ export class Vault implements TransactionSigner {
 
   /**
    * `vault:importBackup`: adds the backup's accounts to this (unlocked) wallet, skipping those it already has; phrases
-   * it already holds are matched, not duplicated. Returns every account of the wallet.
+   * it already holds are matched, not duplicated. Returns every account of the wallet. The backup's contacts go to
+   * `mergeContacts` once the accounts are committed.
    * @throws WalletError INVALID_BACKUP, WRONG_PASSWORD (the backup password), VAULT_LOCKED.
    */
-  importBackup(args: { content: string; backupPassword: string }): Promise<AccountInfo[]> {
+  importBackup(
+    args: { content: string; backupPassword: string },
+    options: { mergeContacts?: (contacts: NonNullable<BackupPayload['contacts']>) => Promise<unknown> } = {},
+  ): Promise<AccountInfo[]> {
     return this.#exclusive(async () => {
       this.#requireSession();
       const backupPassword = requireText(args?.backupPassword, 'the backup password');
@@ -290,6 +296,7 @@ export class Vault implements TransactionSigner {
       } finally {
         for (const [, bytes] of entries) zero(bytes);
       }
+      if (payload.contacts && options.mergeContacts) await options.mergeContacts(payload.contacts);
       return this.listAccounts();
     });
   }

@@ -1,0 +1,202 @@
+// The address book: contacts (a label for an address on one network) and the addresses this wallet sent to, per
+// network. Not secret, so kept beside the wallet in address-book.json (one atomic write per change, changes serialized);
+// the contacts also travel in the encrypted backup.
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { addressFromString } from '../koinos/address.ts';
+import { WalletError } from '../koinos/errors.ts';
+import type { AddressBookView, Contact, RecentRecipient } from '../ipc/contract.ts';
+import { writeFileAtomic } from './atomicFile.ts';
+
+/** The file name inside the data folder. */
+export const ADDRESS_BOOK_FILE = 'address-book.json';
+/** Recent recipients kept per network (the oldest go first). */
+export const MAX_RECENT_PER_NETWORK = 50;
+export const MAX_CONTACTS = 5_000;
+const MAX_LABEL_CHARS = 100;
+
+/** A contact as the backup file holds it (no id: the importing wallet gives its own). */
+export interface BackupContact {
+  label: string;
+  address: string;
+  networkId: string;
+}
+
+interface AddressBookData {
+  contacts: Contact[];
+  recent: RecentRecipient[];
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isText = (v: unknown, max = 200): v is string => typeof v === 'string' && v.length > 0 && v.length <= max;
+
+function validAddress(text: string): boolean {
+  try {
+    addressFromString(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Keeps the well-formed entries of a stored file (a damaged entry is dropped, never a reason to fail). */
+function readData(json: unknown): AddressBookData {
+  const data: AddressBookData = { contacts: [], recent: [] };
+  if (!isRecord(json)) return data;
+  for (const c of Array.isArray(json['contacts']) ? json['contacts'] : []) {
+    if (isRecord(c) && isText(c['id']) && isText(c['label'], MAX_LABEL_CHARS) && isText(c['address'], 40) && isText(c['networkId']) && isText(c['addedAt'], 20) && validAddress(c['address'])) {
+      data.contacts.push({ id: c['id'], label: c['label'], address: c['address'], networkId: c['networkId'], addedAt: c['addedAt'] });
+    }
+  }
+  for (const r of Array.isArray(json['recent']) ? json['recent'] : []) {
+    if (isRecord(r) && isText(r['address'], 40) && isText(r['networkId']) && isText(r['lastSentAt'], 20) && validAddress(r['address'])) {
+      data.recent.push({ address: r['address'], networkId: r['networkId'], lastSentAt: r['lastSentAt'], ...(isText(r['name'], 100) ? { name: r['name'] } : {}) });
+    }
+  }
+  return data;
+}
+
+/** A label as stored: control characters become spaces, trimmed, at most 100 characters. */
+function cleanLabel(label: string): string {
+  const text = label.replace(/\p{Cc}/gu, ' ').trim().slice(0, MAX_LABEL_CHARS);
+  if (text === '') throw new WalletError('INVALID_ARGUMENT', 'expected a label for the contact, got an empty one');
+  return text;
+}
+
+/**
+ * Contacts and recent recipients of every network, in `<dataDir>/address-book.json`.
+ * @example
+ * const book = new AddressBook(dataDir);
+ * await book.addContact({ label: 'Bob', address: '1Abc…', networkId: 'mainnet' });
+ * await book.hasSentTo('mainnet', '1Abc…'); // false until a transfer is recorded
+ */
+export class AddressBook {
+  readonly path: string;
+  private cached: AddressBookData | undefined;
+  private tail: Promise<unknown> = Promise.resolve();
+  private readonly now: () => number;
+
+  constructor(dataDir: string, options: { now?: () => number } = {}) {
+    this.path = join(dataDir, ADDRESS_BOOK_FILE);
+    this.now = options.now ?? Date.now;
+  }
+
+  private async load(): Promise<AddressBookData> {
+    if (!this.cached) {
+      let text: string | undefined;
+      try {
+        text = await readFile(this.path, 'utf8');
+      } catch (cause) {
+        if ((cause as NodeJS.ErrnoException).code !== 'ENOENT') {
+          throw new WalletError('STORAGE_FAILED', `Cannot read the address book in ${this.path}. Check the folder's permissions.`, { cause });
+        }
+      }
+      let json: unknown;
+      try {
+        json = text === undefined ? undefined : JSON.parse(text);
+      } catch {
+        json = undefined; // a damaged file starts empty rather than stopping the wallet; the backup holds the contacts
+      }
+      this.cached = readData(json);
+    }
+    return this.cached;
+  }
+
+  /** Runs `change` on a copy and writes it as one atomic file; changes run one after another. */
+  private update<T>(change: (data: AddressBookData) => T): Promise<T> {
+    const run = this.tail.then(async () => {
+      const next = structuredClone(await this.load());
+      const result = change(next);
+      await writeFileAtomic(this.path, JSON.stringify({ version: 1, ...next }, null, 2));
+      this.cached = next;
+      return result;
+    });
+    this.tail = run.catch(() => {});
+    return run;
+  }
+
+  /** Contacts of a network, by label, and its recent recipients, newest first. */
+  async view(networkId: string): Promise<AddressBookView> {
+    const data = await this.load();
+    return {
+      networkId,
+      contacts: data.contacts.filter((c) => c.networkId === networkId).sort((a, b) => a.label.localeCompare(b.label)),
+      recent: data.recent.filter((r) => r.networkId === networkId).sort((a, b) => Number(BigInt(b.lastSentAt) - BigInt(a.lastSentAt))),
+    };
+  }
+
+  /** Every contact of every network (for the backup). */
+  async allContacts(): Promise<Contact[]> {
+    return structuredClone((await this.load()).contacts);
+  }
+
+  /**
+   * Adds a contact; an address already in the book on that network gets the new label instead of a second entry.
+   * @throws WalletError INVALID_ADDRESS, INVALID_ARGUMENT (an empty label, a full book).
+   */
+  async addContact(input: BackupContact): Promise<Contact> {
+    addressFromString(input.address);
+    const label = cleanLabel(input.label);
+    return this.update((data) => {
+      const existing = data.contacts.find((c) => c.address === input.address && c.networkId === input.networkId);
+      if (existing) {
+        existing.label = label;
+        return structuredClone(existing);
+      }
+      if (data.contacts.length >= MAX_CONTACTS) throw new WalletError('INVALID_ARGUMENT', `expected at most ${MAX_CONTACTS} contacts; remove some first`);
+      const contact: Contact = { id: randomUUID(), label, address: input.address, networkId: input.networkId, addedAt: String(this.now()) };
+      data.contacts.push(contact);
+      return structuredClone(contact);
+    });
+  }
+
+  /**
+   * Removes a contact; returns the contacts of its network.
+   * @throws WalletError NOT_FOUND for an id the book does not have.
+   */
+  async removeContact(id: string): Promise<Contact[]> {
+    const networkId = await this.update((data) => {
+      const found = data.contacts.find((c) => c.id === id);
+      if (!found) throw new WalletError('NOT_FOUND', 'That contact is no longer in the address book.');
+      data.contacts = data.contacts.filter((c) => c.id !== id);
+      return found.networkId;
+    });
+    return (await this.view(networkId)).contacts;
+  }
+
+  /** Adds the backup's contacts that the book does not have (same address and network); labels here win. */
+  mergeContacts(contacts: readonly BackupContact[]): Promise<number> {
+    return this.update((data) => {
+      let added = 0;
+      for (const c of contacts) {
+        if (!validAddress(c.address) || !isText(c.networkId) || typeof c.label !== 'string' || c.label.trim() === '') continue;
+        if (data.contacts.some((d) => d.address === c.address && d.networkId === c.networkId)) continue;
+        if (data.contacts.length >= MAX_CONTACTS) break;
+        data.contacts.push({ id: randomUUID(), label: cleanLabel(c.label), address: c.address, networkId: c.networkId, addedAt: String(this.now()) });
+        added++;
+      }
+      return added;
+    });
+  }
+
+  /** Whether a transfer from this wallet to `address` on the network was recorded. */
+  async hasSentTo(networkId: string, address: string): Promise<boolean> {
+    return (await this.load()).recent.some((r) => r.networkId === networkId && r.address === address);
+  }
+
+  /** The contact of an address on a network, if it is one. */
+  async contactOf(networkId: string, address: string): Promise<Contact | undefined> {
+    return (await this.load()).contacts.find((c) => c.networkId === networkId && c.address === address);
+  }
+
+  /** Records a submitted transfer to `address` (and the name typed for it); keeps the newest 50 per network. */
+  recordSent(networkId: string, address: string, name?: string): Promise<void> {
+    return this.update((data) => {
+      const entry: RecentRecipient = { address, networkId, lastSentAt: String(this.now()), ...(name ? { name } : {}) };
+      const others = data.recent.filter((r) => !(r.networkId === networkId && r.address === address));
+      const mine = [entry, ...others.filter((r) => r.networkId === networkId)].slice(0, MAX_RECENT_PER_NETWORK);
+      data.recent = [...mine, ...others.filter((r) => r.networkId !== networkId)];
+    });
+  }
+}

@@ -1,0 +1,134 @@
+// End to end: names and contacts on a Local network shaped like mainnet (the nicknames contract and the KAP stand-in
+// at mainnet's addresses). Send to @name and to name.koin with the address shown in full before the review and a
+// first-payment warning in it; a contact added from the receipt and reused from the recipient field (no warning the
+// second time); names that do not resolve said under the field; the names beside addresses in the history; the contact
+// removed in Settings.
+import { Contract, Provider, Signer } from 'koilib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { devKey } from '../../src-main/devnet/devKeys.ts';
+import { approve, chromiumMissing, createWallet, go, importDevAccount, selectAccount, startE2eWallet, type E2eWallet } from './harness.ts';
+import type { Page } from 'playwright-core';
+
+const missing = chromiumMissing();
+const NICKNAMES_MAINNET = '1KD9Es7LBBjA1FY3ViCgQJ7e6WH1ipKbhz';
+const KAP_MAINNET = '13tmzDmfqCsbYT26C4CmKxq86d33senqH3';
+
+/** Registers a name on the devnet as its holder would, with koilib: the holder signs, the block is awaited. */
+async function register(url: string, contractId: string, index: number, entryPoint: string, args: (address: string) => Record<string, unknown>): Promise<string> {
+  const provider = new Provider([`${url}/jsonrpc`]);
+  const key = devKey(index);
+  const contract = new Contract({ id: contractId, provider, signer: Object.assign(Signer.fromWif(key.wif), { provider }) });
+  await contract.fetchAbi();
+  const { transaction } = await contract.functions[entryPoint]!(args(key.address));
+  // byTransactionId: koilib's 'byBlock' misses a block made within its first second (the Local network makes one every 200 ms).
+  await transaction!.wait('byTransactionId', 30_000);
+  return key.address;
+}
+
+/** Fills the recipient and waits until the field shows where the name points. */
+async function typeName(page: Page, text: string, address: string): Promise<void> {
+  await page.getByLabel('Recipient address').fill(text);
+  await expect.poll(() => page.getByTestId('resolved-address').locator('code').getAttribute('data-address'), { timeout: 20_000 }).toBe(address);
+}
+
+/** Amount, Review, Sign and send, approval; returns the review's text. */
+async function sendOne(page: Page, amount: string): Promise<string> {
+  await page.getByLabel(/^Amount/).fill(amount);
+  await page.getByRole('button', { name: 'Review' }).click();
+  const review = page.getByRole('region', { name: 'Review what will be signed' });
+  await review.waitFor({ timeout: 20_000 });
+  await review.getByTestId('review-recipient').waitFor();
+  return (await review.textContent()) ?? '';
+}
+
+async function signAndWait(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Sign and send' }).click();
+  await approve(page);
+  await page.getByTestId('tx-status').waitFor({ timeout: 20_000 });
+}
+
+describe.skipIf(missing !== undefined)('names and contacts in the browser', () => {
+  let e2e: E2eWallet | undefined;
+  afterEach(async () => {
+    await e2e?.stop();
+    e2e = undefined;
+  });
+
+  it('sends to @name and name.koin, warns of a first payment, adds a contact from the receipt and reuses it', async () => {
+    e2e = await startE2eWallet({ name: 'names', devnet: { shape: { like: 'mainnet' } } });
+    const { page, shots, wallet } = e2e;
+    await createWallet(page);
+    await importDevAccount(page, 0);
+    await selectAccount(page, 'Devnet account 0');
+    const { url, accounts } = await wallet.handlers['devnet:status']();
+    const carol = await register(url!, NICKNAMES_MAINNET, 2, 'mint', (to) => ({ to, token_id: `0x${Buffer.from('carol').toString('hex')}` }));
+    const bob = await register(url!, KAP_MAINNET, 1, 'mint', (owner) => ({ name: 'bob.koin', duration_increments: 1, owner }));
+    expect([bob, carol]).toEqual([accounts[1]!.address, accounts[2]!.address]);
+
+    // @carol: resolved on the selected network, the address in full, and Kondor's warning about a movable nickname.
+    await go(page, 'Send');
+    await page.getByTestId('balance-KOIN').or(page.getByLabel('Recipient address')).first().waitFor({ timeout: 20_000 });
+    await typeName(page, '@carol', carol);
+    await expect.poll(() => page.getByText('Whoever holds @carol can point it to another address').count()).toBe(1);
+    await shots.take(page, 'send-nickname');
+    const first = await sendOne(page, '1');
+    expect(first).toContain('You have never sent to this address');
+    expect(await page.getByTestId('review-recipient').textContent()).toContain('@carol');
+    await shots.take(page, 'review-first-payment');
+    await signAndWait(page);
+    expect(await page.getByTestId('receipt-recipient').textContent()).toContain('@carol');
+
+    // The receipt's "Add to contacts", with the typed name offered as the label.
+    await page.getByRole('button', { name: /^Add to contacts/ }).click();
+    const labelField = page.getByLabel(/^Label for /);
+    expect(await labelField.inputValue()).toBe('@carol');
+    await labelField.fill('Carol');
+    await page.getByRole('button', { name: 'Save contact' }).click();
+    await page.getByText('In your contacts as').waitFor();
+    await shots.take(page, 'receipt-contact-added');
+
+    // bob.koin through KAP.
+    await page.getByRole('button', { name: 'New transfer' }).click();
+    await typeName(page, 'bob.koin', bob);
+    await shots.take(page, 'send-kap-name');
+    const kapReview = await sendOne(page, '2');
+    expect(kapReview).toContain('bob.koin');
+    expect(kapReview).toContain('You have never sent to this address');
+    await signAndWait(page);
+
+    // The contact, searched from the recipient field: no first-payment warning now, its label in the review.
+    await page.getByRole('button', { name: 'New transfer' }).click();
+    await page.getByLabel('Recipient address').fill('car');
+    const suggestions = page.getByRole('list', { name: 'Matching contacts and recent recipients' });
+    await suggestions.getByRole('button', { name: /^Carol/ }).click();
+    expect(await page.getByLabel('Recipient address').inputValue()).toBe(carol);
+    await page.getByText('In your contacts as').waitFor();
+    const again = await sendOne(page, '0.5');
+    expect(again).not.toContain('You have never sent to this address');
+    expect(again).toContain('Carol');
+    await shots.take(page, 'review-contact');
+    await page.getByRole('button', { name: 'Back' }).click();
+
+    // Names that do not resolve: a clear line under the field, and nothing to review.
+    await page.getByLabel('Recipient address').fill('@nobody');
+    await page.getByText('Nobody holds the name @nobody').waitFor({ timeout: 20_000 });
+    expect(await page.getByRole('button', { name: 'Review' }).isDisabled()).toBe(true);
+    await page.getByLabel('Recipient address').fill('nobody.koin');
+    await page.getByText('Nobody holds the name nobody.koin').waitFor({ timeout: 20_000 });
+    await shots.take(page, 'send-name-not-found');
+
+    // The history names the other side: the contact's label, then the KAP name.
+    await go(page, 'History');
+    await expect.poll(() => page.getByRole('listitem').filter({ hasText: /Sent 1 KOIN to Carol \(/ }).count(), { timeout: 20_000 }).toBeGreaterThan(0);
+    await expect.poll(() => page.getByRole('listitem').filter({ hasText: /Sent 2 KOIN to bob\.koin \(/ }).count(), { timeout: 20_000 }).toBeGreaterThan(0);
+    await shots.take(page, 'history-names');
+
+    // The contacts in Settings, removed from there.
+    await go(page, 'Settings');
+    const contacts = page.getByRole('list', { name: 'Contacts on Local (devnet)' });
+    await expect.poll(() => contacts.getByRole('listitem').allTextContents()).toEqual([expect.stringContaining('Carol')]);
+    await shots.take(page, 'settings-contacts');
+    await contacts.getByRole('button', { name: 'Remove Carol' }).click();
+    await page.getByText('No contacts on Local (devnet) yet.').waitFor();
+  }, 240_000);
+});

@@ -1,0 +1,32 @@
+// What a recipient field holds, read before any node is asked: @nickname, a KAP name (lower-cased, KAP's characters),
+// or text meant as an address (which address.ts checks).
+import { describe, expect, it } from 'vitest';
+import { kapLabelProblem, parseKapName, readRecipientText } from '../../src-main/koinos/recipientName.ts';
+
+describe('readRecipientText', () => {
+  it('reads @nicknames, KAP names and addresses apart', () => {
+    expect(readRecipientText(' @Alice ')).toEqual({ kind: 'nickname', nickname: 'alice' });
+    expect(readRecipientText('Alice.KOIN')).toEqual({ kind: 'kap', name: 'alice.koin', label: 'alice', domain: 'koin' });
+    expect(readRecipientText('sub.alice.koin')).toMatchObject({ kind: 'kap', label: 'sub.alice', domain: 'koin' });
+    expect(readRecipientText('1GE2JqXw5LMQaU1sj82Dy8ZEe2BRXQS1cs')).toEqual({ kind: 'address', address: '1GE2JqXw5LMQaU1sj82Dy8ZEe2BRXQS1cs' });
+  });
+
+  it('says why text is no name', () => {
+    expect(readRecipientText('')).toEqual({ kind: 'invalid', reason: 'the recipient is empty' });
+    expect(readRecipientText('@')).toMatchObject({ kind: 'invalid', reason: expect.stringContaining('after "@"') });
+    expect(readRecipientText('@two words')).toMatchObject({ kind: 'invalid', reason: 'a nickname has no spaces' });
+    expect(readRecipientText('bad--name.koin')).toMatchObject({ kind: 'invalid', reason: 'a part of the name has "--"' });
+    expect(readRecipientText('-a.koin')).toMatchObject({ kind: 'invalid' });
+    expect(readRecipientText('.koin')).toMatchObject({ kind: 'invalid', reason: 'a KAP name looks like alice.koin' });
+    expect(readRecipientText(`${'a'.repeat(70)}.koin`)).toMatchObject({ kind: 'invalid', reason: expect.stringContaining('at most 64') });
+  });
+});
+
+describe('KAP name rules', () => {
+  it('allows a-z, 0-9, inner single hyphens and characters from U+00A1, lower-casing the text', () => {
+    expect(kapLabelProblem('my-name9')).toBeUndefined();
+    expect(kapLabelProblem('café')).toBeUndefined();
+    expect(kapLabelProblem('a_b')).toBe('"_" is not allowed in a name (use a-z, 0-9 and "-")');
+    expect(parseKapName('ÉLAN.koin')).toEqual({ name: 'élan.koin', label: 'élan', domain: 'koin' });
+  });
+});

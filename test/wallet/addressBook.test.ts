@@ -1,0 +1,92 @@
+// The address book: contacts per network (relabelled rather than doubled), recent recipients newest first, the
+// first-payment question, a file that survives a restart and a damaged one, and contacts through the encrypted backup.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ADDRESS_BOOK_FILE, AddressBook } from '../../src-main/wallet/addressBook.ts';
+import { NO_SECRET_SERVICE, PASSWORD, vaultFixture } from './vault/helpers.ts';
+
+const BOB = '1GE2JqXw5LMQaU1sj82Dy8ZEe2BRXQS1cs';
+const CAROL = '1DFF1akeStY8SfomzFsSYsZPesQcbnF1vR';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+async function folder(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'address-book-'));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+describe('the address book', () => {
+  it('keeps contacts per network, relabels an address it has, removes by id, and reads them back after a restart', async () => {
+    const dir = await folder();
+    let clock = 1_000;
+    const book = new AddressBook(dir, { now: () => clock++ });
+    const bob = await book.addContact({ label: ' Bob ', address: BOB, networkId: 'mainnet' });
+    expect(bob).toMatchObject({ label: 'Bob', address: BOB, networkId: 'mainnet', addedAt: '1000' });
+    expect((await book.addContact({ label: 'Bobby', address: BOB, networkId: 'mainnet' })).id).toBe(bob.id);
+    await book.addContact({ label: 'Bob on the devnet', address: BOB, networkId: 'local' });
+    await book.addContact({ label: 'Alice', address: CAROL, networkId: 'mainnet' });
+    expect((await book.view('mainnet')).contacts.map((c) => c.label)).toEqual(['Alice', 'Bobby']);
+
+    const again = new AddressBook(dir);
+    expect((await again.view('local')).contacts.map((c) => c.label)).toEqual(['Bob on the devnet']);
+    expect((await again.removeContact(bob.id)).map((c) => c.label)).toEqual(['Alice']);
+    await expect(again.removeContact(bob.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(again.addContact({ label: '  ', address: BOB, networkId: 'mainnet' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(again.addContact({ label: 'Typo', address: `${BOB.slice(0, -1)}t`, networkId: 'mainnet' })).rejects.toMatchObject({ code: 'INVALID_ADDRESS' });
+  });
+
+  it('remembers where this wallet sent, per network, newest first: what the first-payment warning asks', async () => {
+    const dir = await folder();
+    let clock = 5_000;
+    const book = new AddressBook(dir, { now: () => clock++ });
+    expect(await book.hasSentTo('mainnet', BOB)).toBe(false);
+    await book.recordSent('mainnet', BOB, '@bob');
+    await book.recordSent('mainnet', CAROL);
+    expect(await book.hasSentTo('mainnet', BOB)).toBe(true);
+    expect(await book.hasSentTo('local', BOB)).toBe(false);
+    await book.recordSent('mainnet', BOB);
+    const recent = (await new AddressBook(dir).view('mainnet')).recent;
+    expect(recent.map((r) => [r.address, r.lastSentAt])).toEqual([[BOB, '5002'], [CAROL, '5001']]);
+  });
+
+  it('starts empty from a damaged file and keeps only the well-formed entries of a tampered one', async () => {
+    const dir = await folder();
+    await writeFile(join(dir, ADDRESS_BOOK_FILE), '{ not json');
+    expect(await new AddressBook(dir).view('mainnet')).toEqual({ networkId: 'mainnet', contacts: [], recent: [] });
+    await writeFile(
+      join(dir, ADDRESS_BOOK_FILE),
+      JSON.stringify({ contacts: [{ id: 'c1', label: 'Bob', address: BOB, networkId: 'mainnet', addedAt: '1' }, { id: 'c2', label: 'Bad', address: 'nope', networkId: 'mainnet', addedAt: '1' }], recent: 'x' }),
+    );
+    expect((await new AddressBook(dir).view('mainnet')).contacts.map((c) => c.id)).toEqual(['c1']);
+  });
+
+  it('travels in the encrypted backup and merges into another wallet without doubling a contact it has', async () => {
+    const from = await vaultFixture({ keychain: NO_SECRET_SERVICE });
+    const to = await vaultFixture({ keychain: NO_SECRET_SERVICE });
+    cleanups.push(from.cleanup, to.cleanup);
+    const source = await from.open();
+    await source.create({ password: PASSWORD });
+    const contacts = [
+      { label: 'Bob', address: BOB, networkId: 'mainnet' },
+      { label: 'Carol', address: CAROL, networkId: 'local' },
+    ];
+    const backup = await source.exportBackup({ password: PASSWORD, backupPassword: 'the backup password' }, { contacts });
+    expect(backup.content).not.toContain(BOB); // sealed with the rest
+    source.lock();
+
+    const target = await to.open();
+    await target.create({ password: PASSWORD });
+    const book = new AddressBook(await folder());
+    await book.addContact({ label: 'Robert', address: BOB, networkId: 'mainnet' });
+    await target.importBackup({ content: backup.content, backupPassword: 'the backup password' }, { mergeContacts: (c) => book.mergeContacts(c) });
+    target.lock();
+    expect((await book.view('mainnet')).contacts.map((c) => c.label)).toEqual(['Robert']);
+    expect((await book.view('local')).contacts.map((c) => [c.label, c.address])).toEqual([['Carol', CAROL]]);
+  });
+});

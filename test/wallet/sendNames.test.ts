@@ -1,0 +1,72 @@
+// Names in the send flow, through the wallet's handler table on a mainnet-shaped Local network: send:prepare resolves
+// the typed name again and refuses a review whose address is not where the name points now; the review carries the
+// recipient's names and the first-payment flag, which a submitted transfer clears; the recipient is remembered.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Contract, Provider, Signer } from 'koilib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { devKey } from '../../src-main/devnet/devKeys.ts';
+import { WalletError } from '../../src-main/koinos/errors.ts';
+import { createWalletApp, type WalletApp } from '../../src-main/wallet/walletApp.ts';
+import { KEYTAR, PASSWORD, TEST_SCRYPT, removeService, uniqueService } from './vault/helpers.ts';
+
+const NICKNAMES_MAINNET = '1KD9Es7LBBjA1FY3ViCgQJ7e6WH1ipKbhz';
+
+describe('names in send:prepare and send:confirm', () => {
+  let opened: { wallet: WalletApp; dataDir: string; service: string } | undefined;
+  afterEach(async () => {
+    if (!opened) return;
+    await opened.wallet.close();
+    await rm(opened.dataDir, { recursive: true, force: true });
+    await removeService(opened.service).catch(() => undefined);
+    opened = undefined;
+  });
+
+  it('re-resolves the typed name, names the recipient, and warns of a first payment only until one was sent', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'koinos-send-names-'));
+    const service = uniqueService();
+    const wallet = await createWalletApp({
+      dataDir,
+      keychain: KEYTAR,
+      vault: { keychainService: service, scryptCost: TEST_SCRYPT },
+      devnet: { port: 0, devnet: { blockTimeMs: 0, accounts: 3, shape: { like: 'mainnet' } } },
+      approver: { mode: 'dialog', decide: async () => true },
+      log: () => {},
+    });
+    opened = { wallet, dataDir, service };
+    const h = wallet.handlers;
+    await h['vault:create']({ password: PASSWORD });
+    const from = await h['devnet:importAccount']({ index: 0, watchOnly: false });
+    const { url } = await h['devnet:status']();
+    const dave = devKey(1);
+    const provider = new Provider([`${url}/jsonrpc`]);
+    const nicknames = new Contract({ id: NICKNAMES_MAINNET, provider, signer: Object.assign(Signer.fromWif(dave.wif), { provider }) });
+    await nicknames.fetchAbi();
+    const { transaction } = await nicknames.functions['mint']!({ to: dave.address, token_id: `0x${Buffer.from('dave').toString('hex')}` });
+    await transaction!.wait('byTransactionId', 30_000);
+
+    const input = { fromAccountId: from.id, to: dave.address, token: 'koin', amount: '1', recipientName: '@dave' };
+    const review = await h['send:prepare'](input);
+    expect(review.recipientName).toMatchObject({ name: '@dave', address: dave.address, source: 'nickname' });
+    expect(review.names).toEqual([{ address: dave.address, nickname: '@dave', kap: [] }]);
+    expect(review.firstPayment).toBe(true);
+
+    // The page says @dave, but the address it sends is another: main refuses to prepare it.
+    const moved = await h['send:prepare']({ ...input, to: devKey(2).address }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(moved).toBeInstanceOf(WalletError);
+    expect((moved as WalletError).code).toBe('NAME_CHANGED');
+
+    const receipt = await h['send:confirm']({ reviewId: review.reviewId });
+    expect(receipt.reverted).toBe(false);
+    const book = await h['contacts:list']({});
+    expect(book.recent.map((r) => [r.address, r.name])).toEqual([[dave.address, '@dave']]);
+    expect((await h['send:prepare']({ ...input, amount: '2' })).firstPayment).toBe(false);
+    // One of the wallet's own accounts is never a first payment.
+    const own = await h['devnet:importAccount']({ index: 2, watchOnly: true });
+    expect((await h['send:prepare']({ fromAccountId: from.id, to: own.address, token: 'koin', amount: '1' })).firstPayment).toBe(false);
+  }, 120_000);
+});
