@@ -15,6 +15,7 @@ import { HeadWatcher } from './chain/headWatcher.ts';
 import { HistoryService } from './chain/history.ts';
 import { NetworkService } from './chain/networks.ts';
 import { NftService } from './chain/nfts.ts';
+import type { MediaFetchOptions } from './chain/nftImages.ts';
 import { NftTransferService } from './chain/nftTransfer.ts';
 import { OfflineService } from './chain/offline.ts';
 import { PendingTransactions } from './chain/pendingTransactions.ts';
@@ -52,6 +53,11 @@ export interface WalletAppOptions {
    * the page does (the browser shell, with the browser's Notification API).
    */
   notificationPresenter?: 'main' | 'page';
+  /**
+   * How NFT media is fetched, for tests only (a cap, a timeout, loopback allowed for their servers on 127.0.0.1). The
+   * shells never set it, and no channel or setting reaches it.
+   */
+  nftMedia?: MediaFetchOptions;
 }
 
 export interface WalletApp {
@@ -109,7 +115,7 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
   const offline = new OfflineService({ networks, tokens, pending, follower, signer: vault, approvals });
   const history = new HistoryService({ networks, tokens, pending });
   const dashboard = new DashboardService({ networks, tokens, pending });
-  const nfts = new NftService({ networks, settings });
+  const nfts = new NftService({ networks, settings, ...(options.nftMedia ? { media: options.nftMedia } : {}) });
   const nftTransfers = new NftTransferService({ networks, tokens, nfts, pending, follower, signer: vault, approvals });
 
   const hub = createEventHub(log);

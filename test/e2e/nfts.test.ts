@@ -1,7 +1,6 @@
-// End to end: a KCS-5 collection uploaded to the embedded devnet as real WebAssembly (@koinosbox/contracts) is refused
-// where it is not one and added by address on the NFTs screen; its tokens are listed without images on the local
-// network, and with the image main fetched (a PNG as a data: URL; an SVG refused) on the same chain reached as a custom
-// network; one NFT is sent through the review and the approval, and the recipient's screen shows it.
+// End to end: a KCS-5 collection (real WebAssembly) is refused where it is not one and added on the NFTs screen; its
+// tokens show no images on the local network, and main's fetched image (PNG shown; SVG and an address on the user's own
+// network refused) on the same chain as a custom network; one NFT is sent through review and approval to the recipient.
 import { afterEach, describe, expect, it } from 'vitest';
 import { devKey } from '../../src-main/devnet/devKeys.ts';
 import { png, SVG, uploadCollection } from '../wallet/chain/nftFixtures.ts';
@@ -19,7 +18,8 @@ describe.skipIf(missing !== undefined)('NFTs in the browser', () => {
   });
 
   it('adds a collection by address, shows an NFT with its image where images are fetched, and sends it through the review', async () => {
-    e2e = await startE2eWallet({ name: 'nfts' });
+    // The media server listens on 127.0.0.1, which the wallet refuses unless its constructor says otherwise.
+    e2e = await startE2eWallet({ name: 'nfts', nftMedia: { allowLoopbackForTests: true } });
     const { page, shots, wallet } = e2e;
     await createWallet(page);
     const ownAddress = (await page.getByRole('main').getByRole('code').first().textContent())?.trim() ?? '';
@@ -36,8 +36,10 @@ describe.skipIf(missing !== undefined)('NFTs in the browser', () => {
     const collection = await uploadCollection(`${devnet.url}/jsonrpc`, koin.contract, devKey(2), 'e2e nft collection');
     await collection.mint(devAddress, '0x01');
     await collection.mint(devAddress, '0x02');
+    await collection.mint(devAddress, '0x03');
     await collection.setMetadata('0x01', { name: 'Blue square', description: 'A square, in blue.', image: `${media.url}/blue.png` });
     await collection.setMetadata('0x02', { name: 'Script', image: `${media.url}/script.svg` });
+    await collection.setMetadata('0x03', { name: 'Router page', image: 'http://192.168.1.1/logo.png' });
 
     await go(page, 'NFTs');
     await page.getByText('No collection is added on this network yet.').waitFor({ timeout: 20_000 });
@@ -56,7 +58,7 @@ describe.skipIf(missing !== undefined)('NFTs in the browser', () => {
 
     // On the local network nothing is fetched: the tokens come with their names, and no image.
     const tokens = page.getByRole('list', { name: 'My NFT tokens' });
-    await expect.poll(() => tokens.getByRole('listitem').count(), { timeout: 20_000 }).toBe(2);
+    await expect.poll(() => tokens.getByRole('listitem').count(), { timeout: 20_000 }).toBe(3);
     expect(await page.getByTestId('images-state').textContent()).toContain('Images are not loaded on the local network');
     expect(await tokens.getByRole('img').count()).toBe(0);
     expect(media.requests).toHaveLength(0);
@@ -80,6 +82,12 @@ describe.skipIf(missing !== undefined)('NFTs in the browser', () => {
     const script = page.getByRole('listitem', { name: 'Script' });
     await expect.poll(() => script.getByTestId('nft-image-placeholder').textContent(), { timeout: 20_000 }).toContain('is not a PNG, JPEG, GIF or WebP image');
     expect(await script.getByRole('img').count()).toBe(0);
+    // An image on the user's own network is refused by main before it connects, and the token says so.
+    const router = page.getByRole('listitem', { name: 'Router page' });
+    await expect.poll(() => router.getByTestId('nft-image-placeholder').textContent(), { timeout: 20_000 }).toContain(
+      'The image at http://192.168.1.1/logo.png is on your own network (192.168.1.1 is a private address): NFT images and metadata are not loaded from addresses on your own network.',
+    );
+    expect(await router.getByRole('img').count()).toBe(0);
     await shots.take(page, 'nfts-with-image');
 
     await page.getByRole('button', { name: 'Send Blue square' }).click();
@@ -97,7 +105,7 @@ describe.skipIf(missing !== undefined)('NFTs in the browser', () => {
     await expect.poll(() => page.getByTestId('tx-status').textContent(), { timeout: 30_000 }).toMatch(/Included in block|Irreversible/);
     await shots.take(page, 'nft-sent');
     await page.getByRole('button', { name: 'Back to the NFTs' }).click();
-    await expect.poll(() => tokens.getByRole('listitem').count(), { timeout: 20_000 }).toBe(1);
+    await expect.poll(() => tokens.getByRole('listitem').count(), { timeout: 20_000 }).toBe(2);
     expect(await page.getByRole('listitem', { name: 'Blue square' }).count()).toBe(0);
 
     await selectAccount(page, 'Account 1');

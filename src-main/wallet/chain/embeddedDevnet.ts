@@ -50,7 +50,8 @@ export class EmbeddedDevnet {
     return join(this.options.dataDir, 'devnet');
   }
 
-  private async launch(fresh?: { like: ShapeName }): Promise<DevnetThread> {
+  private async launch(fresh?: { like: ShapeName; before?: Promise<void> }): Promise<DevnetThread> {
+    await fresh?.before;
     const log = this.options.log ?? ((line: string) => console.warn(`[devnet] ${line}`));
     const { log: _ignored, ...devnet } = this.options.devnet ?? {};
     // A chain keeps the shape it was made with; a new shape is a new chain (reset), never a change of a running one.
@@ -71,7 +72,7 @@ export class EmbeddedDevnet {
    * The running devnet, started on first use.
    * @throws WalletError NODE_UNREACHABLE when it cannot start (the data folder is used by another devnet, ...).
    */
-  start(fresh?: { like: ShapeName }): Promise<DevnetThread> {
+  start(fresh?: { like: ShapeName; before?: Promise<void> }): Promise<DevnetThread> {
     if (!this.running) {
       const starting = this.launch(fresh).then((devnet) => {
         this.boundPort = Number(new URL(devnet.url).port);
@@ -131,8 +132,11 @@ export class EmbeddedDevnet {
    * `plain` for the devnet's own): the devnet restarts on the same address with a new chain ID.
    */
   async setShape(like: ShapeName): Promise<DevnetStatus> {
-    await this.stop();
-    await this.start({ like });
+    // The old chain is stopped inside the new start, so that a use meanwhile (the head poller asks for the URL every few
+    // hundred ms) waits for the new chain: between a separate stop and start it would restart the old one, unshaped.
+    const previous = this.running;
+    this.running = undefined;
+    await this.start({ like, before: previous ? previous.then((d) => d.stop(), () => undefined) : undefined });
     return this.status();
   }
 

@@ -1,9 +1,13 @@
 // What main fetches for an NFT from outside the chain: its metadata JSON and its image, over http(s) only (ipfs:// through
-// the configured gateway), with a size cap, a timeout and at most three redirects each checked again. An image is
-// accepted by its bytes alone (PNG, JPEG, GIF or WebP magic numbers; never SVG, whatever the Content-Type says) and
-// handed to the renderer as a data: URL, so the page never loads anything from the network itself.
+// the gateway), never from the user's own network (publicAddress.ts), capped, timed, at most three redirects each checked
+// again. An image is accepted by its bytes alone (PNG, JPEG, GIF, WebP; never SVG) and handed over as a data: URL.
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { LookupAddress } from 'node:dns';
+import type { LookupFunction } from 'node:net';
 import { WalletError, describe } from '../../koinos/errors.ts';
 import { MAX_JSON_DEPTH, jsonDepth } from '../../koinos/jsonDepth.ts';
+import { resolvePublic, type CheckedAddress, type RefusedAddress, type ResolvePublicOptions } from './publicAddress.ts';
 import { redactUrl } from './redactUrl.ts';
 
 /** Largest image fetched (a bigger one is refused while it downloads, not after). */
@@ -67,39 +71,85 @@ function checkUrl(url: URL): void {
   if (url.username !== '' || url.password !== '') throw refused('expected an address without a user name or password in it, got one with credentials');
 }
 
-/** Options of a fetch: the cap and the timeout (tests make them small). */
+/** Options of a fetch: the cap and the timeout (tests make them small), and loopback for tests. */
 export interface MediaFetchOptions {
   maxBytes?: number;
   timeoutMs?: number;
+  /**
+   * Fetch from loopback addresses (127.0.0.0/8, ::1) too: set only where a test constructs the service, since its
+   * servers listen on 127.0.0.1. No IPC channel or setting reaches it; the rest of the user's network stays refused.
+   */
+  allowLoopbackForTests?: boolean;
+  /** The resolver (default node:dns lookup of all addresses); tests answer a name that no DNS knows with their server. */
+  resolve?: ResolvePublicOptions['resolve'];
+}
+
+const ACCEPT = 'image/png, image/jpeg, image/gif, image/webp, application/json;q=0.9';
+
+/**
+ * The refusal of an address on the user's own network. `hop` is undefined for the address the NFT named, or the
+ * address a redirect led to.
+ */
+function ownNetwork(shown: string, host: string, refusedAddress: RefusedAddress, hop?: URL): WalletError {
+  const literal = host.replace(/^\[|\]$/g, '') === refusedAddress.address;
+  const which = literal ? `${refusedAddress.address} is ${refusedAddress.kind} address` : `${host} resolves to ${refusedAddress.address}, ${refusedAddress.kind} address`;
+  const where = hop === undefined ? `${shown} is on your own network` : `${shown} redirects to ${redactUrl(hop.href)}, which is on your own network`;
+  return refused(`${where} (${which}): NFT images and metadata are not loaded from addresses on your own network.`);
+}
+
+/**
+ * One GET of `url`, connected to `pinned` whatever the name resolves to by then: the address checked is the address
+ * used, so a name that resolves differently a moment later (DNS rebinding) cannot lead into the local network. HTTPS
+ * still checks the certificate against the host name. No agent is shared, so no connection is reused from elsewhere.
+ */
+function getPinned(url: URL, pinned: CheckedAddress, signal: AbortSignal): Promise<IncomingMessage> {
+  const lookup: LookupFunction = (_hostname, options, callback) => {
+    if (options.all) (callback as (e: null, all: LookupAddress[]) => void)(null, [pinned]);
+    else callback(null, pinned.address, pinned.family);
+  };
+  return new Promise((resolve, reject) => {
+    const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(
+      url,
+      { method: 'GET', agent: false, lookup, signal, headers: { accept: ACCEPT, 'accept-encoding': 'identity' } },
+      resolve,
+    );
+    request.on('error', reject);
+    request.end();
+  });
 }
 
 /**
  * GETs `url` (`what` it is, for messages: "The image"), following at most {@link MAX_REDIRECTS} redirects to http(s) addresses, and reads at most `maxBytes`
- * (refusing the answer, not cutting it, when it is longer). No cookies or credentials are sent.
+ * (refusing the answer, not cutting it, when it is longer). No cookies or credentials are sent. Every address, the
+ * first and each redirect's, is resolved and refused when any of its IP addresses is on the user's own network.
  */
-async function fetchCapped(url: URL, what: string, maxBytes: number, timeoutMs: number): Promise<Uint8Array> {
+async function fetchCapped(url: URL, what: string, maxBytes: number, options: MediaFetchOptions): Promise<Uint8Array> {
+  const timeoutMs = options.timeoutMs ?? FETCH_TIMEOUT_MS;
   const signal = AbortSignal.timeout(timeoutMs);
   const shown = `${what} at ${redactUrl(url.href)}`;
   let current = url;
   try {
     for (let hop = 0; ; hop++) {
-      const answer = await fetch(current, { redirect: 'manual', signal, credentials: 'omit', headers: { accept: 'image/png, image/jpeg, image/gif, image/webp, application/json;q=0.9' } });
-      if (answer.status >= 300 && answer.status < 400) {
-        await answer.body?.cancel();
-        const location = answer.headers.get('location');
+      const checked = await resolvePublic(current.hostname, { allowLoopbackForTests: options.allowLoopbackForTests === true, resolve: options.resolve });
+      if ('refused' in checked) throw ownNetwork(shown, current.hostname, checked.refused, hop === 0 ? undefined : current);
+      const answer = await getPinned(current, checked.use, signal);
+      const status = answer.statusCode ?? 0;
+      if (status >= 300 && status < 400) {
+        answer.destroy();
+        const location = answer.headers.location;
         if (hop >= MAX_REDIRECTS) throw refused(`${shown} redirects more than ${MAX_REDIRECTS} times; it was not followed further.`);
-        if (location === null) throw refused(`${shown} answered a redirect without an address.`);
+        if (location === undefined) throw refused(`${shown} answered a redirect without an address.`);
         current = new URL(location, current);
         checkUrl(current);
         continue;
       }
-      if (answer.status !== 200) {
-        await answer.body?.cancel();
-        throw refused(`${shown} answered HTTP ${answer.status}.`);
+      if (status !== 200) {
+        answer.destroy();
+        throw refused(`${shown} answered HTTP ${status}.`);
       }
-      const declared = Number(answer.headers.get('content-length') ?? '0');
+      const declared = Number(answer.headers['content-length'] ?? '0');
       if (declared > maxBytes) {
-        await answer.body?.cancel();
+        answer.destroy();
         throw refused(`${shown} is ${declared} bytes, more than the ${maxBytes} bytes allowed.`);
       }
       return await readCapped(answer, maxBytes, shown);
@@ -111,28 +161,18 @@ async function fetchCapped(url: URL, what: string, maxBytes: number, timeoutMs: 
   }
 }
 
-async function readCapped(answer: Response, maxBytes: number, shown: string): Promise<Uint8Array> {
-  const reader = answer.body?.getReader();
-  if (!reader) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
+async function readCapped(answer: IncomingMessage, maxBytes: number, shown: string): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.length;
+  for await (const chunk of answer as AsyncIterable<Buffer>) {
+    size += chunk.length;
     if (size > maxBytes) {
-      await reader.cancel();
+      answer.destroy();
       throw refused(`${shown} is more than the ${maxBytes} bytes allowed.`);
     }
-    chunks.push(value);
+    chunks.push(chunk);
   }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const c of chunks) {
-    bytes.set(c, offset);
-    offset += c.length;
-  }
-  return bytes;
+  return new Uint8Array(Buffer.concat(chunks, size));
 }
 
 /**
@@ -142,7 +182,7 @@ async function readCapped(answer: Response, maxBytes: number, shown: string): Pr
  * await fetchImage(mediaUrl('ipfs://bafy/1.png', gateway)); // 'data:image/png;base64,iVBORw0…'
  */
 export async function fetchImage(url: URL, options: MediaFetchOptions = {}): Promise<string> {
-  const bytes = await fetchCapped(url, 'The image', options.maxBytes ?? MAX_IMAGE_BYTES, options.timeoutMs ?? FETCH_TIMEOUT_MS);
+  const bytes = await fetchCapped(url, 'The image', options.maxBytes ?? MAX_IMAGE_BYTES, options);
   const type = rasterType(bytes);
   if (!type) {
     throw refused(`The image at ${redactUrl(url.href)} is not a PNG, JPEG, GIF or WebP image; other kinds (SVG among them) are not shown.`);
@@ -155,7 +195,7 @@ export async function fetchImage(url: URL, options: MediaFetchOptions = {}): Pro
  * @throws WalletError IMAGE_REFUSED as {@link fetchImage}, or when the answer is not a JSON object.
  */
 export async function fetchMetadata(url: URL, options: MediaFetchOptions = {}): Promise<Record<string, unknown>> {
-  const bytes = await fetchCapped(url, 'The metadata', options.maxBytes ?? MAX_METADATA_BYTES, options.timeoutMs ?? FETCH_TIMEOUT_MS);
+  const bytes = await fetchCapped(url, 'The metadata', options.maxBytes ?? MAX_METADATA_BYTES, options);
   return parseMetadata(new TextDecoder().decode(bytes), redactUrl(url.href));
 }
 

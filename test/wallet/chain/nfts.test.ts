@@ -19,7 +19,7 @@ describe('NFT collections in the wallet', () => {
     async () => {
       const devnet = await testDevnet();
       const s = testServices(devnet);
-      const nfts = new NftService({ networks: s.networks, settings: s.settings, media: { timeoutMs: 5_000 } });
+      const nfts = new NftService({ networks: s.networks, settings: s.settings, media: { timeoutMs: 5_000, allowLoopbackForTests: true } });
       const transfers = new NftTransferService({ ...s, nfts });
       const [a, b] = devnet.accounts;
       const media = await testServer((req, res) => {
