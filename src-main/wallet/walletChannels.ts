@@ -16,6 +16,8 @@ import type { SendService } from './chain/send.ts';
 import type { TokenService } from './chain/tokens.ts';
 import type { TransferRequest } from './chain/transferPlan.ts';
 import type { ApprovalQueue } from './approvals/approvalQueue.ts';
+import type { DappService } from './dapps/dappService.ts';
+import type { WalletConnectBridge } from './dapps/walletConnect.ts';
 import type { Notifier } from './notifications/notifier.ts';
 import type { Vault } from './vault/vault.ts';
 
@@ -35,6 +37,8 @@ export interface WalletServices {
   exportProgress: (progress: HistoryExportProgress) => void;
   nfts: NftService;
   nftTransfers: NftTransferService;
+  dapps: DappService;
+  walletConnect: WalletConnectBridge;
 }
 
 /**
@@ -65,6 +69,8 @@ export function walletChannels(s: WalletServices): IpcHandlers {
         : {}),
     };
   }
+
+  const connections = () => ({ grants: s.dapps.grants(), walletConnect: s.walletConnect.status() });
 
   const selectedNetworkId = async (): Promise<string> => (await networks.list()).selectedId;
 
@@ -205,5 +211,16 @@ export function walletChannels(s: WalletServices): IpcHandlers {
     'nfts:updateImageSettings': (patch) => s.nfts.updateImageSettings(patch),
     'nfts:prepareTransfer': async ({ fromAccountId, ...input }) => s.nftTransfers.prepare({ ...input, from: account(fromAccountId).address }),
     'nfts:confirmTransfer': ({ reviewId }) => s.nftTransfers.confirm(reviewId),
+    'dapps:list': async () => connections(),
+    'dapps:pair': async ({ uri }) => {
+      await s.walletConnect.pair(uri);
+      return connections();
+    },
+    'dapps:revoke': async ({ origin }) => {
+      await s.walletConnect.disconnect(origin);
+      return connections();
+    },
+    'dapps:walletConnectSettings': async () => s.walletConnect.savedSettings(),
+    'dapps:updateWalletConnectSettings': (patch) => s.walletConnect.updateSettings(patch),
   };
 }
