@@ -173,7 +173,13 @@ export class WalletConnectBridge {
   async pair(text: string): Promise<void> {
     const uri = pairingUri(text);
     const client = await this.#start();
-    await withTimeout(client.pair({ uri }), CONNECT_TIMEOUT_MS, () => this.#unreachable('the pairing was not confirmed'));
+    await withTimeout(client.pair({ uri }), CONNECT_TIMEOUT_MS, () => this.#unreachable('the pairing was not confirmed')).catch((error: unknown) => {
+      if (error instanceof WalletError) throw error;
+      const why = error instanceof Error ? error.message : String(error);
+      if (/expired/i.test(why)) throw new WalletError('INVALID_ARGUMENT', 'This WalletConnect URI has expired. Ask the dApp for a new one.', { details: why });
+      if (/pairing already exists/i.test(why)) throw new WalletError('INVALID_ARGUMENT', 'This WalletConnect URI was used already. Ask the dApp for a new one.', { details: why });
+      throw this.#unreachable(why);
+    });
   }
 
   /** Ends an origin's WalletConnect sessions (the dApp is told) and its grant. */
@@ -254,7 +260,8 @@ export class WalletConnectBridge {
     client.core.relayer.on('relayer_connect', () => this.#setState('connected'));
     client.core.relayer.on('relayer_disconnect', () => this.#setState('connecting'));
     this.#client = client;
-    this.#setState('connected');
+    // The relayer opens its socket once there is a topic to listen to (a pairing, a restored session).
+    this.#setState(client.core.relayer.connected ? 'connected' : 'off');
     await this.#reconcile(client);
     return client;
   }

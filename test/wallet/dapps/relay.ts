@@ -140,7 +140,6 @@ export async function startTestRelay(): Promise<TestRelay> {
       }
       if (request.method === undefined) return; // a client's answer to an irn_subscription push
       methods.push(request.method);
-      if (process.env.RELAY_DEBUG) console.log('relay <-', request.method, JSON.stringify(request.params).slice(0, 300));
       try {
         const result = handle(socket, request);
         socket.send(JSON.stringify({ id: request.id, jsonrpc: '2.0', result }));
