@@ -48,6 +48,8 @@ export interface E2eOptions {
   name: string;
   /** Devnet options of the embedded Local network (default: blocks every 200 ms, three accounts). */
   devnet?: NonNullable<WalletAppOptions['devnet']>['devnet'];
+  /** The wallet's environment overrides (KOINOS_WALLET_WC_RELAY_URL, KOINOS_WALLET_WC_PROJECT_ID). */
+  env?: Record<string, string>;
 }
 
 /** Starts the wallet, the browser shell and Chromium, and opens the printed URL. */
@@ -64,6 +66,7 @@ export async function startE2eWallet(options: E2eOptions): Promise<E2eWallet> {
     devnet: { port: 0, devnet: { blockTimeMs: 200, accounts: 3, log: () => {}, ...options.devnet } },
     polling: { headMs: 250, transactionsMs: 150 },
     log: (line) => logs.push(line),
+    ...(options.env ? { env: options.env } : {}),
   });
   const shell = await startBrowserShell({ wallet, port: 0, log: (line) => logs.push(line) });
   const context = await chromium.launchPersistentContext(profile, {
