@@ -227,6 +227,7 @@ export class DappService {
           const held = reserved ?? this.#o.pending.heldMana(ctx.network.id, bytesToJson(payer, BTYPE.ADDRESS));
           return rc > held ? rc - held : 0n;
         },
+        measuredCost: (key) => this.#costs.get(key),
       },
       { origin, signer: address, transaction, abis, send },
     );

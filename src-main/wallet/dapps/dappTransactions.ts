@@ -131,6 +131,8 @@ export interface DappReviewDeps {
   chainIdChanged: boolean;
   /** The mana of `payer` that no pending transaction holds: the cap when the dApp set no rc_limit. */
   availableMana: (payer: Uint8Array) => Promise<bigint>;
+  /** What the last transaction of this origin on this network used, measured by its dry run (an estimate). */
+  measuredCost: (costKey: string) => bigint | undefined;
 }
 
 /**
@@ -159,6 +161,8 @@ export async function reviewDappTransaction(ctx: ChainNetwork, deps: DappReviewD
     chainIdChanged: deps.chainIdChanged,
   });
   const nonce = nonceFromBytes(header.nonce);
+  const costKey = `${ctx.network.id} dapp ${request.origin}`;
+  const measured = deps.measuredCost(costKey);
   const approval: ApprovalReview = {
     kind: request.send ? 'send' : 'sign',
     origin: request.origin,
@@ -169,6 +173,7 @@ export async function reviewDappTransaction(ctx: ChainNetwork, deps: DappReviewD
     ...(payee ? { payee } : {}),
     nonce: nonce.toString(),
     rcLimit: rcCap.toString(),
+    ...(measured !== undefined ? { rcEstimate: measured.toString() } : {}),
     operations,
     risks,
   };
@@ -184,7 +189,7 @@ export async function reviewDappTransaction(ctx: ChainNetwork, deps: DappReviewD
     dryRunnable: nonce === confirmed + 1n,
     rcCap,
     rcByHand,
-    costKey: `${ctx.network.id} dapp ${request.origin}`,
+    costKey,
     approval,
     what: 'transaction',
     hints: { mana: 'ask the dApp for a smaller transaction, or wait for mana to regenerate.', revert: 'The dApp may have made it for another state of the chain; ask it again.' },

@@ -193,6 +193,24 @@ describe('WalletConnect: a dApp connected to the wallet over a relay on 127.0.0.
     expect(await ask('koinos_getTransactionsById', { transactionIds: [signed.id] })).not.toHaveProperty('transactions.0.containing_blocks');
   });
 
+  it('decodes a call with the dApp\'s ABI and flags what has none, an unknown contract and an upload over the signer', async () => {
+    const abi = { methods: { greet: { entry_point: 0x12345678, argument: 'token.balance_of_args', return: 'token.uint64', read_only: false } }, koilib_types: koilibUtils.tokenAbi.koilib_types };
+    const greeter = '1AGNa15ZQXAZUgFiqJ2i7Z2DPU2J6hW62i';
+    const greet = await new Contract({ id: greeter, abi }).encodeOperation({ name: 'greet', args: { owner: signer.address } });
+    const opaque = { call_contract: { contract_id: '1BoatSLRHtKNngkdXEeobR76b53LETtpyT', entry_point: 1, args: 'AQID' } };
+    const upload = { upload_contract: { contract_id: signer.address, bytecode: 'AGFzbQEAAAA' } };
+    const answer = ask('koinos_signTransaction', { address: signer.address, transaction: { operations: [greet, opaque, upload] }, options: { abis: { [greeter]: abi } } });
+    const request = await pendingRequest('sign');
+    expect(request.review.operations[0]).toEqual({ contract: greeter, entryPoint: 'greet', args: { owner: signer.address }, summary: `Call greet on ${greeter}` });
+    expect(request.review.operations[1]).toMatchObject({ contract: '1BoatSLRHtKNngkdXEeobR76b53LETtpyT', entryPoint: '1', args: 'AQID' });
+    expect(request.review.risks.map((r) => r.code)).toEqual(['REPLACES_ACCOUNT', 'UPLOAD_CONTRACT', 'UNKNOWN_CONTRACT', 'NO_ABI']);
+    expect(request.review.risks.find((r) => r.code === 'NO_ABI')!.message).not.toContain(greeter);
+    // A flagged request is not approved without each warning confirmed.
+    await expect(wallet.handlers['approvals:answer']({ requestId: request.id, approve: true, password: PASSWORD })).rejects.toMatchObject({ code: 'APPROVAL_REQUIRED' });
+    await reject();
+    await expect(answer).rejects.toMatchObject({ code: 5000 });
+  });
+
   it('rejects a signTransaction: nothing is signed, the nonce stays', async () => {
     const before = await ask('koinos_getNonce', { address: signer.address });
     const answer = ask('koinos_signAndSendTransaction', { address: signer.address, transaction: await transferJson('1'), options: {} });
@@ -205,6 +223,9 @@ describe('WalletConnect: a dApp connected to the wallet over a relay on 127.0.0.
     const answer = ask('koinos_signAndSendTransaction', { address: signer.address, transaction: await transferJson('250000000'), options: {} });
     const request = await approve();
     expect(request.review.kind).toBe('send');
+    // The signTransaction above was dry-run after its approval: its cost is this origin's estimate now.
+    expect(BigInt(request.review.rcEstimate!)).toBeGreaterThan(0n);
+    expect(BigInt(request.review.rcEstimate!)).toBeLessThan(BigInt(request.review.rcLimit));
     const { receipt, transaction } = (await answer) as { receipt: { id: string; rc_used: string; events: unknown[] }; transaction: TransactionJson };
     expect(receipt.id).toBe(transaction.id);
     expect(receipt.events.length).toBeGreaterThan(0);
