@@ -58,6 +58,8 @@ export interface ConnectionProposal {
 /** One request of a connected dApp. */
 export interface DappRequest {
   origin: string;
+  /** What carried it: the grant an origin without one is asked for is of this transport. */
+  transport: DappTransport;
   /** CAIP-2 chain the request is for. */
   chain: string;
   method: string;
@@ -171,7 +173,7 @@ export class DappService {
     const address = typeof params['address'] === 'string' ? params['address'] : undefined;
     let grant = this.#o.store.grant(origin);
     if (!grant) {
-      grant = await this.connect({ origin, name: origin, url: origin, transport: 'walletconnect', chains: [chain], methods: [method] });
+      grant = await this.connect({ origin, name: origin, url: origin, transport: request.transport, chains: [chain], methods: [method] });
     }
     if (!grant.chains.includes(chain)) throw notGranted(`the chain ${chain}`);
     if (!grant.methods.includes(method)) throw notGranted(`the method ${method}`);

@@ -326,7 +326,7 @@ export class WalletConnectBridge {
       response = { id: event.id, jsonrpc: '2.0', error: { code: WC_ERRORS.UNAUTHORIZED_METHOD, message: 'This session has no grant in the wallet any more. Connect again.' } };
     } else {
       try {
-        const result = await this.#o.service.handle({ origin: grant.origin, chain: event.params.chainId, method: event.params.request.method, params: event.params.request.params });
+        const result = await this.#o.service.handle({ origin: grant.origin, transport: 'walletconnect', chain: event.params.chainId, method: event.params.request.method, params: event.params.request.params });
         response = { id: event.id, jsonrpc: '2.0', result: result ?? null };
       } catch (error) {
         if (!(error instanceof WalletError)) this.#o.log(`[walletconnect] ${event.params.request.method} of ${grant.origin} failed: ${String(error)}`);
