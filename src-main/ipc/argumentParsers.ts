@@ -1,6 +1,19 @@
 // The run-time check of every channel's arguments (the renderer is untrusted input): one parser per channel, in a
 // table the compiler ties to the contract, each returning the arguments typed or throwing INVALID_ARGUMENT.
-import type { ApprovalAnswer, HistoryExportQuery, HistoryQuery, IpcArgs, IpcChannel, NetworkInput, NftImageSettings, RiskCode, Settings, TransferInput, TransferPayer } from './contract.ts';
+import type {
+  ApprovalAnswer,
+  HistoryExportQuery,
+  HistoryQuery,
+  IpcArgs,
+  IpcChannel,
+  NetworkInput,
+  NftImageSettings,
+  RiskCode,
+  Settings,
+  TransferInput,
+  TransferPayer,
+  WalletConnectSettings,
+} from './contract.ts';
 import {
   readArgumentList,
   readArray,
@@ -65,6 +78,15 @@ const RISK_CODES: Record<RiskCode, true> = {
   UNKNOWN_CONTRACT: true,
   CHAIN_ID_CHANGED: true,
 };
+
+/** A `wc:` pairing URI (about 200 characters), bare or inside a `koinos-wallet://wc?uri=` link, percent-encoded. */
+const WC_URI: StringRule = { max: 2048, pattern: { regex: /^(wc:|koinos-wallet:\/\/wc\?)\S+$/, means: 'a WalletConnect URI ("wc:…") or a "koinos-wallet://wc?uri=…" link' } };
+/** A dApp's origin (scheme, host, port), as a grant names it. */
+const ORIGIN: StringRule = { max: 300, pattern: { regex: /^[a-z][a-z0-9+.-]*:\/\/[^\s/?#]+$/, means: 'an origin such as "https://app.example"' } };
+/** A WalletConnect relay: a ws:// or wss:// URL, or '' for the public relay. */
+const RELAY_URL: StringRule = { max: 2048, pattern: { regex: /^(wss?:\/\/[^\s@]+)?$/, means: 'a ws:// or wss:// URL without a user name or password, or nothing' } };
+/** A WalletConnect Cloud project ID (32 hex digits), or '' for none; any id of letters and digits for private relays. */
+const PROJECT_ID: StringRule = { max: 100, pattern: { regex: /^[A-Za-z0-9_-]{0,100}$/, means: 'a project ID (letters, digits, "_", "-")' } };
 
 const MAX_ACCOUNTS = 10_000;
 const MAX_HISTORY_PAGE = 500;
@@ -253,7 +275,7 @@ export const ARGUMENT_PARSERS: { [C in IpcChannel]: ArgumentParser<C> } = {
   })),
 
   'approvals:list': none('approvals:list'),
-  'approvals:answer': one('approvals:answer', ['requestId', 'approve', 'password', 'acknowledgedRisks'], (f) =>
+  'approvals:answer': one('approvals:answer', ['requestId', 'approve', 'password', 'acknowledgedRisks', 'accounts'], (f) =>
     compact<ApprovalAnswer>({
       requestId: str(f('requestId'), ID),
       approve: readBoolean(f('approve').path, f('approve').value),
@@ -261,6 +283,7 @@ export const ARGUMENT_PARSERS: { [C in IpcChannel]: ArgumentParser<C> } = {
       acknowledgedRisks: optional(f('acknowledgedRisks'), (x) =>
         readArray(x.path, x.value, Object.keys(RISK_CODES).length, (path, v) => readChoice(path, v, Object.keys(RISK_CODES) as RiskCode[])),
       ),
+      accounts: optional(f('accounts'), (x) => readArray(x.path, x.value, MAX_ACCOUNTS, (path, v) => readString(path, v, ADDRESS))),
     }),
   ),
 
@@ -311,6 +334,16 @@ export const ARGUMENT_PARSERS: { [C in IpcChannel]: ArgumentParser<C> } = {
     compact({ label: str(f('label'), LABEL), address: str(f('address'), ADDRESS), networkId: optional(f('networkId'), (x) => str(x, ID)) }),
   ),
   'contacts:remove': one('contacts:remove', ['id'], (f) => ({ id: str(f('id'), ID) })),
+  'dapps:list': none('dapps:list'),
+  'dapps:pair': one('dapps:pair', ['uri'], (f) => ({ uri: str(f('uri'), WC_URI).trim() })),
+  'dapps:revoke': one('dapps:revoke', ['origin'], (f) => ({ origin: str(f('origin'), ORIGIN) })),
+  'dapps:walletConnectSettings': none('dapps:walletConnectSettings'),
+  'dapps:updateWalletConnectSettings': one('dapps:updateWalletConnectSettings', ['relayUrl', 'projectId'], (f) =>
+    compact<Partial<WalletConnectSettings>>({
+      relayUrl: optional(f('relayUrl'), (x) => str(x, RELAY_URL)),
+      projectId: optional(f('projectId'), (x) => str(x, PROJECT_ID)),
+    }),
+  ),
 };
 
 /**

@@ -391,9 +391,13 @@ export interface AddressBookView {
 
 /** What a person approves: built in main from the bytes that will be signed, never taken from the requester. */
 export interface ApprovalReview {
-  /** `send`: signed and sent to the network at once; `sign`: signed and handed back (offline signing). */
-  kind: 'send' | 'sign';
-  /** Who asks: `This wallet` for the wallet's own screens (later, a dApp's origin). */
+  /**
+   * `send`: signed and sent to the network at once; `sign`: signed and handed back (offline signing, a dApp);
+   * `connect`: a dApp asks for accounts and methods (see `connection`; nothing is signed); `message`: a text message
+   * signed for a dApp (see `message`). The transaction fields of a `connect` or `message` review are empty.
+   */
+  kind: 'send' | 'sign' | 'connect' | 'message';
+  /** Who asks: `This wallet` for the wallet's own screens, else a dApp's origin. */
   origin: string;
   networkName?: string;
   chainId: string;
@@ -410,6 +414,67 @@ export interface ApprovalReview {
   rcEstimate?: UintString;
   operations: DecodedOperation[];
   risks: RiskFlag[];
+  /** Kind `connect`: what the dApp asks for, and the accounts the person may grant. */
+  connection?: DappConnectionRequest;
+  /** Kind `message`: the text to sign, exactly as it will be signed (UTF-8). */
+  message?: string;
+}
+
+/** A dApp's request for a connection (a grant: which accounts, which methods), as a person reviews it. */
+export interface DappConnectionRequest {
+  /** The dApp's name and address as the dApp itself declares them: not verified by anyone. */
+  name: string;
+  url: string;
+  description?: string;
+  transport: DappTransport;
+  /** CAIP-2 chains (`koinos:<first 32 characters of the chain ID>`) and the network each is on this wallet. */
+  chains: { chain: string; networkName: string }[];
+  /** The methods granted with the connection (reads and signing requests; refused methods are left out). */
+  methods: string[];
+  /** The accounts proposed: what a dialog approves as it is. */
+  accounts: string[];
+  /** Every account the person may grant instead (watch-only ones answer signing requests with an error). */
+  available: { address: string; name: string; watchOnly: boolean }[];
+}
+
+export type DappTransport = 'walletconnect';
+
+/** A dApp's grant: which accounts and methods an origin may use, and over what. */
+export interface DappGrantInfo {
+  origin: string;
+  name: string;
+  url: string;
+  transport: DappTransport;
+  chains: string[];
+  accounts: string[];
+  methods: string[];
+  /** Epoch milliseconds. */
+  grantedAt: UintString;
+}
+
+/** Where WalletConnect's relay is, and whether the wallet reaches it. */
+export interface WalletConnectStatus {
+  relayUrl: string;
+  /** True when a project ID is set (it is required by the public relay). */
+  hasProjectId: boolean;
+  /** `env`: KOINOS_WALLET_WC_RELAY_URL / KOINOS_WALLET_WC_PROJECT_ID override the settings. */
+  source: 'settings' | 'env';
+  /** `off`: not started (no pairing yet, or no project ID); `connecting`; `connected`; `unreachable` (see problem). */
+  state: 'off' | 'connecting' | 'connected' | 'unreachable';
+  /** A sentence for the user when the relay cannot be reached or used. */
+  problem?: string;
+}
+
+export interface DappConnections {
+  grants: DappGrantInfo[];
+  walletConnect: WalletConnectStatus;
+}
+
+export interface WalletConnectSettings {
+  /** A ws:// or wss:// URL ('' : the public relay). */
+  relayUrl: string;
+  /** The WalletConnect Cloud project ID ('' : none). */
+  projectId: string;
 }
 
 export interface ApprovalRequest {
@@ -437,6 +502,8 @@ export interface ApprovalAnswer {
   password?: string;
   /** Every risk flag's code of the request, repeated: the second confirmation a flagged request needs. */
   acknowledgedRisks?: RiskCode[];
+  /** Kind `connect`: the accounts the person grants (of the request's `available`); absent: the proposed ones. */
+  accounts?: string[];
 }
 
 export interface ReceiptEvent {
@@ -641,6 +708,14 @@ export interface IpcContract {
   /** Adds a contact (or relabels the one with this address on this network). */
   'contacts:add': { args: [{ label: string; address: string; networkId?: string }]; result: Contact };
   'contacts:remove': { args: [{ id: string }]; result: Contact[] };
+  /** The dApps connected (their grants) and the state of WalletConnect's relay. */
+  'dapps:list': { args: []; result: DappConnections };
+  /** Pairs with a dApp from a pasted `wc:` URI or a `koinos-wallet://wc?uri=…` link; its proposal then asks for a grant. */
+  'dapps:pair': { args: [{ uri: string }]; result: DappConnections };
+  /** Revokes an origin's grant and disconnects its sessions. */
+  'dapps:revoke': { args: [{ origin: string }]; result: DappConnections };
+  'dapps:walletConnectSettings': { args: []; result: WalletConnectSettings };
+  'dapps:updateWalletConnectSettings': { args: [Partial<WalletConnectSettings>]; result: WalletConnectSettings };
 }
 
 /** Pushes from main to the renderer. */
@@ -654,6 +729,8 @@ export interface IpcEvents {
   /** A notification shown by main was clicked: open its entry. */
   'notifications:open': NotificationTarget;
   'history:exportProgress': HistoryExportProgress;
+  /** A grant was given or revoked, a session ended, or the relay's state changed. */
+  'dapps:changed': DappConnections;
 }
 
 export type IpcChannel = keyof IpcContract;
@@ -732,6 +809,11 @@ export const CHANNEL_ACTIVITY: Readonly<Record<IpcChannel, 'user' | 'background'
   'contacts:list': 'background',
   'contacts:add': 'user',
   'contacts:remove': 'user',
+  'dapps:list': 'background',
+  'dapps:pair': 'user',
+  'dapps:revoke': 'user',
+  'dapps:walletConnectSettings': 'background',
+  'dapps:updateWalletConnectSettings': 'user',
 };
 // A record rather than an array so that the compiler fails when an event is left out.
 const EVENT_SET: Record<IpcEvent, true> = {
@@ -742,6 +824,7 @@ const EVENT_SET: Record<IpcEvent, true> = {
   'notifications:new': true,
   'notifications:open': true,
   'history:exportProgress': true,
+  'dapps:changed': true,
 };
 
 /** The names of every channel, for the preload's allow-list and main's handler registration. */

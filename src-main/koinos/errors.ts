@@ -59,6 +59,8 @@ export const ERROR_CODES = [
   'ACCOUNT_EXISTS',
   'WATCH_ONLY',
   'INVALID_BACKUP',
+  // dApps: WalletConnect's relay cannot be reached or refused the wallet (a wrong project ID, no network).
+  'RELAY_UNREACHABLE',
   'INTERNAL',
 ] as const;
 

@@ -12,3 +12,13 @@ export interface TransactionSigner {
    */
   signTransaction(address: string, transaction: Transaction, approval: Approval): Promise<Transaction>;
 }
+
+/** The port through which dApp requests get a text message signed (the vault implements it). */
+export interface MessageSigner {
+  /**
+   * The 65-byte signature of sha256(message) as the account with this address (koilib's signMessage), only under an
+   * approval the approval queue issued for this very text (redeemMessageApproval).
+   * @throws WalletError APPROVAL_REQUIRED, and when the account cannot sign (watch-only, locked vault, unknown address).
+   */
+  signMessage(address: string, message: Uint8Array, approval: Approval): Promise<Uint8Array>;
+}

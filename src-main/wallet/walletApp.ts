@@ -22,6 +22,9 @@ import { PendingTransactions } from './chain/pendingTransactions.ts';
 import { SendService } from './chain/send.ts';
 import { TokenService } from './chain/tokens.ts';
 import { TransactionFollower } from './chain/transactionFollower.ts';
+import { DappService } from './dapps/dappService.ts';
+import { DappStore } from './dapps/dappStore.ts';
+import { WalletConnectBridge } from './dapps/walletConnect.ts';
 import { Notifier } from './notifications/notifier.ts';
 import { loadKeytar, type Keychain } from './vault/secretStore.ts';
 import { Vault, type VaultOptions } from './vault/vault.ts';
@@ -58,6 +61,8 @@ export interface WalletAppOptions {
    * shells never set it, and no channel or setting reaches it.
    */
   nftMedia?: MediaFetchOptions;
+  /** Where KOINOS_WALLET_WC_RELAY_URL and KOINOS_WALLET_WC_PROJECT_ID are read (default: process.env). */
+  env?: Record<string, string | undefined>;
 }
 
 export interface WalletApp {
@@ -102,6 +107,8 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
     // Every signer counts: a payer account signs under the same approval as the sender (coSigners).
     admit: (review) => {
       if (!vault.status().unlocked) throw new WalletError('VAULT_LOCKED', 'The wallet is locked. Unlock it, then sign again.');
+      // A connection signs nothing: watch-only accounts may be granted (their signing requests are refused later).
+      if (review.kind === 'connect') return;
       for (const signer of [review.signer, ...(review.coSigners ?? [])]) {
         const accounts = vault.listAccounts().filter((a) => a.address === signer);
         if (accounts.length === 0) throw new WalletError('ACCOUNT_NOT_FOUND', `expected an account of this wallet to sign, got ${signer}`);
@@ -119,6 +126,17 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
   const nftTransfers = new NftTransferService({ networks, tokens, nfts, pending, follower, signer: vault, approvals });
 
   const hub = createEventHub(log);
+  const dappStore = await DappStore.open(options.dataDir);
+  const dapps = new DappService({ vault, networks, tokens, pending, follower, approvals, store: dappStore });
+  const walletConnect = new WalletConnectBridge({
+    dataDir: options.dataDir,
+    service: dapps,
+    store: dappStore,
+    ...(options.env ? { env: options.env } : {}),
+    log,
+    onChange: () => hub.emit('dapps:changed', { grants: dapps.grants(), walletConnect: walletConnect.status() }),
+  });
+  const stopDappEvents = dapps.onChange(() => hub.emit('dapps:changed', { grants: dapps.grants(), walletConnect: walletConnect.status() }));
   const notifier = await Notifier.open({
     dataDir: options.dataDir,
     networks,
@@ -147,6 +165,8 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
     notifier,
     names: new NameResolver({ networks, tokens }),
     addressBook: new AddressBook(options.dataDir),
+    dapps,
+    walletConnect,
     exportProgress: (progress) => hub.emit('history:exportProgress', progress),
   };
 
@@ -159,6 +179,8 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
   const stopTxEvents = follower.on((update) => hub.emit('tx:update', update));
   notifier.start();
   follower.resume();
+  // Sessions of the last run are restored in the background; a relay that does not answer is shown on the dApps screen.
+  void walletConnect.resume();
 
   // The head is polled only while someone listens to head:new (a window or a browser tab is open).
   let headListeners = 0;
@@ -197,6 +219,8 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
         stopLockEvents();
         stopTxEvents();
         approvals.rejectAll('the wallet closed');
+        stopDappEvents();
+        await walletConnect.close();
         stopApprovalEvents();
         notifier.stop();
         follower.stop();

@@ -16,6 +16,8 @@ import type { SendService } from './chain/send.ts';
 import type { TokenService } from './chain/tokens.ts';
 import type { TransferRequest } from './chain/transferPlan.ts';
 import type { ApprovalQueue } from './approvals/approvalQueue.ts';
+import type { DappService } from './dapps/dappService.ts';
+import type { WalletConnectBridge } from './dapps/walletConnect.ts';
 import type { Notifier } from './notifications/notifier.ts';
 import type { Vault } from './vault/vault.ts';
 import type { AddressBook } from './addressBook.ts';
@@ -39,6 +41,8 @@ export interface WalletServices {
   exportProgress: (progress: HistoryExportProgress) => void;
   nfts: NftService;
   nftTransfers: NftTransferService;
+  dapps: DappService;
+  walletConnect: WalletConnectBridge;
 }
 
 /**
@@ -69,6 +73,8 @@ export function walletChannels(s: WalletServices): IpcHandlers {
         : {}),
     };
   }
+
+  const connections = () => ({ grants: s.dapps.grants(), walletConnect: s.walletConnect.status() });
 
   const selectedNetworkId = async (): Promise<string> => (await networks.list()).selectedId;
 
@@ -260,5 +266,16 @@ export function walletChannels(s: WalletServices): IpcHandlers {
     'contacts:list': async ({ networkId }) => s.addressBook.view(networkId ?? (await selectedNetworkId())),
     'contacts:add': async ({ label, address, networkId }) => s.addressBook.addContact({ label, address, networkId: networkId ?? (await selectedNetworkId()) }),
     'contacts:remove': ({ id }) => s.addressBook.removeContact(id),
+    'dapps:list': async () => connections(),
+    'dapps:pair': async ({ uri }) => {
+      await s.walletConnect.pair(uri);
+      return connections();
+    },
+    'dapps:revoke': async ({ origin }) => {
+      await s.walletConnect.disconnect(origin);
+      return connections();
+    },
+    'dapps:walletConnectSettings': async () => s.walletConnect.savedSettings(),
+    'dapps:updateWalletConnectSettings': (patch) => s.walletConnect.updateSettings(patch),
   };
 }

@@ -1,6 +1,6 @@
 // End to end: axe-core audits every screen of the wallet in the light and the dark theme (first run, dashboard, send
 // with nothing to send and with an amount error, the review, the approval dialog open, the receipt, history, the three
-// offline steps, accounts, networks, settings, unlock with a wrong password) and finds no serious or critical
+// offline steps, accounts, networks, dApps, settings, unlock with a wrong password) and finds no serious or critical
 // violation; it prints any it finds. Also the keyboard path from the dashboard: the skip link first, then Send.
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -163,6 +163,8 @@ describe.skipIf(missing !== undefined)('accessibility of every screen', () => {
     await expect.poll(() => page.getByText(/^[\d,.]+ KOIN$/).count(), { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
     await page.getByRole('button', { name: 'Import or watch' }).click();
     await shots.take(page, 'accounts');
+    await go(page, 'dApps');
+    await shots.take(page, 'dapps');
     await go(page, 'Settings');
     await shots.take(page, 'settings');
 
@@ -179,7 +181,7 @@ describe.skipIf(missing !== undefined)('accessibility of every screen', () => {
     await page.getByRole('button', { name: 'Unlock' }).click();
     await page.getByRole('navigation', { name: 'Screens' }).waitFor();
 
-    expect(shots.steps).toHaveLength(20);
+    expect(shots.steps).toHaveLength(21);
     for (const f of shots.findings) console.log(`[axe] ${f.step} (${f.theme}): ${f.impact} ${f.id} — ${f.help}\n  ${f.targets.join('\n  ')}`);
     expect(shots.findings.map((f) => `${f.step} (${f.theme}): ${f.id}`)).toEqual([]);
   });

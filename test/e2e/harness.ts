@@ -50,6 +50,8 @@ export interface E2eOptions {
   devnet?: NonNullable<WalletAppOptions['devnet']>['devnet'];
   /** NFT media fetch options (a test whose media server is on 127.0.0.1 allows loopback). */
   nftMedia?: WalletAppOptions['nftMedia'];
+  /** The wallet's environment overrides (KOINOS_WALLET_WC_RELAY_URL, KOINOS_WALLET_WC_PROJECT_ID). */
+  env?: Record<string, string>;
 }
 
 /** Starts the wallet, the browser shell and Chromium, and opens the printed URL. */
@@ -67,6 +69,7 @@ export async function startE2eWallet(options: E2eOptions): Promise<E2eWallet> {
     polling: { headMs: 250, transactionsMs: 150 },
     log: (line) => logs.push(line),
     ...(options.nftMedia ? { nftMedia: options.nftMedia } : {}),
+    ...(options.env ? { env: options.env } : {}),
   });
   const shell = await startBrowserShell({ wallet, port: 0, log: (line) => logs.push(line) });
   const context = await chromium.launchPersistentContext(profile, {

@@ -47,6 +47,7 @@ describe('event hub', () => {
     hub.emit('notifications:new', { id: 'tx:0x12:included', title: 'Transaction included', body: 'Sending 1 KOIN is in block 7.', target });
     hub.emit('notifications:open', target);
     hub.emit('history:exportProgress', { exportId: 'e-1', scanned: 10, total: 20, done: false });
+    hub.emit('dapps:changed', { grants: [], walletConnect: { relayUrl: 'ws://127.0.0.1:1', hasProjectId: true, source: 'env', state: 'off' } });
     stop();
     hub.emit('head:new', HEAD);
     expect(sent.map(([event]) => event)).toEqual([...IPC_EVENTS]);

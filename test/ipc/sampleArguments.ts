@@ -48,7 +48,7 @@ export const SAMPLE_ARGUMENTS: { [C in IpcChannel]: IpcArgs<C> } = {
   'offline:inspect': [{ input: 'EiB...' }],
   'offline:sign': [{ input: '{"header":{}}', accountId: 'acc-1' }],
   'approvals:list': [],
-  'approvals:answer': [{ requestId: 'request-1', approve: true, password: 'correct horse', acknowledgedRisks: ['UPLOAD_CONTRACT'] }],
+  'approvals:answer': [{ requestId: 'request-1', approve: true, password: 'correct horse', acknowledgedRisks: ['UPLOAD_CONTRACT'], accounts: [ADDRESS] }],
   'offline:submit': [{ input: 'EiB...', broadcast: false }],
   'networks:dismissChainIdChange': [{ id: 'testnet' }],
   'notifications:get': [],
@@ -70,4 +70,9 @@ export const SAMPLE_ARGUMENTS: { [C in IpcChannel]: IpcArgs<C> } = {
   'contacts:list': [{ networkId: 'local' }],
   'contacts:add': [{ label: 'Bob', address: ADDRESS, networkId: 'local' }],
   'contacts:remove': [{ id: 'contact-1' }],
+  'dapps:list': [],
+  'dapps:pair': [{ uri: 'wc:7f6e504bfad60b485450578e05678ed3e8e8c4751d3c6160be17160d63ec90f9@2?relay-protocol=irn&symKey=587d5484ce2a2a6ee3ba1962fdd7e8588e06200c46823bd18fbd67def96ad303' }],
+  'dapps:revoke': [{ origin: 'https://app.example' }],
+  'dapps:walletConnectSettings': [],
+  'dapps:updateWalletConnectSettings': [{ relayUrl: 'wss://relay.example', projectId: '0123456789abcdef0123456789abcdef' }],
 };

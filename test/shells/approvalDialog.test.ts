@@ -94,3 +94,47 @@ describe('the native approval dialog', () => {
     expect(signal?.aborted).toBe(true);
   });
 });
+
+describe('the native dialog of a dApp\'s requests', () => {
+  const base = request().review;
+
+  it('lists what a connection grants: the declared address as unverified, networks, the proposed accounts, methods', () => {
+    const [dialog, second] = approvalDialogs({
+      ...request(),
+      review: {
+        ...base,
+        kind: 'connect',
+        origin: 'https://app.example',
+        connection: {
+          name: 'App',
+          url: 'https://app.example/',
+          transport: 'walletconnect',
+          chains: [{ chain: 'koinos:EiBZK_GGVP0H_fXVAM3j6EAuz3-B-l3e', networkName: 'Koinos Mainnet' }],
+          methods: ['koinos_signMessage', 'koinos_getNonce'],
+          accounts: [FROM],
+          available: [
+            { address: FROM, name: 'Main', watchOnly: false },
+            { address: TO, name: 'Cold', watchOnly: true },
+          ],
+        },
+      },
+    });
+    expect(second).toBeUndefined();
+    expect(dialog).toMatchObject({ title: 'Approve a connection', message: 'Connect App?', buttons: ['Reject', 'Connect'], defaultId: 0 });
+    expect(dialog!.detail!.split('\n')).toEqual([
+      'Requested by: https://app.example',
+      'Declared address: https://app.example/ (declared by the dApp, not verified)',
+      'Networks: Koinos Mainnet (koinos:EiBZK_GGVP0H_fXVAM3j6EAuz3-B-l3e)',
+      'Accounts it will see and may ask to sign with:',
+      `   Main: ${groupAddress(FROM)}`,
+      'Methods: koinos_signMessage, koinos_getNonce',
+      'Every signature still asks for your approval.',
+    ]);
+  });
+
+  it('shows a message to sign as its exact text', () => {
+    const [dialog] = approvalDialogs({ ...request(), review: { ...base, kind: 'message', origin: 'https://app.example', message: 'Sign in\nnonce 42' } });
+    expect(dialog).toMatchObject({ message: 'Sign a message on Koinos Mainnet?', buttons: ['Reject', 'Sign message'] });
+    expect(dialog!.detail).toBe(`Requested by: https://app.example\nSigned by: ${groupAddress(FROM)}\nMessage:\nSign in\nnonce 42`);
+  });
+});

@@ -15,7 +15,7 @@ export function approvalDialogs(request: ApprovalRequest): MessageBoxOptions[] {
   const dialogs: MessageBoxOptions[] = [
     {
       type: riskLines.length > 0 ? 'warning' : 'question',
-      title: 'Approve a signature',
+      title: request.review.kind === 'connect' ? 'Approve a connection' : 'Approve a signature',
       message: title,
       detail: [...lines, ...(riskLines.length > 0 ? ['', 'Warnings:', ...riskLines] : [])].join('\n'),
       buttons: ['Reject', action],

@@ -5,6 +5,7 @@ import { app, BrowserWindow, dialog, ipcMain, Menu, Notification, powerMonitor, 
 import { join } from 'node:path';
 import type { WalletNotification } from '../../ipc/contract.ts';
 import { WalletError } from '../../koinos/errors.ts';
+import { DEEP_LINK_SCHEME, deepLinkIn } from '../../wallet/dapps/deepLink.ts';
 import { createWalletApp, type WalletApp } from '../../wallet/walletApp.ts';
 import { dialogApprover } from './approvalDialog.ts';
 import { defaultDataDir } from '../dataDir.ts';
@@ -73,6 +74,23 @@ function failToStart(error: unknown): void {
   app.exit(1);
 }
 
+/** Pairs with the dApp of a koinos-wallet://wc link; its proposal then asks for a grant in the approval dialog. */
+let linkBeforeReady: string | undefined;
+function pairFromLink(link: string | undefined): void {
+  if (!link) return;
+  if (!wallet) {
+    linkBeforeReady = link; // macOS may send it before the wallet opened: paired once it has
+    return;
+  }
+  void wallet
+    .then((ready) => ready.handlers['dapps:pair']({ uri: link }))
+    .catch((error: unknown) => {
+      const message = error instanceof WalletError ? error.shortMessage : 'The link could not be opened.';
+      console.error('[wallet] pairing from a link failed:', message);
+      dialog.showErrorBox('Koinos Wallet could not connect the dApp', message);
+    });
+}
+
 // ---- App lifecycle ---------------------------------------------------------------------------------------------
 
 // One folder for both shells (Electron and browser), whatever the app's display name. Set before the single-instance
@@ -85,7 +103,15 @@ if (!app.requestSingleInstanceLock()) {
   // Another instance has the window: it comes to the front (second-instance below), and this one leaves.
   app.quit();
 } else {
-  app.on('second-instance', () => bringToFront(BrowserWindow.getAllWindows()[0]));
+  app.on('second-instance', (_event, argv) => {
+    bringToFront(BrowserWindow.getAllWindows()[0]);
+    pairFromLink(deepLinkIn(argv));
+  });
+  // macOS hands a koinos-wallet:// link to the running app this way (also when it starts the app for it).
+  app.on('open-url', (event, url) => {
+    event.preventDefault();
+    pairFromLink(deepLinkIn([url]));
+  });
   app.enableSandbox();
   app.on('web-contents-created', (_event, contents) => lockDown(contents));
 
@@ -125,6 +151,10 @@ if (!app.requestSingleInstanceLock()) {
     powerMonitor.on('lock-screen', lockNow);
 
     createWindow(ready);
+    // A dApp's koinos-wallet://wc?uri=… link hands its WalletConnect URI to this instance (Windows and Linux pass it
+    // on the command line, to the first instance or through second-instance).
+    app.setAsDefaultProtocolClient(DEEP_LINK_SCHEME);
+    pairFromLink(deepLinkIn(process.argv) ?? linkBeforeReady);
     app.on('activate', () => {
       if (BrowserWindow.getAllWindows().length === 0) createWindow(ready);
     });

@@ -53,6 +53,13 @@ export interface ApprovalSubject {
   lowerRcLimit?: boolean;
 }
 
+/** What a signer may sign under the approval of a `message` request: this text, once, as this account. */
+export interface MessageSubject {
+  signer: string;
+  /** The UTF-8 bytes of the approved text. */
+  message: Uint8Array;
+}
+
 /** A decision, as the queue records it (in memory and through `record`): what was decided, never a secret. */
 export interface ApprovalRecord {
   requestId: string;
@@ -87,14 +94,19 @@ export interface ApprovalQueueOptions {
 interface Grant {
   /** The signatures left to each approved signer. */
   usesLeft: Map<string, number>;
-  header: NonNullable<Transaction['header']>;
+  /** The approved transaction's header; absent for a message approval (which signs only `message`). */
+  header?: NonNullable<Transaction['header']>;
+  message?: Uint8Array;
   lowerRcLimit: boolean;
   expires: number;
 }
 
 interface Pending {
   request: ApprovalRequest;
-  subject: ApprovalSubject;
+  /** What the approval lets a signer sign; absent for a `connect` request, which signs nothing. */
+  subject?: ApprovalSubject | MessageSubject;
+  /** The accounts a `connect` approval grants (the answer's choice, or the proposed ones). */
+  accounts?: readonly string[];
   settle: (approval: Approval | WalletError) => void;
   abort: AbortController;
   timer: ReturnType<typeof setTimeout>;
@@ -106,8 +118,11 @@ const grants = new WeakMap<Approval, Grant>();
 /** Proof that a person approved one request. Only ApprovalQueue issues valid ones; signers redeem them. */
 export class Approval {
   readonly requestId: string;
-  constructor(requestId: string) {
+  /** For a `connect` request: the accounts the person granted. */
+  readonly accounts?: readonly string[];
+  constructor(requestId: string, accounts?: readonly string[]) {
     this.requestId = requestId;
+    if (accounts) this.accounts = Object.freeze([...accounts]);
     Object.freeze(this);
   }
 }
@@ -134,6 +149,7 @@ export function redeemApproval(approval: Approval | undefined, signer: string, t
   const approved = grant.header;
   const same =
     header !== undefined &&
+    approved !== undefined &&
     left !== undefined &&
     equalBytes(header.chain_id, approved.chain_id) &&
     equalBytes(header.nonce, approved.nonce) &&
@@ -144,6 +160,21 @@ export function redeemApproval(approval: Approval | undefined, signer: string, t
   if (!same) {
     throw required(`expected the transaction approved for ${[...grant.usesLeft.keys()].join(' and ')}, got another one: a signature covers only what the user approved.`);
   }
+  grant.usesLeft.set(signer, left - 1);
+}
+
+/**
+ * Checks that `approval` allows signing `message` as `signer` (the text approved in a `message` request), and uses it
+ * up: one approval, one message signature.
+ * @throws WalletError APPROVAL_REQUIRED when the approval is missing, not issued by a queue, used up or expired, or was
+ *   given for another text, another signer or a transaction.
+ */
+export function redeemMessageApproval(approval: Approval | undefined, signer: string, message: Uint8Array, now: number = Date.now()): void {
+  const grant = approval ? grants.get(approval) : undefined;
+  if (!approval || !grant) throw required('expected a message approved by the wallet\'s user, got none: a signature needs an approval.');
+  const left = grant.usesLeft.get(signer);
+  if (left === undefined || left <= 0 || grant.expires < now) throw required('This approval is used up or expired. Ask again.');
+  if (!grant.message || !equalBytes(grant.message, message)) throw required('expected the message the user approved, got another one: a signature covers only what the user approved.');
   grant.usesLeft.set(signer, left - 1);
 }
 
@@ -196,6 +227,33 @@ export class ApprovalQueue {
    * @throws what `admit` throws, WalletError APPROVAL_PENDING (the origin already waits for one), REJECTED, APPROVAL_EXPIRED.
    */
   request(review: ApprovalReview, subject: ApprovalSubject): Promise<Approval> {
+    return this.#enter(review, subject);
+  }
+
+  /**
+   * Enters a `message` request (the review shows the text) and waits for its decision; the approval lets the signer sign
+   * this text once (redeemMessageApproval).
+   * @throws as request(), and INTERNAL when the review is not of kind `message` or shows another text.
+   */
+  requestMessage(review: ApprovalReview, subject: MessageSubject): Promise<Approval> {
+    if (review.kind !== 'message' || review.message === undefined || !equalBytes(new TextEncoder().encode(review.message), subject.message)) {
+      return Promise.reject(new WalletError('INTERNAL', 'expected a message review showing the text to be signed'));
+    }
+    return this.#enter(review, subject);
+  }
+
+  /**
+   * Enters a `connect` request (a dApp asks for a grant) and waits for its decision: the accounts the person granted
+   * (chosen in the answer in `password` mode; in `dialog` mode the proposed ones, which the dialog lists).
+   * @throws as request(), and INTERNAL when the review is not of kind `connect`.
+   */
+  async requestConnection(review: ApprovalReview): Promise<string[]> {
+    if (review.kind !== 'connect' || !review.connection) throw new WalletError('INTERNAL', 'expected a connect review naming what the dApp asks for');
+    const approval = await this.#enter(review, undefined);
+    return [...(approval.accounts ?? [])];
+  }
+
+  #enter(review: ApprovalReview, subject: ApprovalSubject | MessageSubject | undefined): Promise<Approval> {
     try {
       this.#admit(review);
     } catch (error) {
@@ -204,7 +262,7 @@ export class ApprovalQueue {
     for (const other of this.#pending.values()) {
       if (other.request.review.origin === review.origin) {
         return Promise.reject(
-          new WalletError('APPROVAL_PENDING', 'Another signing request is waiting for your decision. Approve or reject it first.', {
+          new WalletError('APPROVAL_PENDING', `Another request${review.origin === WALLET_ORIGIN ? '' : ` from ${review.origin}`} is waiting for your decision. Approve or reject it first.`, {
             details: `pending request ${other.request.id} of ${review.origin}`,
           }),
         );
@@ -244,6 +302,16 @@ export class ApprovalQueue {
     if (this.#approver.mode === 'dialog') {
       throw new WalletError('APPROVAL_REQUIRED', 'Approve this request in the wallet\'s own approval dialog; the window can only reject it.');
     }
+    const connection = pending.request.review.connection;
+    let accounts: string[] | undefined;
+    if (connection) {
+      accounts = answer.accounts ?? connection.accounts;
+      const offered = new Set(connection.available.map((a) => a.address));
+      const foreign = accounts.filter((a) => !offered.has(a));
+      if (accounts.length === 0 || foreign.length > 0) {
+        throw new WalletError('INVALID_ARGUMENT', accounts.length === 0 ? 'Choose at least one account to connect, or reject the request.' : `expected accounts of this wallet, got ${foreign.join(', ')}`);
+      }
+    }
     const unacknowledged = pending.request.review.risks.filter((r) => !(answer.acknowledgedRisks ?? []).includes(r.code));
     if (unacknowledged.length > 0) {
       throw new WalletError('APPROVAL_REQUIRED', `This request is flagged: confirm each warning before approving (${unacknowledged.map((r) => r.name).join(', ')}).`, {
@@ -255,6 +323,7 @@ export class ApprovalQueue {
     }
     await this.#approver.checkPassword(answer.password);
     if (!this.#pending.has(answer.requestId)) throw new WalletError('NOT_FOUND', 'This signing request expired while the password was checked.');
+    if (accounts) pending.accounts = [...new Set(accounts)];
     this.#settle(answer.requestId, 'approved');
     return { requestId: answer.requestId, approved: true };
   }
@@ -295,15 +364,21 @@ export class ApprovalQueue {
       // A record that cannot be written does not change the decision; the in-memory list still has it.
     }
     if (decision === 'approved') {
-      const approval = new Approval(id);
-      const prepared = prepareTransaction(pending.subject.transaction);
-      const uses = pending.subject.uses ?? 1;
-      grants.set(approval, {
-        usesLeft: new Map([pending.subject.signer, ...(pending.subject.coSigners ?? [])].map((s) => [s, uses])),
-        header: prepared.header!,
-        lowerRcLimit: pending.subject.lowerRcLimit ?? false,
-        expires: this.#clock() + GRANT_TTL_MS,
-      });
+      const subject = pending.subject;
+      // A dialog approves the accounts it listed: the proposed ones.
+      const approval = new Approval(id, review.connection ? (pending.accounts ?? review.connection.accounts) : undefined);
+      if (subject && 'message' in subject) {
+        grants.set(approval, { usesLeft: new Map([[subject.signer, 1]]), message: subject.message, lowerRcLimit: false, expires: this.#clock() + GRANT_TTL_MS });
+      } else if (subject) {
+        const prepared = prepareTransaction(subject.transaction);
+        const uses = subject.uses ?? 1;
+        grants.set(approval, {
+          usesLeft: new Map([subject.signer, ...(subject.coSigners ?? [])].map((s) => [s, uses])),
+          header: prepared.header!,
+          lowerRcLimit: subject.lowerRcLimit ?? false,
+          expires: this.#clock() + GRANT_TTL_MS,
+        });
+      }
       pending.settle(approval);
     } else if (decision === 'expired') {
       pending.settle(new WalletError('APPROVAL_EXPIRED', 'The signing request was not answered in time. Nothing was signed; try again.'));

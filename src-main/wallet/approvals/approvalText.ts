@@ -14,7 +14,16 @@ export function groupAddress(address: string): string {
 
 /** The words of a request's kind: what approving it does. */
 export function approvalAction(request: ApprovalRequest): string {
-  return request.review.kind === 'send' ? 'Sign and send' : 'Sign';
+  switch (request.review.kind) {
+    case 'send':
+      return 'Sign and send';
+    case 'connect':
+      return 'Connect';
+    case 'message':
+      return 'Sign message';
+    default:
+      return 'Sign';
+  }
 }
 
 /**
@@ -27,6 +36,12 @@ export function approvalText(request: ApprovalRequest): { title: string; lines: 
   const r = request.review;
   const where = r.networkName ? ` on ${r.networkName}` : '';
   const lines = [`Requested by: ${r.origin}`];
+  if (r.kind === 'connect' && r.connection) return { title: `Connect ${r.connection.name}?`, lines: [...lines, ...connectionLines(r.connection)], riskLines: [] };
+  if (r.kind === 'message') {
+    // The text exactly as it is signed; a dialog shows it as plain text, so nothing in it can style or hide the rest.
+    lines.push(`Signed by: ${groupAddress(r.signer)}`, 'Message:', r.message ?? '');
+    return { title: `Sign a message${where}?`, lines, riskLines: [] };
+  }
   r.operations.forEach((op, i) => {
     const head = r.operations.length > 1 ? `${i + 1}. ` : '';
     lines.push(`${head}${op.summary ?? `Call ${op.entryPoint}`}`);
@@ -41,6 +56,18 @@ export function approvalText(request: ApprovalRequest): { title: string; lines: 
   lines.push(`Mana: at most ${formatAmount(BigInt(r.rcLimit))}${estimate}`);
   lines.push(`Nonce: ${r.nonce}`, `Chain ID: ${r.chainId}`);
   return { title: `${approvalAction(request)}${where}?`, lines, riskLines: riskLines(r.risks) };
+}
+
+function connectionLines(c: NonNullable<ApprovalRequest['review']['connection']>): string[] {
+  const names = new Map(c.available.map((a) => [a.address, a]));
+  return [
+    `Declared address: ${c.url} (declared by the dApp, not verified)`,
+    `Networks: ${c.chains.map((x) => `${x.networkName} (${x.chain})`).join(', ')}`,
+    'Accounts it will see and may ask to sign with:',
+    ...c.accounts.map((a) => `   ${names.get(a)?.name ?? 'Account'}${names.get(a)?.watchOnly ? ' (watch-only)' : ''}: ${groupAddress(a)}`),
+    `Methods: ${c.methods.join(', ')}`,
+    'Every signature still asks for your approval.',
+  ];
 }
 
 function riskLines(risks: readonly RiskFlag[]): string[] {

@@ -7,7 +7,7 @@ import { formatAmount } from '../../koinos/amounts.ts';
 import { WalletError } from '../../koinos/errors.ts';
 import { equalBytes } from '../../koinos/bytes.ts';
 import { prepareTransaction } from '../../koinos/transaction.ts';
-import type { Transaction } from '../../koinos/types.ts';
+import type { Transaction, TransactionReceipt } from '../../koinos/types.ts';
 import type { ApprovalReview, SubmitReceipt } from '../../ipc/contract.ts';
 import type { Approval, ApprovalQueue } from '../approvals/approvalQueue.ts';
 import type { TransactionSigner } from '../signer.ts';
@@ -74,6 +74,26 @@ export interface ApprovedSubmitDeps {
  *   TRANSACTION_REVERTED, node errors.
  */
 export async function submitApproved(deps: ApprovedSubmitDeps, review: PreparedSubmission, costs: Map<string, bigint>): Promise<SubmitReceipt> {
+  const { receipt } = await signApproved(deps, review, costs, true);
+  return toSubmitReceipt(receipt!, true);
+}
+
+/** What signApproved gives back: the signed transaction, the dry run's receipt (when one ran) and the broadcast's. */
+export interface ApprovedSignature {
+  signed: Transaction;
+  /** The dry run after the approval (absent when a pending transaction holds the nonce, so none could run). */
+  dryRun?: TransactionReceipt;
+  /** The node's receipt of the broadcast (absent when `broadcast` was false). */
+  receipt?: TransactionReceipt;
+}
+
+/**
+ * submitApproved's path, with the choice to hand the signed transaction back instead of sending it (a dApp's
+ * `signTransaction`): the same approval, chain ID and nonce checks and dry run after the approval, then, when
+ * `broadcast`, the submission and its following.
+ * @throws as submitApproved.
+ */
+export async function signApproved(deps: ApprovedSubmitDeps, review: PreparedSubmission, costs: Map<string, bigint>, broadcast: boolean): Promise<ApprovedSignature> {
   const [first, ...others] = signersOf(review);
   const approval = await deps.approvals.request(review.approval, {
     signer: first!,
@@ -96,12 +116,13 @@ export async function submitApproved(deps: ApprovedSubmitDeps, review: PreparedS
   if (own !== undefined && own >= review.nonce) {
     throw new WalletError('INVALID_NONCE', `Another transaction of this account took this nonce after the review. Nothing was sent; prepare the ${review.what} again.`);
   }
-  const rcLimit = await sizeRcLimit(deps, review, approval, node, costs);
+  const { rcLimit, dryRun } = await sizeRcLimit(deps, review, approval, node, costs);
   const final = rcLimit === review.rcCap ? review.transaction : prepareTransaction({ ...review.transaction, header: { ...review.transaction.header!, rc_limit: rcLimit } });
   const signed = await signAll(deps, review, final, approval);
   if (!equalBytes(signed.id, final.id)) {
     throw new WalletError('INTERNAL', 'The signer changed the transaction it was asked to sign; nothing was sent.');
   }
+  if (!broadcast) return { signed, ...(dryRun ? { dryRun } : {}) };
   const receipt = await node.submit(signed, true);
   const id = bytesToJson(signed.id, BTYPE.TRANSACTION_ID);
   deps.follower.track({
@@ -114,7 +135,7 @@ export async function submitApproved(deps: ApprovedSubmitDeps, review: PreparedS
     submittedAt: Date.now(),
     status: 'pending',
   });
-  return toSubmitReceipt(receipt, true);
+  return { signed, receipt, ...(dryRun ? { dryRun } : {}) };
 }
 
 /**
@@ -123,10 +144,16 @@ export async function submitApproved(deps: ApprovedSubmitDeps, review: PreparedS
  * the limit set by hand, which the dry run shows to be enough. When a pending transaction holds the stored nonce the
  * chain would refuse that dry run, so the last measured cost (or the cap when none was measured) sizes it.
  */
-async function sizeRcLimit(deps: ApprovedSubmitDeps, review: PreparedSubmission, approval: Approval, node: KoinosNode, costs: Map<string, bigint>): Promise<bigint> {
+async function sizeRcLimit(
+  deps: ApprovedSubmitDeps,
+  review: PreparedSubmission,
+  approval: Approval,
+  node: KoinosNode,
+  costs: Map<string, bigint>,
+): Promise<{ rcLimit: bigint; dryRun?: TransactionReceipt }> {
   if (!review.dryRunnable) {
     const measured = costs.get(review.costKey);
-    return review.rcByHand || measured === undefined ? review.rcCap : withOffset(review, rcLimitFor(measured, review.rcCap));
+    return { rcLimit: review.rcByHand || measured === undefined ? review.rcCap : withOffset(review, rcLimitFor(measured, review.rcCap)) };
   }
   const dry = await signAll(deps, review, review.transaction, approval);
   const receipt = await node.submit(dry, false).catch((error: unknown) => {
@@ -145,7 +172,7 @@ async function sizeRcLimit(deps: ApprovedSubmitDeps, review: PreparedSubmission,
     });
   }
   costs.set(review.costKey, receipt.rc_used);
-  return review.rcByHand ? review.rcCap : withOffset(review, rcLimitFor(receipt.rc_used, review.rcCap));
+  return { rcLimit: review.rcByHand ? review.rcCap : withOffset(review, rcLimitFor(receipt.rc_used, review.rcCap)), dryRun: receipt };
 }
 
 /** The accounts that sign, the sender first. */

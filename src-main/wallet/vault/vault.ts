@@ -6,9 +6,10 @@ import { join } from 'node:path';
 import type { AccountInfo, EncryptedBackup, NewPhrase, RevealedSecret, Settings, VaultStatus } from '../../ipc/contract.ts';
 import { WalletError, describe } from '../../koinos/errors.ts';
 import { addressFromString } from '../../koinos/address.ts';
-import { assertMnemonic, newMnemonic, parsePrivateKey, privateKeyToWif } from '../../koinos/keys.ts';
+import { sha256 } from '../../koinos/hash.ts';
+import { assertMnemonic, newMnemonic, parsePrivateKey, privateKeyToWif, signDigest } from '../../koinos/keys.ts';
 import { signTransaction } from '../../koinos/transaction.ts';
-import { redeemApproval, type Approval } from '../approvals/approvalQueue.ts';
+import { redeemApproval, redeemMessageApproval, type Approval } from '../approvals/approvalQueue.ts';
 import type { Transaction } from '../../koinos/types.ts';
 import { makeFolders } from '../makeFolders.ts';
 import type { TransactionSigner } from '../signer.ts';
@@ -554,6 +555,26 @@ export class Vault implements TransactionSigner {
     if (session.wiped) throw this.#lockedError();
     this.touch();
     return signTransaction(transaction, key);
+  }
+
+  /**
+   * Signs a text message as koilib's signMessage does (the 65-byte signature of sha256 of its bytes), only under an
+   * approval the approval queue issued for exactly this text (redeemMessageApproval).
+   * @throws WalletError APPROVAL_REQUIRED, VAULT_LOCKED, WATCH_ONLY, ACCOUNT_NOT_FOUND.
+   */
+  async signMessage(address: string, message: Uint8Array, approval: Approval): Promise<Uint8Array> {
+    redeemMessageApproval(approval, address, message);
+    const session = this.#requireSession();
+    const accounts = this.#file.vault?.accounts.filter((a) => a.address === address) ?? [];
+    const record = accounts.find((a) => a.kind !== 'watch');
+    if (!record) {
+      if (accounts.length > 0) throw new WalletError('WATCH_ONLY', `expected an account with a key for ${address}, but it is watch-only`);
+      throw new WalletError('ACCOUNT_NOT_FOUND', `expected an account of this wallet, got ${describe(address)}`);
+    }
+    const key = await this.#signingKey(session, record);
+    if (session.wiped) throw this.#lockedError();
+    this.touch();
+    return signDigest(sha256(message), key);
   }
 
   /** Registers a listener of lock and unlock (for the `vault:lockState` push); returns a function that removes it. */

@@ -6,7 +6,7 @@ import { nonceToBytes, prepareTransaction, recoverSigners } from '../../../src-m
 import type { Transaction } from '../../../src-main/koinos/types.ts';
 import { WalletError } from '../../../src-main/koinos/errors.ts';
 import type { ApprovalReview, RiskFlag } from '../../../src-main/ipc/contract.ts';
-import { Approval, ApprovalQueue, WALLET_ORIGIN, redeemApproval, type ApprovalRecord } from '../../../src-main/wallet/approvals/approvalQueue.ts';
+import { Approval, ApprovalQueue, WALLET_ORIGIN, redeemApproval, redeemMessageApproval, type ApprovalRecord } from '../../../src-main/wallet/approvals/approvalQueue.ts';
 import { PrivateKeySigner } from '../../../src-main/wallet/chain/privateKeySigner.ts';
 import { parsePrivateKey } from '../../../src-main/koinos/keys.ts';
 import { vector } from '../../vectors.ts';
@@ -205,5 +205,79 @@ describe('redeemApproval', () => {
   it('expires an approval that is not used in time', async () => {
     const approval = await approved();
     expect(() => redeemApproval(approval, signerAddress, tx(), Date.now() + 3 * 60_000)).toThrow(/expired/);
+  });
+});
+
+describe('connect and message requests (dApps)', () => {
+  const other = '1BoatSLRHtKNngkdXEeobR76b53LETtpyT';
+  function connectReview(): ApprovalReview {
+    return {
+      kind: 'connect',
+      origin: 'https://app.example',
+      chainId: '',
+      signer: '',
+      payer: '',
+      nonce: '',
+      rcLimit: '0',
+      operations: [],
+      risks: [],
+      connection: {
+        name: 'App',
+        url: 'https://app.example',
+        transport: 'walletconnect',
+        chains: [{ chain: 'koinos:EiBZK_GGVP0H_fXVAM3j6EAuz3-B-l3e', networkName: 'Mainnet' }],
+        methods: ['koinos_signMessage'],
+        accounts: [signerAddress],
+        available: [
+          { address: signerAddress, name: 'Main', watchOnly: false },
+          { address: other, name: 'Watched', watchOnly: true },
+        ],
+      },
+    };
+  }
+  const messageReview = (message: string): ApprovalReview => ({ ...review([], 'https://app.example'), kind: 'message', message });
+  const bytes = (text: string) => new TextEncoder().encode(text);
+
+  it('grants the accounts the person picked with the password, and only accounts the request offered', async () => {
+    const { queue } = passwordQueue();
+    const granted = queue.requestConnection(connectReview());
+    const id = queue.state().pending[0]!.id;
+    expect(await codeOf(queue.answer({ requestId: id, approve: true, password: 'right', accounts: ['1AGNa15ZQXAZUgFiqJ2i7Z2DPU2J6hW62i'] }))).toBe('INVALID_ARGUMENT');
+    expect(await codeOf(queue.answer({ requestId: id, approve: true, password: 'right', accounts: [] }))).toBe('INVALID_ARGUMENT');
+    await queue.answer({ requestId: id, approve: true, password: 'right', accounts: [other, signerAddress] });
+    expect(await granted).toEqual([other, signerAddress]);
+  });
+
+  it('grants the proposed accounts when a dialog approves', async () => {
+    const queue = new ApprovalQueue({ approver: { mode: 'dialog', decide: async () => true } });
+    expect(await queue.requestConnection(connectReview())).toEqual([signerAddress]);
+  });
+
+  it('rejects a connection the person rejected', async () => {
+    const { queue } = passwordQueue();
+    const granted = queue.requestConnection(connectReview());
+    await queue.answer({ requestId: queue.state().pending[0]!.id, approve: false });
+    expect(await codeOf(granted)).toBe('REJECTED');
+  });
+
+  it('lets an approved message be signed once, as its signer, and no other text or transaction', async () => {
+    const queue = new ApprovalQueue({ approver: { mode: 'dialog', decide: async () => true } });
+    const approval = await queue.requestMessage(messageReview('hello'), { signer: signerAddress, message: bytes('hello') });
+    expect(() => redeemMessageApproval(approval, signerAddress, bytes('hellO'))).toThrow(/approved/);
+    expect(() => redeemMessageApproval(approval, other, bytes('hello'))).toThrow(/used up or expired/);
+    expect(() => redeemApproval(approval, signerAddress, tx())).toThrow(WalletError);
+    redeemMessageApproval(approval, signerAddress, bytes('hello'));
+    expect(() => redeemMessageApproval(approval, signerAddress, bytes('hello'))).toThrow(/used up/);
+  });
+
+  it('refuses a message request whose review shows another text than the one to be signed', async () => {
+    const queue = new ApprovalQueue({ approver: { mode: 'dialog', decide: async () => true } });
+    expect(await codeOf(queue.requestMessage(messageReview('shown'), { signer: signerAddress, message: bytes('signed') }))).toBe('INTERNAL');
+  });
+
+  it('a transaction approval does not sign a message', async () => {
+    const queue = new ApprovalQueue({ approver: { mode: 'dialog', decide: async () => true } });
+    const approval = await queue.request(review(), { signer: signerAddress, transaction: tx() });
+    expect(() => redeemMessageApproval(approval, signerAddress, bytes('hello'))).toThrow(/approved/);
   });
 });

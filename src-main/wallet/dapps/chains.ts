@@ -1,0 +1,79 @@
+// The `koinos` CAIP-2 namespace (ChainAgnostic namespaces koinos/caip2.md): a chain is named by the first 32 characters
+// of its base64url chain ID, an account by `koinos:<reference>:<address>`; and which of the wallet's networks a dApp's
+// chain is, asked of the networks themselves (their chain IDs now), never assumed from a name.
+import { BTYPE, bytesToJson } from '../../koinos/codec.ts';
+import { WalletError, describe } from '../../koinos/errors.ts';
+import { isAddress } from '../../koinos/address.ts';
+import type { NetworkInfo } from '../../ipc/contract.ts';
+import type { KoinosNode } from '../chain/koinosNode.ts';
+import type { NetworkService } from '../chain/networks.ts';
+
+/** The namespace of Koinos chains. */
+export const KOINOS_NAMESPACE = 'koinos';
+/** Mainnet's chain reference. */
+export const MAINNET_CHAIN = 'koinos:EiBZK_GGVP0H_fXVAM3j6EAuz3-B-l3e';
+/** Harbinger's references: the one of the CAIP document and SDK ≤ 0.0.x, and the relaunched testnet's (SDK 0.1.4). */
+export const HARBINGER_CHAINS: readonly string[] = ['koinos:EiAAKqFi-puoXnuJTdn7qBGGJa8yd-dc', 'koinos:EiBncD4pKRIQWco_WRqo5Q-xnXR7JuO3'];
+
+const CHAIN = /^koinos:[A-Za-z0-9_-]{32}$/;
+
+/**
+ * The CAIP-2 chain of a chain ID: `koinos:` and the first 32 characters of its base64url text.
+ * @example
+ * chainOf(chainId); // 'koinos:EiBZK_GGVP0H_fXVAM3j6EAuz3-B-l3e' on mainnet
+ */
+export function chainOf(chainId: Uint8Array): string {
+  return `${KOINOS_NAMESPACE}:${bytesToJson(chainId, BTYPE.BASE64).slice(0, 32)}`;
+}
+
+/** True when `text` is a Koinos CAIP-2 chain. */
+export function isKoinosChain(text: unknown): text is string {
+  return typeof text === 'string' && CHAIN.test(text);
+}
+
+/** A CAIP-10 account of a chain: `koinos:<reference>:<address>`. */
+export function accountOf(chain: string, address: string): string {
+  return `${chain}:${address}`;
+}
+
+/**
+ * The chain and address of a CAIP-10 account.
+ * @throws WalletError INVALID_ARGUMENT when it is not `koinos:<reference>:<address>`.
+ */
+export function parseAccount(text: string): { chain: string; address: string } {
+  const at = text.lastIndexOf(':');
+  const chain = text.slice(0, at);
+  const address = text.slice(at + 1);
+  if (!isKoinosChain(chain) || !isAddress(address)) throw new WalletError('INVALID_ARGUMENT', `expected an account such as "koinos:<chain>:<address>", got ${describe(text)}`);
+  return { chain, address };
+}
+
+/** A network of the wallet that is the chain, and its node. */
+export interface ChainNetwork {
+  chain: string;
+  network: NetworkInfo;
+  node: KoinosNode;
+  chainId: Uint8Array;
+}
+
+/**
+ * The wallet's network whose chain ID the chain names: each network is asked for its chain ID now (a testnet restart
+ * changes it). The networks that do not answer are skipped.
+ * @throws WalletError NOT_FOUND when no network of the wallet is on that chain.
+ */
+export async function networkOfChain(networks: NetworkService, chain: string): Promise<ChainNetwork> {
+  if (!isKoinosChain(chain)) throw new WalletError('INVALID_ARGUMENT', `expected a Koinos chain such as "${MAINNET_CHAIN}", got ${describe(chain)}`);
+  const { networks: all } = await networks.list();
+  // The likely network first: fewer nodes asked.
+  const likely = (n: NetworkInfo) => (chain === MAINNET_CHAIN ? n.kind === 'mainnet' : HARBINGER_CHAINS.includes(chain) ? n.kind === 'testnet' : n.kind === 'local');
+  for (const network of [...all.filter(likely), ...all.filter((n) => !likely(n))]) {
+    try {
+      const { node } = await networks.node(network.id);
+      const chainId = await node.chainId();
+      if (chainOf(chainId) === chain) return { chain, network, node, chainId };
+    } catch {
+      // a network that does not answer now is not the one asked for
+    }
+  }
+  throw new WalletError('NOT_FOUND', `None of this wallet's networks is on chain ${chain} now. Add or start that network, then connect again.`);
+}

@@ -1,0 +1,297 @@
+// The transport-neutral core of dApp connections: a request is (origin, chain, method, params) whatever carried it
+// (WalletConnect now, a page transport later). Grants per origin (accounts, methods, chains) are asked of a person
+// first and kept; signing requests go through the approval queue with the wallet's own reviews; reads answer only
+// inside a grant; one signing request per origin at a time; a locked wallet is unlocked first.
+import { BTYPE, bytesToJson, toJson } from '../../koinos/codec.ts';
+import { WalletError, describe } from '../../koinos/errors.ts';
+import { addressFromString } from '../../koinos/address.ts';
+import { transactionToJson } from '../../koinos/transaction.ts';
+import { TYPES } from '../../koinos/types.ts';
+import type { AccountInfo, ApprovalReview, DappConnectionRequest, DappGrantInfo, DappTransport, VaultStatus } from '../../ipc/contract.ts';
+import { APPROVAL_TTL_MS, type ApprovalQueue } from '../approvals/approvalQueue.ts';
+import { signApproved, type ApprovedSubmitDeps } from '../chain/approvedSubmit.ts';
+import type { NetworkService } from '../chain/networks.ts';
+import type { PendingTransactions } from '../chain/pendingTransactions.ts';
+import type { TokenService } from '../chain/tokens.ts';
+import type { TransactionFollower } from '../chain/transactionFollower.ts';
+import type { MessageSigner, TransactionSigner } from '../signer.ts';
+import { networkOfChain, type ChainNetwork } from './chains.ts';
+import { answerRead, type ReadMethod } from './dappReads.ts';
+import { DAPP_METHODS, isDappMethod } from './dappMethods.ts';
+import type { DappStore, StoredGrant } from './dappStore.ts';
+import { fillHeader, readDappTransaction, reviewDappTransaction } from './dappTransactions.ts';
+import { signableMessage } from './messageCheck.ts';
+
+/** What the service needs of the vault: accounts, lock state, and the two signers (both behind approvals). */
+export interface DappVault extends TransactionSigner, MessageSigner {
+  status(): VaultStatus;
+  listAccounts(): AccountInfo[];
+  onLockChange(listener: (status: VaultStatus) => void): () => void;
+  getSettings(): { selectedAccountId?: string };
+}
+
+export interface DappServiceOptions {
+  vault: DappVault;
+  networks: NetworkService;
+  tokens: TokenService;
+  pending: PendingTransactions;
+  follower: TransactionFollower;
+  approvals: ApprovalQueue;
+  store: DappStore;
+  /** How long a request waits for the wallet to be unlocked (default: as long as an approval waits). */
+  unlockWaitMs?: number;
+}
+
+/** A dApp's request for a grant, as its transport heard it. */
+export interface ConnectionProposal {
+  origin: string;
+  name: string;
+  url: string;
+  description?: string;
+  transport: DappTransport;
+  /** CAIP-2 chains the dApp asks for. */
+  chains: string[];
+  /** The methods it asks for. */
+  methods: string[];
+}
+
+/** One request of a connected dApp. */
+export interface DappRequest {
+  origin: string;
+  /** What carried it: the grant an origin without one is asked for is of this transport. */
+  transport: DappTransport;
+  /** CAIP-2 chain the request is for. */
+  chain: string;
+  method: string;
+  params: unknown;
+}
+
+/**
+ * @example
+ * const grant = await dapps.connect({ origin, name, url, transport: 'walletconnect', chains, methods });
+ * const signature = await dapps.handle({ origin, chain, method: 'koinos_signMessage', params: { address, message } });
+ */
+export class DappService {
+  readonly #o: DappServiceOptions;
+  readonly #busy = new Set<string>();
+  readonly #costs = new Map<string, bigint>();
+  readonly #listeners = new Set<() => void>();
+
+  constructor(options: DappServiceOptions) {
+    this.#o = options;
+  }
+
+  /** The grants, newest first. */
+  grants(): DappGrantInfo[] {
+    return this.#o.store
+      .grants()
+      .sort((a, b) => Number(BigInt(b.grantedAt) - BigInt(a.grantedAt)))
+      .map(({ sessions: _sessions, ...info }) => info);
+  }
+
+  /** Listens to changes of the grants; returns a function that stops it. */
+  onChange(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /**
+   * Asks a person for a grant (which accounts; the methods and chains asked for, the refused ones left out) and keeps
+   * it; a grant the origin had is replaced. Networks are resolved first: a chain no network of the wallet is on is
+   * left out, and none at all refuses the proposal.
+   * @throws WalletError NOT_FOUND (no network on the chains), VAULT_LOCKED (not unlocked in time), REJECTED,
+   *   APPROVAL_EXPIRED, APPROVAL_PENDING.
+   */
+  async connect(proposal: ConnectionProposal, sessions: string[] = []): Promise<StoredGrant> {
+    const chains: { chain: string; networkName: string }[] = [];
+    for (const chain of [...new Set(proposal.chains)]) {
+      const found = await networkOfChain(this.#o.networks, chain).catch(() => undefined);
+      if (found) chains.push({ chain, networkName: found.network.name });
+    }
+    if (chains.length === 0) {
+      throw new WalletError('NOT_FOUND', `${proposal.name} asks for ${proposal.chains.join(', ') || 'no Koinos chain'}, and none of this wallet's networks is on ${proposal.chains.length > 1 ? 'any of them' : 'it'} now.`);
+    }
+    await this.#whenUnlocked();
+    const accounts = this.#o.vault.listAccounts();
+    if (accounts.length === 0) throw new WalletError('ACCOUNT_NOT_FOUND', 'This wallet has no account to connect yet. Add one, then connect again.');
+    const selected = accounts.find((a) => a.id === this.#o.vault.getSettings().selectedAccountId) ?? accounts[0]!;
+    const connection: DappConnectionRequest = {
+      name: proposal.name,
+      url: proposal.url,
+      ...(proposal.description ? { description: proposal.description } : {}),
+      transport: proposal.transport,
+      chains,
+      methods: proposal.methods.filter((m) => isDappMethod(m) && DAPP_METHODS[m] !== 'refused'),
+      accounts: [selected.address],
+      available: [...new Map(accounts.map((a) => [a.address, { address: a.address, name: a.name, watchOnly: a.kind === 'watch' }])).values()],
+    };
+    const review: ApprovalReview = { kind: 'connect', origin: proposal.origin, chainId: '', signer: '', payer: '', nonce: '', rcLimit: '0', operations: [], risks: [], connection };
+    const granted = await this.#o.approvals.requestConnection(review);
+    const grant: StoredGrant = {
+      origin: proposal.origin,
+      name: proposal.name,
+      url: proposal.url,
+      transport: proposal.transport,
+      chains: chains.map((c) => c.chain),
+      accounts: granted,
+      methods: connection.methods,
+      grantedAt: String(Date.now()),
+      sessions,
+    };
+    await this.#o.store.putGrant(grant);
+    this.#changed();
+    return grant;
+  }
+
+  /** Records the transport's sessions of a grant (a WalletConnect session topic). */
+  async setSessions(origin: string, sessions: string[]): Promise<void> {
+    const grant = this.#o.store.grant(origin);
+    if (!grant) return;
+    await this.#o.store.putGrant({ ...grant, sessions });
+    this.#changed();
+  }
+
+  /** Removes an origin's grant; true when it had one. */
+  async revoke(origin: string): Promise<boolean> {
+    const had = await this.#o.store.removeGrant(origin);
+    if (had) this.#changed();
+    return had;
+  }
+
+  /**
+   * Answers one request of a granted origin. An origin without a grant is asked for one first (for the chain, the
+   * method and the account the request names).
+   * @throws WalletError APPROVAL_REQUIRED (a method, account or chain outside the grant), INVALID_ARGUMENT (refused
+   *   methods: koinos_signHash, koinos_submitBlock; a message that is no readable text), APPROVAL_PENDING (the origin
+   *   has a signing request waiting), WATCH_ONLY, VAULT_LOCKED, REJECTED, and the node's and reviews' errors.
+   */
+  async handle(request: DappRequest): Promise<unknown> {
+    const { origin, chain, method } = request;
+    if (!isDappMethod(method)) throw new WalletError('INVALID_ARGUMENT', `This wallet does not know the method ${describe(method)}.`);
+    if (DAPP_METHODS[method] === 'refused') throw refusedMethod(method);
+    const params = (typeof request.params === 'object' && request.params !== null ? request.params : {}) as Record<string, unknown>;
+    const address = typeof params['address'] === 'string' ? params['address'] : undefined;
+    let grant = this.#o.store.grant(origin);
+    if (!grant) {
+      grant = await this.connect({ origin, name: origin, url: origin, transport: request.transport, chains: [chain], methods: [method] });
+    }
+    if (!grant.chains.includes(chain)) throw notGranted(`the chain ${chain}`);
+    if (!grant.methods.includes(method)) throw notGranted(`the method ${method}`);
+    if (address !== undefined && !grant.accounts.includes(address)) throw notGranted(`the account ${address}`);
+    const ctx = await networkOfChain(this.#o.networks, chain);
+    if (DAPP_METHODS[method] === 'read' && method !== 'koinos_prepareTransaction') return answerRead(ctx, this.#o.pending, method as ReadMethod, params);
+    if (address === undefined) throw new WalletError('INVALID_ARGUMENT', `expected params.address naming the account, got ${describe(params['address'])}`);
+    if (method === 'koinos_prepareTransaction') {
+      const { tx } = await fillHeader(ctx, this.#o.pending, address, readDappTransaction(params['transaction']));
+      return transactionToJson(tx);
+    }
+    return this.#exclusive(origin, async () => {
+      await this.#whenUnlocked();
+      this.#assertCanSign(address);
+      if (method === 'koinos_signMessage') return this.#signMessage(ctx, origin, address, params['message']);
+      const options = (typeof params['options'] === 'object' && params['options'] !== null ? params['options'] : {}) as Record<string, unknown>;
+      return this.#signTransaction(ctx, origin, address, params['transaction'], options['abis'], method === 'koinos_signAndSendTransaction');
+    });
+  }
+
+  async #signMessage(ctx: ChainNetwork, origin: string, address: string, message: unknown): Promise<string> {
+    const bytes = signableMessage(message);
+    const review: ApprovalReview = {
+      kind: 'message',
+      origin,
+      networkName: ctx.network.name,
+      chainId: bytesToJson(ctx.chainId, BTYPE.BASE64),
+      signer: address,
+      payer: '',
+      nonce: '',
+      rcLimit: '0',
+      operations: [],
+      risks: [],
+      message: message as string,
+    };
+    const approval = await this.#o.approvals.requestMessage(review, { signer: address, message: bytes });
+    const signature = await this.#o.vault.signMessage(address, bytes, approval);
+    // The SDK reads the answer with koilib's utils.decodeBase64: standard, padded base64.
+    return Buffer.from(signature).toString('base64');
+  }
+
+  async #signTransaction(ctx: ChainNetwork, origin: string, address: string, transaction: unknown, abis: unknown, send: boolean): Promise<unknown> {
+    const tokens = await this.#o.tokens.known(ctx.network.id);
+    const change = await this.#o.networks.observeChainId(ctx.network.id, ctx.chainId);
+    const review = await reviewDappTransaction(
+      ctx,
+      {
+        pending: this.#o.pending,
+        tokens,
+        chainIdChanged: change !== undefined,
+        availableMana: async (payer) => {
+          const [rc, reserved] = await Promise.all([ctx.node.rc(payer), ctx.node.reservedRc(payer)]);
+          const held = reserved ?? this.#o.pending.heldMana(ctx.network.id, bytesToJson(payer, BTYPE.ADDRESS));
+          return rc > held ? rc - held : 0n;
+        },
+        measuredCost: (key) => this.#costs.get(key),
+      },
+      { origin, signer: address, transaction, abis, send },
+    );
+    const deps: ApprovedSubmitDeps = { networks: this.#o.networks, pending: this.#o.pending, follower: this.#o.follower, signer: this.#o.vault, approvals: this.#o.approvals };
+    const { signed, receipt } = await signApproved(deps, review, this.#costs, send);
+    const json = transactionToJson(signed);
+    return send ? { receipt: toJson(TYPES.transactionReceipt, receipt!), transaction: json } : json;
+  }
+
+  /** Watch-only and unknown accounts are told apart before anyone is asked. */
+  #assertCanSign(address: string): void {
+    addressFromString(address);
+    const accounts = this.#o.vault.listAccounts().filter((a) => a.address === address);
+    if (accounts.length === 0) throw new WalletError('ACCOUNT_NOT_FOUND', `${address} is not an account of this wallet.`);
+    if (accounts.every((a) => a.kind === 'watch')) {
+      throw new WalletError('WATCH_ONLY', `${address} is watch-only in this wallet: it has no key to sign with. Nothing was signed.`);
+    }
+  }
+
+  /** One signing request per origin: a second one while the first is prepared, approved or sent is refused. */
+  async #exclusive<T>(origin: string, run: () => Promise<T>): Promise<T> {
+    if (this.#busy.has(origin)) {
+      throw new WalletError('APPROVAL_PENDING', `Another request from ${origin} is still waiting or running. Finish it first.`);
+    }
+    this.#busy.add(origin);
+    try {
+      return await run();
+    } finally {
+      this.#busy.delete(origin);
+    }
+  }
+
+  /** Resolves once the vault is unlocked (the wallet shows its unlock screen meanwhile). */
+  #whenUnlocked(): Promise<void> {
+    if (this.#o.vault.status().unlocked) return Promise.resolve();
+    const waitMs = this.#o.unlockWaitMs ?? APPROVAL_TTL_MS;
+    return new Promise((resolve, reject) => {
+      const stop = this.#o.vault.onLockChange((status) => {
+        if (!status.unlocked) return;
+        clearTimeout(timer);
+        stop();
+        resolve();
+      });
+      const timer = setTimeout(() => {
+        stop();
+        reject(new WalletError('VAULT_LOCKED', 'The wallet is locked. Unlock it, then ask again from the dApp.'));
+      }, waitMs);
+      timer.unref?.();
+    });
+  }
+
+  #changed(): void {
+    for (const listener of this.#listeners) listener();
+  }
+}
+
+function notGranted(what: string): WalletError {
+  return new WalletError('APPROVAL_REQUIRED', `This dApp's connection does not include ${what}. Connect again to grant it.`);
+}
+
+function refusedMethod(method: string): WalletError {
+  return method === 'koinos_signHash'
+    ? new WalletError('INVALID_ARGUMENT', 'This wallet does not sign bare hashes: a hash can be a transaction\'s id, and signing it would approve a transaction nobody saw. Ask for signTransaction or signMessage.')
+    : new WalletError('INVALID_ARGUMENT', `This wallet does not answer ${method}.`);
+}

@@ -1,0 +1,197 @@
+// A dApp's transaction as the wallet reviews it: missing header fields filled (the chain ID fetched now, the
+// pending-aware nonce, the payer; rc_limit left as a cap to be sized after the approval), operations decoded with the
+// token ABI, the dApp's ABIs and the node's, and the risk flags every review has. The result is the PreparedSubmission
+// that the wallet's own transfers use, so a dApp's signature passes the same approval, dry run and checks.
+import { addressFromString } from '../../koinos/address.ts';
+import { equalBytes } from '../../koinos/bytes.ts';
+import { BTYPE, bytesToJson, type JsonObject } from '../../koinos/codec.ts';
+import { contractDecoder } from '../../koinos/contractDecoder.ts';
+import { WalletError, describe } from '../../koinos/errors.ts';
+import { jsonDepth } from '../../koinos/jsonDepth.ts';
+import { checkTransaction, nonceFromBytes, nonceToBytes, prepareTransaction, transactionFromJson } from '../../koinos/transaction.ts';
+import type { Transaction } from '../../koinos/types.ts';
+import type { ApprovalReview, DecodedOperation, TokenInfo } from '../../ipc/contract.ts';
+import { REVIEW_TTL_MS, type PreparedSubmission } from '../chain/approvedSubmit.ts';
+import type { PendingTransactions } from '../chain/pendingTransactions.ts';
+import { decodeOperation } from '../chain/operations.ts';
+import { assessRisks, knownContractsOf, tokenCall } from '../chain/riskFlags.ts';
+import type { ChainNetwork } from './chains.ts';
+
+/** The most JSON a dApp's transaction or ABI may be: real ones are a few KB; the node caps transactions at 512 KB. */
+const MAX_JSON_LENGTH = 1024 * 1024;
+const MAX_JSON_DEPTH = 64;
+
+/**
+ * A dApp's transaction JSON (koilib's TransactionJson: the gateway's form) read with the strict reader, bounded first.
+ * @throws WalletError INVALID_TRANSACTION / INVALID_JSON naming the field.
+ */
+export function readDappTransaction(json: unknown): Transaction {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new WalletError('INVALID_TRANSACTION', `expected a transaction as JSON, got ${describe(json)}`);
+  const text = JSON.stringify(json);
+  if (text.length > MAX_JSON_LENGTH || jsonDepth(text) > MAX_JSON_DEPTH) throw new WalletError('INVALID_TRANSACTION', `expected a transaction of at most ${MAX_JSON_LENGTH} characters of JSON, got a larger or deeper one`);
+  const tx = transactionFromJson(json);
+  if (tx.operations.length === 0) throw new WalletError('INVALID_TRANSACTION', 'expected a transaction with at least one operation, got none');
+  return tx;
+}
+
+/** The next nonce of `account`, counting what the node's mempool and this wallet hold pending; and the chain's. */
+export async function nextNonce(ctx: ChainNetwork, pending: PendingTransactions, account: string): Promise<{ next: bigint; confirmed: bigint }> {
+  const bytes = addressFromString(account);
+  const [confirmed, nodePending] = await Promise.all([ctx.node.nonce(bytes), ctx.node.pendingNonce(bytes)]);
+  let highest = confirmed;
+  if (nodePending !== undefined && nodePending > highest) highest = nodePending;
+  const own = pending.highestNonce(ctx.network.id, account);
+  if (own !== undefined && own > highest) highest = own;
+  return { next: highest + 1n, confirmed };
+}
+
+/**
+ * Fills only what the dApp left out: chain ID (must match the chain's now when given), payer (the signer), nonce (the
+ * pending-aware next one); rc_limit stays as given (0: sized after the approval). Signatures over other content are
+ * refused.
+ * @throws WalletError CHAIN_ID_MISMATCH, INVALID_TRANSACTION, node errors.
+ */
+export async function fillHeader(ctx: ChainNetwork, pending: PendingTransactions, signer: string, tx: Transaction): Promise<{ tx: Transaction; confirmed: bigint }> {
+  const given = tx.header;
+  const chain_id = given?.chain_id && given.chain_id.length > 0 ? given.chain_id : ctx.chainId;
+  if (!equalBytes(chain_id, ctx.chainId)) {
+    throw new WalletError('CHAIN_ID_MISMATCH', `The dApp made this transaction for chain ${bytesToJson(chain_id, BTYPE.BASE64)}, but ${ctx.network.name} is on ${bytesToJson(ctx.chainId, BTYPE.BASE64)} now. Nothing was signed.`);
+  }
+  const payer = given?.payer && given.payer.length > 0 ? given.payer : addressFromString(signer);
+  const payee = given?.payee ?? new Uint8Array();
+  const account = bytesToJson(payee.length > 0 ? payee : payer, BTYPE.ADDRESS);
+  const { next, confirmed } = await nextNonce(ctx, pending, account);
+  const nonce = given?.nonce && given.nonce.length > 0 ? given.nonce : nonceToBytes(next);
+  const filled: Transaction = { ...tx, header: { chain_id, rc_limit: given?.rc_limit ?? 0n, nonce, operation_merkle_root: new Uint8Array(), payer, payee } };
+  const prepared = prepareTransaction(filled);
+  if (tx.signatures.length > 0 && !equalBytes(prepared.id, tx.id)) {
+    throw new WalletError('INVALID_TRANSACTION', 'The transaction carries signatures over other content (its id does not match its header). Nothing was signed.');
+  }
+  return { tx: prepared, confirmed };
+}
+
+/** What decodes a dApp's operations: the tokens the wallet knows, the ABIs the dApp sent, and the node's. */
+export interface OperationSources {
+  tokens: readonly TokenInfo[];
+  /** koilib's `abis` option: contract address → ABI object. */
+  dappAbis?: unknown;
+}
+
+/** The operations decoded (token calls by the token ABI; others by the dApp's ABI, else the node's) and who has an ABI. */
+export async function decodeDappOperations(ctx: ChainNetwork, tx: Transaction, sources: OperationSources): Promise<{ operations: DecodedOperation[]; withAbi: string[] }> {
+  const dappAbis = typeof sources.dappAbis === 'object' && sources.dappAbis !== null ? (sources.dappAbis as Record<string, unknown>) : {};
+  const decoder = contractDecoder({
+    abiText: async (contractId) => {
+      const own = dappAbis[contractId];
+      if (own !== undefined) return typeof own === 'string' ? own : JSON.stringify(own);
+      try {
+        const { meta } = await ctx.node.rpc.callMessage<{ meta?: { abi: string } }>('contract_meta_store.get_contract_meta', { contract_id: addressFromString(contractId) });
+        return meta?.abi || undefined;
+      } catch {
+        return undefined; // a node without contract_meta_store decodes nothing more; the NO_ABI flag says so
+      }
+    },
+    isSystemToken: () => false,
+  });
+  const withAbi: string[] = [];
+  const operations: DecodedOperation[] = [];
+  for (const op of tx.operations) {
+    const call = op.call_contract;
+    if (!call || tokenCall(call)) {
+      operations.push(decodeOperation(op, sources.tokens));
+      continue;
+    }
+    const contract = bytesToJson(call.contract_id, BTYPE.CONTRACT_ID);
+    const decoded = (await decoder.operation(op))['call_contract'] as JsonObject | undefined;
+    if (decoded && typeof decoded['entry_point'] === 'string') {
+      withAbi.push(contract);
+      operations.push({ contract, entryPoint: decoded['entry_point'], args: decoded['args'] ?? {}, summary: `Call ${decoded['entry_point']} on ${contract}` });
+    } else {
+      operations.push(decodeOperation(op, sources.tokens));
+    }
+  }
+  return { operations, withAbi };
+}
+
+/** What a dApp asks to have signed, and how the wallet answers it. */
+export interface DappTransactionRequest {
+  origin: string;
+  signer: string;
+  transaction: unknown;
+  abis?: unknown;
+  /** true: signed and sent (signAndSendTransaction); false: signed and handed back (signTransaction). */
+  send: boolean;
+}
+
+export interface DappReviewDeps {
+  pending: PendingTransactions;
+  /** The tokens the wallet knows on the network. */
+  tokens: readonly TokenInfo[];
+  /** The network's chain ID changed since the wallet last saw it. */
+  chainIdChanged: boolean;
+  /** The mana of `payer` that no pending transaction holds: the cap when the dApp set no rc_limit. */
+  availableMana: (payer: Uint8Array) => Promise<bigint>;
+  /** What the last transaction of this origin on this network used, measured by its dry run (an estimate). */
+  measuredCost: (costKey: string) => bigint | undefined;
+}
+
+/**
+ * The review of a dApp's transaction, ready for signApproved: nothing is signed, nothing is sent.
+ * @throws WalletError INVALID_TRANSACTION (the signer is neither payer nor payee), CHAIN_ID_MISMATCH, NOT_ENOUGH_MANA
+ *   (no mana to cap rc_limit with), node errors.
+ */
+export async function reviewDappTransaction(ctx: ChainNetwork, deps: DappReviewDeps, request: DappTransactionRequest): Promise<PreparedSubmission> {
+  const { tx: filled, confirmed } = await fillHeader(ctx, deps.pending, request.signer, readDappTransaction(request.transaction));
+  const header = filled.header!;
+  const payer = bytesToJson(header.payer, BTYPE.ADDRESS);
+  const payee = header.payee.length > 0 ? bytesToJson(header.payee, BTYPE.ADDRESS) : undefined;
+  if (request.signer !== payer && request.signer !== payee) {
+    throw new WalletError('INVALID_TRANSACTION', `The transaction is paid by ${payer}${payee ? ` for ${payee}` : ''}: a signature of ${request.signer} would not count. Nothing was signed.`);
+  }
+  const rcByHand = header.rc_limit > 0n;
+  const rcCap = rcByHand ? header.rc_limit : await deps.availableMana(header.payer);
+  if (rcCap === 0n) throw new WalletError('NOT_ENOUGH_MANA', `${payer} has no mana free for this transaction now. Wait for mana to regenerate, then ask again.`);
+  const transaction = prepareTransaction({ ...filled, header: { ...header, rc_limit: rcCap } });
+  const { operations, withAbi } = await decodeDappOperations(ctx, transaction, { tokens: deps.tokens, dappAbis: request.abis });
+  const present = checkTransaction(transaction).signers.flatMap((s) => (s.address ? [s.address] : []));
+  const risks = assessRisks(transaction, {
+    signers: [request.signer, payer, ...(payee ? [payee] : []), ...present],
+    knownContracts: knownContractsOf(ctx.network.kind, deps.tokens.map((t) => t.contract)),
+    contractsWithAbi: withAbi,
+    chainIdChanged: deps.chainIdChanged,
+  });
+  const nonce = nonceFromBytes(header.nonce);
+  const costKey = `${ctx.network.id} dapp ${request.origin}`;
+  const measured = deps.measuredCost(costKey);
+  const approval: ApprovalReview = {
+    kind: request.send ? 'send' : 'sign',
+    origin: request.origin,
+    networkName: ctx.network.name,
+    chainId: bytesToJson(ctx.chainId, BTYPE.BASE64),
+    signer: request.signer,
+    payer,
+    ...(payee ? { payee } : {}),
+    nonce: nonce.toString(),
+    rcLimit: rcCap.toString(),
+    ...(measured !== undefined ? { rcEstimate: measured.toString() } : {}),
+    operations,
+    risks,
+  };
+  return {
+    expires: Date.now() + REVIEW_TTL_MS,
+    networkId: ctx.network.id,
+    chainId: ctx.chainId,
+    from: payee ?? payer,
+    payer,
+    signers: [request.signer],
+    transaction,
+    nonce,
+    dryRunnable: nonce === confirmed + 1n,
+    rcCap,
+    rcByHand,
+    costKey,
+    approval,
+    what: 'transaction',
+    hints: { mana: 'ask the dApp for a smaller transaction, or wait for mana to regenerate.', revert: 'The dApp may have made it for another state of the chain; ask it again.' },
+  };
+}

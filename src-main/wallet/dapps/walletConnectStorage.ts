@@ -1,0 +1,81 @@
+// The key-value store WalletConnect's client keeps its state in (pairings, sessions, their symmetric keys): one JSON
+// file in the data folder, owner-only, written atomically, the writes of one burst coalesced into one.
+import { readFile } from 'node:fs/promises';
+import { WalletError } from '../../koinos/errors.ts';
+import { writeFileAtomic } from '../atomicFile.ts';
+
+/**
+ * The shape @walletconnect/keyvaluestorage's IKeyValueStorage has (the client calls only these five).
+ * @example
+ * const storage = await FileKeyValueStorage.open(join(dataDir, 'walletconnect.json'));
+ * await SignClient.init({ storage, ... });
+ */
+export class FileKeyValueStorage {
+  readonly #path: string;
+  readonly #entries: Map<string, unknown>;
+  #writing: Promise<void> = Promise.resolve();
+  #dirty = false;
+
+  private constructor(path: string, entries: Map<string, unknown>) {
+    this.#path = path;
+    this.#entries = entries;
+  }
+
+  /**
+   * Reads the file (missing: empty).
+   * @throws WalletError STORAGE_FAILED when it is not a JSON object.
+   */
+  static async open(path: string): Promise<FileKeyValueStorage> {
+    let entries = new Map<string, unknown>();
+    try {
+      const json = JSON.parse(await readFile(path, 'utf8')) as unknown;
+      if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new Error('not an object');
+      entries = new Map(Object.entries(json));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+        throw new WalletError('STORAGE_FAILED', 'The WalletConnect sessions could not be read. Move walletconnect.json out of the data folder to start without them.', { cause: error });
+      }
+    }
+    return new FileKeyValueStorage(path, entries);
+  }
+
+  async getKeys(): Promise<string[]> {
+    return [...this.#entries.keys()];
+  }
+
+  async getEntries<T = unknown>(): Promise<[string, T][]> {
+    return [...this.#entries.entries()].map(([k, v]) => [k, structuredClone(v) as T]);
+  }
+
+  async getItem<T = unknown>(key: string): Promise<T | undefined> {
+    const value = this.#entries.get(key);
+    return value === undefined ? undefined : (structuredClone(value) as T);
+  }
+
+  async setItem<T = unknown>(key: string, value: T): Promise<void> {
+    this.#entries.set(key, structuredClone(value));
+    return this.#schedule();
+  }
+
+  async removeItem(key: string): Promise<void> {
+    if (this.#entries.delete(key)) return this.#schedule();
+  }
+
+  /** Resolves when what was set so far is on disk. */
+  flush(): Promise<void> {
+    return this.#writing;
+  }
+
+  /** One write after the current one for any number of changes made meanwhile. */
+  #schedule(): Promise<void> {
+    if (this.#dirty) return this.#writing;
+    this.#dirty = true;
+    const write = this.#writing.then(async () => {
+      this.#dirty = false;
+      await writeFileAtomic(this.#path, JSON.stringify(Object.fromEntries(this.#entries)));
+    });
+    // A failed write fails the set that caused it; the next one writes everything again.
+    this.#writing = write.catch(() => undefined);
+    return write;
+  }
+}

@@ -1,0 +1,82 @@
+// End to end in the browser shell: a dApp (a SignClient in the test, on a relay on 127.0.0.1) shows a wc: URI; the
+// person pastes it on the dApps screen, approves the connection with the account it grants, approves the dApp's
+// KOIN transfer in the approval panel, and sees it in the history; then disconnects the dApp.
+import { Contract, utils as koilibUtils } from 'koilib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { closeDapp, dappClient, SDK_METHODS, type DappClient } from '../wallet/dapps/dappClient.ts';
+import { startTestRelay, type TestRelay } from '../wallet/dapps/relay.ts';
+import { approve, chromiumMissing, createWallet, go, importDevAccount, selectAccount, startE2eWallet, type E2eWallet } from './harness.ts';
+
+const missing = chromiumMissing();
+
+describe.skipIf(missing !== undefined)('a dApp over WalletConnect in the browser', () => {
+  let e2e: E2eWallet | undefined;
+  let relay: TestRelay | undefined;
+  let dapp: DappClient | undefined;
+  afterEach(async () => {
+    if (dapp) await closeDapp(dapp);
+    await e2e?.stop();
+    await relay?.stop();
+    e2e = undefined;
+    relay = undefined;
+    dapp = undefined;
+  });
+
+  it('pairs from a pasted URI, grants an account, signs and sends the dApp\'s transfer, and shows it in the history', async () => {
+    relay = await startTestRelay();
+    e2e = await startE2eWallet({ name: 'dapp-connect', env: { KOINOS_WALLET_WC_RELAY_URL: relay.url, KOINOS_WALLET_WC_PROJECT_ID: 'test-project' } });
+    const { page, shots, wallet } = e2e;
+    await createWallet(page);
+    const ownAddress = (await page.getByRole('main').getByRole('code').first().textContent())?.trim() ?? '';
+    const sender = await importDevAccount(page, 0);
+    await selectAccount(page, 'Devnet account 0');
+    const { chainId } = await wallet.handlers['devnet:status']();
+    const chain = `koinos:${chainId!.slice(0, 32)}`;
+    const koin = (await wallet.handlers['tokens:list']({})).find((t) => t.system === 'koin')!.contract;
+
+    dapp = await dappClient(relay.url);
+    const { uri, approval } = await dapp.connect({ requiredNamespaces: { koinos: { chains: [chain], methods: SDK_METHODS, events: [] } } });
+    await go(page, 'dApps');
+    await page.getByLabel('WalletConnect URI').fill(uri!);
+    await shots.take(page, 'dapps-uri');
+    await page.getByRole('button', { name: 'Connect', exact: true }).click();
+
+    // The connection request: the selected account is proposed; the person grants it with the password.
+    const request = page.getByRole('dialog', { name: 'Approve: connect Test dApp' });
+    await request.waitFor({ timeout: 30_000 });
+    const accounts = request.getByTestId('approval-accounts');
+    await expect.poll(() => accounts.getByRole('checkbox', { checked: true }).count()).toBe(1);
+    expect(await request.textContent()).toContain('https://dapp.example');
+    await approve(page, { shots, shot: 'connect-approval' });
+    const session = await approval();
+    expect(session.namespaces['koinos']!.accounts).toEqual([`${chain}:${sender}`]);
+    const grant = page.getByTestId('dapp-grant');
+    await expect.poll(() => grant.textContent(), { timeout: 20_000 }).toContain('https://dapp.example');
+    await shots.take(page, 'dapps-connected');
+
+    // The dApp's transfer, as it builds it with koilib: reviewed and approved in the wallet's panel.
+    const contract = new Contract({ id: koin, abi: koilibUtils.tokenAbi });
+    const operation = await contract.encodeOperation({ name: 'transfer', args: { from: sender, to: ownAddress, value: '150000000' } });
+    const sent = dapp.request<{ transaction: { id: string } }>({
+      topic: session.topic,
+      chainId: chain,
+      request: { method: 'koinos_signAndSendTransaction', params: { address: sender, transaction: { operations: [operation] }, options: {} } },
+    });
+    const text = await approve(page, { shots, shot: 'transfer-approval' });
+    expect(text).toContain('Requested by https://dapp.example');
+    expect(text).toContain(`Transfer 1.5 KOIN from ${sender} to ${ownAddress}`);
+    const { transaction } = await sent;
+    expect(transaction.id).toMatch(/^0x1220[0-9a-f]{64}$/);
+
+    await go(page, 'History');
+    await expect.poll(() => page.getByRole('listitem').filter({ hasText: /Sent 1\.5 KOIN/ }).count(), { timeout: 30_000 }).toBeGreaterThan(0);
+    await shots.take(page, 'history');
+
+    // Disconnected from the wallet: the dApp's session ends too.
+    await go(page, 'dApps');
+    await page.getByRole('button', { name: 'Disconnect Test dApp' }).click();
+    await page.getByText('No dApp is connected.').waitFor({ timeout: 20_000 });
+    await expect.poll(() => dapp!.session.getAll().length, { timeout: 20_000 }).toBe(0);
+    await shots.take(page, 'dapps-disconnected');
+  });
+});

@@ -1,0 +1,67 @@
+// The transport-neutral core on its own, as a later page transport would use it: a request from an origin without a
+// grant asks for one first; a grant limits accounts, methods and chains; revoking ends it. Real vault, real devnet.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ApprovalRequest } from '../../../src-main/ipc/contract.ts';
+import { ApprovalQueue } from '../../../src-main/wallet/approvals/approvalQueue.ts';
+import { chainOf } from '../../../src-main/wallet/dapps/chains.ts';
+import { DappService } from '../../../src-main/wallet/dapps/dappService.ts';
+import { DappStore } from '../../../src-main/wallet/dapps/dappStore.ts';
+import { Vault } from '../../../src-main/wallet/vault/vault.ts';
+import { testDevnet } from '../chain/helpers.ts';
+import { testServices } from '../chain/services.ts';
+import { KEYTAR, PASSWORD, TEST_SCRYPT, removeService, tempDir, uniqueService } from '../vault/helpers.ts';
+
+describe('DappService', () => {
+  const service = uniqueService();
+  afterEach(async () => {
+    await removeService(service).catch(() => undefined);
+  });
+
+  async function setUp() {
+    const devnet = await testDevnet();
+    const s = testServices(devnet);
+    const dataDir = await tempDir();
+    const vault = await Vault.open({ dataDir, keychain: KEYTAR, keychainService: service, scryptCost: TEST_SCRYPT });
+    await vault.create({ password: PASSWORD });
+    const signer = await vault.importKey({ key: devnet.accounts[0]!.wif, name: 'Dev 0' }, { developmentOnly: true });
+    const seen: ApprovalRequest[] = [];
+    let decide = true;
+    const approvals = new ApprovalQueue({ approver: { mode: 'dialog', decide: async (r) => (seen.push(r), decide) } });
+    const store = await DappStore.open(dataDir);
+    const dapps = new DappService({ vault, networks: s.networks, tokens: s.tokens, pending: s.pending, follower: s.follower, approvals, store });
+    const chain = chainOf(await (await s.networks.node('local')).node.chainId());
+    return { dapps, store, signer, chain, seen, setDecision: (d: boolean) => (decide = d) };
+  }
+
+  it('asks an origin without a grant for one first, then answers within it', async () => {
+    const { dapps, signer, chain, seen } = await setUp();
+    const nonce = await dapps.handle({ origin: 'https://page.example', transport: 'walletconnect', chain, method: 'koinos_getNonce', params: { address: signer.address } });
+    expect(nonce).toBe(0);
+    expect(seen.map((r) => r.review.kind)).toEqual(['connect']);
+    expect(seen[0]!.review.connection).toMatchObject({ methods: ['koinos_getNonce'], accounts: [signer.address], chains: [{ chain, networkName: 'Local (devnet)' }] });
+    expect(dapps.grants()).toMatchObject([{ origin: 'https://page.example', accounts: [signer.address], methods: ['koinos_getNonce'] }]);
+    // Outside the grant: another method is refused without asking anyone.
+    await expect(dapps.handle({ origin: 'https://page.example', transport: 'walletconnect', chain, method: 'koinos_getAccountRc', params: { address: signer.address } })).rejects.toMatchObject({ code: 'APPROVAL_REQUIRED' });
+    await expect(dapps.handle({ origin: 'https://page.example', transport: 'walletconnect', chain: 'koinos:EiBZK_GGVP0H_fXVAM3j6EAuz3-B-l3e', method: 'koinos_getNonce', params: {} })).rejects.toMatchObject({ code: 'APPROVAL_REQUIRED' });
+    expect(seen).toHaveLength(1);
+  });
+
+  it('answers nothing when the grant is refused, and again nothing once it is revoked', async () => {
+    const { dapps, signer, chain, setDecision } = await setUp();
+    setDecision(false);
+    await expect(dapps.handle({ origin: 'https://page.example', transport: 'walletconnect', chain, method: 'koinos_getNonce', params: { address: signer.address } })).rejects.toMatchObject({ code: 'REJECTED' });
+    expect(dapps.grants()).toEqual([]);
+    setDecision(true);
+    await dapps.handle({ origin: 'https://page.example', transport: 'walletconnect', chain, method: 'koinos_getNonce', params: { address: signer.address } });
+    expect(await dapps.revoke('https://page.example')).toBe(true);
+    expect(dapps.grants()).toEqual([]);
+  });
+
+  it('refuses a chain none of the wallet\'s networks is on, and unknown or refused methods, before anyone is asked', async () => {
+    const { dapps, chain, seen } = await setUp();
+    await expect(dapps.handle({ origin: 'https://page.example', transport: 'walletconnect', chain: 'koinos:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', method: 'koinos_getHeadInfo', params: {} })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(dapps.handle({ origin: 'https://page.example', transport: 'walletconnect', chain, method: 'eth_sign', params: {} })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(dapps.handle({ origin: 'https://page.example', transport: 'walletconnect', chain, method: 'koinos_submitBlock', params: {} })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    expect(seen).toEqual([]);
+  });
+});
