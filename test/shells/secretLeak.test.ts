@@ -187,6 +187,12 @@ describe('no secret leaves main through the browser shell', () => {
     await touch('nfts:image', [{ contract: koin.contract, tokenId: '0x01' }]);
     await touch('nfts:prepareTransfer', [{ fromAccountId: dev.id, contract: koin.contract, tokenId: '0x01', to: keyAccount.address }]);
     await touch('nfts:confirmTransfer', [{ reviewId: 'no-such-review' }]);
+    // dApps: the settings, the list, a pairing and a revocation that fail (no relay answers here): errors are traffic.
+    await call('dapps:walletConnectSettings');
+    await call('dapps:updateWalletConnectSettings', [{ relayUrl: 'ws://127.0.0.1:9', projectId: '0123456789abcdef0123456789abcdef' }]);
+    await call('dapps:list');
+    await touch('dapps:pair', [{ uri: 'wc:7f6e504bfad60b485450578e05678ed3e8e8c4751d3c6160be17160d63ec90f9@2?relay-protocol=irn&symKey=587d5484ce2a2a6ee3ba1962fdd7e8588e06200c46823bd18fbd67def96ad303' }]);
+    await touch('dapps:revoke', [{ origin: 'https://app.example' }]);
 
     // ---- backup, password change, removal, lock
     const backup = await call('vault:exportBackup', [{ password: PASSWORD, backupPassword: BACKUP_PASSWORD }]);
