@@ -1,7 +1,8 @@
-// Sending one NFT: prepare checks the recipient and that the account owns the token, fetches chain ID, nonce and mana,
-// and returns a review of exactly what will be signed (the call decoded with the collection's own ABI when it
-// publishes one, else with the KCS-5 standard's; full addresses; risk flags); confirm goes through approvedSubmit.ts,
-// the one path to a signature that token transfers take too. Nothing is signed before the approval.
+// Sending one NFT: prepare checks the recipient and that the account owns the token, fetches chain ID, nonce and mana
+// as token transfers do (transferPlan.ts), and returns a review of exactly what will be signed (the call decoded with the
+// collection's own ABI when it publishes one, else with the KCS-5 standard's; full addresses; risk flags); the review
+// and its confirmation go through reviewBook.ts and approvedSubmit.ts, the one path to a signature that token transfers
+// take too. Nothing is signed before the approval.
 import { BTYPE, bytesToJson } from '../../koinos/codec.ts';
 import { formatAmount } from '../../koinos/amounts.ts';
 import { WalletError } from '../../koinos/errors.ts';
