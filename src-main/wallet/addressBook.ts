@@ -2,12 +2,11 @@
 // network. Not secret, so kept beside the wallet in address-book.json (one atomic write per change, changes serialized);
 // the contacts also travel in the encrypted backup.
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { addressFromString } from '../koinos/address.ts';
 import { WalletError } from '../koinos/errors.ts';
 import type { AddressBookView, Contact, RecentRecipient } from '../ipc/contract.ts';
-import { writeFileAtomic } from './atomicFile.ts';
+import { JsonFileStore } from './jsonFileStore.ts';
 
 /** The file name inside the data folder. */
 export const ADDRESS_BOOK_FILE = 'address-book.json';
@@ -73,52 +72,19 @@ function cleanLabel(label: string): string {
  */
 export class AddressBook {
   readonly path: string;
-  private cached: AddressBookData | undefined;
-  private tail: Promise<unknown> = Promise.resolve();
+  // A damaged file starts empty rather than stopping the wallet; the backup holds the contacts.
+  private readonly store: JsonFileStore<AddressBookData>;
   private readonly now: () => number;
 
   constructor(dataDir: string, options: { now?: () => number } = {}) {
     this.path = join(dataDir, ADDRESS_BOOK_FILE);
+    this.store = new JsonFileStore(this.path, { read: readData, what: 'the address book', code: 'STORAGE_FAILED' });
     this.now = options.now ?? Date.now;
-  }
-
-  private async load(): Promise<AddressBookData> {
-    if (!this.cached) {
-      let text: string | undefined;
-      try {
-        text = await readFile(this.path, 'utf8');
-      } catch (cause) {
-        if ((cause as NodeJS.ErrnoException).code !== 'ENOENT') {
-          throw new WalletError('STORAGE_FAILED', `Cannot read the address book in ${this.path}. Check the folder's permissions.`, { cause });
-        }
-      }
-      let json: unknown;
-      try {
-        json = text === undefined ? undefined : JSON.parse(text);
-      } catch {
-        json = undefined; // a damaged file starts empty rather than stopping the wallet; the backup holds the contacts
-      }
-      this.cached = readData(json);
-    }
-    return this.cached;
-  }
-
-  /** Runs `change` on a copy and writes it as one atomic file; changes run one after another. */
-  private update<T>(change: (data: AddressBookData) => T): Promise<T> {
-    const run = this.tail.then(async () => {
-      const next = structuredClone(await this.load());
-      const result = change(next);
-      await writeFileAtomic(this.path, JSON.stringify({ version: 1, ...next }, null, 2));
-      this.cached = next;
-      return result;
-    });
-    this.tail = run.catch(() => {});
-    return run;
   }
 
   /** Contacts of a network, by label, and its recent recipients, newest first. */
   async view(networkId: string): Promise<AddressBookView> {
-    const data = await this.load();
+    const data = await this.store.read();
     return {
       networkId,
       contacts: data.contacts.filter((c) => c.networkId === networkId).sort((a, b) => a.label.localeCompare(b.label)),
@@ -128,7 +94,7 @@ export class AddressBook {
 
   /** Every contact of every network (for the backup). */
   async allContacts(): Promise<Contact[]> {
-    return structuredClone((await this.load()).contacts);
+    return structuredClone((await this.store.read()).contacts);
   }
 
   /**
@@ -138,7 +104,7 @@ export class AddressBook {
   async addContact(input: BackupContact): Promise<Contact> {
     addressFromString(input.address);
     const label = cleanLabel(input.label);
-    return this.update((data) => {
+    return this.store.update((data) => {
       const existing = data.contacts.find((c) => c.address === input.address && c.networkId === input.networkId);
       if (existing) {
         existing.label = label;
@@ -156,7 +122,7 @@ export class AddressBook {
    * @throws WalletError NOT_FOUND for an id the book does not have.
    */
   async removeContact(id: string): Promise<Contact[]> {
-    const networkId = await this.update((data) => {
+    const networkId = await this.store.update((data) => {
       const found = data.contacts.find((c) => c.id === id);
       if (!found) throw new WalletError('NOT_FOUND', 'That contact is no longer in the address book.');
       data.contacts = data.contacts.filter((c) => c.id !== id);
@@ -167,7 +133,7 @@ export class AddressBook {
 
   /** Adds the backup's contacts that the book does not have (same address and network); labels here win. */
   mergeContacts(contacts: readonly BackupContact[]): Promise<number> {
-    return this.update((data) => {
+    return this.store.update((data) => {
       let added = 0;
       for (const c of contacts) {
         if (!validAddress(c.address) || !isText(c.networkId) || typeof c.label !== 'string' || c.label.trim() === '') continue;
@@ -182,17 +148,17 @@ export class AddressBook {
 
   /** Whether a transfer from this wallet to `address` on the network was recorded. */
   async hasSentTo(networkId: string, address: string): Promise<boolean> {
-    return (await this.load()).recent.some((r) => r.networkId === networkId && r.address === address);
+    return (await this.store.read()).recent.some((r) => r.networkId === networkId && r.address === address);
   }
 
   /** The contact of an address on a network, if it is one. */
   async contactOf(networkId: string, address: string): Promise<Contact | undefined> {
-    return (await this.load()).contacts.find((c) => c.networkId === networkId && c.address === address);
+    return (await this.store.read()).contacts.find((c) => c.networkId === networkId && c.address === address);
   }
 
   /** Records a submitted transfer to `address` (and the name typed for it); keeps the newest 50 per network. */
   recordSent(networkId: string, address: string, name?: string): Promise<void> {
-    return this.update((data) => {
+    return this.store.update((data) => {
       const entry: RecentRecipient = { address, networkId, lastSentAt: String(this.now()), ...(name ? { name } : {}) };
       const others = data.recent.filter((r) => !(r.networkId === networkId && r.address === address));
       const mine = [entry, ...others.filter((r) => r.networkId === networkId)].slice(0, MAX_RECENT_PER_NETWORK);

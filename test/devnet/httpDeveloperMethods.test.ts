@@ -4,12 +4,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromBase64, toBase64Url } from '../../src-main/koinos/bytes.ts';
 import { decode, encode } from '../../src-main/koinos/codec.ts';
-import { privateKeyFromWif } from '../../src-main/koinos/keys.ts';
 import { addressFromString } from '../../src-main/koinos/address.ts';
 import { TOKEN_METHODS } from '../../src-main/koinos/koin.ts';
-import { nonceToBytes, signTransaction, transactionToJson } from '../../src-main/koinos/transaction.ts';
 import { startDevnet, type Devnet } from '../../src-main/devnet/startDevnet.ts';
-import { koinBalance, nextNonce, rpc, rpcError, transferJson } from './httpHelpers.ts';
+import { koinBalance, nextNonce, rpc, rpcError, signedOperationsJson, transferJson } from './httpHelpers.ts';
 
 const KOIN = 100_000_000n;
 const INITIAL = 1_000_000n * KOIN;
@@ -30,25 +28,8 @@ type TokenMethodName = keyof typeof TOKEN_METHODS;
 
 /** A signed call of a KCS-4 method on `contract`, from development account `from`, as gateway JSON. */
 async function tokenCall(contract: string, from: number, method: TokenMethodName, args: object): Promise<object> {
-  const account = devnet.accounts[from]!;
   const m = TOKEN_METHODS[method];
-  const tx = signTransaction(
-    {
-      id: new Uint8Array(0),
-      header: {
-        chain_id: fromBase64(devnet.chainId),
-        rc_limit: 10n * KOIN,
-        nonce: nonceToBytes(await nextNonce(url, account.address)),
-        operation_merkle_root: new Uint8Array(0),
-        payer: addressFromString(account.address),
-        payee: new Uint8Array(0),
-      },
-      operations: [{ call_contract: { contract_id: addressFromString(contract), entry_point: m.entryPoint, args: encode(m.argsType, args) } }],
-      signatures: [],
-    },
-    privateKeyFromWif(account.wif).privateKey,
-  );
-  return transactionToJson(tx);
+  return signedOperationsJson(devnet, from, [{ call_contract: { contract_id: addressFromString(contract), entry_point: m.entryPoint, args: encode(m.argsType, args) } }]);
 }
 
 /** Reads a KCS-4 method of `contract` with chain.read_contract; the decoded result. */

@@ -7,7 +7,7 @@ import { addressFromString } from '../../src-main/koinos/address.ts';
 import { privateKeyFromWif } from '../../src-main/koinos/keys.ts';
 import { decodeKoinResult, encodeKoinArgs, KOIN_METHODS, koinOperation } from '../../src-main/koinos/koin.ts';
 import { nonceFromBytes, nonceToBytes, signTransaction, transactionToJson } from '../../src-main/koinos/transaction.ts';
-import type { Transaction } from '../../src-main/koinos/types.ts';
+import type { Operation, Transaction } from '../../src-main/koinos/types.ts';
 import type { JsonObject } from '../../src-main/koinos/codec.ts';
 import type { Devnet } from '../../src-main/devnet/startDevnet.ts';
 
@@ -133,6 +133,23 @@ export function transferJson(devnet: Devnet, from: number, to: number, value: bi
       rcLimit,
     }),
   );
+}
+
+/**
+ * A transaction of `operations` signed by development account `from` (index) of `devnet`, with the next nonce the node
+ * gives the account and rc_limit 10 KOIN, as gateway JSON.
+ */
+export async function signedOperationsJson(devnet: Devnet, from: number, operations: Operation[]): Promise<JsonObject> {
+  const account = devnet.accounts[from]!;
+  const header = {
+    chain_id: fromBase64(devnet.chainId),
+    rc_limit: 1_000_000_000n,
+    nonce: nonceToBytes(await nextNonce(devnet.url, account.address)),
+    operation_merkle_root: new Uint8Array(0),
+    payer: addressFromString(account.address),
+    payee: new Uint8Array(0),
+  };
+  return transactionToJson(signTransaction({ id: new Uint8Array(0), header, operations, signatures: [] }, privateKeyFromWif(account.wif).privateKey));
 }
 
 /** The next nonce of an account, read over JSON-RPC the way a client does (current nonce + 1). */

@@ -5,18 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Contract, Provider, Signer } from 'koilib';
-import { addressFromString } from '../../src-main/koinos/address.ts';
 import { fromBase64 } from '../../src-main/koinos/bytes.ts';
 import { fromJson } from '../../src-main/koinos/codec.ts';
 import { parseAbi } from '../../src-main/koinos/contractAbi.ts';
-import { privateKeyFromWif } from '../../src-main/koinos/keys.ts';
-import { nonceToBytes, signTransaction, transactionToJson } from '../../src-main/koinos/transaction.ts';
 import type { Operation } from '../../src-main/koinos/types.ts';
 import { KCS5_ABI } from '../../src-main/devnet/contracts/abi/systemAbis.ts';
 import { startDevnet, type Devnet } from '../../src-main/devnet/startDevnet.ts';
 import { uploadKoinosbox } from '../wallet/chain/wasmToken.ts';
 import { method } from './koilibContract.ts';
-import { nextNonce, rest, rpc } from './httpHelpers.ts';
+import { rest, rpc, signedOperationsJson } from './httpHelpers.ts';
 
 const KOIN = 100_000_000n;
 const SEED = 'koinos-wallet rest nft collection key';
@@ -47,24 +44,8 @@ afterAll(async () => {
 
 /** Signs `operation` (REST JSON) by account `from` and submits it; resolves once its block is made. */
 async function submit(from: number, operation: unknown): Promise<any> {
-  const account = devnet.accounts[from]!;
-  const tx = signTransaction(
-    {
-      id: new Uint8Array(0),
-      header: {
-        chain_id: fromBase64(devnet.chainId),
-        rc_limit: 10n * KOIN,
-        nonce: nonceToBytes(await nextNonce(url, account.address)),
-        operation_merkle_root: new Uint8Array(0),
-        payer: addressFromString(account.address),
-        payee: new Uint8Array(0),
-      },
-      operations: [fromJson<Operation>('koinos.protocol.operation', operation)],
-      signatures: [],
-    },
-    privateKeyFromWif(account.wif).privateKey,
-  );
-  return (await rpc(url, 'chain.submit_transaction', { transaction: transactionToJson(tx), broadcast: true })).receipt;
+  const transaction = await signedOperationsJson(devnet, from, [fromJson<Operation>('koinos.protocol.operation', operation)]);
+  return (await rpc(url, 'chain.submit_transaction', { transaction, broadcast: true })).receipt;
 }
 
 function decodeOperation(body: any): { name: string; args: unknown } {

@@ -7,10 +7,9 @@ import { fromBase64, toBase64Url } from '../../src-main/koinos/bytes.ts';
 import { decode, encode } from '../../src-main/koinos/codec.ts';
 import { addressFromString } from '../../src-main/koinos/address.ts';
 import { TOKEN_METHODS, VHP_METHODS } from '../../src-main/koinos/koin.ts';
-import { nonceToBytes, signTransaction, transactionToJson } from '../../src-main/koinos/transaction.ts';
-import { privateKeyFromWif } from '../../src-main/koinos/keys.ts';
+import { nonceToBytes } from '../../src-main/koinos/transaction.ts';
 import { startDevnet, type Devnet } from '../../src-main/devnet/startDevnet.ts';
-import { nextNonce, rest, rpc, rpcError, transferJson } from './httpHelpers.ts';
+import { nextNonce, rest, rpc, rpcError, signedOperationsJson, transferJson } from './httpHelpers.ts';
 
 const KOIN = 100_000_000n;
 
@@ -33,24 +32,7 @@ const address = (i: number) => devnet.accounts[i]!.address;
 const bytes = (i: number) => addressFromString(address(i));
 
 async function signedCall(contract: string, from: number, entryPoint: number, args: Uint8Array): Promise<object> {
-  const account = devnet.accounts[from]!;
-  const tx = signTransaction(
-    {
-      id: new Uint8Array(0),
-      header: {
-        chain_id: fromBase64(devnet.chainId),
-        rc_limit: 10n * KOIN,
-        nonce: nonceToBytes(await nextNonce(url, account.address)),
-        operation_merkle_root: new Uint8Array(0),
-        payer: addressFromString(account.address),
-        payee: new Uint8Array(0),
-      },
-      operations: [{ call_contract: { contract_id: addressFromString(contract), entry_point: entryPoint, args } }],
-      signatures: [],
-    },
-    privateKeyFromWif(account.wif).privateKey,
-  );
-  return transactionToJson(tx);
+  return signedOperationsJson(devnet, from, [{ call_contract: { contract_id: addressFromString(contract), entry_point: entryPoint, args } }]);
 }
 
 describe('contract_meta_store.get_contract_meta', () => {

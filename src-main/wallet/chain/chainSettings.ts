@@ -2,11 +2,9 @@
 // chain ID seen on each network (only to notice a change), each network's tokens and NFT collections, and how NFT
 // images are fetched. Kept in one JSON file written
 // atomically, or in memory (tests, the CLI).
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { WalletError } from '../../koinos/errors.ts';
 import type { NftCollectionInfo, NftImageSettings, TokenInfo } from '../../ipc/contract.ts';
-import { writeFileAtomic } from '../atomicFile.ts';
+import { JsonFileStore } from '../jsonFileStore.ts';
 
 export interface CustomNetwork {
   id: string;
@@ -130,43 +128,22 @@ export class MemoryChainSettings implements ChainSettingsStore {
  */
 export class FileChainSettings implements ChainSettingsStore {
   readonly path: string;
-  private cached: ChainSettingsData | undefined;
-  private tail: Promise<unknown> = Promise.resolve();
+  // A damaged file starts over with the built-in networks; tokens are found again.
+  private readonly store: JsonFileStore<ChainSettingsData>;
 
   constructor(dataDir: string) {
     this.path = join(dataDir, CHAIN_SETTINGS_FILE);
+    this.store = new JsonFileStore(this.path, { read: readData, what: 'the network settings', code: 'INTERNAL' });
   }
 
   async load(): Promise<ChainSettingsData> {
-    if (!this.cached) {
-      let text: string | undefined;
-      try {
-        text = await readFile(this.path, 'utf8');
-      } catch (cause) {
-        if ((cause as NodeJS.ErrnoException).code !== 'ENOENT') {
-          throw new WalletError('INTERNAL', `Cannot read the network settings in ${this.path}. Check the folder's permissions.`, { cause });
-        }
-      }
-      let json: unknown;
-      try {
-        json = text === undefined ? undefined : JSON.parse(text);
-      } catch {
-        json = undefined; // a damaged file starts over with the built-in networks; tokens are found again
-      }
-      this.cached = readData(json);
-    }
-    return structuredClone(this.cached);
+    return structuredClone(await this.store.read());
   }
 
   update(change: (data: ChainSettingsData) => void): Promise<ChainSettingsData> {
-    const run = this.tail.then(async () => {
-      const next = await this.load();
+    return this.store.update((next) => {
       change(next);
-      await writeFileAtomic(this.path, JSON.stringify({ version: 1, ...next }, null, 2));
-      this.cached = next;
       return structuredClone(next);
     });
-    this.tail = run.catch(() => {});
-    return run;
   }
 }

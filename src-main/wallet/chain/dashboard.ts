@@ -6,7 +6,8 @@ import type { Dashboard, ManaInfo, TokenBalance, TokenInfo } from '../../ipc/con
 import type { KoinosNode } from './koinosNode.ts';
 import type { NetworkService } from './networks.ts';
 import type { PendingTransactions } from './pendingTransactions.ts';
-import { isMissingContract, isTransportError, tokenBalance, type TokenService } from './tokens.ts';
+import { isMissingContract, isTransportError } from './standardContracts.ts';
+import { tokenBalance, type TokenService } from './tokens.ts';
 
 /** Mana regenerates from 0 to the full KOIN balance in 5 days (protocol facts §3.10). */
 export const MANA_REGEN_MS = 432_000_000n;

@@ -10,7 +10,8 @@ import { readRecipientText } from '../../koinos/recipientName.ts';
 import type { AddressNames, NameSource, ResolvedName } from '../../ipc/contract.ts';
 import { decodeAnswer, type KoinosNode } from './koinosNode.ts';
 import type { NetworkService } from './networks.ts';
-import { isMissingContract, isTransportError, type TokenService } from './tokens.ts';
+import { isMissingContract, isTransportError } from './standardContracts.ts';
+import type { TokenService } from './tokens.ts';
 
 /** Entry points (sha256 of the name, first 4 bytes) of the two name contracts. */
 export const NAME_ENTRY_POINTS = {

@@ -1,25 +1,25 @@
-// Sending one NFT: prepare checks the recipient and that the account owns the token, fetches chain ID, nonce and mana,
-// and returns a review of exactly what will be signed (the call decoded with the collection's own ABI when it
-// publishes one, else with the KCS-5 standard's; full addresses; risk flags); confirm goes through approvedSubmit.ts,
-// the one path to a signature that token transfers take too. Nothing is signed before the approval.
-import { randomUUID } from 'node:crypto';
+// Sending one NFT: prepare checks the recipient and that the account owns the token, fetches chain ID, nonce and mana
+// as token transfers do (transferPlan.ts), and returns a review of exactly what will be signed (the call decoded with the
+// collection's own ABI when it publishes one, else with the KCS-5 standard's; full addresses; risk flags); the review
+// and its confirmation go through reviewBook.ts and approvedSubmit.ts, the one path to a signature that token transfers
+// take too. Nothing is signed before the approval.
 import { BTYPE, bytesToJson } from '../../koinos/codec.ts';
 import { formatAmount } from '../../koinos/amounts.ts';
 import { WalletError } from '../../koinos/errors.ts';
 import { addressFromString } from '../../koinos/address.ts';
 import { contractAbiOf, type ContractAbi } from '../../koinos/contractAbi.ts';
-import { nonceToBytes, prepareTransaction } from '../../koinos/transaction.ts';
+import { prepareTransaction } from '../../koinos/transaction.ts';
 import type { Transaction } from '../../koinos/types.ts';
-import type { ApprovalReview, DecodedOperation, NftCollectionInfo, SubmitReceipt, TransactionReview } from '../../ipc/contract.ts';
-import { WALLET_ORIGIN } from '../approvals/approvalQueue.ts';
-import { REVIEW_TTL_MS, submitApproved, type ApprovedSubmitDeps, type PreparedSubmission } from './approvedSubmit.ts';
+import type { DecodedOperation, NftCollectionInfo, SubmitReceipt, TransactionReview } from '../../ipc/contract.ts';
+import type { ApprovedSubmitDeps } from './approvedSubmit.ts';
 import { KCS5_ABI } from './kcs5.ts';
 import type { KoinosNode } from './koinosNode.ts';
 import { readCollectionInfo, readKcs5, tokenIdOf, type NftService } from './nfts.ts';
+import { ReviewBook } from './reviewBook.ts';
 import { assessRisks, knownContractsOf } from './riskFlags.ts';
 import { DEFAULT_TRANSFER_RESERVE } from './send.ts';
 import type { TokenService } from './tokens.ts';
-import { checkRecipient, notEnoughMana } from './transferPlan.ts';
+import { checkRecipient, notEnoughMana, readAccountNow, unsignedTransaction } from './transferPlan.ts';
 
 /** An NFT transfer as the service takes it: the account by its address (the shells map account ids to addresses). */
 export interface NftTransferRequest {
@@ -57,11 +57,11 @@ async function ownAbi(node: KoinosNode, contract: string): Promise<ContractAbi |
  */
 export class NftTransferService {
   private readonly deps: NftTransferOptions;
-  private readonly reviews = new Map<string, PreparedSubmission>();
-  private readonly lastCost = new Map<string, bigint>();
+  private readonly reviews: ReviewBook;
 
   constructor(options: NftTransferOptions) {
     this.deps = options;
+    this.reviews = new ReviewBook(options, 'NFT transfer');
   }
 
   /**
@@ -74,7 +74,7 @@ export class NftTransferService {
   async prepare(request: NftTransferRequest): Promise<TransactionReview> {
     const fromBytes = addressFromString(request.from);
     const from = bytesToJson(fromBytes, BTYPE.ADDRESS);
-    const { to, toBytes } = checkRecipient(from, request.to);
+    const { to } = checkRecipient(from, request.to);
     const { id: tokenId } = tokenIdOf(request.tokenId);
     const { network, node } = await this.deps.networks.node(request.networkId);
     const contractBytes = addressFromString(request.contract);
@@ -90,23 +90,12 @@ export class NftTransferService {
       throw new WalletError('INSUFFICIENT_BALANCE', `${from} does not own ${collection.symbol} ${tokenId}: ${owner} does. List the account's NFTs again.`);
     }
 
-    const [chainId, confirmed, nodePending, mana, reserved] = await Promise.all([
-      node.chainId(),
-      node.nonce(fromBytes),
-      node.pendingNonce(fromBytes),
-      node.rc(fromBytes),
-      node.reservedRc(fromBytes),
-    ]);
+    const payer = { kind: 'self', address: from, bytes: fromBytes, offset: 0n } as const;
+    const { chainId, nonce, confirmedNonce, senderMana: mana, held } = await readAccountNow(node, this.deps.pending, network.id, payer, payer);
     const chainIdChanged = (await this.deps.networks.observeChainId(network.id, chainId)) !== undefined;
-    // The same nonce and held-mana rules as transferPlan.ts planTransfer.
-    let highest = confirmed;
-    const ownPending = this.deps.pending.highestNonce(network.id, from);
-    if (nodePending !== undefined && nodePending > highest) highest = nodePending;
-    if (ownPending !== undefined && ownPending > highest) highest = ownPending;
-    const held = reserved ?? this.deps.pending.heldMana(network.id, from);
     const availableMana = mana > held ? mana - held : 0n;
     const costKey = `${network.id} ${contract}`;
-    const measured = this.lastCost.get(costKey);
+    const measured = this.reviews.measured(costKey);
     const rcEstimate = measured ?? DEFAULT_TRANSFER_RESERVE;
     if (availableMana === 0n || (measured !== undefined && availableMana < measured)) {
       const koin = await this.deps.tokens.resolve(network.id, 'koin');
@@ -119,30 +108,15 @@ export class NftTransferService {
       });
     }
 
-    const nonce = highest + 1n;
     const transfer = KCS5_ABI.method('transfer');
-    const unsigned: Transaction = {
-      id: new Uint8Array(),
-      header: {
-        chain_id: chainId,
-        rc_limit: availableMana,
-        nonce: nonceToBytes(nonce),
-        operation_merkle_root: new Uint8Array(),
-        payer: fromBytes,
-        payee: new Uint8Array(),
+    const call = {
+      call_contract: {
+        contract_id: contractBytes,
+        entry_point: transfer.entryPoint,
+        args: KCS5_ABI.encodeArguments(transfer, { from, to, token_id: tokenId }),
       },
-      operations: [
-        {
-          call_contract: {
-            contract_id: contractBytes,
-            entry_point: transfer.entryPoint,
-            args: KCS5_ABI.encodeArguments(transfer, { from, to: bytesToJson(toBytes, BTYPE.ADDRESS), token_id: tokenId }),
-          },
-        },
-      ],
-      signatures: [],
     };
-    const transaction = prepareTransaction(unsigned);
+    const transaction = prepareTransaction(unsignedTransaction({ chainId, rcLimit: availableMana, nonce, payer: fromBytes }, [call]));
     const operation = await this.decode(node, collection, transaction);
     const known = (await this.deps.tokens.known(network.id)).map((t) => t.contract);
     const risks = assessRisks(transaction, {
@@ -151,53 +125,25 @@ export class NftTransferService {
       contractsWithAbi: [contract],
       chainIdChanged,
     });
-    const chainIdText = bytesToJson(chainId, BTYPE.BASE64);
-    const approval: ApprovalReview = {
-      kind: 'send',
-      origin: WALLET_ORIGIN,
-      networkName: network.name,
-      chainId: chainIdText,
-      signer: from,
-      payer: from,
-      nonce: nonce.toString(),
-      rcLimit: availableMana.toString(),
-      rcEstimate: rcEstimate.toString(),
-      operations: [operation],
-      risks,
-    };
-    const reviewId = randomUUID();
-    this.sweep();
-    this.reviews.set(reviewId, {
-      expires: Date.now() + REVIEW_TTL_MS,
-      networkId: network.id,
+    return this.reviews.open({
+      network,
       chainId,
-      payer: from,
+      from,
+      signers: [from],
+      payer,
       transaction,
       nonce,
-      dryRunnable: nonce === confirmed + 1n,
+      confirmedNonce,
       rcCap: availableMana,
       rcByHand: false,
       costKey,
-      approval,
-      what: 'NFT transfer',
-      hints: HINTS,
-    });
-    return {
-      reviewId,
-      networkId: network.id,
-      networkName: network.name,
-      chainId: chainIdText,
-      payer: from,
-      payerKind: 'self',
-      signers: [from],
-      nonce: nonce.toString(),
-      rcLimit: availableMana.toString(),
-      rcEstimate: rcEstimate.toString(),
+      rcEstimate,
       estimateSource: measured !== undefined ? 'measured' : 'default',
-      availableMana: availableMana.toString(),
+      availableMana,
       operations: [operation],
       risks,
-    };
+      hints: HINTS,
+    });
   }
 
   /**
@@ -231,22 +177,13 @@ export class NftTransferService {
     };
   }
 
-  private sweep(): void {
-    const now = Date.now();
-    for (const [id, r] of this.reviews) if (r.expires < now) this.reviews.delete(id);
-  }
-
   /**
    * Puts the reviewed NFT transfer before the approval queue and, once a person approved it, sizes rc_limit with a
    * dry run, signs, submits and follows it (approvedSubmit.ts).
    * @throws WalletError NOT_FOUND (unknown or expired review), REJECTED, APPROVAL_EXPIRED, CHAIN_ID_MISMATCH,
    *   INVALID_NONCE, NOT_ENOUGH_MANA, TRANSACTION_REVERTED, node errors.
    */
-  async confirm(reviewId: string): Promise<SubmitReceipt> {
-    this.sweep();
-    const review = this.reviews.get(reviewId);
-    if (!review) throw new WalletError('NOT_FOUND', 'This review is no longer valid (it was sent already or is older than 10 minutes). Prepare the NFT transfer again.');
-    this.reviews.delete(reviewId); // one confirmation per review: a second click cannot send twice
-    return submitApproved(this.deps, review, this.lastCost);
+  confirm(reviewId: string): Promise<SubmitReceipt> {
+    return this.reviews.confirm(reviewId);
   }
 }

@@ -11,7 +11,7 @@ import { KCS5_ABI, type Kcs5Method } from './kcs5.ts';
 import type { KoinosNode } from './koinosNode.ts';
 import type { NetworkService } from './networks.ts';
 import { MAX_METADATA_BYTES, fetchImage, fetchMetadata, mediaUrl, parseMetadata, type MediaFetchOptions } from './nftImages.ts';
-import { contractAddress, isMissingContract, isTransportError, nodeSaid } from './tokens.ts';
+import { AddedContracts, checkContractReached, contractAddress, isMissingContract, isTransportError, nodeSaid, whatItDid } from './standardContracts.ts';
 
 /** Token ids asked for per get_tokens_by_owner call. */
 const PAGE = 100;
@@ -67,15 +67,7 @@ export async function readCollectionInfo(node: KoinosNode, contract: Uint8Array)
   const reads = await Promise.allSettled(
     CHECK_METHODS.map((name) => readKcs5(node, contract, name, name === 'get_tokens_by_owner' ? { owner: address, limit: 1 } : {})),
   );
-  for (const read of reads) if (read.status === 'rejected' && isTransportError(read.reason)) throw read.reason;
-  const missing = reads.find((r) => r.status === 'rejected' && isMissingContract(r.reason));
-  if (missing?.status === 'rejected') {
-    throw new WalletError(
-      'NOT_FOUND',
-      `There is no contract at ${address} on this network. Check the address and the selected network; a restart of a test network removes the contracts uploaded before it.`,
-      { details: nodeSaid(missing.reason), cause: missing.reason },
-    );
-  }
+  checkContractReached(address, reads);
   const answered: string[] = [];
   const refused: string[] = [];
   const text: Record<string, string> = {};
@@ -93,14 +85,10 @@ export async function readCollectionInfo(node: KoinosNode, contract: Uint8Array)
   });
   const symbol = (text['symbol'] ?? '').trim();
   if (refused.length === 0 && symbol !== '') return { contract: address, name: text['name'] || symbol, symbol, uri: (text['uri'] ?? '').trim() };
-  const found = [
-    answered.length > 0 ? `answers ${answered.join(', ')}` : '',
-    refused.length > 0 ? `refuses ${refused.join(', ')}` : '',
-    refused.length === 0 && symbol === '' ? 'has an empty symbol' : '',
-  ].filter((part) => part !== '');
+  const flaws = [refused.length === 0 && symbol === '' ? 'has an empty symbol' : ''];
   throw new WalletError(
     'UNKNOWN_COLLECTION',
-    `expected a KCS-5 NFT collection at ${address} (answering name, symbol, uri and get_tokens_by_owner), found a contract that ${found.join(' and ')}. Only KCS-5 collections can be added: check the address (a KCS-4 token is added on the Dashboard).`,
+    `expected a KCS-5 NFT collection at ${address} (answering name, symbol, uri and get_tokens_by_owner), found a contract that ${whatItDid(answered, refused, flaws)}. Only KCS-5 collections can be added: check the address (a KCS-4 token is added on the Dashboard).`,
   );
 }
 
@@ -127,50 +115,39 @@ export class NftService {
   private readonly images = new Map<string, string>();
   private readonly fetchedMetadata = new Map<string, Record<string, unknown>>();
   private imageChars = 0;
+  private readonly added: AddedContracts<NftCollectionInfo>;
 
   constructor(options: NftServiceOptions) {
     this.networks = options.networks;
     this.settings = options.settings;
     this.media = options.media ?? {};
+    this.added = new AddedContracts({ ...options, lists: (d) => d.nftCollections, read: readCollectionInfo });
   }
 
   /** The collections added on a network, in the order added (no node needed). */
-  async list(networkId: string): Promise<NftCollectionInfo[]> {
-    return (await this.settings.load()).nftCollections[networkId] ?? [];
+  list(networkId: string): Promise<NftCollectionInfo[]> {
+    return this.added.stored(networkId);
   }
 
   /**
    * What the contract at `contract` says of itself now, checked against KCS-5, without remembering it.
    * @throws WalletError INVALID_ADDRESS, NOT_FOUND, UNKNOWN_COLLECTION.
    */
-  async inspect(networkId: string, contract: string): Promise<NftCollectionInfo> {
-    const { bytes } = contractAddress(contract);
-    const { node } = await this.networks.node(networkId);
-    return readCollectionInfo(node, bytes);
+  inspect(networkId: string, contract: string): Promise<NftCollectionInfo> {
+    return this.added.inspect(networkId, contract);
   }
 
   /**
    * Adds a collection after checking it against KCS-5 on the chain (an added one is answered as it is).
    * @throws WalletError INVALID_ADDRESS, NOT_FOUND, UNKNOWN_COLLECTION.
    */
-  async add(networkId: string, contract: string): Promise<NftCollectionInfo> {
-    const { bytes, address } = contractAddress(contract);
-    const existing = (await this.list(networkId)).find((c) => c.contract === address);
-    if (existing) return existing;
-    const { node } = await this.networks.node(networkId);
-    const info = await readCollectionInfo(node, bytes);
-    await this.settings.update((d) => {
-      d.nftCollections[networkId] = [...(d.nftCollections[networkId] ?? []).filter((c) => c.contract !== address), info];
-    });
-    return info;
+  add(networkId: string, contract: string): Promise<NftCollectionInfo> {
+    return this.added.add(networkId, contract);
   }
 
   /** Removes a collection from a network's list. */
   async remove(networkId: string, contract: string): Promise<NftCollectionInfo[]> {
-    const { address } = contractAddress(contract);
-    await this.settings.update((d) => {
-      d.nftCollections[networkId] = (d.nftCollections[networkId] ?? []).filter((c) => c.contract !== address);
-    });
+    await this.added.remove(networkId, contractAddress(contract).address);
     return this.list(networkId);
   }
 

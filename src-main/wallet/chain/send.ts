@@ -3,20 +3,17 @@
 // the approval queue and, only once a person approved it, signs a dry run that sizes rc_limit under the cap, signs the
 // transaction (sender and payer account alike), submits it once and follows it until it is irreversible. Nothing
 // signed reaches a node before the approval.
-import { randomUUID } from 'node:crypto';
-import { BTYPE, bytesToJson } from '../../koinos/codec.ts';
 import { formatAmount } from '../../koinos/amounts.ts';
-import { WalletError } from '../../koinos/errors.ts';
 import { addressFromString } from '../../koinos/address.ts';
 import { prepareTransaction } from '../../koinos/transaction.ts';
-import type { ApprovalReview, SubmitReceipt, TransactionReview } from '../../ipc/contract.ts';
-import { WALLET_ORIGIN, type ApprovalQueue } from '../approvals/approvalQueue.ts';
+import type { SubmitReceipt, TransactionReview } from '../../ipc/contract.ts';
+import type { ApprovalQueue } from '../approvals/approvalQueue.ts';
 import type { TransactionSigner } from '../signer.ts';
-import { REVIEW_TTL_MS, submitApproved, type PreparedSubmission } from './approvedSubmit.ts';
 import type { SharerOverrides } from './payer.ts';
 import type { NetworkService } from './networks.ts';
 import { decodeOperation } from './operations.ts';
 import type { PendingTransactions } from './pendingTransactions.ts';
+import { ReviewBook } from './reviewBook.ts';
 import { assessRisks, knownContractsOf } from './riskFlags.ts';
 import type { TokenService } from './tokens.ts';
 import type { TransactionFollower } from './transactionFollower.ts';
@@ -53,11 +50,11 @@ const TRANSFER_HINTS = { mana: 'send less, or wait for mana to regenerate.', rev
  */
 export class SendService {
   private readonly deps: SendServiceOptions;
-  private readonly reviews = new Map<string, PreparedSubmission>();
-  private readonly lastCost = new Map<string, bigint>();
+  private readonly reviews: ReviewBook;
 
   constructor(options: SendServiceOptions) {
     this.deps = options;
+    this.reviews = new ReviewBook(options, 'transfer');
   }
 
   /**
@@ -72,7 +69,7 @@ export class SendService {
     const { network, node } = await this.deps.networks.node(networkId);
     const info = await this.deps.tokens.resolve(network.id, token);
     const balance = await this.deps.tokens.balanceOf(network.id, info, from);
-    const measured = this.lastCost.get(costKeyOf(network.id, info.contract, 'self')); // the sender pays its own transfer
+    const measured = this.reviews.measured(costKeyOf(network.id, info.contract, 'self')); // the sender pays its own transfer
     const cost = measured ?? DEFAULT_TRANSFER_RESERVE;
     const estimate = { rcEstimate: cost, estimateSource: measured !== undefined ? ('measured' as const) : ('default' as const) };
     if (info.system !== 'koin') return { amount: balance, decimals: info.decimals, ...estimate };
@@ -92,7 +89,7 @@ export class SendService {
     const { network } = plan;
     // A payer changes the cost (a second signature, the sharer's authorize call): measured apart.
     const costKey = costKeyOf(network.id, plan.token.contract, plan.payer.kind);
-    const measured = this.lastCost.get(costKey);
+    const measured = this.reviews.measured(costKey);
     const rcEstimate = measured ?? DEFAULT_TRANSFER_RESERVE;
     // KOIN is the mana: what the sender sends cannot also pay for the transfer (another payer's mana can).
     const koin = plan.token.system === 'koin' && plan.payer.kind === 'self';
@@ -122,64 +119,25 @@ export class SendService {
     const chainIdChanged = (await this.deps.networks.observeChainId(network.id, plan.chainId)) !== undefined;
     const operations = transaction.operations.map((op) => decodeOperation(op, [plan.token, ...known]));
     const risks = assessRisks(transaction, { signers: plan.signers, knownContracts: knownContractsOf(network.kind, known.map((t) => t.contract)), chainIdChanged });
-    const chainId = bytesToJson(plan.chainId, BTYPE.BASE64);
-    const approval: ApprovalReview = {
-      kind: 'send',
-      origin: WALLET_ORIGIN,
-      networkName: network.name,
-      chainId,
-      signer: plan.from,
-      ...(plan.signers.length > 1 ? { coSigners: plan.signers.slice(1) } : {}),
-      payer: plan.payer.address,
-      ...(plan.payer.kind !== 'self' ? { payee: plan.from } : {}),
-      nonce: plan.nonce.toString(),
-      rcLimit: rcCap.toString(),
-      rcEstimate: rcEstimate.toString(),
-      operations,
-      risks,
-    };
-    const reviewId = randomUUID();
-    this.sweep();
-    this.reviews.set(reviewId, {
-      expires: Date.now() + REVIEW_TTL_MS,
-      networkId: network.id,
+    return this.reviews.open({
+      network,
       chainId: plan.chainId,
       from: plan.from,
-      payer: plan.payer.address,
       signers: plan.signers,
-      rcOffset: plan.payer.offset,
+      payer: plan.payer,
       transaction,
       nonce: plan.nonce,
-      dryRunnable: plan.nonce === plan.confirmedNonce + 1n,
+      confirmedNonce: plan.confirmedNonce,
       rcCap,
       rcByHand: plan.rcLimitByHand !== undefined,
       costKey,
-      approval,
-      what: 'transfer',
-      hints: TRANSFER_HINTS,
-    });
-    return {
-      reviewId,
-      networkId: network.id,
-      networkName: network.name,
-      chainId,
-      payer: plan.payer.address,
-      payerKind: plan.payer.kind === 'sharer' ? 'freeMana' : plan.payer.kind,
-      ...(plan.payer.kind !== 'self' ? { payee: plan.from } : {}),
-      signers: plan.signers,
-      nonce: plan.nonce.toString(),
-      rcLimit: rcCap.toString(),
-      rcEstimate: rcEstimate.toString(),
+      rcEstimate,
       estimateSource: measured !== undefined ? 'measured' : 'default',
-      availableMana: plan.availableMana.toString(),
+      availableMana: plan.availableMana,
       operations,
       risks,
-    };
-  }
-
-  private sweep(): void {
-    const now = Date.now();
-    for (const [id, r] of this.reviews) if (r.expires < now) this.reviews.delete(id);
+      hints: TRANSFER_HINTS,
+    });
   }
 
   /**
@@ -190,11 +148,7 @@ export class SendService {
    * @throws WalletError NOT_FOUND (unknown or expired review), REJECTED, APPROVAL_EXPIRED, APPROVAL_PENDING,
    *   CHAIN_ID_MISMATCH, INVALID_NONCE, NOT_ENOUGH_MANA, TRANSACTION_REVERTED, node errors.
    */
-  async confirm(reviewId: string): Promise<SubmitReceipt> {
-    this.sweep();
-    const review = this.reviews.get(reviewId);
-    if (!review) throw new WalletError('NOT_FOUND', 'This review is no longer valid (it was sent already or is older than 10 minutes). Prepare the transfer again.');
-    this.reviews.delete(reviewId); // one confirmation per review: a second click cannot send twice
-    return submitApproved(this.deps, review, this.lastCost);
+  confirm(reviewId: string): Promise<SubmitReceipt> {
+    return this.reviews.confirm(reviewId);
   }
 }

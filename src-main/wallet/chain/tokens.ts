@@ -9,6 +9,7 @@ import type { TokenInfo } from '../../ipc/contract.ts';
 import type { ChainSettingsStore } from './chainSettings.ts';
 import { decodeAnswer, type KoinosNode } from './koinosNode.ts';
 import type { NetworkService } from './networks.ts';
+import { AddedContracts, checkContractReached, contractAddress, nodeSaid, whatItDid } from './standardContracts.ts';
 
 /** The system tokens, by the name the chain's name service knows them. */
 export const SYSTEM_TOKENS = ['koin', 'vhp'] as const;
@@ -20,31 +21,7 @@ const SYSTEM_CACHE_MS = 60_000;
 const MAX_DECIMALS = 30;
 
 const EMPTY = new Uint8Array();
-/** Errors on the way to the node: they say nothing about the contract, so they are passed on as they are. */
-const TRANSPORT_CODES: readonly string[] = ['NODE_UNREACHABLE', 'NODE_TIMEOUT', 'NODE_UNAUTHORIZED', 'NODE_MALFORMED_ANSWER', 'NODE_ERROR'];
-/** koinos-proto `koinos/chain/error.proto`: `invalid_contract = 102`, which koinos-chain raises as "contract does not exist". */
-const INVALID_CONTRACT = 102;
 const INFO_METHODS = ['name', 'symbol', 'decimals'] as const;
-
-/** True for an error on the way to the node or of the node itself, which says nothing about the contract read. */
-export function isTransportError(error: unknown): boolean {
-  return !(error instanceof WalletError) || TRANSPORT_CODES.includes(error.code);
-}
-
-/** True for the node's answer that no contract is uploaded at the address read. */
-export function isMissingContract(error: unknown): boolean {
-  if (!(error instanceof WalletError) || isTransportError(error)) return false;
-  const text = error.details ?? '';
-  return text.includes('contract does not exist') || new RegExp(`"code"\\s*:\\s*${INVALID_CONTRACT}\\b`).test(text);
-}
-
-/** The node's own words in a refused read ("unknown entry point 0xee80fd2f"), for "found" in a message. */
-export function nodeSaid(error: unknown): string {
-  if (!(error instanceof WalletError)) return describe(error);
-  // details: `chain.read_contract at URL: -32603 unknown entry point 0x... {"code":1}` (nodeError.ts)
-  const said = /:\s-?\d+\s(.+?)(?:\s\{.*\})?$/.exec(error.details ?? '')?.[1];
-  return said ?? error.shortMessage;
-}
 
 /**
  * Name, symbol and decimals of the KCS-4 token at `contract`, read from the contract now (koinos-contracts-as
@@ -57,17 +34,7 @@ export function nodeSaid(error: unknown): string {
 export async function readTokenInfo(node: KoinosNode, contract: Uint8Array): Promise<TokenInfo> {
   const address = bytesToJson(contract, BTYPE.ADDRESS);
   const reads = await Promise.allSettled(INFO_METHODS.map((name) => node.readContract(contract, KOIN_METHODS[name].entryPoint, EMPTY)));
-  for (const read of reads) {
-    if (read.status === 'rejected' && isTransportError(read.reason)) throw read.reason;
-  }
-  const missing = reads.find((r) => r.status === 'rejected' && isMissingContract(r.reason));
-  if (missing?.status === 'rejected') {
-    throw new WalletError(
-      'NOT_FOUND',
-      `There is no contract at ${address} on this network. Check the address and the selected network; a restart of a test network removes the contracts uploaded before it.`,
-      { details: nodeSaid(missing.reason), cause: missing.reason },
-    );
-  }
+  checkContractReached(address, reads);
   const answered: string[] = [];
   const refused: string[] = [];
   const values: { name?: string; symbol?: string; decimals?: number } = {};
@@ -87,31 +54,14 @@ export async function readTokenInfo(node: KoinosNode, contract: Uint8Array): Pro
   });
   const { name = '', symbol = '', decimals = 0 } = values;
   if (refused.length === 0 && symbol.trim() !== '' && decimals <= MAX_DECIMALS) return { contract: address, name: name || symbol, symbol, decimals };
-  const found = [
-    answered.length > 0 ? `answers ${answered.join(', ')}` : '',
-    refused.length > 0 ? `refuses ${refused.join(', ')}` : '',
+  const flaws = [
     refused.length === 0 && symbol.trim() === '' ? 'has an empty symbol' : '',
     refused.length === 0 && decimals > MAX_DECIMALS ? `claims more than ${MAX_DECIMALS} decimals` : '',
-  ].filter((part) => part !== '');
+  ];
   throw new WalletError(
     'UNKNOWN_TOKEN',
-    `expected a KCS-4 token at ${address} (answering name, symbol and decimals), found a contract that ${found.join(' and ')}. Only KCS-4 tokens can be added: check the address.`,
+    `expected a KCS-4 token at ${address} (answering name, symbol and decimals), found a contract that ${whatItDid(answered, refused, flaws)}. Only KCS-4 tokens can be added: check the address.`,
   );
-}
-
-/**
- * A token contract's address as typed or pasted, checked (checksum) before the node is asked anything.
- * @throws WalletError INVALID_ADDRESS saying what is wrong with it.
- */
-export function contractAddress(text: string): { bytes: Uint8Array; address: string } {
-  let bytes: Uint8Array;
-  try {
-    bytes = addressFromString(typeof text === 'string' ? text.trim() : text);
-  } catch (cause) {
-    const reason = cause instanceof WalletError ? cause.shortMessage : describe(cause);
-    throw new WalletError('INVALID_ADDRESS', `The token's contract address is not a valid Koinos address (${reason}). Check it, or copy it again.`, { cause });
-  }
-  return { bytes, address: bytesToJson(bytes, BTYPE.ADDRESS) };
 }
 
 export interface TokenServiceOptions {
@@ -129,15 +79,17 @@ export class TokenService {
   private readonly networks: NetworkService;
   private readonly settings: ChainSettingsStore;
   private readonly systemCache = new Map<string, { at: number; tokens: TokenInfo[] }>();
+  private readonly added: AddedContracts<TokenInfo>;
 
   constructor(options: TokenServiceOptions) {
     this.networks = options.networks;
     this.settings = options.settings;
+    this.added = new AddedContracts({ ...options, lists: (d) => d.tokens, read: readTokenInfo });
   }
 
   /** The tokens remembered for a network (no node needed): what offline signing decodes amounts with. */
-  async known(networkId: string): Promise<TokenInfo[]> {
-    return (await this.settings.load()).tokens[networkId] ?? [];
+  known(networkId: string): Promise<TokenInfo[]> {
+    return this.added.stored(networkId);
   }
 
   /** Forgets the resolved KOIN and VHP of a network: its chain was replaced (a new shape puts them elsewhere). */
@@ -201,27 +153,18 @@ export class TokenService {
    * @throws WalletError INVALID_ADDRESS, NOT_FOUND (no contract there), UNKNOWN_TOKEN (not a KCS-4 token).
    */
   async inspect(networkId: string, contract: string): Promise<TokenInfo> {
-    const { bytes, address } = contractAddress(contract);
+    const { address } = contractAddress(contract);
     const system = (await this.systemTokens(networkId)).find((t) => t.contract === address);
     if (system) return system;
-    const { node } = await this.networks.node(networkId);
-    return readTokenInfo(node, bytes);
+    return this.added.inspect(networkId, contract);
   }
 
   /**
    * Adds a KCS-4 token by contract address, after reading its name, symbol and decimals from the chain.
    * @throws WalletError INVALID_ADDRESS, NOT_FOUND (no contract there), UNKNOWN_TOKEN (not a KCS-4 token).
    */
-  async add(networkId: string, contract: string): Promise<TokenInfo> {
-    const { bytes, address } = contractAddress(contract);
-    const existing = (await this.list(networkId)).find((t) => t.contract === address);
-    if (existing) return existing;
-    const { node } = await this.networks.node(networkId);
-    const info = await readTokenInfo(node, bytes);
-    await this.settings.update((d) => {
-      d.tokens[networkId] = [...(d.tokens[networkId] ?? []).filter((t) => t.contract !== address), info];
-    });
-    return info;
+  add(networkId: string, contract: string): Promise<TokenInfo> {
+    return this.added.add(networkId, contract, (id) => this.list(id)); // KOIN and VHP are answered as they are
   }
 
   /**
@@ -234,9 +177,7 @@ export class TokenService {
     if (stored.some((t) => t.contract === address && t.system)) {
       throw new WalletError('INVALID_ARGUMENT', `expected a token you added, got the system token ${address}, which every account shows`);
     }
-    await this.settings.update((d) => {
-      d.tokens[networkId] = (d.tokens[networkId] ?? []).filter((t) => t.contract !== address);
-    });
+    await this.added.remove(networkId, address);
     return this.list(networkId);
   }
 

@@ -6,7 +6,7 @@ import { WalletError, describe } from '../../koinos/errors.ts';
 import { addressFromString } from '../../koinos/address.ts';
 import { KOIN_METHODS } from '../../koinos/koin.ts';
 import { nonceToBytes } from '../../koinos/transaction.ts';
-import type { Transaction } from '../../koinos/types.ts';
+import type { Operation, Transaction } from '../../koinos/types.ts';
 import type { NetworkInfo, TokenInfo } from '../../ipc/contract.ts';
 import type { KoinosNode } from './koinosNode.ts';
 import type { NetworkService } from './networks.ts';
@@ -157,6 +157,68 @@ function noManaAdvice(payer: PayerPlan): string {
   }
 }
 
+/** What the node says of a sender and its payer now, with this wallet's own pending transactions counted in. */
+export interface AccountNow {
+  chainId: Uint8Array;
+  /** The nonce the chain stored for the sender (a dry run, which skips the mempool, must use this plus one). */
+  confirmedNonce: bigint;
+  /** The nonce a new transaction takes: one above the highest of the stored nonce, the node's pending nonce and this wallet's own pending transactions. */
+  nonce: bigint;
+  /** The sender's mana (the node's figure). */
+  senderMana: bigint;
+  /** What pending transactions hold of the payer's mana: the node's figure where it gives one, else this wallet's own count. */
+  held: bigint;
+}
+
+/**
+ * Chain ID, nonce and mana for a new transaction of `from` paid by `payer` (the sender itself, or another), read at once:
+ * what every review the wallet prepares starts from (a token transfer here, an NFT transfer in nftTransfer.ts).
+ * @throws node errors.
+ */
+export async function readAccountNow(
+  node: KoinosNode,
+  pending: PendingTransactions,
+  networkId: string,
+  from: { address: string; bytes: Uint8Array },
+  payer: { address: string; bytes: Uint8Array },
+): Promise<AccountNow> {
+  const [chainId, confirmed, nodePending, senderMana, reserved] = await Promise.all([
+    node.chainId(),
+    node.nonce(from.bytes),
+    node.pendingNonce(from.bytes),
+    node.rc(from.bytes),
+    node.reservedRc(payer.bytes),
+  ]);
+  const ownPending = pending.highestNonce(networkId, from.address);
+  let highest = confirmed;
+  if (nodePending !== undefined && nodePending > highest) highest = nodePending;
+  if (ownPending !== undefined && ownPending > highest) highest = ownPending;
+  return { chainId, confirmedNonce: confirmed, nonce: highest + 1n, senderMana, held: reserved ?? pending.heldMana(networkId, payer.address) };
+}
+
+/**
+ * An unsigned transaction of `operations` (id and merkle root empty: prepareTransaction fills them). With a payer other
+ * than the sender, the sender is the payee: its nonce is used and it signs; the payer's mana is spent.
+ */
+export function unsignedTransaction(
+  header: { chainId: Uint8Array; rcLimit: bigint; nonce: bigint; payer: Uint8Array; payee?: Uint8Array },
+  operations: Operation[],
+): Transaction {
+  return {
+    id: new Uint8Array(),
+    header: {
+      chain_id: header.chainId,
+      rc_limit: header.rcLimit,
+      nonce: nonceToBytes(header.nonce),
+      operation_merkle_root: new Uint8Array(),
+      payer: header.payer,
+      payee: header.payee ?? new Uint8Array(),
+    },
+    operations,
+    signatures: [],
+  };
+}
+
 /**
  * Checks a transfer and fetches what signing needs: chain ID, nonce (the highest of the node's confirmed nonce, its
  * pending nonce and this wallet's own pending transactions of the sender, plus one), the payer's mana and balances.
@@ -175,23 +237,15 @@ export async function planTransfer(deps: TransferDeps, request: TransferRequest)
   const { payer, cap, sharerMana } = await resolvePayer(deps, network, node, from, request.payer);
   const self = payer.kind === 'self';
 
-  const [chainId, confirmed, nodePending, senderMana, payerMana, reserved, balance] = await Promise.all([
-    node.chainId(),
-    node.nonce(fromBytes),
-    node.pendingNonce(fromBytes),
-    node.rc(fromBytes),
+  const [now, payerMana, balance] = await Promise.all([
+    readAccountNow(node, deps.pending, network.id, { address: from, bytes: fromBytes }, payer),
     sharerMana !== undefined ? Promise.resolve(sharerMana) : self ? undefined : node.rc(payer.bytes),
-    node.reservedRc(payer.bytes),
     tokenBalance(node, token, fromBytes),
   ]);
+  const { chainId, nonce, senderMana } = now;
   const mana = payerMana ?? senderMana;
   await deps.networks.observeChainId(network.id, chainId);
-  const ownPending = deps.pending.highestNonce(network.id, from);
-  let highest = confirmed;
-  if (nodePending !== undefined && nodePending > highest) highest = nodePending;
-  if (ownPending !== undefined && ownPending > highest) highest = ownPending;
-  const held = reserved ?? deps.pending.heldMana(network.id, payer.address);
-  const unheld = mana > held ? mana - held : 0n;
+  const unheld = mana > now.held ? mana - now.held : 0n;
   const availableMana = cap !== undefined && cap < unheld ? cap : unheld;
 
   if (amount > balance) {
@@ -233,7 +287,6 @@ export async function planTransfer(deps: TransferDeps, request: TransferRequest)
       args: encode(KOIN_METHODS.transfer.argsType, { from: fromBytes, to: toBytes, value: amount }),
     },
   };
-  const nonce = highest + 1n;
   return {
     network,
     node,
@@ -244,7 +297,7 @@ export async function planTransfer(deps: TransferDeps, request: TransferRequest)
     amount,
     chainId,
     nonce,
-    confirmedNonce: confirmed,
+    confirmedNonce: now.confirmedNonce,
     payer,
     signers: payer.kind === 'account' ? [from, payer.address] : [from],
     mana,
@@ -252,19 +305,7 @@ export async function planTransfer(deps: TransferDeps, request: TransferRequest)
     balance,
     ...(rcLimitByHand !== undefined ? { rcLimitByHand } : {}),
     maxMana,
-    unsigned: (rcLimit: bigint, nonceOverride?: bigint) => ({
-      id: new Uint8Array(),
-      header: {
-        chain_id: chainId,
-        rc_limit: rcLimit,
-        nonce: nonceToBytes(nonceOverride ?? nonce),
-        operation_merkle_root: new Uint8Array(),
-        // With a payer, the sender is the payee: its nonce is used and it signs; the payer's mana is spent.
-        payer: payer.bytes,
-        payee: self ? new Uint8Array() : fromBytes,
-      },
-      operations: [operation],
-      signatures: [],
-    }),
+    unsigned: (rcLimit: bigint, nonceOverride?: bigint) =>
+      unsignedTransaction({ chainId, rcLimit, nonce: nonceOverride ?? nonce, payer: payer.bytes, ...(self ? {} : { payee: fromBytes }) }, [operation]),
   };
 }
