@@ -8,7 +8,7 @@ import { privateKeyFromWif } from '../../src-main/koinos/keys.ts';
 import { addressFromString } from '../../src-main/koinos/address.ts';
 import { TOKEN_METHODS } from '../../src-main/koinos/koin.ts';
 import { nonceToBytes, signTransaction, transactionToJson } from '../../src-main/koinos/transaction.ts';
-import { startDevnet, type Devnet } from '../../src-main/devnet/startDevnet.ts';
+import { startDevnet, type Devnet } from '../../src-main/devnet/server/startDevnet.ts';
 import { koinBalance, nextNonce, rpc, rpcError, transferJson } from './httpHelpers.ts';
 
 const KOIN = 100_000_000n;

@@ -13,7 +13,7 @@ import { privateKeyFromWif } from '../../src-main/koinos/keys.ts';
 import { nonceToBytes, signTransaction, transactionToJson } from '../../src-main/koinos/transaction.ts';
 import type { Operation } from '../../src-main/koinos/types.ts';
 import { KCS5_ABI } from '../../src-main/devnet/contracts/abi/systemAbis.ts';
-import { startDevnet, type Devnet } from '../../src-main/devnet/startDevnet.ts';
+import { startDevnet, type Devnet } from '../../src-main/devnet/server/startDevnet.ts';
 import { uploadKoinosbox } from '../wallet/chain/wasmToken.ts';
 import { method } from './koilibContract.ts';
 import { nextNonce, rest, rpc } from './httpHelpers.ts';

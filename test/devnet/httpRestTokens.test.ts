@@ -10,7 +10,7 @@ import { privateKeyFromWif } from '../../src-main/koinos/keys.ts';
 import { nonceToBytes, signTransaction, transactionToJson } from '../../src-main/koinos/transaction.ts';
 import type { Operation } from '../../src-main/koinos/types.ts';
 import { KOIN_ABI } from '../../src-main/devnet/contracts/abi/systemAbis.ts';
-import { startDevnet, type Devnet } from '../../src-main/devnet/startDevnet.ts';
+import { startDevnet, type Devnet } from '../../src-main/devnet/server/startDevnet.ts';
 import { nextNonce, rest, rpc } from './httpHelpers.ts';
 
 const KOIN = 100_000_000n;

@@ -9,7 +9,7 @@ import { addressFromString } from '../../src-main/koinos/address.ts';
 import { TOKEN_METHODS, VHP_METHODS } from '../../src-main/koinos/koin.ts';
 import { nonceToBytes, signTransaction, transactionToJson } from '../../src-main/koinos/transaction.ts';
 import { privateKeyFromWif } from '../../src-main/koinos/keys.ts';
-import { startDevnet, type Devnet } from '../../src-main/devnet/startDevnet.ts';
+import { startDevnet, type Devnet } from '../../src-main/devnet/server/startDevnet.ts';
 import { nextNonce, rest, rpc, rpcError, transferJson } from './httpHelpers.ts';
 
 const KOIN = 100_000_000n;

@@ -1,11 +1,11 @@
 // The devnet as a library: opens the chain (service layer) and serves it over HTTP, JSON-RPC and REST on one port.
 // Tests use port 0; the CLI and the wallet's embedded network use the same function.
 import type { AddressInfo } from 'node:net';
-import { BTYPE, bytesToJson } from '../koinos/codec.ts';
-import { WalletError } from '../koinos/errors.ts';
-import { openNode } from './node.ts';
+import { BTYPE, bytesToJson } from '../../koinos/codec.ts';
+import { WalletError } from '../../koinos/errors.ts';
+import { openNode } from '../node.ts';
 import { createHttpServer } from './httpServer.ts';
-import type { DevAccount, DevnetConfig, DevnetNode } from './types.ts';
+import type { DevAccount, DevnetConfig, DevnetNode } from '../types.ts';
 
 /** Options of {@link startDevnet}: the chain's config plus where and how to serve it. */
 export interface StartDevnetOptions extends DevnetConfig {

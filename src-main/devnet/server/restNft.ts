@@ -1,10 +1,10 @@
 // The /v1/nft/{contract}/… routes of koinos-rest (app/v1/nft/**/route.ts) for KCS-5 collections: reads answered as
 // koilib reads them, and the transaction-preparing routes that answer the operation a client signs. As koinos-rest,
 // they call the collection through the standard KCS-5 ABI (contracts/abi/kcs5.abi), not the collection's own.
-import type { JsonObject, JsonValue } from '../koinos/codec.ts';
-import { describe } from '../koinos/errors.ts';
-import { MAX_JSON_DEPTH, jsonDepth } from '../koinos/jsonDepth.ts';
-import { KCS5_ABI } from './contracts/abi/systemAbis.ts';
+import type { JsonObject, JsonValue } from '../../koinos/codec.ts';
+import { describe } from '../../koinos/errors.ts';
+import { MAX_JSON_DEPTH, jsonDepth } from '../../koinos/jsonDepth.ts';
+import { KCS5_ABI } from '../contracts/abi/systemAbis.ts';
 import { standardContract, type StandardDeps } from './restStandard.ts';
 import { requireParameters, type TokenRouteDeps } from './restTokens.ts';
 import type { Route } from './restContracts.ts';

@@ -2,10 +2,10 @@
 // (utils/tokens.ts) do with koilib: any contract answering the standard's entry points works, with or without an ABI of
 // its own. Results read as koilib reads them (defaults as koilib keeps them; no result when the contract answers none).
 import protobuf from 'protobufjs';
-import type { JsonObject, JsonValue, ProtoMessage } from '../koinos/codec.ts';
-import { toBase64Url } from '../koinos/bytes.ts';
-import { WalletError } from '../koinos/errors.ts';
-import { parseAbi, type ContractAbi } from '../koinos/contractAbi.ts';
+import type { JsonObject, JsonValue, ProtoMessage } from '../../koinos/codec.ts';
+import { toBase64Url } from '../../koinos/bytes.ts';
+import { WalletError } from '../../koinos/errors.ts';
+import { parseAbi, type ContractAbi } from '../../koinos/contractAbi.ts';
 
 /** What a standard contract's calls need from the REST layer. */
 export interface StandardDeps {

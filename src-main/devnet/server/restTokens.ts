@@ -1,10 +1,10 @@
 // The /v1/token/{contract}/… routes of koinos-rest (app/v1/token/**/route.ts): reads of a KCS-4 token with amounts as
 // koilib's formatUnits writes them ("999990.73"), and the transaction-preparing routes (transfer, mint, burn, approve)
 // that answer the operation a client signs. As koinos-rest, they call the token through a fixed KCS-4 ABI (KOIN's).
-import type { JsonObject, JsonValue } from '../koinos/codec.ts';
-import { WalletError, describe } from '../koinos/errors.ts';
-import { formatAmount, parseAmount } from '../koinos/amounts.ts';
-import { KOIN_ABI } from './contracts/abi/systemAbis.ts';
+import type { JsonObject, JsonValue } from '../../koinos/codec.ts';
+import { WalletError, describe } from '../../koinos/errors.ts';
+import { formatAmount, parseAmount } from '../../koinos/amounts.ts';
+import { KOIN_ABI } from '../contracts/abi/systemAbis.ts';
 import { standardContract, type StandardDeps } from './restStandard.ts';
 import type { Route } from './restContracts.ts';
 

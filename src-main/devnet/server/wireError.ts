@@ -1,7 +1,7 @@
 // The one place that decides how an error raised while answering a request reaches the wire: a known error
 // (a node error, or input the client got wrong) keeps its message; anything else becomes a generic internal error.
-import { WalletError, type ErrorCode } from '../koinos/errors.ts';
-import { NodeError } from './types.ts';
+import { WalletError, type ErrorCode } from '../../koinos/errors.ts';
+import { NodeError } from '../types.ts';
 
 /** An error as the HTTP layers report it. */
 export type WireError =

@@ -2,8 +2,8 @@
 // API key, the 1 MiB body limit, and a last-resort error answer, so that no request can crash the process.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { JsonValue } from '../koinos/codec.ts';
-import type { DevnetNode } from './types.ts';
+import type { JsonValue } from '../../koinos/codec.ts';
+import type { DevnetNode } from '../types.ts';
 import { createJsonRpcHandler } from './jsonrpc.ts';
 import { createRestHandler } from './rest.ts';
 import { describeInternalError } from './wireError.ts';

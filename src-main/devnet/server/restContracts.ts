@@ -2,15 +2,15 @@
 // method name, /v1/decode/{operations,events} and /v1/transaction/prepare. They read the
 // contract's ABI from contract_meta_store, as koinos-rest does, and call the node like any client. Arguments and
 // results use the types of the contract's own ABI (contractAbi.ts), so uploaded contracts work as the built-in ones.
-import { BTYPE, bytesToJson, decode, encode, fromJson, toJson, type JsonValue, type ProtoMessage } from '../koinos/codec.ts';
-import { fromBase64, toBase64Url } from '../koinos/bytes.ts';
-import { WalletError, describe } from '../koinos/errors.ts';
-import { addressFromString } from '../koinos/address.ts';
-import { contractAbiOf, type AbiMethod, type ContractAbi } from '../koinos/contractAbi.ts';
-import { MAX_JSON_DEPTH, jsonDepth } from '../koinos/jsonDepth.ts';
-import { nonceFromBytes, nonceToBytes, prepareTransaction, transactionToJson } from '../koinos/transaction.ts';
-import type { EventData, Operation, Transaction } from '../koinos/types.ts';
-import { contractDecoder, type ContractDecoder } from '../koinos/contractDecoder.ts';
+import { BTYPE, bytesToJson, decode, encode, fromJson, toJson, type JsonValue, type ProtoMessage } from '../../koinos/codec.ts';
+import { fromBase64, toBase64Url } from '../../koinos/bytes.ts';
+import { WalletError, describe } from '../../koinos/errors.ts';
+import { addressFromString } from '../../koinos/address.ts';
+import { contractAbiOf, type AbiMethod, type ContractAbi } from '../../koinos/contractAbi.ts';
+import { MAX_JSON_DEPTH, jsonDepth } from '../../koinos/jsonDepth.ts';
+import { nonceFromBytes, nonceToBytes, prepareTransaction, transactionToJson } from '../../koinos/transaction.ts';
+import type { EventData, Operation, Transaction } from '../../koinos/types.ts';
+import { contractDecoder, type ContractDecoder } from '../../koinos/contractDecoder.ts';
 
 /** A route of the REST table. */
 export type Route = {

@@ -1,22 +1,22 @@
 // The REST API under /v1 (the routes of koinos-rest that wallets use, facts §9), as thin calls into the service layer:
 // each route builds the same JSON-RPC request message a real REST server would send, and renders gateway JSON.
-import { BTYPE, bytesToJson, decode, encode, toJson, type JsonValue, type ProtoMessage } from '../koinos/codec.ts';
-import { equalBytes, toBase64Url } from '../koinos/bytes.ts';
-import { WalletError, describe } from '../koinos/errors.ts';
-import { addressToString, isAddress } from '../koinos/address.ts';
-import { formatAmount, UINT64_MAX } from '../koinos/amounts.ts';
-import { MAX_JSON_DEPTH, jsonDepth } from '../koinos/jsonDepth.ts';
-import { nonceFromBytes, nonceToBytes } from '../koinos/transaction.ts';
-import type { EventData, Operation } from '../koinos/types.ts';
-import type { DevnetNode } from './types.ts';
-import { MAX_HISTORY_LIMIT, requestType, responseType } from './node.ts';
+import { BTYPE, bytesToJson, decode, encode, toJson, type JsonValue, type ProtoMessage } from '../../koinos/codec.ts';
+import { equalBytes, toBase64Url } from '../../koinos/bytes.ts';
+import { WalletError, describe } from '../../koinos/errors.ts';
+import { addressToString, isAddress } from '../../koinos/address.ts';
+import { formatAmount, UINT64_MAX } from '../../koinos/amounts.ts';
+import { MAX_JSON_DEPTH, jsonDepth } from '../../koinos/jsonDepth.ts';
+import { nonceFromBytes, nonceToBytes } from '../../koinos/transaction.ts';
+import type { EventData, Operation } from '../../koinos/types.ts';
+import type { DevnetNode } from '../types.ts';
+import { MAX_HISTORY_LIMIT, requestType, responseType } from '../node.ts';
 import { ParamsError, parseMessage } from './jsonrpc.ts';
-import { SYSTEM_CONTRACT_NAMES } from './contracts/registry.ts';
-import { describeShape } from './shapes.ts';
+import { SYSTEM_CONTRACT_NAMES } from '../contracts/registry.ts';
+import { describeShape } from '../shapes.ts';
 import { contractRoutes, type Route } from './restContracts.ts';
 import { tokenRoutes } from './restTokens.ts';
 import { nftRoutes } from './restNft.ts';
-import type { ContractDecoder } from '../koinos/contractDecoder.ts';
+import type { ContractDecoder } from '../../koinos/contractDecoder.ts';
 import { describeInternalError, toWireError } from './wireError.ts';
 
 /** What a REST route answers: an HTTP status, a JSON body, and extra headers (`Allow` on a 405). */

@@ -1,10 +1,10 @@
 // JSON-RPC 2.0 over the devnet's service layer, answering as the Koinos gateway (koinos-jsonrpc) does:
 // the same envelope checks, error codes, messages and data strings (facts §7.3), params and results as gateway JSON.
-import { addressFieldPaths, fromJson, hasType, toJson, type JsonObject, type JsonValue, type ProtoMessage } from '../koinos/codec.ts';
-import { WalletError } from '../koinos/errors.ts';
-import { MAX_JSON_DEPTH, jsonDepth } from '../koinos/jsonDepth.ts';
-import { requestType, responseType } from './node.ts';
-import type { DevnetNode } from './types.ts';
+import { addressFieldPaths, fromJson, hasType, toJson, type JsonObject, type JsonValue, type ProtoMessage } from '../../koinos/codec.ts';
+import { WalletError } from '../../koinos/errors.ts';
+import { MAX_JSON_DEPTH, jsonDepth } from '../../koinos/jsonDepth.ts';
+import { requestType, responseType } from '../node.ts';
+import type { DevnetNode } from '../types.ts';
 import { describeInternalError, toWireError } from './wireError.ts';
 
 /** Gateway error codes (koinos-jsonrpc `internal/jsonrpc.go`). */

@@ -2,7 +2,7 @@
 // that no contract (an endless loop runs to the block's compute limit) can stall the wallet. Messages: see
 // wallet/chain/devnetThread.ts, the one client of this file.
 import { parentPort, workerData } from 'node:worker_threads';
-import { WalletError } from '../koinos/errors.ts';
+import { WalletError } from '../../koinos/errors.ts';
 import { startDevnet, type Devnet, type StartDevnetOptions } from './startDevnet.ts';
 
 /** A request of the wallet's side: a node method, a reset, or stop. */
