@@ -7,11 +7,11 @@ import { multihashSha256 } from '../koinos/hash.ts';
 import { merkleRoot, signBlock } from '../koinos/transaction.ts';
 import type { BlockHeader, TransactionReceipt } from '../koinos/types.ts';
 import { sha256Fast } from './applyTransaction.ts';
-import type { Head } from './chainData.ts';
+import type { Head } from './store/chainData.ts';
 import type { DevKey } from './devKeys.ts';
 import type { PreparedTransaction } from './applyTransaction.ts';
 import { deltaEntries, encodeDeltaEntry } from './state.ts';
-import { historyKey, keyText, keyTextBytes, storeKey, u32Key, u64Key, type StoreOp } from './store.ts';
+import { historyKey, keyText, keyTextBytes, storeKey, u32Key, u64Key, type StoreOp } from './store/store.ts';
 
 const EMPTY = new Uint8Array(0);
 

@@ -5,7 +5,7 @@ import { multihashSha256 } from '../koinos/hash.ts';
 import { merkleRoot, signBlock } from '../koinos/transaction.ts';
 import type { Block } from '../koinos/types.ts';
 import type { PreparedTransaction } from './applyTransaction.ts';
-import type { Head } from './chainData.ts';
+import type { Head } from './store/chainData.ts';
 import type { DevKey } from './devKeys.ts';
 import type { StateSource } from './state.ts';
 import type { HeadInfo } from './vm/executionContext.ts';

@@ -18,9 +18,9 @@ import {
   type ApplyContext,
   type PreparedTransaction,
 } from './applyTransaction.ts';
-import { abiKey, AbiStore } from './abiStore.ts';
+import { abiKey, AbiStore } from './store/abiStore.ts';
 import { buildBlock, type IncludedTransaction } from './blockBuilder.ts';
-import { checkMeta, FORMAT_VERSION, loadChain, newChain, ZERO_BLOCK_ID, type ChainMeta, type Head, type LoadedChain } from './chainData.ts';
+import { checkMeta, FORMAT_VERSION, loadChain, newChain, ZERO_BLOCK_ID, type ChainMeta, type Head, type LoadedChain } from './store/chainData.ts';
 import { ChainError, ERROR_CODE, failure, toNodeError } from './chainError.ts';
 import { builtInAt, contractAbi, contractAt, defineTestToken, KOIN, newTokenAddress, systemContractAbi, systemContractAt } from './contracts/registry.ts';
 import { DEV_MNEMONIC, GENESIS_KEY_INDEX, type DevKey } from './devKeys.ts';
@@ -38,7 +38,7 @@ import { SYSTEM_CALL_IDS } from './vm/systemCallIds.ts';
 import { BaseState, StateView } from './state.ts';
 import { invokeSystemCallReadOnly, isWasmContract, readWasmContract } from './wasmContracts.ts';
 import { blockFacts, headFacts, type ChainFacts } from './chainFacts.ts';
-import { historyKey, keyText, LevelStore, MemoryStore, storeKey, u32Key, u64Key, type Store, type StoreOp } from './store.ts';
+import { historyKey, keyText, LevelStore, MemoryStore, storeKey, u32Key, u64Key, type Store, type StoreOp } from './store/store.ts';
 import {
   NodeError,
   type CreateTokenOptions,

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decode, encode } from '../../src-main/koinos/codec.ts';
-import { FORMAT_VERSION } from '../../src-main/devnet/chainData.ts';
+import { FORMAT_VERSION } from '../../src-main/devnet/store/chainData.ts';
 import { openNode } from '../../src-main/devnet/node.ts';
-import { LevelStore, storeKey } from '../../src-main/devnet/store.ts';
+import { LevelStore, storeKey } from '../../src-main/devnet/store/store.ts';
 import type { DevnetConfig, DevnetNode } from '../../src-main/devnet/types.ts';
 import { balanceOf, key, KOIN, koinTx, manaOf, nonceOf, pendingCount, submit, transferTx } from './helpers.ts';
 

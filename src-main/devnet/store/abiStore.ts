@@ -2,8 +2,8 @@
 // consensus state (not in the state merkle root) and in the node's store under `c <contract id>`, so it survives a
 // restart. As koinos-contract-meta-store does (cmd/koinos-contract-meta-store/main.go, the koinos.block.accept
 // handler), each upload replaces the contract's item, and an upload without an ABI leaves none.
-import { decode, encode } from '../koinos/codec.ts';
-import type { TransactionReceipt, Transaction } from '../koinos/types.ts';
+import { decode, encode } from '../../koinos/codec.ts';
+import type { TransactionReceipt, Transaction } from '../../koinos/types.ts';
 import { keyText, storeKey, type Store, type StoreOp } from './store.ts';
 
 const ITEM = 'koinos.contract_meta_store.contract_meta_item';

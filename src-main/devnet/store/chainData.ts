@@ -1,14 +1,14 @@
 // A devnet chain on its store: the head it is at, its state and account history, and the meta that says what it
 // was created with. Starts a new chain from a genesis, or loads the one a data directory holds (see store.ts for
 // the key layout).
-import { decode, encode } from '../koinos/codec.ts';
-import { WalletError } from '../koinos/errors.ts';
-import { multihashSha256 } from '../koinos/hash.ts';
-import type { Genesis } from './genesis.ts';
-import { HistoryIndex } from './history.ts';
-import { BaseState } from './state.ts';
+import { decode, encode } from '../../koinos/codec.ts';
+import { WalletError } from '../../koinos/errors.ts';
+import { multihashSha256 } from '../../koinos/hash.ts';
+import type { Genesis } from '../genesis.ts';
+import { HistoryIndex } from '../history.ts';
+import { BaseState } from '../state.ts';
 import { keyText, keyTextBytes, parseHistoryKey, storeKey, type Store, type StoreOp } from './store.ts';
-import type { DevnetConfig } from './types.ts';
+import type { DevnetConfig } from '../types.ts';
 
 /**
  * Format of the data directory; bumped when what is stored changes (2: history keys carry the address length;
