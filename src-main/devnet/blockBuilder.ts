@@ -10,7 +10,7 @@ import { sha256Fast } from './applyTransaction.ts';
 import type { Head } from './store/chainData.ts';
 import type { DevKey } from './devKeys.ts';
 import type { PreparedTransaction } from './applyTransaction.ts';
-import { deltaEntries, encodeDeltaEntry } from './state.ts';
+import { deltaEntries, encodeDeltaEntry } from './state/state.ts';
 import { historyKey, keyText, keyTextBytes, storeKey, u32Key, u64Key, type StoreOp } from './store/store.ts';
 
 const EMPTY = new Uint8Array(0);

@@ -7,7 +7,7 @@ import type { Block } from '../koinos/types.ts';
 import type { PreparedTransaction } from './applyTransaction.ts';
 import type { Head } from './store/chainData.ts';
 import type { DevKey } from './devKeys.ts';
-import type { StateSource } from './state.ts';
+import type { StateSource } from './state/state.ts';
 import type { HeadInfo } from './vm/executionContext.ts';
 
 const EMPTY = new Uint8Array(0);

@@ -13,9 +13,9 @@ import { devKey, GENESIS_KEY_INDEX, type DevKey } from './devKeys.ts';
 import { encodeBalance } from './contracts/koin.ts';
 import { NATIVE_PLACEMENT_SPACE, nativeContract, nativeHash } from './contracts/registry.ts';
 import type { NameServiceContract } from './contracts/nameService.ts';
-import { RESOURCE_LIMITS } from './resources.ts';
+import { RESOURCE_LIMITS } from './state/resources.ts';
 import { COMPUTE_REGISTRY } from './vm/computeRegistry.ts';
-import { KERNEL_SPACES, objectSpace, stateKey, type Space } from './state.ts';
+import { KERNEL_SPACES, objectSpace, stateKey, type Space } from './state/state.ts';
 import { NATIVE_SYSTEM_CONTRACTS, resolveShape, type ChainShape } from './shapes.ts';
 
 const DISPATCH_SPACE = objectSpace(new Uint8Array(0), 1);

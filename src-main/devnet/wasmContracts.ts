@@ -4,14 +4,14 @@
 import { toBase58 } from '../koinos/bytes.ts';
 import { decode } from '../koinos/codec.ts';
 import type { Transaction, UploadContractOperation } from '../koinos/types.ts';
-import { ChainError } from './chainError.ts';
+import { ChainError } from './state/chainError.ts';
 import type { CallContext } from './contracts/context.ts';
 import { builtInAt, contractMetadata, KOIN, SYSTEM_CONTRACT_NAMES, systemContractAt } from './contracts/registry.ts';
-import { RESOURCE_LIMITS } from './resources.ts';
+import { RESOURCE_LIMITS } from './state/resources.ts';
 import { equalBytes } from '../koinos/bytes.ts';
-import { KERNEL_SPACES, objectSpace, stateKey, type StateSource, type StateView } from './state.ts';
+import { KERNEL_SPACES, objectSpace, stateKey, type StateSource, type StateView } from './state/state.ts';
 import type { ObjectStore } from './vm/objectStore.ts';
-import { viewObjectStore } from './stateObjectStore.ts';
+import { viewObjectStore } from './state/stateObjectStore.ts';
 import {
   callContract,
   readContract,

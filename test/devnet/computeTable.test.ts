@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { devKey } from '../../src-main/devnet/devKeys.ts';
 import { buildGenesis, OBJECT_KEYS } from '../../src-main/devnet/genesis.ts';
-import { COMPUTE, NATIVE_CONTRACT_COMPUTE } from '../../src-main/devnet/resources.ts';
+import { COMPUTE, NATIVE_CONTRACT_COMPUTE } from '../../src-main/devnet/state/resources.ts';
 import { COMPUTE_REGISTRY } from '../../src-main/devnet/vm/computeRegistry.ts';
 import { ExecutionContext, PRIVILEGE } from '../../src-main/devnet/vm/executionContext.ts';
 import { invokeSystemCall } from '../../src-main/devnet/vm/hostApi.ts';

@@ -3,7 +3,7 @@
 // Recoveries are counted by wrapping tiny-secp256k1's `recover`, which the devnet's signature checks call.
 import { describe, expect, it, vi } from 'vitest';
 import { MAX_TRANSACTION_SIGNATURES, recoverableSignatures } from '../../src-main/devnet/applyTransaction.ts';
-import { COMPUTE, RESOURCE_LIMITS } from '../../src-main/devnet/resources.ts';
+import { COMPUTE, RESOURCE_LIMITS } from '../../src-main/devnet/state/resources.ts';
 import { key, KOIN, rejection, snapshot, submit, testNodes, transferTx } from './helpers.ts';
 
 const recoveries = vi.hoisted(() => ({ count: 0 }));

@@ -1,9 +1,9 @@
 // What a built-in contract runs with: the state layer, the meter, the block it runs in, the transaction's signers and
 // the event log, plus the one interface every built-in contract (KOIN, VHP, test tokens) answers calls through.
 import type { EventData, Transaction } from '../../koinos/types.ts';
-import { ChainError, ERROR_CODE, reversion } from '../chainError.ts';
-import { COMPUTE, type RcMeter } from '../resources.ts';
-import type { Space, StateView } from '../state.ts';
+import { ChainError, ERROR_CODE, reversion } from '../state/chainError.ts';
+import { COMPUTE, type RcMeter } from '../state/resources.ts';
+import type { Space, StateView } from '../state/state.ts';
 import type { ChainFacts } from '../chainFacts.ts';
 
 /** The context of one contract call. */

@@ -10,7 +10,7 @@ import { sha256 } from '../../koinos/hash.ts';
 import { TOKEN_METHODS } from '../../koinos/koin.ts';
 import { KOIN_ADDRESS, labelAddress } from '../builtInAddresses.ts';
 import type { NativeSystemContract } from '../shapes.ts';
-import { KERNEL_SPACES, objectSpace, type Space, type StateView } from '../state.ts';
+import { KERNEL_SPACES, objectSpace, type Space, type StateView } from '../state/state.ts';
 import { KoinContract } from './koin.ts';
 import { ClaimContract, claimAbi } from './claim.ts';
 import { GovernanceContract, governanceAbi } from './governance.ts';

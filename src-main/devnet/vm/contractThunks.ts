@@ -4,7 +4,7 @@
 import { decode, encode } from '../../koinos/codec.ts';
 import { addressFromPublicKey } from '../../koinos/address.ts';
 import { multihashSha256 } from '../../koinos/hash.ts';
-import { ChainError, ERROR_CODE } from '../chainError.ts';
+import { ChainError, ERROR_CODE } from '../state/chainError.ts';
 import { HOST_ERROR, ExecutionContext, ExitSuccess, PRIVILEGE, type Privilege } from './executionContext.ts';
 import { invokeSystemCall, invokeThunk, systemCall } from './hostApi.ts';
 import { prepareModule } from './prepareModule.ts';

@@ -3,7 +3,7 @@
 // overrides from the dispatch space, and `systemCall` for the chain's own nested calls (system_call::NAME). Each call
 // runs in a kernel frame, is charged from the compute registry, and maps errors to codes.
 import { decode, encode } from '../../koinos/codec.ts';
-import { ChainError, ERROR_CODE } from '../chainError.ts';
+import { ChainError, ERROR_CODE } from '../state/chainError.ts';
 import type { ComputeName } from './computeRegistry.ts';
 import { recoverPublicKeyThunk, hash, verifyMerkleRoot, verifyVrfProof } from './cryptoThunks.ts';
 import { callThunk, checkAuthority, exitThunk, getArguments, getCaller, getContractId, runBytecode, verifySignature } from './contractThunks.ts';

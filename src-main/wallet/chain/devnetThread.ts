@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { WalletError, type ErrorCode } from '../../koinos/errors.ts';
-import { ChainError } from '../../devnet/chainError.ts';
+import { ChainError } from '../../devnet/state/chainError.ts';
 import type { DevnetThreadMessage, DevnetThreadOptions, DevnetThreadRequest, ThreadError } from '../../devnet/server/devnetWorker.ts';
 
 export type { DevnetThreadOptions } from '../../devnet/server/devnetWorker.ts';

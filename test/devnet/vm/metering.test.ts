@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { DevKey } from '../../../src-main/devnet/devKeys.ts';
 import type { Operation, TransactionReceipt } from '../../../src-main/koinos/types.ts';
 import { key, KOIN, koinTx, submit, testNodes } from '../helpers.ts';
-import { ChainError } from '../../../src-main/devnet/chainError.ts';
+import { ChainError } from '../../../src-main/devnet/state/chainError.ts';
 import { VM_LIMITS } from '../../../src-main/devnet/vm/checkModule.ts';
 import { prepareModule } from '../../../src-main/devnet/vm/prepareModule.ts';
 import { runModule, type HostFunction } from '../../../src-main/devnet/vm/runModule.ts';

@@ -2,7 +2,7 @@
 // KOIN, sends its own (caller == from), spends an allowance an account approved to it and is refused without one;
 // KOIN's events keep KOIN as their source; the call is charged the registry's `call` on top of KOIN's own work.
 import { describe, expect, it } from 'vitest';
-import { COMPUTE } from '../../../src-main/devnet/resources.ts';
+import { COMPUTE } from '../../../src-main/devnet/state/resources.ts';
 import type { DevnetNode } from '../../../src-main/devnet/types.ts';
 import { COMPUTE_REGISTRY } from '../../../src-main/devnet/vm/computeRegistry.ts';
 import { SYSTEM_CALL_IDS } from '../../../src-main/devnet/vm/systemCallIds.ts';

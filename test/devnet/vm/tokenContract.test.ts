@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Serializer } from 'koilib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ChainError } from '../../../src-main/devnet/chainError.ts';
+import { ChainError } from '../../../src-main/devnet/state/chainError.ts';
 import { devKey } from '../../../src-main/devnet/devKeys.ts';
 import { callContract, readContract } from '../../../src-main/devnet/vm/contractOperations.ts';
 import { MemoryObjectStore } from '../../../src-main/devnet/vm/objectStore.ts';

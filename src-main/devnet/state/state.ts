@@ -1,10 +1,10 @@
 // The devnet's chain state: objects in object spaces, as the node keeps them, in layers (committed head state, a
 // block being applied, one transaction, one transaction's operations) that commit into each other. An object's key
 // is the serialized `database_key{space, key}`, as koinos-state-db keys it, so its disk cost is the node's.
-import type { ObjectSpace, StateDeltaEntry } from '../koinos/types.ts';
-import { encode } from '../koinos/codec.ts';
+import type { ObjectSpace, StateDeltaEntry } from '../../koinos/types.ts';
+import { encode } from '../../koinos/codec.ts';
 import { IndexedMap, type OrderedKeys } from './orderedKeys.ts';
-import { keyText, keyTextBytes } from './store/store.ts';
+import { keyText, keyTextBytes } from '../store/store.ts';
 
 const EMPTY: Uint8Array = new Uint8Array(0);
 

@@ -1,7 +1,7 @@
 // Errors raised while the devnet applies a transaction or answers a request, with the chain's error codes
 // (protocol facts §8): codes >= 1 are reversions, codes <= -1 are failures. Converted to NodeError at the
 // service boundary (`toNodeError`), which is what the JSON-RPC layer renders.
-import { NodeError } from './types.ts';
+import { NodeError } from '../types.ts';
 
 /** Chain error codes the devnet raises (koinos/chain/error.proto). */
 export const ERROR_CODE = {

@@ -1,9 +1,9 @@
 // The host's object store (vm/objectStore.ts) over a state layer of the devnet: object spaces mapped to the layer's
 // state keys, neighbours in state_db order for get_next_object / get_prev_object.
-import { toBase58 } from '../koinos/bytes.ts';
-import type { ObjectSpace } from '../koinos/types.ts';
+import { toBase58 } from '../../koinos/bytes.ts';
+import type { ObjectSpace } from '../../koinos/types.ts';
 import { neighbour, objectSpace, parseStateKey, stateKey, type Space, type StateView } from './state.ts';
-import type { ObjectStore, StoredObject } from './vm/objectStore.ts';
+import type { ObjectStore, StoredObject } from '../vm/objectStore.ts';
 
 const spaces = new Map<string, Space>();
 

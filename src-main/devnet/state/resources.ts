@@ -1,7 +1,7 @@
 // Resource prices and the one compute table of the devnet (mainnet's registry plus the native contracts' own work), and
 // the meter that charges a transaction's mana. Prices make a KOIN transfer cost about what it costs on mainnet.
 import { ChainError, ERROR_CODE } from './chainError.ts';
-import { COMPUTE_REGISTRY } from './vm/computeRegistry.ts';
+import { COMPUTE_REGISTRY } from '../vm/computeRegistry.ts';
 
 /**
  * The devnet's `resource_limit_data` (genesis object, `chain.get_resource_limits`). rc_used =
