@@ -17,27 +17,27 @@ import {
   recoverableSignatures,
   type ApplyContext,
   type PreparedTransaction,
-} from './applyTransaction.ts';
+} from './chain/applyTransaction.ts';
 import { abiKey, AbiStore } from './store/abiStore.ts';
-import { buildBlock, type IncludedTransaction } from './blockBuilder.ts';
+import { buildBlock, type IncludedTransaction } from './chain/blockBuilder.ts';
 import { checkMeta, FORMAT_VERSION, loadChain, newChain, ZERO_BLOCK_ID, type ChainMeta, type Head, type LoadedChain } from './store/chainData.ts';
 import { ChainError, ERROR_CODE, failure, toNodeError } from './state/chainError.ts';
 import { builtInAt, contractAbi, contractAt, defineTestToken, KOIN, newTokenAddress, systemContractAbi, systemContractAt } from './contracts/registry.ts';
-import { DEV_MNEMONIC, GENESIS_KEY_INDEX, type DevKey } from './devKeys.ts';
-import { buildGenesis, DEFAULT_ACCOUNTS, DEFAULT_GENESIS_SEED, DEFAULT_INITIAL_BALANCE, type Genesis, type GenesisParams } from './genesis.ts';
-import { loadCommunityContract, type CommunityContract } from './communityContracts.ts';
-import { resolveShape, shapeFromSpec, shapeSpec, type ChainShape } from './shapes.ts';
-import { historyAddresses, HistoryIndex, MAX_HISTORY_HEIGHT, type HistoryPage } from './history.ts';
-import { Mempool } from './mempool.ts';
+import { DEV_MNEMONIC, GENESIS_KEY_INDEX, type DevKey } from './chain/devKeys.ts';
+import { buildGenesis, DEFAULT_ACCOUNTS, DEFAULT_GENESIS_SEED, DEFAULT_INITIAL_BALANCE, type Genesis, type GenesisParams } from './chain/genesis.ts';
+import { loadCommunityContract, type CommunityContract } from './contracts/communityContracts.ts';
+import { resolveShape, shapeFromSpec, shapeSpec, type ChainShape } from './chain/shapes.ts';
+import { historyAddresses, HistoryIndex, MAX_HISTORY_HEIGHT, type HistoryPage } from './chain/history.ts';
+import { Mempool } from './chain/mempool.ts';
 import { NODE_METHODS, requestType, type NodeMethod } from './methods.ts';
-import { MAX_INCLUSION_ATTEMPTS, proposeBlock, type LeftOut, type ProposalRun } from './blockFill.ts';
+import { MAX_INCLUSION_ATTEMPTS, proposeBlock, type LeftOut, type ProposalRun } from './chain/blockFill.ts';
 import { BlockResources, isBlockLimitError, RESOURCE_LIMITS } from './state/resources.ts';
-import { inlineRecoverer, workerRecoverer, type SignatureRecoverer } from './signatures.ts';
+import { inlineRecoverer, workerRecoverer, type SignatureRecoverer } from './chain/signatures.ts';
 import { rememberRecoveredKey } from './vm/cryptoThunks.ts';
 import { SYSTEM_CALL_IDS } from './vm/systemCallIds.ts';
 import { BaseState, StateView } from './state/state.ts';
-import { invokeSystemCallReadOnly, isWasmContract, readWasmContract } from './wasmContracts.ts';
-import { blockFacts, headFacts, type ChainFacts } from './chainFacts.ts';
+import { invokeSystemCallReadOnly, isWasmContract, readWasmContract } from './chain/wasmContracts.ts';
+import { blockFacts, headFacts, type ChainFacts } from './chain/chainFacts.ts';
 import { historyKey, keyText, LevelStore, MemoryStore, storeKey, u32Key, u64Key, type Store, type StoreOp } from './store/store.ts';
 import {
   NodeError,

@@ -4,7 +4,7 @@ import type { EventData, Transaction } from '../../koinos/types.ts';
 import { ChainError, ERROR_CODE, reversion } from '../state/chainError.ts';
 import { COMPUTE, type RcMeter } from '../state/resources.ts';
 import type { Space, StateView } from '../state/state.ts';
-import type { ChainFacts } from '../chainFacts.ts';
+import type { ChainFacts } from '../chain/chainFacts.ts';
 
 /** The context of one contract call. */
 export interface CallContext {

@@ -12,7 +12,7 @@ import type { DevnetNode } from '../types.ts';
 import { MAX_HISTORY_LIMIT, requestType, responseType } from '../node.ts';
 import { ParamsError, parseMessage } from './jsonrpc.ts';
 import { SYSTEM_CONTRACT_NAMES } from '../contracts/registry.ts';
-import { describeShape } from '../shapes.ts';
+import { describeShape } from '../chain/shapes.ts';
 import { contractRoutes, type Route } from './restContracts.ts';
 import { tokenRoutes } from './restTokens.ts';
 import { nftRoutes } from './restNft.ts';

@@ -4,8 +4,8 @@
 import { decode, encode } from '../../koinos/codec.ts';
 import { WalletError } from '../../koinos/errors.ts';
 import { multihashSha256 } from '../../koinos/hash.ts';
-import type { Genesis } from '../genesis.ts';
-import { HistoryIndex } from '../history.ts';
+import type { Genesis } from '../chain/genesis.ts';
+import { HistoryIndex } from '../chain/history.ts';
 import { BaseState } from '../state/state.ts';
 import { keyText, keyTextBytes, parseHistoryKey, storeKey, type Store, type StoreOp } from './store.ts';
 import type { DevnetConfig } from '../types.ts';

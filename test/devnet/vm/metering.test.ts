@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Serializer } from 'koilib';
 import { describe, expect, it } from 'vitest';
-import type { DevKey } from '../../../src-main/devnet/devKeys.ts';
+import type { DevKey } from '../../../src-main/devnet/chain/devKeys.ts';
 import type { Operation, TransactionReceipt } from '../../../src-main/koinos/types.ts';
 import { key, KOIN, koinTx, submit, testNodes } from '../helpers.ts';
 import { ChainError } from '../../../src-main/devnet/state/chainError.ts';

@@ -12,7 +12,7 @@ import { encodeKoinArgs, KOIN_METHODS } from '../../../src-main/koinos/koin.ts';
 import type { Operation, TransactionReceipt } from '../../../src-main/koinos/types.ts';
 import { balanceOf, KOIN, key, koinTx, submit, testNodes, transferTx, type TxOptions } from '../helpers.ts';
 import { constantContract, probeContract } from './hostEnv.ts';
-import type { DevKey } from '../../../src-main/devnet/devKeys.ts';
+import type { DevKey } from '../../../src-main/devnet/chain/devKeys.ts';
 
 const node = testNodes();
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Serializer } from 'koilib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ChainError } from '../../../src-main/devnet/state/chainError.ts';
-import { devKey } from '../../../src-main/devnet/devKeys.ts';
+import { devKey } from '../../../src-main/devnet/chain/devKeys.ts';
 import { callContract, readContract } from '../../../src-main/devnet/vm/contractOperations.ts';
 import { MemoryObjectStore } from '../../../src-main/devnet/vm/objectStore.ts';
 import { deploy, signedTransaction, testEnv } from './hostEnv.ts';

@@ -1,17 +1,17 @@
 // Uploaded WebAssembly contracts in the devnet: the bridge between its operations (a CallContext over a StateView
 // and an RcMeter) and the VM host. upload_contract stores bytecode and metadata in the kernel spaces; call_contract
 // and chain.read_contract run a stored contract; native contracts (KOIN, VHP, test tokens) answer `call` from wasm.
-import { toBase58 } from '../koinos/bytes.ts';
-import { decode } from '../koinos/codec.ts';
-import type { Transaction, UploadContractOperation } from '../koinos/types.ts';
-import { ChainError } from './state/chainError.ts';
-import type { CallContext } from './contracts/context.ts';
-import { builtInAt, contractMetadata, KOIN, SYSTEM_CONTRACT_NAMES, systemContractAt } from './contracts/registry.ts';
-import { RESOURCE_LIMITS } from './state/resources.ts';
-import { equalBytes } from '../koinos/bytes.ts';
-import { KERNEL_SPACES, objectSpace, stateKey, type StateSource, type StateView } from './state/state.ts';
-import type { ObjectStore } from './vm/objectStore.ts';
-import { viewObjectStore } from './state/stateObjectStore.ts';
+import { toBase58 } from '../../koinos/bytes.ts';
+import { decode } from '../../koinos/codec.ts';
+import type { Transaction, UploadContractOperation } from '../../koinos/types.ts';
+import { ChainError } from '../state/chainError.ts';
+import type { CallContext } from '../contracts/context.ts';
+import { builtInAt, contractMetadata, KOIN, SYSTEM_CONTRACT_NAMES, systemContractAt } from '../contracts/registry.ts';
+import { RESOURCE_LIMITS } from '../state/resources.ts';
+import { equalBytes } from '../../koinos/bytes.ts';
+import { KERNEL_SPACES, objectSpace, stateKey, type StateSource, type StateView } from '../state/state.ts';
+import type { ObjectStore } from '../vm/objectStore.ts';
+import { viewObjectStore } from '../state/stateObjectStore.ts';
 import {
   callContract,
   readContract,
@@ -21,11 +21,11 @@ import {
   uploadContract,
   type SetSystemCallOperation,
   type SetSystemContractOperation,
-} from './vm/contractOperations.ts';
-import { contractMetadata as hostContractMetadata, AUTHORIZATION } from './vm/contractThunks.ts';
-import { ExecutionContext as HostContext, PRIVILEGE, type ComputeMeter, type ExecutionContext, type HostEnvironment, type NativeCall, type SystemServices } from './vm/executionContext.ts';
-import { nodeSystemCall, systemCall } from './vm/hostApi.ts';
-import { SYSTEM_CALL_IDS } from './vm/systemCallIds.ts';
+} from '../vm/contractOperations.ts';
+import { contractMetadata as hostContractMetadata, AUTHORIZATION } from '../vm/contractThunks.ts';
+import { ExecutionContext as HostContext, PRIVILEGE, type ComputeMeter, type ExecutionContext, type HostEnvironment, type NativeCall, type SystemServices } from '../vm/executionContext.ts';
+import { nodeSystemCall, systemCall } from '../vm/hostApi.ts';
+import { SYSTEM_CALL_IDS } from '../vm/systemCallIds.ts';
 
 const EMPTY = new Uint8Array(0);
 const BYTECODE_SPACE = objectSpace(EMPTY, 2);

@@ -1,9 +1,9 @@
 // Network shapes: where a devnet places its system contracts (and which community contracts it deploys), so that code
 // with mainnet's or harbinger's addresses hard-coded runs unchanged. The chain ID stays the devnet's own.
 // Addresses and their sources: ../shared/research/system-contracts-and-names.md §1 (copied here, sources named below).
-import { WalletError, describe } from '../koinos/errors.ts';
-import { addressFromString, addressToString } from '../koinos/address.ts';
-import { KOIN_ADDRESS, labelAddress } from './builtInAddresses.ts';
+import { WalletError, describe } from '../../koinos/errors.ts';
+import { addressFromString, addressToString } from '../../koinos/address.ts';
+import { KOIN_ADDRESS, labelAddress } from '../contracts/builtInAddresses.ts';
 
 /** The system contracts a shape may place, by the name the name service registers them under. */
 export const SYSTEM_CONTRACT_NAMES_ALL = ['koin', 'vhp', 'pob', 'name_service', 'resources', 'governance', 'claim', 'get_contract_metadata'] as const;

@@ -3,8 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { WalletError } from '../koinos/errors.ts';
-import type { CommunityContractName } from './shapes.ts';
+import { WalletError } from '../../koinos/errors.ts';
+import type { CommunityContractName } from '../chain/shapes.ts';
 
 /** A community contract ready to place: its bytecode and its ABI text (the contract meta store answers it). */
 export interface CommunityContract {

@@ -4,7 +4,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import * as ecc from 'tiny-secp256k1';
-import { isCanonicalSignature } from '../koinos/keys.ts';
+import { isCanonicalSignature } from '../../koinos/keys.ts';
 
 /** The outcome for one signature: the 33-byte compressed public key, or the node's error text. */
 export type RecoveryResult = { publicKey: Uint8Array } | { error: string };

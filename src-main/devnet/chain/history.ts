@@ -1,9 +1,9 @@
 // The account history index, in memory: per address, its records in sequence order (seq_num from 0), each a
 // pointer to a block (a block record) or to a transaction of a block. Compact (8 bytes a record) so that an address
 // with millions of records stays cheap, and a page is a few array reads.
-import type { TransactionReceipt } from '../koinos/types.ts';
+import type { TransactionReceipt } from '../../koinos/types.ts';
 import type { PreparedTransaction } from './applyTransaction.ts';
-import { keyText, keyTextBytes } from './store/store.ts';
+import { keyText, keyTextBytes } from '../store/store.ts';
 
 /** Records per block height are packed into one number: height × 2^22 + slot (0 = the block, i + 1 = transaction i). */
 const SLOTS = 4_194_304;

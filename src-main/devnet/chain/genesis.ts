@@ -1,21 +1,21 @@
 // The devnet's genesis: the genesis_data entries (the objects a real node is started with), the chain ID derived
 // from them (facts §3.4), the fixed addresses of the genesis key and of KOIN's storage, and the network shape: where
 // the system contracts answer, their names in the name service, and the community contracts.
-import { concatBytes, utf8ToBytes } from '../koinos/bytes.ts';
-import { encode } from '../koinos/codec.ts';
-import { multihashSha256, sha256 } from '../koinos/hash.ts';
-import { KOIN_ADDRESS } from './builtInAddresses.ts';
+import { concatBytes, utf8ToBytes } from '../../koinos/bytes.ts';
+import { encode } from '../../koinos/codec.ts';
+import { multihashSha256, sha256 } from '../../koinos/hash.ts';
+import { KOIN_ADDRESS } from '../contracts/builtInAddresses.ts';
 
-export { KOIN_ADDRESS, labelAddress } from './builtInAddresses.ts';
-import { chainIdFromGenesis } from '../koinos/transaction.ts';
-import type { ObjectSpace } from '../koinos/types.ts';
+export { KOIN_ADDRESS, labelAddress } from '../contracts/builtInAddresses.ts';
+import { chainIdFromGenesis } from '../../koinos/transaction.ts';
+import type { ObjectSpace } from '../../koinos/types.ts';
 import { devKey, GENESIS_KEY_INDEX, type DevKey } from './devKeys.ts';
-import { encodeBalance } from './contracts/koin.ts';
-import { NATIVE_PLACEMENT_SPACE, nativeContract, nativeHash } from './contracts/registry.ts';
-import type { NameServiceContract } from './contracts/nameService.ts';
-import { RESOURCE_LIMITS } from './state/resources.ts';
-import { COMPUTE_REGISTRY } from './vm/computeRegistry.ts';
-import { KERNEL_SPACES, objectSpace, stateKey, type Space } from './state/state.ts';
+import { encodeBalance } from '../contracts/koin.ts';
+import { NATIVE_PLACEMENT_SPACE, nativeContract, nativeHash } from '../contracts/registry.ts';
+import type { NameServiceContract } from '../contracts/nameService.ts';
+import { RESOURCE_LIMITS } from '../state/resources.ts';
+import { COMPUTE_REGISTRY } from '../vm/computeRegistry.ts';
+import { KERNEL_SPACES, objectSpace, stateKey, type Space } from '../state/state.ts';
 import { NATIVE_SYSTEM_CONTRACTS, resolveShape, type ChainShape } from './shapes.ts';
 
 const DISPATCH_SPACE = objectSpace(new Uint8Array(0), 1);

@@ -1,14 +1,14 @@
 // What a contract learns about the chain it runs on (get_chain_id, get_head_info, get_last_irreversible_block,
 // get_block): at a submission the head block, as chain.get_head_info answers it; inside a block the block being
 // applied, as koinos-chain's apply_block gives it. Computed on first use: most runs never ask.
-import { multihashSha256 } from '../koinos/hash.ts';
-import { merkleRoot, signBlock } from '../koinos/transaction.ts';
-import type { Block } from '../koinos/types.ts';
+import { multihashSha256 } from '../../koinos/hash.ts';
+import { merkleRoot, signBlock } from '../../koinos/transaction.ts';
+import type { Block } from '../../koinos/types.ts';
 import type { PreparedTransaction } from './applyTransaction.ts';
-import type { Head } from './store/chainData.ts';
+import type { Head } from '../store/chainData.ts';
 import type { DevKey } from './devKeys.ts';
-import type { StateSource } from './state/state.ts';
-import type { HeadInfo } from './vm/executionContext.ts';
+import type { StateSource } from '../state/state.ts';
+import type { HeadInfo } from '../vm/executionContext.ts';
 
 const EMPTY = new Uint8Array(0);
 

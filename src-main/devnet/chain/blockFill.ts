@@ -1,8 +1,8 @@
 // Which pending transactions go into the next block, as koinos-block-producer's fill_block chooses them
 // (src/koinos/block_production/block_producer.cpp): in mempool order, each by the resources it used when the
 // node accepted it, while the block stays under its limits; and proposing again without a transaction that failed.
-import type { TransactionReceipt } from '../koinos/types.ts';
-import { RESOURCE_LIMITS } from './state/resources.ts';
+import type { TransactionReceipt } from '../../koinos/types.ts';
+import { RESOURCE_LIMITS } from '../state/resources.ts';
 
 /** Pending transactions one block looks at (koinos_block_producer.cpp MAX_INCLUSION_ATTEMPTS_DEFAULT). */
 export const MAX_INCLUSION_ATTEMPTS = 2000;

@@ -1,8 +1,8 @@
 // The addresses of the devnet's own built-in contracts: derived from labels, so that no private key controls them.
 // Kept apart from genesis.ts so that the contract registry and the shapes can use them without an import cycle.
-import { utf8ToBytes } from '../koinos/bytes.ts';
-import { ripemd160, sha256 } from '../koinos/hash.ts';
-import { addressFromHash160 } from '../koinos/address.ts';
+import { utf8ToBytes } from '../../koinos/bytes.ts';
+import { ripemd160, sha256 } from '../../koinos/hash.ts';
+import { addressFromHash160 } from '../../koinos/address.ts';
 
 /**
  * A 25-byte address that no private key controls: version 0, RIPEMD160(SHA256(label)), checksum. Used for the

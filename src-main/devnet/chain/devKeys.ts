@@ -2,10 +2,10 @@
 // and the genesis key that signs every block. FOR DEVELOPMENT ONLY: anyone can spend from these keys.
 import { mnemonicToSeedSync } from '@scure/bip39';
 import { HDKey } from '@scure/bip32';
-import { toHex } from '../koinos/bytes.ts';
-import { addressFromPublicKey, addressToString } from '../koinos/address.ts';
-import { derivationPath, privateKeyToWif, publicKeyFromPrivateKey } from '../koinos/keys.ts';
-import type { DevAccount } from './types.ts';
+import { toHex } from '../../koinos/bytes.ts';
+import { addressFromPublicKey, addressToString } from '../../koinos/address.ts';
+import { derivationPath, privateKeyToWif, publicKeyFromPrivateKey } from '../../koinos/keys.ts';
+import type { DevAccount } from '../types.ts';
 
 /**
  * The published development recovery phrase (the one Hardhat and Anvil use). Importing it into Kondor or any

@@ -1,17 +1,17 @@
 // Assembling a devnet block from the pending transactions: header, state merkle root, signature by the genesis
 // key, the block and block receipt bytes, and the store operations of the block's one atomic batch. Changes
 // nothing itself: the node commits the result (state, head, mempool, account history).
-import { concatAll, concatBytes } from '../koinos/bytes.ts';
-import { encode } from '../koinos/codec.ts';
-import { multihashSha256 } from '../koinos/hash.ts';
-import { merkleRoot, signBlock } from '../koinos/transaction.ts';
-import type { BlockHeader, TransactionReceipt } from '../koinos/types.ts';
+import { concatAll, concatBytes } from '../../koinos/bytes.ts';
+import { encode } from '../../koinos/codec.ts';
+import { multihashSha256 } from '../../koinos/hash.ts';
+import { merkleRoot, signBlock } from '../../koinos/transaction.ts';
+import type { BlockHeader, TransactionReceipt } from '../../koinos/types.ts';
 import { sha256Fast } from './applyTransaction.ts';
-import type { Head } from './store/chainData.ts';
+import type { Head } from '../store/chainData.ts';
 import type { DevKey } from './devKeys.ts';
 import type { PreparedTransaction } from './applyTransaction.ts';
-import { deltaEntries, encodeDeltaEntry } from './state/state.ts';
-import { historyKey, keyText, keyTextBytes, storeKey, u32Key, u64Key, type StoreOp } from './store/store.ts';
+import { deltaEntries, encodeDeltaEntry } from '../state/state.ts';
+import { historyKey, keyText, keyTextBytes, storeKey, u32Key, u64Key, type StoreOp } from '../store/store.ts';
 
 const EMPTY = new Uint8Array(0);
 

@@ -5,15 +5,15 @@
 // payer is charged and whose nonce is used, plus the reversion itself, which a submission rethrows (controller.cpp)
 // and a block keeps (apply_block).
 import { createHash } from 'node:crypto';
-import { concatAll, equalBytes, toBase58, toHex } from '../koinos/bytes.ts';
-import { decode, encode } from '../koinos/codec.ts';
-import { multihashSha256 } from '../koinos/hash.ts';
-import { merkleRoot, nonceToBytes } from '../koinos/transaction.ts';
-import type { EventData, Operation, Transaction, TransactionHeader, TransactionReceipt } from '../koinos/types.ts';
-import { ChainError, ERROR_CODE, failure } from './state/chainError.ts';
-import type { CallContext } from './contracts/context.ts';
+import { concatAll, equalBytes, toBase58, toHex } from '../../koinos/bytes.ts';
+import { decode, encode } from '../../koinos/codec.ts';
+import { multihashSha256 } from '../../koinos/hash.ts';
+import { merkleRoot, nonceToBytes } from '../../koinos/transaction.ts';
+import type { EventData, Operation, Transaction, TransactionHeader, TransactionReceipt } from '../../koinos/types.ts';
+import { ChainError, ERROR_CODE, failure } from '../state/chainError.ts';
+import type { CallContext } from '../contracts/context.ts';
 import type { ChainFacts } from './chainFacts.ts';
-import { builtInAt, KOIN } from './contracts/registry.ts';
+import { builtInAt, KOIN } from '../contracts/registry.ts';
 import {
   authorizesTransactionApplication,
   callWasmContract,
@@ -23,8 +23,8 @@ import {
   setSystemContractOperation,
   uploadWasmContract,
 } from './wasmContracts.ts';
-import { COMPUTE, hashCompute, merkleCompute, RcMeter, RESOURCE_LIMITS, type BlockResources } from './state/resources.ts';
-import { deltaEntries, KERNEL_SPACES, stateKey, StateView, type StateSink, type StateSource } from './state/state.ts';
+import { COMPUTE, hashCompute, merkleCompute, RcMeter, RESOURCE_LIMITS, type BlockResources } from '../state/resources.ts';
+import { deltaEntries, KERNEL_SPACES, stateKey, StateView, type StateSink, type StateSource } from '../state/state.ts';
 
 /** sha256 through node:crypto (about twice as fast as the pure-JS hash on this hot path). */
 export function sha256Fast(data: Uint8Array): Uint8Array {
