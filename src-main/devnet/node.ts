@@ -18,7 +18,7 @@ import {
   type ApplyContext,
   type PreparedTransaction,
 } from './chain/applyTransaction.ts';
-import { abiKey, AbiStore } from './store/abiStore.ts';
+import { AbiStore } from './store/abiStore.ts';
 import { buildBlock, type IncludedTransaction } from './chain/blockBuilder.ts';
 import { checkMeta, FORMAT_VERSION, loadChain, newChain, ZERO_BLOCK_ID, type ChainMeta, type Head, type LoadedChain } from './store/chainData.ts';
 import { ChainError, ERROR_CODE, failure, toNodeError } from './state/chainError.ts';
@@ -38,7 +38,21 @@ import { SYSTEM_CALL_IDS } from './vm/systemCallIds.ts';
 import { BaseState, StateView } from './state/state.ts';
 import { invokeSystemCallReadOnly, isWasmContract, readWasmContract } from './chain/wasmContracts.ts';
 import { blockFacts, headFacts, type ChainFacts } from './chain/chainFacts.ts';
-import { historyKey, keyText, LevelStore, MemoryStore, storeKey, u32Key, u64Key, type Store, type StoreOp } from './store/store.ts';
+import { LevelStore, MemoryStore, type Store, type StoreOp } from './store/store.ts';
+import {
+  abiKey,
+  blockIdKey,
+  blockKey,
+  headKey,
+  historyKey,
+  keyText,
+  keyTextBytes,
+  metaKey,
+  stateObjectKey,
+  topologyKey,
+  transactionKey,
+  transactionRecordKey,
+} from './store/storeKeys.ts';
 import {
   NodeError,
   type CreateTokenOptions,
@@ -535,26 +549,26 @@ class Devnet implements DevnetNode {
       const chain = this.chain;
       const ops: StoreOp[] = [];
       for (let h = snap.head.height + 1n; h <= chain.head.height; h++) {
-        const bytes = await this.store.get(storeKey('b', u64Key(h)));
+        const bytes = await this.store.get(blockKey(h));
         if (!bytes) continue;
         const item = decode<{ block_id: Uint8Array; block?: { transactions: { id: Uint8Array }[] } }>('koinos.block_store.block_item', bytes);
-        ops.push({ type: 'del', key: storeKey('b', u64Key(h)) }, { type: 'del', key: storeKey('h', u64Key(h)) }, { type: 'del', key: storeKey('i', item.block_id) });
+        ops.push({ type: 'del', key: blockKey(h) }, { type: 'del', key: topologyKey(h) }, { type: 'del', key: blockIdKey(item.block_id) });
         (item.block?.transactions ?? []).forEach((tx, index) => {
-          ops.push({ type: 'del', key: storeKey('x', u64Key(h), u32Key(index)) }, { type: 'del', key: storeKey('t', tx.id) });
+          ops.push({ type: 'del', key: transactionRecordKey(h, index) }, { type: 'del', key: transactionKey(tx.id) });
         });
       }
-      for (const key of chain.committed.objects.keys()) if (!snap.objects.has(key)) ops.push({ type: 'del', key: storeKey('s', keyTextBytesOf(key)) });
+      for (const key of chain.committed.objects.keys()) if (!snap.objects.has(key)) ops.push({ type: 'del', key: stateObjectKey(key) });
       for (const [key, value] of snap.objects) {
-        if (chain.committed.objects.get(key) !== value) ops.push({ type: 'put', key: storeKey('s', keyTextBytesOf(key)), value });
+        if (chain.committed.objects.get(key) !== value) ops.push({ type: 'put', key: stateObjectKey(key), value });
       }
       const dropped = chain.history.truncate(Number(snap.head.height));
       if (this.store.persistent) {
         for (const { address, from, to } of dropped) for (let seq = from; seq < to; seq++) ops.push({ type: 'del', key: historyKey(address, seq) });
       }
       const abis = await this.abis.all();
-      for (const key of abis.keys()) if (!snap.abis.has(key)) ops.push({ type: 'del', key: abiKey(keyTextBytesOf(key)) });
-      for (const [key, value] of snap.abis) ops.push({ type: 'put', key: abiKey(keyTextBytesOf(key)), value });
-      ops.push({ type: 'put', key: storeKey('head'), value: headRecord(snap.head) });
+      for (const key of abis.keys()) if (!snap.abis.has(key)) ops.push({ type: 'del', key: abiKey(keyTextBytes(key)) });
+      for (const [key, value] of snap.abis) ops.push({ type: 'put', key: abiKey(keyTextBytes(key)), value });
+      ops.push({ type: 'put', key: headKey(), value: headRecord(snap.head) });
       await this.store.write(ops);
       this.abis.forget();
       chain.committed.objects.clear();
@@ -618,13 +632,13 @@ class Devnet implements DevnetNode {
   private async topologyAt(height: bigint): Promise<ProtoMessage | undefined> {
     if (height === this.head.height) return this.headTopology();
     if (height === 0n) return { id: ZERO_BLOCK_ID, height: 0n };
-    const bytes = await this.store.get(storeKey('h', u64Key(height)));
+    const bytes = await this.store.get(topologyKey(height));
     return bytes ? decode('koinos.block_topology', bytes) : undefined;
   }
 
   private async blockHeightOf(id: Uint8Array): Promise<bigint | undefined> {
     if (id.length === 0) return undefined;
-    const bytes = await this.store.get(storeKey('i', id));
+    const bytes = await this.store.get(blockIdKey(id));
     return bytes ? decode<{ block_height: bigint }>('koinos.devnet.record_pointer', bytes).block_height : undefined;
   }
 
@@ -633,7 +647,7 @@ class Devnet implements DevnetNode {
       const topology = await this.topologyAt(height);
       return topology ? { block_id: topology.id, block_height: height } : {};
     }
-    const bytes = await this.store.get(storeKey('b', u64Key(height)));
+    const bytes = await this.store.get(blockKey(height));
     if (!bytes) return {};
     const item = decode<ProtoMessage>('koinos.block_store.block_item', bytes);
     if (!returnBlock) delete item.block;
@@ -737,8 +751,8 @@ class Devnet implements DevnetNode {
   private async historyRecords(pages: HistoryPage[]): Promise<ProtoMessage[]> {
     const keys = pages.map(({ pointer }) =>
       pointer.transactionIndex === undefined
-        ? storeKey('b', u64Key(pointer.height))
-        : storeKey('x', u64Key(pointer.height), u32Key(pointer.transactionIndex)),
+        ? blockKey(pointer.height)
+        : transactionRecordKey(pointer.height, pointer.transactionIndex),
     );
     const values = await this.store.getMany(keys);
     return pages.map(({ seq, pointer }, i) => {
@@ -835,13 +849,13 @@ class Devnet implements DevnetNode {
         if (ids.length > MAX_TRANSACTIONS_PER_REQUEST) {
           throw new NodeError(`requested too many transactions: at most ${MAX_TRANSACTIONS_PER_REQUEST} ids per request`);
         }
-        const pointers = await this.store.getMany(ids.map((id) => storeKey('t', id)));
+        const pointers = await this.store.getMany(ids.map((id) => transactionKey(id)));
         const out: ProtoMessage[] = [];
         for (const bytes of pointers) {
           if (!bytes) continue;
           const p = decode<{ block_height: bigint; transaction_index: number }>('koinos.devnet.record_pointer', bytes);
           const [record, topology] = await Promise.all([
-            this.store.get(storeKey('x', u64Key(p.block_height), u32Key(p.transaction_index))),
+            this.store.get(transactionRecordKey(p.block_height, p.transaction_index)),
             this.topologyAt(p.block_height),
           ]);
           if (!record || !topology) continue;
@@ -976,7 +990,7 @@ export async function openNode(config: DevnetConfig = {}): Promise<DevnetNode> {
   const settings = settingsOf(config);
   const store: Store = config.dataDir ? await LevelStore.open(config.dataDir, config.reset === true) : new MemoryStore();
   try {
-    const metaBytes = store.persistent ? await store.get(storeKey('meta')) : undefined;
+    const metaBytes = store.persistent ? await store.get(metaKey()) : undefined;
     let genesis: Genesis;
     let chain: LoadedChain;
     let meta: ChainMeta;
@@ -1027,11 +1041,6 @@ function genesisParams(base: Omit<GenesisParams, 'shape' | 'community'>, shape: 
   const community = new Map<string, CommunityContract>();
   for (const name of shape.community.keys()) community.set(name, loadCommunityContract(name));
   return { ...base, shape, community };
-}
-
-/** Bytes of a state key (latin1 text). */
-function keyTextBytesOf(key: string): Uint8Array {
-  return Uint8Array.from(Buffer.from(key, 'latin1'));
 }
 
 /** The head record of the store for a head. */

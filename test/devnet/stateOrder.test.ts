@@ -7,7 +7,7 @@ import { ORDERED_KEYS_WORK } from '../../src-main/devnet/state/orderedKeys.ts';
 import { BaseState, objectSpace, StateView } from '../../src-main/devnet/state/state.ts';
 import { viewObjectStore } from '../../src-main/devnet/state/stateObjectStore.ts';
 import { databaseKeyText } from '../../src-main/devnet/vm/objectStore.ts';
-import { keyText } from '../../src-main/devnet/store/store.ts';
+import { keyText } from '../../src-main/devnet/store/storeKeys.ts';
 
 const ZONE = Uint8Array.of(0x00, 0x11, 0x22);
 const SPACE: ObjectSpace = { system: false, zone: ZONE, id: 1 };

@@ -11,7 +11,8 @@ import type { Head } from '../store/chainData.ts';
 import type { DevKey } from './devKeys.ts';
 import type { PreparedTransaction } from './applyTransaction.ts';
 import { deltaEntries, encodeDeltaEntry } from '../state/state.ts';
-import { historyKey, keyText, keyTextBytes, storeKey, u32Key, u64Key, type StoreOp } from '../store/store.ts';
+import type { StoreOp } from '../store/store.ts';
+import { blockIdKey, blockKey, headKey, historyKey, keyText, stateObjectKey, topologyKey, transactionKey, transactionRecordKey } from '../store/storeKeys.ts';
 
 const EMPTY = new Uint8Array(0);
 
@@ -115,27 +116,26 @@ export function buildBlock(input: BlockInput): BuiltBlock {
   });
   const itemBytes = encode('koinos.devnet.encoded_block_item', { block_id: id, block_height: height, block: blockBytes, receipt: blockReceiptBytes });
 
-  const heightKey = u64Key(height);
   const topology = { id, height, previous: parent.id };
   const ops: StoreOp[] = [
-    { type: 'put', key: storeKey('b', heightKey), value: itemBytes },
-    { type: 'put', key: storeKey('h', heightKey), value: encode('koinos.block_topology', topology) },
-    { type: 'put', key: storeKey('i', id), value: encode('koinos.devnet.record_pointer', { block_height: height, block: true }) },
+    { type: 'put', key: blockKey(height), value: itemBytes },
+    { type: 'put', key: topologyKey(height), value: encode('koinos.block_topology', topology) },
+    { type: 'put', key: blockIdKey(id), value: encode('koinos.devnet.record_pointer', { block_height: height, block: true }) },
   ];
   entries.forEach(({ prepared }, index) => {
     ops.push({
       type: 'put',
-      key: storeKey('x', heightKey, u32Key(index)),
+      key: transactionRecordKey(height, index),
       value: encode('koinos.devnet.encoded_transaction_record', { transaction: prepared.bytes, receipt: receiptBytes[index] }),
     });
     ops.push({
       type: 'put',
-      key: storeKey('t', prepared.tx.id),
+      key: transactionKey(prepared.tx.id),
       value: encode('koinos.devnet.record_pointer', { block_height: height, transaction_index: index }),
     });
   });
   for (const [key, value] of input.changes) {
-    const k = storeKey('s', keyTextBytes(key));
+    const k = stateObjectKey(key);
     ops.push(value === null ? { type: 'del', key: k } : { type: 'put', key: k, value });
   }
   // Account history: in memory the index is the history; on disk it is rebuilt from the `a` entries, whose sequence
@@ -156,7 +156,7 @@ export function buildBlock(input: BlockInput): BuiltBlock {
   }
   ops.push({
     type: 'put',
-    key: storeKey('head'),
+    key: headKey(),
     value: encode('koinos.devnet.head_record', { topology, timestamp, state_merkle_root: stateMerkleRoot }),
   });
   return { head: { height, id, previous: parent.id, timestamp, stateMerkleRoot }, ops, records };

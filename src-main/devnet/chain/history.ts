@@ -3,7 +3,7 @@
 // with millions of records stays cheap, and a page is a few array reads.
 import type { TransactionReceipt } from '../../koinos/types.ts';
 import type { PreparedTransaction } from './applyTransaction.ts';
-import { keyText, keyTextBytes } from '../store/store.ts';
+import { keyText, keyTextBytes } from '../store/storeKeys.ts';
 
 /** Records per block height are packed into one number: height × 2^22 + slot (0 = the block, i + 1 = transaction i). */
 const SLOTS = 4_194_304;

@@ -3,7 +3,7 @@
 // per (account, nonce), and the pending nonce and count of each account. Held in memory only (lost on a kill).
 import type { TransactionReceipt } from '../../koinos/types.ts';
 import type { PreparedTransaction } from './applyTransaction.ts';
-import { keyText } from '../store/store.ts';
+import { keyText } from '../store/storeKeys.ts';
 
 /** A transaction in the mempool, with what its acceptance computed. */
 export interface PendingEntry {

@@ -4,7 +4,7 @@
 import type { ObjectSpace, StateDeltaEntry } from '../../koinos/types.ts';
 import { encode } from '../../koinos/codec.ts';
 import { IndexedMap, type OrderedKeys } from './orderedKeys.ts';
-import { keyText, keyTextBytes } from '../store/store.ts';
+import { keyText, keyTextBytes } from '../store/storeKeys.ts';
 
 const EMPTY: Uint8Array = new Uint8Array(0);
 

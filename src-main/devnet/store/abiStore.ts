@@ -4,14 +4,10 @@
 // handler), each upload replaces the contract's item, and an upload without an ABI leaves none.
 import { decode, encode } from '../../koinos/codec.ts';
 import type { TransactionReceipt, Transaction } from '../../koinos/types.ts';
-import { keyText, storeKey, type Store, type StoreOp } from './store.ts';
+import type { Store, StoreOp } from './store.ts';
+import { abiKey, abiKeyText, abiPrefix, keyText } from './storeKeys.ts';
 
 const ITEM = 'koinos.contract_meta_store.contract_meta_item';
-
-/** Key of a contract's meta item: `c <contract id>`. */
-export function abiKey(contractId: Uint8Array): Uint8Array {
-  return storeKey('c', contractId);
-}
 
 /** What a block's application changes in the meta store: its batch operations, and the cache update once written. */
 export interface AbiUpdate {
@@ -68,7 +64,7 @@ export class AbiStore {
   /** Every stored item (contract id keyText → item bytes), for a snapshot. */
   async all(): Promise<Map<string, Uint8Array>> {
     const out = new Map<string, Uint8Array>();
-    for await (const [key, value] of this.store.entries(storeKey('c'))) out.set(keyText(key.subarray(1)), value);
+    for await (const [key, value] of this.store.entries(abiPrefix())) out.set(abiKeyText(key), value);
     return out;
   }
 

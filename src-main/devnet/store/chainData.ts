@@ -1,5 +1,5 @@
 // A devnet chain on its store: the head it is at, its state and account history, and the meta that says what it
-// was created with. Starts a new chain from a genesis, or loads the one a data directory holds (see store.ts for
+// was created with. Starts a new chain from a genesis, or loads the one a data directory holds (see storeKeys.ts for
 // the key layout).
 import { decode, encode } from '../../koinos/codec.ts';
 import { WalletError } from '../../koinos/errors.ts';
@@ -7,7 +7,8 @@ import { multihashSha256 } from '../../koinos/hash.ts';
 import type { Genesis } from '../chain/genesis.ts';
 import { HistoryIndex } from '../chain/history.ts';
 import { BaseState } from '../state/state.ts';
-import { keyText, keyTextBytes, parseHistoryKey, storeKey, type Store, type StoreOp } from './store.ts';
+import type { Store, StoreOp } from './store.ts';
+import { headKey, historyPrefix, metaKey, parseHistoryKey, stateObjectKey, stateObjectPrefix, stateObjectText } from './storeKeys.ts';
 import type { DevnetConfig } from '../types.ts';
 
 /**
@@ -73,7 +74,7 @@ export function checkMeta(meta: ChainMeta, config: DevnetConfig, dataDir: string
  * @throws Error when the head record is missing or the history entries are inconsistent.
  */
 export async function loadChain(store: Store, genesis: Genesis): Promise<LoadedChain> {
-  const headBytes = await store.get(storeKey('head'));
+  const headBytes = await store.get(headKey());
   if (!headBytes) throw new Error('the devnet data directory has chain metadata but no head record');
   const record = decode<{ topology: { id: Uint8Array; height: bigint; previous: Uint8Array }; timestamp: bigint; state_merkle_root: Uint8Array }>(
     'koinos.devnet.head_record',
@@ -87,9 +88,9 @@ export async function loadChain(store: Store, genesis: Genesis): Promise<LoadedC
     stateMerkleRoot: record.state_merkle_root.length > 0 ? record.state_merkle_root : genesis.stateMerkleRoot,
   };
   const committed = new BaseState();
-  for await (const [key, value] of store.entries(storeKey('s'))) committed.objects.set(keyText(key.subarray(1)), value);
+  for await (const [key, value] of store.entries(stateObjectPrefix())) committed.objects.set(stateObjectText(key), value);
   const history = new HistoryIndex();
-  for await (const [key, value] of store.entries(storeKey('a'))) {
+  for await (const [key, value] of store.entries(historyPrefix())) {
     const { address, seq: expected } = parseHistoryKey(key);
     const pointer = decode<{ block_height: bigint; transaction_index: number; block: boolean }>('koinos.devnet.record_pointer', value);
     if (pointer.block_height > head.height) throw new Error(`the account history in the data directory points past the head block`);
@@ -107,11 +108,11 @@ export async function newChain(store: Store, genesis: Genesis, meta: ChainMeta):
   const committed = new BaseState();
   for (const [key, value] of genesis.state) committed.objects.set(key, value);
   const head: Head = { height: 0n, id: ZERO_BLOCK_ID, previous: EMPTY, timestamp: 0n, stateMerkleRoot: genesis.stateMerkleRoot };
-  const ops: StoreOp[] = [{ type: 'put', key: storeKey('meta'), value: encode('koinos.devnet.chain_meta', meta) }];
-  for (const [key, value] of genesis.state) ops.push({ type: 'put', key: storeKey('s', keyTextBytes(key)), value });
+  const ops: StoreOp[] = [{ type: 'put', key: metaKey(), value: encode('koinos.devnet.chain_meta', meta) }];
+  for (const [key, value] of genesis.state) ops.push({ type: 'put', key: stateObjectKey(key), value });
   ops.push({
     type: 'put',
-    key: storeKey('head'),
+    key: headKey(),
     value: encode('koinos.devnet.head_record', {
       topology: { id: head.id, height: 0n },
       timestamp: 0n,
