@@ -20,7 +20,7 @@ import {
   type OptionSpec,
 } from './io.ts';
 import { startDevnet, DEFAULT_HOST, DEFAULT_PORT, type Devnet, type StartDevnetOptions } from '../devnet/server/startDevnet.ts';
-import { requestType } from '../devnet/node.ts';
+import { requestType } from '../devnet/methods.ts';
 import { lockDataDir, prepareDataDir } from './dataDir.ts';
 import { describeShape, resolveShape, SHAPE_NAMES, type ChainShape, type ShapeName, type ShapeOptions } from '../devnet/chain/shapes.ts';
 

@@ -4,7 +4,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { startDevnet, type Devnet } from '../../src-main/devnet/server/startDevnet.ts';
 import { fromBase64, toBase64Url } from '../../src-main/koinos/bytes.ts';
 import { addressFieldPaths, decode, encode } from '../../src-main/koinos/codec.ts';
-import { requestType } from '../../src-main/devnet/node.ts';
+import { requestType } from '../../src-main/devnet/methods.ts';
 import { addressFromPublicKey, addressFromString, addressToString } from '../../src-main/koinos/address.ts';
 import { privateKeyFromHex, publicKeyFromPrivateKey } from '../../src-main/koinos/keys.ts';
 import { encodeKoinArgs, KOIN_METHODS } from '../../src-main/koinos/koin.ts';

@@ -3,7 +3,7 @@
 import { addressFieldPaths, fromJson, hasType, toJson, type JsonObject, type JsonValue, type ProtoMessage } from '../../koinos/codec.ts';
 import { WalletError } from '../../koinos/errors.ts';
 import { MAX_JSON_DEPTH, jsonDepth } from '../../koinos/jsonDepth.ts';
-import { requestType, responseType } from '../node.ts';
+import { requestType, responseType } from '../methods.ts';
 import type { DevnetNode } from '../types.ts';
 import { describeInternalError, toWireError } from './wireError.ts';
 

@@ -39,6 +39,12 @@ export interface LoadedChain {
   history: HistoryIndex;
 }
 
+/** A chain as one devnet runs it, with the genesis and meta it was made from: what a reset replaces. */
+export interface Chain extends LoadedChain {
+  genesis: Genesis;
+  meta: ChainMeta;
+}
+
 /** What a data directory was created with (`koinos.devnet.chain_meta`, key `meta`). */
 export interface ChainMeta {
   format_version: number;
