@@ -19,7 +19,8 @@ import {
 } from './chain/applyTransaction.ts';
 import { buildBlock, type IncludedTransaction } from './chain/blockBuilder.ts';
 import { MAX_INCLUSION_ATTEMPTS, proposeBlock, type LeftOut, type ProposalRun } from './chain/blockFill.ts';
-import { blockFacts, headFacts, type ChainFacts } from './chain/chainFacts.ts';
+import { blockFacts, headFacts } from './chain/chainFacts.ts';
+import type { ChainFacts } from './contracts/context.ts';
 import { DEV_MNEMONIC, type DevKey } from './chain/devKeys.ts';
 import { buildGenesis, type Genesis } from './chain/genesis.ts';
 import { historyAddresses, MAX_HISTORY_HEIGHT } from './chain/history.ts';

@@ -12,7 +12,7 @@ import { merkleRoot, nonceToBytes } from '../../koinos/transaction.ts';
 import type { EventData, Operation, Transaction, TransactionHeader, TransactionReceipt } from '../../koinos/types.ts';
 import { ChainError, ERROR_CODE, failure } from '../state/chainError.ts';
 import type { CallContext } from '../contracts/context.ts';
-import type { ChainFacts } from './chainFacts.ts';
+import type { ChainFacts } from '../contracts/context.ts';
 import { builtInAt, KOIN } from '../contracts/registry.ts';
 import {
   authorizesTransactionApplication,

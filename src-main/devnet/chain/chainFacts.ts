@@ -1,31 +1,17 @@
 // What a contract learns about the chain it runs on (get_chain_id, get_head_info, get_last_irreversible_block,
 // get_block): at a submission the head block, as chain.get_head_info answers it; inside a block the block being
-// applied, as koinos-chain's apply_block gives it. Computed on first use: most runs never ask.
+// applied, as koinos-chain's apply_block gives it. Computed on first use: most runs never ask. The ChainFacts interface
+// itself is in contracts/context.ts, beside the call context that carries it.
 import { multihashSha256 } from '../../koinos/hash.ts';
 import { merkleRoot, signBlock } from '../../koinos/transaction.ts';
 import type { Block } from '../../koinos/types.ts';
+import type { ChainFacts } from '../contracts/context.ts';
+import type { StateSource } from '../state/state.ts';
 import type { PreparedTransaction } from './applyTransaction.ts';
 import type { Head } from '../store/chainData.ts';
 import type { DevKey } from './devKeys.ts';
-import type { StateSource } from '../state/state.ts';
-import type { HeadInfo } from '../vm/executionContext.ts';
 
 const EMPTY = new Uint8Array(0);
-
-/** The chain facts of one run. */
-export interface ChainFacts {
-  chainId: Uint8Array;
-  /** get_head_info: the head topology, its time and the last irreversible block. */
-  headInfo(): HeadInfo;
-  /** get_block: the block being applied; undefined outside a block (a submission, a read). */
-  block(): Block | undefined;
-  /**
-   * The state the chain reads system call overrides from (execution_context's parent state node): the head state
-   * at a submission or a read, the state before the block inside one. An override set in a block applies from the
-   * next block.
-   */
-  parentState: StateSource;
-}
 
 /** get_last_irreversible_block: the height `depth` blocks below `height`, or 0 (koinos-chain system_calls.cpp). */
 function irreversible(height: bigint, depth: number): bigint {
