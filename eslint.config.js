@@ -1,7 +1,7 @@
 // ESLint, for the import boundaries only (no style rules): the renderer imports nothing of src-main but the IPC
 // contract and the key-free helpers of src-main/koinos, the protocol library stays free of node:* and electron, and
-// the devnet's rooms import one way (server -> node -> chain -> contracts -> state/store, vm a library beside them);
-// the wallet and the CLI reach the devnet only through its public entry points.
+// the devnet's servers and node stand above its other rooms (chain, contracts, state, store, vm), state/ stays under
+// chain/ and contracts/, vm/ stays a library; the wallet and the CLI reach the devnet only through its entry points.
 import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
 import svelteParser from 'svelte-eslint-parser';
