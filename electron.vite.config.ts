@@ -57,7 +57,7 @@ export default defineConfig({
           // `npm run start:browser`: the same wallet served to a browser on loopback (plain Node, no Electron).
           browser: fromRoot('src-main/shells/browser/main.ts'),
           // The embedded devnet's worker thread (wallet/chain/devnetThread.ts finds it beside the entries).
-          devnetWorker: fromRoot('src-main/devnet/devnetWorker.ts'),
+          devnetWorker: fromRoot('src-main/devnet/server/devnetWorker.ts'),
         },
       },
     },

@@ -1,5 +1,7 @@
 // ESLint, for the import boundaries only (no style rules): the renderer imports nothing of src-main but the IPC
-// contract and the key-free helpers of src-main/koinos, and the protocol library stays free of node:* and electron.
+// contract and the key-free helpers of src-main/koinos, the protocol library stays free of node:* and electron, and
+// the devnet's servers and node stand above its other rooms (chain, contracts, state, store, vm), state/ stays under
+// chain/ and contracts/, vm/ stays a library; the wallet and the CLI reach the devnet only through its entry points.
 import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
 import svelteParser from 'svelte-eslint-parser';
@@ -31,6 +33,53 @@ const nodeImports = {
   regex: '^node:',
   message: 'node:* modules do not exist in the renderer, and src-main/koinos must stay runnable anywhere.',
 };
+
+/** The shell, wallet and CLI rooms of src-main, and the renderer: the devnet imports none of them. */
+const DEVNET_OUTSIDE = [
+  { regex: '^(?:\\.\\./)+(?:wallet|ipc|shells|cli)(?:/|$)', message: 'The devnet is a library: it imports nothing of src-main/wallet, ipc, shells or cli.' },
+  { regex: '(?:^|/)src-renderer(?:/|$)', message: 'The devnet is a library: it imports nothing of the renderer.' },
+];
+
+/** Below the node (chain, state, store, vm, contracts): neither the servers nor the node's own modules. */
+const DEVNET_BELOW_NODE = [
+  { regex: '^(?:\\.\\./)+server/', message: 'Only the node and the servers stand above the chain: chain/, state/, store/, vm/ and contracts/ never import devnet/server/.' },
+  {
+    regex: '^\\.\\./(?:\\.\\./)?(?:node|config|methodTable|chainReader|developerMethods|methods)(?:\\.ts)?$',
+    message: 'chain/, state/, store/, vm/ and contracts/ sit below the node: they never import node.ts or its parts (config, methodTable, chainReader, developerMethods, methods).',
+  },
+];
+
+/** What the state layer runs under: the chain and the contracts use state/, never the other way. */
+const DEVNET_STATE = [{ regex: '^\\.\\./(?:chain|contracts)/', message: 'state/ is what transactions run against: it never imports chain/ or contracts/.' }];
+
+/** The WebAssembly host is a library: koinos, itself, and two ports (the chain's error, the store's key text). */
+const DEVNET_VM = [
+  {
+    regex: '^\\.\\./(?!\\.\\./koinos/|state/chainError\\.ts$|store/storeKeys\\.ts$)',
+    message: 'vm/ imports only src-main/koinos, vm/ itself, state/chainError.ts and store/storeKeys.ts; the chain reaches it through its ports (executionContext.ts).',
+  },
+];
+
+/** The devnet modules the wallet uses: starting it (in a worker thread), its shapes, and the error the thread rebuilds. */
+export const WALLET_DEVNET_ENTRIES = ['server/startDevnet', 'server/devnetWorker', 'chain/shapes', 'state/chainError'];
+
+/** The devnet modules the CLI uses: starting it, its method names, its shapes. */
+export const CLI_DEVNET_ENTRIES = ['server/startDevnet', 'methods', 'chain/shapes'];
+
+/** A pattern that allows only `entries` of src-main/devnet. */
+function devnetEntriesOnly(entries, who) {
+  return {
+    regex: `(?:^|/)devnet/(?!(?:${entries.join('|')})\\.ts$)`,
+    message: `${who} reaches the devnet only through ${entries.map((e) => `devnet/${e}.ts`).join(', ')}.`,
+  };
+}
+
+/** One no-restricted-imports rule (flat config replaces, not merges, a rule set twice: each block lists all it needs). */
+function restrict(patterns, paths = []) {
+  return { 'no-restricted-imports': ['error', { paths, patterns }] };
+}
+
+const SHELL_PACKAGES = ['electron', '@github/keytar', 'keytar'].map((name) => ({ name, message: 'The devnet is a library: no Electron, no keychain.' }));
 
 export default [
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'src-main/koinos/generated/**'] },
@@ -98,5 +147,32 @@ export default [
         },
       ],
     },
+  },
+  {
+    // The devnet runs in the CLI, a worker thread and tests: it never reaches up into the wallet, the shells or the renderer.
+    files: ['src-main/devnet/**/*.ts'],
+    rules: restrict(DEVNET_OUTSIDE, SHELL_PACKAGES),
+  },
+  {
+    // The rooms below the node never import the servers or the node.
+    files: ['src-main/devnet/{chain,state,store,vm,contracts}/**/*.ts'],
+    rules: restrict([...DEVNET_OUTSIDE, ...DEVNET_BELOW_NODE], SHELL_PACKAGES),
+  },
+  {
+    files: ['src-main/devnet/state/**/*.ts'],
+    rules: restrict([...DEVNET_OUTSIDE, ...DEVNET_BELOW_NODE, ...DEVNET_STATE], SHELL_PACKAGES),
+  },
+  {
+    files: ['src-main/devnet/vm/**/*.ts'],
+    rules: restrict([...DEVNET_OUTSIDE, ...DEVNET_BELOW_NODE, ...DEVNET_VM], SHELL_PACKAGES),
+  },
+  {
+    // The wallet starts and talks to the devnet; it does not reach into its internals.
+    files: ['src-main/wallet/**/*.ts'],
+    rules: restrict([devnetEntriesOnly(WALLET_DEVNET_ENTRIES, 'The wallet')]),
+  },
+  {
+    files: ['src-main/cli/**/*.ts'],
+    rules: restrict([devnetEntriesOnly(CLI_DEVNET_ENTRIES, 'The CLI')]),
   },
 ];

@@ -1,7 +1,7 @@
 // Help text of the CLI's network commands, apart from the commands themselves so that `--help` and the key and tx
 // commands load no node client.
 
-/** Where `--network local` points: the devnet's default address (devnet/startDevnet.ts DEFAULT_PORT), not imported
+/** Where `--network local` points: the devnet's default address (devnet/server/startDevnet.ts DEFAULT_PORT), not imported
  * from there so that the CLI does not load the devnet to print help. */
 export const LOCAL_DEVNET_URL = 'http://127.0.0.1:8080';
 

@@ -19,10 +19,10 @@ import {
   warn,
   type OptionSpec,
 } from './io.ts';
-import { startDevnet, DEFAULT_HOST, DEFAULT_PORT, type Devnet, type StartDevnetOptions } from '../devnet/startDevnet.ts';
-import { requestType } from '../devnet/node.ts';
+import { startDevnet, DEFAULT_HOST, DEFAULT_PORT, type Devnet, type StartDevnetOptions } from '../devnet/server/startDevnet.ts';
+import { requestType } from '../devnet/methods.ts';
 import { lockDataDir, prepareDataDir } from './dataDir.ts';
-import { describeShape, resolveShape, SHAPE_NAMES, type ChainShape, type ShapeName, type ShapeOptions } from '../devnet/shapes.ts';
+import { describeShape, resolveShape, SHAPE_NAMES, type ChainShape, type ShapeName, type ShapeOptions } from '../devnet/chain/shapes.ts';
 
 /** Environment variable that holds the API key (out of the process list, unlike --api-key). */
 export const API_KEY_ENV = 'KOINOS_DEVNET_API_KEY';

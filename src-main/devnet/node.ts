@@ -1,44 +1,46 @@
-// The devnet service: one in-process Koinos chain (genesis, KOIN and VHP, test tokens, mempool, block producer,
+// The devnet service core: one in-process Koinos chain (genesis, KOIN and VHP, test tokens, mempool, block producer,
 // block and transaction stores, account history, contract meta store) answering the node's JSON-RPC methods as
 // decoded protobuf messages, plus the developer methods (`devnet.*`). The HTTP layers and the CLI sit on `openNode`.
-import { UINT64_MAX } from '../koinos/amounts.ts';
+// Here: the queue every change goes through, block production and transaction submission; the settings are in
+// config.ts, the method table in methodTable.ts, the reads in chainReader.ts, the devnet.* methods in developerMethods.ts.
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import { equalBytes, toBase58, toHex } from '../koinos/bytes.ts';
+import { equalBytes } from '../koinos/bytes.ts';
 import { decode, encode, type ProtoMessage } from '../koinos/codec.ts';
 import { WalletError } from '../koinos/errors.ts';
 import { addressFromPublicKey, addressToString } from '../koinos/address.ts';
-import { nonceToBytes } from '../koinos/transaction.ts';
 import type { TransactionReceipt } from '../koinos/types.ts';
 import {
   applyTransaction,
-  nonceBytesOf,
   prepareTransaction,
   recoverableSignatures,
   type ApplyContext,
   type PreparedTransaction,
-} from './applyTransaction.ts';
-import { abiKey, AbiStore } from './abiStore.ts';
-import { buildBlock, type IncludedTransaction } from './blockBuilder.ts';
-import { checkMeta, FORMAT_VERSION, loadChain, newChain, ZERO_BLOCK_ID, type ChainMeta, type Head, type LoadedChain } from './chainData.ts';
-import { ChainError, ERROR_CODE, failure, toNodeError } from './chainError.ts';
-import { builtInAt, contractAbi, contractAt, defineTestToken, KOIN, newTokenAddress, systemContractAbi, systemContractAt } from './contracts/registry.ts';
-import { DEV_MNEMONIC, GENESIS_KEY_INDEX, type DevKey } from './devKeys.ts';
-import { buildGenesis, DEFAULT_ACCOUNTS, DEFAULT_GENESIS_SEED, DEFAULT_INITIAL_BALANCE, type Genesis, type GenesisParams } from './genesis.ts';
-import { loadCommunityContract, type CommunityContract } from './communityContracts.ts';
-import { resolveShape, shapeFromSpec, shapeSpec, type ChainShape } from './shapes.ts';
-import { historyAddresses, HistoryIndex, MAX_HISTORY_HEIGHT, type HistoryPage } from './history.ts';
-import { Mempool } from './mempool.ts';
-import { NODE_METHODS, requestType, type NodeMethod } from './methods.ts';
-import { MAX_INCLUSION_ATTEMPTS, proposeBlock, type LeftOut, type ProposalRun } from './blockFill.ts';
-import { BlockResources, isBlockLimitError, RESOURCE_LIMITS } from './resources.ts';
-import { inlineRecoverer, workerRecoverer, type SignatureRecoverer } from './signatures.ts';
+} from './chain/applyTransaction.ts';
+import { buildBlock, type IncludedTransaction } from './chain/blockBuilder.ts';
+import { MAX_INCLUSION_ATTEMPTS, proposeBlock, type LeftOut, type ProposalRun } from './chain/blockFill.ts';
+import { blockFacts, headFacts } from './chain/chainFacts.ts';
+import type { ChainFacts } from './contracts/context.ts';
+import { DEV_MNEMONIC, type DevKey } from './chain/devKeys.ts';
+import { buildGenesis, type Genesis } from './chain/genesis.ts';
+import { historyAddresses, MAX_HISTORY_HEIGHT } from './chain/history.ts';
+import { Mempool } from './chain/mempool.ts';
+import { resolveShape, shapeFromSpec, shapeSpec, type ChainShape } from './chain/shapes.ts';
+import { inlineRecoverer, workerRecoverer, type SignatureRecoverer } from './chain/signatures.ts';
+import { ChainReader } from './chainReader.ts';
+import { genesisParams, settingsOf, type Settings } from './config.ts';
+import { KOIN } from './contracts/registry.ts';
+import { DeveloperMethods, type BlockAdjust, type ProducedBlock } from './developerMethods.ts';
+import { makeHandlers, type Handler } from './methodTable.ts';
+import { NODE_METHODS, type NodeMethod } from './methods.ts';
+import { ChainError, ERROR_CODE, toNodeError } from './state/chainError.ts';
+import { BlockResources, isBlockLimitError } from './state/resources.ts';
+import { BaseState, StateView } from './state/state.ts';
+import { AbiStore } from './store/abiStore.ts';
+import { checkMeta, FORMAT_VERSION, loadChain, newChain, type Chain, type ChainMeta, type Head, type LoadedChain } from './store/chainData.ts';
+import { LevelStore, MemoryStore, type Store } from './store/store.ts';
+import { keyText, metaKey } from './store/storeKeys.ts';
 import { rememberRecoveredKey } from './vm/cryptoThunks.ts';
-import { SYSTEM_CALL_IDS } from './vm/systemCallIds.ts';
-import { BaseState, StateView } from './state.ts';
-import { invokeSystemCallReadOnly, isWasmContract, readWasmContract } from './wasmContracts.ts';
-import { blockFacts, headFacts, type ChainFacts } from './chainFacts.ts';
-import { historyKey, keyText, LevelStore, MemoryStore, storeKey, u32Key, u64Key, type Store, type StoreOp } from './store.ts';
 import {
   NodeError,
   type CreateTokenOptions,
@@ -49,89 +51,10 @@ import {
   type SetBalanceOptions,
 } from './types.ts';
 
-export { requestType, responseType } from './methods.ts';
-
 const EMPTY: Uint8Array = new Uint8Array(0);
-
-/** Request limits of the real services (facts §7.2). */
-const MAX_BLOCKS_PER_REQUEST = 1000;
-export const MAX_HISTORY_LIMIT = 500n;
-const MAX_PENDING_REQUEST = 2000n;
-const MAX_TRANSACTIONS_PER_REQUEST = 1000;
-/** Most blocks one devnet.produce_blocks call makes. */
-export const MAX_PRODUCE_BLOCKS = 10_000;
 
 /** Every method `call` answers, as `service.method`. */
 export const DEVNET_METHODS = NODE_METHODS;
-
-type Handler = (request: ProtoMessage) => Promise<ProtoMessage> | ProtoMessage;
-
-interface Settings {
-  genesisSeed: string;
-  accounts: number;
-  initialBalance: bigint;
-  blockTimeMs: number;
-  manual: boolean;
-  irreversibleDepth: number;
-  now: () => number;
-  pendingTransactionLimit: number;
-  log: (message: string) => void;
-}
-
-function checkInteger(name: string, value: number | undefined, fallback: number, min: number, max: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new WalletError('INVALID_ARGUMENT', `${name}: expected an integer from ${min} to ${max}, got ${String(value)}`);
-  }
-  return value;
-}
-
-/**
- * The number of development accounts: 0 to GENESIS_KEY_INDEX (1000), because account N would be the genesis key.
- * @throws WalletError INVALID_ARGUMENT otherwise.
- */
-function checkAccounts(value: number | undefined): number {
-  if (value === undefined) return DEFAULT_ACCOUNTS;
-  if (!Number.isInteger(value) || value < 0 || value > GENESIS_KEY_INDEX) {
-    throw new WalletError('INVALID_ARGUMENT', `accounts: expected an integer from 0 to ${GENESIS_KEY_INDEX}, got ${String(value)}`, {
-      metaMessages: [`The devnet funds at most ${GENESIS_KEY_INDEX} development accounts: index ${GENESIS_KEY_INDEX} is the genesis key.`],
-    });
-  }
-  return value;
-}
-
-function checkBalance(name: string, value: bigint | undefined, fallback: bigint): bigint {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'bigint' || value < 0n || value > UINT64_MAX) {
-    throw new WalletError('INVALID_ARGUMENT', `${name}: expected base units as a bigint from 0 to 2^64-1, got ${String(value)}`);
-  }
-  return value;
-}
-
-/** Decodes a request through its canonical bytes: checks field types and fills every default. */
-function normalize<T = ProtoMessage>(method: string, request: object): T {
-  const type = requestType(method);
-  return decode<T>(type, encode(type, request));
-}
-
-/** A chain as one devnet runs it: what a reset replaces. */
-interface Chain {
-  genesis: Genesis;
-  meta: ChainMeta;
-  head: Head;
-  committed: BaseState;
-  history: HistoryIndex;
-}
-
-/** What devnet.snapshot remembers: the head, the state objects (values are never mutated, so a copy of the map). */
-interface Snapshot {
-  chainId: Uint8Array;
-  head: Head;
-  objects: Map<string, Uint8Array>;
-  clockOffset: number;
-  /** The contract meta store's items (contract id keyText → item bytes). */
-  abis: Map<string, Uint8Array>;
-}
 
 class Devnet implements DevnetNode {
   readonly mnemonic = DEV_MNEMONIC;
@@ -149,9 +72,8 @@ class Devnet implements DevnetNode {
   private closed = false;
   /** How far devnet.advance_time / produce_blocks moved the clock (ms). */
   private clockOffset = 0;
-  private readonly snapshots = new Map<bigint, Snapshot>();
-  private nextSnapshot = 1n;
   private readonly onBlock: DevnetConfig['onBlock'];
+  private readonly developer: DeveloperMethods;
   private readonly handlers: Record<NodeMethod, Handler>;
   /** The last block left pending transactions out for lack of room: the timer makes the next one at once. */
   private lastBlockFull = false;
@@ -163,7 +85,30 @@ class Devnet implements DevnetNode {
     this.recoverer = init.recoverer;
     this.chain = init.chain;
     this.onBlock = init.onBlock;
-    this.handlers = this.makeHandlers();
+    // The developer methods change the chain and the clock, so they get them by reference (accessors), not by value.
+    const node = this;
+    this.developer = new DeveloperMethods({
+      settings: this.settings,
+      store: this.store,
+      abis: this.abis,
+      mempool: this.mempool,
+      get chain() {
+        return node.chain;
+      },
+      set chain(chain) {
+        node.chain = chain;
+      },
+      get clockOffset() {
+        return node.clockOffset;
+      },
+      set clockOffset(offset) {
+        node.clockOffset = offset;
+      },
+      enqueue: (work) => this.enqueue(work),
+      produceNow: (adjust) => this.produceNow(adjust),
+    });
+    const reader = new ChainReader({ store: this.store, abis: this.abis, irreversibleDepth: this.settings.irreversibleDepth, chain: () => this.chain });
+    this.handlers = makeHandlers({ reader, mempool: this.mempool, developer: this.developer, submitTransaction: (r) => this.submitTransaction(r) });
   }
 
   get chainId(): Uint8Array {
@@ -297,7 +242,7 @@ class Devnet implements DevnetNode {
    * the block past its limits waits in the mempool for a later block; `lastBlockFull` says some did.
    * Signs the block with the genesis key and writes its one batch; publishes the block only once that is written.
    */
-  private async produceNow(adjust?: (view: StateView, timestamp: bigint, height: bigint) => void): Promise<{ id: Uint8Array; height: bigint }> {
+  private async produceNow(adjust?: BlockAdjust): Promise<ProducedBlock> {
     // Checked before anything changes: the history index packs heights into numbers (history.ts).
     if (this.head.height >= BigInt(MAX_HISTORY_HEIGHT)) throw new Error(`the devnet holds at most ${MAX_HISTORY_HEIGHT} blocks`);
     this.lastBlockFull = false;
@@ -434,533 +379,45 @@ class Devnet implements DevnetNode {
     return applied.receipt;
   }
 
-  // -------------------------------------------------------------------------------------------------------------
-  // Developer methods (devnet.*): each changes the chain only through a block it produces.
 
-  async produceBlock(): Promise<{ id: Uint8Array; height: bigint }> {
-    return this.enqueue(() => this.produceNow());
+  // -------------------------------------------------------------------------------------------------------------
+  // Developer methods (devnet.*, developerMethods.ts): each changes the chain only through a block it produces.
+
+  async produceBlock(): Promise<ProducedBlock> {
+    return this.developer.produceBlock();
   }
 
-  async produceBlocks(count: number, intervalMs = 0): Promise<{ id: Uint8Array; height: bigint }> {
-    checkInteger('count', count, 1, 1, MAX_PRODUCE_BLOCKS);
-    checkInteger('interval_ms', intervalMs, 0, 0, 86_400_000 * 366);
-    return this.enqueue(async () => {
-      let last = { id: this.head.id, height: this.head.height };
-      for (let i = 0; i < count; i++) {
-        this.clockOffset += intervalMs;
-        last = await this.produceNow();
-      }
-      return last;
-    });
+  async produceBlocks(count: number, intervalMs = 0): Promise<ProducedBlock> {
+    return this.developer.produceBlocks(count, intervalMs);
   }
 
   async advanceTime(milliseconds: number): Promise<{ id: Uint8Array; height: bigint; timestamp: bigint }> {
-    checkInteger('milliseconds', milliseconds, 0, 1, 86_400_000 * 366 * 100);
-    return this.enqueue(async () => {
-      this.clockOffset += milliseconds;
-      const block = await this.produceNow();
-      return { ...block, timestamp: this.head.timestamp };
-    });
+    return this.developer.advanceTime(milliseconds);
   }
 
-  async setBalance(options: SetBalanceOptions): Promise<{ id: Uint8Array; height: bigint }> {
-    const value = checkBalance('value', options.value, 0n);
-    const account = options.account;
-    if (!(account instanceof Uint8Array) || account.length === 0) throw new WalletError('INVALID_ARGUMENT', 'account: expected an address, got nothing');
-    const contractId = options.contract && options.contract.length > 0 ? options.contract : this.koinBytes;
-    return this.enqueue(() => {
-      const token = contractAt(new StateView(this.committed), contractId);
-      if (!token) {
-        throw new WalletError('INVALID_ARGUMENT', `contract_id: expected KOIN, VHP or a token made with devnet.create_token, got ${toBase58(contractId)}`);
-      }
-      let problem: string | undefined;
-      const block = this.produceNow((view, timestamp, height) => {
-        try {
-          token.setBalance(view, account, value, timestamp, height);
-        } catch (error) {
-          if (!(error instanceof RangeError)) throw error;
-          problem = error.message;
-        }
-      });
-      if (problem) throw new WalletError('INVALID_ARGUMENT', `value: ${problem}; choose a smaller balance`);
-      return block;
-    });
+  async setBalance(options: SetBalanceOptions): Promise<ProducedBlock> {
+    return this.developer.setBalance(options);
   }
 
   async createToken(options: CreateTokenOptions): Promise<{ contractId: Uint8Array; id: Uint8Array; height: bigint }> {
-    const name = options.name;
-    const symbol = options.symbol;
-    if (typeof name !== 'string' || name.length === 0 || name.length > 64) {
-      throw new WalletError('INVALID_ARGUMENT', `name: expected 1 to 64 characters, got ${JSON.stringify(name ?? '')}`);
-    }
-    if (typeof symbol !== 'string' || !/^[A-Za-z0-9._-]{1,16}$/.test(symbol)) {
-      throw new WalletError('INVALID_ARGUMENT', `symbol: expected 1 to 16 letters, digits, ".", "_" or "-", got ${JSON.stringify(symbol ?? '')}`);
-    }
-    const decimals = checkInteger('decimals', options.decimals, 8, 0, 18);
-    const supply = checkBalance('initial_supply', options.initialSupply, 0n);
-    const owner = options.owner;
-    if (!(owner instanceof Uint8Array) || owner.length !== 25) {
-      throw new WalletError('INVALID_ARGUMENT', 'owner: expected the address that holds the initial supply and may mint');
-    }
-    return this.enqueue(async () => {
-      let contractId: Uint8Array = EMPTY;
-      const block = await this.produceNow((view, timestamp, height) => {
-        contractId = newTokenAddress(view, this.head.id);
-        const token = defineTestToken(view, contractId, { name, symbol, decimals, owner });
-        if (supply > 0n) token.setBalance(view, owner, supply, timestamp, height);
-      });
-      return { contractId, ...block };
-    });
+    return this.developer.createToken(options);
   }
 
   async snapshot(): Promise<bigint> {
-    return this.enqueue(async () => {
-      const id = this.nextSnapshot++;
-      const abis = await this.abis.all();
-      this.snapshots.set(id, { chainId: this.chainId, head: { ...this.head }, objects: new Map(this.committed.objects), clockOffset: this.clockOffset, abis });
-      return id;
-    });
+    return this.developer.snapshot();
   }
 
-  /**
-   * Goes back to a snapshot: removes the blocks after it (store, history, transaction index), restores its state,
-   * empties the mempool. The snapshot and every later one are used up, as in Anvil.
-   */
-  async revert(id: bigint): Promise<{ id: Uint8Array; height: bigint }> {
-    return this.enqueue(async () => {
-      const snap = this.snapshots.get(id);
-      if (!snap || !equalBytes(snap.chainId, this.chainId) || snap.head.height > this.head.height) {
-        throw new WalletError('INVALID_ARGUMENT', `id: expected a snapshot taken with devnet.snapshot and not yet reverted to, got ${id}`);
-      }
-      const chain = this.chain;
-      const ops: StoreOp[] = [];
-      for (let h = snap.head.height + 1n; h <= chain.head.height; h++) {
-        const bytes = await this.store.get(storeKey('b', u64Key(h)));
-        if (!bytes) continue;
-        const item = decode<{ block_id: Uint8Array; block?: { transactions: { id: Uint8Array }[] } }>('koinos.block_store.block_item', bytes);
-        ops.push({ type: 'del', key: storeKey('b', u64Key(h)) }, { type: 'del', key: storeKey('h', u64Key(h)) }, { type: 'del', key: storeKey('i', item.block_id) });
-        (item.block?.transactions ?? []).forEach((tx, index) => {
-          ops.push({ type: 'del', key: storeKey('x', u64Key(h), u32Key(index)) }, { type: 'del', key: storeKey('t', tx.id) });
-        });
-      }
-      for (const key of chain.committed.objects.keys()) if (!snap.objects.has(key)) ops.push({ type: 'del', key: storeKey('s', keyTextBytesOf(key)) });
-      for (const [key, value] of snap.objects) {
-        if (chain.committed.objects.get(key) !== value) ops.push({ type: 'put', key: storeKey('s', keyTextBytesOf(key)), value });
-      }
-      const dropped = chain.history.truncate(Number(snap.head.height));
-      if (this.store.persistent) {
-        for (const { address, from, to } of dropped) for (let seq = from; seq < to; seq++) ops.push({ type: 'del', key: historyKey(address, seq) });
-      }
-      const abis = await this.abis.all();
-      for (const key of abis.keys()) if (!snap.abis.has(key)) ops.push({ type: 'del', key: abiKey(keyTextBytesOf(key)) });
-      for (const [key, value] of snap.abis) ops.push({ type: 'put', key: abiKey(keyTextBytesOf(key)), value });
-      ops.push({ type: 'put', key: storeKey('head'), value: headRecord(snap.head) });
-      await this.store.write(ops);
-      this.abis.forget();
-      chain.committed.objects.clear();
-      for (const [key, value] of snap.objects) chain.committed.objects.set(key, value);
-      chain.head = { ...snap.head };
-      this.clockOffset = Math.max(this.clockOffset, snap.clockOffset);
-      this.mempool.clear();
-      for (const key of [...this.snapshots.keys()]) if (key >= id) this.snapshots.delete(key);
-      return { id: chain.head.id, height: chain.head.height };
-    });
+  async revert(id: bigint): Promise<ProducedBlock> {
+    return this.developer.revert(id);
   }
 
-  /** A new chain from a new genesis (random salt: a new chain ID even with the same settings), replacing this one. */
   async reset(options: ResetOptions = {}): Promise<Uint8Array> {
-    const seed = options.genesisSeed ?? this.chain.meta.genesis_seed;
-    if (typeof seed !== 'string') throw new WalletError('INVALID_ARGUMENT', 'genesis_seed: expected a string');
-    const accounts = options.accounts === undefined ? this.chain.meta.accounts : checkAccounts(options.accounts);
-    const initialBalance = checkBalance('initial_balance', options.initialBalance, this.chain.meta.initial_balance);
-    return this.enqueue(async () => {
-      const salt = new Uint8Array(randomBytes(16));
-      const genesis = buildGenesis(genesisParams({ seed, salt, accounts, initialBalance }, this.shape));
-      const meta: ChainMeta = {
-        format_version: FORMAT_VERSION,
-        chain_id: genesis.chainId,
-        genesis_seed: seed,
-        salt,
-        accounts,
-        initial_balance: initialBalance,
-        shape: shapeSpec(this.shape),
-      };
-      await this.store.clear();
-      this.abis.forget();
-      const loaded = await newChain(this.store, genesis, meta);
-      this.chain = { genesis, meta, ...loaded };
-      this.mempool.clear();
-      this.snapshots.clear();
-      this.clockOffset = 0;
-      if (!this.settings.manual && this.settings.blockTimeMs > 0) await this.produceNow();
-      return genesis.chainId;
-    });
-  }
-
-  // -------------------------------------------------------------------------------------------------------------
-  // Reads
-
-  private headView(): StateView {
-    return new StateView(this.committed);
-  }
-
-  private lastIrreversible(): bigint {
-    const lib = this.head.height - BigInt(this.settings.irreversibleDepth);
-    return lib > 0n ? lib : 0n;
-  }
-
-  private headTopology(): ProtoMessage {
-    return this.head.height === 0n
-      ? { id: this.head.id, height: 0n }
-      : { id: this.head.id, height: this.head.height, previous: this.head.previous };
-  }
-
-  private async topologyAt(height: bigint): Promise<ProtoMessage | undefined> {
-    if (height === this.head.height) return this.headTopology();
-    if (height === 0n) return { id: ZERO_BLOCK_ID, height: 0n };
-    const bytes = await this.store.get(storeKey('h', u64Key(height)));
-    return bytes ? decode('koinos.block_topology', bytes) : undefined;
-  }
-
-  private async blockHeightOf(id: Uint8Array): Promise<bigint | undefined> {
-    if (id.length === 0) return undefined;
-    const bytes = await this.store.get(storeKey('i', id));
-    return bytes ? decode<{ block_height: bigint }>('koinos.devnet.record_pointer', bytes).block_height : undefined;
-  }
-
-  private async blockItem(height: bigint, returnBlock: boolean, returnReceipt: boolean): Promise<ProtoMessage> {
-    if (!returnBlock && !returnReceipt) {
-      const topology = await this.topologyAt(height);
-      return topology ? { block_id: topology.id, block_height: height } : {};
-    }
-    const bytes = await this.store.get(storeKey('b', u64Key(height)));
-    if (!bytes) return {};
-    const item = decode<ProtoMessage>('koinos.block_store.block_item', bytes);
-    if (!returnBlock) delete item.block;
-    if (!returnReceipt) delete item.receipt;
-    return item;
-  }
-
-  /** chain.read_contract: the contract's entry point on the head state, read-only, not metered. */
-  private readContract(request: { contract_id: Uint8Array; entry_point: number; args: Uint8Array }): ProtoMessage {
-    const view = this.headView();
-    // Any built-in: tokens, and the name service and the KAP stand-in, which a dApp reads directly as on mainnet.
-    const contract = builtInAt(view, request.contract_id);
-    const ctx = {
-      view,
-      headBlockTime: this.head.timestamp,
-      blockHeight: this.head.height,
-      readOnly: true,
-      genesisAddress: this.genesisKey.addressBytes,
-      caller: EMPTY,
-      events: [],
-      sequence: { next: 0 },
-      authorize: () => false,
-      chain: headFacts(this.chainId, this.head, this.settings.irreversibleDepth, this.committed),
-    };
-    if (!contract && isWasmContract(view, request.contract_id)) return readWasmContract(ctx, request.contract_id, request.entry_point, request.args);
-    if (!contract) throw new ChainError(ERROR_CODE.invalid_contract, 'contract does not exist');
-    const result = contract.call(ctx, request.entry_point, request.args);
-    return { result, logs: [] };
-  }
-
-  /**
-   * chain.invoke_system_call, read-only, in kernel mode on the head state (controller.cpp): by id, or by name
-   * (koinos.chain.system_call_id); overrides apply, so get_contract_address (10001) and get_contract_name (10000)
-   * answer through the name service, as on mainnet.
-   */
-  private invokeSystemCall(request: { id?: bigint; name?: string; args: Uint8Array }): ProtoMessage {
-    let sid: number;
-    if (request.name !== undefined) {
-      const id = (SYSTEM_CALL_IDS as Record<string, number>)[request.name];
-      if (id === undefined || !Object.hasOwn(SYSTEM_CALL_IDS, request.name)) {
-        throw new ChainError(ERROR_CODE.unknown_system_call, 'unknown system call name', { name: request.name });
-      }
-      sid = id;
-    } else if (request.id !== undefined && request.id <= 0xffffffffn) {
-      sid = Number(request.id);
-    } else {
-      throw new ChainError(ERROR_CODE.unknown_system_call, `unknown system call id ${request.id ?? '(none)'}`, { id: String(request.id ?? '') });
-    }
-    const view = this.headView();
-    const ctx = {
-      view,
-      headBlockTime: this.head.timestamp,
-      blockHeight: this.head.height,
-      readOnly: true,
-      genesisAddress: this.genesisKey.addressBytes,
-      caller: EMPTY,
-      events: [],
-      sequence: { next: 0 },
-      authorize: () => false,
-      chain: headFacts(this.chainId, this.head, this.settings.irreversibleDepth, this.committed),
-    };
-    return { value: invokeSystemCallReadOnly(ctx, sid, request.args) };
-  }
-
-  /**
-   * contract_meta_store.get_contract_meta: the ABI of a built-in contract, or the one uploaded with the contract
-   * (abiStore.ts); an empty answer for a contract without one, as koinos-contract-meta-store answers.
-   */
-  private async contractMeta(request: { contract_id: Uint8Array }): Promise<ProtoMessage> {
-    const contract = contractAt(this.headView(), request.contract_id);
-    if (contract) return { meta: { abi: contractAbi(contract) } };
-    const system = systemContractAt(this.headView(), request.contract_id);
-    const systemAbi = system && systemContractAbi(system);
-    if (systemAbi) return { meta: { abi: systemAbi } };
-    const community = [...this.shape.community].find(([, address]) => equalBytes(address, request.contract_id));
-    if (community) return { meta: { abi: loadCommunityContract(community[0]).abi } };
-    const abi = await this.abis.get(request.contract_id);
-    return abi === undefined ? {} : { meta: { abi } };
-  }
-
-  private async accountHistory(request: {
-    address: Uint8Array;
-    seq_num?: bigint;
-    limit: bigint;
-    ascending: boolean;
-    irreversible: boolean;
-  }): Promise<ProtoMessage> {
-    if (request.limit > MAX_HISTORY_LIMIT) throw new NodeError('request limit exceeded');
-    // Numbers are exact here: a seq_num past any list (they live in memory) finds nothing either way, the limit is at
-    // most 500, and heights stay below MAX_HISTORY_HEIGHT (2^31).
-    const seq = request.seq_num === undefined ? undefined : request.seq_num > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(request.seq_num);
-    const pages = this.chain.history.page(request.address, {
-      seq,
-      limit: Number(request.limit),
-      ascending: request.ascending,
-      maxHeight: request.irreversible ? Number(this.lastIrreversible()) : undefined,
-    });
-    return { values: await this.historyRecords(pages) };
-  }
-
-  private async historyRecords(pages: HistoryPage[]): Promise<ProtoMessage[]> {
-    const keys = pages.map(({ pointer }) =>
-      pointer.transactionIndex === undefined
-        ? storeKey('b', u64Key(pointer.height))
-        : storeKey('x', u64Key(pointer.height), u32Key(pointer.transactionIndex)),
-    );
-    const values = await this.store.getMany(keys);
-    return pages.map(({ seq, pointer }, i) => {
-      const bytes = values[i];
-      if (!bytes) throw new NodeError('unable to find account history record');
-      if (pointer.transactionIndex !== undefined) {
-        return { seq_num: BigInt(seq), trx: decode('koinos.account_history.transaction_record', bytes) };
-      }
-      const item = decode<{ block?: { header?: ProtoMessage }; receipt?: ProtoMessage }>('koinos.block_store.block_item', bytes);
-      return { seq_num: BigInt(seq), block: { header: item.block?.header, receipt: item.receipt } };
-    });
-  }
-
-  private pendingTransaction(entry: { prepared: PreparedTransaction; receipt: TransactionReceipt }): ProtoMessage {
-    return {
-      transaction: entry.prepared.tx,
-      disk_storage_used: entry.receipt.disk_storage_used,
-      network_bandwidth_used: entry.receipt.network_bandwidth_used,
-      compute_bandwidth_used: entry.receipt.compute_bandwidth_used,
-    };
-  }
-
-  /** The one handler table: a Record over NODE_METHODS, so a method without a handler (or a stray one) does not compile. */
-  private makeHandlers(): Record<NodeMethod, Handler> {
-    const notSupported = (method: string) => () => {
-      throw failure(`${method} is not supported by the devnet: it produces its own blocks (use devnet.produce_block)`);
-    };
-    return {
-      'chain.submit_transaction': (r) => this.submitTransaction(r),
-      'chain.submit_block': notSupported('chain.submit_block'),
-      'chain.propose_block': notSupported('chain.propose_block'),
-      'chain.get_head_info': () => ({
-        head_topology: this.headTopology(),
-        last_irreversible_block: this.lastIrreversible(),
-        head_state_merkle_root: this.head.stateMerkleRoot,
-        head_block_time: this.head.timestamp,
-      }),
-      'chain.get_chain_id': () => ({ chain_id: this.chainId }),
-      'chain.get_fork_heads': async () => ({
-        last_irreversible_block: await this.topologyAt(this.lastIrreversible()),
-        fork_heads: [this.headTopology()],
-      }),
-      'chain.read_contract': (r) => this.readContract(normalize('chain.read_contract', r)),
-      'chain.get_account_nonce': (r) => {
-        const { account } = normalize<{ account: Uint8Array }>('chain.get_account_nonce', r);
-        return { nonce: nonceBytesOf(this.committed, account) };
-      },
-      'chain.get_account_rc': (r) => {
-        const { account } = normalize<{ account: Uint8Array }>('chain.get_account_rc', r);
-        return { rc: KOIN.accountRc(this.headView(), account, this.head.timestamp) };
-      },
-      'chain.get_resource_limits': () => ({ resource_limit_data: { ...RESOURCE_LIMITS } }),
-      'chain.invoke_system_call': (r) => this.invokeSystemCall(normalize('chain.invoke_system_call', r)),
-      'contract_meta_store.get_contract_meta': (r) => this.contractMeta(normalize('contract_meta_store.get_contract_meta', r)),
-      'block_store.get_blocks_by_id': async (r) => {
-        const req = normalize<{ block_ids: Uint8Array[]; return_block: boolean; return_receipt: boolean }>('block_store.get_blocks_by_id', r);
-        if (req.block_ids.length > MAX_BLOCKS_PER_REQUEST) {
-          throw new NodeError(`requested too many blocks: at most ${MAX_BLOCKS_PER_REQUEST} block ids per request`);
-        }
-        const items = await Promise.all(
-          req.block_ids.map(async (id) => {
-            const height = await this.blockHeightOf(id);
-            return height === undefined ? {} : this.blockItem(height, req.return_block, req.return_receipt);
-          }),
-        );
-        return { block_items: items };
-      },
-      'block_store.get_blocks_by_height': async (r) => {
-        const req = normalize<{
-          head_block_id: Uint8Array;
-          ancestor_start_height: bigint;
-          num_blocks: number;
-          return_block: boolean;
-          return_receipt: boolean;
-        }>('block_store.get_blocks_by_height', r);
-        if (req.head_block_id.length === 0) throw new NodeError('head_block_id is required');
-        if (req.ancestor_start_height === 0n) throw new NodeError('ancestor_start_height must be greater than 0');
-        if (req.num_blocks > MAX_BLOCKS_PER_REQUEST) {
-          throw new NodeError(`requested too many blocks: num_blocks is at most ${MAX_BLOCKS_PER_REQUEST}`);
-        }
-        const top = await this.blockHeightOf(req.head_block_id);
-        if (top === undefined) throw new NodeError(`block not present: 0x${toHex(req.head_block_id)}`);
-        // koinos-block-store reqhandler.go: a start above the head block is an error, not an empty list.
-        if (req.ancestor_start_height > top) throw new NodeError('Block height mismatch');
-        const items: ProtoMessage[] = [];
-        for (let h = req.ancestor_start_height; h <= top && items.length < req.num_blocks; h++) {
-          items.push(await this.blockItem(h, req.return_block, req.return_receipt));
-        }
-        return { block_items: items };
-      },
-      'block_store.get_highest_block': () => ({ topology: this.headTopology() }),
-      'transaction_store.get_transactions_by_id': async (r) => {
-        const { transaction_ids: ids } = normalize<{ transaction_ids: Uint8Array[] }>('transaction_store.get_transactions_by_id', r);
-        if (ids.length > MAX_TRANSACTIONS_PER_REQUEST) {
-          throw new NodeError(`requested too many transactions: at most ${MAX_TRANSACTIONS_PER_REQUEST} ids per request`);
-        }
-        const pointers = await this.store.getMany(ids.map((id) => storeKey('t', id)));
-        const out: ProtoMessage[] = [];
-        for (const bytes of pointers) {
-          if (!bytes) continue;
-          const p = decode<{ block_height: bigint; transaction_index: number }>('koinos.devnet.record_pointer', bytes);
-          const [record, topology] = await Promise.all([
-            this.store.get(storeKey('x', u64Key(p.block_height), u32Key(p.transaction_index))),
-            this.topologyAt(p.block_height),
-          ]);
-          if (!record || !topology) continue;
-          const { transaction } = decode<{ transaction: ProtoMessage }>('koinos.account_history.transaction_record', record);
-          out.push({ transaction, containing_blocks: [topology.id] });
-        }
-        return { transactions: out };
-      },
-      'mempool.check_pending_account_resources': (r) => {
-        const req = normalize<{ payer: Uint8Array; max_payer_rc: bigint; rc_limit: bigint }>('mempool.check_pending_account_resources', r);
-        return { success: this.mempool.checkPendingAccountResources(req.payer, req.max_payer_rc, req.rc_limit) };
-      },
-      'mempool.get_pending_transactions': (r) => {
-        const { limit } = normalize<{ limit: bigint }>('mempool.get_pending_transactions', r);
-        if (limit > MAX_PENDING_REQUEST) throw new NodeError(`requested too many pending transactions. max: ${MAX_PENDING_REQUEST}`);
-        return { pending_transactions: this.mempool.list(Number(limit)).map((e) => this.pendingTransaction(e)) }; // limit <= 2000
-      },
-      'mempool.check_account_nonce': (r) => {
-        const req = normalize<{ payee: Uint8Array; nonce: Uint8Array }>('mempool.check_account_nonce', r);
-        let nonce = 0n;
-        try {
-          nonce = decode<{ uint64_value?: bigint }>('koinos.chain.value_type', req.nonce).uint64_value ?? 0n;
-        } catch {
-          throw new NodeError('nonce is not a serialized value_type');
-        }
-        return { success: this.mempool.checkAccountNonce(req.payee, nonce) };
-      },
-      'mempool.get_reserved_account_rc': (r) => {
-        const { account } = normalize<{ account: Uint8Array }>('mempool.get_reserved_account_rc', r);
-        return { rc: this.mempool.reservedRc(account) };
-      },
-      'mempool.get_pending_nonce': (r) => {
-        const { payee } = normalize<{ payee: Uint8Array }>('mempool.get_pending_nonce', r);
-        const nonce = this.mempool.pendingNonce(payee);
-        return { nonce: nonce === undefined ? EMPTY : nonceToBytes(nonce) };
-      },
-      'mempool.get_pending_transaction_count': (r) => {
-        const { payee } = normalize<{ payee: Uint8Array }>('mempool.get_pending_transaction_count', r);
-        return { count: BigInt(this.mempool.pendingCount(payee)) };
-      },
-      'mempool.get_pending_transactions_by_id': (r) => {
-        const { transaction_ids: ids } = normalize<{ transaction_ids: Uint8Array[] }>('mempool.get_pending_transactions_by_id', r);
-        if (BigInt(ids.length) > MAX_PENDING_REQUEST) throw new NodeError(`requested too many pending transactions. max: ${MAX_PENDING_REQUEST}`);
-        const found = ids.map((id) => this.mempool.get(toHex(id))).filter((e) => e !== undefined);
-        return { pending_transactions: found.map((e) => this.pendingTransaction(e)) };
-      },
-      'account_history.get_account_history': (r) => this.accountHistory(normalize('account_history.get_account_history', r)),
-      'devnet.produce_block': async () => {
-        const { id, height } = await this.produceBlock();
-        return { block_id: id, block_height: height };
-      },
-      'devnet.produce_blocks': async (r) => {
-        const req = normalize<{ count: number; interval_ms: bigint }>('devnet.produce_blocks', r);
-        if (req.interval_ms > 86_400_000n * 366n) throw new WalletError('INVALID_ARGUMENT', `interval_ms: expected at most a year of milliseconds, got ${req.interval_ms}`);
-        const { id, height } = await this.produceBlocks(req.count, Number(req.interval_ms));
-        return { block_id: id, block_height: height };
-      },
-      'devnet.advance_time': async (r) => {
-        const { milliseconds } = normalize<{ milliseconds: bigint }>('devnet.advance_time', r);
-        if (milliseconds === 0n || milliseconds > 86_400_000n * 36_600n) {
-          throw new WalletError('INVALID_ARGUMENT', `milliseconds: expected 1 to 3,162,240,000,000 (a century), got ${milliseconds}`);
-        }
-        const { id, height, timestamp } = await this.advanceTime(Number(milliseconds));
-        return { block_id: id, block_height: height, head_block_time: timestamp };
-      },
-      'devnet.set_balance': async (r) => {
-        const req = normalize<{ contract_id: Uint8Array; account: Uint8Array; value: bigint }>('devnet.set_balance', r);
-        const { id, height } = await this.setBalance({ contract: req.contract_id, account: req.account, value: req.value });
-        return { block_id: id, block_height: height };
-      },
-      'devnet.create_token': async (r) => {
-        const req = normalize<{ name: string; symbol: string; decimals: number; initial_supply: bigint; owner: Uint8Array }>('devnet.create_token', r);
-        const { contractId, id, height } = await this.createToken({
-          name: req.name,
-          symbol: req.symbol,
-          decimals: req.decimals,
-          initialSupply: req.initial_supply,
-          owner: req.owner,
-        });
-        return { contract_id: contractId, block_id: id, block_height: height };
-      },
-      'devnet.snapshot': async () => ({ id: await this.snapshot() }),
-      'devnet.revert': async (r) => {
-        const { id } = normalize<{ id: bigint }>('devnet.revert', r);
-        const block = await this.revert(id);
-        return { block_id: block.id, block_height: block.height };
-      },
-      'devnet.reset': async (r) => {
-        const req = normalize<{ genesis_seed: string; accounts: number; initial_balance: bigint }>('devnet.reset', r);
-        const chainId = await this.reset({
-          genesisSeed: req.genesis_seed === '' ? undefined : req.genesis_seed,
-          accounts: req.accounts === 0 ? undefined : req.accounts,
-          initialBalance: req.initial_balance === 0n ? undefined : req.initial_balance,
-        });
-        return { chain_id: chainId };
-      },
-    };
+    return this.developer.reset(options);
   }
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // Opening
-
-function settingsOf(config: DevnetConfig): Settings {
-  const initialBalance = checkBalance('initialBalance', config.initialBalance, DEFAULT_INITIAL_BALANCE);
-  const genesisSeed = config.genesisSeed ?? DEFAULT_GENESIS_SEED;
-  if (typeof genesisSeed !== 'string') throw new WalletError('INVALID_ARGUMENT', 'genesisSeed: expected a string');
-  return {
-    genesisSeed,
-    accounts: checkAccounts(config.accounts),
-    initialBalance,
-    blockTimeMs: checkInteger('blockTimeMs', config.blockTimeMs, 3000, 0, 86_400_000),
-    manual: config.manual ?? false,
-    irreversibleDepth: checkInteger('irreversibleDepth', config.irreversibleDepth, 60, 0, 1_000_000),
-    now: config.now ?? Date.now,
-    pendingTransactionLimit: checkInteger('pendingTransactionLimit', config.pendingTransactionLimit, 10, 1, Number.MAX_SAFE_INTEGER),
-    log: config.log ?? ((message) => console.warn(`[devnet] ${message}`)),
-  };
-}
 
 /**
  * Opens a devnet: a new chain from the config's genesis, or (with `dataDir`) the chain stored there, continued.
@@ -976,7 +433,7 @@ export async function openNode(config: DevnetConfig = {}): Promise<DevnetNode> {
   const settings = settingsOf(config);
   const store: Store = config.dataDir ? await LevelStore.open(config.dataDir, config.reset === true) : new MemoryStore();
   try {
-    const metaBytes = store.persistent ? await store.get(storeKey('meta')) : undefined;
+    const metaBytes = store.persistent ? await store.get(metaKey()) : undefined;
     let genesis: Genesis;
     let chain: LoadedChain;
     let meta: ChainMeta;
@@ -1019,26 +476,4 @@ export async function openNode(config: DevnetConfig = {}): Promise<DevnetNode> {
     await store.close().catch(() => {});
     throw error;
   }
-}
-
-
-/** Genesis parameters with a shape and the bytecode of the community contracts it deploys. */
-function genesisParams(base: Omit<GenesisParams, 'shape' | 'community'>, shape: ChainShape): GenesisParams {
-  const community = new Map<string, CommunityContract>();
-  for (const name of shape.community.keys()) community.set(name, loadCommunityContract(name));
-  return { ...base, shape, community };
-}
-
-/** Bytes of a state key (latin1 text). */
-function keyTextBytesOf(key: string): Uint8Array {
-  return Uint8Array.from(Buffer.from(key, 'latin1'));
-}
-
-/** The head record of the store for a head. */
-function headRecord(head: Head): Uint8Array {
-  return encode('koinos.devnet.head_record', {
-    topology: head.height === 0n ? { id: head.id, height: 0n } : { id: head.id, height: head.height, previous: head.previous },
-    timestamp: head.timestamp,
-    state_merkle_root: head.stateMerkleRoot,
-  });
 }

@@ -2,7 +2,7 @@
 // The service speaks decoded protobuf messages: `call('chain.get_account_rc', { account })` takes the
 // `koinos.rpc.chain.get_account_rc_request` object and returns the `..._response` object.
 import type { ProtoMessage } from '../koinos/codec.ts';
-import type { ChainShape, ShapeOptions } from './shapes.ts';
+import type { ChainShape, ShapeOptions } from './chain/shapes.ts';
 
 export interface DevnetConfig {
   /** Seed of the genesis data: the same seed gives the same chain ID; a new seed gives a new chain. Default 'koinos-devnet'. */

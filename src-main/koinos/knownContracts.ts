@@ -17,7 +17,7 @@ export interface KnownTokenContract {
 
 /**
  * KOIN and VHP of each network. Mainnet and Harbinger: facts §4.2 (cli `.koinosrc`, docs receipts). Devnet: the
- * label addresses of `src-main/devnet/genesis.ts` (`koinos-devnet/koin`, `koinos-devnet/vhp`), the same on every devnet;
+ * label addresses of `src-main/devnet/chain/genesis.ts` (`koinos-devnet/koin`, `koinos-devnet/vhp`), the same on every devnet;
  * a test checks them against what a running devnet resolves.
  */
 export const KNOWN_TOKEN_CONTRACTS: readonly KnownTokenContract[] = [

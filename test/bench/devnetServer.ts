@@ -1,6 +1,6 @@
 // Benchmark helper: runs a devnet in its own process (so the load generator does not share its event loop)
 // and prints one JSON line with its URL, chain ID, KOIN address and accounts. Stops on SIGTERM.
-import { startDevnet } from '../../src-main/devnet/startDevnet.ts';
+import { startDevnet } from '../../src-main/devnet/server/startDevnet.ts';
 
 const devnet = await startDevnet({
   port: 0,

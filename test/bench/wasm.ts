@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Serializer } from 'koilib';
-import { devKey } from '../../src-main/devnet/devKeys.ts';
+import { devKey } from '../../src-main/devnet/chain/devKeys.ts';
 import { checkModule } from '../../src-main/devnet/vm/checkModule.ts';
 import { callContract, readContract } from '../../src-main/devnet/vm/contractOperations.ts';
 import { instrumentModule } from '../../src-main/devnet/vm/instrument.ts';

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Contract, Provider, Signer, utils } from 'koilib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDevnet, type Devnet } from '../../src-main/devnet/startDevnet.ts';
+import { startDevnet, type Devnet } from '../../src-main/devnet/server/startDevnet.ts';
 import { rest, rpc } from './httpHelpers.ts';
 
 const dir = join(import.meta.dirname, '../../node_modules/@koinosbox/contracts/assembly/token');

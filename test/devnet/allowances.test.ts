@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DevnetNode } from '../../src-main/devnet/types.ts';
 import { SYSTEM_CALL_IDS } from '../../src-main/devnet/vm/systemCallIds.ts';
-import type { DevKey } from '../../src-main/devnet/devKeys.ts';
+import type { DevKey } from '../../src-main/devnet/chain/devKeys.ts';
 import { addressFromString } from '../../src-main/koinos/address.ts';
 import { decode, encode } from '../../src-main/koinos/codec.ts';
 import { encodeKoinArgs, KOIN_METHODS } from '../../src-main/koinos/koin.ts';

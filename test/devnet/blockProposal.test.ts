@@ -2,7 +2,7 @@
 // at block time it is dropped and the block proposed again without it (as koinos-block-producer re-proposes after the
 // chain rejects a block), so get_head_info / get_block_field inside the block name the block that is then stored.
 import { describe, expect, it } from 'vitest';
-import { proposeBlock } from '../../src-main/devnet/blockFill.ts';
+import { proposeBlock } from '../../src-main/devnet/chain/blockFill.ts';
 import type { DevnetNode } from '../../src-main/devnet/types.ts';
 import { SYSTEM_CALL_IDS } from '../../src-main/devnet/vm/systemCallIds.ts';
 import { decode } from '../../src-main/koinos/codec.ts';

@@ -4,7 +4,7 @@
 // head_info answer are measured. Before the caps, a 40,000-character address alone held the loop for 3 s.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDevnet, type Devnet } from '../../src-main/devnet/startDevnet.ts';
+import { startDevnet, type Devnet } from '../../src-main/devnet/server/startDevnet.ts';
 import { rest, rpc, rpcRaw, transferJson } from './httpHelpers.ts';
 
 /**

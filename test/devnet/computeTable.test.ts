@@ -1,9 +1,9 @@
 // The devnet's one compute table: mainnet's genesis compute_bandwidth_registry serves the node's own checks, the native
 // contracts and the WebAssembly host alike, is what the genesis writes, and a system call costs the same on both paths.
 import { describe, expect, it } from 'vitest';
-import { devKey } from '../../src-main/devnet/devKeys.ts';
-import { buildGenesis, OBJECT_KEYS } from '../../src-main/devnet/genesis.ts';
-import { COMPUTE, NATIVE_CONTRACT_COMPUTE } from '../../src-main/devnet/resources.ts';
+import { devKey } from '../../src-main/devnet/chain/devKeys.ts';
+import { buildGenesis, OBJECT_KEYS } from '../../src-main/devnet/chain/genesis.ts';
+import { COMPUTE, NATIVE_CONTRACT_COMPUTE } from '../../src-main/devnet/state/resources.ts';
 import { COMPUTE_REGISTRY } from '../../src-main/devnet/vm/computeRegistry.ts';
 import { ExecutionContext, PRIVILEGE } from '../../src-main/devnet/vm/executionContext.ts';
 import { invokeSystemCall } from '../../src-main/devnet/vm/hostApi.ts';

@@ -2,8 +2,8 @@
 // recovers lazily while metering, 29,630 compute a signature), and never more than MAX_TRANSACTION_SIGNATURES.
 // Recoveries are counted by wrapping tiny-secp256k1's `recover`, which the devnet's signature checks call.
 import { describe, expect, it, vi } from 'vitest';
-import { MAX_TRANSACTION_SIGNATURES, recoverableSignatures } from '../../src-main/devnet/applyTransaction.ts';
-import { COMPUTE, RESOURCE_LIMITS } from '../../src-main/devnet/resources.ts';
+import { MAX_TRANSACTION_SIGNATURES, recoverableSignatures } from '../../src-main/devnet/chain/applyTransaction.ts';
+import { COMPUTE, RESOURCE_LIMITS } from '../../src-main/devnet/state/resources.ts';
 import { key, KOIN, rejection, snapshot, submit, testNodes, transferTx } from './helpers.ts';
 
 const recoveries = vi.hoisted(() => ({ count: 0 }));

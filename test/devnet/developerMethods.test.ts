@@ -11,8 +11,8 @@ import { TOKEN_METHODS } from '../../src-main/koinos/koin.ts';
 import { openNode } from '../../src-main/devnet/node.ts';
 import { TestToken } from '../../src-main/devnet/contracts/token.ts';
 import type { CallContext } from '../../src-main/devnet/contracts/context.ts';
-import { labelAddress } from '../../src-main/devnet/genesis.ts';
-import { BaseState, StateView } from '../../src-main/devnet/state.ts';
+import { labelAddress } from '../../src-main/devnet/chain/genesis.ts';
+import { BaseState, StateView } from '../../src-main/devnet/state/state.ts';
 import type { DevnetNode } from '../../src-main/devnet/types.ts';
 import { balanceOf, key, KOIN, submit, transferTx } from './helpers.ts';
 

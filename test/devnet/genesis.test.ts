@@ -6,9 +6,9 @@ import { addressFromString } from '../../src-main/koinos/address.ts';
 import { privateKeyFromMnemonic, validateMnemonic } from '../../src-main/koinos/keys.ts';
 import { decodeKoinResult, KOIN_METHODS } from '../../src-main/koinos/koin.ts';
 import { chainIdFromGenesis } from '../../src-main/koinos/transaction.ts';
-import { DEV_MNEMONIC, devKey, GENESIS_KEY_INDEX } from '../../src-main/devnet/devKeys.ts';
-import { buildGenesis, DEFAULT_ACCOUNTS, KOIN_ADDRESS, OBJECT_KEYS } from '../../src-main/devnet/genesis.ts';
-import { RESOURCE_LIMITS } from '../../src-main/devnet/resources.ts';
+import { DEV_MNEMONIC, devKey, GENESIS_KEY_INDEX } from '../../src-main/devnet/chain/devKeys.ts';
+import { buildGenesis, DEFAULT_ACCOUNTS, KOIN_ADDRESS, OBJECT_KEYS } from '../../src-main/devnet/chain/genesis.ts';
+import { RESOURCE_LIMITS } from '../../src-main/devnet/state/resources.ts';
 import { balanceOf, KOIN, manaOf, nonceOf, testNodes } from './helpers.ts';
 
 // Genesis tests look at the default number of development accounts.

@@ -6,7 +6,7 @@ import { digestOfMultihash } from '../../src-main/koinos/hash.ts';
 import { signDigest } from '../../src-main/koinos/keys.ts';
 import { nonceToBytes, prepareTransaction } from '../../src-main/koinos/transaction.ts';
 import type { Operation, Transaction, TransactionReceipt } from '../../src-main/koinos/types.ts';
-import { devKey, GENESIS_KEY_INDEX, type DevKey } from '../../src-main/devnet/devKeys.ts';
+import { devKey, GENESIS_KEY_INDEX, type DevKey } from '../../src-main/devnet/chain/devKeys.ts';
 import { afterEach } from 'vitest';
 import { openNode } from '../../src-main/devnet/node.ts';
 import type { DevnetConfig, DevnetNode } from '../../src-main/devnet/types.ts';

@@ -6,7 +6,7 @@ import { fromBase64, toBase64Url } from '../../src-main/koinos/bytes.ts';
 import { decode, encode } from '../../src-main/koinos/codec.ts';
 import { addressFromString } from '../../src-main/koinos/address.ts';
 import { TOKEN_METHODS } from '../../src-main/koinos/koin.ts';
-import { startDevnet, type Devnet } from '../../src-main/devnet/startDevnet.ts';
+import { startDevnet, type Devnet } from '../../src-main/devnet/server/startDevnet.ts';
 import { koinBalance, nextNonce, rpc, rpcError, signedOperationsJson, transferJson } from './httpHelpers.ts';
 
 const KOIN = 100_000_000n;

@@ -9,7 +9,7 @@ import { decodeKoinResult, encodeKoinArgs, KOIN_METHODS, koinOperation } from '.
 import { nonceFromBytes, nonceToBytes, signTransaction, transactionToJson } from '../../src-main/koinos/transaction.ts';
 import type { Operation, Transaction } from '../../src-main/koinos/types.ts';
 import type { JsonObject } from '../../src-main/koinos/codec.ts';
-import type { Devnet } from '../../src-main/devnet/startDevnet.ts';
+import type { Devnet } from '../../src-main/devnet/server/startDevnet.ts';
 
 export interface RpcAnswer {
   status: number;

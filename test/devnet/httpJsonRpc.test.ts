@@ -1,10 +1,10 @@
 // JSON-RPC over real HTTP on port 0: the gateway's envelope checks and error codes, and every method of the devnet with
 // one success case and one error case that asserts the code (and the message and data where the gateway fixes them).
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { startDevnet, type Devnet } from '../../src-main/devnet/startDevnet.ts';
+import { startDevnet, type Devnet } from '../../src-main/devnet/server/startDevnet.ts';
 import { fromBase64, toBase64Url } from '../../src-main/koinos/bytes.ts';
 import { addressFieldPaths, decode, encode } from '../../src-main/koinos/codec.ts';
-import { requestType } from '../../src-main/devnet/node.ts';
+import { requestType } from '../../src-main/devnet/methods.ts';
 import { addressFromPublicKey, addressFromString, addressToString } from '../../src-main/koinos/address.ts';
 import { privateKeyFromHex, publicKeyFromPrivateKey } from '../../src-main/koinos/keys.ts';
 import { encodeKoinArgs, KOIN_METHODS } from '../../src-main/koinos/koin.ts';

@@ -2,8 +2,8 @@
 // body, the koinos-rest defaults (flags true unless "false", limit required), 8-decimal amounts and decoding.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { AddressInfo } from 'node:net';
-import { startDevnet, type Devnet } from '../../src-main/devnet/startDevnet.ts';
-import { createHttpServer } from '../../src-main/devnet/httpServer.ts';
+import { startDevnet, type Devnet } from '../../src-main/devnet/server/startDevnet.ts';
+import { createHttpServer } from '../../src-main/devnet/server/httpServer.ts';
 import { NodeError, type DevnetNode } from '../../src-main/devnet/types.ts';
 import { addressFromPublicKey, addressToString } from '../../src-main/koinos/address.ts';
 import { privateKeyFromHex, publicKeyFromPrivateKey } from '../../src-main/koinos/keys.ts';

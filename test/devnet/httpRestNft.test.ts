@@ -10,7 +10,7 @@ import { fromJson } from '../../src-main/koinos/codec.ts';
 import { parseAbi } from '../../src-main/koinos/contractAbi.ts';
 import type { Operation } from '../../src-main/koinos/types.ts';
 import { KCS5_ABI } from '../../src-main/devnet/contracts/abi/systemAbis.ts';
-import { startDevnet, type Devnet } from '../../src-main/devnet/startDevnet.ts';
+import { startDevnet, type Devnet } from '../../src-main/devnet/server/startDevnet.ts';
 import { uploadKoinosbox } from '../wallet/chain/wasmToken.ts';
 import { method } from './koilibContract.ts';
 import { rest, rpc, signedOperationsJson } from './httpHelpers.ts';

@@ -7,7 +7,7 @@ import { fromJson } from '../../src-main/koinos/codec.ts';
 import { parseAbi } from '../../src-main/koinos/contractAbi.ts';
 import type { Operation } from '../../src-main/koinos/types.ts';
 import { KOIN_ABI } from '../../src-main/devnet/contracts/abi/systemAbis.ts';
-import { startDevnet, type Devnet } from '../../src-main/devnet/startDevnet.ts';
+import { startDevnet, type Devnet } from '../../src-main/devnet/server/startDevnet.ts';
 import { rest, rpc, signedOperationsJson } from './httpHelpers.ts';
 
 const KOIN = 100_000_000n;

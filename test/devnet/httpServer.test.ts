@@ -3,7 +3,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { request as httpRequest, Agent } from 'node:http';
 import { connect } from 'node:net';
-import { startDevnet, type Devnet } from '../../src-main/devnet/startDevnet.ts';
+import { startDevnet, type Devnet } from '../../src-main/devnet/server/startDevnet.ts';
 import { rest, rpc, rpcRaw, transferJson } from './httpHelpers.ts';
 
 const KEY = 'devnet-test-key-1';

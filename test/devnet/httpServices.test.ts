@@ -8,7 +8,7 @@ import { decode, encode } from '../../src-main/koinos/codec.ts';
 import { addressFromString } from '../../src-main/koinos/address.ts';
 import { TOKEN_METHODS, VHP_METHODS } from '../../src-main/koinos/koin.ts';
 import { nonceToBytes } from '../../src-main/koinos/transaction.ts';
-import { startDevnet, type Devnet } from '../../src-main/devnet/startDevnet.ts';
+import { startDevnet, type Devnet } from '../../src-main/devnet/server/startDevnet.ts';
 import { nextNonce, rest, rpc, rpcError, signedOperationsJson, transferJson } from './httpHelpers.ts';
 
 const KOIN = 100_000_000n;

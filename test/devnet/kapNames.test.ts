@@ -2,7 +2,7 @@
 // address in a mainnet-shaped chain, with the ABI the contract meta store answers; mint, owner_of, get_name, get_names.
 import { Contract, Provider, Signer } from 'koilib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDevnet, type Devnet } from '../../src-main/devnet/startDevnet.ts';
+import { startDevnet, type Devnet } from '../../src-main/devnet/server/startDevnet.ts';
 import { failure, method, write } from './koilibContract.ts';
 
 const KAP_MAINNET = '13tmzDmfqCsbYT26C4CmKxq86d33senqH3';

@@ -2,7 +2,7 @@
 // sends a KOIN transfer to the devnet over HTTP, waits for inclusion, and sees the same state as the devnet itself.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { Contract, Provider, Signer, utils } from 'koilib';
-import { startDevnet, type Devnet } from '../../src-main/devnet/startDevnet.ts';
+import { startDevnet, type Devnet } from '../../src-main/devnet/server/startDevnet.ts';
 import { koinBalance, rest, rpc } from './httpHelpers.ts';
 
 const KOIN = 100_000_000n;

@@ -3,9 +3,9 @@
 // contract loop ending at the rc limit or at the block's compute limit with nothing changed.
 import { describe, expect, it } from 'vitest';
 import type { Transaction } from '../../src-main/koinos/types.ts';
-import { ChainError } from '../../src-main/devnet/chainError.ts';
+import { ChainError } from '../../src-main/devnet/state/chainError.ts';
 import { openNode } from '../../src-main/devnet/node.ts';
-import { BlockResources, RcMeter, RESOURCE_LIMITS } from '../../src-main/devnet/resources.ts';
+import { BlockResources, RcMeter, RESOURCE_LIMITS } from '../../src-main/devnet/state/resources.ts';
 import type { DevnetNode } from '../../src-main/devnet/types.ts';
 import { wat } from './vm/wat.ts';
 import { balanceOf, key, KOIN, koinTx, pendingCount, rejection, snapshot, submit, testNodes, transferTx } from './helpers.ts';

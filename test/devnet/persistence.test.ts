@@ -5,9 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decode, encode } from '../../src-main/koinos/codec.ts';
-import { FORMAT_VERSION } from '../../src-main/devnet/chainData.ts';
+import { FORMAT_VERSION } from '../../src-main/devnet/store/chainData.ts';
 import { openNode } from '../../src-main/devnet/node.ts';
-import { LevelStore, storeKey } from '../../src-main/devnet/store.ts';
+import { LevelStore } from '../../src-main/devnet/store/store.ts';
+import { metaKey } from '../../src-main/devnet/store/storeKeys.ts';
 import type { DevnetConfig, DevnetNode } from '../../src-main/devnet/types.ts';
 import { balanceOf, key, KOIN, koinTx, manaOf, nonceOf, pendingCount, submit, transferTx } from './helpers.ts';
 
@@ -139,8 +140,8 @@ describe('persistence', () => {
     await first.close();
     open.splice(open.indexOf(first), 1);
     const store = await LevelStore.open(dataDir, false);
-    const meta = decode<{ format_version: number }>('koinos.devnet.chain_meta', (await store.get(storeKey('meta')))!);
-    store.write([{ type: 'put', key: storeKey('meta'), value: encode('koinos.devnet.chain_meta', { ...meta, format_version: older }) }]);
+    const meta = decode<{ format_version: number }>('koinos.devnet.chain_meta', (await store.get(metaKey()))!);
+    store.write([{ type: 'put', key: metaKey(), value: encode('koinos.devnet.chain_meta', { ...meta, format_version: older }) }]);
     await store.close();
     await expect(openNode({ dataDir, manual: true, signatureThreads: 0 })).rejects.toThrow(
       new RegExp(`has format ${older}, this devnet reads format ${FORMAT_VERSION}`),

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Contract, Provider, Signer, Transaction, utils } from 'koilib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDevnet, type Devnet } from '../../src-main/devnet/startDevnet.ts';
+import { startDevnet, type Devnet } from '../../src-main/devnet/server/startDevnet.ts';
 import { openNode } from '../../src-main/devnet/node.ts';
 import { spawnDevnet, runDevnetToExit, type DevnetProcess } from './devnetProcess.ts';
 import { rpc } from './httpHelpers.ts';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { utf8ToBytes } from '../../src-main/koinos/bytes.ts';
 import { sha256 } from '../../src-main/koinos/hash.ts';
 import { recoverPublicKey, signDigest } from '../../src-main/koinos/keys.ts';
-import { inlineRecoverer, signatureFormatError, workerRecoverer } from '../../src-main/devnet/signatures.ts';
+import { inlineRecoverer, signatureFormatError, workerRecoverer } from '../../src-main/devnet/chain/signatures.ts';
 import { key } from './helpers.ts';
 
 function samples(count: number): { signature: Uint8Array; digest: Uint8Array }[] {

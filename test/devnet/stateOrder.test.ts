@@ -3,11 +3,11 @@
 // model; and a space of 100,000 objects where a neighbour costs a few binary searches, not a scan.
 import { describe, expect, it } from 'vitest';
 import type { ObjectSpace } from '../../src-main/koinos/types.ts';
-import { ORDERED_KEYS_WORK } from '../../src-main/devnet/orderedKeys.ts';
-import { BaseState, objectSpace, StateView } from '../../src-main/devnet/state.ts';
-import { viewObjectStore } from '../../src-main/devnet/stateObjectStore.ts';
+import { ORDERED_KEYS_WORK } from '../../src-main/devnet/state/orderedKeys.ts';
+import { BaseState, objectSpace, StateView } from '../../src-main/devnet/state/state.ts';
+import { viewObjectStore } from '../../src-main/devnet/state/stateObjectStore.ts';
 import { databaseKeyText } from '../../src-main/devnet/vm/objectStore.ts';
-import { keyText } from '../../src-main/devnet/store.ts';
+import { keyText } from '../../src-main/devnet/store/storeKeys.ts';
 
 const ZONE = Uint8Array.of(0x00, 0x11, 0x22);
 const SPACE: ObjectSpace = { system: false, zone: ZONE, id: 1 };

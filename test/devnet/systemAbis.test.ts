@@ -5,7 +5,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Contract, Provider } from 'koilib';
-import { startDevnet, type Devnet } from '../../src-main/devnet/startDevnet.ts';
+import { startDevnet, type Devnet } from '../../src-main/devnet/server/startDevnet.ts';
 import { KCS5_ABI, KOIN_ABI, VHP_ABI } from '../../src-main/devnet/contracts/abi/systemAbis.ts';
 import { rest, rpc, transferJson } from './httpHelpers.ts';
 

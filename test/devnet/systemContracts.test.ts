@@ -3,8 +3,8 @@
 // builds it (approve, then burn), and the reads and refusals of the other three.
 import { Contract, Provider, Signer, Transaction, utils } from 'koilib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDevnet, type Devnet } from '../../src-main/devnet/startDevnet.ts';
-import { RESOURCE_LIMITS } from '../../src-main/devnet/resources.ts';
+import { startDevnet, type Devnet } from '../../src-main/devnet/server/startDevnet.ts';
+import { RESOURCE_LIMITS } from '../../src-main/devnet/state/resources.ts';
 import { failure, method, write } from './koilibContract.ts';
 
 const KOIN = 100_000_000n;

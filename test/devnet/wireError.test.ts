@@ -1,7 +1,7 @@
 // The one mapper from devnet errors to the wire: chain error data is written with its keys sorted, as koinos-chain's
 // nlohmann::json (a std::map) writes it, so clients that print the data see the real node's text.
 import { describe, it, expect } from 'vitest';
-import { toWireError } from '../../src-main/devnet/wireError.ts';
+import { toWireError } from '../../src-main/devnet/server/wireError.ts';
 import { NodeError } from '../../src-main/devnet/types.ts';
 import { WalletError } from '../../src-main/koinos/errors.ts';
 

@@ -5,7 +5,7 @@
 // removed in Settings.
 import { Contract, Provider, Signer } from 'koilib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { devKey } from '../../src-main/devnet/devKeys.ts';
+import { devKey } from '../../src-main/devnet/chain/devKeys.ts';
 import { approve, chromiumMissing, createWallet, go, importDevAccount, selectAccount, startE2eWallet, type E2eWallet } from './harness.ts';
 import type { Page } from 'playwright-core';
 

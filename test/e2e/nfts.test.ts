@@ -2,7 +2,7 @@
 // tokens show no images on the local network, and main's fetched image (PNG shown; SVG and an address on the user's own
 // network refused) on the same chain as a custom network; one NFT is sent through review and approval to the recipient.
 import { afterEach, describe, expect, it } from 'vitest';
-import { devKey } from '../../src-main/devnet/devKeys.ts';
+import { devKey } from '../../src-main/devnet/chain/devKeys.ts';
 import { png, SVG, uploadCollection } from '../wallet/chain/nftFixtures.ts';
 import { testServer } from '../wallet/chain/helpers.ts';
 import { addCustomNetwork, alertText, approve, chromiumMissing, createWallet, go, importDevAccount, selectAccount, startE2eWallet, type E2eWallet } from './harness.ts';

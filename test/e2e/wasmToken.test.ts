@@ -3,7 +3,7 @@
 // contract), its balance shown, sent to a second account through the review, decoded in both histories, shown as gone
 // once the network restarts, and removed.
 import { afterEach, describe, expect, it } from 'vitest';
-import { devKey } from '../../src-main/devnet/devKeys.ts';
+import { devKey } from '../../src-main/devnet/chain/devKeys.ts';
 import { uploadKoinosbox } from '../wallet/chain/wasmToken.ts';
 import { alertText, amountText, approve, chromiumMissing, createWallet, go, importDevAccount, selectAccount, startE2eWallet, type E2eWallet } from './harness.ts';
 

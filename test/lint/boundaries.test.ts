@@ -51,3 +51,70 @@ describe('protocol library imports', () => {
     expect(await restricted('src-main/koinos/transaction.ts', "import { signDigest } from './keys.ts';\nexport { signDigest };\n")).toEqual([]);
   });
 });
+
+describe('devnet rooms', () => {
+  it('keeps the wallet, IPC, shells, CLI, renderer and Electron out of every devnet room', async () => {
+    const cases: [string, string][] = [
+      ['src-main/devnet/node.ts', '../wallet/walletApp.ts'],
+      ['src-main/devnet/server/fixture.ts', '../../ipc/contract.ts'],
+      ['src-main/devnet/chain/fixture.ts', '../../shells/electron/main.ts'],
+      ['src-main/devnet/contracts/fixture.ts', '../../cli/main.ts'],
+      ['src-main/devnet/store/fixture.ts', '../../../src-renderer/lib/ipc.ts'],
+      ['src-main/devnet/server/fixture.ts', 'electron'],
+    ];
+    for (const [path, spec] of cases) {
+      expect(await restricted(path, `import x from '${spec}';\nexport { x };\n`), `${path} -> ${spec}`).toEqual([
+        expect.stringMatching(/The devnet is a library/),
+      ]);
+    }
+  });
+
+  it('lets the servers use the node and the chain, and keeps the rooms below the node from reaching up', async () => {
+    const server = "import { openNode } from '../node.ts';\nimport { requestType } from '../methods.ts';\nimport { describeShape } from '../chain/shapes.ts';\nexport { openNode, requestType, describeShape };\n";
+    expect(await restricted('src-main/devnet/server/fixture.ts', server)).toEqual([]);
+    for (const room of ['chain', 'state', 'store', 'vm', 'contracts']) {
+      const path = `src-main/devnet/${room}/fixture.ts`;
+      expect(await restricted(path, "import { startDevnet } from '../server/startDevnet.ts';\nexport { startDevnet };\n"), path).toEqual([
+        expect.stringMatching(/never import devnet\/server\//),
+        ...(room === 'vm' ? [expect.stringMatching(/vm\/ imports only/)] : []),
+      ]);
+      expect(await restricted(path, "import { openNode } from '../node.ts';\nexport { openNode };\n"), path).toEqual([
+        expect.stringMatching(/sit below the node/),
+        ...(room === 'vm' ? [expect.stringMatching(/vm\/ imports only/)] : []),
+      ]);
+    }
+    expect(await restricted('src-main/devnet/contracts/abi/fixture.ts', "import { settingsOf } from '../../config.ts';\nexport { settingsOf };\n")).toHaveLength(1);
+    expect(await restricted('src-main/devnet/chain/fixture.ts', "import { KOIN } from '../contracts/registry.ts';\nimport { StateView } from '../state/state.ts';\nimport { blockKey } from '../store/storeKeys.ts';\nimport { systemCall } from '../vm/hostApi.ts';\nimport type { DevnetConfig } from '../types.ts';\nexport { KOIN, StateView, blockKey, systemCall, type DevnetConfig };\n")).toEqual([]);
+  });
+
+  it('keeps the state layer under the chain and the contracts', async () => {
+    for (const spec of ['../chain/applyTransaction.ts', '../contracts/registry.ts']) {
+      expect(await restricted('src-main/devnet/state/fixture.ts', `import x from '${spec}';\nexport { x };\n`), spec).toEqual([expect.stringMatching(/state\/ is what transactions run against/)]);
+    }
+    expect(await restricted('src-main/devnet/state/fixture.ts', "import { keyText } from '../store/storeKeys.ts';\nimport { COMPUTE_REGISTRY } from '../vm/computeRegistry.ts';\nexport { keyText, COMPUTE_REGISTRY };\n")).toEqual([]);
+  });
+
+  it('keeps vm/ a library: koinos, itself, the chain error and the store key text only', async () => {
+    for (const spec of ['../chain/applyTransaction.ts', '../contracts/registry.ts', '../state/state.ts', '../store/store.ts']) {
+      expect(await restricted('src-main/devnet/vm/fixture.ts', `import x from '${spec}';\nexport { x };\n`), spec).toEqual([expect.stringMatching(/vm\/ imports only src-main\/koinos/)]);
+    }
+    const allowed = "import { decode } from '../../koinos/codec.ts';\nimport { ChainError } from '../state/chainError.ts';\nimport { keyText } from '../store/storeKeys.ts';\nimport { systemCall } from './hostCalls.ts';\nexport { decode, ChainError, keyText, systemCall };\n";
+    expect(await restricted('src-main/devnet/vm/fixture.ts', allowed)).toEqual([]);
+  });
+
+  it('lets the wallet and the CLI reach the devnet only through its public entry points', async () => {
+    for (const spec of ['../../devnet/node.ts', '../../devnet/chain/genesis.ts', '../../devnet/store/store.ts', '../../devnet/server/httpServer.ts']) {
+      expect(await restricted('src-main/wallet/chain/fixture.ts', `import x from '${spec}';\nexport { x };\n`), spec).toEqual([expect.stringMatching(/The wallet reaches the devnet only through/)]);
+    }
+    const wallet = [
+      "import { DEFAULT_PORT } from '../../devnet/server/startDevnet.ts';",
+      "import type { DevnetThreadOptions } from '../../devnet/server/devnetWorker.ts';",
+      "import type { ShapeName } from '../../devnet/chain/shapes.ts';",
+      "import { ChainError } from '../../devnet/state/chainError.ts';",
+      'export { DEFAULT_PORT, ChainError, type DevnetThreadOptions, type ShapeName };',
+    ].join('\n');
+    expect(await restricted('src-main/wallet/chain/fixture.ts', wallet)).toEqual([]);
+    expect(await restricted('src-main/cli/fixture.ts', "import { openNode } from '../devnet/node.ts';\nexport { openNode };\n")).toEqual([expect.stringMatching(/The CLI reaches the devnet only through/)]);
+    expect(await restricted('src-main/cli/fixture.ts', "import { requestType } from '../devnet/methods.ts';\nimport { startDevnet } from '../devnet/server/startDevnet.ts';\nexport { requestType, startDevnet };\n")).toEqual([]);
+  });
+});

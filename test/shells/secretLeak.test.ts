@@ -7,7 +7,7 @@ import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IPC_CHANNELS, type IpcChannel } from '../../src-main/ipc/contract.ts';
-import { startDevnet, type Devnet } from '../../src-main/devnet/startDevnet.ts';
+import { startDevnet, type Devnet } from '../../src-main/devnet/server/startDevnet.ts';
 import { toHex } from '../../src-main/koinos/bytes.ts';
 import { newMnemonic, newPrivateKey, privateKeyFromMnemonic, privateKeyToWif, publicKeyFromPrivateKey } from '../../src-main/koinos/keys.ts';
 import { addressFromPublicKey, addressToString } from '../../src-main/koinos/address.ts';

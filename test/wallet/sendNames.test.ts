@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Contract, Provider, Signer } from 'koilib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { devKey } from '../../src-main/devnet/devKeys.ts';
+import { devKey } from '../../src-main/devnet/chain/devKeys.ts';
 import { WalletError } from '../../src-main/koinos/errors.ts';
 import { createWalletApp, type WalletApp } from '../../src-main/wallet/walletApp.ts';
 import { KEYTAR, PASSWORD, TEST_SCRYPT, removeService, uniqueService } from './vault/helpers.ts';

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { IpcEvents } from '../../src-main/ipc/contract.ts';
 import { PENDING_TRANSACTIONS_FILE } from '../../src-main/wallet/chain/pendingTransactions.ts';
 import { createWalletApp, type WalletApp } from '../../src-main/wallet/walletApp.ts';
-import { devKey } from '../../src-main/devnet/devKeys.ts';
+import { devKey } from '../../src-main/devnet/chain/devKeys.ts';
 import { testServices } from './chain/services.ts';
 import { KEYTAR, PASSWORD, TEST_SCRYPT, removeService, uniqueService } from './vault/helpers.ts';
 

@@ -2,8 +2,8 @@
 // KOIN claims of the Ethereum snapshot. A devnet has no snapshot, so its claim set is empty: get_info answers zeros,
 // check_claim an unclaimed zero, and claim refuses every address as the contract refuses one it does not hold.
 import { decode, encode } from '../../koinos/codec.ts';
-import { ERROR_CODE, reversion } from '../chainError.ts';
-import { COMPUTE } from '../resources.ts';
+import { ERROR_CODE, reversion } from '../state/chainError.ts';
+import { COMPUTE } from '../state/resources.ts';
 import { useCompute, type CallContext, type Contract } from './context.ts';
 import { systemAbi, systemMethod, type SystemMethod } from './systemAbi.ts';
 

@@ -1,10 +1,25 @@
 // What a built-in contract runs with: the state layer, the meter, the block it runs in, the transaction's signers and
 // the event log, plus the one interface every built-in contract (KOIN, VHP, test tokens) answers calls through.
-import type { EventData, Transaction } from '../../koinos/types.ts';
-import { ChainError, ERROR_CODE, reversion } from '../chainError.ts';
-import { COMPUTE, type RcMeter } from '../resources.ts';
-import type { Space, StateView } from '../state.ts';
-import type { ChainFacts } from '../chainFacts.ts';
+import type { Block, EventData, Transaction } from '../../koinos/types.ts';
+import { ChainError, ERROR_CODE, reversion } from '../state/chainError.ts';
+import { COMPUTE, type RcMeter } from '../state/resources.ts';
+import type { Space, StateSource, StateView } from '../state/state.ts';
+import type { HeadInfo } from '../vm/executionContext.ts';
+
+/** The chain facts of one run (built by chain/chainFacts.ts). */
+export interface ChainFacts {
+  chainId: Uint8Array;
+  /** get_head_info: the head topology, its time and the last irreversible block. */
+  headInfo(): HeadInfo;
+  /** get_block: the block being applied; undefined outside a block (a submission, a read). */
+  block(): Block | undefined;
+  /**
+   * The state the chain reads system call overrides from (execution_context's parent state node): the head state
+   * at a submission or a read, the state before the block inside one. An override set in a block applies from the
+   * next block.
+   */
+  parentState: StateSource;
+}
 
 /** The context of one contract call. */
 export interface CallContext {
@@ -33,7 +48,7 @@ export interface CallContext {
   /** The transaction and its receipt's logs, for uploaded (wasm) contracts (wasmContracts.ts). */
   transaction?: Transaction;
   logs?: string[];
-  /** Chain id, head and block as the contracts of this run see them (chainFacts.ts). */
+  /** Chain id, head and block as the contracts of this run see them (chain/chainFacts.ts). */
   chain?: ChainFacts;
   /**
    * The nonce account's pending nonce at a broadcast submission (controller.cpp set_mempool_nonce): a contract's

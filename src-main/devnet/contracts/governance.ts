@@ -2,8 +2,8 @@
 // make answer a chain with no proposals. Submitting one is refused: governance on the real chain is block producers
 // voting over weeks of blocks (pre_block_callback), which a single-producer devnet has no use for.
 import { decode, encode } from '../../koinos/codec.ts';
-import { ERROR_CODE, reversion } from '../chainError.ts';
-import { COMPUTE } from '../resources.ts';
+import { ERROR_CODE, reversion } from '../state/chainError.ts';
+import { COMPUTE } from '../state/resources.ts';
 import { useCompute, type CallContext, type Contract } from './context.ts';
 import { systemAbi, systemMethod, type SystemMethod } from './systemAbi.ts';
 

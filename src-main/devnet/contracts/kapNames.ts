@@ -6,9 +6,9 @@ import { bytesToUtf8, concatBytes, toBase58, utf8ToBytes } from '../../koinos/by
 import { decode, encode } from '../../koinos/codec.ts';
 import { DESCRIPTOR } from '../../koinos/generated/descriptor.ts';
 import { parseKapName } from '../../koinos/recipientName.ts';
-import { reversion } from '../chainError.ts';
-import { COMPUTE } from '../resources.ts';
-import { objectSpace, type Space } from '../state.ts';
+import { reversion } from '../state/chainError.ts';
+import { COMPUTE } from '../state/resources.ts';
+import { objectSpace, type Space } from '../state/state.ts';
 import { check, emit, getObject, putObject, useCompute, type CallContext, type Contract } from './context.ts';
 
 const KAP = 'koinos.contracts.kap.';

@@ -5,9 +5,9 @@ import { decode, encode } from '../../koinos/codec.ts';
 import type { TokenMethod } from '../../koinos/koin.ts';
 import { check, useCompute, type CallContext } from './context.ts';
 import { TokenContract, type TokenInfo } from './token.ts';
-import { ERROR_CODE } from '../chainError.ts';
-import { COMPUTE } from '../resources.ts';
-import type { StateView } from '../state.ts';
+import { ERROR_CODE } from '../state/chainError.ts';
+import { COMPUTE } from '../state/resources.ts';
+import type { StateView } from '../state/state.ts';
 
 /** Mana regenerates fully in 5 days (ms). */
 export const MANA_REGEN_TIME_MS = 432_000_000n;

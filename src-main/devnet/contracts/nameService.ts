@@ -4,8 +4,8 @@
 import { equalBytes, toBase58, utf8ToBytes } from '../../koinos/bytes.ts';
 import { decode, encode } from '../../koinos/codec.ts';
 import { DESCRIPTOR } from '../../koinos/generated/descriptor.ts';
-import { ERROR_CODE, reversion } from '../chainError.ts';
-import { objectSpace, type Space, type StateView } from '../state.ts';
+import { ERROR_CODE, reversion } from '../state/chainError.ts';
+import { objectSpace, type Space, type StateView } from '../state/state.ts';
 import { check, emit, getObject, putObject, removeObject, type CallContext, type Contract } from './context.ts';
 
 const NS = 'koinos.contracts.name_service.';

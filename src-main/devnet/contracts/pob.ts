@@ -4,9 +4,9 @@
 import { equalBytes, toBase58 } from '../../koinos/bytes.ts';
 import { decode, encode } from '../../koinos/codec.ts';
 import { TOKEN_METHODS } from '../../koinos/koin.ts';
-import { ERROR_CODE, reversion } from '../chainError.ts';
-import { COMPUTE } from '../resources.ts';
-import { objectSpace, type Space, type StateView } from '../state.ts';
+import { ERROR_CODE, reversion } from '../state/chainError.ts';
+import { COMPUTE } from '../state/resources.ts';
+import { objectSpace, type Space, type StateView } from '../state/state.ts';
 import { check, emit, getObject, putObject, removeObject, useCompute, type CallContext, type Contract } from './context.ts';
 import { systemAbi, systemMethod, type SystemMethod } from './systemAbi.ts';
 

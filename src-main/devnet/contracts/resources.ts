@@ -2,8 +2,8 @@
 // answers the resource limits and prices the devnet meters with (../resources.ts RESOURCE_LIMITS), and the market and
 // parameter figures a fresh mainnet starts with. The devnet's prices are fixed, so there is no market to move or set.
 import { decode, encode } from '../../koinos/codec.ts';
-import { ERROR_CODE, reversion } from '../chainError.ts';
-import { COMPUTE, RESOURCE_LIMITS } from '../resources.ts';
+import { ERROR_CODE, reversion } from '../state/chainError.ts';
+import { COMPUTE, RESOURCE_LIMITS } from '../state/resources.ts';
 import { check, useCompute, type CallContext, type Contract } from './context.ts';
 import { MANA_REGEN_TIME_MS } from './koin.ts';
 import { systemAbi, systemMethod, type SystemMethod } from './systemAbi.ts';

@@ -5,9 +5,9 @@ import { UINT64_MAX } from '../../koinos/amounts.ts';
 import { concatBytes, equalBytes, toBase58 } from '../../koinos/bytes.ts';
 import { decode, encode } from '../../koinos/codec.ts';
 import { koinMethodByEntryPoint, type TokenMethod } from '../../koinos/koin.ts';
-import { ERROR_CODE, reversion } from '../chainError.ts';
-import { COMPUTE } from '../resources.ts';
-import { objectSpace, type Space, type StateView } from '../state.ts';
+import { ERROR_CODE, reversion } from '../state/chainError.ts';
+import { COMPUTE } from '../state/resources.ts';
+import { objectSpace, type Space, type StateView } from '../state/state.ts';
 import { check, emit, getObject, putObject, removeObject, useCompute, type CallContext, type Contract } from './context.ts';
 
 const EMPTY = new Uint8Array(0);

@@ -4,7 +4,7 @@ import { decode, encode } from '../../koinos/codec.ts';
 import type { TokenMethod } from '../../koinos/koin.ts';
 import { check, useCompute, type CallContext } from './context.ts';
 import { TokenContract, type TokenInfo } from './token.ts';
-import { COMPUTE } from '../resources.ts';
+import { COMPUTE } from '../state/resources.ts';
 
 export const VHP_INFO: TokenInfo = { name: 'Virtual Hash Power', symbol: 'VHP', decimals: 8 };
 /** Blocks an increase waits before it counts in the effective balance (Vhp.ts `_delay_blocks`). */

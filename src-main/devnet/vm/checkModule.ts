@@ -1,7 +1,7 @@
 // The module check the chain's VM (fizzy) makes when a contract is first run: WebAssembly 1.0 only (a later feature
 // is refused with its name and byte offset), imports only the two host functions, memory within 512 pages, an
 // exported `_start`. Returns the module's layout, which the instrumentation rewrites.
-import { ChainError, ERROR_CODE } from '../chainError.ts';
+import { ChainError, ERROR_CODE } from '../state/chainError.ts';
 import { featureOfOpcode, featureOfValueType, isMvpValueType, MVP_IMMEDIATES, type Immediate } from './opcodes.ts';
 import { moduleError, WasmReader } from './wasmBytes.ts';
 

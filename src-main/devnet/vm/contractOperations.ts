@@ -4,7 +4,7 @@
 // node gives the environment: state layer, meter, transaction.
 import { decode, encode } from '../../koinos/codec.ts';
 import type { UploadContractOperation } from '../../koinos/types.ts';
-import { ChainError, ERROR_CODE } from '../chainError.ts';
+import { ChainError, ERROR_CODE } from '../state/chainError.ts';
 import { ExecutionContext, HOST_ERROR, PRIVILEGE, type HostEnvironment } from './executionContext.ts';
 import { dispatchKey, systemCall, thunkExists } from './hostApi.ts';
 import { KERNEL_SPACE } from './stateThunks.ts';

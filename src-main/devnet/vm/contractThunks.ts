@@ -4,9 +4,9 @@
 import { decode, encode } from '../../koinos/codec.ts';
 import { addressFromPublicKey } from '../../koinos/address.ts';
 import { multihashSha256 } from '../../koinos/hash.ts';
-import { ChainError, ERROR_CODE } from '../chainError.ts';
+import { ChainError, ERROR_CODE } from '../state/chainError.ts';
 import { HOST_ERROR, ExecutionContext, ExitSuccess, PRIVILEGE, type Privilege } from './executionContext.ts';
-import { invokeSystemCall, invokeThunk, systemCall } from './hostApi.ts';
+import { invokeSystemCall, invokeThunk, systemCall } from './hostCalls.ts';
 import { prepareModule } from './prepareModule.ts';
 import { runModule, type TickMeter } from './runModule.ts';
 import { KERNEL_SPACE, type DatabaseObject } from './stateThunks.ts';

@@ -4,7 +4,7 @@ import * as ecc from 'tiny-secp256k1';
 import { sha1, ripemd160 } from '@noble/hashes/legacy.js';
 import { sha256, sha512 } from '@noble/hashes/sha2.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { ChainError, ERROR_CODE } from '../chainError.ts';
+import { ChainError, ERROR_CODE } from '../state/chainError.ts';
 import { isCanonicalSignature } from '../../koinos/keys.ts';
 import { vrfVerify } from '../../koinos/vrf.ts';
 import type { ComputeName } from './computeRegistry.ts';

@@ -3,7 +3,7 @@
 // meter, transaction, block, events and logs) given by the node that runs it.
 import type { Block } from '../../koinos/types.ts';
 import type { EventData, Operation, Transaction } from '../../koinos/types.ts';
-import { ChainError, ERROR_CODE } from '../chainError.ts';
+import { ChainError, ERROR_CODE } from '../state/chainError.ts';
 import { COMPUTE_REGISTRY, type ComputeName } from './computeRegistry.ts';
 import type { ObjectStore } from './objectStore.ts';
 

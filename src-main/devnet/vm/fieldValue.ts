@@ -2,7 +2,7 @@
 // of the transaction or block, answered as a koinos.chain.value_type - scalars in their own kind, messages packed in
 // an Any, repeated fields as a packed list_type.
 import { encode } from '../../koinos/codec.ts';
-import { ChainError } from '../chainError.ts';
+import { ChainError } from '../state/chainError.ts';
 
 type Kind = 'bytes' | 'uint64' | 'uint32' | { message: string };
 

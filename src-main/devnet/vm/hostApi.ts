@@ -3,11 +3,12 @@
 // overrides from the dispatch space, and `systemCall` for the chain's own nested calls (system_call::NAME). Each call
 // runs in a kernel frame, is charged from the compute registry, and maps errors to codes.
 import { decode, encode } from '../../koinos/codec.ts';
-import { ChainError, ERROR_CODE } from '../chainError.ts';
+import { ChainError, ERROR_CODE } from '../state/chainError.ts';
 import type { ComputeName } from './computeRegistry.ts';
 import { recoverPublicKeyThunk, hash, verifyMerkleRoot, verifyVrfProof } from './cryptoThunks.ts';
 import { callThunk, checkAuthority, exitThunk, getArguments, getCaller, getContractId, runBytecode, verifySignature } from './contractThunks.ts';
 import { HOST_ERROR, ExecutionContext, ExitSuccess, PRIVILEGE, type ContractMetadataObject, type DispatchTarget } from './executionContext.ts';
+import { registerHost } from './hostCalls.ts';
 import type { HostResult } from './runModule.ts';
 
 const EMPTY = new Uint8Array(0);
@@ -357,3 +358,6 @@ export function invokeThunk(ctx: ExecutionContext, tid: number, ret: Uint8Array,
   if (code !== 0) return errorResult(code, message, ret);
   return { code: 0, written };
 }
+
+// The thunks reach the host through hostCalls.ts (they cannot import this module, which imports them).
+registerHost({ systemCall, invokeSystemCall, invokeThunk });

@@ -3,7 +3,7 @@
 // before longer ones). `put` and `remove` answer the disk bytes they use, as state_db's put_object counts them.
 import { encode } from '../../koinos/codec.ts';
 import type { ObjectSpace } from '../../koinos/types.ts';
-import { keyText } from '../store.ts';
+import { keyText } from '../store/storeKeys.ts';
 
 export interface StoredObject {
   key: Uint8Array;

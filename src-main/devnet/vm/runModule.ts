@@ -4,7 +4,7 @@
 // from the image of a new instance, what the run used past it zeroed, and the mutable globals (the memory's size among
 // them, see instrument.ts) reset: the state a new instance has (WebAssembly 1.0 code cannot change its table), without
 // the cost of a new memory each run.
-import { ChainError, ERROR_CODE } from '../chainError.ts';
+import { ChainError, ERROR_CODE } from '../state/chainError.ts';
 import type { HostImport } from './checkModule.ts';
 import { MEMORY_EXPORT, PAGES_EXPORT, RESET_EXPORT, TICKS_EXPORT, trapRefund } from './instrument.ts';
 import type { IdleInstance, PreparedModule } from './prepareModule.ts';

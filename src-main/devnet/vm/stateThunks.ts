@@ -1,6 +1,6 @@
 // The system calls on chain state and the chronicler: put/get/remove/next/prev object with the chain's permission
 // rules (state::assert_permissions), log and event, and the read-only facts of the head, chain, transaction and block.
-import { ChainError, ERROR_CODE } from '../chainError.ts';
+import { ChainError, ERROR_CODE } from '../state/chainError.ts';
 import type { ObjectSpace } from '../../koinos/types.ts';
 import { HOST_ERROR, PRIVILEGE, type ExecutionContext } from './executionContext.ts';
 import { fieldValue } from './fieldValue.ts';

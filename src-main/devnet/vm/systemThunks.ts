@@ -4,9 +4,9 @@
 import { toBase58, toHex } from '../../koinos/bytes.ts';
 import { decode } from '../../koinos/codec.ts';
 import { addressFromPublicKey } from '../../koinos/address.ts';
-import { ChainError, ERROR_CODE } from '../chainError.ts';
+import { ChainError, ERROR_CODE } from '../state/chainError.ts';
 import { HOST_ERROR, PRIVILEGE, type ContractMetadataObject, type ExecutionContext, type ResourceLimitData, type SystemServices } from './executionContext.ts';
-import { systemCall } from './hostApi.ts';
+import { systemCall } from './hostCalls.ts';
 import { KERNEL_SPACE } from './stateThunks.ts';
 
 const EMPTY = new Uint8Array(0);

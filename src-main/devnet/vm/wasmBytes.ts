@@ -1,6 +1,6 @@
 // The WebAssembly binary encoding the module check and the instrumentation share: a bounds-checked reader that
 // knows its absolute offset (so errors name the byte), and a growable writer with LEB128.
-import { ChainError, ERROR_CODE } from '../chainError.ts';
+import { ChainError, ERROR_CODE } from '../state/chainError.ts';
 
 /** What fizzy reports for a module it cannot parse; every module error of the devnet starts with it. */
 export const MODULE_PARSE_ERROR = 'could not parse fizzy module - FizzyErrorMalformedModule';

@@ -1,14 +1,14 @@
-// The wallet's side of the devnet worker (devnet/devnetWorker.ts): starts the devnet in a worker thread and talks to
+// The wallet's side of the devnet worker (devnet/server/devnetWorker.ts): starts the devnet in a worker thread and talks to
 // it by messages, so that a contract running to its compute limit blocks the worker, never the wallet's main thread.
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { WalletError, type ErrorCode } from '../../koinos/errors.ts';
-import { ChainError } from '../../devnet/chainError.ts';
-import type { DevnetThreadMessage, DevnetThreadOptions, DevnetThreadRequest, ThreadError } from '../../devnet/devnetWorker.ts';
+import { ChainError } from '../../devnet/state/chainError.ts';
+import type { DevnetThreadMessage, DevnetThreadOptions, DevnetThreadRequest, ThreadError } from '../../devnet/server/devnetWorker.ts';
 
-export type { DevnetThreadOptions } from '../../devnet/devnetWorker.ts';
+export type { DevnetThreadOptions } from '../../devnet/server/devnetWorker.ts';
 
 /** A development account with its key, as the worker reports it (development only). */
 export interface ThreadAccount {
@@ -25,7 +25,7 @@ function workerEntry(): { url: URL | string; eval?: boolean } {
   const here = import.meta.url;
   if (here.endsWith('.ts')) {
     // Node 20 does not apply `--import tsx` to a worker's own imports: the worker registers tsx itself.
-    const source = new URL('../../devnet/devnetWorker.ts', here).href;
+    const source = new URL('../../devnet/server/devnetWorker.ts', here).href;
     return { url: `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(source)}, ${JSON.stringify(source)}))`, eval: true };
   }
   const dir = dirname(fileURLToPath(here));

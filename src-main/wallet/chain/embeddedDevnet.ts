@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { BTYPE, bytesToJson } from '../../koinos/codec.ts';
 import { WalletError } from '../../koinos/errors.ts';
 import type { DevnetStatus } from '../../ipc/contract.ts';
-import { DEFAULT_PORT } from '../../devnet/startDevnet.ts';
-import type { ShapeName } from '../../devnet/shapes.ts';
+import { DEFAULT_PORT } from '../../devnet/server/startDevnet.ts';
+import type { ShapeName } from '../../devnet/chain/shapes.ts';
 import { DevnetThread, type DevnetThreadOptions } from './devnetThread.ts';
 
 export interface EmbeddedDevnetOptions {

@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ChainError } from '../../../src-main/devnet/chainError.ts';
+import { ChainError } from '../../../src-main/devnet/state/chainError.ts';
 import { checkModule } from '../../../src-main/devnet/vm/checkModule.ts';
 import { prepareModule } from '../../../src-main/devnet/vm/prepareModule.ts';
 import { wat } from './wat.ts';

@@ -1,8 +1,8 @@
 // The host as koinos-chain's: system calls from a contract with their messages, frames and permissions, reversions
 // that abort user code and failures that come back as codes, exit and its error data, return buffers, read-only runs.
 import { describe, expect, it } from 'vitest';
-import { ChainError } from '../../../src-main/devnet/chainError.ts';
-import { devKey } from '../../../src-main/devnet/devKeys.ts';
+import { ChainError } from '../../../src-main/devnet/state/chainError.ts';
+import { devKey } from '../../../src-main/devnet/chain/devKeys.ts';
 import { callContract, readContract } from '../../../src-main/devnet/vm/contractOperations.ts';
 import { MemoryObjectStore } from '../../../src-main/devnet/vm/objectStore.ts';
 import { SYSTEM_CALL_IDS } from '../../../src-main/devnet/vm/systemCallIds.ts';

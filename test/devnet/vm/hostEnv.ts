@@ -1,8 +1,8 @@
 // Test helpers for the host: an environment over an in-memory object store, a compute meter with a limit, transactions
 // signed by development keys, and a WAT probe contract that makes one system call and exits with what it got back.
 import { expect } from 'vitest';
-import { ChainError, ERROR_CODE } from '../../../src-main/devnet/chainError.ts';
-import { devKey, GENESIS_KEY_INDEX } from '../../../src-main/devnet/devKeys.ts';
+import { ChainError, ERROR_CODE } from '../../../src-main/devnet/state/chainError.ts';
+import { devKey, GENESIS_KEY_INDEX } from '../../../src-main/devnet/chain/devKeys.ts';
 import type { ComputeMeter, HostEnvironment, ResourceLimitData, SystemServices } from '../../../src-main/devnet/vm/executionContext.ts';
 import { MemoryObjectStore } from '../../../src-main/devnet/vm/objectStore.ts';
 import { uploadContract } from '../../../src-main/devnet/vm/contractOperations.ts';

@@ -2,8 +2,8 @@
 // authority, block signatures, mana and resources, merkle roots and VRF proofs, contract metadata and names; with
 // their registry charges, privilege rules and error codes, called directly and from WAT contracts.
 import { describe, expect, it } from 'vitest';
-import { ChainError } from '../../../src-main/devnet/chainError.ts';
-import { devKey, GENESIS_KEY_INDEX } from '../../../src-main/devnet/devKeys.ts';
+import { ChainError } from '../../../src-main/devnet/state/chainError.ts';
+import { devKey, GENESIS_KEY_INDEX } from '../../../src-main/devnet/chain/devKeys.ts';
 import { callContract } from '../../../src-main/devnet/vm/contractOperations.ts';
 import { COMPUTE_REGISTRY } from '../../../src-main/devnet/vm/computeRegistry.ts';
 import { ExecutionContext, PRIVILEGE, type Privilege } from '../../../src-main/devnet/vm/executionContext.ts';

@@ -2,7 +2,7 @@
 // KOIN, sends its own (caller == from), spends an allowance an account approved to it and is refused without one;
 // KOIN's events keep KOIN as their source; the call is charged the registry's `call` on top of KOIN's own work.
 import { describe, expect, it } from 'vitest';
-import { COMPUTE } from '../../../src-main/devnet/resources.ts';
+import { COMPUTE } from '../../../src-main/devnet/state/resources.ts';
 import type { DevnetNode } from '../../../src-main/devnet/types.ts';
 import { COMPUTE_REGISTRY } from '../../../src-main/devnet/vm/computeRegistry.ts';
 import { SYSTEM_CALL_IDS } from '../../../src-main/devnet/vm/systemCallIds.ts';
@@ -12,7 +12,7 @@ import { encodeKoinArgs, KOIN_METHODS } from '../../../src-main/koinos/koin.ts';
 import type { Operation, TransactionReceipt } from '../../../src-main/koinos/types.ts';
 import { balanceOf, KOIN, key, koinTx, submit, testNodes, transferTx, type TxOptions } from '../helpers.ts';
 import { constantContract, probeContract } from './hostEnv.ts';
-import type { DevKey } from '../../../src-main/devnet/devKeys.ts';
+import type { DevKey } from '../../../src-main/devnet/chain/devKeys.ts';
 
 const node = testNodes();
 

@@ -3,7 +3,7 @@
 // checkAccountAuthority), a reversion in the callee ends the whole call, and a read goes through the nested call.
 import { Contract, Provider, Signer, utils } from 'koilib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDevnet, type Devnet } from '../../../src-main/devnet/startDevnet.ts';
+import { startDevnet, type Devnet } from '../../../src-main/devnet/server/startDevnet.ts';
 import { NO_PROTOC, buildContract, type BuiltContract } from '../../contracts/build.ts';
 import { method, write, failure } from '../koilibContract.ts';
 

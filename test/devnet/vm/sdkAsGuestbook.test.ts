@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Contract, Provider, Signer, utils } from 'koilib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDevnet, type Devnet } from '../../../src-main/devnet/startDevnet.ts';
+import { startDevnet, type Devnet } from '../../../src-main/devnet/server/startDevnet.ts';
 import { checkModule } from '../../../src-main/devnet/vm/checkModule.ts';
 import { NO_PROTOC, buildContract, entryPoint, type BuiltContract } from '../../contracts/build.ts';
 import { rpc, rpcError } from '../httpHelpers.ts';

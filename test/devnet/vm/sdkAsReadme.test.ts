@@ -7,7 +7,7 @@ import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
 import { Contract, Provider, Signer } from 'koilib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDevnet, type Devnet } from '../../../src-main/devnet/startDevnet.ts';
+import { startDevnet, type Devnet } from '../../../src-main/devnet/server/startDevnet.ts';
 import { checkModule } from '../../../src-main/devnet/vm/checkModule.ts';
 import { NO_PROTOC, buildContract, findProtoc, type BuiltContract } from '../../contracts/build.ts';
 import { rpcError } from '../httpHelpers.ts';

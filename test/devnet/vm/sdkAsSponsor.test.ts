@@ -4,7 +4,7 @@
 // rc_limit that the payee signed, and refuses larger ones with the chain's authorization failure.
 import { Contract, Provider, Signer, utils } from 'koilib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDevnet, type Devnet } from '../../../src-main/devnet/startDevnet.ts';
+import { startDevnet, type Devnet } from '../../../src-main/devnet/server/startDevnet.ts';
 import { NO_PROTOC, buildContract, type BuiltContract } from '../../contracts/build.ts';
 import { failure, method, write } from '../koilibContract.ts';
 

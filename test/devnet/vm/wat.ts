@@ -1,6 +1,6 @@
 // Test helpers for the VM: WebAssembly text compiled by wabt, and a compute meter with the chain's exhaustion rule.
 import wabtFactory from 'wabt';
-import { ChainError, ERROR_CODE } from '../../../src-main/devnet/chainError.ts';
+import { ChainError, ERROR_CODE } from '../../../src-main/devnet/state/chainError.ts';
 import type { TickMeter } from '../../../src-main/devnet/vm/runModule.ts';
 
 type Wabt = Awaited<ReturnType<typeof wabtFactory>>;

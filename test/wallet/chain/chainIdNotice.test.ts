@@ -1,7 +1,7 @@
 // The notice of a network's chain ID change (a testnet restart) outlives a restart of the wallet, and stays until the
 // user dismisses it: the change is kept in chain-settings.json beside the last chain IDs.
 import { describe, expect, it } from 'vitest';
-import { startDevnet } from '../../../src-main/devnet/startDevnet.ts';
+import { startDevnet } from '../../../src-main/devnet/server/startDevnet.ts';
 import { MemoryApiKeyStore } from '../../../src-main/wallet/chain/apiKeyStore.ts';
 import { FileChainSettings } from '../../../src-main/wallet/chain/chainSettings.ts';
 import { NetworkService } from '../../../src-main/wallet/chain/networks.ts';

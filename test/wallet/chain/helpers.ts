@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect } from 'vitest';
-import { startDevnet, type Devnet, type StartDevnetOptions } from '../../../src-main/devnet/startDevnet.ts';
+import { startDevnet, type Devnet, type StartDevnetOptions } from '../../../src-main/devnet/server/startDevnet.ts';
 import { WalletError } from '../../../src-main/koinos/errors.ts';
 
 const cleanups: (() => Promise<void>)[] = [];

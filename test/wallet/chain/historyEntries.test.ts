@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { addressFromString } from '../../../src-main/koinos/address.ts';
 import { encode } from '../../../src-main/koinos/codec.ts';
-import { devKey } from '../../../src-main/devnet/devKeys.ts';
+import { devKey } from '../../../src-main/devnet/chain/devKeys.ts';
 import type { TokenInfo } from '../../../src-main/ipc/contract.ts';
 import { expectedTokenEvents, transactionEntries } from '../../../src-main/wallet/chain/history.ts';
 import { koinOperation } from '../../../src-main/koinos/koin.ts';

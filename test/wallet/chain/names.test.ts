@@ -3,7 +3,7 @@
 // (the names of an address); and the clear refusals: a name nobody holds, a network without the contract, a node down.
 import { Contract, Provider, Signer } from 'koilib';
 import { describe, expect, it } from 'vitest';
-import type { Devnet } from '../../../src-main/devnet/startDevnet.ts';
+import type { Devnet } from '../../../src-main/devnet/server/startDevnet.ts';
 import { NameResolver } from '../../../src-main/wallet/chain/names.ts';
 import { write } from '../../devnet/koilibContract.ts';
 import { deadUrl, testDevnet, walletErrorOf } from './helpers.ts';

@@ -2,7 +2,7 @@
 // node on its data folder, submit, and see it included; warnings and risk flags on inspection; compatibility with
 // `koinos-wallet tx`.
 import { describe, expect, it } from 'vitest';
-import { startDevnet, type Devnet } from '../../../src-main/devnet/startDevnet.ts';
+import { startDevnet, type Devnet } from '../../../src-main/devnet/server/startDevnet.ts';
 import { parsePrivateKey } from '../../../src-main/koinos/keys.ts';
 import { addressFromString } from '../../../src-main/koinos/address.ts';
 import { signTransaction, transactionFromBase64, transactionToBase64, transactionToJson } from '../../../src-main/koinos/transaction.ts';

@@ -3,7 +3,7 @@
 // the wallet pays and signs under the same approval; an offline transfer with a separate payer is signed on two
 // "machines" (each holding one key, no node) and sent; and when nobody can pay, the error says what to do.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDevnet, type Devnet } from '../../../src-main/devnet/startDevnet.ts';
+import { startDevnet, type Devnet } from '../../../src-main/devnet/server/startDevnet.ts';
 import { addressFromString } from '../../../src-main/koinos/address.ts';
 import { newPrivateKey, privateKeyToWif } from '../../../src-main/koinos/keys.ts';
 import { PrivateKeySigner } from '../../../src-main/wallet/chain/privateKeySigner.ts';

@@ -1,7 +1,7 @@
 // Sending KOIN through the Send service against a real devnet over HTTP: review, confirm, receipt, inclusion;
 // validation of recipient and amount; two sends in a row; a chain ID that changed between review and confirm.
 import { describe, expect, it } from 'vitest';
-import { startDevnet } from '../../../src-main/devnet/startDevnet.ts';
+import { startDevnet } from '../../../src-main/devnet/server/startDevnet.ts';
 import { formatAmount } from '../../../src-main/koinos/amounts.ts';
 import { KoinosNode } from '../../../src-main/wallet/chain/koinosNode.ts';
 import { addressFromString } from '../../../src-main/koinos/address.ts';

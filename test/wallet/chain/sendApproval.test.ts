@@ -7,7 +7,7 @@ import { addressFromString } from '../../../src-main/koinos/address.ts';
 import { nonceToBytes, transactionToBase64 } from '../../../src-main/koinos/transaction.ts';
 import { KoinosNode } from '../../../src-main/wallet/chain/koinosNode.ts';
 import { tokenBalance } from '../../../src-main/wallet/chain/tokens.ts';
-import type { Devnet } from '../../../src-main/devnet/startDevnet.ts';
+import type { Devnet } from '../../../src-main/devnet/server/startDevnet.ts';
 import { testDevnet, testServer, walletErrorOf, type TestServer } from './helpers.ts';
 import { testServices, type TestServices } from './services.ts';
 

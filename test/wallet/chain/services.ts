@@ -1,6 +1,6 @@
 // The chain services wired together as a shell would, over a devnet's URL, with in-memory settings and API keys and a
 // real signer holding the devnet's development keys.
-import type { Devnet } from '../../../src-main/devnet/startDevnet.ts';
+import type { Devnet } from '../../../src-main/devnet/server/startDevnet.ts';
 import { parsePrivateKey } from '../../../src-main/koinos/keys.ts';
 import { MemoryApiKeyStore } from '../../../src-main/wallet/chain/apiKeyStore.ts';
 import { MemoryChainSettings, type ChainSettingsStore } from '../../../src-main/wallet/chain/chainSettings.ts';

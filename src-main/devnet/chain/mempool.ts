@@ -1,0 +1,120 @@
+// The devnet's mempool: transactions accepted with broadcast=true and waiting for the next block, with the rules
+// of koinos-mempool: per-payer rc reservation (rc_limit of every pending transaction), one pending transaction
+// per (account, nonce), and the pending nonce and count of each account. Held in memory only (lost on a kill).
+import type { TransactionReceipt } from '../../koinos/types.ts';
+import type { PreparedTransaction } from './applyTransaction.ts';
+import { keyText } from '../store/storeKeys.ts';
+
+/** A transaction in the mempool, with what its acceptance computed. */
+export interface PendingEntry {
+  prepared: PreparedTransaction;
+  /** Receipt of the execution at submission (against the head state); the block applies it again. */
+  receipt: TransactionReceipt;
+  /** Payer's mana in the head state when the transaction was accepted (the mempool's max_payer_rc). */
+  maxPayerRc: bigint;
+}
+
+interface Reservation {
+  maxRc: bigint;
+  currentRc: bigint;
+}
+
+/** Pending transactions and the per-account bookkeeping of koinos-mempool. */
+export class Mempool {
+  /** Pending transactions in arrival order, by transaction id (hex). */
+  readonly entries = new Map<string, PendingEntry>();
+  private readonly reservations = new Map<string, Reservation>();
+  /** Pending nonces per nonce account. */
+  private readonly nonces = new Map<string, Set<bigint>>();
+
+  /** koinos-mempool check_pending_account_resources: the payer's reserved rc leaves room for `rcLimit`. */
+  checkPendingAccountResources(payer: Uint8Array, maxPayerRc: bigint, rcLimit: bigint): boolean {
+    const r = this.reservations.get(keyText(payer));
+    if (!r) return rcLimit <= maxPayerRc;
+    return r.currentRc + (maxPayerRc - r.maxRc) - rcLimit >= 0n;
+  }
+
+  /** koinos-mempool check_account_nonce: no pending transaction of `account` uses `nonce`. */
+  checkAccountNonce(account: Uint8Array, nonce: bigint): boolean {
+    return !this.nonces.get(keyText(account))?.has(nonce);
+  }
+
+  /** Highest pending nonce of an account, if it has pending transactions. */
+  pendingNonce(account: Uint8Array): bigint | undefined {
+    const set = this.nonces.get(keyText(account));
+    if (!set || set.size === 0) return undefined;
+    let max = 0n;
+    for (const n of set) if (n > max) max = n;
+    return max;
+  }
+
+  pendingCount(account: Uint8Array): number {
+    return this.nonces.get(keyText(account))?.size ?? 0;
+  }
+
+  /** Mana reserved by the payer's pending transactions (sum of their rc_limit, as koinos-mempool counts it). */
+  reservedRc(account: Uint8Array): bigint {
+    const r = this.reservations.get(keyText(account));
+    return r ? r.maxRc - r.currentRc : 0n;
+  }
+
+  add(entry: PendingEntry): void {
+    const { prepared, maxPayerRc } = entry;
+    this.entries.set(prepared.idHex, entry);
+    const payer = keyText(prepared.payer);
+    const rcLimit = prepared.rcLimit;
+    const r = this.reservations.get(payer);
+    if (r) {
+      r.currentRc = r.currentRc + (maxPayerRc - r.maxRc) - rcLimit;
+      r.maxRc = maxPayerRc;
+    } else {
+      this.reservations.set(payer, { maxRc: maxPayerRc, currentRc: maxPayerRc - rcLimit });
+    }
+    const account = keyText(prepared.nonceAccount);
+    let set = this.nonces.get(account);
+    if (!set) this.nonces.set(account, (set = new Set()));
+    set.add(prepared.nonce ?? 0n);
+  }
+
+  /** Drops everything (a revert or a reset of the chain). */
+  clear(): void {
+    this.entries.clear();
+    this.reservations.clear();
+    this.nonces.clear();
+  }
+
+  /** Removes a transaction (included in a block, or dropped), releasing its reservation and nonce. */
+  remove(idHex: string): void {
+    const entry = this.entries.get(idHex);
+    if (!entry) return;
+    this.entries.delete(idHex);
+    const { prepared } = entry;
+    const payer = keyText(prepared.payer);
+    const r = this.reservations.get(payer);
+    if (r) {
+      if (r.currentRc + prepared.rcLimit >= r.maxRc) this.reservations.delete(payer);
+      else r.currentRc += prepared.rcLimit;
+    }
+    const account = keyText(prepared.nonceAccount);
+    const set = this.nonces.get(account);
+    if (set) {
+      set.delete(prepared.nonce ?? 0n);
+      if (set.size === 0) this.nonces.delete(account);
+    }
+  }
+
+  get(idHex: string): PendingEntry | undefined {
+    return this.entries.get(idHex);
+  }
+
+  /** Pending transactions in arrival order. */
+  list(limit = Number.POSITIVE_INFINITY): PendingEntry[] {
+    const out: PendingEntry[] = [];
+    for (const entry of this.entries.values()) {
+      if (out.length >= limit) break;
+      out.push(entry);
+    }
+    return out;
+  }
+}
+

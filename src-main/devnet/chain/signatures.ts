@@ -1,0 +1,204 @@
+// Signature checks of the devnet, as the node makes them (chain `recover_public_key`): length, canonical form, then
+// full public-key recovery. Recovery (libsecp256k1 compiled to WebAssembly, via tiny-secp256k1) runs on worker
+// threads so that the main thread keeps serving requests; it is the cost that bounds the devnet's throughput.
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import * as ecc from 'tiny-secp256k1';
+import { isCanonicalSignature } from '../../koinos/keys.ts';
+
+/** The outcome for one signature: the 33-byte compressed public key, or the node's error text. */
+export type RecoveryResult = { publicKey: Uint8Array } | { error: string };
+
+/** Recovers the public keys behind signatures over 32-byte digests. */
+export interface SignatureRecoverer {
+  /** One result per signature, in order; never rejects for a bad signature. */
+  recover(items: { signature: Uint8Array; digest: Uint8Array }[]): Promise<RecoveryResult[]>;
+  close(): Promise<void>;
+}
+
+/** The node's check before recovery: the error text, or undefined when the signature may be recovered. */
+export function signatureFormatError(signature: Uint8Array): string | undefined {
+  if (signature.length !== 65) return 'unexpected signature length';
+  if (!isCanonicalSignature(signature)) return 'signature must be canonical';
+  return undefined;
+}
+
+function recoverOne(signature: Uint8Array, digest: Uint8Array): RecoveryResult {
+  const error = signatureFormatError(signature);
+  if (error) return { error };
+  // Header = recovery id + 31; the node reads the recovery id as header >> 5 (keys.ts recoverPublicKey).
+  const recoveryId = (signature[0]! >> 5) as 0 | 1;
+  try {
+    const publicKey = ecc.recover(digest, signature.subarray(1), recoveryId, true);
+    return publicKey ? { publicKey } : { error: 'public key is invalid' };
+  } catch {
+    return { error: 'public key is invalid' };
+  }
+}
+
+/** Recovers on the calling thread (tests, and machines with one core). */
+export function inlineRecoverer(): SignatureRecoverer {
+  return {
+    recover: async (items) => items.map(({ signature, digest }) => recoverOne(signature, digest)),
+    close: async () => {},
+  };
+}
+
+// The worker is plain JavaScript given as text, so it runs unchanged under node, tsx, vitest and a bundled build.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const ecc = require(workerData.modulePath);
+parentPort.on('message', ({ id, items }) => {
+  const out = new Array(items.length);
+  for (let i = 0; i < items.length; i++) {
+    const [signature, recoveryId, digest] = items[i];
+    try {
+      out[i] = ecc.recover(digest, signature, recoveryId, true);
+    } catch {
+      out[i] = null;
+    }
+  }
+  parentPort.postMessage({ id, out });
+});
+`;
+
+interface PendingBatch {
+  resolve: (keys: (Uint8Array | null)[]) => void;
+  reject: (error: unknown) => void;
+}
+
+class WorkerLane {
+  readonly worker: Worker;
+  readonly waiting = new Map<number, PendingBatch>();
+  inFlight = 0;
+  alive = true;
+
+  constructor(modulePath: string) {
+    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { modulePath } });
+    this.worker.unref();
+    this.worker.on('message', ({ id, out }: { id: number; out: (Uint8Array | null)[] }) => {
+      const batch = this.waiting.get(id);
+      if (!batch) return;
+      this.waiting.delete(id);
+      this.inFlight -= out.length;
+      batch.resolve(out);
+    });
+    const fail = (error: unknown): void => {
+      this.alive = false;
+      for (const batch of this.waiting.values()) batch.reject(error);
+      this.waiting.clear();
+    };
+    this.worker.on('error', fail);
+    this.worker.on('exit', (code) => fail(new Error(`signature worker exited with code ${code}`)));
+  }
+}
+
+/** Signatures per message to a worker: small enough to keep the workers busy, large enough to amortise messaging. */
+const BATCH_SIZE = 8;
+/** Signatures waiting in the least busy worker beyond which this thread recovers a batch itself. */
+const HELP_THRESHOLD = 48;
+
+interface Queued {
+  items: [Uint8Array, number, Uint8Array][];
+  requests: { count: number; resolve: (keys: (Uint8Array | null)[]) => void; reject: (error: unknown) => void }[];
+}
+
+/** Recovery of pre-checked items on the calling thread (the workers' fallback). */
+function recoverHere(items: [Uint8Array, number, Uint8Array][]): (Uint8Array | null)[] {
+  return items.map(([signature, recoveryId, digest]) => {
+    try {
+      return ecc.recover(digest, signature, recoveryId as 0 | 1, true);
+    } catch {
+      return null;
+    }
+  });
+}
+
+/**
+ * Recovers on `threads` worker threads. Requests that arrive in the same turn of the event loop travel as one
+ * message, so a burst of submissions costs one round trip per batch rather than per signature. Recovers on the
+ * calling thread when no worker can start or every worker has died.
+ */
+export function workerRecoverer(threads: number): SignatureRecoverer {
+  let lanes: WorkerLane[];
+  try {
+    const modulePath = createRequire(import.meta.url).resolve('tiny-secp256k1');
+    lanes = Array.from({ length: threads }, () => new WorkerLane(modulePath));
+  } catch {
+    return inlineRecoverer();
+  }
+  let nextId = 1;
+  let queue: Queued | undefined;
+
+  const deliver = (batch: Queued, keys: (Uint8Array | null)[]): void => {
+    let offset = 0;
+    for (const request of batch.requests) {
+      request.resolve(keys.slice(offset, offset + request.count));
+      offset += request.count;
+    }
+  };
+
+  const flush = (): void => {
+    const batch = queue!;
+    queue = undefined;
+    const alive = lanes.filter((lane) => lane.alive);
+    if (alive.length === 0) {
+      deliver(batch, recoverHere(batch.items));
+      return;
+    }
+    const lane = alive.reduce((a, b) => (b.inFlight < a.inFlight ? b : a));
+    if (lane.inFlight >= HELP_THRESHOLD) {
+      // The workers are behind: this thread has time to spare (else its own requests would be the bottleneck).
+      deliver(batch, recoverHere(batch.items));
+      return;
+    }
+    const id = nextId++;
+    lane.inFlight += batch.items.length;
+    lane.waiting.set(id, {
+      resolve: (keys) => deliver(batch, keys),
+      // A worker that dies mid-batch: recover the batch here rather than fail the requests.
+      reject: () => deliver(batch, recoverHere(batch.items)),
+    });
+    lane.worker.postMessage({ id, items: batch.items });
+  };
+
+  return {
+    async recover(items) {
+      const results: RecoveryResult[] = new Array(items.length);
+      const toWorker: [Uint8Array, number, Uint8Array][] = [];
+      const slots: number[] = [];
+      items.forEach(({ signature, digest }, i) => {
+        const error = signatureFormatError(signature);
+        if (error) {
+          results[i] = { error };
+          return;
+        }
+        toWorker.push([signature.slice(1), signature[0]! >> 5, digest]);
+        slots.push(i);
+      });
+      if (toWorker.length === 0) return results;
+      const keys = await new Promise<(Uint8Array | null)[]>((resolve, reject) => {
+        if (!queue) {
+          const batch: Queued = { items: [], requests: [] };
+          queue = batch;
+          setImmediate(() => {
+            if (queue === batch) flush();
+          });
+        }
+        queue.items.push(...toWorker);
+        queue.requests.push({ count: toWorker.length, resolve, reject });
+        // Hand over full batches at once, so that the workers start while this thread goes on with other work.
+        if (queue.items.length >= BATCH_SIZE) flush();
+      });
+      slots.forEach((slot, j) => {
+        const key = keys[j];
+        results[slot] = key ? { publicKey: key } : { error: 'public key is invalid' };
+      });
+      return results;
+    },
+    async close() {
+      for (const lane of lanes) lane.alive = false;
+      await Promise.all(lanes.map((lane) => lane.worker.terminate()));
+    },
+  };
+}

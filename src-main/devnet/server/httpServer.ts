@@ -1,0 +1,198 @@
+// The devnet's HTTP server (node:http): routing to JSON-RPC (POST /jsonrpc and /) and REST (/v1), CORS, the optional
+// API key, the 1 MiB body limit, and a last-resort error answer, so that no request can crash the process.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { JsonValue } from '../../koinos/codec.ts';
+import type { DevnetNode } from '../types.ts';
+import { createJsonRpcHandler } from './jsonrpc.ts';
+import { createRestHandler } from './rest.ts';
+import { describeInternalError } from './wireError.ts';
+
+/** Largest request body accepted; larger ones get HTTP 413 without being read to the end. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Options of {@link createHttpServer}. */
+export interface HttpServerOptions {
+  /** When set, every request must carry this key (REST: `X-API-KEY`; JSON-RPC: `apikey` header or `?apikey=`). */
+  apiKey?: string;
+  /** Where unexpected errors are reported (one entry per error, with its stack; never sent to clients). */
+  log?: (line: string) => void;
+}
+
+const CORS_HEADERS = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
+  'Access-Control-Allow-Headers': 'Content-Type, Authorization, apikey, X-API-KEY',
+  'Access-Control-Max-Age': '600',
+};
+
+function send(res: ServerResponse, status: number, body: JsonValue, extraHeaders: Record<string, string> = {}): void {
+  if (res.headersSent) return;
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    ...CORS_HEADERS,
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(text),
+    ...extraHeaders,
+  });
+  res.end(text);
+}
+
+type Body = { ok: true; text: string } | { ok: false; reason: 'too_large' | 'aborted' };
+
+/** Reads the body up to `limit` bytes; stops early (without buffering the rest) once it is known to be too large. */
+function readBody(req: IncomingMessage, limit: number): Promise<Body> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) return Promise.resolve({ ok: false, reason: 'too_large' });
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (result: Body) => {
+      if (done) return;
+      done = true;
+      req.off('data', onData);
+      resolve(result);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        chunks.length = 0;
+        finish({ ok: false, reason: 'too_large' });
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.on('end', () => finish({ ok: true, text: Buffer.concat(chunks).toString('utf8') }));
+    req.on('error', () => finish({ ok: false, reason: 'aborted' }));
+    req.on('close', () => finish({ ok: false, reason: 'aborted' }));
+  });
+}
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest();
+}
+
+function firstHeader(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** The server plus a way to wait for the requests it is still answering (so that the chain closes after them). */
+export interface DevnetHttpServer {
+  server: Server;
+  /** Resolves when every request being handled now has been answered. */
+  drain(): Promise<void>;
+}
+
+/**
+ * An HTTP server for `node` (not yet listening). JSON-RPC answers HTTP 200 with a JSON-RPC envelope, errors included;
+ * REST answers 200, 400 `{"error": message}`, 404 for unknown routes, 500 `{"error": "unknown error"}`.
+ * Bodies over {@link MAX_BODY_BYTES} get 413, a missing or wrong API key 401, both before anything runs.
+ * @example
+ * const { server } = createHttpServer(node, { apiKey: 'secret' });
+ * server.listen(8080, '127.0.0.1');
+ */
+export function createHttpServer(node: DevnetNode, options: HttpServerOptions = {}): DevnetHttpServer {
+  const log = options.log ?? ((line: string) => console.error(line));
+  const jsonRpc = createJsonRpcHandler(node, log);
+  const rest = createRestHandler(node, log);
+  // Keys are compared as sha256 digests so that timingSafeEqual sees equal lengths and the key length does not leak.
+  const expectedKey = options.apiKey === undefined ? undefined : digest(options.apiKey);
+  const keyMatches = (candidate: string | undefined | null) =>
+    expectedKey !== undefined && typeof candidate === 'string' && timingSafeEqual(digest(candidate), expectedKey);
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const method = req.method ?? 'GET';
+    let url: URL;
+    try {
+      // Concatenated rather than resolved, so that a path starting with "//" is not read as a host name.
+      const target = req.url ?? '/';
+      url = new URL(target.startsWith('/') ? `http://devnet.invalid${target}` : target);
+    } catch {
+      req.resume();
+      send(res, 400, { error: 'invalid request target' });
+      return;
+    }
+    const path = url.pathname;
+    const isJsonRpc = path === '/jsonrpc' || path === '/';
+    const isRest = path === '/v1' || path.startsWith('/v1/');
+
+    if (method === 'OPTIONS') {
+      // CORS preflight: browsers send it without custom headers, so it cannot carry the key; it runs nothing.
+      res.writeHead(204, CORS_HEADERS);
+      res.end();
+      return;
+    }
+
+    if (expectedKey !== undefined) {
+      const restKey = firstHeader(req.headers['x-api-key']);
+      const rpcKey = firstHeader(req.headers['apikey']) ?? url.searchParams.get('apikey');
+      const ok = isRest ? keyMatches(restKey) : isJsonRpc ? keyMatches(rpcKey) : keyMatches(restKey) || keyMatches(rpcKey);
+      if (!ok) {
+        req.resume(); // discard the body; nothing runs
+        if (isJsonRpc && method === 'POST') {
+          // -32000..-32099 are the implementation-defined server errors of JSON-RPC 2.0.
+          send(res, 401, {
+            jsonrpc: '2.0',
+            error: { code: -32000, message: 'Unauthorized', data: 'a valid API key is required: header "apikey" or query parameter "apikey"' },
+            id: null,
+          });
+        } else {
+          send(res, 401, { error: `a valid API key is required: header "${isRest ? 'X-API-KEY' : 'X-API-KEY" or "apikey'}"` });
+        }
+        return;
+      }
+    }
+
+    const body = await readBody(req, MAX_BODY_BYTES);
+    if (!body.ok) {
+      if (body.reason === 'too_large') {
+        // Answer at once and close the connection instead of reading the rest of an oversized body.
+        send(res, 413, { error: `request body too large: at most ${MAX_BODY_BYTES} bytes` }, { Connection: 'close' });
+      }
+      return;
+    }
+
+    if (isJsonRpc) {
+      if (method !== 'POST') {
+        send(res, 405, { error: 'JSON-RPC requests must be sent with POST' }, { Allow: 'POST, OPTIONS' });
+        return;
+      }
+      send(res, 200, await jsonRpc(body.text));
+      return;
+    }
+    if (isRest) {
+      const answer = await rest(method, path, url.searchParams, body.text);
+      send(res, answer.status, answer.body, answer.headers);
+      return;
+    }
+    send(res, 404, { error: 'not found' });
+  }
+
+  const inflight = new Set<Promise<void>>();
+  const server = createServer((req, res) => {
+    const done = handle(req, res)
+      .catch((e: unknown) => {
+        log(`http ${req.method} ${req.url?.split('?')[0]} failed: ${describeInternalError(e)}`);
+        send(res, 500, { error: 'unknown error' });
+      })
+      .finally(() => inflight.delete(done));
+    inflight.add(done);
+  });
+  // Malformed HTTP (bad request line, oversized headers): answer if the socket still can, never throw.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const status = err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
+    socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  });
+  return {
+    server,
+    async drain() {
+      while (inflight.size > 0) await Promise.allSettled([...inflight]);
+    },
+  };
+}
