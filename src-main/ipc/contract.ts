@@ -437,7 +437,8 @@ export interface DappConnectionRequest {
   available: { address: string; name: string; watchOnly: boolean }[];
 }
 
-export type DappTransport = 'walletconnect';
+/** What carried a dApp's requests: WalletConnect's relay, or a page the wallet opened in a window of its own (kondor-js). */
+export type DappTransport = 'walletconnect' | 'window';
 
 /** A dApp's grant: which accounts and methods an origin may use, and over what. */
 export interface DappGrantInfo {

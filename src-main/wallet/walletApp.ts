@@ -70,6 +70,8 @@ export interface WalletApp {
   readonly handlers: IpcHandlers;
   /** Push events: head:new (polled while someone listens), vault:lockState, tx:update. */
   readonly events: IpcEventSource;
+  /** dApp connections, for a shell's own dApp transport (kondor pages in a wallet-owned window). */
+  readonly dapps: DappService;
   /** Records user activity: restarts the vault's idle timer. */
   touch(): void;
   /** A notification shown by the shell was clicked: the window opens its entry (`notifications:open`). */
@@ -207,6 +209,7 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
   return {
     handlers: walletChannels(services),
     events,
+    dapps,
     touch: () => vault.touch(),
     openNotification: (target) => hub.emit('notifications:open', target),
     lock: async () => {
