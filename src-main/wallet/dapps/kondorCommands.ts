@@ -39,3 +39,6 @@ export const MAX_KONDOR_REQUEST_CHARS = 512 * 1024;
 
 /** What a transport answers the page: kondor-js rejects with `error` (a sentence) or resolves with `result`. */
 export type KondorAnswer = { result: unknown } | { error: string };
+
+/** The one IPC channel a dApp window's preload invokes: `{ command, args }`, answered with a KondorAnswer. */
+export const KONDOR_IPC_CHANNEL = 'dapp:kondor';
