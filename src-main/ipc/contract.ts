@@ -717,6 +717,8 @@ export interface IpcContract {
   'dapps:revoke': { args: [{ origin: string }]; result: DappConnections };
   'dapps:walletConnectSettings': { args: []; result: WalletConnectSettings };
   'dapps:updateWalletConnectSettings': { args: [Partial<WalletConnectSettings>]; result: WalletConnectSettings };
+  /** Opens a kondor-js dApp page (https, or http on this computer) in a wallet-owned window (the desktop app only). */
+  'dapps:openPage': { args: [{ url: string }]; result: null };
 }
 
 /** Pushes from main to the renderer. */
@@ -815,6 +817,7 @@ export const CHANNEL_ACTIVITY: Readonly<Record<IpcChannel, 'user' | 'background'
   'dapps:revoke': 'user',
   'dapps:walletConnectSettings': 'background',
   'dapps:updateWalletConnectSettings': 'user',
+  'dapps:openPage': 'user',
 };
 // A record rather than an array so that the compiler fails when an event is left out.
 const EVENT_SET: Record<IpcEvent, true> = {

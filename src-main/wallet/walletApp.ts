@@ -61,6 +61,8 @@ export interface WalletAppOptions {
    * shells never set it, and no channel or setting reaches it.
    */
   nftMedia?: MediaFetchOptions;
+  /** Opens a kondor-js page in a window of the shell's own (`dapps:openPage`); absent, that channel is refused. */
+  openDappPage?: (url: string) => void;
   /** Where KOINOS_WALLET_WC_RELAY_URL and KOINOS_WALLET_WC_PROJECT_ID are read (default: process.env). */
   env?: Record<string, string | undefined>;
 }
@@ -170,6 +172,7 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
     dapps,
     walletConnect,
     exportProgress: (progress) => hub.emit('history:exportProgress', progress),
+    ...(options.openDappPage ? { openDappPage: options.openDappPage } : {}),
   };
 
   const stopLockEvents = vault.onLockChange((status) => {
