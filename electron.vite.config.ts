@@ -68,7 +68,12 @@ export default defineConfig({
       // A sandboxed preload can require only electron and a few builtins, so everything else is bundled in.
       externalizeDeps: false,
       rolldownOptions: {
-        input: { index: fromRoot('src-main/shells/electron/preload.ts') },
+        input: {
+          index: fromRoot('src-main/shells/electron/preload.ts'),
+          // The dApp windows' preload (kondor-js pages): shares no chunk with the wallet's, as a sandboxed preload
+          // cannot require one.
+          dapp: fromRoot('src-main/shells/electron/dappPreload.ts'),
+        },
         output: { format: 'cjs', entryFileNames: '[name].cjs' },
       },
     },

@@ -86,6 +86,8 @@ const ORIGIN: StringRule = { max: 300, pattern: { regex: /^[a-z][a-z0-9+.-]*:\/\
 /** A WalletConnect relay: a ws:// or wss:// URL, or '' for the public relay. */
 const RELAY_URL: StringRule = { max: 2048, pattern: { regex: /^(wss?:\/\/[^\s@]+)?$/, means: 'a ws:// or wss:// URL without a user name or password, or nothing' } };
 /** A WalletConnect Cloud project ID (32 hex digits), or '' for none; any id of letters and digits for private relays. */
+/** A dApp page to open: an http(s) URL (the shell checks further: https, or http on loopback). */
+const PAGE_URL: StringRule = { max: 2048, pattern: { regex: /^https?:\/\/[^\s]+$/, means: 'an https:// address' } };
 const PROJECT_ID: StringRule = { max: 100, pattern: { regex: /^[A-Za-z0-9_-]{0,100}$/, means: 'a project ID (letters, digits, "_", "-")' } };
 
 const MAX_ACCOUNTS = 10_000;
@@ -344,6 +346,7 @@ export const ARGUMENT_PARSERS: { [C in IpcChannel]: ArgumentParser<C> } = {
       projectId: optional(f('projectId'), (x) => str(x, PROJECT_ID)),
     }),
   ),
+  'dapps:openPage': one('dapps:openPage', ['url'], (f) => ({ url: str(f('url'), PAGE_URL) })),
 };
 
 /**

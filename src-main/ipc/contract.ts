@@ -437,7 +437,8 @@ export interface DappConnectionRequest {
   available: { address: string; name: string; watchOnly: boolean }[];
 }
 
-export type DappTransport = 'walletconnect';
+/** What carried a dApp's requests: WalletConnect's relay, or a page the wallet opened in a window of its own (kondor-js). */
+export type DappTransport = 'walletconnect' | 'window';
 
 /** A dApp's grant: which accounts and methods an origin may use, and over what. */
 export interface DappGrantInfo {
@@ -716,6 +717,8 @@ export interface IpcContract {
   'dapps:revoke': { args: [{ origin: string }]; result: DappConnections };
   'dapps:walletConnectSettings': { args: []; result: WalletConnectSettings };
   'dapps:updateWalletConnectSettings': { args: [Partial<WalletConnectSettings>]; result: WalletConnectSettings };
+  /** Opens a kondor-js dApp page (https, or http on this computer) in a wallet-owned window (the desktop app only). */
+  'dapps:openPage': { args: [{ url: string }]; result: null };
 }
 
 /** Pushes from main to the renderer. */
@@ -814,6 +817,7 @@ export const CHANNEL_ACTIVITY: Readonly<Record<IpcChannel, 'user' | 'background'
   'dapps:revoke': 'user',
   'dapps:walletConnectSettings': 'background',
   'dapps:updateWalletConnectSettings': 'user',
+  'dapps:openPage': 'user',
 };
 // A record rather than an array so that the compiler fails when an event is left out.
 const EVENT_SET: Record<IpcEvent, true> = {

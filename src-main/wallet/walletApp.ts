@@ -61,6 +61,8 @@ export interface WalletAppOptions {
    * shells never set it, and no channel or setting reaches it.
    */
   nftMedia?: MediaFetchOptions;
+  /** Opens a kondor-js page in a window of the shell's own (`dapps:openPage`); absent, that channel is refused. */
+  openDappPage?: (url: string) => void;
   /** Where KOINOS_WALLET_WC_RELAY_URL and KOINOS_WALLET_WC_PROJECT_ID are read (default: process.env). */
   env?: Record<string, string | undefined>;
 }
@@ -70,6 +72,8 @@ export interface WalletApp {
   readonly handlers: IpcHandlers;
   /** Push events: head:new (polled while someone listens), vault:lockState, tx:update. */
   readonly events: IpcEventSource;
+  /** dApp connections, for a shell's own dApp transport (kondor pages in a wallet-owned window). */
+  readonly dapps: DappService;
   /** Records user activity: restarts the vault's idle timer. */
   touch(): void;
   /** A notification shown by the shell was clicked: the window opens its entry (`notifications:open`). */
@@ -168,6 +172,7 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
     dapps,
     walletConnect,
     exportProgress: (progress) => hub.emit('history:exportProgress', progress),
+    ...(options.openDappPage ? { openDappPage: options.openDappPage } : {}),
   };
 
   const stopLockEvents = vault.onLockChange((status) => {
@@ -207,6 +212,7 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
   return {
     handlers: walletChannels(services),
     events,
+    dapps,
     touch: () => vault.touch(),
     openNotification: (target) => hub.emit('notifications:open', target),
     lock: async () => {

@@ -39,6 +39,8 @@ export interface WalletServices {
   addressBook: AddressBook;
   /** Pushes `history:exportProgress`. */
   exportProgress: (progress: HistoryExportProgress) => void;
+  /** Opens a kondor-js page in a wallet-owned window; only a shell that has windows gives it (Electron). */
+  openDappPage?: (url: string) => void;
   nfts: NftService;
   nftTransfers: NftTransferService;
   dapps: DappService;
@@ -277,5 +279,10 @@ export function walletChannels(s: WalletServices): IpcHandlers {
     },
     'dapps:walletConnectSettings': async () => s.walletConnect.savedSettings(),
     'dapps:updateWalletConnectSettings': (patch) => s.walletConnect.updateSettings(patch),
+    'dapps:openPage': async ({ url }) => {
+      if (!s.openDappPage) throw new WalletError('INVALID_ARGUMENT', 'Only the desktop app opens dApp pages. Open the dApp in a browser and connect it with WalletConnect.');
+      s.openDappPage(url);
+      return null;
+    },
   };
 }

@@ -75,4 +75,5 @@ export const SAMPLE_ARGUMENTS: { [C in IpcChannel]: IpcArgs<C> } = {
   'dapps:revoke': [{ origin: 'https://app.example' }],
   'dapps:walletConnectSettings': [],
   'dapps:updateWalletConnectSettings': [{ relayUrl: 'wss://relay.example', projectId: '0123456789abcdef0123456789abcdef' }],
+  'dapps:openPage': [{ url: 'https://app.example/swap' }],
 };

@@ -13,6 +13,7 @@ import { acquireDataFolderLock, type DataFolderLock } from '../dataFolderLock.ts
 import { applicationMenuTemplate, bringToFront } from './appMenu.ts';
 import { APP_ENTRY_URL, APP_SCHEME, APP_SCHEME_PRIVILEGES, answerAppRequest } from './appProtocol.ts';
 import { registerWalletIpc, sendWalletEvents } from './electronIpc.ts';
+import { isDappContents, openDappWindow, registerKondorIpc } from './dappWindow.ts';
 import { contentSecurityPolicy, isAppUrl, isNavigationAllowed, isPermissionAllowed, walletWindowOptions, type AppPage } from './windowPolicy.ts';
 
 // The dev server is only trusted in an unpackaged build; a packaged app always loads its own files.
@@ -22,12 +23,15 @@ const PAGE: AppPage = {
 };
 const RENDERER_DIR = join(import.meta.dirname, '../renderer');
 const PRELOAD_PATH = join(import.meta.dirname, '../preload/index.cjs');
+const DAPP_PRELOAD_PATH = join(import.meta.dirname, '../preload/dapp.cjs');
 
 let wallet: Promise<WalletApp> | undefined;
 let folderLock: DataFolderLock | undefined;
 
 /** Denies navigation, new windows, webviews and permissions for every web contents the app ever creates. */
 function lockDown(contents: WebContents): void {
+  // A dApp window's page navigates within its origin and asks for others: dappWindow.ts guards it.
+  if (isDappContents(contents)) return;
   contents.on('will-navigate', (event) => {
     if (!isNavigationAllowed({ url: event.url, isMainFrame: true }, contents.getURL())) event.preventDefault();
   });
@@ -136,7 +140,12 @@ if (!app.requestSingleInstanceLock()) {
         const parent = BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0];
         return parent ? dialog.showMessageBox(parent, options) : dialog.showMessageBox(options);
       });
-      wallet = createWalletApp({ dataDir: app.getPath('userData'), approver, notificationPresenter: 'main' });
+      wallet = createWalletApp({
+        dataDir: app.getPath('userData'),
+        approver,
+        notificationPresenter: 'main',
+        openDappPage: (url) => void openDappWindow(url, DAPP_PRELOAD_PATH),
+      });
       ready = await wallet;
     } catch (error) {
       folderLock?.release();
@@ -144,6 +153,7 @@ if (!app.requestSingleInstanceLock()) {
       return;
     }
     registerWalletIpc(ipcMain, ready, PAGE);
+    registerKondorIpc(ipcMain, ready.dapps, (line) => console.error(line));
     ready.events.on('notifications:new', (notification) => showNotification(ready, notification));
     // Decrypted keys leave memory when the machine sleeps or its screen locks.
     const lockNow = (): void => void ready.lock().catch((error: unknown) => console.error('[wallet] lock failed:', error));

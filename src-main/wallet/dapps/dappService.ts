@@ -15,7 +15,7 @@ import type { PendingTransactions } from '../chain/pendingTransactions.ts';
 import type { TokenService } from '../chain/tokens.ts';
 import type { TransactionFollower } from '../chain/transactionFollower.ts';
 import type { MessageSigner, TransactionSigner } from '../signer.ts';
-import { networkOfChain, type ChainNetwork } from './chains.ts';
+import { chainOf, networkOfChain, type ChainNetwork } from './chains.ts';
 import { answerRead, type ReadMethod } from './dappReads.ts';
 import { DAPP_METHODS, isDappMethod } from './dappMethods.ts';
 import type { DappStore, StoredGrant } from './dappStore.ts';
@@ -141,6 +141,27 @@ export class DappService {
     await this.#o.store.putGrant(grant);
     this.#changed();
     return grant;
+  }
+
+  /** An origin's grant, or undefined when it has none. */
+  grant(origin: string): DappGrantInfo | undefined {
+    const found = this.#o.store.grant(origin);
+    if (!found) return undefined;
+    const { sessions: _sessions, ...info } = found;
+    return info;
+  }
+
+  /** The CAIP-2 chain of the wallet's selected network now (a transport that names no chain asks on it). */
+  async selectedChain(): Promise<string> {
+    const { node } = await this.#o.networks.node();
+    return chainOf(await node.chainId());
+  }
+
+  /** The names this wallet gives addresses (an account's first name when several entries share an address). */
+  accountNames(): Map<string, string> {
+    const names = new Map<string, string>();
+    for (const account of this.#o.vault.listAccounts()) if (!names.has(account.address)) names.set(account.address, account.name);
+    return names;
   }
 
   /** Records the transport's sessions of a grant (a WalletConnect session topic). */

@@ -132,7 +132,7 @@ function isGrant(g: unknown): g is StoredGrant {
     typeof x['origin'] === 'string' &&
     typeof x['name'] === 'string' &&
     typeof x['url'] === 'string' &&
-    x['transport'] === 'walletconnect' &&
+    (x['transport'] === 'walletconnect' || x['transport'] === 'window') &&
     typeof x['grantedAt'] === 'string' &&
     strings(x['chains']) &&
     strings(x['accounts']) &&
