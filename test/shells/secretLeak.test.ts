@@ -193,6 +193,7 @@ describe('no secret leaves main through the browser shell', () => {
     await call('dapps:list');
     await touch('dapps:pair', [{ uri: 'wc:7f6e504bfad60b485450578e05678ed3e8e8c4751d3c6160be17160d63ec90f9@2?relay-protocol=irn&symKey=587d5484ce2a2a6ee3ba1962fdd7e8588e06200c46823bd18fbd67def96ad303' }]);
     await touch('dapps:revoke', [{ origin: 'https://app.example' }]);
+    await touch('dapps:openPage', [{ url: 'https://app.example/' }]); // a desktop window: the browser shell refuses it
 
     // ---- backup, password change, removal, lock
     const backup = await call('vault:exportBackup', [{ password: PASSWORD, backupPassword: BACKUP_PASSWORD }]);
