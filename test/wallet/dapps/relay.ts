@@ -153,6 +153,14 @@ export async function startTestRelay(): Promise<TestRelay> {
     });
   });
 
+  // The public relay pings its clients; @walletconnect/core drops and reopens a socket that hears nothing for 35 s,
+  // which a step of a test on a loaded machine can take. Pinging as the real relay does keeps the connection as it
+  // would be in use.
+  const keepAlive = setInterval(() => {
+    for (const client of server.clients) if (client.readyState === client.OPEN) client.ping();
+  }, 10_000);
+  keepAlive.unref();
+
   const { port } = server.address() as AddressInfo;
   return {
     url: `ws://127.0.0.1:${port}`,
@@ -162,6 +170,7 @@ export async function startTestRelay(): Promise<TestRelay> {
     },
     stop: () =>
       new Promise<void>((resolve) => {
+        clearInterval(keepAlive);
         for (const client of server.clients) client.terminate();
         server.close(() => resolve());
       }),
