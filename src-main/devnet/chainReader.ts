@@ -106,12 +106,9 @@ export class ChainReader {
     return item;
   }
 
-  /** chain.read_contract: the contract's entry point on the head state, read-only, not metered. */
-  readContract(request: { contract_id: Uint8Array; entry_point: number; args: Uint8Array }): ProtoMessage {
-    const view = this.headView();
-    // Any built-in: tokens, and the name service and the KAP stand-in, which a dApp reads directly as on mainnet.
-    const contract = builtInAt(view, request.contract_id);
-    const ctx = {
+  /** A read-only call context on the head state, as chain.read_contract and chain.invoke_system_call run in. */
+  private readOnlyContext(view: StateView) {
+    return {
       view,
       headBlockTime: this.head.timestamp,
       blockHeight: this.head.height,
@@ -123,6 +120,14 @@ export class ChainReader {
       authorize: () => false,
       chain: headFacts(this.chainId, this.head, this.deps.irreversibleDepth, this.committed),
     };
+  }
+
+  /** chain.read_contract: the contract's entry point on the head state, read-only, not metered. */
+  readContract(request: { contract_id: Uint8Array; entry_point: number; args: Uint8Array }): ProtoMessage {
+    const view = this.headView();
+    // Any built-in: tokens, and the name service and the KAP stand-in, which a dApp reads directly as on mainnet.
+    const contract = builtInAt(view, request.contract_id);
+    const ctx = this.readOnlyContext(view);
     if (!contract && isWasmContract(view, request.contract_id)) return readWasmContract(ctx, request.contract_id, request.entry_point, request.args);
     if (!contract) throw new ChainError(ERROR_CODE.invalid_contract, 'contract does not exist');
     const result = contract.call(ctx, request.entry_point, request.args);
@@ -148,18 +153,7 @@ export class ChainReader {
       throw new ChainError(ERROR_CODE.unknown_system_call, `unknown system call id ${request.id ?? '(none)'}`, { id: String(request.id ?? '') });
     }
     const view = this.headView();
-    const ctx = {
-      view,
-      headBlockTime: this.head.timestamp,
-      blockHeight: this.head.height,
-      readOnly: true,
-      genesisAddress: this.genesisKey.addressBytes,
-      caller: EMPTY,
-      events: [],
-      sequence: { next: 0 },
-      authorize: () => false,
-      chain: headFacts(this.chainId, this.head, this.deps.irreversibleDepth, this.committed),
-    };
+    const ctx = this.readOnlyContext(view);
     return { value: invokeSystemCallReadOnly(ctx, sid, request.args) };
   }
 

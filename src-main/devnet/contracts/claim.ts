@@ -2,10 +2,10 @@
 // KOIN claims of the Ethereum snapshot. A devnet has no snapshot, so its claim set is empty: get_info answers zeros,
 // check_claim an unclaimed zero, and claim refuses every address as the contract refuses one it does not hold.
 import { decode, encode } from '../../koinos/codec.ts';
-import { ERROR_CODE, reversion } from '../state/chainError.ts';
+import { reversion } from '../state/chainError.ts';
 import { COMPUTE } from '../state/resources.ts';
 import { useCompute, type CallContext, type Contract } from './context.ts';
-import { systemAbi, systemMethod, type SystemMethod } from './systemAbi.ts';
+import { methodOf, systemAbi, systemMethod, type SystemMethod } from './systemAbi.ts';
 
 const PKG = 'koinos.contracts.claim';
 
@@ -21,9 +21,7 @@ export class ClaimContract implements Contract {
   constructor(readonly address: Uint8Array) {}
 
   call(ctx: CallContext, entryPoint: number, args: Uint8Array): Uint8Array {
-    const method = Object.values(CLAIM_METHODS).find((m) => m.entryPoint === entryPoint);
-    if (!method) throw reversion(`unknown entry point 0x${entryPoint.toString(16).padStart(8, '0')} of the claim contract`);
-    if (!method.readOnly && ctx.readOnly) throw reversion('unable to perform action while context is read only', ERROR_CODE.read_only_context);
+    const method = methodOf(CLAIM_METHODS, entryPoint, ctx.readOnly, 'claim');
     try {
       decode(method.argument, args);
     } catch {

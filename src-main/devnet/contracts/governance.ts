@@ -2,10 +2,10 @@
 // make answer a chain with no proposals. Submitting one is refused: governance on the real chain is block producers
 // voting over weeks of blocks (pre_block_callback), which a single-producer devnet has no use for.
 import { decode, encode } from '../../koinos/codec.ts';
-import { ERROR_CODE, reversion } from '../state/chainError.ts';
+import { reversion } from '../state/chainError.ts';
 import { COMPUTE } from '../state/resources.ts';
 import { useCompute, type CallContext, type Contract } from './context.ts';
-import { systemAbi, systemMethod, type SystemMethod } from './systemAbi.ts';
+import { methodOf, systemAbi, systemMethod, type SystemMethod } from './systemAbi.ts';
 
 const PKG = 'koinos.contracts.governance';
 
@@ -22,10 +22,8 @@ export class GovernanceContract implements Contract {
   constructor(readonly address: Uint8Array) {}
 
   call(ctx: CallContext, entryPoint: number, args: Uint8Array): Uint8Array {
-    const method = Object.values(GOVERNANCE_METHODS).find((m) => m.entryPoint === entryPoint);
     // Also pre_block_callback, which only the chain calls (the devnet never does): no proposal ever needs a vote.
-    if (!method) throw reversion(`unknown entry point 0x${entryPoint.toString(16).padStart(8, '0')} of the governance contract`);
-    if (!method.readOnly && ctx.readOnly) throw reversion('unable to perform action while context is read only', ERROR_CODE.read_only_context);
+    const method = methodOf(GOVERNANCE_METHODS, entryPoint, ctx.readOnly, 'governance');
     try {
       decode(method.argument, args);
     } catch {

@@ -8,7 +8,7 @@ import { ERROR_CODE, reversion } from '../state/chainError.ts';
 import { COMPUTE } from '../state/resources.ts';
 import { objectSpace, type Space, type StateView } from '../state/state.ts';
 import { check, emit, getObject, putObject, removeObject, useCompute, type CallContext, type Contract } from './context.ts';
-import { systemAbi, systemMethod, type SystemMethod } from './systemAbi.ts';
+import { methodOf, systemAbi, systemMethod, type SystemMethod } from './systemAbi.ts';
 
 const PKG = 'koinos.contracts.pob';
 const EMPTY = new Uint8Array(0);
@@ -69,9 +69,7 @@ export class PobContract implements Contract {
   }
 
   call(ctx: CallContext, entryPoint: number, args: Uint8Array): Uint8Array {
-    const method = Object.values(POB_METHODS).find((m) => m.entryPoint === entryPoint);
-    if (!method) throw reversion(`unknown entry point 0x${entryPoint.toString(16).padStart(8, '0')} of the pob contract`);
-    if (!method.readOnly && ctx.readOnly) throw reversion('unable to perform action while context is read only', ERROR_CODE.read_only_context);
+    const method = methodOf(POB_METHODS, entryPoint, ctx.readOnly, 'pob');
     switch (method.name) {
       case 'burn':
         return this.burn(ctx, decodeArgs(method.argument, args));

@@ -6,7 +6,7 @@ import { ERROR_CODE, reversion } from '../state/chainError.ts';
 import { COMPUTE, RESOURCE_LIMITS } from '../state/resources.ts';
 import { check, useCompute, type CallContext, type Contract } from './context.ts';
 import { MANA_REGEN_TIME_MS } from './koin.ts';
-import { systemAbi, systemMethod, type SystemMethod } from './systemAbi.ts';
+import { methodOf, systemAbi, systemMethod, type SystemMethod } from './systemAbi.ts';
 
 const PKG = 'koinos.contracts.resources';
 
@@ -62,10 +62,8 @@ export class ResourcesContract implements Contract {
   constructor(readonly address: Uint8Array) {}
 
   call(ctx: CallContext, entryPoint: number, args: Uint8Array): Uint8Array {
-    const method = Object.values(RESOURCES_METHODS).find((m) => m.entryPoint === entryPoint);
     // resources.cpp's main returns 1 for an unknown entry point: a reversion.
-    if (!method) throw reversion(`unknown entry point 0x${entryPoint.toString(16).padStart(8, '0')} of the resources contract`);
-    if (!method.readOnly && ctx.readOnly) throw reversion('unable to perform action while context is read only', ERROR_CODE.read_only_context);
+    const method = methodOf(RESOURCES_METHODS, entryPoint, ctx.readOnly, 'resources');
     try {
       decode(method.argument, args);
     } catch {

@@ -3,6 +3,7 @@
 // koilib's Contract reads (`entry_point` as a number, `read_only`, protobufjs JSON in `koilib_types`).
 import { DESCRIPTOR } from '../../koinos/generated/descriptor.ts';
 import { entryPoint } from '../../koinos/koin.ts';
+import { ERROR_CODE, reversion } from '../state/chainError.ts';
 
 /** One method of a system contract: its wire name, entry point and messages. */
 export interface SystemMethod {
@@ -20,6 +21,18 @@ export interface SystemMethod {
  */
 export function systemMethod(pkg: string, name: string, readOnly: boolean, description: string): SystemMethod {
   return { name, entryPoint: entryPoint(name), argument: `${pkg}.${name}_arguments`, result: `${pkg}.${name}_result`, readOnly, description };
+}
+
+/**
+ * The method a call names, as a system contract's main dispatches it: an unknown entry point reverts, and so does a
+ * method that writes when the context is read-only.
+ * @throws ChainError (a reversion) for either.
+ */
+export function methodOf<M extends SystemMethod>(methods: Readonly<Record<string, M>>, entryPoint: number, readOnly: boolean, contract: string): M {
+  const method = Object.values(methods).find((m) => m.entryPoint === entryPoint);
+  if (!method) throw reversion(`unknown entry point 0x${entryPoint.toString(16).padStart(8, '0')} of the ${contract} contract`);
+  if (!method.readOnly && readOnly) throw reversion('unable to perform action while context is read only', ERROR_CODE.read_only_context);
+  return method;
 }
 
 type Namespace = { nested?: Record<string, Namespace> } & Record<string, unknown>;

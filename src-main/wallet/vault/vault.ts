@@ -544,16 +544,7 @@ export class Vault implements TransactionSigner {
    */
   async signTransaction(address: string, transaction: Transaction, approval: Approval): Promise<Transaction> {
     redeemApproval(approval, address, transaction);
-    const session = this.#requireSession();
-    const accounts = this.#file.vault?.accounts.filter((a) => a.address === address) ?? [];
-    const record = accounts.find((a) => a.kind !== 'watch');
-    if (!record) {
-      if (accounts.length > 0) throw new WalletError('WATCH_ONLY', `expected an account with a key for ${address}, but it is watch-only`);
-      throw new WalletError('ACCOUNT_NOT_FOUND', `expected an account of this wallet, got ${describe(address)}`);
-    }
-    const key = await this.#signingKey(session, record);
-    if (session.wiped) throw this.#lockedError();
-    this.touch();
+    const key = await this.#keyOfSigner(address);
     return signTransaction(transaction, key);
   }
 
@@ -564,6 +555,15 @@ export class Vault implements TransactionSigner {
    */
   async signMessage(address: string, message: Uint8Array, approval: Approval): Promise<Uint8Array> {
     redeemMessageApproval(approval, address, message);
+    const key = await this.#keyOfSigner(address);
+    return signDigest(sha256(message), key);
+  }
+
+  /**
+   * The private key of the account with this address, for a signature already approved; counts as activity.
+   * @throws WalletError VAULT_LOCKED, WATCH_ONLY, ACCOUNT_NOT_FOUND.
+   */
+  async #keyOfSigner(address: string): Promise<Uint8Array> {
     const session = this.#requireSession();
     const accounts = this.#file.vault?.accounts.filter((a) => a.address === address) ?? [];
     const record = accounts.find((a) => a.kind !== 'watch');
@@ -574,7 +574,7 @@ export class Vault implements TransactionSigner {
     const key = await this.#signingKey(session, record);
     if (session.wiped) throw this.#lockedError();
     this.touch();
-    return signDigest(sha256(message), key);
+    return key;
   }
 
   /** Registers a listener of lock and unlock (for the `vault:lockState` push); returns a function that removes it. */
