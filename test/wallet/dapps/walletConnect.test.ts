@@ -11,7 +11,7 @@ import type { AccountInfo, ApprovalRequest } from '../../../src-main/ipc/contrac
 import { nonceToBytes } from '../../../src-main/koinos/transaction.ts';
 import { createWalletApp, type WalletApp } from '../../../src-main/wallet/walletApp.ts';
 import { KEYTAR, PASSWORD, TEST_SCRYPT, removeService, uniqueService } from '../vault/helpers.ts';
-import { closeDapp, dappClient, SDK_METHODS, type DappClient } from './dappClient.ts';
+import { closeDapp, dappClient, proposeSession, SDK_METHODS, type DappClient } from './dappClient.ts';
 import { startTestRelay, type TestRelay } from './relay.ts';
 
 async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 20_000): Promise<T> {
@@ -66,10 +66,10 @@ describe('WalletConnect: a dApp connected to the wallet over a relay on 127.0.0.
 
   /** Pairs `client` with the wallet and approves the grant of `accounts`; the session topic. */
   async function connect(client: DappClient, accounts: string[]): Promise<string> {
-    const { uri, approval } = await client.connect({ requiredNamespaces: { koinos: { chains: [chain], methods: SDK_METHODS, events: [] } } });
-    await wallet.handlers['dapps:pair']({ uri: uri! });
+    const { uri, session } = await proposeSession(client, { requiredNamespaces: { koinos: { chains: [chain], methods: SDK_METHODS, events: [] } } });
+    await wallet.handlers['dapps:pair']({ uri });
     await approve({ accounts });
-    return (await approval()).topic;
+    return (await session).topic;
   }
 
   /** A KOIN transfer as the dApp builds it (koilib, the token ABI), header left to the wallet. */
