@@ -15,18 +15,13 @@ import type { KoinosNode } from './koinosNode.ts';
 import type { NetworkService } from './networks.ts';
 import type { PendingTransactions } from './pendingTransactions.ts';
 import { toSubmitReceipt } from './receipts.ts';
+import { rcLimitFor, submitAndTrack } from './submission.ts';
 import type { TransactionFollower } from './transactionFollower.ts';
 
 /** How long a review can be confirmed. */
 export const REVIEW_TTL_MS = 10 * 60_000;
-/** rc_limit = the dry run's rc_used plus this share (10 %), capped by the available mana. */
-export const RC_MARGIN_PERCENT = 10n;
-
-/** rc_used plus 10 %, capped by what the account can spend. */
-export function rcLimitFor(rcUsed: bigint, available: bigint): bigint {
-  const withMargin = rcUsed + (rcUsed * RC_MARGIN_PERCENT + 99n) / 100n;
-  return withMargin < available ? withMargin : available;
-}
+// rc_limit's rules moved to submission.ts with the rest of the pipeline; exported here as before.
+export { RC_MARGIN_PERCENT, rcLimitFor } from './submission.ts';
 
 /** What a prepared review keeps for its confirmation: the unsigned bytes the approval covers and how to size them. */
 export interface PreparedSubmission {
@@ -123,18 +118,7 @@ export async function signApproved(deps: ApprovedSubmitDeps, review: PreparedSub
     throw new WalletError('INTERNAL', 'The signer changed the transaction it was asked to sign; nothing was sent.');
   }
   if (!broadcast) return { signed, ...(dryRun ? { dryRun } : {}) };
-  const receipt = await node.submit(signed, true);
-  const id = bytesToJson(signed.id, BTYPE.TRANSACTION_ID);
-  deps.follower.track({
-    networkId: network.id,
-    id,
-    payer: review.payer,
-    nonce: review.nonce,
-    rcLimit,
-    transaction: signed,
-    submittedAt: Date.now(),
-    status: 'pending',
-  });
+  const receipt = await submitAndTrack({ networkId: network.id, node, follower: deps.follower }, signed, true);
   return { signed, receipt, ...(dryRun ? { dryRun } : {}) };
 }
 
