@@ -418,6 +418,41 @@ export interface ApprovalReview {
   connection?: DappConnectionRequest;
   /** Kind `message`: the text to sign, exactly as it will be signed (UTF-8). */
   message?: string;
+  /**
+   * Set on the second step of a dApp's transaction (the same request continuing): what the signed dry run, run after
+   * the first approval, did. Confirming releases the signed transaction; rejecting discards it. The other fields repeat
+   * the first step's review.
+   */
+  effects?: TransactionEffects;
+}
+
+/** What a signed dry run of an approved transaction did, shown before anything signed leaves main. */
+export interface TransactionEffects {
+  /** false: no dry run could run (a pending transaction of the account holds the nonce); events and rcUsed are unknown. */
+  dryRun: boolean;
+  /** The events the dry run emitted, in order, decoded where an ABI is known. */
+  events: DecodedEvent[];
+  /** The mana the dry run used. */
+  rcUsed?: UintString;
+  /** The rc_limit the transaction is signed with (sized from rcUsed, under the first step's cap). */
+  rcLimit: UintString;
+  /** The id of the signed transaction that would be released. */
+  transactionId: string;
+  /** Set when a step after the first approval failed (the dry run, the chain ID or nonce check): why. Nothing is released. */
+  failure?: string;
+}
+
+/** One event of a dry run, as a person reviews it. */
+export interface DecodedEvent {
+  /** The contract that emitted it. */
+  contract: string;
+  name: string;
+  /** Decoded to JSON with the contract's ABI when known, else base64. */
+  data: unknown;
+  /** The addresses the event names as impacted. */
+  impacted: string[];
+  /** One sentence for token events: "Transfer 1.5 KOIN from 1Abc… to 1Def…". */
+  summary?: string;
 }
 
 /** A dApp's request for a connection (a grant: which accounts, which methods), as a person reviews it. */

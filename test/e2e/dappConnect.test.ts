@@ -5,7 +5,7 @@ import { Contract, utils as koilibUtils } from 'koilib';
 import { afterEach, describe, expect, it, onTestFailed } from 'vitest';
 import { closeDapp, dappClient, proposeSession, SDK_METHODS, type DappClient } from '../wallet/dapps/dappClient.ts';
 import { startTestRelay, type TestRelay } from '../wallet/dapps/relay.ts';
-import { approve, chromiumMissing, createWallet, go, importDevAccount, selectAccount, startE2eWallet, type E2eWallet } from './harness.ts';
+import { approve, chromiumMissing, confirmEffects, createWallet, go, importDevAccount, selectAccount, startE2eWallet, type E2eWallet } from './harness.ts';
 
 const missing = chromiumMissing();
 
@@ -67,6 +67,8 @@ describe.skipIf(missing !== undefined)('a dApp over WalletConnect in the browser
     const text = await approve(page, { shots, shot: 'transfer-approval' });
     expect(text).toContain('Requested by https://dapp.example');
     expect(text).toContain(`Transfer 1.5 KOIN from ${sender} to ${ownAddress}`);
+    const effects = await confirmEffects(page, { shots, shot: 'transfer-effects' });
+    expect(effects).toMatch(new RegExp(`What its dry run did\\s*Transfer 1\\.5 KOIN from ${sender} to ${ownAddress}`));
     const { transaction } = await sent;
     expect(transaction.id).toMatch(/^0x1220[0-9a-f]{64}$/);
 

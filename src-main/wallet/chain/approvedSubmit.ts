@@ -82,13 +82,39 @@ export interface ApprovedSignature {
   receipt?: TransactionReceipt;
 }
 
+/** What a release hold is shown: the signed transaction, the rc_limit it carries, and the dry run that sized it. */
+export interface HeldSignature {
+  approval: Approval;
+  signed: Transaction;
+  rcLimit: bigint;
+  /** Absent when a pending transaction held the nonce, so no dry run could run. */
+  dryRun?: TransactionReceipt;
+}
+
+/**
+ * A pause between the signatures and their release, for a request that shows what its dry run did before anything
+ * signed leaves main (a dApp's transaction: ApprovalQueue.requestEffects). The approval is asked with `effectsStep`.
+ */
+export interface ReleaseHold {
+  /** Every signature exists and nothing has left main: resolves to release `signed`, throws to discard it. */
+  release(held: HeldSignature): Promise<void>;
+  /** A step after the approval failed (the error is thrown on once this settles): nothing signed is released. */
+  failed(approval: Approval, error: unknown): Promise<void>;
+}
+
 /**
  * submitApproved's path, with the choice to hand the signed transaction back instead of sending it (a dApp's
  * `signTransaction`): the same approval, chain ID and nonce checks and dry run after the approval, then, when
- * `broadcast`, the submission and its following.
- * @throws as submitApproved.
+ * `broadcast`, the submission and its following. With `hold`, nothing is returned or submitted before it releases.
+ * @throws as submitApproved, and what `hold.release` throws.
  */
-export async function signApproved(deps: ApprovedSubmitDeps, review: PreparedSubmission, costs: Map<string, bigint>, broadcast: boolean): Promise<ApprovedSignature> {
+export async function signApproved(
+  deps: ApprovedSubmitDeps,
+  review: PreparedSubmission,
+  costs: Map<string, bigint>,
+  broadcast: boolean,
+  hold?: ReleaseHold,
+): Promise<ApprovedSignature> {
   const [first, ...others] = signersOf(review);
   const approval = await deps.approvals.request(review.approval, {
     signer: first!,
@@ -96,7 +122,20 @@ export async function signApproved(deps: ApprovedSubmitDeps, review: PreparedSub
     transaction: review.transaction,
     uses: 2,
     lowerRcLimit: true,
+    ...(hold ? { effectsStep: true } : {}),
   });
+  const { network, node, signed, rcLimit, dryRun } = await signUnderApproval(deps, review, costs, approval).catch(async (error: unknown) => {
+    await hold?.failed(approval, error);
+    throw error;
+  });
+  await hold?.release({ approval, signed, rcLimit, ...(dryRun ? { dryRun } : {}) });
+  if (!broadcast) return { signed, ...(dryRun ? { dryRun } : {}) };
+  const receipt = await submitAndTrack({ networkId: network.id, node, follower: deps.follower }, signed, true);
+  return { signed, receipt, ...(dryRun ? { dryRun } : {}) };
+}
+
+/** After the approval: the chain ID and nonce checked again, rc_limit sized by a dry run, every signature made. */
+async function signUnderApproval(deps: ApprovedSubmitDeps, review: PreparedSubmission, costs: Map<string, bigint>, approval: Approval) {
   const { network, node } = await deps.networks.node(review.networkId);
   const chainId = await node.chainId();
   if (!equalBytes(chainId, review.chainId)) {
@@ -117,9 +156,7 @@ export async function signApproved(deps: ApprovedSubmitDeps, review: PreparedSub
   if (!equalBytes(signed.id, final.id)) {
     throw new WalletError('INTERNAL', 'The signer changed the transaction it was asked to sign; nothing was sent.');
   }
-  if (!broadcast) return { signed, ...(dryRun ? { dryRun } : {}) };
-  const receipt = await submitAndTrack({ networkId: network.id, node, follower: deps.follower }, signed, true);
-  return { signed, receipt, ...(dryRun ? { dryRun } : {}) };
+  return { network, node, signed, rcLimit, dryRun };
 }
 
 /**
