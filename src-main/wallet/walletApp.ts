@@ -97,6 +97,12 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
   const vault = await Vault.open({ dataDir: options.dataDir, keychain: options.keychain ?? (await loadKeytar()), ...options.vault });
   const devnet = new EmbeddedDevnet({ dataDir: options.dataDir, log: (line) => log(`[devnet] ${line}`), ...options.devnet });
   const settings = new FileChainSettings(options.dataDir);
+  // The chain settings own the network selection; a wallet.json from before keeps its selection through this hand-over.
+  await vault.handOverSelectedNetwork((id) =>
+    settings.update((d) => {
+      d.selectedNetworkId ??= id;
+    }),
+  );
   const networks = new NetworkService({ settings, apiKeys: vaultApiKeys(vault), localDevnetUrl: () => devnet.url() });
   const tokens = new TokenService({ networks, settings });
   // What was sent in the last run and is not irreversible yet is followed again (resumed below, once listened to).

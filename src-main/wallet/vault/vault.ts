@@ -3,7 +3,7 @@
 // Secrets are sealed entries in a SecretStore; wallet.json (walletFile.ts) is the commit point of every change.
 import { randomInt } from 'node:crypto';
 import { join } from 'node:path';
-import type { AccountInfo, EncryptedBackup, NewPhrase, RevealedSecret, Settings, VaultStatus } from '../../ipc/contract.ts';
+import type { AccountInfo, EncryptedBackup, NewPhrase, RevealedSecret, VaultStatus } from '../../ipc/contract.ts';
 import { WalletError, describe } from '../../koinos/errors.ts';
 import { addressFromString } from '../../koinos/address.ts';
 import { sha256 } from '../../koinos/hash.ts';
@@ -23,7 +23,17 @@ import { FILE_STORAGE_NOTICE, fileStore, keychainAnswers, keychainStore, type Ke
 import { formatWait, throttleFor, type PasswordThrottle } from './passwordThrottle.ts';
 import { VaultSession } from './vaultSession.ts';
 import { MIN_SCRYPT_LOG_N, calibrateScrypt, deriveKey, makeCheck, newSalt, verifyCheck, zero, type ScryptCost } from './vaultCrypto.ts';
-import { KEY_FILE_NAME, commitWalletFile, readWalletFile, settingsProblem, type AccountRecord, type VaultRecord, type WalletFile, type WalletFileOptions } from './walletFile.ts';
+import {
+  KEY_FILE_NAME,
+  commitWalletFile,
+  readWalletFile,
+  settingsProblem,
+  type AccountRecord,
+  type VaultRecord,
+  type VaultSettings,
+  type WalletFile,
+  type WalletFileOptions,
+} from './walletFile.ts';
 
 export { MIN_PASSWORD_LENGTH } from './accountBook.ts';
 
@@ -304,19 +314,19 @@ export class Vault implements TransactionSigner {
 
   // ---- settings:* ---------------------------------------------------------------------------------------------
 
-  /** `settings:get` (works locked and before a wallet exists). */
-  getSettings(): Settings {
+  /** `settings:get` without the network selection, which the chain settings own (works locked and before a wallet exists). */
+  getSettings(): VaultSettings {
     return { ...this.#file.settings };
   }
 
   /**
-   * `settings:update`: only the known fields are taken; a new auto-lock time applies at once.
+   * `settings:update` of the vault's fields: only the known fields are taken; a new auto-lock time applies at once.
    * @throws WalletError INVALID_ARGUMENT naming the field; ACCOUNT_NOT_FOUND for an unknown selectedAccountId.
    */
-  updateSettings(patch: Partial<Settings>): Promise<Settings> {
+  updateSettings(patch: Partial<VaultSettings>): Promise<VaultSettings> {
     return this.#exclusive(async () => {
-      const picked: Partial<Settings> = {};
-      for (const field of ['autoLockMinutes', 'theme', 'selectedAccountId', 'selectedNetworkId'] as const) {
+      const picked: Partial<VaultSettings> = {};
+      for (const field of ['autoLockMinutes', 'theme', 'selectedAccountId'] as const) {
         if (patch && patch[field] !== undefined) Object.assign(picked, { [field]: patch[field] });
       }
       const problem = settingsProblem(picked);
@@ -326,6 +336,26 @@ export class Vault implements TransactionSigner {
       await this.#commit({ ...this.#file, settings });
       if (this.#session) this.#idle.setIdleMs(settings.autoLockMinutes * 60_000);
       return this.getSettings();
+    });
+  }
+
+  /**
+   * Hands the network selection of a wallet.json written before the chain settings owned it to `adopt` (which keeps it
+   * only when the chain settings have none), then drops it from the file. Once per data folder; a file without one
+   * changes nothing. When the drop cannot be written now (another process committed), any later commit drops it.
+   * @throws what `adopt` throws (the file then keeps the selection for the next start).
+   * @example
+   * await vault.handOverSelectedNetwork((id) => chainSettings.update((d) => { d.selectedNetworkId ??= id; }));
+   */
+  handOverSelectedNetwork(adopt: (networkId: string) => Promise<unknown>): Promise<void> {
+    return this.#exclusive(async () => {
+      const networkId = this.#file.legacySelectedNetworkId;
+      if (networkId === undefined) return;
+      await adopt(networkId);
+      const file = { ...this.#file };
+      delete file.legacySelectedNetworkId;
+      this.#file = file;
+      await this.#commit(file).catch(() => undefined);
     });
   }
 

@@ -249,14 +249,16 @@ describe.skipIf(NO_KEYCHAIN !== undefined)('vault in the system keychain', () =>
   });
 
   it('keeps settings in wallet.json, validates them, and reads them before a wallet exists', async () => {
-    expect(vault.getSettings()).toEqual({ autoLockMinutes: 5, theme: 'system', selectedNetworkId: 'local' });
-    expect(await vault.updateSettings({ theme: 'dark', autoLockMinutes: 15 })).toEqual({ autoLockMinutes: 15, theme: 'dark', selectedNetworkId: 'local' });
+    expect(vault.getSettings()).toEqual({ autoLockMinutes: 5, theme: 'system' });
+    expect(await vault.updateSettings({ theme: 'dark', autoLockMinutes: 15 })).toEqual({ autoLockMinutes: 15, theme: 'dark' });
     await rejects(vault.updateSettings({ autoLockMinutes: 0 }), 'INVALID_ARGUMENT');
     await rejects(vault.updateSettings({ theme: 'blue' as 'dark' }), 'INVALID_ARGUMENT');
     await rejects(vault.updateSettings({ selectedAccountId: 'nope' }), 'ACCOUNT_NOT_FOUND');
-    await vault.updateSettings({ selectedNetworkId: 'testnet', ...({ injected: 'x' } as object) });
+    // The network selection is the chain settings' (walletChannels joins them): the vault takes none.
+    await vault.updateSettings({ theme: 'dark', ...({ injected: 'x', selectedNetworkId: 'testnet' } as object) });
     const reopened = await fx.open();
-    expect(reopened.getSettings()).toEqual({ autoLockMinutes: 15, theme: 'dark', selectedNetworkId: 'testnet' });
+    expect(reopened.getSettings()).toEqual({ autoLockMinutes: 15, theme: 'dark' });
+    expect(await readFile(join(fx.dataDir, 'wallet.json'), 'utf8')).not.toContain('selectedNetworkId');
     expect(reopened.status().autoLockMinutes).toBe(15);
     expect(await readFile(join(fx.dataDir, 'wallet.json'), 'utf8')).not.toContain('injected');
   });
