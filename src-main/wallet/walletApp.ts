@@ -28,7 +28,6 @@ import { WalletConnectBridge } from './dapps/walletConnect.ts';
 import { Notifier } from './notifications/notifier.ts';
 import { loadKeytar, type Keychain } from './vault/secretStore.ts';
 import { Vault, type VaultOptions } from './vault/vault.ts';
-import { vaultApiKeys } from './vaultApiKeys.ts';
 import { walletChannels, type WalletServices } from './walletChannels.ts';
 import { AddressBook } from './addressBook.ts';
 import { NameResolver } from './chain/names.ts';
@@ -103,7 +102,7 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
       d.selectedNetworkId ??= id;
     }),
   );
-  const networks = new NetworkService({ settings, apiKeys: vaultApiKeys(vault), localDevnetUrl: () => devnet.url() });
+  const networks = new NetworkService({ settings, apiKeys: vault.apiKeys, localDevnetUrl: () => devnet.url() });
   const tokens = new TokenService({ networks, settings });
   // What was sent in the last run and is not irreversible yet is followed again (resumed below, once listened to).
   const pending = await PendingTransactions.open(options.dataDir, log);

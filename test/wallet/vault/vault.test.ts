@@ -264,21 +264,21 @@ describe.skipIf(NO_KEYCHAIN !== undefined)('vault in the system keychain', () =>
   });
 
   it('keeps API keys of networks in the keychain, readable while locked and before a wallet exists', async () => {
-    expect(await vault.getApiKey('custom-1')).toBeUndefined();
-    await vault.setApiKey('custom-1', 'api-key-secret-123');
-    expect(vault.hasApiKey('custom-1')).toBe(true);
-    expect(await vault.getApiKey('custom-1')).toBe('api-key-secret-123');
+    expect(await vault.apiKeys.get('custom-1')).toBeUndefined();
+    await vault.apiKeys.set('custom-1', 'api-key-secret-123');
+    expect(await vault.apiKeys.has('custom-1')).toBe(true);
+    expect(await vault.apiKeys.get('custom-1')).toEqual({ key: 'api-key-secret-123' });
     expect(await readFile(join(fx.dataDir, 'wallet.json'), 'utf8')).not.toContain('api-key-secret-123');
     await vault.create({ password: PASSWORD });
-    await vault.setApiKey('custom-1', 'replaced-key');
+    await vault.apiKeys.set('custom-1', 'replaced-key');
     vault.lock();
     const reopened = await fx.open();
-    expect(reopened.hasApiKey('custom-1')).toBe(true);
-    expect(await reopened.getApiKey('custom-1')).toBe('replaced-key');
-    await rejects(reopened.setApiKey('custom-2', ''), 'INVALID_ARGUMENT');
-    await reopened.setApiKey('custom-1', null);
-    expect(reopened.hasApiKey('custom-1')).toBe(false);
-    expect(await reopened.getApiKey('custom-1')).toBeUndefined();
+    expect(await reopened.apiKeys.has('custom-1')).toBe(true);
+    expect(await reopened.apiKeys.get('custom-1')).toEqual({ key: 'replaced-key' });
+    await rejects(reopened.apiKeys.set('custom-2', ''), 'INVALID_ARGUMENT');
+    await reopened.apiKeys.set('custom-1', null);
+    expect(await reopened.apiKeys.has('custom-1')).toBe(false);
+    expect(await reopened.apiKeys.get('custom-1')).toBeUndefined();
     expect(await KEYTAR.findCredentials(fx.keychainService)).toHaveLength(0);
   });
 
