@@ -3,7 +3,7 @@
 // wallet through createWalletApp(); what each channel does is in walletChannels.ts.
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { NotificationTarget } from '../ipc/contract.ts';
+import type { NotificationTarget } from './notifications/types.ts';
 import type { IpcHandlers } from '../ipc/dispatcher.ts';
 import { WalletError } from '../koinos/errors.ts';
 import { ApprovalQueue, type Approver } from './approvals/approvalQueue.ts';

@@ -2,7 +2,8 @@
 // (and the vault the signer), the `settings:*` channels join the vault's settings and the chain's network selection
 // (each kept by its one owner), and amounts leave as decimal strings. Arguments arrive already checked by ipc/argumentParsers.ts.
 import { WalletError, describe } from '../koinos/errors.ts';
-import type { AccountInfo, HistoryExportProgress, Settings, TransactionReview, TransferInput } from '../ipc/contract.ts';
+import type { AccountInfo, Settings } from './vault/types.ts';
+import type { HistoryExportProgress, TransactionReview, TransferInput } from './chain/types.ts';
 import type { IpcHandlers } from '../ipc/dispatcher.ts';
 import type { DashboardService } from './chain/dashboard.ts';
 import type { EmbeddedDevnet } from './chain/embeddedDevnet.ts';

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { BTYPE, bytesToJson } from '../../koinos/codec.ts';
 import { WalletError, describe } from '../../koinos/errors.ts';
-import type { HeadInfo, NetworkInfo, NetworkInput } from '../../ipc/contract.ts';
+import type { HeadInfo, NetworkInfo, NetworkInput } from './types.ts';
 import type { ApiKeyStore } from './apiKeyStore.ts';
 import type { ChainSettingsStore, CustomNetwork } from './chainSettings.ts';
 import { originOf } from './httpTransport.ts';

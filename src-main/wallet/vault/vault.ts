@@ -4,7 +4,7 @@
 // is the commit point of every change.
 import { randomInt } from 'node:crypto';
 import { join } from 'node:path';
-import type { AccountInfo, EncryptedBackup, NewPhrase, RevealedSecret, VaultStatus } from '../../ipc/contract.ts';
+import type { AccountInfo, EncryptedBackup, NewPhrase, RevealedSecret, VaultSettings, VaultStatus } from './types.ts';
 import { WalletError, describe } from '../../koinos/errors.ts';
 import { addressFromString } from '../../koinos/address.ts';
 import { sha256 } from '../../koinos/hash.ts';
@@ -25,17 +25,7 @@ import { FILE_STORAGE_NOTICE, fileStore, keychainAnswers, keychainStore, type Ke
 import { formatWait, throttleFor, type PasswordThrottle } from './passwordThrottle.ts';
 import { VaultSession } from './vaultSession.ts';
 import { MIN_SCRYPT_LOG_N, calibrateScrypt, deriveKey, makeCheck, newSalt, verifyCheck, zero, type ScryptCost } from './vaultCrypto.ts';
-import {
-  KEY_FILE_NAME,
-  commitWalletFile,
-  readWalletFile,
-  settingsProblem,
-  type AccountRecord,
-  type VaultRecord,
-  type VaultSettings,
-  type WalletFile,
-  type WalletFileOptions,
-} from './walletFile.ts';
+import { KEY_FILE_NAME, commitWalletFile, readWalletFile, settingsProblem, type AccountRecord, type VaultRecord, type WalletFile, type WalletFileOptions } from './walletFile.ts';
 
 export { MIN_PASSWORD_LENGTH } from './accountBook.ts';
 

@@ -3,7 +3,7 @@
 // written atomically: this file is the vault's commit point.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AccountKind, Settings } from '../../ipc/contract.ts';
+import type { AccountKind, VaultSettings } from './types.ts';
 import { WalletError } from '../../koinos/errors.ts';
 import { writeFileAtomic } from '../atomicFile.ts';
 import { makeFolders } from '../makeFolders.ts';
@@ -14,12 +14,6 @@ import { MIN_SCRYPT_LOG_N, scryptParamsProblem, type ScryptParams } from './vaul
 export const WALLET_FILE_NAME = 'wallet.json';
 export const KEY_FILE_NAME = 'vault-keys.json';
 export const WALLET_FILE_VERSION = 1;
-
-/**
- * The settings the vault keeps: the IPC contract's Settings without the network selection, which the chain settings
- * own (chainSettings.ts) and the `settings:*` channels add.
- */
-export type VaultSettings = Omit<Settings, 'selectedNetworkId'>;
 
 export const DEFAULT_SETTINGS: Readonly<VaultSettings> = Object.freeze({ autoLockMinutes: 5, theme: 'system' });
 
