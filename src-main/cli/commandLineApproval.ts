@@ -9,7 +9,7 @@ import { BTYPE, bytesToJson } from '../koinos/codec.ts';
 import { assertReadyToSign } from '../koinos/signingChecks.ts';
 import { nonceFromBytes, prepareTransaction } from '../koinos/transaction.ts';
 import type { Transaction } from '../koinos/types.ts';
-import type { RiskFlag } from '../ipc/contract.ts';
+import type { RiskFlag } from '../wallet/chain/types.ts';
 import { ApprovalQueue, WALLET_ORIGIN, chainIdText, type ApprovalRecord, type Approver } from '../wallet/approvals/approvalQueue.ts';
 import { decodeOperation } from '../wallet/chain/operations.ts';
 import type { TransactionSigner } from '../wallet/signer.ts';

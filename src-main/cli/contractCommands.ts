@@ -11,7 +11,7 @@ import { MAX_JSON_DEPTH, jsonDepth } from '../koinos/jsonDepth.ts';
 import { publicKeyFromPrivateKey } from '../koinos/keys.ts';
 import { prepareTransaction } from '../koinos/transaction.ts';
 import type { Operation, Transaction, TransactionReceipt } from '../koinos/types.ts';
-import type { RiskFlag } from '../ipc/contract.ts';
+import type { RiskFlag } from '../wallet/chain/types.ts';
 import type { KoinosNode } from '../wallet/chain/koinosNode.ts';
 import { decodeOperation } from '../wallet/chain/operations.ts';
 import { PrivateKeySigner } from '../wallet/chain/privateKeySigner.ts';

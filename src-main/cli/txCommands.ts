@@ -19,7 +19,7 @@ import {
   transactionToJson,
 } from '../koinos/transaction.ts';
 import type { Transaction } from '../koinos/types.ts';
-import type { RiskFlag } from '../ipc/contract.ts';
+import type { RiskFlag } from '../wallet/chain/types.ts';
 import { assessRisks, knownContractsOf } from '../wallet/chain/riskFlags.ts';
 import { isKnownSharer, partiesOf, signaturesNeeded } from '../wallet/chain/payer.ts';
 import {

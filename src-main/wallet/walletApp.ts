@@ -3,7 +3,7 @@
 // wallet through createWalletApp(); what each channel does is in walletChannels.ts.
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { NotificationTarget } from '../ipc/contract.ts';
+import type { NotificationTarget } from './notifications/types.ts';
 import type { IpcHandlers } from '../ipc/dispatcher.ts';
 import { WalletError } from '../koinos/errors.ts';
 import { ApprovalQueue, type Approver } from './approvals/approvalQueue.ts';
@@ -22,7 +22,6 @@ import { WalletConnectBridge } from './dapps/walletConnect.ts';
 import { Notifier } from './notifications/notifier.ts';
 import { loadKeytar, type Keychain } from './vault/secretStore.ts';
 import { Vault, type VaultOptions } from './vault/vault.ts';
-import { vaultApiKeys } from './vaultApiKeys.ts';
 import { walletChannels, type WalletServices } from './walletChannels.ts';
 import { AddressBook } from './addressBook.ts';
 import { NameResolver } from './chain/names.ts';
@@ -91,6 +90,12 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
   const vault = await Vault.open({ dataDir: options.dataDir, keychain: options.keychain ?? (await loadKeytar()), ...options.vault });
   const devnet = new EmbeddedDevnet({ dataDir: options.dataDir, log: (line) => log(`[devnet] ${line}`), ...options.devnet });
   const settings = new FileChainSettings(options.dataDir);
+  // The chain settings own the network selection; a wallet.json from before keeps its selection through this hand-over.
+  await vault.handOverSelectedNetwork((id) =>
+    settings.update((d) => {
+      d.selectedNetworkId ??= id;
+    }),
+  );
   // What was sent in the last run and is not irreversible yet is followed again (resumed below, once listened to).
   const pending = await PendingTransactions.open(options.dataDir, log);
   const approvals = new ApprovalQueue({
@@ -114,7 +119,7 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
   });
   const chain = createChainServices({
     settings,
-    apiKeys: vaultApiKeys(vault),
+    apiKeys: vault.apiKeys,
     localDevnetUrl: () => devnet.url(),
     approvals,
     signer: vault,

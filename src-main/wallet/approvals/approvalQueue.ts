@@ -9,7 +9,7 @@ import { equalBytes } from '../../koinos/bytes.ts';
 import { WalletError } from '../../koinos/errors.ts';
 import { prepareTransaction } from '../../koinos/transaction.ts';
 import type { Transaction } from '../../koinos/types.ts';
-import type { ApprovalAnswer, ApprovalRequest, ApprovalReview, ApprovalState, TransactionEffects } from '../../ipc/contract.ts';
+import type { ApprovalAnswer, ApprovalRequest, ApprovalReview, ApprovalState, TransactionEffects } from './types.ts';
 
 /** The origin of the wallet's own screens in a request (a dApp's requests carry the dApp's origin). */
 export const WALLET_ORIGIN = 'This wallet';

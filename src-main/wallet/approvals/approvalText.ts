@@ -1,7 +1,8 @@
 // An approval request as plain text, for surfaces that show no markup: Electron's native dialog (drawn by main, so the
 // window cannot fake it) and the CLI. Addresses in full, grouped for reading; amounts as the review decoded them.
 import { formatAmount } from '../../koinos/amounts.ts';
-import type { ApprovalRequest, DecodedEvent, RiskFlag, TransactionEffects } from '../../ipc/contract.ts';
+import type { ApprovalRequest, DecodedEvent, TransactionEffects } from './types.ts';
+import type { RiskFlag } from '../chain/types.ts';
 
 /**
  * An address in groups of four characters, for reading it aloud or comparing it with another: never shortened.

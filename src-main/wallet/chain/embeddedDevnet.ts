@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { BTYPE, bytesToJson } from '../../koinos/codec.ts';
 import { WalletError } from '../../koinos/errors.ts';
-import type { DevnetStatus } from '../../ipc/contract.ts';
+import type { DevnetStatus } from './types.ts';
 import { DEFAULT_PORT } from '../../devnet/server/startDevnet.ts';
 import type { ShapeName } from '../../devnet/chain/shapes.ts';
 import { DevnetThread, type DevnetThreadOptions } from './devnetThread.ts';

@@ -7,7 +7,7 @@ import { BTYPE, bytesToJson, encode } from '../../koinos/codec.ts';
 import { WalletError } from '../../koinos/errors.ts';
 import { addressFromString } from '../../koinos/address.ts';
 import { readRecipientText } from '../../koinos/recipientName.ts';
-import type { AddressNames, NameSource, ResolvedName } from '../../ipc/contract.ts';
+import type { AddressNames, NameSource, ResolvedName } from './types.ts';
 import { decodeAnswer, type KoinosNode } from './koinosNode.ts';
 import type { NetworkService } from './networks.ts';
 import { isMissingContract, isTransportError } from './standardContracts.ts';

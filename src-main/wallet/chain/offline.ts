@@ -8,7 +8,7 @@ import { equalBytes } from '../../koinos/bytes.ts';
 import { WalletError } from '../../koinos/errors.ts';
 import { checkTransaction, nonceFromBytes, prepareTransaction, transactionToBase64, transactionToJson } from '../../koinos/transaction.ts';
 import type { Transaction } from '../../koinos/types.ts';
-import type { InspectedTransaction, NetworkInfo, SubmitReceipt, TokenInfo, TransactionWarning } from '../../ipc/contract.ts';
+import type { InspectedTransaction, NetworkInfo, SubmitReceipt, TokenInfo, TransactionWarning } from './types.ts';
 import { parseTransactionText } from '../../koinos/transactionText.ts';
 import { WALLET_ORIGIN, type ApprovalQueue } from '../approvals/approvalQueue.ts';
 import type { TransactionSigner } from '../signer.ts';

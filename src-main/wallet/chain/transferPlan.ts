@@ -6,7 +6,7 @@ import { WalletError, describe } from '../../koinos/errors.ts';
 import { addressFromString } from '../../koinos/address.ts';
 import { KOIN_METHODS } from '../../koinos/koin.ts';
 import type { Transaction } from '../../koinos/types.ts';
-import type { NetworkInfo, TokenInfo } from '../../ipc/contract.ts';
+import type { NetworkInfo, TokenInfo } from './types.ts';
 import type { KoinosNode } from './koinosNode.ts';
 import type { NetworkService } from './networks.ts';
 import type { PendingTransactions } from './pendingTransactions.ts';

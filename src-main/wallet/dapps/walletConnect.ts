@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { SignClient } from '@walletconnect/sign-client';
 import { WalletError, describe } from '../../koinos/errors.ts';
-import type { WalletConnectSettings, WalletConnectStatus } from '../../ipc/contract.ts';
+import type { WalletConnectSettings, WalletConnectStatus } from './types.ts';
 import { isKoinosChain } from './chains.ts';
 import { isDappMethod } from './dappMethods.ts';
 import type { DappService } from './dappService.ts';
