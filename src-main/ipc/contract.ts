@@ -4,6 +4,7 @@
 // Results and events never carry a private key, phrase, password or API key; the one exception is
 // `accounts:reveal`, which answers only after the password was given again, and the phrase of `accounts:newPhrase`,
 // which the user must see once to write it down.
+import type { WalletErrorJson } from '../koinos/errors.ts';
 
 /** A decimal string of an unsigned integer in base units (KOIN: 1 = 0.00000001 KOIN). */
 export type UintString = string;
@@ -836,14 +837,11 @@ export const IPC_CHANNELS = Object.freeze(Object.keys(CHANNEL_ACTIVITY) as IpcCh
 /** The names of every push event. */
 export const IPC_EVENTS = Object.freeze(Object.keys(EVENT_SET) as IpcEvent[]);
 
-/** An error as it crosses the boundary: a code from the catalog, a sentence a user can read, the technical cause. */
-export interface IpcError {
-  code: string;
-  shortMessage: string;
-  details?: string;
-  /** Extra lines to show under the message (a hint: what to do next); absent when there are none. */
-  metaMessages?: string[];
-}
+/**
+ * An error as it crosses the boundary: a WalletError's toJSON() (a code from the catalog, a sentence a user can read,
+ * the technical cause, hints), revived in the renderer by WalletError.fromJSON.
+ */
+export type IpcError = WalletErrorJson;
 
 /** Every call answers this envelope; nothing is thrown across the boundary (IPC rejections lose custom fields). */
 export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: IpcError };

@@ -138,10 +138,9 @@ export class KoinosNode {
     try {
       ({ value } = await this.rpc.callMessage<{ value: Uint8Array }>('chain.invoke_system_call', { name: 'get_contract_address', args }));
     } catch (error) {
-      // The name service of koinos-contracts-as fails a missing name ("no record found for the name: X") where older
-      // nodes answered an empty address; both mean the network has no such contract. The chain gives that failure no
-      // code of its own, so its text is what tells it apart from a node that failed.
-      if (error instanceof WalletError && /no record found for the name/.test(`${error.shortMessage} ${error.details ?? ''}`)) return undefined;
+      // The name service of koinos-contracts-as fails a missing name where older nodes answered an empty address; both
+      // mean the network has no such contract (nodeError.ts reads that failure, which has no code of its own).
+      if (error instanceof WalletError && error.code === 'NAME_NOT_FOUND') return undefined;
       throw error;
     }
     try {
