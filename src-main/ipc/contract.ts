@@ -6,6 +6,7 @@
 // which the user must see once to write it down. The types of those values are the wallet's own (its modules and the
 // CLI import them from the wallet, never from here); the contract names them, and re-exports them for the renderer.
 
+import type { WalletErrorJson } from '../koinos/errors.ts';
 import type { AddressBookView, Contact } from '../wallet/addressBookTypes.ts';
 import type { ApprovalAnswer, ApprovalState } from '../wallet/approvals/types.ts';
 import type {
@@ -272,14 +273,11 @@ export const IPC_CHANNELS = Object.freeze(Object.keys(CHANNEL_ACTIVITY) as IpcCh
 /** The names of every push event. */
 export const IPC_EVENTS = Object.freeze(Object.keys(EVENT_SET) as IpcEvent[]);
 
-/** An error as it crosses the boundary: a code from the catalog, a sentence a user can read, the technical cause. */
-export interface IpcError {
-  code: string;
-  shortMessage: string;
-  details?: string;
-  /** Extra lines to show under the message (a hint: what to do next); absent when there are none. */
-  metaMessages?: string[];
-}
+/**
+ * An error as it crosses the boundary: a WalletError's toJSON() (a code from the catalog, a sentence a user can read,
+ * the technical cause, hints), revived in the renderer by WalletError.fromJSON.
+ */
+export type IpcError = WalletErrorJson;
 
 /** Every call answers this envelope; nothing is thrown across the boundary (IPC rejections lose custom fields). */
 export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: IpcError };

@@ -103,15 +103,14 @@ describe('devnet rooms', () => {
   });
 
   it('lets the wallet and the CLI reach the devnet only through its public entry points', async () => {
-    for (const spec of ['../../devnet/node.ts', '../../devnet/chain/genesis.ts', '../../devnet/store/store.ts', '../../devnet/server/httpServer.ts']) {
+    for (const spec of ['../../devnet/node.ts', '../../devnet/chain/genesis.ts', '../../devnet/store/store.ts', '../../devnet/server/httpServer.ts', '../../devnet/state/chainError.ts']) {
       expect(await restricted('src-main/wallet/chain/fixture.ts', `import x from '${spec}';\nexport { x };\n`), spec).toEqual([expect.stringMatching(/The wallet reaches the devnet only through/)]);
     }
     const wallet = [
       "import { DEFAULT_PORT } from '../../devnet/server/startDevnet.ts';",
       "import type { DevnetThreadOptions } from '../../devnet/server/devnetWorker.ts';",
       "import type { ShapeName } from '../../devnet/chain/shapes.ts';",
-      "import { ChainError } from '../../devnet/state/chainError.ts';",
-      'export { DEFAULT_PORT, ChainError, type DevnetThreadOptions, type ShapeName };',
+      'export { DEFAULT_PORT, type DevnetThreadOptions, type ShapeName };',
     ].join('\n');
     expect(await restricted('src-main/wallet/chain/fixture.ts', wallet)).toEqual([]);
     expect(await restricted('src-main/cli/fixture.ts', "import { openNode } from '../devnet/node.ts';\nexport { openNode };\n")).toEqual([expect.stringMatching(/The CLI reaches the devnet only through/)]);
