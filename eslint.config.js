@@ -2,7 +2,9 @@
 // contract and the key-free helpers of src-main/koinos, the protocol library stays free of node:* and electron, and
 // the devnet's servers and node stand above its other rooms (chain, contracts, state, store, vm), state/ stays under
 // chain/ and contracts/, vm/ stays a library; the wallet and the CLI reach the devnet only through its entry points,
-// and import nothing of src-main/ipc (the contract imports the wallet's types), but for the wallet's two IPC files.
+// and import nothing of src-main/ipc (the contract imports the wallet's types), but for the wallet's two IPC files;
+// src-main/koinos imports no other room; the IPC contract imports only the wallet's types; the wallet imports neither
+// the shells nor the CLI, and the CLI not the shells.
 import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
 import svelteParser from 'svelte-eslint-parser';
@@ -73,6 +75,29 @@ export const CLI_DEVNET_ENTRIES = ['server/startDevnet', 'methods', 'chain/shape
  */
 export const WALLET_IPC_FACE = ['src-main/wallet/walletApp.ts', 'src-main/wallet/walletChannels.ts'];
 
+/** src-main/koinos is the bottom layer: the protocol as a library, for every other room of src-main. */
+const KOINOS_BELOW_ALL = [
+  { regex: '^\\.\\./(?:wallet|devnet|ipc|cli|shells)(?:/|$)', message: 'src-main/koinos is the protocol library under every other room: it imports nothing of wallet, devnet, ipc, cli or shells.' },
+];
+
+/** The wallet is below its front ends: the shells and the CLI use it, never the other way. */
+const BELOW_FRONT_ENDS = (who) => ({
+  regex: '(?:^|/)(?:shells|cli)/',
+  message: `${who} sits below the shells and the CLI: it imports nothing of src-main/shells or src-main/cli.`,
+});
+
+/**
+ * The IPC contract names the wallet's types and carries its errors: of the rest of src-main it imports only the
+ * wallet's type modules and the protocol library, never a service, a shell, the CLI or the devnet.
+ */
+const IPC_FENCE = [
+  { regex: '(?:^|/)(?:shells|cli|devnet)/', message: 'src-main/ipc is the contract between the window and main: it imports nothing of shells, cli or devnet.' },
+  {
+    regex: '(?:^|/)wallet/(?!(?:.*/)?(?:types|addressBookTypes)\\.ts$)',
+    message: 'src-main/ipc imports only the wallet\'s type modules (src-main/wallet/**/types.ts), never its services: the wallet implements the contract (walletChannels.ts), not the reverse.',
+  },
+];
+
 /** The wallet's services and the CLI own their types; the IPC contract imports them, never the other way. */
 function ipcFenced(who) {
   return {
@@ -139,7 +164,7 @@ export default [
             ...nodeImports.paths,
             ...['electron', '@github/keytar', 'keytar', 'classic-level'].map((name) => ({ name, message: 'src-main/koinos is the pure protocol library.' })),
           ],
-          patterns: [{ regex: nodeImports.regex, message: nodeImports.message }],
+          patterns: [{ regex: nodeImports.regex, message: nodeImports.message }, ...KOINOS_BELOW_ALL],
         },
       ],
     },
@@ -157,6 +182,7 @@ export default [
           ],
           patterns: [
             { regex: nodeImports.regex, message: nodeImports.message },
+            ...KOINOS_BELOW_ALL,
             { regex: '(?:^|/)(?:keys|transaction|signingChecks)(?:\\.ts)?$', message: 'This module is imported by the renderer: it must not import signing code (keys.ts, transaction.ts).' },
           ],
         },
@@ -185,15 +211,19 @@ export default [
     // The wallet starts and talks to the devnet; it does not reach into its internals.
     // Its services do not know the IPC contract: only the files that implement it do (WALLET_IPC_FACE, below).
     files: ['src-main/wallet/**/*.ts'],
-    rules: restrict([devnetEntriesOnly(WALLET_DEVNET_ENTRIES, 'The wallet'), ipcFenced('The wallet')]),
+    rules: restrict([devnetEntriesOnly(WALLET_DEVNET_ENTRIES, 'The wallet'), ipcFenced('The wallet'), BELOW_FRONT_ENDS('The wallet')]),
   },
   {
     files: WALLET_IPC_FACE,
-    rules: restrict([devnetEntriesOnly(WALLET_DEVNET_ENTRIES, 'The wallet')]),
+    rules: restrict([devnetEntriesOnly(WALLET_DEVNET_ENTRIES, 'The wallet'), BELOW_FRONT_ENDS('The wallet')]),
+  },
+  {
+    files: ['src-main/ipc/**/*.ts'],
+    rules: restrict(IPC_FENCE),
   },
   {
     // The CLI shares the wallet's services and types, not the window's contract.
     files: ['src-main/cli/**/*.ts'],
-    rules: restrict([devnetEntriesOnly(CLI_DEVNET_ENTRIES, 'The CLI'), ipcFenced('The CLI')]),
+    rules: restrict([devnetEntriesOnly(CLI_DEVNET_ENTRIES, 'The CLI'), ipcFenced('The CLI'), { regex: '(?:^|/)shells/', message: 'The CLI is a front end beside the shells: it imports nothing of src-main/shells (what both need lives in the wallet).' }]),
   },
 ];

@@ -13,7 +13,7 @@ import { createChainServices, type ChainServices } from '../wallet/chain/chainSe
 import { FileChainSettings, MemoryChainSettings } from '../wallet/chain/chainSettings.ts';
 import { LOCAL_NETWORK_ID, MAINNET_NETWORK_ID, TESTNET_NETWORK_ID } from '../wallet/chain/networks.ts';
 import { PendingTransactions } from '../wallet/chain/pendingTransactions.ts';
-import { acquireDataFolderLock } from '../shells/dataFolderLock.ts';
+import { acquireDataFolderLock } from '../wallet/dataFolderLock.ts';
 import { LOCAL_DEVNET_URL } from './chainUsage.ts';
 import { commandLineApprovals } from './commandLineApproval.ts';
 import { UsageError, readSecret, stringOption, type OptionSpec, type ParsedArgs } from './io.ts';

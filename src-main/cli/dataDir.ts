@@ -5,7 +5,7 @@ import { rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { WalletError } from '../koinos/errors.ts';
 import { makeFolders } from '../wallet/makeFolders.ts';
-import { acquireDataFolderLock, type DataFolderLock } from '../shells/dataFolderLock.ts';
+import { acquireDataFolderLock, type DataFolderLock } from '../wallet/dataFolderLock.ts';
 
 /** A system error's code as a reason a person understands. */
 function reason(code: string | undefined): string {

@@ -1,20 +1,16 @@
 // `koinos-wallet tx decode | encode | sign`: offline handling of transactions in the two forms wallets exchange,
 // the URL-safe base64 of the protobuf bytes (as koinos-cli prints it) and the gateway's JSON.
-import { BTYPE, bytesToJson, encode, fromJson } from '../koinos/codec.ts';
-import { equalBytes, toBase64Url } from '../koinos/bytes.ts';
+import { BTYPE, bytesToJson } from '../koinos/codec.ts';
+import { equalBytes } from '../koinos/bytes.ts';
 import { WalletError, describe } from '../koinos/errors.ts';
-import { KOIN_METHODS, decodeOperationJson, koinMethodByEntryPoint, type TokenMethod } from '../koinos/koin.ts';
+import { KOIN_METHODS, decodeOperationJson } from '../koinos/koin.ts';
 import { KNOWN_TOKEN_CONTRACTS, knownTokenContract } from '../koinos/knownContracts.ts';
-import { MAX_JSON_DEPTH, jsonDepth } from '../koinos/jsonDepth.ts';
-import { addressFromPublicKey, addressFromString, addressToString } from '../koinos/address.ts';
+import { addressFromString, addressToString } from '../koinos/address.ts';
 import { parseTransactionText } from '../koinos/transactionText.ts';
-import { publicKeyFromPrivateKey } from '../koinos/keys.ts';
 import {
   checkTransaction,
   prepareTransaction,
   recoverSigners,
-  transactionFromBase64,
-  transactionFromJson,
   transactionToBase64,
   transactionToJson,
 } from '../koinos/transaction.ts';

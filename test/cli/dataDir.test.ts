@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { prepareDataDir } from '../../src-main/cli/dataDir.ts';
-import { LOCK_FILE_NAME } from '../../src-main/shells/dataFolderLock.ts';
+import { LOCK_FILE_NAME } from '../../src-main/wallet/dataFolderLock.ts';
 import { walletError } from '../walletError.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

@@ -26,8 +26,6 @@ const MAINNET = {
   freemanasharer: '162GhJwsciDiKsgwzj2t6VoFHt3RMzGKdG',
 };
 
-type Abi = NonNullable<ConstructorParameters<typeof Contract>[0]['abi']>;
-
 async function getJson(url: string): Promise<Record<string, unknown>> {
   const response = await fetch(url);
   expect(response.status).toBe(200);

@@ -144,3 +144,52 @@ describe('wallet and CLI below the IPC contract', () => {
     ]);
   });
 });
+
+describe('the other rooms of src-main', () => {
+  it('keeps src-main/koinos under every other room', async () => {
+    for (const spec of ['../wallet/vault/vault.ts', '../devnet/node.ts', '../ipc/contract.ts', '../cli/io.ts', '../shells/browser/main.ts']) {
+      expect(await restricted('src-main/koinos/fixture.ts', `import x from '${spec}';\nexport { x };\n`), spec).toEqual([
+        expect.stringMatching(/src-main\/koinos is the protocol library under every other room/),
+      ]);
+    }
+    expect(await restricted('src-main/koinos/address.ts', "import x from '../wallet/chain/types.ts';\nexport { x };\n")).toHaveLength(1);
+    expect(await restricted('src-main/koinos/fixture.ts', "import { sha256 } from './hash.ts';\nexport { sha256 };\n")).toEqual([]);
+  });
+
+  it('lets the IPC contract import the wallet\'s types and the protocol library, and nothing else of src-main', async () => {
+    const refused: [string, RegExp][] = [
+      ['../wallet/vault/vault.ts', /imports only the wallet's type modules/],
+      ['../wallet/walletApp.ts', /imports only the wallet's type modules/],
+      ['../shells/browser/browserShell.ts', /imports nothing of shells, cli or devnet/],
+      ['../cli/io.ts', /imports nothing of shells, cli or devnet/],
+      ['../devnet/server/startDevnet.ts', /imports nothing of shells, cli or devnet/],
+    ];
+    for (const [spec, message] of refused) {
+      expect(await restricted('src-main/ipc/fixture.ts', `import x from '${spec}';\nexport { x };\n`), spec).toEqual([expect.stringMatching(message)]);
+    }
+    const allowed = [
+      "import type { ApprovalState } from '../wallet/approvals/types.ts';",
+      "import type { Contact } from '../wallet/addressBookTypes.ts';",
+      "import { WalletError } from '../koinos/errors.ts';",
+      'export type { ApprovalState, Contact };',
+      'export { WalletError };',
+    ].join('\n');
+    expect(await restricted('src-main/ipc/fixture.ts', `${allowed}\n`)).toEqual([]);
+  });
+
+  it('keeps the wallet below the shells and the CLI, and the CLI beside the shells', async () => {
+    for (const [path, spec] of [
+      ['src-main/wallet/chain/fixture.ts', '../../shells/browser/browserShell.ts'],
+      ['src-main/wallet/fixture.ts', '../cli/io.ts'],
+      ['src-main/wallet/walletApp.ts', '../shells/electron/appMenu.ts'],
+    ]) {
+      expect(await restricted(path!, `import x from '${spec}';\nexport { x };\n`), `${path} -> ${spec}`).toEqual([
+        expect.stringMatching(/The wallet sits below the shells and the CLI/),
+      ]);
+    }
+    expect(await restricted('src-main/cli/fixture.ts', "import x from '../shells/electron/main.ts';\nexport { x };\n")).toEqual([
+      expect.stringMatching(/The CLI is a front end beside the shells/),
+    ]);
+    expect(await restricted('src-main/cli/fixture.ts', "import { acquireDataFolderLock } from '../wallet/dataFolderLock.ts';\nexport { acquireDataFolderLock };\n")).toEqual([]);
+  });
+});

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { IPC_CHANNELS } from '../../src-main/ipc/contract.ts';
 import { MAX_BODY_BYTES, startBrowserShell } from '../../src-main/shells/browser/browserShell.ts';
-import { LOCK_FILE_NAME } from '../../src-main/shells/dataFolderLock.ts';
+import { LOCK_FILE_NAME } from '../../src-main/wallet/dataFolderLock.ts';
 import { browserShells, headersOnly, ipc, raw, streamed } from './browserShellHelpers.ts';
 
 const start = browserShells();

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LOCK_FILE_NAME } from '../../src-main/shells/dataFolderLock.ts';
+import { LOCK_FILE_NAME } from '../../src-main/wallet/dataFolderLock.ts';
 import { BROWSER_ENV, LAUNCH_FILE_NAME } from '../../src-main/shells/browser/launchFile.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

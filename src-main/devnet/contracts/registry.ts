@@ -3,7 +3,7 @@
 // devnet.create_token (both kept in the state, so they persist and follow snapshots). Also what the node's services
 // tell about a contract: its metadata object and its ABI (contract_meta_store): KOIN and VHP the upstream ABI files
 // (abi/README.md), the other system contracts and test tokens ones the devnet writes.
-import { concatBytes, equalBytes, toHex, utf8ToBytes } from '../../koinos/bytes.ts';
+import { concatBytes, toHex, utf8ToBytes } from '../../koinos/bytes.ts';
 import { decode, encode } from '../../koinos/codec.ts';
 import { DESCRIPTOR } from '../../koinos/generated/descriptor.ts';
 import { sha256 } from '../../koinos/hash.ts';

@@ -9,7 +9,7 @@ import { isIpcChannel, type IpcError, type IpcResult } from '../../ipc/contract.
 import { createIpcDispatcher } from '../../ipc/dispatcher.ts';
 import { forwardEvents } from '../../ipc/eventHub.ts';
 import { createWalletApp, type WalletApp, type WalletAppOptions } from '../../wallet/walletApp.ts';
-import { acquireDataFolderLock, type DataFolderLock } from '../dataFolderLock.ts';
+import { acquireDataFolderLock, type DataFolderLock } from '../../wallet/dataFolderLock.ts';
 import { BRIDGE_PATH, EVENTS_PATH, IPC_PATH, TOKEN_FRAGMENT, TOKEN_HEADER, bridgeScript } from './bridgeScript.ts';
 import { SECURITY_HEADERS, defaultRendererDir, readRendererFile } from './rendererFiles.ts';
 

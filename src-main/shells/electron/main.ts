@@ -9,7 +9,7 @@ import { DEEP_LINK_SCHEME, deepLinkIn } from '../../wallet/dapps/deepLink.ts';
 import { createWalletApp, type WalletApp } from '../../wallet/walletApp.ts';
 import { dialogApprover } from './approvalDialog.ts';
 import { defaultDataDir } from '../dataDir.ts';
-import { acquireDataFolderLock, type DataFolderLock } from '../dataFolderLock.ts';
+import { acquireDataFolderLock, type DataFolderLock } from '../../wallet/dataFolderLock.ts';
 import { applicationMenuTemplate, bringToFront } from './appMenu.ts';
 import { APP_ENTRY_URL, APP_SCHEME, APP_SCHEME_PRIVILEGES, answerAppRequest } from './appProtocol.ts';
 import { registerWalletIpc, sendWalletEvents } from './electronIpc.ts';

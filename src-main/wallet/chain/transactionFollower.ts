@@ -16,8 +16,6 @@ export interface TransactionFollowerOptions {
   expireAfterMs?: number;
 }
 
-const DONE: ReadonlySet<TxStatus> = new Set(['irreversible', 'failed', 'expired']);
-
 /**
  * @example
  * const stop = follower.on((u) => win.webContents.send('tx:update', u));

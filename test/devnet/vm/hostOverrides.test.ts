@@ -2,7 +2,6 @@
 // the genesis authority (checks, dispatch key, events), then WAT contracts whose `log` and `get_contract_name` calls
 // go to an override contract with their raw argument bytes, and a call id pointed at another thunk.
 import { describe, expect, it } from 'vitest';
-import { ChainError } from '../../../src-main/devnet/state/chainError.ts';
 import { devKey, GENESIS_KEY_INDEX } from '../../../src-main/devnet/chain/devKeys.ts';
 import { callContract, setSystemCall, setSystemContract, type SetSystemCallOperation } from '../../../src-main/devnet/vm/contractOperations.ts';
 import { COMPUTE_REGISTRY } from '../../../src-main/devnet/vm/computeRegistry.ts';

@@ -2,7 +2,6 @@
 // authority, block signatures, mana and resources, merkle roots and VRF proofs, contract metadata and names; with
 // their registry charges, privilege rules and error codes, called directly and from WAT contracts.
 import { describe, expect, it } from 'vitest';
-import { ChainError } from '../../../src-main/devnet/state/chainError.ts';
 import { devKey, GENESIS_KEY_INDEX } from '../../../src-main/devnet/chain/devKeys.ts';
 import { callContract } from '../../../src-main/devnet/vm/contractOperations.ts';
 import { COMPUTE_REGISTRY } from '../../../src-main/devnet/vm/computeRegistry.ts';
@@ -14,7 +13,7 @@ import { SYSTEM_CALL_IDS, type SystemCallName } from '../../../src-main/devnet/v
 import { fromHex, utf8ToBytes } from '../../../src-main/koinos/bytes.ts';
 import { decode, encode } from '../../../src-main/koinos/codec.ts';
 import { multihashSha256, sha256 } from '../../../src-main/koinos/hash.ts';
-import { publicKeyFromPrivateKey, signDigest } from '../../../src-main/koinos/keys.ts';
+import { signDigest } from '../../../src-main/koinos/keys.ts';
 import { merkleRoot, nonceToBytes } from '../../../src-main/koinos/transaction.ts';
 import { vrfVector } from '../../vrfVectors.ts';
 import { deploy, probeContract, probeResult, signedTransaction, testEnv, type TestEnv, chainErrorOf } from './hostEnv.ts';

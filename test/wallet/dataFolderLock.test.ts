@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LOCK_FILE_NAME, acquireDataFolderLock, type DataFolderLock } from '../../src-main/shells/dataFolderLock.ts';
+import { LOCK_FILE_NAME, acquireDataFolderLock, type DataFolderLock } from '../../src-main/wallet/dataFolderLock.ts';
 import { walletError } from '../walletError.ts';
 
 const dirs: string[] = [];

@@ -5,7 +5,7 @@ import { linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { WalletError } from '../koinos/errors.ts';
-import { makeFolders } from '../wallet/makeFolders.ts';
+import { makeFolders } from './makeFolders.ts';
 
 /** The lock file's name inside the data folder. */
 export const LOCK_FILE_NAME = 'koinos-wallet.lock';
