@@ -75,8 +75,10 @@ const UPSTREAM_TEXTS: readonly { words: string; chainCode?: number; failure?: Er
   { words: 'no record found for the name', failure: 'NAME_NOT_FOUND' },
   { words: 'contract does not exist', chainCode: CHAIN.invalid_contract },
   { words: 'nonce', chainCode: CHAIN.invalid_nonce },
-  { words: 'insufficient rc', chainCode: CHAIN.insufficient_rc },
-  { words: 'pending account resources', chainCode: CHAIN.insufficient_rc },
+  // apply_transaction turns a reversion before the operations into a failure (-1) that keeps its text: running out of
+  // mana on the transaction's own bytes, nonce or signatures answers "insufficient rc" with code -1.
+  { words: 'insufficient rc', failure: 'NOT_ENOUGH_MANA' },
+  { words: 'pending account resources', failure: 'NOT_ENOUGH_MANA' },
   { words: 'has not authorized', chainCode: CHAIN.authorization_failure },
   { words: 'signature', chainCode: CHAIN.invalid_signature },
 ];
