@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { startBrowserShell, type BrowserShell } from '../../src-main/shells/browser/browserShell.ts';
+import type { Clock } from '../../src-main/wallet/vault/idleTimer.ts';
 import { loadKeytar } from '../../src-main/wallet/vault/secretStore.ts';
 import { createWalletApp, type WalletApp, type WalletAppOptions } from '../../src-main/wallet/walletApp.ts';
 
@@ -52,6 +53,8 @@ export interface E2eOptions {
   nftMedia?: WalletAppOptions['nftMedia'];
   /** The wallet's environment overrides (KOINOS_WALLET_WC_RELAY_URL, KOINOS_WALLET_WC_PROJECT_ID). */
   env?: Record<string, string>;
+  /** The vault's clock (default: the system's); a hand-driven one lets a test reach the idle lock without waiting. */
+  clock?: Clock;
 }
 
 /** Starts the wallet, the browser shell and Chromium, and opens the printed URL. */
@@ -64,7 +67,7 @@ export async function startE2eWallet(options: E2eOptions): Promise<E2eWallet> {
   const wallet = await createWalletApp({
     dataDir,
     keychain,
-    vault: { keychainService },
+    vault: { keychainService, ...(options.clock ? { clock: options.clock } : {}) },
     devnet: { port: 0, devnet: { blockTimeMs: 200, accounts: 3, log: () => {}, ...options.devnet } },
     polling: { headMs: 250, transactionsMs: 150 },
     log: (line) => logs.push(line),
