@@ -9,8 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { prepareDataDir } from '../../src-main/cli/dataDir.ts';
 import { LOCK_FILE_NAME } from '../../src-main/shells/dataFolderLock.ts';
-import { walletError } from '../walletError.ts';
 import { runCli, type CliResult } from '../helpers/cli.ts';
+import { expectWalletError } from '../helpers/expectWalletError.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'koinos-data-dir-'));
@@ -24,9 +24,9 @@ function devnetWith(dataDir: string): Promise<CliResult> {
 async function reasonFor(path: string): Promise<string> {
   let caught: unknown;
   await prepareDataDir(path).catch((e: unknown) => (caught = e));
-  return walletError('INVALID_ARGUMENT', () => {
+  return expectWalletError(() => {
     throw caught;
-  }).shortMessage;
+  }, 'INVALID_ARGUMENT').shortMessage;
 }
 
 describe('devnet --data-dir', () => {

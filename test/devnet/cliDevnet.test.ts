@@ -1,19 +1,17 @@
 // `koinos-wallet devnet` as a real process: the JSON first line, the printed URLs, chain ID and development accounts
 // with the development-only banner, a clean stop on SIGINT and SIGTERM, persistence in --data-dir, and usage errors.
 import { describe, it, expect, afterEach } from 'vitest';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rpc, rest } from './httpHelpers.ts';
 import { runDevnetToExit, spawnDevnet, type DevnetProcess } from './devnetProcess.ts';
+import { tempDir } from '../helpers/tempDir.ts';
 
 const running: DevnetProcess[] = [];
-const dirs: string[] = [];
 
 afterEach(async () => {
   for (const p of running.splice(0)) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
-  for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
 });
 
 async function start(args: string[], env: Record<string, string> = {}): Promise<DevnetProcess> {
@@ -22,11 +20,6 @@ async function start(args: string[], env: Record<string, string> = {}): Promise<
   return p;
 }
 
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'koinos-devnet-cli-'));
-  dirs.push(dir);
-  return dir;
-}
 
 /** Asserts a failed run: the exit code, and exactly one stderr line without a stack trace. */
 function expectOneLineError(r: { code: number | null; stdout: string; stderr: string }, code: number, message: RegExp): void {
@@ -72,7 +65,7 @@ describe('koinos-wallet devnet', () => {
   });
 
   it('stops cleanly on SIGTERM, keeps the chain in --data-dir across restarts, and starts a new chain with --reset', async () => {
-    const dir = await tempDir();
+    const dir = await tempDir('koinos-devnet-cli-');
     const first = await start(['--port', '0', '--manual', '--accounts', '2', '--data-dir', dir]);
     const produced = await rpc(first.info.url, 'devnet.produce_block', {});
     first.child.kill('SIGTERM');
@@ -158,7 +151,7 @@ describe('koinos-wallet devnet API key', () => {
   }
 
   it('reads the key from --api-key-file (trimmed), keeps it out of the process list and warns about nothing', async () => {
-    const file = join(await tempDir(), 'api-key');
+    const file = join(await tempDir('koinos-devnet-cli-'), 'api-key');
     await writeFile(file, `  ${KEY}\n\n`, { mode: 0o600 });
     const p = await start(['--port', '0', '--manual', '--api-key-file', file]);
     await expectKeyRequired(p, KEY);
@@ -179,7 +172,7 @@ describe('koinos-wallet devnet API key', () => {
   });
 
   it('prefers --api-key-file over KOINOS_DEVNET_API_KEY', async () => {
-    const file = join(await tempDir(), 'api-key');
+    const file = join(await tempDir('koinos-devnet-cli-'), 'api-key');
     await writeFile(file, KEY);
     const p = await start(['--port', '0', '--manual', '--api-key-file', file], { KOINOS_DEVNET_API_KEY: 'the-environment-key' });
     await expectKeyRequired(p, KEY);
@@ -199,7 +192,7 @@ describe('koinos-wallet devnet API key', () => {
   });
 
   it('refuses an empty or unreadable key file, an empty KOINOS_DEVNET_API_KEY, and both options at once, never echoing a key', async () => {
-    const dir = await tempDir();
+    const dir = await tempDir('koinos-devnet-cli-');
     const empty = join(dir, 'empty');
     await writeFile(empty, ' \n\t\n');
     const missing = join(dir, 'missing');
