@@ -119,6 +119,41 @@ export async function startE2eWallet(options: E2eOptions): Promise<E2eWallet> {
   };
 }
 
+/** A wallet of {@link useE2eWallet}: its first account and the development accounts it signs with. */
+export interface E2eWalletReady extends E2eWallet {
+  /** The address of "Account 1", the first account of a new phrase. */
+  own: string;
+  /** The addresses of the development accounts imported to sign ("Devnet account N"), in the order asked for. */
+  dev: string[];
+}
+
+/**
+ * The wallet most e2e tests start from, made through the wallet's own handlers instead of the screens (the first run
+ * through the screens is the subject of sendAndHistory.test.ts and idleLock.test.ts): created with PASSWORD, "Account 1"
+ * from a new 12-word phrase, development accounts `devAccounts` imported to sign; then the page is loaded on it.
+ * @example
+ * e2e = await useE2eWallet({ name: 'errors', devAccounts: [0] });
+ * await selectAccount(e2e.page, 'Devnet account 0');
+ */
+export async function useE2eWallet(options: E2eOptions & { devAccounts?: number[] }): Promise<E2eWalletReady> {
+  const e2e = await startE2eWallet(options);
+  try {
+    const call = e2e.wallet.handlers;
+    await call['vault:create']({ password: PASSWORD });
+    const phrase = await call['accounts:newPhrase']({ words: 12 });
+    const checks = phrase.checkPositions.map((position) => ({ position, word: phrase.words[position - 1]! }));
+    const own = (await call['accounts:confirmPhrase']({ draftId: phrase.draftId, name: 'Account 1', checks })).address;
+    const dev: string[] = [];
+    for (const index of options.devAccounts ?? []) dev.push((await call['devnet:importAccount']({ index, watchOnly: false })).address);
+    await e2e.page.reload();
+    await e2e.page.getByRole('navigation', { name: 'Screens' }).waitFor();
+    return { ...e2e, own, dev };
+  } catch (error) {
+    await e2e.stop().catch(() => {});
+    throw error;
+  }
+}
+
 /** Numbered screenshots of a test's steps, each in the light and the dark theme. */
 export class Shots {
   #dir: string;
