@@ -1,7 +1,8 @@
 // ESLint, for the import boundaries only (no style rules): the renderer imports nothing of src-main but the IPC
 // contract and the key-free helpers of src-main/koinos, the protocol library stays free of node:* and electron, and
 // the devnet's servers and node stand above its other rooms (chain, contracts, state, store, vm), state/ stays under
-// chain/ and contracts/, vm/ stays a library; the wallet and the CLI reach the devnet only through its entry points.
+// chain/ and contracts/, vm/ stays a library; the wallet and the CLI reach the devnet only through its entry points,
+// and import nothing of src-main/ipc (the contract imports the wallet's types), but for the wallet's two IPC files.
 import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
 import svelteParser from 'svelte-eslint-parser';
@@ -60,11 +61,25 @@ const DEVNET_VM = [
   },
 ];
 
-/** The devnet modules the wallet uses: starting it (in a worker thread), its shapes, and the error the thread rebuilds. */
-export const WALLET_DEVNET_ENTRIES = ['server/startDevnet', 'server/devnetWorker', 'chain/shapes', 'state/chainError'];
+/** The devnet modules the wallet uses: starting it (in a worker thread, whose errors cross as data) and its shapes. */
+export const WALLET_DEVNET_ENTRIES = ['server/startDevnet', 'server/devnetWorker', 'chain/shapes'];
 
 /** The devnet modules the CLI uses: starting it, its method names, its shapes. */
 export const CLI_DEVNET_ENTRIES = ['server/startDevnet', 'methods', 'chain/shapes'];
+
+/**
+ * The wallet's files that implement the IPC contract (the composition root and the channel table): the only ones of
+ * src-main/wallet that import src-main/ipc.
+ */
+export const WALLET_IPC_FACE = ['src-main/wallet/walletApp.ts', 'src-main/wallet/walletChannels.ts'];
+
+/** The wallet's services and the CLI own their types; the IPC contract imports them, never the other way. */
+function ipcFenced(who) {
+  return {
+    regex: '(?:^|/)ipc(?:/|$)',
+    message: `${who} imports nothing of src-main/ipc: the types it needs are the wallet's own (src-main/wallet/**/types.ts), which the IPC contract re-exports.`,
+  };
+}
 
 /** A pattern that allows only `entries` of src-main/devnet. */
 function devnetEntriesOnly(entries, who) {
@@ -168,11 +183,17 @@ export default [
   },
   {
     // The wallet starts and talks to the devnet; it does not reach into its internals.
+    // Its services do not know the IPC contract: only the files that implement it do (WALLET_IPC_FACE, below).
     files: ['src-main/wallet/**/*.ts'],
+    rules: restrict([devnetEntriesOnly(WALLET_DEVNET_ENTRIES, 'The wallet'), ipcFenced('The wallet')]),
+  },
+  {
+    files: WALLET_IPC_FACE,
     rules: restrict([devnetEntriesOnly(WALLET_DEVNET_ENTRIES, 'The wallet')]),
   },
   {
+    // The CLI shares the wallet's services and types, not the window's contract.
     files: ['src-main/cli/**/*.ts'],
-    rules: restrict([devnetEntriesOnly(CLI_DEVNET_ENTRIES, 'The CLI')]),
+    rules: restrict([devnetEntriesOnly(CLI_DEVNET_ENTRIES, 'The CLI'), ipcFenced('The CLI')]),
   },
 ];

@@ -2,12 +2,15 @@
 // built renderer in the system Chromium against the browser shell and a real devnet, one file at a time (two cores,
 // one browser), with timeouts long enough for blocks, an idle lock and a build of the renderer when it is stale.
 import { availableParallelism } from 'node:os';
+import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     projects: [
       {
+        // Compiles the renderer's rune modules (*.svelte.ts) that test/renderer imports; other files pass untouched.
+        plugins: [svelte()],
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],

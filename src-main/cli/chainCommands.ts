@@ -5,7 +5,7 @@ import { formatAmount } from '../koinos/amounts.ts';
 import { WalletError } from '../koinos/errors.ts';
 import { exportHistory } from '../wallet/chain/historyExport.ts';
 import { PrivateKeySigner } from '../wallet/chain/privateKeySigner.ts';
-import { NETWORK_OPTIONS, chainContext } from './chainContext.ts';
+import { DATA_DIR_OPTION, NETWORK_OPTIONS, chainContext } from './chainContext.ts';
 import { CHAIN_USAGE } from './chainUsage.ts';
 import { EXIT_OK, UsageError, assertMaxPositionals, parseArgs, printJson, printText, readInput, readSecret, stringOption, warn, type ParsedArgs } from './io.ts';
 import { ALLOW_RISK_OPTION, allowedRisks } from './riskGate.ts';
@@ -48,7 +48,7 @@ export async function balanceCommand(argv: string[]): Promise<number> {
     printJson(out);
     return EXIT_OK;
   } finally {
-    ctx.close();
+    await ctx.close();
   }
 }
 
@@ -95,7 +95,7 @@ export async function historyCommand(argv: string[]): Promise<number> {
     printJson({ records: page.records, ...(page.next !== undefined ? { next: (BigInt(page.next) + 1n).toString() } : {}) });
     return EXIT_OK;
   } finally {
-    ctx.close();
+    await ctx.close();
   }
 }
 
@@ -111,14 +111,15 @@ async function exportCommand(args: ParsedArgs, address: string, format: string):
     process.stdout.write(content);
     return EXIT_OK;
   } finally {
-    ctx.close();
+    await ctx.close();
   }
 }
 
 /**
  * `transfer --from A --to B --amount X [--token T] [--rc-limit N] [--payer P [--payer-key-file F]]
- * (--wif-file F | --unsigned) [--allow-risk NAME]...`. The key signs through a RiskGatedSigner: a transfer of a token
- * this network is not known to hold is refused before its dry run is signed, unless `--allow-risk unknown-contract`.
+ * (--wif-file F | --unsigned) [--allow-risk NAME]... [--data-dir DIR]`. The key signs only what the command line's
+ * approval queue approved: a transfer of a token this network is not known to hold is refused before its dry run is
+ * signed, unless `--allow-risk unknown-contract`. With `--data-dir` the wallet's pending transactions there count.
  * With a payer account whose key is not given, the sender's signature is added and the transaction printed for the
  * payer's `tx sign`; a contract payer (the free mana sharer) signs nothing, so the transfer is sent at once.
  */
@@ -134,6 +135,7 @@ export async function transferCommand(argv: string[]): Promise<number> {
     payer: { type: 'string' },
     'payer-key-file': { type: 'string' },
     unsigned: { type: 'boolean' },
+    ...DATA_DIR_OPTION,
     ...ALLOW_RISK_OPTION,
   } as const;
   const args = parseArgs(argv, spec, 'transfer');
@@ -162,13 +164,13 @@ export async function transferCommand(argv: string[]): Promise<number> {
   };
 
   if (unsigned) {
-    const ctx = await chainContext(args);
+    const ctx = await chainContext(args, undefined, [], 'transfer');
     try {
       const tx = await ctx.offline.exportUnsigned({ ...request, networkId: ctx.networkId });
       printJson(tx.base64);
       return EXIT_OK;
     } finally {
-      ctx.close();
+      await ctx.close();
     }
   }
   const senderKey = await readSecret(keyFile, 'a private key (WIF or 64 hex digits)');
@@ -184,7 +186,7 @@ export async function transferCommand(argv: string[]): Promise<number> {
     throw new WalletError('INVALID_ARGUMENT', signerError);
   }
   // The command line is the approval: the queue refuses a flagged transfer unless --allow-risk names each flag.
-  const ctx = await chainContext(args, signer, allowed);
+  const ctx = await chainContext(args, signer, allowed, 'transfer');
   try {
     const review = await ctx.send.prepare({ ...request, networkId: ctx.networkId });
     const missing = review.signers.filter((a) => !signer.addresses.includes(a));
@@ -197,6 +199,8 @@ export async function transferCommand(argv: string[]): Promise<number> {
       return EXIT_OK;
     }
     const receipt = await ctx.send.confirm(review.reviewId);
+    // Sent: recorded in the data folder now, so that the next command counts its nonce while this one waits.
+    await ctx.recordPending();
     const update = await ctx.follower.waitFor(receipt.transactionId, ['included', 'irreversible'], INCLUSION_TIMEOUT_MS);
     if (update.status === 'expired' || update.status === 'failed') {
       throw new WalletError('NODE_ERROR', update.message ?? `the transaction ${receipt.transactionId} was not included`);
@@ -204,22 +208,22 @@ export async function transferCommand(argv: string[]): Promise<number> {
     printJson({ receipt, status: update.status, ...(update.blockHeight ? { block_height: update.blockHeight } : {}) });
     return EXIT_OK;
   } finally {
-    ctx.close();
+    await ctx.close();
     signer.wipe();
   }
 }
 
 /** `tx submit [INPUT] [--dry-run]`. */
 export async function txSubmitCommand(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, { ...NETWORK_OPTIONS, 'dry-run': { type: 'boolean' } }, 'tx submit');
+  const args = parseArgs(argv, { ...NETWORK_OPTIONS, ...DATA_DIR_OPTION, 'dry-run': { type: 'boolean' } }, 'tx submit');
   if (wantsHelp(args)) return EXIT_OK;
   assertMaxPositionals(args, 1, 'tx submit');
   const input = await readInput(args.positionals[0], 'a signed transaction (base64 or JSON)');
-  const ctx = await chainContext(args);
+  const ctx = await chainContext(args, undefined, [], 'tx submit');
   try {
     printJson(await ctx.offline.submit(input, args.options['dry-run'] !== true, ctx.networkId));
     return EXIT_OK;
   } finally {
-    ctx.close();
+    await ctx.close();
   }
 }

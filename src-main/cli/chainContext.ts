@@ -1,21 +1,21 @@
 // What the CLI's network commands share: `--network local|testnet|mainnet|URL` and `--api-key-file F` turned into the
-// wallet's own chain services (the same ones the app uses, with in-memory settings), and a signer from `--wif-file`.
+// wallet's own chain services (createChainServices, as the app builds them, with in-memory settings), a signer from
+// `--wif-file`, and the command line as the approval. With `--data-dir DIR` (a wallet's data folder) the commands that
+// send count and record that wallet's pending transactions (pending-transactions.json) and log their approvals
+// (approvals.log) there, holding the folder's lock while they prepare and submit.
+import { createHash } from 'node:crypto';
 import { WalletError } from '../koinos/errors.ts';
 import type { Transaction } from '../koinos/types.ts';
 import type { TransactionSigner } from '../wallet/signer.ts';
-import { ApprovalQueue, type Approval, type Approver } from '../wallet/approvals/approvalQueue.ts';
+import type { Approval, ApprovalQueue } from '../wallet/approvals/approvalQueue.ts';
 import { MemoryApiKeyStore } from '../wallet/chain/apiKeyStore.ts';
-import { MemoryChainSettings } from '../wallet/chain/chainSettings.ts';
-import { DashboardService } from '../wallet/chain/dashboard.ts';
-import { HistoryService } from '../wallet/chain/history.ts';
-import { LOCAL_NETWORK_ID, MAINNET_NETWORK_ID, NetworkService, TESTNET_NETWORK_ID } from '../wallet/chain/networks.ts';
-import { OfflineService } from '../wallet/chain/offline.ts';
+import { createChainServices, type ChainServices } from '../wallet/chain/chainServices.ts';
+import { FileChainSettings, MemoryChainSettings } from '../wallet/chain/chainSettings.ts';
+import { LOCAL_NETWORK_ID, MAINNET_NETWORK_ID, TESTNET_NETWORK_ID } from '../wallet/chain/networks.ts';
 import { PendingTransactions } from '../wallet/chain/pendingTransactions.ts';
-import { SendService } from '../wallet/chain/send.ts';
-import { TokenService } from '../wallet/chain/tokens.ts';
-import { TransactionFollower } from '../wallet/chain/transactionFollower.ts';
+import { acquireDataFolderLock } from '../shells/dataFolderLock.ts';
 import { LOCAL_DEVNET_URL } from './chainUsage.ts';
-import { requireAllowed } from './riskGate.ts';
+import { commandLineApprovals } from './commandLineApproval.ts';
 import { UsageError, readSecret, stringOption, type OptionSpec, type ParsedArgs } from './io.ts';
 
 /** The options every network command takes. */
@@ -24,19 +24,8 @@ export const NETWORK_OPTIONS: Record<string, OptionSpec> = {
   'api-key-file': { type: 'string' },
 };
 
-/**
- * The CLI's approver: the command the user typed is the approval, so an unflagged request is approved as asked; a
- * flagged one needs `--allow-risk NAME` for each of its flags, and is refused naming the ones missing.
- */
-export function commandLineApprover(allowedRisks: readonly string[]): Approver {
-  return {
-    mode: 'dialog',
-    async decide(request) {
-      requireAllowed(request.review.risks, allowedRisks);
-      return true;
-    },
-  };
-}
+// The CLI's approver moved to commandLineApproval.ts (tx sign uses it offline); exported here as before.
+export { commandLineApprover } from './commandLineApproval.ts';
 
 /** A signer with no keys: the commands that must not sign (balance, --unsigned, tx submit) get this one. */
 const NO_SIGNER: TransactionSigner = {
@@ -45,57 +34,129 @@ const NO_SIGNER: TransactionSigner = {
   },
 };
 
-export interface ChainContext {
+/** `--data-dir DIR`: the wallet data folder whose pending transactions the sending commands count and record. */
+export const DATA_DIR_OPTION: Record<string, OptionSpec> = { 'data-dir': { type: 'string' } };
+
+export interface ChainContext extends ChainServices {
   networkId: string;
-  networks: NetworkService;
-  tokens: TokenService;
+  /** The command line's approval queue: every signature of this command is asked of it. */
+  approvals: ApprovalQueue;
+  /**
+   * Writes the transactions this command submitted into the data folder's pending list and releases the folder, so
+   * that the next command (or the wallet) counts their nonces while this one waits for inclusion. Nothing without
+   * `--data-dir`; safe to call twice.
+   */
+  recordPending(): Promise<void>;
+  /** Records as recordPending does, and stops the follower's polling so the process can exit. */
+  close(): Promise<void>;
+}
+
+/** The data folder's pending transactions, held under its lock: a copy in memory that this command adds to. */
+interface FolderPending {
   pending: PendingTransactions;
-  follower: TransactionFollower;
-  send: SendService;
-  offline: OfflineService;
-  history: HistoryService;
-  dashboard: DashboardService;
-  /** Stops the follower's polling so the process can exit. */
-  close(): void;
+  /** Adds what this command submitted to the folder's file and releases the lock (once). */
+  record(): Promise<void>;
 }
 
 /**
- * Builds the chain services for one command from its `--network` and `--api-key-file` options.
- * @throws UsageError for a `--network` that is neither a known name nor an http(s) URL.
+ * Takes the data folder `dir` for command `command` and loads its pending transactions into memory; the file is
+ * written only by record(), with what this command added.
+ * @throws WalletError STORAGE_FAILED when the wallet or another command holds the folder.
  */
-export async function chainContext(args: ParsedArgs, signer: TransactionSigner = NO_SIGNER, allowedRisks: readonly string[] = []): Promise<ChainContext> {
+async function openFolderPending(dir: string, command: string): Promise<FolderPending> {
+  const lock = await acquireDataFolderLock(dir, { holder: `cli ${command}` });
+  try {
+    const stored = await PendingTransactions.open(dir);
+    const known = new Set(stored.all().map((e) => e.id));
+    const pending = new PendingTransactions();
+    for (const entry of stored.all()) pending.add(entry);
+    let recorded: Promise<void> | undefined;
+    const record = (): Promise<void> =>
+      (recorded ??= (async () => {
+        try {
+          for (const entry of pending.all()) if (!known.has(entry.id)) stored.add(entry);
+          await stored.flush();
+        } finally {
+          lock.release();
+        }
+      })());
+    return { pending, record };
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+/**
+ * The id a `--network URL` node takes: the one the data folder's wallet gave a custom network at that address, so that
+ * its pending transactions count; else one derived from the address, the same in every command.
+ */
+async function networkIdForUrl(dir: string, jsonRpcUrl: string): Promise<string> {
+  const saved = (await new FileChainSettings(dir).load()).customNetworks.find((n) => n.jsonRpcUrl === jsonRpcUrl);
+  return saved?.id ?? `command-line-${createHash('sha256').update(jsonRpcUrl).digest('hex').slice(0, 16)}`;
+}
+
+/**
+ * Builds the chain services for one command from its `--network`, `--api-key-file` and (for the commands that send)
+ * `--data-dir` options. `command` names the command in the data folder's lock ("transfer").
+ * @throws UsageError for a `--network` that is neither a known name nor an http(s) URL; WalletError STORAGE_FAILED
+ *   when the data folder is held by the wallet or another command.
+ */
+export async function chainContext(args: ParsedArgs, signer: TransactionSigner = NO_SIGNER, allowedRisks: readonly string[] = [], command = 'chain'): Promise<ChainContext> {
   const choice = stringOption(args, 'network') ?? LOCAL_NETWORK_ID;
-  const settings = new MemoryChainSettings();
-  const apiKeys = new MemoryApiKeyStore();
-  const networks = new NetworkService({ settings, apiKeys, localDevnetUrl: async () => LOCAL_DEVNET_URL });
-  let networkId: string;
-  if (choice === LOCAL_NETWORK_ID || choice === TESTNET_NETWORK_ID || choice === MAINNET_NETWORK_ID) {
-    networkId = choice;
-  } else if (/^https?:\/\//i.test(choice)) {
-    networkId = (await networks.add({ name: 'Command line node', jsonRpcUrl: choice })).id;
-  } else {
+  const url = /^https?:\/\//i.test(choice);
+  if (!url && choice !== LOCAL_NETWORK_ID && choice !== TESTNET_NETWORK_ID && choice !== MAINNET_NETWORK_ID) {
     throw new UsageError('--network expects local, testnet, mainnet or an http(s) URL of a JSON-RPC node');
   }
   const keyFile = stringOption(args, 'api-key-file');
-  if (keyFile !== undefined) {
-    if (keyFile === '-') throw new UsageError('--api-key-file needs a file (stdin is kept for the command\'s input)');
-    await apiKeys.set(networkId, await readSecret(keyFile, 'an API key'));
+  if (keyFile === '-') throw new UsageError('--api-key-file needs a file (stdin is kept for the command\'s input)');
+  const dataDir = stringOption(args, 'data-dir');
+  const folder = dataDir === undefined ? undefined : await openFolderPending(dataDir, command);
+  try {
+    const settings = new MemoryChainSettings();
+    const apiKeys = new MemoryApiKeyStore();
+    const approvals = commandLineApprovals(allowedRisks, dataDir);
+    const chain = createChainServices({
+      settings,
+      apiKeys,
+      localDevnetUrl: async () => LOCAL_DEVNET_URL,
+      approvals,
+      signer,
+      ...(folder ? { pending: folder.pending } : {}),
+      followIntervalMs: 500,
+    });
+    let networkId = choice;
+    if (url) {
+      const added = await chain.networks.add({ name: 'Command line node', jsonRpcUrl: choice });
+      networkId = added.id;
+      if (dataDir !== undefined) {
+        // The same node keeps the same id from one command to the next, so that the folder's pending entries match.
+        networkId = await networkIdForUrl(dataDir, added.jsonRpcUrl);
+        await settings.update((d) => {
+          for (const n of d.customNetworks) if (n.id === added.id) n.id = networkId;
+        });
+        const key = await apiKeys.get(added.id);
+        if (key) {
+          await apiKeys.set(networkId, key.key, key.origins);
+          await apiKeys.set(added.id, null);
+        }
+      }
+    }
+    if (keyFile !== undefined) await apiKeys.set(networkId, await readSecret(keyFile, 'an API key'));
+    await chain.networks.select(networkId);
+    const recordPending = (): Promise<void> => folder?.record() ?? Promise.resolve();
+    return {
+      ...chain,
+      networkId,
+      approvals,
+      recordPending,
+      close: async () => {
+        chain.follower.stop();
+        await recordPending();
+      },
+    };
+  } catch (error) {
+    await folder?.record();
+    throw error;
   }
-  await networks.select(networkId);
-  const tokens = new TokenService({ networks, settings });
-  const pending = new PendingTransactions();
-  const follower = new TransactionFollower({ networks, pending, intervalMs: 500 });
-  const approvals = new ApprovalQueue({ approver: commandLineApprover(allowedRisks) });
-  return {
-    networkId,
-    networks,
-    tokens,
-    pending,
-    follower,
-    send: new SendService({ networks, tokens, pending, follower, signer, approvals }),
-    offline: new OfflineService({ networks, tokens, pending, follower, signer, approvals }),
-    history: new HistoryService({ networks, tokens, pending }),
-    dashboard: new DashboardService({ networks, tokens, pending }),
-    close: () => follower.stop(),
-  };
 }

@@ -9,6 +9,12 @@ export const NETWORK_USAGE = `  --network local|testnet|mainnet|URL   the node t
                                         URL is a JSON-RPC address such as https://api.koinos.io
   --api-key-file FILE                   an API key for the node, read from FILE (never from an argument)`;
 
+/** The option of the commands that send (transfer, tx submit, contract upload and call). */
+export const DATA_DIR_USAGE = `  --data-dir DIR                        a wallet's data folder (transfer, tx submit, contract upload|call): the
+                                        pending transactions recorded there count for the nonce and the mana, what
+                                        the command sends is recorded there and its approval logged in approvals.log;
+                                        refused while the wallet (or another command) uses the folder`;
+
 
 export const CHAIN_USAGE = `Accounts on a network:
   koinos-wallet balance ADDRESS [--token koin|vhp|CONTRACT] [network options]
@@ -43,5 +49,6 @@ export const CHAIN_USAGE = `Accounts on a network:
       --dry-run only runs it on the node (broadcast false). Refused when it was signed for another chain ID.
 
   Network options:
-${NETWORK_USAGE}`;
+${NETWORK_USAGE}
+${DATA_DIR_USAGE}`;
 

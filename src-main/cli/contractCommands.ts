@@ -9,13 +9,17 @@ import { parseAbi, type AbiMethod, type ContractAbi } from '../koinos/contractAb
 import { WalletError, describe } from '../koinos/errors.ts';
 import { MAX_JSON_DEPTH, jsonDepth } from '../koinos/jsonDepth.ts';
 import { publicKeyFromPrivateKey } from '../koinos/keys.ts';
-import { nonceToBytes, prepareTransaction, signTransaction } from '../koinos/transaction.ts';
+import { prepareTransaction } from '../koinos/transaction.ts';
 import type { Operation, Transaction, TransactionReceipt } from '../koinos/types.ts';
+import type { RiskFlag } from '../wallet/chain/types.ts';
 import type { KoinosNode } from '../wallet/chain/koinosNode.ts';
-import { rcLimitFor } from '../wallet/chain/send.ts';
+import { decodeOperation } from '../wallet/chain/operations.ts';
+import { PrivateKeySigner } from '../wallet/chain/privateKeySigner.ts';
+import { ReviewBook } from '../wallet/chain/reviewBook.ts';
+import { prepareOperations } from '../wallet/chain/submission.ts';
 import { assessRisks, knownContractsOf } from '../wallet/chain/riskFlags.ts';
-import { NETWORK_OPTIONS, chainContext, type ChainContext } from './chainContext.ts';
-import { NETWORK_USAGE } from './chainUsage.ts';
+import { DATA_DIR_OPTION, NETWORK_OPTIONS, chainContext, type ChainContext } from './chainContext.ts';
+import { DATA_DIR_USAGE, NETWORK_USAGE } from './chainUsage.ts';
 import { EXIT_OK, UsageError, assertMaxPositionals, parseArgs, printJson, printText, readSecret, stringOption, type ParsedArgs } from './io.ts';
 import { keyFromText } from './keyFile.ts';
 import { ALLOW_RISK_OPTION, ALLOW_RISK_USAGE, allowedRisks, requireAllowed } from './riskGate.ts';
@@ -57,7 +61,8 @@ export const CONTRACT_USAGE = `Contracts (for contract developers; anchor: koino
   CONTRACT is an address, or the name of a system contract (koin, vhp). Keys are read from files only.
   ${ALLOW_RISK_USAGE}
   Network options:
-${NETWORK_USAGE}`;
+${NETWORK_USAGE}
+${DATA_DIR_USAGE}`;
 
 type Subcommand = 'upload' | 'read' | 'call' | 'abi';
 
@@ -159,9 +164,12 @@ function rcLimitOption(args: ParsedArgs): bigint | undefined {
 }
 
 /**
- * Signs and submits `operations` as koinos-cli does (cliutil/transaction.go): the key's account is the nonce account
- * (the payee when another account pays). A signed dry run sizes rc_limit (send.ts rcLimitFor), then the transaction
- * is submitted and followed until it is in a block.
+ * Signs and submits `operations` through the wallet's submission pipeline, as koinos-cli lays them out
+ * (cliutil/transaction.go): the key's account is the nonce account (the payee when another account pays). The nonce
+ * counts the node's mempool and the data folder's pending transactions; the command line's approval queue approves
+ * (its `--allow-risk` options for each of `risks`) and the keys sign only under that approval; a dry run sizes rc_limit
+ * (submission.ts rcLimitFor) unless a pending transaction holds the nonce; then the transaction is submitted, recorded
+ * and followed until it is in a block.
  */
 async function submitOperations(
   ctx: ChainContext,
@@ -169,48 +177,70 @@ async function submitOperations(
   key: Key,
   payerKey: Key | undefined,
   rcLimitByHand: bigint | undefined,
+  risks: RiskFlag[],
 ): Promise<{ transactionId: string; status: string; blockHeight?: string; receipt: TransactionReceipt; node: KoinosNode }> {
   const { network, node } = await ctx.networks.node(ctx.networkId);
-  const payer = payerKey ?? key;
-  const [chainId, confirmed, pendingNonce, mana] = await Promise.all([node.chainId(), node.nonce(key.address), node.pendingNonce(key.address), node.rc(payer.address)]);
-  const highest = pendingNonce !== undefined && pendingNonce > confirmed ? pendingNonce : confirmed;
-  const build = (rcLimit: bigint, nonce: bigint): Transaction => {
-    let tx = prepareTransaction({
-      id: new Uint8Array(0),
-      header: {
-        chain_id: chainId,
-        rc_limit: rcLimit,
-        nonce: nonceToBytes(nonce),
-        operation_merkle_root: new Uint8Array(0),
-        payer: payer.address,
-        payee: payerKey ? key.address : new Uint8Array(0),
-      },
-      operations,
-      signatures: [],
-    });
-    tx = signTransaction(tx, key.privateKey);
-    return payerKey ? signTransaction(tx, payerKey.privateKey) : tx;
-  };
-  // The dry run skips the mempool, so it uses the nonce the chain has stored; its cost does not depend on it.
-  const dry = await node.submit(build(mana, confirmed + 1n), false);
-  const rcLimit = rcLimitByHand ?? rcLimitFor(dry.rc_used, mana);
-  if (rcLimit < dry.rc_used) {
-    throw new WalletError('NOT_ENOUGH_MANA', `--rc-limit ${rcLimit} is below the ${dry.rc_used} mana the dry run used: raise it, or leave it out to size it from the dry run`);
+  const party = (k: Key) => ({ address: addressToString(k.address), bytes: k.address });
+  const sender = party(key);
+  const payer = payerKey ? party(payerKey) : sender;
+  const prepared = await prepareOperations({
+    node,
+    networkId: network.id,
+    pending: ctx.pending,
+    payer,
+    ...(payerKey ? { payee: sender } : {}),
+    operations,
+    ...(rcLimitByHand !== undefined ? { rcLimit: rcLimitByHand } : {}),
+  });
+  if (prepared.availableMana === 0n) {
+    throw new WalletError('NOT_ENOUGH_MANA', `${payer.address} has no mana left for a transaction (all of its ${prepared.mana} mana is used or held by pending transactions); wait for it to regenerate, or pay with --payer-key-file`);
   }
-  const nonce = highest + 1n;
-  const signed = build(rcLimit, nonce);
-  const receipt = await node.submit(signed, true);
-  const id = bytesToJson(signed.id, BTYPE.TRANSACTION_ID);
-  ctx.follower.track({ networkId: network.id, id, payer: addressToString(payer.address), nonce, rcLimit, transaction: signed, submittedAt: Date.now(), status: 'pending' });
-  const update = await ctx.follower.waitFor(id, ['included', 'irreversible'], INCLUSION_TIMEOUT_MS);
-  if (update.status === 'expired' || update.status === 'failed') throw new WalletError('NODE_ERROR', update.message ?? `the transaction ${id} was not included`);
-  return { transactionId: id, status: update.status, ...(update.blockHeight ? { blockHeight: update.blockHeight } : {}), receipt, node };
+  if (rcLimitByHand !== undefined && rcLimitByHand > prepared.availableMana) {
+    throw new WalletError('NOT_ENOUGH_MANA', `--rc-limit ${rcLimitByHand} is more than the ${prepared.availableMana} mana ${payer.address} has available: lower it, or leave it out to size it from the dry run`);
+  }
+  await ctx.networks.observeChainId(network.id, prepared.chainId);
+  const rcCap = rcLimitByHand ?? prepared.availableMana;
+  const transaction = prepareTransaction(prepared.unsigned(rcCap));
+  const tokens = await ctx.tokens.known(network.id).catch(() => []);
+  const signer = new PrivateKeySigner([key.privateKey, ...(payerKey ? [payerKey.privateKey] : [])]);
+  try {
+    const book = new ReviewBook({ networks: ctx.networks, pending: ctx.pending, follower: ctx.follower, signer, approvals: ctx.approvals }, 'transaction');
+    const review = book.open({
+      network,
+      chainId: prepared.chainId,
+      from: sender.address,
+      signers: payerKey ? [sender.address, payer.address] : [sender.address],
+      payer: { kind: payerKey ? 'account' : 'self', address: payer.address, offset: 0n },
+      transaction,
+      nonce: prepared.nonce,
+      confirmedNonce: prepared.confirmedNonce,
+      rcCap,
+      rcByHand: rcLimitByHand !== undefined,
+      costKey: `${network.id} cli`,
+      rcEstimate: rcCap,
+      estimateSource: 'default',
+      availableMana: prepared.availableMana,
+      operations: transaction.operations.map((op) => decodeOperation(op, tokens)),
+      risks,
+      hints: { mana: 'raise --rc-limit, or leave it out to size it from the dry run.', revert: 'Check the arguments and the contract\'s state.' },
+    });
+    const { signed, receipt } = await book.confirmSigned(review.reviewId);
+    // Sent: recorded in the data folder now, so that the next command counts its nonce while this one waits.
+    await ctx.recordPending();
+    const id = bytesToJson(signed.id, BTYPE.TRANSACTION_ID);
+    const update = await ctx.follower.waitFor(id, ['included', 'irreversible'], INCLUSION_TIMEOUT_MS);
+    if (update.status === 'expired' || update.status === 'failed') throw new WalletError('NODE_ERROR', update.message ?? `the transaction ${id} was not included`);
+    return { transactionId: id, status: update.status, ...(update.blockHeight ? { blockHeight: update.blockHeight } : {}), receipt: receipt!, node };
+  } finally {
+    signer.wipe();
+  }
 }
 
-const WRITE_OPTIONS = { ...NETWORK_OPTIONS, ...ALLOW_RISK_OPTION, 'key-file': { type: 'string' }, 'payer-key-file': { type: 'string' }, 'rc-limit': { type: 'string' } } as const;
+const WRITE_OPTIONS = { ...NETWORK_OPTIONS, ...DATA_DIR_OPTION, ...ALLOW_RISK_OPTION, 'key-file': { type: 'string' }, 'payer-key-file': { type: 'string' }, 'rc-limit': { type: 'string' } } as const;
 
 /**
- * Refuses, before anything is signed, operations whose risks the command line did not allow: the keys' accounts sign,
+ * Refuses, before anything is signed or a node is asked, operations whose risks the command line did not allow (the
+ * approval queue checks them again before the keys sign), and returns the risks: the keys' accounts sign,
  * the network's system tokens and `known` are known, and `withAbi` contracts have the ABI their arguments came from.
  * @throws WalletError INVALID_ARGUMENT listing the --allow-risk options needed.
  */
@@ -220,7 +250,7 @@ async function requireAllowedOperations(
   keys: (Key | undefined)[],
   allowed: string[],
   more: { known?: string[]; withAbi?: string[] } = {},
-): Promise<void> {
+): Promise<RiskFlag[]> {
   let knownContracts: string[] = [];
   if (ctx) {
     const { network } = await ctx.networks.node(ctx.networkId);
@@ -229,7 +259,9 @@ async function requireAllowedOperations(
   }
   const signers = keys.flatMap((k) => (k ? [addressToString(k.address)] : []));
   const tx: Transaction = { id: new Uint8Array(0), operations, signatures: [] };
-  requireAllowed(assessRisks(tx, { signers, knownContracts, contractsWithAbi: more.withAbi ?? [] }), allowed);
+  const risks = assessRisks(tx, { signers, knownContracts, contractsWithAbi: more.withAbi ?? [] });
+  requireAllowed(risks, allowed);
+  return risks;
 }
 
 /** `contract upload WASM [--abi FILE] --key-file F [...]`. */
@@ -272,16 +304,21 @@ async function upload(argv: string[]): Promise<number> {
       authorizes_upload_contract: args.options['authorizes-upload-contract'] === true,
     },
   };
+  let risks: RiskFlag[];
   try {
-    await requireAllowedOperations(undefined, [operation], [key, payerKey], allowed);
+    risks = await requireAllowedOperations(undefined, [operation], [key, payerKey], allowed);
   } catch (error) {
     key.privateKey.fill(0);
     payerKey?.privateKey.fill(0);
     throw error;
   }
-  const ctx = await chainContext(args);
+  const ctx = await chainContext(args, undefined, allowed, 'contract upload').catch((error: unknown) => {
+    key.privateKey.fill(0);
+    payerKey?.privateKey.fill(0);
+    throw error;
+  });
   try {
-    const done = await submitOperations(ctx, [operation], key, payerKey, rcLimit);
+    const done = await submitOperations(ctx, [operation], key, payerKey, rcLimit, risks);
     printJson({
       contract_id: addressToString(key.address),
       transaction_id: done.transactionId,
@@ -291,7 +328,7 @@ async function upload(argv: string[]): Promise<number> {
     });
     return EXIT_OK;
   } finally {
-    ctx.close();
+    await ctx.close();
     key.privateKey.fill(0);
     payerKey?.privateKey.fill(0);
   }
@@ -329,7 +366,7 @@ async function read(argv: string[]): Promise<number> {
     printJson(abi.decodeResult(method, await node.readContract(addressFromString(contractId), method.entryPoint, encoded)));
     return EXIT_OK;
   } finally {
-    ctx.close();
+    await ctx.close();
   }
 }
 
@@ -340,7 +377,7 @@ async function call(argv: string[]): Promise<number> {
   assertMaxPositionals(args, 3, 'contract call');
   const rcLimit = rcLimitOption(args);
   const allowed = allowedRisks(args);
-  const ctx = await chainContext(args);
+  const ctx = await chainContext(args, undefined, allowed, 'contract call');
   let key: Key | undefined;
   let payerKey: Key | undefined;
   try {
@@ -354,8 +391,8 @@ async function call(argv: string[]): Promise<number> {
     const payerFile = stringOption(args, 'payer-key-file');
     payerKey = payerFile === undefined ? undefined : await readKey(payerFile, '--payer-key-file');
     const operation: Operation = { call_contract: { contract_id: addressFromString(contractId), entry_point: method.entryPoint, args: encoded } };
-    await requireAllowedOperations(ctx, [operation], [key, payerKey], allowed, { known: bySystemName ? [contractId] : [], withAbi: [contractId] });
-    const done = await submitOperations(ctx, [operation], key, payerKey, rcLimit);
+    const risks = await requireAllowedOperations(ctx, [operation], [key, payerKey], allowed, { known: bySystemName ? [contractId] : [], withAbi: [contractId] });
+    const done = await submitOperations(ctx, [operation], key, payerKey, rcLimit, risks);
     printJson({
       transaction_id: done.transactionId,
       status: done.status,
@@ -364,7 +401,7 @@ async function call(argv: string[]): Promise<number> {
     });
     return EXIT_OK;
   } finally {
-    ctx.close();
+    await ctx.close();
     key?.privateKey.fill(0);
     payerKey?.privateKey.fill(0);
   }
@@ -382,6 +419,6 @@ async function abiCommand(argv: string[]): Promise<number> {
     printJson({ contract_id: contractId, abi: (await nodeAbi(node, contractId)).json });
     return EXIT_OK;
   } finally {
-    ctx.close();
+    await ctx.close();
   }
 }

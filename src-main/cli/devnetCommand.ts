@@ -1,6 +1,6 @@
 // `koinos-wallet devnet`: runs the local development node in the foreground until Ctrl-C (or SIGTERM).
 // The first stdout line is JSON for scripts and tests; the lines after it are for people.
-import { WalletError, describe } from '../koinos/errors.ts';
+import { WalletError, describe, causeText } from '../koinos/errors.ts';
 import { formatAmount } from '../koinos/amounts.ts';
 import { BTYPE, bytesToJson, fromJson } from '../koinos/codec.ts';
 import { toBase64Url } from '../koinos/bytes.ts';
@@ -187,7 +187,7 @@ function shapeOption(args: ReturnType<typeof parseArgs>): ShapeOptions | undefin
   try {
     resolveShape(shape);
   } catch (e) {
-    throw new UsageError(`option --system-contract of "devnet": ${e instanceof WalletError ? e.shortMessage : String(e)}`);
+    throw new UsageError(`option --system-contract of "devnet": ${causeText(e)}`);
   }
   return shape;
 }

@@ -1,7 +1,7 @@
 // `--allow-risk NAME`: the CLI's explicit second confirmation. Every command that signs assesses what it is about to
 // sign (riskFlags.ts) and refuses, before any signature, a flag the command line did not name.
 import { WalletError } from '../koinos/errors.ts';
-import type { RiskFlag } from '../ipc/contract.ts';
+import type { RiskFlag } from '../wallet/chain/types.ts';
 import { RISK_NAME_LIST, riskCodeOf, unacceptedRisks } from '../wallet/chain/riskFlags.ts';
 import { listOption, type OptionSpec, type ParsedArgs } from './io.ts';
 

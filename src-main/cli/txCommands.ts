@@ -11,15 +11,15 @@ import { parseTransactionText } from '../koinos/transactionText.ts';
 import { publicKeyFromPrivateKey } from '../koinos/keys.ts';
 import {
   checkTransaction,
+  prepareTransaction,
   recoverSigners,
-  signTransaction,
   transactionFromBase64,
   transactionFromJson,
   transactionToBase64,
   transactionToJson,
 } from '../koinos/transaction.ts';
 import type { Transaction } from '../koinos/types.ts';
-import type { RiskFlag } from '../ipc/contract.ts';
+import type { RiskFlag } from '../wallet/chain/types.ts';
 import { assessRisks, knownContractsOf } from '../wallet/chain/riskFlags.ts';
 import { isKnownSharer, partiesOf, signaturesNeeded } from '../wallet/chain/payer.ts';
 import {
@@ -37,7 +37,10 @@ import {
   warn,
 } from './io.ts';
 import { keyFromText } from './keyFile.ts';
-import { ALLOW_RISK_OPTION, ALLOW_RISK_USAGE, allowedRisks, requireAllowed } from './riskGate.ts';
+import { ALLOW_RISK_OPTION, ALLOW_RISK_USAGE, allowedRisks } from './riskGate.ts';
+import { commandLineApprovals, signApprovedByCommandLine } from './commandLineApproval.ts';
+import { assertReadyToSign } from '../koinos/signingChecks.ts';
+import { PrivateKeySigner } from '../wallet/chain/privateKeySigner.ts';
 
 /** The token contracts `tx decode` knows without `--koin`, listed in the usage. */
 const KNOWN_LIST = KNOWN_TOKEN_CONTRACTS.map((c) => `${c.network} ${c.token.toUpperCase()} ${c.address}`).join(',\n        ');
@@ -231,18 +234,26 @@ async function txSign(argv: string[]): Promise<number> {
   // The transaction is read and checked first, so that a bad transaction does not wait for a key on stdin.
   const tx = parseTransactionText(await readInput(input, TRANSACTION));
   const { privateKey } = keyFromText(await readSecret(keyFile, 'a private key (WIF, 64 hex digits or a key new --out file)'));
-  const signer = addressToString(addressFromPublicKey(publicKeyFromPrivateKey(privateKey, true)));
-  requireAllowed(transactionRisks(tx, [], signer), allowed); // before the signature: a refused transaction is never signed
-  const signed = signTransaction(tx, privateKey);
-
-  if (tx.signatures.length > 0 && !equalBytes(signed.id, tx.id)) {
-    throw new WalletError(
-      'INVALID_TRANSACTION',
-      `the transaction carries ${tx.signatures.length} signature(s) over id ${describe(bytesToJson(tx.id, BTYPE.TRANSACTION_ID))}, but its content gives id ${bytesToJson(signed.id, BTYPE.TRANSACTION_ID)}; remove the old signatures or restore the content they signed`,
-    );
-  }
-  if (recoverSigners(tx).some((s) => s.address === signer)) {
-    throw new WalletError('INVALID_TRANSACTION', `the transaction is already signed by ${signer}; sign with another key to add a signature`);
+  const keys = new PrivateKeySigner([privateKey]);
+  privateKey.fill(0);
+  const signer = keys.addresses[0]!;
+  let signed: Transaction;
+  try {
+    assertReadyToSign(tx);
+    const id = prepareTransaction(tx).id;
+    if (tx.signatures.length > 0 && !equalBytes(id, tx.id)) {
+      throw new WalletError(
+        'INVALID_TRANSACTION',
+        `the transaction carries ${tx.signatures.length} signature(s) over id ${describe(bytesToJson(tx.id, BTYPE.TRANSACTION_ID))}, but its content gives id ${bytesToJson(id, BTYPE.TRANSACTION_ID)}; remove the old signatures or restore the content they signed`,
+      );
+    }
+    if (recoverSigners(tx).some((s) => s.address === signer)) {
+      throw new WalletError('INVALID_TRANSACTION', `the transaction is already signed by ${signer}; sign with another key to add a signature`);
+    }
+    // The command line is the approval: the queue refuses, before the signature, a risk --allow-risk does not name.
+    signed = await signApprovedByCommandLine(commandLineApprovals(allowed), keys, signer, tx, transactionRisks(tx, [], signer));
+  } finally {
+    keys.wipe();
   }
   const header = signed.header!;
   const payer = header.payer.length > 0 ? addressToString(header.payer) : undefined;

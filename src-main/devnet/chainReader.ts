@@ -3,6 +3,7 @@
 // writes: whatever changes the chain goes through the node's queue (node.ts).
 import { equalBytes, toHex } from '../koinos/bytes.ts';
 import { decode, type ProtoMessage } from '../koinos/codec.ts';
+import { WalletError } from '../koinos/errors.ts';
 import type { TransactionReceipt } from '../koinos/types.ts';
 import type { PreparedTransaction } from './chain/applyTransaction.ts';
 import { headFacts } from './chain/chainFacts.ts';
@@ -19,7 +20,6 @@ import { ZERO_BLOCK_ID, type Chain, type Head } from './store/chainData.ts';
 import type { Store } from './store/store.ts';
 import { blockIdKey, blockKey, topologyKey, transactionKey, transactionRecordKey } from './store/storeKeys.ts';
 import { SYSTEM_CALL_IDS } from './vm/systemCallIds.ts';
-import { NodeError } from './types.ts';
 
 const EMPTY: Uint8Array = new Uint8Array(0);
 
@@ -180,7 +180,7 @@ export class ChainReader {
     ascending: boolean;
     irreversible: boolean;
   }): Promise<ProtoMessage> {
-    if (request.limit > MAX_HISTORY_LIMIT) throw new NodeError('request limit exceeded');
+    if (request.limit > MAX_HISTORY_LIMIT) throw new WalletError('INVALID_ARGUMENT', 'request limit exceeded');
     // Numbers are exact here: a seq_num past any list (they live in memory) finds nothing either way, the limit is at
     // most 500, and heights stay below MAX_HISTORY_HEIGHT (2^31).
     const seq = request.seq_num === undefined ? undefined : request.seq_num > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(request.seq_num);
@@ -202,7 +202,7 @@ export class ChainReader {
     const values = await this.deps.store.getMany(keys);
     return pages.map(({ seq, pointer }, i) => {
       const bytes = values[i];
-      if (!bytes) throw new NodeError('unable to find account history record');
+      if (!bytes) throw new WalletError('NOT_FOUND', 'unable to find account history record');
       if (pointer.transactionIndex !== undefined) {
         return { seq_num: BigInt(seq), trx: decode('koinos.account_history.transaction_record', bytes) };
       }
@@ -214,7 +214,7 @@ export class ChainReader {
   /** block_store.get_blocks_by_id: the items of the blocks found, an empty item for each one not found. */
   async blocksById(req: { block_ids: Uint8Array[]; return_block: boolean; return_receipt: boolean }): Promise<ProtoMessage> {
     if (req.block_ids.length > MAX_BLOCKS_PER_REQUEST) {
-      throw new NodeError(`requested too many blocks: at most ${MAX_BLOCKS_PER_REQUEST} block ids per request`);
+      throw new WalletError('INVALID_ARGUMENT', `requested too many blocks: at most ${MAX_BLOCKS_PER_REQUEST} block ids per request`);
     }
     const items = await Promise.all(
       req.block_ids.map(async (id) => {
@@ -233,15 +233,15 @@ export class ChainReader {
     return_block: boolean;
     return_receipt: boolean;
   }): Promise<ProtoMessage> {
-    if (req.head_block_id.length === 0) throw new NodeError('head_block_id is required');
-    if (req.ancestor_start_height === 0n) throw new NodeError('ancestor_start_height must be greater than 0');
+    if (req.head_block_id.length === 0) throw new WalletError('INVALID_ARGUMENT', 'head_block_id is required');
+    if (req.ancestor_start_height === 0n) throw new WalletError('INVALID_ARGUMENT', 'ancestor_start_height must be greater than 0');
     if (req.num_blocks > MAX_BLOCKS_PER_REQUEST) {
-      throw new NodeError(`requested too many blocks: num_blocks is at most ${MAX_BLOCKS_PER_REQUEST}`);
+      throw new WalletError('INVALID_ARGUMENT', `requested too many blocks: num_blocks is at most ${MAX_BLOCKS_PER_REQUEST}`);
     }
     const top = await this.blockHeightOf(req.head_block_id);
-    if (top === undefined) throw new NodeError(`block not present: 0x${toHex(req.head_block_id)}`);
+    if (top === undefined) throw new WalletError('NOT_FOUND', `block not present: 0x${toHex(req.head_block_id)}`);
     // koinos-block-store reqhandler.go: a start above the head block is an error, not an empty list.
-    if (req.ancestor_start_height > top) throw new NodeError('Block height mismatch');
+    if (req.ancestor_start_height > top) throw new WalletError('INVALID_ARGUMENT', 'Block height mismatch');
     const items: ProtoMessage[] = [];
     for (let h = req.ancestor_start_height; h <= top && items.length < req.num_blocks; h++) {
       items.push(await this.blockItem(h, req.return_block, req.return_receipt));
@@ -252,7 +252,7 @@ export class ChainReader {
   /** transaction_store.get_transactions_by_id: the transactions found, each with the block that holds it. */
   async transactionsById(ids: Uint8Array[]): Promise<ProtoMessage> {
     if (ids.length > MAX_TRANSACTIONS_PER_REQUEST) {
-      throw new NodeError(`requested too many transactions: at most ${MAX_TRANSACTIONS_PER_REQUEST} ids per request`);
+      throw new WalletError('INVALID_ARGUMENT', `requested too many transactions: at most ${MAX_TRANSACTIONS_PER_REQUEST} ids per request`);
     }
     const pointers = await this.deps.store.getMany(ids.map((id) => transactionKey(id)));
     const out: ProtoMessage[] = [];

@@ -13,7 +13,6 @@ import type { DeveloperMethods } from './developerMethods.ts';
 import { requestType, type NodeMethod } from './methods.ts';
 import { failure } from './state/chainError.ts';
 import { RESOURCE_LIMITS } from './state/resources.ts';
-import { NodeError } from './types.ts';
 
 const EMPTY: Uint8Array = new Uint8Array(0);
 
@@ -93,7 +92,7 @@ export function makeHandlers({ reader, mempool, developer, submitTransaction }: 
     },
     'mempool.get_pending_transactions': (r) => {
       const { limit } = normalize<{ limit: bigint }>('mempool.get_pending_transactions', r);
-      if (limit > MAX_PENDING_REQUEST) throw new NodeError(`requested too many pending transactions. max: ${MAX_PENDING_REQUEST}`);
+      if (limit > MAX_PENDING_REQUEST) throw new WalletError('INVALID_ARGUMENT', `requested too many pending transactions. max: ${MAX_PENDING_REQUEST}`);
       return { pending_transactions: mempool.list(Number(limit)).map((e) => pendingTransaction(e)) }; // limit <= 2000
     },
     'mempool.check_account_nonce': (r) => {
@@ -102,7 +101,7 @@ export function makeHandlers({ reader, mempool, developer, submitTransaction }: 
       try {
         nonce = decode<{ uint64_value?: bigint }>('koinos.chain.value_type', req.nonce).uint64_value ?? 0n;
       } catch {
-        throw new NodeError('nonce is not a serialized value_type');
+        throw new WalletError('INVALID_ARGUMENT', 'nonce is not a serialized value_type');
       }
       return { success: mempool.checkAccountNonce(req.payee, nonce) };
     },
@@ -121,7 +120,7 @@ export function makeHandlers({ reader, mempool, developer, submitTransaction }: 
     },
     'mempool.get_pending_transactions_by_id': (r) => {
       const { transaction_ids: ids } = normalize<{ transaction_ids: Uint8Array[] }>('mempool.get_pending_transactions_by_id', r);
-      if (BigInt(ids.length) > MAX_PENDING_REQUEST) throw new NodeError(`requested too many pending transactions. max: ${MAX_PENDING_REQUEST}`);
+      if (BigInt(ids.length) > MAX_PENDING_REQUEST) throw new WalletError('INVALID_ARGUMENT', `requested too many pending transactions. max: ${MAX_PENDING_REQUEST}`);
       const found = ids.map((id) => mempool.get(toHex(id))).filter((e) => e !== undefined);
       return { pending_transactions: found.map((e) => pendingTransaction(e)) };
     },

@@ -33,7 +33,7 @@ import { KOIN } from './contracts/registry.ts';
 import { DeveloperMethods, type BlockAdjust, type ProducedBlock } from './developerMethods.ts';
 import { makeHandlers, type Handler } from './methodTable.ts';
 import { NODE_METHODS, type NodeMethod } from './methods.ts';
-import { ChainError, ERROR_CODE, toNodeError } from './state/chainError.ts';
+import { ChainError, ERROR_CODE } from './state/chainError.ts';
 import { BlockResources, isBlockLimitError } from './state/resources.ts';
 import { BaseState, StateView } from './state/state.ts';
 import { AbiStore } from './store/abiStore.ts';
@@ -42,7 +42,6 @@ import { LevelStore, MemoryStore, type Store } from './store/store.ts';
 import { keyText, metaKey } from './store/storeKeys.ts';
 import { rememberRecoveredKey } from './vm/cryptoThunks.ts';
 import {
-  NodeError,
   type CreateTokenOptions,
   type DevAccount,
   type DevnetConfig,
@@ -52,6 +51,11 @@ import {
 } from './types.ts';
 
 const EMPTY: Uint8Array = new Uint8Array(0);
+
+/** A request after close: no node answers it (the wire shows an internal error, as the gateway does for a service that is gone). */
+function closedError(): WalletError {
+  return new WalletError('NODE_UNREACHABLE', 'the devnet is closed');
+}
 
 /** Every method `call` answers, as `service.method`. */
 export const DEVNET_METHODS = NODE_METHODS;
@@ -157,17 +161,11 @@ class Devnet implements DevnetNode {
   // Service boundary
 
   async call(method: string, request: ProtoMessage): Promise<ProtoMessage> {
-    if (this.closed) throw new NodeError('the devnet is closed');
+    if (this.closed) throw closedError();
     const handler = Object.hasOwn(this.handlers, method) ? this.handlers[method as NodeMethod] : undefined;
-    if (!handler) throw new NodeError('unknown method');
-    try {
-      return await handler(request ?? {});
-    } catch (error) {
-      if (error instanceof NodeError) throw error;
-      if (error instanceof ChainError) throw toNodeError(error);
-      if (error instanceof WalletError) throw new NodeError(error.shortMessage, { cause: error });
-      throw error;
-    }
+    if (!handler) throw new WalletError('INVALID_ARGUMENT', 'unknown method');
+    // Errors pass as they are thrown: server/wireError.ts alone decides what the wire shows of them.
+    return await handler(request ?? {});
   }
 
   async close(): Promise<void> {
@@ -185,7 +183,7 @@ class Devnet implements DevnetNode {
   /** Runs `work` after everything queued before it (submissions, blocks and developer methods apply in order). */
   private enqueue<T>(work: () => T | Promise<T>): Promise<T> {
     const run = this.tail.then(() => {
-      if (this.closed) throw new NodeError('the devnet is closed');
+      if (this.closed) throw closedError();
       return work();
     });
     this.tail = run.catch(() => {});
@@ -328,7 +326,7 @@ class Devnet implements DevnetNode {
     const recovery = this.recoverer.recover(signatures.map((signature) => ({ signature, digest: prepared.idDigest })));
     return this.enqueue(async () => {
       const results = await recovery;
-      if (this.closed) throw new NodeError('the devnet is closed');
+      if (this.closed) throw closedError();
       // A contract's check_authority recovers the same signatures: it finds these keys instead of recovering again.
       for (const [i, r] of results.entries()) if ('publicKey' in r) rememberRecoveredKey(signatures[i]!, prepared.idDigest, r.publicKey);
       prepared.signers = results.map((r) => ('publicKey' in r ? { address: this.addressOf(r.publicKey) } : { error: r.error }));

@@ -48,21 +48,6 @@ export interface DevAccount {
   wif: string;
 }
 
-/** An error of the chain or of another node service, as the gateway reports it (JSON-RPC -32603). */
-export class NodeError extends Error {
-  override readonly name = 'NodeError';
-  /** Koinos chain error code (facts §8), e.g. -201 invalid_nonce; undefined for non-chain services. */
-  readonly code?: number;
-  /** Extra keys of the data object (logs, template keys such as "a", "n", "c"). */
-  readonly data: Record<string, unknown>;
-
-  constructor(message: string, options: { code?: number; data?: Record<string, unknown>; cause?: unknown } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.code = options.code;
-    this.data = options.data ?? {};
-  }
-}
-
 /** devnet.set_balance: the balance of `account` on `contract` (KOIN when absent) becomes `value` (base units). */
 export interface SetBalanceOptions {
   contract?: Uint8Array;
@@ -103,7 +88,8 @@ export interface DevnetNode {
   readonly methods: readonly string[];
   /**
    * Runs one node method on a decoded request; resolves the decoded response.
-   * @throws NodeError for chain and service errors (no state changes on a rejected request).
+   * @throws ChainError for the chain's refusals (its code and data), WalletError INVALID_ARGUMENT / NOT_FOUND for the
+   *   other services' (a message only); no state changes on a rejected request.
    */
   call(method: string, request: ProtoMessage): Promise<ProtoMessage>;
   /** Produces one block now with whatever is pending (JSON-RPC devnet.produce_block). */

@@ -1,4 +1,5 @@
-// The one mapper from any error to its IPC wire form: a WalletError crosses with its code, sentence, hints and cause;
+// The one mapper from any error to its IPC wire form: a WalletError crosses as its toJSON() (code, sentence, hints,
+// details; the renderer revives it with WalletError.fromJSON),
 // anything else becomes a generic notice plus one log line in main (never a stack or a secret across the boundary).
 import { WalletError } from '../koinos/errors.ts';
 import type { IpcError } from './contract.ts';
@@ -20,11 +21,11 @@ export function redactUrlCredentials(text: string): string {
  */
 export function toIpcError(channel: string, error: unknown, log: (line: string) => void): IpcError {
   if (error instanceof WalletError) {
+    const { details, metaMessages, ...rest } = error.toJSON();
     return {
-      code: error.code,
-      shortMessage: error.shortMessage,
-      ...(error.details ? { details: redactUrlCredentials(error.details) } : {}),
-      ...(error.metaMessages.length > 0 ? { metaMessages: error.metaMessages.map(redactUrlCredentials) } : {}),
+      ...rest,
+      ...(details ? { details: redactUrlCredentials(details) } : {}),
+      ...(metaMessages ? { metaMessages: metaMessages.map(redactUrlCredentials) } : {}),
     };
   }
   const text = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);

@@ -1,77 +1,126 @@
 // The one error class of the project: a code from one catalog, a sentence a user can read, and the technical cause.
 // Every module throws WalletError so the CLI, the devnet and the IPC boundary can report errors the same way.
 
-/** Every error code the project raises, with the sentence group it belongs to. */
-export const ERROR_CODES = [
-  'INVALID_ARGUMENT',
-  'INVALID_BYTES',
-  'INVALID_ADDRESS',
-  'INVALID_WIF',
-  'INVALID_PRIVATE_KEY',
-  'INVALID_MNEMONIC',
-  'INVALID_AMOUNT',
-  'INVALID_JSON',
-  'INVALID_PROTOBUF',
-  'INVALID_TRANSACTION',
-  'INVALID_SIGNATURE',
-  'UNKNOWN_TYPE',
-  'INVALID_ABI',
+/**
+ * Every error code the project raises, grouped by what it is about. `input: true` marks the caller's fault: the request's
+ * own data is wrong (bad bytes, a malformed address, an unknown type, a record that does not exist), so a server may
+ * answer it with the error's sentence as is (devnet/server/wireError.ts); any other code is a fault of the wallet, the
+ * node or the machine, which a server reports only as an internal error.
+ */
+export const ERROR_CATALOG = {
+  INVALID_ARGUMENT: { input: true },
+  INVALID_BYTES: { input: true },
+  INVALID_ADDRESS: { input: true },
+  INVALID_WIF: { input: true },
+  INVALID_PRIVATE_KEY: { input: true },
+  INVALID_MNEMONIC: { input: true },
+  INVALID_AMOUNT: { input: true },
+  INVALID_JSON: { input: true },
+  INVALID_PROTOBUF: { input: true },
+  INVALID_TRANSACTION: { input: true },
+  INVALID_SIGNATURE: { input: true },
+  UNKNOWN_TYPE: { input: false },
+  INVALID_ABI: { input: false },
   // Approvals: every signature waits for a person's decision on a surface the requester does not control.
-  'APPROVAL_REQUIRED',
-  'APPROVAL_PENDING',
-  'APPROVAL_EXPIRED',
-  'REJECTED',
+  APPROVAL_REQUIRED: { input: false },
+  APPROVAL_PENDING: { input: false },
+  APPROVAL_EXPIRED: { input: false },
+  REJECTED: { input: false },
   // Talking to a node (wallet/chain): what went wrong on the way, then what the node refused.
-  'NODE_ERROR',
-  'NODE_UNREACHABLE',
-  'NODE_TIMEOUT',
-  'NODE_UNAUTHORIZED',
-  'NODE_MALFORMED_ANSWER',
-  'CHAIN_ID_MISMATCH',
-  'INVALID_NONCE',
-  'NOT_ENOUGH_MANA',
-  'INSUFFICIENT_BALANCE',
-  'TRANSACTION_REVERTED',
-  'UNKNOWN_TOKEN',
-  'NOT_FOUND',
+  NODE_ERROR: { input: false },
+  NODE_UNREACHABLE: { input: false },
+  NODE_TIMEOUT: { input: false },
+  NODE_UNAUTHORIZED: { input: false },
+  NODE_MALFORMED_ANSWER: { input: false },
+  CHAIN_ID_MISMATCH: { input: false },
+  INVALID_NONCE: { input: false },
+  NOT_ENOUGH_MANA: { input: false },
+  INSUFFICIENT_BALANCE: { input: false },
+  TRANSACTION_REVERTED: { input: false },
+  UNKNOWN_TOKEN: { input: false },
+  NOT_FOUND: { input: true },
   // NFTs: a contract that is no KCS-5 collection, and an image the wallet will not show.
-  'UNKNOWN_COLLECTION',
-  'IMAGE_REFUSED',
+  UNKNOWN_COLLECTION: { input: false },
+  IMAGE_REFUSED: { input: false },
   // Recipient names: nobody holds the name, the network has no contract for that kind of name, or the name now points
   // elsewhere than when the review was asked for.
-  'NAME_NOT_FOUND',
-  'NAME_SERVICE_UNAVAILABLE',
-  'NAME_CHANGED',
+  NAME_NOT_FOUND: { input: false },
+  NAME_SERVICE_UNAVAILABLE: { input: false },
+  NAME_CHANGED: { input: false },
   // Vault: the password, the keychain and the accounts kept in it.
-  'VAULT_NOT_FOUND',
-  'VAULT_EXISTS',
-  'VAULT_LOCKED',
-  'VAULT_CORRUPT',
+  VAULT_NOT_FOUND: { input: false },
+  VAULT_EXISTS: { input: false },
+  VAULT_LOCKED: { input: false },
+  VAULT_CORRUPT: { input: false },
   // Another window or process wrote wallet.json since this one read it: nothing was written, reopen the wallet.
-  'VAULT_CHANGED',
-  'WRONG_PASSWORD',
+  VAULT_CHANGED: { input: false },
+  WRONG_PASSWORD: { input: false },
   // Too many wrong passwords in a row: the next attempt waits (the message says how long).
-  'TOO_MANY_ATTEMPTS',
-  'WEAK_PASSWORD',
-  'KEYCHAIN_UNAVAILABLE',
-  'STORAGE_FAILED',
-  'ACCOUNT_NOT_FOUND',
-  'ACCOUNT_EXISTS',
-  'WATCH_ONLY',
-  'INVALID_BACKUP',
+  TOO_MANY_ATTEMPTS: { input: false },
+  WEAK_PASSWORD: { input: false },
+  KEYCHAIN_UNAVAILABLE: { input: false },
+  STORAGE_FAILED: { input: false },
+  ACCOUNT_NOT_FOUND: { input: false },
+  ACCOUNT_EXISTS: { input: false },
+  WATCH_ONLY: { input: false },
+  INVALID_BACKUP: { input: false },
   // dApps: WalletConnect's relay cannot be reached or refused the wallet (a wrong project ID, no network).
-  'RELAY_UNREACHABLE',
-  'INTERNAL',
-] as const;
+  RELAY_UNREACHABLE: { input: false },
+  INTERNAL: { input: false },
+} as const satisfies Record<string, { input: boolean }>;
 
-export type ErrorCode = (typeof ERROR_CODES)[number];
+export type ErrorCode = keyof typeof ERROR_CATALOG;
+
+/** Every code of the catalog. */
+export const ERROR_CODES = Object.keys(ERROR_CATALOG) as readonly ErrorCode[];
+
+/** True when `code` is one of the catalog's codes (text that crossed a boundary). */
+export function isErrorCode(code: unknown): code is ErrorCode {
+  return typeof code === 'string' && Object.hasOwn(ERROR_CATALOG, code);
+}
+
+/** True for a code the catalog marks as the caller's fault (bad input). */
+export function isInputCode(code: ErrorCode): boolean {
+  return ERROR_CATALOG[code].input;
+}
 
 export interface WalletErrorOptions {
-  /** The technical cause, for logs and `--verbose` output; never a secret. */
+  /**
+   * The technical cause, for logs and `--verbose` output; never a secret. Without it, the details are the cause's:
+   * a WalletError cause's details (else its sentence), an Error's message, or the thrown value as text.
+   */
   details?: string;
   /** Extra lines shown under the message (a hint, the field that was wrong). */
   metaMessages?: string[];
   cause?: unknown;
+}
+
+/** A WalletError as plain data, the one form in which it crosses a boundary (IPC, a worker thread); see `toJSON`. */
+export interface WalletErrorJson {
+  /** A code of the catalog (checked again by `fromJSON`: another side may speak an older catalog). */
+  code: string;
+  shortMessage: string;
+  details?: string;
+  /** Absent when there are none. */
+  metaMessages?: string[];
+}
+
+/**
+ * The one sentence of a thrown value, for "…: <reason>" texts: a WalletError's short message, an Error's message, or the
+ * value as text.
+ * @example
+ * causeText(new WalletError('INVALID_AMOUNT', 'expected a number')); // 'expected a number'
+ */
+export function causeText(cause: unknown): string {
+  if (cause instanceof WalletError) return cause.shortMessage;
+  if (cause instanceof Error) return cause.message;
+  return String(cause);
+}
+
+function detailsOf(cause: unknown): string | undefined {
+  if (cause === undefined) return undefined;
+  if (cause instanceof WalletError) return cause.details ?? cause.shortMessage;
+  return causeText(cause);
 }
 
 /**
@@ -87,13 +136,44 @@ export class WalletError extends Error {
   readonly metaMessages: string[];
 
   constructor(code: ErrorCode, shortMessage: string, options: WalletErrorOptions = {}) {
+    const details = options.details ?? detailsOf(options.cause);
     const lines = [shortMessage, ...(options.metaMessages ?? [])];
-    if (options.details) lines.push(`Details: ${options.details}`);
+    if (details) lines.push(`Details: ${details}`);
     super(lines.join('\n'), options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.shortMessage = shortMessage;
-    this.details = options.details;
+    this.details = details;
     this.metaMessages = options.metaMessages ?? [];
+  }
+
+  /**
+   * The error as plain data (code, sentence, details, hints), without its cause or stack; `JSON.stringify` uses it.
+   * @example
+   * new WalletError('VAULT_LOCKED', 'unlock the wallet first').toJSON(); // { code: 'VAULT_LOCKED', shortMessage: 'unlock the wallet first' }
+   */
+  toJSON(): WalletErrorJson {
+    return {
+      code: this.code,
+      shortMessage: this.shortMessage,
+      ...(this.details !== undefined ? { details: this.details } : {}),
+      ...(this.metaMessages.length > 0 ? { metaMessages: [...this.metaMessages] } : {}),
+    };
+  }
+
+  /**
+   * The WalletError `toJSON` wrote, on the other side of a boundary. A code outside this catalog becomes INTERNAL (the
+   * sentence is kept); fields of the wrong type are dropped, and data without a sentence gets a generic one.
+   * @example
+   * WalletError.fromJSON({ code: 'VAULT_LOCKED', shortMessage: 'unlock the wallet first' }); // WalletError VAULT_LOCKED
+   */
+  static fromJSON(json: unknown): WalletError {
+    const data = typeof json === 'object' && json !== null ? (json as Record<string, unknown>) : {};
+    const shortMessage = typeof data.shortMessage === 'string' ? data.shortMessage : 'Something went wrong, and the error that came back could not be read.';
+    const metaMessages = Array.isArray(data.metaMessages) ? data.metaMessages.filter((m): m is string => typeof m === 'string') : undefined;
+    return new WalletError(isErrorCode(data.code) ? data.code : 'INTERNAL', shortMessage, {
+      ...(typeof data.details === 'string' ? { details: data.details } : {}),
+      ...(metaMessages && metaMessages.length > 0 ? { metaMessages } : {}),
+    });
   }
 }
 

@@ -3,7 +3,7 @@
 // A signature makes a mistake final (the nonce and the mana are spent even when the call reverts), so this refuses.
 import { assertAddressBytes } from './address.ts';
 import { addressFieldPaths, decode } from './codec.ts';
-import { WalletError } from './errors.ts';
+import { WalletError, causeText } from './errors.ts';
 import { KOIN_METHODS, koinMethodByEntryPoint } from './koin.ts';
 import { knownTokenContract } from './knownContracts.ts';
 import type { Transaction } from './types.ts';
@@ -34,7 +34,7 @@ function checkTokenCall(call: { contract_id: Uint8Array; entry_point: number; ar
   try {
     args = decode(method.argsType, call.args);
   } catch (cause) {
-    const reason = cause instanceof WalletError ? cause.shortMessage : String(cause);
+    const reason = causeText(cause);
     throw new WalletError('INVALID_TRANSACTION', `${path}.args: expected the arguments of ${method.name}, got bytes that do not decode (${reason})`, { cause });
   }
   const isTransfer = method.entryPoint === KOIN_METHODS.transfer.entryPoint;

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { addressFromString } from '../koinos/address.ts';
 import { WalletError } from '../koinos/errors.ts';
-import type { AddressBookView, Contact, RecentRecipient } from '../ipc/contract.ts';
+import type { AddressBookView, Contact, RecentRecipient } from './addressBookTypes.ts';
 import { JsonFileStore } from './jsonFileStore.ts';
 
 /** The file name inside the data folder. */

@@ -3,32 +3,25 @@
 // wallet through createWalletApp(); what each channel does is in walletChannels.ts.
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { NotificationTarget } from '../ipc/contract.ts';
+import type { NotificationTarget } from './notifications/types.ts';
 import type { IpcHandlers } from '../ipc/dispatcher.ts';
 import { WalletError } from '../koinos/errors.ts';
 import { ApprovalQueue, type Approver } from './approvals/approvalQueue.ts';
 import { createEventHub, type IpcEventSource } from '../ipc/eventHub.ts';
 import { FileChainSettings } from './chain/chainSettings.ts';
-import { DashboardService } from './chain/dashboard.ts';
+import { createChainServices } from './chain/chainServices.ts';
 import { EmbeddedDevnet, type EmbeddedDevnetOptions } from './chain/embeddedDevnet.ts';
 import { HeadWatcher } from './chain/headWatcher.ts';
-import { HistoryService } from './chain/history.ts';
-import { NetworkService } from './chain/networks.ts';
 import { NftService } from './chain/nfts.ts';
 import type { MediaFetchOptions } from './chain/nftImages.ts';
 import { NftTransferService } from './chain/nftTransfer.ts';
-import { OfflineService } from './chain/offline.ts';
 import { PendingTransactions } from './chain/pendingTransactions.ts';
-import { SendService } from './chain/send.ts';
-import { TokenService } from './chain/tokens.ts';
-import { TransactionFollower } from './chain/transactionFollower.ts';
 import { DappService } from './dapps/dappService.ts';
 import { DappStore } from './dapps/dappStore.ts';
 import { WalletConnectBridge } from './dapps/walletConnect.ts';
 import { Notifier } from './notifications/notifier.ts';
 import { loadKeytar, type Keychain } from './vault/secretStore.ts';
 import { Vault, type VaultOptions } from './vault/vault.ts';
-import { vaultApiKeys } from './vaultApiKeys.ts';
 import { walletChannels, type WalletServices } from './walletChannels.ts';
 import { AddressBook } from './addressBook.ts';
 import { NameResolver } from './chain/names.ts';
@@ -97,12 +90,14 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
   const vault = await Vault.open({ dataDir: options.dataDir, keychain: options.keychain ?? (await loadKeytar()), ...options.vault });
   const devnet = new EmbeddedDevnet({ dataDir: options.dataDir, log: (line) => log(`[devnet] ${line}`), ...options.devnet });
   const settings = new FileChainSettings(options.dataDir);
-  const networks = new NetworkService({ settings, apiKeys: vaultApiKeys(vault), localDevnetUrl: () => devnet.url() });
-  const tokens = new TokenService({ networks, settings });
+  // The chain settings own the network selection; a wallet.json from before keeps its selection through this hand-over.
+  await vault.handOverSelectedNetwork((id) =>
+    settings.update((d) => {
+      d.selectedNetworkId ??= id;
+    }),
+  );
   // What was sent in the last run and is not irreversible yet is followed again (resumed below, once listened to).
   const pending = await PendingTransactions.open(options.dataDir, log);
-  const follower = new TransactionFollower({ networks, pending, intervalMs: options.polling?.transactionsMs });
-  const heads = new HeadWatcher({ networks, intervalMs: options.polling?.headMs });
   const approvals = new ApprovalQueue({
     approver: options.approver ?? { mode: 'password', checkPassword: (password) => vault.verifyPassword({ password }) },
     // Every decision, approved or not, is kept beside the wallet (no secret is in a record).
@@ -122,10 +117,17 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
       }
     },
   });
-  const send = new SendService({ networks, tokens, pending, follower, signer: vault, approvals });
-  const offline = new OfflineService({ networks, tokens, pending, follower, signer: vault, approvals });
-  const history = new HistoryService({ networks, tokens, pending });
-  const dashboard = new DashboardService({ networks, tokens, pending });
+  const chain = createChainServices({
+    settings,
+    apiKeys: vault.apiKeys,
+    localDevnetUrl: () => devnet.url(),
+    approvals,
+    signer: vault,
+    pending,
+    ...(options.polling?.transactionsMs !== undefined ? { followIntervalMs: options.polling.transactionsMs } : {}),
+  });
+  const { networks, tokens, follower, send, offline, history, dashboard } = chain;
+  const heads = new HeadWatcher({ networks, intervalMs: options.polling?.headMs });
   const nfts = new NftService({ networks, settings, ...(options.nftMedia ? { media: options.nftMedia } : {}) });
   const nftTransfers = new NftTransferService({ networks, tokens, nfts, pending, follower, signer: vault, approvals });
 

@@ -1,8 +1,9 @@
 // What each channel of the IPC contract does, over the vault and the chain services: account ids become addresses
-// (and the vault the signer), the vault's settings and the chain's network selection are kept as one, and amounts
-// leave as decimal strings. Arguments arrive already checked by ipc/argumentParsers.ts.
+// (and the vault the signer), the `settings:*` channels join the vault's settings and the chain's network selection
+// (each kept by its one owner), and amounts leave as decimal strings. Arguments arrive already checked by ipc/argumentParsers.ts.
 import { WalletError, describe } from '../koinos/errors.ts';
-import type { AccountInfo, HistoryExportProgress, Settings, TransactionReview, TransferInput } from '../ipc/contract.ts';
+import type { AccountInfo, Settings } from './vault/types.ts';
+import type { HistoryExportProgress, TransactionReview, TransferInput } from './chain/types.ts';
 import type { IpcHandlers } from '../ipc/dispatcher.ts';
 import type { DashboardService } from './chain/dashboard.ts';
 import type { EmbeddedDevnet } from './chain/embeddedDevnet.ts';
@@ -113,6 +114,18 @@ export function walletChannels(s: WalletServices): IpcHandlers {
     return { ...vault.getSettings(), selectedNetworkId: await selectedNetworkId() };
   }
 
+  /**
+   * `settings:update`: the network selection goes to the chain settings, the rest to the vault. An unknown network is
+   * refused before anything is written; the selection is written last, after the vault took its part.
+   */
+  async function updateSettings(patch: Partial<Settings>): Promise<Settings> {
+    const { selectedNetworkId: networkId, ...vaultPatch } = patch;
+    if (networkId !== undefined) await networks.get(networkId);
+    await vault.updateSettings(vaultPatch);
+    if (networkId !== undefined) await networks.select(networkId);
+    return settings();
+  }
+
   return {
     'vault:status': async () => vault.status(),
     'vault:create': (args) => vault.create(args),
@@ -126,11 +139,7 @@ export function walletChannels(s: WalletServices): IpcHandlers {
     'vault:importBackup': (args) => vault.importBackup(args, { mergeContacts: (contacts) => s.addressBook.mergeContacts(contacts) }),
 
     'settings:get': settings,
-    'settings:update': async (patch) => {
-      if (patch.selectedNetworkId !== undefined) await networks.select(patch.selectedNetworkId);
-      await vault.updateSettings(patch);
-      return settings();
-    },
+    'settings:update': updateSettings,
 
     'accounts:list': async () => vault.listAccounts(),
     'accounts:newPhrase': (args) => vault.newPhrase(args),
@@ -145,11 +154,7 @@ export function walletChannels(s: WalletServices): IpcHandlers {
     'accounts:reveal': (args) => vault.reveal(args),
 
     'networks:list': () => networks.list(),
-    'networks:select': async ({ id }) => {
-      const network = await networks.select(id);
-      await vault.updateSettings({ selectedNetworkId: network.id });
-      return network;
-    },
+    'networks:select': ({ id }) => networks.select(id),
     'networks:add': (input) => networks.add(input),
     'networks:update': async ({ id, ...patch }) => {
       const current = await networks.get(id);
@@ -162,11 +167,7 @@ export function walletChannels(s: WalletServices): IpcHandlers {
       }
       return networks.update(id, patch);
     },
-    'networks:remove': async ({ id }) => {
-      const remaining = await networks.remove(id);
-      if (vault.getSettings().selectedNetworkId === id) await vault.updateSettings({ selectedNetworkId: await selectedNetworkId() });
-      return remaining;
-    },
+    'networks:remove': ({ id }) => networks.remove(id),
     'networks:head': ({ id }) => networks.head(id),
 
     'devnet:status': () => devnet.status(),

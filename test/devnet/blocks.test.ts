@@ -154,7 +154,7 @@ describe('block and transaction stores', () => {
       n.call('block_store.get_blocks_by_id', { block_ids: Array.from({ length: 1001 }, () => id) }),
     ).rejects.toThrow(/too many blocks/);
     // Above the head: the block store's error (koilib crashes on an empty list), not an empty list.
-    await expect(blocksByHeight(n, 2n, 5, id)).rejects.toMatchObject({ name: 'NodeError', message: 'Block height mismatch' });
+    await expect(blocksByHeight(n, 2n, 5, id)).rejects.toMatchObject({ name: 'WalletError', code: 'INVALID_ARGUMENT', message: 'Block height mismatch' });
   });
 
   it('finds an included transaction with its containing block, and not a pending one', async () => {

@@ -172,7 +172,7 @@ describe('service', () => {
     const n = await node();
     expect(n.methods).toContain('chain.submit_transaction');
     expect(n.methods).toContain('account_history.get_account_history');
-    await expect(n.call('chain.no_such_method', {})).rejects.toMatchObject({ name: 'NodeError', message: 'unknown method' });
+    await expect(n.call('chain.no_such_method', {})).rejects.toMatchObject({ name: 'WalletError', code: 'INVALID_ARGUMENT', message: 'unknown method' });
   });
 
   it('rejects block submission with a clear error', async () => {

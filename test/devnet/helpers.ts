@@ -123,7 +123,7 @@ export async function snapshot(node: DevnetNode, accounts: DevKey[]): Promise<un
   return out;
 }
 
-/** The NodeError a promise rejects with. */
+/** The error (a ChainError: message, code and data; or a WalletError) a promise rejects with. */
 export async function rejection(promise: Promise<unknown>): Promise<{ message: string; code?: number; data: Record<string, unknown> }> {
   try {
     await promise;

@@ -95,7 +95,8 @@ describe('account history', () => {
   it('rejects a limit above 500', async () => {
     const n = await node();
     await expect(n.call('account_history.get_account_history', { address: A.addressBytes, limit: 501n })).rejects.toMatchObject({
-      name: 'NodeError',
+      name: 'WalletError',
+      code: 'INVALID_ARGUMENT',
       message: 'request limit exceeded',
     });
   });

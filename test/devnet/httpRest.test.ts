@@ -4,7 +4,8 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { startDevnet, type Devnet } from '../../src-main/devnet/server/startDevnet.ts';
 import { createHttpServer } from '../../src-main/devnet/server/httpServer.ts';
-import { NodeError, type DevnetNode } from '../../src-main/devnet/types.ts';
+import type { DevnetNode } from '../../src-main/devnet/types.ts';
+import { ChainError } from '../../src-main/devnet/state/chainError.ts';
 import { addressFromPublicKey, addressToString } from '../../src-main/koinos/address.ts';
 import { privateKeyFromHex, publicKeyFromPrivateKey } from '../../src-main/koinos/keys.ts';
 import { KOIN_METHODS } from '../../src-main/koinos/koin.ts';
@@ -149,7 +150,7 @@ describe('REST /v1/chain errors', () => {
   it('answers 400 with the node\'s message when the node rejects the request behind a chain route', async () => {
     for (const [route, method] of CHAIN_ROUTES) {
       const log: string[] = [];
-      const server = await serveFailing(method, new NodeError(`${method} is unavailable`, { code: -1 }), log);
+      const server = await serveFailing(method, new ChainError(-1, `${method} is unavailable`), log);
       try {
         expect(await rest(server.url, `/v1/chain/${route}`), route).toEqual({ status: 400, body: { error: `${method} is unavailable` } });
         expect(log).toEqual([]);

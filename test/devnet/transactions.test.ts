@@ -406,7 +406,7 @@ describe('mempool', () => {
     expect(
       await n.call('mempool.check_pending_account_resources', { payer: A.addressBytes, max_payer_rc: 10n * KOIN, rc_limit: 10n * KOIN }),
     ).toEqual({ success: false });
-    await expect(n.call('mempool.get_pending_transactions', { limit: 2001n })).rejects.toMatchObject({ name: 'NodeError' });
+    await expect(n.call('mempool.get_pending_transactions', { limit: 2001n })).rejects.toMatchObject({ name: 'WalletError', code: 'INVALID_ARGUMENT' });
   });
 
   it('answers an empty pending nonce for an account with nothing pending', async () => {

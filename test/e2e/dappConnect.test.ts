@@ -2,10 +2,10 @@
 // person pastes it on the dApps screen, approves the connection with the account it grants, approves the dApp's
 // KOIN transfer in the approval panel, and sees it in the history; then disconnects the dApp.
 import { Contract, utils as koilibUtils } from 'koilib';
-import { afterEach, describe, expect, it } from 'vitest';
-import { closeDapp, dappClient, SDK_METHODS, type DappClient } from '../wallet/dapps/dappClient.ts';
+import { afterEach, describe, expect, it, onTestFailed } from 'vitest';
+import { closeDapp, dappClient, proposeSession, SDK_METHODS, type DappClient } from '../wallet/dapps/dappClient.ts';
 import { startTestRelay, type TestRelay } from '../wallet/dapps/relay.ts';
-import { approve, chromiumMissing, createWallet, go, importDevAccount, selectAccount, startE2eWallet, type E2eWallet } from './harness.ts';
+import { approve, chromiumMissing, confirmEffects, createWallet, go, importDevAccount, selectAccount, startE2eWallet, type E2eWallet } from './harness.ts';
 
 const missing = chromiumMissing();
 
@@ -24,6 +24,8 @@ describe.skipIf(missing !== undefined)('a dApp over WalletConnect in the browser
 
   it('pairs from a pasted URI, grants an account, signs and sends the dApp\'s transfer, and shows it in the history', async () => {
     relay = await startTestRelay();
+    const trace = relay.trace;
+    onTestFailed(() => console.error(`The relay's trace:\n${trace.join('\n')}`));
     e2e = await startE2eWallet({ name: 'dapp-connect', env: { KOINOS_WALLET_WC_RELAY_URL: relay.url, KOINOS_WALLET_WC_PROJECT_ID: 'test-project' } });
     const { page, shots, wallet } = e2e;
     await createWallet(page);
@@ -35,9 +37,9 @@ describe.skipIf(missing !== undefined)('a dApp over WalletConnect in the browser
     const koin = (await wallet.handlers['tokens:list']({})).find((t) => t.system === 'koin')!.contract;
 
     dapp = await dappClient(relay.url);
-    const { uri, approval } = await dapp.connect({ requiredNamespaces: { koinos: { chains: [chain], methods: SDK_METHODS, events: [] } } });
+    const { uri, session: settled } = await proposeSession(dapp, { requiredNamespaces: { koinos: { chains: [chain], methods: SDK_METHODS, events: [] } } });
     await go(page, 'dApps');
-    await page.getByLabel('WalletConnect URI').fill(uri!);
+    await page.getByLabel('WalletConnect URI').fill(uri);
     await shots.take(page, 'dapps-uri');
     await page.getByRole('button', { name: 'Connect', exact: true }).click();
 
@@ -48,7 +50,7 @@ describe.skipIf(missing !== undefined)('a dApp over WalletConnect in the browser
     await expect.poll(() => accounts.getByRole('checkbox', { checked: true }).count()).toBe(1);
     expect(await request.textContent()).toContain('https://dapp.example');
     await approve(page, { shots, shot: 'connect-approval' });
-    const session = await approval();
+    const session = await settled;
     expect(session.namespaces['koinos']!.accounts).toEqual([`${chain}:${sender}`]);
     const grant = page.getByTestId('dapp-grant');
     await expect.poll(() => grant.textContent(), { timeout: 20_000 }).toContain('https://dapp.example');
@@ -65,6 +67,8 @@ describe.skipIf(missing !== undefined)('a dApp over WalletConnect in the browser
     const text = await approve(page, { shots, shot: 'transfer-approval' });
     expect(text).toContain('Requested by https://dapp.example');
     expect(text).toContain(`Transfer 1.5 KOIN from ${sender} to ${ownAddress}`);
+    const effects = await confirmEffects(page, { shots, shot: 'transfer-effects' });
+    expect(effects).toMatch(new RegExp(`What its dry run did\\s*Transfer 1\\.5 KOIN from ${sender} to ${ownAddress}`));
     const { transaction } = await sent;
     expect(transaction.id).toMatch(/^0x1220[0-9a-f]{64}$/);
 

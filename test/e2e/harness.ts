@@ -234,6 +234,20 @@ export async function approve(page: Page, options: { shots?: Shots; shot?: strin
   return text;
 }
 
+/**
+ * Confirms the second step of a dApp's transaction: the effects its signed dry run showed (no password: the first
+ * step approved the signature). Returns the dialog's text.
+ */
+export async function confirmEffects(page: Page, options: { shots?: Shots; shot?: string } = {}): Promise<string> {
+  const dialog = page.getByRole('dialog', { name: /^Confirm:/ });
+  await dialog.getByTestId('approval-effects').waitFor({ timeout: 30_000 });
+  const text = (await dialog.textContent()) ?? '';
+  if (options.shots) await options.shots.take(page, options.shot ?? 'effects');
+  await dialog.getByRole('button', { name: /^Confirm:/ }).click();
+  await dialog.waitFor({ state: 'detached', timeout: 30_000 });
+  return text;
+}
+
 /** Opens a screen from the navigation. */
 export async function go(page: Page, screen: string): Promise<void> {
   await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: screen, exact: true }).click();

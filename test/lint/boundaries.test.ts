@@ -103,18 +103,44 @@ describe('devnet rooms', () => {
   });
 
   it('lets the wallet and the CLI reach the devnet only through its public entry points', async () => {
-    for (const spec of ['../../devnet/node.ts', '../../devnet/chain/genesis.ts', '../../devnet/store/store.ts', '../../devnet/server/httpServer.ts']) {
+    for (const spec of ['../../devnet/node.ts', '../../devnet/chain/genesis.ts', '../../devnet/store/store.ts', '../../devnet/server/httpServer.ts', '../../devnet/state/chainError.ts']) {
       expect(await restricted('src-main/wallet/chain/fixture.ts', `import x from '${spec}';\nexport { x };\n`), spec).toEqual([expect.stringMatching(/The wallet reaches the devnet only through/)]);
     }
     const wallet = [
       "import { DEFAULT_PORT } from '../../devnet/server/startDevnet.ts';",
       "import type { DevnetThreadOptions } from '../../devnet/server/devnetWorker.ts';",
       "import type { ShapeName } from '../../devnet/chain/shapes.ts';",
-      "import { ChainError } from '../../devnet/state/chainError.ts';",
-      'export { DEFAULT_PORT, ChainError, type DevnetThreadOptions, type ShapeName };',
+      'export { DEFAULT_PORT, type DevnetThreadOptions, type ShapeName };',
     ].join('\n');
     expect(await restricted('src-main/wallet/chain/fixture.ts', wallet)).toEqual([]);
     expect(await restricted('src-main/cli/fixture.ts', "import { openNode } from '../devnet/node.ts';\nexport { openNode };\n")).toEqual([expect.stringMatching(/The CLI reaches the devnet only through/)]);
     expect(await restricted('src-main/cli/fixture.ts', "import { requestType } from '../devnet/methods.ts';\nimport { startDevnet } from '../devnet/server/startDevnet.ts';\nexport { requestType, startDevnet };\n")).toEqual([]);
+  });
+});
+
+describe('wallet and CLI below the IPC contract', () => {
+  it('rejects an import of src-main/ipc from the wallet and the CLI, and takes their types from the wallet', async () => {
+    const cases: [string, string][] = [
+      ['src-main/wallet/chain/fixture.ts', '../../ipc/contract.ts'],
+      ['src-main/wallet/vault/fixture.ts', '../../ipc/dispatcher.ts'],
+      ['src-main/wallet/fixture.ts', '../ipc/eventHub.ts'],
+      ['src-main/cli/fixture.ts', '../ipc/contract.ts'],
+    ];
+    for (const [path, spec] of cases) {
+      expect(await restricted(path, `import type { X } from '${spec}';\nexport type { X };\n`), `${path} -> ${spec}`).toEqual([
+        expect.stringMatching(/imports nothing of src-main\/ipc: the types it needs are the wallet's own/),
+      ]);
+    }
+    const types = "import type { RiskFlag } from '../wallet/chain/types.ts';\nimport type { AccountInfo } from '../wallet/vault/types.ts';\nexport type { RiskFlag, AccountInfo };\n";
+    expect(await restricted('src-main/cli/fixture.ts', types)).toEqual([]);
+  });
+
+  it('lets only the wallet files that implement the contract import it', async () => {
+    const face = "import type { IpcHandlers } from '../ipc/dispatcher.ts';\nimport type { IpcChannel } from '../ipc/contract.ts';\nexport type { IpcHandlers, IpcChannel };\n";
+    expect(await restricted('src-main/wallet/walletChannels.ts', face)).toEqual([]);
+    expect(await restricted('src-main/wallet/walletApp.ts', face)).toEqual([]);
+    expect(await restricted('src-main/wallet/walletChannels.ts', "import { openNode } from '../devnet/node.ts';\nexport { openNode };\n")).toEqual([
+      expect.stringMatching(/The wallet reaches the devnet only through/),
+    ]);
   });
 });

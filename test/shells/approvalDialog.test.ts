@@ -132,6 +132,46 @@ describe('the native dialog of a dApp\'s requests', () => {
     ]);
   });
 
+  it('lists a transaction\'s effects in a second dialog of their own, with no second warning; Reject is the default', async () => {
+    const effects = {
+      dryRun: true,
+      events: [
+        { contract: '19GYjDBVXU7keLbYvMLazsGQn3GTWHjHkK', name: 'koinos.contracts.token.transfer_event', data: { from: FROM, to: TO, value: '150000000' }, impacted: [TO, FROM], summary: `Transfer 1.5 KOIN from ${FROM} to ${TO}` },
+        { contract: TO, name: 'app.greeted', data: { who: 'you' }, impacted: [] },
+      ],
+      rcUsed: '2000000',
+      rcLimit: '2200000',
+      transactionId: '0x1220ab',
+    };
+    const flagged = { ...request([UPLOAD]), review: { ...base, origin: 'https://app.example', risks: [UPLOAD], effects } };
+    const dialogs = approvalDialogs(flagged);
+    expect(dialogs).toHaveLength(1); // the warning was confirmed in the first step
+    expect(dialogs[0]).toMatchObject({ title: 'Confirm what the transaction does', message: 'Send it on Koinos Mainnet?', buttons: ['Reject', 'Send it'], defaultId: 0, cancelId: 0 });
+    expect(dialogs[0]!.detail!.split('\n')).toEqual([
+      'Requested by: https://app.example',
+      'Approved: Transfer 1.5 KOIN',
+      '',
+      'It is signed and held: it is sent only if you confirm.',
+      'Its dry run emitted:',
+      `1. Transfer 1.5 KOIN from ${FROM} to ${TO}`,
+      `2. app.greeted from ${TO} {"who":"you"}`,
+      'Mana: 0.02 used in the dry run; at most 0.022 (the rc_limit it is signed with)',
+      'Transaction ID: 0x1220ab',
+    ]);
+    const confirmed = scriptedDialog([1]);
+    expect(await dialogApprover(confirmed.show).decide(flagged, new AbortController().signal)).toBe(true);
+    expect(confirmed.shown).toHaveLength(1);
+  });
+
+  it('shows a failure after the approval with Close only, which releases nothing', async () => {
+    const failed = { ...request(), review: { ...base, kind: 'sign' as const, effects: { dryRun: false, events: [], rcLimit: '1', transactionId: '', failure: 'The chain would revert this transaction.' } } };
+    const [dialog, second] = approvalDialogs(failed);
+    expect(second).toBeUndefined();
+    expect(dialog).toMatchObject({ type: 'error', message: 'This transaction failed after your approval on Koinos Mainnet', buttons: ['Close'] });
+    expect(dialog!.detail).toContain('The chain would revert this transaction.\n\nNothing was sent, and no signature left the wallet.');
+    expect(await dialogApprover(scriptedDialog([0]).show).decide(failed, new AbortController().signal)).toBe(false);
+  });
+
   it('shows a message to sign as its exact text', () => {
     const [dialog] = approvalDialogs({ ...request(), review: { ...base, kind: 'message', origin: 'https://app.example', message: 'Sign in\nnonce 42' } });
     expect(dialog).toMatchObject({ message: 'Sign a message on Koinos Mainnet?', buttons: ['Reject', 'Sign message'] });

@@ -194,7 +194,12 @@ describe.skipIf(missing !== undefined || NO_KEYCHAIN !== undefined)('kondor-js p
     );
     const request = await approve('send');
     expect(request.review.operations[0]!.summary).toBe(`Transfer 0.001 KOIN from ${signer.address} to 1GE2JqXw5LMQaU1sj82Dy8ZEe2BRXQS1cs`);
+    // The second step: the dry run's Transfer event, confirmed before the transaction is sent.
+    const effects = await until('the effects step', async () => (await wallet.handlers['approvals:list']()).pending.find((r) => r.review.effects !== undefined));
+    expect(effects.review.effects!.events.map((e) => e.summary)).toContain(`Transfer 0.001 KOIN from ${signer.address} to 1GE2JqXw5LMQaU1sj82Dy8ZEe2BRXQS1cs`);
+    await wallet.handlers['approvals:answer']({ requestId: effects.id, approve: true });
     const { id, receiptId, included } = await sent;
+    expect(id).toBe(effects.review.effects!.transactionId);
     expect(receiptId).toBe(id);
     expect(included.blockId).toMatch(/^0x1220/);
     const found = (await wallet.dapps.handle({ origin: dapp, transport: 'window', chain: (await wallet.dapps.grant(dapp))!.chains[0]!, method: 'koinos_getTransactionsById', params: { transactionIds: [id] } })) as {

@@ -1,7 +1,7 @@
 // The wallet facade's own rules, through its handler table: the settings and the network selection stay one, a
 // built-in network takes an API key (and only that) even when a form sends its other fields back unchanged, account
 // ids that are not the wallet's are refused, the accounts' KOIN balances come in one light call, and head:new comes from polling the selected network while someone listens.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -29,8 +29,9 @@ describe('wallet facade', () => {
     }
   });
 
-  async function open(): Promise<WalletApp> {
-    const dataDir = await mkdtemp(join(tmpdir(), 'koinos-facade-'));
+  /** Opens the wallet of `dataDir` (a new temporary folder by default). */
+  async function open(dataDir?: string): Promise<WalletApp> {
+    dataDir ??= await mkdtemp(join(tmpdir(), 'koinos-facade-'));
     const service = uniqueService();
     const wallet = await createWalletApp({
       dataDir,
@@ -54,6 +55,31 @@ describe('wallet facade', () => {
     const error = await rejection(h['settings:update']({ selectedNetworkId: 'nowhere', theme: 'dark' }));
     expect(error.code).toBe('NOT_FOUND');
     expect(await h['settings:get']()).toMatchObject({ selectedNetworkId: 'mainnet', theme: 'system' });
+    const refused = await rejection(h['settings:update']({ selectedNetworkId: 'testnet', autoLockMinutes: 0 }));
+    expect(refused.code).toBe('INVALID_ARGUMENT');
+    expect(await h['settings:get']()).toMatchObject({ selectedNetworkId: 'mainnet', autoLockMinutes: 5 });
+  });
+
+  it('keeps the network selection of a wallet.json written when the vault also stored it, and moves it to the chain settings', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'koinos-facade-'));
+    const old = { version: 1, revision: 3, settings: { autoLockMinutes: 7, theme: 'dark', selectedNetworkId: 'testnet' } };
+    await writeFile(join(dataDir, 'wallet.json'), JSON.stringify(old));
+    const { handlers: h } = await open(dataDir);
+    expect(await h['settings:get']()).toEqual({ autoLockMinutes: 7, theme: 'dark', selectedNetworkId: 'testnet' });
+    expect((await h['networks:list']()).selectedId).toBe('testnet');
+    expect(JSON.parse(await readFile(join(dataDir, 'chain-settings.json'), 'utf8'))).toMatchObject({ selectedNetworkId: 'testnet' });
+    const written = JSON.parse(await readFile(join(dataDir, 'wallet.json'), 'utf8'));
+    expect(written).toMatchObject({ revision: 4, settings: { autoLockMinutes: 7, theme: 'dark' } });
+    expect(written.settings).not.toHaveProperty('selectedNetworkId');
+  });
+
+  it("keeps the chain settings' network selection over the one an old wallet.json carries", async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'koinos-facade-'));
+    await writeFile(join(dataDir, 'wallet.json'), JSON.stringify({ version: 1, settings: { autoLockMinutes: 5, theme: 'system', selectedNetworkId: 'testnet' } }));
+    await writeFile(join(dataDir, 'chain-settings.json'), JSON.stringify({ selectedNetworkId: 'mainnet' }));
+    const { handlers: h } = await open(dataDir);
+    expect((await h['settings:get']()).selectedNetworkId).toBe('mainnet');
+    expect(await readFile(join(dataDir, 'wallet.json'), 'utf8')).not.toContain('selectedNetworkId');
   });
 
   it('takes an API key for a built-in network when the form sends its other fields back unchanged, and nothing else', async () => {

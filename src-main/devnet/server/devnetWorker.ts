@@ -2,8 +2,9 @@
 // that no contract (an endless loop runs to the block's compute limit) can stall the wallet. Messages: see
 // wallet/chain/devnetThread.ts, the one client of this file.
 import { parentPort, workerData } from 'node:worker_threads';
-import { WalletError } from '../../koinos/errors.ts';
+import { WalletError, causeText, type WalletErrorJson } from '../../koinos/errors.ts';
 import { startDevnet, type Devnet, type StartDevnetOptions } from './startDevnet.ts';
+import { toWireError } from './wireError.ts';
 
 /** A request of the wallet's side: a node method, a reset, or stop. */
 export type DevnetThreadRequest =
@@ -11,15 +12,12 @@ export type DevnetThreadRequest =
   | { id: number; op: 'reset' }
   | { id: number; op: 'stop' };
 
-/** An error as it crosses the thread: WalletError's fields, so the wallet side can rebuild it. */
-export interface ThreadError {
-  code?: string;
-  message: string;
-  details?: string;
-  metaMessages?: string[];
-  /** Chain errors (ChainError) keep their numeric code and data for the wallet's error mapper. */
-  chainCode?: number;
-}
+/**
+ * An error as it crosses the thread: a WalletError as its toJSON() (revived by WalletError.fromJSON), or the node's
+ * refusal of a call as the JSON-RPC wire would carry it (message and data, from server/wireError.ts), which the wallet
+ * maps as it maps any node's answer.
+ */
+export type ThreadError = { walletError: WalletErrorJson } | { nodeAnswer: { message: string; data?: string } };
 
 /** What the worker posts: started (or failed to start), a log line, or the answer to request `id`. */
 export type DevnetThreadMessage =
@@ -30,12 +28,12 @@ export type DevnetThreadMessage =
 /** Serializable options: the devnet's own, without the callbacks (logs come back as messages). */
 export type DevnetThreadOptions = Omit<StartDevnetOptions, 'log' | 'onBlock'>;
 
-function threadError(error: unknown): ThreadError {
-  if (error instanceof WalletError) {
-    return { code: error.code, message: error.shortMessage, details: error.details, metaMessages: error.metaMessages };
-  }
-  const chainCode = (error as { code?: unknown }).code;
-  return { message: error instanceof Error ? error.message : String(error), chainCode: typeof chainCode === 'number' ? chainCode : undefined };
+/** The one serializer of the worker's errors (see ThreadError); anything unexpected crosses as an INTERNAL WalletError. */
+export function threadError(error: unknown): ThreadError {
+  if (error instanceof WalletError) return { walletError: error.toJSON() };
+  const wire = toWireError(error);
+  if (wire.kind === 'node') return { nodeAnswer: { message: wire.message, ...(wire.data !== undefined ? { data: wire.data } : {}) } };
+  return { walletError: new WalletError('INTERNAL', causeText(error), { cause: error }).toJSON() };
 }
 
 function nodeFacts(devnet: Devnet) {

@@ -5,15 +5,7 @@ import { WalletError } from '../../koinos/errors.ts';
 import { MAX_JSON_DEPTH, jsonDepth } from '../../koinos/jsonDepth.ts';
 import { requestType, responseType } from '../methods.ts';
 import type { DevnetNode } from '../types.ts';
-import { describeInternalError, toWireError } from './wireError.ts';
-
-/** Gateway error codes (koinos-jsonrpc `internal/jsonrpc.go`). */
-export const JSONRPC_ERROR = {
-  PARSE: -32700,
-  INVALID_REQUEST: -32600,
-  METHOD_NOT_FOUND: -32601,
-  INTERNAL: -32603,
-} as const;
+import { JSONRPC_ERROR, ParamsError, jsonRpcErrorOf } from './wireError.ts';
 
 /** Answers one JSON-RPC request body (already read and size-checked) with the response envelope. */
 export type JsonRpcHandler = (body: string) => Promise<JsonObject>;
@@ -57,21 +49,18 @@ function splitMethod(method: string): [string, string] | undefined {
   return [parts[0]!, parts[1]!];
 }
 
-/** Input that does not parse as the message it should be; `shortMessage` is "<field path>: <expected>, got <found>". */
-export class ParamsError extends WalletError {}
-
 /**
  * The top-level ADDRESS fields of a request (`account`, `address`, …) name the account asked about: an empty one would
  * be answered as an empty account, so it is an error. Nested ones may be empty (a transaction's payee is optional).
  */
-function requireAccounts(type: string, message: ProtoMessage): void {
+function requireAccounts(type: string, message: ProtoMessage, subject: string): void {
   for (const fields of addressFieldPaths(type)) {
     if (fields.length !== 1) continue;
     const value = message[fields[0]!];
     const items = Array.isArray(value) ? value.map((v, i) => [v, `${fields[0]}[${i}]`] as const) : [[value, fields[0]!] as const];
     for (const [bytes, path] of items) {
       if (bytes instanceof Uint8Array && bytes.length === 0) {
-        throw new ParamsError('INVALID_ADDRESS', `${path}: expected a Koinos address (base58), got nothing`);
+        throw new ParamsError('INVALID_ADDRESS', `${path}: expected a Koinos address (base58), got nothing`, { subject });
       }
     }
   }
@@ -81,22 +70,23 @@ function requireAccounts(type: string, message: ProtoMessage): void {
  * Parses gateway JSON as message `type` with the library's strict reader (koinos/codec.ts `fromJson`): every ADDRESS
  * field, nested ones too, must be a valid address, and base58 text is capped before decoding. Unknown keys are
  * discarded, as the gateway does. CONTRACT_ID fields are not checksum-checked: contract ids need no checksum.
+ * @param subject what the input is, for REST's answer ("invalid <subject>: …"); default "request".
  * @throws ParamsError naming the field path (relative to `type`), what was expected and what was found.
  * @example
  * parseMessage('koinos.rpc.chain.get_account_rc_request', { account: 'notanaddress' });
  * // throws ParamsError 'account: expected an address of 25 bytes, got 9'
  */
-export function parseMessage(type: string, json: unknown): ProtoMessage {
+export function parseMessage(type: string, json: unknown, subject = 'request'): ProtoMessage {
   let message: ProtoMessage;
   try {
     message = fromJson(type, json, { strict: true, unknownFields: 'discard' });
   } catch (e) {
     if (e instanceof WalletError && e.code !== 'UNKNOWN_TYPE' && e.code !== 'INTERNAL') {
-      throw new ParamsError(e.code, e.shortMessage, { cause: e });
+      throw new ParamsError(e.code, e.shortMessage, { cause: e, subject });
     }
     throw e;
   }
-  requireAccounts(type, message);
+  requireAccounts(type, message, subject);
   return message;
 }
 
@@ -156,24 +146,11 @@ export function createJsonRpcHandler(node: DevnetNode, log: (line: string) => vo
     const name = `${service}.${method}`;
     if (!methods.has(name)) return untranslatable('unknown method');
 
-    // The gateway answers every params problem with the same data text; the devnet adds which field and why after a
-    // colon (a deviation that keeps the gateway's code, message and data prefix, so clients matching those still work).
-    let params: ProtoMessage;
     try {
-      params = parseMessage(requestType(name), envelope.params ?? {});
+      return reply(id, await run(name, parseMessage(requestType(name), envelope.params ?? {})));
     } catch (e) {
-      if (e instanceof ParamsError) return untranslatable(`parameters could not be parsed: ${e.shortMessage}`);
-      log(`jsonrpc ${name} params failed: ${describeInternalError(e)}`);
-      return error(id, JSONRPC_ERROR.INTERNAL, 'An internal server error has occurred');
-    }
-
-    try {
-      return reply(id, await run(name, params));
-    } catch (e) {
-      const wire = toWireError(e);
-      if (wire.kind === 'known') return error(id, JSONRPC_ERROR.INTERNAL, wire.message, wire.data);
-      log(`jsonrpc ${name} failed: ${describeInternalError(e)}`);
-      return error(id, JSONRPC_ERROR.INTERNAL, 'An internal server error has occurred');
+      const { code, message, data } = jsonRpcErrorOf(e, name, log);
+      return error(id, code, message, data);
     }
   };
 }

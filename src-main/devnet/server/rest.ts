@@ -11,14 +11,14 @@ import type { EventData, Operation } from '../../koinos/types.ts';
 import type { DevnetNode } from '../types.ts';
 import { MAX_HISTORY_LIMIT } from '../chainReader.ts';
 import { requestType, responseType } from '../methods.ts';
-import { ParamsError, parseMessage } from './jsonrpc.ts';
+import { parseMessage } from './jsonrpc.ts';
 import { SYSTEM_CONTRACT_NAMES } from '../contracts/registry.ts';
 import { describeShape } from '../chain/shapes.ts';
 import { contractRoutes, type Route } from './restContracts.ts';
 import { tokenRoutes } from './restTokens.ts';
 import { nftRoutes } from './restNft.ts';
 import type { ContractDecoder } from '../../koinos/contractDecoder.ts';
-import { describeInternalError, toWireError } from './wireError.ts';
+import { restErrorOf } from './wireError.ts';
 
 /** What a REST route answers: an HTTP status, a JSON body, and extra headers (`Allow` on a 405). */
 export interface RestResponse {
@@ -84,14 +84,7 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
    * parameters first; what still does not parse is reported as a 400 naming the request field.
    */
   async function rpc(method: string, params: Record<string, unknown>): Promise<ProtoMessage> {
-    let request: ProtoMessage;
-    try {
-      request = parseMessage(requestType(method), params);
-    } catch (e) {
-      if (e instanceof ParamsError) throw badRequest(`invalid request: ${e.shortMessage}`);
-      throw e;
-    }
-    return node.call(method, request);
+    return node.call(method, parseMessage(requestType(method), params));
   }
 
   /** One service call answered as the gateway renders its response (the routes that pass a JSON-RPC result on). */
@@ -328,13 +321,7 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
       throw badRequest('invalid request body: expected a signed transaction as JSON');
     }
     if (!isObject(transaction)) throw badRequest(`invalid request body: expected a signed transaction as a JSON object, got ${describe(transaction)}`);
-    let parsed: ProtoMessage;
-    try {
-      parsed = parseMessage('koinos.protocol.transaction', transaction);
-    } catch (e) {
-      if (e instanceof ParamsError) throw badRequest(`invalid transaction: ${e.shortMessage}`);
-      throw e;
-    }
+    const parsed = parseMessage('koinos.protocol.transaction', transaction, 'transaction');
     const response = await rpc('chain.submit_transaction', { transaction, broadcast: flag(query, 'broadcast') });
     const result = toJson(responseType('chain.submit_transaction'), response);
     return { ...result, transaction: toJson('koinos.protocol.transaction', parsed) };
@@ -417,10 +404,7 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
     try {
       return { status: 200, body: await chosen.route.run(chosen.params, query, body) };
     } catch (e) {
-      const wire = toWireError(e);
-      if (wire.kind === 'known') return { status: 400, body: { error: wire.message } };
-      log(`rest ${method} ${path} failed: ${describeInternalError(e)}`);
-      return { status: 500, body: { error: 'unknown error' } };
+      return restErrorOf(e, `${method} ${path}`, log);
     }
   };
 }

@@ -4,7 +4,7 @@
 // results use the types of the contract's own ABI (contractAbi.ts), so uploaded contracts work as the built-in ones.
 import { BTYPE, bytesToJson, decode, encode, fromJson, toJson, type JsonValue, type ProtoMessage } from '../../koinos/codec.ts';
 import { fromBase64, toBase64Url } from '../../koinos/bytes.ts';
-import { WalletError, describe } from '../../koinos/errors.ts';
+import { WalletError, describe, causeText } from '../../koinos/errors.ts';
 import { addressFromString } from '../../koinos/address.ts';
 import { contractAbiOf, type AbiMethod, type ContractAbi } from '../../koinos/contractAbi.ts';
 import { MAX_JSON_DEPTH, jsonDepth } from '../../koinos/jsonDepth.ts';
@@ -62,7 +62,7 @@ export function contractRoutes(deps: ContractRouteDeps): {
     try {
       return contractAbiOf(contractId, text);
     } catch (e) {
-      throw badRequest(`abi of contract ${contractId} is not usable: ${e instanceof WalletError ? e.shortMessage : String(e)}`);
+      throw badRequest(`abi of contract ${contractId} is not usable: ${causeText(e)}`);
     }
   }
 
@@ -104,7 +104,7 @@ export function contractRoutes(deps: ContractRouteDeps): {
       try {
         message = abi.codec.fromJson(m.argument, args ?? {}, { strict: true, unknownFields: 'discard' }); // the one reader: addresses checked
       } catch (e) {
-        throw badRequest(`invalid arguments of ${p.method}: ${e instanceof WalletError ? e.shortMessage : String(e)}`);
+        throw badRequest(`invalid arguments of ${p.method}: ${causeText(e)}`);
       }
     }
     if (m.readOnly) {
@@ -142,7 +142,7 @@ export function contractRoutes(deps: ContractRouteDeps): {
       try {
         return fromJson<Operation>('koinos.protocol.operation', item);
       } catch (e) {
-        throw badRequest(`invalid operation [${i}]: ${e instanceof WalletError ? e.shortMessage : String(e)}`);
+        throw badRequest(`invalid operation [${i}]: ${causeText(e)}`);
       }
     });
     const d = decoder();
@@ -157,7 +157,7 @@ export function contractRoutes(deps: ContractRouteDeps): {
       try {
         return fromJson<EventData>('koinos.protocol.event_data', item);
       } catch (e) {
-        throw badRequest(`invalid event [${i}]: ${e instanceof WalletError ? e.shortMessage : String(e)}`);
+        throw badRequest(`invalid event [${i}]: ${causeText(e)}`);
       }
     });
     const d = decoder();
@@ -172,7 +172,7 @@ export function contractRoutes(deps: ContractRouteDeps): {
     try {
       tx = fromJson<Transaction>('koinos.protocol.transaction', input, { strict: true, unknownFields: 'discard' }); // addresses checked
     } catch (e) {
-      throw badRequest(`invalid transaction: ${e instanceof WalletError ? e.shortMessage : String(e)}`);
+      throw badRequest(`invalid transaction: ${causeText(e)}`);
     }
     const header = tx.header;
     if (!header || header.payer.length === 0) throw badRequest('invalid transaction: header.payer is required');

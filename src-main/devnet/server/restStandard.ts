@@ -4,7 +4,7 @@
 import protobuf from 'protobufjs';
 import type { JsonObject, JsonValue, ProtoMessage } from '../../koinos/codec.ts';
 import { toBase64Url } from '../../koinos/bytes.ts';
-import { WalletError } from '../../koinos/errors.ts';
+import { WalletError, causeText } from '../../koinos/errors.ts';
 import { parseAbi, type ContractAbi } from '../../koinos/contractAbi.ts';
 
 /** What a standard contract's calls need from the REST layer. */
@@ -81,7 +81,7 @@ export function standardContract(abiText: string, deps: StandardDeps): StandardC
       const message = abi.codec.fromJson(m.argument, args, { strict: true, unknownFields: 'discard' });
       return { entryPoint: m.entryPoint, bytes: abi.codec.encode(m.argument, message) };
     } catch (e) {
-      throw deps.badRequest(`invalid arguments of ${name}: ${e instanceof WalletError ? e.shortMessage : String(e)}`);
+      throw deps.badRequest(`invalid arguments of ${name}: ${causeText(e)}`);
     }
   }
 

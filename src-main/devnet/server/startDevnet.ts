@@ -11,6 +11,11 @@ import type { DevAccount, DevnetConfig, DevnetNode } from '../types.ts';
 export interface StartDevnetOptions extends DevnetConfig {
   /** TCP port (default 8080; 0 picks a free one, as tests do). */
   port?: number;
+  /**
+   * When `port` is in use or not allowed (EADDRINUSE, EACCES), listen on any free port instead and say so in the log
+   * (the wallet's Local network: its usual port when free). Default false: the start fails.
+   */
+  anyPortWhenTaken?: boolean;
   /** Interface to bind (default 127.0.0.1: the devnet is not reachable from other machines unless asked). */
   host?: string;
   /** When set, every HTTP request must carry this key. */
@@ -77,7 +82,7 @@ function listenError(cause: unknown, host: string, port: number): WalletError {
  * await devnet.stop();
  */
 export async function startDevnet(options: StartDevnetOptions = {}): Promise<Devnet> {
-  const { port = DEFAULT_PORT, host = DEFAULT_HOST, apiKey, log, ...config } = options;
+  const { port = DEFAULT_PORT, host = DEFAULT_HOST, apiKey, log, anyPortWhenTaken = false, ...config } = options;
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new WalletError('INVALID_ARGUMENT', `expected a port from 0 to 65535, got ${port}`);
   }
@@ -87,17 +92,28 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
 
   const node = await openNode({ ...config, log });
   const { server, drain } = createHttpServer(node, { apiKey, log });
-  try {
-    await new Promise<void>((resolve, reject) => {
+  const listen = (at: number) =>
+    new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(port, host, () => {
+      server.listen(at, host, () => {
         server.off('error', reject);
         resolve();
       });
     });
+  let tried = port;
+  try {
+    try {
+      await listen(port);
+    } catch (cause) {
+      const code = (cause as NodeJS.ErrnoException).code;
+      if (!anyPortWhenTaken || port === 0 || (code !== 'EADDRINUSE' && code !== 'EACCES')) throw cause;
+      (log ?? ((line: string) => console.warn(line)))(`port ${port} on ${host} is not free (${code}), listening on any free port`);
+      tried = 0;
+      await listen(0);
+    }
   } catch (cause) {
     await node.close().catch(() => {}); // the listen error is the one to report
-    throw listenError(cause, host, port);
+    throw listenError(cause, host, tried);
   }
 
   const bound = (server.address() as AddressInfo).port;

@@ -1,7 +1,6 @@
 // Errors raised while the devnet applies a transaction or answers a request, with the chain's error codes
-// (protocol facts §8): codes >= 1 are reversions, codes <= -1 are failures. Converted to NodeError at the
-// service boundary (`toNodeError`), which is what the JSON-RPC layer renders.
-import { NodeError } from '../types.ts';
+// (protocol facts §8): codes >= 1 are reversions, codes <= -1 are failures. A ChainError reaches the wire as it is:
+// server/wireError.ts writes its message and `data` (code, template keys, logs) as koinos-chain does.
 
 /** Chain error codes the devnet raises (koinos/chain/error.proto). */
 export const ERROR_CODE = {
@@ -36,6 +35,16 @@ export class ChainError extends Error {
     this.keys = keys;
   }
 
+  /**
+   * The error's data as koinos-chain reports it (chain `src/koinos_chain.cpp`): the template keys, the receipt's logs
+   * when a transaction was applied, and the chain error `code`.
+   * @example
+   * new ChainError(-201, 'invalid account nonce').data; // { code: -201 }
+   */
+  get data(): Record<string, unknown> {
+    return { ...this.keys, ...(this.logs ? { logs: this.logs } : {}), code: this.code };
+  }
+
   /** A reversion (code >= 1): inside operations the transaction is still included, marked reverted. */
   get isReversion(): boolean {
     return this.code >= 1;
@@ -50,11 +59,4 @@ export function failure(message: string, keys?: Record<string, unknown>): ChainE
 /** A reversion with this code (default 1) and message. */
 export function reversion(message: string, code: number = ERROR_CODE.reversion): ChainError {
   return new ChainError(code, message);
-}
-
-/** The NodeError the service throws for a chain error: the data carries the template keys and, when known, the logs. */
-export function toNodeError(error: ChainError): NodeError {
-  const data: Record<string, unknown> = { ...error.keys };
-  if (error.logs) data.logs = error.logs;
-  return new NodeError(error.message, { code: error.code, data, cause: error });
 }

@@ -1,6 +1,7 @@
 // The Electron shell's approver: main shows every signing request in a native dialog it draws itself, so a window
 // (compromised or not) can neither draw the approval nor click it. A flagged request asks a second time, naming each
-// risk. Pure over the `showMessageBox` it is given, so it is tested in plain Node.
+// risk. A dApp's transaction comes back once signed and dry-run: a second dialog lists its effects (or why it failed)
+// before the signature leaves main. Pure over the `showMessageBox` it is given, so it is tested in plain Node.
 import type { MessageBoxOptions, MessageBoxReturnValue } from 'electron';
 import type { ApprovalRequest } from '../../ipc/contract.ts';
 import type { DialogApprover } from '../../wallet/approvals/approvalQueue.ts';
@@ -12,6 +13,23 @@ export type ShowMessageBox = (options: MessageBoxOptions) => Promise<MessageBoxR
 export function approvalDialogs(request: ApprovalRequest): MessageBoxOptions[] {
   const { title, lines, riskLines } = approvalText(request);
   const action = approvalAction(request);
+  const effects = request.review.effects;
+  if (effects) {
+    // The warnings were confirmed in the first step; this one releases (or, failed, only informs).
+    const failed = effects.failure !== undefined;
+    return [
+      {
+        type: failed ? 'error' : 'question',
+        title: failed ? 'A transaction failed' : 'Confirm what the transaction does',
+        message: title,
+        detail: lines.join('\n'),
+        buttons: failed ? ['Close'] : ['Reject', action],
+        defaultId: 0,
+        cancelId: 0,
+        noLink: true,
+      },
+    ];
+  }
   const dialogs: MessageBoxOptions[] = [
     {
       type: riskLines.length > 0 ? 'warning' : 'question',

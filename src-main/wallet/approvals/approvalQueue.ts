@@ -1,13 +1,15 @@
 // The one gate every signature passes. A signing request enters this queue with a review that main built from the
 // bytes to be signed; only an approver the requester cannot act as (a dialog main draws itself, or the wallet
-// password) turns it into an Approval, and every signer (the vault, a key file) refuses to sign without one.
+// password) turns it into an Approval, and every signer (the vault, a key file) refuses to sign without one. A dApp's
+// transaction then comes back once more, with the effects its signed dry run showed: only that second answer releases
+// what was signed.
 import { randomUUID } from 'node:crypto';
 import { BTYPE, bytesToJson } from '../../koinos/codec.ts';
 import { equalBytes } from '../../koinos/bytes.ts';
 import { WalletError } from '../../koinos/errors.ts';
 import { prepareTransaction } from '../../koinos/transaction.ts';
 import type { Transaction } from '../../koinos/types.ts';
-import type { ApprovalAnswer, ApprovalRequest, ApprovalReview, ApprovalState } from '../../ipc/contract.ts';
+import type { ApprovalAnswer, ApprovalRequest, ApprovalReview, ApprovalState, TransactionEffects } from './types.ts';
 
 /** The origin of the wallet's own screens in a request (a dApp's requests carry the dApp's origin). */
 export const WALLET_ORIGIN = 'This wallet';
@@ -51,6 +53,11 @@ export interface ApprovalSubject {
   uses?: number;
   /** The signed transaction may carry a lower rc_limit than the approved one (sized by a dry run after approval). */
   lowerRcLimit?: boolean;
+  /**
+   * What is signed is held until a second step confirms its effects (requestEffects): a dApp's transaction, whose
+   * events only a signed dry run can show. The approval then allows exactly one such step.
+   */
+  effectsStep?: boolean;
 }
 
 /** What a signer may sign under the approval of a `message` request: this text, once, as this account. */
@@ -75,6 +82,8 @@ export interface ApprovalRecord {
   risks: string[];
   /** Why it was rejected: by whom, or the error of a refused answer. */
   reason?: string;
+  /** `effects`: the second step of a dApp's transaction (its release), not its signature. */
+  stage?: 'effects';
 }
 
 export interface ApprovalQueueOptions {
@@ -99,6 +108,10 @@ interface Grant {
   message?: Uint8Array;
   lowerRcLimit: boolean;
   expires: number;
+  /** The review the person approved: the effects step repeats it, so that it cannot show another request. */
+  review: ApprovalReview;
+  /** `open`: the approval may enter its one effects step; `used`: it did; absent: it has none. */
+  effectsStep?: 'open' | 'used';
 }
 
 interface Pending {
@@ -107,6 +120,8 @@ interface Pending {
   subject?: ApprovalSubject | MessageSubject;
   /** The accounts a `connect` approval grants (the answer's choice, or the proposed ones). */
   accounts?: readonly string[];
+  /** Set for an effects step: the approval whose signed transaction it releases (approving it issues nothing new). */
+  releases?: Approval;
   settle: (approval: Approval | WalletError) => void;
   abort: AbortController;
   timer: ReturnType<typeof setTimeout>;
@@ -145,22 +160,38 @@ export function redeemApproval(approval: Approval | undefined, signer: string, t
   const left = grant.usesLeft.get(signer);
   const usedUp = left !== undefined ? left <= 0 : [...grant.usesLeft.values()].every((n) => n <= 0);
   if (usedUp || grant.expires < now) throw required('This approval is used up or expired. Ask again.');
+  if (left === undefined || !sameTransaction(grant, transaction)) {
+    throw required(`expected the transaction approved for ${[...grant.usesLeft.keys()].join(' and ')}, got another one: a signature covers only what the user approved.`);
+  }
+  grant.usesLeft.set(signer, left - 1);
+}
+
+/**
+ * True when `transaction`'s header is the approved one (chain ID, nonce, payer, payee, operation merkle root), with
+ * rc_limit the approved one or, where allowed, lower.
+ */
+function sameTransaction(grant: Grant, transaction: Transaction): boolean {
   const header = prepareTransaction(transaction).header;
   const approved = grant.header;
-  const same =
+  return (
     header !== undefined &&
     approved !== undefined &&
-    left !== undefined &&
     equalBytes(header.chain_id, approved.chain_id) &&
     equalBytes(header.nonce, approved.nonce) &&
     equalBytes(header.payer, approved.payer) &&
     equalBytes(header.payee, approved.payee) &&
     equalBytes(header.operation_merkle_root, approved.operation_merkle_root) &&
-    (header.rc_limit === approved.rc_limit || (grant.lowerRcLimit && header.rc_limit > 0n && header.rc_limit < approved.rc_limit));
-  if (!same) {
-    throw required(`expected the transaction approved for ${[...grant.usesLeft.keys()].join(' and ')}, got another one: a signature covers only what the user approved.`);
-  }
-  grant.usesLeft.set(signer, left - 1);
+    (header.rc_limit === approved.rc_limit || (grant.lowerRcLimit && header.rc_limit > 0n && header.rc_limit < approved.rc_limit))
+  );
+}
+
+/** Why an effects step released nothing, as the caller's error: a person's rejection, the clock, or a failed dialog. */
+function effectsRefusal(decision: ApprovalRecord['decision'], reason: string | undefined, error: unknown): WalletError {
+  if (error instanceof WalletError) return error;
+  const discarded = 'The signed transaction was discarded: nothing was sent, and no signature left the wallet.';
+  return decision === 'expired'
+    ? new WalletError('APPROVAL_EXPIRED', `The transaction's effects were not confirmed in time. ${discarded}`)
+    : new WalletError('REJECTED', `The transaction was rejected after its dry run. ${discarded}`, reason ? { details: reason } : {});
 }
 
 /**
@@ -253,7 +284,29 @@ export class ApprovalQueue {
     return [...(approval.accounts ?? [])];
   }
 
-  #enter(review: ApprovalReview, subject: ApprovalSubject | MessageSubject | undefined): Promise<Approval> {
+  /**
+   * The second step of a transaction approved with `effectsStep`: shows the same review with what its signed dry run
+   * did (`effects`) and waits. Resolves when the person confirms: only then may the caller release `signed` (hand it
+   * to the dApp, or submit it). With `effects.failure` set the step only informs: it cannot be confirmed, and settles
+   * when it is closed. No password is asked again (the first step's answer authorised the signature; this one can
+   * only let go of what that covered): the approval must be this queue's, approved with `effectsStep`, not used for
+   * another step, and `signed` must be the approved transaction (rc_limit lowered at most).
+   * @throws WalletError APPROVAL_REQUIRED (an approval this queue did not issue for an effects step, already used, or
+   *   another transaction), REJECTED and APPROVAL_EXPIRED (nothing may be released), what `admit` throws.
+   */
+  async requestEffects(approval: Approval, signed: Transaction, effects: TransactionEffects): Promise<void> {
+    const grant = grants.get(approval);
+    if (!grant || grant.effectsStep !== 'open' || !grant.header) {
+      throw required('expected a transaction approved for a review of its effects, got an approval without one or one already used: nothing is released.');
+    }
+    grant.effectsStep = 'used';
+    if (effects.failure === undefined && !sameTransaction(grant, signed)) {
+      throw required('expected the effects of the transaction the user approved, got another one: nothing is released.');
+    }
+    await this.#enter({ ...grant.review, effects }, undefined, approval);
+  }
+
+  #enter(review: ApprovalReview, subject: ApprovalSubject | MessageSubject | undefined, releases?: Approval): Promise<Approval> {
     try {
       this.#admit(review);
     } catch (error) {
@@ -275,7 +328,7 @@ export class ApprovalQueue {
       const timer = setTimeout(() => this.#expire(request.id), this.#ttlMs);
       timer.unref?.();
       const settle = (outcome: Approval | WalletError) => (outcome instanceof Approval ? resolve(outcome) : reject(outcome));
-      this.#pending.set(request.id, { request, subject, settle, abort, timer });
+      this.#pending.set(request.id, { request, subject, settle, abort, timer, ...(releases ? { releases } : {}) });
       this.#changed();
       if (this.#approver.mode === 'dialog') {
         this.#approver.decide(request, abort.signal).then(
@@ -301,6 +354,14 @@ export class ApprovalQueue {
     }
     if (this.#approver.mode === 'dialog') {
       throw new WalletError('APPROVAL_REQUIRED', 'Approve this request in the wallet\'s own approval dialog; the window can only reject it.');
+    }
+    const effects = pending.request.review.effects;
+    if (effects) {
+      // The same request continuing: its signature was approved with the password (and every warning confirmed) in the
+      // first step, and this answer can only release that very transaction, once. A failure can only be closed.
+      if (effects.failure !== undefined) throw new WalletError('INVALID_ARGUMENT', 'This transaction failed after it was approved: there is nothing to release. Close it.');
+      this.#settle(answer.requestId, 'approved');
+      return { requestId: answer.requestId, approved: true };
     }
     const connection = pending.request.review.connection;
     let accounts: string[] | undefined;
@@ -356,6 +417,7 @@ export class ApprovalQueue {
       nonce: review.nonce,
       risks: review.risks.map((r) => r.code),
       ...(reason ? { reason } : {}),
+      ...(review.effects ? { stage: 'effects' as const } : {}),
     };
     this.#decisions.push(entry);
     try {
@@ -363,12 +425,14 @@ export class ApprovalQueue {
     } catch {
       // A record that cannot be written does not change the decision; the in-memory list still has it.
     }
-    if (decision === 'approved') {
+    if (pending.releases) {
+      pending.settle(decision === 'approved' ? pending.releases : effectsRefusal(decision, reason, error));
+    } else if (decision === 'approved') {
       const subject = pending.subject;
       // A dialog approves the accounts it listed: the proposed ones.
       const approval = new Approval(id, review.connection ? (pending.accounts ?? review.connection.accounts) : undefined);
       if (subject && 'message' in subject) {
-        grants.set(approval, { usesLeft: new Map([[subject.signer, 1]]), message: subject.message, lowerRcLimit: false, expires: this.#clock() + GRANT_TTL_MS });
+        grants.set(approval, { usesLeft: new Map([[subject.signer, 1]]), message: subject.message, lowerRcLimit: false, expires: this.#clock() + GRANT_TTL_MS, review });
       } else if (subject) {
         const prepared = prepareTransaction(subject.transaction);
         const uses = subject.uses ?? 1;
@@ -377,6 +441,8 @@ export class ApprovalQueue {
           header: prepared.header!,
           lowerRcLimit: subject.lowerRcLimit ?? false,
           expires: this.#clock() + GRANT_TTL_MS,
+          review,
+          ...(subject.effectsStep ? { effectsStep: 'open' as const } : {}),
         });
       }
       pending.settle(approval);

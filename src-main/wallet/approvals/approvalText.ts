@@ -1,7 +1,8 @@
 // An approval request as plain text, for surfaces that show no markup: Electron's native dialog (drawn by main, so the
 // window cannot fake it) and the CLI. Addresses in full, grouped for reading; amounts as the review decoded them.
 import { formatAmount } from '../../koinos/amounts.ts';
-import type { ApprovalRequest, RiskFlag } from '../../ipc/contract.ts';
+import type { ApprovalRequest, DecodedEvent, TransactionEffects } from './types.ts';
+import type { RiskFlag } from '../chain/types.ts';
 
 /**
  * An address in groups of four characters, for reading it aloud or comparing it with another: never shortened.
@@ -14,6 +15,7 @@ export function groupAddress(address: string): string {
 
 /** The words of a request's kind: what approving it does. */
 export function approvalAction(request: ApprovalRequest): string {
+  if (request.review.effects) return request.review.effects.failure !== undefined ? 'Close' : request.review.kind === 'send' ? 'Send it' : 'Hand the signature over';
   switch (request.review.kind) {
     case 'send':
       return 'Sign and send';
@@ -37,6 +39,7 @@ export function approvalText(request: ApprovalRequest): { title: string; lines: 
   const where = r.networkName ? ` on ${r.networkName}` : '';
   const lines = [`Requested by: ${r.origin}`];
   if (r.kind === 'connect' && r.connection) return { title: `Connect ${r.connection.name}?`, lines: [...lines, ...connectionLines(r.connection)], riskLines: [] };
+  if (r.effects) return effectsText(request, r.effects, where);
   if (r.kind === 'message') {
     // The text exactly as it is signed; a dialog shows it as plain text, so nothing in it can style or hide the rest.
     lines.push(`Signed by: ${groupAddress(r.signer)}`, 'Message:', r.message ?? '');
@@ -56,6 +59,37 @@ export function approvalText(request: ApprovalRequest): { title: string; lines: 
   lines.push(`Mana: at most ${formatAmount(BigInt(r.rcLimit))}${estimate}`);
   lines.push(`Nonce: ${r.nonce}`, `Chain ID: ${r.chainId}`);
   return { title: `${approvalAction(request)}${where}?`, lines, riskLines: riskLines(r.risks) };
+}
+
+/** The second step of a dApp's transaction: what its signed dry run did, or why the steps after the approval failed. */
+function effectsText(request: ApprovalRequest, effects: TransactionEffects, where: string): { title: string; lines: string[]; riskLines: string[] } {
+  const r = request.review;
+  const lines = [`Requested by: ${r.origin}`];
+  for (const op of r.operations) lines.push(`Approved: ${op.summary ?? `Call ${op.entryPoint} on ${op.contract}`}`);
+  if (effects.failure !== undefined) {
+    lines.push('', effects.failure, '', 'Nothing was sent, and no signature left the wallet.');
+    return { title: `This transaction failed after your approval${where}`, lines, riskLines: [] };
+  }
+  lines.push('', r.kind === 'send' ? 'It is signed and held: it is sent only if you confirm.' : 'It is signed and held: the dApp gets the signature only if you confirm.');
+  if (!effects.dryRun) {
+    lines.push('No dry run could run (another transaction of this account is still pending): its events are unknown.');
+  } else if (effects.events.length === 0) {
+    lines.push('Its dry run emitted no events.');
+  } else {
+    lines.push('Its dry run emitted:');
+    effects.events.forEach((event, i) => lines.push(`${i + 1}. ${eventLine(event)}`));
+  }
+  const used = effects.rcUsed !== undefined ? `${formatAmount(BigInt(effects.rcUsed))} used in the dry run; ` : '';
+  lines.push(`Mana: ${used}at most ${formatAmount(BigInt(effects.rcLimit))} (the rc_limit it is signed with)`);
+  lines.push(`Transaction ID: ${effects.transactionId}`);
+  return { title: `${approvalAction(request)}${where}?`, lines, riskLines: [] };
+}
+
+/** One event as a line: its sentence (a token event), else its name, contract and decoded data. */
+export function eventLine(event: DecodedEvent): string {
+  if (event.summary) return event.summary;
+  const data = event.data === null || event.data === undefined || event.data === '' ? '' : ` ${JSON.stringify(event.data)}`;
+  return `${event.name}${event.contract ? ` from ${event.contract}` : ''}${data}`;
 }
 
 function connectionLines(c: NonNullable<ApprovalRequest['review']['connection']>): string[] {

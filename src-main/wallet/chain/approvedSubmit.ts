@@ -8,25 +8,21 @@ import { WalletError } from '../../koinos/errors.ts';
 import { equalBytes } from '../../koinos/bytes.ts';
 import { prepareTransaction } from '../../koinos/transaction.ts';
 import type { Transaction, TransactionReceipt } from '../../koinos/types.ts';
-import type { ApprovalReview, SubmitReceipt } from '../../ipc/contract.ts';
+import type { ApprovalReview } from '../approvals/types.ts';
+import type { SubmitReceipt } from './types.ts';
 import type { Approval, ApprovalQueue } from '../approvals/approvalQueue.ts';
 import type { TransactionSigner } from '../signer.ts';
 import type { KoinosNode } from './koinosNode.ts';
 import type { NetworkService } from './networks.ts';
 import type { PendingTransactions } from './pendingTransactions.ts';
 import { toSubmitReceipt } from './receipts.ts';
+import { rcLimitFor, submitAndTrack } from './submission.ts';
 import type { TransactionFollower } from './transactionFollower.ts';
 
 /** How long a review can be confirmed. */
 export const REVIEW_TTL_MS = 10 * 60_000;
-/** rc_limit = the dry run's rc_used plus this share (10 %), capped by the available mana. */
-export const RC_MARGIN_PERCENT = 10n;
-
-/** rc_used plus 10 %, capped by what the account can spend. */
-export function rcLimitFor(rcUsed: bigint, available: bigint): bigint {
-  const withMargin = rcUsed + (rcUsed * RC_MARGIN_PERCENT + 99n) / 100n;
-  return withMargin < available ? withMargin : available;
-}
+// rc_limit's rules moved to submission.ts with the rest of the pipeline; exported here as before.
+export { RC_MARGIN_PERCENT, rcLimitFor } from './submission.ts';
 
 /** What a prepared review keeps for its confirmation: the unsigned bytes the approval covers and how to size them. */
 export interface PreparedSubmission {
@@ -87,13 +83,39 @@ export interface ApprovedSignature {
   receipt?: TransactionReceipt;
 }
 
+/** What a release hold is shown: the signed transaction, the rc_limit it carries, and the dry run that sized it. */
+export interface HeldSignature {
+  approval: Approval;
+  signed: Transaction;
+  rcLimit: bigint;
+  /** Absent when a pending transaction held the nonce, so no dry run could run. */
+  dryRun?: TransactionReceipt;
+}
+
+/**
+ * A pause between the signatures and their release, for a request that shows what its dry run did before anything
+ * signed leaves main (a dApp's transaction: ApprovalQueue.requestEffects). The approval is asked with `effectsStep`.
+ */
+export interface ReleaseHold {
+  /** Every signature exists and nothing has left main: resolves to release `signed`, throws to discard it. */
+  release(held: HeldSignature): Promise<void>;
+  /** A step after the approval failed (the error is thrown on once this settles): nothing signed is released. */
+  failed(approval: Approval, error: unknown): Promise<void>;
+}
+
 /**
  * submitApproved's path, with the choice to hand the signed transaction back instead of sending it (a dApp's
  * `signTransaction`): the same approval, chain ID and nonce checks and dry run after the approval, then, when
- * `broadcast`, the submission and its following.
- * @throws as submitApproved.
+ * `broadcast`, the submission and its following. With `hold`, nothing is returned or submitted before it releases.
+ * @throws as submitApproved, and what `hold.release` throws.
  */
-export async function signApproved(deps: ApprovedSubmitDeps, review: PreparedSubmission, costs: Map<string, bigint>, broadcast: boolean): Promise<ApprovedSignature> {
+export async function signApproved(
+  deps: ApprovedSubmitDeps,
+  review: PreparedSubmission,
+  costs: Map<string, bigint>,
+  broadcast: boolean,
+  hold?: ReleaseHold,
+): Promise<ApprovedSignature> {
   const [first, ...others] = signersOf(review);
   const approval = await deps.approvals.request(review.approval, {
     signer: first!,
@@ -101,7 +123,20 @@ export async function signApproved(deps: ApprovedSubmitDeps, review: PreparedSub
     transaction: review.transaction,
     uses: 2,
     lowerRcLimit: true,
+    ...(hold ? { effectsStep: true } : {}),
   });
+  const { network, node, signed, rcLimit, dryRun } = await signUnderApproval(deps, review, costs, approval).catch(async (error: unknown) => {
+    await hold?.failed(approval, error);
+    throw error;
+  });
+  await hold?.release({ approval, signed, rcLimit, ...(dryRun ? { dryRun } : {}) });
+  if (!broadcast) return { signed, ...(dryRun ? { dryRun } : {}) };
+  const receipt = await submitAndTrack({ networkId: network.id, node, follower: deps.follower }, signed, true);
+  return { signed, receipt, ...(dryRun ? { dryRun } : {}) };
+}
+
+/** After the approval: the chain ID and nonce checked again, rc_limit sized by a dry run, every signature made. */
+async function signUnderApproval(deps: ApprovedSubmitDeps, review: PreparedSubmission, costs: Map<string, bigint>, approval: Approval) {
   const { network, node } = await deps.networks.node(review.networkId);
   const chainId = await node.chainId();
   if (!equalBytes(chainId, review.chainId)) {
@@ -122,20 +157,7 @@ export async function signApproved(deps: ApprovedSubmitDeps, review: PreparedSub
   if (!equalBytes(signed.id, final.id)) {
     throw new WalletError('INTERNAL', 'The signer changed the transaction it was asked to sign; nothing was sent.');
   }
-  if (!broadcast) return { signed, ...(dryRun ? { dryRun } : {}) };
-  const receipt = await node.submit(signed, true);
-  const id = bytesToJson(signed.id, BTYPE.TRANSACTION_ID);
-  deps.follower.track({
-    networkId: network.id,
-    id,
-    payer: review.payer,
-    nonce: review.nonce,
-    rcLimit,
-    transaction: signed,
-    submittedAt: Date.now(),
-    status: 'pending',
-  });
-  return { signed, receipt, ...(dryRun ? { dryRun } : {}) };
+  return { network, node, signed, rcLimit, dryRun };
 }
 
 /**

@@ -3,7 +3,7 @@
 // images are fetched. Kept in one JSON file written
 // atomically, or in memory (tests, the CLI).
 import { join } from 'node:path';
-import type { NftCollectionInfo, NftImageSettings, TokenInfo } from '../../ipc/contract.ts';
+import type { NftCollectionInfo, NftImageSettings, TokenInfo } from './types.ts';
 import { JsonFileStore } from '../jsonFileStore.ts';
 
 export interface CustomNetwork {

@@ -2,7 +2,7 @@
 // this wallet's pending transactions, time until full), and the head with its lag, the network's name and chain ID.
 import { addressFromString } from '../../koinos/address.ts';
 import { WalletError } from '../../koinos/errors.ts';
-import type { Dashboard, ManaInfo, TokenBalance, TokenInfo } from '../../ipc/contract.ts';
+import type { Dashboard, ManaInfo, TokenBalance, TokenInfo } from './types.ts';
 import type { KoinosNode } from './koinosNode.ts';
 import type { NetworkService } from './networks.ts';
 import type { PendingTransactions } from './pendingTransactions.ts';

@@ -4,8 +4,8 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { WalletError, type ErrorCode } from '../../koinos/errors.ts';
-import { ChainError } from '../../devnet/state/chainError.ts';
+import { WalletError } from '../../koinos/errors.ts';
+import { nodeErrorToWalletError } from './nodeError.ts';
 import type { DevnetThreadMessage, DevnetThreadOptions, DevnetThreadRequest, ThreadError } from '../../devnet/server/devnetWorker.ts';
 
 export type { DevnetThreadOptions } from '../../devnet/server/devnetWorker.ts';
@@ -35,12 +35,13 @@ function workerEntry(): { url: URL | string; eval?: boolean } {
   throw new WalletError('INTERNAL', `expected the devnet worker (devnetWorker.js) beside ${dir}, found none; rebuild with npm run build`);
 }
 
-function rebuild(error: ThreadError): Error {
-  if (error.code !== undefined) {
-    return new WalletError(error.code as ErrorCode, error.message, { details: error.details, metaMessages: error.metaMessages });
-  }
-  if (error.chainCode !== undefined) return new ChainError(error.chainCode, error.message);
-  return new Error(error.message);
+/**
+ * The worker's error (devnetWorker.ts `threadError`) on this side: a WalletError revived as it was, or the node's refusal
+ * of `what` mapped as any node's JSON-RPC answer is (nodeError.ts).
+ */
+function rebuild(error: ThreadError, what: string): WalletError {
+  if ('walletError' in error) return WalletError.fromJSON(error.walletError);
+  return nodeErrorToWalletError({ rpcCode: -32603, ...error.nodeAnswer }, what, 'the local devnet');
 }
 
 /** A devnet running in a worker thread. */
@@ -52,7 +53,7 @@ export class DevnetThread {
   #chainId: Uint8Array;
   #accounts: ThreadAccount[];
   readonly #worker: Worker;
-  readonly #pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+  readonly #pending = new Map<number, { what: string; resolve(value: unknown): void; reject(error: Error): void }>();
   #nextId = 1;
   #exited: Promise<void>;
 
@@ -67,9 +68,10 @@ export class DevnetThread {
     worker.on('message', (message: DevnetThreadMessage) => {
       if (message.type !== 'answer') return;
       const waiting = this.#pending.get(message.id);
+      if (!waiting) return;
       this.#pending.delete(message.id);
-      if (message.error) waiting?.reject(rebuild(message.error));
-      else waiting?.resolve(message.value);
+      if (message.error) waiting.reject(rebuild(message.error, waiting.what));
+      else waiting.resolve(message.value);
     });
     void exited.then(() => {
       for (const waiting of this.#pending.values()) waiting.reject(new WalletError('NODE_UNREACHABLE', 'the local devnet stopped'));
@@ -91,7 +93,7 @@ export class DevnetThread {
         else if (message.type === 'started') {
           worker.off('error', reject);
           resolve(new DevnetThread(worker, message, exited));
-        } else if (message.error) reject(rebuild(message.error));
+        } else if (message.error) reject(rebuild(message.error, 'start'));
       };
       worker.on('message', onMessage);
       worker.once('error', reject);
@@ -110,7 +112,7 @@ export class DevnetThread {
   #send<T>(request: DevnetThreadRequest extends infer R ? (R extends unknown ? Omit<R, 'id'> : never) : never): Promise<T> {
     const id = this.#nextId++;
     return new Promise<T>((resolve, reject) => {
-      this.#pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.#pending.set(id, { what: request.op === 'call' ? request.method : request.op, resolve: resolve as (value: unknown) => void, reject });
       this.#worker.postMessage({ ...request, id });
     });
   }

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { BTYPE, bytesToJson } from '../../koinos/codec.ts';
 import { WalletError } from '../../koinos/errors.ts';
-import type { DevnetStatus } from '../../ipc/contract.ts';
+import type { DevnetStatus } from './types.ts';
 import { DEFAULT_PORT } from '../../devnet/server/startDevnet.ts';
 import type { ShapeName } from '../../devnet/chain/shapes.ts';
 import { DevnetThread, type DevnetThreadOptions } from './devnetThread.ts';
@@ -56,16 +56,10 @@ export class EmbeddedDevnet {
     const { log: _ignored, ...devnet } = this.options.devnet ?? {};
     // A chain keeps the shape it was made with; a new shape is a new chain (reset), never a change of a running one.
     const base: DevnetThreadOptions = { ...devnet, host: '127.0.0.1', dataDir: this.chainDir, ...(fresh ? { shape: { like: fresh.like }, reset: true } : {}) };
-    const startDevnet = (options: DevnetThreadOptions) => DevnetThread.start(options, log);
-    // After a stop the devnet comes back on the port it had, so the Local network's address does not change.
+    // After a stop the devnet comes back on the port it had, so the Local network's address does not change; when that
+    // port is taken (or not allowed), the devnet itself falls back to any free one (it sees the listen error's code).
     const preferred = this.boundPort ?? this.options.port ?? DEFAULT_PORT;
-    try {
-      return await startDevnet({ ...base, port: preferred });
-    } catch (error) {
-      if (!(error instanceof WalletError) || error.code !== 'INTERNAL' || preferred === 0 || !/in use|not allowed/.test(error.shortMessage)) throw error;
-      log(`port ${preferred} is not free, using another: ${error.shortMessage}`);
-      return startDevnet({ ...base, port: 0 });
-    }
+    return DevnetThread.start({ ...base, port: preferred, anyPortWhenTaken: true }, log);
   }
 
   /**
@@ -86,7 +80,6 @@ export class EmbeddedDevnet {
     return this.running.catch((cause: unknown) => {
       if (cause instanceof WalletError && cause.code !== 'INTERNAL') throw cause;
       throw new WalletError('NODE_UNREACHABLE', 'The local devnet did not start. Close other wallets or devnets that use its data folder, then try again.', {
-        details: cause instanceof Error ? cause.message : String(cause),
         cause,
       });
     });

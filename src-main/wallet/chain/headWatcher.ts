@@ -1,6 +1,6 @@
 // Pushes the selected network's head to whoever listens (`head:new`): one poll at a time on a timer while there are
 // listeners, none when there are none; an event only when the head moved or the chain ID changed.
-import type { HeadInfo } from '../../ipc/contract.ts';
+import type { HeadInfo } from './types.ts';
 import type { NetworkService } from './networks.ts';
 
 export interface HeadWatcherOptions {

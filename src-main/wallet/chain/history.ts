@@ -6,7 +6,7 @@ import { WalletError, describe } from '../../koinos/errors.ts';
 import { addressFromString } from '../../koinos/address.ts';
 import { koinMethodByEntryPoint, tokenEventType } from '../../koinos/koin.ts';
 import type { EventData, Transaction } from '../../koinos/types.ts';
-import type { HistoryEntry, HistoryPage, HistoryRecord, TokenInfo } from '../../ipc/contract.ts';
+import type { HistoryEntry, HistoryPage, HistoryRecord, TokenInfo } from './types.ts';
 import type { HistoryEntryMessage, KoinosNode } from './koinosNode.ts';
 import type { NetworkService } from './networks.ts';
 import type { PendingTransactions } from './pendingTransactions.ts';

@@ -3,7 +3,7 @@
 // and reports its progress, so that a long history shows a progress bar and stops at the start of the range.
 import { formatAmount, KOIN_DECIMALS } from '../../koinos/amounts.ts';
 import { WalletError } from '../../koinos/errors.ts';
-import type { HistoryExportProgress, HistoryKind, HistoryRecord } from '../../ipc/contract.ts';
+import type { HistoryExportProgress, HistoryKind, HistoryRecord } from './types.ts';
 import { MAX_HISTORY_PAGE, type HistoryService } from './history.ts';
 
 /** The columns, in file order (CSV header and JSON keys). */

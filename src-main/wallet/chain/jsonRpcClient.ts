@@ -1,7 +1,7 @@
 // The one JSON-RPC 2.0 client of the wallet: POSTs `{method, params}` to a node, sends the API key as the `apikey`
 // header, and returns the result as gateway JSON or as a decoded protobuf response; every failure is a WalletError.
 import { fromJson, toJson, type ProtoMessage } from '../../koinos/codec.ts';
-import { WalletError } from '../../koinos/errors.ts';
+import { WalletError, causeText } from '../../koinos/errors.ts';
 import { DEFAULT_TIMEOUT_MS, exchange, malformed, type RequestApiKey } from './httpTransport.ts';
 import { nodeErrorToWalletError } from './nodeError.ts';
 import { redactUrl } from './redactUrl.ts';
@@ -122,7 +122,7 @@ export class JsonRpcClient {
       // The strict reader checks every address in the answer; fields a newer node adds are skipped, as the gateway does.
       return fromJson<T>(`koinos.rpc.${service}.${name}_response`, result, { strict: true, unknownFields: 'discard' });
     } catch (cause) {
-      throw malformed(this.displayUrl, method, cause instanceof WalletError ? cause.shortMessage : String(cause));
+      throw malformed(this.displayUrl, method, causeText(cause));
     }
   }
 }

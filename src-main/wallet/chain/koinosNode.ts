@@ -2,7 +2,7 @@
 // names, submission, history, transaction lookups) over the one JSON-RPC client, and the REST client where configured.
 // Everything works against a node that serves only JSON-RPC.
 import { BTYPE, bytesFromJson, decode, encode, fromJson, type ProtoMessage } from '../../koinos/codec.ts';
-import { WalletError } from '../../koinos/errors.ts';
+import { WalletError, causeText } from '../../koinos/errors.ts';
 import { nonceFromBytes } from '../../koinos/transaction.ts';
 import type { BlockHeader, Transaction, TransactionReceipt } from '../../koinos/types.ts';
 import { malformed } from './httpTransport.ts';
@@ -52,7 +52,7 @@ export class KoinosNode {
       try {
         return bytesFromJson(value, BTYPE.BASE64, 'value');
       } catch (cause) {
-        throw malformed(this.rpc.displayUrl, 'GET /v1/chain/id', cause instanceof WalletError ? cause.shortMessage : String(cause));
+        throw malformed(this.rpc.displayUrl, 'GET /v1/chain/id', causeText(cause));
       }
     }
     const { chain_id } = await this.rpc.callMessage<{ chain_id: Uint8Array }>('chain.get_chain_id', {});
@@ -67,7 +67,7 @@ export class KoinosNode {
       try {
         info = fromJson('koinos.rpc.chain.get_head_info_response', body);
       } catch (cause) {
-        throw malformed(this.rpc.displayUrl, 'GET /v1/chain/head_info', cause instanceof WalletError ? cause.shortMessage : String(cause));
+        throw malformed(this.rpc.displayUrl, 'GET /v1/chain/head_info', causeText(cause));
       }
     } else {
       info = await this.rpc.callMessage('chain.get_head_info', {});
@@ -102,7 +102,7 @@ export class KoinosNode {
     try {
       return nonceFromBytes(bytes);
     } catch (cause) {
-      throw malformed(this.rpc.displayUrl, what, cause instanceof WalletError ? cause.shortMessage : String(cause));
+      throw malformed(this.rpc.displayUrl, what, causeText(cause));
     }
   }
 
@@ -138,10 +138,9 @@ export class KoinosNode {
     try {
       ({ value } = await this.rpc.callMessage<{ value: Uint8Array }>('chain.invoke_system_call', { name: 'get_contract_address', args }));
     } catch (error) {
-      // The name service of koinos-contracts-as fails a missing name ("no record found for the name: X") where older
-      // nodes answered an empty address; both mean the network has no such contract. The chain gives that failure no
-      // code of its own, so its text is what tells it apart from a node that failed.
-      if (error instanceof WalletError && /no record found for the name/.test(`${error.shortMessage} ${error.details ?? ''}`)) return undefined;
+      // The name service of koinos-contracts-as fails a missing name where older nodes answered an empty address; both
+      // mean the network has no such contract (nodeError.ts reads that failure, which has no code of its own).
+      if (error instanceof WalletError && error.code === 'NAME_NOT_FOUND') return undefined;
       throw error;
     }
     try {
@@ -149,7 +148,7 @@ export class KoinosNode {
       const address = result.value?.address;
       return address && address.length > 0 ? address : undefined;
     } catch (cause) {
-      throw malformed(this.rpc.displayUrl, 'chain.invoke_system_call get_contract_address', cause instanceof WalletError ? cause.shortMessage : String(cause));
+      throw malformed(this.rpc.displayUrl, 'chain.invoke_system_call get_contract_address', causeText(cause));
     }
   }
 
@@ -207,6 +206,6 @@ export function decodeAnswer<T = ProtoMessage>(type: string, bytes: Uint8Array, 
   try {
     return decode<T>(type, bytes);
   } catch (cause) {
-    throw malformed(where, what, cause instanceof WalletError ? cause.shortMessage : String(cause));
+    throw malformed(where, what, causeText(cause));
   }
 }

@@ -7,9 +7,10 @@ import { BTYPE, bytesToJson, encode } from '../../koinos/codec.ts';
 import { WalletError } from '../../koinos/errors.ts';
 import { addressFromString } from '../../koinos/address.ts';
 import { readRecipientText } from '../../koinos/recipientName.ts';
-import type { AddressNames, NameSource, ResolvedName } from '../../ipc/contract.ts';
+import type { AddressNames, NameSource, ResolvedName } from './types.ts';
 import { decodeAnswer, type KoinosNode } from './koinosNode.ts';
 import type { NetworkService } from './networks.ts';
+import { chainCodeOf } from './nodeError.ts';
 import { isMissingContract, isTransportError } from './standardContracts.ts';
 import type { TokenService } from './tokens.ts';
 
@@ -198,7 +199,7 @@ async function quietly(read: () => Promise<Uint8Array>): Promise<Uint8Array | un
  */
 function isContractRefusal(error: unknown): boolean {
   if (!(error instanceof WalletError) || (isTransportError(error) && error.code !== 'NODE_ERROR')) return false;
-  return /"code"\s*:\s*-?\d+/.test(error.details ?? '');
+  return chainCodeOf(error) !== undefined;
 }
 
 function unavailable(source: NameSource, networkName: string, cause?: unknown): WalletError {

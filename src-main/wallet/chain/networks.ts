@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { BTYPE, bytesToJson } from '../../koinos/codec.ts';
 import { WalletError, describe } from '../../koinos/errors.ts';
-import type { HeadInfo, NetworkInfo, NetworkInput } from '../../ipc/contract.ts';
+import type { HeadInfo, NetworkInfo, NetworkInput } from './types.ts';
 import type { ApiKeyStore } from './apiKeyStore.ts';
 import type { ChainSettingsStore, CustomNetwork } from './chainSettings.ts';
 import { originOf } from './httpTransport.ts';
@@ -147,6 +147,11 @@ export class NetworkService {
   private readonly localDevnetUrl?: () => Promise<string>;
   private readonly timeoutMs?: number;
   private readonly now: () => number;
+  /**
+   * The client of each network, reused while the network's addresses and API key stay as they were when it was built
+   * (`fingerprint`); node() builds a new one when either changed, remove() drops it.
+   */
+  private readonly clients = new Map<string, { fingerprint: string; node: KoinosNode }>();
 
   constructor(options: NetworkServiceOptions) {
     this.settings = options.settings;
@@ -316,12 +321,14 @@ export class NetworkService {
       delete d.tokens[id];
       if (d.selectedNetworkId === id) delete d.selectedNetworkId;
     });
+    this.clients.delete(id);
     return (await this.list()).networks;
   }
 
   /**
    * A client for the network's node (the Local devnet is started on first use). This is the only way the wallet builds
    * a node client, so main fetches only the addresses of configured networks; `id` is a network's id, never a URL.
+   * One client per network, reused until the network's addresses or its API key (or the key's origins) change.
    */
   async node(id?: string): Promise<{ network: NetworkInfo; node: KoinosNode }> {
     let network = await this.get(id);
@@ -338,10 +345,14 @@ export class NetworkService {
     const stored = await this.apiKeys.get(network.id);
     // A key stored before keys were bound to origins is bound to the addresses as they are.
     const key = stored && { apiKey: stored.key, apiKeyOrigins: stored.origins ?? originsOf(addresses) };
+    const fingerprint = JSON.stringify([addresses.jsonRpcUrl, addresses.restUrl ?? null, key?.apiKey ?? null, key?.apiKeyOrigins ?? null]);
+    const cached = this.clients.get(network.id);
+    if (cached?.fingerprint === fingerprint) return { network, node: cached.node };
     const node = new KoinosNode({
       jsonRpc: { url: addresses.jsonRpcUrl, ...key, timeoutMs: this.timeoutMs },
       ...(addresses.restUrl ? { rest: { url: addresses.restUrl, ...key, timeoutMs: this.timeoutMs } } : {}),
     });
+    this.clients.set(network.id, { fingerprint, node });
     return { network, node };
   }
 

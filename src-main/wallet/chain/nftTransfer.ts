@@ -10,7 +10,7 @@ import { addressFromString } from '../../koinos/address.ts';
 import { contractAbiOf, type ContractAbi } from '../../koinos/contractAbi.ts';
 import { prepareTransaction } from '../../koinos/transaction.ts';
 import type { Transaction } from '../../koinos/types.ts';
-import type { DecodedOperation, NftCollectionInfo, SubmitReceipt, TransactionReview } from '../../ipc/contract.ts';
+import type { DecodedOperation, NftCollectionInfo, SubmitReceipt, TransactionReview } from './types.ts';
 import type { ApprovedSubmitDeps } from './approvedSubmit.ts';
 import { KCS5_ABI } from './kcs5.ts';
 import type { KoinosNode } from './koinosNode.ts';

@@ -5,7 +5,7 @@
 import { BTYPE, bytesFromJson, bytesToJson } from '../../koinos/codec.ts';
 import { WalletError, describe } from '../../koinos/errors.ts';
 import { MAX_JSON_DEPTH, jsonDepth } from '../../koinos/jsonDepth.ts';
-import type { NftCollectionInfo, NftImageSettings, NftItem, NftOwned } from '../../ipc/contract.ts';
+import type { NftCollectionInfo, NftImageSettings, NftItem, NftOwned } from './types.ts';
 import { DEFAULT_NFT_IMAGES, type ChainSettingsStore } from './chainSettings.ts';
 import { KCS5_ABI, type Kcs5Method } from './kcs5.ts';
 import type { KoinosNode } from './koinosNode.ts';

@@ -8,7 +8,7 @@ import { equalBytes } from '../../koinos/bytes.ts';
 import { WalletError } from '../../koinos/errors.ts';
 import { checkTransaction, nonceFromBytes, prepareTransaction, transactionToBase64, transactionToJson } from '../../koinos/transaction.ts';
 import type { Transaction } from '../../koinos/types.ts';
-import type { InspectedTransaction, NetworkInfo, SubmitReceipt, TokenInfo, TransactionWarning } from '../../ipc/contract.ts';
+import type { InspectedTransaction, NetworkInfo, SubmitReceipt, TokenInfo, TransactionWarning } from './types.ts';
 import { parseTransactionText } from '../../koinos/transactionText.ts';
 import { WALLET_ORIGIN, type ApprovalQueue } from '../approvals/approvalQueue.ts';
 import type { TransactionSigner } from '../signer.ts';
@@ -17,6 +17,7 @@ import { decodeOperation } from './operations.ts';
 import type { PendingTransactions } from './pendingTransactions.ts';
 import { assessRisks, knownContractsOf } from './riskFlags.ts';
 import { toSubmitReceipt } from './receipts.ts';
+import { submitAndTrack } from './submission.ts';
 import type { TokenService } from './tokens.ts';
 import type { TransactionFollower } from './transactionFollower.ts';
 import { planTransfer, type TransferRequest } from './transferPlan.ts';
@@ -265,19 +266,7 @@ export class OfflineService {
         `This transaction was signed for chain ${bytesToJson(header.chain_id, BTYPE.BASE64)}, but ${network.name} now has chain ID ${bytesToJson(chainId, BTYPE.BASE64)} (it was restarted, or this is another network). It was not sent; make and sign it again.`,
       );
     }
-    const receipt = await node.submit(tx, broadcast);
-    if (broadcast) {
-      this.deps.follower.track({
-        networkId: network.id,
-        id: bytesToJson(tx.id, BTYPE.TRANSACTION_ID),
-        payer: bytesToJson(header.payer, BTYPE.ADDRESS),
-        nonce: nonceFromBytes(header.nonce),
-        rcLimit: header.rc_limit,
-        transaction: tx,
-        submittedAt: Date.now(),
-        status: 'pending',
-      });
-    }
+    const receipt = await submitAndTrack({ networkId: network.id, node, follower: this.deps.follower }, tx, broadcast);
     return toSubmitReceipt(receipt, broadcast);
   }
 }

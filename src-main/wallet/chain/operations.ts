@@ -4,7 +4,7 @@
 import { BTYPE, bytesToJson, toJson } from '../../koinos/codec.ts';
 import { formatAmount } from '../../koinos/amounts.ts';
 import type { Operation } from '../../koinos/types.ts';
-import type { DecodedOperation, TokenInfo } from '../../ipc/contract.ts';
+import type { DecodedOperation, TokenInfo } from './types.ts';
 import { tokenCall } from './riskFlags.ts';
 
 /** Bytecode is shown by its size, not its content: a module of megabytes in base64 helps no reviewer. */

@@ -6,7 +6,7 @@ import protobuf from 'protobufjs';
 import { BTYPE, bytesToJson, decode, encode } from '../../koinos/codec.ts';
 import { addressFromString } from '../../koinos/address.ts';
 import { WalletError, describe } from '../../koinos/errors.ts';
-import type { NetworkInfo } from '../../ipc/contract.ts';
+import type { NetworkInfo } from './types.ts';
 import type { KoinosNode } from './koinosNode.ts';
 
 /**

@@ -3,7 +3,7 @@
 // folder (a signed transaction holds no secret) so that a restart follows them on to irreversible.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { TxStatus } from '../../ipc/contract.ts';
+import type { TxStatus } from './types.ts';
 import { BTYPE, bytesToJson } from '../../koinos/codec.ts';
 import { transactionFromBase64, transactionToBase64 } from '../../koinos/transaction.ts';
 import type { Transaction } from '../../koinos/types.ts';

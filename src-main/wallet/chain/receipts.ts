@@ -2,7 +2,7 @@
 import { BTYPE, bytesToJson } from '../../koinos/codec.ts';
 import { decodeEventJson } from '../../koinos/koin.ts';
 import type { TransactionReceipt } from '../../koinos/types.ts';
-import type { SubmitReceipt } from '../../ipc/contract.ts';
+import type { SubmitReceipt } from './types.ts';
 
 export function toSubmitReceipt(receipt: TransactionReceipt, broadcast: boolean): SubmitReceipt {
   return {

@@ -5,9 +5,10 @@ import { randomUUID } from 'node:crypto';
 import { BTYPE, bytesToJson } from '../../koinos/codec.ts';
 import { WalletError } from '../../koinos/errors.ts';
 import type { Transaction } from '../../koinos/types.ts';
-import type { ApprovalReview, DecodedOperation, NetworkInfo, RiskFlag, SubmitReceipt, TransactionReview } from '../../ipc/contract.ts';
+import type { ApprovalReview } from '../approvals/types.ts';
+import type { DecodedOperation, NetworkInfo, RiskFlag, SubmitReceipt, TransactionReview } from './types.ts';
 import { WALLET_ORIGIN } from '../approvals/approvalQueue.ts';
-import { REVIEW_TTL_MS, submitApproved, type ApprovedSubmitDeps, type PreparedSubmission } from './approvedSubmit.ts';
+import { REVIEW_TTL_MS, signApproved, submitApproved, type ApprovedSignature, type ApprovedSubmitDeps, type PreparedSubmission } from './approvedSubmit.ts';
 import type { PayerPlan } from './transferPlan.ts';
 
 /** A transaction prepared for review, unsigned, with rc_limit at the cap. */
@@ -132,10 +133,24 @@ export class ReviewBook {
    *   CHAIN_ID_MISMATCH, INVALID_NONCE, NOT_ENOUGH_MANA, TRANSACTION_REVERTED, node errors.
    */
   async confirm(reviewId: string): Promise<SubmitReceipt> {
+    return submitApproved(this.deps, this.take(reviewId), this.lastCost);
+  }
+
+  /**
+   * confirm's path, giving back the signed transaction and the node's full receipts (the CLI prints the receipt's
+   * events decoded with their contracts' ABIs).
+   * @throws as confirm.
+   */
+  async confirmSigned(reviewId: string): Promise<ApprovedSignature> {
+    return signApproved(this.deps, this.take(reviewId), this.lastCost, true);
+  }
+
+  /** The review kept under `reviewId`, taken out so that it is confirmed once. */
+  private take(reviewId: string): PreparedSubmission {
     this.sweep();
     const review = this.reviews.get(reviewId);
     if (!review) throw new WalletError('NOT_FOUND', `This review is no longer valid (it was sent already or is older than 10 minutes). Prepare the ${this.what} again.`);
     this.reviews.delete(reviewId);
-    return submitApproved(this.deps, review, this.lastCost);
+    return review;
   }
 }

@@ -5,7 +5,7 @@ import { WalletError } from '../../koinos/errors.ts';
 import { KNOWN_TOKEN_CONTRACTS, type KnownNetwork } from '../../koinos/knownContracts.ts';
 import { koinMethodByEntryPoint, type TokenMethod } from '../../koinos/koin.ts';
 import type { CallContractOperation, Transaction } from '../../koinos/types.ts';
-import type { NetworkInfo, RiskCode, RiskFlag } from '../../ipc/contract.ts';
+import type { NetworkInfo, RiskCode, RiskFlag } from './types.ts';
 
 /** What the transaction alone does not tell: who signs, what this network's known contracts are, and its chain ID. */
 export interface RiskContext {

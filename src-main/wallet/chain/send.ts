@@ -6,7 +6,7 @@
 import { formatAmount } from '../../koinos/amounts.ts';
 import { addressFromString } from '../../koinos/address.ts';
 import { prepareTransaction } from '../../koinos/transaction.ts';
-import type { SubmitReceipt, TransactionReview } from '../../ipc/contract.ts';
+import type { SubmitReceipt, TransactionReview } from './types.ts';
 import type { ApprovalQueue } from '../approvals/approvalQueue.ts';
 import type { TransactionSigner } from '../signer.ts';
 import type { SharerOverrides } from './payer.ts';

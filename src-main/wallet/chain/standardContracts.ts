@@ -5,12 +5,13 @@ import { BTYPE, bytesToJson } from '../../koinos/codec.ts';
 import { WalletError, describe } from '../../koinos/errors.ts';
 import { addressFromString } from '../../koinos/address.ts';
 import type { ChainSettingsData, ChainSettingsStore } from './chainSettings.ts';
+import { chainCodeOf } from './nodeError.ts';
 import type { KoinosNode } from './koinosNode.ts';
 import type { NetworkService } from './networks.ts';
 
 /** Errors on the way to the node: they say nothing about the contract, so they are passed on as they are. */
 const TRANSPORT_CODES: readonly string[] = ['NODE_UNREACHABLE', 'NODE_TIMEOUT', 'NODE_UNAUTHORIZED', 'NODE_MALFORMED_ANSWER', 'NODE_ERROR'];
-/** koinos-proto `koinos/chain/error.proto`: `invalid_contract = 102`, which koinos-chain raises as "contract does not exist". */
+/** koinos-proto `koinos/chain/error.proto`: `invalid_contract = 102` (a REST answer's "contract does not exist" reads as it, nodeError.ts). */
 const INVALID_CONTRACT = 102;
 
 /** True for an error on the way to the node or of the node itself, which says nothing about the contract read. */
@@ -21,8 +22,7 @@ export function isTransportError(error: unknown): boolean {
 /** True for the node's answer that no contract is uploaded at the address read. */
 export function isMissingContract(error: unknown): boolean {
   if (!(error instanceof WalletError) || isTransportError(error)) return false;
-  const text = error.details ?? '';
-  return text.includes('contract does not exist') || new RegExp(`"code"\\s*:\\s*${INVALID_CONTRACT}\\b`).test(text);
+  return chainCodeOf(error) === INVALID_CONTRACT;
 }
 
 /** The node's own words in a refused read ("unknown entry point 0xee80fd2f"), for "found" in a message. */

@@ -5,7 +5,7 @@ import { BTYPE, bytesToJson, decode, encode } from '../../koinos/codec.ts';
 import { WalletError, describe } from '../../koinos/errors.ts';
 import { addressFromString } from '../../koinos/address.ts';
 import { KOIN_METHODS } from '../../koinos/koin.ts';
-import type { TokenInfo } from '../../ipc/contract.ts';
+import type { TokenInfo } from './types.ts';
 import type { ChainSettingsStore } from './chainSettings.ts';
 import { decodeAnswer, type KoinosNode } from './koinosNode.ts';
 import type { NetworkService } from './networks.ts';

@@ -3,11 +3,9 @@
 // as a `tx:update` event.
 import { BTYPE, bytesFromJson } from '../../koinos/codec.ts';
 import { WalletError } from '../../koinos/errors.ts';
-import type { IpcEvents, TxStatus } from '../../ipc/contract.ts';
+import type { TxStatus, TxUpdate } from './types.ts';
 import type { NetworkService } from './networks.ts';
 import type { PendingTransaction, PendingTransactions } from './pendingTransactions.ts';
-
-export type TxUpdate = IpcEvents['tx:update'];
 
 export interface TransactionFollowerOptions {
   networks: NetworkService;

@@ -5,15 +5,18 @@ import { formatAmount, parseAmount } from '../../koinos/amounts.ts';
 import { WalletError, describe } from '../../koinos/errors.ts';
 import { addressFromString } from '../../koinos/address.ts';
 import { KOIN_METHODS } from '../../koinos/koin.ts';
-import { nonceToBytes } from '../../koinos/transaction.ts';
-import type { Operation, Transaction } from '../../koinos/types.ts';
-import type { NetworkInfo, TokenInfo } from '../../ipc/contract.ts';
+import type { Transaction } from '../../koinos/types.ts';
+import type { NetworkInfo, TokenInfo } from './types.ts';
 import type { KoinosNode } from './koinosNode.ts';
 import type { NetworkService } from './networks.ts';
 import type { PendingTransactions } from './pendingTransactions.ts';
 import { manaRefillText } from './dashboard.ts';
 import { tokenBalance, type TokenService } from './tokens.ts';
 import { authorizesByContract, checkPayerChoice, freeManaSharerOf, sharerTerms, type PayerChoice, type SharerOverrides } from './payer.ts';
+import { parseRcLimit, prepareOperations } from './submission.ts';
+
+// Moved to submission.ts, the pipeline every kind of transaction shares; exported here as before for existing importers.
+export { readAccountNow, unsignedTransaction, type AccountNow } from './submission.ts';
 
 /** A transfer as the services take it: the account by its address (the shells map account ids to addresses). */
 export interface TransferRequest {
@@ -96,14 +99,6 @@ export function checkRecipient(from: string, to: string): { to: string; toBytes:
   return { to: text, toBytes };
 }
 
-function parseRcLimit(text: string | undefined): bigint | undefined {
-  if (text === undefined || text === '') return undefined;
-  if (!/^\d{1,20}$/.test(text.trim())) throw new WalletError('INVALID_AMOUNT', `expected the mana limit as a whole number of base units, got ${describe(text)}`);
-  const value = BigInt(text.trim());
-  if (value === 0n) throw new WalletError('INVALID_AMOUNT', 'expected a mana limit above 0, got 0: the chain refuses a transaction that may use no mana');
-  return value;
-}
-
 /**
  * A NOT_ENOUGH_MANA error whose hint carries the figures: "0.41 mana needed, 0.12 available, full again in about 2 h".
  * @example
@@ -157,68 +152,6 @@ function noManaAdvice(payer: PayerPlan): string {
   }
 }
 
-/** What the node says of a sender and its payer now, with this wallet's own pending transactions counted in. */
-export interface AccountNow {
-  chainId: Uint8Array;
-  /** The nonce the chain stored for the sender (a dry run, which skips the mempool, must use this plus one). */
-  confirmedNonce: bigint;
-  /** The nonce a new transaction takes: one above the highest of the stored nonce, the node's pending nonce and this wallet's own pending transactions. */
-  nonce: bigint;
-  /** The sender's mana (the node's figure). */
-  senderMana: bigint;
-  /** What pending transactions hold of the payer's mana: the node's figure where it gives one, else this wallet's own count. */
-  held: bigint;
-}
-
-/**
- * Chain ID, nonce and mana for a new transaction of `from` paid by `payer` (the sender itself, or another), read at once:
- * what every review the wallet prepares starts from (a token transfer here, an NFT transfer in nftTransfer.ts).
- * @throws node errors.
- */
-export async function readAccountNow(
-  node: KoinosNode,
-  pending: PendingTransactions,
-  networkId: string,
-  from: { address: string; bytes: Uint8Array },
-  payer: { address: string; bytes: Uint8Array },
-): Promise<AccountNow> {
-  const [chainId, confirmed, nodePending, senderMana, reserved] = await Promise.all([
-    node.chainId(),
-    node.nonce(from.bytes),
-    node.pendingNonce(from.bytes),
-    node.rc(from.bytes),
-    node.reservedRc(payer.bytes),
-  ]);
-  const ownPending = pending.highestNonce(networkId, from.address);
-  let highest = confirmed;
-  if (nodePending !== undefined && nodePending > highest) highest = nodePending;
-  if (ownPending !== undefined && ownPending > highest) highest = ownPending;
-  return { chainId, confirmedNonce: confirmed, nonce: highest + 1n, senderMana, held: reserved ?? pending.heldMana(networkId, payer.address) };
-}
-
-/**
- * An unsigned transaction of `operations` (id and merkle root empty: prepareTransaction fills them). With a payer other
- * than the sender, the sender is the payee: its nonce is used and it signs; the payer's mana is spent.
- */
-export function unsignedTransaction(
-  header: { chainId: Uint8Array; rcLimit: bigint; nonce: bigint; payer: Uint8Array; payee?: Uint8Array },
-  operations: Operation[],
-): Transaction {
-  return {
-    id: new Uint8Array(),
-    header: {
-      chain_id: header.chainId,
-      rc_limit: header.rcLimit,
-      nonce: nonceToBytes(header.nonce),
-      operation_merkle_root: new Uint8Array(),
-      payer: header.payer,
-      payee: header.payee ?? new Uint8Array(),
-    },
-    operations,
-    signatures: [],
-  };
-}
-
 /**
  * Checks a transfer and fetches what signing needs: chain ID, nonce (the highest of the node's confirmed nonce, its
  * pending nonce and this wallet's own pending transactions of the sender, plus one), the payer's mana and balances.
@@ -237,16 +170,29 @@ export async function planTransfer(deps: TransferDeps, request: TransferRequest)
   const { payer, cap, sharerMana } = await resolvePayer(deps, network, node, from, request.payer);
   const self = payer.kind === 'self';
 
-  const [now, payerMana, balance] = await Promise.all([
-    readAccountNow(node, deps.pending, network.id, { address: from, bytes: fromBytes }, payer),
-    sharerMana !== undefined ? Promise.resolve(sharerMana) : self ? undefined : node.rc(payer.bytes),
+  const operation = {
+    call_contract: {
+      contract_id: addressFromString(token.contract),
+      entry_point: KOIN_METHODS.transfer.entryPoint,
+      args: encode(KOIN_METHODS.transfer.argsType, { from: fromBytes, to: toBytes, value: amount }),
+    },
+  };
+  const [prepared, balance] = await Promise.all([
+    prepareOperations({
+      node,
+      networkId: network.id,
+      pending: deps.pending,
+      payer,
+      ...(self ? {} : { payee: { address: from, bytes: fromBytes } }),
+      operations: [operation],
+      ...(rcLimitByHand !== undefined ? { rcLimit: rcLimitByHand } : {}),
+      ...(sharerMana !== undefined ? { payerMana: sharerMana } : {}),
+      ...(cap !== undefined ? { payerCap: cap } : {}),
+    }),
     tokenBalance(node, token, fromBytes),
   ]);
-  const { chainId, nonce, senderMana } = now;
-  const mana = payerMana ?? senderMana;
+  const { chainId, nonce, senderMana, mana, availableMana } = prepared;
   await deps.networks.observeChainId(network.id, chainId);
-  const unheld = mana > now.held ? mana - now.held : 0n;
-  const availableMana = cap !== undefined && cap < unheld ? cap : unheld;
 
   if (amount > balance) {
     throw new WalletError(
@@ -280,13 +226,6 @@ export async function planTransfer(deps: TransferDeps, request: TransferRequest)
     });
   }
 
-  const operation = {
-    call_contract: {
-      contract_id: addressFromString(token.contract),
-      entry_point: KOIN_METHODS.transfer.entryPoint,
-      args: encode(KOIN_METHODS.transfer.argsType, { from: fromBytes, to: toBytes, value: amount }),
-    },
-  };
   return {
     network,
     node,
@@ -297,7 +236,7 @@ export async function planTransfer(deps: TransferDeps, request: TransferRequest)
     amount,
     chainId,
     nonce,
-    confirmedNonce: now.confirmedNonce,
+    confirmedNonce: prepared.confirmedNonce,
     payer,
     signers: payer.kind === 'account' ? [from, payer.address] : [from],
     mana,
@@ -305,7 +244,6 @@ export async function planTransfer(deps: TransferDeps, request: TransferRequest)
     balance,
     ...(rcLimitByHand !== undefined ? { rcLimitByHand } : {}),
     maxMana,
-    unsigned: (rcLimit: bigint, nonceOverride?: bigint) =>
-      unsignedTransaction({ chainId, rcLimit, nonce: nonceOverride ?? nonce, payer: payer.bytes, ...(self ? {} : { payee: fromBytes }) }, [operation]),
+    unsigned: prepared.unsigned,
   };
 }

@@ -4,7 +4,7 @@
 import { BTYPE, bytesToJson } from '../../koinos/codec.ts';
 import { WalletError, describe } from '../../koinos/errors.ts';
 import { isAddress } from '../../koinos/address.ts';
-import type { NetworkInfo } from '../../ipc/contract.ts';
+import type { NetworkInfo } from '../chain/types.ts';
 import type { KoinosNode } from '../chain/koinosNode.ts';
 import type { NetworkService } from '../chain/networks.ts';
 

@@ -1,15 +1,19 @@
 // The transport-neutral core of dApp connections: a request is (origin, chain, method, params) whatever carried it
 // (WalletConnect now, a page transport later). Grants per origin (accounts, methods, chains) are asked of a person
 // first and kept; signing requests go through the approval queue with the wallet's own reviews; reads answer only
-// inside a grant; one signing request per origin at a time; a locked wallet is unlocked first.
+// inside a grant; one signing request per origin at a time; a locked wallet is unlocked first. A transaction is
+// approved in two steps: its review (then it is signed and dry-run), and the effects that dry run showed (only then is
+// the signature handed back or the transaction sent).
 import { BTYPE, bytesToJson, toJson } from '../../koinos/codec.ts';
 import { WalletError, describe } from '../../koinos/errors.ts';
 import { addressFromString } from '../../koinos/address.ts';
 import { transactionToJson } from '../../koinos/transaction.ts';
 import { TYPES } from '../../koinos/types.ts';
-import type { AccountInfo, ApprovalReview, DappConnectionRequest, DappGrantInfo, DappTransport, VaultStatus } from '../../ipc/contract.ts';
+import type { AccountInfo, VaultStatus } from '../vault/types.ts';
+import type { ApprovalReview } from '../approvals/types.ts';
+import type { DappConnectionRequest, DappGrantInfo, DappTransport } from './types.ts';
 import { APPROVAL_TTL_MS, type ApprovalQueue } from '../approvals/approvalQueue.ts';
-import { signApproved, type ApprovedSubmitDeps } from '../chain/approvedSubmit.ts';
+import { signApproved, type ApprovedSubmitDeps, type ReleaseHold } from '../chain/approvedSubmit.ts';
 import type { NetworkService } from '../chain/networks.ts';
 import type { PendingTransactions } from '../chain/pendingTransactions.ts';
 import type { TokenService } from '../chain/tokens.ts';
@@ -19,7 +23,8 @@ import { chainOf, networkOfChain, type ChainNetwork } from './chains.ts';
 import { answerRead, type ReadMethod } from './dappReads.ts';
 import { DAPP_METHODS, isDappMethod } from './dappMethods.ts';
 import type { DappStore, StoredGrant } from './dappStore.ts';
-import { fillHeader, readDappTransaction, reviewDappTransaction } from './dappTransactions.ts';
+import { describeEffects, failedEffects } from './dappEffects.ts';
+import { dappDecoder, fillHeader, readDappTransaction, reviewDappTransaction } from './dappTransactions.ts';
 import { signableMessage } from './messageCheck.ts';
 
 /** What the service needs of the vault: accounts, lock state, and the two signers (both behind approvals). */
@@ -255,7 +260,16 @@ export class DappService {
       { origin, signer: address, transaction, abis, send },
     );
     const deps: ApprovedSubmitDeps = { networks: this.#o.networks, pending: this.#o.pending, follower: this.#o.follower, signer: this.#o.vault, approvals: this.#o.approvals };
-    const { signed, receipt } = await signApproved(deps, review, this.#costs, send);
+    // The second step: what the signed dry run did, confirmed before the signature leaves main; a failure after the
+    // first approval is shown too (it can only be closed), and the dApp then gets that error.
+    const decoder = dappDecoder(ctx, abis);
+    const hold: ReleaseHold = {
+      release: async (held) => this.#o.approvals.requestEffects(held.approval, held.signed, await describeEffects(ctx, held, tokens, decoder)),
+      failed: async (approval, error) => {
+        await this.#o.approvals.requestEffects(approval, review.transaction, failedEffects(error, review.rcCap)).catch(() => undefined);
+      },
+    };
+    const { signed, receipt } = await signApproved(deps, review, this.#costs, send, hold);
     const json = transactionToJson(signed);
     return send ? { receipt: toJson(TYPES.transactionReceipt, receipt!), transaction: json } : json;
   }

@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { WalletError } from '../../koinos/errors.ts';
-import type { DappGrantInfo, WalletConnectSettings } from '../../ipc/contract.ts';
+import type { DappGrantInfo, WalletConnectSettings } from './types.ts';
 import { writeFileAtomic } from '../atomicFile.ts';
 
 export const DAPPS_FILE = 'dapps.json';

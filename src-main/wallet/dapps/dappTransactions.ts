@@ -5,12 +5,13 @@
 import { addressFromString } from '../../koinos/address.ts';
 import { equalBytes } from '../../koinos/bytes.ts';
 import { BTYPE, bytesToJson, type JsonObject } from '../../koinos/codec.ts';
-import { contractDecoder } from '../../koinos/contractDecoder.ts';
+import { contractDecoder, type ContractDecoder } from '../../koinos/contractDecoder.ts';
 import { WalletError, describe } from '../../koinos/errors.ts';
 import { jsonDepth } from '../../koinos/jsonDepth.ts';
 import { checkTransaction, nonceFromBytes, nonceToBytes, prepareTransaction, transactionFromJson } from '../../koinos/transaction.ts';
 import type { Transaction } from '../../koinos/types.ts';
-import type { ApprovalReview, DecodedOperation, TokenInfo } from '../../ipc/contract.ts';
+import type { ApprovalReview } from '../approvals/types.ts';
+import type { DecodedOperation, TokenInfo } from '../chain/types.ts';
 import { REVIEW_TTL_MS, type PreparedSubmission } from '../chain/approvedSubmit.ts';
 import type { PendingTransactions } from '../chain/pendingTransactions.ts';
 import { decodeOperation } from '../chain/operations.ts';
@@ -77,10 +78,10 @@ export interface OperationSources {
   dappAbis?: unknown;
 }
 
-/** The operations decoded (token calls by the token ABI; others by the dApp's ABI, else the node's) and who has an ABI. */
-export async function decodeDappOperations(ctx: ChainNetwork, tx: Transaction, sources: OperationSources): Promise<{ operations: DecodedOperation[]; withAbi: string[] }> {
-  const dappAbis = typeof sources.dappAbis === 'object' && sources.dappAbis !== null ? (sources.dappAbis as Record<string, unknown>) : {};
-  const decoder = contractDecoder({
+/** A decoder of a dApp's operations and events: the ABIs the dApp sent (koilib's `abis` option), else the node's. */
+export function dappDecoder(ctx: ChainNetwork, abis: unknown): ContractDecoder {
+  const dappAbis = typeof abis === 'object' && abis !== null ? (abis as Record<string, unknown>) : {};
+  return contractDecoder({
     abiText: async (contractId) => {
       const own = dappAbis[contractId];
       if (own !== undefined) return typeof own === 'string' ? own : JSON.stringify(own);
@@ -93,6 +94,11 @@ export async function decodeDappOperations(ctx: ChainNetwork, tx: Transaction, s
     },
     isSystemToken: () => false,
   });
+}
+
+/** The operations decoded (token calls by the token ABI; others by the dApp's ABI, else the node's) and who has an ABI. */
+export async function decodeDappOperations(ctx: ChainNetwork, tx: Transaction, sources: OperationSources): Promise<{ operations: DecodedOperation[]; withAbi: string[] }> {
+  const decoder = dappDecoder(ctx, sources.dappAbis);
   const withAbi: string[] = [];
   const operations: DecodedOperation[] = [];
   for (const op of tx.operations) {

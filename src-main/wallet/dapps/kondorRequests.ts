@@ -2,7 +2,7 @@
 // read from that frame (never from the page's message), becomes a DappService request. getAccounts answers the grant's
 // accounts; signing commands go through the grant and the approval queue; provider reads answer only a granted origin.
 import { WalletError, describe } from '../../koinos/errors.ts';
-import type { DappGrantInfo } from '../../ipc/contract.ts';
+import type { DappGrantInfo } from './types.ts';
 import type { DappMethod } from './dappMethods.ts';
 import type { DappService } from './dappService.ts';
 import { KONDOR_COMMANDS, isKondorCommand, type KondorAnswer, type KondorCommand } from './kondorCommands.ts';

@@ -5,8 +5,8 @@
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { SignClient } from '@walletconnect/sign-client';
-import { WalletError, describe } from '../../koinos/errors.ts';
-import type { WalletConnectSettings, WalletConnectStatus } from '../../ipc/contract.ts';
+import { WalletError, describe, causeText } from '../../koinos/errors.ts';
+import type { WalletConnectSettings, WalletConnectStatus } from './types.ts';
 import { isKoinosChain } from './chains.ts';
 import { isDappMethod } from './dappMethods.ts';
 import type { DappService } from './dappService.ts';
@@ -161,7 +161,7 @@ export class WalletConnectBridge {
     try {
       await this.#start();
     } catch (error) {
-      this.#o.log(`[walletconnect] ${error instanceof WalletError ? error.shortMessage : String(error)}`);
+      this.#o.log(`[walletconnect] ${causeText(error)}`);
     }
   }
 
@@ -318,7 +318,7 @@ export class WalletConnectBridge {
       await this.#o.service.setSessions(origin, [...previous, session.topic]);
       await session.acknowledged().catch(() => undefined);
     } catch (error) {
-      this.#o.log(`[walletconnect] proposal of ${origin} not approved: ${error instanceof WalletError ? error.shortMessage : String(error)}`);
+      this.#o.log(`[walletconnect] proposal of ${origin} not approved: ${causeText(error)}`);
       await reject(WC_ERRORS.USER_REJECTED, error instanceof WalletError ? error.shortMessage : 'The connection was not approved.');
     }
   }

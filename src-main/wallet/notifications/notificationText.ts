@@ -1,9 +1,8 @@
 // What the wallet notifies and in which words, decided without any shell: a sent transaction that is included,
 // irreversible, failed or dropped (from `tx:update`), and tokens that arrive (from the account's history). Pure.
 import { formatAmount } from '../../koinos/amounts.ts';
-import type { HistoryEntry, HistoryRecord, IpcEvents, WalletNotification } from '../../ipc/contract.ts';
-
-type TxUpdate = IpcEvents['tx:update'];
+import type { HistoryEntry, HistoryRecord, TxUpdate } from '../chain/types.ts';
+import type { WalletNotification } from './types.ts';
 
 /** `1AbcdE…WxYz`: long enough to recognise, short enough for a notification line. */
 export function shortId(text: string): string {

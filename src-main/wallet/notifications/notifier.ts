@@ -3,7 +3,8 @@
 // notificationText.ts's; showing them is a shell's (Electron's Notification) or the page's (the browser's).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AccountInfo, NotificationSettings, WalletNotification } from '../../ipc/contract.ts';
+import type { AccountInfo } from '../vault/types.ts';
+import type { NotificationSettings, WalletNotification } from './types.ts';
 import { writeFileAtomic } from '../atomicFile.ts';
 import { expectedTokenEvents, transactionEntries, type HistoryService } from '../chain/history.ts';
 import type { NetworkService } from '../chain/networks.ts';

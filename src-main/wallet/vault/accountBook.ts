@@ -1,7 +1,7 @@
 // The rules of the account list, apart from keys and storage: ids, display names, duplicates, order, what a removal
 // takes with it, and the password rule. Functions over a VaultRecord copy; the vault commits the result.
 import { randomBytes } from 'node:crypto';
-import type { AccountInfo } from '../../ipc/contract.ts';
+import type { AccountInfo } from './types.ts';
 import { WalletError, describe } from '../../koinos/errors.ts';
 import type { AccountRecord, VaultRecord } from './walletFile.ts';
 

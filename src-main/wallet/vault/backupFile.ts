@@ -1,6 +1,6 @@
 // The encrypted backup file: one JSON text holding every account and secret of a wallet, sealed with AES-256-GCM under
 // a key derived by scrypt from a backup password (its own salt). It needs no keychain, so it moves keys to a new machine.
-import type { AccountKind } from '../../ipc/contract.ts';
+import type { AccountKind } from './types.ts';
 import { WalletError } from '../../koinos/errors.ts';
 import { MIN_SCRYPT_LOG_N, deriveKey, newSalt, open, scryptParamsProblem, seal, zero, type ScryptCost, type ScryptParams } from './vaultCrypto.ts';
 

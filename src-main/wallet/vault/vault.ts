@@ -1,9 +1,10 @@
 // The vault: the wallet password, the accounts and their keys. One method per `vault:*`, `settings:*` and
-// `accounts:*` channel of the IPC contract, plus signing (TransactionSigner), the idle lock and API keys of networks.
-// Secrets are sealed entries in a SecretStore; wallet.json (walletFile.ts) is the commit point of every change.
+// `accounts:*` channel of the IPC contract, plus signing (TransactionSigner) and the idle lock; the API keys of networks
+// (apiKeys.ts) use its session and commits. Secrets are sealed entries in a SecretStore; wallet.json (walletFile.ts)
+// is the commit point of every change.
 import { randomInt } from 'node:crypto';
 import { join } from 'node:path';
-import type { AccountInfo, EncryptedBackup, NewPhrase, RevealedSecret, Settings, VaultStatus } from '../../ipc/contract.ts';
+import type { AccountInfo, EncryptedBackup, NewPhrase, RevealedSecret, VaultSettings, VaultStatus } from './types.ts';
 import { WalletError, describe } from '../../koinos/errors.ts';
 import { addressFromString } from '../../koinos/address.ts';
 import { sha256 } from '../../koinos/hash.ts';
@@ -14,11 +15,12 @@ import type { Transaction } from '../../koinos/types.ts';
 import { makeFolders } from '../makeFolders.ts';
 import type { TransactionSigner } from '../signer.ts';
 import { assertNewAddress, checkNewPassword, cleanName, findAccount, newId, removeAccount, reorder, requireText, toInfo } from './accountBook.ts';
+import { VaultApiKeys, sealedApiKeys } from './apiKeys.ts';
 import { openBackup, sealBackup, type BackupPayload } from './backupFile.ts';
 import { backupPayloadOf, mergeBackup } from './backupMerge.ts';
-import { apiKeyEntry, entryNames, keychainApiKeyEntry, openEntry, removeAll, resealGeneration, sealEntry, secretEntry } from './entries.ts';
+import { entryNames, openEntry, removeAll, resealGeneration, sealEntry, secretEntry } from './entries.ts';
 import { IdleTimer, SYSTEM_CLOCK, type Clock } from './idleTimer.ts';
-import { addressOfKey, apiKeyOf, apiKeyPayload, deriveAccount, keyOf, keyPayload, phraseOf, phrasePayload } from './secretPayload.ts';
+import { addressOfKey, deriveAccount, keyOf, keyPayload, phraseOf, phrasePayload } from './secretPayload.ts';
 import { FILE_STORAGE_NOTICE, fileStore, keychainAnswers, keychainStore, type Keychain, type SecretStore, type WriteFile } from './secretStore.ts';
 import { formatWait, throttleFor, type PasswordThrottle } from './passwordThrottle.ts';
 import { VaultSession } from './vaultSession.ts';
@@ -47,8 +49,6 @@ export interface VaultOptions {
 }
 
 const CHECK_WORDS = 3;
-const MAX_API_KEY_LENGTH = 4096;
-
 
 /**
  * The wallet's keys behind a password. One class because the IPC contract maps onto its methods one to one; the
@@ -70,6 +70,8 @@ export class Vault implements TransactionSigner {
   #store: SecretStore;
   #session?: VaultSession;
   #queue: Promise<unknown> = Promise.resolve();
+  /** The API keys of networks, kept in this vault (the chain services' ApiKeyStore). */
+  readonly apiKeys: VaultApiKeys;
 
   private constructor(options: VaultOptions, file: WalletFile, store: SecretStore) {
     this.#options = options;
@@ -78,6 +80,15 @@ export class Vault implements TransactionSigner {
     this.#throttle = throttleFor(options.dataDir);
     this.#file = file;
     this.#store = store;
+    this.apiKeys = new VaultApiKeys({
+      file: () => this.#file,
+      store: () => this.#store,
+      installStore: (installId) => keychainStore(options.keychain, Vault.#service(options, this.#file.vault), `install-${installId}`),
+      requireSession: () => this.#requireSession(),
+      vault: () => this.#vault(),
+      commit: (next) => this.#commit(next),
+      exclusive: (work) => this.#exclusive(work),
+    });
   }
 
   /**
@@ -226,7 +237,7 @@ export class Vault implements TransactionSigner {
       const kdf = { ...(this.#options.scryptCost ?? { N: current.kdf.N, r: current.kdf.r, p: current.kdf.p }), salt: newSalt() };
       const newKey = await deriveKey(newPassword, kdf);
       const generation = newId();
-      const names = entryNames(current, this.#sealedApiKeys());
+      const names = entryNames(current, sealedApiKeys(this.#file, this.#store));
       try {
         await resealGeneration(this.#store, current, names, oldKey, newKey, generation);
         const check = makeCheck(newKey, `${current.walletId}/${generation}`);
@@ -304,19 +315,19 @@ export class Vault implements TransactionSigner {
 
   // ---- settings:* ---------------------------------------------------------------------------------------------
 
-  /** `settings:get` (works locked and before a wallet exists). */
-  getSettings(): Settings {
+  /** `settings:get` without the network selection, which the chain settings own (works locked and before a wallet exists). */
+  getSettings(): VaultSettings {
     return { ...this.#file.settings };
   }
 
   /**
-   * `settings:update`: only the known fields are taken; a new auto-lock time applies at once.
+   * `settings:update` of the vault's fields: only the known fields are taken; a new auto-lock time applies at once.
    * @throws WalletError INVALID_ARGUMENT naming the field; ACCOUNT_NOT_FOUND for an unknown selectedAccountId.
    */
-  updateSettings(patch: Partial<Settings>): Promise<Settings> {
+  updateSettings(patch: Partial<VaultSettings>): Promise<VaultSettings> {
     return this.#exclusive(async () => {
-      const picked: Partial<Settings> = {};
-      for (const field of ['autoLockMinutes', 'theme', 'selectedAccountId', 'selectedNetworkId'] as const) {
+      const picked: Partial<VaultSettings> = {};
+      for (const field of ['autoLockMinutes', 'theme', 'selectedAccountId'] as const) {
         if (patch && patch[field] !== undefined) Object.assign(picked, { [field]: patch[field] });
       }
       const problem = settingsProblem(picked);
@@ -326,6 +337,26 @@ export class Vault implements TransactionSigner {
       await this.#commit({ ...this.#file, settings });
       if (this.#session) this.#idle.setIdleMs(settings.autoLockMinutes * 60_000);
       return this.getSettings();
+    });
+  }
+
+  /**
+   * Hands the network selection of a wallet.json written before the chain settings owned it to `adopt` (which keeps it
+   * only when the chain settings have none), then drops it from the file. Once per data folder; a file without one
+   * changes nothing. When the drop cannot be written now (another process committed), any later commit drops it.
+   * @throws what `adopt` throws (the file then keeps the selection for the next start).
+   * @example
+   * await vault.handOverSelectedNetwork((id) => chainSettings.update((d) => { d.selectedNetworkId ??= id; }));
+   */
+  handOverSelectedNetwork(adopt: (networkId: string) => Promise<unknown>): Promise<void> {
+    return this.#exclusive(async () => {
+      const networkId = this.#file.legacySelectedNetworkId;
+      if (networkId === undefined) return;
+      await adopt(networkId);
+      const file = { ...this.#file };
+      delete file.legacySelectedNetworkId;
+      this.#file = file;
+      await this.#commit(file).catch(() => undefined);
     });
   }
 
@@ -588,75 +619,6 @@ export class Vault implements TransactionSigner {
     if (this.#session && !this.#idle.expired()) this.#idle.touch();
   }
 
-  // ---- API keys of custom networks -----------------------------------------------------------------------------
-  // With a keychain, each key is a keychain entry of its own (the keychain protects it): readable while locked and
-  // before a wallet exists, as the chain services need. Without one, it is sealed under the password like a private
-  // key (never plain in a file), so it is readable only while unlocked.
-
-  /** Whether an API key is stored for this network (works locked). */
-  hasApiKey(networkId: string): boolean {
-    return this.#file.apiKeys?.includes(networkId) ?? false;
-  }
-
-  /**
-   * The stored API key of a network, or undefined when none.
-   * @throws WalletError VAULT_LOCKED (file storage, locked), KEYCHAIN_UNAVAILABLE, VAULT_CORRUPT.
-   */
-  async getApiKey(networkId: string): Promise<string | undefined> {
-    if (!this.hasApiKey(networkId)) return undefined;
-    if (this.#store.kind === 'keychain') return this.#apiKeyStore().read(keychainApiKeyEntry(networkId));
-    const session = this.#requireSession();
-    const vault = this.#vault();
-    const key = session.keyCopy();
-    const bytes = await openEntry(this.#store, vault, key, apiKeyEntry(vault.generation, networkId)).finally(() => zero(key));
-    try {
-      return apiKeyOf(bytes);
-    } finally {
-      zero(bytes);
-    }
-  }
-
-  /**
-   * Stores (or with `null` removes) the API key of a network.
-   * @throws WalletError INVALID_ARGUMENT (empty or over 4096 characters); with file storage VAULT_NOT_FOUND, VAULT_LOCKED.
-   */
-  setApiKey(networkId: string, apiKey: string | null): Promise<void> {
-    return this.#exclusive(async () => {
-      requireText(networkId, 'a network id');
-      if (apiKey !== null && (typeof apiKey !== 'string' || apiKey.length === 0 || apiKey.length > MAX_API_KEY_LENGTH)) {
-        const found = typeof apiKey === 'string' ? `${apiKey.length} characters` : typeof apiKey;
-        throw new WalletError('INVALID_ARGUMENT', `expected an API key of 1 to ${MAX_API_KEY_LENGTH} characters, got ${found}`);
-      }
-      const apiKeys = (this.#file.apiKeys ?? []).filter((id) => id !== networkId);
-      if (apiKey !== null) apiKeys.push(networkId);
-      if (this.#store.kind === 'keychain') {
-        const file = { ...this.#file, installId: this.#file.installId ?? newId(), apiKeys };
-        const store = this.#apiKeyStore(file.installId);
-        if (apiKey === null) {
-          await this.#commit(file);
-          await store.remove(keychainApiKeyEntry(networkId)).catch(() => undefined);
-        } else {
-          await store.write(keychainApiKeyEntry(networkId), apiKey);
-          await this.#commit(file);
-        }
-        return;
-      }
-      const session = this.#requireSession();
-      const vault = this.#vault();
-      const name = apiKeyEntry(vault.generation, networkId);
-      if (apiKey === null) {
-        await this.#commit({ ...this.#file, apiKeys });
-        await removeAll(this.#store, [name]);
-        return;
-      }
-      const payload = apiKeyPayload(apiKey);
-      const sealed = sealEntry(vault, session.key, name, payload);
-      zero(payload);
-      await this.#store.write(name, sealed);
-      await this.#commit({ ...this.#file, apiKeys });
-    });
-  }
-
   // ---- internals ---------------------------------------------------------------------------------------------
 
   #exclusive<T>(work: () => Promise<T>): Promise<T> {
@@ -715,15 +677,6 @@ export class Vault implements TransactionSigner {
     }
     this.#throttle.succeeded();
     return key;
-  }
-
-  /** API keys sealed in the vault (file storage); with a keychain they are keychain entries outside the generations. */
-  #sealedApiKeys(): string[] {
-    return this.#store.kind === 'file' ? (this.#file.apiKeys ?? []) : [];
-  }
-
-  #apiKeyStore(installId = this.#file.installId ?? 'none'): SecretStore {
-    return keychainStore(this.#options.keychain, Vault.#service(this.#options, this.#file.vault), `install-${installId}`);
   }
 
   /** The opened payload of a secret, cached for the session; throws VAULT_LOCKED if the wallet locked meanwhile. */
@@ -816,7 +769,7 @@ export class Vault implements TransactionSigner {
   async #removeOrphans(): Promise<void> {
     const vault = this.#vault();
     try {
-      const wanted = new Set(entryNames(vault, this.#sealedApiKeys()).map((name) => name(vault.generation)));
+      const wanted = new Set(entryNames(vault, sealedApiKeys(this.#file, this.#store)).map((name) => name(vault.generation)));
       const orphans = (await this.#store.names()).filter((name) => !wanted.has(name));
       if (orphans.length === 0) return;
       await this.#commit({ ...this.#file });

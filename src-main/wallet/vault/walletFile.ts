@@ -3,7 +3,7 @@
 // written atomically: this file is the vault's commit point.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AccountKind, Settings } from '../../ipc/contract.ts';
+import type { AccountKind, VaultSettings } from './types.ts';
 import { WalletError } from '../../koinos/errors.ts';
 import { writeFileAtomic } from '../atomicFile.ts';
 import { makeFolders } from '../makeFolders.ts';
@@ -15,7 +15,7 @@ export const WALLET_FILE_NAME = 'wallet.json';
 export const KEY_FILE_NAME = 'vault-keys.json';
 export const WALLET_FILE_VERSION = 1;
 
-export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({ autoLockMinutes: 5, theme: 'system', selectedNetworkId: 'local' });
+export const DEFAULT_SETTINGS: Readonly<VaultSettings> = Object.freeze({ autoLockMinutes: 5, theme: 'system' });
 
 export interface AccountRecord {
   id: string;
@@ -59,12 +59,17 @@ export interface WalletFile {
    * (another window or process wrote it). A file written before the counter existed reads as revision 0.
    */
   revision: number;
-  settings: Settings;
+  settings: VaultSettings;
   /** Random, made with the first API key: prefixes API key entries in the keychain (they may exist before a vault). */
   installId?: string;
   /** Networks that have a stored API key. */
   apiKeys?: string[];
   vault?: VaultRecord;
+  /**
+   * Only read, never written: the network selection that a file written before the chain settings owned it still
+   * carries in its settings. The vault hands it over once (Vault.handOverSelectedNetwork); any commit drops it.
+   */
+  legacySelectedNetworkId?: string;
 }
 
 function corrupt(path: string, what: string): WalletError {
@@ -77,14 +82,13 @@ const isString = (v: unknown): v is string => typeof v === 'string' && v.length 
 const isIndex = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < 2 ** 31;
 
 /** Checks settings read from the file or sent by the renderer; returns the field that is wrong, if any. */
-export function settingsProblem(settings: Partial<Settings>): string | undefined {
-  const { autoLockMinutes, theme, selectedAccountId, selectedNetworkId } = settings;
+export function settingsProblem(settings: Partial<VaultSettings>): string | undefined {
+  const { autoLockMinutes, theme, selectedAccountId } = settings;
   if (autoLockMinutes !== undefined && !(Number.isInteger(autoLockMinutes) && autoLockMinutes >= 1 && autoLockMinutes <= 1440)) {
     return 'autoLockMinutes must be a whole number of minutes from 1 to 1440';
   }
   if (theme !== undefined && theme !== 'system' && theme !== 'light' && theme !== 'dark') return 'theme must be system, light or dark';
   if (selectedAccountId !== undefined && !isString(selectedAccountId)) return 'selectedAccountId must be an account id';
-  if (selectedNetworkId !== undefined && !isString(selectedNetworkId)) return 'selectedNetworkId must be a network id';
   return undefined;
 }
 
@@ -138,7 +142,9 @@ export async function readWalletFile(dataDir: string, options: WalletFileOptions
     throw corrupt(path, 'it is not valid JSON');
   }
   if (!parsed || typeof parsed !== 'object' || parsed.version !== WALLET_FILE_VERSION) throw corrupt(path, `its version is not ${WALLET_FILE_VERSION}`);
-  const settings = { ...DEFAULT_SETTINGS, ...(parsed.settings ?? {}) };
+  // A file from before the chain settings owned the network selection carries it here: set aside, not kept.
+  const { selectedNetworkId: legacySelectedNetworkId, ...stored } = (parsed.settings ?? {}) as Partial<VaultSettings> & { selectedNetworkId?: unknown };
+  const settings = { ...DEFAULT_SETTINGS, ...stored };
   if (settingsProblem(settings)) throw corrupt(path, `its settings are invalid (${settingsProblem(settings)})`);
   const { installId, apiKeys, revision = 0 } = parsed;
   if (!Number.isSafeInteger(revision) || revision < 0) throw corrupt(path, 'its revision is not a whole number from 0 up');
@@ -147,6 +153,8 @@ export async function readWalletFile(dataDir: string, options: WalletFileOptions
   const file: WalletFile = { version: WALLET_FILE_VERSION, revision, settings };
   if (installId !== undefined) file.installId = installId;
   if (apiKeys !== undefined) file.apiKeys = apiKeys;
+  // Nothing reads it any more but the hand-over: a value that is no network id is dropped, not a reason to refuse the file.
+  if (isString(legacySelectedNetworkId)) file.legacySelectedNetworkId = legacySelectedNetworkId;
   if (parsed.vault !== undefined) file.vault = checkVault(path, parsed.vault, options.minScryptN ?? 2 ** MIN_SCRYPT_LOG_N);
   return file;
 }
@@ -197,7 +205,9 @@ export async function writeWalletFile(dataDir: string, file: WalletFile, writeFi
   const path = join(dataDir, WALLET_FILE_NAME);
   try {
     await makeFolders(dataDir, 0o700);
-    await writeFile(path, JSON.stringify(file, null, 2) + '\n', { mode: 0o600 });
+    const written = { ...file };
+    delete written.legacySelectedNetworkId; // read from old files only, never written back
+    await writeFile(path, JSON.stringify(written, null, 2) + '\n', { mode: 0o600 });
   } catch (error) {
     throw new WalletError('STORAGE_FAILED', `expected to save ${path}, but the write failed; nothing was changed`, {
       metaMessages: ['Check that the disk has free space and the folder is writable, then try again.'],

@@ -281,3 +281,72 @@ describe('connect and message requests (dApps)', () => {
     expect(() => redeemMessageApproval(approval, signerAddress, bytes('hello'))).toThrow(/approved/);
   });
 });
+
+describe('the effects step of a dApp\'s transaction', () => {
+  const EFFECTS = { dryRun: true, events: [], rcUsed: '300', rcLimit: '330', transactionId: '0x1220' };
+
+  /** A transaction approved with the password, with an effects step to come. */
+  async function approvedForEffects(options: { ttlMs?: number; records?: ApprovalRecord[] } = {}) {
+    const { queue, checks } = passwordQueue(options);
+    const asked = queue.request(review([UPLOAD], 'https://dapp.example'), { signer: signerAddress, transaction: tx(), uses: 2, lowerRcLimit: true, effectsStep: true });
+    await queue.answer({ requestId: queue.state().pending[0]!.id, approve: true, password: 'right', acknowledgedRisks: ['UPLOAD_CONTRACT'] });
+    return { queue, checks, approval: await asked };
+  }
+
+  it('shows the first step\'s review with the effects, and releases on a confirmation that needs no second password', async () => {
+    const records: ApprovalRecord[] = [];
+    const { queue, checks, approval } = await approvedForEffects({ records });
+    const released = queue.requestEffects(approval, tx({ rc: 330n }), EFFECTS);
+    const [step] = queue.state().pending;
+    expect(step!.review).toMatchObject({ kind: 'sign', origin: 'https://dapp.example', signer: signerAddress, nonce: '1', effects: EFFECTS });
+    expect(step!.review.risks.map((r) => r.code)).toEqual(['UPLOAD_CONTRACT']);
+    await queue.answer({ requestId: step!.id, approve: true });
+    await expect(released).resolves.toBeUndefined();
+    expect(checks).toEqual(['right']); // the first step's password only
+    expect(records.map((r) => [r.decision, r.stage])).toEqual([['approved', undefined], ['approved', 'effects']]);
+  });
+
+  it('discards on a rejection or when nobody answers in time: the caller gets REJECTED or APPROVAL_EXPIRED', async () => {
+    const { queue, approval } = await approvedForEffects();
+    const released = queue.requestEffects(approval, tx(), EFFECTS);
+    await queue.answer({ requestId: queue.state().pending[0]!.id, approve: false });
+    const rejected = await released.catch((e: unknown) => e as WalletError);
+    expect(rejected).toMatchObject({ code: 'REJECTED', shortMessage: expect.stringContaining('discarded') });
+
+    const late = await approvedForEffects({ ttlMs: 20 });
+    expect(await codeOf(late.queue.requestEffects(late.approval, tx(), EFFECTS))).toBe('APPROVAL_EXPIRED');
+  });
+
+  it('enters one effects step per approval, only for an approval that asked for one, and only for the approved transaction', async () => {
+    const { queue, approval } = await approvedForEffects();
+    expect(await codeOf(queue.requestEffects(new Approval(approval.requestId), tx(), EFFECTS))).toBe('APPROVAL_REQUIRED');
+    expect(await codeOf(queue.requestEffects(approval, tx({ nonce: 2n }), EFFECTS))).toBe('APPROVAL_REQUIRED');
+    // The refused attempt used the step up: nothing signed under this approval can be released any more.
+    expect(await codeOf(queue.requestEffects(approval, tx(), EFFECTS))).toBe('APPROVAL_REQUIRED');
+    expect(queue.state().pending).toEqual([]);
+
+    const plain = new ApprovalQueue({ approver: { mode: 'dialog', decide: async () => true } });
+    const without = await plain.request(review(), { signer: signerAddress, transaction: tx() });
+    expect(await codeOf(plain.requestEffects(without, tx(), EFFECTS))).toBe('APPROVAL_REQUIRED');
+  });
+
+  it('lets a failure after the approval be closed, never confirmed', async () => {
+    const { queue, approval } = await approvedForEffects();
+    const shown = queue.requestEffects(approval, tx(), { ...EFFECTS, dryRun: false, events: [], failure: 'The chain would revert this transaction.' });
+    const id = queue.state().pending[0]!.id;
+    expect(await codeOf(queue.answer({ requestId: id, approve: true, password: 'right' }))).toBe('INVALID_ARGUMENT');
+    await queue.answer({ requestId: id, approve: false });
+    expect(await codeOf(shown)).toBe('REJECTED');
+  });
+
+  it('in dialog mode takes the release from the dialog only, as the first step', async () => {
+    const answers = [true];
+    let release: (approved: boolean) => void = () => {};
+    const queue = new ApprovalQueue({ approver: { mode: 'dialog', decide: () => (answers.length > 0 ? Promise.resolve(answers.shift()!) : new Promise<boolean>((resolve) => (release = resolve))) } });
+    const approval = await queue.request(review(), { signer: signerAddress, transaction: tx(), effectsStep: true });
+    const released = queue.requestEffects(approval, tx(), EFFECTS);
+    expect(await codeOf(queue.answer({ requestId: queue.state().pending[0]!.id, approve: true }))).toBe('APPROVAL_REQUIRED');
+    release(true);
+    await expect(released).resolves.toBeUndefined();
+  });
+});

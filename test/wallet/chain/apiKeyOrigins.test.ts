@@ -14,7 +14,7 @@ import { CHAIN_SETTINGS_FILE, FileChainSettings, MemoryChainSettings } from '../
 import { exchange } from '../../../src-main/wallet/chain/httpTransport.ts';
 import { JsonRpcClient } from '../../../src-main/wallet/chain/jsonRpcClient.ts';
 import { NetworkService, originsOf } from '../../../src-main/wallet/chain/networks.ts';
-import { decodeStoredApiKey, encodeStoredApiKey, vaultApiKeys } from '../../../src-main/wallet/vaultApiKeys.ts';
+import { decodeStoredApiKey, encodeStoredApiKey } from '../../../src-main/wallet/vault/apiKeys.ts';
 import { NO_SECRET_SERVICE, PASSWORD, vaultFixture } from '../vault/helpers.ts';
 import { onCleanup, recordingProxy, tempDir, testDevnet, testServer, type TestServer } from './helpers.ts';
 import { expectWalletError } from '../../helpers/expectWalletError.ts';
@@ -230,7 +230,7 @@ describe('the transport', () => {
   });
 });
 
-describe('vaultApiKeys', () => {
+describe('the vault as ApiKeyStore', () => {
   it('stores each key with its origins in the vault, and reads a bare key from before as unbound', async () => {
     expect(decodeStoredApiKey(encodeStoredApiKey(KEY, ['https://a.example', 'https://b.example:8443']))).toEqual({
       key: KEY,
@@ -243,12 +243,12 @@ describe('vaultApiKeys', () => {
     onCleanup(() => fx.cleanup());
     const vault = await fx.open();
     await vault.create({ password: PASSWORD });
-    const store = vaultApiKeys(vault);
+    const store = vault.apiKeys;
     await store.set('custom-1', KEY, ['https://a.example']);
-    await vault.setApiKey('custom-2', 'BARE-KEY-1');
+    await store.set('custom-2', 'BARE-KEY-1');
     expect(await store.get('custom-1')).toEqual({ key: KEY, origins: ['https://a.example'] });
     expect(await store.get('custom-2')).toEqual({ key: 'BARE-KEY-1' });
     await store.set('custom-1', null);
-    expect(await store.has!('custom-1')).toBe(false);
+    expect(await store.has('custom-1')).toBe(false);
   });
 });

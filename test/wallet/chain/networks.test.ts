@@ -8,6 +8,7 @@ import { EmbeddedDevnet } from '../../../src-main/wallet/chain/embeddedDevnet.ts
 import { HeadWatcher } from '../../../src-main/wallet/chain/headWatcher.ts';
 import { NetworkService } from '../../../src-main/wallet/chain/networks.ts';
 import { TokenService } from '../../../src-main/wallet/chain/tokens.ts';
+import type { WalletError } from '../../../src-main/koinos/errors.ts';
 import type { HeadInfo } from '../../../src-main/ipc/contract.ts';
 import type { DevnetNode } from '../../../src-main/devnet/types.ts';
 import { KOIN, key, koinTx, submit } from '../../devnet/helpers.ts';
@@ -66,6 +67,38 @@ describe('NetworkService', () => {
   });
 });
 
+describe('NetworkService.node', () => {
+  it('keeps one client per network, and builds a new one when the network moves or its API key changes', async () => {
+    const apiKeys = new MemoryApiKeyStore();
+    const networks = new NetworkService({ settings: new MemoryChainSettings(), apiKeys, localDevnetUrl: async () => 'http://127.0.0.1:9' });
+    const net = await networks.add({ name: 'Mine', jsonRpcUrl: 'https://node.example.com/jsonrpc' });
+    const first = (await networks.node(net.id)).node;
+    expect((await networks.node(net.id)).node).toBe(first);
+    expect((await networks.node('testnet')).node).not.toBe(first);
+    expect((await networks.node('testnet')).node).toBe((await networks.node('testnet')).node);
+
+    await networks.update(net.id, { apiKey: 'key-one-0001' });
+    const keyed = (await networks.node(net.id)).node;
+    expect(keyed).not.toBe(first);
+    expect((await networks.node(net.id)).node).toBe(keyed);
+    await networks.update(net.id, { apiKey: 'key-two-0002' });
+    const rekeyed = (await networks.node(net.id)).node;
+    expect(rekeyed).not.toBe(keyed);
+
+    await networks.update(net.id, { jsonRpcUrl: 'https://node.example.com/v2/jsonrpc' });
+    const moved = (await networks.node(net.id)).node;
+    expect(moved).not.toBe(rekeyed);
+    expect(moved.rpc.url).toBe('https://node.example.com/v2/jsonrpc');
+    await networks.update(net.id, { restUrl: 'https://node.example.com' });
+    const withRest = (await networks.node(net.id)).node;
+    expect(withRest).not.toBe(moved);
+    expect(withRest.rest).toBeDefined();
+    // A key stored behind the service's back (another window) is seen too: the key is read on every call.
+    await apiKeys.set(net.id, null);
+    expect((await networks.node(net.id)).node).not.toBe(withRest);
+  });
+});
+
 describe('EmbeddedDevnet', () => {
   it('starts on first use in the data folder, keeps its chain across restarts, and resets to a new chain ID on the same port', async () => {
     const dir = await tempDir();
@@ -120,10 +153,11 @@ describe('EmbeddedDevnet in a worker thread', () => {
     setImmediate(spin);
     const outcome = await submit(node, loop).then(
       () => 'accepted',
-      (error: Error) => error.message,
+      // The chain's refusal crosses the thread as the node's answer and is read as any node's answer is (nodeError.ts).
+      (error: WalletError) => `${error.code}: ${error.details ?? ''}`,
     );
     done = true;
-    expect(outcome).toBe('compute bandwidth limit exceeded');
+    expect(outcome).toMatch(/^TRANSACTION_REVERTED: .*compute bandwidth limit exceeded/);
     expect(turns).toBeGreaterThan(100);
     // And the devnet keeps serving.
     expect((await local.status()).running).toBe(true);

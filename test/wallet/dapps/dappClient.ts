@@ -65,3 +65,15 @@ export async function closeDapp(client: DappClient): Promise<void> {
   await client.core.relayer.transportClose().catch(() => undefined);
   client.core.heartbeat.stop();
 }
+
+/**
+ * Proposes a session as a dApp does and listens for the wallet's answer at once. The listening cannot wait:
+ * @walletconnect/utils' createDelayedPromise drops a settlement that arrives before `approval()` is called, so a dApp
+ * that calls it late (after the person has already approved in the wallet) waits until the proposal expires.
+ */
+export async function proposeSession(client: DappClient, params: Parameters<DappClient['connect']>[0]): Promise<{ uri: string; session: ReturnType<Awaited<ReturnType<DappClient['connect']>>['approval']> }> {
+  const { uri, approval } = await client.connect(params);
+  const session = approval();
+  session.catch(() => undefined); // awaited by the caller; this only keeps an early expiry from going unhandled
+  return { uri: uri!, session };
+}

@@ -28,6 +28,8 @@ export interface TestRelay {
   url: string;
   /** Every method received, in order (tests check what the clients asked the relay for). */
   readonly methods: string[];
+  /** What happened, one line each (client number, method, topic, tag): printed by a test that fails. */
+  readonly trace: string[];
   /** Drops every connection (the clients reconnect), as a relay that restarts does. */
   dropConnections(): void;
   stop(): Promise<void>;
@@ -50,9 +52,16 @@ export async function startTestRelay(): Promise<TestRelay> {
   /** topic → subscription id → socket */
   const subscribers = new Map<string, Map<string, WebSocket>>();
   const methods: string[] = [];
+  const trace: string[] = [];
+  const started = Date.now();
+  const clientOf = new WeakMap<WebSocket, number>();
+  let clients = 0;
+  const note = (socket: WebSocket, what: string, topic?: unknown, tag?: unknown) =>
+    trace.push(`${String(Date.now() - started).padStart(7)} ms  client ${clientOf.get(socket) ?? '?'}  ${what}${typeof topic === 'string' ? ` ${topic.slice(0, 8)}` : ''}${tag === undefined ? '' : ` tag ${String(tag)}`}`);
   let pushId = Date.now() * 1000;
 
   const deliver = (socket: WebSocket, subscriptionId: string, stored: Stored) => {
+    note(socket, '<- irn_subscription', stored.topic, stored.tag);
     socket.send(
       JSON.stringify({
         id: ++pushId,
@@ -66,6 +75,7 @@ export async function startTestRelay(): Promise<TestRelay> {
   const publish = (from: WebSocket, topic: unknown, message: unknown, tag: unknown) => {
     if (typeof topic !== 'string' || typeof message !== 'string') throw new Error('expected a topic and a message');
     const stored: Stored = { topic, message, publishedAt: Date.now(), tag: typeof tag === 'number' ? tag : 0 };
+    note(from, '-> publish', topic, stored.tag);
     if (!mailbox.has(topic) && mailbox.size >= MAX_TOPICS) mailbox.delete(mailbox.keys().next().value!);
     const box = mailbox.get(topic) ?? [];
     box.push(stored);
@@ -80,6 +90,7 @@ export async function startTestRelay(): Promise<TestRelay> {
     const subs = subscribers.get(topic) ?? new Map<string, WebSocket>();
     subs.set(subscriptionId, socket);
     subscribers.set(topic, subs);
+    note(socket, '-> subscribe', topic);
     // What was published before this subscription waits in the mailbox; the client drops what it saw already.
     if (replay) setImmediate(() => {
       for (const stored of mailbox.get(topic) ?? []) if (socket.readyState === socket.OPEN) deliver(socket, subscriptionId, stored);
@@ -131,6 +142,8 @@ export async function startTestRelay(): Promise<TestRelay> {
   };
 
   server.on('connection', (socket) => {
+    clientOf.set(socket, ++clients);
+    note(socket, 'connected');
     socket.on('message', (data) => {
       let request: JsonRpcRequest;
       try {
@@ -140,6 +153,7 @@ export async function startTestRelay(): Promise<TestRelay> {
       }
       if (request.method === undefined) return; // a client's answer to an irn_subscription push
       methods.push(request.method);
+      if (!/^(irn_(batch)?(subscribe|publish)|wc_)/i.test(request.method)) note(socket, `-> ${request.method}`);
       try {
         const result = handle(socket, request);
         socket.send(JSON.stringify({ id: request.id, jsonrpc: '2.0', result }));
@@ -149,6 +163,7 @@ export async function startTestRelay(): Promise<TestRelay> {
       }
     });
     socket.on('close', () => {
+      note(socket, 'closed');
       for (const subs of subscribers.values()) for (const [id, s] of subs) if (s === socket) subs.delete(id);
     });
   });
@@ -165,6 +180,7 @@ export async function startTestRelay(): Promise<TestRelay> {
   return {
     url: `ws://127.0.0.1:${port}`,
     methods,
+    trace,
     dropConnections: () => {
       for (const client of server.clients) client.terminate();
     },

@@ -1,6 +1,7 @@
 // WalletConnect end to end in one process: a relay on 127.0.0.1, the wallet (createWalletApp over a devnet on port 0,
 // approvals answered as the renderer answers them, with the password) and a dApp-side SignClient. Every koinos_*
 // method, approval and rejection, signatures checked with koilib, refusals, a restart, and a disconnect from each side.
+// A transaction is approved in two steps: its review, then the effects of its signed dry run before anything is released.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +12,7 @@ import type { AccountInfo, ApprovalRequest } from '../../../src-main/ipc/contrac
 import { nonceToBytes } from '../../../src-main/koinos/transaction.ts';
 import { createWalletApp, type WalletApp } from '../../../src-main/wallet/walletApp.ts';
 import { KEYTAR, PASSWORD, TEST_SCRYPT, removeService, uniqueService } from '../vault/helpers.ts';
-import { closeDapp, dappClient, SDK_METHODS, type DappClient } from './dappClient.ts';
+import { closeDapp, dappClient, proposeSession, SDK_METHODS, type DappClient } from './dappClient.ts';
 import { startTestRelay, type TestRelay } from './relay.ts';
 import { until } from '../../helpers/until.ts';
 
@@ -53,14 +54,28 @@ describe('WalletConnect: a dApp connected to the wallet over a relay on 127.0.0.
     await wallet.handlers['approvals:answer']({ requestId: request.id, approve: false });
     return request;
   };
+  /** The second step of a transaction: its effects, as the panel shows them after the signed dry run. */
+  const effectsStep = () => until('the effects step', async () => (await wallet.handlers['approvals:list']()).pending.find((r) => r.review.effects !== undefined));
+  /** Confirms the effects step (no password: the first step approved the signature); returns what it showed. */
+  const confirmEffects = async () => {
+    const request = await effectsStep();
+    await wallet.handlers['approvals:answer']({ requestId: request.id, approve: true });
+    return request.review.effects!;
+  };
+  /** True once `promise` settled (polled, never awaited: a dApp's answer must not come before the effects step). */
+  const settled = (promise: Promise<unknown>) => {
+    let done = false;
+    promise.then(() => (done = true), () => (done = true));
+    return () => done;
+  };
   const ask = (method: string, params: unknown, on = dapp, sessionTopic = topic) => on.request({ topic: sessionTopic, chainId: chain, request: { method, params } });
 
   /** Pairs `client` with the wallet and approves the grant of `accounts`; the session topic. */
   async function connect(client: DappClient, accounts: string[]): Promise<string> {
-    const { uri, approval } = await client.connect({ requiredNamespaces: { koinos: { chains: [chain], methods: SDK_METHODS, events: [] } } });
-    await wallet.handlers['dapps:pair']({ uri: uri! });
+    const { uri, session } = await proposeSession(client, { requiredNamespaces: { koinos: { chains: [chain], methods: SDK_METHODS, events: [] } } });
+    await wallet.handlers['dapps:pair']({ uri });
     await approve({ accounts });
-    return (await approval()).topic;
+    return (await session).topic;
   }
 
   /** A KOIN transfer as the dApp builds it (koilib, the token ABI), header left to the wallet. */
@@ -178,7 +193,10 @@ describe('WalletConnect: a dApp connected to the wallet over a relay on 127.0.0.
     expect(request.review).toMatchObject({ kind: 'sign', origin: 'https://dapp.example', signer: signer.address, payer: signer.address });
     expect(request.review.operations[0]!.summary).toBe(`Transfer 0.00012345 KOIN from ${signer.address} to ${watcher.address}`);
     expect(BigInt(request.review.rcLimit)).toBeGreaterThan(0n);
+    const effects = await confirmEffects();
     const signed = (await answer) as TransactionJson;
+    expect(effects.transactionId).toBe(signed.id);
+    expect(effects.rcLimit).toBe(signed.header!.rc_limit);
     expect(await KoilibSigner.recoverAddresses(signed)).toEqual([signer.address]);
     // Signed and handed back: not sent.
     expect(await ask('koinos_getTransactionsById', { transactionIds: [signed.id] })).not.toHaveProperty('transactions.0.containing_blocks');
@@ -210,9 +228,50 @@ describe('WalletConnect: a dApp connected to the wallet over a relay on 127.0.0.
     expect(await ask('koinos_getNonce', { address: signer.address })).toBe(before);
   });
 
+  it('shows a transfer\'s Transfer event and its mana in the effects step, and releases nothing before it is confirmed', async () => {
+    const before = await ask('koinos_getNonce', { address: signer.address });
+    const answer = ask('koinos_signAndSendTransaction', { address: signer.address, transaction: await transferJson('7000'), options: {} });
+    const answered = settled(answer);
+    await approve();
+    const step = await effectsStep();
+    expect(step.review).toMatchObject({ kind: 'send', origin: 'https://dapp.example', signer: signer.address });
+    const effects = step.review.effects!;
+    expect(effects.dryRun).toBe(true);
+    const transfer = effects.events.find((e) => e.name.endsWith('transfer_event'))!;
+    expect(transfer).toMatchObject({ contract: koin, summary: `Transfer 0.00007 KOIN from ${signer.address} to ${watcher.address}` });
+    expect(transfer.data).toEqual({ from: signer.address, to: watcher.address, value: '7000' });
+    const used = BigInt(effects.rcUsed!);
+    expect(used).toBeGreaterThan(0n);
+    expect(used).toBeLessThanOrEqual(BigInt(effects.rcLimit));
+    expect(BigInt(effects.rcLimit)).toBeLessThan(BigInt(step.review.rcLimit)); // sized under the first step's cap
+    // Signed and held: the dApp has no answer, the chain has no transaction, the nonce stays.
+    expect(answered()).toBe(false);
+    expect(await ask('koinos_getTransactionsById', { transactionIds: [effects.transactionId] })).not.toHaveProperty('transactions.0');
+    expect(await ask('koinos_getNonce', { address: signer.address })).toBe(before);
+    await wallet.handlers['approvals:answer']({ requestId: step.id, approve: true });
+    const { transaction } = (await answer) as { transaction: TransactionJson };
+    expect(transaction.id).toBe(effects.transactionId);
+    await ask('koinos_waitForTransaction', { transactionId: transaction.id, type: 'byBlock', timeout: 15_000 });
+  });
+
+  it('shows a dry run that fails in the effects step, which can only be closed, and tells the dApp why', async () => {
+    const before = await ask('koinos_getNonce', { address: signer.address });
+    const answer = ask('koinos_signAndSendTransaction', { address: signer.address, transaction: await transferJson('1000000000000000000'), options: {} });
+    const answered = settled(answer);
+    await approve();
+    const step = await effectsStep();
+    expect(step.review.effects!.failure).toContain('insufficient balance');
+    expect(answered()).toBe(false);
+    await expect(wallet.handlers['approvals:answer']({ requestId: step.id, approve: true, password: PASSWORD })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await wallet.handlers['approvals:answer']({ requestId: step.id, approve: false });
+    await expect(answer).rejects.toMatchObject({ message: expect.stringContaining('insufficient balance') });
+    expect(await ask('koinos_getNonce', { address: signer.address })).toBe(before);
+  });
+
   it('signs and sends a transfer, which the dApp waits for and the wallet\'s history shows', async () => {
     const answer = ask('koinos_signAndSendTransaction', { address: signer.address, transaction: await transferJson('250000000'), options: {} });
     const request = await approve();
+    await confirmEffects();
     expect(request.review.kind).toBe('send');
     // The signTransaction above was dry-run after its approval: its cost is this origin's estimate now.
     expect(BigInt(request.review.rcEstimate!)).toBeGreaterThan(0n);

@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RevealedSecret } from '../../../src-main/ipc/contract.ts';
 import { WalletError } from '../../../src-main/koinos/errors.ts';
+import type { StoredApiKey } from '../../../src-main/wallet/chain/apiKeyStore.ts';
 import type { Keychain } from '../../../src-main/wallet/vault/secretStore.ts';
 import type { Vault } from '../../../src-main/wallet/vault/vault.ts';
 import { vector } from '../../vectors.ts';
@@ -27,7 +28,7 @@ async function filled(keychain: Keychain) {
   const phrase = await vault.importPhrase({ phrase: PHRASE, name: 'P0' });
   await vault.deriveNext({ phraseId: phrase.phraseId!, name: 'P1' });
   await vault.importKey({ key: vector('koilib-key-1').wif_compressed, name: 'K' });
-  await vault.setApiKey('custom', 'the-api-key');
+  await vault.apiKeys.set('custom', 'the-api-key');
   return { fx, faults, vault };
 }
 
@@ -46,10 +47,10 @@ async function opens(vault: Vault, password: string): Promise<boolean> {
   }
 }
 
-async function secrets(vault: Vault, password: string): Promise<(RevealedSecret | string | undefined)[]> {
-  const out: (RevealedSecret | string | undefined)[] = [];
+async function secrets(vault: Vault, password: string): Promise<(RevealedSecret | StoredApiKey | undefined)[]> {
+  const out: (RevealedSecret | StoredApiKey | undefined)[] = [];
   for (const a of vault.listAccounts()) out.push(await vault.reveal({ id: a.id, password }));
-  out.push(await vault.getApiKey('custom'));
+  out.push(await vault.apiKeys.get('custom'));
   return out;
 }
 
@@ -68,7 +69,7 @@ for (const store of stores) {
       await expectWalletError(vault.changePassword({ oldPassword: PASSWORD, newPassword: 'short' }), 'WEAK_PASSWORD');
       await vault.changePassword({ oldPassword: PASSWORD, newPassword: NEW_PASSWORD });
       expect(vault.status().unlocked).toBe(true);
-      expect(await vault.getApiKey('custom')).toBe('the-api-key');
+      expect(await vault.apiKeys.get('custom')).toEqual({ key: 'the-api-key' });
       await expectWalletError(vault.reveal({ id: vault.listAccounts()[0]!.id, password: PASSWORD }), 'WRONG_PASSWORD');
       expect(await secrets(vault, NEW_PASSWORD)).toEqual(before);
       expect(await entryCount(fx, store.keychain === KEYTAR ? 'keychain' : 'file')).toBe(3);

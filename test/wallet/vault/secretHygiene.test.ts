@@ -57,8 +57,8 @@ describe('secrets stay out of errors, results and logs', () => {
     const key = await vault.importKey({ key: wif, name: 'K' });
     const phrase = await vault.importPhrase({ phrase: PHRASE, name: 'P' });
     results.push(key, phrase, vault.listAccounts(), vault.status(), vault.getSettings());
-    await attempt(() => vault.setApiKey('n', API_KEY));
-    await attempt(() => vault.setApiKey('n', API_KEY.repeat(400)));
+    await attempt(() => vault.apiKeys.set('n', API_KEY));
+    await attempt(() => vault.apiKeys.set('n', API_KEY.repeat(400)));
     await attempt(() => vault.unlock({ password: WRONG_GUESS }));
     await attempt(() => vault.importKey({ key: wif.slice(0, 20) + (wif[20] === 'a' ? 'b' : 'a') + wif.slice(21), name: 'x' }));
     await attempt(() => vault.importKey({ key: wif.slice(0, -3), name: 'x' }));
@@ -85,7 +85,7 @@ describe('secrets stay out of errors, results and logs', () => {
     vault.lock();
     // Without an approval, and locked: refused either way, and the error carries no secret.
     await attempt(() => vault.signTransaction(v.address_compressed, { id: new Uint8Array(), operations: [], signatures: [] }, undefined as never));
-    await attempt(() => vault.getApiKey('n'));
+    await attempt(() => vault.apiKeys.get('n'));
 
     expect(errors.length).toBeGreaterThanOrEqual(18);
     for (const error of errors) {

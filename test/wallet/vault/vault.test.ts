@@ -250,34 +250,36 @@ describe.skipIf(NO_KEYCHAIN !== undefined)('vault in the system keychain', () =>
   });
 
   it('keeps settings in wallet.json, validates them, and reads them before a wallet exists', async () => {
-    expect(vault.getSettings()).toEqual({ autoLockMinutes: 5, theme: 'system', selectedNetworkId: 'local' });
-    expect(await vault.updateSettings({ theme: 'dark', autoLockMinutes: 15 })).toEqual({ autoLockMinutes: 15, theme: 'dark', selectedNetworkId: 'local' });
+    expect(vault.getSettings()).toEqual({ autoLockMinutes: 5, theme: 'system' });
+    expect(await vault.updateSettings({ theme: 'dark', autoLockMinutes: 15 })).toEqual({ autoLockMinutes: 15, theme: 'dark' });
     await expectWalletError(vault.updateSettings({ autoLockMinutes: 0 }), 'INVALID_ARGUMENT');
     await expectWalletError(vault.updateSettings({ theme: 'blue' as 'dark' }), 'INVALID_ARGUMENT');
     await expectWalletError(vault.updateSettings({ selectedAccountId: 'nope' }), 'ACCOUNT_NOT_FOUND');
-    await vault.updateSettings({ selectedNetworkId: 'testnet', ...({ injected: 'x' } as object) });
+    // The network selection is the chain settings' (walletChannels joins them): the vault takes none.
+    await vault.updateSettings({ theme: 'dark', ...({ injected: 'x', selectedNetworkId: 'testnet' } as object) });
     const reopened = await fx.open();
-    expect(reopened.getSettings()).toEqual({ autoLockMinutes: 15, theme: 'dark', selectedNetworkId: 'testnet' });
+    expect(reopened.getSettings()).toEqual({ autoLockMinutes: 15, theme: 'dark' });
+    expect(await readFile(join(fx.dataDir, 'wallet.json'), 'utf8')).not.toContain('selectedNetworkId');
     expect(reopened.status().autoLockMinutes).toBe(15);
     expect(await readFile(join(fx.dataDir, 'wallet.json'), 'utf8')).not.toContain('injected');
   });
 
   it('keeps API keys of networks in the keychain, readable while locked and before a wallet exists', async () => {
-    expect(await vault.getApiKey('custom-1')).toBeUndefined();
-    await vault.setApiKey('custom-1', 'api-key-secret-123');
-    expect(vault.hasApiKey('custom-1')).toBe(true);
-    expect(await vault.getApiKey('custom-1')).toBe('api-key-secret-123');
+    expect(await vault.apiKeys.get('custom-1')).toBeUndefined();
+    await vault.apiKeys.set('custom-1', 'api-key-secret-123');
+    expect(await vault.apiKeys.has('custom-1')).toBe(true);
+    expect(await vault.apiKeys.get('custom-1')).toEqual({ key: 'api-key-secret-123' });
     expect(await readFile(join(fx.dataDir, 'wallet.json'), 'utf8')).not.toContain('api-key-secret-123');
     await vault.create({ password: PASSWORD });
-    await vault.setApiKey('custom-1', 'replaced-key');
+    await vault.apiKeys.set('custom-1', 'replaced-key');
     vault.lock();
     const reopened = await fx.open();
-    expect(reopened.hasApiKey('custom-1')).toBe(true);
-    expect(await reopened.getApiKey('custom-1')).toBe('replaced-key');
-    await expectWalletError(reopened.setApiKey('custom-2', ''), 'INVALID_ARGUMENT');
-    await reopened.setApiKey('custom-1', null);
-    expect(reopened.hasApiKey('custom-1')).toBe(false);
-    expect(await reopened.getApiKey('custom-1')).toBeUndefined();
+    expect(await reopened.apiKeys.has('custom-1')).toBe(true);
+    expect(await reopened.apiKeys.get('custom-1')).toEqual({ key: 'replaced-key' });
+    await expectWalletError(reopened.apiKeys.set('custom-2', ''), 'INVALID_ARGUMENT');
+    await reopened.apiKeys.set('custom-1', null);
+    expect(await reopened.apiKeys.has('custom-1')).toBe(false);
+    expect(await reopened.apiKeys.get('custom-1')).toBeUndefined();
     expect(await KEYTAR.findCredentials(fx.keychainService)).toHaveLength(0);
   });
 

@@ -1,0 +1,30 @@
+// The address book's vocabulary: contacts and recent recipients per network. Types only: the IPC contract re-exports
+// them for the renderer.
+import type { UintString } from './chain/types.ts';
+
+/** An address-book entry: a label for an address on one network. */
+export interface Contact {
+  id: string;
+  label: string;
+  address: string;
+  networkId: string;
+  /** Epoch milliseconds. */
+  addedAt: UintString;
+}
+
+/** An address this wallet sent to on a network. */
+export interface RecentRecipient {
+  address: string;
+  networkId: string;
+  /** Epoch milliseconds of the last transfer to it. */
+  lastSentAt: UintString;
+  /** The name typed for it the last time, if any. */
+  name?: string;
+}
+
+/** The address book of one network: contacts, then recent recipients (newest first). */
+export interface AddressBookView {
+  networkId: string;
+  contacts: Contact[];
+  recent: RecentRecipient[];
+}

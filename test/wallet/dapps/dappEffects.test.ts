@@ -1,0 +1,138 @@
+// The second step of a dApp's transaction, against a real devnet seen through a recording proxy (a node that keeps
+// everything it is sent, as a malicious one would): after the first approval the wallet signs and dry-runs, shows the
+// effects, and only a confirmation of those lets the signature leave main. Rejected, or failed in the dry run, the
+// node never sees the signed transaction and the dApp gets no signature. Real vault, password mode, as in the browser.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ApprovalRequest } from '../../../src-main/ipc/contract.ts';
+import { addressFromString } from '../../../src-main/koinos/address.ts';
+import { WalletError } from '../../../src-main/koinos/errors.ts';
+import { ApprovalQueue } from '../../../src-main/wallet/approvals/approvalQueue.ts';
+import { KoinosNode } from '../../../src-main/wallet/chain/koinosNode.ts';
+import { chainOf } from '../../../src-main/wallet/dapps/chains.ts';
+import { DappService } from '../../../src-main/wallet/dapps/dappService.ts';
+import { DappStore } from '../../../src-main/wallet/dapps/dappStore.ts';
+import { Vault } from '../../../src-main/wallet/vault/vault.ts';
+import { Contract, utils as koilibUtils, type TransactionJson } from 'koilib';
+import { recordingProxy, testDevnet } from '../chain/helpers.ts';
+import { testServices } from '../chain/services.ts';
+import { KEYTAR, PASSWORD, TEST_SCRYPT, removeService, tempDir, uniqueService } from '../vault/helpers.ts';
+
+const ORIGIN = 'https://dapp.example';
+
+interface Rpc {
+  method: string;
+  params?: { transaction?: { id?: string; signatures?: string[] }; broadcast?: boolean };
+}
+
+async function until<T>(what: string, probe: () => T | undefined, ms = 20_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const found = probe();
+    if (found !== undefined) return found;
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('the effects step of a dApp\'s transaction', () => {
+  const service = uniqueService();
+  afterEach(async () => {
+    await removeService(service).catch(() => undefined);
+  });
+
+  async function setUp() {
+    const devnet = await testDevnet();
+    const proxy = await recordingProxy(devnet.url);
+    const s = testServices({ localUrl: async () => proxy.url, wifs: devnet.accounts.map((a) => a.wif) });
+    const dataDir = await tempDir();
+    const vault = await Vault.open({ dataDir, keychain: KEYTAR, keychainService: service, scryptCost: TEST_SCRYPT });
+    await vault.create({ password: PASSWORD });
+    const signer = await vault.importKey({ key: devnet.accounts[0]!.wif, name: 'Dev 0' }, { developmentOnly: true });
+    const to = devnet.accounts[1]!.address;
+    const approvals = new ApprovalQueue({ approver: { mode: 'password', checkPassword: (password) => vault.verifyPassword({ password }) } });
+    const store = await DappStore.open(dataDir);
+    const dapps = new DappService({ vault, networks: s.networks, tokens: s.tokens, pending: s.pending, follower: s.follower, approvals, store });
+    const chain = chainOf(await (await s.networks.node('local')).node.chainId());
+    await store.putGrant({ origin: ORIGIN, name: 'Test dApp', url: ORIGIN, transport: 'walletconnect', chains: [chain], accounts: [signer.address], methods: ['koinos_signTransaction', 'koinos_signAndSendTransaction'], grantedAt: '0', sessions: [] });
+    const koin = (await s.tokens.resolve('local', 'koin')).contract;
+    const direct = new KoinosNode({ jsonRpc: { url: `${devnet.url}/jsonrpc` } });
+
+    /** A KOIN transfer as the dApp builds it with koilib, asked for over `method`. */
+    const ask = async (method: 'koinos_signTransaction' | 'koinos_signAndSendTransaction', value: string) => {
+      const operation = await new Contract({ id: koin, abi: koilibUtils.tokenAbi }).encodeOperation({ name: 'transfer', args: { from: signer.address, to, value } });
+      return dapps.handle({ origin: ORIGIN, transport: 'walletconnect', chain, method, params: { address: signer.address, transaction: { operations: [operation] } } });
+    };
+    const pending = (effects: boolean) => until(effects ? 'the effects step' : 'the review', () => approvals.state().pending.find((r) => (r.review.effects !== undefined) === effects));
+    /** The first step approved with the password, as the panel answers it; then the effects step, as shown. */
+    const approveThenEffects = async (): Promise<ApprovalRequest> => {
+      const review = await pending(false);
+      await approvals.answer({ requestId: review.id, approve: true, password: PASSWORD });
+      return pending(true);
+    };
+    const calls = () => proxy.requests.filter((b) => b !== '').map((b) => JSON.parse(b) as Rpc); // GETs (REST reads) carry no body
+    const submits = () => calls().filter((c) => c.method === 'chain.submit_transaction');
+    const nonce = () => direct.nonce(addressFromString(signer.address));
+    return { dapps, approvals, signer, to, s, ask, approveThenEffects, calls, submits, nonce, proxy };
+  }
+
+  it('rejected at the effects step, sends nothing: the node saw the dry run only, never the transaction it showed', async () => {
+    const { approvals, ask, approveThenEffects, submits, nonce, proxy, s, signer, to } = await setUp();
+    const before = await nonce();
+    const answer = ask('koinos_signAndSendTransaction', '5000');
+    answer.catch(() => undefined); // settled below, after the step
+    const step = await approveThenEffects();
+    const effects = step.review.effects!;
+    expect(effects.events.map((e) => e.summary)).toContain(`Transfer 0.00005 KOIN from ${signer.address} to ${to}`);
+    expect(submits().map((c) => c.params?.broadcast ?? false)).toEqual([false]); // the dry run, after the first approval
+    expect(submits()[0]!.params!.transaction!.id).not.toBe(effects.transactionId); // signed at the cap; the held one is sized
+    await approvals.answer({ requestId: step.id, approve: false });
+    await expect(answer).rejects.toMatchObject({ code: 'REJECTED', shortMessage: expect.stringContaining('discarded') });
+
+    expect(submits().map((c) => c.params?.broadcast ?? false)).toEqual([false]);
+    // The signed transaction the step showed never reached the node, in any request.
+    expect(proxy.requests.some((body) => body.includes(effects.transactionId))).toBe(false);
+    expect(await nonce()).toBe(before);
+    expect(s.pending.highestNonce('local', signer.address)).toBeUndefined();
+    expect(approvals.decisions().map((d) => [d.decision, d.stage])).toEqual([['approved', undefined], ['rejected', 'effects']]);
+  });
+
+  it('hands a signTransaction\'s signature to the dApp only once the effects are confirmed, and none when they are rejected', async () => {
+    const { approvals, ask, approveThenEffects, submits, proxy } = await setUp();
+    const refused = ask('koinos_signTransaction', '6000');
+    refused.catch(() => undefined);
+    await approvals.answer({ requestId: (await approveThenEffects()).id, approve: false });
+    expect(((await refused.catch((e: unknown) => e)) as WalletError).code).toBe('REJECTED');
+
+    const answer = ask('koinos_signTransaction', '6000');
+    let answered = false;
+    answer.then(() => (answered = true), () => (answered = true));
+    const step = await approveThenEffects();
+    expect(step.review.kind).toBe('sign');
+    expect(answered).toBe(false);
+    // The renderer's confirmation needs no password here, and a request in its first step is not released without one.
+    await approvals.answer({ requestId: step.id, approve: true });
+    const signed = (await answer) as TransactionJson;
+    expect(signed.id).toBe(step.review.effects!.transactionId);
+    expect(signed.signatures).toHaveLength(1);
+    // Dry runs only (with rc_limit at the cap): the signature went to the dApp, the transaction to no node.
+    expect(submits().map((c) => c.params?.broadcast ?? false)).toEqual([false, false]);
+    expect(proxy.requests.some((body) => body.includes(signed.id!))).toBe(false);
+  });
+
+  it('releases nothing when the dry run fails: the step shows why, and the dApp is told why', async () => {
+    const { approvals, ask, approveThenEffects, submits, nonce } = await setUp();
+    const before = await nonce();
+    const answer = ask('koinos_signAndSendTransaction', '1000000000000000000');
+    answer.catch(() => undefined);
+    const step = await approveThenEffects();
+    expect(step.review.effects!.failure).toContain('insufficient balance');
+    expect(step.review.effects!.transactionId).toBe('');
+    await expect(approvals.answer({ requestId: step.id, approve: true })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await approvals.answer({ requestId: step.id, approve: false });
+    const error = (await answer.catch((e: unknown) => e)) as WalletError;
+    expect(error).toBeInstanceOf(WalletError);
+    expect(error.shortMessage).toContain('insufficient balance');
+    expect(submits().map((c) => c.params?.broadcast ?? false)).toEqual([false]);
+    expect(await nonce()).toBe(before);
+  });
+});
