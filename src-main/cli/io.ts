@@ -1,7 +1,70 @@
 // Shared helpers of the `koinos-wallet` commands: option parsing, reading INPUT (argument, @file, stdin) and secrets
 // (file or stdin only), JSON on stdout, and one-line errors on stderr with the exit codes the CLI promises.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { readFile } from 'node:fs/promises';
 import { WalletError, describe } from '../koinos/errors.ts';
+
+/**
+ * Where one run of the CLI reads and writes: the process's streams and environment when run as a command, a test's
+ * own when `main(argv, io)` runs in process. The exit code is main's return value, never process.exit.
+ */
+export interface CliIo {
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+  /** Read to its end for INPUT and secrets; at a terminal (isTTY and setRawMode), a secret is typed without echo. */
+  stdin: AsyncIterable<Buffer | string> & {
+    isTTY?: boolean;
+    setRawMode?(mode: boolean): unknown;
+    setEncoding?(encoding: BufferEncoding): unknown;
+    resume?(): unknown;
+    pause?(): unknown;
+    on?(event: 'data', listener: (chunk: string) => void): unknown;
+    off?(event: 'data', listener: (chunk: string) => void): unknown;
+  };
+  env: Record<string, string | undefined>;
+}
+
+/** The process's own streams and environment (looked up on use: process.stdin is made the first time it is read). */
+export const PROCESS_IO: CliIo = {
+  get stdout() {
+    return process.stdout;
+  },
+  get stderr() {
+    return process.stderr;
+  },
+  get stdin() {
+    return process.stdin;
+  },
+  get env() {
+    return process.env;
+  },
+};
+
+interface CliRun {
+  io: CliIo;
+  /** Secrets read in this run, so that no error text can echo them (see reportError). */
+  secrets: Set<string>;
+}
+
+const runs = new AsyncLocalStorage<CliRun>();
+const processRun: CliRun = { io: PROCESS_IO, secrets: new Set() };
+
+function currentRun(): CliRun {
+  return runs.getStore() ?? processRun;
+}
+
+/** The io of the run in progress (the process's outside `withCliIo`). */
+export function cliIo(): CliIo {
+  return currentRun().io;
+}
+
+/**
+ * Runs `work` with `io` as the CLI's streams and environment, and secrets remembered for this run alone; runs in
+ * parallel do not see each other's.
+ */
+export function withCliIo<T>(io: CliIo, work: () => Promise<T>): Promise<T> {
+  return runs.run({ io, secrets: new Set() }, work);
+}
 
 /** Exit codes: 0 success, 1 an error in what was given (bad key, bad transaction, ...), 2 a usage error. */
 export const EXIT_OK = 0;
@@ -145,19 +208,19 @@ export function isStdinInput(arg: string | undefined): boolean {
  * @throws WalletError INVALID_ARGUMENT when cancelled with Ctrl-C.
  */
 function readHiddenLine(what: string): Promise<string> {
-  const stdin = process.stdin;
+  const { stdin, stderr } = cliIo();
   // Echo goes off before the prompt shows, so that nothing typed after the prompt is ever shown.
-  stdin.setRawMode(true);
-  process.stderr.write(`Type or paste ${what} (it is not shown), then press Enter: `);
-  stdin.setEncoding('utf8');
-  stdin.resume();
+  stdin.setRawMode!(true);
+  stderr.write(`Type or paste ${what} (it is not shown), then press Enter: `);
+  stdin.setEncoding?.('utf8');
+  stdin.resume?.();
   return new Promise((resolve, reject) => {
     let text = '';
     const finish = (outcome: () => void) => {
-      stdin.off('data', onData);
-      stdin.setRawMode(false);
-      stdin.pause();
-      process.stderr.write('\n');
+      stdin.off?.('data', onData);
+      stdin.setRawMode!(false);
+      stdin.pause?.();
+      stderr.write('\n');
       outcome();
     };
     const onData = (chunk: string) => {
@@ -168,14 +231,15 @@ function readHiddenLine(what: string): Promise<string> {
         else text += ch;
       }
     };
-    stdin.on('data', onData);
+    stdin.on?.('data', onData);
   });
 }
 
 async function readStdin(what: string): Promise<string> {
-  if (process.stdin.isTTY) process.stderr.write(`Reading ${what} from stdin (end with Ctrl-D)...\n`);
+  const { stdin, stderr } = cliIo();
+  if (stdin.isTTY) stderr.write(`Reading ${what} from stdin (end with Ctrl-D)...\n`);
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   return Buffer.concat(chunks).toString('utf8');
 }
 
@@ -208,9 +272,6 @@ export async function readInput(arg: string | undefined, what: string): Promise<
   return text;
 }
 
-// Secrets read in this process, so that no error text can echo them (see reportError).
-const secrets = new Set<string>();
-
 /**
  * Reads a secret (a private key) from a file or, when `file` is absent or `-`, from stdin; never from an argument.
  * The text is trimmed and remembered so that error reports redact it.
@@ -219,9 +280,12 @@ const secrets = new Set<string>();
 export async function readSecret(file: string | undefined, what: string): Promise<string> {
   const fromStdin = isStdinInput(file);
   // At a terminal the secret is typed without echo, so that it never shows on the screen or in a scrollback.
-  const raw = fromStdin ? (process.stdin.isTTY ? await readHiddenLine(what) : await readStdin(what)) : await readTextFile(file!, what);
+  const { stdin } = cliIo();
+  const atTerminal = stdin.isTTY === true && stdin.setRawMode !== undefined;
+  const raw = fromStdin ? (atTerminal ? await readHiddenLine(what) : await readStdin(what)) : await readTextFile(file!, what);
   const text = raw.trim();
   if (text === '') throw new WalletError('INVALID_ARGUMENT', `expected ${what}, got nothing ${fromStdin ? 'on stdin' : `in file ${describe(file)}`}`);
+  const { secrets } = currentRun();
   secrets.add(text);
   for (const line of text.split(/\s+/)) if (line.length >= 16) secrets.add(line);
   return text;
@@ -229,7 +293,7 @@ export async function readSecret(file: string | undefined, what: string): Promis
 
 /** Registers a secret that did not come through readSecret (an API key from an option or the environment) for redaction. */
 export function rememberSecret(text: string): void {
-  if (text !== '') secrets.add(text);
+  if (text !== '') currentRun().secrets.add(text);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -237,22 +301,22 @@ export function rememberSecret(text: string): void {
 
 /** Prints a value as indented JSON and a newline on stdout. */
 export function printJson(value: unknown): void {
-  process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+  cliIo().stdout.write(JSON.stringify(value, null, 2) + '\n');
 }
 
 /** Prints a plain text block (usage) on stdout. */
 export function printText(text: string): void {
-  process.stdout.write(text.endsWith('\n') ? text : text + '\n');
+  cliIo().stdout.write(text.endsWith('\n') ? text : text + '\n');
 }
 
 /** Prints a one-line warning on stderr. */
 export function warn(message: string): void {
-  process.stderr.write(`koinos-wallet: warning: ${message}\n`);
+  cliIo().stderr.write(`koinos-wallet: warning: ${message}\n`);
 }
 
 function redact(text: string): string {
   let out = text;
-  for (const s of secrets) out = out.split(s).join('[redacted]');
+  for (const s of currentRun().secrets) out = out.split(s).join('[redacted]');
   return out;
 }
 
@@ -277,6 +341,6 @@ export function reportError(error: unknown): number {
     const message = error instanceof Error ? error.message : String(error);
     line = `unexpected error: ${message}`;
   }
-  process.stderr.write(`koinos-wallet: ${oneLine(redact(line))}\n`);
+  cliIo().stderr.write(`koinos-wallet: ${oneLine(redact(line))}\n`);
   return code;
 }

@@ -4,7 +4,7 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import packageJson from '../../package.json' with { type: 'json' };
 import { WalletError } from '../koinos/errors.ts';
-import { EXIT_OK, UsageError, printText, reportError } from './io.ts';
+import { EXIT_OK, PROCESS_IO, UsageError, printText, reportError, withCliIo, type CliIo } from './io.ts';
 import { KEY_USAGE, keyCommand } from './keyCommands.ts';
 import { TX_USAGE, txCommand } from './txCommands.ts';
 import { CHAIN_USAGE } from './chainUsage.ts';
@@ -55,11 +55,16 @@ function chainCommands(): Promise<typeof import('./chainCommands.ts')> {
 
 /**
  * Runs the CLI on `argv` (the arguments after the script name) and returns the exit code; never throws.
- * Output goes to stdout, errors as one line to stderr.
+ * Output goes to `io.stdout`, errors as one line to `io.stderr`; `io` is the process's streams and environment unless
+ * given (tests run the CLI in process with their own).
  * @example
  * process.exitCode = await main(['key', 'new']);
  */
-export async function main(argv: string[]): Promise<number> {
+export function main(argv: string[], io: CliIo = PROCESS_IO): Promise<number> {
+  return withCliIo(io, () => run(argv));
+}
+
+async function run(argv: string[]): Promise<number> {
   try {
     const [command, ...rest] = argv;
     switch (command) {

@@ -1,37 +1,32 @@
-// `koinos-wallet devnet --data-dir` with folders it cannot use, run as a process: it fails at once (never hangs, as
-// Node's recursive mkdir does under /proc), with one line that says which check failed and why; and one devnet per
-// folder (the second is refused, naming the first).
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// `koinos-wallet devnet --data-dir` with folders it cannot use: it fails at once (never hangs, as Node's recursive mkdir
+// does under /proc), with one line that says which check failed and why; and one devnet per folder (the second, run in
+// process, is refused, naming the first, a real process).
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { prepareDataDir } from '../../src-main/cli/dataDir.ts';
 import { LOCK_FILE_NAME } from '../../src-main/wallet/dataFolderLock.ts';
-import { walletError } from '../walletError.ts';
+import { runCli, type CliResult } from '../helpers/cli.ts';
+import { expectWalletError } from '../helpers/expectWalletError.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'koinos-data-dir-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Runs `koinos-wallet devnet --port 0 --data-dir D` and returns its exit code and stderr, within a deadline. */
-function devnetWith(dataDir: string): { status: number | null; stderr: string; stdout: string } {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src-main/cli/main.ts', 'devnet', '--port', '0', '--manual', '--data-dir', dataDir], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    timeout: 25_000,
-  });
-  expect(r.error, 'the devnet did not exit: it hangs on this folder').toBeUndefined();
-  return { status: r.status, stderr: r.stderr, stdout: r.stdout };
+/** Runs `koinos-wallet devnet --port 0 --manual --data-dir D` in process; a devnet that hangs fails the test's timeout. */
+function devnetWith(dataDir: string): Promise<CliResult> {
+  return runCli(['devnet', '--port', '0', '--manual', '--data-dir', dataDir]);
 }
 
 async function reasonFor(path: string): Promise<string> {
   let caught: unknown;
   await prepareDataDir(path).catch((e: unknown) => (caught = e));
-  return walletError('INVALID_ARGUMENT', () => {
+  return expectWalletError(() => {
     throw caught;
-  }).shortMessage;
+  }, 'INVALID_ARGUMENT').shortMessage;
 }
 
 describe('devnet --data-dir', () => {
@@ -48,16 +43,21 @@ describe('devnet --data-dir', () => {
   });
 
   it('creates a missing folder with its parents', async () => {
-    await prepareDataDir(join(dir, 'new', 'chain'));
-    await prepareDataDir(join(dir, 'new', 'chain')); // and accepts it again
+    const folder = join(dir, 'new', 'chain');
+    expect(existsSync(join(dir, 'new'))).toBe(false);
+    await prepareDataDir(folder);
+    expect(statSync(folder).isDirectory()).toBe(true);
+    writeFileSync(join(folder, 'kept'), 'kept');
+    await prepareDataDir(folder); // and accepts it again, as it is
+    expect(statSync(join(folder, 'kept')).isFile()).toBe(true);
   });
 
-  it('makes the devnet command fail at once with exit code 1 and one line', () => {
+  it('makes the devnet command fail at once with exit code 1 and one line', async () => {
     for (const [path, message] of [
       [file, /expected a folder, got a file/],
       ['/proc/koinos-wallet-test', /cannot be created: the system takes no new files or folders there/],
     ] as const) {
-      const r = devnetWith(path);
+      const r = await devnetWith(path);
       expect(r.status, r.stderr).toBe(1);
       expect(r.stdout).toBe('');
       const lines = r.stderr.split('\n').filter((l) => l !== '');
@@ -82,7 +82,7 @@ describe('devnet --data-dir', () => {
         if (Date.now() > deadline || first.exitCode !== null) throw new Error(`the first devnet did not start; stdout:\n${stdout}`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
-      const second = devnetWith(folder);
+      const second = await devnetWith(folder);
       expect(second.status, second.stderr).toBe(1);
       expect(second.stderr).toContain(`koinos-wallet: The data folder ${folder} is in use by "koinos-wallet devnet" (pid ${first.pid}, since `);
       expect(second.stdout).toBe('');

@@ -1,5 +1,5 @@
-// Key files and terminals, run as a process: `key new --out F` writes a 0600 file that `key inspect` reads back, a key
-// typed at a terminal is not echoed, and `--version` prints the package's version.
+// Key files and terminals: in process, `key new --out F` writes a 0600 file that `key inspect` reads back, a key
+// typed at a terminal is not echoed (a process under a pseudo-terminal), and `--version` prints the package's version.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { vector } from '../vectors.ts';
-import { failsWith, okJson, runCli } from './runCli.ts';
+import { failsWith, okJson, runCli } from '../helpers/cli.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'koinos-cli-keyfile-'));
@@ -16,9 +16,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const key1 = vector('koilib-key-1');
 
 describe('key new --out', () => {
-  it('writes the key file readable by its owner alone, prints no key, and key inspect reads the file', () => {
+  it('writes the key file readable by its owner alone, prints no key, and key inspect reads the file', async () => {
     const file = join(dir, 'key.json');
-    const r = runCli(['key', 'new', '--out', file]);
+    const r = await runCli(['key', 'new', '--out', file]);
     const printed = okJson(r);
     expect(Object.keys(printed).sort()).toEqual(['address', 'file', 'public_key']);
     expect(r.stdout).not.toMatch(/"wif"/);
@@ -26,25 +26,25 @@ describe('key new --out', () => {
     const saved = JSON.parse(readFileSync(file, 'utf8'));
     expect(saved).toEqual({ address: printed.address, public_key: printed.public_key, wif: expect.stringMatching(/^[KL]/) });
 
-    expect(okJson(runCli(['key', 'inspect', '--wif-file', file]))).toEqual({ address: printed.address, public_key: printed.public_key, compressed: true });
-    expect(okJson(runCli(['key', 'inspect'], readFileSync(file, 'utf8'))).address).toBe(printed.address);
+    expect(okJson(await runCli(['key', 'inspect', '--wif-file', file]))).toEqual({ address: printed.address, public_key: printed.public_key, compressed: true });
+    expect(okJson(await runCli(['key', 'inspect'], readFileSync(file, 'utf8'))).address).toBe(printed.address);
   });
 
-  it('never overwrites an existing file', () => {
+  it('never overwrites an existing file', async () => {
     const file = join(dir, 'taken.json');
     writeFileSync(file, 'old key');
-    failsWith(runCli(['key', 'new', '--out', file]), 1, /cannot write the key file ".*taken\.json": the file exists/);
+    failsWith(await runCli(['key', 'new', '--out', file]), 1, /cannot write the key file ".*taken\.json": the file exists/);
     expect(readFileSync(file, 'utf8')).toBe('old key');
   });
 
-  it('refuses a key file whose address is not its key\'s, without quoting the key', () => {
+  it('refuses a key file whose address is not its key\'s, without quoting the key', async () => {
     const file = join(dir, 'mixed.json');
     writeFileSync(file, JSON.stringify({ address: '1z629tURV9KAK6Q5yqFDozwSHeWshxXQe', wif: key1.wif_compressed }), { mode: 0o600 });
-    const line = failsWith(runCli(['key', 'inspect', '--wif-file', file]), 1, /names the address "1z629tURV9KAK6Q5yqFDozwSHeWshxXQe", but its key is the key of /);
+    const line = failsWith(await runCli(['key', 'inspect', '--wif-file', file]), 1, /names the address "1z629tURV9KAK6Q5yqFDozwSHeWshxXQe", but its key is the key of /);
     expect(line).not.toContain(key1.wif_compressed);
     const broken = join(dir, 'broken.json');
     writeFileSync(broken, `{"wif": "${key1.wif_compressed}"`, { mode: 0o600 });
-    expect(failsWith(runCli(['key', 'inspect', '--wif-file', broken]), 1, /does not parse/)).not.toContain(key1.wif_compressed.slice(0, 12));
+    expect(failsWith(await runCli(['key', 'inspect', '--wif-file', broken]), 1, /does not parse/)).not.toContain(key1.wif_compressed.slice(0, 12));
   });
 });
 
@@ -76,7 +76,7 @@ describe('a key typed at a terminal', () => {
 describe('--version', () => {
   it('prints the package version', async () => {
     const { default: pkg } = await import('../../package.json', { with: { type: 'json' } });
-    const r = runCli(['--version']);
+    const r = await runCli(['--version']);
     expect(r.status).toBe(0);
     expect(r.stdout).toBe(`koinos-wallet ${pkg.version}\n`);
   });

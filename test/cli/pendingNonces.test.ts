@@ -2,41 +2,13 @@
 // transactions of that data folder (the app's pending-transactions.json) and logs its approvals there. Two transfers in
 // a row, the second started while the first waits for its block, take consecutive nonces even from a node that does
 // not tell its mempool's pending nonce (the first's nonce comes from the folder). Processes against a devnet over HTTP.
-import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { PENDING_TRANSACTIONS_FILE } from '../../src-main/wallet/chain/pendingTransactions.ts';
 import { tempDir, testDevnet, testServer } from '../wallet/chain/helpers.ts';
-import type { CliResult } from './runCli.ts';
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
-/** Runs the CLI as a process without blocking this one (the devnet answers from this process). */
-function cli(args: string[]): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src-main/cli/main.ts', ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-    child.stdin.end();
-  });
-}
-
-/** Polls `read` until it returns something (no fixed sleep: the state is checked every 50 ms, up to `ms`). */
-async function until<T>(read: () => T | undefined, ms = 60_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('the state did not come in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+import { spawnCli } from '../helpers/cli.ts';
+import { until } from '../helpers/until.ts';
 
 /** The data folder's pending entries (nonce, status), or [] while the file does not exist. */
 function pendingEntries(dir: string): { nonce: string; status: string; id: string }[] {
@@ -68,12 +40,12 @@ describe('the CLI and the wallet\'s pending transactions', () => {
     const dir = await tempDir();
     const keyFile = join(dir, '..', `${dir.split('/').at(-1)}-a.wif`);
     writeFileSync(keyFile, `${a!.wif}\n`, { mode: 0o600 });
-    const transfer = (amount: string) => cli(['transfer', '--from', a!.address, '--to', b!.address, '--amount', amount, '--wif-file', keyFile, '--network', node.url, '--data-dir', dir]);
+    const transfer = (amount: string) => spawnCli(['transfer', '--from', a!.address, '--to', b!.address, '--amount', amount, '--wif-file', keyFile, '--network', node.url, '--data-dir', dir]);
 
     const first = transfer('1');
-    const [one] = await until(() => (pendingEntries(dir).length === 1 ? pendingEntries(dir) : undefined));
+    const [one] = await until('the first pending entry', () => (pendingEntries(dir).length === 1 ? pendingEntries(dir) : undefined), 60_000);
     const second = transfer('2');
-    const both = await until(() => (pendingEntries(dir).length === 2 ? pendingEntries(dir) : undefined));
+    const both = await until('both pending entries', () => (pendingEntries(dir).length === 2 ? pendingEntries(dir) : undefined), 60_000);
     expect(both.map((e) => e.status)).toEqual(['pending', 'pending']);
     expect(BigInt(both[1]!.nonce)).toBe(BigInt(one!.nonce) + 1n);
 
@@ -83,7 +55,7 @@ describe('the CLI and the wallet\'s pending transactions', () => {
     expect(sentSecond.status, sentSecond.stderr).toBe(0);
     expect(JSON.parse(sentFirst.stdout).receipt.transactionId).toBe(one!.id);
     expect(JSON.parse(sentSecond.stdout).receipt.transactionId).toBe(both[1]!.id);
-    const balance = await cli(['balance', b!.address, '--network', node.url]);
+    const balance = await spawnCli(['balance', b!.address, '--network', node.url]);
     expect(JSON.parse(balance.stdout).balance).toBe('1000003');
 
     // Each signature passed the command line's approval queue, and the decisions are in the folder's log as the app's are.

@@ -1,4 +1,4 @@
-// `tx decode` and `tx encode` run as a process on the real mainnet transactions of the vectors: ids, merkle roots,
+// `tx decode` and `tx encode` run in process on the real mainnet transactions of the vectors: ids, merkle roots,
 // signers, KOIN operations decoded and encoded back byte for byte, and one-line errors for malformed input.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,7 +8,7 @@ import { fromBase64 } from '../../src-main/koinos/bytes.ts';
 import { decodeKoinArgs } from '../../src-main/koinos/koin.ts';
 import { addressToString } from '../../src-main/koinos/address.ts';
 import { vector, type Vector } from '../vectors.ts';
-import { failsWith, okJson, runCli } from './runCli.ts';
+import { failsWith, okJson, runCli } from '../helpers/cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'koinos-cli-tx-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -33,8 +33,8 @@ function transferArgs(v: Vector): { from: string; to: string; value: string } {
 }
 
 describe('tx decode', () => {
-  it('decodes the koinos-cli base64 of a mainnet transfer: id, merkle root, signer and the transfer', () => {
-    const out = okJson(runCli(['tx', 'decode', offline.full_transaction_base64url]));
+  it('decodes the koinos-cli base64 of a mainnet transfer: id, merkle root, signer and the transfer', async () => {
+    const out = okJson(await runCli(['tx', 'decode', offline.full_transaction_base64url]));
     expect(out.computed_id).toBe(offline.transaction_id);
     expect(out.transaction.id).toBe(offline.transaction_id);
     expect(out.id_matches).toBe(true);
@@ -49,11 +49,11 @@ describe('tx decode', () => {
     ]);
   });
 
-  it('decodes a transaction given as JSON on stdin and as @file the same way', () => {
-    const fromStdin = okJson(runCli(['tx', 'decode'], JSON.stringify(transactionJson(history))));
+  it('decodes a transaction given as JSON on stdin and as @file the same way', async () => {
+    const fromStdin = okJson(await runCli(['tx', 'decode'], JSON.stringify(transactionJson(history))));
     const file = join(dir, 'history.json');
     writeFileSync(file, JSON.stringify(transactionJson(history)));
-    const fromFile = okJson(runCli(['tx', 'decode', `@${file}`]));
+    const fromFile = okJson(await runCli(['tx', 'decode', `@${file}`]));
     for (const out of [fromStdin, fromFile]) {
       expect(out.computed_id).toBe(history.transaction_id);
       expect(out.id_matches).toBe(true);
@@ -63,43 +63,43 @@ describe('tx decode', () => {
     }
   });
 
-  it('decodes calls to another contract only when --koin names it, and reports a signature that does not recover', () => {
+  it('decodes calls to another contract only when --koin names it, and reports a signature that does not recover', async () => {
     const contract = vector('koilib-key-1').address_compressed as string;
     const tx = transactionJson(offline);
     tx.operations[0].call_contract.contract_id = contract;
     tx.signatures = [`G${offline.signatures[0].slice(1)}`]; // header byte 27: not a Koinos compact signature
-    const plain = okJson(runCli(['tx', 'decode', JSON.stringify(tx)]));
+    const plain = okJson(await runCli(['tx', 'decode', JSON.stringify(tx)]));
     expect(plain.operations[0].call_contract.entry_point).toBe(offline.entry_point);
     expect(plain.operation_merkle_root_matches).toBe(false);
     expect(plain.signers).toEqual([null]);
     expect(plain.signer_errors).toEqual([{ signature: 0, error: expect.stringMatching(/header byte 27/) }]);
-    const withKoin = okJson(runCli(['tx', 'decode', '--koin', contract, JSON.stringify(tx)]));
+    const withKoin = okJson(await runCli(['tx', 'decode', '--koin', contract, JSON.stringify(tx)]));
     expect(withKoin.operations[0].call_contract.entry_point).toBe('transfer');
   });
 
-  it('rejects malformed input with exit code 1 and one line saying what was expected', () => {
-    failsWith(runCli(['tx', 'decode', 'not a transaction']), 1, /expected a transaction as base64 or JSON, got "not a transaction"/);
-    failsWith(runCli(['tx', 'decode'], '{"header": '), 1, /expected a transaction as base64 or JSON, got .*JSON that does not parse/);
-    failsWith(runCli(['tx', 'decode', 'AAAA']), 1, /expected the URL-safe base64 of a transaction's protobuf bytes/);
-    failsWith(runCli(['tx', 'decode', `@${join(dir, 'missing.json')}`]), 1, /cannot read a transaction .* no such file/);
+  it('rejects malformed input with exit code 1 and one line saying what was expected', async () => {
+    failsWith(await runCli(['tx', 'decode', 'not a transaction']), 1, /expected a transaction as base64 or JSON, got "not a transaction"/);
+    failsWith(await runCli(['tx', 'decode'], '{"header": '), 1, /expected a transaction as base64 or JSON, got .*JSON that does not parse/);
+    failsWith(await runCli(['tx', 'decode', 'AAAA']), 1, /expected the URL-safe base64 of a transaction's protobuf bytes/);
+    failsWith(await runCli(['tx', 'decode', `@${join(dir, 'missing.json')}`]), 1, /cannot read a transaction .* no such file/);
   });
 });
 
 describe('tx encode', () => {
-  it('encodes JSON with the transfer written decoded to the koinos-cli bytes, byte for byte', () => {
+  it('encodes JSON with the transfer written decoded to the koinos-cli bytes, byte for byte', async () => {
     const tx = transactionJson(offline);
     tx.operations = [{ call_contract: { contract_id: offline.contract_id, entry_point: 'transfer', args: transferArgs(offline) } }];
-    expect(okJson(runCli(['tx', 'encode'], JSON.stringify(tx)))).toBe(offline.full_transaction_base64url);
+    expect(okJson(await runCli(['tx', 'encode'], JSON.stringify(tx)))).toBe(offline.full_transaction_base64url);
   });
 
-  it('re-encodes the output of tx decode to the same bytes', () => {
-    const decoded = runCli(['tx', 'decode', offline.full_transaction_base64url]).stdout;
-    expect(okJson(runCli(['tx', 'encode', '-'], decoded))).toBe(offline.full_transaction_base64url);
+  it('re-encodes the output of tx decode to the same bytes', async () => {
+    const decoded = (await runCli(['tx', 'decode', offline.full_transaction_base64url])).stdout;
+    expect(okJson(await runCli(['tx', 'encode', '-'], decoded))).toBe(offline.full_transaction_base64url);
   });
 
-  it('rejects an operation naming a method KOIN does not have', () => {
+  it('rejects an operation naming a method KOIN does not have', async () => {
     const tx = transactionJson(offline);
     tx.operations = [{ call_contract: { contract_id: offline.contract_id, entry_point: 'steal', args: {} } }];
-    failsWith(runCli(['tx', 'encode', JSON.stringify(tx)]), 1, /operations\[0\]\.call_contract\.entry_point: expected .*KOIN method name .*got "steal"/);
+    failsWith(await runCli(['tx', 'encode', JSON.stringify(tx)]), 1, /operations\[0\]\.call_contract\.entry_point: expected .*KOIN method name .*got "steal"/);
   });
 });

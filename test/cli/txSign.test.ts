@@ -1,11 +1,12 @@
-// `tx sign` run as a process: a signature that `tx decode` recovers to the signing key, several signatures,
-// and refusals (missing header fields, both inputs on stdin, a second signature by the same key, risks not allowed).
+// `tx sign` run in process (main with captured streams): a signature that `tx decode` recovers to the signing key,
+// several signatures, and refusals (missing header fields, both inputs on stdin, a second signature by the same key,
+// risks not allowed).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, it, expect } from 'vitest';
 import { vector } from '../vectors.ts';
-import { failsWith, okJson, runCli } from './runCli.ts';
+import { failsWith, okJson, runCli } from '../helpers/cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'koinos-cli-sign-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -30,13 +31,13 @@ function unsignedJson(omit?: string): string {
 describe('tx sign', () => {
   const key1File = file('key1.wif', `${key1.wif_compressed}\n`);
 
-  it('fills in the merkle root and id and adds a signature that tx decode recovers to the key, then a second one', () => {
-    const r = runCli(['tx', 'sign', '--wif-file', key1File], unsignedJson());
+  it('fills in the merkle root and id and adds a signature that tx decode recovers to the key, then a second one', async () => {
+    const r = await runCli(['tx', 'sign', '--wif-file', key1File], unsignedJson());
     const signed = okJson(r);
     expect(typeof signed).toBe('string');
     expect(r.stderr).toMatch(new RegExp(`warning: the signing key's address ${key1.address_compressed} is not the payer`));
 
-    const decoded = okJson(runCli(['tx', 'decode', signed]));
+    const decoded = okJson(await runCli(['tx', 'decode', signed]));
     expect(decoded.computed_id).toBe(history.transaction_id); // same header as the mainnet transaction
     expect(decoded.id_matches).toBe(true);
     expect(decoded.operation_merkle_root_matches).toBe(true);
@@ -44,27 +45,27 @@ describe('tx sign', () => {
     expect(decoded.signers).toEqual([key1.address_compressed]);
 
     // The key from stdin this time, the transaction as an argument, and the result as JSON.
-    const twice = okJson(runCli(['tx', 'sign', signed, '--json'], foobar.wif_compressed));
+    const twice = okJson(await runCli(['tx', 'sign', signed, '--json'], foobar.wif_compressed));
     expect(twice.id).toBe(history.transaction_id);
     expect(twice.signatures).toHaveLength(2);
     expect(twice.signatures[0]).toBe(decoded.transaction.signatures[0]);
-    const both = okJson(runCli(['tx', 'decode', JSON.stringify(twice)]));
+    const both = okJson(await runCli(['tx', 'decode', JSON.stringify(twice)]));
     expect(both.signers[0]).toBe(key1.address_compressed);
     expect(both.signers).toHaveLength(2);
     expect(both.signers[1]).not.toBe(key1.address_compressed);
 
-    failsWith(runCli(['tx', 'sign', signed, '--wif-file', key1File]), 1, new RegExp(`already signed by ${key1.address_compressed}`));
+    failsWith(await runCli(['tx', 'sign', signed, '--wif-file', key1File]), 1, new RegExp(`already signed by ${key1.address_compressed}`));
   });
 
-  it('refuses a transaction without rc_limit, nonce or chain_id, naming the field', () => {
+  it('refuses a transaction without rc_limit, nonce or chain_id, naming the field', async () => {
     for (const field of ['rc_limit', 'nonce', 'chain_id']) {
-      failsWith(runCli(['tx', 'sign', '--wif-file', key1File], unsignedJson(field)), 1, new RegExp(`got none for ${field}\\b`));
+      failsWith(await runCli(['tx', 'sign', '--wif-file', key1File], unsignedJson(field)), 1, new RegExp(`got none for ${field}\\b`));
     }
   });
 
-  it('refuses to read both the transaction and the key from stdin, and a key given with --wif', () => {
-    failsWith(runCli(['tx', 'sign'], unsignedJson()), 2, /cannot read both the transaction and the key from stdin/);
-    const line = failsWith(runCli(['tx', 'sign', '--wif', key1.wif_compressed], unsignedJson()), 2, /--wif is not accepted/);
+  it('refuses to read both the transaction and the key from stdin, and a key given with --wif', async () => {
+    failsWith(await runCli(['tx', 'sign'], unsignedJson()), 2, /cannot read both the transaction and the key from stdin/);
+    const line = failsWith(await runCli(['tx', 'sign', '--wif', key1.wif_compressed], unsignedJson()), 2, /--wif is not accepted/);
     expect(line).not.toContain(key1.wif_compressed);
   });
 });
@@ -78,32 +79,32 @@ describe('tx sign and the risks of a transaction', () => {
     operations: [{ upload_contract: { contract_id: me, bytecode: 'AGFzbQEAAAA=', abi: '', authorizes_call_contract: false, authorizes_transaction_application: false, authorizes_upload_contract: true } }],
   });
 
-  it('lists them in tx decode, addresses in full', () => {
-    const out = okJson(runCli(['tx', 'decode', upload]));
+  it('lists them in tx decode, addresses in full', async () => {
+    const out = okJson(await runCli(['tx', 'decode', upload]));
     expect(out.risks.map((r: { name: string }) => r.name)).toEqual(['replaces-account', 'upload-contract']);
     expect(out.risks[0]).toEqual({ code: 'REPLACES_ACCOUNT', name: 'replaces-account', message: expect.stringContaining(`over ${me}, the signer's own account: this replaces this account with contract code`) });
     // A KOIN transfer of mainnet to another account has none.
-    expect(okJson(runCli(['tx', 'decode', unsignedJson()])).risks).toEqual([]);
+    expect(okJson(await runCli(['tx', 'decode', unsignedJson()])).risks).toEqual([]);
   });
 
-  it('refuses an upload over the signing key\'s own account until each risk is allowed by name, then signs it', () => {
-    const refused = failsWith(runCli(['tx', 'sign', upload, '--wif-file', keyFile]), 1, /refused to sign: the transaction needs --allow-risk replaces-account --allow-risk upload-contract to be signed; nothing was signed or sent/);
+  it('refuses an upload over the signing key\'s own account until each risk is allowed by name, then signs it', async () => {
+    const refused = failsWith(await runCli(['tx', 'sign', upload, '--wif-file', keyFile]), 1, /refused to sign: the transaction needs --allow-risk replaces-account --allow-risk upload-contract to be signed; nothing was signed or sent/);
     expect(refused).toMatch(/replaces-account: It uploads contract code over .*upload-contract: It uploads contract code to/);
-    failsWith(runCli(['tx', 'sign', upload, '--wif-file', keyFile, '--allow-risk', 'upload-contract']), 1, /needs --allow-risk replaces-account to be signed/);
-    const signed = okJson(runCli(['tx', 'sign', upload, '--wif-file', keyFile, '--allow-risk', 'upload-contract', '--allow-risk=replaces-account']));
-    expect(okJson(runCli(['tx', 'decode', signed])).signers).toEqual([me]);
+    failsWith(await runCli(['tx', 'sign', upload, '--wif-file', keyFile, '--allow-risk', 'upload-contract']), 1, /needs --allow-risk replaces-account to be signed/);
+    const signed = okJson(await runCli(['tx', 'sign', upload, '--wif-file', keyFile, '--allow-risk', 'upload-contract', '--allow-risk=replaces-account']));
+    expect(okJson(await runCli(['tx', 'decode', signed])).signers).toEqual([me]);
   });
 
-  it('refuses a call to an unknown contract with arguments it cannot decode, and an unknown risk name', () => {
+  it('refuses a call to an unknown contract with arguments it cannot decode, and an unknown risk name', async () => {
     const call = JSON.stringify({ header, operations: [{ call_contract: { contract_id: me, entry_point: 1234, args: 'AQID' } }] });
-    failsWith(runCli(['tx', 'sign', call, '--wif-file', keyFile]), 1, /needs --allow-risk unknown-contract --allow-risk no-abi to be signed/);
-    expect(typeof okJson(runCli(['tx', 'sign', call, '--wif-file', keyFile, '--allow-risk', 'unknown-contract', '--allow-risk', 'no-abi']))).toBe('string');
-    failsWith(runCli(['tx', 'sign', call, '--wif-file', keyFile, '--allow-risk', 'everything']), 1, /--allow-risk: expected one of replaces-account, upload-contract, .*, got "everything"/);
+    failsWith(await runCli(['tx', 'sign', call, '--wif-file', keyFile]), 1, /needs --allow-risk unknown-contract --allow-risk no-abi to be signed/);
+    expect(typeof okJson(await runCli(['tx', 'sign', call, '--wif-file', keyFile, '--allow-risk', 'unknown-contract', '--allow-risk', 'no-abi']))).toBe('string');
+    failsWith(await runCli(['tx', 'sign', call, '--wif-file', keyFile, '--allow-risk', 'everything']), 1, /--allow-risk: expected one of replaces-account, upload-contract, .*, got "everything"/);
   });
 
-  it('signs an unflagged transaction without any --allow-risk', () => {
-    const decoded = okJson(runCli(['tx', 'decode', unsignedJson()]));
+  it('signs an unflagged transaction without any --allow-risk', async () => {
+    const decoded = okJson(await runCli(['tx', 'decode', unsignedJson()]));
     expect(decoded.risks).toEqual([]);
-    expect(typeof okJson(runCli(['tx', 'sign', '--wif-file', keyFile], unsignedJson()))).toBe('string');
+    expect(typeof okJson(await runCli(['tx', 'sign', '--wif-file', keyFile], unsignedJson()))).toBe('string');
   });
 });

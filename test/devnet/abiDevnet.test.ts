@@ -7,11 +7,11 @@ import { Contract, Provider, Signer, utils } from 'koilib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src-main/devnet/server/startDevnet.ts';
 import { rest, rpc } from './httpHelpers.ts';
+import { KOIN } from '../helpers/constants.ts';
 
 const dir = join(import.meta.dirname, '../../node_modules/@koinosbox/contracts/assembly/token');
 const abiText = readFileSync(join(dir, 'token-abi.json'), 'utf8');
 const bytecode = new Uint8Array(readFileSync(join(dir, 'release/token.wasm')));
-const KOIN = 100_000_000n;
 
 let devnet: Devnet;
 let provider: Provider;

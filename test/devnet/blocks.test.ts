@@ -10,6 +10,7 @@ import { blockId, transactionMerkleRoot } from '../../src-main/koinos/transactio
 import type { Block, BlockReceipt, Transaction } from '../../src-main/koinos/types.ts';
 import type { DevnetNode } from '../../src-main/devnet/types.ts';
 import { key, KOIN, submit, transferTx, testNodes } from './helpers.ts';
+import { until } from '../helpers/until.ts';
 
 const node = testNodes();
 
@@ -43,16 +44,6 @@ async function blocksByHeight(n: DevnetNode, from: bigint, count: number, head?:
     return_receipt: true,
   })) as { block_items: BlockItem[] };
   return block_items;
-}
-
-async function poll<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 5000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error('condition not met before the deadline');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 describe('manual block production', () => {
@@ -188,7 +179,10 @@ describe('automatic block production', () => {
     expect((await headInfo(n)).head_topology.height).toBe(0n);
     const tx = await transferTx(n, A, B, KOIN);
     await submit(n, tx);
-    const head = await poll(() => headInfo(n), (h) => h.head_topology.height === 1n);
+    const head = await until('block 1', async () => {
+      const h = await headInfo(n);
+      return h.head_topology.height === 1n ? h : undefined;
+    });
     const [item] = await blocksByHeight(n, 1n, 1, head.head_topology.id);
     expect(item!.block!.transactions.map((t) => t.id)).toEqual([tx.id]);
   });
@@ -208,7 +202,10 @@ describe('automatic block production', () => {
 
   it('produces blocks on a timer, empty ones too, starting at once', async () => {
     const n = await node({ manual: false, blockTimeMs: 20 });
-    const head = await poll(() => headInfo(n), (h) => h.head_topology.height >= 3n);
+    const head = await until('block 3', async () => {
+      const h = await headInfo(n);
+      return h.head_topology.height >= 3n ? h : undefined;
+    });
     expect(head.head_block_time).toBeGreaterThan(0n);
     const items = await blocksByHeight(n, 1n, 3, head.head_topology.id);
     expect(items.every((i, k) => k === 0 || equalBytes(i.block!.header!.previous, items[k - 1]!.block_id!))).toBe(true);

@@ -11,7 +11,9 @@ import { afterEach } from 'vitest';
 import { openNode } from '../../src-main/devnet/node.ts';
 import type { DevnetConfig, DevnetNode } from '../../src-main/devnet/types.ts';
 
-export const KOIN = 100_000_000n;
+import { KOIN } from '../helpers/constants.ts';
+
+export { KOIN };
 
 /**
  * A factory of test nodes: manual block production (tests drive blocks by hand), signatures recovered on the

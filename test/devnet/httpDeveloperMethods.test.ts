@@ -8,8 +8,8 @@ import { addressFromString } from '../../src-main/koinos/address.ts';
 import { TOKEN_METHODS } from '../../src-main/koinos/koin.ts';
 import { startDevnet, type Devnet } from '../../src-main/devnet/server/startDevnet.ts';
 import { koinBalance, nextNonce, rpc, rpcError, signedOperationsJson, transferJson } from './httpHelpers.ts';
+import { KOIN } from '../helpers/constants.ts';
 
-const KOIN = 100_000_000n;
 const INITIAL = 1_000_000n * KOIN;
 
 let devnet: Devnet;

@@ -10,8 +10,8 @@ import { addressFromPublicKey, addressToString } from '../../src-main/koinos/add
 import { privateKeyFromHex, publicKeyFromPrivateKey } from '../../src-main/koinos/keys.ts';
 import { KOIN_METHODS } from '../../src-main/koinos/koin.ts';
 import { corruptAddress, expectAddressError, invalidAddresses, rest, rpc, transferJson } from './httpHelpers.ts';
+import { KOIN } from '../helpers/constants.ts';
 
-const KOIN = 100_000_000n;
 const INITIAL = 1_000_000n * KOIN;
 const STRANGER = addressToString(addressFromPublicKey(publicKeyFromPrivateKey(privateKeyFromHex('22'.repeat(32)))));
 const UNKNOWN_ID = `0x1220${'ab'.repeat(32)}`;

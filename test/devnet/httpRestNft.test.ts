@@ -14,8 +14,8 @@ import { startDevnet, type Devnet } from '../../src-main/devnet/server/startDevn
 import { uploadKoinosbox } from '../wallet/chain/wasmToken.ts';
 import { method } from './koilibContract.ts';
 import { rest, rpc, signedOperationsJson } from './httpHelpers.ts';
+import { KOIN } from '../helpers/constants.ts';
 
-const KOIN = 100_000_000n;
 const SEED = 'koinos-wallet rest nft collection key';
 const WAIT_MS = 60_000;
 const kcs5 = parseAbi(KCS5_ABI);

@@ -9,8 +9,8 @@ import type { Operation } from '../../src-main/koinos/types.ts';
 import { KOIN_ABI } from '../../src-main/devnet/contracts/abi/systemAbis.ts';
 import { startDevnet, type Devnet } from '../../src-main/devnet/server/startDevnet.ts';
 import { rest, rpc, signedOperationsJson } from './httpHelpers.ts';
+import { KOIN } from '../helpers/constants.ts';
 
-const KOIN = 100_000_000n;
 const kcs4 = parseAbi(KOIN_ABI);
 let devnet: Devnet;
 let url: string;

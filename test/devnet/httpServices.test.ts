@@ -10,8 +10,8 @@ import { TOKEN_METHODS, VHP_METHODS } from '../../src-main/koinos/koin.ts';
 import { nonceToBytes } from '../../src-main/koinos/transaction.ts';
 import { startDevnet, type Devnet } from '../../src-main/devnet/server/startDevnet.ts';
 import { nextNonce, rest, rpc, rpcError, signedOperationsJson, transferJson } from './httpHelpers.ts';
+import { KOIN } from '../helpers/constants.ts';
 
-const KOIN = 100_000_000n;
 
 let devnet: Devnet;
 let url: string;

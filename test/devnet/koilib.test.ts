@@ -4,8 +4,8 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { Contract, Provider, Signer, utils } from 'koilib';
 import { startDevnet, type Devnet } from '../../src-main/devnet/server/startDevnet.ts';
 import { koinBalance, rest, rpc } from './httpHelpers.ts';
+import { KOIN } from '../helpers/constants.ts';
 
-const KOIN = 100_000_000n;
 const INITIAL = 1_000_000n * KOIN;
 
 let devnet: Devnet;

@@ -14,8 +14,8 @@ import { addressFromString } from '../../src-main/koinos/address.ts';
 import { fromBase64, toBase64Url } from '../../src-main/koinos/bytes.ts';
 import { decode, encode } from '../../src-main/koinos/codec.ts';
 import { failure, method, write } from './koilibContract.ts';
+import { KOIN } from '../helpers/constants.ts';
 
-const KOIN = 100_000_000n;
 /** koilib's own e2e suite hard-codes harbinger chain #1's KOIN (joticajulian/koilib tests/wallet.e2e-spec.ts). */
 const KOILIB_KOIN = '19JntSm8pSNETT9aHTwAUHC5RMoaSmgZPJ';
 const MAINNET = {

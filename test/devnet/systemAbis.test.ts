@@ -8,10 +8,10 @@ import { Contract, Provider } from 'koilib';
 import { startDevnet, type Devnet } from '../../src-main/devnet/server/startDevnet.ts';
 import { KCS5_ABI, KOIN_ABI, VHP_ABI } from '../../src-main/devnet/contracts/abi/systemAbis.ts';
 import { rest, rpc, transferJson } from './httpHelpers.ts';
+import { KOIN } from '../helpers/constants.ts';
 
 const ABI_DIR = join(import.meta.dirname, '../../src-main/devnet/contracts/abi');
 const file = (name: string) => readFileSync(join(ABI_DIR, name), 'utf8');
-const KOIN = 100_000_000n;
 
 let devnet: Devnet;
 let blockId: string;

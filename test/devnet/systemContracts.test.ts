@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src-main/devnet/server/startDevnet.ts';
 import { RESOURCE_LIMITS } from '../../src-main/devnet/state/resources.ts';
 import { failure, method, write } from './koilibContract.ts';
+import { KOIN } from '../helpers/constants.ts';
 
-const KOIN = 100_000_000n;
 /** koinos-cli .koinosrc (mainnet), as src-main/devnet/shapes.ts names it; read here so a wrong table fails the test. */
 const MAINNET = {
   koin: '19GYjDBVXU7keLbYvMLazsGQn3GTWHjHkK',

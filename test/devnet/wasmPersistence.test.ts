@@ -9,9 +9,9 @@ import type { TransactionJson } from 'koilib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawnDevnet, type DevnetProcess } from './devnetProcess.ts';
 import { method } from './koilibContract.ts';
+import { KOIN } from '../helpers/constants.ts';
 
 const TOKEN_DIR = join(import.meta.dirname, '../../node_modules/@koinosbox/contracts/assembly/token');
-const KOIN = 100_000_000n;
 
 const running: DevnetProcess[] = [];
 let dir: string | undefined;

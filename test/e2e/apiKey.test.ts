@@ -2,7 +2,7 @@
 // the right key the dashboard shows the account's balance.
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestDevnet, type TestDevnet } from './devnetProcess.ts';
-import { addCustomNetwork, alertText, chromiumMissing, createWallet, go, startE2eWallet, type E2eWallet } from './harness.ts';
+import { addCustomNetwork, alertText, chromiumMissing, go, useE2eWallet, type E2eWallet } from './harness.ts';
 
 const missing = chromiumMissing();
 const RIGHT_KEY = 'e2e-right-api-key';
@@ -18,9 +18,8 @@ describe.skipIf(missing !== undefined)('a custom network with an API key in the 
 
   it('explains a wrong key and works with the right one', async () => {
     node = await startTestDevnet({ apiKey: RIGHT_KEY });
-    e2e = await startE2eWallet({ name: 'api-key' });
+    e2e = await useE2eWallet({ name: 'api-key' });
     const { page, shots } = e2e;
-    await createWallet(page);
     await addCustomNetwork(page, 'Keyed node', node.jsonRpcUrl, 'a-wrong-key');
     await shots.take(page, 'network-added');
 

@@ -7,11 +7,9 @@ import {
   addCustomNetwork,
   alertText,
   chromiumMissing,
-  createWallet,
   go,
-  importDevAccount,
   selectAccount,
-  startE2eWallet,
+  useE2eWallet,
   type E2eWallet,
 } from './harness.ts';
 
@@ -25,10 +23,10 @@ describe.skipIf(missing !== undefined)('error messages in the browser', () => {
   });
 
   it('explains an invalid address, an amount above the mana and a node that is down, and keeps working', async () => {
-    e2e = await startE2eWallet({ name: 'errors' });
-    const { page, shots } = e2e;
-    await createWallet(page);
-    const devAddress = await importDevAccount(page, 0);
+    const ready = await useE2eWallet({ name: 'errors', devAccounts: [0] });
+    e2e = ready;
+    const { page, shots } = ready;
+    const devAddress = ready.dev[0]!;
     await selectAccount(page, 'Devnet account 0');
     await go(page, 'Dashboard');
     await page.getByTestId('balance-KOIN').waitFor({ timeout: 20_000 });

@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { startBrowserShell, type BrowserShell } from '../../src-main/shells/browser/browserShell.ts';
+import type { Clock } from '../../src-main/wallet/vault/idleTimer.ts';
 import { loadKeytar } from '../../src-main/wallet/vault/secretStore.ts';
 import { createWalletApp, type WalletApp, type WalletAppOptions } from '../../src-main/wallet/walletApp.ts';
 
@@ -52,6 +53,8 @@ export interface E2eOptions {
   nftMedia?: WalletAppOptions['nftMedia'];
   /** The wallet's environment overrides (KOINOS_WALLET_WC_RELAY_URL, KOINOS_WALLET_WC_PROJECT_ID). */
   env?: Record<string, string>;
+  /** The vault's clock (default: the system's); a hand-driven one lets a test reach the idle lock without waiting. */
+  clock?: Clock;
 }
 
 /** Starts the wallet, the browser shell and Chromium, and opens the printed URL. */
@@ -64,7 +67,7 @@ export async function startE2eWallet(options: E2eOptions): Promise<E2eWallet> {
   const wallet = await createWalletApp({
     dataDir,
     keychain,
-    vault: { keychainService },
+    vault: { keychainService, ...(options.clock ? { clock: options.clock } : {}) },
     devnet: { port: 0, devnet: { blockTimeMs: 200, accounts: 3, log: () => {}, ...options.devnet } },
     polling: { headMs: 250, transactionsMs: 150 },
     log: (line) => logs.push(line),
@@ -114,6 +117,41 @@ export async function startE2eWallet(options: E2eOptions): Promise<E2eWallet> {
       expect(pageErrors, `page errors; wallet log:\n${logs.join('\n')}`).toEqual([]);
     },
   };
+}
+
+/** A wallet of {@link useE2eWallet}: its first account and the development accounts it signs with. */
+export interface E2eWalletReady extends E2eWallet {
+  /** The address of "Account 1", the first account of a new phrase. */
+  own: string;
+  /** The addresses of the development accounts imported to sign ("Devnet account N"), in the order asked for. */
+  dev: string[];
+}
+
+/**
+ * The wallet most e2e tests start from, made through the wallet's own handlers instead of the screens (the first run
+ * through the screens is the subject of sendAndHistory.test.ts and idleLock.test.ts): created with PASSWORD, "Account 1"
+ * from a new 12-word phrase, development accounts `devAccounts` imported to sign; then the page is loaded on it.
+ * @example
+ * e2e = await useE2eWallet({ name: 'errors', devAccounts: [0] });
+ * await selectAccount(e2e.page, 'Devnet account 0');
+ */
+export async function useE2eWallet(options: E2eOptions & { devAccounts?: number[] }): Promise<E2eWalletReady> {
+  const e2e = await startE2eWallet(options);
+  try {
+    const call = e2e.wallet.handlers;
+    await call['vault:create']({ password: PASSWORD });
+    const phrase = await call['accounts:newPhrase']({ words: 12 });
+    const checks = phrase.checkPositions.map((position) => ({ position, word: phrase.words[position - 1]! }));
+    const own = (await call['accounts:confirmPhrase']({ draftId: phrase.draftId, name: 'Account 1', checks })).address;
+    const dev: string[] = [];
+    for (const index of options.devAccounts ?? []) dev.push((await call['devnet:importAccount']({ index, watchOnly: false })).address);
+    await e2e.page.reload();
+    await e2e.page.getByRole('navigation', { name: 'Screens' }).waitFor();
+    return { ...e2e, own, dev };
+  } catch (error) {
+    await e2e.stop().catch(() => {});
+    throw error;
+  }
 }
 
 /** Numbered screenshots of a test's steps, each in the light and the dark theme. */

@@ -1,7 +1,7 @@
 // End to end: the Local network's shape, chosen on the Networks screen. A new chain shaped like mainnet is started
 // from there, the screen says which shape runs, and the dashboard's KOIN is then mainnet's KOIN contract.
 import { afterEach, describe, expect, it } from 'vitest';
-import { chromiumMissing, createWallet, go, startE2eWallet, type E2eWallet } from './harness.ts';
+import { chromiumMissing, go, useE2eWallet, type E2eWallet } from './harness.ts';
 
 const missing = chromiumMissing();
 
@@ -13,9 +13,8 @@ describe.skipIf(missing !== undefined)('the Local network shape in the browser',
   });
 
   it('starts a new local chain shaped like mainnet from the Networks screen', async () => {
-    e2e = await startE2eWallet({ name: 'local-shape' });
+    e2e = await useE2eWallet({ name: 'local-shape' });
     const { page, shots, wallet } = e2e;
-    await createWallet(page);
     await go(page, 'Networks');
     const shape = page.getByTestId('local-shape');
     await expect.poll(() => shape.textContent(), { timeout: 20_000 }).toBe("The devnet's own addresses");

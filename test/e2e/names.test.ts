@@ -6,7 +6,7 @@
 import { Contract, Provider, Signer } from 'koilib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { devKey } from '../../src-main/devnet/chain/devKeys.ts';
-import { approve, chromiumMissing, createWallet, go, importDevAccount, selectAccount, startE2eWallet, type E2eWallet } from './harness.ts';
+import { approve, chromiumMissing, go, selectAccount, useE2eWallet, type E2eWallet } from './harness.ts';
 import type { Page } from 'playwright-core';
 
 const missing = chromiumMissing();
@@ -55,10 +55,8 @@ describe.skipIf(missing !== undefined)('names and contacts in the browser', () =
   });
 
   it('sends to @name and name.koin, warns of a first payment, adds a contact from the receipt and reuses it', async () => {
-    e2e = await startE2eWallet({ name: 'names', devnet: { shape: { like: 'mainnet' } } });
+    e2e = await useE2eWallet({ name: 'names', devnet: { shape: { like: 'mainnet' } }, devAccounts: [0] });
     const { page, shots, wallet } = e2e;
-    await createWallet(page);
-    await importDevAccount(page, 0);
     await selectAccount(page, 'Devnet account 0');
     const { url, accounts } = await wallet.handlers['devnet:status']();
     const carol = await register(url!, NICKNAMES_MAINNET, 2, 'mint', (to) => ({ to, token_id: `0x${Buffer.from('carol').toString('hex')}` }));

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { devKey } from '../../src-main/devnet/chain/devKeys.ts';
 import { png, SVG, uploadCollection } from '../wallet/chain/nftFixtures.ts';
 import { testServer } from '../wallet/chain/helpers.ts';
-import { addCustomNetwork, alertText, approve, chromiumMissing, createWallet, go, importDevAccount, selectAccount, startE2eWallet, type E2eWallet } from './harness.ts';
+import { addCustomNetwork, alertText, approve, chromiumMissing, go, selectAccount, useE2eWallet, type E2eWallet } from './harness.ts';
 
 const missing = chromiumMissing();
 const PNG = png(32, [40, 110, 220]);
@@ -19,11 +19,11 @@ describe.skipIf(missing !== undefined)('NFTs in the browser', () => {
 
   it('adds a collection by address, shows an NFT with its image where images are fetched, and sends it through the review', async () => {
     // The media server listens on 127.0.0.1, which the wallet refuses unless its constructor says otherwise.
-    e2e = await startE2eWallet({ name: 'nfts', nftMedia: { allowLoopbackForTests: true } });
-    const { page, shots, wallet } = e2e;
-    await createWallet(page);
-    const ownAddress = (await page.getByRole('main').getByRole('code').first().textContent())?.trim() ?? '';
-    const devAddress = await importDevAccount(page, 0);
+    const ready = await useE2eWallet({ name: 'nfts', nftMedia: { allowLoopbackForTests: true }, devAccounts: [0] });
+    e2e = ready;
+    const { page, shots, wallet } = ready;
+    const ownAddress = ready.own;
+    const devAddress = ready.dev[0]!;
     await selectAccount(page, 'Devnet account 0');
 
     const media = await testServer((req, res) => {

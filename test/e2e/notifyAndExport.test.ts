@@ -3,7 +3,7 @@
 // in History; the setting is in Settings; History exports a CSV that is saved as a download.
 import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { approve, chromiumMissing, createWallet, go, importDevAccount, selectAccount, startE2eWallet, type E2eWallet } from './harness.ts';
+import { approve, chromiumMissing, go, selectAccount, useE2eWallet, type E2eWallet } from './harness.ts';
 
 const missing = chromiumMissing();
 
@@ -40,14 +40,13 @@ describe.skipIf(missing !== undefined)('notifications and export in the browser'
   });
 
   it('notifies an inclusion through the Notification API, opens its entry on click, and exports the history as CSV', async () => {
-    e2e = await startE2eWallet({ name: 'notify-and-export' });
+    e2e = await useE2eWallet({ name: 'notify-and-export', devAccounts: [0] });
     const { page, context, shell, wallet, shots } = e2e;
     await context.grantPermissions(['notifications'], { origin: new URL(shell.url).origin });
     await context.addInitScript({ content: RECORD_NOTIFICATIONS });
     await page.reload();
-    await createWallet(page);
+    await page.getByRole('navigation', { name: 'Screens' }).waitFor();
     const own = (await wallet.handlers['accounts:list']())[0]!;
-    await importDevAccount(page, 0);
     await selectAccount(page, 'Devnet account 0');
 
     await go(page, 'Settings');

@@ -8,12 +8,10 @@ import { startTestDevnet, type TestDevnet } from './devnetProcess.ts';
 import {
   addCustomNetwork,
   chromiumMissing,
-  createWallet,
   exportUnsigned,
-  importDevAccount,
   selectAccount,
   signOffline,
-  startE2eWallet,
+  useE2eWallet,
   submitSigned,
   type E2eWallet,
 } from './harness.ts';
@@ -31,10 +29,10 @@ describe.skipIf(missing !== undefined)('offline signing in the browser', () => {
 
   it('exports an unsigned transfer, signs it with the node down, and submits it when the node is back', async () => {
     node = await startTestDevnet();
-    e2e = await startE2eWallet({ name: 'offline' });
-    const { page, shots } = e2e;
-    await createWallet(page);
-    const payer = await importDevAccount(page, 0);
+    const ready = await useE2eWallet({ name: 'offline', devAccounts: [0] });
+    e2e = ready;
+    const { page, shots } = ready;
+    const payer = ready.dev[0]!;
     await selectAccount(page, 'Devnet account 0');
     await addCustomNetwork(page, 'Test node', node.jsonRpcUrl);
 

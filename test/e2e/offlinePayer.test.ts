@@ -8,12 +8,10 @@ import { startTestDevnet, type TestDevnet } from './devnetProcess.ts';
 import {
   addCustomNetwork,
   chromiumMissing,
-  createWallet,
   go,
-  importDevAccount,
   selectAccount,
   signOffline,
-  startE2eWallet,
+  useE2eWallet,
   submitSigned,
   transactionText,
   type E2eWallet,
@@ -38,11 +36,11 @@ describe.skipIf(missing !== undefined)('an offline transfer with a separate paye
 
   it('is exported with a payer, signed by the payer and the sender on two machines, and included once submitted', async () => {
     node = await startTestDevnet();
-    const senderMachine = await startE2eWallet({ name: 'offline-payer-sender' });
+    const senderMachine = await useE2eWallet({ name: 'offline-payer-sender', devAccounts: [1] });
     wallets.push(senderMachine);
     const page = senderMachine.page;
-    await createWallet(page);
-    const sender = await importDevAccount(page, 1);
+    const sender = senderMachine.dev[0]!;
+    await go(page, 'Networks');
     await page.getByRole('button', { name: 'Watch development account 0' }).click();
     await page.getByRole('status').filter({ hasText: 'Devnet account 0' }).waitFor();
     await selectAccount(page, 'Devnet account 1');
@@ -64,10 +62,9 @@ describe.skipIf(missing !== undefined)('an offline transfer with a separate paye
     await senderMachine.shots.take(page, 'offline-payer-exported');
 
     // The payer's machine: its own wallet with only the payer's key, no network needed to sign.
-    const payerMachine = await startE2eWallet({ name: 'offline-payer-payer' });
+    const payerMachine = await useE2eWallet({ name: 'offline-payer-payer', devAccounts: [0] });
     wallets.push(payerMachine);
-    await createWallet(payerMachine.page);
-    expect(await importDevAccount(payerMachine.page, 0)).toBe(payer);
+    expect(payerMachine.dev[0]).toBe(payer);
     const byPayer = await signOffline(payerMachine.page, unsigned, payerMachine.shots);
     expect(await stillNeeded(payerMachine.page, 'Signed transaction')).toEqual([sender]);
     await payerMachine.shots.take(payerMachine.page, 'offline-payer-signed-by-payer');

@@ -2,7 +2,7 @@
 // says who pays and lists both signers; one approval, whose dialog names the co-signer, covers both signatures; the
 // transfer is included.
 import { afterEach, describe, expect, it } from 'vitest';
-import { approve, chromiumMissing, createWallet, go, importDevAccount, selectAccount, startE2eWallet, type E2eWallet } from './harness.ts';
+import { approve, chromiumMissing, go, selectAccount, useE2eWallet, type E2eWallet } from './harness.ts';
 
 const missing = chromiumMissing();
 
@@ -14,11 +14,10 @@ describe.skipIf(missing !== undefined)('a send paid by another account', () => {
   });
 
   it('reviews who pays and who signs, asks one approval for both signatures, and is included', async () => {
-    e2e = await startE2eWallet({ name: 'send-payer' });
-    const { page, shots } = e2e;
-    await createWallet(page);
-    const payer = await importDevAccount(page, 0);
-    const sender = await importDevAccount(page, 1);
+    const ready = await useE2eWallet({ name: 'send-payer', devAccounts: [0, 1] });
+    e2e = ready;
+    const { page, shots } = ready;
+    const [payer, sender] = ready.dev as [string, string];
     const accounts = page.getByRole('combobox', { name: 'Account', exact: true }).getByRole('option');
     await expect.poll(async () => (await accounts.allTextContents()).some((o) => o.startsWith('Devnet account 1'))).toBe(true);
     await selectAccount(page, 'Devnet account 1');

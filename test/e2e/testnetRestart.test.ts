@@ -4,13 +4,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   alertText,
   chromiumMissing,
-  createWallet,
   exportUnsigned,
   go,
-  importDevAccount,
   selectAccount,
   signOffline,
-  startE2eWallet,
+  useE2eWallet,
   submitSigned,
   type E2eWallet,
 } from './harness.ts';
@@ -25,10 +23,8 @@ describe.skipIf(missing !== undefined)('a testnet restart in the browser', () =>
   });
 
   it('warns that the chain ID changed and refuses a transaction signed for the old one', async () => {
-    e2e = await startE2eWallet({ name: 'testnet-restart' });
+    e2e = await useE2eWallet({ name: 'testnet-restart', devAccounts: [0] });
     const { page, shots } = e2e;
-    await createWallet(page);
-    await importDevAccount(page, 0);
     await selectAccount(page, 'Devnet account 0');
     await go(page, 'Dashboard');
     const chainId = page.getByTestId('chain-id');

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { devKey } from '../../src-main/devnet/chain/devKeys.ts';
 import { uploadKoinosbox } from '../wallet/chain/wasmToken.ts';
-import { alertText, amountText, approve, chromiumMissing, createWallet, go, importDevAccount, selectAccount, startE2eWallet, type E2eWallet } from './harness.ts';
+import { alertText, amountText, approve, chromiumMissing, go, selectAccount, useE2eWallet, type E2eWallet } from './harness.ts';
 
 const missing = chromiumMissing();
 const TKN = 100_000_000n;
@@ -18,11 +18,11 @@ describe.skipIf(missing !== undefined)('an uploaded KCS-4 token in the browser',
   });
 
   it('adds the token by address, shows its balance, sends it, shows both histories decoded, shows it gone after a reset and removes it', async () => {
-    e2e = await startE2eWallet({ name: 'wasm-token' });
-    const { page, shots, wallet } = e2e;
-    await createWallet(page);
-    const ownAddress = (await page.getByRole('main').getByRole('code').first().textContent())?.trim() ?? '';
-    const devAddress = await importDevAccount(page, 0);
+    const ready = await useE2eWallet({ name: 'wasm-token', devAccounts: [0] });
+    e2e = ready;
+    const { page, shots, wallet } = ready;
+    const ownAddress = ready.own;
+    const devAddress = ready.dev[0]!;
     await selectAccount(page, 'Devnet account 0');
 
     // A contract developer uploads the token and mints to development account 0 (funded by account 2, not in the wallet).

@@ -3,13 +3,13 @@
 import { describe, expect, it } from 'vitest';
 import { IPC_CHANNELS, type IpcChannel } from '../../src-main/ipc/contract.ts';
 import { ARGUMENT_PARSERS, parseArguments } from '../../src-main/ipc/argumentParsers.ts';
-import { walletError } from '../walletError.ts';
 import { SAMPLE_ARGUMENTS } from './sampleArguments.ts';
+import { expectWalletError } from '../helpers/expectWalletError.ts';
 
 const ADDRESS = '1GE2JqXw5LMQaU1sj82Dy8ZEe2BRXQS1cs';
 
 function refusal(channel: IpcChannel, args: unknown): string {
-  return walletError('INVALID_ARGUMENT', () => parseArguments(channel, args)).shortMessage;
+  return expectWalletError(() => parseArguments(channel, args), 'INVALID_ARGUMENT').shortMessage;
 }
 
 describe('argument parsers', () => {

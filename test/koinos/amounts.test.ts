@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { utils as koilibUtils } from 'koilib';
 import { KOIN_DECIMALS, UINT64_MAX, formatAmount, parseAmount } from '../../src-main/koinos/amounts.ts';
 import { vector } from '../vectors.ts';
-import { walletError } from '../walletError.ts';
+import { expectWalletError } from '../helpers/expectWalletError.ts';
 
 describe('parseAmount', () => {
   const valid: Array<[text: string, units: bigint, decimals?: number]> = [
@@ -57,7 +57,7 @@ describe('parseAmount', () => {
   ];
   for (const [input, message, decimals] of invalid) {
     it(`rejects ${typeof input === 'string' ? JSON.stringify(input) : String(input)} saying what was expected`, () => {
-      const error = walletError(undefined, () => parseAmount(input as string, decimals));
+      const error = expectWalletError(() => parseAmount(input as string, decimals));
       expect(error.code).toBe('INVALID_AMOUNT');
       if (typeof message === 'string') expect(error.shortMessage).toBe(message);
       else expect(error.shortMessage).toMatch(message);
@@ -65,11 +65,11 @@ describe('parseAmount', () => {
   }
 
   it('explains the decimal separator when a comma is used', () => {
-    expect(walletError(undefined, () => parseAmount('1,5')).metaMessages.join(' ')).toMatch(/"\." as the decimal separator/);
+    expect(expectWalletError(() => parseAmount('1,5')).metaMessages.join(' ')).toMatch(/"\." as the decimal separator/);
   });
 
   it('rejects a number of decimals that is not an integer from 0 to 255', () => {
-    for (const decimals of [-1, 1.5, 256]) expect(walletError(undefined, () => parseAmount('1', decimals)).code).toBe('INVALID_ARGUMENT');
+    for (const decimals of [-1, 1.5, 256]) expect(expectWalletError(() => parseAmount('1', decimals)).code).toBe('INVALID_ARGUMENT');
   });
 
   it('reads the amount of the koinos-cli offline transfer (docs-cli-offline-tx) as its on-chain value', () => {
@@ -101,13 +101,13 @@ describe('formatAmount', () => {
   }
 
   it('rejects a negative amount and a value that is not a bigint', () => {
-    const negative = walletError(undefined, () => formatAmount(-1n));
+    const negative = expectWalletError(() => formatAmount(-1n));
     expect(negative.code).toBe('INVALID_AMOUNT');
     expect(negative.shortMessage).toBe('expected a non-negative amount, got -1n');
-    expect(walletError(undefined, () => formatAmount(5 as unknown as bigint)).shortMessage).toBe(
+    expect(expectWalletError(() => formatAmount(5 as unknown as bigint)).shortMessage).toBe(
       'expected an amount in base units as a bigint, got number 5',
     );
-    expect(walletError(undefined, () => formatAmount(1n, -1)).code).toBe('INVALID_ARGUMENT');
+    expect(expectWalletError(() => formatAmount(1n, -1)).code).toBe('INVALID_ARGUMENT');
   });
 
   it('writes what koilib formatUnits writes (the REST API balance form)', () => {

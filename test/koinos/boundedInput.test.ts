@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseAmount } from '../../src-main/koinos/amounts.ts';
 import { MAX_JSON_DEPTH, jsonDepth } from '../../src-main/koinos/jsonDepth.ts';
 import { parseTransactionText } from '../../src-main/koinos/transactionText.ts';
-import { walletError } from '../walletError.ts';
+import { expectWalletError } from '../helpers/expectWalletError.ts';
 
 describe('jsonDepth', () => {
   it('counts nesting of objects and arrays, not brackets inside strings', () => {
@@ -20,13 +20,13 @@ describe('jsonDepth', () => {
 
   it('makes the CLI refuse a transaction nested deeper than any is', () => {
     const deep = `{"header":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
-    expect(walletError('INVALID_TRANSACTION', () => parseTransactionText(deep)).shortMessage).toMatch(/JSON nested more than 64 levels deep, which no transaction is$/);
+    expect(expectWalletError(() => parseTransactionText(deep), 'INVALID_TRANSACTION').shortMessage).toMatch(/JSON nested more than 64 levels deep, which no transaction is$/);
   });
 });
 
 describe('parseAmount', () => {
   it('refuses more whole digits than any uint64 amount has, before reading them', () => {
-    expect(walletError('INVALID_AMOUNT', () => parseAmount('9'.repeat(1_000_000))).shortMessage).toBe(
+    expect(expectWalletError(() => parseAmount('9'.repeat(1_000_000)), 'INVALID_AMOUNT').shortMessage).toBe(
       'expected an amount of at most 184467440737.09551615, got 1000000 whole digits',
     );
     expect(parseAmount(`${'0'.repeat(1000)}1.5`)).toBe(150_000_000n); // leading zeros are not significant

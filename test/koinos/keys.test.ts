@@ -31,8 +31,8 @@ import {
   validateMnemonic,
 } from '../../src-main/koinos/keys.ts';
 import { ripemd160, sha256 } from '../../src-main/koinos/hash.ts';
-import { walletError } from '../walletError.ts';
 import { vector } from '../vectors.ts';
+import { expectWalletError } from '../helpers/expectWalletError.ts';
 
 const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 
@@ -142,7 +142,7 @@ describe('checksum validity (koilib-checksum)', () => {
   it('rejects each invalid address with the expected and found checksums', () => {
     for (const address of v.invalid_addresses) {
       expect(isAddress(address)).toBe(false);
-      const error = walletError('INVALID_ADDRESS', () => addressFromString(address));
+      const error = expectWalletError(() => addressFromString(address), 'INVALID_ADDRESS');
       const bytes = bs58.decode(address);
       const expected = toHex(nobleSha256(nobleSha256(bytes.subarray(0, 21))).subarray(0, 4));
       expect(error.shortMessage).toBe(
@@ -154,7 +154,7 @@ describe('checksum validity (koilib-checksum)', () => {
   it('rejects each invalid WIF for its checksum without quoting it', () => {
     for (const wif of v.invalid_wifs) {
       expect(isWif(wif)).toBe(false);
-      const error = walletError('INVALID_WIF', () => privateKeyFromWif(wif));
+      const error = expectWalletError(() => privateKeyFromWif(wif), 'INVALID_WIF');
       expect(error.shortMessage).toBe('WIF checksum does not match');
       expectNoSecret(error, wif);
     }
@@ -174,20 +174,20 @@ describe('WIF encoding (crypto-cpp-wif-foobar)', () => {
   });
 
   it('rejects a WIF whose checksum was changed', () => {
-    const error = walletError('INVALID_WIF', () => privateKeyFromWif(v.must_reject.bad_checksum));
+    const error = expectWalletError(() => privateKeyFromWif(v.must_reject.bad_checksum), 'INVALID_WIF');
     expect(error.shortMessage).toBe('WIF checksum does not match');
     expectNoSecret(error, v.must_reject.bad_checksum);
   });
 
   it('rejects a WIF whose secret was changed (the stored checksum no longer matches)', () => {
     // The vector flips one byte of the key and keeps the old checksum, so the checksum is what fails.
-    const error = walletError('INVALID_WIF', () => privateKeyFromWif(v.must_reject.bad_secret));
+    const error = expectWalletError(() => privateKeyFromWif(v.must_reject.bad_secret), 'INVALID_WIF');
     expect(error.shortMessage).toBe('WIF checksum does not match');
     expectNoSecret(error, v.must_reject.bad_secret);
   });
 
   it('rejects a WIF with another prefix byte, naming the byte', () => {
-    const error = walletError('INVALID_WIF', () => privateKeyFromWif(v.must_reject.bad_prefix));
+    const error = expectWalletError(() => privateKeyFromWif(v.must_reject.bad_prefix), 'INVALID_WIF');
     expect(error.shortMessage).toBe('WIF prefix byte must be 0x80, got 0x70');
     expectNoSecret(error, v.must_reject.bad_prefix);
   });
@@ -198,27 +198,27 @@ describe('malformed WIFs', () => {
 
   it('rejects a zero key and a key not below n even with a valid checksum', () => {
     const zero = base58check(Uint8Array.of(0x80, ...new Uint8Array(32), 0x01));
-    expect(walletError('INVALID_WIF', () => privateKeyFromWif(zero)).shortMessage).toMatch(/got zero$/);
+    expect(expectWalletError(() => privateKeyFromWif(zero), 'INVALID_WIF').shortMessage).toMatch(/got zero$/);
     const n = base58check(Uint8Array.of(0x80, ...scalarBytes(N)));
-    expect(walletError('INVALID_WIF', () => privateKeyFromWif(n)).shortMessage).toMatch(/not below n$/);
+    expect(expectWalletError(() => privateKeyFromWif(n), 'INVALID_WIF').shortMessage).toMatch(/not below n$/);
     const nMinus1 = base58check(Uint8Array.of(0x80, ...scalarBytes(N - 1n), 0x01));
     expect(toHex(privateKeyFromWif(nMinus1).privateKey)).toBe((N - 1n).toString(16));
   });
 
   it('rejects a payload of the wrong length, naming it', () => {
     const short = base58check(Uint8Array.of(0x80, ...key().subarray(0, 31)));
-    expect(walletError('INVALID_WIF', () => privateKeyFromWif(short)).shortMessage).toBe(
+    expect(expectWalletError(() => privateKeyFromWif(short), 'INVALID_WIF').shortMessage).toBe(
       'expected a WIF private key of 37 or 38 bytes, got 36',
     );
     const long = base58check(Uint8Array.of(0x80, ...key(), 0x01, 0x01));
-    expect(walletError('INVALID_WIF', () => privateKeyFromWif(long)).shortMessage).toBe(
+    expect(expectWalletError(() => privateKeyFromWif(long), 'INVALID_WIF').shortMessage).toBe(
       'expected a WIF private key of 37 or 38 bytes, got 39',
     );
   });
 
   it('rejects a compression flag other than 0x01', () => {
     const wif = base58check(Uint8Array.of(0x80, ...key(), 0x02));
-    const error = walletError('INVALID_WIF', () => privateKeyFromWif(wif));
+    const error = expectWalletError(() => privateKeyFromWif(wif), 'INVALID_WIF');
     expect(error.shortMessage).toBe('WIF compression flag must be 0x01, got 0x02');
     expectNoSecret(error, wif);
   });
@@ -226,14 +226,14 @@ describe('malformed WIFs', () => {
   it('rejects a character outside base58 by position, without quoting the WIF', () => {
     const wif = vector('crypto-cpp-wif-foobar').wif_compressed as string;
     const typo = wif.slice(0, 10) + '0' + wif.slice(11);
-    const error = walletError('INVALID_WIF', () => privateKeyFromWif(typo));
+    const error = expectWalletError(() => privateKeyFromWif(typo), 'INVALID_WIF');
     expect(error.shortMessage).toBe('expected a WIF private key in base58, got a character base58 does not use at character 11');
     expectNoSecret(error, typo);
   });
 
   it('rejects empty and non-string input', () => {
-    walletError('INVALID_WIF', () => privateKeyFromWif(''));
-    walletError('INVALID_WIF', () => privateKeyFromWif(42 as unknown as string));
+    expectWalletError(() => privateKeyFromWif(''), 'INVALID_WIF');
+    expectWalletError(() => privateKeyFromWif(42 as unknown as string), 'INVALID_WIF');
     expect(isWif(undefined)).toBe(false);
   });
 });
@@ -244,7 +244,7 @@ describe('malformed addresses', () => {
   it('names the byte length when it is not 25', () => {
     const bytes = addressFromString(good());
     const short = bs58.encode(bytes.subarray(0, 24));
-    expect(walletError('INVALID_ADDRESS', () => addressFromString(short)).shortMessage).toBe(
+    expect(expectWalletError(() => addressFromString(short), 'INVALID_ADDRESS').shortMessage).toBe(
       'expected an address of 25 bytes, got 24',
     );
   });
@@ -253,32 +253,32 @@ describe('malformed addresses', () => {
     const body = addressFromString(good()).slice(0, 21);
     body[0] = 0x05;
     const p2sh = base58check(body);
-    expect(walletError('INVALID_ADDRESS', () => addressFromString(p2sh)).shortMessage).toBe(
+    expect(expectWalletError(() => addressFromString(p2sh), 'INVALID_ADDRESS').shortMessage).toBe(
       'expected the address version byte 0x00, got 0x05',
     );
   });
 
   it('names a character outside base58 and its position', () => {
     const typo = good().slice(0, 4) + 'O' + good().slice(5);
-    expect(walletError('INVALID_ADDRESS', () => addressFromString(typo)).shortMessage).toBe(
+    expect(expectWalletError(() => addressFromString(typo), 'INVALID_ADDRESS').shortMessage).toBe(
       'expected an address in base58, got "O" at character 5, which base58 does not use',
     );
   });
 
   it('rejects empty and non-string input, and bytes of the wrong length when encoding', () => {
-    expect(walletError('INVALID_ADDRESS', () => addressFromString('')).shortMessage).toBe(
+    expect(expectWalletError(() => addressFromString(''), 'INVALID_ADDRESS').shortMessage).toBe(
       'expected an address as base58 text, got an empty string',
     );
     expect(isAddress(null)).toBe(false);
-    expect(walletError('INVALID_ADDRESS', () => addressToString(new Uint8Array(24))).shortMessage).toBe(
+    expect(expectWalletError(() => addressToString(new Uint8Array(24)), 'INVALID_ADDRESS').shortMessage).toBe(
       'expected an address of 25 bytes, got 24',
     );
   });
 
   it('rejects a public key that is neither 33 nor 65 bytes with the right prefix', () => {
     const compressed = fromHex(vector('koilib-key-1').public_key_compressed_hex);
-    walletError('INVALID_ARGUMENT', () => addressFromPublicKey(compressed.subarray(1)));
-    walletError('INVALID_ARGUMENT', () => addressFromPublicKey(Uint8Array.of(0x04, ...compressed.subarray(1))));
+    expectWalletError(() => addressFromPublicKey(compressed.subarray(1)), 'INVALID_ARGUMENT');
+    expectWalletError(() => addressFromPublicKey(Uint8Array.of(0x04, ...compressed.subarray(1))), 'INVALID_ARGUMENT');
   });
 });
 
@@ -286,28 +286,28 @@ describe('private keys from hex', () => {
   it('accepts 1 and n-1 and rejects 0 and n', () => {
     expect(toHex(privateKeyFromHex('0'.repeat(63) + '1'))).toBe('0'.repeat(63) + '1');
     expect(toHex(privateKeyFromHex((N - 1n).toString(16)))).toBe((N - 1n).toString(16));
-    expect(walletError('INVALID_PRIVATE_KEY', () => privateKeyFromHex('0'.repeat(64))).shortMessage).toMatch(/got zero$/);
-    expect(walletError('INVALID_PRIVATE_KEY', () => privateKeyFromHex(N.toString(16))).shortMessage).toMatch(/not below n$/);
+    expect(expectWalletError(() => privateKeyFromHex('0'.repeat(64)), 'INVALID_PRIVATE_KEY').shortMessage).toMatch(/got zero$/);
+    expect(expectWalletError(() => privateKeyFromHex(N.toString(16)), 'INVALID_PRIVATE_KEY').shortMessage).toMatch(/not below n$/);
   });
 
   it('names the digit count and the position of a non-hex character without quoting the key', () => {
     const hex = vector('koilib-key-1').private_key_hex as string;
-    const short = walletError('INVALID_PRIVATE_KEY', () => privateKeyFromHex(hex.slice(1)));
+    const short = expectWalletError(() => privateKeyFromHex(hex.slice(1)), 'INVALID_PRIVATE_KEY');
     expect(short.shortMessage).toBe('expected a private key as 64 hex digits, got 63');
     expectNoSecret(short, hex.slice(1));
     const typo = hex.slice(0, 20) + 'g' + hex.slice(21);
-    const bad = walletError('INVALID_PRIVATE_KEY', () => privateKeyFromHex(typo));
+    const bad = expectWalletError(() => privateKeyFromHex(typo), 'INVALID_PRIVATE_KEY');
     expect(bad.shortMessage).toBe('expected a private key as 64 hex digits, got a character that is not a hex digit at character 21');
     expectNoSecret(bad, typo);
   });
 
   it('reports a mistyped pasted key as hex or WIF, whichever it resembles', () => {
     const v = vector('koilib-key-1');
-    expect(walletError('INVALID_PRIVATE_KEY', () => parsePrivateKey(v.private_key_hex.slice(2))).shortMessage).toBe(
+    expect(expectWalletError(() => parsePrivateKey(v.private_key_hex.slice(2)), 'INVALID_PRIVATE_KEY').shortMessage).toBe(
       'expected a private key as 64 hex digits, got 62',
     );
-    walletError('INVALID_WIF', () => parsePrivateKey(v.wif_compressed.slice(1)));
-    walletError('INVALID_PRIVATE_KEY', () => parsePrivateKey('   '));
+    expectWalletError(() => parsePrivateKey(v.wif_compressed.slice(1)), 'INVALID_WIF');
+    expectWalletError(() => parsePrivateKey('   '), 'INVALID_PRIVATE_KEY');
   });
 
   it('makes new random keys that are valid and distinct', () => {
@@ -319,10 +319,10 @@ describe('private keys from hex', () => {
   });
 
   it('rejects a private key of the wrong length where one is used', () => {
-    expect(walletError('INVALID_PRIVATE_KEY', () => publicKeyFromPrivateKey(new Uint8Array(31))).shortMessage).toBe(
+    expect(expectWalletError(() => publicKeyFromPrivateKey(new Uint8Array(31)), 'INVALID_PRIVATE_KEY').shortMessage).toBe(
       'expected a private key of 32 bytes, got 31',
     );
-    walletError('INVALID_PRIVATE_KEY', () => signDigest(new Uint8Array(32), new Uint8Array(32)));
+    expectWalletError(() => signDigest(new Uint8Array(32), new Uint8Array(32)), 'INVALID_PRIVATE_KEY');
   });
 });
 
@@ -391,7 +391,7 @@ describe('signatures', () => {
 
   it('rejects a signature that is not 65 bytes', () => {
     const digest = new Uint8Array(32);
-    expect(walletError('INVALID_SIGNATURE', () => recoverPublicKey(new Uint8Array(64), digest)).shortMessage).toBe(
+    expect(expectWalletError(() => recoverPublicKey(new Uint8Array(64), digest), 'INVALID_SIGNATURE').shortMessage).toBe(
       'unexpected signature length: expected 65 bytes, got 64',
     );
     expect(isCanonicalSignature(new Uint8Array(64))).toBe(false);
@@ -409,7 +409,7 @@ describe('signatures', () => {
       const bad = Uint8Array.from(signature);
       bad[0] = header;
       expect(isCanonicalSignature(bad)).toBe(false);
-      expect(walletError('INVALID_SIGNATURE', () => recoverPublicKey(bad, digest)).shortMessage).toBe(
+      expect(expectWalletError(() => recoverPublicKey(bad, digest), 'INVALID_SIGNATURE').shortMessage).toBe(
         `unexpected signature header byte ${header}: expected 31, 32 or 33 (recovery id + 31, compressed key)`,
       );
     }
@@ -424,7 +424,7 @@ describe('signatures', () => {
     twin[0] = signature[0] === 31 ? 32 : 31; // negating s flips the parity of R
     twin.set(scalarBytes(N - s), 33);
     expect(isCanonicalSignature(twin)).toBe(false);
-    expect(walletError('INVALID_SIGNATURE', () => recoverPublicKey(twin, digest)).shortMessage).toMatch(/^signature must be canonical/);
+    expect(expectWalletError(() => recoverPublicKey(twin, digest), 'INVALID_SIGNATURE').shortMessage).toMatch(/^signature must be canonical/);
   });
 
   it('rejects a signature with r = 0 or r ≥ n as unrecoverable', () => {
@@ -434,7 +434,7 @@ describe('signatures', () => {
       const bad = Uint8Array.from(signature);
       bad.set(scalarBytes(r), 1);
       expect(isCanonicalSignature(bad)).toBe(false);
-      expect(walletError('INVALID_SIGNATURE', () => recoverPublicKey(bad, digest)).shortMessage).toBe(
+      expect(expectWalletError(() => recoverPublicKey(bad, digest), 'INVALID_SIGNATURE').shortMessage).toBe(
         'signature does not recover a public key',
       );
     }
@@ -442,8 +442,8 @@ describe('signatures', () => {
 
   it('rejects a digest that is not 32 bytes', () => {
     const key = keyOf('koilib-key-1');
-    walletError('INVALID_BYTES', () => signDigest(new Uint8Array(34), key));
-    walletError('INVALID_BYTES', () => recoverPublicKey(signDigest(new Uint8Array(32), key), new Uint8Array(31)));
+    expectWalletError(() => signDigest(new Uint8Array(34), key), 'INVALID_BYTES');
+    expectWalletError(() => recoverPublicKey(signDigest(new Uint8Array(32), key), new Uint8Array(31)), 'INVALID_BYTES');
   });
 });
 
@@ -463,7 +463,7 @@ describe('recovery phrases (BIP39) and account keys (BIP32)', () => {
     expect(validateMnemonic(twelve)).toBe(true);
     expect(validateMnemonic(twentyFour)).toBe(true);
     expect(newMnemonic()).not.toBe(twelve);
-    walletError('INVALID_ARGUMENT', () => newMnemonic(13 as 12));
+    expectWalletError(() => newMnemonic(13 as 12), 'INVALID_ARGUMENT');
   });
 
   it('derives the same key from a new phrase every time, and a different key per account', () => {
@@ -500,7 +500,7 @@ describe('recovery phrases (BIP39) and account keys (BIP32)', () => {
 
   it('names the position of the first unknown word without quoting the phrase', () => {
     const phrase = TEST_PHRASE.replace(/^(\w+ \w+) abandon/, '$1 abandn').replace(/ about$/, ' abuot');
-    const error = walletError('INVALID_MNEMONIC', () => privateKeyFromMnemonic(phrase));
+    const error = expectWalletError(() => privateKeyFromMnemonic(phrase), 'INVALID_MNEMONIC');
     expect(error.shortMessage).toBe('word 3 of the recovery phrase is not in the BIP39 English word list');
     expect(error.message).not.toContain('abandn');
     expect(error.message).not.toContain('abandon');
@@ -509,23 +509,23 @@ describe('recovery phrases (BIP39) and account keys (BIP32)', () => {
 
   it('names a word count that BIP39 does not allow', () => {
     const eleven = TEST_PHRASE.split(' ').slice(1).join(' ');
-    expect(walletError('INVALID_MNEMONIC', () => assertMnemonic(eleven)).shortMessage).toBe(
+    expect(expectWalletError(() => assertMnemonic(eleven), 'INVALID_MNEMONIC').shortMessage).toBe(
       'expected a recovery phrase of 12, 15, 18, 21 or 24 words, got 11',
     );
-    expect(walletError('INVALID_MNEMONIC', () => assertMnemonic(' \n ')).shortMessage).toBe(
+    expect(expectWalletError(() => assertMnemonic(' \n '), 'INVALID_MNEMONIC').shortMessage).toBe(
       'expected a recovery phrase of 12, 15, 18, 21 or 24 words, got none',
     );
   });
 
   it('rejects a phrase of known words whose checksum does not match', () => {
-    const error = walletError('INVALID_MNEMONIC', () => assertMnemonic('abandon '.repeat(12)));
+    const error = expectWalletError(() => assertMnemonic('abandon '.repeat(12)), 'INVALID_MNEMONIC');
     expect(error.shortMessage).toBe('recovery phrase checksum does not match');
     expect(error.message).not.toContain('abandon');
   });
 
   it('rejects account indexes outside 0..2^31-1', () => {
     for (const index of [-1, 1.5, 2 ** 31, Number.NaN]) {
-      walletError('INVALID_ARGUMENT', () => privateKeyFromMnemonic(TEST_PHRASE, index));
+      expectWalletError(() => privateKeyFromMnemonic(TEST_PHRASE, index), 'INVALID_ARGUMENT');
     }
   });
 });

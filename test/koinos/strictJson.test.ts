@@ -11,7 +11,7 @@ import { signTransaction, transactionFromJson } from '../../src-main/koinos/tran
 import type { Transaction } from '../../src-main/koinos/types.ts';
 import { parseTransactionText } from '../../src-main/koinos/transactionText.ts';
 import { vector } from '../vectors.ts';
-import { walletError } from '../walletError.ts';
+import { expectWalletError } from '../helpers/expectWalletError.ts';
 
 const history = vector('mainnet-history-tx');
 const key = privateKeyFromWif(vector('koilib-key-1').wif_compressed).privateKey;
@@ -40,7 +40,7 @@ describe('strict reader: addresses', () => {
   it('refuses a transfer whose to address has one character changed, naming the field and the cause', () => {
     const bad = mistype(to);
     expect(addressToString(fromBase58(bad))).toBe(bad); // still base58 of 25 bytes: only the checksum tells
-    const error = walletError('INVALID_ADDRESS', () => parseTransactionText(JSON.stringify(decodedTransfer({ from, to: bad, value: '1' }))));
+    const error = expectWalletError(() => parseTransactionText(JSON.stringify(decodedTransfer({ from, to: bad, value: '1' }))), 'INVALID_ADDRESS');
     expect(error.shortMessage).toMatch(
       /^operations\[0\]\.call_contract\.args\.to: the address checksum does not match: a character is mistyped \(expected checksum [0-9a-f]{8}, got [0-9a-f]{8}\)$/,
     );
@@ -48,49 +48,50 @@ describe('strict reader: addresses', () => {
 
   it('refuses a mistyped payer in the header as "header.payer: the address checksum does not match"', () => {
     const json = { header: { payer: mistype(from) }, operations: [] };
-    const error = walletError('INVALID_ADDRESS', () => transactionFromJson(json));
+    const error = expectWalletError(() => transactionFromJson(json), 'INVALID_ADDRESS');
     expect(error.shortMessage).toMatch(/^header\.payer: the address checksum does not match: a character is mistyped/);
   });
 
   it('checks addresses inside repeated and nested messages (event impacted, block transactions)', () => {
     const impacted = [to, mistype(from)];
-    const error = walletError('INVALID_ADDRESS', () =>
-      fromJson('koinos.protocol.event_data', { name: 'x', impacted }, { strict: true }),
+    const error = expectWalletError(
+      () => fromJson('koinos.protocol.event_data', { name: 'x', impacted }, { strict: true }),
+      'INVALID_ADDRESS',
     );
     expect(error.shortMessage).toMatch(/^impacted\[1\]: the address checksum does not match/);
   });
 
   it('refuses base58 longer than any address before decoding it, and keeps contract ids unchecked but capped', () => {
     const long = '1'.repeat(40_000);
-    expect(walletError('INVALID_ADDRESS', () => addressFromString(long)).shortMessage).toBe(
+    expect(expectWalletError(() => addressFromString(long), 'INVALID_ADDRESS').shortMessage).toBe(
       `expected an address of at most ${MAX_ADDRESS_TEXT_LENGTH} characters, got 40000 characters`,
     );
-    expect(walletError('INVALID_ADDRESS', () => fromJson(TRANSFER, { to: long }, { strict: true })).shortMessage).toBe(
+    expect(expectWalletError(() => fromJson(TRANSFER, { to: long }, { strict: true }), 'INVALID_ADDRESS').shortMessage).toBe(
       `to: expected an address of at most ${MAX_ADDRESS_TEXT_LENGTH} characters, got 40000 characters`,
     );
     // The lenient reader (the gateway's) caps too.
-    expect(walletError('INVALID_JSON', () => fromJson(TRANSFER, { to: long })).shortMessage).toMatch(/at most 35 characters .*got 40000 characters$/);
+    expect(expectWalletError(() => fromJson(TRANSFER, { to: long }), 'INVALID_JSON').shortMessage).toMatch(/at most 35 characters .*got 40000 characters$/);
     const call = 'koinos.protocol.call_contract_operation';
-    expect(walletError('INVALID_JSON', () => fromJson(call, { contract_id: long }, { strict: true })).shortMessage).toMatch(
+    expect(expectWalletError(() => fromJson(call, { contract_id: long }, { strict: true }), 'INVALID_JSON').shortMessage).toMatch(
       /^contract_id: expected base58 text of at most 35 characters \(an address or a contract id\), got 40000 characters$/,
     );
     // A contract id is not checksum-checked: contract ids need no checksum.
     const parsed = fromJson<{ contract_id: Uint8Array }>(call, { contract_id: mistype(history.contract_id) }, { strict: true });
     expect(parsed.contract_id).toHaveLength(25);
-    expect(walletError('INVALID_BYTES', () => fromBase58('2'.repeat(65))).shortMessage).toBe(
+    expect(expectWalletError(() => fromBase58('2'.repeat(65)), 'INVALID_BYTES').shortMessage).toBe(
       'expected base58 as base58 text of at most 64 characters, got 65 characters',
     );
   });
 
   it('refuses an integer written with more digits than any 64-bit value before reading it', () => {
-    const error = walletError('INVALID_JSON', () => transactionFromJson({ header: { rc_limit: '9'.repeat(100_000) } }));
+    const error = expectWalletError(() => transactionFromJson({ header: { rc_limit: '9'.repeat(100_000) } }), 'INVALID_JSON');
     expect(error.shortMessage).toBe('header.rc_limit: expected an unsigned 64-bit integer of at most 20 digits, got 100000 characters');
   });
 });
 
 describe('strict reader: fields', () => {
   it('refuses "amount" instead of "value" in a transfer, naming the field and the closest valid name', () => {
-    const error = walletError('INVALID_JSON', () => parseTransactionText(JSON.stringify(decodedTransfer({ from, to, amount: '1' }))));
+    const error = expectWalletError(() => parseTransactionText(JSON.stringify(decodedTransfer({ from, to, amount: '1' }))), 'INVALID_JSON');
     expect(error.shortMessage).toBe(
       'operations[0].call_contract.args.amount: expected a field of koinos.contracts.token.transfer_arguments, got an unknown field; the closest valid name is "value"',
     );
@@ -98,16 +99,16 @@ describe('strict reader: fields', () => {
   });
 
   it('refuses "too" instead of "to", suggesting "to"', () => {
-    const error = walletError('INVALID_JSON', () => parseTransactionText(JSON.stringify(decodedTransfer({ from, too: to, value: '1' }))));
+    const error = expectWalletError(() => parseTransactionText(JSON.stringify(decodedTransfer({ from, too: to, value: '1' }))), 'INVALID_JSON');
     expect(error.shortMessage).toMatch(/^operations\[0\]\.call_contract\.args\.too: .* the closest valid name is "to"$/);
   });
 
   it('refuses an unknown header field and an unknown top-level field', () => {
-    const header = walletError('INVALID_JSON', () => transactionFromJson({ header: { payr: from } }));
+    const header = expectWalletError(() => transactionFromJson({ header: { payr: from } }), 'INVALID_JSON');
     expect(header.shortMessage).toBe(
       'header.payr: expected a field of koinos.protocol.transaction_header, got an unknown field; the closest valid name is "payer"',
     );
-    const top = walletError('INVALID_JSON', () => transactionFromJson({ header: {}, operation: [] }));
+    const top = expectWalletError(() => transactionFromJson({ header: {}, operation: [] }), 'INVALID_JSON');
     expect(top.shortMessage).toMatch(/^operation: .* the closest valid name is "operations"$/);
   });
 
@@ -117,7 +118,7 @@ describe('strict reader: fields', () => {
     expect(fromJson<{ value: bigint }>(TRANSFER, { amount: '1', value: '2' }).value).toBe(2n);
     // The devnet's mode: addresses checked, unknown keys discarded as the gateway does.
     expect(fromJson(TRANSFER, { amount: '1' }, { strict: true, unknownFields: 'discard' })).toMatchObject({ value: 0n });
-    walletError('INVALID_ADDRESS', () => fromJson(TRANSFER, { to: mistype(to) }, { strict: true, unknownFields: 'discard' }));
+    expectWalletError(() => fromJson(TRANSFER, { to: mistype(to) }, { strict: true, unknownFields: 'discard' }), 'INVALID_ADDRESS');
   });
 
   it('requires from, to and a value above 0 in a transfer written decoded', () => {
@@ -127,7 +128,7 @@ describe('strict reader: fields', () => {
       [{ from, to }, 'value'],
       [{ from, to, value: '0' }, 'value'],
     ] as const) {
-      const error = walletError('INVALID_JSON', () => parseTransactionText(JSON.stringify(decodedTransfer(args))));
+      const error = expectWalletError(() => parseTransactionText(JSON.stringify(decodedTransfer(args))), 'INVALID_JSON');
       expect(error.shortMessage).toBe(`operations[0].call_contract.args: expected a transfer with from, to and a value above 0, got none for ${missing}`);
     }
   });
@@ -157,7 +158,7 @@ describe('checks before signing', () => {
   });
 
   it('refuses a header without payer', () => {
-    const error = walletError('INVALID_TRANSACTION', () => signTransaction(transfer({ header: { payer: '' } }), key));
+    const error = expectWalletError(() => signTransaction(transfer({ header: { payer: '' } }), key), 'INVALID_TRANSACTION');
     expect(error.shortMessage).toBe('header.payer: expected an address, got none');
   });
 
@@ -165,7 +166,7 @@ describe('checks before signing', () => {
     const tx = transfer();
     const payer = tx.header!.payer.slice();
     payer[24]! ^= 1;
-    const error = walletError('INVALID_TRANSACTION', () => signTransaction({ ...tx, header: { ...tx.header!, payer } }, key));
+    const error = expectWalletError(() => signTransaction({ ...tx, header: { ...tx.header!, payer } }, key), 'INVALID_TRANSACTION');
     expect(error.shortMessage).toMatch(/^header\.payer: the address checksum does not match/);
   });
 
@@ -176,11 +177,11 @@ describe('checks before signing', () => {
       [{ to: empty }, 'operations[0].call_contract.args.to: expected an address, got none'],
       [{ value: 0n }, 'operations[0].call_contract.args.value: expected a transfer value above 0, got none'],
     ] as const) {
-      expect(walletError('INVALID_TRANSACTION', () => signTransaction(transfer({ args }), key)).shortMessage).toBe(message);
+      expect(expectWalletError(() => signTransaction(transfer({ args }), key), 'INVALID_TRANSACTION').shortMessage).toBe(message);
     }
     const bad = addressFromString(to).slice();
     bad[24]! ^= 1;
-    expect(walletError('INVALID_TRANSACTION', () => signTransaction(transfer({ args: { to: bad } }), key)).shortMessage).toMatch(
+    expect(expectWalletError(() => signTransaction(transfer({ args: { to: bad } }), key), 'INVALID_TRANSACTION').shortMessage).toMatch(
       /^operations\[0\]\.call_contract\.args\.to: the address checksum does not match/,
     );
   });

@@ -4,8 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ManaInfo } from '../../src-main/ipc/contract.ts';
 import { amountProblem, manaRefill } from '../../src-renderer/lib/transferCheck.ts';
+import { KOIN } from '../helpers/constants.ts';
 
-const KOIN = 100_000_000n;
 const koinContext = { decimals: 8, symbol: 'KOIN', koin: true };
 const full = (balance: bigint): ManaInfo => ({ current: balance.toString(), max: balance.toString(), pending: '0', fullInMs: '0' });
 

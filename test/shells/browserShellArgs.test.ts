@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseBrowserShellArgs } from '../../src-main/shells/browser/main.ts';
 import { DATA_FOLDER_NAME, defaultDataDir } from '../../src-main/shells/dataDir.ts';
-import { walletError } from '../walletError.ts';
+import { expectWalletError } from '../helpers/expectWalletError.ts';
 
 describe('parseBrowserShellArgs', () => {
   it('defaults to any free port, the per-user data folder, and opening a browser', () => {
@@ -16,11 +16,11 @@ describe('parseBrowserShellArgs', () => {
 
   it('refuses a bad port, an empty folder and unknown options', () => {
     for (const port of ['65536', '-1', 'http', '80.5', '']) {
-      expect(walletError('INVALID_ARGUMENT', () => parseBrowserShellArgs([`--port=${port}`])).shortMessage).toMatch(/^expected --port to be a number from 0 to 65535/);
+      expect(expectWalletError(() => parseBrowserShellArgs([`--port=${port}`]), 'INVALID_ARGUMENT').shortMessage).toMatch(/^expected --port to be a number from 0 to 65535/);
     }
-    expect(walletError('INVALID_ARGUMENT', () => parseBrowserShellArgs(['--data-dir', ''])).shortMessage).toBe('expected --data-dir to name a folder, got an empty string');
-    expect(walletError('INVALID_ARGUMENT', () => parseBrowserShellArgs(['--host', '0.0.0.0'])).shortMessage).toMatch(/--host.*see --help$/);
-    expect(walletError('INVALID_ARGUMENT', () => parseBrowserShellArgs(['extra'])).shortMessage).toMatch(/see --help$/);
+    expect(expectWalletError(() => parseBrowserShellArgs(['--data-dir', '']), 'INVALID_ARGUMENT').shortMessage).toBe('expected --data-dir to name a folder, got an empty string');
+    expect(expectWalletError(() => parseBrowserShellArgs(['--host', '0.0.0.0']), 'INVALID_ARGUMENT').shortMessage).toMatch(/--host.*see --help$/);
+    expect(expectWalletError(() => parseBrowserShellArgs(['extra']), 'INVALID_ARGUMENT').shortMessage).toMatch(/see --help$/);
   });
 });
 

@@ -13,6 +13,7 @@ import { answerKondor } from '../../src-main/wallet/dapps/kondorRequests.ts';
 import { createWalletApp, type WalletApp } from '../../src-main/wallet/walletApp.ts';
 import { KEYTAR, NO_KEYCHAIN, PASSWORD, TEST_SCRYPT, removeService, uniqueService } from '../wallet/vault/helpers.ts';
 import { chromiumMissing, launchChromium } from './chromium.ts';
+import { until } from '../helpers/until.ts';
 
 // The bodies given to page.evaluate run in the page; the Node tsconfig has no DOM, so declare what they touch.
 interface KondorGlobal {
@@ -70,16 +71,6 @@ async function serve(pages: Record<string, string>): Promise<{ origin: string; s
 }
 
 const LIBS = '<script src="/kondor.min.js"></script><script src="/koinos.min.js"></script>';
-
-async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const found = await probe();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms / 1000} s`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe.skipIf(missing !== undefined || NO_KEYCHAIN !== undefined)('kondor-js pages answered by the wallet through the page bridge (Chromium)', () => {
   const service = uniqueService();

@@ -6,7 +6,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LOCK_FILE_NAME, acquireDataFolderLock, type DataFolderLock } from '../../src-main/wallet/dataFolderLock.ts';
-import { walletError } from '../walletError.ts';
+import { expectWalletError } from '../helpers/expectWalletError.ts';
 
 const dirs: string[] = [];
 const locks: DataFolderLock[] = [];
@@ -36,9 +36,9 @@ function deadPid(): number {
 async function refusal(promise: Promise<unknown>): Promise<string> {
   let caught: unknown;
   await promise.catch((e: unknown) => (caught = e));
-  return walletError('STORAGE_FAILED', () => {
+  return expectWalletError(() => {
     throw caught;
-  }).shortMessage;
+  }, 'STORAGE_FAILED').shortMessage;
 }
 
 describe('acquireDataFolderLock', () => {

@@ -10,18 +10,9 @@ import { createWalletApp, type WalletApp } from '../../src-main/wallet/walletApp
 import { devKey } from '../../src-main/devnet/chain/devKeys.ts';
 import { testServices } from './chain/services.ts';
 import { KEYTAR, PASSWORD, TEST_SCRYPT, removeService, uniqueService } from './vault/helpers.ts';
+import { until } from '../helpers/until.ts';
 
 type TxUpdate = IpcEvents['tx:update'];
-
-async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const found = await probe();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms / 1000} s`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe('a wallet reopened on the same data folder', () => {
   const service = uniqueService();

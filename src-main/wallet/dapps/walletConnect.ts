@@ -2,6 +2,7 @@
 // proposal becomes a grant request, a session request becomes a DappService request of the session's origin, and a
 // session ended on either side ends the grant. Its state (pairings, sessions, keys) is kept in the data folder, so
 // sessions survive a restart. The relay and project ID are settings; the environment overrides them.
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { SignClient } from '@walletconnect/sign-client';
 import { WalletError, describe, causeText } from '../../koinos/errors.ts';
@@ -231,6 +232,9 @@ export class WalletConnectBridge {
     process.env['DISABLE_GLOBAL_CORE'] = 'true';
     this.#state = 'connecting';
     this.#o.onChange();
+    // The client would retry a refused port until the timeout; a relay nothing can reach is said at once.
+    const unreachable = await whyUnreachable(relayUrl);
+    if (unreachable !== undefined) throw this.#unreachable(unreachable);
     this.#storage ??= await FileKeyValueStorage.open(join(this.#o.dataDir, WALLETCONNECT_FILE));
     const init = SignClient.init({
       projectId,
@@ -382,6 +386,40 @@ function originOrNothing(url: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Connection errors that say at once that nothing listens at the relay's address, as the reason to show. */
+const REFUSALS: Record<string, string> = {
+  ECONNREFUSED: 'the connection was refused',
+  ENOTFOUND: 'the host name does not resolve',
+  EHOSTUNREACH: 'the host cannot be reached',
+  ENETUNREACH: 'the network cannot be reached',
+};
+
+/**
+ * Opens and closes a TCP connection to the relay's host and port: the reason when it is refused (or the name does not
+ * resolve, or it does not answer within CONNECT_TIMEOUT_MS), undefined when it connects or the URL is not a ws(s) URL.
+ */
+function whyUnreachable(relayUrl: string): Promise<string | undefined> {
+  let url: URL;
+  try {
+    url = new URL(relayUrl);
+  } catch {
+    return Promise.resolve(undefined);
+  }
+  if (url.protocol !== 'ws:' && url.protocol !== 'wss:') return Promise.resolve(undefined);
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const port = url.port === '' ? (url.protocol === 'wss:' ? 443 : 80) : Number(url.port);
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    const done = (why: string | undefined) => {
+      socket.destroy();
+      resolve(why);
+    };
+    socket.setTimeout(CONNECT_TIMEOUT_MS, () => done(`${relayUrl} did not answer`));
+    socket.once('connect', () => done(undefined));
+    socket.once('error', (error: NodeJS.ErrnoException) => done(REFUSALS[error.code ?? ''] ?? undefined));
+  });
 }
 
 function withTimeout<T>(work: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../../src-main/devnet/server/startDevnet.ts';
 import { NO_PROTOC, buildContract, type BuiltContract } from '../../contracts/build.ts';
 import { method, write, failure } from '../koilibContract.ts';
+import { KOIN } from '../../helpers/constants.ts';
 
-const KOIN = 100_000_000n;
 /** Two cold builds (protoc, as-proto-gen and asc each): tens of seconds each on a busy 2-core machine. */
 const BUILD_TIMEOUT_MS = 400_000;
 

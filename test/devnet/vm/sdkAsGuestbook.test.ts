@@ -10,8 +10,8 @@ import { checkModule } from '../../../src-main/devnet/vm/checkModule.ts';
 import { NO_PROTOC, buildContract, entryPoint, type BuiltContract } from '../../contracts/build.ts';
 import { rpc, rpcError } from '../httpHelpers.ts';
 import { method, write, failure } from '../koilibContract.ts';
+import { KOIN } from '../../helpers/constants.ts';
 
-const KOIN = 100_000_000n;
 /** A cold build runs protoc, as-proto-gen and asc: tens of seconds on a busy 2-core machine. */
 const BUILD_TIMEOUT_MS = 300_000;
 

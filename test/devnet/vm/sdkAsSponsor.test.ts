@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../../src-main/devnet/server/startDevnet.ts';
 import { NO_PROTOC, buildContract, type BuiltContract } from '../../contracts/build.ts';
 import { failure, method, write } from '../koilibContract.ts';
+import { KOIN } from '../../helpers/constants.ts';
 
-const KOIN = 100_000_000n;
 /** One cold build (protoc, as-proto-gen and asc): tens of seconds on a busy 2-core machine. */
 const BUILD_TIMEOUT_MS = 400_000;
 

@@ -7,11 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../../src-main/devnet/server/startDevnet.ts';
 import { rpc, rpcError } from '../httpHelpers.ts';
 import { method } from '../koilibContract.ts';
+import { KOIN } from '../../helpers/constants.ts';
 
 const dir = join(import.meta.dirname, '../../../node_modules/@koinosbox/contracts/assembly/token');
 const abi = JSON.parse(readFileSync(join(dir, 'token-abi.json'), 'utf8')) as ConstructorParameters<typeof Contract>[0]['abi'];
 const bytecode = new Uint8Array(readFileSync(join(dir, 'release/token.wasm')));
-const KOIN = 100_000_000n;
 
 let devnet: Devnet;
 let provider: Provider;

@@ -16,7 +16,8 @@ import { JsonRpcClient } from '../../../src-main/wallet/chain/jsonRpcClient.ts';
 import { NetworkService, originsOf } from '../../../src-main/wallet/chain/networks.ts';
 import { decodeStoredApiKey, encodeStoredApiKey } from '../../../src-main/wallet/vault/apiKeys.ts';
 import { NO_SECRET_SERVICE, PASSWORD, vaultFixture } from '../vault/helpers.ts';
-import { onCleanup, recordingProxy, tempDir, testDevnet, testServer, walletErrorOf, type TestServer } from './helpers.ts';
+import { onCleanup, recordingProxy, tempDir, testDevnet, testServer, type TestServer } from './helpers.ts';
+import { expectWalletError } from '../../helpers/expectWalletError.ts';
 
 const KEY = 'KEY-A-7f3c91d2';
 
@@ -52,7 +53,7 @@ describe('API keys bound to origins', () => {
     const { networks } = service();
     const net = await networks.add({ name: 'Provider', jsonRpcUrl: `${keyed.url}/jsonrpc`, apiKey: KEY });
     expect((await networks.update(net.id, { restUrl: elsewhere.url })).hasApiKey).toBe(false);
-    expect((await walletErrorOf(networks.head(net.id))).code).toBe('NODE_UNAUTHORIZED'); // the REST head, asked without a key
+    expect((await expectWalletError(networks.head(net.id))).code).toBe('NODE_UNAUTHORIZED'); // the REST head, asked without a key
     expect(sawKey(elsewhere)).toBe(false);
   });
 
@@ -110,7 +111,7 @@ describe('redirects', () => {
     const first = await redirecting(`http://someone:pw-123@127.0.0.1:${port}/jsonrpc?apikey=LEAKED-9`);
     const { networks } = service();
     const net = await networks.add({ name: 'Redirecting', jsonRpcUrl: `${first.url}/jsonrpc`, apiKey: KEY });
-    const error = await walletErrorOf(networks.head(net.id));
+    const error = await expectWalletError(networks.head(net.id));
     expect(error.code).toBe('NODE_ERROR');
     expect(error.shortMessage).toContain(`redirect (HTTP 307) to http://127.0.0.1:${port}/jsonrpc`);
     expect(error.shortMessage).toContain('the API key was not sent there');
@@ -122,7 +123,7 @@ describe('redirects', () => {
   it('follows no redirect without a key either', async () => {
     const second = await testServer((_req, res) => res.end('{}'));
     const first = await redirecting(`${second.url}/jsonrpc`);
-    const error = await walletErrorOf(new JsonRpcClient({ url: `${first.url}/jsonrpc` }).call('chain.get_chain_id', {}));
+    const error = await expectWalletError(new JsonRpcClient({ url: `${first.url}/jsonrpc` }).call('chain.get_chain_id', {}));
     expect(error.shortMessage).toBe(
       `The node at ${first.url}/jsonrpc answered with a redirect (HTTP 307) to ${second.url}/jsonrpc. The wallet does not follow redirects. ` +
         "If you trust that address, make it this network's address.",
@@ -157,7 +158,7 @@ describe('redirects', () => {
     });
     const url = `https://127.0.0.1:${(secure.address() as AddressInfo).port}/jsonrpc`;
     for (const apiKey of [undefined, KEY]) {
-      const error = await walletErrorOf(new JsonRpcClient({ url, apiKey }).call('chain.get_chain_id', {}));
+      const error = await expectWalletError(new JsonRpcClient({ url, apiKey }).call('chain.get_chain_id', {}));
       expect(error.code).toBe('NODE_ERROR');
       expect(error.shortMessage).toContain(`to ${plain.url}/jsonrpc, an unencrypted http:// address`);
     }
@@ -189,12 +190,12 @@ describe('an API key in an address', () => {
 
   it('refuses two different keys, other credentials in the query, and a user:password', async () => {
     const { networks } = service();
-    const two = await walletErrorOf(networks.add({ name: 'x', jsonRpcUrl: 'https://a.example/?apikey=ONE-111', apiKey: 'TWO-222' }));
+    const two = await expectWalletError(networks.add({ name: 'x', jsonRpcUrl: 'https://a.example/?apikey=ONE-111', apiKey: 'TWO-222' }));
     expect(two.shortMessage).toBe('expected one API key, got 2 different ones in the API key field and the addresses');
-    const token = await walletErrorOf(networks.add({ name: 'x', jsonRpcUrl: 'https://a.example/?token=T-333' }));
+    const token = await expectWalletError(networks.add({ name: 'x', jsonRpcUrl: 'https://a.example/?token=T-333' }));
     expect(token.shortMessage).toContain('got a "token" parameter');
     expect(token.shortMessage).not.toContain('T-333');
-    expect((await walletErrorOf(networks.add({ name: 'x', jsonRpcUrl: 'https://u:p-444@a.example/' }))).code).toBe('INVALID_ARGUMENT');
+    expect((await expectWalletError(networks.add({ name: 'x', jsonRpcUrl: 'https://u:p-444@a.example/' }))).code).toBe('INVALID_ARGUMENT');
     expect((await networks.list()).networks.filter((n) => n.kind === 'custom')).toEqual([]);
   });
 
@@ -216,15 +217,15 @@ describe('an API key in an address', () => {
 describe('the transport', () => {
   it('refuses to attach a key for another origin, and takes credentials only as a bound key', async () => {
     const server = await testServer((_req, res) => res.end('{}'));
-    const wrong = await walletErrorOf(new JsonRpcClient({ url: server.url, apiKey: KEY, apiKeyOrigins: ['https://api.example.com'] }).call('chain.get_chain_id', {}));
+    const wrong = await expectWalletError(new JsonRpcClient({ url: server.url, apiKey: KEY, apiKeyOrigins: ['https://api.example.com'] }).call('chain.get_chain_id', {}));
     expect(wrong.code).toBe('NODE_UNAUTHORIZED');
     expect(wrong.shortMessage).toContain(`given for https://api.example.com, not for ${server.url}, so it was not sent`);
     expect(wrong.message).not.toContain(KEY);
     const raw = { url: server.url, method: 'GET', kind: 'read', timeoutMs: 1000, what: 'test' } as const;
     for (const name of ['apikey', 'X-API-KEY', 'Authorization']) {
-      expect((await walletErrorOf(exchange({ ...raw, headers: { [name]: KEY } }))).code).toBe('INTERNAL');
+      expect((await expectWalletError(exchange({ ...raw, headers: { [name]: KEY } }))).code).toBe('INTERNAL');
     }
-    expect((await walletErrorOf(exchange({ ...raw, url: server.url.replace('//', '//u:p@'), headers: {} }))).code).toBe('INVALID_ARGUMENT');
+    expect((await expectWalletError(exchange({ ...raw, url: server.url.replace('//', '//u:p@'), headers: {} }))).code).toBe('INVALID_ARGUMENT');
     expect(server.requests).toHaveLength(0);
   });
 });
@@ -236,7 +237,7 @@ describe('the vault as ApiKeyStore', () => {
       origins: ['https://a.example', 'https://b.example:8443'],
     });
     expect(decodeStoredApiKey('{"format":"koinos-wallet/api-key@1" but not JSON')).toEqual({ key: '{"format":"koinos-wallet/api-key@1" but not JSON' });
-    expect((await walletErrorOf(Promise.resolve().then(() => encodeStoredApiKey(KEY, ['https://' + 'a'.repeat(5000)])))).code).toBe('INVALID_ARGUMENT');
+    expect((await expectWalletError(Promise.resolve().then(() => encodeStoredApiKey(KEY, ['https://' + 'a'.repeat(5000)])))).code).toBe('INVALID_ARGUMENT');
 
     const fx = await vaultFixture({ keychain: NO_SECRET_SERVICE });
     onCleanup(() => fx.cleanup());

@@ -5,7 +5,8 @@ import { startDevnet } from '../../../src-main/devnet/server/startDevnet.ts';
 import { MemoryApiKeyStore } from '../../../src-main/wallet/chain/apiKeyStore.ts';
 import { FileChainSettings } from '../../../src-main/wallet/chain/chainSettings.ts';
 import { NetworkService } from '../../../src-main/wallet/chain/networks.ts';
-import { onCleanup, tempDir, walletErrorOf } from './helpers.ts';
+import { onCleanup, tempDir } from './helpers.ts';
+import { expectWalletError } from '../../helpers/expectWalletError.ts';
 
 describe('the chain ID change notice', () => {
   it('is reported after the wallet restarts, until it is dismissed', async () => {
@@ -31,6 +32,6 @@ describe('the chain ID change notice', () => {
     await later.dismissChainIdChange('local');
     expect((await later.head('local')).chainIdChanged).toBeUndefined();
     expect((await run().head('local')).chainIdChanged).toBeUndefined();
-    expect((await walletErrorOf(later.dismissChainIdChange('nowhere'))).code).toBe('NOT_FOUND');
+    expect((await expectWalletError(later.dismissChainIdChange('nowhere'))).code).toBe('NOT_FOUND');
   });
 });

@@ -2,12 +2,8 @@
 // servers of our own that misbehave on purpose (stall, fail, answer garbage, drop the connection), counting requests.
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, expect } from 'vitest';
+import { afterEach } from 'vitest';
 import { startDevnet, type Devnet, type StartDevnetOptions } from '../../../src-main/devnet/server/startDevnet.ts';
-import { WalletError } from '../../../src-main/koinos/errors.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -28,11 +24,7 @@ export async function testDevnet(options: StartDevnetOptions = {}): Promise<Devn
 }
 
 /** A fresh folder removed after the test. */
-export async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'wallet-chain-'));
-  onCleanup(() => rm(dir, { recursive: true, force: true }));
-  return dir;
-}
+export { tempDir } from '../../helpers/tempDir.ts';
 
 export interface TestServer {
   url: string;
@@ -98,24 +90,3 @@ export async function deadUrl(): Promise<string> {
   return server.url;
 }
 
-/** The WalletError a promise rejects with (fails the test when it resolves or rejects with something else). */
-export async function walletErrorOf(promise: Promise<unknown>): Promise<WalletError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(WalletError);
-    return error as WalletError;
-  }
-  throw new Error('expected a WalletError, got a result');
-}
-
-/** Polls `check` until it returns a value other than undefined, or fails after `ms`. */
-export async function eventually<T>(check: () => Promise<T | undefined> | T | undefined, ms = 10_000, what = 'the condition'): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

@@ -4,10 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { manaRefillText, msUntilFullMana, MANA_REGEN_MS } from '../../../src-main/wallet/chain/dashboard.ts';
 import { HistoryService } from '../../../src-main/wallet/chain/history.ts';
 import { PendingTransactions } from '../../../src-main/wallet/chain/pendingTransactions.ts';
-import { testDevnet, walletErrorOf } from './helpers.ts';
+import { testDevnet } from './helpers.ts';
 import { testServices } from './services.ts';
+import { KOIN } from '../../helpers/constants.ts';
+import { expectWalletError } from '../../helpers/expectWalletError.ts';
 
-const KOIN = 100_000_000n;
 
 describe('HistoryService', () => {
   it('decodes transfers out and in with amounts and counterparties, and pages by sequence number both ways', async () => {
@@ -45,7 +46,7 @@ describe('HistoryService', () => {
     const irreversible = await s.history.page({ address: a!.address, limit: 10, ascending: false, irreversibleOnly: true });
     expect(irreversible.records.length).toBe(3);
     expect(irreversible.records.every((r) => r.status === 'irreversible')).toBe(true);
-    expect((await walletErrorOf(s.history.page({ address: a!.address, limit: 0, ascending: true, irreversibleOnly: false }))).code).toBe('INVALID_ARGUMENT');
+    expect((await expectWalletError(s.history.page({ address: a!.address, limit: 0, ascending: true, irreversibleOnly: false }))).code).toBe('INVALID_ARGUMENT');
   });
 
   it("lists this wallet's pending transactions first until they are included", async () => {

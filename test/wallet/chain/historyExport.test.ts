@@ -8,8 +8,9 @@ import { BTYPE, bytesToJson, decode } from '../../../src-main/koinos/codec.ts';
 import { KoinosNode } from '../../../src-main/wallet/chain/koinosNode.ts';
 import { EXPORT_COLUMNS, csvField, exportHistory, rowsToCsv, type ExportRow } from '../../../src-main/wallet/chain/historyExport.ts';
 import { parseCsv } from './csv.ts';
-import { testDevnet, walletErrorOf } from './helpers.ts';
+import { testDevnet } from './helpers.ts';
 import { testServices } from './services.ts';
+import { expectWalletError } from '../../helpers/expectWalletError.ts';
 
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 
@@ -91,7 +92,7 @@ describe('history export', () => {
     expect(json.rows.map((r) => r.transaction_id)).toEqual(inRange.map((e) => e.transaction_id));
     json.rows.forEach((row, i) => expect(row).toMatchObject(inRange[i]!));
 
-    expect((await walletErrorOf(exportHistory(s.history, { address: a, format: 'csv', from: to, to: from }))).code).toBe('INVALID_ARGUMENT');
+    expect((await expectWalletError(exportHistory(s.history, { address: a, format: 'csv', from: to, to: from }))).code).toBe('INVALID_ARGUMENT');
   });
 
   it('quotes fields per RFC 4180 and defuses spreadsheet formulas', () => {

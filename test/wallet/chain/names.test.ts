@@ -6,8 +6,9 @@ import { describe, expect, it } from 'vitest';
 import type { Devnet } from '../../../src-main/devnet/server/startDevnet.ts';
 import { NameResolver } from '../../../src-main/wallet/chain/names.ts';
 import { write } from '../../devnet/koilibContract.ts';
-import { deadUrl, testDevnet, walletErrorOf } from './helpers.ts';
+import { deadUrl, testDevnet } from './helpers.ts';
 import { testServices } from './services.ts';
+import { expectWalletError } from '../../helpers/expectWalletError.ts';
 
 const NICKNAMES_MAINNET = '1KD9Es7LBBjA1FY3ViCgQJ7e6WH1ipKbhz';
 const KAP_MAINNET = '13tmzDmfqCsbYT26C4CmKxq86d33senqH3';
@@ -55,13 +56,13 @@ describe('recipient names on a mainnet-shaped Local network', () => {
 
   it('says that nobody holds a name, for each kind, instead of falling back to the text', async () => {
     const { names } = await mainnetShaped();
-    const nick = await walletErrorOf(names.resolve('local', '@nobody'));
+    const nick = await expectWalletError(names.resolve('local', '@nobody'));
     expect(nick.code).toBe('NAME_NOT_FOUND');
     expect(nick.shortMessage).toContain('Nobody holds the name @nobody');
-    const kap = await walletErrorOf(names.resolve('local', 'nobody.koin'));
+    const kap = await expectWalletError(names.resolve('local', 'nobody.koin'));
     expect(kap.code).toBe('NAME_NOT_FOUND');
     expect(kap.shortMessage).toContain('nobody.koin');
-    expect((await walletErrorOf(names.resolve('local', 'bad..koin'))).code).toBe('INVALID_ARGUMENT');
+    expect((await expectWalletError(names.resolve('local', 'bad..koin'))).code).toBe('INVALID_ARGUMENT');
   });
 });
 
@@ -70,10 +71,10 @@ describe('recipient names where they cannot be resolved', () => {
     const devnet = await testDevnet();
     const s = testServices(devnet);
     const names = new NameResolver({ networks: s.networks, tokens: s.tokens });
-    const nick = await walletErrorOf(names.resolve('local', '@alice'));
+    const nick = await expectWalletError(names.resolve('local', '@alice'));
     expect(nick.code).toBe('NAME_SERVICE_UNAVAILABLE');
     expect(nick.shortMessage).toContain('has no nicknames contract');
-    expect((await walletErrorOf(names.resolve('local', 'alice.koin'))).code).toBe('NAME_SERVICE_UNAVAILABLE');
+    expect((await expectWalletError(names.resolve('local', 'alice.koin'))).code).toBe('NAME_SERVICE_UNAVAILABLE');
     expect(await names.reverse('local', [devnet.accounts[0]!.address])).toEqual([{ address: devnet.accounts[0]!.address, kap: [] }]);
   });
 
@@ -82,7 +83,7 @@ describe('recipient names where they cannot be resolved', () => {
     const s = testServices(devnet, { timeoutMs: 2_000 });
     const down = await s.networks.add({ name: 'Down', jsonRpcUrl: await deadUrl() });
     const names = new NameResolver({ networks: s.networks, tokens: s.tokens });
-    const error = await walletErrorOf(names.resolve(down.id, '@alice'));
+    const error = await expectWalletError(names.resolve(down.id, '@alice'));
     expect(error.code).toMatch(/^NODE_/);
   });
 });

@@ -13,7 +13,9 @@ import type { HeadInfo } from '../../../src-main/ipc/contract.ts';
 import type { DevnetNode } from '../../../src-main/devnet/types.ts';
 import { KOIN, key, koinTx, submit } from '../../devnet/helpers.ts';
 import { wat } from '../../devnet/vm/wat.ts';
-import { eventually, onCleanup, tempDir, testDevnet, walletErrorOf } from './helpers.ts';
+import { onCleanup, tempDir, testDevnet } from './helpers.ts';
+import { expectWalletError } from '../../helpers/expectWalletError.ts';
+import { until } from '../../helpers/until.ts';
 
 describe('NetworkService', () => {
   it('lists Local, Testnet and Mainnet with Local selected on first run, and keeps custom networks in an atomic file without their API keys', async () => {
@@ -42,14 +44,14 @@ describe('NetworkService', () => {
     expect((await again.list()).selectedId).toBe(added.id);
     const renamed = await again.update(added.id, { name: 'Renamed', apiKey: null });
     expect(renamed).toMatchObject({ name: 'Renamed', hasApiKey: false });
-    expect((await walletErrorOf(again.update('mainnet', { jsonRpcUrl: 'https://x.io' }))).code).toBe('INVALID_ARGUMENT');
-    expect((await walletErrorOf(again.remove('mainnet'))).code).toBe('INVALID_ARGUMENT');
-    expect((await walletErrorOf(again.add({ name: 'x', jsonRpcUrl: 'ftp://x' }))).code).toBe('INVALID_ARGUMENT');
-    expect((await walletErrorOf(again.add({ name: 'x', jsonRpcUrl: 'https://u:p@x.io' }))).code).toBe('INVALID_ARGUMENT');
+    expect((await expectWalletError(again.update('mainnet', { jsonRpcUrl: 'https://x.io' }))).code).toBe('INVALID_ARGUMENT');
+    expect((await expectWalletError(again.remove('mainnet'))).code).toBe('INVALID_ARGUMENT');
+    expect((await expectWalletError(again.add({ name: 'x', jsonRpcUrl: 'ftp://x' }))).code).toBe('INVALID_ARGUMENT');
+    expect((await expectWalletError(again.add({ name: 'x', jsonRpcUrl: 'https://u:p@x.io' }))).code).toBe('INVALID_ARGUMENT');
     const left = await again.remove(added.id);
     expect(left.map((n) => n.id)).toEqual(['local', 'testnet', 'mainnet']);
     expect((await again.list()).selectedId).toBe('local');
-    expect((await walletErrorOf(again.get('nope'))).code).toBe('NOT_FOUND');
+    expect((await expectWalletError(again.get('nope'))).code).toBe('NOT_FOUND');
   });
 
   it('uses the API key stored for a custom network against an API-key devnet: wrong key refused, right key works', async () => {
@@ -57,7 +59,7 @@ describe('NetworkService', () => {
     const apiKeys = new MemoryApiKeyStore();
     const networks = new NetworkService({ settings: new MemoryChainSettings(), apiKeys });
     const net = await networks.add({ name: 'Keyed', jsonRpcUrl: `${devnet.url}/jsonrpc`, restUrl: devnet.url, apiKey: 'a-wrong-key-0002' });
-    const refused = await walletErrorOf(networks.head(net.id));
+    const refused = await expectWalletError(networks.head(net.id));
     expect(refused.code).toBe('NODE_UNAUTHORIZED');
     expect(refused.message).not.toContain('a-wrong-key-0002');
     await networks.update(net.id, { apiKey: 'the-right-key-0001' });
@@ -109,7 +111,7 @@ describe('EmbeddedDevnet', () => {
     expect(first.accounts).toHaveLength(2);
     const account = await local.developmentAccount(1);
     expect(account.address).toBe(first.accounts[1]!.address);
-    expect((await walletErrorOf(local.developmentAccount(5))).code).toBe('NOT_FOUND');
+    expect((await expectWalletError(local.developmentAccount(5))).code).toBe('NOT_FOUND');
 
     await local.stop();
     const again = new EmbeddedDevnet({ dataDir: dir, port: 0, devnet: { blockTimeMs: 0, accounts: 2, signatureThreads: 0, log: () => {} } });
@@ -170,12 +172,12 @@ describe('HeadWatcher', () => {
     expect(watcher.active).toBe(false);
     const heads: HeadInfo[] = [];
     const unsubscribe = watcher.subscribe((h) => heads.push(h));
-    await eventually(() => (heads.length >= 1 ? true : undefined), 5000, 'a first head');
+    await until('a first head', () => (heads.length >= 1 ? true : undefined), 5000);
     await devnet.node.produceBlock();
-    await eventually(() => (heads.some((h) => BigInt(h.height) > BigInt(heads[0]!.height)) ? true : undefined), 5000, 'a new head');
+    await until('a new head', () => (heads.some((h) => BigInt(h.height) > BigInt(heads[0]!.height)) ? true : undefined), 5000);
     expect(new Set(heads.map((h) => h.height)).size).toBe(heads.length); // one event per new head, not per poll
     unsubscribe();
-    await eventually(() => (watcher.active ? undefined : true), 5000, 'the watcher to stop');
+    await until('the watcher to stop', () => (watcher.active ? undefined : true), 5000);
   });
 });
 
@@ -190,11 +192,11 @@ describe('TokenService', () => {
     expect((await tokens.known('local')).map((t) => t.symbol)).toContain('KOIN'); // remembered for offline use
     expect(list[1]).toMatchObject({ symbol: 'VHP', name: 'Virtual Hash Power', decimals: 8, system: 'vhp' });
     expect(await tokens.resolve('local', 'VHP')).toEqual(list[1]);
-    const noContract = await walletErrorOf(tokens.add('local', devnet.accounts[0]!.address));
+    const noContract = await expectWalletError(tokens.add('local', devnet.accounts[0]!.address));
     expect(noContract.code).toBe('NOT_FOUND');
     expect(noContract.shortMessage).toContain(`There is no contract at ${devnet.accounts[0]!.address} on this network`);
-    expect((await walletErrorOf(tokens.add('local', 'not-an-address'))).code).toBe('INVALID_ADDRESS');
-    expect((await walletErrorOf(tokens.remove('local', devnet.koinAddress))).code).toBe('INVALID_ARGUMENT');
+    expect((await expectWalletError(tokens.add('local', 'not-an-address'))).code).toBe('INVALID_ADDRESS');
+    expect((await expectWalletError(tokens.remove('local', devnet.koinAddress))).code).toBe('INVALID_ARGUMENT');
     expect(await tokens.balanceOf('local', list[0]!, devnet.accounts[0]!.address)).toBeGreaterThan(0n);
   });
 });

@@ -6,7 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { FETCH_TIMEOUT_MS, MAX_REDIRECTS, fetchImage, fetchMetadata, mediaUrl, rasterType } from '../../../src-main/wallet/chain/nftImages.ts';
 import { png, SVG } from './nftFixtures.ts';
-import { onCleanup, testServer, walletErrorOf } from './helpers.ts';
+import { onCleanup, testServer } from './helpers.ts';
+import { expectWalletError } from '../../helpers/expectWalletError.ts';
 
 const PNG = png(4, [200, 40, 40]);
 /** The test servers listen on 127.0.0.1: only these tests may fetch from loopback. */
@@ -32,7 +33,7 @@ describe('NFT media addresses', () => {
     expect(mediaUrl('ipfs://ipfs/bafyCID', 'https://gw.example/ipfs/').href).toBe('https://gw.example/ipfs/bafyCID');
     expect(mediaUrl(' https://img.example/a.png ', 'https://ipfs.io/ipfs/').href).toBe('https://img.example/a.png');
     for (const bad of ['ipfs:////evil.example/x.png', 'ipfs://../../x.png', 'data:image/png;base64,AAAA', 'javascript:alert(1)', 'file:///etc/passwd', 'ftp://x/y.png', 'https://me:pw@img.example/a.png', 'not a url']) {
-      const error = await walletErrorOf(Promise.resolve().then(() => mediaUrl(bad, 'https://ipfs.io/ipfs/')));
+      const error = await expectWalletError(Promise.resolve().then(() => mediaUrl(bad, 'https://ipfs.io/ipfs/')));
       expect(error.code, bad).toBe('IMAGE_REFUSED');
     }
   });
@@ -60,7 +61,7 @@ describe('fetching an NFT image over HTTP', () => {
       '/x.html': { headers: { 'content-type': 'image/jpeg' }, body: '<html><script>alert(1)</script></html>' },
     });
     for (const path of ['/x.svg', '/x.html']) {
-      const error = await walletErrorOf(fetchImage(new URL(`${server.url}${path}`), LOCAL));
+      const error = await expectWalletError(fetchImage(new URL(`${server.url}${path}`), LOCAL));
       expect(error.code).toBe('IMAGE_REFUSED');
       expect(error.shortMessage).toBe(`The image at ${server.url}${path} is not a PNG, JPEG, GIF or WebP image; other kinds (SVG among them) are not shown.`);
     }
@@ -77,9 +78,9 @@ describe('fetching an NFT image over HTTP', () => {
         res.end();
       }
     });
-    const declared = await walletErrorOf(fetchImage(new URL(`${server.url}/declared`), { ...LOCAL, maxBytes: 1024 }));
+    const declared = await expectWalletError(fetchImage(new URL(`${server.url}/declared`), { ...LOCAL, maxBytes: 1024 }));
     expect(declared.shortMessage).toBe(`The image at ${server.url}/declared is ${big.length} bytes, more than the 1024 bytes allowed.`);
-    const streamed = await walletErrorOf(fetchImage(new URL(`${server.url}/streamed`), { ...LOCAL, maxBytes: 1024 }));
+    const streamed = await expectWalletError(fetchImage(new URL(`${server.url}/streamed`), { ...LOCAL, maxBytes: 1024 }));
     expect(streamed.shortMessage).toBe(`The image at ${server.url}/streamed is more than the 1024 bytes allowed.`);
     expect(await fetchImage(new URL(`${server.url}/streamed`), { ...LOCAL, maxBytes: big.length })).toMatch(/^data:image\/png;base64,/);
   });
@@ -95,18 +96,18 @@ describe('fetching an NFT image over HTTP', () => {
       '/nowhere': { status: 302 },
     });
     expect(await fetchImage(new URL(`${server.url}/r1`), LOCAL)).toBe(`data:image/png;base64,${PNG.toString('base64')}`);
-    const four = await walletErrorOf(fetchImage(new URL(`${server.url}/r0`), LOCAL));
+    const four = await expectWalletError(fetchImage(new URL(`${server.url}/r0`), LOCAL));
     expect(four.shortMessage).toBe(`The image at ${server.url}/r0 redirects more than ${MAX_REDIRECTS} times; it was not followed further.`);
-    const file = await walletErrorOf(fetchImage(new URL(`${server.url}/file`), LOCAL));
+    const file = await expectWalletError(fetchImage(new URL(`${server.url}/file`), LOCAL));
     expect(file.shortMessage).toBe('expected an http(s) or ipfs:// address, got a file: address');
-    const nowhere = await walletErrorOf(fetchImage(new URL(`${server.url}/nowhere`), LOCAL));
+    const nowhere = await expectWalletError(fetchImage(new URL(`${server.url}/nowhere`), LOCAL));
     expect(nowhere.shortMessage).toBe(`The image at ${server.url}/nowhere answered a redirect without an address.`);
   });
 
   it('refuses a non-200 answer and a server that does not answer in time', async () => {
     const server = await routes({ '/gone': { status: 404 }, '/stall': { stall: true } });
-    expect((await walletErrorOf(fetchImage(new URL(`${server.url}/gone`), LOCAL))).shortMessage).toBe(`The image at ${server.url}/gone answered HTTP 404.`);
-    const slow = await walletErrorOf(fetchImage(new URL(`${server.url}/stall`), { ...LOCAL, timeoutMs: 300 }));
+    expect((await expectWalletError(fetchImage(new URL(`${server.url}/gone`), LOCAL))).shortMessage).toBe(`The image at ${server.url}/gone answered HTTP 404.`);
+    const slow = await expectWalletError(fetchImage(new URL(`${server.url}/stall`), { ...LOCAL, timeoutMs: 300 }));
     expect(slow.shortMessage).toBe(`The image at ${server.url}/stall did not answer within 0.3 s.`);
     expect(FETCH_TIMEOUT_MS).toBe(10_000);
   });
@@ -114,8 +115,8 @@ describe('fetching an NFT image over HTTP', () => {
   it('reads metadata JSON objects only', async () => {
     const server = await routes({ '/m/0x01': { body: '{"name":"One","image":"ipfs://cid/1.png"}' }, '/m/0x02': { body: '[1,2]' }, '/m/0x03': { body: 'nope' } });
     expect(await fetchMetadata(new URL(`${server.url}/m/0x01`), LOCAL)).toEqual({ name: 'One', image: 'ipfs://cid/1.png' });
-    expect((await walletErrorOf(fetchMetadata(new URL(`${server.url}/m/0x02`), LOCAL))).shortMessage).toBe(`The metadata at ${server.url}/m/0x02 is not a JSON object.`);
-    expect((await walletErrorOf(fetchMetadata(new URL(`${server.url}/m/0x03`), LOCAL))).shortMessage).toBe(`The metadata at ${server.url}/m/0x03 is not JSON.`);
+    expect((await expectWalletError(fetchMetadata(new URL(`${server.url}/m/0x02`), LOCAL))).shortMessage).toBe(`The metadata at ${server.url}/m/0x02 is not a JSON object.`);
+    expect((await expectWalletError(fetchMetadata(new URL(`${server.url}/m/0x03`), LOCAL))).shortMessage).toBe(`The metadata at ${server.url}/m/0x03 is not JSON.`);
   });
 });
 
@@ -159,11 +160,11 @@ describe("refusing addresses on the user's own network", () => {
       ['http://224.0.0.1/a.png', 'http://224.0.0.1/a.png', '224.0.0.1 is a multicast address'],
     ];
     for (const [url, shown, why] of cases) {
-      const error = await walletErrorOf(fetchImage(new URL(url), { timeoutMs: 2_000 }));
+      const error = await expectWalletError(fetchImage(new URL(url), { timeoutMs: 2_000 }));
       expect(error.code, url).toBe('IMAGE_REFUSED');
       expect(error.shortMessage, url).toBe(`The image at ${shown} is on your own network (${why}): ${OWN}`);
     }
-    const metadata = await walletErrorOf(fetchMetadata(new URL(`http://127.0.0.1:${port}/m/0x01`)));
+    const metadata = await expectWalletError(fetchMetadata(new URL(`http://127.0.0.1:${port}/m/0x01`)));
     expect(metadata.shortMessage).toBe(`The metadata at http://127.0.0.1:${port}/m/0x01 is on your own network (127.0.0.1 is a loopback address): ${OWN}`);
     expect(connections()).toBe(0);
     // The same server is reachable: the refusals above are the policy's, not a closed port's.
@@ -173,7 +174,7 @@ describe("refusing addresses on the user's own network", () => {
 
   it('refuses a host name that resolves to a loopback address (localhost)', async () => {
     const { port, connections } = await countingServer();
-    const error = await walletErrorOf(fetchImage(new URL(`http://localhost:${port}/a.png`)));
+    const error = await expectWalletError(fetchImage(new URL(`http://localhost:${port}/a.png`)));
     expect(error.code).toBe('IMAGE_REFUSED');
     expect(error.shortMessage).toMatch(new RegExp(`^The image at http://localhost:${port}/a\\.png is on your own network \\(localhost resolves to (127\\.0\\.0\\.1|::1), a loopback address\\): `));
     expect(connections()).toBe(0);
@@ -185,7 +186,7 @@ describe("refusing addresses on the user's own network", () => {
       { address: '93.184.216.34', family: 4 },
       { address: '192.168.0.10', family: 4 },
     ];
-    const error = await walletErrorOf(fetchImage(new URL(`http://images.invalid:${port}/a.png`), { resolve }));
+    const error = await expectWalletError(fetchImage(new URL(`http://images.invalid:${port}/a.png`), { resolve }));
     expect(error.shortMessage).toBe(`The image at http://images.invalid:${port}/a.png is on your own network (images.invalid resolves to 192.168.0.10, a private address): ${OWN}`);
     expect(connections()).toBe(0);
   });
@@ -210,9 +211,9 @@ describe("refusing addresses on the user's own network", () => {
       '/meta': { status: 302, headers: { location: 'http://169.254.169.254/latest/meta-data/' } },
       '/mapped': { status: 302, headers: { location: `http://[::ffff:10.0.0.1]/a.png` } },
     });
-    const meta = await walletErrorOf(fetchImage(new URL(`${server.url}/meta`), LOCAL));
+    const meta = await expectWalletError(fetchImage(new URL(`${server.url}/meta`), LOCAL));
     expect(meta.shortMessage).toBe(`The image at ${server.url}/meta redirects to http://169.254.169.254/latest/meta-data/, which is on your own network (169.254.169.254 is a link-local address): ${OWN}`);
-    const mapped = await walletErrorOf(fetchImage(new URL(`${server.url}/mapped`), LOCAL));
+    const mapped = await expectWalletError(fetchImage(new URL(`${server.url}/mapped`), LOCAL));
     expect(mapped.shortMessage).toBe(`The image at ${server.url}/mapped redirects to http://[::ffff:a00:1]/a.png, which is on your own network (::ffff:a00:1 is a private address): ${OWN}`);
     expect(server.requests).toHaveLength(2); // the two redirects, and nothing after them
   });

@@ -7,8 +7,9 @@ import { NftService, readKcs5 } from '../../../src-main/wallet/chain/nfts.ts';
 import { NftTransferService } from '../../../src-main/wallet/chain/nftTransfer.ts';
 import { addressFromString } from '../../../src-main/koinos/address.ts';
 import { png, SVG, uploadCollection } from './nftFixtures.ts';
-import { testDevnet, testServer, walletErrorOf } from './helpers.ts';
+import { testDevnet, testServer } from './helpers.ts';
 import { testServices } from './services.ts';
+import { expectWalletError } from '../../helpers/expectWalletError.ts';
 
 const SLOW = 240_000; // an upload of ~60 KB of wasm, mints and transfers, on two shared cores
 const PNG = png(8, [30, 120, 200]);
@@ -38,14 +39,14 @@ describe('NFT collections in the wallet', () => {
       await collection.mint(a!.address, '0x03'); // no metadata on chain: KCS-2's `${uri}/${tokenId}` is read instead
 
       // Checked against the standard before anything is remembered.
-      const notCollection = await walletErrorOf(nfts.add('local', devnet.koinAddress));
+      const notCollection = await expectWalletError(nfts.add('local', devnet.koinAddress));
       expect(notCollection.code).toBe('UNKNOWN_COLLECTION');
       expect(notCollection.shortMessage).toMatch(
         new RegExp(`^expected a KCS-5 NFT collection at ${devnet.koinAddress} \\(answering name, symbol, uri and get_tokens_by_owner\\), found a contract that answers name "Koin", symbol "KOIN" and refuses uri \\(.+\\), get_tokens_by_owner \\(.+\\)\\.`),
       );
-      const nothing = await walletErrorOf(nfts.add('local', b!.address));
+      const nothing = await expectWalletError(nfts.add('local', b!.address));
       expect(nothing.code).toBe('NOT_FOUND');
-      expect((await walletErrorOf(nfts.add('local', `${collection.address.slice(0, -1)}1`))).code).toBe('INVALID_ADDRESS');
+      expect((await expectWalletError(nfts.add('local', `${collection.address.slice(0, -1)}1`))).code).toBe('INVALID_ADDRESS');
       const info = { contract: collection.address, name: 'My NFT', symbol: 'NFT', uri: '' };
       expect(await nfts.inspect('local', collection.address)).toEqual(info);
       expect(await nfts.list('local')).toEqual([]);
@@ -69,7 +70,7 @@ describe('NFT collections in the wallet', () => {
         ],
       });
       expect(media.requests).toHaveLength(0);
-      expect((await walletErrorOf(nfts.image('local', collection.address, '0x01'))).shortMessage).toBe('Images are not fetched on the local network: it works offline.');
+      expect((await expectWalletError(nfts.image('local', collection.address, '0x01'))).shortMessage).toBe('Images are not fetched on the local network: it works offline.');
       expect(media.requests).toHaveLength(0);
 
       // The same chain as a custom network: collections are per network, and images are fetched there.
@@ -79,7 +80,7 @@ describe('NFT collections in the wallet', () => {
       const online = await nfts.owned(custom.id, a!.address);
       expect(online.images).toBe('on');
       expect((await nfts.image(custom.id, collection.address, '0x01')).dataUrl).toBe(`data:image/png;base64,${PNG.toString('base64')}`);
-      const svg = await walletErrorOf(nfts.image(custom.id, collection.address, '0x02'));
+      const svg = await expectWalletError(nfts.image(custom.id, collection.address, '0x02'));
       expect(svg.code).toBe('IMAGE_REFUSED');
       expect(svg.shortMessage).toBe(`The image at ${media.url}/two.svg is not a PNG, JPEG, GIF or WebP image; other kinds (SVG among them) are not shown.`);
       // A collection whose uri is an ipfs:// folder (the @koinosbox contract's is "", so the stored one stands in): the
@@ -96,20 +97,20 @@ describe('NFT collections in the wallet', () => {
       expect(media.requests.length).toBe(4); // fetched metadata is kept
       await nfts.updateImageSettings({ enabled: false });
       expect((await nfts.owned(custom.id, a!.address)).images).toBe('off-setting');
-      expect((await walletErrorOf(nfts.image(custom.id, collection.address, '0x01'))).shortMessage).toBe('Images are turned off in the NFT settings.');
+      expect((await expectWalletError(nfts.image(custom.id, collection.address, '0x01'))).shortMessage).toBe('Images are turned off in the NFT settings.');
       expect(await nfts.updateImageSettings({ enabled: true, ipfsGateway: 'https://gw.example/ipfs' })).toEqual({ enabled: true, ipfsGateway: 'https://gw.example/ipfs/' });
-      expect((await walletErrorOf(nfts.updateImageSettings({ ipfsGateway: 'ftp://gw.example/' }))).code).toBe('INVALID_ARGUMENT');
+      expect((await expectWalletError(nfts.updateImageSettings({ ipfsGateway: 'ftp://gw.example/' }))).code).toBe('INVALID_ARGUMENT');
 
       // Someone else's token cannot be sent.
-      const notOwner = await walletErrorOf(transfers.prepare({ networkId: 'local', from: b!.address, to: a!.address, contract: collection.address, tokenId: '0x01' }));
+      const notOwner = await expectWalletError(transfers.prepare({ networkId: 'local', from: b!.address, to: a!.address, contract: collection.address, tokenId: '0x01' }));
       expect(notOwner.code).toBe('INSUFFICIENT_BALANCE');
       expect(notOwner.shortMessage).toBe(`${b!.address} does not own NFT 0x01: ${a!.address} does. List the account's NFTs again.`);
-      expect((await walletErrorOf(transfers.prepare({ networkId: 'local', from: a!.address, to: b!.address, contract: collection.address, tokenId: '0x09' }))).code).toBe('NOT_FOUND');
+      expect((await expectWalletError(transfers.prepare({ networkId: 'local', from: a!.address, to: b!.address, contract: collection.address, tokenId: '0x09' }))).code).toBe('NOT_FOUND');
 
       // A rejected review sends nothing.
       s.person.decision = 'reject';
       const rejected = await transfers.prepare({ networkId: 'local', from: a!.address, to: b!.address, contract: collection.address, tokenId: '0x01' });
-      expect((await walletErrorOf(transfers.confirm(rejected.reviewId))).code).toBe('REJECTED');
+      expect((await expectWalletError(transfers.confirm(rejected.reviewId))).code).toBe('REJECTED');
       const ownerOf = async (id: string) => (await readKcs5((await s.networks.node('local')).node, addressFromString(collection.address), 'owner_of', { token_id: id }))['value'];
       expect(await ownerOf('0x01')).toBe(a!.address);
 
@@ -137,7 +138,7 @@ describe('NFT collections in the wallet', () => {
       expect(await ownerOf('0x01')).toBe(b!.address);
       expect((await nfts.owned('local', a!.address)).collections[0]!.tokens.map((t) => t.tokenId)).toEqual(['0x02', '0x03']);
       expect((await nfts.owned('local', b!.address)).collections[0]!.tokens.map((t) => t.tokenId)).toEqual(['0x01']);
-      expect((await walletErrorOf(transfers.confirm(review.reviewId))).code).toBe('NOT_FOUND'); // one confirmation per review
+      expect((await expectWalletError(transfers.confirm(review.reviewId))).code).toBe('NOT_FOUND'); // one confirmation per review
 
       // The next review's estimate is the measured cost of this one.
       const next = await transfers.prepare({ networkId: 'local', from: a!.address, to: b!.address, contract: collection.address, tokenId: '0x02' });

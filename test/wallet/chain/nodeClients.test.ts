@@ -7,7 +7,8 @@ import { KoinosNode } from '../../../src-main/wallet/chain/koinosNode.ts';
 import { RestClient } from '../../../src-main/wallet/chain/restClient.ts';
 import { redactUrl } from '../../../src-main/wallet/chain/redactUrl.ts';
 import { addressFromString } from '../../../src-main/koinos/address.ts';
-import { deadUrl, testDevnet, testServer, walletErrorOf } from './helpers.ts';
+import { deadUrl, testDevnet, testServer } from './helpers.ts';
+import { expectWalletError } from '../../helpers/expectWalletError.ts';
 
 const SUBMIT = { id: '0x', header: {}, operations: [], signatures: [] };
 
@@ -40,7 +41,7 @@ describe('JsonRpcClient and KoinosNode against a devnet', () => {
   it('maps a node error to the code of the chain error it carries', async () => {
     const devnet = await testDevnet();
     const rpc = new JsonRpcClient({ url: `${devnet.url}/jsonrpc` });
-    const unknown = await walletErrorOf(rpc.call('chain.no_such_method', {}));
+    const unknown = await expectWalletError(rpc.call('chain.no_such_method', {}));
     expect(unknown.code).toBe('NODE_ERROR');
     expect(unknown.shortMessage).toContain('does not offer chain.no_such_method');
   });
@@ -53,13 +54,13 @@ describe('API keys', () => {
     expect(bytesToJson(await good.chainId(), BTYPE.BASE64)).toBe(devnet.chainId);
     expect(await good.rc(addressFromString(devnet.accounts[0]!.address))).toBeGreaterThan(0n);
 
-    const wrong = await walletErrorOf(new JsonRpcClient({ url: `${devnet.url}/jsonrpc`, apiKey: 'wrong-key-654321' }).call('chain.get_chain_id', {}));
+    const wrong = await expectWalletError(new JsonRpcClient({ url: `${devnet.url}/jsonrpc`, apiKey: 'wrong-key-654321' }).call('chain.get_chain_id', {}));
     expect(wrong.code).toBe('NODE_UNAUTHORIZED');
     expect(wrong.message).not.toContain('wrong-key-654321');
-    const missing = await walletErrorOf(new JsonRpcClient({ url: `${devnet.url}/jsonrpc` }).call('chain.get_chain_id', {}));
+    const missing = await expectWalletError(new JsonRpcClient({ url: `${devnet.url}/jsonrpc` }).call('chain.get_chain_id', {}));
     expect(missing.code).toBe('NODE_UNAUTHORIZED');
     expect(missing.shortMessage).toContain('requires an API key');
-    const rest = await walletErrorOf(new RestClient({ url: devnet.url, apiKey: 'wrong-key-654321' }).get('/v1/chain/id'));
+    const rest = await expectWalletError(new RestClient({ url: devnet.url, apiKey: 'wrong-key-654321' }).get('/v1/chain/id'));
     expect(rest.code).toBe('NODE_UNAUTHORIZED');
   });
 });
@@ -67,7 +68,7 @@ describe('API keys', () => {
 describe('failures of the transport', () => {
   it('a node that is down is NODE_UNREACHABLE, after retrying a read', async () => {
     const url = await deadUrl();
-    const error = await walletErrorOf(new JsonRpcClient({ url }).call('chain.get_chain_id', {}));
+    const error = await expectWalletError(new JsonRpcClient({ url }).call('chain.get_chain_id', {}));
     expect(error.code).toBe('NODE_UNREACHABLE');
     expect(error.shortMessage).toContain(url.replace(/\/$/, ''));
   });
@@ -84,7 +85,7 @@ describe('failures of the transport', () => {
     const rpc = new JsonRpcClient({ url: server.url });
     expect(await rpc.call('chain.get_chain_id', {})).toEqual({ chain_id: 'EiA' });
     expect(server.requests).toHaveLength(2);
-    const write = await walletErrorOf(rpc.call('chain.submit_transaction', { transaction: SUBMIT, broadcast: true }, 'write'));
+    const write = await expectWalletError(rpc.call('chain.submit_transaction', { transaction: SUBMIT, broadcast: true }, 'write'));
     expect(write.code).toBe('NODE_UNREACHABLE');
     expect(server.requests).toHaveLength(3);
   });
@@ -92,8 +93,8 @@ describe('failures of the transport', () => {
   it('a node that stalls is NODE_TIMEOUT, and a stalled submission is not sent again', async () => {
     const server = await testServer(() => {}); // never answers
     const rpc = new JsonRpcClient({ url: server.url, timeoutMs: 200 });
-    expect((await walletErrorOf(rpc.call('chain.get_chain_id', {}))).code).toBe('NODE_TIMEOUT');
-    const write = await walletErrorOf(rpc.call('chain.submit_transaction', { transaction: SUBMIT, broadcast: true }, 'write'));
+    expect((await expectWalletError(rpc.call('chain.get_chain_id', {}))).code).toBe('NODE_TIMEOUT');
+    const write = await expectWalletError(rpc.call('chain.submit_transaction', { transaction: SUBMIT, broadcast: true }, 'write'));
     expect(write.code).toBe('NODE_TIMEOUT');
     expect(write.shortMessage).toContain('may or may not have reached it');
     expect(server.requests).toHaveLength(2);
@@ -104,7 +105,7 @@ describe('failures of the transport', () => {
       res.statusCode = 500;
       res.end('<html>Internal Server Error</html>');
     });
-    const e500 = await walletErrorOf(new JsonRpcClient({ url: failing.url }).call('chain.submit_transaction', {}, 'write'));
+    const e500 = await expectWalletError(new JsonRpcClient({ url: failing.url }).call('chain.submit_transaction', {}, 'write'));
     expect(e500.code).toBe('NODE_ERROR');
     expect(e500.shortMessage).toContain('HTTP 500');
     expect(failing.requests).toHaveLength(1);
@@ -113,14 +114,14 @@ describe('failures of the transport', () => {
       res.setHeader('content-type', 'application/json');
       res.end('{"jsonrpc":"2.0","result":{');
     });
-    const bad = await walletErrorOf(new JsonRpcClient({ url: garbage.url }).call('chain.get_chain_id', {}));
+    const bad = await expectWalletError(new JsonRpcClient({ url: garbage.url }).call('chain.get_chain_id', {}));
     expect(bad.code).toBe('NODE_MALFORMED_ANSWER');
     expect(garbage.requests).toHaveLength(1);
 
     const wrongShape = await testServer((_req, res, body) => {
       res.end(JSON.stringify({ jsonrpc: '2.0', id: JSON.parse(body).id, result: { head_topology: { height: 'tall' } } }));
     });
-    const shape = await walletErrorOf(new KoinosNode({ jsonRpc: { url: wrongShape.url } }).head());
+    const shape = await expectWalletError(new KoinosNode({ jsonRpc: { url: wrongShape.url } }).head());
     expect(shape.code).toBe('NODE_MALFORMED_ANSWER');
     expect(shape.details).toContain('height');
   });
@@ -128,7 +129,7 @@ describe('failures of the transport', () => {
   it('never shows credentials of a URL in an error', async () => {
     const url = await deadUrl();
     const withSecrets = url.replace('http://', 'http://alice:hunter2@') + '/jsonrpc?apikey=topsecret';
-    const error = await walletErrorOf(new JsonRpcClient({ url: withSecrets }).call('chain.get_chain_id', {}));
+    const error = await expectWalletError(new JsonRpcClient({ url: withSecrets }).call('chain.get_chain_id', {}));
     expect(error.message).not.toContain('hunter2');
     expect(error.message).not.toContain('alice');
     expect(error.message).not.toContain('topsecret');

@@ -7,8 +7,9 @@ import { parsePrivateKey } from '../../../src-main/koinos/keys.ts';
 import { addressFromString } from '../../../src-main/koinos/address.ts';
 import { signTransaction, transactionFromBase64, transactionToBase64, transactionToJson } from '../../../src-main/koinos/transaction.ts';
 import { parseTransactionText } from '../../../src-main/koinos/transactionText.ts';
-import { onCleanup, tempDir, testDevnet, walletErrorOf } from './helpers.ts';
+import { onCleanup, tempDir, testDevnet } from './helpers.ts';
 import { testServices } from './services.ts';
+import { expectWalletError } from '../../helpers/expectWalletError.ts';
 
 const QUIET = { blockTimeMs: 0, accounts: 3, signatureThreads: 0, log: () => {} };
 
@@ -41,7 +42,7 @@ describe('OfflineService', () => {
     expect(signed.id).toBe(unsigned.id);
     // Inspection with the node down still works; the checks that need it are skipped.
     expect((await s.offline.inspect(signed.base64)).warnings).toEqual([]);
-    expect((await walletErrorOf(s.offline.submit(signed.base64, true))).code).toBe('NODE_UNREACHABLE');
+    expect((await expectWalletError(s.offline.submit(signed.base64, true))).code).toBe('NODE_UNREACHABLE');
 
     devnet = await startDevnet({ port, dataDir: dir, ...QUIET });
     const dry = await s.offline.submit(signed.base64, false);
@@ -52,7 +53,7 @@ describe('OfflineService', () => {
     expect(included.blockHeight).toBeDefined();
     // Now its nonce is used: inspecting it again says so, and submitting it again is refused.
     expect((await s.offline.inspect(signed.base64)).warnings.map((w) => w.code)).toEqual(['NONCE_USED']);
-    expect((await walletErrorOf(s.offline.submit(signed.base64, true))).code).toBe('INVALID_NONCE');
+    expect((await expectWalletError(s.offline.submit(signed.base64, true))).code).toBe('INVALID_NONCE');
   });
 
   it('is compatible both ways with the base64 of koinos-wallet tx sign (and koinos-cli)', async () => {
@@ -83,7 +84,7 @@ describe('OfflineService', () => {
     const onOther = await foreign.offline.inspect(unsigned.base64);
     expect(onOther.warnings.map((w) => w.code)).toContain('CHAIN_ID_MISMATCH');
     const signed = await s.offline.sign(unsigned.base64, a!.address);
-    const refused = await walletErrorOf(foreign.offline.submit(signed.base64, true));
+    const refused = await expectWalletError(foreign.offline.submit(signed.base64, true));
     expect(refused.code).toBe('CHAIN_ID_MISMATCH');
     expect(refused.shortMessage).toContain('It was not sent');
 
@@ -93,9 +94,9 @@ describe('OfflineService', () => {
     expect(codes).toContain('ID_MISMATCH');
     const byOther = await s.offline.sign(unsigned.base64, c!.address);
     expect(byOther.warnings.map((w) => w.code)).toContain('SIGNER_NOT_PAYER');
-    const notSigned = await walletErrorOf(s.offline.submit(unsigned.base64, true));
+    const notSigned = await expectWalletError(s.offline.submit(unsigned.base64, true));
     expect(notSigned.code).toBe('INVALID_SIGNATURE');
-    expect((await walletErrorOf(s.offline.inspect('not a transaction'))).code).toBe('INVALID_TRANSACTION');
+    expect((await expectWalletError(s.offline.inspect('not a transaction'))).code).toBe('INVALID_TRANSACTION');
   });
 
   it('flags an upload over the payer\'s own address on inspect and sign, and a chain ID that changed', async () => {

@@ -8,12 +8,12 @@ import { addressFromString } from '../../../src-main/koinos/address.ts';
 import { newPrivateKey, privateKeyToWif } from '../../../src-main/koinos/keys.ts';
 import { PrivateKeySigner } from '../../../src-main/wallet/chain/privateKeySigner.ts';
 import { DEFAULT_SHARER_CAP } from '../../../src-main/wallet/chain/payer.ts';
-import { walletErrorOf } from './helpers.ts';
 import { testServices, type TestServices } from './services.ts';
 import { uploadFreeManaSharer } from './freeManaSharer.ts';
 import { uploadKoinosbox, type UploadedToken } from './wasmToken.ts';
+import { KOIN } from '../../helpers/constants.ts';
+import { expectWalletError } from '../../helpers/expectWalletError.ts';
 
-const KOIN = 100_000_000n;
 const TKN = 100_000_000n; // 8 decimals
 const SLOW = 240_000; // two uploads of wasm and a handful of blocks, on two shared cores
 
@@ -57,10 +57,10 @@ describe('a payer other than the sender', () => {
       const s = wallet();
       const tkn = (await s.tokens.add('local', token.address)).contract;
       expect(await manaOf(s, c)).toBe(0n);
-      const alone = await walletErrorOf(s.send.prepare({ from: c, to: b.address, token: tkn, amount: '1' }));
+      const alone = await expectWalletError(s.send.prepare({ from: c, to: b.address, token: tkn, amount: '1' }));
       expect(alone.code).toBe('NOT_ENOUGH_MANA');
       expect(alone.shortMessage).toMatch(/^The account has no mana left .* Choose another account of this wallet or the network's free mana sharer to pay the mana/);
-      const overCap = await walletErrorOf(s.send.prepare({ from: c, to: b.address, token: tkn, amount: '1', payer: { kind: 'freeMana' }, rcLimit: String(DEFAULT_SHARER_CAP + 1n) }));
+      const overCap = await expectWalletError(s.send.prepare({ from: c, to: b.address, token: tkn, amount: '1', payer: { kind: 'freeMana' }, rcLimit: String(DEFAULT_SHARER_CAP + 1n) }));
       expect([overCap.code, overCap.shortMessage]).toEqual(['NOT_ENOUGH_MANA', expect.stringContaining('the free mana sharer pays for now (its cap included)')]);
 
       const review = await s.send.prepare({ from: c, to: b.address, token: tkn, amount: '1', payer: { kind: 'freeMana' } });
@@ -100,7 +100,7 @@ describe('a payer other than the sender', () => {
       expect(await manaOf(s, c)).toBe(0n);
 
       // A payer with no mana: the error names it and says what to do.
-      const broke = await walletErrorOf(s.send.prepare({ from: b.address, to: a.address, token: 'koin', amount: '1', payer: { kind: 'account', address: c } }));
+      const broke = await expectWalletError(s.send.prepare({ from: b.address, to: a.address, token: 'koin', amount: '1', payer: { kind: 'account', address: c } }));
       expect([broke.code, broke.shortMessage]).toEqual(['NOT_ENOUGH_MANA', expect.stringMatching(new RegExp(`^The payer ${c} has no mana left .* Choose another payer than ${c}`))]);
     },
     SLOW,

@@ -6,10 +6,11 @@ import { formatAmount } from '../../../src-main/koinos/amounts.ts';
 import { KoinosNode } from '../../../src-main/wallet/chain/koinosNode.ts';
 import { addressFromString } from '../../../src-main/koinos/address.ts';
 import { tokenBalance } from '../../../src-main/wallet/chain/tokens.ts';
-import { onCleanup, tempDir, testDevnet, walletErrorOf } from './helpers.ts';
+import { onCleanup, tempDir, testDevnet } from './helpers.ts';
 import { testServices } from './services.ts';
+import { KOIN } from '../../helpers/constants.ts';
+import { expectWalletError } from '../../helpers/expectWalletError.ts';
 
-const KOIN = 100_000_000n;
 
 describe('SendService', () => {
   it('prepares a review of exactly what will be signed, then signs, submits and follows it into an irreversible block', async () => {
@@ -52,7 +53,7 @@ describe('SendService', () => {
     expect(await tokenBalance(node, koin, addressFromString(b!.address))).toBe(before + 150_000_000n);
 
     // A review is confirmed once only.
-    expect((await walletErrorOf(s.send.confirm(review.reviewId))).code).toBe('NOT_FOUND');
+    expect((await expectWalletError(s.send.confirm(review.reviewId))).code).toBe('NOT_FOUND');
   });
 
   it('two sends in a row from one account both succeed (nonces 1 and 2)', async () => {
@@ -75,14 +76,14 @@ describe('SendService', () => {
     const s = testServices(devnet);
     const [a, b] = devnet.accounts;
     const bad = b!.address.slice(0, -1) + (b!.address.endsWith('2') ? '3' : '2');
-    expect((await walletErrorOf(s.send.prepare({ from: a!.address, to: bad, token: 'koin', amount: '1' }))).code).toBe('INVALID_ADDRESS');
-    expect((await walletErrorOf(s.send.prepare({ from: a!.address, to: a!.address, token: 'koin', amount: '1' }))).shortMessage).toContain('sending account itself');
-    expect((await walletErrorOf(s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '0' }))).code).toBe('INVALID_AMOUNT');
-    expect((await walletErrorOf(s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '-1' }))).code).toBe('INVALID_AMOUNT');
-    expect((await walletErrorOf(s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '0.000000001' }))).code).toBe('INVALID_AMOUNT');
-    const tooMuch = await walletErrorOf(s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '2000000' }));
+    expect((await expectWalletError(s.send.prepare({ from: a!.address, to: bad, token: 'koin', amount: '1' }))).code).toBe('INVALID_ADDRESS');
+    expect((await expectWalletError(s.send.prepare({ from: a!.address, to: a!.address, token: 'koin', amount: '1' }))).shortMessage).toContain('sending account itself');
+    expect((await expectWalletError(s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '0' }))).code).toBe('INVALID_AMOUNT');
+    expect((await expectWalletError(s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '-1' }))).code).toBe('INVALID_AMOUNT');
+    expect((await expectWalletError(s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '0.000000001' }))).code).toBe('INVALID_AMOUNT');
+    const tooMuch = await expectWalletError(s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '2000000' }));
     expect(tooMuch.code).toBe('INSUFFICIENT_BALANCE');
-    const all = await walletErrorOf(s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '1000000' }));
+    const all = await expectWalletError(s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '1000000' }));
     expect(all.code, all.message).toBe('NOT_ENOUGH_MANA');
     // The figures: the whole balance plus the transfer's cost needed, the mana there is, and it is full already.
     expect(all.metaMessages).toEqual([expect.stringMatching(/^1,?000,?000\.\d+ mana needed, 1000000 available, mana is full\.$/)]);
@@ -97,7 +98,7 @@ describe('SendService', () => {
     // A mana limit set by hand too low: the review cannot know (nothing is signed before approval); the dry run after
     // the approval finds it, and nothing is sent.
     const low = await s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '1', rcLimit: '1' });
-    const refused = await walletErrorOf(s.send.confirm(low.reviewId));
+    const refused = await expectWalletError(s.send.confirm(low.reviewId));
     expect(refused.code).toBe('NOT_ENOUGH_MANA');
     expect(refused.shortMessage).toContain('Nothing was sent');
     const node = new KoinosNode({ jsonRpc: { url: `${devnet.url}/jsonrpc` } });
@@ -117,7 +118,7 @@ describe('SendService', () => {
     await devnet.stop();
     devnet = await startDevnet({ port, dataDir: dir, reset: true, blockTimeMs: 0, accounts: 3, signatureThreads: 0, log: () => {} });
     expect(devnet.chainId).not.toBe(oldChain);
-    const error = await walletErrorOf(s.send.confirm(review.reviewId));
+    const error = await expectWalletError(s.send.confirm(review.reviewId));
     expect(error.code).toBe('CHAIN_ID_MISMATCH');
     expect(error.shortMessage).toContain('Nothing was signed or sent');
     const node = new KoinosNode({ jsonRpc: { url: `${devnet.url}/jsonrpc` } });

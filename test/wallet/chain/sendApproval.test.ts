@@ -8,8 +8,9 @@ import { nonceToBytes, transactionToBase64 } from '../../../src-main/koinos/tran
 import { KoinosNode } from '../../../src-main/wallet/chain/koinosNode.ts';
 import { tokenBalance } from '../../../src-main/wallet/chain/tokens.ts';
 import type { Devnet } from '../../../src-main/devnet/server/startDevnet.ts';
-import { testDevnet, testServer, walletErrorOf, type TestServer } from './helpers.ts';
+import { testDevnet, testServer, type TestServer } from './helpers.ts';
 import { testServices, type TestServices } from './services.ts';
+import { expectWalletError } from '../../helpers/expectWalletError.ts';
 
 interface Rpc {
   method: string;
@@ -47,12 +48,12 @@ describe('send behind the approval queue', () => {
     expect(review.estimateSource).toBe('default'); // nothing measured on this network yet: the review says it is an estimate
 
     s.person.decision = 'reject';
-    expect((await walletErrorOf(s.send.confirm(review.reviewId))).code).toBe('REJECTED');
+    expect((await expectWalletError(s.send.confirm(review.reviewId))).code).toBe('REJECTED');
     expect(s.person.seen).toHaveLength(1);
     expect(signedCalls(proxy.calls())).toEqual([]);
     expect(s.approvals.decisions().map((d) => d.decision)).toEqual(['rejected']);
     // The review is gone: a rejected request cannot be confirmed later by whoever holds its id.
-    expect((await walletErrorOf(s.send.confirm(review.reviewId))).code).toBe('NOT_FOUND');
+    expect((await expectWalletError(s.send.confirm(review.reviewId))).code).toBe('NOT_FOUND');
   });
 
   it('shows the person the review built from the bytes, then sizes rc_limit under the approved cap with a dry run and sends once', async () => {
@@ -103,7 +104,7 @@ describe('send behind the approval queue', () => {
       signatures: [],
     });
     s.person.decision = 'reject';
-    expect((await walletErrorOf(s.offline.sign(upload, a!.address))).code).toBe('REJECTED');
+    expect((await expectWalletError(s.offline.sign(upload, a!.address))).code).toBe('REJECTED');
     const shown = s.person.seen[0]!.review;
     expect(shown.kind).toBe('sign');
     expect(shown.risks.map((r) => r.code)).toEqual(expect.arrayContaining(['REPLACES_ACCOUNT', 'UPLOAD_CONTRACT']));

@@ -3,8 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { addressFromString } from '../../../src-main/koinos/address.ts';
 import { KoinosNode } from '../../../src-main/wallet/chain/koinosNode.ts';
-import { testDevnet, testServer, walletErrorOf } from './helpers.ts';
+import { testDevnet, testServer } from './helpers.ts';
 import { testServices } from './services.ts';
+import { expectWalletError } from '../../helpers/expectWalletError.ts';
 
 type Failure = 'http500' | 'stall' | 'garbage';
 
@@ -48,14 +49,14 @@ describe('SendService with a failing node', () => {
       const s = testServices({ localUrl: async () => proxy.url, wifs: devnet.accounts.map((a) => a.wif) }, { timeoutMs: 1500 });
       const [a, b] = devnet.accounts;
       const review = await s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '1' });
-      const error = await walletErrorOf(s.send.confirm(review.reviewId));
+      const error = await expectWalletError(s.send.confirm(review.reviewId));
       expect(error.code).toBe(code);
       expect(proxy.broadcasts).toHaveLength(1);
       expect(s.pending.all()).toEqual([]);
       const node = new KoinosNode({ jsonRpc: { url: `${devnet.url}/jsonrpc` } });
       expect(await node.nonce(addressFromString(a!.address))).toBe(0n);
       // The review is spent: confirming again cannot send a second copy.
-      expect((await walletErrorOf(s.send.confirm(review.reviewId))).code).toBe('NOT_FOUND');
+      expect((await expectWalletError(s.send.confirm(review.reviewId))).code).toBe('NOT_FOUND');
       expect(proxy.broadcasts).toHaveLength(1);
     });
   }

@@ -3,8 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { BTYPE, bytesToJson } from '../../../src-main/koinos/codec.ts';
 import { addressFromString } from '../../../src-main/koinos/address.ts';
-import { testDevnet, walletErrorOf } from './helpers.ts';
+import { testDevnet } from './helpers.ts';
 import { testServices } from './services.ts';
+import { expectWalletError } from '../../helpers/expectWalletError.ts';
 
 describe('tokens other than KOIN', () => {
   it('adds a KCS-4 token by address and sends, shows and decodes it with its own decimals', async () => {
@@ -20,8 +21,8 @@ describe('tokens other than KOIN', () => {
     const view = await s.dashboard.get({ address: a!.address });
     expect(view.balances.find((x) => x.token.symbol === 'TUSD')!.balance).toBe('100000');
 
-    expect((await walletErrorOf(s.send.prepare({ from: a!.address, to: b!.address, token: contract, amount: '0.001' }))).code).toBe('INVALID_AMOUNT');
-    expect((await walletErrorOf(s.send.prepare({ from: a!.address, to: b!.address, token: contract, amount: '1000.01' }))).code).toBe('INSUFFICIENT_BALANCE');
+    expect((await expectWalletError(s.send.prepare({ from: a!.address, to: b!.address, token: contract, amount: '0.001' }))).code).toBe('INVALID_AMOUNT');
+    expect((await expectWalletError(s.send.prepare({ from: a!.address, to: b!.address, token: contract, amount: '1000.01' }))).code).toBe('INSUFFICIENT_BALANCE');
     const review = await s.send.prepare({ from: a!.address, to: b!.address, token: contract, amount: '12.34' });
     expect(review.operations[0]!.summary).toMatch(/^Transfer 12\.34 TUSD from /);
     await s.send.confirm(review.reviewId);

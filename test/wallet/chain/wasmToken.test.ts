@@ -4,9 +4,10 @@
 import { describe, expect, it } from 'vitest';
 import { BTYPE, bytesToJson } from '../../../src-main/koinos/codec.ts';
 import { addressFromString } from '../../../src-main/koinos/address.ts';
-import { testDevnet, walletErrorOf } from './helpers.ts';
+import { testDevnet } from './helpers.ts';
 import { testServices } from './services.ts';
 import { uploadKoinosbox } from './wasmToken.ts';
+import { expectWalletError } from '../../helpers/expectWalletError.ts';
 
 const TKN = 100_000_000n; // 8 decimals
 const SLOW = 180_000; // two uploads of ~60 KB and a handful of blocks, on two shared cores
@@ -75,17 +76,17 @@ describe('an uploaded KCS-4 token in the wallet', () => {
       const s = testServices(devnet);
       const [a] = devnet.accounts;
 
-      const typo = await walletErrorOf(s.tokens.inspect('local', `${a!.address.slice(0, -1)}${a!.address.endsWith('a') ? 'b' : 'a'}`));
+      const typo = await expectWalletError(s.tokens.inspect('local', `${a!.address.slice(0, -1)}${a!.address.endsWith('a') ? 'b' : 'a'}`));
       expect(typo.code).toBe('INVALID_ADDRESS');
       expect(typo.shortMessage).toMatch(/^The token's contract address is not a valid Koinos address \(.*checksum/);
 
-      const nobody = await walletErrorOf(s.tokens.add('local', devnet.accounts[2]!.address));
+      const nobody = await expectWalletError(s.tokens.add('local', devnet.accounts[2]!.address));
       expect(nobody.code).toBe('NOT_FOUND');
       expect(nobody.shortMessage).toContain(`There is no contract at ${devnet.accounts[2]!.address} on this network`);
       expect(nobody.details).toBe('contract does not exist');
 
       const nft = await uploadKoinosbox(`${devnet.url}/jsonrpc`, devnet.koinAddress, a!, 'wallet test nft', 'nft');
-      const notToken = await walletErrorOf(s.tokens.add('local', nft.address));
+      const notToken = await expectWalletError(s.tokens.add('local', nft.address));
       expect(notToken.code).toBe('UNKNOWN_TOKEN');
       expect(notToken.shortMessage).toMatch(
         new RegExp(`^expected a KCS-4 token at ${nft.address} \\(answering name, symbol and decimals\\), found a contract that answers name ".*", symbol ".*" and refuses decimals \\(.+\\)\\. Only KCS-4 tokens can be added`),

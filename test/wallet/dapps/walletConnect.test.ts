@@ -14,16 +14,7 @@ import { createWalletApp, type WalletApp } from '../../../src-main/wallet/wallet
 import { KEYTAR, PASSWORD, TEST_SCRYPT, removeService, uniqueService } from '../vault/helpers.ts';
 import { closeDapp, dappClient, proposeSession, SDK_METHODS, type DappClient } from './dappClient.ts';
 import { startTestRelay, type TestRelay } from './relay.ts';
-
-async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const found = await probe();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms / 1000} s`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+import { until } from '../../helpers/until.ts';
 
 describe('WalletConnect: a dApp connected to the wallet over a relay on 127.0.0.1', () => {
   const service = uniqueService();

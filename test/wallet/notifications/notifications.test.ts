@@ -11,8 +11,9 @@ import { PendingTransactions } from '../../../src-main/wallet/chain/pendingTrans
 import { TransactionFollower } from '../../../src-main/wallet/chain/transactionFollower.ts';
 import { shortId, txUpdateNotification } from '../../../src-main/wallet/notifications/notificationText.ts';
 import { NOTIFICATION_SETTINGS_FILE, Notifier } from '../../../src-main/wallet/notifications/notifier.ts';
-import { eventually, onCleanup, tempDir, testDevnet } from '../chain/helpers.ts';
+import { onCleanup, tempDir, testDevnet } from '../chain/helpers.ts';
 import { testServices, type TestServices } from '../chain/services.ts';
+import { until } from '../../helpers/until.ts';
 
 type TxUpdate = IpcEvents['tx:update'];
 
@@ -38,7 +39,7 @@ describe('notifications', () => {
     // Two more blocks make it irreversible.
     await transfer(s, c, b, '1');
     await transfer(s, c, b, '1');
-    await eventually(() => updates.find((u) => u.transactionId === id && u.status === 'irreversible'), 10_000, 'irreversible');
+    await until('irreversible', () => updates.find((u) => u.transactionId === id && u.status === 'irreversible'), 10_000);
 
     const mine = updates.filter((u) => u.transactionId === id);
     expect(mine.map((u) => u.status)).toEqual(['pending', 'included', 'irreversible']);
@@ -85,7 +86,7 @@ describe('notifications', () => {
     await notifier.checkIncoming(); // the first look: what is already there is not news
 
     const id = await transfer(s, a, b, '1.5');
-    const received = await eventually(() => shown.find((n) => n.title.startsWith('Received')), 10_000, 'an incoming notification');
+    const received = await until('an incoming notification', () => shown.find((n) => n.title.startsWith('Received')), 10_000);
     expect(received).toEqual({
       id: `in:local:${id}:acc-b:0`,
       title: 'Received 1.5 KOIN',

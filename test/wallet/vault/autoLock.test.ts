@@ -2,12 +2,13 @@
 // shortened, on machine sleep (lock()), and even when the timer never fired (the deadline is checked on use).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { vector } from '../../vectors.ts';
-import { NO_SECRET_SERVICE, PASSWORD, rejects, vaultFixture } from './helpers.ts';
+import { NO_SECRET_SERVICE, PASSWORD, vaultFixture } from './helpers.ts';
 import type { Vault } from '../../../src-main/wallet/vault/vault.ts';
 import { addressFromString } from '../../../src-main/koinos/address.ts';
 import { nonceToBytes } from '../../../src-main/koinos/transaction.ts';
 import type { Transaction } from '../../../src-main/koinos/types.ts';
 import { approvalFor } from '../../helpers/approval.ts';
+import { expectWalletError } from '../../helpers/expectWalletError.ts';
 
 function transferFrom(payer: string): Transaction {
   return {
@@ -81,7 +82,7 @@ describe('auto-lock', () => {
     const v = vector('koilib-key-1');
     await vault.importKey({ key: v.wif_compressed, name: 'K' });
     fx.clock.time += 6 * MINUTE; // time passes, no timer runs
-    await rejects(vault.newPhrase({ words: 12 }), 'VAULT_LOCKED');
+    await expectWalletError(vault.newPhrase({ words: 12 }), 'VAULT_LOCKED');
     expect(states).toEqual([false]);
     await vault.unlock({ password: PASSWORD });
     vault.lock(); // what the shell calls on powerMonitor 'suspend'

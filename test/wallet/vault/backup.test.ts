@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AccountInfo } from '../../../src-main/ipc/contract.ts';
 import type { Vault } from '../../../src-main/wallet/vault/vault.ts';
 import { vector } from '../../vectors.ts';
-import { NO_SECRET_SERVICE, PASSWORD, rejects, vaultFixture } from './helpers.ts';
+import { NO_SECRET_SERVICE, PASSWORD, vaultFixture } from './helpers.ts';
+import { expectWalletError } from '../../helpers/expectWalletError.ts';
 
 const BACKUP_PASSWORD = 'the backup password';
 const PHRASE = 'legal winner thank year wave sausage worth useful legal winner thank yellow';
@@ -73,30 +74,30 @@ describe('encrypted backup', () => {
     const from = await source();
     const { content } = await from.exportBackup({ password: PASSWORD, backupPassword: BACKUP_PASSWORD });
     const to = await wallet();
-    const wrong = await rejects(to.importBackup({ content, backupPassword: 'not the backup password' }), 'WRONG_PASSWORD');
+    const wrong = await expectWalletError(to.importBackup({ content, backupPassword: 'not the backup password' }), 'WRONG_PASSWORD');
     expect(wrong.message).not.toContain('not the backup password');
     expect(wrong.shortMessage).toBe('That password does not open this backup: it needs the password the backup was made with.');
     const parsed = JSON.parse(content);
     const flipped = parsed.data.slice(0, -6) + (parsed.data.at(-6) === 'A' ? 'B' : 'A') + parsed.data.slice(-5);
-    await rejects(to.importBackup({ content: JSON.stringify({ ...parsed, data: flipped }), backupPassword: BACKUP_PASSWORD }), 'WRONG_PASSWORD');
-    await rejects(to.importBackup({ content: JSON.stringify({ ...parsed, kdf: { ...parsed.kdf, N: 2 ** 30 } }), backupPassword: BACKUP_PASSWORD }), 'INVALID_BACKUP');
-    await rejects(to.importBackup({ content: '{"hello":1}', backupPassword: BACKUP_PASSWORD }), 'INVALID_BACKUP');
-    await rejects(to.importBackup({ content: 'x'.repeat(5 * 1024 * 1024), backupPassword: BACKUP_PASSWORD }), 'INVALID_BACKUP');
+    await expectWalletError(to.importBackup({ content: JSON.stringify({ ...parsed, data: flipped }), backupPassword: BACKUP_PASSWORD }), 'WRONG_PASSWORD');
+    await expectWalletError(to.importBackup({ content: JSON.stringify({ ...parsed, kdf: { ...parsed.kdf, N: 2 ** 30 } }), backupPassword: BACKUP_PASSWORD }), 'INVALID_BACKUP');
+    await expectWalletError(to.importBackup({ content: '{"hello":1}', backupPassword: BACKUP_PASSWORD }), 'INVALID_BACKUP');
+    await expectWalletError(to.importBackup({ content: 'x'.repeat(5 * 1024 * 1024), backupPassword: BACKUP_PASSWORD }), 'INVALID_BACKUP');
     expect(to.listAccounts()).toEqual([]);
   });
 
   it('asks the wallet password to export, a backup password of 8 characters or more, and an unlocked wallet', async () => {
     const from = await source();
-    await rejects(from.exportBackup({ password: 'wrong password', backupPassword: BACKUP_PASSWORD }), 'WRONG_PASSWORD');
-    await rejects(from.exportBackup({ password: PASSWORD, backupPassword: 'short' }), 'WEAK_PASSWORD');
+    await expectWalletError(from.exportBackup({ password: 'wrong password', backupPassword: BACKUP_PASSWORD }), 'WRONG_PASSWORD');
+    await expectWalletError(from.exportBackup({ password: PASSWORD, backupPassword: 'short' }), 'WEAK_PASSWORD');
     const { content } = await from.exportBackup({ password: PASSWORD, backupPassword: BACKUP_PASSWORD });
     from.lock();
     // Secrets are decrypted only while unlocked, even with the password at hand.
-    await rejects(from.exportBackup({ password: PASSWORD, backupPassword: BACKUP_PASSWORD }), 'VAULT_LOCKED');
-    await rejects(from.reveal({ id: from.listAccounts()[0]!.id, password: PASSWORD }), 'VAULT_LOCKED');
-    await rejects(from.changePassword({ oldPassword: PASSWORD, newPassword: 'another long password' }), 'VAULT_LOCKED');
+    await expectWalletError(from.exportBackup({ password: PASSWORD, backupPassword: BACKUP_PASSWORD }), 'VAULT_LOCKED');
+    await expectWalletError(from.reveal({ id: from.listAccounts()[0]!.id, password: PASSWORD }), 'VAULT_LOCKED');
+    await expectWalletError(from.changePassword({ oldPassword: PASSWORD, newPassword: 'another long password' }), 'VAULT_LOCKED');
     const to = await wallet();
     to.lock();
-    await rejects(to.importBackup({ content, backupPassword: BACKUP_PASSWORD }), 'VAULT_LOCKED');
+    await expectWalletError(to.importBackup({ content, backupPassword: BACKUP_PASSWORD }), 'VAULT_LOCKED');
   });
 });

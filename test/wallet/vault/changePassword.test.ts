@@ -9,7 +9,8 @@ import type { StoredApiKey } from '../../../src-main/wallet/chain/apiKeyStore.ts
 import type { Keychain } from '../../../src-main/wallet/vault/secretStore.ts';
 import type { Vault } from '../../../src-main/wallet/vault/vault.ts';
 import { vector } from '../../vectors.ts';
-import { KEYTAR, NO_KEYCHAIN, NO_SECRET_SERVICE, PASSWORD, WriteFaults, rejects, vaultFixture } from './helpers.ts';
+import { KEYTAR, NO_KEYCHAIN, NO_SECRET_SERVICE, PASSWORD, WriteFaults, vaultFixture } from './helpers.ts';
+import { expectWalletError } from '../../helpers/expectWalletError.ts';
 
 const NEW_PASSWORD = 'a new and longer password';
 const PHRASE = 'legal winner thank year wave sausage worth useful legal winner thank yellow';
@@ -64,12 +65,12 @@ for (const store of stores) {
       const { fx, vault } = await filled(store.keychain);
       cleanups.push(fx.cleanup);
       const before = await secrets(vault, PASSWORD);
-      await rejects(vault.changePassword({ oldPassword: 'wrong password', newPassword: NEW_PASSWORD }), 'WRONG_PASSWORD');
-      await rejects(vault.changePassword({ oldPassword: PASSWORD, newPassword: 'short' }), 'WEAK_PASSWORD');
+      await expectWalletError(vault.changePassword({ oldPassword: 'wrong password', newPassword: NEW_PASSWORD }), 'WRONG_PASSWORD');
+      await expectWalletError(vault.changePassword({ oldPassword: PASSWORD, newPassword: 'short' }), 'WEAK_PASSWORD');
       await vault.changePassword({ oldPassword: PASSWORD, newPassword: NEW_PASSWORD });
       expect(vault.status().unlocked).toBe(true);
       expect(await vault.apiKeys.get('custom')).toEqual({ key: 'the-api-key' });
-      await rejects(vault.reveal({ id: vault.listAccounts()[0]!.id, password: PASSWORD }), 'WRONG_PASSWORD');
+      await expectWalletError(vault.reveal({ id: vault.listAccounts()[0]!.id, password: PASSWORD }), 'WRONG_PASSWORD');
       expect(await secrets(vault, NEW_PASSWORD)).toEqual(before);
       expect(await entryCount(fx, store.keychain === KEYTAR ? 'keychain' : 'file')).toBe(3);
       vault.lock();

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { privateKeyToWif } from '../../../src-main/koinos/keys.ts';
 import type { Keychain } from '../../../src-main/wallet/vault/secretStore.ts';
-import { KEYTAR, NO_KEYCHAIN, NO_SECRET_SERVICE, PASSWORD, rejects, vaultFixture } from './helpers.ts';
+import { KEYTAR, NO_KEYCHAIN, NO_SECRET_SERVICE, PASSWORD, vaultFixture } from './helpers.ts';
+import { expectWalletError } from '../../helpers/expectWalletError.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const K1 = '11'.repeat(32);
@@ -64,12 +65,12 @@ for (const store of stores) {
       expect(await sealedEntries(fx, store.keychain)).toEqual(entries);
       // 5. B's next commits (a rename, a setting, a watch account) are refused and write nothing.
       const onDisk = await readFile(join(fx.dataDir, 'wallet.json'), 'utf8');
-      const error = await rejects(b.renameAccount({ id: k1.id, name: 'renamed' }), 'VAULT_CHANGED');
+      const error = await expectWalletError(b.renameAccount({ id: k1.id, name: 'renamed' }), 'VAULT_CHANGED');
       expect(error.shortMessage).toBe('another wallet window or process changed this wallet since this one opened it, so this change was not saved');
       expect(error.metaMessages).toEqual(['Close this window and reopen the wallet to see the current accounts, then try again.']);
       expect(error.details).toMatch(/^expected revision 2 of .*wallet\.json, found revision 3$/);
-      await rejects(b.updateSettings({ theme: 'dark' }), 'VAULT_CHANGED');
-      await rejects(b.importKey({ key: K3, name: 'K3' }), 'VAULT_CHANGED');
+      await expectWalletError(b.updateSettings({ theme: 'dark' }), 'VAULT_CHANGED');
+      await expectWalletError(b.importKey({ key: K3, name: 'K3' }), 'VAULT_CHANGED');
       expect(await readFile(join(fx.dataDir, 'wallet.json'), 'utf8')).toBe(onDisk);
       // B's refused import removed its own entry again, and nothing else.
       expect(await sealedEntries(fx, store.keychain)).toEqual(entries);
@@ -113,7 +114,7 @@ for (const store of stores) {
       await b.unlock({ password: PASSWORD });
       const k2 = await a.importKey({ key: K2, name: 'K2' });
       const entries = await sealedEntries(fx, store.keychain);
-      await rejects(b.changePassword({ oldPassword: PASSWORD, newPassword: 'a different password' }), 'VAULT_CHANGED');
+      await expectWalletError(b.changePassword({ oldPassword: PASSWORD, newPassword: 'a different password' }), 'VAULT_CHANGED');
       // B's new generation is gone again; A's entries are untouched and A's password still opens.
       expect(await sealedEntries(fx, store.keychain)).toEqual(entries);
       expect(await a.reveal({ id: k2.id, password: PASSWORD })).toEqual({ kind: 'wif', secret: wifOf(K2) });
@@ -141,7 +142,7 @@ for (const store of stores) {
       await a.unlock({ password: PASSWORD });
       await a.settled();
       expect(await sealedEntries(fx, store.keychain)).toEqual(entries);
-      await rejects(a.renameAccount({ id: k1.id, name: 'renamed' }), 'VAULT_CHANGED');
+      await expectWalletError(a.renameAccount({ id: k1.id, name: 'renamed' }), 'VAULT_CHANGED');
       const reopened = await fx.open();
       await reopened.unlock({ password: PASSWORD });
       expect(await reopened.reveal({ id: k2.id, password: PASSWORD })).toEqual({ kind: 'wif', secret: wifOf(K2) });
@@ -188,7 +189,7 @@ describe('the revision of wallet.json', () => {
     const path = join(fx.dataDir, 'wallet.json');
     for (const revision of [-1, 1.5, '3']) {
       await writeFile(path, JSON.stringify({ ...JSON.parse(await readFile(path, 'utf8')), revision }));
-      const error = await rejects(fx.open(), 'VAULT_CORRUPT');
+      const error = await expectWalletError(fx.open(), 'VAULT_CORRUPT');
       expect(error.shortMessage).toContain('its revision is not a whole number from 0 up');
     }
   });

@@ -1,10 +1,8 @@
 // Test helpers of the vault: the real keychain (gnome-keyring through keytar) under a unique service name that each
 // test removes again, a hand-driven clock, throwaway data folders and a cheap scrypt cost.
-import { expect } from 'vitest';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { WalletError } from '../../../src-main/koinos/errors.ts';
 import { writeFileAtomic } from '../../../src-main/wallet/atomicFile.ts';
 import { keychainAnswers, loadKeytar, type Keychain, type WriteFile } from '../../../src-main/wallet/vault/secretStore.ts';
 import type { Clock } from '../../../src-main/wallet/vault/idleTimer.ts';
@@ -105,17 +103,6 @@ export const NO_SECRET_SERVICE: Keychain = {
   deletePassword: () => Promise.reject(new Error('Could not connect: No such file or directory')),
   findCredentials: () => Promise.reject(new Error('Could not connect: No such file or directory')),
 };
-
-/** Runs `promise`, expects a WalletError with `code`, and returns it. */
-export async function rejects(promise: Promise<unknown>, code: string): Promise<WalletError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error, `expected a WalletError ${code}`).toBeInstanceOf(WalletError);
-  expect((error as WalletError).code).toBe(code);
-  return error as WalletError;
-}
 
 /**
  * Counts every write the vault makes (keychain set and delete, atomic file write) and makes write number `failAt`

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { WalletError } from '../../../src-main/koinos/errors.ts';
 import { MAX_WAIT_MS, formatWait } from '../../../src-main/wallet/vault/passwordThrottle.ts';
 import type { Vault } from '../../../src-main/wallet/vault/vault.ts';
-import { NO_SECRET_SERVICE, PASSWORD, rejects, vaultFixture } from './helpers.ts';
+import { NO_SECRET_SERVICE, PASSWORD, vaultFixture } from './helpers.ts';
+import { expectWalletError } from '../../helpers/expectWalletError.ts';
 
 const WRONG = 'not the wallet password';
 const KEY = '11'.repeat(32);
@@ -47,19 +48,19 @@ describe('password throttling', () => {
     expect(sequential).toEqual(['WRONG_PASSWORD', 'WRONG_PASSWORD', 'WRONG_PASSWORD', 'TOO_MANY_ATTEMPTS', 'TOO_MANY_ATTEMPTS']);
 
     // The right password is refused too during the wait, and the message says how long is left.
-    const early = await rejects(vault.unlock({ password: PASSWORD }), 'TOO_MANY_ATTEMPTS');
+    const early = await expectWalletError(vault.unlock({ password: PASSWORD }), 'TOO_MANY_ATTEMPTS');
     expect(early.shortMessage).toBe('expected a pause after 3 wrong passwords in a row, but this try came too early: wait 1 second and try again');
     expect(vault.status().unlocked).toBe(false);
 
     // Each further wrong password doubles the wait: 2 s, then 4 s.
     fx.clock.advance(1_000);
-    await rejects(vault.unlock({ password: WRONG }), 'WRONG_PASSWORD');
+    await expectWalletError(vault.unlock({ password: WRONG }), 'WRONG_PASSWORD');
     fx.clock.advance(1_999);
-    expect((await rejects(vault.unlock({ password: PASSWORD }), 'TOO_MANY_ATTEMPTS')).shortMessage).toContain('4 wrong passwords in a row, but this try came too early: wait 1 second');
+    expect((await expectWalletError(vault.unlock({ password: PASSWORD }), 'TOO_MANY_ATTEMPTS')).shortMessage).toContain('4 wrong passwords in a row, but this try came too early: wait 1 second');
     fx.clock.advance(1);
-    const fifth = await rejects(vault.unlock({ password: WRONG }), 'WRONG_PASSWORD');
+    const fifth = await expectWalletError(vault.unlock({ password: WRONG }), 'WRONG_PASSWORD');
     expect(fifth.metaMessages).toContain('After several wrong passwords the next try waits 4 seconds.');
-    expect((await rejects(vault.unlock({ password: PASSWORD }), 'TOO_MANY_ATTEMPTS')).shortMessage).toContain('wait 4 seconds');
+    expect((await expectWalletError(vault.unlock({ password: PASSWORD }), 'TOO_MANY_ATTEMPTS')).shortMessage).toContain('wait 4 seconds');
 
     // After the wait the right password unlocks, the count starts again, and nothing was damaged.
     fx.clock.advance(4_000);
@@ -106,7 +107,7 @@ describe('password throttling', () => {
     const { fx, vault } = await locked();
     await codes([1, 2, 3].map(() => vault.unlock({ password: WRONG })));
     const reopened = await fx.open();
-    await rejects(reopened.unlock({ password: PASSWORD }), 'TOO_MANY_ATTEMPTS');
+    await expectWalletError(reopened.unlock({ password: PASSWORD }), 'TOO_MANY_ATTEMPTS');
   });
 
   it('caps the wait at five minutes', async () => {
@@ -115,8 +116,8 @@ describe('password throttling', () => {
       await codes([vault.unlock({ password: WRONG })]);
       fx.clock.advance(MAX_WAIT_MS);
     }
-    await rejects(vault.unlock({ password: WRONG }), 'WRONG_PASSWORD');
-    expect((await rejects(vault.unlock({ password: PASSWORD }), 'TOO_MANY_ATTEMPTS')).shortMessage).toContain('wait 5 minutes and try again');
+    await expectWalletError(vault.unlock({ password: WRONG }), 'WRONG_PASSWORD');
+    expect((await expectWalletError(vault.unlock({ password: PASSWORD }), 'TOO_MANY_ATTEMPTS')).shortMessage).toContain('wait 5 minutes and try again');
     fx.clock.advance(MAX_WAIT_MS);
     await vault.unlock({ password: PASSWORD });
   });
@@ -142,9 +143,9 @@ describe('verifyPassword', () => {
       const vault = await fx.open();
       await vault.create({ password: PASSWORD });
       await expect(vault.verifyPassword({ password: PASSWORD })).resolves.toBeUndefined();
-      await rejects(vault.verifyPassword({ password: WRONG }), 'WRONG_PASSWORD');
+      await expectWalletError(vault.verifyPassword({ password: WRONG }), 'WRONG_PASSWORD');
       vault.lock();
-      await rejects(vault.verifyPassword({ password: PASSWORD }), 'VAULT_LOCKED');
+      await expectWalletError(vault.verifyPassword({ password: PASSWORD }), 'VAULT_LOCKED');
     } finally {
       await fx.cleanup();
     }

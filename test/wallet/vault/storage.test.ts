@@ -9,7 +9,8 @@ import { addressOfKey } from '../../../src-main/wallet/vault/secretPayload.ts';
 import { FILE_STORAGE_NOTICE, type WriteFile } from '../../../src-main/wallet/vault/secretStore.ts';
 import type { Vault } from '../../../src-main/wallet/vault/vault.ts';
 import { vector } from '../../vectors.ts';
-import { KEYTAR, NO_KEYCHAIN, NO_SECRET_SERVICE, PASSWORD, WriteFaults, rejects, tempDir, vaultFixture } from './helpers.ts';
+import { KEYTAR, NO_KEYCHAIN, NO_SECRET_SERVICE, PASSWORD, WriteFaults, tempDir, vaultFixture } from './helpers.ts';
+import { expectWalletError } from '../../helpers/expectWalletError.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const WATCHED = addressOfKey(new Uint8Array(32).fill(1));
@@ -20,7 +21,7 @@ describe('the data folder', () => {
     const dataDir = `/proc/koinos-wallet-test-${process.pid}/data`;
     const fx = await vaultFixture();
     try {
-      const error = await rejects(fx.open({ dataDir }), 'STORAGE_FAILED');
+      const error = await expectWalletError(fx.open({ dataDir }), 'STORAGE_FAILED');
       expect(error.shortMessage).toContain(dataDir);
     } finally {
       await fx.cleanup();
@@ -61,14 +62,14 @@ describe('no keychain: an owner-only file', () => {
     const fx = await vaultFixture({ keychain: NO_SECRET_SERVICE });
     cleanups.push(fx.cleanup);
     const vault = await fx.open();
-    await rejects(vault.apiKeys.set('custom', 'file-api-key-123'), 'VAULT_NOT_FOUND');
+    await expectWalletError(vault.apiKeys.set('custom', 'file-api-key-123'), 'VAULT_NOT_FOUND');
     await vault.create({ password: PASSWORD });
     await vault.apiKeys.set('custom', 'file-api-key-123');
     expect(await vault.apiKeys.get('custom')).toEqual({ key: 'file-api-key-123' });
     expect(await readFile(join(fx.dataDir, 'vault-keys.json'), 'utf8')).not.toContain('file-api-key-123');
     vault.lock();
     expect(await vault.apiKeys.has('custom')).toBe(true);
-    await rejects(vault.apiKeys.get('custom'), 'VAULT_LOCKED');
+    await expectWalletError(vault.apiKeys.get('custom'), 'VAULT_LOCKED');
     await vault.unlock({ password: PASSWORD });
     await vault.apiKeys.set('custom', null);
     expect(JSON.parse(await readFile(join(fx.dataDir, 'vault-keys.json'), 'utf8')).entries).toEqual({});
@@ -106,7 +107,7 @@ describe('no keychain: an owner-only file', () => {
     const down = await fx.open({ keychain: NO_SECRET_SERVICE });
     expect(down.status().storage).toBe('keychain');
     await down.unlock({ password: PASSWORD });
-    const error = await rejects(down.reveal({ id: account.id, password: PASSWORD }), 'KEYCHAIN_UNAVAILABLE');
+    const error = await expectWalletError(down.reveal({ id: account.id, password: PASSWORD }), 'KEYCHAIN_UNAVAILABLE');
     expect(error.details).toBe('Could not connect: No such file or directory');
     down.lock();
   });
@@ -137,10 +138,10 @@ describe('interrupted writes', () => {
     const onDisk = await readFile(join(fx.dataDir, 'wallet.json'), 'utf8');
     const accounts = vault.listAccounts();
     await failNextWrite();
-    const error = await rejects(vault.renameAccount({ id: accounts[0]!.id, name: 'renamed' }), 'STORAGE_FAILED');
+    const error = await expectWalletError(vault.renameAccount({ id: accounts[0]!.id, name: 'renamed' }), 'STORAGE_FAILED');
     expect(error.details).toContain('ENOSPC');
     await failNextWrite();
-    await rejects(vault.updateSettings({ theme: 'dark' }), 'STORAGE_FAILED');
+    await expectWalletError(vault.updateSettings({ theme: 'dark' }), 'STORAGE_FAILED');
     expect(vault.listAccounts()).toEqual(accounts);
     expect(vault.getSettings().theme).toBe('system');
     expect(await readFile(join(fx.dataDir, 'wallet.json'), 'utf8')).toBe(onDisk);
@@ -149,7 +150,7 @@ describe('interrupted writes', () => {
   it('a failed import (entry written, wallet.json not) leaves no account and no stray entry', async () => {
     // Step 1 writes the sealed key to the key file, step 2 would commit wallet.json.
     await failNextWrite(2);
-    await rejects(vault.importKey({ key: vector('koilib-key-1').private_key_hex, name: 'K' }), 'STORAGE_FAILED');
+    await expectWalletError(vault.importKey({ key: vector('koilib-key-1').private_key_hex, name: 'K' }), 'STORAGE_FAILED');
     expect(vault.listAccounts().map((a) => a.kind)).toEqual(['watch']);
     expect(JSON.parse(await readFile(join(fx.dataDir, 'vault-keys.json'), 'utf8')).entries).toEqual({});
     faults.failAt = Infinity;
@@ -164,7 +165,7 @@ describe('interrupted writes', () => {
     };
     const crashing = await fx.open({ writeFile: crash });
     await crashing.unlock({ password: PASSWORD });
-    await rejects(crashing.addWatch({ address: '1DFF1akeStY8SfomzFsSYsZPesQcbnF1vR', name: 'X' }), 'STORAGE_FAILED');
+    await expectWalletError(crashing.addWatch({ address: '1DFF1akeStY8SfomzFsSYsZPesQcbnF1vR', name: 'X' }), 'STORAGE_FAILED');
     crashing.lock();
     expect(await readFile(join(fx.dataDir, 'wallet.json'), 'utf8')).toBe(before);
     const reopened = await fx.open({ writeFile: undefined });
@@ -175,9 +176,9 @@ describe('interrupted writes', () => {
   it('refuses to open a wallet.json it did not write, and never overwrites it', async () => {
     const dataDir = await tempDir();
     await writeFile(join(dataDir, 'wallet.json'), '{"version":1,"vault":{"walletId":"x"}}');
-    await rejects(vaultFixture().then((f) => f.open({ dataDir })), 'VAULT_CORRUPT');
+    await expectWalletError(vaultFixture().then((f) => f.open({ dataDir })), 'VAULT_CORRUPT');
     await writeFile(join(dataDir, 'wallet.json'), 'not json');
-    await rejects(vaultFixture().then((f) => f.open({ dataDir })), 'VAULT_CORRUPT');
+    await expectWalletError(vaultFixture().then((f) => f.open({ dataDir })), 'VAULT_CORRUPT');
     expect(await readFile(join(dataDir, 'wallet.json'), 'utf8')).toBe('not json');
   });
 });

@@ -11,8 +11,9 @@ import { nonceToBytes, recoverSigners } from '../../../src-main/koinos/transacti
 import type { Transaction } from '../../../src-main/koinos/types.ts';
 import { Vault } from '../../../src-main/wallet/vault/vault.ts';
 import { vector } from '../../vectors.ts';
-import { KEYTAR, NO_KEYCHAIN, PASSWORD, rejects, vaultFixture } from './helpers.ts';
+import { KEYTAR, NO_KEYCHAIN, PASSWORD, vaultFixture } from './helpers.ts';
 import { approvalFor } from '../../helpers/approval.ts';
+import { expectWalletError } from '../../helpers/expectWalletError.ts';
 
 const TEST_PHRASE = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
 
@@ -53,13 +54,13 @@ describe.skipIf(NO_KEYCHAIN !== undefined)('vault in the system keychain', () =>
   it('starts with no wallet, creates one unlocked in the keychain, and refuses a second', async () => {
     expect(vault.status()).toEqual({ exists: false, unlocked: false, storage: 'keychain', autoLockMinutes: 5 });
     expect(await vault.create({ password: PASSWORD })).toEqual({ exists: true, unlocked: true, storage: 'keychain', autoLockMinutes: 5 });
-    await rejects(vault.create({ password: PASSWORD }), 'VAULT_EXISTS');
+    await expectWalletError(vault.create({ password: PASSWORD }), 'VAULT_EXISTS');
     const reopened = await fx.open();
     expect(reopened.status()).toMatchObject({ exists: true, unlocked: false, storage: 'keychain' });
   });
 
   it('refuses a password shorter than 8 characters', async () => {
-    const error = await rejects(vault.create({ password: 'short' }), 'WEAK_PASSWORD');
+    const error = await expectWalletError(vault.create({ password: 'short' }), 'WEAK_PASSWORD');
     expect(error.shortMessage).toBe('expected the wallet password to have at least 8 characters, got 5');
     expect(vault.status().exists).toBe(false);
   });
@@ -84,7 +85,7 @@ describe.skipIf(NO_KEYCHAIN !== undefined)('vault in the system keychain', () =>
     expect(recoverSigners(signed)).toEqual([{ address: v.address_compressed }]);
 
     vault.lock();
-    await rejects(vault.signTransaction(v.address_compressed, unsignedTransfer(v.address_compressed), await approvalFor(v.address_compressed, unsignedTransfer(v.address_compressed))), 'VAULT_LOCKED');
+    await expectWalletError(vault.signTransaction(v.address_compressed, unsignedTransfer(v.address_compressed), await approvalFor(v.address_compressed, unsignedTransfer(v.address_compressed))), 'VAULT_LOCKED');
     // After a restart: unlock, and the key is read from the keychain again.
     const reopened = await fx.open();
     await reopened.unlock({ password: PASSWORD });
@@ -98,7 +99,7 @@ describe.skipIf(NO_KEYCHAIN !== undefined)('vault in the system keychain', () =>
     await vault.create({ password: PASSWORD });
     const account = await vault.importKey({ key: v.private_key_hex, name: 'Dev' }, { developmentOnly: true });
     expect(account).toMatchObject({ address: v.address_compressed, kind: 'key', developmentOnly: true });
-    await rejects(vault.importKey({ key: v.wif_compressed, name: 'Twice' }), 'ACCOUNT_EXISTS');
+    await expectWalletError(vault.importKey({ key: v.wif_compressed, name: 'Twice' }), 'ACCOUNT_EXISTS');
   });
 
   it('unlocks without opening any entry: one key derivation checked against wallet.json, entries opened on use', async () => {
@@ -122,13 +123,13 @@ describe.skipIf(NO_KEYCHAIN !== undefined)('vault in the system keychain', () =>
   it('answers a wrong password with WRONG_PASSWORD and stays as it was', async () => {
     await vault.create({ password: PASSWORD });
     vault.lock();
-    const error = await rejects(vault.unlock({ password: 'not the password' }), 'WRONG_PASSWORD');
+    const error = await expectWalletError(vault.unlock({ password: 'not the password' }), 'WRONG_PASSWORD');
     expect(error.message).not.toContain('not the password');
     // Plain words for the person at the keyboard, not a developer's "expected ..., but ...".
     expect(error.shortMessage).toBe("That is not this wallet's password.");
     expect(vault.status().unlocked).toBe(false);
     await vault.unlock({ password: PASSWORD });
-    await rejects(vault.unlock({ password: 'not the password' }), 'WRONG_PASSWORD');
+    await expectWalletError(vault.unlock({ password: 'not the password' }), 'WRONG_PASSWORD');
     expect(vault.status().unlocked).toBe(true);
   });
 
@@ -153,7 +154,7 @@ describe.skipIf(NO_KEYCHAIN !== undefined)('vault in the system keychain', () =>
     await vault.removeAccount({ id: second.id, password: PASSWORD });
     const third = await vault.deriveNext({ phraseId: first.phraseId!, name: '' });
     expect(third).toMatchObject({ derivationIndex: 2, address: referenceAddress(TEST_PHRASE, 2), name: 'Account 2' });
-    await rejects(vault.importPhrase({ phrase: TEST_PHRASE, name: 'again' }), 'ACCOUNT_EXISTS');
+    await expectWalletError(vault.importPhrase({ phrase: TEST_PHRASE, name: 'again' }), 'ACCOUNT_EXISTS');
     // One keychain entry for the phrase, whatever the number of its accounts.
     expect(await KEYTAR.findCredentials(fx.keychainService)).toHaveLength(1);
 
@@ -168,11 +169,11 @@ describe.skipIf(NO_KEYCHAIN !== undefined)('vault in the system keychain', () =>
   it('rejects an invalid phrase or key without quoting it', async () => {
     await vault.create({ password: PASSWORD });
     const phrase = TEST_PHRASE.replace(/about$/, 'abandon');
-    const badPhrase = await rejects(vault.importPhrase({ phrase, name: 'x' }), 'INVALID_MNEMONIC');
+    const badPhrase = await expectWalletError(vault.importPhrase({ phrase, name: 'x' }), 'INVALID_MNEMONIC');
     expect(badPhrase.message).not.toContain('abandon');
     const v = vector('koilib-key-1');
     const wif = v.wif_compressed.slice(0, -1) + (v.wif_compressed.endsWith('L') ? 'M' : 'L');
-    const badWif = await rejects(vault.importKey({ key: wif, name: 'x' }), 'INVALID_WIF');
+    const badWif = await expectWalletError(vault.importKey({ key: wif, name: 'x' }), 'INVALID_WIF');
     expect(badWif.message).not.toContain(wif.slice(0, 20));
     expect(vault.listAccounts()).toEqual([]);
   });
@@ -186,12 +187,12 @@ describe.skipIf(NO_KEYCHAIN !== undefined)('vault in the system keychain', () =>
     expect(draft.checkPositions.every((p) => p >= 1 && p <= 24)).toBe(true);
     const right = draft.checkPositions.map((position) => ({ position, word: draft.words[position - 1]! }));
     const wrong = right.map((c, i) => (i === 1 ? { ...c, word: c.word === 'zoo' ? 'zone' : 'zoo' } : c));
-    const error = await rejects(vault.confirmPhrase({ draftId: draft.draftId, name: 'New', checks: wrong }), 'INVALID_MNEMONIC');
+    const error = await expectWalletError(vault.confirmPhrase({ draftId: draft.draftId, name: 'New', checks: wrong }), 'INVALID_MNEMONIC');
     expect(error.shortMessage).toContain(`word ${draft.checkPositions[1]}`);
     expect(vault.listAccounts()).toEqual([]);
     const account = await vault.confirmPhrase({ draftId: draft.draftId, name: 'New', checks: right });
     expect(account).toMatchObject({ name: 'New', kind: 'phrase', derivationIndex: 0, address: referenceAddress(draft.words.join(' '), 0) });
-    await rejects(vault.confirmPhrase({ draftId: draft.draftId, name: 'New', checks: right }), 'NOT_FOUND');
+    await expectWalletError(vault.confirmPhrase({ draftId: draft.draftId, name: 'New', checks: right }), 'NOT_FOUND');
     expect((await vault.newPhrase({ words: 12 })).words).toHaveLength(12);
   });
 
@@ -201,7 +202,7 @@ describe.skipIf(NO_KEYCHAIN !== undefined)('vault in the system keychain', () =>
     vault.lock();
     await vault.unlock({ password: PASSWORD });
     const checks = draft.checkPositions.map((position) => ({ position, word: draft.words[position - 1]! }));
-    await rejects(vault.confirmPhrase({ draftId: draft.draftId, name: 'x', checks }), 'NOT_FOUND');
+    await expectWalletError(vault.confirmPhrase({ draftId: draft.draftId, name: 'x', checks }), 'NOT_FOUND');
   });
 
   it('adds watch-only addresses, which cannot sign or reveal', async () => {
@@ -209,9 +210,9 @@ describe.skipIf(NO_KEYCHAIN !== undefined)('vault in the system keychain', () =>
     await vault.create({ password: PASSWORD });
     const watch = await vault.addWatch({ address: v.address_compressed, name: 'Cold' });
     expect(watch).toEqual({ id: watch.id, name: 'Cold', address: v.address_compressed, kind: 'watch' });
-    await rejects(vault.signTransaction(v.address_compressed, unsignedTransfer(v.address_compressed), await approvalFor(v.address_compressed, unsignedTransfer(v.address_compressed))), 'WATCH_ONLY');
-    await rejects(vault.reveal({ id: watch.id, password: PASSWORD }), 'WATCH_ONLY');
-    await rejects(vault.addWatch({ address: v.address_compressed.slice(0, -1) + 'x', name: 'typo' }), 'INVALID_ADDRESS');
+    await expectWalletError(vault.signTransaction(v.address_compressed, unsignedTransfer(v.address_compressed), await approvalFor(v.address_compressed, unsignedTransfer(v.address_compressed))), 'WATCH_ONLY');
+    await expectWalletError(vault.reveal({ id: watch.id, password: PASSWORD }), 'WATCH_ONLY');
+    await expectWalletError(vault.addWatch({ address: v.address_compressed.slice(0, -1) + 'x', name: 'typo' }), 'INVALID_ADDRESS');
     expect(await KEYTAR.findCredentials(fx.keychainService)).toHaveLength(0);
   });
 
@@ -223,14 +224,14 @@ describe.skipIf(NO_KEYCHAIN !== undefined)('vault in the system keychain', () =>
     const c = await vault.addWatch({ address: referenceAddress(TEST_PHRASE, 5), name: 'C' });
     expect((await vault.renameAccount({ id: b.id, name: '  Savings\n' })).name).toBe('Savings');
     expect((await vault.reorderAccounts({ ids: [c.id, a.id, b.id] })).map((x) => x.name)).toEqual(['C', 'A', 'Savings']);
-    await rejects(vault.reorderAccounts({ ids: [c.id, a.id] }), 'INVALID_ARGUMENT');
-    await rejects(vault.removeAccount({ id: a.id, password: 'wrong password' }), 'WRONG_PASSWORD');
+    await expectWalletError(vault.reorderAccounts({ ids: [c.id, a.id] }), 'INVALID_ARGUMENT');
+    await expectWalletError(vault.removeAccount({ id: a.id, password: 'wrong password' }), 'WRONG_PASSWORD');
     await vault.updateSettings({ selectedAccountId: a.id });
     expect((await vault.removeAccount({ id: a.id, password: PASSWORD })).map((x) => x.id)).toEqual([c.id, b.id]);
     expect(vault.getSettings().selectedAccountId).toBeUndefined();
     // The removed key's entry is gone from the keychain; the phrase's stays.
     expect(await KEYTAR.findCredentials(fx.keychainService)).toHaveLength(1);
-    await rejects(vault.renameAccount({ id: a.id, name: 'x' }), 'ACCOUNT_NOT_FOUND');
+    await expectWalletError(vault.renameAccount({ id: a.id, name: 'x' }), 'ACCOUNT_NOT_FOUND');
     const reopened = await fx.open();
     expect(reopened.listAccounts()).toEqual(vault.listAccounts());
     await vault.removeAccount({ id: b.id, password: PASSWORD });
@@ -242,7 +243,7 @@ describe.skipIf(NO_KEYCHAIN !== undefined)('vault in the system keychain', () =>
     await vault.create({ password: PASSWORD });
     const key = await vault.importKey({ key: v.private_key_hex, name: 'K' });
     const phrase = await vault.importPhrase({ phrase: TEST_PHRASE, name: 'P' });
-    await rejects(vault.reveal({ id: key.id, password: 'wrong password' }), 'WRONG_PASSWORD');
+    await expectWalletError(vault.reveal({ id: key.id, password: 'wrong password' }), 'WRONG_PASSWORD');
     expect(await vault.reveal({ id: key.id, password: PASSWORD })).toEqual({ kind: 'wif', secret: v.wif_compressed });
     expect(await vault.reveal({ id: phrase.id, password: PASSWORD })).toEqual({ kind: 'phrase', secret: TEST_PHRASE });
     expect(privateKeyToWif(Buffer.from(v.private_key_hex, 'hex'))).toBe(v.wif_compressed);
@@ -251,9 +252,9 @@ describe.skipIf(NO_KEYCHAIN !== undefined)('vault in the system keychain', () =>
   it('keeps settings in wallet.json, validates them, and reads them before a wallet exists', async () => {
     expect(vault.getSettings()).toEqual({ autoLockMinutes: 5, theme: 'system' });
     expect(await vault.updateSettings({ theme: 'dark', autoLockMinutes: 15 })).toEqual({ autoLockMinutes: 15, theme: 'dark' });
-    await rejects(vault.updateSettings({ autoLockMinutes: 0 }), 'INVALID_ARGUMENT');
-    await rejects(vault.updateSettings({ theme: 'blue' as 'dark' }), 'INVALID_ARGUMENT');
-    await rejects(vault.updateSettings({ selectedAccountId: 'nope' }), 'ACCOUNT_NOT_FOUND');
+    await expectWalletError(vault.updateSettings({ autoLockMinutes: 0 }), 'INVALID_ARGUMENT');
+    await expectWalletError(vault.updateSettings({ theme: 'blue' as 'dark' }), 'INVALID_ARGUMENT');
+    await expectWalletError(vault.updateSettings({ selectedAccountId: 'nope' }), 'ACCOUNT_NOT_FOUND');
     // The network selection is the chain settings' (walletChannels joins them): the vault takes none.
     await vault.updateSettings({ theme: 'dark', ...({ injected: 'x', selectedNetworkId: 'testnet' } as object) });
     const reopened = await fx.open();
@@ -275,7 +276,7 @@ describe.skipIf(NO_KEYCHAIN !== undefined)('vault in the system keychain', () =>
     const reopened = await fx.open();
     expect(await reopened.apiKeys.has('custom-1')).toBe(true);
     expect(await reopened.apiKeys.get('custom-1')).toEqual({ key: 'replaced-key' });
-    await rejects(reopened.apiKeys.set('custom-2', ''), 'INVALID_ARGUMENT');
+    await expectWalletError(reopened.apiKeys.set('custom-2', ''), 'INVALID_ARGUMENT');
     await reopened.apiKeys.set('custom-1', null);
     expect(await reopened.apiKeys.has('custom-1')).toBe(false);
     expect(await reopened.apiKeys.get('custom-1')).toBeUndefined();
@@ -292,20 +293,20 @@ describe.skipIf(NO_KEYCHAIN !== undefined)('vault in the system keychain', () =>
     await KEYTAR.setPassword(fx.keychainService, y!.account, x!.password);
     const reopened = await fx.open();
     await reopened.unlock({ password: PASSWORD });
-    const error = await rejects(reopened.reveal({ id: a.id, password: PASSWORD }), 'VAULT_CORRUPT');
+    const error = await expectWalletError(reopened.reveal({ id: a.id, password: PASSWORD }), 'VAULT_CORRUPT');
     expect(error.shortMessage).toBe('expected a sealed key in the system keychain, but it is damaged or moved');
-    await rejects(reopened.signTransaction(a.address, unsignedTransfer(a.address), await approvalFor(a.address, unsignedTransfer(a.address))), 'VAULT_CORRUPT');
+    await expectWalletError(reopened.signTransaction(a.address, unsignedTransfer(a.address), await approvalFor(a.address, unsignedTransfer(a.address))), 'VAULT_CORRUPT');
     reopened.lock();
   });
 
   it('refuses account changes that need keys while locked', async () => {
     await vault.create({ password: PASSWORD });
     vault.lock();
-    await rejects(vault.importKey({ key: vector('koilib-key-1').wif_compressed, name: 'x' }), 'VAULT_LOCKED');
-    await rejects(vault.importPhrase({ phrase: TEST_PHRASE, name: 'x' }), 'VAULT_LOCKED');
-    await rejects(vault.newPhrase({ words: 12 }), 'VAULT_LOCKED');
+    await expectWalletError(vault.importKey({ key: vector('koilib-key-1').wif_compressed, name: 'x' }), 'VAULT_LOCKED');
+    await expectWalletError(vault.importPhrase({ phrase: TEST_PHRASE, name: 'x' }), 'VAULT_LOCKED');
+    await expectWalletError(vault.newPhrase({ words: 12 }), 'VAULT_LOCKED');
     const other = await vaultFixture();
-    await rejects((await other.open()).unlock({ password: PASSWORD }), 'VAULT_NOT_FOUND');
+    await expectWalletError((await other.open()).unlock({ password: PASSWORD }), 'VAULT_NOT_FOUND');
     await other.cleanup();
   });
 });

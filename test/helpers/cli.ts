@@ -1,0 +1,75 @@
+// Runs the `koinos-wallet` CLI for the CLI tests: in process through `main(argv, io)` with captured stdout and stderr
+// (most tests: no node + tsx start per call), or spawned from source as a user runs it (the few smoke tests of the
+// real entry point: argv, exit codes, stdin of a process).
+import { spawn } from 'node:child_process';
+import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
+import { main } from '../../src-main/cli/main.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** What one run of the CLI gave: the exit code (null when a spawned process was killed), stdout and stderr. */
+export interface CliResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs `koinos-wallet ...args` in this process with `input` on stdin (empty when not given) and the given environment
+ * (the test process's by default), capturing what it prints.
+ * @example
+ * okJson(await runCli(['key', 'inspect'], wif));
+ */
+export async function runCli(args: string[], input = '', env: Record<string, string | undefined> = process.env): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const stdin = Readable.from(input === '' ? [] : [Buffer.from(input, 'utf8')]);
+  const status = await main(args, {
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+    stdin,
+    env,
+  });
+  return { status, stdout, stderr };
+}
+
+/**
+ * Runs `koinos-wallet ...args` as a real process (node + tsx, about a second each), with `input` on stdin, without
+ * blocking this process (a devnet it talks to may answer from here).
+ */
+export function spawnCli(args: string[], input = ''): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src-main/cli/main.ts', ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
+
+/** Asserts a successful run (stderr holding warnings at most) and returns its stdout parsed as JSON. */
+export function okJson(r: CliResult): any {
+  expect(r.status, r.stderr).toBe(0);
+  for (const line of r.stderr.split('\n').filter((l) => l !== '')) expect(line).toMatch(/^koinos-wallet: warning: /);
+  return JSON.parse(r.stdout);
+}
+
+/**
+ * Asserts a failed run: the exit code, nothing on stdout, and exactly one stderr line (no stack trace) that
+ * matches `message`. Returns that line.
+ */
+export function failsWith(r: CliResult, status: number, message: RegExp): string {
+  expect(r.status, r.stderr).toBe(status);
+  expect(r.stdout).toBe('');
+  const lines = r.stderr.split('\n').filter((l) => l !== '');
+  expect(lines, r.stderr).toHaveLength(1);
+  expect(r.stderr).not.toMatch(/^\s+at /m);
+  expect(lines[0]).toMatch(/^koinos-wallet: /);
+  expect(lines[0]).toMatch(message);
+  return lines[0]!;
+}
