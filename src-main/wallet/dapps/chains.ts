@@ -2,7 +2,7 @@
 // of its base64url chain ID, an account by `koinos:<reference>:<address>`; and which of the wallet's networks a dApp's
 // chain is, asked of the networks themselves (their chain IDs now), never assumed from a name.
 import { BTYPE, bytesToJson } from '../../koinos/codec.ts';
-import { WalletError, describe } from '../../koinos/errors.ts';
+import { WalletError, causeText, describe } from '../../koinos/errors.ts';
 import { isAddress } from '../../koinos/address.ts';
 import type { NetworkInfo } from '../chain/types.ts';
 import type { KoinosNode } from '../chain/koinosNode.ts';
@@ -58,22 +58,34 @@ export interface ChainNetwork {
 
 /**
  * The wallet's network whose chain ID the chain names: each network is asked for its chain ID now (a testnet restart
- * changes it). The networks that do not answer are skipped.
- * @throws WalletError NOT_FOUND when no network of the wallet is on that chain.
+ * changes it). Mainnet networks are asked only for mainnet's chain, whose ID never changes: a dApp on a local or test
+ * chain does not make the wallet call the public mainnet nodes. The networks that do not answer are skipped, and named
+ * when no other network is on the chain.
+ * @throws WalletError NOT_FOUND when no network of the wallet is on that chain; NODE_UNREACHABLE when none that answered
+ *   is, and some did not answer (one of them may be it).
  */
 export async function networkOfChain(networks: NetworkService, chain: string): Promise<ChainNetwork> {
   if (!isKoinosChain(chain)) throw new WalletError('INVALID_ARGUMENT', `expected a Koinos chain such as "${MAINNET_CHAIN}", got ${describe(chain)}`);
   const { networks: all } = await networks.list();
+  const candidates = chain === MAINNET_CHAIN ? all : all.filter((n) => n.kind !== 'mainnet');
   // The likely network first: fewer nodes asked.
   const likely = (n: NetworkInfo) => (chain === MAINNET_CHAIN ? n.kind === 'mainnet' : HARBINGER_CHAINS.includes(chain) ? n.kind === 'testnet' : n.kind === 'local');
-  for (const network of [...all.filter(likely), ...all.filter((n) => !likely(n))]) {
+  const silent: { network: NetworkInfo; error: unknown }[] = [];
+  for (const network of [...candidates.filter(likely), ...candidates.filter((n) => !likely(n))]) {
     try {
       const { node } = await networks.node(network.id);
       const chainId = await node.chainId();
       if (chainOf(chainId) === chain) return { chain, network, node, chainId };
-    } catch {
-      // a network that does not answer now is not the one asked for
+    } catch (error) {
+      silent.push({ network, error });
     }
+  }
+  if (silent.length > 0) {
+    throw new WalletError(
+      'NODE_UNREACHABLE',
+      `No network of this wallet that answered is on chain ${chain}, and ${silent.map((s) => s.network.name).join(', ')} did not answer. Check ${silent.length === 1 ? 'that network' : 'those networks'}, then try again.`,
+      { details: silent.map((s) => `${s.network.name}: ${causeText(s.error)}`).join('; ') },
+    );
   }
   throw new WalletError('NOT_FOUND', `None of this wallet's networks is on chain ${chain} now. Add or start that network, then connect again.`);
 }
