@@ -2,8 +2,8 @@
 // gzipped size, the time from opening the shell's URL to a dashboard balance, from clicking Sign and send to the
 // receipt (devnet with block time 0), and a history page's render and a scroll through the account's records.
 // BENCH_HISTORY_RECORDS sets how many records the history account has (default 30,000, the count issue 19's goal is
-// stated for); BENCH_RENDERER_SENDS how many sends are timed (default 7); BENCH_HISTORY_SCROLL=0 skips the page-in and scroll through all of them.
-import { readdirSync, readFileSync } from 'node:fs';
+// stated for); BENCH_RENDERER_PROFILE=<file> writes the page's CPU profile of the History opens there; BENCH_RENDERER_SENDS how many sends are timed (default 7); BENCH_HISTORY_SCROLL=0 skips the page-in and scroll through all of them.
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -146,15 +146,42 @@ export async function benchRenderer(): Promise<void> {
     await visibleBalance(page);
     const nav = page.getByRole('navigation', { name: 'Screens' });
     const opens: number[] = [];
+    const profiler = process.env.BENCH_RENDERER_PROFILE ? await context.newCDPSession(page) : undefined;
+    // With the profile: every IPC request of the last open, from the click (what the screen waits on).
+    const requests: { url: string; sent: number; done?: number }[] = [];
+    let clickedAt = 0;
+    if (profiler) {
+      await profiler.send('Profiler.enable');
+      await profiler.send('Profiler.start');
+      await profiler.send('Network.enable');
+      const byId = new Map<string, { url: string; sent: number; done?: number }>();
+      profiler.on('Network.requestWillBeSent', (e) => {
+        const r = { url: e.request.url.replace(/^https?:\/\/[^/]+/, ''), sent: performance.now() - clickedAt };
+        byId.set(e.requestId, r);
+        requests.push(r);
+      });
+      profiler.on('Network.loadingFinished', (e) => {
+        const r = byId.get(e.requestId);
+        if (r) r.done = performance.now() - clickedAt;
+      });
+    }
     for (let i = 0; i < HISTORY_OPENS; i++) {
       if (i > 0) {
         await nav.getByRole('button', { name: 'Dashboard', exact: true }).click();
         await visibleBalance(page);
       }
       start = performance.now();
+      clickedAt = start;
+      requests.length = 0;
       await nav.getByRole('button', { name: 'History', exact: true }).click();
       await page.getByRole('list', { name: 'Transaction history' }).getByRole('listitem').first().waitFor();
       opens.push(performance.now() - start);
+    }
+    if (profiler) {
+      const { profile } = await profiler.send('Profiler.stop');
+      writeFileSync(process.env.BENCH_RENDERER_PROFILE!, JSON.stringify(profile));
+      console.log(`requests of the last open, ms from the click (the list shown at ${opens.at(-1)!.toFixed(0)} ms):`);
+      for (const r of requests) console.log(`  ${r.sent.toFixed(0)} -> ${r.done?.toFixed(0) ?? '?'} ${r.url}`);
     }
     const services: number[] = [];
     for (let i = 0; i < HISTORY_OPENS; i++) {
