@@ -255,14 +255,18 @@ export class ChainReader {
       throw new WalletError('INVALID_ARGUMENT', `requested too many transactions: at most ${MAX_TRANSACTIONS_PER_REQUEST} ids per request`);
     }
     const pointers = await this.deps.store.getMany(ids.map((id) => transactionKey(id)));
+    const found = pointers.flatMap((bytes) => (bytes ? [decode<{ block_height: bigint; transaction_index: number }>('koinos.devnet.record_pointer', bytes)] : []));
+    // One batch for the records and one read per block (a page of history is a few blocks), not two reads each.
+    const heights = [...new Set(found.map((p) => p.block_height))];
+    const [records, topologyList] = await Promise.all([
+      this.deps.store.getMany(found.map((p) => transactionRecordKey(p.block_height, p.transaction_index))),
+      Promise.all(heights.map((height) => this.topologyAt(height))),
+    ]);
+    const topologies = new Map(heights.map((height, i) => [height, topologyList[i]]));
     const out: ProtoMessage[] = [];
-    for (const bytes of pointers) {
-      if (!bytes) continue;
-      const p = decode<{ block_height: bigint; transaction_index: number }>('koinos.devnet.record_pointer', bytes);
-      const [record, topology] = await Promise.all([
-        this.deps.store.get(transactionRecordKey(p.block_height, p.transaction_index)),
-        this.topologyAt(p.block_height),
-      ]);
+    for (const [i, p] of found.entries()) {
+      const record = records[i];
+      const topology = topologies.get(p.block_height);
       if (!record || !topology) continue;
       const { transaction } = decode<{ transaction: ProtoMessage }>('koinos.account_history.transaction_record', record);
       out.push({ transaction, containing_blocks: [topology.id] });

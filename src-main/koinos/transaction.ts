@@ -36,10 +36,11 @@ export function nonceFromBytes(bytes: Uint8Array): bigint {
 
 /**
  * Merkle root over 32-byte digests: pairs hashed left to right, an odd last node carried up unchanged,
- * the empty list giving sha256 of nothing. Returns the raw 32-byte root.
+ * the empty list giving sha256 of nothing. Returns the raw 32-byte root. `hash` is the sha256 to use (the devnet passes
+ * node:crypto's, which is faster on its hot paths; the default runs in the renderer too).
  */
-export function merkleRoot(leaves: Uint8Array[]): Uint8Array {
-  if (leaves.length === 0) return sha256(new Uint8Array(0));
+export function merkleRoot(leaves: Uint8Array[], hash: (data: Uint8Array) => Uint8Array = sha256): Uint8Array {
+  if (leaves.length === 0) return hash(new Uint8Array(0));
   let level = leaves;
   const pair = new Uint8Array(64);
   while (level.length > 1) {
@@ -51,7 +52,7 @@ export function merkleRoot(leaves: Uint8Array[]): Uint8Array {
       }
       pair.set(level[i]!, 0);
       pair.set(level[i + 1]!, 32);
-      next.push(sha256(pair));
+      next.push(hash(pair));
     }
     level = next;
   }

@@ -1,7 +1,9 @@
 // Benchmark of the renderer in the system Chromium, against the browser shell and real services: the JavaScript's
 // gzipped size, the time from opening the shell's URL to a dashboard balance, from clicking Sign and send to the
-// receipt (devnet with block time 0), and a history page's render and a scroll through 10,000 records.
-import { readdirSync, readFileSync } from 'node:fs';
+// receipt (devnet with block time 0), and a history page's render and a scroll through the account's records.
+// BENCH_HISTORY_RECORDS sets how many records the history account has (default 30,000, the count issue 19's goal is
+// stated for); BENCH_RENDERER_PROFILE=<file> writes the page's CPU profile of the History opens there; BENCH_RENDERER_SENDS how many sends are timed (default 7); BENCH_HISTORY_SCROLL=0 skips the page-in and scroll through all of them.
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -19,8 +21,12 @@ import { setup as buildRenderer } from '../e2e/buildRenderer.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
-const HISTORY_RECORDS = 10_000;
-const SENDS = 7;
+const HISTORY_RECORDS = Number(process.env.BENCH_HISTORY_RECORDS ?? 30_000);
+const HISTORY_SCROLL = process.env.BENCH_HISTORY_SCROLL !== '0';
+/** How many times the History screen is opened from the Dashboard: the first is cold, the rest give a median. */
+const HISTORY_OPENS = 7;
+/** Sign and send -> receipt runs (BENCH_RENDERER_SENDS=0 skips them). */
+const SENDS = Number(process.env.BENCH_RENDERER_SENDS ?? 7);
 
 function median(samples: number[]): number {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -39,7 +45,6 @@ function gzippedScriptBytes(): number {
     .reduce((sum, name) => sum + gzipSync(readFileSync(join(dir, name)), { level: 9 }).length, 0);
 }
 
-/** A devnet whose development account 0 has `count` incoming transfers from account 1. */
 /** Blocks until nothing is pending: a block holds a few hundred transfers under mainnet's per-block compute limit. */
 async function includeAll(devnet: Devnet): Promise<void> {
   for (;;) {
@@ -49,7 +54,8 @@ async function includeAll(devnet: Devnet): Promise<void> {
   }
 }
 
-async function devnetWithHistory(count: number): Promise<{ url: string; stop: () => Promise<void>; dir: string }> {
+/** A devnet whose development account 0 has `count` incoming transfers from account 1. */
+export async function devnetWithHistory(count: number): Promise<{ url: string; stop: () => Promise<void>; dir: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'koinos-bench-history-'));
   const devnet = await startDevnet({ port: 0, dataDir: dir, manual: true, accounts: 2, pendingTransactionLimit: 1000, log: () => {} });
   const from = devKey(1);
@@ -130,7 +136,7 @@ export async function benchRenderer(): Promise<void> {
       await page.getByRole('button', { name: 'New transfer' }).click();
     }
     const send = median(sends);
-    console.log(`click Sign and send -> receipt (block time 0): p50 ${send.toFixed(0)} ms of ${SENDS} (goal < 300 ms) ${ok(send, 300)}`);
+    if (SENDS > 0) console.log(`click Sign and send -> receipt (block time 0): p50 ${send.toFixed(0)} ms of ${SENDS} (goal < 300 ms) ${ok(send, 300)}`);
 
     // History: the first page, then every page down to the 10,000th record, then a scroll through all of them.
     const network = await h['networks:add']({ name: 'History node', jsonRpcUrl: `${history.url}/jsonrpc` });
@@ -138,18 +144,64 @@ export async function benchRenderer(): Promise<void> {
     await page.getByRole('button', { name: `Use ${network.name}` }).click();
     await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: 'Dashboard', exact: true }).click();
     await visibleBalance(page);
-    start = performance.now();
-    await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: 'History', exact: true }).click();
-    await page.getByRole('list', { name: 'Transaction history' }).getByRole('listitem').first().waitFor();
-    const firstPage = performance.now() - start;
-    const serviceStart = performance.now();
-    await h['history:page']({ accountId: dev0.id, limit: 100, ascending: false, irreversibleOnly: false });
-    const service = performance.now() - serviceStart;
+    const nav = page.getByRole('navigation', { name: 'Screens' });
+    const opens: number[] = [];
+    const profiler = process.env.BENCH_RENDERER_PROFILE ? await context.newCDPSession(page) : undefined;
+    // With the profile: every IPC request of the last open, from the click (what the screen waits on).
+    const requests: { url: string; sent: number; done?: number }[] = [];
+    let clickedAt = 0;
+    if (profiler) {
+      await profiler.send('Profiler.enable');
+      await profiler.send('Profiler.start');
+      await profiler.send('Network.enable');
+      const byId = new Map<string, { url: string; sent: number; done?: number }>();
+      profiler.on('Network.requestWillBeSent', (e) => {
+        const r = { url: e.request.url.replace(/^https?:\/\/[^/]+/, ''), sent: performance.now() - clickedAt };
+        byId.set(e.requestId, r);
+        requests.push(r);
+      });
+      profiler.on('Network.loadingFinished', (e) => {
+        const r = byId.get(e.requestId);
+        if (r) r.done = performance.now() - clickedAt;
+      });
+    }
+    for (let i = 0; i < HISTORY_OPENS; i++) {
+      if (i > 0) {
+        await nav.getByRole('button', { name: 'Dashboard', exact: true }).click();
+        await visibleBalance(page);
+      }
+      start = performance.now();
+      clickedAt = start;
+      requests.length = 0;
+      await nav.getByRole('button', { name: 'History', exact: true }).click();
+      await page.getByRole('list', { name: 'Transaction history' }).getByRole('listitem').first().waitFor();
+      opens.push(performance.now() - start);
+    }
+    if (profiler) {
+      const { profile } = await profiler.send('Profiler.stop');
+      writeFileSync(process.env.BENCH_RENDERER_PROFILE!, JSON.stringify(profile));
+      console.log(`requests of the last open, ms from the click (the list shown at ${opens.at(-1)!.toFixed(0)} ms):`);
+      for (const r of requests) console.log(`  ${r.sent.toFixed(0)} -> ${r.done?.toFixed(0) ?? '?'} ${r.url}`);
+    }
+    const services: number[] = [];
+    // CPU time of this process (the wallet's main process and the history node live here): steadier than wall time
+    // on a shared machine.
+    const cpuBefore = process.cpuUsage();
+    for (let i = 0; i < HISTORY_OPENS; i++) {
+      const serviceStart = performance.now();
+      await h['history:page']({ accountId: dev0.id, limit: 100, ascending: false, irreversibleOnly: false });
+      services.push(performance.now() - serviceStart);
+    }
+    const cpu = process.cpuUsage(cpuBefore);
+    const serviceCpu = (cpu.user + cpu.system) / 1000 / HISTORY_OPENS;
+    const firstPage = median(opens.slice(1));
+    const service = median(services);
     const render = Math.max(0, firstPage - service);
     console.log(
-      `history: first page shown ${firstPage.toFixed(0)} ms after the click, of which the node and history service ${service.toFixed(0)} ms; ` +
-        `screen ~${render.toFixed(0)} ms (goal < 50 ms) ${ok(render, 50)}`,
+      `history (${HISTORY_RECORDS.toLocaleString('en-US')} records): first page shown ${firstPage.toFixed(0)} ms after the click (median of ${opens.length - 1}; the first, cold: ${opens[0]!.toFixed(0)} ms) (goal < 50 ms) ${ok(firstPage, 50)}; ` +
+        `of which the node and history service ${service.toFixed(0)} ms (median of ${services.length}; CPU ${serviceCpu.toFixed(1)} ms a page), screen ~${render.toFixed(0)} ms`,
     );
+    if (!HISTORY_SCROLL) return;
 
     // Evaluated as text: tsx's transform would add helpers (__name) that do not exist in the page.
     const figures = (await page.evaluate(`(async (total) => {

@@ -139,7 +139,7 @@ export function prepareTransaction(input: Partial<Transaction> | undefined): Pre
   const idDigest = sha256Fast(headerBytes);
   const expectedId = multihashSha256(idDigest);
   const operationBytes = operations.map((op) => encode('koinos.protocol.operation', op));
-  const root = multihashSha256(merkleRoot(operationBytes.map(sha256Fast)));
+  const root = multihashSha256(merkleRoot(operationBytes.map(sha256Fast), sha256Fast));
   const merkleCode = multihashCode(header.operation_merkle_root);
 
   let nonce: bigint | undefined;

@@ -80,7 +80,7 @@ export function buildBlock(input: BlockInput): BuiltBlock {
     height,
     timestamp,
     previous_state_merkle_root: parent.stateMerkleRoot,
-    transaction_merkle_root: multihashSha256(merkleRoot(leaves)),
+    transaction_merkle_root: multihashSha256(merkleRoot(leaves, sha256Fast)),
     signer: signer.addressBytes,
     approved_proposals: [],
   };

@@ -7,7 +7,7 @@ import { merkleRoot, signBlock } from '../../koinos/transaction.ts';
 import type { Block } from '../../koinos/types.ts';
 import type { ChainFacts } from '../contracts/context.ts';
 import type { StateSource } from '../state/state.ts';
-import type { PreparedTransaction } from './applyTransaction.ts';
+import { sha256Fast, type PreparedTransaction } from './applyTransaction.ts';
 import type { Head } from '../store/chainData.ts';
 import type { DevKey } from './devKeys.ts';
 
@@ -58,7 +58,7 @@ export function blockFacts(
       height: parent.height + 1n,
       timestamp,
       previous_state_merkle_root: parent.stateMerkleRoot,
-      transaction_merkle_root: multihashSha256(merkleRoot(leaves)),
+      transaction_merkle_root: multihashSha256(merkleRoot(leaves, sha256Fast)),
       signer: signer.addressBytes,
       approved_proposals: [],
     };

@@ -44,21 +44,32 @@ export function inlineRecoverer(): SignatureRecoverer {
   };
 }
 
+/** Bytes of one item in a batch sent to a worker: the recovery id, the 64-byte signature, the 32-byte digest. */
+const ITEM_BYTES = 1 + 64 + 32;
+/** Bytes of one result a worker sends back: 1 when recovered, then the 33-byte compressed key (zeros when not). */
+const RESULT_BYTES = 1 + 33;
+
 // The worker is plain JavaScript given as text, so it runs unchanged under node, tsx, vitest and a bundled build.
+// A batch travels as one transferred buffer each way (see ITEM_BYTES, RESULT_BYTES): no structured clone of arrays.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const ecc = require(workerData.modulePath);
 parentPort.on('message', ({ id, items }) => {
-  const out = new Array(items.length);
-  for (let i = 0; i < items.length; i++) {
-    const [signature, recoveryId, digest] = items[i];
+  const count = items.length / ${ITEM_BYTES};
+  const out = new Uint8Array(count * ${RESULT_BYTES});
+  for (let i = 0; i < count; i++) {
+    const at = i * ${ITEM_BYTES};
     try {
-      out[i] = ecc.recover(digest, signature, recoveryId, true);
+      const key = ecc.recover(items.subarray(at + 65, at + 97), items.subarray(at + 1, at + 65), items[at], true);
+      if (key) {
+        out[i * ${RESULT_BYTES}] = 1;
+        out.set(key, i * ${RESULT_BYTES} + 1);
+      }
     } catch {
-      out[i] = null;
+      // left 0: not recovered
     }
   }
-  parentPort.postMessage({ id, out });
+  parentPort.postMessage({ id, out }, [out.buffer]);
 });
 `;
 
@@ -76,12 +87,17 @@ class WorkerLane {
   constructor(modulePath: string) {
     this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { modulePath } });
     this.worker.unref();
-    this.worker.on('message', ({ id, out }: { id: number; out: (Uint8Array | null)[] }) => {
+    this.worker.on('message', ({ id, out }: { id: number; out: Uint8Array }) => {
       const batch = this.waiting.get(id);
       if (!batch) return;
       this.waiting.delete(id);
-      this.inFlight -= out.length;
-      batch.resolve(out);
+      const keys: (Uint8Array | null)[] = new Array(out.length / RESULT_BYTES);
+      for (let i = 0; i < keys.length; i++) {
+        const at = i * RESULT_BYTES;
+        keys[i] = out[at] === 1 ? out.slice(at + 1, at + RESULT_BYTES) : null;
+      }
+      this.inFlight -= keys.length;
+      batch.resolve(keys);
     });
     const fail = (error: unknown): void => {
       this.alive = false;
@@ -98,20 +114,37 @@ const BATCH_SIZE = 8;
 /** Signatures waiting in the least busy worker beyond which this thread recovers a batch itself. */
 const HELP_THRESHOLD = 48;
 
+/** A signature that passed signatureFormatError (65 bytes, header first) and the digest it signs. */
+type Checked = [signature: Uint8Array, digest: Uint8Array];
+
 interface Queued {
-  items: [Uint8Array, number, Uint8Array][];
+  items: Checked[];
   requests: { count: number; resolve: (keys: (Uint8Array | null)[]) => void; reject: (error: unknown) => void }[];
 }
 
 /** Recovery of pre-checked items on the calling thread (the workers' fallback). */
-function recoverHere(items: [Uint8Array, number, Uint8Array][]): (Uint8Array | null)[] {
-  return items.map(([signature, recoveryId, digest]) => {
+function recoverHere(items: Checked[]): (Uint8Array | null)[] {
+  return items.map(([signature, digest]) => {
     try {
-      return ecc.recover(digest, signature, recoveryId as 0 | 1, true);
+      return ecc.recover(digest, signature.subarray(1), (signature[0]! >> 5) as 0 | 1, true);
     } catch {
       return null;
     }
   });
+}
+
+/** The items as one buffer for a worker: per item the recovery id (header >> 5), the signature body, the digest. */
+function packItems(items: Checked[]): Uint8Array<ArrayBuffer> {
+  const packed = new Uint8Array(items.length * ITEM_BYTES);
+  for (let i = 0; i < items.length; i++) {
+    const [signature, digest] = items[i]!;
+    const at = i * ITEM_BYTES;
+    // A digest of another length fails recovery, as ecc.recover fails for it: 0xff is no recovery id.
+    packed[at] = digest.length === 32 ? signature[0]! >> 5 : 0xff;
+    packed.set(signature.subarray(1, 65), at + 1);
+    packed.set(digest.subarray(0, 32), at + 65);
+  }
+  return packed;
 }
 
 /**
@@ -159,13 +192,14 @@ export function workerRecoverer(threads: number): SignatureRecoverer {
       // A worker that dies mid-batch: recover the batch here rather than fail the requests.
       reject: () => deliver(batch, recoverHere(batch.items)),
     });
-    lane.worker.postMessage({ id, items: batch.items });
+    const packed = packItems(batch.items);
+    lane.worker.postMessage({ id, items: packed }, [packed.buffer]);
   };
 
   return {
     async recover(items) {
       const results: RecoveryResult[] = new Array(items.length);
-      const toWorker: [Uint8Array, number, Uint8Array][] = [];
+      const toWorker: Checked[] = [];
       const slots: number[] = [];
       items.forEach(({ signature, digest }, i) => {
         const error = signatureFormatError(signature);
@@ -173,7 +207,7 @@ export function workerRecoverer(threads: number): SignatureRecoverer {
           results[i] = { error };
           return;
         }
-        toWorker.push([signature.slice(1), signature[0]! >> 5, digest]);
+        toWorker.push([signature, digest]);
         slots.push(i);
       });
       if (toWorker.length === 0) return results;

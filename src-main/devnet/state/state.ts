@@ -52,7 +52,9 @@ export const KERNEL_SPACES = {
  */
 export function stateKey(space: Space, key: Uint8Array): string {
   if (key.length === 0) return space.prefix;
-  return space.prefix + keyText(Uint8Array.from([0x12, ...varint(key.length)])) + keyText(key);
+  // The field header `0x12 <varint length>` as latin1 text: one or two characters for any key the chain holds.
+  const header = key.length < 0x80 ? String.fromCharCode(0x12, key.length) : String.fromCharCode(0x12, ...varint(key.length));
+  return space.prefix + header + keyText(key);
 }
 
 /** Reads `<varint>` at `offset` of a latin1 key text; returns [value, next offset]. */

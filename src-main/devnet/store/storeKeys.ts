@@ -40,7 +40,10 @@ export function keyText(bytes: Uint8Array): string {
 
 /** The bytes of a {@link keyText} string. */
 export function keyTextBytes(text: string): Uint8Array {
-  return Uint8Array.from(Buffer.from(text, 'latin1'));
+  // A loop: for keys (tens of bytes) it is about twice as fast as going through a Buffer and copying it.
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  return bytes;
 }
 
 /** Big-endian 8-byte encoding, so that heights and sequence numbers sort in key order. */

@@ -144,6 +144,18 @@ export function dispatchKey(id: number): Uint8Array {
   return key;
 }
 
+/** Dispatch keys by system call id: resolve runs for every system call id a contract call uses. Never mutated. */
+const dispatchKeys = new Map<number, Uint8Array>();
+
+function sharedDispatchKey(id: number): Uint8Array {
+  let key = dispatchKeys.get(id);
+  if (!key) {
+    key = dispatchKey(id);
+    if (dispatchKeys.size < 4096) dispatchKeys.set(id, key);
+  }
+  return key;
+}
+
 /**
  * execution_context::cache_system_call: the override in the dispatch space of the parent state, if any, resolved
  * once per context (a bundle with its bytecode and metadata), else the thunk of the same id.
@@ -154,7 +166,7 @@ function resolve(ctx: ExecutionContext, sid: number): DispatchTarget {
   if (cached) return cached;
   let target: DispatchTarget = { kind: 'thunk', thunkId: sid, override: false };
   const source = ctx.env.dispatchState ?? ctx.env.state;
-  const bytes = source.get(KERNEL_SPACE.systemCallDispatch, dispatchKey(sid));
+  const bytes = source.get(KERNEL_SPACE.systemCallDispatch, sharedDispatchKey(sid));
   if (bytes) {
     const found = decode<{ thunk_id?: number; system_call_bundle?: { contract_id?: Uint8Array; entry_point?: number } }>(
       'koinos.protocol.system_call_target',

@@ -42,6 +42,29 @@ export const REUSED_MEMORY_PAGES = 16;
 
 const cache = new Map<string, PreparedModule>();
 
+/** Bytecodes whose sha256 is known, by length: a byte comparison (memcmp) costs far less than hashing ~60 KB again. */
+const knownHashes = new Map<number, { bytecode: Buffer; hash: string }[]>();
+/** Bytecodes kept in knownHashes (twice the module cache: metered and unmetered share one entry). */
+const KNOWN_HASHES = 2 * MODULE_CACHE_SIZE;
+let knownCount = 0;
+
+/** sha256 of `bytecode`, hex: from knownHashes when the same bytes were hashed before. */
+function bytecodeHash(bytecode: Uint8Array): string {
+  const view = Buffer.from(bytecode.buffer, bytecode.byteOffset, bytecode.byteLength);
+  const sameLength = knownHashes.get(bytecode.length);
+  if (sameLength) for (const known of sameLength) if (known.bytecode.equals(view)) return known.hash;
+  const hash = createHash('sha256').update(bytecode).digest('hex');
+  if (knownCount >= KNOWN_HASHES) {
+    knownHashes.clear();
+    knownCount = 0;
+  }
+  const entry = { bytecode: Buffer.from(view), hash };
+  if (sameLength) sameLength.push(entry);
+  else knownHashes.set(bytecode.length, [entry]);
+  knownCount++;
+  return hash;
+}
+
 /**
  * The prepared module of `bytecode`, from the cache when the same bytecode ran before.
  * @throws ChainError reversion (1) when the module is not one the chain would run (see checkModule).
@@ -50,7 +73,7 @@ const cache = new Map<string, PreparedModule>();
  */
 export function prepareModule(bytecode: Uint8Array, options: { metering?: boolean } = {}): PreparedModule {
   const metered = options.metering ?? true;
-  const hash = createHash('sha256').update(bytecode).digest('hex');
+  const hash = bytecodeHash(bytecode);
   const key = metered ? hash : `${hash}:unmetered`;
   const hit = cache.get(key);
   if (hit) {

@@ -1,7 +1,7 @@
 // The node as the wallet's services use it: typed calls (chain ID, head, nonce, mana, contract reads, system contract
 // names, submission, history, transaction lookups) over the one JSON-RPC client, and the REST client where configured.
 // Everything works against a node that serves only JSON-RPC.
-import { BTYPE, bytesFromJson, decode, encode, fromJson, type ProtoMessage } from '../../koinos/codec.ts';
+import { BTYPE, bytesFromJson, decode, encode, fromJson, toJson, type ProtoMessage } from '../../koinos/codec.ts';
 import { WalletError, causeText } from '../../koinos/errors.ts';
 import { nonceFromBytes } from '../../koinos/transaction.ts';
 import type { BlockHeader, Transaction, TransactionReceipt } from '../../koinos/types.ts';
@@ -170,12 +170,16 @@ export class KoinosNode {
     return values;
   }
 
-  /** Included transactions among `ids`, with the ids of the blocks that contain them. */
-  async transactionsById(ids: Uint8Array[]): Promise<{ transaction?: Transaction; containing_blocks: Uint8Array[] }[]> {
+  /**
+   * Included transactions among `ids` (id and header: their operations and signatures are not read), with the ids
+   * of the blocks that contain them.
+   */
+  async transactionsById(ids: Uint8Array[]): Promise<{ transaction?: Pick<Transaction, 'id' | 'header'>; containing_blocks: Uint8Array[] }[]> {
     if (ids.length === 0) return [];
-    const { transactions } = await this.rpc.callMessage<{ transactions: { transaction?: Transaction; containing_blocks: Uint8Array[] }[] }>(
+    const { transactions } = await this.callKeeping<{ transactions: { transaction?: Pick<Transaction, 'id' | 'header'>; containing_blocks: Uint8Array[] }[] }>(
       'transaction_store.get_transactions_by_id',
       { transaction_ids: ids },
+      (result) => ({ ...result, transactions: each(result['transactions'], (item) => withoutIn(item, 'transaction', ['operations', 'signatures'])) }),
     );
     return transactions;
   }
@@ -190,15 +194,49 @@ export class KoinosNode {
     return pending_transactions;
   }
 
-  /** Height and header of each block id (an empty item for a block the node does not have). */
+  /** Height and header of each block id (an empty item for a block the node does not have); transactions are not read. */
   async blocksById(ids: Uint8Array[]): Promise<{ block_id: Uint8Array; block_height: bigint; block?: { header?: BlockHeader } }[]> {
     if (ids.length === 0) return [];
-    const { block_items } = await this.rpc.callMessage<{ block_items: { block_id: Uint8Array; block_height: bigint; block?: { header?: BlockHeader } }[] }>(
+    const { block_items } = await this.callKeeping<{ block_items: { block_id: Uint8Array; block_height: bigint; block?: { header?: BlockHeader } }[] }>(
       'block_store.get_blocks_by_id',
       { block_ids: ids, return_block: true, return_receipt: false },
+      (result) => ({ ...result, block_items: each(result['block_items'], (item) => withoutIn(item, 'block', ['transactions'])) }),
     );
     return block_items;
   }
+
+  /**
+   * callMessage for an answer of which the wallet reads a few fields: `keep` drops the others from the gateway JSON
+   * before it is decoded (a block's hundreds of transactions are not decoded only to be dropped). What it keeps is
+   * read as strictly as callMessage reads it; an answer of another shape reaches the reader unchanged and fails there.
+   */
+  private async callKeeping<T>(method: string, request: object, keep: (result: Record<string, unknown>) => object): Promise<T> {
+    const [service, name] = method.split('.');
+    const result = await this.rpc.call(method, toJson(`koinos.rpc.${service}.${name}_request`, request));
+    try {
+      return fromJson<T>(`koinos.rpc.${service}.${name}_response`, keep(result), { strict: true, unknownFields: 'discard' });
+    } catch (cause) {
+      throw malformed(this.rpc.displayUrl, method, cause instanceof WalletError ? cause.shortMessage : String(cause));
+    }
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `list` with `change` applied to each object in it; anything else (not a list, items not objects) unchanged. */
+function each(list: unknown, change: (item: Record<string, unknown>) => object): unknown {
+  return Array.isArray(list) ? list.map((item) => (isObject(item) ? change(item) : item)) : list;
+}
+
+/** `item` with the keys `drop` left out of its object field `field`; unchanged when that field is not an object. */
+function withoutIn(item: Record<string, unknown>, field: string, drop: readonly string[]): Record<string, unknown> {
+  const value = item[field];
+  if (!isObject(value)) return item;
+  const copy = { ...value };
+  for (const key of drop) delete copy[key];
+  return { ...item, [field]: copy };
 }
 
 /** A decoded message of `type`, or a NODE_MALFORMED_ANSWER naming what did not decode. */
