@@ -86,7 +86,7 @@ describe('browser shell process', () => {
     expect(lockRecord(dataDir)).toMatchObject({ pid: third.child.pid, holder: 'browser' });
 
     third.child.kill('SIGTERM');
-    expect((await third.exited).code).toBe(0);
+    expect(await third.exited, third.output()).toEqual({ code: 0, signal: null });
     expect(existsSync(join(dataDir, LOCK_FILE_NAME))).toBe(false);
   }, 180_000);
 
