@@ -41,7 +41,7 @@ async function read<T>(n: DevnetNode, method: 'allowance' | 'get_allowances', ar
     entry_point: KOIN_METHODS[method].entryPoint,
     args: encodeKoinArgs(method, args),
   })) as { result: Uint8Array };
-  return decode<T>(KOIN_METHODS[method].resultType, result);
+  return decode(KOIN_METHODS[method].resultType, result);
 }
 
 const listed = async (n: DevnetNode, owner: DevKey) =>

@@ -36,7 +36,7 @@ async function tokenCall(contract: string, from: number, method: TokenMethodName
 async function read<T = any>(contract: string, method: TokenMethodName, args: object = {}): Promise<T> {
   const m = TOKEN_METHODS[method];
   const { result } = await rpc(url, 'chain.read_contract', { contract_id: contract, entry_point: m.entryPoint, args: toBase64Url(encode(m.argsType, args)) });
-  return decode<T>(m.resultType, result ? fromBase64(result) : new Uint8Array(0));
+  return decode(m.resultType, result ? fromBase64(result) : new Uint8Array(0));
 }
 
 async function head(): Promise<{ height: bigint; time: bigint; lib: bigint }> {

@@ -126,7 +126,7 @@ const REQUIRED: Record<string, MethodCases> = {
         entry_point: KOIN_METHODS.balance_of.entryPoint,
         args: toBase64Url(encodeKoinArgs('balance_of', { owner: addressFromString(devnet.accounts[1]!.address) })),
       });
-      expect(decode<{ value: bigint }>(KOIN_METHODS.balance_of.resultType, fromBase64(result)).value).toBe(INITIAL + 5n * KOIN);
+      expect(decode(KOIN_METHODS.balance_of.resultType, fromBase64(result)).value).toBe(INITIAL + 5n * KOIN);
     },
     error: async () =>
       expectNodeError(await rpcError(url, 'chain.read_contract', { contract_id: STRANGER, entry_point: KOIN_METHODS.balance_of.entryPoint, args: '' })),
@@ -151,7 +151,7 @@ const REQUIRED: Record<string, MethodCases> = {
     success: async () => {
       const args = toBase64Url(encode('koinos.contracts.name_service.get_address_arguments', { name: 'koin' }));
       const { value } = await rpc(url, 'chain.invoke_system_call', { name: 'get_contract_address', args });
-      const result = decode<{ value: { address: Uint8Array } }>('koinos.contracts.name_service.get_address_result', fromBase64(value));
+      const result = decode('koinos.contracts.name_service.get_address_result', fromBase64(value));
       expect(addressToString(result.value.address)).toBe(devnet.koinAddress);
     },
     error: async () => expectNodeError(await rpcError(url, 'chain.invoke_system_call', { name: 'no_such_system_call', args: '' })),

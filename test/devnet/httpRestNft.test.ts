@@ -44,7 +44,7 @@ afterAll(async () => {
 
 /** Signs `operation` (REST JSON) by account `from` and submits it; resolves once its block is made. */
 async function submit(from: number, operation: unknown): Promise<any> {
-  const transaction = await signedOperationsJson(devnet, from, [fromJson<Operation>('koinos.protocol.operation', operation)]);
+  const transaction = await signedOperationsJson(devnet, from, [fromJson('koinos.protocol.operation', operation)]);
   return (await rpc(url, 'chain.submit_transaction', { transaction, broadcast: true })).receipt;
 }
 

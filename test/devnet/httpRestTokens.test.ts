@@ -27,7 +27,7 @@ afterAll(async () => {
 
 /** Signs `operation` (REST JSON) by account `from`, submits it and produces its block; the receipt. */
 async function submit(from: number, operation: unknown): Promise<any> {
-  const transaction = await signedOperationsJson(devnet, from, [fromJson<Operation>('koinos.protocol.operation', operation)]);
+  const transaction = await signedOperationsJson(devnet, from, [fromJson('koinos.protocol.operation', operation)]);
   const { receipt } = await rpc(url, 'chain.submit_transaction', { transaction, broadcast: true });
   await rpc(url, 'devnet.produce_block', {});
   return receipt;

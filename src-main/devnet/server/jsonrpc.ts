@@ -1,9 +1,9 @@
 // JSON-RPC 2.0 over the devnet's service layer, answering as the Koinos gateway (koinos-jsonrpc) does:
 // the same envelope checks, error codes, messages and data strings (facts §7.3), params and results as gateway JSON.
-import { addressFieldPaths, fromJson, hasType, toJson, type JsonObject, type JsonValue, type ProtoMessage } from '../../koinos/codec.ts';
+import { addressFieldPaths, fromJson, hasType, toJson, type JsonObject, type JsonValue, type MessageMap, type MessageType } from '../../koinos/codec.ts';
 import { WalletError } from '../../koinos/errors.ts';
 import { MAX_JSON_DEPTH, jsonDepth } from '../../koinos/jsonDepth.ts';
-import { requestType, responseType } from '../methods.ts';
+import { isNodeMethod, requestType, responseType, type NodeMethod, type NodeRequest, type NodeRequestInput } from '../methods.ts';
 import type { DevnetNode } from '../types.ts';
 import { describeInternalError, toWireError } from './wireError.ts';
 
@@ -64,10 +64,10 @@ export class ParamsError extends WalletError {}
  * The top-level ADDRESS fields of a request (`account`, `address`, …) name the account asked about: an empty one would
  * be answered as an empty account, so it is an error. Nested ones may be empty (a transaction's payee is optional).
  */
-function requireAccounts(type: string, message: ProtoMessage): void {
+function requireAccounts(type: string, message: object): void {
   for (const fields of addressFieldPaths(type)) {
     if (fields.length !== 1) continue;
-    const value = message[fields[0]!];
+    const value: unknown = Reflect.get(message, fields[0]!);
     const items = Array.isArray(value) ? value.map((v, i) => [v, `${fields[0]}[${i}]`] as const) : [[value, fields[0]!] as const];
     for (const [bytes, path] of items) {
       if (bytes instanceof Uint8Array && bytes.length === 0) {
@@ -86,8 +86,8 @@ function requireAccounts(type: string, message: ProtoMessage): void {
  * parseMessage('koinos.rpc.chain.get_account_rc_request', { account: 'notanaddress' });
  * // throws ParamsError 'account: expected an address of 25 bytes, got 9'
  */
-export function parseMessage(type: string, json: unknown): ProtoMessage {
-  let message: ProtoMessage;
+export function parseMessage<K extends MessageType>(type: K, json: unknown): MessageMap[K] {
+  let message: MessageMap[K];
   try {
     message = fromJson(type, json, { strict: true, unknownFields: 'discard' });
   } catch (e) {
@@ -114,7 +114,7 @@ export function createJsonRpcHandler(node: DevnetNode, log: (line: string) => vo
   const methods = new Set(node.methods.filter((m) => hasType(requestType(m)) && hasType(responseType(m))));
   const services = new Set(node.methods.map((m) => m.split('.')[0]!));
 
-  async function run(method: string, params: ProtoMessage): Promise<JsonValue> {
+  async function run<M extends NodeMethod>(method: M, params: NodeRequestInput<M>): Promise<JsonValue> {
     return toJson(responseType(method), await node.call(method, params));
   }
 
@@ -154,11 +154,11 @@ export function createJsonRpcHandler(node: DevnetNode, log: (line: string) => vo
     const [service, method] = split;
     if (!services.has(service)) return untranslatable('invalid service name provided');
     const name = `${service}.${method}`;
-    if (!methods.has(name)) return untranslatable('unknown method');
+    if (!isNodeMethod(name) || !methods.has(name)) return untranslatable('unknown method');
 
     // The gateway answers every params problem with the same data text; the devnet adds which field and why after a
     // colon (a deviation that keeps the gateway's code, message and data prefix, so clients matching those still work).
-    let params: ProtoMessage;
+    let params: NodeRequest<NodeMethod>;
     try {
       params = parseMessage(requestType(name), envelope.params ?? {});
     } catch (e) {

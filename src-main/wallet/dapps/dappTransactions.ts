@@ -85,7 +85,7 @@ export async function decodeDappOperations(ctx: ChainNetwork, tx: Transaction, s
       const own = dappAbis[contractId];
       if (own !== undefined) return typeof own === 'string' ? own : JSON.stringify(own);
       try {
-        const { meta } = await ctx.node.rpc.callMessage<{ meta?: { abi: string } }>('contract_meta_store.get_contract_meta', { contract_id: addressFromString(contractId) });
+        const { meta } = await ctx.node.rpc.callMessage('contract_meta_store.get_contract_meta', { contract_id: addressFromString(contractId) });
         return meta?.abi || undefined;
       } catch {
         return undefined; // a node without contract_meta_store decodes nothing more; the NO_ABI flag says so
