@@ -57,8 +57,8 @@ describe('chain.invoke_system_call', () => {
     const args = encode('koinos.chain.get_contract_metadata_arguments', { contract_id: addressFromString(devnet.koinAddress) });
     const { value } = await rpc(url, 'chain.invoke_system_call', { name: 'get_contract_metadata', args: toBase64Url(args) });
     const result = decode('koinos.chain.get_contract_metadata_result', fromBase64(value));
-    expect(result.value.system).toBe(true);
-    expect(result.value.hash.subarray(0, 2)).toEqual(Uint8Array.of(0x12, 0x20));
+    expect(result.value?.system).toBe(true);
+    expect(result.value!.hash.subarray(0, 2)).toEqual(Uint8Array.of(0x12, 0x20));
   });
 
   it('answers "unknown system call name" for a name system_call_id does not have', async () => {
