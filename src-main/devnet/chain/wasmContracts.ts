@@ -158,7 +158,7 @@ export function authorizesTransactionApplication(view: StateView, account: Uint8
   if (!isWasmContract(view, account)) return false;
   const bytes = view.get(KERNEL_SPACES.contractMetadata, account);
   if (!bytes) return false;
-  return decode<{ authorizes_transaction_application?: boolean }>('koinos.chain.contract_metadata_object', bytes).authorizes_transaction_application === true;
+  return decode('koinos.chain.contract_metadata_object', bytes).authorizes_transaction_application === true;
 }
 
 /**

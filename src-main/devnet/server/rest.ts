@@ -10,7 +10,7 @@ import { nonceFromBytes, nonceToBytes } from '../../koinos/transaction.ts';
 import type { EventData, Operation } from '../../koinos/types.ts';
 import type { DevnetNode } from '../types.ts';
 import { MAX_HISTORY_LIMIT } from '../chainReader.ts';
-import { requestType, responseType } from '../methods.ts';
+import { requestType, responseType, type NodeAnswer, type NodeMethod } from '../methods.ts';
 import { parseMessage } from './jsonrpc.ts';
 import { SYSTEM_CONTRACT_NAMES } from '../contracts/registry.ts';
 import { describeShape } from '../chain/shapes.ts';
@@ -83,12 +83,12 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
    * One service call with the request built from JSON exactly as the JSON-RPC layer builds it. Routes check their
    * parameters first; what still does not parse is reported as a 400 naming the request field.
    */
-  async function rpc(method: string, params: Record<string, unknown>): Promise<ProtoMessage> {
+  async function rpc<M extends NodeMethod>(method: M, params: Record<string, unknown>): Promise<NodeAnswer<M>> {
     return node.call(method, parseMessage(requestType(method), params));
   }
 
   /** One service call answered as the gateway renders its response (the routes that pass a JSON-RPC result on). */
-  async function rpcJson(method: string, params: Record<string, unknown>): Promise<JsonValue> {
+  async function rpcJson<M extends NodeMethod>(method: M, params: Record<string, unknown>): Promise<JsonValue> {
     return toJson(responseType(method), await rpc(method, params));
   }
 
@@ -99,7 +99,7 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
       try {
         const args = encode('koinos.contracts.name_service.get_address_arguments', { name: text });
         const { value } = await rpc('chain.invoke_system_call', { name: 'get_contract_address', args: toBase64Url(args) });
-        const result = decode<{ value?: { address: Uint8Array } }>('koinos.contracts.name_service.get_address_result', value as Uint8Array);
+        const result = decode('koinos.contracts.name_service.get_address_result', value as Uint8Array);
         const address = result.value?.address;
         if (address && address.length > 0) return addressToString(address);
       } catch {
@@ -153,12 +153,10 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
   async function block(p: Params, query: URLSearchParams): Promise<JsonValue> {
     const ref = p.block!;
     const flags = { return_block: flag(query, 'return_block'), return_receipt: flag(query, 'return_receipt') };
-    let method: string;
-    let response: ProtoMessage;
+    let response: NodeAnswer<'block_store.get_blocks_by_id' | 'block_store.get_blocks_by_height'>;
     if (ref.startsWith('0x')) {
       if (!/^0x(?:[0-9a-fA-F]{2})+$/.test(ref)) throw badRequest(`invalid block id: expected "0x" followed by hex, got ${describe(ref)}`);
-      method = 'block_store.get_blocks_by_id';
-      response = await rpc(method, { block_ids: [ref], ...flags });
+      response = await rpc('block_store.get_blocks_by_id', { block_ids: [ref], ...flags });
     } else {
       if (!/^\d+$/.test(ref)) throw badRequest(`invalid block id or height: expected "0x" + hex or a whole number, got ${describe(ref)}`);
       const height = wholeNumber(ref, 'block height');
@@ -166,8 +164,7 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
       const head = await headInfo();
       // Above the head (or before the first block) there is nothing to ask the block store for.
       if (height > head.height) throw badRequest('block does not exist', 'NOT_FOUND');
-      method = 'block_store.get_blocks_by_height';
-      response = await rpc(method, { head_block_id: head.id, ancestor_start_height: height.toString(), num_blocks: 1, ...flags });
+      response = await rpc('block_store.get_blocks_by_height', { head_block_id: head.id, ancestor_start_height: height.toString(), num_blocks: 1, ...flags });
     }
     const items = (response.block_items ?? []) as ProtoMessage[];
     const item = items[0];

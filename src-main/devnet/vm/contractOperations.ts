@@ -81,7 +81,7 @@ export function uploadContract(env: HostEnvironment, op: UploadContractOperation
         space: KERNEL_SPACE.contractMetadata,
         key: op.contract_id,
       }).value ?? {};
-    const meta: ContractMetadata = existing.exists ? decode<ContractMetadata>('koinos.chain.contract_metadata_object', existing.value ?? EMPTY) : {};
+    const meta: ContractMetadata = existing.exists ? decode('koinos.chain.contract_metadata_object', existing.value ?? EMPTY) : {};
     meta.hash = systemCall<{ value?: Uint8Array }>(ctx, 'hash', { code: 0x12n, obj: op.bytecode }).value ?? EMPTY;
     meta.authorizes_call_contract = op.authorizes_call_contract;
     meta.authorizes_transaction_application = op.authorizes_transaction_application;
@@ -136,7 +136,7 @@ export function setSystemCall(env: HostEnvironment, op: SetSystemCallOperation):
       if (!getKernelObject(ctx, KERNEL_SPACE.contractBytecode, contractId).exists) throw new ChainError(ERROR_CODE.invalid_contract, 'contract does not exist');
       const meta = getKernelObject(ctx, KERNEL_SPACE.contractMetadata, contractId);
       if (!meta.exists) throw new ChainError(ERROR_CODE.invalid_contract, 'contract metadata does not exist');
-      if (!decode<ContractMetadata>('koinos.chain.contract_metadata_object', meta.value ?? EMPTY).system) {
+      if (!decode('koinos.chain.contract_metadata_object', meta.value ?? EMPTY).system) {
         throw new ChainError(ERROR_CODE.invalid_contract, 'contract is not a system contract');
       }
       if (callId === SYSTEM_CALL_IDS.call) throw new ChainError(ERROR_CODE.reversion, 'cannot override call_contract');
@@ -168,7 +168,7 @@ export function setSystemContract(env: HostEnvironment, op: SetSystemContractOpe
     if (!getKernelObject(ctx, KERNEL_SPACE.contractBytecode, contractId).exists) throw new ChainError(ERROR_CODE.invalid_contract, 'contract does not exist');
     const found = getKernelObject(ctx, KERNEL_SPACE.contractMetadata, contractId);
     if (!found.exists) throw new ChainError(ERROR_CODE.invalid_contract, 'contract does not exist');
-    const meta = decode<ContractMetadata>('koinos.chain.contract_metadata_object', found.value ?? EMPTY);
+    const meta = decode('koinos.chain.contract_metadata_object', found.value ?? EMPTY);
     if (!meta.hash || meta.hash.length === 0) throw new ChainError(ERROR_CODE.invalid_contract, 'contract hash does not exist');
     meta.system = op.system_contract === true;
     systemCall(ctx, 'put_object', { space: KERNEL_SPACE.contractMetadata, key: contractId, obj: encode('koinos.chain.contract_metadata_object', meta) });

@@ -57,7 +57,7 @@ function getKernelObject(ctx: ExecutionContext, space: (typeof KERNEL_SPACE)[key
 /** The metadata object of a contract, if it has one. */
 export function contractMetadata(ctx: ExecutionContext, contractId: Uint8Array): ContractMetadata | undefined {
   const found = getKernelObject(ctx, KERNEL_SPACE.contractMetadata, contractId);
-  return found.exists ? decode<ContractMetadata>('koinos.chain.contract_metadata_object', found.value ?? EMPTY) : undefined;
+  return found.exists ? decode('koinos.chain.contract_metadata_object', found.value ?? EMPTY) : undefined;
 }
 
 export function callThunk(
@@ -182,7 +182,7 @@ export function checkAuthority(
       entry_point: AUTHORIZE_ENTRY_POINT,
       args: encode('koinos.chain.authorize_call_arguments', authorizeArgs),
     }).value;
-    return { value: decode<{ value?: boolean }>('koinos.chain.bool_result', result ?? EMPTY).value === true };
+    return { value: decode('koinos.chain.bool_result', result ?? EMPTY).value === true };
   }
   const tx = ctx.env.transaction;
   if (!tx) throw new ChainError(HOST_ERROR.internal_error, 'transaction does not exist');

@@ -7,7 +7,7 @@ import { ChainError, ERROR_CODE } from '../state/chainError.ts';
 import type { ComputeName } from './computeRegistry.ts';
 import { recoverPublicKeyThunk, hash, verifyMerkleRoot, verifyVrfProof } from './cryptoThunks.ts';
 import { callThunk, checkAuthority, exitThunk, getArguments, getCaller, getContractId, runBytecode, verifySignature } from './contractThunks.ts';
-import { HOST_ERROR, ExecutionContext, ExitSuccess, PRIVILEGE, type ContractMetadataObject, type DispatchTarget } from './executionContext.ts';
+import { HOST_ERROR, ExecutionContext, ExitSuccess, PRIVILEGE, type DispatchTarget } from './executionContext.ts';
 import { registerHost } from './hostCalls.ts';
 import type { HostResult } from './runModule.ts';
 
@@ -156,7 +156,7 @@ function resolve(ctx: ExecutionContext, sid: number): DispatchTarget {
   const source = ctx.env.dispatchState ?? ctx.env.state;
   const bytes = source.get(KERNEL_SPACE.systemCallDispatch, dispatchKey(sid));
   if (bytes) {
-    const found = decode<{ thunk_id?: number; system_call_bundle?: { contract_id?: Uint8Array; entry_point?: number } }>(
+    const found = decode(
       'koinos.protocol.system_call_target',
       bytes,
     );
@@ -173,7 +173,7 @@ function resolve(ctx: ExecutionContext, sid: number): DispatchTarget {
         contractId,
         entryPoint: found.system_call_bundle.entry_point ?? 0,
         bytecode: bytecode ?? EMPTY,
-        metadata: decode<ContractMetadataObject>('koinos.chain.contract_metadata_object', meta),
+        metadata: decode('koinos.chain.contract_metadata_object', meta),
         native,
       };
     } else target = { kind: 'thunk', thunkId: found.thunk_id ?? 0, override: true };

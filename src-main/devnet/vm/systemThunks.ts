@@ -18,7 +18,7 @@ function equal(a: Uint8Array, b: Uint8Array): boolean {
 /** The uint64 of a serialized value_type, or undefined when it has none (a malformed one parses as empty). */
 function nonceValue(bytes: Uint8Array): bigint | undefined {
   try {
-    return decode<{ uint64_value?: bigint }>('koinos.chain.value_type', bytes).uint64_value;
+    return decode('koinos.chain.value_type', bytes).uint64_value;
   } catch {
     return undefined;
   }
@@ -157,7 +157,7 @@ export function getContractMetadata(ctx: ExecutionContext, args: { contract_id?:
   const native = ctx.env.services?.nativeMetadata(id);
   if (native) return { value: native };
   const bytes = ctx.env.state.get(KERNEL_SPACE.contractMetadata, id);
-  return bytes ? { value: decode<ContractMetadataObject>('koinos.chain.contract_metadata_object', bytes) } : {};
+  return bytes ? { value: decode('koinos.chain.contract_metadata_object', bytes) } : {};
 }
 
 /** get_contract_name as the name service answers it: the system name of an address, or an empty result. */
