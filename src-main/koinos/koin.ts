@@ -109,19 +109,24 @@ export function koinOperation(contractId: Uint8Array, name: KoinMethodName, args
   return { call_contract: { contract_id: contractId, entry_point: m.entryPoint, args: encode(m.argsType, args) } };
 }
 
+/** The default of a bytes field. */
+const NO_BYTES = new Uint8Array(0);
+
 /**
  * An operation as JSON; a call to KOIN (when `isKoin(contract_id)`) shows the method name as `entry_point`
  * and the decoded argument object as `args`. Anything that does not decode is left as the gateway renders it.
  */
-export function decodeOperationJson(op: Operation, isKoin: (contractId: Uint8Array) => boolean): JsonObject {
+export function decodeOperationJson(op: MessageInput<Operation>, isKoin: (contractId: Uint8Array) => boolean): JsonObject {
   const json = toJson('koinos.protocol.operation', op);
   const call = op.call_contract;
-  if (!call || !isKoin(call.contract_id)) return json;
-  const m = BY_ENTRY_POINT.get(call.entry_point);
+  // A field left out is its default, as in the encoded operation.
+  const contractId = call?.contract_id ?? NO_BYTES;
+  if (!call || !isKoin(contractId)) return json;
+  const m = BY_ENTRY_POINT.get(call.entry_point ?? 0);
   if (!m) return json;
   try {
-    const args = toJson(m.argsType, decode(m.argsType, call.args));
-    return { call_contract: { contract_id: bytesToJson(call.contract_id, BTYPE.CONTRACT_ID), entry_point: m.name, args } };
+    const args = toJson(m.argsType, decode(m.argsType, call.args ?? NO_BYTES));
+    return { call_contract: { contract_id: bytesToJson(contractId, BTYPE.CONTRACT_ID), entry_point: m.name, args } };
   } catch {
     return json; // arguments that do not decode stay encoded, as the REST service does
   }
@@ -141,12 +146,12 @@ export function tokenEventType(name: string): string | undefined {
 }
 
 /** An event as JSON; a known token event gets `data` as an object (`from`, `to`, `value`). */
-export function decodeEventJson(event: EventData): JsonObject {
+export function decodeEventJson(event: MessageInput<EventData>): JsonObject {
   const json = toJson('koinos.protocol.event_data', event);
-  const type = tokenEventType(event.name);
+  const type = tokenEventType(event.name ?? '');
   if (!type) return json;
   try {
-    json.data = toJson(type, decode(type, event.data)) as JsonValue;
+    json.data = toJson(type, decode(type, event.data ?? NO_BYTES)) as JsonValue;
   } catch {
     // undecodable data stays base64
   }
