@@ -41,7 +41,7 @@ function genesisAddress(ctx: ExecutionContext): Uint8Array {
 
 /** The address of the key `signature` recovers for `digest` (system_call::recover_public_key, compressed). */
 function signer(ctx: ExecutionContext, signature: Uint8Array, digest: Uint8Array): Uint8Array {
-  const key = systemCall<{ value?: Uint8Array }>(ctx, 'recover_public_key', { type: 0, signature, digest, compressed: true }).value ?? EMPTY;
+  const key = systemCall(ctx, 'recover_public_key', { type: 0, signature, digest, compressed: true }).value ?? EMPTY;
   return addressFromPublicKey(key);
 }
 
@@ -54,7 +54,7 @@ export function verifyAccountNonce(ctx: ExecutionContext, args: { account?: Uint
     const a = toBase58(account);
     throw new ChainError(ERROR_CODE.invalid_nonce, `nonce did not contain uint64 value - nonce: ${n}, account: ${a}`, { n, a });
   }
-  const currentBytes = systemCall<{ value?: Uint8Array }>(ctx, 'get_account_nonce', { account }).value ?? EMPTY;
+  const currentBytes = systemCall(ctx, 'get_account_nonce', { account }).value ?? EMPTY;
   const current = nonceValue(currentBytes);
   if (current === undefined) {
     const n = `0x${toHex(currentBytes)}`;
