@@ -50,13 +50,14 @@ function normalize<M extends NodeMethod>(method: M, request: NodeRequestInput<M>
 
 /**
  * Runs `method` on `handlers`: the request normalized through the method's request type first (but for the methods
- * that read it as sent), so each handler reads a complete message.
+ * that read it as sent, and for a request the caller says is `complete`: decoded, or parsed by the strict JSON reader),
+ * so each handler reads a complete message.
  * @throws what the handler throws; WalletError INVALID_ARGUMENT naming the field for a request that does not encode.
  */
-export async function runMethod<M extends NodeMethod>(handlers: Handlers, method: M, request: NodeRequestInput<M>): Promise<NodeAnswer<M>> {
+export async function runMethod<M extends NodeMethod>(handlers: Handlers, method: M, request: NodeRequestInput<M>, complete = false): Promise<NodeAnswer<M>> {
   const handler: Handler<M> = handlers[method];
   // The compiler cannot follow the set test to the conditional type; AS_SENT and AsSentMethod name the same methods.
-  return handler((AS_SENT.has(method) ? request : normalize(method, request)) as HandlerRequest<M>);
+  return handler((complete || AS_SENT.has(method) ? request : normalize(method, request)) as HandlerRequest<M>);
 }
 
 /** The one handler table: one handler per NODE_METHODS entry, so a method without a handler (or a stray one) does not compile. */

@@ -160,11 +160,11 @@ class Devnet implements DevnetNode {
   // -------------------------------------------------------------------------------------------------------------
   // Service boundary
 
-  async call<M extends NodeMethod>(method: M, request: NodeRequestInput<M>): Promise<NodeAnswer<M>> {
+  async call<M extends NodeMethod>(method: M, request: NodeRequestInput<M>, how?: { complete: true }): Promise<NodeAnswer<M>> {
     if (this.closed) throw closedError();
     if (!isNodeMethod(method)) throw new WalletError('INVALID_ARGUMENT', 'unknown method');
     // Errors pass as they are thrown: server/wireError.ts alone decides what the wire shows of them.
-    return await runMethod(this.handlers, method, request ?? {});
+    return await runMethod(this.handlers, method, request ?? {}, how?.complete === true);
   }
 
   async close(): Promise<void> {

@@ -2,7 +2,7 @@
 // The service speaks decoded protobuf messages: `call('chain.get_account_rc', { account })` takes the
 // `koinos.rpc.chain.get_account_rc_request` object and returns the `..._response` object.
 import type { ChainShape, ShapeOptions } from './chain/shapes.ts';
-import type { NodeAnswer, NodeMethod, NodeRequestInput } from './methods.ts';
+import type { NodeAnswer, NodeMethod, NodeRequest, NodeRequestInput } from './methods.ts';
 
 export interface DevnetConfig {
   /** Seed of the genesis data: the same seed gives the same chain ID; a new seed gives a new chain. Default 'koinos-devnet'. */
@@ -93,6 +93,11 @@ export interface DevnetNode {
    *   other services' (a message only); no state changes on a rejected request.
    */
   call<M extends NodeMethod>(method: M, request: NodeRequestInput<M>): Promise<NodeAnswer<M>>;
+  /**
+   * The same on a complete request (every field present, as decoding or the strict JSON reader makes it, e.g. the
+   * HTTP layers' parsed params): run as it is, without normalizing it through its bytes first.
+   */
+  call<M extends NodeMethod>(method: M, request: NodeRequest<M>, how: { complete: true }): Promise<NodeAnswer<M>>;
   /** Produces one block now with whatever is pending (JSON-RPC devnet.produce_block). */
   produceBlock(): Promise<{ id: Uint8Array; height: bigint }>;
   /**

@@ -3,7 +3,7 @@
 import { addressFieldPaths, fromJson, hasType, toJson, type JsonObject, type JsonValue, type MessageMap, type MessageType } from '../../koinos/codec.ts';
 import { WalletError } from '../../koinos/errors.ts';
 import { MAX_JSON_DEPTH, jsonDepth } from '../../koinos/jsonDepth.ts';
-import { isNodeMethod, requestType, responseType, type NodeMethod, type NodeRequestInput } from '../methods.ts';
+import { isNodeMethod, requestType, responseType, type NodeMethod, type NodeRequest } from '../methods.ts';
 import type { DevnetNode } from '../types.ts';
 import { JSONRPC_ERROR, ParamsError, jsonRpcErrorOf } from './wireError.ts';
 
@@ -104,8 +104,9 @@ export function createJsonRpcHandler(node: DevnetNode, log: (line: string) => vo
   const methods = new Set(node.methods.filter((m) => hasType(requestType(m)) && hasType(responseType(m))));
   const services = new Set(node.methods.map((m) => m.split('.')[0]!));
 
-  async function run<M extends NodeMethod>(method: M, params: NodeRequestInput<M>): Promise<JsonValue> {
-    return toJson(responseType(method), await node.call(method, params));
+  async function run<M extends NodeMethod>(method: M, params: NodeRequest<M>): Promise<JsonValue> {
+    // The strict reader fills every field: the node runs the params as they are.
+    return toJson(responseType(method), await node.call(method, params, { complete: true }));
   }
 
   return async function handle(body: string): Promise<JsonObject> {

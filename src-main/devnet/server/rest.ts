@@ -95,7 +95,8 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
    * parameters first; what still does not parse is reported as a 400 naming the request field.
    */
   async function rpc<M extends NodeMethod>(method: M, params: Record<string, unknown>): Promise<NodeAnswer<M>> {
-    return node.call(method, parseMessage(requestType(method), params));
+    // The strict reader fills every field: the node runs the request as it is.
+    return node.call(method, parseMessage(requestType(method), params), { complete: true });
   }
 
   /** One service call answered as the gateway renders its response (the routes that pass a JSON-RPC result on). */
