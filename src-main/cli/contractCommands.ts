@@ -135,7 +135,7 @@ async function contractAddress(node: KoinosNode, text: string | undefined): Prom
 
 /** The parsed ABI the node keeps for a contract. */
 async function nodeAbi(node: KoinosNode, contractId: string): Promise<ContractAbi> {
-  const { meta } = await node.rpc.callMessage<{ meta?: { abi: string } }>('contract_meta_store.get_contract_meta', { contract_id: addressFromString(contractId) });
+  const { meta } = await node.rpc.callMessage('contract_meta_store.get_contract_meta', { contract_id: addressFromString(contractId) });
   if (!meta || meta.abi === '') {
     throw new WalletError('NOT_FOUND', `the node has no ABI for contract ${contractId}: upload it with "contract upload --abi FILE", or check the address and --network`);
   }
@@ -147,7 +147,7 @@ async function receiptJson(node: KoinosNode, receipt: TransactionReceipt): Promi
   const json = toJson('koinos.protocol.transaction_receipt', receipt);
   const decoder = contractDecoder({
     abiText: async (contractId) => {
-      const { meta } = await node.rpc.callMessage<{ meta?: { abi: string } }>('contract_meta_store.get_contract_meta', { contract_id: addressFromString(contractId) });
+      const { meta } = await node.rpc.callMessage('contract_meta_store.get_contract_meta', { contract_id: addressFromString(contractId) });
       return meta?.abi || undefined;
     },
     isSystemToken: () => false,

@@ -215,7 +215,7 @@ async function koinBalance(devnet: Devnet, address: string): Promise<string | un
       args: toBase64Url(encodeKoinArgs('balance_of', { owner: addressFromString(address) })),
     });
     const { result } = await devnet.node.call('chain.read_contract', request);
-    const { value } = decodeKoinResult<{ value: bigint }>('balance_of', (result as Uint8Array | undefined) ?? new Uint8Array(0));
+    const { value } = decodeKoinResult('balance_of', (result as Uint8Array | undefined) ?? new Uint8Array(0));
     return `${formatAmount(value)} KOIN`;
   } catch {
     return undefined;

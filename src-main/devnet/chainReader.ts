@@ -2,8 +2,9 @@
 // calls run read-only on the head state; contract metadata. Handed the running chain (a reset replaces it), it never
 // writes: whatever changes the chain goes through the node's queue (node.ts).
 import { equalBytes, toHex } from '../koinos/bytes.ts';
-import { decode, type ProtoMessage } from '../koinos/codec.ts';
+import { decode, type MessageInput } from '../koinos/codec.ts';
 import { WalletError } from '../koinos/errors.ts';
+import type { BlockStoreBlockItem, BlockTopology, MempoolPendingTransaction } from '../koinos/generated/messages.ts';
 import type { TransactionReceipt } from '../koinos/types.ts';
 import type { PreparedTransaction } from './chain/applyTransaction.ts';
 import { headFacts } from './chain/chainFacts.ts';
@@ -13,6 +14,7 @@ import type { ChainShape } from './chain/shapes.ts';
 import { invokeSystemCallReadOnly, isWasmContract, readWasmContract } from './chain/wasmContracts.ts';
 import { loadCommunityContract } from './contracts/communityContracts.ts';
 import { builtInAt, contractAbi, contractAt, systemContractAbi, systemContractAt } from './contracts/registry.ts';
+import type { NodeAnswer, NodeRequest } from './methods.ts';
 import { ChainError, ERROR_CODE } from './state/chainError.ts';
 import { StateView, type BaseState } from './state/state.ts';
 import type { AbiStore } from './store/abiStore.ts';
@@ -38,6 +40,9 @@ export interface ReaderDeps {
 }
 
 /** The node's read methods over its store and its running chain. */
+/** A block's topology as the reader answers it: the id always, `previous` left out at height 0. */
+type KnownTopology = MessageInput<BlockTopology> & { id: Uint8Array };
+
 export class ChainReader {
   constructor(private readonly deps: ReaderDeps) {}
 
@@ -74,13 +79,13 @@ export class ChainReader {
     return lib > 0n ? lib : 0n;
   }
 
-  headTopology(): ProtoMessage {
+  headTopology(): KnownTopology {
     return this.head.height === 0n
       ? { id: this.head.id, height: 0n }
       : { id: this.head.id, height: this.head.height, previous: this.head.previous };
   }
 
-  async topologyAt(height: bigint): Promise<ProtoMessage | undefined> {
+  async topologyAt(height: bigint): Promise<KnownTopology | undefined> {
     if (height === this.head.height) return this.headTopology();
     if (height === 0n) return { id: ZERO_BLOCK_ID, height: 0n };
     const bytes = await this.deps.store.get(topologyKey(height));
@@ -90,17 +95,17 @@ export class ChainReader {
   private async blockHeightOf(id: Uint8Array): Promise<bigint | undefined> {
     if (id.length === 0) return undefined;
     const bytes = await this.deps.store.get(blockIdKey(id));
-    return bytes ? decode<{ block_height: bigint }>('koinos.devnet.record_pointer', bytes).block_height : undefined;
+    return bytes ? decode('koinos.devnet.record_pointer', bytes).block_height : undefined;
   }
 
-  private async blockItem(height: bigint, returnBlock: boolean, returnReceipt: boolean): Promise<ProtoMessage> {
+  private async blockItem(height: bigint, returnBlock: boolean, returnReceipt: boolean): Promise<MessageInput<BlockStoreBlockItem>> {
     if (!returnBlock && !returnReceipt) {
       const topology = await this.topologyAt(height);
       return topology ? { block_id: topology.id, block_height: height } : {};
     }
     const bytes = await this.deps.store.get(blockKey(height));
     if (!bytes) return {};
-    const item = decode<ProtoMessage>('koinos.block_store.block_item', bytes);
+    const item = decode('koinos.block_store.block_item', bytes);
     if (!returnBlock) delete item.block;
     if (!returnReceipt) delete item.receipt;
     return item;
@@ -123,7 +128,7 @@ export class ChainReader {
   }
 
   /** chain.read_contract: the contract's entry point on the head state, read-only, not metered. */
-  readContract(request: { contract_id: Uint8Array; entry_point: number; args: Uint8Array }): ProtoMessage {
+  readContract(request: NodeRequest<'chain.read_contract'>): NodeAnswer<'chain.read_contract'> {
     const view = this.headView();
     // Any built-in: tokens, and the name service and the KAP stand-in, which a dApp reads directly as on mainnet.
     const contract = builtInAt(view, request.contract_id);
@@ -139,7 +144,7 @@ export class ChainReader {
    * (koinos.chain.system_call_id); overrides apply, so get_contract_address (10001) and get_contract_name (10000)
    * answer through the name service, as on mainnet.
    */
-  invokeSystemCall(request: { id?: bigint; name?: string; args: Uint8Array }): ProtoMessage {
+  invokeSystemCall(request: NodeRequest<'chain.invoke_system_call'>): NodeAnswer<'chain.invoke_system_call'> {
     let sid: number;
     if (request.name !== undefined) {
       const id = (SYSTEM_CALL_IDS as Record<string, number>)[request.name];
@@ -161,7 +166,7 @@ export class ChainReader {
    * contract_meta_store.get_contract_meta: the ABI of a built-in contract, or the one uploaded with the contract
    * (abiStore.ts); an empty answer for a contract without one, as koinos-contract-meta-store answers.
    */
-  async contractMeta(request: { contract_id: Uint8Array }): Promise<ProtoMessage> {
+  async contractMeta(request: NodeRequest<'contract_meta_store.get_contract_meta'>): Promise<NodeAnswer<'contract_meta_store.get_contract_meta'>> {
     const contract = contractAt(this.headView(), request.contract_id);
     if (contract) return { meta: { abi: contractAbi(contract) } };
     const system = systemContractAt(this.headView(), request.contract_id);
@@ -173,13 +178,7 @@ export class ChainReader {
     return abi === undefined ? {} : { meta: { abi } };
   }
 
-  async accountHistory(request: {
-    address: Uint8Array;
-    seq_num?: bigint;
-    limit: bigint;
-    ascending: boolean;
-    irreversible: boolean;
-  }): Promise<ProtoMessage> {
+  async accountHistory(request: NodeRequest<'account_history.get_account_history'>): Promise<NodeAnswer<'account_history.get_account_history'>> {
     if (request.limit > MAX_HISTORY_LIMIT) throw new WalletError('INVALID_ARGUMENT', 'request limit exceeded');
     // Numbers are exact here: a seq_num past any list (they live in memory) finds nothing either way, the limit is at
     // most 500, and heights stay below MAX_HISTORY_HEIGHT (2^31).
@@ -193,7 +192,7 @@ export class ChainReader {
     return { values: await this.historyRecords(pages) };
   }
 
-  private async historyRecords(pages: HistoryPage[]): Promise<ProtoMessage[]> {
+  private async historyRecords(pages: HistoryPage[]): Promise<NonNullable<NodeAnswer<'account_history.get_account_history'>['values']>> {
     const keys = pages.map(({ pointer }) =>
       pointer.transactionIndex === undefined
         ? blockKey(pointer.height)
@@ -206,13 +205,13 @@ export class ChainReader {
       if (pointer.transactionIndex !== undefined) {
         return { seq_num: BigInt(seq), trx: decode('koinos.account_history.transaction_record', bytes) };
       }
-      const item = decode<{ block?: { header?: ProtoMessage }; receipt?: ProtoMessage }>('koinos.block_store.block_item', bytes);
+      const item = decode('koinos.block_store.block_item', bytes);
       return { seq_num: BigInt(seq), block: { header: item.block?.header, receipt: item.receipt } };
     });
   }
 
   /** block_store.get_blocks_by_id: the items of the blocks found, an empty item for each one not found. */
-  async blocksById(req: { block_ids: Uint8Array[]; return_block: boolean; return_receipt: boolean }): Promise<ProtoMessage> {
+  async blocksById(req: NodeRequest<'block_store.get_blocks_by_id'>): Promise<NodeAnswer<'block_store.get_blocks_by_id'>> {
     if (req.block_ids.length > MAX_BLOCKS_PER_REQUEST) {
       throw new WalletError('INVALID_ARGUMENT', `requested too many blocks: at most ${MAX_BLOCKS_PER_REQUEST} block ids per request`);
     }
@@ -226,13 +225,7 @@ export class ChainReader {
   }
 
   /** block_store.get_blocks_by_height: up to `num_blocks` items from `ancestor_start_height` to the named block. */
-  async blocksByHeight(req: {
-    head_block_id: Uint8Array;
-    ancestor_start_height: bigint;
-    num_blocks: number;
-    return_block: boolean;
-    return_receipt: boolean;
-  }): Promise<ProtoMessage> {
+  async blocksByHeight(req: NodeRequest<'block_store.get_blocks_by_height'>): Promise<NodeAnswer<'block_store.get_blocks_by_height'>> {
     if (req.head_block_id.length === 0) throw new WalletError('INVALID_ARGUMENT', 'head_block_id is required');
     if (req.ancestor_start_height === 0n) throw new WalletError('INVALID_ARGUMENT', 'ancestor_start_height must be greater than 0');
     if (req.num_blocks > MAX_BLOCKS_PER_REQUEST) {
@@ -242,7 +235,7 @@ export class ChainReader {
     if (top === undefined) throw new WalletError('NOT_FOUND', `block not present: 0x${toHex(req.head_block_id)}`);
     // koinos-block-store reqhandler.go: a start above the head block is an error, not an empty list.
     if (req.ancestor_start_height > top) throw new WalletError('INVALID_ARGUMENT', 'Block height mismatch');
-    const items: ProtoMessage[] = [];
+    const items: MessageInput<BlockStoreBlockItem>[] = [];
     for (let h = req.ancestor_start_height; h <= top && items.length < req.num_blocks; h++) {
       items.push(await this.blockItem(h, req.return_block, req.return_receipt));
     }
@@ -250,12 +243,12 @@ export class ChainReader {
   }
 
   /** transaction_store.get_transactions_by_id: the transactions found, each with the block that holds it. */
-  async transactionsById(ids: Uint8Array[]): Promise<ProtoMessage> {
+  async transactionsById(ids: Uint8Array[]): Promise<NodeAnswer<'transaction_store.get_transactions_by_id'>> {
     if (ids.length > MAX_TRANSACTIONS_PER_REQUEST) {
       throw new WalletError('INVALID_ARGUMENT', `requested too many transactions: at most ${MAX_TRANSACTIONS_PER_REQUEST} ids per request`);
     }
     const pointers = await this.deps.store.getMany(ids.map((id) => transactionKey(id)));
-    const found = pointers.flatMap((bytes) => (bytes ? [decode<{ block_height: bigint; transaction_index: number }>('koinos.devnet.record_pointer', bytes)] : []));
+    const found = pointers.flatMap((bytes) => (bytes ? [decode('koinos.devnet.record_pointer', bytes)] : []));
     // One batch for the records and one read per block (a page of history is a few blocks), not two reads each.
     const heights = [...new Set(found.map((p) => p.block_height))];
     const [records, topologyList] = await Promise.all([
@@ -263,12 +256,12 @@ export class ChainReader {
       Promise.all(heights.map((height) => this.topologyAt(height))),
     ]);
     const topologies = new Map(heights.map((height, i) => [height, topologyList[i]]));
-    const out: ProtoMessage[] = [];
+    const out: NonNullable<NodeAnswer<'transaction_store.get_transactions_by_id'>['transactions']>[number][] = [];
     for (const [i, p] of found.entries()) {
       const record = records[i];
       const topology = topologies.get(p.block_height);
       if (!record || !topology) continue;
-      const { transaction } = decode<{ transaction: ProtoMessage }>('koinos.account_history.transaction_record', record);
+      const { transaction } = decode('koinos.account_history.transaction_record', record);
       out.push({ transaction, containing_blocks: [topology.id] });
     }
     return { transactions: out };
@@ -276,7 +269,7 @@ export class ChainReader {
 }
 
 /** A mempool entry as mempool.get_pending_transactions answers it. */
-export function pendingTransaction(entry: { prepared: PreparedTransaction; receipt: TransactionReceipt }): ProtoMessage {
+export function pendingTransaction(entry: { prepared: PreparedTransaction; receipt: TransactionReceipt }): MessageInput<MempoolPendingTransaction> {
   return {
     transaction: entry.prepared.tx,
     disk_storage_used: entry.receipt.disk_storage_used,

@@ -196,7 +196,7 @@ export class DeveloperMethods {
       for (let h = snap.head.height + 1n; h <= chain.head.height; h++) {
         const bytes = await this.core.store.get(blockKey(h));
         if (!bytes) continue;
-        const item = decode<{ block_id: Uint8Array; block?: { transactions: { id: Uint8Array }[] } }>('koinos.block_store.block_item', bytes);
+        const item = decode('koinos.block_store.block_item', bytes);
         ops.push({ type: 'del', key: blockKey(h) }, { type: 'del', key: topologyKey(h) }, { type: 'del', key: blockIdKey(item.block_id) });
         (item.block?.transactions ?? []).forEach((tx, index) => {
           ops.push({ type: 'del', key: transactionRecordKey(h, index) }, { type: 'del', key: transactionKey(tx.id) });

@@ -1,5 +1,8 @@
 // The one list of methods the devnet service answers (`service.method`), and the request and response message of
-// each: the node's handler table is a Record over this list, so the compiler ties every name to its handler.
+// each: the node's handler table is a Record over this list, so the compiler ties every name to its handler and
+// every handler to its messages (generated from proto/, koinos/generated/messages.ts).
+import type { MessageInput } from '../koinos/codec.ts';
+import { rpcRequestType, rpcResponseType, type RpcMethod, type RpcRequest, type RpcResponse } from '../koinos/types.ts';
 
 /** Every method the service answers, as `service.method`. */
 export const NODE_METHODS = [
@@ -35,21 +38,37 @@ export const NODE_METHODS = [
   'devnet.snapshot',
   'devnet.revert',
   'devnet.reset',
-] as const;
+] as const satisfies readonly RpcMethod[];
 
 export type NodeMethod = (typeof NODE_METHODS)[number];
+
+/** A method's request as a handler reads it: decoded, every scalar present (`koinos.rpc.<service>.<method>_request`). */
+export type NodeRequest<M extends NodeMethod> = RpcRequest<M>;
+/** A method's response as the node answers it (`koinos.rpc.<service>.<method>_response`). */
+export type NodeResponse<M extends NodeMethod> = RpcResponse<M>;
+/**
+ * What a caller of the node may send for a method: its request message, any field left out (then the default). A
+ * decoded request is one (named in the union so that generic code needs no proof of it).
+ */
+export type NodeRequestInput<M extends NodeMethod> = NodeRequest<M> | MessageInput<NodeRequest<M>>;
+/**
+ * What the node answers for a method: its response message, where a field at its default may be left out (the
+ * handlers build answers by hand; encoding and JSON rendering omit defaults anyway). Read an absent field as its default.
+ */
+export type NodeAnswer<M extends NodeMethod> = MessageInput<NodeResponse<M>>;
+
+const METHOD_SET: ReadonlySet<string> = new Set(NODE_METHODS);
+
+/** True when `name` is a method the devnet answers (for names read off the wire). */
+export function isNodeMethod(name: string): name is NodeMethod {
+  return METHOD_SET.has(name);
+}
 
 /** The developer methods (`devnet.*`): only the devnet has them. */
 export const DEVELOPER_METHODS = NODE_METHODS.filter((m) => m.startsWith('devnet.'));
 
 /** Protobuf type of a method's request: `koinos.rpc.<service>.<method>_request`. */
-export function requestType(method: string): string {
-  const [service, name] = method.split('.');
-  return `koinos.rpc.${service}.${name}_request`;
-}
+export const requestType = rpcRequestType;
 
 /** Protobuf type of a method's response: `koinos.rpc.<service>.<method>_response`. */
-export function responseType(method: string): string {
-  const [service, name] = method.split('.');
-  return `koinos.rpc.${service}.${name}_response`;
-}
+export const responseType = rpcResponseType;

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { equalBytes } from '../koinos/bytes.ts';
-import { decode, encode, type ProtoMessage } from '../koinos/codec.ts';
+import { decode, encode } from '../koinos/codec.ts';
 import { WalletError } from '../koinos/errors.ts';
 import { addressFromPublicKey, addressToString } from '../koinos/address.ts';
 import type { TransactionReceipt } from '../koinos/types.ts';
@@ -31,8 +31,8 @@ import { ChainReader } from './chainReader.ts';
 import { genesisParams, settingsOf, type Settings } from './config.ts';
 import { KOIN } from './contracts/registry.ts';
 import { DeveloperMethods, type BlockAdjust, type ProducedBlock } from './developerMethods.ts';
-import { makeHandlers, type Handler } from './methodTable.ts';
-import { NODE_METHODS, type NodeMethod } from './methods.ts';
+import { makeHandlers, runMethod, type Handlers } from './methodTable.ts';
+import { isNodeMethod, NODE_METHODS, type NodeAnswer, type NodeMethod, type NodeRequestInput } from './methods.ts';
 import { ChainError, ERROR_CODE } from './state/chainError.ts';
 import { BlockResources, isBlockLimitError } from './state/resources.ts';
 import { BaseState, StateView } from './state/state.ts';
@@ -62,7 +62,7 @@ export const DEVNET_METHODS = NODE_METHODS;
 
 class Devnet implements DevnetNode {
   readonly mnemonic = DEV_MNEMONIC;
-  readonly methods: readonly string[] = NODE_METHODS;
+  readonly methods: readonly NodeMethod[] = NODE_METHODS;
 
   private readonly settings: Settings;
   private readonly store: Store;
@@ -78,7 +78,7 @@ class Devnet implements DevnetNode {
   private clockOffset = 0;
   private readonly onBlock: DevnetConfig['onBlock'];
   private readonly developer: DeveloperMethods;
-  private readonly handlers: Record<NodeMethod, Handler>;
+  private readonly handlers: Handlers;
   /** The last block left pending transactions out for lack of room: the timer makes the next one at once. */
   private lastBlockFull = false;
 
@@ -160,12 +160,11 @@ class Devnet implements DevnetNode {
   // -------------------------------------------------------------------------------------------------------------
   // Service boundary
 
-  async call(method: string, request: ProtoMessage): Promise<ProtoMessage> {
+  async call<M extends NodeMethod>(method: M, request: NodeRequestInput<M>, how?: { complete: true }): Promise<NodeAnswer<M>> {
     if (this.closed) throw closedError();
-    const handler = Object.hasOwn(this.handlers, method) ? this.handlers[method as NodeMethod] : undefined;
-    if (!handler) throw new WalletError('INVALID_ARGUMENT', 'unknown method');
+    if (!isNodeMethod(method)) throw new WalletError('INVALID_ARGUMENT', 'unknown method');
     // Errors pass as they are thrown: server/wireError.ts alone decides what the wire shows of them.
-    return await handler(request ?? {});
+    return await runMethod(this.handlers, method, request ?? {}, how?.complete === true);
   }
 
   async close(): Promise<void> {
@@ -318,9 +317,9 @@ class Devnet implements DevnetNode {
     return address;
   }
 
-  private async submitTransaction(request: ProtoMessage): Promise<ProtoMessage> {
+  private async submitTransaction(request: NodeRequestInput<'chain.submit_transaction'>): Promise<NodeAnswer<'chain.submit_transaction'>> {
     const broadcast = request.broadcast === true;
-    const prepared = prepareTransaction(request.transaction as ProtoMessage | undefined);
+    const prepared = prepareTransaction(request.transaction);
     // Only the signatures rc_limit pays for: the node recovers lazily while metering, and would never reach the rest.
     const signatures = prepared.tx.signatures.slice(0, recoverableSignatures(prepared.tx.signatures.length, prepared.rcLimit));
     const recovery = this.recoverer.recover(signatures.map((signature) => ({ signature, digest: prepared.idDigest })));
@@ -436,7 +435,7 @@ export async function openNode(config: DevnetConfig = {}): Promise<DevnetNode> {
     let chain: LoadedChain;
     let meta: ChainMeta;
     if (metaBytes) {
-      meta = decode<ChainMeta>('koinos.devnet.chain_meta', metaBytes);
+      meta = decode('koinos.devnet.chain_meta', metaBytes);
       checkMeta(meta, config, config.dataDir!);
       const stored = shapeFromSpec(meta.shape);
       if (config.shape !== undefined && shapeSpec(resolveShape(config.shape)) !== shapeSpec(stored)) {

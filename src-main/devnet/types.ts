@@ -1,8 +1,8 @@
 // The contract between the devnet's chain (the service layer) and its thin HTTP layers (REST, JSON-RPC, CLI).
 // The service speaks decoded protobuf messages: `call('chain.get_account_rc', { account })` takes the
 // `koinos.rpc.chain.get_account_rc_request` object and returns the `..._response` object.
-import type { ProtoMessage } from '../koinos/codec.ts';
 import type { ChainShape, ShapeOptions } from './chain/shapes.ts';
+import type { NodeAnswer, NodeMethod, NodeRequest, NodeRequestInput } from './methods.ts';
 
 export interface DevnetConfig {
   /** Seed of the genesis data: the same seed gives the same chain ID; a new seed gives a new chain. Default 'koinos-devnet'. */
@@ -85,13 +85,19 @@ export interface DevnetNode {
   /** The genesis key: signs every block and is the only key KOIN's mint accepts. Development only. */
   readonly genesisAccount: DevAccount;
   /** JSON-RPC method names the service answers, `service.method`. */
-  readonly methods: readonly string[];
+  readonly methods: readonly NodeMethod[];
   /**
-   * Runs one node method on a decoded request; resolves the decoded response.
+   * Runs one node method on a request of its request message (a field left out is its default); resolves its response
+   * message (a field at its default may be left out). The method's messages type both.
    * @throws ChainError for the chain's refusals (its code and data), WalletError INVALID_ARGUMENT / NOT_FOUND for the
    *   other services' (a message only); no state changes on a rejected request.
    */
-  call(method: string, request: ProtoMessage): Promise<ProtoMessage>;
+  call<M extends NodeMethod>(method: M, request: NodeRequestInput<M>): Promise<NodeAnswer<M>>;
+  /**
+   * The same on a complete request (every field present, as decoding or the strict JSON reader makes it, e.g. the
+   * HTTP layers' parsed params): run as it is, without normalizing it through its bytes first.
+   */
+  call<M extends NodeMethod>(method: M, request: NodeRequest<M>, how: { complete: true }): Promise<NodeAnswer<M>>;
   /** Produces one block now with whatever is pending (JSON-RPC devnet.produce_block). */
   produceBlock(): Promise<{ id: Uint8Array; height: bigint }>;
   /**

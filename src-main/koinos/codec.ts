@@ -3,6 +3,7 @@
 // omitted defaults and 64-bit integers as bigint are enforced rather than assumed.
 import protobuf from 'protobufjs';
 import { DESCRIPTOR } from './generated/descriptor.ts';
+import type { MessageMap } from './generated/messages.ts';
 import { MAX_ADDRESS_TEXT_LENGTH, addressFromString } from './address.ts';
 import { fromBase58, fromBase64, fromHex, toBase58, toBase64Url, toHex, utf8ToBytes } from './bytes.ts';
 import { closestName } from './closestName.ts';
@@ -12,8 +13,26 @@ import { WalletError, describe } from './errors.ts';
 export const BTYPE = { BASE64: 0, BASE58: 1, HEX: 2, BLOCK_ID: 3, TRANSACTION_ID: 4, CONTRACT_ID: 5, ADDRESS: 6 } as const;
 export type Btype = (typeof BTYPE)[keyof typeof BTYPE];
 
-/** A decoded message: snake_case keys, bigint for 64-bit integers, Uint8Array for bytes. */
+/** A decoded message of a type only known at run time: snake_case keys, bigint for 64-bit integers, Uint8Array for bytes. */
 export type ProtoMessage = { [field: string]: unknown };
+
+/** The full name of a message type of proto/ (`koinos.protocol.transaction`): {@link MessageMap}'s keys. */
+export type MessageType = keyof MessageMap;
+
+export type { MessageMap };
+
+/**
+ * What `encode` and `toJson` accept for a message of shape `T` (a {@link MessageMap} entry): any field may be left out
+ * (it is then the default, or absent), nested messages likewise, arrays may be read-only. A decoded message fits.
+ */
+export type MessageInput<T> = { [F in keyof T]?: FieldInput<T[F]> };
+type FieldInput<V> = V extends Uint8Array ? V : V extends readonly (infer E)[] ? readonly FieldInput<E>[] : V extends object ? MessageInput<V> : V;
+
+/**
+ * A type name that is not one of proto/'s at compile time (an ABI's, or a name read from a table): any `string` except
+ * the literal names of {@link MessageMap}, which take the typed overloads (so a wrong value for them does not compile).
+ */
+type RuntimeName<S extends string> = S & (S extends MessageType ? never : unknown);
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
 
@@ -398,6 +417,8 @@ function writeField(w: Writer, f: FieldPlan, v: unknown, path: string): void {
  * @example
  * encode('koinos.chain.value_type', { uint64_value: 1n }) // Uint8Array [0x28, 0x01]
  */
+export function encode<K extends MessageType>(type: K, value: MessageMap[K] | MessageInput<MessageMap[K]>): Uint8Array;
+export function encode<S extends string>(type: RuntimeName<S>, value: object): Uint8Array;
 export function encode(type: string, value: object): Uint8Array {
   return encodeWith(BUILTIN, type, value);
 }
@@ -616,8 +637,10 @@ function readMessage(r: Reader, plan: MessagePlan, end: number, depth = 0): Prot
  * @example
  * decode('koinos.chain.value_type', new Uint8Array([0x28, 0x01])) // { uint64_value: 1n }
  */
-export function decode<T = ProtoMessage>(type: string, bytes: Uint8Array): T {
-  return decodeWith<T>(BUILTIN, type, bytes);
+export function decode<K extends MessageType>(type: K, bytes: Uint8Array): MessageMap[K];
+export function decode<S extends string>(type: RuntimeName<S>, bytes: Uint8Array): ProtoMessage;
+export function decode(type: string, bytes: Uint8Array): ProtoMessage {
+  return decodeWith<ProtoMessage>(BUILTIN, type, bytes);
 }
 
 function decodeWith<T>(schema: Schema, type: string, bytes: Uint8Array): T {
@@ -732,6 +755,8 @@ function fieldToJson(f: FieldPlan, v: unknown, path: string): JsonValue {
  * @example
  * toJson('koinos.chain.value_type', { uint64_value: 1n }) // { uint64_value: '1' }
  */
+export function toJson<K extends MessageType>(type: K, value: MessageMap[K] | MessageInput<MessageMap[K]>): JsonObject;
+export function toJson<S extends string>(type: RuntimeName<S>, value: object): JsonObject;
 export function toJson(type: string, value: object): JsonObject {
   return toJsonWith(BUILTIN, type, value);
 }
@@ -859,8 +884,10 @@ export interface FromJsonOptions {
  * fromJson('koinos.contracts.token.transfer_arguments', { too: '1…' }, { strict: true });
  * // throws 'too: expected a field of koinos.contracts.token.transfer_arguments, got an unknown field; the closest valid name is "to"'
  */
-export function fromJson<T = ProtoMessage>(type: string, json: unknown, options: FromJsonOptions = {}): T {
-  return fromJsonWith<T>(BUILTIN, type, json, options);
+export function fromJson<K extends MessageType>(type: K, json: unknown, options?: FromJsonOptions): MessageMap[K];
+export function fromJson<S extends string>(type: RuntimeName<S>, json: unknown, options?: FromJsonOptions): ProtoMessage;
+export function fromJson(type: string, json: unknown, options: FromJsonOptions = {}): ProtoMessage {
+  return fromJsonWith<ProtoMessage>(BUILTIN, type, json, options);
 }
 
 function fromJsonWith<T>(schema: Schema, type: string, json: unknown, options: FromJsonOptions): T {

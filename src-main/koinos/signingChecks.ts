@@ -31,8 +31,10 @@ function checkTokenCall(call: { contract_id: Uint8Array; entry_point: number; ar
   const method = koinMethodByEntryPoint(call.entry_point);
   if (!method) return;
   let args: Record<string, unknown>;
+  // Read as any message: the checks below look at fields by name, across the methods.
+  const argsType: string = method.argsType;
   try {
-    args = decode(method.argsType, call.args);
+    args = decode(argsType, call.args);
   } catch (cause) {
     const reason = causeText(cause);
     throw new WalletError('INVALID_TRANSACTION', `${path}.args: expected the arguments of ${method.name}, got bytes that do not decode (${reason})`, { cause });

@@ -148,7 +148,7 @@ export function transactionToBase64(tx: Transaction): string {
 /** @throws WalletError INVALID_TRANSACTION when the text is not base64 of a transaction's protobuf bytes. */
 export function transactionFromBase64(text: string): Transaction {
   try {
-    return decode<Transaction>(TYPES.transaction, fromBase64(text.trim(), 'transaction'));
+    return decode(TYPES.transaction, fromBase64(text.trim(), 'transaction'));
   } catch (cause) {
     const reason = cause instanceof WalletError ? cause.shortMessage : describe(cause);
     throw new WalletError('INVALID_TRANSACTION', `expected the URL-safe base64 of a transaction's protobuf bytes: ${reason}`, { cause });
@@ -167,7 +167,7 @@ export function transactionToJson(tx: Transaction): JsonObject {
  * transactionFromJson({ header: { payr: '1…' } }); // throws 'header.payr: expected a field of …; the closest valid name is "payer"'
  */
 export function transactionFromJson(json: unknown): Transaction {
-  return fromJson<Transaction>(TYPES.transaction, json, { strict: true });
+  return fromJson(TYPES.transaction, json, { strict: true });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ function transactionJson(v: Vector): Record<string, any> {
 
 /** The transfer arguments of a vector, rendered as `tx decode` shows them. */
 function transferArgs(v: Vector): { from: string; to: string; value: string } {
-  const args = decodeKoinArgs<{ from: Uint8Array; to: Uint8Array; value: bigint }>('transfer', fromBase64(v.args));
+  const args = decodeKoinArgs('transfer', fromBase64(v.args));
   return { from: addressToString(args.from), to: addressToString(args.to), value: args.value.toString() };
 }
 

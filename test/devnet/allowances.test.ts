@@ -6,8 +6,8 @@ import type { DevnetNode } from '../../src-main/devnet/types.ts';
 import { SYSTEM_CALL_IDS } from '../../src-main/devnet/vm/systemCallIds.ts';
 import type { DevKey } from '../../src-main/devnet/chain/devKeys.ts';
 import { addressFromString } from '../../src-main/koinos/address.ts';
-import { decode, encode } from '../../src-main/koinos/codec.ts';
-import { encodeKoinArgs, KOIN_METHODS } from '../../src-main/koinos/koin.ts';
+import { encode } from '../../src-main/koinos/codec.ts';
+import { decodeKoinResult, encodeKoinArgs, KOIN_METHODS, type KoinResult } from '../../src-main/koinos/koin.ts';
 import type { Operation, TransactionReceipt } from '../../src-main/koinos/types.ts';
 import { balanceOf, KOIN, key, koinTx, submit, testNodes } from './helpers.ts';
 import { probeContract } from './vm/hostEnv.ts';
@@ -35,17 +35,17 @@ async function transferring(n: DevnetNode, contract: DevKey, args: { from: Uint8
 
 const callOp = (contract_id: Uint8Array): Operation => ({ call_contract: { contract_id, entry_point: 0, args: new Uint8Array(0) } });
 
-async function read<T>(n: DevnetNode, method: 'allowance' | 'get_allowances', args: object): Promise<T> {
+async function read<N extends 'allowance' | 'get_allowances'>(n: DevnetNode, method: N, args: object): Promise<KoinResult<N>> {
   const { result } = (await n.call('chain.read_contract', {
     contract_id: addressFromString(n.koinAddress),
     entry_point: KOIN_METHODS[method].entryPoint,
     args: encodeKoinArgs(method, args),
   })) as { result: Uint8Array };
-  return decode<T>(KOIN_METHODS[method].resultType, result);
+  return decodeKoinResult(method, result);
 }
 
 const listed = async (n: DevnetNode, owner: DevKey) =>
-  (await read<{ allowances?: { spender: Uint8Array; value: bigint }[] }>(n, 'get_allowances', { owner: owner.addressBytes, start: new Uint8Array(0), limit: 10, descending: false })).allowances ?? [];
+  (await read(n, 'get_allowances', { owner: owner.addressBytes, start: new Uint8Array(0), limit: 10, descending: false })).allowances ?? [];
 
 describe('KOIN allowances spent by a contract', () => {
   it('removes an allowance spent exactly to zero, and keeps what is left of one partly spent', async () => {
@@ -65,7 +65,7 @@ describe('KOIN allowances spent by a contract', () => {
     expect(await balanceOf(n, bob.addressBytes)).toBe(before + 3n * KOIN);
     // Not { spender: exact, value: 0 }: the object is gone.
     expect((await listed(n, alice)).map((a) => [Buffer.from(a.spender).toString('hex'), a.value])).toEqual([[Buffer.from(partly).toString('hex'), 2n * KOIN]]);
-    expect((await read<{ value?: bigint }>(n, 'allowance', { owner: alice.addressBytes, spender: exact })).value ?? 0n).toBe(0n);
+    expect((await read(n, 'allowance', { owner: alice.addressBytes, spender: exact })).value ?? 0n).toBe(0n);
 
     // With nothing left, the next spend is refused (the failure comes back to the contract as a code) and nothing moves.
     const refused = await run(n, bob, [callOp(exact)]);

@@ -126,7 +126,7 @@ async function burstAndKill(p: DevnetProcess, seen: Seen[]): Promise<{ maxHeight
 
 async function totalSupply(url: string, koinAddress: string): Promise<bigint> {
   const { result } = await rpc(url, 'chain.read_contract', { contract_id: koinAddress, entry_point: KOIN_METHODS.total_supply.entryPoint, args: '' });
-  return decodeKoinResult<{ value: bigint }>('total_supply', result ? fromBase64(result) : new Uint8Array(0)).value;
+  return decodeKoinResult('total_supply', result ? fromBase64(result) : new Uint8Array(0)).value;
 }
 
 /** Checks the restarted chain against everything the client saw before the kill. */

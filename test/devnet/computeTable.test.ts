@@ -34,7 +34,7 @@ describe('the compute table', () => {
   it("writes mainnet's registry into the genesis, without the devnet's native-contract entries", () => {
     const genesis = buildGenesis({ seed: 'compute table', salt: new Uint8Array(0), accounts: 1, initialBalance: 1n });
     const entry = genesis.entries.find((e) => e.key.length === OBJECT_KEYS.computeBandwidthRegistry.length && e.key.every((b, i) => b === OBJECT_KEYS.computeBandwidthRegistry[i]));
-    const registry = decode<{ entries: { name: string; compute: bigint }[] }>('koinos.chain.compute_bandwidth_registry', entry!.value);
+    const registry = decode('koinos.chain.compute_bandwidth_registry', entry!.value);
     expect(Object.fromEntries(registry.entries.map((e) => [e.name, Number(e.compute)]))).toEqual(COMPUTE_REGISTRY);
   });
 
@@ -60,7 +60,7 @@ describe('the compute table', () => {
     const args = encode('koinos.chain.check_authority_arguments', { type: 0, account: b.addressBytes });
     const ret = new Uint8Array(64);
     const result = invokeSystemCall(ctx, SYSTEM_CALL_IDS.check_authority, ret, args);
-    expect(decode<{ value?: boolean }>('koinos.chain.bool_result', ret.subarray(0, result.written)).value).toBe(true);
+    expect(decode('koinos.chain.bool_result', ret.subarray(0, result.written)).value).toBe(true);
     // The VM also charges the argument bytes it deserializes, which the chain's own calls do not have.
     expect(env.meter.used - BigInt(args.length * COMPUTE.deserialize_message_per_byte)).toBe(native);
   });

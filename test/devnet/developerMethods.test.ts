@@ -105,7 +105,7 @@ describe('allowances spent by a contract caller (Koin.ts _check_authority)', () 
   const call = (c: CallContext, name: keyof typeof TOKEN_METHODS, args: object) =>
     token.call(c, TOKEN_METHODS[name].entryPoint, encode(TOKEN_METHODS[name].argsType, args));
   const allowance = (view: StateView) =>
-    decode<{ value: bigint }>(
+    decode(
       TOKEN_METHODS.allowance.resultType,
       call({ ...ctx(view, new Uint8Array(0), undefined), readOnly: true }, 'allowance', { owner, spender: spenderContract }),
     ).value;

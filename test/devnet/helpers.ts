@@ -50,9 +50,9 @@ export interface TxOptions {
 /** Next nonce of the nonce account: the stored one plus the pending ones, plus one. */
 export async function nextNonce(node: DevnetNode, account: Uint8Array): Promise<bigint> {
   const pending = (await node.call('mempool.get_pending_nonce', { payee: account })) as { nonce: Uint8Array };
-  if (pending.nonce.length > 0) return decode<{ uint64_value: bigint }>('koinos.chain.value_type', pending.nonce).uint64_value + 1n;
+  if (pending.nonce.length > 0) return decode('koinos.chain.value_type', pending.nonce).uint64_value! + 1n;
   const stored = (await node.call('chain.get_account_nonce', { account })) as { nonce: Uint8Array };
-  return decode<{ uint64_value: bigint }>('koinos.chain.value_type', stored.nonce).uint64_value + 1n;
+  return decode('koinos.chain.value_type', stored.nonce).uint64_value! + 1n;
 }
 
 /** A signed transaction calling KOIN `method` with `args`, paid and signed by `from` unless told otherwise. */
@@ -95,7 +95,7 @@ export async function balanceOf(node: DevnetNode, address: Uint8Array): Promise<
     entry_point: KOIN_METHODS.balance_of.entryPoint,
     args: encodeKoinArgs('balance_of', { owner: address }),
   })) as { result: Uint8Array };
-  return decode<{ value: bigint }>('koinos.contracts.token.balance_of_result', result).value;
+  return decode('koinos.contracts.token.balance_of_result', result).value;
 }
 
 export async function manaOf(node: DevnetNode, account: Uint8Array): Promise<bigint> {
@@ -104,7 +104,7 @@ export async function manaOf(node: DevnetNode, account: Uint8Array): Promise<big
 
 export async function nonceOf(node: DevnetNode, account: Uint8Array): Promise<bigint> {
   const { nonce } = (await node.call('chain.get_account_nonce', { account })) as { nonce: Uint8Array };
-  return decode<{ uint64_value: bigint }>('koinos.chain.value_type', nonce).uint64_value;
+  return decode('koinos.chain.value_type', nonce).uint64_value ?? 0n;
 }
 
 export async function pendingCount(node: DevnetNode): Promise<number> {

@@ -165,5 +165,5 @@ export async function koinBalance(url: string, koinAddress: string, owner: strin
     entry_point: KOIN_METHODS.balance_of.entryPoint,
     args: toBase64Url(encodeKoinArgs('balance_of', { owner: addressFromString(owner) })),
   });
-  return decodeKoinResult<{ value: bigint }>('balance_of', result ? fromBase64(result) : new Uint8Array(0)).value;
+  return decodeKoinResult('balance_of', result ? fromBase64(result) : new Uint8Array(0)).value;
 }

@@ -4,6 +4,7 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { startDevnet, type Devnet } from '../../src-main/devnet/server/startDevnet.ts';
 import { createHttpServer } from '../../src-main/devnet/server/httpServer.ts';
+import type { NodeMethod } from '../../src-main/devnet/methods.ts';
 import type { DevnetNode } from '../../src-main/devnet/types.ts';
 import { ChainError } from '../../src-main/devnet/state/chainError.ts';
 import { addressFromPublicKey, addressToString } from '../../src-main/koinos/address.ts';
@@ -137,7 +138,7 @@ describe('REST /v1/chain errors', () => {
   async function serveFailing(method: string, error: Error, log: string[]): Promise<{ url: string; close: () => Promise<void> }> {
     const base = devnet.node;
     const node: DevnetNode = Object.create(base, {
-      call: { value: (m: string, request: Record<string, unknown>) => (m === method ? Promise.reject(error) : base.call(m, request)) },
+      call: { value: (m: string, request: Record<string, unknown>) => (m === method ? Promise.reject(error) : base.call(m as NodeMethod, request)) },
     });
     const { server } = createHttpServer(node, { log: (line) => log.push(line) });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -8,7 +8,6 @@ import { Contract, Provider, Signer } from 'koilib';
 import { fromBase64 } from '../../src-main/koinos/bytes.ts';
 import { fromJson } from '../../src-main/koinos/codec.ts';
 import { parseAbi } from '../../src-main/koinos/contractAbi.ts';
-import type { Operation } from '../../src-main/koinos/types.ts';
 import { KCS5_ABI } from '../../src-main/devnet/contracts/abi/systemAbis.ts';
 import { startDevnet, type Devnet } from '../../src-main/devnet/server/startDevnet.ts';
 import { uploadKoinosbox } from '../wallet/chain/wasmToken.ts';
@@ -44,7 +43,7 @@ afterAll(async () => {
 
 /** Signs `operation` (REST JSON) by account `from` and submits it; resolves once its block is made. */
 async function submit(from: number, operation: unknown): Promise<any> {
-  const transaction = await signedOperationsJson(devnet, from, [fromJson<Operation>('koinos.protocol.operation', operation)]);
+  const transaction = await signedOperationsJson(devnet, from, [fromJson('koinos.protocol.operation', operation)]);
   return (await rpc(url, 'chain.submit_transaction', { transaction, broadcast: true })).receipt;
 }
 

@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromBase64 } from '../../src-main/koinos/bytes.ts';
 import { fromJson } from '../../src-main/koinos/codec.ts';
 import { parseAbi } from '../../src-main/koinos/contractAbi.ts';
-import type { Operation } from '../../src-main/koinos/types.ts';
 import { KOIN_ABI } from '../../src-main/devnet/contracts/abi/systemAbis.ts';
 import { startDevnet, type Devnet } from '../../src-main/devnet/server/startDevnet.ts';
 import { rest, rpc, signedOperationsJson } from './httpHelpers.ts';
@@ -27,7 +26,7 @@ afterAll(async () => {
 
 /** Signs `operation` (REST JSON) by account `from`, submits it and produces its block; the receipt. */
 async function submit(from: number, operation: unknown): Promise<any> {
-  const transaction = await signedOperationsJson(devnet, from, [fromJson<Operation>('koinos.protocol.operation', operation)]);
+  const transaction = await signedOperationsJson(devnet, from, [fromJson('koinos.protocol.operation', operation)]);
   const { receipt } = await rpc(url, 'chain.submit_transaction', { transaction, broadcast: true });
   await rpc(url, 'devnet.produce_block', {});
   return receipt;

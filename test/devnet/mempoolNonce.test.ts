@@ -25,7 +25,7 @@ async function nonceProbe(n: DevnetNode, keyIndex: number, account: Uint8Array, 
   return contract.addressBytes;
 }
 
-const answer = (receipt: TransactionReceipt): boolean => decode<{ value?: boolean }>('koinos.chain.bool_result', receipt.events[0]!.data).value ?? false;
+const answer = (receipt: TransactionReceipt): boolean => decode('koinos.chain.bool_result', receipt.events[0]!.data).value ?? false;
 
 async function blockReceipts(n: DevnetNode, block: { id: Uint8Array; height: bigint }): Promise<TransactionReceipt[]> {
   const { block_items } = (await n.call('block_store.get_blocks_by_height', {

@@ -140,7 +140,7 @@ describe('persistence', () => {
     await first.close();
     open.splice(open.indexOf(first), 1);
     const store = await LevelStore.open(dataDir, false);
-    const meta = decode<{ format_version: number }>('koinos.devnet.chain_meta', (await store.get(metaKey()))!);
+    const meta = decode('koinos.devnet.chain_meta', (await store.get(metaKey()))!);
     store.write([{ type: 'put', key: metaKey(), value: encode('koinos.devnet.chain_meta', { ...meta, format_version: older }) }]);
     await store.close();
     await expect(openNode({ dataDir, manual: true, signatureThreads: 0 })).rejects.toThrow(

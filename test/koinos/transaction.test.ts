@@ -22,17 +22,17 @@ import {
   transactionToJson,
   transactionMerkleRoot,
 } from '../../src-main/koinos/transaction.ts';
-import { TYPES, type BlockHeader, type Operation, type Transaction } from '../../src-main/koinos/types.ts';
+import { TYPES, type Operation, type Transaction } from '../../src-main/koinos/types.ts';
 import { vector, type Vector } from '../vectors.ts';
 
 const key1 = fromHex(vector('koilib-key-1').private_key_hex);
 
 function callOp(v: Vector): Operation {
-  return fromJson<Operation>(TYPES.operation, { call_contract: { contract_id: v.contract_id, entry_point: v.entry_point, args: v.args } });
+  return fromJson(TYPES.operation, { call_contract: { contract_id: v.contract_id, entry_point: v.entry_point, args: v.args } });
 }
 
 function unsignedTx(v: Vector, operations: Operation[]): Transaction {
-  const header = fromJson<Transaction['header']>(TYPES.transactionHeader, { chain_id: v.chain_id, rc_limit: v.rc_limit, nonce: v.nonce, payer: v.payer });
+  const header = fromJson(TYPES.transactionHeader, { chain_id: v.chain_id, rc_limit: v.rc_limit, nonce: v.nonce, payer: v.payer });
   return { id: new Uint8Array(0), header, operations, signatures: [] };
 }
 
@@ -84,7 +84,7 @@ describe('nonce', () => {
 describe('transaction id and merkle root', () => {
   it('matches koilib for a transaction with all four operation kinds', () => {
     const v = vector('koilib-tx-4ops');
-    const ops = (v.operations_json as unknown[]).map((o) => fromJson<Operation>(TYPES.operation, o));
+    const ops = (v.operations_json as unknown[]).map((o) => fromJson(TYPES.operation, o));
     const tx = prepareTransaction(unsignedTx(v, ops));
     expect(toBase64Url(tx.header!.operation_merkle_root)).toBe(v.operation_merkle_root);
     expect(`0x${toHex(tx.id)}`).toBe(v.transaction_id);
@@ -103,7 +103,7 @@ describe('transaction id and merkle root', () => {
 
   it('matches koilib for an upload_contract transaction, signature included', () => {
     const v = vector('koilib-tx-upload');
-    const op = fromJson<Operation>(TYPES.operation, { upload_contract: { contract_id: v.contract_id, bytecode: v.bytecode_base64url } });
+    const op = fromJson(TYPES.operation, { upload_contract: { contract_id: v.contract_id, bytecode: v.bytecode_base64url } });
     const tx = signTransaction(unsignedTx(v, [op]), key1);
     expect(toBase64Url(tx.header!.operation_merkle_root)).toBe(v.operation_merkle_root);
     expect(`0x${toHex(tx.id)}`).toBe(v.transaction_id);
@@ -170,7 +170,7 @@ describe('transaction id and merkle root', () => {
 describe('blocks', () => {
   it('computes the block id and the RFC 6979 block signature koilib publishes', () => {
     const v = vector('koilib-block-signed');
-    const header = fromJson<BlockHeader>(TYPES.blockHeader, v.header);
+    const header = fromJson(TYPES.blockHeader, v.header);
     expect(`0x${toHex(blockId(header))}`).toBe(v.block_id);
     const block = signBlock({ id: new Uint8Array(0), header, transactions: [], signature: new Uint8Array(0) }, key1);
     expect(toBase64Url(block.signature)).toBe(v.signature);

@@ -6,7 +6,7 @@
 // and a block keeps (apply_block).
 import { createHash } from 'node:crypto';
 import { concatAll, equalBytes, toBase58, toHex } from '../../koinos/bytes.ts';
-import { decode, encode } from '../../koinos/codec.ts';
+import { decode, encode, type MessageInput } from '../../koinos/codec.ts';
 import { multihashSha256 } from '../../koinos/hash.ts';
 import { merkleRoot, nonceToBytes } from '../../koinos/transaction.ts';
 import type { EventData, Operation, Transaction, TransactionHeader, TransactionReceipt } from '../../koinos/types.ts';
@@ -115,11 +115,11 @@ function multihashCode(bytes: Uint8Array): number {
  * @throws ChainError -1002 "missing expected field in transaction: <field>" / "... transaction header: <field>";
  *   -1 when the transaction has more than MAX_TRANSACTION_SIGNATURES signatures (a devnet limit).
  */
-export function prepareTransaction(input: Partial<Transaction> | undefined): PreparedTransaction {
+export function prepareTransaction(input: Transaction | MessageInput<Transaction> | undefined): PreparedTransaction {
   // Encoding checks every field's type; decoding the canonical bytes gives the copy with every default filled
   // that the checks below read.
   const bytes = encode('koinos.protocol.transaction', input ?? {});
-  const tx = decode<Transaction>('koinos.protocol.transaction', bytes);
+  const tx = decode('koinos.protocol.transaction', bytes);
   const id = tx.id;
   if (id.length === 0) throw missing('id', 'transaction', id);
   if (!tx.header) throw missing('header', 'transaction', id);
@@ -144,7 +144,7 @@ export function prepareTransaction(input: Partial<Transaction> | undefined): Pre
 
   let nonce: bigint | undefined;
   try {
-    nonce = decode<{ uint64_value?: bigint }>('koinos.chain.value_type', header.nonce).uint64_value;
+    nonce = decode('koinos.chain.value_type', header.nonce).uint64_value;
   } catch {
     nonce = undefined;
   }
@@ -287,7 +287,7 @@ export function applyTransaction(ctx: ApplyContext, prepared: PreparedTransactio
       meter.useCompute(COMPUTE.verify_account_nonce + COMPUTE.get_account_nonce);
       // The nonce checked against: the mempool's pending nonce when there is one (broadcast), else the state's.
       const currentBytes = ctx.mempoolNonce !== undefined ? nonceToBytes(ctx.mempoolNonce) : nonceBytesOf(view, prepared.nonceAccount);
-      const current = decode<{ uint64_value?: bigint }>('koinos.chain.value_type', currentBytes).uint64_value ?? 0n;
+      const current = decode('koinos.chain.value_type', currentBytes).uint64_value ?? 0n;
       if (prepared.nonce === undefined) {
         throw new ChainError(ERROR_CODE.invalid_nonce, 'nonce did not contain uint64 value');
       }

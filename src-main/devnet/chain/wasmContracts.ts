@@ -91,7 +91,7 @@ function nativeBridge(ctx: CallContext): (contractId: Uint8Array) => NativeCall 
         if (equalBytes(caller, account)) return true;
         const meta = hostContractMetadata(hostCtx, account);
         if (meta?.authorizes_call_contract !== true) return false;
-        return systemCall<{ value?: boolean }>(hostCtx, 'check_authority', { type: AUTHORIZATION.contract_call, account, data: args }).value === true;
+        return systemCall(hostCtx, 'check_authority', { type: AUTHORIZATION.contract_call, account, data: args }).value === true;
       };
       return contract.call({ ...ctx, caller, authorize }, entryPoint, args);
     };
@@ -158,7 +158,7 @@ export function authorizesTransactionApplication(view: StateView, account: Uint8
   if (!isWasmContract(view, account)) return false;
   const bytes = view.get(KERNEL_SPACES.contractMetadata, account);
   if (!bytes) return false;
-  return decode<{ authorizes_transaction_application?: boolean }>('koinos.chain.contract_metadata_object', bytes).authorizes_transaction_application === true;
+  return decode('koinos.chain.contract_metadata_object', bytes).authorizes_transaction_application === true;
 }
 
 /**
@@ -170,7 +170,7 @@ export function authorizesTransactionApplication(view: StateView, account: Uint8
 export function checkTransactionAuthority(ctx: CallContext, transaction: Transaction, logs: string[], account: Uint8Array): boolean {
   const host = new HostContext(environment(ctx, transaction, logs));
   return host.withFrame(HostContext.systemFrame(SYSTEM_CALL_IDS.apply_transaction), () => {
-    const result = systemCall<{ value?: boolean }>(host, 'check_authority', { type: AUTHORIZATION.transaction_application, account });
+    const result = systemCall(host, 'check_authority', { type: AUTHORIZATION.transaction_application, account });
     return result.value === true;
   });
 }

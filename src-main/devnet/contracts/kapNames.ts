@@ -3,7 +3,7 @@
 // that a wallet resolves `alice.koin` here exactly as on mainnet, but it is not KAP's code: names are free, any
 // account may mint one for itself, and only the lookups a wallet needs are answered.
 import { bytesToUtf8, concatBytes, toBase58, utf8ToBytes } from '../../koinos/bytes.ts';
-import { decode, encode } from '../../koinos/codec.ts';
+import { decode, encode, type MessageMap, type MessageType } from '../../koinos/codec.ts';
 import { DESCRIPTOR } from '../../koinos/generated/descriptor.ts';
 import { parseKapName } from '../../koinos/recipientName.ts';
 import { reversion } from '../state/chainError.ts';
@@ -37,9 +37,9 @@ interface NameObject {
   grace_period_end: bigint;
 }
 
-function decodeArgs<T>(type: string, args: Uint8Array): T {
+function decodeArgs<K extends MessageType>(type: K, args: Uint8Array): MessageMap[K] {
   try {
-    return decode<T>(type, args);
+    return decode(type, args);
   } catch {
     throw reversion('unable to decode arguments');
   }
@@ -64,12 +64,12 @@ export class KapNamesContract implements Contract {
       case KAP_ENTRY_POINTS.symbol:
         return encode(`${KAP}string_object`, { value: 'KAP' });
       case KAP_ENTRY_POINTS.owner_of: {
-        const { token_id } = decodeArgs<{ token_id: Uint8Array }>(`${KAP}owner_of_arguments`, args);
+        const { token_id } = decodeArgs(`${KAP}owner_of_arguments`, args);
         const found = this.live(ctx, bytesToUtf8(token_id));
         return encode(`${KAP}bytes_address_object`, found ? { value: found.owner } : {});
       }
       case KAP_ENTRY_POINTS.get_name: {
-        const { name } = decodeArgs<{ name: string }>(`${KAP}get_name_arguments`, args);
+        const { name } = decodeArgs(`${KAP}get_name_arguments`, args);
         const found = this.live(ctx, name);
         return encode(`${KAP}name_object`, found ?? {});
       }
@@ -86,7 +86,7 @@ export class KapNamesContract implements Contract {
   private live(ctx: CallContext, fullName: string): NameObject | undefined {
     const bytes = getObject(ctx, this.names, utf8ToBytes(fullName));
     if (!bytes) return undefined;
-    const found = decode<NameObject>(`${KAP}name_object`, bytes);
+    const found = decode(`${KAP}name_object`, bytes);
     return found.expiration > ctx.headBlockTime ? found : undefined;
   }
 

@@ -51,7 +51,7 @@ export class KoinContract extends TokenContract<ManaBalance> {
   }
 
   decodeRecord(bytes: Uint8Array | undefined): ManaBalance {
-    return bytes ? decode<ManaBalance>(MANA_BALANCE, bytes) : { balance: 0n, mana: 0n, last_mana_update: 0n };
+    return bytes ? decode(MANA_BALANCE, bytes) : { balance: 0n, mana: 0n, last_mana_update: 0n };
   }
 
   encodeRecord(record: ManaBalance): Uint8Array {

@@ -2,7 +2,7 @@
 // entry points, storage (system spaces in its own zone) and messages. get_contract_address (10001) and
 // get_contract_name (10000) are overrides to its get_address / get_name, as on mainnet and harbinger.
 import { equalBytes, toBase58, utf8ToBytes } from '../../koinos/bytes.ts';
-import { decode, encode } from '../../koinos/codec.ts';
+import { decode, encode, type MessageMap, type MessageType } from '../../koinos/codec.ts';
 import { DESCRIPTOR } from '../../koinos/generated/descriptor.ts';
 import { ERROR_CODE, reversion } from '../state/chainError.ts';
 import { objectSpace, type Space, type StateView } from '../state/state.ts';
@@ -22,9 +22,9 @@ export function nameServiceSpaces(address: Uint8Array): { nameToAddress: Space; 
   return { nameToAddress: objectSpace(address, 0), addressToName: objectSpace(address, 1) };
 }
 
-function decodeArgs<T>(type: string, args: Uint8Array): T {
+function decodeArgs<K extends MessageType>(type: K, args: Uint8Array): MessageMap[K] {
   try {
-    return decode<T>(type, args);
+    return decode(type, args);
   } catch {
     throw reversion('unable to decode arguments');
   }
@@ -54,26 +54,26 @@ export class NameServiceContract implements Contract {
   /** The address registered under `name`, read without metering (node services). */
   addressOf(view: StateView, name: string): Uint8Array | undefined {
     const bytes = view.get(this.spaces.nameToAddress, utf8ToBytes(name));
-    return bytes ? decode<{ address: Uint8Array }>(`${NS}address_record`, bytes).address : undefined;
+    return bytes ? decode(`${NS}address_record`, bytes).address : undefined;
   }
 
   call(ctx: CallContext, entryPoint: number, args: Uint8Array): Uint8Array {
     switch (entryPoint) {
       case NAME_SERVICE_ENTRY_POINTS.get_address: {
-        const { name } = decodeArgs<{ name: string }>(`${NS}get_address_arguments`, args);
+        const { name } = decodeArgs(`${NS}get_address_arguments`, args);
         const record = getObject(ctx, this.spaces.nameToAddress, utf8ToBytes(name));
         // The current contract: System.require(record != null, …, failure).
         check(record !== undefined, `no record found for the name: ${name}`, ERROR_CODE.failure);
         return encode(`${NS}get_address_result`, { value: decode(`${NS}address_record`, record) });
       }
       case NAME_SERVICE_ENTRY_POINTS.get_name: {
-        const { address } = decodeArgs<{ address: Uint8Array }>(`${NS}get_name_arguments`, args);
+        const { address } = decodeArgs(`${NS}get_name_arguments`, args);
         const record = getObject(ctx, this.spaces.addressToName, address);
         check(record !== undefined, `no record found for the address: ${toBase58(address)}`, ERROR_CODE.failure);
         return encode(`${NS}get_name_result`, { value: decode(`${NS}name_record`, record) });
       }
       case NAME_SERVICE_ENTRY_POINTS.set_record:
-        return this.setRecord(ctx, decodeArgs<{ name: string; address: Uint8Array }>(`${NS}set_record_arguments`, args));
+        return this.setRecord(ctx, decodeArgs(`${NS}set_record_arguments`, args));
       default:
         throw reversion(`unknown entry point 0x${entryPoint.toString(16).padStart(8, '0')} of the name service`);
     }
@@ -91,12 +91,12 @@ export class NameServiceContract implements Contract {
     const impacted = [address];
     const oldAddress = getObject(ctx, this.spaces.nameToAddress, nameKey);
     if (oldAddress) {
-      const old = decode<{ address: Uint8Array }>(`${NS}address_record`, oldAddress).address;
+      const old = decode(`${NS}address_record`, oldAddress).address;
       removeObject(ctx, this.spaces.addressToName, old);
       if (!equalBytes(old, address)) impacted.push(old);
     }
     const oldName = getObject(ctx, this.spaces.addressToName, address);
-    if (oldName) removeObject(ctx, this.spaces.nameToAddress, utf8ToBytes(decode<{ name: string }>(`${NS}name_record`, oldName).name));
+    if (oldName) removeObject(ctx, this.spaces.nameToAddress, utf8ToBytes(decode(`${NS}name_record`, oldName).name));
     putObject(ctx, this.spaces.nameToAddress, nameKey, encode(`${NS}address_record`, { address }));
     putObject(ctx, this.spaces.addressToName, address, encode(`${NS}name_record`, { name }));
     emit(ctx, this.address, 'koinos.contracts.record_update_event', encode(`${NS}record_update_event`, { name, address }), impacted);

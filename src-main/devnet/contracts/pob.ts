@@ -2,7 +2,7 @@
 // (KOIN in, VHP out, one for one), producer public keys, consensus parameters and metadata. The devnet produces its
 // blocks itself, so process_block_signature (the chain's block check) is not run here.
 import { equalBytes, toBase58 } from '../../koinos/bytes.ts';
-import { decode, encode } from '../../koinos/codec.ts';
+import { decode, encode, type MessageMap, type MessageType } from '../../koinos/codec.ts';
 import { TOKEN_METHODS } from '../../koinos/koin.ts';
 import { ERROR_CODE, reversion } from '../state/chainError.ts';
 import { COMPUTE } from '../state/resources.ts';
@@ -44,9 +44,9 @@ interface ConsensusParameters {
 /** Where pob finds the token contracts it calls: System.getContractAddress('koin' | 'vhp') and the contract there. */
 export type SystemContractLookup = (view: StateView, name: 'koin' | 'vhp') => Contract | undefined;
 
-function decodeArgs<T>(type: string, args: Uint8Array): T {
+function decodeArgs<K extends MessageType>(type: K, args: Uint8Array): MessageMap[K] {
   try {
-    return decode<T>(type, args);
+    return decode(type, args);
   } catch {
     throw reversion('unable to decode arguments');
   }
@@ -76,17 +76,17 @@ export class PobContract implements Contract {
       case 'register_public_key':
         return this.registerPublicKey(ctx, decodeArgs(method.argument, args));
       case 'get_public_key': {
-        const { producer } = decodeArgs<{ producer: Uint8Array }>(method.argument, args);
+        const { producer } = decodeArgs(method.argument, args);
         const bytes = getObject(ctx, this.registration, producer);
         check(bytes !== undefined, 'given address has no public key record');
-        return encode(method.result, { value: decode<{ public_key: Uint8Array }>(`${PKG}.public_key_record`, bytes).public_key });
+        return encode(method.result, { value: decode(`${PKG}.public_key_record`, bytes).public_key });
       }
       case 'get_metadata':
         return encode(method.result, { value: this.fetchMetadata(ctx) });
       case 'get_consensus_parameters':
         return encode(method.result, { value: this.fetchConsensusParameters(ctx) });
       case 'update_consensus_parameters': {
-        const { value } = decodeArgs<{ value?: ConsensusParameters }>(method.argument, args);
+        const { value } = decodeArgs(method.argument, args);
         useCompute(ctx, COMPUTE.check_system_authority);
         // System.checkSystemAuthority(): on the devnet, a signature of the genesis key.
         check(ctx.authorize(ctx.genesisAddress), 'caller must have system authority to update consensus parameters');
@@ -149,7 +149,7 @@ export class PobContract implements Contract {
 
   private fetchConsensusParameters(ctx: CallContext): ConsensusParameters {
     const bytes = getObject(ctx, this.metadata, Uint8Array.of(0));
-    return bytes ? decode<ConsensusParameters>(`${PKG}.consensus_parameters`, bytes) : { ...DEFAULT_CONSENSUS_PARAMETERS };
+    return bytes ? decode(`${PKG}.consensus_parameters`, bytes) : { ...DEFAULT_CONSENSUS_PARAMETERS };
   }
 }
 

@@ -133,7 +133,7 @@ export function contractAt(view: StateView, address: Uint8Array): AnyToken | und
   const cacheKey = toHex(concatBytes(address, bytes));
   let token = testTokens.get(cacheKey);
   if (!token) {
-    const definition = decode<TokenInfo & { owner: Uint8Array }>('koinos.devnet.token_info', bytes);
+    const definition = decode('koinos.devnet.token_info', bytes);
     token = new TestToken(address, definition);
     if (testTokens.size > 10_000) testTokens.clear();
     testTokens.set(cacheKey, token);
@@ -172,7 +172,7 @@ export function defineTestToken(view: StateView, address: Uint8Array, definition
 /** The contract metadata object of a contract (get_contract_metadata), if it exists. */
 export function contractMetadata(view: StateView, address: Uint8Array): { hash: Uint8Array; system: boolean } | undefined {
   const bytes = view.get(KERNEL_SPACES.contractMetadata, address);
-  return bytes ? decode<{ hash: Uint8Array; system: boolean }>('koinos.chain.contract_metadata_object', bytes) : undefined;
+  return bytes ? decode('koinos.chain.contract_metadata_object', bytes) : undefined;
 }
 
 const DESCRIPTIONS: Record<string, string> = {

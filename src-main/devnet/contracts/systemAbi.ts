@@ -6,11 +6,12 @@ import { entryPoint } from '../../koinos/koin.ts';
 import { ERROR_CODE, reversion } from '../state/chainError.ts';
 
 /** One method of a system contract: its wire name, entry point and messages. */
-export interface SystemMethod {
-  name: string;
+export interface SystemMethod<P extends string = string, N extends string = string> {
+  name: N;
   entryPoint: number;
-  argument: string;
-  result: string;
+  /** The arguments' message type: `<pkg>.<name>_arguments` (a literal type, so decode and encode know the message). */
+  argument: `${P}.${N}_arguments`;
+  result: `${P}.${N}_result`;
   readOnly: boolean;
   description: string;
 }
@@ -19,7 +20,7 @@ export interface SystemMethod {
  * A method whose entry point is the first 4 bytes of sha256 of its name and whose messages are `<pkg>.<name>_arguments`
  * and `<pkg>.<name>_result`, as most system contracts number and name them.
  */
-export function systemMethod(pkg: string, name: string, readOnly: boolean, description: string): SystemMethod {
+export function systemMethod<P extends string, N extends string>(pkg: P, name: N, readOnly: boolean, description: string): SystemMethod<P, N> {
   return { name, entryPoint: entryPoint(name), argument: `${pkg}.${name}_arguments`, result: `${pkg}.${name}_result`, readOnly, description };
 }
 

@@ -3,8 +3,8 @@
 // with mana, VHP with delayed effective balances, test tokens with a plain balance).
 import { UINT64_MAX } from '../../koinos/amounts.ts';
 import { concatBytes, equalBytes, toBase58 } from '../../koinos/bytes.ts';
-import { decode, encode } from '../../koinos/codec.ts';
-import { koinMethodByEntryPoint, type TokenMethod } from '../../koinos/koin.ts';
+import { decode, encode, type MessageMap, type MessageType } from '../../koinos/codec.ts';
+import { koinMethodByEntryPoint, type SystemTokenMethod } from '../../koinos/koin.ts';
 import { ERROR_CODE, reversion } from '../state/chainError.ts';
 import { COMPUTE } from '../state/resources.ts';
 import { objectSpace, type Space, type StateView } from '../state/state.ts';
@@ -38,9 +38,9 @@ export function tokenSpaces(address: Uint8Array): TokenSpaces {
   return { supply: objectSpace(address, 0), balances: objectSpace(address, 1), allowances: objectSpace(address, 2) };
 }
 
-function decodeArgs<T>(type: string, args: Uint8Array): T {
+function decodeArgs<K extends MessageType>(type: K, args: Uint8Array): MessageMap[K] {
   try {
-    return decode<T>(type, args);
+    return decode(type, args);
   } catch {
     throw reversion('unable to decode arguments');
   }
@@ -74,7 +74,7 @@ export abstract class TokenContract<R> implements Contract {
   /** Whether this call may mint; the failure when not. */
   protected abstract mayMint(ctx: CallContext): boolean;
   /** Entry points beyond KCS-4; undefined when the entry point is not one. */
-  protected extra(_ctx: CallContext, _method: TokenMethod, _args: Uint8Array): Uint8Array | undefined {
+  protected extra(_ctx: CallContext, _method: SystemTokenMethod, _args: Uint8Array): Uint8Array | undefined {
     return undefined;
   }
   /** Entry points this token answers beyond KCS-4 (by name). */
@@ -102,7 +102,7 @@ export abstract class TokenContract<R> implements Contract {
 
   supply(view: StateView): bigint {
     const bytes = view.get(this.spaces.supply, EMPTY);
-    return bytes ? decode<{ value: bigint }>(BALANCE_OBJECT, bytes).value : 0n;
+    return bytes ? decode(BALANCE_OBJECT, bytes).value : 0n;
   }
 
   /** The supply object's bytes. */
@@ -120,7 +120,7 @@ export abstract class TokenContract<R> implements Contract {
 
   private readSupply(ctx: CallContext): bigint {
     const bytes = getObject(ctx, this.spaces.supply, EMPTY);
-    return bytes ? decode<{ value: bigint }>(BALANCE_OBJECT, bytes).value : 0n;
+    return bytes ? decode(BALANCE_OBJECT, bytes).value : 0n;
   }
 
   /**
@@ -132,7 +132,7 @@ export abstract class TokenContract<R> implements Contract {
     if (ctx.caller.length > 0) {
       const key = concatBytes(account, ctx.caller);
       const bytes = getObject(ctx, this.spaces.allowances, key);
-      const allowance = bytes ? decode<{ value: bigint }>(BALANCE_OBJECT, bytes).value : 0n;
+      const allowance = bytes ? decode(BALANCE_OBJECT, bytes).value : 0n;
       if (allowance === amount) {
         removeObject(ctx, this.spaces.allowances, key);
         return true;
@@ -215,13 +215,13 @@ export abstract class TokenContract<R> implements Contract {
       if (out.length >= args.limit) break;
       useCompute(ctx, COMPUTE.get_object);
       if (!equalBytes(entry.key.subarray(0, 25), args.owner)) break;
-      out.push({ spender: entry.key.subarray(25), value: decode<{ value: bigint }>(BALANCE_OBJECT, entry.value).value });
+      out.push({ spender: entry.key.subarray(25), value: decode(BALANCE_OBJECT, entry.value).value });
     }
     return { owner: args.owner, allowances: out };
   }
 
   /** The entry point's method, if this token has it. */
-  method(entryPoint: number): TokenMethod | undefined {
+  method(entryPoint: number): SystemTokenMethod | undefined {
     const m = koinMethodByEntryPoint(entryPoint);
     if (!m) return undefined;
     if (m.name === 'authorize' || m.name === 'effective_balance_of') return this.extraMethods.includes(m.name) ? m : undefined;
@@ -240,6 +240,7 @@ export abstract class TokenContract<R> implements Contract {
         useCompute(ctx, COMPUTE.koin_read);
         const info = this.info(ctx.view);
         if (m.name === 'get_info') return encode(m.resultType, info);
+        if (m.name === 'decimals') return encode(m.resultType, { value: info.decimals });
         return encode(m.resultType, { value: info[m.name] });
       }
       case 'total_supply':
@@ -247,16 +248,16 @@ export abstract class TokenContract<R> implements Contract {
         return encode(m.resultType, { value: this.readSupply(ctx) });
       case 'balance_of': {
         useCompute(ctx, COMPUTE.koin_read);
-        const { owner } = decodeArgs<{ owner: Uint8Array }>(m.argsType, args);
+        const { owner } = decodeArgs(m.argsType, args);
         return encode(m.resultType, { value: this.balanceOf(this.load(ctx, owner)) });
       }
       case 'allowance': {
         useCompute(ctx, COMPUTE.koin_read);
-        const a = decodeArgs<{ owner: Uint8Array; spender: Uint8Array }>(m.argsType, args);
+        const a = decodeArgs(m.argsType, args);
         check(a.owner.length > 0, "account 'owner' cannot be null");
         check(a.spender.length > 0, "account 'spender' cannot be null");
         const bytes = getObject(ctx, this.spaces.allowances, concatBytes(a.owner, a.spender));
-        return encode(m.resultType, { value: bytes ? decode<{ value: bigint }>(BALANCE_OBJECT, bytes).value : 0n });
+        return encode(m.resultType, { value: bytes ? decode(BALANCE_OBJECT, bytes).value : 0n });
       }
       case 'get_allowances':
         useCompute(ctx, COMPUTE.koin_read);
@@ -297,7 +298,7 @@ export class TestToken extends TokenContract<{ value: bigint }> {
   }
 
   decodeRecord(bytes: Uint8Array | undefined): { value: bigint } {
-    return bytes ? decode<{ value: bigint }>(BALANCE_OBJECT, bytes) : { value: 0n };
+    return bytes ? decode(BALANCE_OBJECT, bytes) : { value: 0n };
   }
 
   encodeRecord(record: { value: bigint }): Uint8Array {

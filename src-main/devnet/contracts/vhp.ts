@@ -1,7 +1,7 @@
 // VHP as a built-in system contract of the devnet (koinos-contracts-as contracts/vhp): KCS-4 with allowances, and
 // `effective_balance_of`, which counts an increase only after 20 blocks (what proof-of-burn block production uses).
 import { decode, encode } from '../../koinos/codec.ts';
-import type { TokenMethod } from '../../koinos/koin.ts';
+import type { SystemTokenMethod } from '../../koinos/koin.ts';
 import { check, useCompute, type CallContext } from './context.ts';
 import { TokenContract, type TokenInfo } from './token.ts';
 import { COMPUTE } from '../state/resources.ts';
@@ -37,7 +37,7 @@ export class VhpContract extends TokenContract<EffectiveBalance> {
   }
 
   decodeRecord(bytes: Uint8Array | undefined): EffectiveBalance {
-    return bytes ? decode<EffectiveBalance>(RECORD, bytes) : { current_balance: 0n, past_balances: [] };
+    return bytes ? decode(RECORD, bytes) : { current_balance: 0n, past_balances: [] };
   }
 
   encodeRecord(record: EffectiveBalance): Uint8Array {
@@ -79,7 +79,7 @@ export class VhpContract extends TokenContract<EffectiveBalance> {
     return ctx.kernelCaller === true || ctx.authorize(ctx.genesisAddress);
   }
 
-  protected override extra(ctx: CallContext, method: TokenMethod, args: Uint8Array): Uint8Array | undefined {
+  protected override extra(ctx: CallContext, method: SystemTokenMethod, args: Uint8Array): Uint8Array | undefined {
     if (method.name === 'authorize') {
       useCompute(ctx, COMPUTE.check_authority);
       return encode(method.resultType, { value: ctx.authorize(ctx.genesisAddress) });
@@ -88,7 +88,7 @@ export class VhpContract extends TokenContract<EffectiveBalance> {
     useCompute(ctx, COMPUTE.koin_read + COMPUTE.get_object);
     let owner: Uint8Array;
     try {
-      owner = decode<{ owner: Uint8Array }>(method.argsType, args).owner;
+      owner = decode(method.argsType, args).owner;
     } catch {
       check(false, 'unable to decode arguments');
     }

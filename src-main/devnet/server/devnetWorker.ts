@@ -1,6 +1,7 @@
 // The devnet in a worker thread: the wallet's embedded Local network runs here, off the wallet's main thread, so
 // that no contract (an endless loop runs to the block's compute limit) can stall the wallet. Messages: see
 // wallet/chain/devnetThread.ts, the one client of this file.
+import type { NodeMethod } from '../methods.ts';
 import { parentPort, workerData } from 'node:worker_threads';
 import { WalletError, causeText, type WalletErrorJson } from '../../koinos/errors.ts';
 import { startDevnet, type Devnet, type StartDevnetOptions } from './startDevnet.ts';
@@ -56,7 +57,8 @@ async function serve(port: NonNullable<typeof parentPort>, options: DevnetThread
   post({ type: 'started', url: devnet.url, koinAddress: devnet.koinAddress, ...nodeFacts(devnet) });
   port.on('message', (request: DevnetThreadRequest) => {
     const run = async (): Promise<unknown> => {
-      if (request.op === 'call') return devnet.node.call(request.method, request.request as never);
+      // node.call checks the name at run time (an unknown one is a WalletError INVALID_ARGUMENT) and the request against its message.
+      if (request.op === 'call') return devnet.node.call(request.method as NodeMethod, request.request as never);
       if (request.op === 'reset') {
         await devnet.node.reset();
         return nodeFacts(devnet);

@@ -1,9 +1,9 @@
 // JSON-RPC 2.0 over the devnet's service layer, answering as the Koinos gateway (koinos-jsonrpc) does:
 // the same envelope checks, error codes, messages and data strings (facts §7.3), params and results as gateway JSON.
-import { addressFieldPaths, fromJson, hasType, toJson, type JsonObject, type JsonValue, type ProtoMessage } from '../../koinos/codec.ts';
+import { addressFieldPaths, fromJson, hasType, toJson, type JsonObject, type JsonValue, type MessageMap, type MessageType } from '../../koinos/codec.ts';
 import { WalletError } from '../../koinos/errors.ts';
 import { MAX_JSON_DEPTH, jsonDepth } from '../../koinos/jsonDepth.ts';
-import { requestType, responseType } from '../methods.ts';
+import { isNodeMethod, requestType, responseType, type NodeMethod, type NodeRequest } from '../methods.ts';
 import type { DevnetNode } from '../types.ts';
 import { JSONRPC_ERROR, ParamsError, jsonRpcErrorOf } from './wireError.ts';
 
@@ -53,10 +53,10 @@ function splitMethod(method: string): [string, string] | undefined {
  * The top-level ADDRESS fields of a request (`account`, `address`, …) name the account asked about: an empty one would
  * be answered as an empty account, so it is an error. Nested ones may be empty (a transaction's payee is optional).
  */
-function requireAccounts(type: string, message: ProtoMessage, subject: string): void {
+function requireAccounts(type: string, message: object, subject: string): void {
   for (const fields of addressFieldPaths(type)) {
     if (fields.length !== 1) continue;
-    const value = message[fields[0]!];
+    const value: unknown = Reflect.get(message, fields[0]!);
     const items = Array.isArray(value) ? value.map((v, i) => [v, `${fields[0]}[${i}]`] as const) : [[value, fields[0]!] as const];
     for (const [bytes, path] of items) {
       if (bytes instanceof Uint8Array && bytes.length === 0) {
@@ -76,8 +76,8 @@ function requireAccounts(type: string, message: ProtoMessage, subject: string): 
  * parseMessage('koinos.rpc.chain.get_account_rc_request', { account: 'notanaddress' });
  * // throws ParamsError 'account: expected an address of 25 bytes, got 9'
  */
-export function parseMessage(type: string, json: unknown, subject = 'request'): ProtoMessage {
-  let message: ProtoMessage;
+export function parseMessage<K extends MessageType>(type: K, json: unknown, subject = 'request'): MessageMap[K] {
+  let message: MessageMap[K];
   try {
     message = fromJson(type, json, { strict: true, unknownFields: 'discard' });
   } catch (e) {
@@ -104,8 +104,9 @@ export function createJsonRpcHandler(node: DevnetNode, log: (line: string) => vo
   const methods = new Set(node.methods.filter((m) => hasType(requestType(m)) && hasType(responseType(m))));
   const services = new Set(node.methods.map((m) => m.split('.')[0]!));
 
-  async function run(method: string, params: ProtoMessage): Promise<JsonValue> {
-    return toJson(responseType(method), await node.call(method, params));
+  async function run<M extends NodeMethod>(method: M, params: NodeRequest<M>): Promise<JsonValue> {
+    // The strict reader fills every field: the node runs the params as they are.
+    return toJson(responseType(method), await node.call(method, params, { complete: true }));
   }
 
   return async function handle(body: string): Promise<JsonObject> {
@@ -144,7 +145,7 @@ export function createJsonRpcHandler(node: DevnetNode, log: (line: string) => vo
     const [service, method] = split;
     if (!services.has(service)) return untranslatable('invalid service name provided');
     const name = `${service}.${method}`;
-    if (!methods.has(name)) return untranslatable('unknown method');
+    if (!isNodeMethod(name) || !methods.has(name)) return untranslatable('unknown method');
 
     try {
       return reply(id, await run(name, parseMessage(requestType(name), envelope.params ?? {})));

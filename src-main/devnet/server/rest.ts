@@ -1,19 +1,20 @@
 // The REST API under /v1 (the routes of koinos-rest that wallets use, facts §9), as thin calls into the service layer:
 // each route builds the same JSON-RPC request message a real REST server would send, and renders gateway JSON.
-import { BTYPE, bytesToJson, decode, encode, toJson, type JsonValue, type ProtoMessage } from '../../koinos/codec.ts';
+import { BTYPE, bytesToJson, decode, encode, toJson, type JsonValue, type MessageInput } from '../../koinos/codec.ts';
 import { equalBytes, toBase64Url } from '../../koinos/bytes.ts';
 import { WalletError, describe } from '../../koinos/errors.ts';
 import { addressToString, isAddress } from '../../koinos/address.ts';
 import { formatAmount, UINT64_MAX } from '../../koinos/amounts.ts';
 import { MAX_JSON_DEPTH, jsonDepth } from '../../koinos/jsonDepth.ts';
 import { nonceFromBytes, nonceToBytes } from '../../koinos/transaction.ts';
-import type { EventData, Operation } from '../../koinos/types.ts';
+import type { BlockStoreBlockItem } from '../../koinos/generated/messages.ts';
+import type { EventData, Transaction, TransactionReceipt } from '../../koinos/types.ts';
 import type { DevnetNode } from '../types.ts';
 import { MAX_HISTORY_LIMIT } from '../chainReader.ts';
-import { requestType, responseType } from '../methods.ts';
+import { requestType, responseType, type NodeAnswer, type NodeMethod } from '../methods.ts';
 import { parseMessage } from './jsonrpc.ts';
 import { SYSTEM_CONTRACT_NAMES } from '../contracts/registry.ts';
-import { describeShape } from '../chain/shapes.ts';
+import { describeShape, type SystemContractName } from '../chain/shapes.ts';
 import { contractRoutes, type Route } from './restContracts.ts';
 import { tokenRoutes } from './restTokens.ts';
 import { nftRoutes } from './restNft.ts';
@@ -31,6 +32,15 @@ export interface RestResponse {
 export type RestHandler = (method: string, path: string, query: URLSearchParams, body: string) => Promise<RestResponse>;
 
 type Params = Record<string, string>;
+
+/** The default of a bytes field: the node's answers leave fields at their default out. */
+const EMPTY = new Uint8Array(0);
+
+/** The events a receipt holds: a transaction receipt's, or a block receipt's and its transaction receipts'. */
+interface ReceiptInput {
+  events?: readonly MessageInput<EventData>[];
+  transaction_receipts?: readonly MessageInput<TransactionReceipt>[];
+}
 
 /** A 400 with this exact message (the REST service's texts: "invalid account", "block does not exist", ...). */
 function badRequest(message: string, code: 'INVALID_ARGUMENT' | 'INVALID_ADDRESS' | 'NOT_FOUND' = 'INVALID_ARGUMENT'): WalletError {
@@ -72,7 +82,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
  */
 export function createRestHandler(node: DevnetNode, log: (line: string) => void): RestHandler {
   // Operations of the system tokens (KOIN, VHP) are decoded in blocks, transactions and history.
-  const systemTokens = [...SYSTEM_CONTRACT_NAMES.values(), ...['koin', 'vhp'].flatMap((n) => node.shape.system.get(n as 'koin') ?? [])];
+  const tokenNames: SystemContractName[] = ['koin', 'vhp'];
+  const systemTokens = [...SYSTEM_CONTRACT_NAMES.values(), ...tokenNames.flatMap((n) => node.shape.system.get(n) ?? [])];
   const isKoin = (contractId: Uint8Array) => systemTokens.some((id) => equalBytes(contractId, id));
   // Function declarations below are hoisted: the contract routes may use them from here.
   const contracts = contractRoutes({ rpc, resolveAddress, badRequest, isSystemToken: isKoin });
@@ -83,12 +94,13 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
    * One service call with the request built from JSON exactly as the JSON-RPC layer builds it. Routes check their
    * parameters first; what still does not parse is reported as a 400 naming the request field.
    */
-  async function rpc(method: string, params: Record<string, unknown>): Promise<ProtoMessage> {
-    return node.call(method, parseMessage(requestType(method), params));
+  async function rpc<M extends NodeMethod>(method: M, params: Record<string, unknown>): Promise<NodeAnswer<M>> {
+    // The strict reader fills every field: the node runs the request as it is.
+    return node.call(method, parseMessage(requestType(method), params), { complete: true });
   }
 
   /** One service call answered as the gateway renders its response (the routes that pass a JSON-RPC result on). */
-  async function rpcJson(method: string, params: Record<string, unknown>): Promise<JsonValue> {
+  async function rpcJson<M extends NodeMethod>(method: M, params: Record<string, unknown>): Promise<JsonValue> {
     return toJson(responseType(method), await rpc(method, params));
   }
 
@@ -99,7 +111,7 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
       try {
         const args = encode('koinos.contracts.name_service.get_address_arguments', { name: text });
         const { value } = await rpc('chain.invoke_system_call', { name: 'get_contract_address', args: toBase64Url(args) });
-        const result = decode<{ value?: { address: Uint8Array } }>('koinos.contracts.name_service.get_address_result', value as Uint8Array);
+        const result = decode('koinos.contracts.name_service.get_address_result', value ?? EMPTY);
         const address = result.value?.address;
         if (address && address.length > 0) return addressToString(address);
       } catch {
@@ -113,36 +125,36 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
    * Replaces a transaction's operations in `json` by their decoded form when asked to, with each contract's ABI
    * (`decoder`: one per request, so each ABI is read once).
    */
-  async function decodeTransaction(tx: ProtoMessage | undefined, json: JsonValue | undefined, decodeOps: boolean, decoder: ContractDecoder): Promise<void> {
+  async function decodeTransaction(tx: MessageInput<Transaction> | undefined, json: JsonValue | undefined, decodeOps: boolean, decoder: ContractDecoder): Promise<void> {
     if (!decodeOps || !tx || !isObject(json)) return;
-    const operations = tx.operations as Operation[] | undefined;
+    const operations = tx.operations;
     if (operations && operations.length > 0) json.operations = await Promise.all(operations.map((op) => decoder.operation(op)));
   }
 
   /** Replaces events (of a transaction receipt or a block receipt and its transaction receipts) by decoded ones. */
-  async function decodeReceipt(receipt: ProtoMessage | undefined, json: JsonValue | undefined, decodeEvents: boolean, decoder: ContractDecoder): Promise<void> {
+  async function decodeReceipt(receipt: ReceiptInput | undefined, json: JsonValue | undefined, decodeEvents: boolean, decoder: ContractDecoder): Promise<void> {
     if (!decodeEvents || !receipt || !isObject(json)) return;
-    const events = receipt.events as EventData[] | undefined;
+    const events = receipt.events;
     if (events && events.length > 0) json.events = await Promise.all(events.map((e) => decoder.event(e)));
-    const receipts = receipt.transaction_receipts as ProtoMessage[] | undefined;
+    const receipts = receipt.transaction_receipts;
     const receiptsJson = json.transaction_receipts;
     if (receipts && Array.isArray(receiptsJson)) await Promise.all(receipts.map((r, i) => decodeReceipt(r, receiptsJson[i], true, decoder)));
   }
 
   async function headInfo(): Promise<{ id: string; height: bigint; lib: bigint }> {
     const head = await rpc('chain.get_head_info', {});
-    const topology = head.head_topology as { id: Uint8Array; height?: bigint };
+    const topology = head.head_topology ?? {};
     return {
-      id: bytesToJson(topology.id, BTYPE.BLOCK_ID),
+      id: bytesToJson(topology.id ?? EMPTY, BTYPE.BLOCK_ID),
       height: topology.height ?? 0n,
-      lib: (head.last_irreversible_block as bigint | undefined) ?? 0n,
+      lib: head.last_irreversible_block ?? 0n,
     };
   }
 
   async function nonceOf(account: string, query: URLSearchParams, next: boolean): Promise<JsonValue> {
     const address = await resolveAddress(account, 'account');
     const { nonce } = await rpc('chain.get_account_nonce', { account: address });
-    const bytes = (nonce as Uint8Array | undefined) ?? new Uint8Array(0);
+    const bytes = nonce ?? EMPTY;
     const current = bytes.length === 0 ? 0n : nonceFromBytes(bytes);
     // koinos-rest answers the current nonce as koilib's getNonce returns it, a JSON number (node-api.md is silent on
     // this route); next_nonce is a string there. A nonce counts transactions, so it stays far below 2^53.
@@ -153,12 +165,10 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
   async function block(p: Params, query: URLSearchParams): Promise<JsonValue> {
     const ref = p.block!;
     const flags = { return_block: flag(query, 'return_block'), return_receipt: flag(query, 'return_receipt') };
-    let method: string;
-    let response: ProtoMessage;
+    let response: NodeAnswer<'block_store.get_blocks_by_id' | 'block_store.get_blocks_by_height'>;
     if (ref.startsWith('0x')) {
       if (!/^0x(?:[0-9a-fA-F]{2})+$/.test(ref)) throw badRequest(`invalid block id: expected "0x" followed by hex, got ${describe(ref)}`);
-      method = 'block_store.get_blocks_by_id';
-      response = await rpc(method, { block_ids: [ref], ...flags });
+      response = await rpc('block_store.get_blocks_by_id', { block_ids: [ref], ...flags });
     } else {
       if (!/^\d+$/.test(ref)) throw badRequest(`invalid block id or height: expected "0x" + hex or a whole number, got ${describe(ref)}`);
       const height = wholeNumber(ref, 'block height');
@@ -166,21 +176,20 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
       const head = await headInfo();
       // Above the head (or before the first block) there is nothing to ask the block store for.
       if (height > head.height) throw badRequest('block does not exist', 'NOT_FOUND');
-      method = 'block_store.get_blocks_by_height';
-      response = await rpc(method, { head_block_id: head.id, ancestor_start_height: height.toString(), num_blocks: 1, ...flags });
+      response = await rpc('block_store.get_blocks_by_height', { head_block_id: head.id, ancestor_start_height: height.toString(), num_blocks: 1, ...flags });
     }
-    const items = (response.block_items ?? []) as ProtoMessage[];
+    const items = response.block_items ?? [];
     const item = items[0];
     if (!item || !(item.block_id instanceof Uint8Array) || item.block_id.length === 0) throw badRequest('block does not exist', 'NOT_FOUND');
     return blockItemJson(item, query, contracts.decoder());
   }
 
   /** A block item as JSON, with operations and events decoded when the query asks (the default). */
-  async function blockItemJson(item: ProtoMessage, query: URLSearchParams, decoder: ContractDecoder): Promise<JsonValue> {
+  async function blockItemJson(item: MessageInput<BlockStoreBlockItem>, query: URLSearchParams, decoder: ContractDecoder): Promise<JsonValue> {
     const json = toJson('koinos.block_store.block_item', item);
-    await decodeReceipt(item.receipt as ProtoMessage | undefined, json.receipt, flag(query, 'decode_events'), decoder);
+    await decodeReceipt(item.receipt, json.receipt, flag(query, 'decode_events'), decoder);
     const blockJson = json.block;
-    const transactions = (item.block as ProtoMessage | undefined)?.transactions as ProtoMessage[] | undefined;
+    const transactions = item.block?.transactions;
     if (transactions && isObject(blockJson) && Array.isArray(blockJson.transactions)) {
       const txsJson = blockJson.transactions;
       await Promise.all(transactions.map((tx, i) => decodeTransaction(tx, txsJson[i], flag(query, 'decode_operations'), decoder)));
@@ -208,7 +217,7 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
       return_receipt: flag(query, 'return_receipt'),
     });
     const decoder = contracts.decoder();
-    return Promise.all(((response.block_items ?? []) as ProtoMessage[]).map((item) => blockItemJson(item, query, decoder)));
+    return Promise.all((response.block_items ?? []).map((item) => blockItemJson(item, query, decoder)));
   }
 
   /** POST /v1/block/submit: the devnet produces its own blocks, so chain.submit_block answers why it refuses. */
@@ -242,15 +251,15 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
     // for this route and clients iterate it: an empty array keeps the type they expect.
     const decoder = contracts.decoder();
     return Promise.all(
-      ((values ?? []) as ProtoMessage[]).map(async (entry) => {
+      (values ?? []).map(async (entry) => {
         const json = toJson('koinos.rpc.account_history.account_history_entry', entry);
-        const trx = entry.trx as ProtoMessage | undefined;
+        const trx = entry.trx;
         if (trx && isObject(json.trx)) {
-          await decodeTransaction(trx.transaction as ProtoMessage | undefined, json.trx.transaction, decodeOps, decoder);
-          await decodeReceipt(trx.receipt as ProtoMessage | undefined, json.trx.receipt, decodeEvents, decoder);
+          await decodeTransaction(trx.transaction, json.trx.transaction, decodeOps, decoder);
+          await decodeReceipt(trx.receipt, json.trx.receipt, decodeEvents, decoder);
         }
-        const blockRecord = entry.block as ProtoMessage | undefined;
-        if (blockRecord && isObject(json.block)) await decodeReceipt(blockRecord.receipt as ProtoMessage | undefined, json.block.receipt, decodeEvents, decoder);
+        const blockRecord = entry.block;
+        if (blockRecord && isObject(json.block)) await decodeReceipt(blockRecord.receipt, json.block.receipt, decodeEvents, decoder);
         return json;
       }),
     );
@@ -263,44 +272,44 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
     const decodeOps = flag(query, 'decode_operations');
     const decodeEvents = flag(query, 'decode_events');
 
-    const stored = ((await rpc('transaction_store.get_transactions_by_id', { transaction_ids: [id] })).transactions ?? []) as ProtoMessage[];
+    const stored = (await rpc('transaction_store.get_transactions_by_id', { transaction_ids: [id] })).transactions ?? [];
     const item = stored.find((t) => t.transaction !== undefined);
-    if (!item) {
-      const pending = ((await rpc('mempool.get_pending_transactions_by_id', { transaction_ids: [id] })).pending_transactions ?? []) as ProtoMessage[];
-      const tx = pending.find((t) => t.transaction !== undefined)?.transaction as ProtoMessage | undefined;
-      if (!tx) throw badRequest('transaction does not exist', 'NOT_FOUND');
-      const txJson = toJson('koinos.protocol.transaction', tx);
-      await decodeTransaction(tx, txJson, decodeOps, contracts.decoder());
+    const tx = item?.transaction;
+    if (!item || !tx) {
+      const pending = (await rpc('mempool.get_pending_transactions_by_id', { transaction_ids: [id] })).pending_transactions ?? [];
+      const pendingTx = pending.find((t) => t.transaction !== undefined)?.transaction;
+      if (!pendingTx) throw badRequest('transaction does not exist', 'NOT_FOUND');
+      const txJson = toJson('koinos.protocol.transaction', pendingTx);
+      await decodeTransaction(pendingTx, txJson, decodeOps, contracts.decoder());
       return { transaction: txJson, irreversible: false };
     }
 
-    const tx = item.transaction as ProtoMessage;
     const decoder = contracts.decoder();
     const json = toJson('koinos.transaction_store.transaction_item', item);
     const head = await headInfo();
-    const containing = ((item.containing_blocks ?? []) as Uint8Array[]).map((b) => bytesToJson(b, BTYPE.BLOCK_ID));
+    const containing = (item.containing_blocks ?? []).map((b) => bytesToJson(b, BTYPE.BLOCK_ID));
     const blocks = containing.length === 0
       ? []
-      : (((await rpc('block_store.get_blocks_by_id', { block_ids: containing, return_block: true, return_receipt: returnReceipt })).block_items ?? []) as ProtoMessage[]);
+      : ((await rpc('block_store.get_blocks_by_id', { block_ids: containing, return_block: true, return_receipt: returnReceipt })).block_items ?? []);
     for (const blockItem of blocks) {
-      const blk = blockItem.block as ProtoMessage | undefined;
+      const blk = blockItem.block;
       if (!blk) continue;
-      const height = blockItem.block_height as bigint;
+      const height = blockItem.block_height ?? 0n;
       // Only the containing block that is on the chain of the current head counts.
-      const onChain = ((await rpc('block_store.get_blocks_by_height', {
+      const onChain = (await rpc('block_store.get_blocks_by_height', {
         head_block_id: head.id,
         ancestor_start_height: height.toString(),
         num_blocks: 1,
         return_block: false,
         return_receipt: false,
-      })).block_items ?? []) as ProtoMessage[];
-      if (!onChain[0] || !equalBytes(onChain[0].block_id as Uint8Array, blockItem.block_id as Uint8Array)) continue;
-      const header = blk.header as { timestamp: bigint } | undefined;
-      if (isObject(json.transaction) && header) json.transaction.timestamp = header.timestamp.toString();
+      })).block_items ?? [];
+      if (!onChain[0] || !equalBytes(onChain[0].block_id ?? EMPTY, blockItem.block_id ?? EMPTY)) continue;
+      const header = blk.header;
+      if (isObject(json.transaction) && header) json.transaction.timestamp = (header.timestamp ?? 0n).toString();
       json.irreversible = height <= head.lib;
       if (returnReceipt) {
-        const receipts = ((blockItem.receipt as ProtoMessage | undefined)?.transaction_receipts ?? []) as ProtoMessage[];
-        const receipt = receipts.find((r) => equalBytes(r.id as Uint8Array, tx.id as Uint8Array));
+        const receipts = blockItem.receipt?.transaction_receipts ?? [];
+        const receipt = receipts.find((r) => equalBytes(r.id ?? EMPTY, tx.id ?? EMPTY));
         if (receipt) {
           const receiptJson = toJson('koinos.protocol.transaction_receipt', receipt);
           await decodeReceipt(receipt, receiptJson, decodeEvents, decoder);
@@ -332,7 +341,7 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
     {
       method: 'GET',
       pattern: ['chain', 'id'],
-      run: async () => ({ value: bytesToJson((await rpc('chain.get_chain_id', {})).chain_id as Uint8Array, BTYPE.BASE64) }),
+      run: async () => ({ value: bytesToJson((await rpc('chain.get_chain_id', {})).chain_id ?? EMPTY, BTYPE.BASE64) }),
     },
     { method: 'GET', pattern: ['chain', 'resource_limits'], run: () => rpcJson('chain.get_resource_limits', {}) },
     { method: 'GET', pattern: ['chain', 'fork_heads'], run: () => rpcJson('chain.get_fork_heads', {}) },
@@ -346,7 +355,7 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
       pattern: ['account', ':account', 'mana'],
       run: async (p) => {
         const { rc } = await rpc('chain.get_account_rc', { account: await resolveAddress(p.account!, 'account') });
-        return { value: formatAmount((rc as bigint | undefined) ?? 0n, 8, { trim: false }) };
+        return { value: formatAmount(rc ?? 0n, 8, { trim: false }) };
       },
     },
     {

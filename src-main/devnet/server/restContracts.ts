@@ -9,7 +9,7 @@ import { addressFromString } from '../../koinos/address.ts';
 import { contractAbiOf, type AbiMethod, type ContractAbi } from '../../koinos/contractAbi.ts';
 import { MAX_JSON_DEPTH, jsonDepth } from '../../koinos/jsonDepth.ts';
 import { nonceFromBytes, nonceToBytes, prepareTransaction, transactionToJson } from '../../koinos/transaction.ts';
-import type { EventData, Operation, Transaction } from '../../koinos/types.ts';
+import type { Operation, Transaction } from '../../koinos/types.ts';
 import { contractDecoder, type ContractDecoder } from '../../koinos/contractDecoder.ts';
 
 /** A route of the REST table. */
@@ -140,7 +140,7 @@ export function contractRoutes(deps: ContractRouteDeps): {
     if (!Array.isArray(input)) throw badRequest(`invalid request body: expected an array of operations, got ${describe(input)}`);
     const ops = input.map((item, i) => {
       try {
-        return fromJson<Operation>('koinos.protocol.operation', item);
+        return fromJson('koinos.protocol.operation', item);
       } catch (e) {
         throw badRequest(`invalid operation [${i}]: ${causeText(e)}`);
       }
@@ -155,7 +155,7 @@ export function contractRoutes(deps: ContractRouteDeps): {
     if (!Array.isArray(input)) throw badRequest(`invalid request body: expected an array of events, got ${describe(input)}`);
     const events = input.map((item, i) => {
       try {
-        return fromJson<EventData>('koinos.protocol.event_data', item);
+        return fromJson('koinos.protocol.event_data', item);
       } catch (e) {
         throw badRequest(`invalid event [${i}]: ${causeText(e)}`);
       }
@@ -170,7 +170,7 @@ export function contractRoutes(deps: ContractRouteDeps): {
     if (!isObject(input)) throw badRequest(`invalid request body: expected a transaction as a JSON object, got ${describe(input)}`);
     let tx: Transaction;
     try {
-      tx = fromJson<Transaction>('koinos.protocol.transaction', input, { strict: true, unknownFields: 'discard' }); // addresses checked
+      tx = fromJson('koinos.protocol.transaction', input, { strict: true, unknownFields: 'discard' }); // addresses checked
     } catch (e) {
       throw badRequest(`invalid transaction: ${causeText(e)}`);
     }
@@ -208,7 +208,7 @@ export function contractRoutes(deps: ContractRouteDeps): {
         const id = await resolveAddress(p.contract!, 'contract_id');
         const args = encode('koinos.chain.get_contract_metadata_arguments', { contract_id: addressFromString(id) });
         const { value } = await rpc('chain.invoke_system_call', { name: 'get_contract_metadata', args: toBase64Url(args) });
-        const result = decode<{ value?: ProtoMessage }>('koinos.chain.get_contract_metadata_result', (value as Uint8Array | undefined) ?? new Uint8Array(0));
+        const result = decode('koinos.chain.get_contract_metadata_result', (value as Uint8Array | undefined) ?? new Uint8Array(0));
         if (!result.value) throw badRequest(`contract ${id} does not exist`);
         const json = toJson('koinos.chain.contract_metadata_object', result.value);
         // koilib renders the hash as hex (btype HEX), as koinos-rest passes it on.

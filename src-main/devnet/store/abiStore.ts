@@ -29,7 +29,7 @@ export class AbiStore {
     const cached = this.cache.get(key);
     if (cached !== undefined) return cached ?? undefined;
     const bytes = await this.store.get(abiKey(contractId));
-    const abi = bytes ? decode<{ abi: string }>(ITEM, bytes).abi : '';
+    const abi = bytes ? decode(ITEM, bytes).abi : '';
     if (this.cache.size > 10_000) this.cache.clear();
     // A block committed while this read was under way has put the newer value in the cache already.
     if (!this.cache.has(key)) this.cache.set(key, abi === '' ? null : abi);

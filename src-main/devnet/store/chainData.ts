@@ -82,14 +82,13 @@ export function checkMeta(meta: ChainMeta, config: DevnetConfig, dataDir: string
 export async function loadChain(store: Store, genesis: Genesis): Promise<LoadedChain> {
   const headBytes = await store.get(headKey());
   if (!headBytes) throw new Error('the devnet data directory has chain metadata but no head record');
-  const record = decode<{ topology: { id: Uint8Array; height: bigint; previous: Uint8Array }; timestamp: bigint; state_merkle_root: Uint8Array }>(
-    'koinos.devnet.head_record',
-    headBytes,
-  );
+  const record = decode('koinos.devnet.head_record', headBytes);
+  const topology = record.topology;
+  if (!topology) throw new Error('the devnet data directory has a head record without its block topology');
   const head: Head = {
-    height: record.topology.height,
-    id: record.topology.id,
-    previous: record.topology.previous,
+    height: topology.height,
+    id: topology.id,
+    previous: topology.previous,
     timestamp: record.timestamp,
     stateMerkleRoot: record.state_merkle_root.length > 0 ? record.state_merkle_root : genesis.stateMerkleRoot,
   };
@@ -98,7 +97,7 @@ export async function loadChain(store: Store, genesis: Genesis): Promise<LoadedC
   const history = new HistoryIndex();
   for await (const [key, value] of store.entries(historyPrefix())) {
     const { address, seq: expected } = parseHistoryKey(key);
-    const pointer = decode<{ block_height: bigint; transaction_index: number; block: boolean }>('koinos.devnet.record_pointer', value);
+    const pointer = decode('koinos.devnet.record_pointer', value);
     if (pointer.block_height > head.height) throw new Error(`the account history in the data directory points past the head block`);
     const seq = history.append(address, {
       height: Number(pointer.block_height), // at most the head height, which block production keeps below MAX_HISTORY_HEIGHT

@@ -34,7 +34,7 @@ export function callContract(env: HostEnvironment, contractId: Uint8Array, entry
     if (env.readOnly) throw new ChainError(ERROR_CODE.read_only_context, 'unable to perform action while context is read only');
     frame.privilege = PRIVILEGE.user;
     try {
-      const { value } = systemCall<{ value?: Uint8Array }>(ctx, 'call', { contract_id: contractId, entry_point: entryPoint, args });
+      const { value } = systemCall(ctx, 'call', { contract_id: contractId, entry_point: entryPoint, args });
       return { result: value ?? EMPTY };
     } catch (error) {
       if (error instanceof ChainError && error.code <= ERROR_CODE.failure) throw new ChainError(ERROR_CODE.reversion, error.message);
@@ -48,7 +48,7 @@ export function readContract(env: HostEnvironment, contractId: Uint8Array, entry
   const ctx = new ExecutionContext(env);
   const frame = { contractId: EMPTY, privilege: PRIVILEGE.user, args: EMPTY, entryPoint: 0, sid: 0 };
   return ctx.withFrame(frame, () => {
-    const { value } = systemCall<{ value?: Uint8Array }>(ctx, 'call', { contract_id: contractId, entry_point: entryPoint, args });
+    const { value } = systemCall(ctx, 'call', { contract_id: contractId, entry_point: entryPoint, args });
     return { result: value ?? EMPTY };
   });
 }
@@ -71,18 +71,18 @@ export function uploadContract(env: HostEnvironment, op: UploadContractOperation
   ctx.withFrame(ExecutionContext.systemFrame(SYSTEM_CALL_IDS.apply_upload_contract_operation), () => {
     ctx.useCompute(ctx.compute('apply_upload_contract_operation'));
     if (env.readOnly) throw new ChainError(ERROR_CODE.read_only_context, 'unable to perform action while context is read only');
-    const authorized = systemCall<{ value?: boolean }>(ctx, 'check_authority', {
+    const authorized = systemCall(ctx, 'check_authority', {
       type: AUTHORIZATION.contract_upload,
       account: op.contract_id,
     }).value;
     if (!authorized) throw new ChainError(ERROR_CODE.authorization_failure, `account ${accountText} has not authorized action`);
     const existing =
-      systemCall<{ value?: { exists?: boolean; value?: Uint8Array } }>(ctx, 'get_object', {
+      systemCall(ctx, 'get_object', {
         space: KERNEL_SPACE.contractMetadata,
         key: op.contract_id,
       }).value ?? {};
-    const meta: ContractMetadata = existing.exists ? decode<ContractMetadata>('koinos.chain.contract_metadata_object', existing.value ?? EMPTY) : {};
-    meta.hash = systemCall<{ value?: Uint8Array }>(ctx, 'hash', { code: 0x12n, obj: op.bytecode }).value ?? EMPTY;
+    const meta: ContractMetadata = existing.exists ? decode('koinos.chain.contract_metadata_object', existing.value ?? EMPTY) : {};
+    meta.hash = systemCall(ctx, 'hash', { code: 0x12n, obj: op.bytecode }).value ?? EMPTY;
     meta.authorizes_call_contract = op.authorizes_call_contract;
     meta.authorizes_transaction_application = op.authorizes_transaction_application;
     meta.authorizes_upload_contract = op.authorizes_upload_contract;
@@ -109,13 +109,13 @@ export interface SetSystemContractOperation {
 
 function requireSystemAuthority(ctx: ExecutionContext): void {
   if (ctx.env.readOnly) throw new ChainError(ERROR_CODE.read_only_context, 'unable to perform action while context is read only');
-  if (!systemCall<{ value?: boolean }>(ctx, 'check_system_authority', {}).value) {
+  if (!systemCall(ctx, 'check_system_authority', {}).value) {
     throw new ChainError(HOST_ERROR.system_authorization_failure, 'system authority required');
   }
 }
 
 function getKernelObject(ctx: ExecutionContext, space: (typeof KERNEL_SPACE)[keyof typeof KERNEL_SPACE], key: Uint8Array): { exists?: boolean; value?: Uint8Array } {
-  return systemCall<{ value?: { exists?: boolean; value?: Uint8Array } }>(ctx, 'get_object', { space, key }).value ?? {};
+  return systemCall(ctx, 'get_object', { space, key }).value ?? {};
 }
 
 /**
@@ -136,7 +136,7 @@ export function setSystemCall(env: HostEnvironment, op: SetSystemCallOperation):
       if (!getKernelObject(ctx, KERNEL_SPACE.contractBytecode, contractId).exists) throw new ChainError(ERROR_CODE.invalid_contract, 'contract does not exist');
       const meta = getKernelObject(ctx, KERNEL_SPACE.contractMetadata, contractId);
       if (!meta.exists) throw new ChainError(ERROR_CODE.invalid_contract, 'contract metadata does not exist');
-      if (!decode<ContractMetadata>('koinos.chain.contract_metadata_object', meta.value ?? EMPTY).system) {
+      if (!decode('koinos.chain.contract_metadata_object', meta.value ?? EMPTY).system) {
         throw new ChainError(ERROR_CODE.invalid_contract, 'contract is not a system contract');
       }
       if (callId === SYSTEM_CALL_IDS.call) throw new ChainError(ERROR_CODE.reversion, 'cannot override call_contract');
@@ -168,7 +168,7 @@ export function setSystemContract(env: HostEnvironment, op: SetSystemContractOpe
     if (!getKernelObject(ctx, KERNEL_SPACE.contractBytecode, contractId).exists) throw new ChainError(ERROR_CODE.invalid_contract, 'contract does not exist');
     const found = getKernelObject(ctx, KERNEL_SPACE.contractMetadata, contractId);
     if (!found.exists) throw new ChainError(ERROR_CODE.invalid_contract, 'contract does not exist');
-    const meta = decode<ContractMetadata>('koinos.chain.contract_metadata_object', found.value ?? EMPTY);
+    const meta = decode('koinos.chain.contract_metadata_object', found.value ?? EMPTY);
     if (!meta.hash || meta.hash.length === 0) throw new ChainError(ERROR_CODE.invalid_contract, 'contract hash does not exist');
     meta.system = op.system_contract === true;
     systemCall(ctx, 'put_object', { space: KERNEL_SPACE.contractMetadata, key: contractId, obj: encode('koinos.chain.contract_metadata_object', meta) });

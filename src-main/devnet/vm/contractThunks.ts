@@ -51,13 +51,13 @@ export function runBytecode(ctx: ExecutionContext, bytecode: Uint8Array): void {
 }
 
 function getKernelObject(ctx: ExecutionContext, space: (typeof KERNEL_SPACE)[keyof typeof KERNEL_SPACE], key: Uint8Array): DatabaseObject {
-  return systemCall<{ value?: DatabaseObject }>(ctx, 'get_object', { space, key }).value ?? {};
+  return systemCall(ctx, 'get_object', { space, key }).value ?? {};
 }
 
 /** The metadata object of a contract, if it has one. */
 export function contractMetadata(ctx: ExecutionContext, contractId: Uint8Array): ContractMetadata | undefined {
   const found = getKernelObject(ctx, KERNEL_SPACE.contractMetadata, contractId);
-  return found.exists ? decode<ContractMetadata>('koinos.chain.contract_metadata_object', found.value ?? EMPTY) : undefined;
+  return found.exists ? decode('koinos.chain.contract_metadata_object', found.value ?? EMPTY) : undefined;
 }
 
 export function callThunk(
@@ -137,7 +137,7 @@ export function verifySignature(
   args: { type?: number; public_key?: Uint8Array; signature?: Uint8Array; digest?: Uint8Array; compressed?: boolean },
 ): { value: boolean } {
   if ((args.type ?? 0) !== 0) throw new ChainError(HOST_ERROR.unknown_dsa, 'unexpected dsa');
-  const recovered = systemCall<{ value?: Uint8Array }>(ctx, 'recover_public_key', {
+  const recovered = systemCall(ctx, 'recover_public_key', {
     type: 0,
     signature: args.signature ?? EMPTY,
     digest: args.digest ?? EMPTY,
@@ -177,18 +177,18 @@ export function checkAuthority(
         data: args.data ?? EMPTY,
       };
     }
-    const result = systemCall<{ value?: Uint8Array }>(ctx, 'call', {
+    const result = systemCall(ctx, 'call', {
       contract_id: account,
       entry_point: AUTHORIZE_ENTRY_POINT,
       args: encode('koinos.chain.authorize_call_arguments', authorizeArgs),
     }).value;
-    return { value: decode<{ value?: boolean }>('koinos.chain.bool_result', result ?? EMPTY).value === true };
+    return { value: decode('koinos.chain.bool_result', result ?? EMPTY).value === true };
   }
   const tx = ctx.env.transaction;
   if (!tx) throw new ChainError(HOST_ERROR.internal_error, 'transaction does not exist');
   const digest = multihashSha256(tx.id.length === 34 ? tx.id.subarray(2) : tx.id);
   for (const signature of tx.signatures) {
-    const key = systemCall<{ value?: Uint8Array }>(ctx, 'recover_public_key', {
+    const key = systemCall(ctx, 'recover_public_key', {
       type: 0,
       signature,
       digest,

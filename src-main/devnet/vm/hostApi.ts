@@ -2,12 +2,12 @@
 // env.invoke_thunk for a running contract, the thunk table with its argument and result messages, system-call
 // overrides from the dispatch space, and `systemCall` for the chain's own nested calls (system_call::NAME). Each call
 // runs in a kernel frame, is charged from the compute registry, and maps errors to codes.
-import { decode, encode } from '../../koinos/codec.ts';
+import { decode, encode, type MessageType } from '../../koinos/codec.ts';
 import { ChainError, ERROR_CODE } from '../state/chainError.ts';
 import type { ComputeName } from './computeRegistry.ts';
 import { recoverPublicKeyThunk, hash, verifyMerkleRoot, verifyVrfProof } from './cryptoThunks.ts';
 import { callThunk, checkAuthority, exitThunk, getArguments, getCaller, getContractId, runBytecode, verifySignature } from './contractThunks.ts';
-import { HOST_ERROR, ExecutionContext, ExitSuccess, PRIVILEGE, type ContractMetadataObject, type DispatchTarget } from './executionContext.ts';
+import { HOST_ERROR, ExecutionContext, ExitSuccess, PRIVILEGE, type DispatchTarget } from './executionContext.ts';
 import { registerHost } from './hostCalls.ts';
 import type { HostResult } from './runModule.ts';
 
@@ -32,6 +32,7 @@ import {
   KERNEL_SPACE,
 } from './stateThunks.ts';
 import { SYSTEM_CALL_IDS, SYSTEM_CALL_NAMES, type SystemCallName } from './systemCallIds.ts';
+import { systemCallMessages, type SystemCallArgs, type SystemCallResult } from './systemCallMessages.ts';
 import {
   applyFromContract,
   checkSystemAuthority,
@@ -48,18 +49,13 @@ import {
   verifyAccountNonce,
 } from './systemThunks.ts';
 
-/** A thunk: its argument and result message types (none for empty messages) and its implementation. */
+/** A thunk: its implementation (its messages are its system call's, systemCallMessages.ts). */
 interface Thunk {
-  args?: string;
-  result?: string;
   // Arguments arrive decoded from the contract's bytes (or given by the chain's own calls).
   run(ctx: ExecutionContext, args: never): object | undefined;
   /** Registered after genesis (THUNK_REGISTER): callable only as the target of an override. */
   notGenesis?: true;
 }
-
-const M = 'koinos.chain.';
-const NS = 'koinos.contracts.name_service.';
 
 /** The thunks of koinos-chain's thunk dispatcher (system_calls.cpp register_thunks), by system call name. */
 export const THUNKS: Partial<Record<SystemCallName, Thunk>> = {
@@ -74,41 +70,41 @@ export const THUNKS: Partial<Record<SystemCallName, Thunk>> = {
   post_block_callback: { run: noCallback },
   pre_transaction_callback: { run: noCallback },
   post_transaction_callback: { run: noCallback },
-  get_head_info: { result: `${M}get_head_info_result`, run: getHeadInfo },
-  get_chain_id: { result: `${M}get_chain_id_result`, run: getChainId },
-  process_block_signature: { args: `${M}process_block_signature_arguments`, result: `${M}bool_result`, run: processBlockSignature },
-  get_transaction: { result: `${M}get_transaction_result`, run: getTransaction },
-  get_transaction_field: { args: `${M}get_transaction_field_arguments`, result: `${M}get_transaction_field_result`, run: getTransactionField },
-  get_block: { result: `${M}get_block_result`, run: getBlock },
-  get_block_field: { args: `${M}get_block_field_arguments`, result: `${M}get_block_field_result`, run: getBlockField },
-  get_last_irreversible_block: { result: `${M}get_last_irreversible_block_result`, run: getLastIrreversibleBlock },
-  get_account_nonce: { args: `${M}get_account_nonce_arguments`, result: `${M}get_account_nonce_result`, run: getAccountNonce },
-  verify_account_nonce: { args: `${M}verify_account_nonce_arguments`, result: `${M}bool_result`, run: verifyAccountNonce },
-  set_account_nonce: { args: `${M}set_account_nonce_arguments`, run: setAccountNonce },
-  check_system_authority: { result: `${M}check_system_authority_result`, run: checkSystemAuthority },
-  get_operation: { result: `${M}get_operation_result`, run: getOperation },
-  get_account_rc: { args: `${M}get_account_rc_arguments`, result: `${M}get_account_rc_result`, run: getAccountRc },
-  consume_account_rc: { args: `${M}consume_account_rc_arguments`, result: `${M}bool_result`, run: consumeAccountRc },
-  get_resource_limits: { result: `${M}get_resource_limits_result`, run: getResourceLimits },
-  consume_block_resources: { args: `${M}consume_block_resources_arguments`, result: `${M}bool_result`, run: consumeBlockResources },
-  put_object: { args: `${M}put_object_arguments`, run: putObject },
-  remove_object: { args: `${M}object_arguments`, run: removeObject },
-  get_object: { args: `${M}object_arguments`, result: `${M}database_object_result`, run: getObject },
-  get_next_object: { args: `${M}object_arguments`, result: `${M}database_object_result`, run: getNextObject },
-  get_prev_object: { args: `${M}object_arguments`, result: `${M}database_object_result`, run: getPrevObject },
-  log: { args: `${M}log_arguments`, run: log },
-  event: { args: `${M}event_arguments`, run: event },
-  hash: { args: `${M}hash_arguments`, result: `${M}bytes_result`, run: hash },
-  recover_public_key: { args: `${M}recover_public_key_arguments`, result: `${M}bytes_result`, run: recoverPublicKeyThunk },
-  verify_merkle_root: { args: `${M}verify_merkle_root_arguments`, result: `${M}bool_result`, run: verifyMerkleRoot },
-  verify_signature: { args: `${M}verify_signature_arguments`, result: `${M}bool_result`, run: verifySignature },
-  verify_vrf_proof: { args: `${M}verify_vrf_proof_arguments`, result: `${M}bool_result`, run: verifyVrfProof },
-  call: { args: `${M}call_arguments`, result: `${M}bytes_result`, run: callThunk },
-  exit: { args: `${M}exit_arguments`, run: exitThunk },
-  get_arguments: { result: `${M}get_arguments_result`, run: getArguments },
-  get_contract_id: { result: `${M}bytes_result`, run: getContractId },
-  get_caller: { result: `${M}get_caller_result`, run: getCaller },
-  check_authority: { args: `${M}check_authority_arguments`, result: `${M}bool_result`, run: checkAuthority },
+  get_head_info: { run: getHeadInfo },
+  get_chain_id: { run: getChainId },
+  process_block_signature: { run: processBlockSignature },
+  get_transaction: { run: getTransaction },
+  get_transaction_field: { run: getTransactionField },
+  get_block: { run: getBlock },
+  get_block_field: { run: getBlockField },
+  get_last_irreversible_block: { run: getLastIrreversibleBlock },
+  get_account_nonce: { run: getAccountNonce },
+  verify_account_nonce: { run: verifyAccountNonce },
+  set_account_nonce: { run: setAccountNonce },
+  check_system_authority: { run: checkSystemAuthority },
+  get_operation: { run: getOperation },
+  get_account_rc: { run: getAccountRc },
+  consume_account_rc: { run: consumeAccountRc },
+  get_resource_limits: { run: getResourceLimits },
+  consume_block_resources: { run: consumeBlockResources },
+  put_object: { run: putObject },
+  remove_object: { run: removeObject },
+  get_object: { run: getObject },
+  get_next_object: { run: getNextObject },
+  get_prev_object: { run: getPrevObject },
+  log: { run: log },
+  event: { run: event },
+  hash: { run: hash },
+  recover_public_key: { run: recoverPublicKeyThunk },
+  verify_merkle_root: { run: verifyMerkleRoot },
+  verify_signature: { run: verifySignature },
+  verify_vrf_proof: { run: verifyVrfProof },
+  call: { run: callThunk },
+  exit: { run: exitThunk },
+  get_arguments: { run: getArguments },
+  get_contract_id: { run: getContractId },
+  get_caller: { run: getCaller },
+  check_authority: { run: checkAuthority },
 };
 
 /**
@@ -116,9 +112,9 @@ export const THUNKS: Partial<Record<SystemCallName, Thunk>> = {
  * name service, get_contract_metadata): the devnet answers them natively while no override is set.
  */
 export const DEVNET_SYSTEM_CALLS: Partial<Record<SystemCallName, Thunk>> = {
-  get_contract_metadata: { args: `${M}get_contract_metadata_arguments`, result: `${M}get_contract_metadata_result`, run: getContractMetadata },
-  get_contract_name: { args: `${NS}get_name_arguments`, result: `${NS}get_name_result`, run: getContractName },
-  get_contract_address: { args: `${NS}get_address_arguments`, result: `${NS}get_address_result`, run: getContractAddress },
+  get_contract_metadata: { run: getContractMetadata },
+  get_contract_name: { run: getContractName },
+  get_contract_address: { run: getContractAddress },
 };
 
 /** Whether the chain's thunk dispatcher has this thunk id (set_system_call's thunk_exists). */
@@ -128,7 +124,7 @@ export function thunkExists(id: number): boolean {
 }
 
 /** Protobuf's ParseFromArray as the chain calls it: a malformed message is not an error, fields default. */
-function parseArgs(type: string | undefined, bytes: Uint8Array): object {
+function parseArgs(type: MessageType | undefined, bytes: Uint8Array): object {
   if (!type) return {};
   try {
     return decode(type, bytes);
@@ -168,7 +164,7 @@ function resolve(ctx: ExecutionContext, sid: number): DispatchTarget {
   const source = ctx.env.dispatchState ?? ctx.env.state;
   const bytes = source.get(KERNEL_SPACE.systemCallDispatch, sharedDispatchKey(sid));
   if (bytes) {
-    const found = decode<{ thunk_id?: number; system_call_bundle?: { contract_id?: Uint8Array; entry_point?: number } }>(
+    const found = decode(
       'koinos.protocol.system_call_target',
       bytes,
     );
@@ -185,7 +181,7 @@ function resolve(ctx: ExecutionContext, sid: number): DispatchTarget {
         contractId,
         entryPoint: found.system_call_bundle.entry_point ?? 0,
         bytecode: bytecode ?? EMPTY,
-        metadata: decode<ContractMetadataObject>('koinos.chain.contract_metadata_object', meta),
+        metadata: decode('koinos.chain.contract_metadata_object', meta),
         native,
       };
     } else target = { kind: 'thunk', thunkId: found.thunk_id ?? 0, override: true };
@@ -246,28 +242,34 @@ function chargeThunk(ctx: ExecutionContext, name: SystemCallName, native: boolea
  * override contract with the serialized arguments, or the thunk charged the registry's compute for its name (no
  * per-byte deserialization); returns the decoded result.
  */
-export function systemCall<R = Record<string, unknown>>(ctx: ExecutionContext, name: SystemCallName, args: object): R {
+export function systemCall<N extends SystemCallName>(ctx: ExecutionContext, name: N, args: SystemCallArgs<N>): SystemCallResult<N> {
   const sid = SYSTEM_CALL_IDS[name];
   return ctx.withFrame(ExecutionContext.systemFrame(sid), () => {
     const target = resolve(ctx, sid);
-    const own = THUNKS[name] ?? DEVNET_SYSTEM_CALLS[name];
+    const own = systemCallMessages(name);
+    let result: object | undefined;
     if (target.kind === 'bundle') {
       const object = runBundle(ctx, target, own?.args ? encode(own.args, args) : EMPTY);
       if (sid === SYSTEM_CALL_IDS.exit) throw new ExitSuccess();
-      return (own?.result ? decode(own.result, object ?? EMPTY) : {}) as R;
+      result = own?.result ? decode(own.result, object ?? EMPTY) : {};
+    } else {
+      const { name: thunkName, thunk, native } = thunkFor(sid, target);
+      chargeThunk(ctx, thunkName, native);
+      result = thunk.run(ctx, args as never) ?? {};
     }
-    const { name: thunkName, thunk, native } = thunkFor(sid, target);
-    chargeThunk(ctx, thunkName, native);
-    return (thunk.run(ctx, args as never) ?? {}) as R;
+    // The result message of `name` (systemCallMessages.ts), decoded or as the thunk built it; the compiler cannot
+    // follow the table lookup to the type.
+    return result as SystemCallResult<N>;
   });
 }
 
 /** thunk_dispatcher: deserialize (charged per byte), run, serialize into the return buffer; returns bytes written. */
-function dispatch(ctx: ExecutionContext, thunk: Thunk, args: Uint8Array, ret: Uint8Array): number {
+function dispatch(ctx: ExecutionContext, name: SystemCallName, thunk: Thunk, args: Uint8Array, ret: Uint8Array): number {
+  const messages = systemCallMessages(name);
   ctx.useCompute(ctx.compute('deserialize_message_per_byte') * args.length);
-  const result = thunk.run(ctx, parseArgs(thunk.args, args) as never);
-  if (!thunk.result) return 0;
-  const bytes = encode(thunk.result, result ?? {});
+  const result = thunk.run(ctx, parseArgs(messages?.args, args) as never);
+  if (!messages?.result) return 0;
+  const bytes = encode(messages.result, result ?? {});
   return writeResult(bytes, ret);
 }
 
@@ -302,7 +304,7 @@ function call(ctx: ExecutionContext, sid: number, ret: Uint8Array, args: Uint8Ar
     }
     const { name, thunk, native } = thunkFor(sid, target);
     chargeThunk(ctx, name, native);
-    return dispatch(ctx, thunk, args, ret);
+    return dispatch(ctx, name, thunk, args, ret);
   });
 }
 
@@ -356,8 +358,8 @@ export function invokeThunk(ctx: ExecutionContext, tid: number, ret: Uint8Array,
   try {
     const name = SYSTEM_CALL_NAMES.get(tid);
     const thunk = name ? THUNKS[name] : undefined;
-    if (!thunk) throw new ChainError(HOST_ERROR.unknown_thunk, `thunk ${tid} not found`);
-    written = dispatch(ctx, thunk, args, ret);
+    if (!name || !thunk) throw new ChainError(HOST_ERROR.unknown_thunk, `thunk ${tid} not found`);
+    written = dispatch(ctx, name, thunk, args, ret);
   } catch (error) {
     if (error instanceof ExitSuccess) exited = true;
     else ({ code, message } = codeOf(error));

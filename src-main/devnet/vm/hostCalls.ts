@@ -5,10 +5,11 @@
 import type { ExecutionContext } from './executionContext.ts';
 import type { HostResult } from './runModule.ts';
 import type { SystemCallName } from './systemCallIds.ts';
+import type { SystemCallArgs, SystemCallResult } from './systemCallMessages.ts';
 
 /** What the host answers to the thunks. */
 export interface HostCalls {
-  systemCall<R = Record<string, unknown>>(ctx: ExecutionContext, name: SystemCallName, args: object): R;
+  systemCall<N extends SystemCallName>(ctx: ExecutionContext, name: N, args: SystemCallArgs<N>): SystemCallResult<N>;
   invokeSystemCall(ctx: ExecutionContext, sid: number, ret: Uint8Array, args: Uint8Array): HostResult;
   invokeThunk(ctx: ExecutionContext, tid: number, ret: Uint8Array, args: Uint8Array): HostResult;
 }
@@ -26,8 +27,8 @@ function registered(): HostCalls {
 }
 
 /** hostApi.ts systemCall: a nested system call by name, through overrides, in a kernel frame. */
-export function systemCall<R = Record<string, unknown>>(ctx: ExecutionContext, name: SystemCallName, args: object): R {
-  return registered().systemCall<R>(ctx, name, args);
+export function systemCall<N extends SystemCallName>(ctx: ExecutionContext, name: N, args: SystemCallArgs<N>): SystemCallResult<N> {
+  return registered().systemCall(ctx, name, args);
 }
 
 /** hostApi.ts invokeSystemCall: env.invoke_system_call of a running contract. */

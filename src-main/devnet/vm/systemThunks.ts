@@ -18,7 +18,7 @@ function equal(a: Uint8Array, b: Uint8Array): boolean {
 /** The uint64 of a serialized value_type, or undefined when it has none (a malformed one parses as empty). */
 function nonceValue(bytes: Uint8Array): bigint | undefined {
   try {
-    return decode<{ uint64_value?: bigint }>('koinos.chain.value_type', bytes).uint64_value;
+    return decode('koinos.chain.value_type', bytes).uint64_value;
   } catch {
     return undefined;
   }
@@ -41,7 +41,7 @@ function genesisAddress(ctx: ExecutionContext): Uint8Array {
 
 /** The address of the key `signature` recovers for `digest` (system_call::recover_public_key, compressed). */
 function signer(ctx: ExecutionContext, signature: Uint8Array, digest: Uint8Array): Uint8Array {
-  const key = systemCall<{ value?: Uint8Array }>(ctx, 'recover_public_key', { type: 0, signature, digest, compressed: true }).value ?? EMPTY;
+  const key = systemCall(ctx, 'recover_public_key', { type: 0, signature, digest, compressed: true }).value ?? EMPTY;
   return addressFromPublicKey(key);
 }
 
@@ -54,7 +54,7 @@ export function verifyAccountNonce(ctx: ExecutionContext, args: { account?: Uint
     const a = toBase58(account);
     throw new ChainError(ERROR_CODE.invalid_nonce, `nonce did not contain uint64 value - nonce: ${n}, account: ${a}`, { n, a });
   }
-  const currentBytes = systemCall<{ value?: Uint8Array }>(ctx, 'get_account_nonce', { account }).value ?? EMPTY;
+  const currentBytes = systemCall(ctx, 'get_account_nonce', { account }).value ?? EMPTY;
   const current = nonceValue(currentBytes);
   if (current === undefined) {
     const n = `0x${toHex(currentBytes)}`;
@@ -157,7 +157,7 @@ export function getContractMetadata(ctx: ExecutionContext, args: { contract_id?:
   const native = ctx.env.services?.nativeMetadata(id);
   if (native) return { value: native };
   const bytes = ctx.env.state.get(KERNEL_SPACE.contractMetadata, id);
-  return bytes ? { value: decode<ContractMetadataObject>('koinos.chain.contract_metadata_object', bytes) } : {};
+  return bytes ? { value: decode('koinos.chain.contract_metadata_object', bytes) } : {};
 }
 
 /** get_contract_name as the name service answers it: the system name of an address, or an empty result. */

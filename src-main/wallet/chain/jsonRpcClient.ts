@@ -1,7 +1,8 @@
 // The one JSON-RPC 2.0 client of the wallet: POSTs `{method, params}` to a node, sends the API key as the `apikey`
 // header, and returns the result as gateway JSON or as a decoded protobuf response; every failure is a WalletError.
-import { fromJson, toJson, type ProtoMessage } from '../../koinos/codec.ts';
+import { fromJson, toJson, type MessageInput } from '../../koinos/codec.ts';
 import { WalletError, causeText } from '../../koinos/errors.ts';
+import { rpcRequestType, rpcResponseType, type RpcMethod, type RpcRequest, type RpcResponse } from '../../koinos/types.ts';
 import { DEFAULT_TIMEOUT_MS, exchange, malformed, type RequestApiKey } from './httpTransport.ts';
 import { nodeErrorToWalletError } from './nodeError.ts';
 import { redactUrl } from './redactUrl.ts';
@@ -24,7 +25,7 @@ export type CallKind = 'read' | 'write';
  * A JSON-RPC client bound to one node.
  * @example
  * const rpc = new JsonRpcClient({ url: 'http://127.0.0.1:8080/jsonrpc' });
- * const { chain_id } = await rpc.callMessage<{ chain_id: Uint8Array }>('chain.get_chain_id', {});
+ * const { chain_id } = await rpc.callMessage('chain.get_chain_id', {}); // chain_id: Uint8Array
  */
 export class JsonRpcClient {
   readonly url: string;
@@ -111,16 +112,16 @@ export class JsonRpcClient {
 
   /**
    * Calls `method` with a decoded request message and returns the decoded response message
-   * (`koinos.rpc.<service>.<method>_request` / `_response`: bigint for 64-bit integers, bytes as Uint8Array).
+   * (`koinos.rpc.<service>.<method>_request` / `_response`: bigint for 64-bit integers, bytes as Uint8Array); the
+   * method's name types both (koinos/generated/messages.ts).
    * @throws WalletError as call(); NODE_MALFORMED_ANSWER when the result does not read as the response message.
    */
-  async callMessage<T = ProtoMessage>(method: string, request: object, kind: CallKind = 'read'): Promise<T> {
-    const [service, name] = method.split('.');
-    const params = toJson(`koinos.rpc.${service}.${name}_request`, request);
+  async callMessage<M extends RpcMethod>(method: M, request: MessageInput<RpcRequest<M>>, kind: CallKind = 'read'): Promise<RpcResponse<M>> {
+    const params = toJson(rpcRequestType(method), request);
     const result = await this.call(method, params, kind);
     try {
       // The strict reader checks every address in the answer; fields a newer node adds are skipped, as the gateway does.
-      return fromJson<T>(`koinos.rpc.${service}.${name}_response`, result, { strict: true, unknownFields: 'discard' });
+      return fromJson(rpcResponseType(method), result, { strict: true, unknownFields: 'discard' });
     } catch (cause) {
       throw malformed(this.displayUrl, method, causeText(cause));
     }

@@ -1,10 +1,10 @@
 // The node as the wallet's services use it: typed calls (chain ID, head, nonce, mana, contract reads, system contract
 // names, submission, history, transaction lookups) over the one JSON-RPC client, and the REST client where configured.
 // Everything works against a node that serves only JSON-RPC.
-import { BTYPE, bytesFromJson, decode, encode, fromJson, toJson, type ProtoMessage } from '../../koinos/codec.ts';
+import { BTYPE, bytesFromJson, decode, encode, fromJson, toJson, type MessageInput, type MessageMap, type MessageType } from '../../koinos/codec.ts';
 import { WalletError, causeText } from '../../koinos/errors.ts';
 import { nonceFromBytes } from '../../koinos/transaction.ts';
-import type { BlockHeader, Transaction, TransactionReceipt } from '../../koinos/types.ts';
+import { rpcRequestType, rpcResponseType, type BlockHeader, type RpcMethod, type RpcRequest, type RpcResponse, type Transaction, type TransactionReceipt } from '../../koinos/types.ts';
 import { malformed } from './httpTransport.ts';
 import { JsonRpcClient, type NodeClientOptions } from './jsonRpcClient.ts';
 import { RestClient } from './restClient.ts';
@@ -55,7 +55,7 @@ export class KoinosNode {
         throw malformed(this.rpc.displayUrl, 'GET /v1/chain/id', causeText(cause));
       }
     }
-    const { chain_id } = await this.rpc.callMessage<{ chain_id: Uint8Array }>('chain.get_chain_id', {});
+    const { chain_id } = await this.rpc.callMessage('chain.get_chain_id', {});
     if (chain_id.length === 0) throw malformed(this.rpc.displayUrl, 'chain.get_chain_id', 'an empty chain ID');
     return chain_id;
   }
@@ -78,7 +78,7 @@ export class KoinosNode {
 
   /** The last nonce the chain stored for `account` (0 when none); the next transaction uses one more. */
   async nonce(account: Uint8Array): Promise<bigint> {
-    const { nonce } = await this.rpc.callMessage<{ nonce: Uint8Array }>('chain.get_account_nonce', { account });
+    const { nonce } = await this.rpc.callMessage('chain.get_account_nonce', { account });
     if (nonce.length === 0) return 0n;
     return this.readNonce(nonce, 'chain.get_account_nonce');
   }
@@ -90,7 +90,7 @@ export class KoinosNode {
   async pendingNonce(account: Uint8Array): Promise<bigint | undefined> {
     let nonce: Uint8Array;
     try {
-      ({ nonce } = await this.rpc.callMessage<{ nonce: Uint8Array }>('mempool.get_pending_nonce', { payee: account }));
+      ({ nonce } = await this.rpc.callMessage('mempool.get_pending_nonce', { payee: account }));
     } catch (error) {
       if (error instanceof WalletError && error.code === 'NODE_ERROR') return undefined;
       throw error;
@@ -108,7 +108,7 @@ export class KoinosNode {
 
   /** Current mana of `account` (base units; omitted by the node when 0). */
   async rc(account: Uint8Array): Promise<bigint> {
-    const { rc } = await this.rpc.callMessage<{ rc: bigint }>('chain.get_account_rc', { account });
+    const { rc } = await this.rpc.callMessage('chain.get_account_rc', { account });
     return rc;
   }
 
@@ -117,7 +117,7 @@ export class KoinosNode {
    */
   async reservedRc(account: Uint8Array): Promise<bigint | undefined> {
     try {
-      const { rc } = await this.rpc.callMessage<{ rc: bigint }>('mempool.get_reserved_account_rc', { account });
+      const { rc } = await this.rpc.callMessage('mempool.get_reserved_account_rc', { account });
       return rc;
     } catch (error) {
       if (error instanceof WalletError && error.code === 'NODE_ERROR') return undefined;
@@ -127,7 +127,7 @@ export class KoinosNode {
 
   /** A read-only contract call; the result bytes (empty for a default result, as the node omits it). */
   async readContract(contractId: Uint8Array, entryPoint: number, args: Uint8Array): Promise<Uint8Array> {
-    const { result } = await this.rpc.callMessage<{ result: Uint8Array }>('chain.read_contract', { contract_id: contractId, entry_point: entryPoint, args });
+    const { result } = await this.rpc.callMessage('chain.read_contract', { contract_id: contractId, entry_point: entryPoint, args });
     return result;
   }
 
@@ -136,7 +136,7 @@ export class KoinosNode {
     const args = encode('koinos.contracts.name_service.get_address_arguments', { name });
     let value: Uint8Array;
     try {
-      ({ value } = await this.rpc.callMessage<{ value: Uint8Array }>('chain.invoke_system_call', { name: 'get_contract_address', args }));
+      ({ value } = await this.rpc.callMessage('chain.invoke_system_call', { name: 'get_contract_address', args }));
     } catch (error) {
       // The name service of koinos-contracts-as fails a missing name where older nodes answered an empty address; both
       // mean the network has no such contract (nodeError.ts reads that failure, which has no code of its own).
@@ -144,7 +144,7 @@ export class KoinosNode {
       throw error;
     }
     try {
-      const result = decode<{ value?: { address: Uint8Array } }>('koinos.contracts.name_service.get_address_result', value);
+      const result = decode('koinos.contracts.name_service.get_address_result', value);
       const address = result.value?.address;
       return address && address.length > 0 ? address : undefined;
     } catch (cause) {
@@ -154,13 +154,13 @@ export class KoinosNode {
 
   /** Submits a signed transaction; sent exactly once (never retried). `broadcast: false` only runs it on the node. */
   async submit(transaction: Transaction, broadcast: boolean): Promise<TransactionReceipt> {
-    const { receipt } = await this.rpc.callMessage<{ receipt?: TransactionReceipt }>('chain.submit_transaction', { transaction, broadcast }, 'write');
+    const { receipt } = await this.rpc.callMessage('chain.submit_transaction', { transaction, broadcast }, 'write');
     if (!receipt) throw malformed(this.rpc.displayUrl, 'chain.submit_transaction', 'a result without a receipt');
     return receipt;
   }
 
   async accountHistory(request: { address: Uint8Array; seqNum?: bigint; limit: bigint; ascending: boolean; irreversible: boolean }): Promise<HistoryEntryMessage[]> {
-    const { values } = await this.rpc.callMessage<{ values: HistoryEntryMessage[] }>('account_history.get_account_history', {
+    const { values } = await this.rpc.callMessage('account_history.get_account_history', {
       address: request.address,
       ...(request.seqNum === undefined ? {} : { seq_num: request.seqNum }),
       limit: request.limit,
@@ -176,7 +176,7 @@ export class KoinosNode {
    */
   async transactionsById(ids: Uint8Array[]): Promise<{ transaction?: Pick<Transaction, 'id' | 'header'>; containing_blocks: Uint8Array[] }[]> {
     if (ids.length === 0) return [];
-    const { transactions } = await this.callKeeping<{ transactions: { transaction?: Pick<Transaction, 'id' | 'header'>; containing_blocks: Uint8Array[] }[] }>(
+    const { transactions } = await this.callKeeping(
       'transaction_store.get_transactions_by_id',
       { transaction_ids: ids },
       (result) => ({ ...result, transactions: each(result['transactions'], (item) => withoutIn(item, 'transaction', ['operations', 'signatures'])) }),
@@ -187,7 +187,7 @@ export class KoinosNode {
   /** Pending transactions among `ids` (still in the node's mempool). */
   async pendingById(ids: Uint8Array[]): Promise<{ transaction?: Transaction }[]> {
     if (ids.length === 0) return [];
-    const { pending_transactions } = await this.rpc.callMessage<{ pending_transactions: { transaction?: Transaction }[] }>(
+    const { pending_transactions } = await this.rpc.callMessage(
       'mempool.get_pending_transactions_by_id',
       { transaction_ids: ids },
     );
@@ -197,7 +197,7 @@ export class KoinosNode {
   /** Height and header of each block id (an empty item for a block the node does not have); transactions are not read. */
   async blocksById(ids: Uint8Array[]): Promise<{ block_id: Uint8Array; block_height: bigint; block?: { header?: BlockHeader } }[]> {
     if (ids.length === 0) return [];
-    const { block_items } = await this.callKeeping<{ block_items: { block_id: Uint8Array; block_height: bigint; block?: { header?: BlockHeader } }[] }>(
+    const { block_items } = await this.callKeeping(
       'block_store.get_blocks_by_id',
       { block_ids: ids, return_block: true, return_receipt: false },
       (result) => ({ ...result, block_items: each(result['block_items'], (item) => withoutIn(item, 'block', ['transactions'])) }),
@@ -210,15 +210,15 @@ export class KoinosNode {
    * before it is decoded (a block's hundreds of transactions are not decoded only to be dropped). What it keeps is
    * read as strictly as callMessage reads it; an answer of another shape reaches the reader unchanged and fails there.
    */
-  private async callKeeping<T>(method: string, request: object, keep: (result: Record<string, unknown>) => object): Promise<T> {
-    const [service, name] = method.split('.');
-    const result = await this.rpc.call(method, toJson(`koinos.rpc.${service}.${name}_request`, request));
+  private async callKeeping<M extends RpcMethod>(method: M, request: MessageInput<RpcRequest<M>>, keep: (result: Record<string, unknown>) => object): Promise<RpcResponse<M>> {
+    const result = await this.rpc.call(method, toJson(rpcRequestType(method), request));
     try {
-      return fromJson<T>(`koinos.rpc.${service}.${name}_response`, keep(result), { strict: true, unknownFields: 'discard' });
+      return fromJson(rpcResponseType(method), keep(result), { strict: true, unknownFields: 'discard' });
     } catch (cause) {
-      throw malformed(this.rpc.displayUrl, method, cause instanceof WalletError ? cause.shortMessage : String(cause));
+      throw malformed(this.rpc.displayUrl, method, causeText(cause));
     }
   }
+
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -240,9 +240,9 @@ function withoutIn(item: Record<string, unknown>, field: string, drop: readonly 
 }
 
 /** A decoded message of `type`, or a NODE_MALFORMED_ANSWER naming what did not decode. */
-export function decodeAnswer<T = ProtoMessage>(type: string, bytes: Uint8Array, where: string, what: string): T {
+export function decodeAnswer<K extends MessageType>(type: K, bytes: Uint8Array, where: string, what: string): MessageMap[K] {
   try {
-    return decode<T>(type, bytes);
+    return decode(type, bytes);
   } catch (cause) {
     throw malformed(where, what, causeText(cause));
   }

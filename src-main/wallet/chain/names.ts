@@ -99,7 +99,7 @@ export class NameResolver {
     if (!contract) throw unavailable(source, network.name);
     if (read.kind === 'nickname') {
       const bytes = await readName(node, contract, NAME_ENTRY_POINTS.nicknames_get_address, encode(`${NICK}str`, { value: read.nickname }), source, shown, network.name);
-      const data = decodeAnswer<{ value?: Uint8Array; permanent_address?: boolean; address_modifiable_only_by_governance?: boolean }>(
+      const data = decodeAnswer(
         `${NICK}address_data`, bytes, node.rpc.displayUrl, `get_address of ${shown}`,
       );
       if (!data.value || data.value.length === 0) throw notFound(shown, network.name);
@@ -116,7 +116,7 @@ export class NameResolver {
       };
     }
     const bytes = await readName(node, contract, NAME_ENTRY_POINTS.kap_get_name, encode(`${KAP}get_name_arguments`, { name: read.name }), source, shown, network.name);
-    const object = decodeAnswer<{ owner?: Uint8Array; expiration?: bigint }>(`${KAP}name_object`, bytes, node.rpc.displayUrl, `get_name of ${shown}`);
+    const object = decodeAnswer(`${KAP}name_object`, bytes, node.rpc.displayUrl, `get_name of ${shown}`);
     if (!object.owner || object.owner.length === 0) throw notFound(shown, network.name);
     return {
       address: bytesToJson(object.owner, BTYPE.ADDRESS),
@@ -148,19 +148,19 @@ export class NameResolver {
     const names: AddressNames = { address, kap: [] };
     if (contracts.nicknames) {
       const token = await quietly(() => node.readContract(addressFromString(contracts.nicknames!), NAME_ENTRY_POINTS.nicknames_get_main_token, encode(`${NICK}address`, { value: owner })));
-      const id = token ? decodeAnswer<{ token_id?: Uint8Array }>(`${NICK}token`, token, node.rpc.displayUrl, 'get_main_token').token_id : undefined;
+      const id = token ? decodeAnswer(`${NICK}token`, token, node.rpc.displayUrl, 'get_main_token').token_id : undefined;
       if (id && id.length > 0) {
         const nickname = bytesToUtf8(id);
         // The main token is the owner's choice, but the nickname may point elsewhere: shown only when it resolves here.
         const forward = await quietly(() => node.readContract(addressFromString(contracts.nicknames!), NAME_ENTRY_POINTS.nicknames_get_address, encode(`${NICK}str`, { value: nickname })));
-        const target = forward ? decodeAnswer<{ value?: Uint8Array }>(`${NICK}address_data`, forward, node.rpc.displayUrl, 'get_address').value : undefined;
+        const target = forward ? decodeAnswer(`${NICK}address_data`, forward, node.rpc.displayUrl, 'get_address').value : undefined;
         if (target && equalBytes(target, owner)) names.nickname = `@${nickname}`;
       }
     }
     if (contracts.kap) {
       const args = encode(`${KAP}get_names_arguments`, { owner, limit: KAP_NAMES_SHOWN });
       const bytes = await quietly(() => node.readContract(addressFromString(contracts.kap!), NAME_ENTRY_POINTS.kap_get_names, args));
-      const list = bytes ? decodeAnswer<{ names?: { name: string; domain: string }[] }>(`${KAP}get_names_result`, bytes, node.rpc.displayUrl, 'get_names').names ?? [] : [];
+      const list = bytes ? decodeAnswer(`${KAP}get_names_result`, bytes, node.rpc.displayUrl, 'get_names').names ?? [] : [];
       names.kap = list.map((n) => `${n.name}.${n.domain}`);
     }
     this.reverseCache.set(key, { at: Date.now(), names });

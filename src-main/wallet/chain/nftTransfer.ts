@@ -43,7 +43,7 @@ const HINTS = { mana: 'wait for mana to regenerate.', revert: 'Check that the ac
 /** The collection's own ABI from the node's contract_meta_store, when it publishes one that parses; else undefined. */
 async function ownAbi(node: KoinosNode, contract: string): Promise<ContractAbi | undefined> {
   try {
-    const { meta } = await node.rpc.callMessage<{ meta?: { abi: string } }>('contract_meta_store.get_contract_meta', { contract_id: addressFromString(contract) });
+    const { meta } = await node.rpc.callMessage('contract_meta_store.get_contract_meta', { contract_id: addressFromString(contract) });
     return meta?.abi ? contractAbiOf(contract, meta.abi) : undefined;
   } catch {
     return undefined; // a node without the meta store, or an ABI that does not parse: the standard decodes the call

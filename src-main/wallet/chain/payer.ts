@@ -65,8 +65,8 @@ function uintFields(bytes: Uint8Array): Map<number, bigint> {
  */
 export async function authorizesByContract(node: KoinosNode, address: Uint8Array): Promise<boolean> {
   const args = encode('koinos.chain.get_contract_metadata_arguments', { contract_id: address });
-  const { value } = await node.rpc.callMessage<{ value: Uint8Array }>('chain.invoke_system_call', { name: 'get_contract_metadata', args });
-  const result = decode<{ value?: { authorizes_transaction_application?: boolean } }>('koinos.chain.get_contract_metadata_result', value);
+  const { value } = await node.rpc.callMessage('chain.invoke_system_call', { name: 'get_contract_metadata', args });
+  const result = decode('koinos.chain.get_contract_metadata_result', value);
   return result.value?.authorizes_transaction_application === true;
 }
 

@@ -73,8 +73,10 @@ export function riskCodeOf(name: string): RiskCode {
 export function tokenCall(call: CallContractOperation): { method: TokenMethod; args: Record<string, unknown> } | undefined {
   const method = koinMethodByEntryPoint(call.entry_point);
   if (!method) return undefined;
+  // Read as any message: callers look at fields by name, across the methods.
+  const argsType: string = method.argsType;
   try {
-    return { method, args: decode<Record<string, unknown>>(method.argsType, call.args) };
+    return { method, args: decode(argsType, call.args) };
   } catch {
     return undefined;
   }

@@ -45,7 +45,7 @@ export async function readTokenInfo(node: KoinosNode, contract: Uint8Array): Pro
       return;
     }
     try {
-      const value = decode<{ value: string | number }>(KOIN_METHODS[name].resultType, read.value).value;
+      const value = decode(KOIN_METHODS[name].resultType, read.value).value;
       (values as Record<string, unknown>)[name] = value;
       answered.push(`${name} ${typeof value === 'number' ? value : describe(value)}`);
     } catch (cause) {
@@ -192,5 +192,5 @@ export class TokenService {
 export async function tokenBalance(node: KoinosNode, token: TokenInfo, owner: Uint8Array): Promise<bigint> {
   const m = KOIN_METHODS.balance_of;
   const bytes = await node.readContract(addressFromString(token.contract), m.entryPoint, encode(m.argsType, { owner }));
-  return decodeAnswer<{ value: bigint }>(m.resultType, bytes, node.rpc.displayUrl, `balance_of of ${token.symbol}`).value;
+  return decodeAnswer(m.resultType, bytes, node.rpc.displayUrl, `balance_of of ${token.symbol}`).value;
 }

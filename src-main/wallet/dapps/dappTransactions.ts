@@ -86,7 +86,7 @@ export function dappDecoder(ctx: ChainNetwork, abis: unknown): ContractDecoder {
       const own = dappAbis[contractId];
       if (own !== undefined) return typeof own === 'string' ? own : JSON.stringify(own);
       try {
-        const { meta } = await ctx.node.rpc.callMessage<{ meta?: { abi: string } }>('contract_meta_store.get_contract_meta', { contract_id: addressFromString(contractId) });
+        const { meta } = await ctx.node.rpc.callMessage('contract_meta_store.get_contract_meta', { contract_id: addressFromString(contractId) });
         return meta?.abi || undefined;
       } catch {
         return undefined; // a node without contract_meta_store decodes nothing more; the NO_ABI flag says so

@@ -29,7 +29,7 @@ export function signableMessage(message: unknown): Uint8Array {
 /** True when the bytes decode as a transaction header that names a chain, a nonce, a payer or a mana limit. */
 function parsesAsHeader(bytes: Uint8Array): boolean {
   try {
-    const header = decode<{ chain_id: Uint8Array; nonce: Uint8Array; payer: Uint8Array; rc_limit: bigint }>('koinos.protocol.transaction_header', bytes);
+    const header = decode('koinos.protocol.transaction_header', bytes);
     return header.chain_id.length > 0 || header.nonce.length > 0 || header.payer.length > 0 || header.rc_limit > 0n;
   } catch {
     return false;

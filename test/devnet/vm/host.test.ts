@@ -33,7 +33,7 @@ describe('system calls from a contract', () => {
   it('answers get_contract_id, get_arguments and get_caller from the frames', async () => {
     const own = await probe(SYSTEM_CALL_IDS.get_contract_id, new Uint8Array(0));
     expect(own.code).toBe(0);
-    expect(decode<{ value: Uint8Array }>('koinos.chain.bytes_result', own.bytes).value).toEqual(devKey(CONTRACT_KEY).addressBytes);
+    expect(decode('koinos.chain.bytes_result', own.bytes).value).toEqual(devKey(CONTRACT_KEY).addressBytes);
 
     const args = await probe(SYSTEM_CALL_IDS.get_arguments, new Uint8Array(0));
     expect(decode('koinos.chain.get_arguments_result', args.bytes)).toEqual({ value: { entry_point: 0x1234, arguments: new Uint8Array([7, 8, 9]) } });
@@ -74,7 +74,7 @@ describe('system calls from a contract', () => {
 
   it('hashes with sha2-256 into a multihash', async () => {
     const result = await probe(SYSTEM_CALL_IDS.hash, { code: 0x12n, obj: new TextEncoder().encode('abc') }, { argsType: 'koinos.chain.hash_arguments' });
-    const value = decode<{ value: Uint8Array }>('koinos.chain.bytes_result', result.bytes).value;
+    const value = decode('koinos.chain.bytes_result', result.bytes).value;
     expect(Buffer.from(value).toString('hex')).toBe('1220ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
   });
 
@@ -105,7 +105,7 @@ describe('system calls from a contract', () => {
 
   it('answers an account without a nonce object with a uint64 0 value_type', async () => {
     const result = await probe(SYSTEM_CALL_IDS.get_account_nonce, { account: devKey(3).addressBytes }, { argsType: 'koinos.chain.get_account_nonce_arguments' });
-    const { value } = decode<{ value: Uint8Array }>('koinos.chain.get_account_nonce_result', result.bytes);
+    const { value } = decode('koinos.chain.get_account_nonce_result', result.bytes);
     expect(Buffer.from(value).toString('hex')).toBe('2800');
   });
 
@@ -175,7 +175,7 @@ describe('upload', () => {
     const bytecode = new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]);
     const id = deploy(state, bytecode, CONTRACT_KEY, { authorizes_call_contract: true });
     expect(state.get({ system: true, zone: new Uint8Array(0), id: 2 }, id)).toEqual(bytecode);
-    const meta = decode<Record<string, unknown>>('koinos.chain.contract_metadata_object', state.get({ system: true, zone: new Uint8Array(0), id: 3 }, id)!);
+    const meta = decode('koinos.chain.contract_metadata_object', state.get({ system: true, zone: new Uint8Array(0), id: 3 }, id)!);
     expect(meta.authorizes_call_contract).toBe(true);
     expect(Buffer.from(meta.hash as Uint8Array).toString('hex')).toBe('1220' + Buffer.from(await crypto.subtle.digest('SHA-256', bytecode)).toString('hex'));
   });

@@ -58,7 +58,7 @@ describe('set_system_contract', () => {
     const id = deploy(state, await constantContract(new Uint8Array(0)), 30);
     const env = testEnv({ state, transaction: genesisSigned() });
     setSystemContract(env, { contract_id: id, system_contract: true });
-    const meta = decode<{ system?: boolean; hash?: Uint8Array }>('koinos.chain.contract_metadata_object', state.get(KERNEL_SPACE.contractMetadata, id)!);
+    const meta = decode('koinos.chain.contract_metadata_object', state.get(KERNEL_SPACE.contractMetadata, id)!);
     expect(meta.system).toBe(true);
     expect(meta.hash?.length).toBe(34);
     expect(env.events).toEqual([

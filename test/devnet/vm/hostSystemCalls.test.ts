@@ -32,7 +32,7 @@ function direct(env: TestEnv, name: SystemCallName, args: Uint8Array, privilege:
 }
 
 
-const boolOf = (bytes: Uint8Array): boolean => decode<{ value?: boolean }>(`${M}bool_result`, bytes).value === true;
+const boolOf = (bytes: Uint8Array): boolean => decode(`${M}bool_result`, bytes).value === true;
 
 describe('account nonces', () => {
   it('verifies the next nonce against the stored one, charged the registry and the argument bytes', () => {
@@ -197,7 +197,7 @@ describe('contract metadata and names', () => {
     const id = deploy(state, await probeContract(SYSTEM_CALL_IDS.nop, new Uint8Array(0)), 21, { authorizes_call_contract: true });
     const env = testEnv({ state });
     const meta = (contractId: Uint8Array) =>
-      decode<{ value?: Record<string, unknown> }>(`${M}get_contract_metadata_result`, direct(env, 'get_contract_metadata', encode(`${M}get_contract_metadata_arguments`, { contract_id: contractId })).bytes).value;
+      decode(`${M}get_contract_metadata_result`, direct(env, 'get_contract_metadata', encode(`${M}get_contract_metadata_arguments`, { contract_id: contractId })).bytes).value;
     expect(meta(id)).toMatchObject({ authorizes_call_contract: true, system: false });
     const native = devKey(22).addressBytes;
     env.services.natives.set(Buffer.from(native).toString('hex'), { hash: new Uint8Array([0x12, 0]), system: true });

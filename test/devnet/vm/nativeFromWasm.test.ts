@@ -92,7 +92,7 @@ describe('the native KOIN called from wasm', () => {
         entry_point: KOIN_METHODS.allowance.entryPoint,
         args: encodeKoinArgs('allowance', { owner: alice.addressBytes, spender: id }),
       })) as { result: Uint8Array };
-      return decode<{ value?: bigint }>(KOIN_METHODS.allowance.resultType, result).value ?? 0n;
+      return decode(KOIN_METHODS.allowance.resultType, result).value ?? 0n;
     };
     expect(await allowance()).toBe(3n * KOIN);
 

@@ -57,7 +57,7 @@ describe('history export', () => {
       let first = true;
       for (const event of v.trx!.receipt!.events) {
         if (!event.name.endsWith('transfer_event')) continue;
-        const data = decode<{ from: Uint8Array; to: Uint8Array; value: bigint }>('koinos.contracts.token.transfer_event', event.data);
+        const data = decode('koinos.contracts.token.transfer_event', event.data);
         const from = bytesToJson(data.from, BTYPE.ADDRESS);
         const to = bytesToJson(data.to, BTYPE.ADDRESS);
         const counterparty = from === a ? to : from;
