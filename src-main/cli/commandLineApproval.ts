@@ -16,7 +16,7 @@ import type { TransactionSigner } from '../wallet/signer.ts';
 import { requireAllowed } from './riskGate.ts';
 
 /** The log of decisions inside a data folder (the app writes the same file). */
-export const APPROVALS_LOG = 'approvals.log';
+const APPROVALS_LOG = 'approvals.log';
 
 /**
  * The CLI's approver: the command the user typed is the approval, so an unflagged request is approved as asked; a

@@ -54,7 +54,7 @@ function currentRun(): CliRun {
 }
 
 /** The io of the run in progress (the process's outside `withCliIo`). */
-export function cliIo(): CliIo {
+function cliIo(): CliIo {
   return currentRun().io;
 }
 
@@ -68,8 +68,8 @@ export function withCliIo<T>(io: CliIo, work: () => Promise<T>): Promise<T> {
 
 /** Exit codes: 0 success, 1 an error in what was given (bad key, bad transaction, ...), 2 a usage error. */
 export const EXIT_OK = 0;
-export const EXIT_ERROR = 1;
-export const EXIT_USAGE = 2;
+const EXIT_ERROR = 1;
+const EXIT_USAGE = 2;
 
 /**
  * A command line that cannot be run as written (unknown command or option, missing or extra argument).

@@ -7,7 +7,7 @@ import { parsePrivateKey, publicKeyFromPrivateKey, type ParsedPrivateKey } from 
 import { rememberSecret } from './io.ts';
 
 /** File mode of a key file: read and write for the owner, nothing for anyone else. */
-export const KEY_FILE_MODE = 0o600;
+const KEY_FILE_MODE = 0o600;
 
 /**
  * Writes a new key file with mode 0600. An existing file is never replaced (it may hold another key).

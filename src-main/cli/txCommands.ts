@@ -83,7 +83,7 @@ export const TX_USAGE = `Transactions:
  * devnet (knownContracts.ts), plus those given with --koin (base58, checked as addresses).
  * @throws WalletError INVALID_ADDRESS naming the --koin value that is not a valid address.
  */
-export function koinPredicate(extra: string[] = []): (contractId: Uint8Array) => boolean {
+function koinPredicate(extra: string[] = []): (contractId: Uint8Array) => boolean {
   const ids = new Set(
     extra.map((a) => {
       try {
@@ -133,7 +133,7 @@ export function transactionRisks(tx: Transaction, tokens: readonly string[] = []
  * The `tx decode` report of a transaction.
  * @throws WalletError INVALID_TRANSACTION when it has no header.
  */
-export function decodeTransaction(tx: Transaction, isKoin: (contractId: Uint8Array) => boolean, tokens: readonly string[] = []): DecodedTransaction {
+function decodeTransaction(tx: Transaction, isKoin: (contractId: Uint8Array) => boolean, tokens: readonly string[] = []): DecodedTransaction {
   const check = checkTransaction(tx);
   const errors = check.signers.flatMap((s, i) => (s.address ? [] : [{ signature: i, error: s.error ?? 'signature does not recover' }]));
   const noId = tx.id.length === 0;

@@ -31,7 +31,7 @@ import type { CreateTokenOptions, ResetOptions, SetBalanceOptions } from './type
 const EMPTY: Uint8Array = new Uint8Array(0);
 
 /** Most blocks one devnet.produce_blocks call makes. */
-export const MAX_PRODUCE_BLOCKS = 10_000;
+const MAX_PRODUCE_BLOCKS = 10_000;
 
 /** A block the node produced: its id and height. */
 export interface ProducedBlock {

@@ -57,9 +57,6 @@ function closedError(): WalletError {
   return new WalletError('NODE_UNREACHABLE', 'the devnet is closed');
 }
 
-/** Every method `call` answers, as `service.method`. */
-export const DEVNET_METHODS = NODE_METHODS;
-
 class Devnet implements DevnetNode {
   readonly mnemonic = DEV_MNEMONIC;
   readonly methods: readonly NodeMethod[] = NODE_METHODS;

@@ -16,7 +16,7 @@ const UINT64_MAX = 2n ** 64n - 1n;
  * @example
  * describeArgument('hunter2', true); // 'a string of 7 characters'
  */
-export function describeArgument(value: unknown, secret = false): string {
+function describeArgument(value: unknown, secret = false): string {
   if (typeof value === 'string' && (secret || value.length > 40)) {
     return value.length === 0 ? 'an empty string' : `a string of ${value.length} characters`;
   }

@@ -9,7 +9,7 @@ import { WalletError, describe } from './errors.ts';
 /** Most types (messages and enums) an ABI may define. */
 export const MAX_ABI_TYPES = 2000;
 /** Most fields and enum values, over all its types. */
-export const MAX_ABI_FIELDS = 20_000;
+const MAX_ABI_FIELDS = 20_000;
 /** Deepest nesting of namespaces and messages. */
 const MAX_NESTING = 32;
 /** Longest type reference (`.koinos.contracts.token.transfer_arguments`). */

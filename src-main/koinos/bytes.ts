@@ -81,11 +81,6 @@ export function toBase64Url(bytes: Uint8Array): string {
   return encodeBase64(bytes, B64_URL, true);
 }
 
-/** Standard base64 with padding (genesis files use it). */
-export function toBase64(bytes: Uint8Array): string {
-  return encodeBase64(bytes, B64_STD, true);
-}
-
 /**
  * Decodes base64 in either alphabet, with or without padding.
  * @throws WalletError INVALID_BYTES on any other character or an impossible length.

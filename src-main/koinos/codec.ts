@@ -897,11 +897,6 @@ function fromJsonWith<T>(schema: Schema, type: string, json: unknown, options: F
   return messageFromJson(plan, json, strict ? '' : plan.name, { strict, rejectUnknown }) as T;
 }
 
-/** The btype of a bytes field, for code that renders single fields (for example REST path parameters). */
-export function btypeOf(type: string, field: string): Btype | undefined {
-  return planOf(type).fields.find((f) => f.name === field)?.btype;
-}
-
 const addressPathCache = new Map<string, readonly (readonly string[])[]>();
 
 /**

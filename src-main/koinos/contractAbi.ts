@@ -11,7 +11,7 @@ import { MAX_JSON_DEPTH, jsonDepth } from './jsonDepth.ts';
 /** Longest ABI text read (a KCS-4 token's ABI is about 10 KB). */
 export const MAX_ABI_LENGTH = 1_048_576;
 /** Most methods an ABI may declare. */
-export const MAX_ABI_METHODS = 1000;
+const MAX_ABI_METHODS = 1000;
 
 /** One method of an ABI. */
 export interface AbiMethod {

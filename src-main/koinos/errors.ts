@@ -75,7 +75,7 @@ export type ErrorCode = keyof typeof ERROR_CATALOG;
 export const ERROR_CODES = Object.keys(ERROR_CATALOG) as readonly ErrorCode[];
 
 /** True when `code` is one of the catalog's codes (text that crossed a boundary). */
-export function isErrorCode(code: unknown): code is ErrorCode {
+function isErrorCode(code: unknown): code is ErrorCode {
   return typeof code === 'string' && Object.hasOwn(ERROR_CATALOG, code);
 }
 

@@ -4,7 +4,7 @@ import { ripemd160 as nobleRipemd160 } from '@noble/hashes/legacy.js';
 import { WalletError } from './errors.ts';
 
 /** Multihash code of sha2-256, the only hash Koinos uses for ids and roots. */
-export const SHA256_CODE = 0x12;
+const SHA256_CODE = 0x12;
 
 export function sha256(data: Uint8Array): Uint8Array {
   return nobleSha256(data);

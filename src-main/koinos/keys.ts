@@ -20,13 +20,13 @@ const HALF_CURVE_ORDER = CURVE_ORDER >> 1n;
 const ENGLISH_WORDS: ReadonlySet<string> = new Set(ENGLISH_WORDLIST);
 
 /** First byte of a WIF private key (crypto-cpp `to_wif` default prefix). */
-export const WIF_PREFIX = 0x80;
+const WIF_PREFIX = 0x80;
 /** Length of a compact signature: header (1) + r (32) + s (32). */
-export const SIGNATURE_LENGTH = 65;
+const SIGNATURE_LENGTH = 65;
 /** Added to the recovery id to form the signature header byte (27 + 4 for "compressed key"). */
-export const SIGNATURE_HEADER_OFFSET = 31;
+const SIGNATURE_HEADER_OFFSET = 31;
 /** BIP44 coin type registered for Koinos. */
-export const KOINOS_COIN_TYPE = 659;
+const KOINOS_COIN_TYPE = 659;
 
 
 /** A private key with the WIF compression flag it was written with (Koinos always uses the compressed key). */

@@ -91,11 +91,6 @@ export function decodeKoinArgs<N extends KoinMethodName>(name: N, bytes: Uint8Ar
   return decode(type, bytes);
 }
 
-/** Encodes the result of a KOIN method (for example `{ value }` for balance_of). */
-export function encodeKoinResult<N extends KoinMethodName>(name: N, result: MessageInput<KoinResult<N>>): Uint8Array {
-  return encode(methodOf(name).resultType, result);
-}
-
 /** Decodes the result of a KOIN method; the message type follows from the name. */
 export function decodeKoinResult<N extends KoinMethodName>(name: N, bytes: Uint8Array): KoinResult<N> {
   methodOf(name);

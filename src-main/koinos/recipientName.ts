@@ -2,7 +2,7 @@
 // (`alice.koin`, the Koinos Account Protocol). One reader for the wallet, its screens and the devnet's KAP stand-in, so
 // that the form, the resolver and the contract agree on what a name is.
 /** The longest name either service is asked about; longer text is refused before a node is asked anything. */
-export const MAX_NAME_CHARS = 64;
+const MAX_NAME_CHARS = 64;
 
 /** What the text is, or why it is none of the three. */
 export type RecipientText =

@@ -63,7 +63,7 @@ function encodeArgs(method: TokenMethod, args: unknown, path: string): string {
  * node's form (entry point number, args as base64 of the canonical argument bytes); other operations pass unchanged.
  * @throws WalletError INVALID_JSON for an unknown method name or arguments that do not fit the method.
  */
-export function encodeDecodedOperations(json: Record<string, unknown>): Record<string, unknown> {
+function encodeDecodedOperations(json: Record<string, unknown>): Record<string, unknown> {
   const ops = field(json, 'operations');
   if (!ops || !Array.isArray(ops.value)) return json;
   const operations = ops.value.map((op: unknown, i: number) => {

@@ -9,9 +9,6 @@ import { WalletError } from './errors.ts';
 
 /** Length of a proof: Gamma (33-byte compressed point) || c (16 bytes) || s (32 bytes). */
 export const VRF_PROOF_LENGTH = 81;
-/** Length of the VRF output (beta): a sha256 digest. */
-export const VRF_OUTPUT_LENGTH = 32;
-
 // libsecp256k1-vrf's suite byte. Unlike RFC 9381, no domain-separator byte 0x00 ends any of the hashed strings.
 const SUITE = 0xfe;
 const N = secp.Point.CURVE().n;

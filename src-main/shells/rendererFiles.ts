@@ -34,7 +34,7 @@ export function contentSecurityPolicy(development: boolean): string {
 }
 
 /** Content types of the files a Vite build writes; anything else is served as bytes (and `nosniff` keeps it so). */
-export const CONTENT_TYPES: Readonly<Record<string, string>> = Object.freeze({
+const CONTENT_TYPES: Readonly<Record<string, string>> = Object.freeze({
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.mjs': 'text/javascript; charset=utf-8',

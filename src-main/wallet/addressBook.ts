@@ -11,8 +11,8 @@ import { JsonFileStore } from './jsonFileStore.ts';
 /** The file name inside the data folder. */
 export const ADDRESS_BOOK_FILE = 'address-book.json';
 /** Recent recipients kept per network (the oldest go first). */
-export const MAX_RECENT_PER_NETWORK = 50;
-export const MAX_CONTACTS = 5_000;
+const MAX_RECENT_PER_NETWORK = 50;
+const MAX_CONTACTS = 5_000;
 const MAX_LABEL_CHARS = 100;
 
 /** A contact as the backup file holds it (no id: the importing wallet gives its own). */

@@ -15,7 +15,7 @@ export interface Suggestion {
 const MAX_SUGGESTIONS = 5;
 
 /** The address book of the selected network. One instance, {@link book}. */
-export class AddressBookState {
+class AddressBookState {
   view = $state.raw<AddressBookView | undefined>();
   /** Names found for addresses on the network of `namesNetwork`, by address. */
   names = $state.raw<Record<string, AddressNames>>({});

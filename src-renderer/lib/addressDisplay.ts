@@ -4,9 +4,9 @@
 import { isAddress } from '../../src-main/koinos/address.ts';
 
 /** Characters per group: four reads at a glance, as card numbers and IBANs do. */
-export const ADDRESS_GROUP_SIZE = 4;
+const ADDRESS_GROUP_SIZE = 4;
 /** How many characters at each end are marked when an address is emphasised: the ones people compare. */
-export const ADDRESS_EMPHASIS = 4;
+const ADDRESS_EMPHASIS = 4;
 
 /** One run of characters inside a group, marked or not. */
 export interface AddressRun {

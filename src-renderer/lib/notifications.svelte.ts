@@ -5,7 +5,7 @@ import { call } from './ipc.ts';
 import { wallet } from './wallet.svelte.ts';
 
 /** The page's notification state. One instance, {@link notifications}. */
-export class NotificationState {
+class NotificationState {
   settings = $state<NotificationSettings | undefined>();
   /** The browser's permission (`unsupported` without a Notification API); main's presenter needs none. */
   permission = $state<NotificationPermission | 'unsupported'>(typeof Notification === 'undefined' ? 'unsupported' : Notification.permission);

@@ -21,7 +21,7 @@ export type Screen = (typeof SCREENS)[number];
 export type TxUpdate = IpcEvents['tx:update'];
 
 /** The wallet as the renderer sees it. One instance, {@link wallet}. */
-export class WalletState {
+class WalletState {
   status = $state<VaultStatus | undefined>();
   settings = $state<Settings | undefined>();
   accounts = $state.raw<AccountInfo[]>([]);

@@ -7,14 +7,14 @@ import { RESOURCE_LIMITS } from '../state/resources.ts';
 /** Pending transactions one block looks at (koinos_block_producer.cpp MAX_INCLUSION_ATTEMPTS_DEFAULT). */
 export const MAX_INCLUSION_ATTEMPTS = 2000;
 /** Once a resource reaches this share of its limit (percent), the block takes no more (RESOURCES_LOWER_BOUND_DEFAULT). */
-export const RESOURCES_LOWER_BOUND = 75n;
+const RESOURCES_LOWER_BOUND = 75n;
 /** A transaction that would take a resource past this share (percent) waits for a later block (RESOURCES_UPPER_BOUND_DEFAULT). */
-export const RESOURCES_UPPER_BOUND = 90n;
+const RESOURCES_UPPER_BOUND = 90n;
 
 const LIMITS = [RESOURCE_LIMITS.disk_storage_limit, RESOURCE_LIMITS.network_bandwidth_limit, RESOURCE_LIMITS.compute_bandwidth_limit] as const;
 
 /** The running totals of one block being filled. */
-export class BlockFill {
+class BlockFill {
   private readonly used = [0n, 0n, 0n];
   private count = 0;
 

@@ -28,10 +28,10 @@ export const DEFAULT_ACCOUNTS = 10;
 /** Default KOIN of each development account: 1,000,000 KOIN in base units. */
 export const DEFAULT_INITIAL_BALANCE = 100_000_000_000_000n;
 /** `max_account_resources` genesis object (mainnet's value; KOIN's get_account_rc supersedes it). */
-export const MAX_ACCOUNT_RESOURCES = 10_000_000n;
+const MAX_ACCOUNT_RESOURCES = 10_000_000n;
 
 /** Key of a chain metadata object: multihash sha256 of its ASCII name (chain `state.hpp`). */
-export function metadataKey(name: string): Uint8Array {
+function metadataKey(name: string): Uint8Array {
   return multihashSha256(sha256(utf8ToBytes(name)));
 }
 

@@ -22,7 +22,7 @@ export interface HistoryPointer {
  * A pointer packed into one number (see SLOTS).
  * @throws RangeError for a height above MAX_HISTORY_HEIGHT or a transaction index beyond a block's slots.
  */
-export function packPointer(pointer: HistoryPointer): number {
+function packPointer(pointer: HistoryPointer): number {
   const { height, transactionIndex } = pointer;
   if (!Number.isInteger(height) || height < 0 || height > MAX_HISTORY_HEIGHT) {
     throw new RangeError(`account history: expected a block height from 0 to ${MAX_HISTORY_HEIGHT}, got ${height}`);
@@ -34,7 +34,7 @@ export function packPointer(pointer: HistoryPointer): number {
 }
 
 /** The pointer a packed number holds. */
-export function unpackPointer(packed: number): HistoryPointer {
+function unpackPointer(packed: number): HistoryPointer {
   const height = Math.floor(packed / SLOTS);
   const slot = packed - height * SLOTS;
   return slot === 0 ? { height } : { height, transactionIndex: slot - 1 };

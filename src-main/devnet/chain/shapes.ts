@@ -6,18 +6,18 @@ import { addressFromString, addressToString } from '../../koinos/address.ts';
 import { KOIN_ADDRESS, labelAddress } from '../contracts/builtInAddresses.ts';
 
 /** The system contracts a shape may place, by the name the name service registers them under. */
-export const SYSTEM_CONTRACT_NAMES_ALL = ['koin', 'vhp', 'pob', 'name_service', 'resources', 'governance', 'claim', 'get_contract_metadata'] as const;
+const SYSTEM_CONTRACT_NAMES_ALL = ['koin', 'vhp', 'pob', 'name_service', 'resources', 'governance', 'claim', 'get_contract_metadata'] as const;
 export type SystemContractName = (typeof SYSTEM_CONTRACT_NAMES_ALL)[number];
 
 /** The community contracts a shape deploys from @koinosbox/contracts (prebuilt WebAssembly and ABI). */
-export const COMMUNITY_CONTRACTS = ['nicknames', 'freemanasharer', 'nft'] as const;
+const COMMUNITY_CONTRACTS = ['nicknames', 'freemanasharer', 'nft'] as const;
 export type CommunityContractName = (typeof COMMUNITY_CONTRACTS)[number];
 
 /**
  * Community contracts the devnet runs natively, as stand-ins speaking the real contract's interface: `kap`, a KAP-compatible
  * name service (contracts/kapNames.ts; KAP's own code is not deployed here).
  */
-export const NATIVE_COMMUNITY_CONTRACTS = ['kap'] as const;
+const NATIVE_COMMUNITY_CONTRACTS = ['kap'] as const;
 export type NativeCommunityContract = (typeof NATIVE_COMMUNITY_CONTRACTS)[number];
 
 /** The shapes `--like` accepts; `plain` is the devnet's own layout. */
@@ -46,7 +46,7 @@ const PLAIN_SYSTEM: Partial<Record<SystemContractName, Uint8Array>> = {
 };
 
 /** The NFT collection for tests has no network address: the same label-derived one in every shape. */
-export const NFT_COLLECTION_ADDRESS = labelAddress('koinos-devnet/nft');
+const NFT_COLLECTION_ADDRESS = labelAddress('koinos-devnet/nft');
 
 /**
  * Mainnet (chain EiBZK_GG…): kondor src/shared/mixins/Storage.js:163-182 (KOIN and VHP after the 2025-04 KCS-4

@@ -10,7 +10,7 @@ import { methodOf, systemAbi, systemMethod, type SystemMethod } from './systemAb
 const PKG = 'koinos.contracts.claim';
 
 /** Claim.ts's entry points (sha256 of each name, as its ABI numbers them). */
-export const CLAIM_METHODS = {
+const CLAIM_METHODS = {
   claim: systemMethod(PKG, 'claim', false, 'Claims KOIN from the snapshot'),
   get_info: systemMethod(PKG, 'get_info', true, 'Gets information on KOIN claims'),
   check_claim: systemMethod(PKG, 'check_claim', true, 'Checks the status of a KOIN claim'),

@@ -10,7 +10,7 @@ import { methodOf, systemAbi, systemMethod, type SystemMethod } from './systemAb
 const PKG = 'koinos.contracts.governance';
 
 /** Governance.ts's entry points that clients call (sha256 of each name, as its ABI numbers them). */
-export const GOVERNANCE_METHODS = {
+const GOVERNANCE_METHODS = {
   submit_proposal: systemMethod(PKG, 'submit_proposal', false, 'Submits a proposal'),
   get_proposal_by_id: systemMethod(PKG, 'get_proposal_by_id', true, 'Retrieves a proposal by ID'),
   get_proposals_by_status: systemMethod(PKG, 'get_proposals_by_status', true, 'Retrieves proposals by status'),

@@ -14,7 +14,7 @@ import { check, emit, getObject, putObject, useCompute, type CallContext, type C
 const KAP = 'koinos.contracts.kap.';
 
 /** KAP's entry points (the first 4 bytes of sha256 of each name, as its ABI numbers them). */
-export const KAP_ENTRY_POINTS = {
+const KAP_ENTRY_POINTS = {
   owner_of: 0xed61c847,
   mint: 0xdc6f17bb,
   get_name: 0xe5070a16,

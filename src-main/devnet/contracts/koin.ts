@@ -13,7 +13,7 @@ import type { StateView } from '../state/state.ts';
 export const MANA_REGEN_TIME_MS = 432_000_000n;
 
 /** KOIN's name, symbol and decimals (the real contract's, not the test build's "Test Koin"/"tKOIN"). */
-export const KOIN_INFO: TokenInfo = { name: 'Koin', symbol: 'KOIN', decimals: 8 };
+const KOIN_INFO: TokenInfo = { name: 'Koin', symbol: 'KOIN', decimals: 8 };
 
 const MANA_BALANCE = 'koinos.contracts.koin.mana_balance_object';
 
@@ -33,7 +33,7 @@ export function encodeBalance(value: ManaBalance): Uint8Array {
  * Regenerates mana up to `headBlockTime` (ms), in place: `mana += floor(delta × balance / 5 days)` capped at the
  * balance, with delta = time since the last update capped at 5 days (Koin.ts `_regenerate_mana`).
  */
-export function regenerateMana(record: ManaBalance, headBlockTime: bigint): void {
+function regenerateMana(record: ManaBalance, headBlockTime: bigint): void {
   let delta = headBlockTime - record.last_mana_update;
   if (delta > MANA_REGEN_TIME_MS) delta = MANA_REGEN_TIME_MS;
   if (delta <= 0n) return;

@@ -11,14 +11,14 @@ import { check, emit, getObject, putObject, removeObject, type CallContext, type
 const NS = 'koinos.contracts.name_service.';
 
 /** Entry points: the first 4 bytes of sha256 of each method name, as the contract's ABI numbers them. */
-export const NAME_SERVICE_ENTRY_POINTS = {
+const NAME_SERVICE_ENTRY_POINTS = {
   set_record: 0xe248c73a,
   get_address: 0xa61ae5e8,
   get_name: 0xe5070a16,
 } as const;
 
 /** The name service's spaces (NameService.ts): 0 name → address_record, 1 address → name_record. */
-export function nameServiceSpaces(address: Uint8Array): { nameToAddress: Space; addressToName: Space } {
+function nameServiceSpaces(address: Uint8Array): { nameToAddress: Space; addressToName: Space } {
   return { nameToAddress: objectSpace(address, 0), addressToName: objectSpace(address, 1) };
 }
 

@@ -14,7 +14,7 @@ const PKG = 'koinos.contracts.pob';
 const EMPTY = new Uint8Array(0);
 
 /** Pob.ts's entry points (sha256 of each name, as its ABI numbers them). */
-export const POB_METHODS = {
+const POB_METHODS = {
   burn: systemMethod(PKG, 'burn', false, 'Burns KOIN to receive VHP'),
   register_public_key: systemMethod(PKG, 'register_public_key', false, 'Registers a block production public key to an address'),
   get_public_key: systemMethod(PKG, 'get_public_key', true, 'Gets the public key registered to a producer address'),
@@ -24,7 +24,7 @@ export const POB_METHODS = {
 } as const satisfies Record<string, SystemMethod>;
 
 /** Pob.ts Constants: the parameters a chain starts with until update_consensus_parameters stores others. */
-export const DEFAULT_CONSENSUS_PARAMETERS = {
+const DEFAULT_CONSENSUS_PARAMETERS = {
   target_annual_inflation_rate: 19_802, // 2%, compounded per block
   target_burn_percent: 501_000, // 50.1%
   target_block_interval: 3_000,

@@ -26,14 +26,13 @@ import { KOIN_ABI, VHP_ABI } from './abi/systemAbis.ts';
 const EMPTY = new Uint8Array(0);
 
 /** VHP's address on a plain devnet, resolvable as the system name "vhp" (no one holds its key). */
-export const VHP_ADDRESS = labelAddress('koinos-devnet/vhp');
+const VHP_ADDRESS = labelAddress('koinos-devnet/vhp');
 
 /**
- * KOIN and VHP as node services read them (mana, balances): their storage zones are these fixed addresses wherever a
- * shape places the contracts, so one instance serves every placement.
+ * KOIN as node services read it (mana, balances): its storage zone is this fixed address wherever a shape places the
+ * contract, so one instance serves every placement.
  */
 export const KOIN = new KoinContract(KOIN_ADDRESS);
-export const VHP = new VhpContract(VHP_ADDRESS);
 
 /** System contract names of a plain devnet (the name service answers them on the chain; see node.ts). */
 export const SYSTEM_CONTRACT_NAMES: ReadonlyMap<string, Uint8Array> = new Map([
@@ -96,7 +95,7 @@ export function nativeContract(kind: NativeKind, address: Uint8Array): SystemCon
 }
 
 /** The kind of built-in contract placed at `address` in this state, if any. */
-export function nativeKindAt(view: StateView, address: Uint8Array): NativeKind | undefined {
+function nativeKindAt(view: StateView, address: Uint8Array): NativeKind | undefined {
   if (address.length === 0) return undefined;
   const bytes = view.get(NATIVE_PLACEMENT_SPACE, address);
   return bytes ? (new TextDecoder().decode(bytes) as NativeKind) : undefined;

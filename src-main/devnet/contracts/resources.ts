@@ -14,7 +14,7 @@ const PKG = 'koinos.contracts.resources';
  * resources.cpp's entry points. get_resource_parameters and set_resource_parameters are not sha256 of their names
  * (the contract's own enum and its ABI say 0xf53b5216 and 0xa08e6b90).
  */
-export const RESOURCES_METHODS = {
+const RESOURCES_METHODS = {
   get_resource_limits: systemMethod('koinos.chain', 'get_resource_limits', true, 'Gets the resource limits'),
   consume_block_resources: systemMethod('koinos.chain', 'consume_block_resources', false, 'Consumes block resources'),
   get_resource_markets: systemMethod(PKG, 'get_resource_markets', true, 'Gets the resource markets'),
@@ -27,7 +27,7 @@ export const RESOURCES_METHODS = {
  * resources.cpp's defaults, with the devnet's mana regeneration: the parameters a chain starts with. The block
  * interval is the chain's target, not the devnet's `--block-time`.
  */
-export const RESOURCE_PARAMETERS = {
+const RESOURCE_PARAMETERS = {
   block_interval_ms: 3_000n,
   rc_regen_ms: MANA_REGEN_TIME_MS,
   decay_constant: 18_446_596_084_619_782_819n, // 2^(-1/blocks per month) × 2^64
@@ -43,7 +43,7 @@ const BLOCK_BUDGET = { disk_storage: 39_600n, network_bandwidth: 262_144n, compu
  * The markets as resources.cpp initialize_markets starts them: supply = (budget × premium / precision) × 2^64 /
  * (1 − decay), block_budget as upstream, block_limit the devnet's RESOURCE_LIMITS (mainnet's own limits).
  */
-export function resourceMarkets(): Record<keyof typeof BLOCK_BUDGET, { resource_supply: bigint; block_budget: bigint; block_limit: bigint }> {
+function resourceMarkets(): Record<keyof typeof BLOCK_BUDGET, { resource_supply: bigint; block_budget: bigint; block_limit: bigint }> {
   const p = RESOURCE_PARAMETERS;
   const market = (budget: bigint, limit: bigint) => ({
     resource_supply: (((budget * p.print_rate_premium) / p.print_rate_precision) << 64n) / p.one_minus_decay_constant,

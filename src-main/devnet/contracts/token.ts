@@ -34,7 +34,7 @@ export interface TokenSpaces {
   allowances: Space;
 }
 
-export function tokenSpaces(address: Uint8Array): TokenSpaces {
+function tokenSpaces(address: Uint8Array): TokenSpaces {
   return { supply: objectSpace(address, 0), balances: objectSpace(address, 1), allowances: objectSpace(address, 2) };
 }
 

@@ -6,9 +6,9 @@ import { check, useCompute, type CallContext } from './context.ts';
 import { TokenContract, type TokenInfo } from './token.ts';
 import { COMPUTE } from '../state/resources.ts';
 
-export const VHP_INFO: TokenInfo = { name: 'Virtual Hash Power', symbol: 'VHP', decimals: 8 };
+const VHP_INFO: TokenInfo = { name: 'Virtual Hash Power', symbol: 'VHP', decimals: 8 };
 /** Blocks an increase waits before it counts in the effective balance (Vhp.ts `_delay_blocks`). */
-export const VHP_DELAY_BLOCKS = 20n;
+const VHP_DELAY_BLOCKS = 20n;
 
 const RECORD = 'koinos.contracts.vhp.effective_balance_object';
 

@@ -30,7 +30,7 @@ export type DevnetThreadMessage =
 export type DevnetThreadOptions = Omit<StartDevnetOptions, 'log' | 'onBlock'>;
 
 /** The one serializer of the worker's errors (see ThreadError); anything unexpected crosses as an INTERNAL WalletError. */
-export function threadError(error: unknown): ThreadError {
+function threadError(error: unknown): ThreadError {
   if (error instanceof WalletError) return { walletError: error.toJSON() };
   const wire = toWireError(error);
   if (wire.kind === 'node') return { nodeAnswer: { message: wire.message, ...(wire.data !== undefined ? { data: wire.data } : {}) } };

@@ -9,7 +9,7 @@ import { createRestHandler } from './rest.ts';
 import { describeInternalError } from './wireError.ts';
 
 /** Largest request body accepted; larger ones get HTTP 413 without being read to the end. */
-export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
 
 /** Options of {@link createHttpServer}. */
 export interface HttpServerOptions {

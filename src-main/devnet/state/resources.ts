@@ -21,7 +21,7 @@ export const RESOURCE_LIMITS = {
 } as const;
 
 /** koinos/chain/error.proto: the failures (codes <= -1) of a block's resource_meter. */
-export const BLOCK_LIMIT_ERROR = {
+const BLOCK_LIMIT_ERROR = {
   network_bandwidth_limit_exceeded: -1012,
   compute_bandwidth_limit_exceeded: -1013,
   disk_storage_limit_exceeded: -1014,
@@ -68,7 +68,7 @@ export const COMPUTE = { ...COMPUTE_REGISTRY, ...NATIVE_CONTRACT_COMPUTE } as co
 export type ComputeName = keyof typeof COMPUTE;
 
 /** Hash computations a merkle tree over `leaves` leaves takes (chain `hashes_per_leaves`). */
-export function hashesPerLeaves(leaves: number): number {
+function hashesPerLeaves(leaves: number): number {
   if (leaves <= 2) return 1;
   const even = Math.ceil(leaves / 2) * 2;
   if ((even & (even - 1)) === 0) return even - 1;

@@ -47,14 +47,14 @@ export function keyTextBytes(text: string): Uint8Array {
 }
 
 /** Big-endian 8-byte encoding, so that heights and sequence numbers sort in key order. */
-export function u64Key(value: bigint | number): Uint8Array {
+function u64Key(value: bigint | number): Uint8Array {
   const out = new Uint8Array(8);
   new DataView(out.buffer).setBigUint64(0, BigInt(value));
   return out;
 }
 
 /** Big-endian 4-byte encoding. */
-export function u32Key(value: number): Uint8Array {
+function u32Key(value: number): Uint8Array {
   const out = new Uint8Array(4);
   new DataView(out.buffer).setUint32(0, value);
   return out;

@@ -19,7 +19,7 @@ export const VM_LIMITS = {
 } as const;
 
 /** The host functions a contract may import, all of type (i32 × 6) -> i32 (fizzy_vm_backend.cpp). */
-export const HOST_IMPORTS = ['invoke_thunk', 'invoke_system_call'] as const;
+const HOST_IMPORTS = ['invoke_thunk', 'invoke_system_call'] as const;
 export type HostImport = (typeof HOST_IMPORTS)[number];
 
 export interface FuncType {

@@ -25,7 +25,7 @@ export const HOST_ERROR = {
 } as const;
 
 /** execution_context.hpp `stack_limit`. */
-export const STACK_LIMIT = 256;
+const STACK_LIMIT = 256;
 
 export interface StackFrame {
   /** Empty for the chain itself and for system call frames. */

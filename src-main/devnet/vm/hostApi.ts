@@ -58,7 +58,7 @@ interface Thunk {
 }
 
 /** The thunks of koinos-chain's thunk dispatcher (system_calls.cpp register_thunks), by system call name. */
-export const THUNKS: Partial<Record<SystemCallName, Thunk>> = {
+const THUNKS: Partial<Record<SystemCallName, Thunk>> = {
   nop: { run: () => undefined, notGenesis: true },
   apply_block: { run: applyFromContract('apply_block') },
   apply_transaction: { run: applyFromContract('apply_transaction') },
@@ -111,7 +111,7 @@ export const THUNKS: Partial<Record<SystemCallName, Thunk>> = {
  * System calls with no thunk in koinos-chain that mainnet answers with a contract override set at genesis (the
  * name service, get_contract_metadata): the devnet answers them natively while no override is set.
  */
-export const DEVNET_SYSTEM_CALLS: Partial<Record<SystemCallName, Thunk>> = {
+const DEVNET_SYSTEM_CALLS: Partial<Record<SystemCallName, Thunk>> = {
   get_contract_metadata: { run: getContractMetadata },
   get_contract_name: { run: getContractName },
   get_contract_address: { run: getContractAddress },
@@ -347,7 +347,7 @@ export function invokeSystemCall(ctx: ExecutionContext, sid: number, ret: Uint8A
 }
 
 /** host_api::invoke_thunk: a thunk by id without a frame or registry charge, from kernel code only. */
-export function invokeThunk(ctx: ExecutionContext, tid: number, ret: Uint8Array, args: Uint8Array): HostResult {
+function invokeThunk(ctx: ExecutionContext, tid: number, ret: Uint8Array, args: Uint8Array): HostResult {
   if (ctx.privilege() !== PRIVILEGE.kernel) {
     throw new ChainError(HOST_ERROR.insufficient_privileges, "'invoke_thunk' must be called from a system context");
   }

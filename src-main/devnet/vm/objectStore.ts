@@ -29,7 +29,7 @@ export function databaseKeyText(space: ObjectSpace, key: Uint8Array): string {
 }
 
 /** The prefix every database key of a space starts with (its serialized `space` field). */
-export function spacePrefixText(space: ObjectSpace): string {
+function spacePrefixText(space: ObjectSpace): string {
   return keyText(encode('koinos.chain.database_key', { space }));
 }
 

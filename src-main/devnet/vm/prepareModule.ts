@@ -35,10 +35,10 @@ export interface PreparedModule {
 }
 
 /** Modules kept compiled (koinos-chain `module_cache_size`). */
-export const MODULE_CACHE_SIZE = 32;
+const MODULE_CACHE_SIZE = 32;
 
 /** Largest initial memory whose instances are reused (a reuse copies the initial memory back: 1 MiB at most). */
-export const REUSED_MEMORY_PAGES = 16;
+const REUSED_MEMORY_PAGES = 16;
 
 const cache = new Map<string, PreparedModule>();
 

@@ -22,7 +22,7 @@ function equal(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 /** state.cpp assert_permissions: kernel code only system spaces; user code only its own zone's non-system spaces. */
-export function assertPermissions(ctx: ExecutionContext, space: ObjectSpace): void {
+function assertPermissions(ctx: ExecutionContext, space: ObjectSpace): void {
   if (ctx.callerPrivilege() === PRIVILEGE.kernel) {
     if (!space.system) throw new ChainError(ERROR_CODE.reversion, 'privileged code can only access system space');
   } else {

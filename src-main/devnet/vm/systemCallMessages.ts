@@ -15,7 +15,7 @@ const M = 'koinos.chain.';
 const NS = 'koinos.contracts.name_service.';
 
 /** The messages of each system call that has any. */
-export const SYSTEM_CALL_MESSAGES = {
+const SYSTEM_CALL_MESSAGES = {
   get_head_info: { result: `${M}get_head_info_result` },
   get_chain_id: { result: `${M}get_chain_id_result` },
   process_block_signature: { args: `${M}process_block_signature_arguments`, result: `${M}bool_result` },

@@ -3,7 +3,7 @@
 import { ChainError, ERROR_CODE } from '../state/chainError.ts';
 
 /** What fizzy reports for a module it cannot parse; every module error of the devnet starts with it. */
-export const MODULE_PARSE_ERROR = 'could not parse fizzy module - FizzyErrorMalformedModule';
+const MODULE_PARSE_ERROR = 'could not parse fizzy module - FizzyErrorMalformedModule';
 
 /**
  * The reversion the chain raises for a module it cannot parse (fizzy's `module_parse_exception` derives from

@@ -14,7 +14,7 @@ import { BRIDGE_PATH, EVENTS_PATH, IPC_PATH, TOKEN_FRAGMENT, TOKEN_HEADER, bridg
 import { SECURITY_HEADERS, defaultRendererDir, readRendererFile } from './rendererFiles.ts';
 
 /** The shell listens on loopback only: other machines (and other interfaces) cannot reach the wallet. */
-export const BROWSER_SHELL_HOST = '127.0.0.1';
+const BROWSER_SHELL_HOST = '127.0.0.1';
 /** Largest request body: a backup or a pasted transaction with room for JSON escaping; larger ones get HTTP 413. */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** Event streams open at once (a few tabs); more get HTTP 429 so a loop in a page cannot exhaust the process. */

@@ -7,7 +7,7 @@ import { contentSecurityPolicy, resolveRendererFile } from '../rendererFiles.ts'
 import { BRIDGE_PATH } from './bridgeScript.ts';
 
 /** The renderer's policy (src-renderer/index.html), plus what only a header can carry (frame-ancestors). */
-export const CONTENT_SECURITY_POLICY = contentSecurityPolicy(false);
+const CONTENT_SECURITY_POLICY = contentSecurityPolicy(false);
 
 /** Headers of every response: no framing, no sniffing, no referrer, nothing cached (the page and bridge change per launch). */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
@@ -30,7 +30,7 @@ export function defaultRendererDir(): string {
 }
 
 /** Adds the bridge script before the page's first <script> (module scripts run after a classic one that precedes them). */
-export function injectBridge(html: string): string {
+function injectBridge(html: string): string {
   const tag = `<script src="${BRIDGE_PATH}"></script>`;
   const first = html.search(/<script\b/i);
   if (first >= 0) return `${html.slice(0, first)}${tag}\n    ${html.slice(first)}`;

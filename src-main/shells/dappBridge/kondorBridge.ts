@@ -15,7 +15,7 @@ export interface BridgeWindow {
 }
 
 /** Requests waiting for the wallet at once; more are answered with an error (a page cannot pile up work in main). */
-export const MAX_IN_FLIGHT = 16;
+const MAX_IN_FLIGHT = 16;
 const MAX_ID_CHARS = 200;
 
 /**

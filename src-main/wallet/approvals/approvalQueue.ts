@@ -17,7 +17,7 @@ export const WALLET_ORIGIN = 'This wallet';
 /** How long a request waits for a decision. */
 export const APPROVAL_TTL_MS = 5 * 60_000;
 /** How long an approval can be used to sign after it was given (the dry run and the send follow at once). */
-export const GRANT_TTL_MS = 2 * 60_000;
+const GRANT_TTL_MS = 2 * 60_000;
 
 /**
  * Who decides. `dialog`: main shows the request on a surface it draws itself (Electron's native dialog) and the

@@ -86,7 +86,7 @@ function effectsText(request: ApprovalRequest, effects: TransactionEffects, wher
 }
 
 /** One event as a line: its sentence (a token event), else its name, contract and decoded data. */
-export function eventLine(event: DecodedEvent): string {
+function eventLine(event: DecodedEvent): string {
   if (event.summary) return event.summary;
   const data = event.data === null || event.data === undefined || event.data === '' ? '' : ` ${JSON.stringify(event.data)}`;
   return `${event.name}${event.contract ? ` from ${event.contract}` : ''}${data}`;

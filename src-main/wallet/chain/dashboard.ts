@@ -29,7 +29,7 @@ export function msUntilFullMana(current: bigint, max: bigint): bigint {
  * refuses `balance_of`, what happened instead, so that one such token does not hide the others.
  * @throws node errors, and any error of KOIN or VHP.
  */
-export async function balanceOrProblem(node: KoinosNode, token: TokenInfo, owner: Uint8Array): Promise<TokenBalance> {
+async function balanceOrProblem(node: KoinosNode, token: TokenInfo, owner: Uint8Array): Promise<TokenBalance> {
   try {
     return { token, balance: (await tokenBalance(node, token, owner)).toString() };
   } catch (error) {

@@ -28,7 +28,7 @@ export interface HistoryExportRequest {
  * The rows of one record: one per entry, oldest entry first. The mana a transaction used is on its first row only, so
  * that a sum of the column is the mana spent.
  */
-export function recordRows(record: HistoryRecord, nameOf: (address: string) => string | undefined = () => undefined): ExportRow[] {
+function recordRows(record: HistoryRecord, nameOf: (address: string) => string | undefined = () => undefined): ExportRow[] {
   const entries = record.entries.length > 0 ? record.entries : [{ kind: 'call' as const, name: 'transaction' }];
   return entries.map((entry, index) => {
     const decimals = entry.token?.decimals;

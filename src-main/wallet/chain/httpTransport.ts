@@ -7,9 +7,9 @@ import { redactSecret, redactUrl } from './redactUrl.ts';
 /** How long a read waits for the node by default. */
 export const DEFAULT_TIMEOUT_MS = 10_000;
 /** Delays before the retries of a read whose connection failed (so at most three attempts). */
-export const READ_RETRY_DELAYS_MS: readonly number[] = [150, 500];
+const READ_RETRY_DELAYS_MS: readonly number[] = [150, 500];
 /** Larger answers are refused before they are parsed (a history page of 500 records stays far below). */
-export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 
 export interface HttpRequest {
   url: string;

@@ -15,7 +15,7 @@ import { isMissingContract, isTransportError } from './standardContracts.ts';
 import type { TokenService } from './tokens.ts';
 
 /** Entry points (sha256 of the name, first 4 bytes) of the two name contracts. */
-export const NAME_ENTRY_POINTS = {
+const NAME_ENTRY_POINTS = {
   nicknames_get_address: 0xa61ae5e8,
   nicknames_get_main_token: 0x3ecda7bf,
   kap_get_name: 0xe5070a16,

@@ -13,14 +13,14 @@ import { KoinosNode } from './koinosNode.ts';
 import { isSecretQueryName } from './redactUrl.ts';
 
 /** A head block time this far behind the clock means the chain or the node is stuck (blocks come every ~3 s). */
-export const STALE_AFTER_MS = 3 * 60_000;
+const STALE_AFTER_MS = 3 * 60_000;
 
 export const LOCAL_NETWORK_ID = 'local';
 export const TESTNET_NETWORK_ID = 'testnet';
 export const MAINNET_NETWORK_ID = 'mainnet';
 
 /** The public endpoints (protocol facts §5): JSON-RPC only, as the wallet needs nothing else. */
-export const BUILT_IN_NETWORKS: readonly Omit<NetworkInfo, 'hasApiKey'>[] = [
+const BUILT_IN_NETWORKS: readonly Omit<NetworkInfo, 'hasApiKey'>[] = [
   { id: TESTNET_NETWORK_ID, name: 'Testnet (Harbinger)', kind: 'testnet', jsonRpcUrl: 'https://harbinger-api.koinos.io' },
   { id: MAINNET_NETWORK_ID, name: 'Mainnet', kind: 'mainnet', jsonRpcUrl: 'https://api.koinos.io' },
 ];

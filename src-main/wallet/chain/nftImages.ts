@@ -11,7 +11,7 @@ import { resolvePublic, type CheckedAddress, type RefusedAddress, type ResolvePu
 import { redactUrl } from './redactUrl.ts';
 
 /** Largest image fetched (a bigger one is refused while it downloads, not after). */
-export const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
+const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
 /** Largest metadata JSON fetched or read from the chain. */
 export const MAX_METADATA_BYTES = 64 * 1024;
 /** How long one fetch (all its redirects included) may take. */

@@ -16,9 +16,9 @@ import { AddedContracts, checkContractReached, contractAddress, isMissingContrac
 /** Token ids asked for per get_tokens_by_owner call. */
 const PAGE = 100;
 /** Most tokens listed per collection and account: a screen of thousands helps nobody and costs a read each. */
-export const MAX_TOKENS_PER_COLLECTION = 500;
+const MAX_TOKENS_PER_COLLECTION = 500;
 /** Longest token id accepted (koinosbox's collections allow 32 bytes; the standard sets no bound). */
-export const MAX_TOKEN_ID_BYTES = 128;
+const MAX_TOKEN_ID_BYTES = 128;
 /** Metadata read at once (each may be a fetch). */
 const METADATA_CONCURRENCY = 8;
 /** Off-chain metadata documents kept (each at most MAX_METADATA_BYTES). */

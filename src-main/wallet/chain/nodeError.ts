@@ -16,7 +16,7 @@ export interface NodeErrorAnswer {
  * The node's answer kept as the cause of the WalletError it became: its chain error code (from the error data, or read
  * from the words of a refusal that carries none, see UPSTREAM_TEXTS) is the structured signal callers check.
  */
-export class NodeRefusal extends Error {
+class NodeRefusal extends Error {
   override readonly name = 'NodeRefusal';
   /** Koinos chain error code (koinos/chain/error.proto), when the answer had one or its words name one. */
   readonly chainCode?: number;

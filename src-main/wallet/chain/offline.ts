@@ -24,7 +24,7 @@ import { planTransfer, type TransferRequest } from './transferPlan.ts';
 import { authorizesByContract, isKnownSharer, partiesOf, signaturesNeeded, type SharerOverrides } from './payer.ts';
 
 /** rc_limit of an exported transfer when none is set by hand: a tenth of the available mana, as koinos-cli does. */
-export const EXPORT_RC_SHARE = 10n;
+const EXPORT_RC_SHARE = 10n;
 
 export interface OfflineServiceOptions {
   networks: NetworkService;
@@ -59,7 +59,7 @@ export interface NetworkFacts {
  * Reads a transaction as base64 (bare or a JSON string) or JSON (the node's form, or with decoded token operations).
  * @throws WalletError INVALID_TRANSACTION / INVALID_JSON saying what was expected and what was found.
  */
-export function readTransaction(input: string): Transaction {
+function readTransaction(input: string): Transaction {
   if (typeof input !== 'string' || input.trim() === '') throw new WalletError('INVALID_TRANSACTION', 'expected a transaction as base64 or JSON, got nothing');
   if (input.length > 2_000_000) throw new WalletError('INVALID_TRANSACTION', `expected a transaction of at most 2 MB of text, got ${input.length} characters`);
   const tx = parseTransactionText(input);
@@ -74,7 +74,7 @@ export function readTransaction(input: string): Transaction {
  * when absent, as on a computer that never chose one).
  * @throws WalletError INVALID_TRANSACTION when the header's nonce is not a nonce.
  */
-export function inspectTransaction(tx: Transaction, tokens: readonly TokenInfo[], facts: NetworkFacts = {}): InspectedTransaction {
+function inspectTransaction(tx: Transaction, tokens: readonly TokenInfo[], facts: NetworkFacts = {}): InspectedTransaction {
   const header = tx.header!;
   const check = checkTransaction(tx);
   const warnings: TransactionWarning[] = [];

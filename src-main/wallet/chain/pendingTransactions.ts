@@ -29,7 +29,7 @@ export interface PendingTransaction {
 }
 
 /** The account whose nonce the transaction uses: its payee when it names one, else its payer (as koinos-chain checks it). */
-export function nonceAccountOf(entry: PendingTransaction): string {
+function nonceAccountOf(entry: PendingTransaction): string {
   const payee = entry.transaction.header?.payee;
   return payee && payee.length > 0 ? bytesToJson(payee, BTYPE.ADDRESS) : entry.payer;
 }

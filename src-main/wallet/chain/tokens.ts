@@ -12,7 +12,7 @@ import type { NetworkService } from './networks.ts';
 import { AddedContracts, checkContractReached, contractAddress, nodeSaid, whatItDid } from './standardContracts.ts';
 
 /** The system tokens, by the name the chain's name service knows them. */
-export const SYSTEM_TOKENS = ['koin', 'vhp'] as const;
+const SYSTEM_TOKENS = ['koin', 'vhp'] as const;
 export type SystemToken = (typeof SYSTEM_TOKENS)[number];
 
 /** How long resolved system token addresses are reused before asking the node again. */

@@ -3,17 +3,16 @@
 // chain is, asked of the networks themselves (their chain IDs now), never assumed from a name.
 import { BTYPE, bytesToJson } from '../../koinos/codec.ts';
 import { WalletError, causeText, describe } from '../../koinos/errors.ts';
-import { isAddress } from '../../koinos/address.ts';
 import type { NetworkInfo } from '../chain/types.ts';
 import type { KoinosNode } from '../chain/koinosNode.ts';
 import type { NetworkService } from '../chain/networks.ts';
 
 /** The namespace of Koinos chains. */
-export const KOINOS_NAMESPACE = 'koinos';
+const KOINOS_NAMESPACE = 'koinos';
 /** Mainnet's chain reference. */
-export const MAINNET_CHAIN = 'koinos:EiBZK_GGVP0H_fXVAM3j6EAuz3-B-l3e';
+const MAINNET_CHAIN = 'koinos:EiBZK_GGVP0H_fXVAM3j6EAuz3-B-l3e';
 /** Harbinger's references: the one of the CAIP document and SDK ≤ 0.0.x, and the relaunched testnet's (SDK 0.1.4). */
-export const HARBINGER_CHAINS: readonly string[] = ['koinos:EiAAKqFi-puoXnuJTdn7qBGGJa8yd-dc', 'koinos:EiBncD4pKRIQWco_WRqo5Q-xnXR7JuO3'];
+const HARBINGER_CHAINS: readonly string[] = ['koinos:EiAAKqFi-puoXnuJTdn7qBGGJa8yd-dc', 'koinos:EiBncD4pKRIQWco_WRqo5Q-xnXR7JuO3'];
 
 const CHAIN = /^koinos:[A-Za-z0-9_-]{32}$/;
 
@@ -29,23 +28,6 @@ export function chainOf(chainId: Uint8Array): string {
 /** True when `text` is a Koinos CAIP-2 chain. */
 export function isKoinosChain(text: unknown): text is string {
   return typeof text === 'string' && CHAIN.test(text);
-}
-
-/** A CAIP-10 account of a chain: `koinos:<reference>:<address>`. */
-export function accountOf(chain: string, address: string): string {
-  return `${chain}:${address}`;
-}
-
-/**
- * The chain and address of a CAIP-10 account.
- * @throws WalletError INVALID_ARGUMENT when it is not `koinos:<reference>:<address>`.
- */
-export function parseAccount(text: string): { chain: string; address: string } {
-  const at = text.lastIndexOf(':');
-  const chain = text.slice(0, at);
-  const address = text.slice(at + 1);
-  if (!isKoinosChain(chain) || !isAddress(address)) throw new WalletError('INVALID_ARGUMENT', `expected an account such as "koinos:<chain>:<address>", got ${describe(text)}`);
-  return { chain, address };
 }
 
 /** A network of the wallet that is the chain, and its node. */

@@ -15,7 +15,7 @@ import { readTokenInfo } from '../chain/tokens.ts';
 import type { ChainNetwork } from './chains.ts';
 
 /** A dry run emits at most a few dozen events; more than this many are summed up in one line, not decoded. */
-export const MAX_SHOWN_EVENTS = 100;
+const MAX_SHOWN_EVENTS = 100;
 
 /** The sentence of a token event (`token.transfer_event`, `mint`, `burn`), or undefined for any other event. */
 function tokenEventSummary(event: EventData, token: TokenInfo | undefined): string | undefined {

@@ -31,8 +31,3 @@ export function isDappMethod(name: unknown): name is DappMethod {
   return typeof name === 'string' && Object.hasOwn(DAPP_METHODS, name);
 }
 
-/** The methods a grant may hold, of those a dApp asked for: known and not refused, in the catalog's order. */
-export function grantableMethods(requested: readonly string[]): DappMethod[] {
-  const asked = new Set(requested);
-  return (Object.keys(DAPP_METHODS) as DappMethod[]).filter((m) => asked.has(m) && DAPP_METHODS[m] !== 'refused');
-}

@@ -13,11 +13,11 @@ import type { DappMethod } from './dappMethods.ts';
 /** At most this many ids or blocks per call. */
 const MAX_ITEMS = 100;
 /** The longest waitForTransaction waits, whatever the dApp asks. */
-export const MAX_WAIT_MS = 60_000;
+const MAX_WAIT_MS = 60_000;
 const WAIT_POLL_MS = 300;
 
 /** JSON-RPC methods koinos_JsonRpcCall may reach: reads only (writes go through the wallet's own methods). */
-export const READ_RPC_METHODS: ReadonlySet<string> = new Set([
+const READ_RPC_METHODS: ReadonlySet<string> = new Set([
   'chain.get_head_info',
   'chain.get_chain_id',
   'chain.get_account_nonce',

@@ -97,7 +97,7 @@ export function dappDecoder(ctx: ChainNetwork, abis: unknown): ContractDecoder {
 }
 
 /** The operations decoded (token calls by the token ABI; others by the dApp's ABI, else the node's) and who has an ABI. */
-export async function decodeDappOperations(ctx: ChainNetwork, tx: Transaction, sources: OperationSources): Promise<{ operations: DecodedOperation[]; withAbi: string[] }> {
+async function decodeDappOperations(ctx: ChainNetwork, tx: Transaction, sources: OperationSources): Promise<{ operations: DecodedOperation[]; withAbi: string[] }> {
   const decoder = dappDecoder(ctx, sources.dappAbis);
   const withAbi: string[] = [];
   const operations: DecodedOperation[] = [];

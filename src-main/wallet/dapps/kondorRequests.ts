@@ -49,7 +49,7 @@ const TO_METHOD: Record<Exclude<KondorCommand, 'getAccounts'>, ((args: Args) => 
 };
 
 /** The methods a kondor page's grant holds: every one its commands map to (kondor-js asks for no subset). */
-export const KONDOR_GRANT_METHODS: readonly DappMethod[] = [
+const KONDOR_GRANT_METHODS: readonly DappMethod[] = [
   'koinos_signTransaction',
   'koinos_signAndSendTransaction',
   'koinos_signMessage',

@@ -14,8 +14,8 @@ import type { DappStore, StoredGrant } from './dappStore.ts';
 import { FileKeyValueStorage } from './walletConnectStorage.ts';
 
 /** WalletConnect's public relay (core 2.25's default). */
-export const PUBLIC_RELAY_URL = 'wss://relay.walletconnect.org';
-export const WALLETCONNECT_FILE = 'walletconnect.json';
+const PUBLIC_RELAY_URL = 'wss://relay.walletconnect.org';
+const WALLETCONNECT_FILE = 'walletconnect.json';
 /** How long the relay may take to accept the wallet or a pairing. */
 const CONNECT_TIMEOUT_MS = 15_000;
 

@@ -16,7 +16,7 @@ function amountText(entry: HistoryEntry): string {
 }
 
 /** What a transaction did, as the start of a sentence: `Sending 1.5 KOIN to 1Abc…`. */
-export function transactionSummary(entries: readonly HistoryEntry[], transactionId: string): string {
+function transactionSummary(entries: readonly HistoryEntry[], transactionId: string): string {
   const movement = entries.find((e) => e.kind === 'sent' || e.kind === 'burned' || e.kind === 'minted' || e.kind === 'approved');
   if (movement?.kind === 'sent') return `Sending ${amountText(movement)}${movement.counterparty ? ` to ${shortId(movement.counterparty)}` : ''}`;
   if (movement?.kind === 'burned') return `Burning ${amountText(movement)}`;

@@ -4,10 +4,10 @@ import type { AccountKind } from './types.ts';
 import { WalletError } from '../../koinos/errors.ts';
 import { MIN_SCRYPT_LOG_N, deriveKey, newSalt, open, scryptParamsProblem, seal, zero, type ScryptCost, type ScryptParams } from './vaultCrypto.ts';
 
-export const BACKUP_FORMAT = 'koinos-wallet-backup';
-export const BACKUP_VERSION = 1;
+const BACKUP_FORMAT = 'koinos-wallet-backup';
+const BACKUP_VERSION = 1;
 /** A backup of thousands of accounts stays far below this; anything larger is refused before any work. */
-export const MAX_BACKUP_CHARS = 4 * 1024 * 1024;
+const MAX_BACKUP_CHARS = 4 * 1024 * 1024;
 
 export interface BackupAccount {
   name: string;

@@ -5,9 +5,9 @@ import { open, readFile, stat, unlink } from 'node:fs/promises';
 import { WalletError } from '../../koinos/errors.ts';
 
 /** How long a process waits for another one's lock before it gives up (a commit holds it for milliseconds). */
-export const LOCK_WAIT_MS = 5_000;
+const LOCK_WAIT_MS = 5_000;
 /** A lock older than this was left by a process that died mid-commit (no write takes this long). */
-export const LOCK_STALE_MS = 30_000;
+const LOCK_STALE_MS = 30_000;
 
 function isAlive(pid: number): boolean {
   try {

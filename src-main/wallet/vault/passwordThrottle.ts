@@ -5,9 +5,9 @@ import { resolve } from 'node:path';
 import { WalletError } from '../../koinos/errors.ts';
 
 /** Wrong passwords in a row that cost no wait. */
-export const FREE_ATTEMPTS = 3;
+const FREE_ATTEMPTS = 3;
 /** The wait after the first wrong password beyond the free ones; it doubles with each further one. */
-export const FIRST_WAIT_MS = 1_000;
+const FIRST_WAIT_MS = 1_000;
 /** The longest wait. */
 export const MAX_WAIT_MS = 5 * 60_000;
 

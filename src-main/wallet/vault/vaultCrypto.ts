@@ -19,7 +19,7 @@ export const MIN_SCRYPT_LOG_N = 15;
 /** The ceiling calibration never exceeds (memory: 128 * N * r bytes = 1 GB at 2^20). */
 export const MAX_SCRYPT_LOG_N = 20;
 /** The time one unlock should take on the machine that created the wallet. */
-export const TARGET_UNLOCK_MS = 250;
+const TARGET_UNLOCK_MS = 250;
 
 const KEY_LENGTH = 32;
 const NONCE_LENGTH = 12;
@@ -137,8 +137,8 @@ export function zero(bytes: Uint8Array | undefined): void {
 }
 
 /** The block size and parallelism of every scrypt run the wallet makes (and so the only ones it reads back). */
-export const SCRYPT_R = 8;
-export const SCRYPT_P = 1;
+const SCRYPT_R = 8;
+const SCRYPT_P = 1;
 
 const logText = (n: number): string => (Number.isInteger(n) && n > 0 && (n & (n - 1)) === 0 ? `2^${Math.log2(n)}` : String(n));
 

@@ -11,11 +11,11 @@ import { withFileLock } from './fileLock.ts';
 import type { WriteFile } from './secretStore.ts';
 import { MIN_SCRYPT_LOG_N, scryptParamsProblem, type ScryptParams } from './vaultCrypto.ts';
 
-export const WALLET_FILE_NAME = 'wallet.json';
+const WALLET_FILE_NAME = 'wallet.json';
 export const KEY_FILE_NAME = 'vault-keys.json';
-export const WALLET_FILE_VERSION = 1;
+const WALLET_FILE_VERSION = 1;
 
-export const DEFAULT_SETTINGS: Readonly<VaultSettings> = Object.freeze({ autoLockMinutes: 5, theme: 'system' });
+const DEFAULT_SETTINGS: Readonly<VaultSettings> = Object.freeze({ autoLockMinutes: 5, theme: 'system' });
 
 export interface AccountRecord {
   id: string;
@@ -201,7 +201,7 @@ async function makeFoldersOrFail(dataDir: string): Promise<void> {
  * check: the vault commits through {@link commitWalletFile}.
  * @throws WalletError STORAGE_FAILED when the write fails; the previous file is then intact.
  */
-export async function writeWalletFile(dataDir: string, file: WalletFile, writeFile: WriteFile = writeFileAtomic): Promise<void> {
+async function writeWalletFile(dataDir: string, file: WalletFile, writeFile: WriteFile = writeFileAtomic): Promise<void> {
   const path = join(dataDir, WALLET_FILE_NAME);
   try {
     await makeFolders(dataDir, 0o700);
