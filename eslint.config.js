@@ -27,39 +27,65 @@ export const RENDERER_SAFE_KOINOS = [
 const SAFE = `src-main/(?:ipc/contract|koinos/(?:${RENDERER_SAFE_KOINOS.join('|')}))(?:\\.ts)?$`;
 
 /** Packages that hold or use secrets, or need Node or Electron: never in the renderer or the protocol library's safe part. */
-const MAIN_ONLY_PACKAGES = ['electron', '@github/keytar', 'keytar', '@noble/secp256k1', 'tiny-secp256k1', '@scure/bip32', '@scure/bip39', 'classic-level'];
+const MAIN_ONLY_PACKAGES = [
+  'electron',
+  '@github/keytar',
+  'keytar',
+  '@noble/secp256k1',
+  'tiny-secp256k1',
+  '@scure/bip32',
+  '@scure/bip39',
+  'classic-level',
+];
 
 const NODE_BUILTINS = builtinModules.filter((name) => !name.startsWith('_'));
 
 const nodeImports = {
-  paths: NODE_BUILTINS.map((name) => ({ name, message: 'Node built-ins do not exist in the renderer, and src-main/koinos must stay runnable anywhere.' })),
+  paths: NODE_BUILTINS.map((name) => ({
+    name,
+    message: 'Node built-ins do not exist in the renderer, and src-main/koinos must stay runnable anywhere.',
+  })),
   regex: '^node:',
   message: 'node:* modules do not exist in the renderer, and src-main/koinos must stay runnable anywhere.',
 };
 
 /** The shell, wallet and CLI rooms of src-main, and the renderer: the devnet imports none of them. */
 const DEVNET_OUTSIDE = [
-  { regex: '^(?:\\.\\./)+(?:wallet|ipc|shells|cli)(?:/|$)', message: 'The devnet is a library: it imports nothing of src-main/wallet, ipc, shells or cli.' },
+  {
+    regex: '^(?:\\.\\./)+(?:wallet|ipc|shells|cli)(?:/|$)',
+    message: 'The devnet is a library: it imports nothing of src-main/wallet, ipc, shells or cli.',
+  },
   { regex: '(?:^|/)src-renderer(?:/|$)', message: 'The devnet is a library: it imports nothing of the renderer.' },
 ];
 
 /** Below the node (chain, state, store, vm, contracts): neither the servers nor the node's own modules. */
 const DEVNET_BELOW_NODE = [
-  { regex: '^(?:\\.\\./)+server/', message: 'Only the node and the servers stand above the chain: chain/, state/, store/, vm/ and contracts/ never import devnet/server/.' },
+  {
+    regex: '^(?:\\.\\./)+server/',
+    message:
+      'Only the node and the servers stand above the chain: chain/, state/, store/, vm/ and contracts/ never import devnet/server/.',
+  },
   {
     regex: '^\\.\\./(?:\\.\\./)?(?:node|config|methodTable|chainReader|developerMethods|methods)(?:\\.ts)?$',
-    message: 'chain/, state/, store/, vm/ and contracts/ sit below the node: they never import node.ts or its parts (config, methodTable, chainReader, developerMethods, methods).',
+    message:
+      'chain/, state/, store/, vm/ and contracts/ sit below the node: they never import node.ts or its parts (config, methodTable, chainReader, developerMethods, methods).',
   },
 ];
 
 /** What the state layer runs under: the chain and the contracts use state/, never the other way. */
-const DEVNET_STATE = [{ regex: '^\\.\\./(?:chain|contracts)/', message: 'state/ is what transactions run against: it never imports chain/ or contracts/.' }];
+const DEVNET_STATE = [
+  {
+    regex: '^\\.\\./(?:chain|contracts)/',
+    message: 'state/ is what transactions run against: it never imports chain/ or contracts/.',
+  },
+];
 
 /** The WebAssembly host is a library: koinos, itself, and two ports (the chain's error, the store's key text). */
 const DEVNET_VM = [
   {
     regex: '^\\.\\./(?!\\.\\./koinos/|state/chainError\\.ts$|store/storeKeys\\.ts$)',
-    message: 'vm/ imports only src-main/koinos, vm/ itself, state/chainError.ts and store/storeKeys.ts; the chain reaches it through its ports (executionContext.ts).',
+    message:
+      'vm/ imports only src-main/koinos, vm/ itself, state/chainError.ts and store/storeKeys.ts; the chain reaches it through its ports (executionContext.ts).',
   },
 ];
 
@@ -77,7 +103,11 @@ export const WALLET_IPC_FACE = ['src-main/wallet/walletApp.ts', 'src-main/wallet
 
 /** src-main/koinos is the bottom layer: the protocol as a library, for every other room of src-main. */
 const KOINOS_BELOW_ALL = [
-  { regex: '^\\.\\./(?:wallet|devnet|ipc|cli|shells)(?:/|$)', message: 'src-main/koinos is the protocol library under every other room: it imports nothing of wallet, devnet, ipc, cli or shells.' },
+  {
+    regex: '^\\.\\./(?:wallet|devnet|ipc|cli|shells)(?:/|$)',
+    message:
+      'src-main/koinos is the protocol library under every other room: it imports nothing of wallet, devnet, ipc, cli or shells.',
+  },
 ];
 
 /** The wallet is below its front ends: the shells and the CLI use it, never the other way. */
@@ -91,10 +121,14 @@ const BELOW_FRONT_ENDS = (who) => ({
  * wallet's type modules and the protocol library, never a service, a shell, the CLI or the devnet.
  */
 const IPC_FENCE = [
-  { regex: '(?:^|/)(?:shells|cli|devnet)/', message: 'src-main/ipc is the contract between the window and main: it imports nothing of shells, cli or devnet.' },
+  {
+    regex: '(?:^|/)(?:shells|cli|devnet)/',
+    message: 'src-main/ipc is the contract between the window and main: it imports nothing of shells, cli or devnet.',
+  },
   {
     regex: '(?:^|/)wallet/(?!(?:.*/)?(?:types|addressBookTypes)\\.ts$)',
-    message: 'src-main/ipc imports only the wallet\'s type modules (src-main/wallet/**/types.ts), never its services: the wallet implements the contract (walletChannels.ts), not the reverse.',
+    message:
+      "src-main/ipc imports only the wallet's type modules (src-main/wallet/**/types.ts), never its services: the wallet implements the contract (walletChannels.ts), not the reverse.",
   },
 ];
 
@@ -119,7 +153,10 @@ function restrict(patterns, paths = []) {
   return { 'no-restricted-imports': ['error', { paths, patterns }] };
 }
 
-const SHELL_PACKAGES = ['electron', '@github/keytar', 'keytar'].map((name) => ({ name, message: 'The devnet is a library: no Electron, no keychain.' }));
+const SHELL_PACKAGES = ['electron', '@github/keytar', 'keytar'].map((name) => ({
+  name,
+  message: 'The devnet is a library: no Electron, no keychain.',
+}));
 
 export default [
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'src-main/koinos/generated/**'] },
@@ -140,7 +177,10 @@ export default [
         {
           paths: [
             ...nodeImports.paths,
-            ...MAIN_ONLY_PACKAGES.map((name) => ({ name, message: 'Keys, keychains and Node stay in the main process.' })),
+            ...MAIN_ONLY_PACKAGES.map((name) => ({
+              name,
+              message: 'Keys, keychains and Node stay in the main process.',
+            })),
           ],
           patterns: [
             { regex: nodeImports.regex, message: nodeImports.message },
@@ -162,7 +202,10 @@ export default [
         {
           paths: [
             ...nodeImports.paths,
-            ...['electron', '@github/keytar', 'keytar', 'classic-level'].map((name) => ({ name, message: 'src-main/koinos is the pure protocol library.' })),
+            ...['electron', '@github/keytar', 'keytar', 'classic-level'].map((name) => ({
+              name,
+              message: 'src-main/koinos is the pure protocol library.',
+            })),
           ],
           patterns: [{ regex: nodeImports.regex, message: nodeImports.message }, ...KOINOS_BELOW_ALL],
         },
@@ -178,12 +221,19 @@ export default [
         {
           paths: [
             ...nodeImports.paths,
-            ...MAIN_ONLY_PACKAGES.map((name) => ({ name, message: 'This module is imported by the renderer: keep keys out of it.' })),
+            ...MAIN_ONLY_PACKAGES.map((name) => ({
+              name,
+              message: 'This module is imported by the renderer: keep keys out of it.',
+            })),
           ],
           patterns: [
             { regex: nodeImports.regex, message: nodeImports.message },
             ...KOINOS_BELOW_ALL,
-            { regex: '(?:^|/)(?:keys|transaction|signingChecks)(?:\\.ts)?$', message: 'This module is imported by the renderer: it must not import signing code (keys.ts, transaction.ts).' },
+            {
+              regex: '(?:^|/)(?:keys|transaction|signingChecks)(?:\\.ts)?$',
+              message:
+                'This module is imported by the renderer: it must not import signing code (keys.ts, transaction.ts).',
+            },
           ],
         },
       ],
@@ -211,7 +261,11 @@ export default [
     // The wallet starts and talks to the devnet; it does not reach into its internals.
     // Its services do not know the IPC contract: only the files that implement it do (WALLET_IPC_FACE, below).
     files: ['src-main/wallet/**/*.ts'],
-    rules: restrict([devnetEntriesOnly(WALLET_DEVNET_ENTRIES, 'The wallet'), ipcFenced('The wallet'), BELOW_FRONT_ENDS('The wallet')]),
+    rules: restrict([
+      devnetEntriesOnly(WALLET_DEVNET_ENTRIES, 'The wallet'),
+      ipcFenced('The wallet'),
+      BELOW_FRONT_ENDS('The wallet'),
+    ]),
   },
   {
     files: WALLET_IPC_FACE,
@@ -224,6 +278,14 @@ export default [
   {
     // The CLI shares the wallet's services and types, not the window's contract.
     files: ['src-main/cli/**/*.ts'],
-    rules: restrict([devnetEntriesOnly(CLI_DEVNET_ENTRIES, 'The CLI'), ipcFenced('The CLI'), { regex: '(?:^|/)shells/', message: 'The CLI is a front end beside the shells: it imports nothing of src-main/shells (what both need lives in the wallet).' }]),
+    rules: restrict([
+      devnetEntriesOnly(CLI_DEVNET_ENTRIES, 'The CLI'),
+      ipcFenced('The CLI'),
+      {
+        regex: '(?:^|/)shells/',
+        message:
+          'The CLI is a front end beside the shells: it imports nothing of src-main/shells (what both need lives in the wallet).',
+      },
+    ]),
   },
 ];

@@ -17,7 +17,11 @@ function protoFiles(dir, prefix = '') {
     .readdirSync(dir, { withFileTypes: true })
     .sort((a, b) => a.name.localeCompare(b.name))
     .flatMap((e) =>
-      e.isDirectory() ? protoFiles(path.join(dir, e.name), `${prefix}${e.name}/`) : e.name.endsWith('.proto') ? [`${prefix}${e.name}`] : [],
+      e.isDirectory()
+        ? protoFiles(path.join(dir, e.name), `${prefix}${e.name}/`)
+        : e.name.endsWith('.proto')
+          ? [`${prefix}${e.name}`]
+          : [],
     );
 }
 
@@ -79,14 +83,29 @@ function interfaceName(fullName) {
 }
 
 const SCALAR_TS = {
-  double: 'number', float: 'number', int32: 'number', uint32: 'number', sint32: 'number', fixed32: 'number', sfixed32: 'number',
-  int64: 'bigint', uint64: 'bigint', sint64: 'bigint', fixed64: 'bigint', sfixed64: 'bigint',
-  bool: 'boolean', string: 'string', bytes: 'Uint8Array',
+  double: 'number',
+  float: 'number',
+  int32: 'number',
+  uint32: 'number',
+  sint32: 'number',
+  fixed32: 'number',
+  sfixed32: 'number',
+  int64: 'bigint',
+  uint64: 'bigint',
+  sint64: 'bigint',
+  fixed64: 'bigint',
+  sfixed64: 'bigint',
+  bool: 'boolean',
+  string: 'string',
+  bytes: 'Uint8Array',
 };
 
 /** Every message type of a reflection namespace, depth first in declaration order. */
 function messageTypes(ns) {
-  return ns.nestedArray.flatMap((item) => [...(item instanceof protobuf.Type ? [item] : []), ...(item.nestedArray ? messageTypes(item) : [])]);
+  return ns.nestedArray.flatMap((item) => [
+    ...(item instanceof protobuf.Type ? [item] : []),
+    ...(item.nestedArray ? messageTypes(item) : []),
+  ]);
 }
 
 /**
@@ -115,7 +134,11 @@ export function compileMessages() {
       const resolved = field.resolvedType;
       const options = field.options ?? {};
       const ts =
-        resolved instanceof protobuf.Type ? interfaceName(resolved.fullName.slice(1)) : resolved instanceof protobuf.Enum ? 'number' : SCALAR_TS[field.type];
+        resolved instanceof protobuf.Type
+          ? interfaceName(resolved.fullName.slice(1))
+          : resolved instanceof protobuf.Enum
+            ? 'number'
+            : SCALAR_TS[field.type];
       if (ts === undefined) throw new Error(`unsupported protobuf type ${field.type} in ${fullName}.${field.name}`);
       const presence = resolved instanceof protobuf.Type || Boolean(options.proto3_optional) || field.partOf !== null;
       if (field.repeated) lines.push(`  ${field.name}: ${ts}[];`);
@@ -123,12 +146,16 @@ export function compileMessages() {
     }
     lines.push('}', '');
   }
-  lines.push('/** Every message type of proto/ by its full name (the names encode, decode, toJson and fromJson take). */');
+  lines.push(
+    '/** Every message type of proto/ by its full name (the names encode, decode, toJson and fromJson take). */',
+  );
   lines.push('export interface MessageMap {');
   for (const { fullName } of types) lines.push(`  '${fullName}': ${interfaceName(fullName)};`);
   lines.push('}', '');
   const names = new Set(types.map((t) => t.fullName));
-  lines.push('/** Every `service.method` of koinos.rpc that has both a request and a response message, with their type names. */');
+  lines.push(
+    '/** Every `service.method` of koinos.rpc that has both a request and a response message, with their type names. */',
+  );
   lines.push('export interface RpcMethods {');
   for (const { fullName } of types) {
     const match = /^koinos\.rpc\.([a-z_]+)\.([a-z_0-9]+)_request$/.exec(fullName);
@@ -144,7 +171,10 @@ export function compileMessages() {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   fs.mkdirSync(path.dirname(out), { recursive: true });
-  for (const [file, text] of [[out, compile()], [messagesOut, compileMessages()]]) {
+  for (const [file, text] of [
+    [out, compile()],
+    [messagesOut, compileMessages()],
+  ]) {
     fs.writeFileSync(file, text);
     console.log(`wrote ${path.relative(process.cwd(), file)}`);
   }

@@ -34,7 +34,10 @@ describe('README', () => {
     expect(docs).toHaveLength(3);
     const [key, review, check] = docs;
     expect(review.note).toMatch(/no id .* yet/);
-    expect(review.operations[0].call_contract).toMatchObject({ entry_point: 'transfer', args: { from: key.address, value: '150000000' } });
+    expect(review.operations[0].call_contract).toMatchObject({
+      entry_point: 'transfer',
+      args: { from: key.address, value: '150000000' },
+    });
     expect(check).toMatchObject({ id_matches: true, operation_merkle_root_matches: true, signers: [key.address] });
   });
 

@@ -33,13 +33,17 @@ let cache: VectorFile | undefined;
 export function loadVectors(): VectorFile {
   if (cache) return cache;
   if (!existsSync(VECTORS_PATH)) {
-    throw new Error(`Known-answer vectors not found at ${VECTORS_PATH}: the repository keeps them there (test/vectors/koinos.json).`);
+    throw new Error(
+      `Known-answer vectors not found at ${VECTORS_PATH}: the repository keeps them there (test/vectors/koinos.json).`,
+    );
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(VECTORS_PATH, 'utf8'));
   } catch (cause) {
-    throw new Error(`Known-answer vectors at ${VECTORS_PATH} are not valid JSON: ${(cause as Error).message}`, { cause });
+    throw new Error(`Known-answer vectors at ${VECTORS_PATH} are not valid JSON: ${(cause as Error).message}`, {
+      cause,
+    });
   }
   if (!parsed || typeof parsed !== 'object' || !Array.isArray((parsed as VectorFile).vectors)) {
     throw new Error(`Known-answer vectors at ${VECTORS_PATH} have no "vectors" array.`);
@@ -57,7 +61,9 @@ export function loadVectors(): VectorFile {
 export function vector<T extends object = Vector>(id: string): T & Vector {
   const found = loadVectors().vectors.find((v) => v.id === id);
   if (!found) {
-    const known = loadVectors().vectors.map((v) => v.id).join(', ');
+    const known = loadVectors()
+      .vectors.map((v) => v.id)
+      .join(', ');
     throw new Error(`No vector with id "${id}" in ${VECTORS_PATH}; known ids: ${known}`);
   }
   return found as T & Vector;

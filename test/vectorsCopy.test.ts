@@ -10,7 +10,9 @@ describe('vector copy', () => {
   it('equals ../shared/vectors/koinos.json where that file exists', () => {
     const copy = readFileSync(VECTORS_PATH, 'utf8');
     if (existsSync(SHARED_VECTORS_PATH)) {
-      expect(copy, `test/vectors/koinos.json differs from ${SHARED_VECTORS_PATH}: copy the shared file again`).toBe(readFileSync(SHARED_VECTORS_PATH, 'utf8'));
+      expect(copy, `test/vectors/koinos.json differs from ${SHARED_VECTORS_PATH}: copy the shared file again`).toBe(
+        readFileSync(SHARED_VECTORS_PATH, 'utf8'),
+      );
     } else {
       console.log(`vectorsCopy: ${SHARED_VECTORS_PATH} does not exist here; checking the copy on its own`);
     }
@@ -23,7 +25,9 @@ describe('vector copy', () => {
   });
 
   it('carries the corrected note, which the codec confirms: the nonce KOLwAw== is 63586', () => {
-    const holders = loadVectors().vectors.filter((v) => typeof v.extra_derived?.note === 'string' && v.extra_derived.note.includes("'KOLwAw=='"));
+    const holders = loadVectors().vectors.filter(
+      (v) => typeof v.extra_derived?.note === 'string' && v.extra_derived.note.includes("'KOLwAw=='"),
+    );
     expect(holders).toHaveLength(1);
     const stated = /'KOLwAw==' decodes to uint64_value (\d+)/.exec(holders[0]!.extra_derived.note)?.[1];
     expect(stated).toBe(nonceFromBytes(fromBase64('KOLwAw==')).toString());

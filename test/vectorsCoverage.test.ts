@@ -8,7 +8,11 @@ import { loadVectors } from './vectors.ts';
 
 function testSources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? testSources(join(dir, e.name)) : e.name.endsWith('.test.ts') ? [readFileSync(join(dir, e.name), 'utf8')] : [],
+    e.isDirectory()
+      ? testSources(join(dir, e.name))
+      : e.name.endsWith('.test.ts')
+        ? [readFileSync(join(dir, e.name), 'utf8')]
+        : [],
   );
 }
 

@@ -7,7 +7,19 @@ import { exportHistory } from '../wallet/chain/historyExport.ts';
 import { PrivateKeySigner } from '../wallet/chain/privateKeySigner.ts';
 import { DATA_DIR_OPTION, NETWORK_OPTIONS, chainContext } from './chainContext.ts';
 import { CHAIN_USAGE } from './chainUsage.ts';
-import { EXIT_OK, UsageError, assertMaxPositionals, parseArgs, printJson, printText, readInput, readSecret, stringOption, warn, type ParsedArgs } from './io.ts';
+import {
+  EXIT_OK,
+  UsageError,
+  assertMaxPositionals,
+  parseArgs,
+  printJson,
+  printText,
+  readInput,
+  readSecret,
+  stringOption,
+  warn,
+  type ParsedArgs,
+} from './io.ts';
 import { ALLOW_RISK_OPTION, allowedRisks } from './riskGate.ts';
 
 /** How long `transfer` waits for its transaction to be in a block. */
@@ -43,7 +55,11 @@ export async function balanceCommand(argv: string[]): Promise<number> {
     };
     if (token.system === 'koin') {
       const view = await ctx.dashboard.get({ address, networkId: ctx.networkId });
-      out.mana = { current: formatAmount(BigInt(view.mana.current)), max: formatAmount(BigInt(view.mana.max)), full_in_ms: view.mana.fullInMs };
+      out.mana = {
+        current: formatAmount(BigInt(view.mana.current)),
+        max: formatAmount(BigInt(view.mana.max)),
+        full_in_ms: view.mana.fullInMs,
+      };
     }
     printJson(out);
     return EXIT_OK;
@@ -59,24 +75,39 @@ export async function balanceCommand(argv: string[]): Promise<number> {
 function readDate(text: string | undefined, option: '--from' | '--to'): bigint | undefined {
   if (text === undefined) return undefined;
   const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(text);
-  const ms = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(text) ? Date.parse(dateOnly ? `${text}T00:00:00Z` : text) : Number.NaN;
-  if (!Number.isFinite(ms)) throw new UsageError(`${option} expects a date such as 2026-01-31 or 2026-01-31T12:00:00Z, got ${JSON.stringify(text)}`);
+  const ms = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(text)
+    ? Date.parse(dateOnly ? `${text}T00:00:00Z` : text)
+    : Number.NaN;
+  if (!Number.isFinite(ms))
+    throw new UsageError(
+      `${option} expects a date such as 2026-01-31 or 2026-01-31T12:00:00Z, got ${JSON.stringify(text)}`,
+    );
   return BigInt(ms) + (option === '--to' && dateOnly ? 86_400_000n : 0n);
 }
 
 /** `history ADDRESS [--limit N] [--before SEQ]`, or `history ADDRESS --format csv|json [--from DATE] [--to DATE]` (export). */
 export async function historyCommand(argv: string[]): Promise<number> {
-  const spec = { ...NETWORK_OPTIONS, limit: { type: 'string' }, before: { type: 'string' }, format: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' } } as const;
+  const spec = {
+    ...NETWORK_OPTIONS,
+    limit: { type: 'string' },
+    before: { type: 'string' },
+    format: { type: 'string' },
+    from: { type: 'string' },
+    to: { type: 'string' },
+  } as const;
   const args = parseArgs(argv, spec, 'history');
   if (wantsHelp(args)) return EXIT_OK;
   const address = requireAddress(args, 'history');
   const format = stringOption(args, 'format');
   if (format !== undefined) return exportCommand(args, address, format);
-  if (stringOption(args, 'from') !== undefined || stringOption(args, 'to') !== undefined) throw new UsageError('--from and --to go with --format csv|json');
+  if (stringOption(args, 'from') !== undefined || stringOption(args, 'to') !== undefined)
+    throw new UsageError('--from and --to go with --format csv|json');
   const limitText = stringOption(args, 'limit') ?? '20';
-  if (!/^\d{1,3}$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > 500) throw new UsageError('--limit expects a number from 1 to 500');
+  if (!/^\d{1,3}$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > 500)
+    throw new UsageError('--limit expects a number from 1 to 500');
   const before = stringOption(args, 'before');
-  if (before !== undefined && !/^\d{1,20}$/.test(before)) throw new UsageError('--before expects a sequence number (a whole number)');
+  if (before !== undefined && !/^\d{1,20}$/.test(before))
+    throw new UsageError('--before expects a sequence number (a whole number)');
   const ctx = await chainContext(args);
   try {
     if (before === '0') {
@@ -92,7 +123,10 @@ export async function historyCommand(argv: string[]): Promise<number> {
       irreversibleOnly: false,
     });
     // The next page is "older than the last record shown": --before takes that record's sequence number.
-    printJson({ records: page.records, ...(page.next !== undefined ? { next: (BigInt(page.next) + 1n).toString() } : {}) });
+    printJson({
+      records: page.records,
+      ...(page.next !== undefined ? { next: (BigInt(page.next) + 1n).toString() } : {}),
+    });
     return EXIT_OK;
   } finally {
     await ctx.close();
@@ -101,13 +135,21 @@ export async function historyCommand(argv: string[]): Promise<number> {
 
 /** `history ADDRESS --format csv|json [--from DATE] [--to DATE]`: the export file on stdout, oldest first. */
 async function exportCommand(args: ParsedArgs, address: string, format: string): Promise<number> {
-  if (format !== 'csv' && format !== 'json') throw new UsageError(`--format expects csv or json, got ${JSON.stringify(format)}`);
-  if (stringOption(args, 'limit') !== undefined || stringOption(args, 'before') !== undefined) throw new UsageError('--limit and --before page the JSON records; an export takes --from and --to');
+  if (format !== 'csv' && format !== 'json')
+    throw new UsageError(`--format expects csv or json, got ${JSON.stringify(format)}`);
+  if (stringOption(args, 'limit') !== undefined || stringOption(args, 'before') !== undefined)
+    throw new UsageError('--limit and --before page the JSON records; an export takes --from and --to');
   const from = readDate(stringOption(args, 'from'), '--from');
   const to = readDate(stringOption(args, 'to'), '--to');
   const ctx = await chainContext(args);
   try {
-    const { content } = await exportHistory(ctx.history, { networkId: ctx.networkId, address, format, ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}) });
+    const { content } = await exportHistory(ctx.history, {
+      networkId: ctx.networkId,
+      address,
+      format,
+      ...(from !== undefined ? { from } : {}),
+      ...(to !== undefined ? { to } : {}),
+    });
     process.stdout.write(content);
     return EXIT_OK;
   } finally {
@@ -144,14 +186,18 @@ export async function transferCommand(argv: string[]): Promise<number> {
   const from = stringOption(args, 'from');
   const to = stringOption(args, 'to');
   const amount = stringOption(args, 'amount');
-  if (!from || !to || !amount) throw new UsageError('"transfer" needs --from ADDRESS, --to ADDRESS and --amount AMOUNT');
+  if (!from || !to || !amount)
+    throw new UsageError('"transfer" needs --from ADDRESS, --to ADDRESS and --amount AMOUNT');
   const keyFile = stringOption(args, 'wif-file');
   const unsigned = args.options.unsigned === true;
-  if (unsigned === (keyFile !== undefined)) throw new UsageError('"transfer" needs exactly one of --wif-file FILE (sign and submit) or --unsigned (print for offline signing)');
+  if (unsigned === (keyFile !== undefined))
+    throw new UsageError(
+      '"transfer" needs exactly one of --wif-file FILE (sign and submit) or --unsigned (print for offline signing)',
+    );
   const payer = stringOption(args, 'payer');
   const payerKeyFile = stringOption(args, 'payer-key-file');
   if (payerKeyFile !== undefined && (payer === undefined || keyFile === undefined)) {
-    throw new UsageError('--payer-key-file goes with --payer ADDRESS and --wif-file FILE (the sender\'s key)');
+    throw new UsageError("--payer-key-file goes with --payer ADDRESS and --wif-file FILE (the sender's key)");
   }
   const allowed = allowedRisks(args);
   const request = {
@@ -174,7 +220,8 @@ export async function transferCommand(argv: string[]): Promise<number> {
     }
   }
   const senderKey = await readSecret(keyFile, 'a private key (WIF or 64 hex digits)');
-  const payerKey = payerKeyFile !== undefined ? await readSecret(payerKeyFile, 'the payer\'s private key (WIF or 64 hex digits)') : '';
+  const payerKey =
+    payerKeyFile !== undefined ? await readSecret(payerKeyFile, "the payer's private key (WIF or 64 hex digits)") : '';
   const signer = PrivateKeySigner.fromText(`${senderKey}\n${payerKey}`);
   const signerError = !signer.addresses.includes(from)
     ? `the key in --wif-file is not the key of --from ${from}; it signs for ${signer.addresses.join(', ')}`
@@ -194,16 +241,25 @@ export async function transferCommand(argv: string[]): Promise<number> {
       // The payer's key is on another machine: the sender signs the export, the payer adds its signature with `tx sign`.
       const unsignedTx = await ctx.offline.exportUnsigned({ ...request, networkId: ctx.networkId });
       const signed = await ctx.offline.sign(unsignedTx.base64, from, ctx.networkId);
-      warn(`signed by ${signed.signaturesPresent.join(', ')}; still needs the signature of ${signed.signaturesNeeded.join(', ')}: "koinos-wallet tx sign" with that key, then "tx submit"`);
+      warn(
+        `signed by ${signed.signaturesPresent.join(', ')}; still needs the signature of ${signed.signaturesNeeded.join(', ')}: "koinos-wallet tx sign" with that key, then "tx submit"`,
+      );
       printJson(signed.base64);
       return EXIT_OK;
     }
     const receipt = await ctx.send.confirm(review.reviewId);
     // Sent: recorded in the data folder now, so that the next command counts its nonce while this one waits.
     await ctx.recordPending();
-    const update = await ctx.follower.waitFor(receipt.transactionId, ['included', 'irreversible'], INCLUSION_TIMEOUT_MS);
+    const update = await ctx.follower.waitFor(
+      receipt.transactionId,
+      ['included', 'irreversible'],
+      INCLUSION_TIMEOUT_MS,
+    );
     if (update.status === 'expired' || update.status === 'failed') {
-      throw new WalletError('NODE_ERROR', update.message ?? `the transaction ${receipt.transactionId} was not included`);
+      throw new WalletError(
+        'NODE_ERROR',
+        update.message ?? `the transaction ${receipt.transactionId} was not included`,
+      );
     }
     printJson({ receipt, status: update.status, ...(update.blockHeight ? { block_height: update.blockHeight } : {}) });
     return EXIT_OK;

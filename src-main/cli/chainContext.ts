@@ -102,14 +102,19 @@ async function networkIdForUrl(dir: string, jsonRpcUrl: string): Promise<string>
  * @throws UsageError for a `--network` that is neither a known name nor an http(s) URL; WalletError STORAGE_FAILED
  *   when the data folder is held by the wallet or another command.
  */
-export async function chainContext(args: ParsedArgs, signer: TransactionSigner = NO_SIGNER, allowedRisks: readonly string[] = [], command = 'chain'): Promise<ChainContext> {
+export async function chainContext(
+  args: ParsedArgs,
+  signer: TransactionSigner = NO_SIGNER,
+  allowedRisks: readonly string[] = [],
+  command = 'chain',
+): Promise<ChainContext> {
   const choice = stringOption(args, 'network') ?? LOCAL_NETWORK_ID;
   const url = /^https?:\/\//i.test(choice);
   if (!url && choice !== LOCAL_NETWORK_ID && choice !== TESTNET_NETWORK_ID && choice !== MAINNET_NETWORK_ID) {
     throw new UsageError('--network expects local, testnet, mainnet or an http(s) URL of a JSON-RPC node');
   }
   const keyFile = stringOption(args, 'api-key-file');
-  if (keyFile === '-') throw new UsageError('--api-key-file needs a file (stdin is kept for the command\'s input)');
+  if (keyFile === '-') throw new UsageError("--api-key-file needs a file (stdin is kept for the command's input)");
   const dataDir = stringOption(args, 'data-dir');
   const folder = dataDir === undefined ? undefined : await openFolderPending(dataDir, command);
   try {

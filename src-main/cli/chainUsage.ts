@@ -15,7 +15,6 @@ export const DATA_DIR_USAGE = `  --data-dir DIR                        a wallet'
                                         the command sends is recorded there and its approval logged in approvals.log;
                                         refused while the wallet (or another command) uses the folder`;
 
-
 export const CHAIN_USAGE = `Accounts on a network:
   koinos-wallet balance ADDRESS [--token koin|vhp|CONTRACT] [network options]
       Prints {"address", "network", "token", "balance", "base_units"} (plus "mana" for KOIN): the balance in the
@@ -51,4 +50,3 @@ export const CHAIN_USAGE = `Accounts on a network:
   Network options:
 ${NETWORK_USAGE}
 ${DATA_DIR_USAGE}`;
-

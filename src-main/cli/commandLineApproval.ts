@@ -10,7 +10,13 @@ import { assertReadyToSign } from '../koinos/signingChecks.ts';
 import { nonceFromBytes, prepareTransaction } from '../koinos/transaction.ts';
 import type { Transaction } from '../koinos/types.ts';
 import type { RiskFlag } from '../wallet/chain/types.ts';
-import { ApprovalQueue, WALLET_ORIGIN, chainIdText, type ApprovalRecord, type Approver } from '../wallet/approvals/approvalQueue.ts';
+import {
+  ApprovalQueue,
+  WALLET_ORIGIN,
+  chainIdText,
+  type ApprovalRecord,
+  type Approver,
+} from '../wallet/approvals/approvalQueue.ts';
 import { decodeOperation } from '../wallet/chain/operations.ts';
 import type { TransactionSigner } from '../wallet/signer.ts';
 import { requireAllowed } from './riskGate.ts';
@@ -41,7 +47,11 @@ export function commandLineApprover(allowedRisks: readonly string[]): Approver {
  * const signed = await signer.signTransaction(address, transaction, approval);
  */
 export function commandLineApprovals(allowedRisks: readonly string[], dataDir?: string): ApprovalQueue {
-  const record = dataDir === undefined ? undefined : (entry: ApprovalRecord) => appendFileSync(join(dataDir, APPROVALS_LOG), `${JSON.stringify(entry)}\n`, { mode: 0o600 });
+  const record =
+    dataDir === undefined
+      ? undefined
+      : (entry: ApprovalRecord) =>
+          appendFileSync(join(dataDir, APPROVALS_LOG), `${JSON.stringify(entry)}\n`, { mode: 0o600 });
   return new ApprovalQueue({ approver: commandLineApprover(allowedRisks), ...(record ? { record } : {}) });
 }
 

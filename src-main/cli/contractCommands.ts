@@ -20,7 +20,17 @@ import { prepareOperations } from '../wallet/chain/submission.ts';
 import { assessRisks, knownContractsOf } from '../wallet/chain/riskFlags.ts';
 import { DATA_DIR_OPTION, NETWORK_OPTIONS, chainContext, type ChainContext } from './chainContext.ts';
 import { DATA_DIR_USAGE, NETWORK_USAGE } from './chainUsage.ts';
-import { EXIT_OK, UsageError, assertMaxPositionals, parseArgs, printJson, printText, readSecret, stringOption, type ParsedArgs } from './io.ts';
+import {
+  EXIT_OK,
+  UsageError,
+  assertMaxPositionals,
+  parseArgs,
+  printJson,
+  printText,
+  readSecret,
+  stringOption,
+  type ParsedArgs,
+} from './io.ts';
 import { keyFromText } from './keyFile.ts';
 import { ALLOW_RISK_OPTION, ALLOW_RISK_USAGE, allowedRisks, requireAllowed } from './riskGate.ts';
 
@@ -75,7 +85,9 @@ export async function contractCommand(argv: string[]): Promise<number> {
     return EXIT_OK;
   }
   if (!Object.hasOwn(table, sub)) {
-    throw new UsageError(`unknown contract command ${sub.length > 24 ? `(${sub.length} characters, not shown)` : `"${sub}"`}; expected upload, read, call or abi`);
+    throw new UsageError(
+      `unknown contract command ${sub.length > 24 ? `(${sub.length} characters, not shown)` : `"${sub}"`}; expected upload, read, call or abi`,
+    );
   }
   return table[sub as Subcommand](rest);
 }
@@ -92,7 +104,8 @@ interface Key {
 }
 
 async function readKey(file: string | undefined, option: string): Promise<Key> {
-  if (file === undefined) throw new UsageError(`${option} FILE is required: the key that signs (WIF, hex or the JSON of "key new --out")`);
+  if (file === undefined)
+    throw new UsageError(`${option} FILE is required: the key that signs (WIF, hex or the JSON of "key new --out")`);
   const { privateKey } = keyFromText(await readSecret(file, `a private key for ${option} (WIF, hex or a key file)`));
   return { privateKey, address: addressFromPublicKey(publicKeyFromPrivateKey(privateKey, true)) };
 }
@@ -103,20 +116,35 @@ async function readFileBytes(path: string, what: string, max: number): Promise<U
     bytes = new Uint8Array(await readFile(path));
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
-    throw new WalletError('INVALID_ARGUMENT', `cannot read ${what} ${describe(path)}: ${code === 'ENOENT' ? 'no such file' : (code ?? 'the system refused')}`, { cause });
+    throw new WalletError(
+      'INVALID_ARGUMENT',
+      `cannot read ${what} ${describe(path)}: ${code === 'ENOENT' ? 'no such file' : (code ?? 'the system refused')}`,
+      { cause },
+    );
   }
-  if (bytes.length > max) throw new WalletError('INVALID_ARGUMENT', `${what}: expected at most ${max} bytes, got ${bytes.length} in ${describe(path)}`);
+  if (bytes.length > max)
+    throw new WalletError(
+      'INVALID_ARGUMENT',
+      `${what}: expected at most ${max} bytes, got ${bytes.length} in ${describe(path)}`,
+    );
   return bytes;
 }
 
 /** JSON arguments of a method from the command line (default {}), with the error naming what was wrong. */
 function argumentsJson(text: string | undefined): unknown {
   if (text === undefined) return {};
-  if (jsonDepth(text) > MAX_JSON_DEPTH) throw new WalletError('INVALID_JSON', `arguments: expected JSON nested at most ${MAX_JSON_DEPTH} levels deep, got deeper`);
+  if (jsonDepth(text) > MAX_JSON_DEPTH)
+    throw new WalletError(
+      'INVALID_JSON',
+      `arguments: expected JSON nested at most ${MAX_JSON_DEPTH} levels deep, got deeper`,
+    );
   try {
     return JSON.parse(text);
   } catch {
-    throw new WalletError('INVALID_JSON', `arguments: expected a JSON object such as '{"owner": "1..."}', got ${describe(text)}`);
+    throw new WalletError(
+      'INVALID_JSON',
+      `arguments: expected a JSON object such as '{"owner": "1..."}', got ${describe(text)}`,
+    );
   }
 }
 
@@ -127,7 +155,10 @@ async function contractAddress(node: KoinosNode, text: string | undefined): Prom
   if (/^[a-z][a-z0-9_.-]{0,31}$/.test(text)) {
     const address = await node.systemContract(text);
     if (address) return addressToString(address);
-    throw new WalletError('NOT_FOUND', `CONTRACT: expected an address or a system contract name, got ${describe(text)}, which the node does not know`);
+    throw new WalletError(
+      'NOT_FOUND',
+      `CONTRACT: expected an address or a system contract name, got ${describe(text)}, which the node does not know`,
+    );
   }
   addressFromString(text); // throws the precise reason (length, checksum, ...)
   throw new WalletError('INVALID_ADDRESS', `CONTRACT: expected an address, got ${describe(text)}`);
@@ -135,9 +166,14 @@ async function contractAddress(node: KoinosNode, text: string | undefined): Prom
 
 /** The parsed ABI the node keeps for a contract. */
 async function nodeAbi(node: KoinosNode, contractId: string): Promise<ContractAbi> {
-  const { meta } = await node.rpc.callMessage('contract_meta_store.get_contract_meta', { contract_id: addressFromString(contractId) });
+  const { meta } = await node.rpc.callMessage('contract_meta_store.get_contract_meta', {
+    contract_id: addressFromString(contractId),
+  });
   if (!meta || meta.abi === '') {
-    throw new WalletError('NOT_FOUND', `the node has no ABI for contract ${contractId}: upload it with "contract upload --abi FILE", or check the address and --network`);
+    throw new WalletError(
+      'NOT_FOUND',
+      `the node has no ABI for contract ${contractId}: upload it with "contract upload --abi FILE", or check the address and --network`,
+    );
   }
   return parseAbi(meta.abi);
 }
@@ -147,7 +183,9 @@ async function receiptJson(node: KoinosNode, receipt: TransactionReceipt): Promi
   const json = toJson('koinos.protocol.transaction_receipt', receipt);
   const decoder = contractDecoder({
     abiText: async (contractId) => {
-      const { meta } = await node.rpc.callMessage('contract_meta_store.get_contract_meta', { contract_id: addressFromString(contractId) });
+      const { meta } = await node.rpc.callMessage('contract_meta_store.get_contract_meta', {
+        contract_id: addressFromString(contractId),
+      });
       return meta?.abi || undefined;
     },
     isSystemToken: () => false,
@@ -159,7 +197,8 @@ async function receiptJson(node: KoinosNode, receipt: TransactionReceipt): Promi
 function rcLimitOption(args: ParsedArgs): bigint | undefined {
   const text = stringOption(args, 'rc-limit');
   if (text === undefined) return undefined;
-  if (!/^\d{1,20}$/.test(text) || BigInt(text) === 0n || BigInt(text) >= 2n ** 64n) throw new UsageError('--rc-limit expects mana in base units: a whole number from 1 to 2^64-1');
+  if (!/^\d{1,20}$/.test(text) || BigInt(text) === 0n || BigInt(text) >= 2n ** 64n)
+    throw new UsageError('--rc-limit expects mana in base units: a whole number from 1 to 2^64-1');
   return BigInt(text);
 }
 
@@ -178,7 +217,13 @@ async function submitOperations(
   payerKey: Key | undefined,
   rcLimitByHand: bigint | undefined,
   risks: RiskFlag[],
-): Promise<{ transactionId: string; status: string; blockHeight?: string; receipt: TransactionReceipt; node: KoinosNode }> {
+): Promise<{
+  transactionId: string;
+  status: string;
+  blockHeight?: string;
+  receipt: TransactionReceipt;
+  node: KoinosNode;
+}> {
   const { network, node } = await ctx.networks.node(ctx.networkId);
   const party = (k: Key) => ({ address: addressToString(k.address), bytes: k.address });
   const sender = party(key);
@@ -193,10 +238,16 @@ async function submitOperations(
     ...(rcLimitByHand !== undefined ? { rcLimit: rcLimitByHand } : {}),
   });
   if (prepared.availableMana === 0n) {
-    throw new WalletError('NOT_ENOUGH_MANA', `${payer.address} has no mana left for a transaction (all of its ${prepared.mana} mana is used or held by pending transactions); wait for it to regenerate, or pay with --payer-key-file`);
+    throw new WalletError(
+      'NOT_ENOUGH_MANA',
+      `${payer.address} has no mana left for a transaction (all of its ${prepared.mana} mana is used or held by pending transactions); wait for it to regenerate, or pay with --payer-key-file`,
+    );
   }
   if (rcLimitByHand !== undefined && rcLimitByHand > prepared.availableMana) {
-    throw new WalletError('NOT_ENOUGH_MANA', `--rc-limit ${rcLimitByHand} is more than the ${prepared.availableMana} mana ${payer.address} has available: lower it, or leave it out to size it from the dry run`);
+    throw new WalletError(
+      'NOT_ENOUGH_MANA',
+      `--rc-limit ${rcLimitByHand} is more than the ${prepared.availableMana} mana ${payer.address} has available: lower it, or leave it out to size it from the dry run`,
+    );
   }
   await ctx.networks.observeChainId(network.id, prepared.chainId);
   const rcCap = rcLimitByHand ?? prepared.availableMana;
@@ -204,7 +255,10 @@ async function submitOperations(
   const tokens = await ctx.tokens.known(network.id).catch(() => []);
   const signer = new PrivateKeySigner([key.privateKey, ...(payerKey ? [payerKey.privateKey] : [])]);
   try {
-    const book = new ReviewBook({ networks: ctx.networks, pending: ctx.pending, follower: ctx.follower, signer, approvals: ctx.approvals }, 'transaction');
+    const book = new ReviewBook(
+      { networks: ctx.networks, pending: ctx.pending, follower: ctx.follower, signer, approvals: ctx.approvals },
+      'transaction',
+    );
     const review = book.open({
       network,
       chainId: prepared.chainId,
@@ -222,21 +276,38 @@ async function submitOperations(
       availableMana: prepared.availableMana,
       operations: transaction.operations.map((op) => decodeOperation(op, tokens)),
       risks,
-      hints: { mana: 'raise --rc-limit, or leave it out to size it from the dry run.', revert: 'Check the arguments and the contract\'s state.' },
+      hints: {
+        mana: 'raise --rc-limit, or leave it out to size it from the dry run.',
+        revert: "Check the arguments and the contract's state.",
+      },
     });
     const { signed, receipt } = await book.confirmSigned(review.reviewId);
     // Sent: recorded in the data folder now, so that the next command counts its nonce while this one waits.
     await ctx.recordPending();
     const id = bytesToJson(signed.id, BTYPE.TRANSACTION_ID);
     const update = await ctx.follower.waitFor(id, ['included', 'irreversible'], INCLUSION_TIMEOUT_MS);
-    if (update.status === 'expired' || update.status === 'failed') throw new WalletError('NODE_ERROR', update.message ?? `the transaction ${id} was not included`);
-    return { transactionId: id, status: update.status, ...(update.blockHeight ? { blockHeight: update.blockHeight } : {}), receipt: receipt!, node };
+    if (update.status === 'expired' || update.status === 'failed')
+      throw new WalletError('NODE_ERROR', update.message ?? `the transaction ${id} was not included`);
+    return {
+      transactionId: id,
+      status: update.status,
+      ...(update.blockHeight ? { blockHeight: update.blockHeight } : {}),
+      receipt: receipt!,
+      node,
+    };
   } finally {
     signer.wipe();
   }
 }
 
-const WRITE_OPTIONS = { ...NETWORK_OPTIONS, ...DATA_DIR_OPTION, ...ALLOW_RISK_OPTION, 'key-file': { type: 'string' }, 'payer-key-file': { type: 'string' }, 'rc-limit': { type: 'string' } } as const;
+const WRITE_OPTIONS = {
+  ...NETWORK_OPTIONS,
+  ...DATA_DIR_OPTION,
+  ...ALLOW_RISK_OPTION,
+  'key-file': { type: 'string' },
+  'payer-key-file': { type: 'string' },
+  'rc-limit': { type: 'string' },
+} as const;
 
 /**
  * Refuses, before anything is signed or a node is asked, operations whose risks the command line did not allow (the
@@ -281,8 +352,17 @@ async function upload(argv: string[]): Promise<number> {
   const allowed = allowedRisks(args);
   const bytecode = await readFileBytes(wasmPath, 'the contract bytecode', MAX_WASM_BYTES);
   // The chain does not parse the module at upload; the magic number catches a wrong file before it costs mana.
-  if (bytecode.length < 8 || bytecode[0] !== 0 || bytecode[1] !== 0x61 || bytecode[2] !== 0x73 || bytecode[3] !== 0x6d) {
-    throw new WalletError('INVALID_ARGUMENT', `WASM: expected a WebAssembly module (starting "\\0asm"), got ${bytecode.length} bytes that do not start so in ${describe(wasmPath)}`);
+  if (
+    bytecode.length < 8 ||
+    bytecode[0] !== 0 ||
+    bytecode[1] !== 0x61 ||
+    bytecode[2] !== 0x73 ||
+    bytecode[3] !== 0x6d
+  ) {
+    throw new WalletError(
+      'INVALID_ARGUMENT',
+      `WASM: expected a WebAssembly module (starting "\\0asm"), got ${bytecode.length} bytes that do not start so in ${describe(wasmPath)}`,
+    );
   }
   let abiText = '';
   const abiPath = stringOption(args, 'abi');
@@ -335,15 +415,23 @@ async function upload(argv: string[]): Promise<number> {
 }
 
 /** The method and its encoded arguments, with errors that name the method list or the field. */
-function methodCall(abi: ContractAbi, name: string | undefined, argsText: string | undefined): { method: AbiMethod; args: Uint8Array } {
-  if (name === undefined) throw new UsageError(`a METHOD is required; the ABI has: ${[...abi.methods.keys()].join(', ')}`);
+function methodCall(
+  abi: ContractAbi,
+  name: string | undefined,
+  argsText: string | undefined,
+): { method: AbiMethod; args: Uint8Array } {
+  if (name === undefined)
+    throw new UsageError(`a METHOD is required; the ABI has: ${[...abi.methods.keys()].join(', ')}`);
   const method = abi.method(name);
   let args: Uint8Array;
   try {
     args = abi.encodeArguments(method, argumentsJson(argsText));
   } catch (e) {
     if (!(e instanceof WalletError)) throw e;
-    throw new WalletError(e.code, `arguments of ${name}: ${e.shortMessage.replace(/^arguments(?: of \S+)?: /, '')}`, { metaMessages: e.metaMessages, cause: e });
+    throw new WalletError(e.code, `arguments of ${name}: ${e.shortMessage.replace(/^arguments(?: of \S+)?: /, '')}`, {
+      metaMessages: e.metaMessages,
+      cause: e,
+    });
   }
   return { method, args };
 }
@@ -360,10 +448,16 @@ async function read(argv: string[]): Promise<number> {
     const abi = await nodeAbi(node, contractId);
     const { method, args: encoded } = methodCall(abi, args.positionals[1], args.positionals[2]);
     if (!method.readOnly) {
-      throw new WalletError('INVALID_ARGUMENT', `method ${method.name}: expected a read-only method for "contract read", got one that writes; use "contract call"`);
+      throw new WalletError(
+        'INVALID_ARGUMENT',
+        `method ${method.name}: expected a read-only method for "contract read", got one that writes; use "contract call"`,
+      );
     }
-    if (method.return === '' && method.defaultOutput === undefined) throw new WalletError('INVALID_ABI', `method ${method.name}: expected a return type in the ABI, got none`);
-    printJson(abi.decodeResult(method, await node.readContract(addressFromString(contractId), method.entryPoint, encoded)));
+    if (method.return === '' && method.defaultOutput === undefined)
+      throw new WalletError('INVALID_ABI', `method ${method.name}: expected a return type in the ABI, got none`);
+    printJson(
+      abi.decodeResult(method, await node.readContract(addressFromString(contractId), method.entryPoint, encoded)),
+    );
     return EXIT_OK;
   } finally {
     await ctx.close();
@@ -390,8 +484,13 @@ async function call(argv: string[]): Promise<number> {
     key = await readKey(stringOption(args, 'key-file'), '--key-file');
     const payerFile = stringOption(args, 'payer-key-file');
     payerKey = payerFile === undefined ? undefined : await readKey(payerFile, '--payer-key-file');
-    const operation: Operation = { call_contract: { contract_id: addressFromString(contractId), entry_point: method.entryPoint, args: encoded } };
-    const risks = await requireAllowedOperations(ctx, [operation], [key, payerKey], allowed, { known: bySystemName ? [contractId] : [], withAbi: [contractId] });
+    const operation: Operation = {
+      call_contract: { contract_id: addressFromString(contractId), entry_point: method.entryPoint, args: encoded },
+    };
+    const risks = await requireAllowedOperations(ctx, [operation], [key, payerKey], allowed, {
+      known: bySystemName ? [contractId] : [],
+      withAbi: [contractId],
+    });
     const done = await submitOperations(ctx, [operation], key, payerKey, rcLimit, risks);
     printJson({
       transaction_id: done.transactionId,

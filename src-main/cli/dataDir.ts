@@ -42,22 +42,33 @@ export async function prepareDataDir(path: string): Promise<void> {
     isFolder = (await stat(path)).isDirectory();
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT') throw new WalletError('INVALID_ARGUMENT', `${shown} cannot be read: ${reason(code)}`, { cause });
+    if (code !== 'ENOENT')
+      throw new WalletError('INVALID_ARGUMENT', `${shown} cannot be read: ${reason(code)}`, { cause });
     try {
       await makeFolders(path);
     } catch (cause) {
-      throw new WalletError('INVALID_ARGUMENT', `${shown} does not exist and cannot be created: ${reason((cause as NodeJS.ErrnoException).code)}`, { cause });
+      throw new WalletError(
+        'INVALID_ARGUMENT',
+        `${shown} does not exist and cannot be created: ${reason((cause as NodeJS.ErrnoException).code)}`,
+        { cause },
+      );
     }
     isFolder = true;
   }
   if (!isFolder) {
-    throw new WalletError('INVALID_ARGUMENT', `${shown}: expected a folder, got a file`, { metaMessages: ['Give a folder (it is created when missing).'] });
+    throw new WalletError('INVALID_ARGUMENT', `${shown}: expected a folder, got a file`, {
+      metaMessages: ['Give a folder (it is created when missing).'],
+    });
   }
   const probe = join(path, `.koinos-write-check-${process.pid}`);
   try {
     await writeFile(probe, '');
   } catch (cause) {
-    throw new WalletError('INVALID_ARGUMENT', `${shown} is a folder but cannot be written: ${reason((cause as NodeJS.ErrnoException).code)}`, { cause });
+    throw new WalletError(
+      'INVALID_ARGUMENT',
+      `${shown} is a folder but cannot be written: ${reason((cause as NodeJS.ErrnoException).code)}`,
+      { cause },
+    );
   }
   await rm(probe, { force: true });
 }

@@ -19,10 +19,23 @@ import {
   warn,
   type OptionSpec,
 } from './io.ts';
-import { startDevnet, DEFAULT_HOST, DEFAULT_PORT, type Devnet, type StartDevnetOptions } from '../devnet/server/startDevnet.ts';
+import {
+  startDevnet,
+  DEFAULT_HOST,
+  DEFAULT_PORT,
+  type Devnet,
+  type StartDevnetOptions,
+} from '../devnet/server/startDevnet.ts';
 import { requestType } from '../devnet/methods.ts';
 import { lockDataDir, prepareDataDir } from './dataDir.ts';
-import { describeShape, resolveShape, SHAPE_NAMES, type ChainShape, type ShapeName, type ShapeOptions } from '../devnet/chain/shapes.ts';
+import {
+  describeShape,
+  resolveShape,
+  SHAPE_NAMES,
+  type ChainShape,
+  type ShapeName,
+  type ShapeOptions,
+} from '../devnet/chain/shapes.ts';
 
 /** Environment variable that holds the API key (out of the process list, unlike --api-key). */
 export const API_KEY_ENV = 'KOINOS_DEVNET_API_KEY';
@@ -87,13 +100,16 @@ const OPTION_SPEC: Record<string, OptionSpec> = {
 
 function integer(name: string, text: string, min: number, max: number): number {
   if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
-    throw new UsageError(`option --${name} of "devnet" expects a whole number from ${min} to ${max}, got ${describe(text)}`);
+    throw new UsageError(
+      `option --${name} of "devnet" expects a whole number from ${min} to ${max}, got ${describe(text)}`,
+    );
   }
   return Number(text);
 }
 
 function nonEmpty(name: string, text: string | undefined, what: string): string | undefined {
-  if (text !== undefined && text.trim() === '') throw new UsageError(`option --${name} of "devnet" expects ${what}, got an empty string`);
+  if (text !== undefined && text.trim() === '')
+    throw new UsageError(`option --${name} of "devnet" expects ${what}, got an empty string`);
   return text;
 }
 
@@ -107,7 +123,9 @@ async function apiKeyOption(args: ReturnType<typeof parseArgs>): Promise<string 
   const file = stringOption(args, 'api-key-file');
   const inline = nonEmpty('api-key', stringOption(args, 'api-key'), 'a key');
   if (file !== undefined && inline !== undefined) {
-    throw new UsageError('options --api-key and --api-key-file of "devnet" exclude each other: choose one (--api-key-file keeps the key out of the process list)');
+    throw new UsageError(
+      'options --api-key and --api-key-file of "devnet" exclude each other: choose one (--api-key-file keeps the key out of the process list)',
+    );
   }
   if (file !== undefined) {
     if (file === '') throw new UsageError('option --api-key-file of "devnet" expects a file name, got an empty string');
@@ -115,14 +133,20 @@ async function apiKeyOption(args: ReturnType<typeof parseArgs>): Promise<string 
   }
   if (inline !== undefined) {
     rememberSecret(inline);
-    warn(`--api-key puts the key on the command line, where other users of this machine can read it (ps) and shell history keeps it; prefer --api-key-file FILE or the ${API_KEY_ENV} environment variable`);
+    warn(
+      `--api-key puts the key on the command line, where other users of this machine can read it (ps) and shell history keeps it; prefer --api-key-file FILE or the ${API_KEY_ENV} environment variable`,
+    );
     return inline;
   }
   const fromEnv = process.env[API_KEY_ENV];
   if (fromEnv === undefined) return undefined;
   const key = fromEnv.trim();
   // Set but empty is more likely a mistake than a wish for no key: refuse rather than run an open node.
-  if (key === '') throw new WalletError('INVALID_ARGUMENT', `environment variable ${API_KEY_ENV} is set but empty: give it a key, or unset it to run without one`);
+  if (key === '')
+    throw new WalletError(
+      'INVALID_ARGUMENT',
+      `environment variable ${API_KEY_ENV} is set but empty: give it a key, or unset it to run without one`,
+    );
   rememberSecret(key);
   return key;
 }
@@ -143,7 +167,8 @@ async function parseOptions(argv: string[]): Promise<{ help: true } | { help: fa
   if (host !== undefined) options.host = host;
   const blockTime = stringOption(args, 'block-time');
   if (blockTime !== undefined) {
-    if (args.options.manual) throw new UsageError('options --manual and --block-time of "devnet" exclude each other: choose one');
+    if (args.options.manual)
+      throw new UsageError('options --manual and --block-time of "devnet" exclude each other: choose one');
     options.blockTimeMs = integer('block-time', blockTime, 0, 86_400_000);
   }
   if (args.options.manual) options.manual = true;
@@ -178,9 +203,11 @@ function shapeOption(args: ReturnType<typeof parseArgs>): ShapeOptions | undefin
   const systemContracts: Record<string, string> = {};
   for (const text of placements) {
     const match = /^([a-z_]+)=(\S+)$/.exec(text);
-    if (!match) throw new UsageError(`option --system-contract of "devnet" expects NAME=ADDRESS, got ${describe(text)}`);
+    if (!match)
+      throw new UsageError(`option --system-contract of "devnet" expects NAME=ADDRESS, got ${describe(text)}`);
     const [, name, address] = match as unknown as [string, string, string];
-    if (Object.hasOwn(systemContracts, name)) throw new UsageError(`option --system-contract of "devnet" places ${name} twice`);
+    if (Object.hasOwn(systemContracts, name))
+      throw new UsageError(`option --system-contract of "devnet" places ${name} twice`);
     systemContracts[name] = address;
   }
   const shape: ShapeOptions = { like: like as ShapeName | undefined, systemContracts };
@@ -224,7 +251,10 @@ async function koinBalance(devnet: Devnet, address: string): Promise<string | un
 
 function shapeLine(shape: ChainShape): string {
   const placed = Object.keys(shape.overrides);
-  const base = shape.like === 'plain' ? 'plain (the devnet\'s own addresses)' : `like ${shape.like} (its contract addresses; this devnet's own chain ID)`;
+  const base =
+    shape.like === 'plain'
+      ? "plain (the devnet's own addresses)"
+      : `like ${shape.like} (its contract addresses; this devnet's own chain ID)`;
   return placed.length > 0 ? `${base}; placed: ${placed.map((n) => `${n} at ${shape.overrides[n]}`).join(', ')}` : base;
 }
 
@@ -274,7 +304,9 @@ export async function devnetCommand(argv: string[]): Promise<number> {
       // Blocks that carry transactions are worth a line; empty ones every few seconds are not.
       onBlock: (block) => {
         if (block.transactionCount > 0) {
-          out(`Block ${block.height}  ${bytesToJson(block.id, BTYPE.BLOCK_ID)}  ${block.transactionCount} transaction${block.transactionCount === 1 ? '' : 's'}`);
+          out(
+            `Block ${block.height}  ${bytesToJson(block.id, BTYPE.BLOCK_ID)}  ${block.transactionCount} transaction${block.transactionCount === 1 ? '' : 's'}`,
+          );
         }
       },
     });
@@ -316,7 +348,9 @@ export async function devnetCommand(argv: string[]): Promise<number> {
       BANNER_RULE,
       `Mnemonic: ${devnet.mnemonic}`,
       'Development accounts (index, address, private key as WIF, balance):',
-      ...devnet.accounts.map((a, i) => `  (${a.index})  ${a.address}  ${a.wif}${balances[i] ? `  ${balances[i]}` : ''}`),
+      ...devnet.accounts.map(
+        (a, i) => `  (${a.index})  ${a.address}  ${a.wif}${balances[i] ? `  ${balances[i]}` : ''}`,
+      ),
       BANNER_RULE,
       '',
       'Press Ctrl-C to stop.',

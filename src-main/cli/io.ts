@@ -226,7 +226,8 @@ function readHiddenLine(what: string): Promise<string> {
     const onData = (chunk: string) => {
       for (const ch of chunk) {
         if (ch === '\r' || ch === '\n' || ch === '\u0004') return finish(() => resolve(text));
-        if (ch === '\u0003') return finish(() => reject(new WalletError('INVALID_ARGUMENT', `cancelled (Ctrl-C) while reading ${what}`)));
+        if (ch === '\u0003')
+          return finish(() => reject(new WalletError('INVALID_ARGUMENT', `cancelled (Ctrl-C) while reading ${what}`)));
         if (ch === '\u007f' || ch === '\b') text = text.slice(0, -1);
         else text += ch;
       }
@@ -249,7 +250,13 @@ async function readTextFile(path: string, what: string): Promise<string> {
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
     const reason =
-      code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : (code ?? 'unreadable');
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EACCES'
+          ? 'permission denied'
+          : code === 'EISDIR'
+            ? 'it is a directory'
+            : (code ?? 'unreadable');
     throw new WalletError('INVALID_ARGUMENT', `cannot read ${what} from file ${describe(path)}: ${reason}`, { cause });
   }
 }
@@ -266,7 +273,11 @@ export async function readInput(arg: string | undefined, what: string): Promise<
   else if (arg!.startsWith('@')) text = await readTextFile(arg!.slice(1), what);
   else text = arg!;
   if (text.trim() === '') {
-    const from = isStdinInput(arg) ? 'stdin' : arg!.startsWith('@') ? `file ${describe(arg!.slice(1))}` : 'the argument';
+    const from = isStdinInput(arg)
+      ? 'stdin'
+      : arg!.startsWith('@')
+        ? `file ${describe(arg!.slice(1))}`
+        : 'the argument';
     throw new WalletError('INVALID_ARGUMENT', `expected ${what}, got nothing on ${from}`);
   }
   return text;
@@ -282,9 +293,17 @@ export async function readSecret(file: string | undefined, what: string): Promis
   // At a terminal the secret is typed without echo, so that it never shows on the screen or in a scrollback.
   const { stdin } = cliIo();
   const atTerminal = stdin.isTTY === true && stdin.setRawMode !== undefined;
-  const raw = fromStdin ? (atTerminal ? await readHiddenLine(what) : await readStdin(what)) : await readTextFile(file!, what);
+  const raw = fromStdin
+    ? atTerminal
+      ? await readHiddenLine(what)
+      : await readStdin(what)
+    : await readTextFile(file!, what);
   const text = raw.trim();
-  if (text === '') throw new WalletError('INVALID_ARGUMENT', `expected ${what}, got nothing ${fromStdin ? 'on stdin' : `in file ${describe(file)}`}`);
+  if (text === '')
+    throw new WalletError(
+      'INVALID_ARGUMENT',
+      `expected ${what}, got nothing ${fromStdin ? 'on stdin' : `in file ${describe(file)}`}`,
+    );
   const { secrets } = currentRun();
   secrets.add(text);
   for (const line of text.split(/\s+/)) if (line.length >= 16) secrets.add(line);
@@ -336,7 +355,9 @@ export function reportError(error: unknown): number {
     line = `${error.shortMessage} (see koinos-wallet --help)`;
     code = EXIT_USAGE;
   } else if (error instanceof WalletError) {
-    line = [error.shortMessage, ...error.metaMessages].reduce((all, next) => (/[.!?:]$/.test(all) ? `${all} ${next}` : `${all}. ${next}`));
+    line = [error.shortMessage, ...error.metaMessages].reduce((all, next) =>
+      /[.!?:]$/.test(all) ? `${all} ${next}` : `${all}. ${next}`,
+    );
   } else {
     const message = error instanceof Error ? error.message : String(error);
     line = `unexpected error: ${message}`;

@@ -4,7 +4,17 @@ import { toHex } from '../koinos/bytes.ts';
 import { addressFromPublicKey, addressToString } from '../koinos/address.ts';
 import { newPrivateKey, privateKeyToWif, publicKeyFromPrivateKey } from '../koinos/keys.ts';
 import { keyFromText, writeKeyFile } from './keyFile.ts';
-import { EXIT_OK, UsageError, assertMaxPositionals, parseArgs, printJson, printText, readSecret, stringOption, warn } from './io.ts';
+import {
+  EXIT_OK,
+  UsageError,
+  assertMaxPositionals,
+  parseArgs,
+  printJson,
+  printText,
+  readSecret,
+  stringOption,
+  warn,
+} from './io.ts';
 
 /** Usage of the `key` commands, also part of the top-level `--help`. */
 export const KEY_USAGE = `Keys:
@@ -65,14 +75,17 @@ async function keyNew(argv: string[]): Promise<number> {
   const privateKey = newPrivateKey();
   const out = stringOption(args, 'out');
   if (out !== undefined) {
-    if (out === '' || out === '-') throw new UsageError('option --out of "key new" expects a file name (leave it out to print the key)');
+    if (out === '' || out === '-')
+      throw new UsageError('option --out of "key new" expects a file name (leave it out to print the key)');
     const info = keyInfo(privateKey);
     await writeKeyFile(out, `${JSON.stringify({ ...info, wif: privateKeyToWif(privateKey, true) }, null, 2)}\n`);
     printJson({ ...info, file: out });
     return EXIT_OK;
   }
   printJson({ ...keyInfo(privateKey), wif: privateKeyToWif(privateKey, true) });
-  warn('the output contains a private key (wif): anyone who has it controls the address; store it safely and share only the address');
+  warn(
+    'the output contains a private key (wif): anyone who has it controls the address; store it safely and share only the address',
+  );
   return EXIT_OK;
 }
 

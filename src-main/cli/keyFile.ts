@@ -22,11 +22,15 @@ export async function writeKeyFile(path: string, content: string): Promise<void>
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
     const why =
-      code === 'EEXIST' ? 'the file exists (a key file is never overwritten; choose another name or move the old one)'
-      : code === 'ENOENT' ? 'its folder does not exist'
-      : code === 'EACCES' || code === 'EPERM' ? 'permission denied'
-      : code === 'EISDIR' ? 'it is a folder'
-      : (code ?? 'the system refused');
+      code === 'EEXIST'
+        ? 'the file exists (a key file is never overwritten; choose another name or move the old one)'
+        : code === 'ENOENT'
+          ? 'its folder does not exist'
+          : code === 'EACCES' || code === 'EPERM'
+            ? 'permission denied'
+            : code === 'EISDIR'
+              ? 'it is a folder'
+              : (code ?? 'the system refused');
     throw new WalletError('INVALID_ARGUMENT', `cannot write the key file ${JSON.stringify(path)}: ${why}`, { cause });
   }
   try {
@@ -55,20 +59,30 @@ export function keyFromText(text: string): ParsedPrivateKey {
     json = JSON.parse(trimmed);
   } catch {
     // JSON.parse's message quotes the text, which holds the key: it is not passed on.
-    throw new WalletError('INVALID_JSON', 'expected a key file as JSON {"wif": ...} (what "key new" writes), got text that starts with "{" but does not parse');
+    throw new WalletError(
+      'INVALID_JSON',
+      'expected a key file as JSON {"wif": ...} (what "key new" writes), got text that starts with "{" but does not parse',
+    );
   }
   const record = json as { wif?: unknown; address?: unknown };
   if (typeof record !== 'object' || record === null || typeof record.wif !== 'string') {
-    throw new WalletError('INVALID_JSON', 'expected a key file as JSON with a "wif" string (what "key new" writes), got JSON without one');
+    throw new WalletError(
+      'INVALID_JSON',
+      'expected a key file as JSON with a "wif" string (what "key new" writes), got JSON without one',
+    );
   }
   rememberSecret(record.wif);
   const parsed = parsePrivateKey(record.wif);
   if (record.address !== undefined) {
     const own = addressToString(addressFromPublicKey(publicKeyFromPrivateKey(parsed.privateKey, true)));
     if (record.address !== own) {
-      throw new WalletError('INVALID_JSON', `the key file names the address ${describe(record.address)}, but its key is the key of ${own}`, {
-        metaMessages: ['The file was edited or mixed up with another; do not use it until you know which is right.'],
-      });
+      throw new WalletError(
+        'INVALID_JSON',
+        `the key file names the address ${describe(record.address)}, but its key is the key of ${own}`,
+        {
+          metaMessages: ['The file was edited or mixed up with another; do not use it until you know which is right.'],
+        },
+      );
     }
   }
   return parsed;

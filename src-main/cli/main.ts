@@ -43,7 +43,11 @@ async function devnet(argv: string[]): Promise<number> {
   try {
     mod = await import('./devnetCommand.ts');
   } catch (cause) {
-    throw new WalletError('INTERNAL', `the devnet command could not be loaded: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    throw new WalletError(
+      'INTERNAL',
+      `the devnet command could not be loaded: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { cause },
+    );
   }
   return mod.devnetCommand(argv);
 }
@@ -96,7 +100,9 @@ async function run(argv: string[]): Promise<number> {
       default:
         // Unknown commands are not quoted in full: a mistyped line could start with a pasted secret.
         throw new UsageError(
-          command.startsWith('-') ? `unknown option ${command.split('=')[0]}` : `unknown command ${command.length > 24 ? `(${command.length} characters, not shown)` : `"${command}"`}; expected key, tx, balance, history, transfer, contract or devnet`,
+          command.startsWith('-')
+            ? `unknown option ${command.split('=')[0]}`
+            : `unknown command ${command.length > 24 ? `(${command.length} characters, not shown)` : `"${command}"`}; expected key, tx, balance, history, transfer, contract or devnet`,
         );
     }
   } catch (error) {

@@ -39,7 +39,9 @@ import { assertReadyToSign } from '../koinos/signingChecks.ts';
 import { PrivateKeySigner } from '../wallet/chain/privateKeySigner.ts';
 
 /** The token contracts `tx decode` knows without `--koin`, listed in the usage. */
-const KNOWN_LIST = KNOWN_TOKEN_CONTRACTS.map((c) => `${c.network} ${c.token.toUpperCase()} ${c.address}`).join(',\n        ');
+const KNOWN_LIST = KNOWN_TOKEN_CONTRACTS.map((c) => `${c.network} ${c.token.toUpperCase()} ${c.address}`).join(
+  ',\n        ',
+);
 
 /** Usage of the `tx` commands, also part of the top-level `--help`. */
 export const TX_USAGE = `Transactions:
@@ -90,11 +92,15 @@ function koinPredicate(extra: string[] = []): (contractId: Uint8Array) => boolea
         return addressToString(addressFromString(a));
       } catch (cause) {
         if (!(cause instanceof WalletError)) throw cause;
-        throw new WalletError('INVALID_ADDRESS', `--koin: ${cause.shortMessage}`, { metaMessages: cause.metaMessages, cause });
+        throw new WalletError('INVALID_ADDRESS', `--koin: ${cause.shortMessage}`, {
+          metaMessages: cause.metaMessages,
+          cause,
+        });
       }
     }),
   );
-  return (contractId) => knownTokenContract(contractId) !== undefined || (contractId.length === 25 && ids.has(addressToString(contractId)));
+  return (contractId) =>
+    knownTokenContract(contractId) !== undefined || (contractId.length === 25 && ids.has(addressToString(contractId)));
 }
 
 /** What `tx decode` prints. */
@@ -126,16 +132,25 @@ export function transactionRisks(tx: Transaction, tokens: readonly string[] = []
   const header = tx.header!;
   const parties = [header.payer, header.payee].filter((a) => a.length > 0).map((a) => addressToString(a));
   const signed = checkTransaction(tx).signers.flatMap((s) => (s.address ? [s.address] : []));
-  return assessRisks(tx, { signers: [...(signer ? [signer] : []), ...parties, ...signed], knownContracts: knownContractsOf(undefined, tokens) });
+  return assessRisks(tx, {
+    signers: [...(signer ? [signer] : []), ...parties, ...signed],
+    knownContracts: knownContractsOf(undefined, tokens),
+  });
 }
 
 /**
  * The `tx decode` report of a transaction.
  * @throws WalletError INVALID_TRANSACTION when it has no header.
  */
-function decodeTransaction(tx: Transaction, isKoin: (contractId: Uint8Array) => boolean, tokens: readonly string[] = []): DecodedTransaction {
+function decodeTransaction(
+  tx: Transaction,
+  isKoin: (contractId: Uint8Array) => boolean,
+  tokens: readonly string[] = [],
+): DecodedTransaction {
   const check = checkTransaction(tx);
-  const errors = check.signers.flatMap((s, i) => (s.address ? [] : [{ signature: i, error: s.error ?? 'signature does not recover' }]));
+  const errors = check.signers.flatMap((s, i) =>
+    s.address ? [] : [{ signature: i, error: s.error ?? 'signature does not recover' }],
+  );
   const noId = tx.id.length === 0;
   const noRoot = tx.header!.operation_merkle_root.length === 0;
   const missing = [noId && 'id', noRoot && 'operation merkle root'].filter(Boolean).join(' and ');
@@ -144,20 +159,35 @@ function decodeTransaction(tx: Transaction, isKoin: (contractId: Uint8Array) => 
     computed_id: bytesToJson(check.computedId, BTYPE.TRANSACTION_ID),
     id_matches: noId ? null : check.idMatches,
     operation_merkle_root_matches: noRoot ? null : check.merkleRootMatches,
-    ...(missing ? { note: `the transaction has no ${missing} yet: it is unsigned; "tx sign" computes ${noId && noRoot ? 'them' : 'it'} from the content` } : {}),
+    ...(missing
+      ? {
+          note: `the transaction has no ${missing} yet: it is unsigned; "tx sign" computes ${noId && noRoot ? 'them' : 'it'} from the content`,
+        }
+      : {}),
     signers: check.signers.map((s) => s.address ?? null),
     ...(errors.length > 0 ? { signer_errors: errors } : {}),
-    ...signatureStatus(tx, check.signers.flatMap((s) => (s.address ? [s.address] : []))),
+    ...signatureStatus(
+      tx,
+      check.signers.flatMap((s) => (s.address ? [s.address] : [])),
+    ),
     operations: tx.operations.map((op) => decodeOperationJson(op, isKoin)),
     risks: transactionRisks(tx, tokens),
   };
 }
 
 /** Which of the payer and payee signed `tx` (recovered `signers`) and whose signatures it still needs. */
-function signatureStatus(tx: Transaction, signers: readonly string[]): { signatures_present: string[]; signatures_needed: string[] } {
+function signatureStatus(
+  tx: Transaction,
+  signers: readonly string[],
+): { signatures_present: string[]; signatures_needed: string[] } {
   const parties = partiesOf(tx.header!);
-  const present = [parties.payer, ...(parties.payee && parties.payee !== parties.payer ? [parties.payee] : [])].filter((a) => a !== '' && signers.includes(a));
-  return { signatures_present: present, signatures_needed: signaturesNeeded(parties, present, isKnownSharer(parties.payer)) };
+  const present = [parties.payer, ...(parties.payee && parties.payee !== parties.payer ? [parties.payee] : [])].filter(
+    (a) => a !== '' && signers.includes(a),
+  );
+  return {
+    signatures_present: present,
+    signatures_needed: signaturesNeeded(parties, present, isKnownSharer(parties.payer)),
+  };
 }
 
 /**
@@ -215,7 +245,11 @@ async function txEncode(argv: string[]): Promise<number> {
 }
 
 async function txSign(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, { 'wif-file': { type: 'string' }, json: { type: 'boolean' }, ...ALLOW_RISK_OPTION }, 'tx sign');
+  const args = parseArgs(
+    argv,
+    { 'wif-file': { type: 'string' }, json: { type: 'boolean' }, ...ALLOW_RISK_OPTION },
+    'tx sign',
+  );
   if (args.help) {
     printText(TX_USAGE);
     return EXIT_OK;
@@ -224,12 +258,16 @@ async function txSign(argv: string[]): Promise<number> {
   const input = args.positionals[0];
   const keyFile = stringOption(args, 'wif-file');
   if (isStdinInput(input) && isStdinInput(keyFile)) {
-    throw new UsageError('"tx sign" cannot read both the transaction and the key from stdin: give --wif-file FILE, or the transaction as an argument or @FILE');
+    throw new UsageError(
+      '"tx sign" cannot read both the transaction and the key from stdin: give --wif-file FILE, or the transaction as an argument or @FILE',
+    );
   }
   const allowed = allowedRisks(args);
   // The transaction is read and checked first, so that a bad transaction does not wait for a key on stdin.
   const tx = parseTransactionText(await readInput(input, TRANSACTION));
-  const { privateKey } = keyFromText(await readSecret(keyFile, 'a private key (WIF, 64 hex digits or a key new --out file)'));
+  const { privateKey } = keyFromText(
+    await readSecret(keyFile, 'a private key (WIF, 64 hex digits or a key new --out file)'),
+  );
   const keys = new PrivateKeySigner([privateKey]);
   privateKey.fill(0);
   const signer = keys.addresses[0]!;
@@ -244,10 +282,19 @@ async function txSign(argv: string[]): Promise<number> {
       );
     }
     if (recoverSigners(tx).some((s) => s.address === signer)) {
-      throw new WalletError('INVALID_TRANSACTION', `the transaction is already signed by ${signer}; sign with another key to add a signature`);
+      throw new WalletError(
+        'INVALID_TRANSACTION',
+        `the transaction is already signed by ${signer}; sign with another key to add a signature`,
+      );
     }
     // The command line is the approval: the queue refuses, before the signature, a risk --allow-risk does not name.
-    signed = await signApprovedByCommandLine(commandLineApprovals(allowed), keys, signer, tx, transactionRisks(tx, [], signer));
+    signed = await signApprovedByCommandLine(
+      commandLineApprovals(allowed),
+      keys,
+      signer,
+      tx,
+      transactionRisks(tx, [], signer),
+    );
   } finally {
     keys.wipe();
   }
@@ -256,7 +303,9 @@ async function txSign(argv: string[]): Promise<number> {
   const payee = header.payee.length > 0 ? addressToString(header.payee) : undefined;
   if (payer !== undefined && signer !== payer && signer !== payee) {
     const parties = payee ? `neither the payer (${payer}) nor the payee (${payee})` : `not the payer (${payer})`;
-    warn(`the signing key's address ${signer} is ${parties}; the node counts this signature only where a contract asks for it`);
+    warn(
+      `the signing key's address ${signer} is ${parties}; the node counts this signature only where a contract asks for it`,
+    );
   }
 
   printJson(args.options.json ? transactionToJson(signed) : transactionToBase64(signed));

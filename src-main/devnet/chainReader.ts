@@ -98,7 +98,11 @@ export class ChainReader {
     return bytes ? decode('koinos.devnet.record_pointer', bytes).block_height : undefined;
   }
 
-  private async blockItem(height: bigint, returnBlock: boolean, returnReceipt: boolean): Promise<MessageInput<BlockStoreBlockItem>> {
+  private async blockItem(
+    height: bigint,
+    returnBlock: boolean,
+    returnReceipt: boolean,
+  ): Promise<MessageInput<BlockStoreBlockItem>> {
     if (!returnBlock && !returnReceipt) {
       const topology = await this.topologyAt(height);
       return topology ? { block_id: topology.id, block_height: height } : {};
@@ -133,7 +137,8 @@ export class ChainReader {
     // Any built-in: tokens, and the name service and the KAP stand-in, which a dApp reads directly as on mainnet.
     const contract = builtInAt(view, request.contract_id);
     const ctx = this.readOnlyContext(view);
-    if (!contract && isWasmContract(view, request.contract_id)) return readWasmContract(ctx, request.contract_id, request.entry_point, request.args);
+    if (!contract && isWasmContract(view, request.contract_id))
+      return readWasmContract(ctx, request.contract_id, request.entry_point, request.args);
     if (!contract) throw new ChainError(ERROR_CODE.invalid_contract, 'contract does not exist');
     const result = contract.call(ctx, request.entry_point, request.args);
     return { result, logs: [] };
@@ -155,7 +160,9 @@ export class ChainReader {
     } else if (request.id !== undefined && request.id <= 0xffffffffn) {
       sid = Number(request.id);
     } else {
-      throw new ChainError(ERROR_CODE.unknown_system_call, `unknown system call id ${request.id ?? '(none)'}`, { id: String(request.id ?? '') });
+      throw new ChainError(ERROR_CODE.unknown_system_call, `unknown system call id ${request.id ?? '(none)'}`, {
+        id: String(request.id ?? ''),
+      });
     }
     const view = this.headView();
     const ctx = this.readOnlyContext(view);
@@ -166,7 +173,9 @@ export class ChainReader {
    * contract_meta_store.get_contract_meta: the ABI of a built-in contract, or the one uploaded with the contract
    * (abiStore.ts); an empty answer for a contract without one, as koinos-contract-meta-store answers.
    */
-  async contractMeta(request: NodeRequest<'contract_meta_store.get_contract_meta'>): Promise<NodeAnswer<'contract_meta_store.get_contract_meta'>> {
+  async contractMeta(
+    request: NodeRequest<'contract_meta_store.get_contract_meta'>,
+  ): Promise<NodeAnswer<'contract_meta_store.get_contract_meta'>> {
     const contract = contractAt(this.headView(), request.contract_id);
     if (contract) return { meta: { abi: contractAbi(contract) } };
     const system = systemContractAt(this.headView(), request.contract_id);
@@ -178,11 +187,18 @@ export class ChainReader {
     return abi === undefined ? {} : { meta: { abi } };
   }
 
-  async accountHistory(request: NodeRequest<'account_history.get_account_history'>): Promise<NodeAnswer<'account_history.get_account_history'>> {
+  async accountHistory(
+    request: NodeRequest<'account_history.get_account_history'>,
+  ): Promise<NodeAnswer<'account_history.get_account_history'>> {
     if (request.limit > MAX_HISTORY_LIMIT) throw new WalletError('INVALID_ARGUMENT', 'request limit exceeded');
     // Numbers are exact here: a seq_num past any list (they live in memory) finds nothing either way, the limit is at
     // most 500, and heights stay below MAX_HISTORY_HEIGHT (2^31).
-    const seq = request.seq_num === undefined ? undefined : request.seq_num > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(request.seq_num);
+    const seq =
+      request.seq_num === undefined
+        ? undefined
+        : request.seq_num > BigInt(Number.MAX_SAFE_INTEGER)
+          ? Number.MAX_SAFE_INTEGER
+          : Number(request.seq_num);
     const pages = this.chain.history.page(request.address, {
       seq,
       limit: Number(request.limit),
@@ -192,7 +208,9 @@ export class ChainReader {
     return { values: await this.historyRecords(pages) };
   }
 
-  private async historyRecords(pages: HistoryPage[]): Promise<NonNullable<NodeAnswer<'account_history.get_account_history'>['values']>> {
+  private async historyRecords(
+    pages: HistoryPage[],
+  ): Promise<NonNullable<NodeAnswer<'account_history.get_account_history'>['values']>> {
     const keys = pages.map(({ pointer }) =>
       pointer.transactionIndex === undefined
         ? blockKey(pointer.height)
@@ -211,9 +229,14 @@ export class ChainReader {
   }
 
   /** block_store.get_blocks_by_id: the items of the blocks found, an empty item for each one not found. */
-  async blocksById(req: NodeRequest<'block_store.get_blocks_by_id'>): Promise<NodeAnswer<'block_store.get_blocks_by_id'>> {
+  async blocksById(
+    req: NodeRequest<'block_store.get_blocks_by_id'>,
+  ): Promise<NodeAnswer<'block_store.get_blocks_by_id'>> {
     if (req.block_ids.length > MAX_BLOCKS_PER_REQUEST) {
-      throw new WalletError('INVALID_ARGUMENT', `requested too many blocks: at most ${MAX_BLOCKS_PER_REQUEST} block ids per request`);
+      throw new WalletError(
+        'INVALID_ARGUMENT',
+        `requested too many blocks: at most ${MAX_BLOCKS_PER_REQUEST} block ids per request`,
+      );
     }
     const items = await Promise.all(
       req.block_ids.map(async (id) => {
@@ -225,11 +248,17 @@ export class ChainReader {
   }
 
   /** block_store.get_blocks_by_height: up to `num_blocks` items from `ancestor_start_height` to the named block. */
-  async blocksByHeight(req: NodeRequest<'block_store.get_blocks_by_height'>): Promise<NodeAnswer<'block_store.get_blocks_by_height'>> {
+  async blocksByHeight(
+    req: NodeRequest<'block_store.get_blocks_by_height'>,
+  ): Promise<NodeAnswer<'block_store.get_blocks_by_height'>> {
     if (req.head_block_id.length === 0) throw new WalletError('INVALID_ARGUMENT', 'head_block_id is required');
-    if (req.ancestor_start_height === 0n) throw new WalletError('INVALID_ARGUMENT', 'ancestor_start_height must be greater than 0');
+    if (req.ancestor_start_height === 0n)
+      throw new WalletError('INVALID_ARGUMENT', 'ancestor_start_height must be greater than 0');
     if (req.num_blocks > MAX_BLOCKS_PER_REQUEST) {
-      throw new WalletError('INVALID_ARGUMENT', `requested too many blocks: num_blocks is at most ${MAX_BLOCKS_PER_REQUEST}`);
+      throw new WalletError(
+        'INVALID_ARGUMENT',
+        `requested too many blocks: num_blocks is at most ${MAX_BLOCKS_PER_REQUEST}`,
+      );
     }
     const top = await this.blockHeightOf(req.head_block_id);
     if (top === undefined) throw new WalletError('NOT_FOUND', `block not present: 0x${toHex(req.head_block_id)}`);
@@ -245,7 +274,10 @@ export class ChainReader {
   /** transaction_store.get_transactions_by_id: the transactions found, each with the block that holds it. */
   async transactionsById(ids: Uint8Array[]): Promise<NodeAnswer<'transaction_store.get_transactions_by_id'>> {
     if (ids.length > MAX_TRANSACTIONS_PER_REQUEST) {
-      throw new WalletError('INVALID_ARGUMENT', `requested too many transactions: at most ${MAX_TRANSACTIONS_PER_REQUEST} ids per request`);
+      throw new WalletError(
+        'INVALID_ARGUMENT',
+        `requested too many transactions: at most ${MAX_TRANSACTIONS_PER_REQUEST} ids per request`,
+      );
     }
     const pointers = await this.deps.store.getMany(ids.map((id) => transactionKey(id)));
     const found = pointers.flatMap((bytes) => (bytes ? [decode('koinos.devnet.record_pointer', bytes)] : []));
@@ -269,7 +301,10 @@ export class ChainReader {
 }
 
 /** A mempool entry as mempool.get_pending_transactions answers it. */
-export function pendingTransaction(entry: { prepared: PreparedTransaction; receipt: TransactionReceipt }): MessageInput<MempoolPendingTransaction> {
+export function pendingTransaction(entry: {
+  prepared: PreparedTransaction;
+  receipt: TransactionReceipt;
+}): MessageInput<MempoolPendingTransaction> {
   return {
     transaction: entry.prepared.tx,
     disk_storage_used: entry.receipt.disk_storage_used,

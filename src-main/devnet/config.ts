@@ -3,7 +3,12 @@
 import { UINT64_MAX } from '../koinos/amounts.ts';
 import { WalletError } from '../koinos/errors.ts';
 import { GENESIS_KEY_INDEX } from './chain/devKeys.ts';
-import { DEFAULT_ACCOUNTS, DEFAULT_GENESIS_SEED, DEFAULT_INITIAL_BALANCE, type GenesisParams } from './chain/genesis.ts';
+import {
+  DEFAULT_ACCOUNTS,
+  DEFAULT_GENESIS_SEED,
+  DEFAULT_INITIAL_BALANCE,
+  type GenesisParams,
+} from './chain/genesis.ts';
 import type { ChainShape } from './chain/shapes.ts';
 import { loadCommunityContract, type CommunityContract } from './contracts/communityContracts.ts';
 import type { DevnetConfig } from './types.ts';
@@ -25,10 +30,19 @@ export interface Settings {
  * `value`, an integer from `min` to `max`, or `fallback` when absent.
  * @throws WalletError INVALID_ARGUMENT naming `name` otherwise.
  */
-export function checkInteger(name: string, value: number | undefined, fallback: number, min: number, max: number): number {
+export function checkInteger(
+  name: string,
+  value: number | undefined,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value < min || value > max) {
-    throw new WalletError('INVALID_ARGUMENT', `${name}: expected an integer from ${min} to ${max}, got ${String(value)}`);
+    throw new WalletError(
+      'INVALID_ARGUMENT',
+      `${name}: expected an integer from ${min} to ${max}, got ${String(value)}`,
+    );
   }
   return value;
 }
@@ -40,9 +54,15 @@ export function checkInteger(name: string, value: number | undefined, fallback: 
 export function checkAccounts(value: number | undefined): number {
   if (value === undefined) return DEFAULT_ACCOUNTS;
   if (!Number.isInteger(value) || value < 0 || value > GENESIS_KEY_INDEX) {
-    throw new WalletError('INVALID_ARGUMENT', `accounts: expected an integer from 0 to ${GENESIS_KEY_INDEX}, got ${String(value)}`, {
-      metaMessages: [`The devnet funds at most ${GENESIS_KEY_INDEX} development accounts: index ${GENESIS_KEY_INDEX} is the genesis key.`],
-    });
+    throw new WalletError(
+      'INVALID_ARGUMENT',
+      `accounts: expected an integer from 0 to ${GENESIS_KEY_INDEX}, got ${String(value)}`,
+      {
+        metaMessages: [
+          `The devnet funds at most ${GENESIS_KEY_INDEX} development accounts: index ${GENESIS_KEY_INDEX} is the genesis key.`,
+        ],
+      },
+    );
   }
   return value;
 }
@@ -54,7 +74,10 @@ export function checkAccounts(value: number | undefined): number {
 export function checkBalance(name: string, value: bigint | undefined, fallback: bigint): bigint {
   if (value === undefined) return fallback;
   if (typeof value !== 'bigint' || value < 0n || value > UINT64_MAX) {
-    throw new WalletError('INVALID_ARGUMENT', `${name}: expected base units as a bigint from 0 to 2^64-1, got ${String(value)}`);
+    throw new WalletError(
+      'INVALID_ARGUMENT',
+      `${name}: expected base units as a bigint from 0 to 2^64-1, got ${String(value)}`,
+    );
   }
   return value;
 }
@@ -75,11 +98,16 @@ export function settingsOf(config: DevnetConfig): Settings {
     manual: config.manual ?? false,
     irreversibleDepth: checkInteger('irreversibleDepth', config.irreversibleDepth, 60, 0, 1_000_000),
     now: config.now ?? Date.now,
-    pendingTransactionLimit: checkInteger('pendingTransactionLimit', config.pendingTransactionLimit, 10, 1, Number.MAX_SAFE_INTEGER),
+    pendingTransactionLimit: checkInteger(
+      'pendingTransactionLimit',
+      config.pendingTransactionLimit,
+      10,
+      1,
+      Number.MAX_SAFE_INTEGER,
+    ),
     log: config.log ?? ((message) => console.warn(`[devnet] ${message}`)),
   };
 }
-
 
 /** Genesis parameters with a shape and the bytecode of the community contracts it deploys. */
 export function genesisParams(base: Omit<GenesisParams, 'shape' | 'community'>, shape: ChainShape): GenesisParams {

@@ -125,12 +125,16 @@ export class DeveloperMethods {
   async setBalance(options: SetBalanceOptions): Promise<{ id: Uint8Array; height: bigint }> {
     const value = checkBalance('value', options.value, 0n);
     const account = options.account;
-    if (!(account instanceof Uint8Array) || account.length === 0) throw new WalletError('INVALID_ARGUMENT', 'account: expected an address, got nothing');
+    if (!(account instanceof Uint8Array) || account.length === 0)
+      throw new WalletError('INVALID_ARGUMENT', 'account: expected an address, got nothing');
     const contractId = options.contract && options.contract.length > 0 ? options.contract : this.koinBytes;
     return this.core.enqueue(() => {
       const token = contractAt(new StateView(this.committed), contractId);
       if (!token) {
-        throw new WalletError('INVALID_ARGUMENT', `contract_id: expected KOIN, VHP or a token made with devnet.create_token, got ${toBase58(contractId)}`);
+        throw new WalletError(
+          'INVALID_ARGUMENT',
+          `contract_id: expected KOIN, VHP or a token made with devnet.create_token, got ${toBase58(contractId)}`,
+        );
       }
       let problem: string | undefined;
       const block = this.core.produceNow((view, timestamp, height) => {
@@ -153,13 +157,19 @@ export class DeveloperMethods {
       throw new WalletError('INVALID_ARGUMENT', `name: expected 1 to 64 characters, got ${JSON.stringify(name ?? '')}`);
     }
     if (typeof symbol !== 'string' || !/^[A-Za-z0-9._-]{1,16}$/.test(symbol)) {
-      throw new WalletError('INVALID_ARGUMENT', `symbol: expected 1 to 16 letters, digits, ".", "_" or "-", got ${JSON.stringify(symbol ?? '')}`);
+      throw new WalletError(
+        'INVALID_ARGUMENT',
+        `symbol: expected 1 to 16 letters, digits, ".", "_" or "-", got ${JSON.stringify(symbol ?? '')}`,
+      );
     }
     const decimals = checkInteger('decimals', options.decimals, 8, 0, 18);
     const supply = checkBalance('initial_supply', options.initialSupply, 0n);
     const owner = options.owner;
     if (!(owner instanceof Uint8Array) || owner.length !== 25) {
-      throw new WalletError('INVALID_ARGUMENT', 'owner: expected the address that holds the initial supply and may mint');
+      throw new WalletError(
+        'INVALID_ARGUMENT',
+        'owner: expected the address that holds the initial supply and may mint',
+      );
     }
     return this.core.enqueue(async () => {
       let contractId: Uint8Array = EMPTY;
@@ -176,7 +186,13 @@ export class DeveloperMethods {
     return this.core.enqueue(async () => {
       const id = this.nextSnapshot++;
       const abis = await this.core.abis.all();
-      this.snapshots.set(id, { chainId: this.chainId, head: { ...this.head }, objects: new Map(this.committed.objects), clockOffset: this.core.clockOffset, abis });
+      this.snapshots.set(id, {
+        chainId: this.chainId,
+        head: { ...this.head },
+        objects: new Map(this.committed.objects),
+        clockOffset: this.core.clockOffset,
+        abis,
+      });
       return id;
     });
   }
@@ -189,7 +205,10 @@ export class DeveloperMethods {
     return this.core.enqueue(async () => {
       const snap = this.snapshots.get(id);
       if (!snap || !equalBytes(snap.chainId, this.chainId) || snap.head.height > this.head.height) {
-        throw new WalletError('INVALID_ARGUMENT', `id: expected a snapshot taken with devnet.snapshot and not yet reverted to, got ${id}`);
+        throw new WalletError(
+          'INVALID_ARGUMENT',
+          `id: expected a snapshot taken with devnet.snapshot and not yet reverted to, got ${id}`,
+        );
       }
       const chain = this.core.chain;
       const ops: StoreOp[] = [];
@@ -197,18 +216,24 @@ export class DeveloperMethods {
         const bytes = await this.core.store.get(blockKey(h));
         if (!bytes) continue;
         const item = decode('koinos.block_store.block_item', bytes);
-        ops.push({ type: 'del', key: blockKey(h) }, { type: 'del', key: topologyKey(h) }, { type: 'del', key: blockIdKey(item.block_id) });
+        ops.push(
+          { type: 'del', key: blockKey(h) },
+          { type: 'del', key: topologyKey(h) },
+          { type: 'del', key: blockIdKey(item.block_id) },
+        );
         (item.block?.transactions ?? []).forEach((tx, index) => {
           ops.push({ type: 'del', key: transactionRecordKey(h, index) }, { type: 'del', key: transactionKey(tx.id) });
         });
       }
-      for (const key of chain.committed.objects.keys()) if (!snap.objects.has(key)) ops.push({ type: 'del', key: stateObjectKey(key) });
+      for (const key of chain.committed.objects.keys())
+        if (!snap.objects.has(key)) ops.push({ type: 'del', key: stateObjectKey(key) });
       for (const [key, value] of snap.objects) {
         if (chain.committed.objects.get(key) !== value) ops.push({ type: 'put', key: stateObjectKey(key), value });
       }
       const dropped = chain.history.truncate(Number(snap.head.height));
       if (this.core.store.persistent) {
-        for (const { address, from, to } of dropped) for (let seq = from; seq < to; seq++) ops.push({ type: 'del', key: historyKey(address, seq) });
+        for (const { address, from, to } of dropped)
+          for (let seq = from; seq < to; seq++) ops.push({ type: 'del', key: historyKey(address, seq) });
       }
       const abis = await this.core.abis.all();
       for (const key of abis.keys()) if (!snap.abis.has(key)) ops.push({ type: 'del', key: abiKey(keyTextBytes(key)) });
@@ -231,7 +256,11 @@ export class DeveloperMethods {
     const seed = options.genesisSeed ?? this.core.chain.meta.genesis_seed;
     if (typeof seed !== 'string') throw new WalletError('INVALID_ARGUMENT', 'genesis_seed: expected a string');
     const accounts = options.accounts === undefined ? this.core.chain.meta.accounts : checkAccounts(options.accounts);
-    const initialBalance = checkBalance('initial_balance', options.initialBalance, this.core.chain.meta.initial_balance);
+    const initialBalance = checkBalance(
+      'initial_balance',
+      options.initialBalance,
+      this.core.chain.meta.initial_balance,
+    );
     return this.core.enqueue(async () => {
       const salt = new Uint8Array(randomBytes(16));
       const genesis = buildGenesis(genesisParams({ seed, salt, accounts, initialBalance }, this.shape));
@@ -260,7 +289,8 @@ export class DeveloperMethods {
 /** The head record of the store for a head. */
 function headRecord(head: Head): Uint8Array {
   return encode('koinos.devnet.head_record', {
-    topology: head.height === 0n ? { id: head.id, height: 0n } : { id: head.id, height: head.height, previous: head.previous },
+    topology:
+      head.height === 0n ? { id: head.id, height: 0n } : { id: head.id, height: head.height, previous: head.previous },
     timestamp: head.timestamp,
     state_merkle_root: head.stateMerkleRoot,
   });

@@ -39,7 +39,9 @@ export interface MethodTableDeps {
   mempool: Mempool;
   developer: DeveloperMethods;
   /** chain.submit_transaction: recovers the signatures, then accepts the transaction on the node's queue. */
-  submitTransaction(request: NodeRequestInput<'chain.submit_transaction'>): Promise<NodeAnswer<'chain.submit_transaction'>>;
+  submitTransaction(
+    request: NodeRequestInput<'chain.submit_transaction'>,
+  ): Promise<NodeAnswer<'chain.submit_transaction'>>;
 }
 
 /** Decodes a request through its canonical bytes: checks field types and fills every default. */
@@ -54,7 +56,12 @@ function normalize<M extends NodeMethod>(method: M, request: NodeRequestInput<M>
  * so each handler reads a complete message.
  * @throws what the handler throws; WalletError INVALID_ARGUMENT naming the field for a request that does not encode.
  */
-export async function runMethod<M extends NodeMethod>(handlers: Handlers, method: M, request: NodeRequestInput<M>, complete = false): Promise<NodeAnswer<M>> {
+export async function runMethod<M extends NodeMethod>(
+  handlers: Handlers,
+  method: M,
+  request: NodeRequestInput<M>,
+  complete = false,
+): Promise<NodeAnswer<M>> {
   const handler: Handler<M> = handlers[method];
   // The compiler cannot follow the set test to the conditional type; AS_SENT and AsSentMethod name the same methods.
   return handler((complete || AS_SENT.has(method) ? request : normalize(method, request)) as HandlerRequest<M>);
@@ -92,10 +99,8 @@ export function makeHandlers({ reader, mempool, developer, submitTransaction }: 
     'chain.get_resource_limits': () => ({ resource_limit_data: { ...RESOURCE_LIMITS } }),
     'chain.invoke_system_call': (r) => reader.invokeSystemCall(r),
     'contract_meta_store.get_contract_meta': (r) => reader.contractMeta(r),
-    'block_store.get_blocks_by_id': (r) =>
-      reader.blocksById(r),
-    'block_store.get_blocks_by_height': (r) =>
-      reader.blocksByHeight(r),
+    'block_store.get_blocks_by_id': (r) => reader.blocksById(r),
+    'block_store.get_blocks_by_height': (r) => reader.blocksByHeight(r),
     'block_store.get_highest_block': () => ({ topology: reader.headTopology() }),
     'transaction_store.get_transactions_by_id': (r) => {
       const { transaction_ids: ids } = r;
@@ -107,7 +112,11 @@ export function makeHandlers({ reader, mempool, developer, submitTransaction }: 
     },
     'mempool.get_pending_transactions': (r) => {
       const { limit } = r;
-      if (limit > MAX_PENDING_REQUEST) throw new WalletError('INVALID_ARGUMENT', `requested too many pending transactions. max: ${MAX_PENDING_REQUEST}`);
+      if (limit > MAX_PENDING_REQUEST)
+        throw new WalletError(
+          'INVALID_ARGUMENT',
+          `requested too many pending transactions. max: ${MAX_PENDING_REQUEST}`,
+        );
       return { pending_transactions: mempool.list(Number(limit)).map((e) => pendingTransaction(e)) }; // limit <= 2000
     },
     'mempool.check_account_nonce': (r) => {
@@ -135,7 +144,11 @@ export function makeHandlers({ reader, mempool, developer, submitTransaction }: 
     },
     'mempool.get_pending_transactions_by_id': (r) => {
       const { transaction_ids: ids } = r;
-      if (BigInt(ids.length) > MAX_PENDING_REQUEST) throw new WalletError('INVALID_ARGUMENT', `requested too many pending transactions. max: ${MAX_PENDING_REQUEST}`);
+      if (BigInt(ids.length) > MAX_PENDING_REQUEST)
+        throw new WalletError(
+          'INVALID_ARGUMENT',
+          `requested too many pending transactions. max: ${MAX_PENDING_REQUEST}`,
+        );
       const found = ids.map((id) => mempool.get(toHex(id))).filter((e) => e !== undefined);
       return { pending_transactions: found.map((e) => pendingTransaction(e)) };
     },
@@ -146,21 +159,32 @@ export function makeHandlers({ reader, mempool, developer, submitTransaction }: 
     },
     'devnet.produce_blocks': async (r) => {
       const req = r;
-      if (req.interval_ms > 86_400_000n * 366n) throw new WalletError('INVALID_ARGUMENT', `interval_ms: expected at most a year of milliseconds, got ${req.interval_ms}`);
+      if (req.interval_ms > 86_400_000n * 366n)
+        throw new WalletError(
+          'INVALID_ARGUMENT',
+          `interval_ms: expected at most a year of milliseconds, got ${req.interval_ms}`,
+        );
       const { id, height } = await developer.produceBlocks(req.count, Number(req.interval_ms));
       return { block_id: id, block_height: height };
     },
     'devnet.advance_time': async (r) => {
       const { milliseconds } = r;
       if (milliseconds === 0n || milliseconds > 86_400_000n * 36_600n) {
-        throw new WalletError('INVALID_ARGUMENT', `milliseconds: expected 1 to 3,162,240,000,000 (a century), got ${milliseconds}`);
+        throw new WalletError(
+          'INVALID_ARGUMENT',
+          `milliseconds: expected 1 to 3,162,240,000,000 (a century), got ${milliseconds}`,
+        );
       }
       const { id, height, timestamp } = await developer.advanceTime(Number(milliseconds));
       return { block_id: id, block_height: height, head_block_time: timestamp };
     },
     'devnet.set_balance': async (r) => {
       const req = r;
-      const { id, height } = await developer.setBalance({ contract: req.contract_id, account: req.account, value: req.value });
+      const { id, height } = await developer.setBalance({
+        contract: req.contract_id,
+        account: req.account,
+        value: req.value,
+      });
       return { block_id: id, block_height: height };
     },
     'devnet.create_token': async (r) => {

@@ -37,7 +37,16 @@ import { ChainError, ERROR_CODE } from './state/chainError.ts';
 import { BlockResources, isBlockLimitError } from './state/resources.ts';
 import { BaseState, StateView } from './state/state.ts';
 import { AbiStore } from './store/abiStore.ts';
-import { checkMeta, FORMAT_VERSION, loadChain, newChain, type Chain, type ChainMeta, type Head, type LoadedChain } from './store/chainData.ts';
+import {
+  checkMeta,
+  FORMAT_VERSION,
+  loadChain,
+  newChain,
+  type Chain,
+  type ChainMeta,
+  type Head,
+  type LoadedChain,
+} from './store/chainData.ts';
 import { LevelStore, MemoryStore, type Store } from './store/store.ts';
 import { keyText, metaKey } from './store/storeKeys.ts';
 import { rememberRecoveredKey } from './vm/cryptoThunks.ts';
@@ -79,7 +88,13 @@ class Devnet implements DevnetNode {
   /** The last block left pending transactions out for lack of room: the timer makes the next one at once. */
   private lastBlockFull = false;
 
-  constructor(init: { settings: Settings; store: Store; recoverer: SignatureRecoverer; chain: Chain; onBlock: DevnetConfig['onBlock'] }) {
+  constructor(init: {
+    settings: Settings;
+    store: Store;
+    recoverer: SignatureRecoverer;
+    chain: Chain;
+    onBlock: DevnetConfig['onBlock'];
+  }) {
     this.settings = init.settings;
     this.store = init.store;
     this.abis = new AbiStore(init.store);
@@ -108,8 +123,18 @@ class Devnet implements DevnetNode {
       enqueue: (work) => this.enqueue(work),
       produceNow: (adjust) => this.produceNow(adjust),
     });
-    const reader = new ChainReader({ store: this.store, abis: this.abis, irreversibleDepth: this.settings.irreversibleDepth, chain: () => this.chain });
-    this.handlers = makeHandlers({ reader, mempool: this.mempool, developer: this.developer, submitTransaction: (r) => this.submitTransaction(r) });
+    const reader = new ChainReader({
+      store: this.store,
+      abis: this.abis,
+      irreversibleDepth: this.settings.irreversibleDepth,
+      chain: () => this.chain,
+    });
+    this.handlers = makeHandlers({
+      reader,
+      mempool: this.mempool,
+      developer: this.developer,
+      submitTransaction: (r) => this.submitTransaction(r),
+    });
   }
 
   get chainId(): Uint8Array {
@@ -134,7 +159,12 @@ class Devnet implements DevnetNode {
   }
 
   get accounts(): DevAccount[] {
-    return this.chain.genesis.accounts.map(({ index, address, publicKey, wif }) => ({ index, address, publicKey, wif }));
+    return this.chain.genesis.accounts.map(({ index, address, publicKey, wif }) => ({
+      index,
+      address,
+      publicKey,
+      wif,
+    }));
   }
 
   get genesisAccount(): DevAccount {
@@ -157,7 +187,11 @@ class Devnet implements DevnetNode {
   // -------------------------------------------------------------------------------------------------------------
   // Service boundary
 
-  async call<M extends NodeMethod>(method: M, request: NodeRequestInput<M>, how?: { complete: true }): Promise<NodeAnswer<M>> {
+  async call<M extends NodeMethod>(
+    method: M,
+    request: NodeRequestInput<M>,
+    how?: { complete: true },
+  ): Promise<NodeAnswer<M>> {
     if (this.closed) throw closedError();
     if (!isNodeMethod(method)) throw new WalletError('INVALID_ARGUMENT', 'unknown method');
     // Errors pass as they are thrown: server/wireError.ts alone decides what the wire shows of them.
@@ -221,9 +255,23 @@ class Devnet implements DevnetNode {
     return clock > this.head.timestamp ? clock : this.head.timestamp + 1n;
   }
 
-  private applyContext(base: StateView, headBlockTime: bigint, blockHeight: bigint, sequence: { next: number }, chain?: ChainFacts): ApplyContext {
+  private applyContext(
+    base: StateView,
+    headBlockTime: bigint,
+    blockHeight: bigint,
+    sequence: { next: number },
+    chain?: ChainFacts,
+  ): ApplyContext {
     chain ??= headFacts(this.chainId, this.head, this.settings.irreversibleDepth, this.committed);
-    return { base, headBlockTime, blockHeight, chainId: this.chainId, genesisAddress: this.genesisKey.addressBytes, sequence, chain };
+    return {
+      base,
+      headBlockTime,
+      blockHeight,
+      chainId: this.chainId,
+      genesisAddress: this.genesisKey.addressBytes,
+      sequence,
+      chain,
+    };
   }
 
   /**
@@ -238,41 +286,62 @@ class Devnet implements DevnetNode {
    */
   private async produceNow(adjust?: BlockAdjust): Promise<ProducedBlock> {
     // Checked before anything changes: the history index packs heights into numbers (history.ts).
-    if (this.head.height >= BigInt(MAX_HISTORY_HEIGHT)) throw new Error(`the devnet holds at most ${MAX_HISTORY_HEIGHT} blocks`);
+    if (this.head.height >= BigInt(MAX_HISTORY_HEIGHT))
+      throw new Error(`the devnet holds at most ${MAX_HISTORY_HEIGHT} blocks`);
     this.lastBlockFull = false;
     const chain = this.chain;
     const parent = chain.head;
     const timestamp = this.nextTimestamp();
     const height = parent.height + 1n;
-    const pending = this.mempool.list(MAX_INCLUSION_ATTEMPTS).map((entry) => ({ idHex: entry.prepared.idHex, receipt: entry.receipt, entry }));
-    const proposal = proposeBlock(pending, this.mempool.entries.size > pending.length, (chosen): ProposalRun<{ view: StateView; included: IncludedTransaction[] }> => {
-      const view = new StateView(chain.committed);
-      adjust?.(view, timestamp, height);
-      const sequence = { next: 0 };
-      const transactions = chosen.map((c) => c.entry.prepared);
-      const facts = blockFacts(this.chainId, { parent, timestamp, transactions, signer: this.genesisKey }, this.settings.irreversibleDepth, chain.committed);
-      const included: IncludedTransaction[] = [];
-      const failed: LeftOut[] = [];
-      const block = new BlockResources();
-      for (const prepared of transactions) {
-        const before = { disk: block.disk, network: block.network, compute: block.compute };
-        try {
-          const applied = applyTransaction({ ...this.applyContext(view, timestamp, height, sequence, facts), block }, prepared);
-          applied.view.commit();
-          const { receipt } = applied;
-          included.push({ prepared, receipt, receiptBytes: encode('koinos.protocol.transaction_receipt', receipt), impacted: historyAddresses(prepared, receipt) });
-        } catch (error) {
-          if (!(error instanceof ChainError)) throw error;
-          Object.assign(block, before);
-          // One that fitted a block of its own at submission but not this one's rest waits for the next block, as a
-          // proposal's failed transaction stays in koinos-mempool; any other failure drops it.
-          const wait = isBlockLimitError(error) && included.length > 0;
-          if (!wait) this.settings.log(`transaction 0x${prepared.idHex} dropped from block ${height}: ${error.message}`);
-          failed.push({ idHex: prepared.idHex, wait });
+    const pending = this.mempool
+      .list(MAX_INCLUSION_ATTEMPTS)
+      .map((entry) => ({ idHex: entry.prepared.idHex, receipt: entry.receipt, entry }));
+    const proposal = proposeBlock(
+      pending,
+      this.mempool.entries.size > pending.length,
+      (chosen): ProposalRun<{ view: StateView; included: IncludedTransaction[] }> => {
+        const view = new StateView(chain.committed);
+        adjust?.(view, timestamp, height);
+        const sequence = { next: 0 };
+        const transactions = chosen.map((c) => c.entry.prepared);
+        const facts = blockFacts(
+          this.chainId,
+          { parent, timestamp, transactions, signer: this.genesisKey },
+          this.settings.irreversibleDepth,
+          chain.committed,
+        );
+        const included: IncludedTransaction[] = [];
+        const failed: LeftOut[] = [];
+        const block = new BlockResources();
+        for (const prepared of transactions) {
+          const before = { disk: block.disk, network: block.network, compute: block.compute };
+          try {
+            const applied = applyTransaction(
+              { ...this.applyContext(view, timestamp, height, sequence, facts), block },
+              prepared,
+            );
+            applied.view.commit();
+            const { receipt } = applied;
+            included.push({
+              prepared,
+              receipt,
+              receiptBytes: encode('koinos.protocol.transaction_receipt', receipt),
+              impacted: historyAddresses(prepared, receipt),
+            });
+          } catch (error) {
+            if (!(error instanceof ChainError)) throw error;
+            Object.assign(block, before);
+            // One that fitted a block of its own at submission but not this one's rest waits for the next block, as a
+            // proposal's failed transaction stays in koinos-mempool; any other failure drops it.
+            const wait = isBlockLimitError(error) && included.length > 0;
+            if (!wait)
+              this.settings.log(`transaction 0x${prepared.idHex} dropped from block ${height}: ${error.message}`);
+            failed.push({ idHex: prepared.idHex, wait });
+          }
         }
-      }
-      return failed.length > 0 ? { failed } : { applied: { view, included } };
-    });
+        return failed.length > 0 ? { failed } : { applied: { view, included } };
+      },
+    );
     const { view, included } = proposal.applied;
     const done = [...proposal.chosen, ...proposal.dropped].map((c) => c.idHex);
     const full = proposal.full;
@@ -291,7 +360,8 @@ class Devnet implements DevnetNode {
     // submissions are serialized by the queue), so a process killed at any moment restarts at the last block seen.
     await this.store.write(abiUpdate.ops.length > 0 ? [...ops, ...abiUpdate.ops] : ops);
     abiUpdate.commit();
-    for (const [address, transactionIndex] of records) chain.history.append(address, { height: blockHeight, transactionIndex });
+    for (const [address, transactionIndex] of records)
+      chain.history.append(address, { height: blockHeight, transactionIndex });
     view.commit();
     chain.head = head;
     for (const id of done) this.mempool.remove(id);
@@ -314,18 +384,26 @@ class Devnet implements DevnetNode {
     return address;
   }
 
-  private async submitTransaction(request: NodeRequestInput<'chain.submit_transaction'>): Promise<NodeAnswer<'chain.submit_transaction'>> {
+  private async submitTransaction(
+    request: NodeRequestInput<'chain.submit_transaction'>,
+  ): Promise<NodeAnswer<'chain.submit_transaction'>> {
     const broadcast = request.broadcast === true;
     const prepared = prepareTransaction(request.transaction);
     // Only the signatures rc_limit pays for: the node recovers lazily while metering, and would never reach the rest.
-    const signatures = prepared.tx.signatures.slice(0, recoverableSignatures(prepared.tx.signatures.length, prepared.rcLimit));
+    const signatures = prepared.tx.signatures.slice(
+      0,
+      recoverableSignatures(prepared.tx.signatures.length, prepared.rcLimit),
+    );
     const recovery = this.recoverer.recover(signatures.map((signature) => ({ signature, digest: prepared.idDigest })));
     return this.enqueue(async () => {
       const results = await recovery;
       if (this.closed) throw closedError();
       // A contract's check_authority recovers the same signatures: it finds these keys instead of recovering again.
-      for (const [i, r] of results.entries()) if ('publicKey' in r) rememberRecoveredKey(signatures[i]!, prepared.idDigest, r.publicKey);
-      prepared.signers = results.map((r) => ('publicKey' in r ? { address: this.addressOf(r.publicKey) } : { error: r.error }));
+      for (const [i, r] of results.entries())
+        if ('publicKey' in r) rememberRecoveredKey(signatures[i]!, prepared.idDigest, r.publicKey);
+      prepared.signers = results.map((r) =>
+        'publicKey' in r ? { address: this.addressOf(r.publicKey) } : { error: r.error },
+      );
       return { receipt: await this.acceptTransaction(prepared, broadcast) };
     });
   }
@@ -372,7 +450,6 @@ class Devnet implements DevnetNode {
     }
     return applied.receipt;
   }
-
 
   // -------------------------------------------------------------------------------------------------------------
   // Developer methods (devnet.*, developerMethods.ts): each changes the chain only through a block it produces.
@@ -425,7 +502,9 @@ class Devnet implements DevnetNode {
  */
 export async function openNode(config: DevnetConfig = {}): Promise<DevnetNode> {
   const settings = settingsOf(config);
-  const store: Store = config.dataDir ? await LevelStore.open(config.dataDir, config.reset === true) : new MemoryStore();
+  const store: Store = config.dataDir
+    ? await LevelStore.open(config.dataDir, config.reset === true)
+    : new MemoryStore();
   try {
     const metaBytes = store.persistent ? await store.get(metaKey()) : undefined;
     let genesis: Genesis;
@@ -436,20 +515,38 @@ export async function openNode(config: DevnetConfig = {}): Promise<DevnetNode> {
       checkMeta(meta, config, config.dataDir!);
       const stored = shapeFromSpec(meta.shape);
       if (config.shape !== undefined && shapeSpec(resolveShape(config.shape)) !== shapeSpec(stored)) {
-        throw new WalletError('INVALID_ARGUMENT', `the chain in ${config.dataDir} was created with shape "${shapeSpec(stored)}"; the config asks for "${shapeSpec(resolveShape(config.shape))}"`, {
-          metaMessages: ['Start with reset to replace it with a new chain, or drop the shape options to continue it.'],
-        });
+        throw new WalletError(
+          'INVALID_ARGUMENT',
+          `the chain in ${config.dataDir} was created with shape "${shapeSpec(stored)}"; the config asks for "${shapeSpec(resolveShape(config.shape))}"`,
+          {
+            metaMessages: [
+              'Start with reset to replace it with a new chain, or drop the shape options to continue it.',
+            ],
+          },
+        );
       }
-      genesis = buildGenesis(genesisParams({ seed: meta.genesis_seed, salt: meta.salt, accounts: meta.accounts, initialBalance: meta.initial_balance }, stored));
+      genesis = buildGenesis(
+        genesisParams(
+          { seed: meta.genesis_seed, salt: meta.salt, accounts: meta.accounts, initialBalance: meta.initial_balance },
+          stored,
+        ),
+      );
       if (!equalBytes(genesis.chainId, meta.chain_id)) {
-        throw new Error(`the chain ID stored in ${config.dataDir} does not match its genesis (data written by another version?)`);
+        throw new Error(
+          `the chain ID stored in ${config.dataDir} does not match its genesis (data written by another version?)`,
+        );
       }
       chain = await loadChain(store, genesis);
     } else {
       // A reset gives a new chain ID even with the same config, as a restarted public testnet does.
       const salt = config.reset ? new Uint8Array(randomBytes(16)) : EMPTY;
       const shape = resolveShape(config.shape);
-      genesis = buildGenesis(genesisParams({ seed: settings.genesisSeed, salt, accounts: settings.accounts, initialBalance: settings.initialBalance }, shape));
+      genesis = buildGenesis(
+        genesisParams(
+          { seed: settings.genesisSeed, salt, accounts: settings.accounts, initialBalance: settings.initialBalance },
+          shape,
+        ),
+      );
       meta = {
         format_version: FORMAT_VERSION,
         chain_id: genesis.chainId,
@@ -463,7 +560,13 @@ export async function openNode(config: DevnetConfig = {}): Promise<DevnetNode> {
     }
     const threads = config.signatureThreads ?? Math.min(2, Math.max(1, availableParallelism() - 1));
     const recoverer = threads > 0 ? workerRecoverer(threads) : inlineRecoverer();
-    const node = new Devnet({ settings, store, recoverer, chain: { genesis, meta, ...chain }, onBlock: config.onBlock });
+    const node = new Devnet({
+      settings,
+      store,
+      recoverer,
+      chain: { genesis, meta, ...chain },
+      onBlock: config.onBlock,
+    });
     node.start();
     return node;
   } catch (error) {

@@ -35,7 +35,10 @@ export type ArgumentParser<C extends IpcChannel> = (args: unknown) => IpcArgs<C>
 // ---- Field rules: one place that says how long and of what form each kind of value may be ----------------------
 
 /** Ids the wallet hands out (accounts, phrases, networks, drafts, reviews): short, no spaces or markup. */
-const ID: StringRule = { max: 100, pattern: { regex: /^[A-Za-z0-9._:-]{1,100}$/, means: 'an id (letters, digits, ". _ : -")' } };
+const ID: StringRule = {
+  max: 100,
+  pattern: { regex: /^[A-Za-z0-9._:-]{1,100}$/, means: 'an id (letters, digits, ". _ : -")' },
+};
 /** A name the user gives an account or a network. */
 const NAME: StringRule = { max: 100 };
 const PASSWORD: StringRule = { max: 1024, secret: true };
@@ -45,7 +48,13 @@ const PHRASE: StringRule = { max: 1000, secret: true };
 const PRIVATE_KEY: StringRule = { max: 200, secret: true };
 const API_KEY: StringRule = { max: 1024, secret: true };
 /** A base58 address (25 bytes: at most 35 characters); its checksum is checked by the one address reader. */
-const ADDRESS: StringRule = { max: 40, pattern: { regex: /^[1-9A-HJ-NP-Za-km-z]{20,40}$/, means: 'a base58 address such as "1GE2JqXw5LMQaU1sj82Dy8ZEe2BRXQS1cs"' } };
+const ADDRESS: StringRule = {
+  max: 40,
+  pattern: {
+    regex: /^[1-9A-HJ-NP-Za-km-z]{20,40}$/,
+    means: 'a base58 address such as "1GE2JqXw5LMQaU1sj82Dy8ZEe2BRXQS1cs"',
+  },
+};
 /** A token: `koin`, `vhp` or a contract address. */
 const TOKEN: StringRule = {
   max: 40,
@@ -65,7 +74,10 @@ const BACKUP_CONTENT: StringRule = { max: 4 * 1024 * 1024 };
 const TRANSACTION_INPUT: StringRule = { max: 1024 * 1024 };
 
 /** An NFT token id: "0x" and up to 128 bytes of hex (nfts.ts MAX_TOKEN_ID_BYTES). */
-const TOKEN_ID: StringRule = { max: 258, pattern: { regex: /^0x([0-9a-fA-F]{2}){1,128}$/, means: 'an NFT token id such as "0x01" ("0x" and hex digits)' } };
+const TOKEN_ID: StringRule = {
+  max: 258,
+  pattern: { regex: /^0x([0-9a-fA-F]{2}){1,128}$/, means: 'an NFT token id such as "0x01" ("0x" and hex digits)' },
+};
 
 /** Every risk flag's code, for the acknowledgements of a flagged approval. A record: the compiler sees a new code. */
 const RISK_CODES: Record<RiskCode, true> = {
@@ -80,15 +92,33 @@ const RISK_CODES: Record<RiskCode, true> = {
 };
 
 /** A `wc:` pairing URI (about 200 characters), bare or inside a `koinos-wallet://wc?uri=` link, percent-encoded. */
-const WC_URI: StringRule = { max: 2048, pattern: { regex: /^(wc:|koinos-wallet:\/\/wc\?)\S+$/, means: 'a WalletConnect URI ("wc:…") or a "koinos-wallet://wc?uri=…" link' } };
+const WC_URI: StringRule = {
+  max: 2048,
+  pattern: {
+    regex: /^(wc:|koinos-wallet:\/\/wc\?)\S+$/,
+    means: 'a WalletConnect URI ("wc:…") or a "koinos-wallet://wc?uri=…" link',
+  },
+};
 /** A dApp's origin (scheme, host, port), as a grant names it. */
-const ORIGIN: StringRule = { max: 300, pattern: { regex: /^[a-z][a-z0-9+.-]*:\/\/[^\s/?#]+$/, means: 'an origin such as "https://app.example"' } };
+const ORIGIN: StringRule = {
+  max: 300,
+  pattern: { regex: /^[a-z][a-z0-9+.-]*:\/\/[^\s/?#]+$/, means: 'an origin such as "https://app.example"' },
+};
 /** A WalletConnect relay: a ws:// or wss:// URL, or '' for the public relay. */
-const RELAY_URL: StringRule = { max: 2048, pattern: { regex: /^(wss?:\/\/[^\s@]+)?$/, means: 'a ws:// or wss:// URL without a user name or password, or nothing' } };
+const RELAY_URL: StringRule = {
+  max: 2048,
+  pattern: {
+    regex: /^(wss?:\/\/[^\s@]+)?$/,
+    means: 'a ws:// or wss:// URL without a user name or password, or nothing',
+  },
+};
 /** A WalletConnect Cloud project ID (32 hex digits), or '' for none; any id of letters and digits for private relays. */
 /** A dApp page to open: an http(s) URL (the shell checks further: https, or http on loopback). */
 const PAGE_URL: StringRule = { max: 2048, pattern: { regex: /^https?:\/\/[^\s]+$/, means: 'an https:// address' } };
-const PROJECT_ID: StringRule = { max: 100, pattern: { regex: /^[A-Za-z0-9_-]{0,100}$/, means: 'a project ID (letters, digits, "_", "-")' } };
+const PROJECT_ID: StringRule = {
+  max: 100,
+  pattern: { regex: /^[A-Za-z0-9_-]{0,100}$/, means: 'a project ID (letters, digits, "_", "-")' },
+};
 
 const MAX_ACCOUNTS = 10_000;
 const MAX_HISTORY_PAGE = 500;
@@ -117,7 +147,11 @@ function none(channel: IpcChannel): (args: unknown) => [] {
 }
 
 /** Parser of a channel whose one argument is an object with exactly the `fields` read by `read`. */
-function one<T>(channel: IpcChannel, fields: readonly string[], read: (field: (name: string) => Field) => T): (args: unknown) => [T] {
+function one<T>(
+  channel: IpcChannel,
+  fields: readonly string[],
+  read: (field: (name: string) => Field) => T,
+): (args: unknown) => [T] {
   return (args) => {
     const [raw] = readArgumentList(channel, args, 1);
     const object = readObject(at(channel, 'the argument'), raw, fields);
@@ -185,17 +219,22 @@ export const ARGUMENT_PARSERS: { [C in IpcChannel]: ArgumentParser<C> } = {
   })),
 
   'settings:get': none('settings:get'),
-  'settings:update': one('settings:update', ['autoLockMinutes', 'theme', 'selectedAccountId', 'selectedNetworkId'], (f) =>
-    compact<Partial<Settings>>({
-      autoLockMinutes: optional(f('autoLockMinutes'), (x) => readInteger(x.path, x.value, 1, MAX_AUTO_LOCK_MINUTES)),
-      theme: optional(f('theme'), (x) => readChoice(x.path, x.value, ['system', 'light', 'dark'] as const)),
-      selectedAccountId: optional(f('selectedAccountId'), (x) => str(x, ID)),
-      selectedNetworkId: optional(f('selectedNetworkId'), (x) => str(x, ID)),
-    }),
+  'settings:update': one(
+    'settings:update',
+    ['autoLockMinutes', 'theme', 'selectedAccountId', 'selectedNetworkId'],
+    (f) =>
+      compact<Partial<Settings>>({
+        autoLockMinutes: optional(f('autoLockMinutes'), (x) => readInteger(x.path, x.value, 1, MAX_AUTO_LOCK_MINUTES)),
+        theme: optional(f('theme'), (x) => readChoice(x.path, x.value, ['system', 'light', 'dark'] as const)),
+        selectedAccountId: optional(f('selectedAccountId'), (x) => str(x, ID)),
+        selectedNetworkId: optional(f('selectedNetworkId'), (x) => str(x, ID)),
+      }),
   ),
 
   'accounts:list': none('accounts:list'),
-  'accounts:newPhrase': one('accounts:newPhrase', ['words'], (f) => ({ words: readChoice(f('words').path, f('words').value, [12, 24] as const) })),
+  'accounts:newPhrase': one('accounts:newPhrase', ['words'], (f) => ({
+    words: readChoice(f('words').path, f('words').value, [12, 24] as const),
+  })),
   'accounts:confirmPhrase': one('accounts:confirmPhrase', ['draftId', 'name', 'checks'], (f) => ({
     draftId: str(f('draftId'), ID),
     name: str(f('name'), NAME),
@@ -208,14 +247,37 @@ export const ARGUMENT_PARSERS: { [C in IpcChannel]: ArgumentParser<C> } = {
       };
     }),
   })),
-  'accounts:importPhrase': one('accounts:importPhrase', ['phrase', 'name'], (f) => ({ phrase: str(f('phrase'), PHRASE), name: str(f('name'), NAME) })),
-  'accounts:importKey': one('accounts:importKey', ['key', 'name'], (f) => ({ key: str(f('key'), PRIVATE_KEY), name: str(f('name'), NAME) })),
-  'accounts:addWatch': one('accounts:addWatch', ['address', 'name'], (f) => ({ address: str(f('address'), ADDRESS), name: str(f('name'), NAME) })),
-  'accounts:deriveNext': one('accounts:deriveNext', ['phraseId', 'name'], (f) => ({ phraseId: str(f('phraseId'), ID), name: str(f('name'), NAME) })),
-  'accounts:rename': one('accounts:rename', ['id', 'name'], (f) => ({ id: str(f('id'), ID), name: str(f('name'), NAME) })),
-  'accounts:reorder': one('accounts:reorder', ['ids'], (f) => ({ ids: readArray(f('ids').path, f('ids').value, MAX_ACCOUNTS, (path, value) => readString(path, value, ID)) })),
-  'accounts:remove': one('accounts:remove', ['id', 'password'], (f) => ({ id: str(f('id'), ID), password: str(f('password'), PASSWORD) })),
-  'accounts:reveal': one('accounts:reveal', ['id', 'password'], (f) => ({ id: str(f('id'), ID), password: str(f('password'), PASSWORD) })),
+  'accounts:importPhrase': one('accounts:importPhrase', ['phrase', 'name'], (f) => ({
+    phrase: str(f('phrase'), PHRASE),
+    name: str(f('name'), NAME),
+  })),
+  'accounts:importKey': one('accounts:importKey', ['key', 'name'], (f) => ({
+    key: str(f('key'), PRIVATE_KEY),
+    name: str(f('name'), NAME),
+  })),
+  'accounts:addWatch': one('accounts:addWatch', ['address', 'name'], (f) => ({
+    address: str(f('address'), ADDRESS),
+    name: str(f('name'), NAME),
+  })),
+  'accounts:deriveNext': one('accounts:deriveNext', ['phraseId', 'name'], (f) => ({
+    phraseId: str(f('phraseId'), ID),
+    name: str(f('name'), NAME),
+  })),
+  'accounts:rename': one('accounts:rename', ['id', 'name'], (f) => ({
+    id: str(f('id'), ID),
+    name: str(f('name'), NAME),
+  })),
+  'accounts:reorder': one('accounts:reorder', ['ids'], (f) => ({
+    ids: readArray(f('ids').path, f('ids').value, MAX_ACCOUNTS, (path, value) => readString(path, value, ID)),
+  })),
+  'accounts:remove': one('accounts:remove', ['id', 'password'], (f) => ({
+    id: str(f('id'), ID),
+    password: str(f('password'), PASSWORD),
+  })),
+  'accounts:reveal': one('accounts:reveal', ['id', 'password'], (f) => ({
+    id: str(f('id'), ID),
+    password: str(f('password'), PASSWORD),
+  })),
 
   'networks:list': none('networks:list'),
   'networks:select': one('networks:select', ['id'], (f) => ({ id: str(f('id'), ID) })),
@@ -246,9 +308,13 @@ export const ARGUMENT_PARSERS: { [C in IpcChannel]: ArgumentParser<C> } = {
     index: readInteger(f('index').path, f('index').value, 0, MAX_DEV_ACCOUNTS - 1),
     watchOnly: readBoolean(f('watchOnly').path, f('watchOnly').value),
   })),
-  'devnet:setShape': one('devnet:setShape', ['like'], (f) => ({ like: readChoice(f('like').path, f('like').value, ['plain', 'mainnet', 'harbinger'] as const) })),
+  'devnet:setShape': one('devnet:setShape', ['like'], (f) => ({
+    like: readChoice(f('like').path, f('like').value, ['plain', 'mainnet', 'harbinger'] as const),
+  })),
 
-  'tokens:list': one('tokens:list', ['networkId'], (f) => compact({ networkId: optional(f('networkId'), (x) => str(x, ID)) })),
+  'tokens:list': one('tokens:list', ['networkId'], (f) =>
+    compact({ networkId: optional(f('networkId'), (x) => str(x, ID)) }),
+  ),
   'tokens:inspect': one('tokens:inspect', ['contract'], (f) => ({ contract: str(f('contract'), ADDRESS) })),
   'tokens:add': one('tokens:add', ['contract'], (f) => ({ contract: str(f('contract'), ADDRESS) })),
   'tokens:remove': one('tokens:remove', ['contract'], (f) => ({ contract: str(f('contract'), ADDRESS) })),
@@ -264,34 +330,49 @@ export const ARGUMENT_PARSERS: { [C in IpcChannel]: ArgumentParser<C> } = {
     }),
   ),
 
-  'send:maxAmount': one('send:maxAmount', ['fromAccountId', 'token'], (f) => ({ fromAccountId: str(f('fromAccountId'), ID), token: str(f('token'), TOKEN) })),
+  'send:maxAmount': one('send:maxAmount', ['fromAccountId', 'token'], (f) => ({
+    fromAccountId: str(f('fromAccountId'), ID),
+    token: str(f('token'), TOKEN),
+  })),
   'send:prepare': readTransferInput('send:prepare'),
   'send:confirm': one('send:confirm', ['reviewId'], (f) => ({ reviewId: str(f('reviewId'), ID) })),
 
   'offline:exportUnsigned': readTransferInput('offline:exportUnsigned'),
   'offline:inspect': one('offline:inspect', ['input'], (f) => ({ input: str(f('input'), TRANSACTION_INPUT) })),
-  'offline:sign': one('offline:sign', ['input', 'accountId'], (f) => ({ input: str(f('input'), TRANSACTION_INPUT), accountId: str(f('accountId'), ID) })),
+  'offline:sign': one('offline:sign', ['input', 'accountId'], (f) => ({
+    input: str(f('input'), TRANSACTION_INPUT),
+    accountId: str(f('accountId'), ID),
+  })),
   'offline:submit': one('offline:submit', ['input', 'broadcast'], (f) => ({
     input: str(f('input'), TRANSACTION_INPUT),
     broadcast: readBoolean(f('broadcast').path, f('broadcast').value),
   })),
 
   'approvals:list': none('approvals:list'),
-  'approvals:answer': one('approvals:answer', ['requestId', 'approve', 'password', 'acknowledgedRisks', 'accounts'], (f) =>
-    compact<ApprovalAnswer>({
-      requestId: str(f('requestId'), ID),
-      approve: readBoolean(f('approve').path, f('approve').value),
-      password: optional(f('password'), (x) => str(x, PASSWORD)),
-      acknowledgedRisks: optional(f('acknowledgedRisks'), (x) =>
-        readArray(x.path, x.value, Object.keys(RISK_CODES).length, (path, v) => readChoice(path, v, Object.keys(RISK_CODES) as RiskCode[])),
-      ),
-      accounts: optional(f('accounts'), (x) => readArray(x.path, x.value, MAX_ACCOUNTS, (path, v) => readString(path, v, ADDRESS))),
-    }),
+  'approvals:answer': one(
+    'approvals:answer',
+    ['requestId', 'approve', 'password', 'acknowledgedRisks', 'accounts'],
+    (f) =>
+      compact<ApprovalAnswer>({
+        requestId: str(f('requestId'), ID),
+        approve: readBoolean(f('approve').path, f('approve').value),
+        password: optional(f('password'), (x) => str(x, PASSWORD)),
+        acknowledgedRisks: optional(f('acknowledgedRisks'), (x) =>
+          readArray(x.path, x.value, Object.keys(RISK_CODES).length, (path, v) =>
+            readChoice(path, v, Object.keys(RISK_CODES) as RiskCode[]),
+          ),
+        ),
+        accounts: optional(f('accounts'), (x) =>
+          readArray(x.path, x.value, MAX_ACCOUNTS, (path, v) => readString(path, v, ADDRESS)),
+        ),
+      }),
   ),
 
   'networks:dismissChainIdChange': one('networks:dismissChainIdChange', ['id'], (f) => ({ id: str(f('id'), ID) })),
   'notifications:get': none('notifications:get'),
-  'notifications:update': one('notifications:update', ['enabled'], (f) => ({ enabled: readBoolean(f('enabled').path, f('enabled').value) })),
+  'notifications:update': one('notifications:update', ['enabled'], (f) => ({
+    enabled: readBoolean(f('enabled').path, f('enabled').value),
+  })),
   'history:export': one('history:export', ['accountId', 'format', 'from', 'to', 'exportId'], (f) =>
     compact<HistoryExportQuery>({
       accountId: str(f('accountId'), ID),
@@ -302,12 +383,21 @@ export const ARGUMENT_PARSERS: { [C in IpcChannel]: ArgumentParser<C> } = {
     }),
   ),
   'accounts:koinBalances': none('accounts:koinBalances'),
-  'nfts:collections': one('nfts:collections', ['networkId'], (f) => compact({ networkId: optional(f('networkId'), (x) => str(x, ID)) })),
-  'nfts:inspectCollection': one('nfts:inspectCollection', ['contract'], (f) => ({ contract: str(f('contract'), ADDRESS) })),
+  'nfts:collections': one('nfts:collections', ['networkId'], (f) =>
+    compact({ networkId: optional(f('networkId'), (x) => str(x, ID)) }),
+  ),
+  'nfts:inspectCollection': one('nfts:inspectCollection', ['contract'], (f) => ({
+    contract: str(f('contract'), ADDRESS),
+  })),
   'nfts:addCollection': one('nfts:addCollection', ['contract'], (f) => ({ contract: str(f('contract'), ADDRESS) })),
-  'nfts:removeCollection': one('nfts:removeCollection', ['contract'], (f) => ({ contract: str(f('contract'), ADDRESS) })),
+  'nfts:removeCollection': one('nfts:removeCollection', ['contract'], (f) => ({
+    contract: str(f('contract'), ADDRESS),
+  })),
   'nfts:owned': one('nfts:owned', ['accountId'], (f) => ({ accountId: str(f('accountId'), ID) })),
-  'nfts:image': one('nfts:image', ['contract', 'tokenId'], (f) => ({ contract: str(f('contract'), ADDRESS), tokenId: str(f('tokenId'), TOKEN_ID) })),
+  'nfts:image': one('nfts:image', ['contract', 'tokenId'], (f) => ({
+    contract: str(f('contract'), ADDRESS),
+    tokenId: str(f('tokenId'), TOKEN_ID),
+  })),
   'nfts:imageSettings': none('nfts:imageSettings'),
   'nfts:updateImageSettings': one('nfts:updateImageSettings', ['enabled', 'ipfsGateway'], (f) =>
     compact<Partial<NftImageSettings>>({
@@ -327,13 +417,21 @@ export const ARGUMENT_PARSERS: { [C in IpcChannel]: ArgumentParser<C> } = {
   ),
   'names:reverse': one('names:reverse', ['addresses', 'networkId'], (f) =>
     compact({
-      addresses: readArray(f('addresses').path, f('addresses').value, MAX_REVERSE_ADDRESSES, (path, value) => readString(path, value, ADDRESS)),
+      addresses: readArray(f('addresses').path, f('addresses').value, MAX_REVERSE_ADDRESSES, (path, value) =>
+        readString(path, value, ADDRESS),
+      ),
       networkId: optional(f('networkId'), (x) => str(x, ID)),
     }),
   ),
-  'contacts:list': one('contacts:list', ['networkId'], (f) => compact({ networkId: optional(f('networkId'), (x) => str(x, ID)) })),
+  'contacts:list': one('contacts:list', ['networkId'], (f) =>
+    compact({ networkId: optional(f('networkId'), (x) => str(x, ID)) }),
+  ),
   'contacts:add': one('contacts:add', ['label', 'address', 'networkId'], (f) =>
-    compact({ label: str(f('label'), LABEL), address: str(f('address'), ADDRESS), networkId: optional(f('networkId'), (x) => str(x, ID)) }),
+    compact({
+      label: str(f('label'), LABEL),
+      address: str(f('address'), ADDRESS),
+      networkId: optional(f('networkId'), (x) => str(x, ID)),
+    }),
   ),
   'contacts:remove': one('contacts:remove', ['id'], (f) => ({ id: str(f('id'), ID) })),
   'dapps:list': none('dapps:list'),

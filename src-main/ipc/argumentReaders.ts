@@ -24,7 +24,10 @@ function describeArgument(value: unknown, secret = false): string {
 }
 
 function invalid(path: ArgumentPath, expected: string, value: unknown, secret = false): WalletError {
-  return new WalletError('INVALID_ARGUMENT', `${path.channel}: expected ${path.field} to be ${expected}, got ${describeArgument(value, secret)}`);
+  return new WalletError(
+    'INVALID_ARGUMENT',
+    `${path.channel}: expected ${path.field} to be ${expected}, got ${describeArgument(value, secret)}`,
+  );
 }
 
 /**
@@ -54,7 +57,10 @@ export function readObject(path: ArgumentPath, value: unknown, allowed: readonly
   for (const [key, field] of Object.entries(value)) {
     if (!allowed.includes(key)) {
       const known = allowed.length === 0 ? 'no fields' : `only ${allowed.join(', ')}`;
-      throw new WalletError('INVALID_ARGUMENT', `${path.channel}: expected ${path.field} to have ${known}, got ${describe(key.slice(0, 40))}`);
+      throw new WalletError(
+        'INVALID_ARGUMENT',
+        `${path.channel}: expected ${path.field} to have ${known}, got ${describe(key.slice(0, 40))}`,
+      );
     }
     if (field !== undefined) out[key] = field;
   }
@@ -123,7 +129,12 @@ export function readDecimalString(path: ArgumentPath, value: unknown): string {
 }
 
 /** Reads an array of at most `max` items, each read by `item`. */
-export function readArray<T>(path: ArgumentPath, value: unknown, max: number, item: (path: ArgumentPath, value: unknown) => T): T[] {
+export function readArray<T>(
+  path: ArgumentPath,
+  value: unknown,
+  max: number,
+  item: (path: ArgumentPath, value: unknown) => T,
+): T[] {
   if (!Array.isArray(value) || value.length > max) throw invalid(path, `an array of at most ${max} items`, value);
   return value.map((v, i) => item({ channel: path.channel, field: `${path.field}[${i}]` }, v));
 }
@@ -144,9 +155,13 @@ export function readHttpUrl(path: ArgumentPath, value: unknown): string {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid(path, means, value, true);
   if (url.username || url.password) {
-    throw new WalletError('INVALID_ARGUMENT', `${path.channel}: expected ${path.field} to be a URL without a user name or password in it, got one with credentials`, {
-      metaMessages: ['Put an API key in the API key field instead: it is kept in the keychain.'],
-    });
+    throw new WalletError(
+      'INVALID_ARGUMENT',
+      `${path.channel}: expected ${path.field} to be a URL without a user name or password in it, got one with credentials`,
+      {
+        metaMessages: ['Put an API key in the API key field instead: it is kept in the keychain.'],
+      },
+    );
   }
   return text;
 }

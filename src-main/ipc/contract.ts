@@ -38,7 +38,14 @@ import type {
 } from '../wallet/chain/types.ts';
 import type { DappConnections, WalletConnectSettings } from '../wallet/dapps/types.ts';
 import type { NotificationSettings, NotificationTarget, WalletNotification } from '../wallet/notifications/types.ts';
-import type { AccountInfo, EncryptedBackup, NewPhrase, RevealedSecret, Settings, VaultStatus } from '../wallet/vault/types.ts';
+import type {
+  AccountInfo,
+  EncryptedBackup,
+  NewPhrase,
+  RevealedSecret,
+  Settings,
+  VaultStatus,
+} from '../wallet/vault/types.ts';
 
 // The renderer imports the wallet's types from here (its one door into src-main besides src-main/koinos).
 export type * from '../wallet/addressBookTypes.ts';
@@ -65,7 +72,10 @@ export interface IpcContract {
 
   'accounts:list': { args: []; result: AccountInfo[] };
   'accounts:newPhrase': { args: [{ words: 12 | 24 }]; result: NewPhrase };
-  'accounts:confirmPhrase': { args: [{ draftId: string; name: string; checks: { position: number; word: string }[] }]; result: AccountInfo };
+  'accounts:confirmPhrase': {
+    args: [{ draftId: string; name: string; checks: { position: number; word: string }[] }];
+    result: AccountInfo;
+  };
   'accounts:importPhrase': { args: [{ phrase: string; name: string }]; result: AccountInfo };
   'accounts:importKey': { args: [{ key: string; name: string }]; result: AccountInfo };
   'accounts:addWatch': { args: [{ address: string; name: string }]; result: AccountInfo };

@@ -1,7 +1,14 @@
 // The one entry every shell calls with a renderer's request: checks the channel and its arguments, runs the
 // wallet's handler, and answers the envelope. Shells add only their transport (Electron IPC, loopback HTTP).
 import { describe } from '../koinos/errors.ts';
-import { CHANNEL_ACTIVITY, isIpcChannel, type IpcArgs, type IpcChannel, type IpcResult, type IpcValue } from './contract.ts';
+import {
+  CHANNEL_ACTIVITY,
+  isIpcChannel,
+  type IpcArgs,
+  type IpcChannel,
+  type IpcResult,
+  type IpcValue,
+} from './contract.ts';
 import { parseArguments } from './argumentParsers.ts';
 import { toIpcError } from './toIpcError.ts';
 
@@ -33,7 +40,10 @@ export function createIpcDispatcher(options: IpcDispatcherOptions): IpcDispatch 
   return async (channel, args) => {
     if (!isIpcChannel(channel)) {
       const name = typeof channel === 'string' ? describe(channel.slice(0, 60)) : describe(channel);
-      return { ok: false, error: { code: 'INVALID_ARGUMENT', shortMessage: `expected a wallet IPC channel, got ${name}` } };
+      return {
+        ok: false,
+        error: { code: 'INVALID_ARGUMENT', shortMessage: `expected a wallet IPC channel, got ${name}` },
+      };
     }
     try {
       if (CHANNEL_ACTIVITY[channel] === 'user') options.onCall?.(channel);

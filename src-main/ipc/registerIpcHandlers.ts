@@ -20,7 +20,10 @@ export interface RegisterIpcOptions<E> {
 /** The answer to a call from a frame that is not the wallet's page. */
 export const REFUSED_SENDER: IpcResult<never> = Object.freeze({
   ok: false,
-  error: Object.freeze({ code: 'INVALID_ARGUMENT', shortMessage: 'The request was refused because it did not come from the wallet.' }),
+  error: Object.freeze({
+    code: 'INVALID_ARGUMENT',
+    shortMessage: 'The request was refused because it did not come from the wallet.',
+  }),
 });
 
 /**

@@ -17,7 +17,23 @@ const MAX_TYPE_NAME = 256;
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 const TYPE_REFERENCE = /^\.?[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$/;
-const SCALARS = new Set(['double', 'float', 'int32', 'int64', 'uint32', 'uint64', 'sint32', 'sint64', 'fixed32', 'fixed64', 'sfixed32', 'sfixed64', 'bool', 'string', 'bytes']);
+const SCALARS = new Set([
+  'double',
+  'float',
+  'int32',
+  'int64',
+  'uint32',
+  'uint64',
+  'sint32',
+  'sint64',
+  'fixed32',
+  'fixed64',
+  'sfixed32',
+  'sfixed64',
+  'bool',
+  'string',
+  'bytes',
+]);
 /** koinos/options.proto `bytes_type`, by number (the value of field option 50000 in a descriptor set). */
 const BTYPE_NAMES = ['BASE64', 'BASE58', 'HEX', 'BLOCK_ID', 'TRANSACTION_ID', 'CONTRACT_ID', 'ADDRESS'];
 const MAX_FIELD_ID = 536_870_911;
@@ -38,7 +54,8 @@ class Budget {
     if (++this.types > MAX_ABI_TYPES) throw invalid(`expected at most ${MAX_ABI_TYPES} types, got more (at ${path})`);
   }
   field(path: string): void {
-    if (++this.fields > MAX_ABI_FIELDS) throw invalid(`expected at most ${MAX_ABI_FIELDS} fields and enum values, got more (at ${path})`);
+    if (++this.fields > MAX_ABI_FIELDS)
+      throw invalid(`expected at most ${MAX_ABI_FIELDS} fields and enum values, got more (at ${path})`);
   }
 }
 
@@ -61,7 +78,8 @@ function cleanField(json: unknown, path: string): Record<string, unknown> {
   }
   const field: Record<string, unknown> = { type, id };
   if (rule === 'repeated') field.rule = 'repeated';
-  else if (rule !== undefined && rule !== 'optional') throw invalid(`${path}.rule: expected "repeated" or "optional", got ${describe(rule)}`);
+  else if (rule !== undefined && rule !== 'optional')
+    throw invalid(`${path}.rule: expected "repeated" or "optional", got ${describe(rule)}`);
   if (isObject(options)) {
     const kept: Record<string, unknown> = {};
     const btype = options['(koinos.btype)'] ?? options['(btype)'];
@@ -113,7 +131,12 @@ function cleanNamespace(json: unknown, path: string, depth: number, budget: Budg
     if (!isObject(json.nested)) throw invalid(`${path}.nested: expected an object, got ${describe(json.nested)}`);
     const nested: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(json.nested)) {
-      nested[name(key, `${path}.nested`)] = cleanNamespace(value, path === '' ? key : `${path}.${key}`, depth + 1, budget);
+      nested[name(key, `${path}.nested`)] = cleanNamespace(
+        value,
+        path === '' ? key : `${path}.${key}`,
+        depth + 1,
+        budget,
+      );
     }
     out.nested = nested;
   }
@@ -168,7 +191,9 @@ const DESCRIPTOR_TYPES: INamespace = {
       oneofs: { _jstype: { oneof: ['jstype'] }, _btype: { oneof: ['btype'] } },
     },
     OneofDescriptorProto: { fields: { name: { type: 'string', id: 1 } } },
-    EnumDescriptorProto: { fields: { name: { type: 'string', id: 1 }, value: { rule: 'repeated', type: 'EnumValueDescriptorProto', id: 2 } } },
+    EnumDescriptorProto: {
+      fields: { name: { type: 'string', id: 1 }, value: { rule: 'repeated', type: 'EnumValueDescriptorProto', id: 2 } },
+    },
     EnumValueDescriptorProto: { fields: { name: { type: 'string', id: 1 }, number: { type: 'int32', id: 2 } } },
   },
 };
@@ -205,8 +230,21 @@ interface FileDescriptor {
 
 /** descriptor.proto FieldDescriptorProto.Type, by number (10, group, is not supported). */
 const FIELD_TYPES: Record<number, string> = {
-  1: 'double', 2: 'float', 3: 'int64', 4: 'uint64', 5: 'int32', 6: 'fixed64', 7: 'fixed32', 8: 'bool', 9: 'string',
-  12: 'bytes', 13: 'uint32', 15: 'sfixed32', 16: 'sfixed64', 17: 'sint32', 18: 'sint64',
+  1: 'double',
+  2: 'float',
+  3: 'int64',
+  4: 'uint64',
+  5: 'int32',
+  6: 'fixed64',
+  7: 'fixed32',
+  8: 'bool',
+  9: 'string',
+  12: 'bytes',
+  13: 'uint32',
+  15: 'sfixed32',
+  16: 'sfixed64',
+  17: 'sint32',
+  18: 'sint64',
 };
 
 function enumJson(e: EnumDescriptor, path: string, budget: Budget): Record<string, unknown> {
@@ -235,7 +273,8 @@ function messageJson(m: MessageDescriptor, path: string, depth: number, budget: 
       type = f.type_name;
     }
     if (type === undefined) throw invalid(`${fieldPath}: expected a protobuf 3 field type, got type number ${f.type}`);
-    if (f.number < 1 || f.number > MAX_FIELD_ID) throw invalid(`${fieldPath}: expected a field number from 1 to ${MAX_FIELD_ID}, got ${f.number}`);
+    if (f.number < 1 || f.number > MAX_FIELD_ID)
+      throw invalid(`${fieldPath}: expected a field number from 1 to ${MAX_FIELD_ID}, got ${f.number}`);
     // Keys in protobufjs's toJSON order (rule first), as koinos-rest's ABI answer has them.
     const field: Record<string, unknown> = { ...(f.label === 3 && { rule: 'repeated' }), type, id: f.number };
     const options: Record<string, unknown> = {};
@@ -254,7 +293,8 @@ function messageJson(m: MessageDescriptor, path: string, depth: number, budget: 
     }
   }
   const out: Record<string, unknown> = { fields };
-  if (Object.keys(oneofs).length > 0) out.oneofs = Object.fromEntries(Object.entries(oneofs).map(([k, v]) => [k, { oneof: v }]));
+  if (Object.keys(oneofs).length > 0)
+    out.oneofs = Object.fromEntries(Object.entries(oneofs).map(([k, v]) => [k, { oneof: v }]));
   const nested: Record<string, unknown> = {};
   for (const n of m.nested_type) nested[name(n.name, path)] = messageJson(n, `${path}.${n.name}`, depth + 1, budget);
   for (const e of m.enum_type) nested[name(e.name, path)] = enumJson(e, `${path}.${e.name}`, budget);
@@ -269,7 +309,11 @@ function descriptorSetNamespace(bytes: Uint8Array, budget: Budget): INamespace {
   try {
     set = descriptorCodec.decode<{ file: FileDescriptor[] }>('FileDescriptorSet', bytes);
   } catch (cause) {
-    throw new WalletError('INVALID_ABI', 'ABI types: expected a FileDescriptorSet in base64, got bytes that do not decode as one', { cause });
+    throw new WalletError(
+      'INVALID_ABI',
+      'ABI types: expected a FileDescriptorSet in base64, got bytes that do not decode as one',
+      { cause },
+    );
   }
   const root: Record<string, unknown> = {};
   for (const file of set.file) {
@@ -280,7 +324,8 @@ function descriptorSetNamespace(bytes: Uint8Array, budget: Budget): INamespace {
     }
     const nested = ((scope.nested as Record<string, unknown> | undefined) ??= {});
     const prefix = file.package === '' ? '' : `${file.package}.`;
-    for (const m of file.message_type) nested[name(m.name, file.name)] = messageJson(m, `${prefix}${m.name}`, 1, budget);
+    for (const m of file.message_type)
+      nested[name(m.name, file.name)] = messageJson(m, `${prefix}${m.name}`, 1, budget);
     for (const e of file.enum_type) nested[name(e.name, file.name)] = enumJson(e, `${prefix}${e.name}`, budget);
   }
   return root as INamespace;
@@ -303,7 +348,11 @@ export function abiNamespace(abi: Record<string, unknown>): INamespace {
     try {
       bytes = fromBase64(abi.types, 'types');
     } catch (cause) {
-      throw new WalletError('INVALID_ABI', 'ABI types: expected a FileDescriptorSet in base64, got text that is not base64', { cause });
+      throw new WalletError(
+        'INVALID_ABI',
+        'ABI types: expected a FileDescriptorSet in base64, got text that is not base64',
+        { cause },
+      );
     }
     return descriptorSetNamespace(bytes, budget);
   }

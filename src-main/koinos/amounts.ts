@@ -32,7 +32,10 @@ function assertDecimals(decimals: number): void {
 export function parseAmount(text: string, decimals: number = KOIN_DECIMALS): bigint {
   assertDecimals(decimals);
   if (typeof text !== 'string') {
-    throw new WalletError('INVALID_AMOUNT', `expected an amount as a decimal string such as "1.5", got ${describe(text)}`);
+    throw new WalletError(
+      'INVALID_AMOUNT',
+      `expected an amount as a decimal string such as "1.5", got ${describe(text)}`,
+    );
   }
   const s = text.trim();
   if (s.length === 0) {
@@ -54,9 +57,13 @@ export function parseAmount(text: string, decimals: number = KOIN_DECIMALS): big
   const badIndex = s.search(/[^0-9.]/);
   if (badIndex >= 0) {
     const bad = s[badIndex]!;
-    throw new WalletError('INVALID_AMOUNT', `expected only digits and one ".", got ${JSON.stringify(bad)} in ${describe(s)}`, {
-      metaMessages: bad === ',' ? ['Use "." as the decimal separator and no thousands separators.'] : [],
-    });
+    throw new WalletError(
+      'INVALID_AMOUNT',
+      `expected only digits and one ".", got ${JSON.stringify(bad)} in ${describe(s)}`,
+      {
+        metaMessages: bad === ',' ? ['Use "." as the decimal separator and no thousands separators.'] : [],
+      },
+    );
   }
   const parts = s.split('.');
   if (parts.length > 2) {
@@ -78,9 +85,13 @@ export function parseAmount(text: string, decimals: number = KOIN_DECIMALS): big
   // More than 20 significant whole digits is above uint64 max whatever the decimals; BigInt() of a long text costs the
   // square of its length, so such text is refused unread.
   if (whole.replace(/^0+/, '').length > 20) {
-    throw new WalletError('INVALID_AMOUNT', `expected an amount of at most ${formatAmount(UINT64_MAX, decimals)}, got ${whole.length} whole digits`, {
-      details: 'Token amounts are uint64 base units on chain.',
-    });
+    throw new WalletError(
+      'INVALID_AMOUNT',
+      `expected an amount of at most ${formatAmount(UINT64_MAX, decimals)}, got ${whole.length} whole digits`,
+      {
+        details: 'Token amounts are uint64 base units on chain.',
+      },
+    );
   }
   const units = BigInt(whole + (fraction ?? '').padEnd(decimals, '0'));
   if (units > UINT64_MAX) {
@@ -101,7 +112,11 @@ export function parseAmount(text: string, decimals: number = KOIN_DECIMALS): big
  * formatAmount(150113019176n); // '1501.13019176'
  * formatAmount(100000000n, 8, { trim: false }); // '1.00000000'
  */
-export function formatAmount(units: bigint, decimals: number = KOIN_DECIMALS, { trim = true }: FormatAmountOptions = {}): string {
+export function formatAmount(
+  units: bigint,
+  decimals: number = KOIN_DECIMALS,
+  { trim = true }: FormatAmountOptions = {},
+): string {
   assertDecimals(decimals);
   if (typeof units !== 'bigint') {
     throw new WalletError('INVALID_AMOUNT', `expected an amount in base units as a bigint, got ${describe(units)}`);

@@ -38,15 +38,18 @@ export function toHex(bytes: Uint8Array): string {
  * @throws WalletError INVALID_BYTES on odd length or a non-hex character.
  */
 export function fromHex(text: string, what = 'hex', requirePrefix = false): Uint8Array {
-  if (typeof text !== 'string') throw new WalletError('INVALID_BYTES', `expected ${what} as a string, got ${describe(text)}`);
+  if (typeof text !== 'string')
+    throw new WalletError('INVALID_BYTES', `expected ${what} as a string, got ${describe(text)}`);
   let s = text;
   if (s.startsWith('0x') || s.startsWith('0X')) s = s.slice(2);
-  else if (requirePrefix) throw new WalletError('INVALID_BYTES', `expected ${what} as "0x" followed by hex, got ${describe(text)}`);
+  else if (requirePrefix)
+    throw new WalletError('INVALID_BYTES', `expected ${what} as "0x" followed by hex, got ${describe(text)}`);
   if (s.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(s)) {
     throw new WalletError('INVALID_BYTES', `expected ${what} as an even number of hex digits, got ${describe(text)}`);
   }
   const out = new Uint8Array(s.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = (HEX_VALUE[s.charCodeAt(i * 2)]! << 4) | HEX_VALUE[s.charCodeAt(i * 2 + 1)]!;
+  for (let i = 0; i < out.length; i++)
+    out[i] = (HEX_VALUE[s.charCodeAt(i * 2)]! << 4) | HEX_VALUE[s.charCodeAt(i * 2 + 1)]!;
   return out;
 }
 
@@ -86,12 +89,16 @@ export function toBase64Url(bytes: Uint8Array): string {
  * @throws WalletError INVALID_BYTES on any other character or an impossible length.
  */
 export function fromBase64(text: string, what = 'base64'): Uint8Array {
-  if (typeof text !== 'string') throw new WalletError('INVALID_BYTES', `expected ${what} as a string, got ${describe(text)}`);
+  if (typeof text !== 'string')
+    throw new WalletError('INVALID_BYTES', `expected ${what} as a string, got ${describe(text)}`);
   let end = text.length;
   while (end > 0 && text.charCodeAt(end - 1) === 61 /* = */) end--;
   const padding = text.length - end;
   if (padding > 2 || (padding > 0 && text.length % 4 !== 0) || end % 4 === 1) {
-    throw new WalletError('INVALID_BYTES', `expected ${what} (base64), got ${describe(text)} with a length that no base64 text has`);
+    throw new WalletError(
+      'INVALID_BYTES',
+      `expected ${what} (base64), got ${describe(text)} with a length that no base64 text has`,
+    );
   }
   const out = new Uint8Array(Math.floor((end * 3) / 4));
   let acc = 0;
@@ -101,7 +108,10 @@ export function fromBase64(text: string, what = 'base64'): Uint8Array {
     const c = text.charCodeAt(i);
     const v = c < 128 ? B64_DECODE[c]! : -1;
     if (v < 0) {
-      throw new WalletError('INVALID_BYTES', `expected ${what} (base64), got the character "${text[i]}" at position ${i}`);
+      throw new WalletError(
+        'INVALID_BYTES',
+        `expected ${what} (base64), got the character "${text[i]}" at position ${i}`,
+      );
     }
     acc = (acc << 6) | v;
     bits += 6;
@@ -162,14 +172,20 @@ export function fromBase58(text: string, what = 'base58', maxLength = MAX_BASE58
     throw new WalletError('INVALID_BYTES', `expected ${what} as base58 text, got ${describe(text)}`);
   }
   if (text.length > maxLength) {
-    throw new WalletError('INVALID_BYTES', `expected ${what} as base58 text of at most ${maxLength} characters, got ${text.length} characters`);
+    throw new WalletError(
+      'INVALID_BYTES',
+      `expected ${what} as base58 text of at most ${maxLength} characters, got ${text.length} characters`,
+    );
   }
   const known = ADDRESS_BYTES.get(text);
   if (known) return known.slice();
   const decoded = bs58.decodeUnsafe(text);
   if (!decoded) {
     const bad = text[firstNonBase58(text)];
-    throw new WalletError('INVALID_BYTES', `expected ${what} as base58 text, got ${describe(text)} with the character "${bad}" that base58 does not use`);
+    throw new WalletError(
+      'INVALID_BYTES',
+      `expected ${what} as base58 text, got ${describe(text)} with the character "${bad}" that base58 does not use`,
+    );
   }
   if (decoded.length === 25) remember(ADDRESS_BYTES, text, decoded.slice());
   return decoded;
@@ -210,6 +226,8 @@ export function bytesToUtf8(bytes: Uint8Array): string {
   try {
     return decoder.decode(bytes);
   } catch (cause) {
-    throw new WalletError('INVALID_BYTES', `expected UTF-8 text, got ${bytes.length} bytes that are not valid UTF-8`, { cause });
+    throw new WalletError('INVALID_BYTES', `expected UTF-8 text, got ${bytes.length} bytes that are not valid UTF-8`, {
+      cause,
+    });
   }
 }

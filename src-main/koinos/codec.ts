@@ -10,7 +10,15 @@ import { closestName } from './closestName.ts';
 import { WalletError, describe } from './errors.ts';
 
 /** Values of the `btype` field option (koinos/options.proto). */
-export const BTYPE = { BASE64: 0, BASE58: 1, HEX: 2, BLOCK_ID: 3, TRANSACTION_ID: 4, CONTRACT_ID: 5, ADDRESS: 6 } as const;
+export const BTYPE = {
+  BASE64: 0,
+  BASE58: 1,
+  HEX: 2,
+  BLOCK_ID: 3,
+  TRANSACTION_ID: 4,
+  CONTRACT_ID: 5,
+  ADDRESS: 6,
+} as const;
 export type Btype = (typeof BTYPE)[keyof typeof BTYPE];
 
 /** A decoded message of a type only known at run time: snake_case keys, bigint for 64-bit integers, Uint8Array for bytes. */
@@ -26,7 +34,13 @@ export type { MessageMap };
  * (it is then the default, or absent), nested messages likewise, arrays may be read-only. A decoded message fits.
  */
 export type MessageInput<T> = { [F in keyof T]?: FieldInput<T[F]> };
-type FieldInput<V> = V extends Uint8Array ? V : V extends readonly (infer E)[] ? readonly FieldInput<E>[] : V extends object ? MessageInput<V> : V;
+type FieldInput<V> = V extends Uint8Array
+  ? V
+  : V extends readonly (infer E)[]
+    ? readonly FieldInput<E>[]
+    : V extends object
+      ? MessageInput<V>
+      : V;
 
 /**
  * A type name that is not one of proto/'s at compile time (an ABI's, or a name read from a table): any `string` except
@@ -37,8 +51,23 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
 export type JsonObject = { [key: string]: JsonValue };
 
 type Kind =
-  | 'double' | 'float' | 'int32' | 'uint32' | 'sint32' | 'fixed32' | 'sfixed32'
-  | 'int64' | 'uint64' | 'sint64' | 'fixed64' | 'sfixed64' | 'bool' | 'string' | 'bytes' | 'enum' | 'message';
+  | 'double'
+  | 'float'
+  | 'int32'
+  | 'uint32'
+  | 'sint32'
+  | 'fixed32'
+  | 'sfixed32'
+  | 'int64'
+  | 'uint64'
+  | 'sint64'
+  | 'fixed64'
+  | 'sfixed64'
+  | 'bool'
+  | 'string'
+  | 'bytes'
+  | 'enum'
+  | 'message';
 
 interface FieldPlan {
   name: string;
@@ -71,11 +100,41 @@ interface MessagePlan {
 }
 
 const WIRE: Record<Kind, number> = {
-  double: 1, float: 5, int32: 0, uint32: 0, sint32: 0, fixed32: 5, sfixed32: 5, int64: 0, uint64: 0, sint64: 0,
-  fixed64: 1, sfixed64: 1, bool: 0, string: 2, bytes: 2, enum: 0, message: 2,
+  double: 1,
+  float: 5,
+  int32: 0,
+  uint32: 0,
+  sint32: 0,
+  fixed32: 5,
+  sfixed32: 5,
+  int64: 0,
+  uint64: 0,
+  sint64: 0,
+  fixed64: 1,
+  sfixed64: 1,
+  bool: 0,
+  string: 2,
+  bytes: 2,
+  enum: 0,
+  message: 2,
 };
 const IS_64 = new Set<Kind>(['int64', 'uint64', 'sint64', 'fixed64', 'sfixed64']);
-const PACKABLE = new Set<Kind>(['double', 'float', 'int32', 'uint32', 'sint32', 'fixed32', 'sfixed32', 'int64', 'uint64', 'sint64', 'fixed64', 'sfixed64', 'bool', 'enum']);
+const PACKABLE = new Set<Kind>([
+  'double',
+  'float',
+  'int32',
+  'uint32',
+  'sint32',
+  'fixed32',
+  'sfixed32',
+  'int64',
+  'uint64',
+  'sint64',
+  'fixed64',
+  'sfixed64',
+  'bool',
+  'enum',
+]);
 const BTYPE_NAMES: Record<string, Btype> = BTYPE;
 
 /** A set of protobuf types (protobufjs reflection) and the plans made from them: proto/, or a contract ABI's types. */
@@ -99,7 +158,10 @@ function lookupType(name: string, schema: Schema): protobuf.Type {
     // a malformed name finds nothing
   }
   if (!(found instanceof protobuf.Type)) {
-    throw new WalletError('UNKNOWN_TYPE', `expected the name of a protobuf message in ${schema.origin}, got ${describe(name)}`);
+    throw new WalletError(
+      'UNKNOWN_TYPE',
+      `expected the name of a protobuf message in ${schema.origin}, got ${describe(name)}`,
+    );
   }
   return found;
 }
@@ -114,14 +176,22 @@ function planOf(name: string, schema: Schema = BUILTIN): MessagePlan {
   const cached = plans.get(name);
   if (cached) return cached;
   const type = lookupType(name, schema);
-  const plan: MessagePlan = { name: type.fullName.slice(1), fields: [], byId: new Map(), byJsonKey: new Map(), oneofs: new Map() };
+  const plan: MessagePlan = {
+    name: type.fullName.slice(1),
+    fields: [],
+    byId: new Map(),
+    byJsonKey: new Map(),
+    oneofs: new Map(),
+  };
   plans.set(name, plan);
   for (const field of [...type.fieldsArray].sort((a, b) => a.id - b.id)) {
     field.resolve();
     const options = (field.options ?? {}) as Record<string, unknown>;
     const resolved = field.resolvedType;
-    const kind: Kind = resolved instanceof protobuf.Enum ? 'enum' : resolved instanceof protobuf.Type ? 'message' : (field.type as Kind);
-    if (!(kind in WIRE)) throw new WalletError('INTERNAL', `unsupported protobuf type ${field.type} in ${plan.name}.${field.name}`);
+    const kind: Kind =
+      resolved instanceof protobuf.Enum ? 'enum' : resolved instanceof protobuf.Type ? 'message' : (field.type as Kind);
+    if (!(kind in WIRE))
+      throw new WalletError('INTERNAL', `unsupported protobuf type ${field.type} in ${plan.name}.${field.name}`);
     const realOneof = field.partOf && !options.proto3_optional ? field.partOf.name : undefined;
     // koilib reads both spellings of the option: `(koinos.btype)` (koinos-proto) and `(btype)` (contract protos).
     const btypeOption = options['(koinos.btype)'] ?? options['(btype)'];
@@ -290,7 +360,10 @@ function toInteger(kind: Kind, value: unknown, path: string, code: 'INVALID_JSON
   if (typeof value === 'bigint') n = value;
   else if (typeof value === 'number' && Number.isSafeInteger(value)) n = BigInt(value);
   else if (typeof value === 'string' && value.length > MAX_INTEGER_TEXT && /^-?\d+$/.test(value)) {
-    throw new WalletError(code, `${path}: expected ${kindLabel(kind)} of at most 20 digits, got ${value.length} characters`);
+    throw new WalletError(
+      code,
+      `${path}: expected ${kindLabel(kind)} of at most 20 digits, got ${value.length} characters`,
+    );
   } else if (typeof value === 'string' && /^-?\d+$/.test(value)) n = BigInt(value);
   else return fail(path, `${kindLabel(kind)}${IS_64.has(kind) ? ' as a decimal string' : ''}`, value, code);
   const [min, max] = RANGES[kind]!;
@@ -338,7 +411,8 @@ function writeScalar(w: Writer, f: FieldPlan, v: unknown, path: string): void {
       return;
     case 'enum': {
       const n = typeof v === 'string' ? f.enumValues![v] : v;
-      if (typeof n !== 'number' || !Number.isInteger(n)) fail(path, `one of ${Object.keys(f.enumValues!).join(', ')}`, v, code);
+      if (typeof n !== 'number' || !Number.isInteger(n))
+        fail(path, `one of ${Object.keys(f.enumValues!).join(', ')}`, v, code);
       w.varint64(BigInt.asUintN(64, BigInt(n)));
       return;
     }
@@ -376,7 +450,10 @@ function writeMessage(w: Writer, plan: MessagePlan, value: unknown, path: string
   for (const [oneof, members] of plan.oneofs) {
     const set = members.filter((m) => obj[m.name] !== undefined && obj[m.name] !== null);
     if (set.length > 1) {
-      throw new WalletError('INVALID_ARGUMENT', `${path}: expected one member of oneof ${oneof}, got ${set.map((m) => m.name).join(' and ')}`);
+      throw new WalletError(
+        'INVALID_ARGUMENT',
+        `${path}: expected one member of oneof ${oneof}, got ${set.map((m) => m.name).join(' and ')}`,
+      );
     }
   }
   for (const f of plan.fields) {
@@ -452,7 +529,10 @@ class Reader {
   ) {}
 
   truncated(): never {
-    throw new WalletError('INVALID_PROTOBUF', `expected a complete ${this.type} message, got bytes that end in the middle of a field`);
+    throw new WalletError(
+      'INVALID_PROTOBUF',
+      `expected a complete ${this.type} message, got bytes that end in the middle of a field`,
+    );
   }
 
   /** Varint as a number when below 2^49, else as a bigint. */
@@ -475,7 +555,10 @@ class Reader {
       if (b < 0x80) return BigInt.asUintN(64, big);
       shift += 7n;
     }
-    throw new WalletError('INVALID_PROTOBUF', `expected a varint of at most 10 bytes in ${this.type}, got a longer one`);
+    throw new WalletError(
+      'INVALID_PROTOBUF',
+      `expected a varint of at most 10 bytes in ${this.type}, got a longer one`,
+    );
   }
 
   varintBig(): bigint {
@@ -511,7 +594,10 @@ class Reader {
         this.take(4);
         return;
       default:
-        throw new WalletError('INVALID_PROTOBUF', `expected a known protobuf wire type in ${this.type}, got ${wireType}`);
+        throw new WalletError(
+          'INVALID_PROTOBUF',
+          `expected a known protobuf wire type in ${this.type}, got ${wireType}`,
+        );
     }
   }
 }
@@ -587,7 +673,10 @@ const MAX_NESTING = 100;
 
 function readMessage(r: Reader, plan: MessagePlan, end: number, depth = 0): ProtoMessage {
   if (depth > MAX_NESTING) {
-    throw new WalletError('INVALID_PROTOBUF', `expected messages nested at most ${MAX_NESTING} deep in ${r.type}, got deeper`);
+    throw new WalletError(
+      'INVALID_PROTOBUF',
+      `expected messages nested at most ${MAX_NESTING} deep in ${r.type}, got deeper`,
+    );
   }
   const obj = emptyMessage(plan);
   while (r.pos < end) {
@@ -610,7 +699,10 @@ function readMessage(r: Reader, plan: MessagePlan, end: number, depth = 0): Prot
       continue;
     }
     if (wireType !== f.wireType) {
-      throw new WalletError('INVALID_PROTOBUF', `${plan.name}.${f.name}: expected wire type ${f.wireType}, got ${wireType}`);
+      throw new WalletError(
+        'INVALID_PROTOBUF',
+        `${plan.name}.${f.name}: expected wire type ${f.wireType}, got ${wireType}`,
+      );
     }
     let value: unknown;
     if (f.kind === 'message') {
@@ -707,7 +799,10 @@ function addressAt(text: string, path: string): Uint8Array {
     return addressFromString(text);
   } catch (cause) {
     if (!(cause instanceof WalletError)) throw cause;
-    throw new WalletError('INVALID_ADDRESS', `${path}: ${cause.shortMessage}`, { metaMessages: cause.metaMessages, cause });
+    throw new WalletError('INVALID_ADDRESS', `${path}: ${cause.shortMessage}`, {
+      metaMessages: cause.metaMessages,
+      cause,
+    });
   }
 }
 
@@ -820,9 +915,13 @@ function unknownField(plan: MessagePlan, key: string, path: string): WalletError
   }
   const closest = closestName(key, [...new Set([...names, ...plan.fields.map((f) => f.jsonName)])]);
   const suggestion = plan.byJsonKey.get(closest!)!.name;
-  return new WalletError('INVALID_JSON', `${where}: expected a field of ${plan.name}, got an unknown field; the closest valid name is "${suggestion}"`, {
-    metaMessages: [`Valid fields: ${names.join(', ')}.`],
-  });
+  return new WalletError(
+    'INVALID_JSON',
+    `${where}: expected a field of ${plan.name}, got an unknown field; the closest valid name is "${suggestion}"`,
+    {
+      metaMessages: [`Valid fields: ${names.join(', ')}.`],
+    },
+  );
 }
 
 function messageFromJson(plan: MessagePlan, json: unknown, path: string, mode: ReadMode): ProtoMessage {
@@ -840,7 +939,10 @@ function messageFromJson(plan: MessagePlan, json: unknown, path: string, mode: R
     if (f.oneof) {
       const other = seenOneof.get(f.oneof);
       if (other && other !== f.name) {
-        throw new WalletError('INVALID_JSON', `${path || plan.name}: expected one member of oneof ${f.oneof}, got ${other} and ${f.name}`);
+        throw new WalletError(
+          'INVALID_JSON',
+          `${path || plan.name}: expected one member of oneof ${f.oneof}, got ${other} and ${f.name}`,
+        );
       }
       seenOneof.set(f.oneof, f.name);
     }
@@ -885,7 +987,11 @@ export interface FromJsonOptions {
  * // throws 'too: expected a field of koinos.contracts.token.transfer_arguments, got an unknown field; the closest valid name is "to"'
  */
 export function fromJson<K extends MessageType>(type: K, json: unknown, options?: FromJsonOptions): MessageMap[K];
-export function fromJson<S extends string>(type: RuntimeName<S>, json: unknown, options?: FromJsonOptions): ProtoMessage;
+export function fromJson<S extends string>(
+  type: RuntimeName<S>,
+  json: unknown,
+  options?: FromJsonOptions,
+): ProtoMessage;
 export function fromJson(type: string, json: unknown, options: FromJsonOptions = {}): ProtoMessage {
   return fromJsonWith<ProtoMessage>(BUILTIN, type, json, options);
 }
@@ -915,7 +1021,8 @@ export function addressFieldPaths(type: string): readonly (readonly string[])[] 
     for (const f of plan.fields) {
       if (f.kind === 'bytes' && f.btype === BTYPE.ADDRESS) paths.push([...prefix, f.name]);
       // A message type is not entered again below itself (no proto/ type nests itself today; this keeps it finite).
-      else if (f.kind === 'message' && !seen.has(f.typeName!)) walk(planOf(f.typeName!), [...prefix, f.name], new Set([...seen, f.typeName!]));
+      else if (f.kind === 'message' && !seen.has(f.typeName!))
+        walk(planOf(f.typeName!), [...prefix, f.name], new Set([...seen, f.typeName!]));
     }
   };
   const plan = planOf(type);
@@ -954,7 +1061,11 @@ export function createCodec(namespace: protobuf.INamespace, origin: string): Pro
     schemaRoot.resolveAll();
   } catch (cause) {
     const found = cause instanceof Error ? cause.message : String(cause);
-    throw new WalletError('INVALID_ABI', `expected protobuf types that load, got types that do not (${found.slice(0, 200)})`, { cause });
+    throw new WalletError(
+      'INVALID_ABI',
+      `expected protobuf types that load, got types that do not (${found.slice(0, 200)})`,
+      { cause },
+    );
   }
   const schema: Schema = { root: schemaRoot, plans: new Map(), origin };
   return {
@@ -969,6 +1080,7 @@ export function createCodec(namespace: protobuf.INamespace, origin: string): Pro
     encode: (type, value) => encodeWith(schema, type, value),
     decode: <T = ProtoMessage>(type: string, bytes: Uint8Array) => decodeWith<T>(schema, type, bytes),
     toJson: (type, value) => toJsonWith(schema, type, value),
-    fromJson: <T = ProtoMessage>(type: string, json: unknown, options: FromJsonOptions = {}) => fromJsonWith<T>(schema, type, json, options),
+    fromJson: <T = ProtoMessage>(type: string, json: unknown, options: FromJsonOptions = {}) =>
+      fromJsonWith<T>(schema, type, json, options),
   };
 }

@@ -65,14 +65,16 @@ function isObject(value: unknown): value is Record<string, unknown> {
 function readMethod(name: string, json: unknown): AbiMethod {
   if (!isObject(json)) throw invalid(`ABI method ${name}: expected an object, got ${describe(json)}`);
   const legacy = json['entry-point'];
-  const entryPoint = typeof legacy === 'string' && /^0x[0-9a-fA-F]{1,8}$/.test(legacy) ? Number.parseInt(legacy, 16) : json.entry_point;
+  const entryPoint =
+    typeof legacy === 'string' && /^0x[0-9a-fA-F]{1,8}$/.test(legacy) ? Number.parseInt(legacy, 16) : json.entry_point;
   if (typeof entryPoint !== 'number' || !Number.isInteger(entryPoint) || entryPoint < 0 || entryPoint > 0xffffffff) {
     throw invalid(`ABI method ${name}: expected an entry_point from 0 to 4294967295, got ${describe(entryPoint)}`);
   }
   const readOnly = json['read-only'] !== undefined ? json['read-only'] : json.read_only;
   const argument = json.argument ?? '';
   const ret = json.return ?? '';
-  if (typeof argument !== 'string' || typeof ret !== 'string') throw invalid(`ABI method ${name}: expected type names in argument and return`);
+  if (typeof argument !== 'string' || typeof ret !== 'string')
+    throw invalid(`ABI method ${name}: expected type names in argument and return`);
   return {
     name,
     argument,
@@ -93,9 +95,12 @@ function readMethod(name: string, json: unknown): AbiMethod {
  * abi.encodeArguments(abi.method('balance_of'), { owner: '1Ns…' });
  */
 export function parseAbi(text: string): ContractAbi {
-  if (typeof text !== 'string' || text.length === 0) throw invalid(`expected an ABI as JSON text, got ${describe(text)}`);
-  if (text.length > MAX_ABI_LENGTH) throw invalid(`expected an ABI of at most ${MAX_ABI_LENGTH} characters, got ${text.length}`);
-  if (jsonDepth(text) > MAX_JSON_DEPTH) throw invalid(`expected an ABI nested at most ${MAX_JSON_DEPTH} levels deep, got deeper`);
+  if (typeof text !== 'string' || text.length === 0)
+    throw invalid(`expected an ABI as JSON text, got ${describe(text)}`);
+  if (text.length > MAX_ABI_LENGTH)
+    throw invalid(`expected an ABI of at most ${MAX_ABI_LENGTH} characters, got ${text.length}`);
+  if (jsonDepth(text) > MAX_JSON_DEPTH)
+    throw invalid(`expected an ABI nested at most ${MAX_JSON_DEPTH} levels deep, got deeper`);
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -122,12 +127,22 @@ export function parseAbi(text: string): ContractAbi {
   const byEntryPoint = new Map([...methods.values()].map((m) => [m.entryPoint, m]));
   const fixed: JsonObject = {
     ...(json as JsonObject),
-    methods: Object.fromEntries(names.map((n) => [n, { ...(methodsJson[n] as JsonObject), entry_point: methods.get(n)!.entryPoint, read_only: methods.get(n)!.readOnly }])),
+    methods: Object.fromEntries(
+      names.map((n) => [
+        n,
+        {
+          ...(methodsJson[n] as JsonObject),
+          entry_point: methods.get(n)!.entryPoint,
+          read_only: methods.get(n)!.readOnly,
+        },
+      ]),
+    ),
     ...(json.koilib_types === undefined && { koilib_types: namespace as JsonObject }),
   };
 
   const typeOf = (type: string, what: string): string => {
-    if (!codec.hasType(type)) throw invalid(`${what}: expected a message type defined in the ABI's types, got ${describe(type)}`);
+    if (!codec.hasType(type))
+      throw invalid(`${what}: expected a message type defined in the ABI's types, got ${describe(type)}`);
     return type;
   };
 
@@ -140,13 +155,19 @@ export function parseAbi(text: string): ContractAbi {
       const m = methods.get(name);
       if (m) return m;
       const list = [...methods.keys()];
-      throw new WalletError('INVALID_ARGUMENT', `method: expected one of the ABI's methods (${list.length > 0 ? list.join(', ') : 'none'}), got ${describe(name)}`);
+      throw new WalletError(
+        'INVALID_ARGUMENT',
+        `method: expected one of the ABI's methods (${list.length > 0 ? list.join(', ') : 'none'}), got ${describe(name)}`,
+      );
     },
     methodByEntryPoint: (entryPoint) => byEntryPoint.get(entryPoint),
     encodeArguments(m, args) {
       if (m.argument === '') {
         if (args === undefined || (isObject(args) && Object.keys(args).length === 0)) return new Uint8Array(0);
-        throw new WalletError('INVALID_JSON', `arguments of ${m.name}: expected none (the method takes no arguments), got ${describe(args)}`);
+        throw new WalletError(
+          'INVALID_JSON',
+          `arguments of ${m.name}: expected none (the method takes no arguments), got ${describe(args)}`,
+        );
       }
       const type = typeOf(m.argument, `arguments of ${m.name}`);
       return codec.encode(type, codec.fromJson(type, args ?? {}, { strict: true }));

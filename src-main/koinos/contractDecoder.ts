@@ -30,7 +30,8 @@ export interface DecoderDeps {
  * (`koinos.contracts.token.transfer_event` → `token.transfer_event`, `….token.mint` → `token.mint_event`).
  */
 function patchedName(name: string): string {
-  for (const kind of ['burn', 'mint', 'transfer']) if (name.endsWith(`token.${kind}_event`)) return `token.${kind}_event`;
+  for (const kind of ['burn', 'mint', 'transfer'])
+    if (name.endsWith(`token.${kind}_event`)) return `token.${kind}_event`;
   if (name.endsWith('token.approve')) return 'token.approve_event';
   for (const kind of ['burn', 'mint', 'transfer']) if (name.endsWith(`token.${kind}`)) return `token.${kind}_event`;
   return name;
@@ -76,7 +77,13 @@ export function contractDecoder(deps: DecoderDeps): ContractDecoder {
         const method = abi?.methodByEntryPoint(call.entry_point ?? 0);
         if (abi && method) {
           try {
-            return { call_contract: { contract_id: contractId, entry_point: method.name, args: abi.decodeArguments(method, call.args ?? NO_BYTES) } };
+            return {
+              call_contract: {
+                contract_id: contractId,
+                entry_point: method.name,
+                args: abi.decodeArguments(method, call.args ?? NO_BYTES),
+              },
+            };
           } catch {
             // arguments that do not decode stay encoded, as the REST service does
           }

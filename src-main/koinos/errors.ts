@@ -168,8 +168,13 @@ export class WalletError extends Error {
    */
   static fromJSON(json: unknown): WalletError {
     const data = typeof json === 'object' && json !== null ? (json as Record<string, unknown>) : {};
-    const shortMessage = typeof data.shortMessage === 'string' ? data.shortMessage : 'Something went wrong, and the error that came back could not be read.';
-    const metaMessages = Array.isArray(data.metaMessages) ? data.metaMessages.filter((m): m is string => typeof m === 'string') : undefined;
+    const shortMessage =
+      typeof data.shortMessage === 'string'
+        ? data.shortMessage
+        : 'Something went wrong, and the error that came back could not be read.';
+    const metaMessages = Array.isArray(data.metaMessages)
+      ? data.metaMessages.filter((m): m is string => typeof m === 'string')
+      : undefined;
     return new WalletError(isErrorCode(data.code) ? data.code : 'INTERNAL', shortMessage, {
       ...(typeof data.details === 'string' ? { details: data.details } : {}),
       ...(metaMessages && metaMessages.length > 0 ? { metaMessages } : {}),

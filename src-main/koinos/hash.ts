@@ -16,7 +16,8 @@ export function ripemd160(data: Uint8Array): Uint8Array {
 
 /** `12 20 || digest`: the binary multihash of a sha256 digest. */
 export function multihashSha256(digest: Uint8Array): Uint8Array {
-  if (digest.length !== 32) throw new WalletError('INVALID_BYTES', `expected a 32-byte sha256 digest, got ${digest.length} bytes`);
+  if (digest.length !== 32)
+    throw new WalletError('INVALID_BYTES', `expected a 32-byte sha256 digest, got ${digest.length} bytes`);
   const out = new Uint8Array(34);
   out[0] = SHA256_CODE;
   out[1] = 32;

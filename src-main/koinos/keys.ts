@@ -7,7 +7,17 @@ import { HDKey } from '@scure/bip32';
 import * as bip39 from '@scure/bip39';
 import { wordlist as ENGLISH_WORDLIST } from '@scure/bip39/wordlists/english.js';
 import { addressFromPublicKey, checksum4 } from './address.ts';
-import { assertBytes, concatBytes, equalBytes, firstNonBase58, fromBase58, hexByte, MAX_BASE58_LENGTH, toBase58, toHex } from './bytes.ts';
+import {
+  assertBytes,
+  concatBytes,
+  equalBytes,
+  firstNonBase58,
+  fromBase58,
+  hexByte,
+  MAX_BASE58_LENGTH,
+  toBase58,
+  toHex,
+} from './bytes.ts';
 import { WalletError, describe } from './errors.ts';
 
 // noble-secp256k1 v3 ships without hashes; its sync API (sign, RFC 6979 nonces) needs these two.
@@ -28,7 +38,6 @@ const SIGNATURE_HEADER_OFFSET = 31;
 /** BIP44 coin type registered for Koinos. */
 const KOINOS_COIN_TYPE = 659;
 
-
 /** A private key with the WIF compression flag it was written with (Koinos always uses the compressed key). */
 export interface ParsedPrivateKey {
   privateKey: Uint8Array;
@@ -39,7 +48,10 @@ export interface ParsedPrivateKey {
 // Private keys
 
 /** Checks a key is 32 bytes and 1..n-1, without ever printing it. */
-function assertPrivateKey(privateKey: unknown, code: 'INVALID_PRIVATE_KEY' | 'INVALID_WIF' = 'INVALID_PRIVATE_KEY'): asserts privateKey is Uint8Array {
+function assertPrivateKey(
+  privateKey: unknown,
+  code: 'INVALID_PRIVATE_KEY' | 'INVALID_WIF' = 'INVALID_PRIVATE_KEY',
+): asserts privateKey is Uint8Array {
   if (!(privateKey instanceof Uint8Array)) {
     // A string here may be the key itself in hex or WIF: name its type only.
     const found = typeof privateKey === 'string' ? 'a string' : describe(privateKey);
@@ -53,7 +65,10 @@ function assertPrivateKey(privateKey: unknown, code: 'INVALID_PRIVATE_KEY' | 'IN
     throw new WalletError(code, 'private key must be between 1 and n-1 (the secp256k1 group order), got zero');
   }
   if (value >= CURVE_ORDER) {
-    throw new WalletError(code, 'private key must be between 1 and n-1 (the secp256k1 group order), got a value not below n');
+    throw new WalletError(
+      code,
+      'private key must be between 1 and n-1 (the secp256k1 group order), got a value not below n',
+    );
   }
 }
 
@@ -140,10 +155,16 @@ export function privateKeyFromWif(wif: string): ParsedPrivateKey {
   // Checked here rather than by fromBase58, whose message quotes the input: this input is a secret.
   const bad = firstNonBase58(wif);
   if (bad >= 0) {
-    throw new WalletError('INVALID_WIF', `expected a WIF private key in base58, got a character base58 does not use at character ${bad + 1}`);
+    throw new WalletError(
+      'INVALID_WIF',
+      `expected a WIF private key in base58, got a character base58 does not use at character ${bad + 1}`,
+    );
   }
   if (wif.length > MAX_BASE58_LENGTH) {
-    throw new WalletError('INVALID_WIF', `expected a WIF private key of 51 or 52 characters, got ${wif.length} characters`);
+    throw new WalletError(
+      'INVALID_WIF',
+      `expected a WIF private key of 51 or 52 characters, got ${wif.length} characters`,
+    );
   }
   const bytes = fromBase58(wif);
   if (bytes.length !== 37 && bytes.length !== 38) {
@@ -195,7 +216,10 @@ export function isWif(text: unknown): boolean {
  */
 export function parsePrivateKey(text: string): ParsedPrivateKey {
   if (typeof text !== 'string') {
-    throw new WalletError('INVALID_PRIVATE_KEY', `expected a private key as WIF or 64 hex digits, got ${describe(text)}`);
+    throw new WalletError(
+      'INVALID_PRIVATE_KEY',
+      `expected a private key as WIF or 64 hex digits, got ${describe(text)}`,
+    );
   }
   const trimmed = text.trim();
   if (trimmed.length === 0) {
@@ -265,7 +289,10 @@ export function recoverPublicKey(signature: Uint8Array, digest: Uint8Array): Uin
     throw new WalletError('INVALID_SIGNATURE', `expected a signature as a Uint8Array, got ${describe(signature)}`);
   }
   if (signature.length !== SIGNATURE_LENGTH) {
-    throw new WalletError('INVALID_SIGNATURE', `unexpected signature length: expected ${SIGNATURE_LENGTH} bytes, got ${signature.length}`);
+    throw new WalletError(
+      'INVALID_SIGNATURE',
+      `unexpected signature length: expected ${SIGNATURE_LENGTH} bytes, got ${signature.length}`,
+    );
   }
   assertBytes(digest, 32, 'a digest');
   const header = signature[0]!;
@@ -277,9 +304,13 @@ export function recoverPublicKey(signature: Uint8Array, digest: Uint8Array): Uin
   }
   const s = readScalar(signature.subarray(33, 65));
   if (s > HALF_CURVE_ORDER) {
-    throw new WalletError('INVALID_SIGNATURE', 'signature must be canonical: its S value is in the upper half of the curve order', {
-      details: 'Koinos requires low-S signatures (BIP-62); sign again with a canonical signer.',
-    });
+    throw new WalletError(
+      'INVALID_SIGNATURE',
+      'signature must be canonical: its S value is in the upper half of the curve order',
+      {
+        details: 'Koinos requires low-S signatures (BIP-62); sign again with a canonical signer.',
+      },
+    );
   }
   // crypto-cpp passes `header >> 5` as the recovery id, so header 33 recovers like header 32 on the node.
   const recoveryId = header >> 5;
@@ -331,7 +362,10 @@ export function normalizeMnemonic(mnemonic: string): string {
  */
 export function newMnemonic(words: 12 | 24 = 12): string {
   if (words !== 12 && words !== 24) {
-    throw new WalletError('INVALID_ARGUMENT', `expected a recovery phrase length of 12 or 24 words, got ${describe(words)}`);
+    throw new WalletError(
+      'INVALID_ARGUMENT',
+      `expected a recovery phrase length of 12 or 24 words, got ${describe(words)}`,
+    );
   }
   return bip39.generateMnemonic(ENGLISH_WORDLIST, words === 24 ? 256 : 128);
 }
@@ -352,12 +386,19 @@ export function assertMnemonic(mnemonic: string): string {
   }
   const unknown = words.findIndex((word) => !ENGLISH_WORDS.has(word));
   if (unknown >= 0) {
-    throw new WalletError('INVALID_MNEMONIC', `word ${unknown + 1} of the recovery phrase is not in the BIP39 English word list`, {
-      metaMessages: ['Check its spelling.'],
-    });
+    throw new WalletError(
+      'INVALID_MNEMONIC',
+      `word ${unknown + 1} of the recovery phrase is not in the BIP39 English word list`,
+      {
+        metaMessages: ['Check its spelling.'],
+      },
+    );
   }
   if (!MNEMONIC_WORD_COUNTS.includes(words.length)) {
-    throw new WalletError('INVALID_MNEMONIC', `expected a recovery phrase of 12, 15, 18, 21 or 24 words, got ${words.length}`);
+    throw new WalletError(
+      'INVALID_MNEMONIC',
+      `expected a recovery phrase of 12, 15, 18, 21 or 24 words, got ${words.length}`,
+    );
   }
   if (!bip39.validateMnemonic(normalized, ENGLISH_WORDLIST)) {
     throw new WalletError('INVALID_MNEMONIC', 'recovery phrase checksum does not match', {
@@ -383,7 +424,10 @@ export function validateMnemonic(mnemonic: string): boolean {
 
 function assertAccountIndex(accountIndex: number): void {
   if (!Number.isInteger(accountIndex) || accountIndex < 0 || accountIndex >= 2 ** 31) {
-    throw new WalletError('INVALID_ARGUMENT', `expected an account index from 0 to 2147483647, got ${describe(accountIndex)}`);
+    throw new WalletError(
+      'INVALID_ARGUMENT',
+      `expected an account index from 0 to 2147483647, got ${describe(accountIndex)}`,
+    );
   }
 }
 

@@ -1,6 +1,16 @@
 // The KOIN token contract as clients see it: entry points, argument and result codecs, and the decoding
 // of operations and events into the objects the node API shows with decode_operations / decode_events.
-import { BTYPE, bytesToJson, decode, encode, toJson, type JsonObject, type JsonValue, type MessageInput, type MessageMap } from './codec.ts';
+import {
+  BTYPE,
+  bytesToJson,
+  decode,
+  encode,
+  toJson,
+  type JsonObject,
+  type JsonValue,
+  type MessageInput,
+  type MessageMap,
+} from './codec.ts';
 import { sha256 } from './hash.ts';
 import type { EventData, Operation } from './types.ts';
 import { WalletError, describe } from './errors.ts';
@@ -22,8 +32,18 @@ export interface TokenMethod<P extends string = string, N extends string = strin
   readOnly: boolean;
 }
 
-function method<N extends string, P extends string = typeof TOKEN>(name: N, readOnly: boolean, pkg: P = TOKEN as P): TokenMethod<P, N> {
-  return { name, entryPoint: entryPoint(name), argsType: `${pkg}.${name}_arguments`, resultType: `${pkg}.${name}_result`, readOnly };
+function method<N extends string, P extends string = typeof TOKEN>(
+  name: N,
+  readOnly: boolean,
+  pkg: P = TOKEN as P,
+): TokenMethod<P, N> {
+  return {
+    name,
+    entryPoint: entryPoint(name),
+    argsType: `${pkg}.${name}_arguments`,
+    resultType: `${pkg}.${name}_result`,
+    readOnly,
+  };
 }
 
 /** The KCS-4 token standard's entry points (every token: KOIN, VHP, the devnet's test tokens), by name. */
@@ -75,7 +95,11 @@ export function koinMethodByEntryPoint(ep: number): SystemTokenMethod | undefine
 
 function methodOf(name: string): TokenMethod {
   const m = (KOIN_METHODS as Record<string, TokenMethod>)[name];
-  if (!m) throw new WalletError('INVALID_ARGUMENT', `expected a KOIN method (${Object.keys(KOIN_METHODS).join(', ')}), got ${describe(name)}`);
+  if (!m)
+    throw new WalletError(
+      'INVALID_ARGUMENT',
+      `expected a KOIN method (${Object.keys(KOIN_METHODS).join(', ')}), got ${describe(name)}`,
+    );
   return m;
 }
 
@@ -111,7 +135,10 @@ const NO_BYTES = new Uint8Array(0);
  * An operation as JSON; a call to KOIN (when `isKoin(contract_id)`) shows the method name as `entry_point`
  * and the decoded argument object as `args`. Anything that does not decode is left as the gateway renders it.
  */
-export function decodeOperationJson(op: MessageInput<Operation>, isKoin: (contractId: Uint8Array) => boolean): JsonObject {
+export function decodeOperationJson(
+  op: MessageInput<Operation>,
+  isKoin: (contractId: Uint8Array) => boolean,
+): JsonObject {
   const json = toJson('koinos.protocol.operation', op);
   const call = op.call_contract;
   // A field left out is its default, as in the encoded operation.
@@ -127,7 +154,8 @@ export function decodeOperationJson(op: MessageInput<Operation>, isKoin: (contra
   }
 }
 
-const TOKEN_EVENT = /(?:^|\.)(?:token|koin|kcs4)\.(transfer|mint|burn|approve)(?:_event)?$|^(transfer|mint|burn|approve)_event$/;
+const TOKEN_EVENT =
+  /(?:^|\.)(?:token|koin|kcs4)\.(transfer|mint|burn|approve)(?:_event)?$|^(transfer|mint|burn|approve)_event$/;
 
 /**
  * The token event type of an event name, matched by suffix: the current KOIN's `token.transfer_event`, the launch

@@ -36,7 +36,8 @@ export function kapLabelProblem(label: string): string | undefined {
  */
 export function parseKapName(text: string): { name: string; label: string; domain: string } | { reason: string } {
   const name = text.trim().toLowerCase();
-  if (name.length > MAX_NAME_CHARS) return { reason: `a name has at most ${MAX_NAME_CHARS} characters, this one has ${name.length}` };
+  if (name.length > MAX_NAME_CHARS)
+    return { reason: `a name has at most ${MAX_NAME_CHARS} characters, this one has ${name.length}` };
   const dot = name.lastIndexOf('.');
   if (dot <= 0) return { reason: 'a KAP name looks like alice.koin' };
   const label = name.slice(0, dot);
@@ -61,7 +62,8 @@ export function readRecipientText(text: string): RecipientText {
   if (trimmed.startsWith('@')) {
     const nickname = trimmed.slice(1).toLowerCase();
     if (nickname === '') return { kind: 'invalid', reason: 'a nickname has a name after "@"' };
-    if (nickname.length > MAX_NAME_CHARS) return { kind: 'invalid', reason: `a nickname has at most ${MAX_NAME_CHARS} characters` };
+    if (nickname.length > MAX_NAME_CHARS)
+      return { kind: 'invalid', reason: `a nickname has at most ${MAX_NAME_CHARS} characters` };
     if (/\s/.test(nickname)) return { kind: 'invalid', reason: 'a nickname has no spaces' };
     return { kind: 'nickname', nickname };
   }

@@ -22,7 +22,10 @@ function checkAddressField(bytes: unknown, path: string, required: boolean): voi
     assertAddressBytes(bytes);
   } catch (cause) {
     if (!(cause instanceof WalletError)) throw cause;
-    throw new WalletError('INVALID_TRANSACTION', `${path}: ${cause.shortMessage}`, { metaMessages: cause.metaMessages, cause });
+    throw new WalletError('INVALID_TRANSACTION', `${path}: ${cause.shortMessage}`, {
+      metaMessages: cause.metaMessages,
+      cause,
+    });
   }
 }
 
@@ -37,7 +40,11 @@ function checkTokenCall(call: { contract_id: Uint8Array; entry_point: number; ar
     args = decode(argsType, call.args);
   } catch (cause) {
     const reason = causeText(cause);
-    throw new WalletError('INVALID_TRANSACTION', `${path}.args: expected the arguments of ${method.name}, got bytes that do not decode (${reason})`, { cause });
+    throw new WalletError(
+      'INVALID_TRANSACTION',
+      `${path}.args: expected the arguments of ${method.name}, got bytes that do not decode (${reason})`,
+      { cause },
+    );
   }
   const isTransfer = method.entryPoint === KOIN_METHODS.transfer.entryPoint;
   for (const fields of addressFieldPaths(method.argsType)) {
@@ -46,7 +53,10 @@ function checkTokenCall(call: { contract_id: Uint8Array; entry_point: number; ar
     checkAddressField(args[name], `${path}.args.${name}`, isTransfer && (name === 'from' || name === 'to'));
   }
   if (isTransfer && args.value === 0n) {
-    refuse(`${path}.args.value: expected a transfer value above 0, got none`, 'A transfer of 0 still spends the nonce and mana.');
+    refuse(
+      `${path}.args.value: expected a transfer value above 0, got none`,
+      'A transfer of 0 still spends the nonce and mana.',
+    );
   }
 }
 

@@ -7,7 +7,14 @@ import { digestOfMultihash, multihashSha256, sha256 } from './hash.ts';
 import { addressToString } from './address.ts';
 import { recoverAddress, signDigest } from './keys.ts';
 import { assertReadyToSign } from './signingChecks.ts';
-import { TYPES, type Block, type BlockHeader, type Operation, type Transaction, type TransactionHeader } from './types.ts';
+import {
+  TYPES,
+  type Block,
+  type BlockHeader,
+  type Operation,
+  type Transaction,
+  type TransactionHeader,
+} from './types.ts';
 
 /**
  * `header.nonce` bytes: a serialized `koinos.chain.value_type{uint64_value: n}` (0 → `28 00`, 1 → `28 01`).
@@ -26,10 +33,17 @@ export function nonceFromBytes(bytes: Uint8Array): bigint {
   try {
     value = decode(TYPES.valueType, bytes);
   } catch (cause) {
-    throw new WalletError('INVALID_TRANSACTION', `expected the nonce as a serialized value_type, got ${bytes.length} bytes that do not decode`, { cause });
+    throw new WalletError(
+      'INVALID_TRANSACTION',
+      `expected the nonce as a serialized value_type, got ${bytes.length} bytes that do not decode`,
+      { cause },
+    );
   }
   if (value.uint64_value === undefined) {
-    throw new WalletError('INVALID_TRANSACTION', `expected the nonce as a value_type with uint64_value (bytes 28 ...), got bytes ${toHex(bytes)}: nonce did not contain uint64 value`);
+    throw new WalletError(
+      'INVALID_TRANSACTION',
+      `expected the nonce as a value_type with uint64_value (bytes 28 ...), got bytes ${toHex(bytes)}: nonce did not contain uint64 value`,
+    );
   }
   return value.uint64_value;
 }
@@ -151,7 +165,11 @@ export function transactionFromBase64(text: string): Transaction {
     return decode(TYPES.transaction, fromBase64(text.trim(), 'transaction'));
   } catch (cause) {
     const reason = cause instanceof WalletError ? cause.shortMessage : describe(cause);
-    throw new WalletError('INVALID_TRANSACTION', `expected the URL-safe base64 of a transaction's protobuf bytes: ${reason}`, { cause });
+    throw new WalletError(
+      'INVALID_TRANSACTION',
+      `expected the URL-safe base64 of a transaction's protobuf bytes: ${reason}`,
+      { cause },
+    );
   }
 }
 
@@ -196,6 +214,8 @@ export function signBlock(block: Block, privateKey: Uint8Array): Block {
 }
 
 /** Chain id: multihash sha256 of the serialized genesis data. */
-export function chainIdFromGenesis(genesis: { entries: { space?: object; key: Uint8Array; value: Uint8Array }[] }): Uint8Array {
+export function chainIdFromGenesis(genesis: {
+  entries: { space?: object; key: Uint8Array; value: Uint8Array }[];
+}): Uint8Array {
   return multihashSha256(sha256(encode(TYPES.genesisData, genesis)));
 }

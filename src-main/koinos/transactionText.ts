@@ -23,7 +23,9 @@ const isMethodName = (v: unknown): v is string => typeof v === 'string' && !/^\d
 
 function koinMethod(entryPoint: unknown, path: string): TokenMethod | undefined {
   if (isMethodName(entryPoint)) {
-    const m = Object.hasOwn(KOIN_METHODS, entryPoint) ? (KOIN_METHODS as Record<string, TokenMethod>)[entryPoint] : undefined;
+    const m = Object.hasOwn(KOIN_METHODS, entryPoint)
+      ? (KOIN_METHODS as Record<string, TokenMethod>)[entryPoint]
+      : undefined;
     if (!m) {
       throw new WalletError(
         'INVALID_JSON',
@@ -46,13 +48,21 @@ function encodeArgs(method: TokenMethod, args: unknown, path: string): string {
     message = fromJson(method.argsType, args, { strict: true });
   } catch (cause) {
     if (!(cause instanceof WalletError)) throw cause;
-    throw new WalletError(cause.code, `${path}.args.${cause.shortMessage}`, { metaMessages: cause.metaMessages, cause });
+    throw new WalletError(cause.code, `${path}.args.${cause.shortMessage}`, {
+      metaMessages: cause.metaMessages,
+      cause,
+    });
   }
   if (method.entryPoint === KOIN_METHODS.transfer.entryPoint) {
     const empty = (v: unknown) => !(v instanceof Uint8Array) || v.length === 0;
-    const missing = [empty(message.from) && 'from', empty(message.to) && 'to', message.value === 0n && 'value'].filter(Boolean);
+    const missing = [empty(message.from) && 'from', empty(message.to) && 'to', message.value === 0n && 'value'].filter(
+      Boolean,
+    );
     if (missing.length > 0) {
-      throw new WalletError('INVALID_JSON', `${path}.args: expected a transfer with from, to and a value above 0, got none for ${missing.join(', ')}`);
+      throw new WalletError(
+        'INVALID_JSON',
+        `${path}.args: expected a transfer with from, to and a value above 0, got none for ${missing.join(', ')}`,
+      );
     }
   }
   return toBase64Url(encode(method.argsType, message));
@@ -78,7 +88,10 @@ function encodeDecodedOperations(json: Record<string, unknown>): Record<string, 
     if (!isMethodName(ep?.value) && !decodedArgs) return op;
     const method = koinMethod(ep?.value, path);
     if (!method) {
-      throw new WalletError('INVALID_JSON', `${path}.args: arguments written as an object need a KOIN method as entry_point, got ${describe(ep?.value)}`);
+      throw new WalletError(
+        'INVALID_JSON',
+        `${path}.args: arguments written as an object need a KOIN method as entry_point, got ${describe(ep?.value)}`,
+      );
     }
     const out: Record<string, unknown> = { ...call, [ep?.key ?? 'entry_point']: method.entryPoint };
     if (decodedArgs) out[args.key] = encodeArgs(method, args.value, path);
@@ -88,7 +101,10 @@ function encodeDecodedOperations(json: Record<string, unknown>): Record<string, 
 }
 
 function notATransaction(text: string, reason: string): WalletError {
-  return new WalletError('INVALID_TRANSACTION', `expected a transaction as base64 or JSON, got ${describe(text.trim())}: ${reason}`);
+  return new WalletError(
+    'INVALID_TRANSACTION',
+    `expected a transaction as base64 or JSON, got ${describe(text.trim())}: ${reason}`,
+  );
 }
 
 /**
@@ -107,11 +123,15 @@ export function parseTransactionText(text: string): Transaction {
     return transactionFromBase64(trimmed);
   }
   let json: unknown;
-  if (jsonDepth(trimmed) > MAX_JSON_DEPTH) throw notATransaction(trimmed, `JSON nested more than ${MAX_JSON_DEPTH} levels deep, which no transaction is`);
+  if (jsonDepth(trimmed) > MAX_JSON_DEPTH)
+    throw notATransaction(trimmed, `JSON nested more than ${MAX_JSON_DEPTH} levels deep, which no transaction is`);
   try {
     json = JSON.parse(trimmed);
   } catch (cause) {
-    throw notATransaction(trimmed, `JSON that does not parse (${cause instanceof Error ? cause.message : String(cause)})`);
+    throw notATransaction(
+      trimmed,
+      `JSON that does not parse (${cause instanceof Error ? cause.message : String(cause)})`,
+    );
   }
   if (typeof json === 'string') return parseTransactionText(json);
   if (!isObject(json)) throw notATransaction(trimmed, 'JSON that is not an object');

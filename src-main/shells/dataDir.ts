@@ -12,7 +12,11 @@ export const DATA_FOLDER_NAME = 'koinos-desktop-wallet';
  * @example
  * defaultDataDir(); // '/home/me/.config/koinos-desktop-wallet'
  */
-export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, home: string = homedir()): string {
+export function defaultDataDir(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+  home: string = homedir(),
+): string {
   if (platform === 'win32') return join(env['APPDATA'] ?? join(home, 'AppData', 'Roaming'), DATA_FOLDER_NAME);
   if (platform === 'darwin') return join(home, 'Library', 'Application Support', DATA_FOLDER_NAME);
   return join(env['XDG_CONFIG_HOME'] || join(home, '.config'), DATA_FOLDER_NAME);

@@ -29,7 +29,9 @@ export const RENDERER_CSP_DIRECTIVES: readonly string[] = Object.freeze([
  */
 export function contentSecurityPolicy(development: boolean): string {
   return [...RENDERER_CSP_DIRECTIVES, "frame-ancestors 'none'"]
-    .map((directive) => (development && directive === "style-src 'self'" ? "style-src 'self' 'unsafe-inline'" : directive))
+    .map((directive) =>
+      development && directive === "style-src 'self'" ? "style-src 'self' 'unsafe-inline'" : directive,
+    )
     .join('; ');
 }
 
@@ -72,7 +74,8 @@ export async function resolveRendererFile(root: string, urlPath: string): Promis
   } catch {
     return undefined;
   }
-  if (decoded.includes('\0') || decoded.includes('\\') || decoded.split('/').some((part) => part.startsWith('.'))) return undefined;
+  if (decoded.includes('\0') || decoded.includes('\\') || decoded.split('/').some((part) => part.startsWith('.')))
+    return undefined;
   const relative = decoded === '/' ? 'index.html' : decoded.replace(/^\/+/, '');
   let base: string;
   let path: string;

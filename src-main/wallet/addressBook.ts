@@ -44,13 +44,38 @@ function readData(json: unknown): AddressBookData {
   const data: AddressBookData = { contacts: [], recent: [] };
   if (!isRecord(json)) return data;
   for (const c of Array.isArray(json['contacts']) ? json['contacts'] : []) {
-    if (isRecord(c) && isText(c['id']) && isText(c['label'], MAX_LABEL_CHARS) && isText(c['address'], 40) && isText(c['networkId']) && isText(c['addedAt'], 20) && validAddress(c['address'])) {
-      data.contacts.push({ id: c['id'], label: c['label'], address: c['address'], networkId: c['networkId'], addedAt: c['addedAt'] });
+    if (
+      isRecord(c) &&
+      isText(c['id']) &&
+      isText(c['label'], MAX_LABEL_CHARS) &&
+      isText(c['address'], 40) &&
+      isText(c['networkId']) &&
+      isText(c['addedAt'], 20) &&
+      validAddress(c['address'])
+    ) {
+      data.contacts.push({
+        id: c['id'],
+        label: c['label'],
+        address: c['address'],
+        networkId: c['networkId'],
+        addedAt: c['addedAt'],
+      });
     }
   }
   for (const r of Array.isArray(json['recent']) ? json['recent'] : []) {
-    if (isRecord(r) && isText(r['address'], 40) && isText(r['networkId']) && isText(r['lastSentAt'], 20) && validAddress(r['address'])) {
-      data.recent.push({ address: r['address'], networkId: r['networkId'], lastSentAt: r['lastSentAt'], ...(isText(r['name'], 100) ? { name: r['name'] } : {}) });
+    if (
+      isRecord(r) &&
+      isText(r['address'], 40) &&
+      isText(r['networkId']) &&
+      isText(r['lastSentAt'], 20) &&
+      validAddress(r['address'])
+    ) {
+      data.recent.push({
+        address: r['address'],
+        networkId: r['networkId'],
+        lastSentAt: r['lastSentAt'],
+        ...(isText(r['name'], 100) ? { name: r['name'] } : {}),
+      });
     }
   }
   return data;
@@ -58,7 +83,10 @@ function readData(json: unknown): AddressBookData {
 
 /** A label as stored: control characters become spaces, trimmed, at most 100 characters. */
 function cleanLabel(label: string): string {
-  const text = label.replace(/\p{Cc}/gu, ' ').trim().slice(0, MAX_LABEL_CHARS);
+  const text = label
+    .replace(/\p{Cc}/gu, ' ')
+    .trim()
+    .slice(0, MAX_LABEL_CHARS);
   if (text === '') throw new WalletError('INVALID_ARGUMENT', 'expected a label for the contact, got an empty one');
   return text;
 }
@@ -88,7 +116,9 @@ export class AddressBook {
     return {
       networkId,
       contacts: data.contacts.filter((c) => c.networkId === networkId).sort((a, b) => a.label.localeCompare(b.label)),
-      recent: data.recent.filter((r) => r.networkId === networkId).sort((a, b) => Number(BigInt(b.lastSentAt) - BigInt(a.lastSentAt))),
+      recent: data.recent
+        .filter((r) => r.networkId === networkId)
+        .sort((a, b) => Number(BigInt(b.lastSentAt) - BigInt(a.lastSentAt))),
     };
   }
 
@@ -110,8 +140,15 @@ export class AddressBook {
         existing.label = label;
         return structuredClone(existing);
       }
-      if (data.contacts.length >= MAX_CONTACTS) throw new WalletError('INVALID_ARGUMENT', `expected at most ${MAX_CONTACTS} contacts; remove some first`);
-      const contact: Contact = { id: randomUUID(), label, address: input.address, networkId: input.networkId, addedAt: String(this.now()) };
+      if (data.contacts.length >= MAX_CONTACTS)
+        throw new WalletError('INVALID_ARGUMENT', `expected at most ${MAX_CONTACTS} contacts; remove some first`);
+      const contact: Contact = {
+        id: randomUUID(),
+        label,
+        address: input.address,
+        networkId: input.networkId,
+        addedAt: String(this.now()),
+      };
       data.contacts.push(contact);
       return structuredClone(contact);
     });
@@ -136,10 +173,17 @@ export class AddressBook {
     return this.store.update((data) => {
       let added = 0;
       for (const c of contacts) {
-        if (!validAddress(c.address) || !isText(c.networkId) || typeof c.label !== 'string' || c.label.trim() === '') continue;
+        if (!validAddress(c.address) || !isText(c.networkId) || typeof c.label !== 'string' || c.label.trim() === '')
+          continue;
         if (data.contacts.some((d) => d.address === c.address && d.networkId === c.networkId)) continue;
         if (data.contacts.length >= MAX_CONTACTS) break;
-        data.contacts.push({ id: randomUUID(), label: cleanLabel(c.label), address: c.address, networkId: c.networkId, addedAt: String(this.now()) });
+        data.contacts.push({
+          id: randomUUID(),
+          label: cleanLabel(c.label),
+          address: c.address,
+          networkId: c.networkId,
+          addedAt: String(this.now()),
+        });
         added++;
       }
       return added;

@@ -15,7 +15,11 @@ export interface AtomicWriteOptions {
  * @example
  * await writeFileAtomic('/home/me/.config/wallet/settings.json', JSON.stringify(settings));
  */
-export async function writeFileAtomic(path: string, content: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
+export async function writeFileAtomic(
+  path: string,
+  content: string | Uint8Array,
+  options: AtomicWriteOptions = {},
+): Promise<void> {
   const folder = dirname(path);
   const temp = join(folder, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
   const file = await open(temp, 'wx', options.mode ?? 0o600);

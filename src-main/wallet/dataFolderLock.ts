@@ -55,10 +55,19 @@ export async function acquireDataFolderLock(dir: string, options: DataFolderLock
   try {
     await makeFolders(dir, 0o700);
   } catch (cause) {
-    throw new WalletError('STORAGE_FAILED', `expected a data folder at ${dir}, but it cannot be created`, { details: (cause as Error).message, cause });
+    throw new WalletError('STORAGE_FAILED', `expected a data folder at ${dir}, but it cannot be created`, {
+      details: (cause as Error).message,
+      cause,
+    });
   }
   const path = join(dir, LOCK_FILE_NAME);
-  const mine: LockHolder = { holder: options.holder, pid: process.pid, host: hostname(), since: new Date().toISOString(), nonce: randomBytes(12).toString('hex') };
+  const mine: LockHolder = {
+    holder: options.holder,
+    pid: process.pid,
+    host: hostname(),
+    since: new Date().toISOString(),
+    nonce: randomBytes(12).toString('hex'),
+  };
   const deadline = Date.now() + TAKEOVER_DEADLINE_MS;
   for (;;) {
     if (tryCreate(path, mine)) break;
@@ -67,7 +76,10 @@ export async function acquireDataFolderLock(dir: string, options: DataFolderLock
     if (current !== 'unreadable' && isRunning(current)) throw heldBy(dir, path, current);
     if (tryTakeOver(path, current, mine)) break;
     if (Date.now() > deadline) {
-      throw new WalletError('STORAGE_FAILED', `expected to take over the stale lock ${path}, but another process kept taking it over; try again`);
+      throw new WalletError(
+        'STORAGE_FAILED',
+        `expected to take over the stale lock ${path}, but another process kept taking it over; try again`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -96,14 +108,21 @@ function tryCreate(path: string, mine: LockHolder): boolean {
   try {
     writeFileSync(staged, `${JSON.stringify(mine)}\n`, { mode: 0o600, flag: 'wx' });
   } catch (cause) {
-    throw new WalletError('STORAGE_FAILED', `expected to write the lock file ${path}, but the data folder cannot be written`, { details: (cause as Error).message, cause });
+    throw new WalletError(
+      'STORAGE_FAILED',
+      `expected to write the lock file ${path}, but the data folder cannot be written`,
+      { details: (cause as Error).message, cause },
+    );
   }
   try {
     linkSync(staged, path);
     return true;
   } catch (cause) {
     if ((cause as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw new WalletError('STORAGE_FAILED', `expected to create the lock file ${path}, but the system refused`, { details: (cause as Error).message, cause });
+    throw new WalletError('STORAGE_FAILED', `expected to create the lock file ${path}, but the system refused`, {
+      details: (cause as Error).message,
+      cause,
+    });
   } finally {
     removeQuietly(staged);
   }
@@ -124,7 +143,9 @@ function tryTakeOver(path: string, stale: LockHolder | 'unreadable', mine: LockH
   }
   try {
     const now = readHolder(path);
-    const unchanged = now === 'missing' || (now === 'unreadable' ? stale === 'unreadable' : stale !== 'unreadable' && now.nonce === stale.nonce);
+    const unchanged =
+      now === 'missing' ||
+      (now === 'unreadable' ? stale === 'unreadable' : stale !== 'unreadable' && now.nonce === stale.nonce);
     if (!unchanged) return false;
     if (now !== 'missing') removeQuietly(path);
     return tryCreate(path, mine);
@@ -142,7 +163,15 @@ function readHolder(path: string): LockHolder | 'missing' | 'unreadable' {
   }
   try {
     const value = JSON.parse(text) as Partial<LockHolder>;
-    if (typeof value.pid === 'number' && Number.isSafeInteger(value.pid) && value.pid > 0 && typeof value.holder === 'string' && typeof value.host === 'string' && typeof value.since === 'string' && typeof value.nonce === 'string') {
+    if (
+      typeof value.pid === 'number' &&
+      Number.isSafeInteger(value.pid) &&
+      value.pid > 0 &&
+      typeof value.holder === 'string' &&
+      typeof value.host === 'string' &&
+      typeof value.since === 'string' &&
+      typeof value.nonce === 'string'
+    ) {
       return value as LockHolder;
     }
   } catch {

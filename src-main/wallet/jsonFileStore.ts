@@ -42,7 +42,11 @@ export class JsonFileStore<T extends object> {
         text = await readFile(this.path, 'utf8');
       } catch (cause) {
         if ((cause as NodeJS.ErrnoException).code !== 'ENOENT') {
-          throw new WalletError(this.options.code, `Cannot read ${this.options.what} in ${this.path}. Check the folder's permissions.`, { cause });
+          throw new WalletError(
+            this.options.code,
+            `Cannot read ${this.options.what} in ${this.path}. Check the folder's permissions.`,
+            { cause },
+          );
         }
       }
       let json: unknown;

@@ -87,8 +87,16 @@ export interface WalletApp {
  */
 export async function createWalletApp(options: WalletAppOptions): Promise<WalletApp> {
   const log = options.log ?? ((line: string) => console.error(line));
-  const vault = await Vault.open({ dataDir: options.dataDir, keychain: options.keychain ?? (await loadKeytar()), ...options.vault });
-  const devnet = new EmbeddedDevnet({ dataDir: options.dataDir, log: (line) => log(`[devnet] ${line}`), ...options.devnet });
+  const vault = await Vault.open({
+    dataDir: options.dataDir,
+    keychain: options.keychain ?? (await loadKeytar()),
+    ...options.vault,
+  });
+  const devnet = new EmbeddedDevnet({
+    dataDir: options.dataDir,
+    log: (line) => log(`[devnet] ${line}`),
+    ...options.devnet,
+  });
   const settings = new FileChainSettings(options.dataDir);
   // The chain settings own the network selection; a wallet.json from before keeps its selection through this hand-over.
   await vault.handOverSelectedNetwork((id) =>
@@ -101,18 +109,24 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
   const approvals = new ApprovalQueue({
     approver: options.approver ?? { mode: 'password', checkPassword: (password) => vault.verifyPassword({ password }) },
     // Every decision, approved or not, is kept beside the wallet (no secret is in a record).
-    record: (entry) => appendFileSync(join(options.dataDir, 'approvals.log'), `${JSON.stringify(entry)}\n`, { mode: 0o600 }),
+    record: (entry) =>
+      appendFileSync(join(options.dataDir, 'approvals.log'), `${JSON.stringify(entry)}\n`, { mode: 0o600 }),
     // Nobody is asked to approve what the vault could not sign: a locked wallet, a watch-only or unknown account.
     // Every signer counts: a payer account signs under the same approval as the sender (coSigners).
     admit: (review) => {
-      if (!vault.status().unlocked) throw new WalletError('VAULT_LOCKED', 'The wallet is locked. Unlock it, then sign again.');
+      if (!vault.status().unlocked)
+        throw new WalletError('VAULT_LOCKED', 'The wallet is locked. Unlock it, then sign again.');
       // A connection signs nothing: watch-only accounts may be granted (their signing requests are refused later).
       if (review.kind === 'connect') return;
       for (const signer of [review.signer, ...(review.coSigners ?? [])]) {
         const accounts = vault.listAccounts().filter((a) => a.address === signer);
-        if (accounts.length === 0) throw new WalletError('ACCOUNT_NOT_FOUND', `expected an account of this wallet to sign, got ${signer}`);
+        if (accounts.length === 0)
+          throw new WalletError('ACCOUNT_NOT_FOUND', `expected an account of this wallet to sign, got ${signer}`);
         if (accounts.every((a) => a.kind === 'watch')) {
-          throw new WalletError('WATCH_ONLY', `${signer} is watch-only: the wallet has no key to sign with. Import its key or phrase to sign.`);
+          throw new WalletError(
+            'WATCH_ONLY',
+            `${signer} is watch-only: the wallet has no key to sign with. Import its key or phrase to sign.`,
+          );
         }
       }
     },
@@ -142,7 +156,9 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
     log,
     onChange: () => hub.emit('dapps:changed', { grants: dapps.grants(), walletConnect: walletConnect.status() }),
   });
-  const stopDappEvents = dapps.onChange(() => hub.emit('dapps:changed', { grants: dapps.grants(), walletConnect: walletConnect.status() }));
+  const stopDappEvents = dapps.onChange(() =>
+    hub.emit('dapps:changed', { grants: dapps.grants(), walletConnect: walletConnect.status() }),
+  );
   const notifier = await Notifier.open({
     dataDir: options.dataDir,
     networks,

@@ -60,7 +60,10 @@ export function walletChannels(s: WalletServices): IpcHandlers {
   /** The account of an id, for its address. (Handlers that call it are async, so that its error is a rejection.) */
   function account(id: string): AccountInfo {
     const found = vault.listAccounts().find((a) => a.id === id);
-    if (!found) throw new WalletError('ACCOUNT_NOT_FOUND', `expected an account of this wallet, got ${describe(id)}`, { metaMessages: ['Choose an account from the list.'] });
+    if (!found)
+      throw new WalletError('ACCOUNT_NOT_FOUND', `expected an account of this wallet, got ${describe(id)}`, {
+        metaMessages: ['Choose an account from the list.'],
+      });
     return found;
   }
 
@@ -72,7 +75,12 @@ export function walletChannels(s: WalletServices): IpcHandlers {
       amount: input.amount,
       ...(input.rcLimit !== undefined ? { rcLimit: input.rcLimit } : {}),
       ...(input.payer !== undefined
-        ? { payer: input.payer.kind === 'account' ? { kind: 'account' as const, address: account(input.payer.accountId).address } : { kind: 'freeMana' as const } }
+        ? {
+            payer:
+              input.payer.kind === 'account'
+                ? { kind: 'account' as const, address: account(input.payer.accountId).address }
+                : { kind: 'freeMana' as const },
+          }
         : {}),
     };
   }
@@ -104,7 +112,10 @@ export function walletChannels(s: WalletServices): IpcHandlers {
     if (input.recipientName === undefined) return undefined;
     const resolved = await s.names.resolve(await selectedNetworkId(), input.recipientName);
     if (resolved.address !== input.to) {
-      throw new WalletError('NAME_CHANGED', `${resolved.name} now points to ${resolved.address}, not to ${input.to}. Check the recipient again before sending.`);
+      throw new WalletError(
+        'NAME_CHANGED',
+        `${resolved.name} now points to ${resolved.address}, not to ${input.to}. Check the recipient again before sending.`,
+      );
     }
     return resolved;
   }
@@ -133,10 +144,15 @@ export function walletChannels(s: WalletServices): IpcHandlers {
     'vault:lock': async () => vault.lock(),
     'vault:changePassword': (args) => vault.changePassword(args),
     'vault:exportBackup': async (args) => {
-      const contacts = (await s.addressBook.allContacts()).map(({ label, address, networkId }) => ({ label, address, networkId }));
+      const contacts = (await s.addressBook.allContacts()).map(({ label, address, networkId }) => ({
+        label,
+        address,
+        networkId,
+      }));
       return vault.exportBackup(args, { contacts });
     },
-    'vault:importBackup': (args) => vault.importBackup(args, { mergeContacts: (contacts) => s.addressBook.mergeContacts(contacts) }),
+    'vault:importBackup': (args) =>
+      vault.importBackup(args, { mergeContacts: (contacts) => s.addressBook.mergeContacts(contacts) }),
 
     'settings:get': settings,
     'settings:update': updateSettings,
@@ -184,7 +200,9 @@ export function walletChannels(s: WalletServices): IpcHandlers {
     'devnet:importAccount': async ({ index, watchOnly }) => {
       const dev = await devnet.developmentAccount(index);
       const name = `Devnet account ${index}`;
-      return watchOnly ? vault.addWatch({ address: dev.address, name }) : vault.importKey({ key: dev.wif, name }, { developmentOnly: true });
+      return watchOnly
+        ? vault.addWatch({ address: dev.address, name })
+        : vault.importKey({ key: dev.wif, name }, { developmentOnly: true });
     },
 
     'tokens:list': async ({ networkId }) => tokens.list(networkId ?? (await selectedNetworkId())),
@@ -193,17 +211,27 @@ export function walletChannels(s: WalletServices): IpcHandlers {
     'tokens:remove': async ({ contract }) => tokens.remove(await selectedNetworkId(), contract),
 
     'dashboard:get': async ({ accountId }) => s.dashboard.get({ accountId, address: account(accountId).address }),
-    'history:page': async ({ accountId, ...query }) => s.history.page({ ...query, address: account(accountId).address }),
+    'history:page': async ({ accountId, ...query }) =>
+      s.history.page({ ...query, address: account(accountId).address }),
 
     'send:maxAmount': async ({ fromAccountId, token }) => {
       const max = await s.send.maxAmount(undefined, account(fromAccountId).address, token);
-      return { amount: max.amount.toString(), decimals: max.decimals, rcEstimate: max.rcEstimate.toString(), estimateSource: max.estimateSource };
+      return {
+        amount: max.amount.toString(),
+        decimals: max.decimals,
+        rcEstimate: max.rcEstimate.toString(),
+        estimateSource: max.estimateSource,
+      };
     },
     'send:prepare': async (input) => {
       const recipientName = await checkRecipientName(input);
       const review = await withNames(input, await s.send.prepare(transfer(input)));
       if (recipients.size > 100) recipients.clear(); // reviews expire after 10 minutes; a burst of unconfirmed ones is dropped
-      recipients.set(review.reviewId, { networkId: review.networkId, to: input.to, ...(recipientName ? { name: recipientName.name } : {}) });
+      recipients.set(review.reviewId, {
+        networkId: review.networkId,
+        to: input.to,
+        ...(recipientName ? { name: recipientName.name } : {}),
+      });
       return recipientName ? { ...review, recipientName } : review;
     },
     'send:confirm': async ({ reviewId }) => {
@@ -250,7 +278,10 @@ export function walletChannels(s: WalletServices): IpcHandlers {
       const networkId = await selectedNetworkId();
       const koin = await tokens.resolve(networkId, 'koin');
       const balances = await Promise.all(
-        vault.listAccounts().map(async (a) => ({ accountId: a.id, balance: (await tokens.balanceOf(networkId, koin, a.address)).toString() })),
+        vault.listAccounts().map(async (a) => ({
+          accountId: a.id,
+          balance: (await tokens.balanceOf(networkId, koin, a.address)).toString(),
+        })),
       );
       return { token: koin, balances };
     },
@@ -262,12 +293,15 @@ export function walletChannels(s: WalletServices): IpcHandlers {
     'nfts:image': async ({ contract, tokenId }) => s.nfts.image(await selectedNetworkId(), contract, tokenId),
     'nfts:imageSettings': () => s.nfts.imageSettings(),
     'nfts:updateImageSettings': (patch) => s.nfts.updateImageSettings(patch),
-    'nfts:prepareTransfer': async ({ fromAccountId, ...input }) => s.nftTransfers.prepare({ ...input, from: account(fromAccountId).address }),
+    'nfts:prepareTransfer': async ({ fromAccountId, ...input }) =>
+      s.nftTransfers.prepare({ ...input, from: account(fromAccountId).address }),
     'nfts:confirmTransfer': ({ reviewId }) => s.nftTransfers.confirm(reviewId),
     'names:resolve': async ({ text, networkId }) => s.names.resolve(networkId ?? (await selectedNetworkId()), text),
-    'names:reverse': async ({ addresses, networkId }) => s.names.reverse(networkId ?? (await selectedNetworkId()), addresses),
+    'names:reverse': async ({ addresses, networkId }) =>
+      s.names.reverse(networkId ?? (await selectedNetworkId()), addresses),
     'contacts:list': async ({ networkId }) => s.addressBook.view(networkId ?? (await selectedNetworkId())),
-    'contacts:add': async ({ label, address, networkId }) => s.addressBook.addContact({ label, address, networkId: networkId ?? (await selectedNetworkId()) }),
+    'contacts:add': async ({ label, address, networkId }) =>
+      s.addressBook.addContact({ label, address, networkId: networkId ?? (await selectedNetworkId()) }),
     'contacts:remove': ({ id }) => s.addressBook.removeContact(id),
     'dapps:list': async () => connections(),
     'dapps:pair': async ({ uri }) => {
@@ -281,7 +315,11 @@ export function walletChannels(s: WalletServices): IpcHandlers {
     'dapps:walletConnectSettings': async () => s.walletConnect.savedSettings(),
     'dapps:updateWalletConnectSettings': (patch) => s.walletConnect.updateSettings(patch),
     'dapps:openPage': async ({ url }) => {
-      if (!s.openDappPage) throw new WalletError('INVALID_ARGUMENT', 'Only the desktop app opens dApp pages. Open the dApp in a browser and connect it with WalletConnect.');
+      if (!s.openDappPage)
+        throw new WalletError(
+          'INVALID_ARGUMENT',
+          'Only the desktop app opens dApp pages. Open the dApp in a browser and connect it with WalletConnect.',
+        );
       s.openDappPage(url);
       return null;
     },

@@ -36,8 +36,11 @@ class AddressBookState {
   suggestions(text: string): Suggestion[] {
     const query = text.trim().toLowerCase();
     if (!this.view || query === '') return [];
-    const matches = (...parts: (string | undefined)[]) => parts.some((p) => p !== undefined && p.toLowerCase().includes(query));
-    const found: Suggestion[] = this.view.contacts.filter((c) => matches(c.label, c.address)).map((c) => ({ address: c.address, label: c.label, kind: 'contact' }));
+    const matches = (...parts: (string | undefined)[]) =>
+      parts.some((p) => p !== undefined && p.toLowerCase().includes(query));
+    const found: Suggestion[] = this.view.contacts
+      .filter((c) => matches(c.label, c.address))
+      .map((c) => ({ address: c.address, label: c.label, kind: 'contact' }));
     for (const r of this.view.recent) {
       if (found.some((f) => f.address === r.address) || !matches(r.name, r.address)) continue;
       found.push({ address: r.address, ...(r.name ? { label: r.name } : {}), kind: 'recent' });
@@ -63,7 +66,10 @@ class AddressBookState {
       this.#asked.clear();
       this.names = {};
     }
-    const wanted = [...new Set(addresses.filter((a): a is string => a !== undefined && !this.#asked.has(a)))].slice(0, 200);
+    const wanted = [...new Set(addresses.filter((a): a is string => a !== undefined && !this.#asked.has(a)))].slice(
+      0,
+      200,
+    );
     if (wanted.length === 0) return;
     for (const a of wanted) this.#asked.add(a);
     try {

@@ -22,7 +22,10 @@ export interface AddressRun {
  * addressGroups('1AbcdEfgh', { emphasis: true, ends: 2 });
  * // [[{ text: '1A', emphasis: true }, { text: 'bc', emphasis: false }], [{ text: 'dEfg', emphasis: false }], [{ text: 'h', emphasis: true }]]
  */
-export function addressGroups(address: string, options: { size?: number; emphasis?: boolean; ends?: number } = {}): AddressRun[][] {
+export function addressGroups(
+  address: string,
+  options: { size?: number; emphasis?: boolean; ends?: number } = {},
+): AddressRun[][] {
   const size = Math.max(1, options.size ?? ADDRESS_GROUP_SIZE);
   const ends = options.emphasis ? Math.min(options.ends ?? ADDRESS_EMPHASIS, Math.floor(address.length / 2)) : 0;
   const marked = (i: number) => i < ends || i >= address.length - ends;
@@ -60,7 +63,11 @@ export function summaryParts(summary: string): SummaryPart[] {
     const before = summary[index - 1];
     const after = summary[index + match[0].length];
     // Part of a longer base58 word is not an address on its own.
-    if ((before !== undefined && /[1-9A-HJ-NP-Za-km-z]/.test(before)) || (after !== undefined && /[1-9A-HJ-NP-Za-km-z]/.test(after))) continue;
+    if (
+      (before !== undefined && /[1-9A-HJ-NP-Za-km-z]/.test(before)) ||
+      (after !== undefined && /[1-9A-HJ-NP-Za-km-z]/.test(after))
+    )
+      continue;
     if (!isAddress(match[0])) continue;
     if (index > at) parts.push({ text: summary.slice(at, index) });
     parts.push({ address: match[0], recipient: /(?:^|\s)to $/.test(summary.slice(0, index)) });

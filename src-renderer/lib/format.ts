@@ -25,7 +25,8 @@ export function plainAmount(units: string, decimals: number): string {
 
 /** Milliseconds as "3 h 20 min", "45 s", "2 d 4 h". */
 export function displayDuration(msText: string | number | bigint): string {
-  const ms = typeof msText === 'bigint' ? msText : BigInt(typeof msText === 'number' ? Math.max(0, Math.round(msText)) : msText);
+  const ms =
+    typeof msText === 'bigint' ? msText : BigInt(typeof msText === 'number' ? Math.max(0, Math.round(msText)) : msText);
   let s = ms / 1000n;
   if (s < 60n) return `${s} s`;
   const d = s / 86400n;

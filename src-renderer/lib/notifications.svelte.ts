@@ -8,13 +8,18 @@ import { wallet } from './wallet.svelte.ts';
 class NotificationState {
   settings = $state<NotificationSettings | undefined>();
   /** The browser's permission (`unsupported` without a Notification API); main's presenter needs none. */
-  permission = $state<NotificationPermission | 'unsupported'>(typeof Notification === 'undefined' ? 'unsupported' : Notification.permission);
+  permission = $state<NotificationPermission | 'unsupported'>(
+    typeof Notification === 'undefined' ? 'unsupported' : Notification.permission,
+  );
   /** The entry a clicked notification opened, shown on the History screen until closed. */
   focus = $state<NotificationTarget | undefined>();
 
   /** Loads the setting and listens to main; returns the function that stops listening. */
   start(): () => void {
-    const offs = [window.koinos.on('notifications:new', (n) => this.#show(n)), window.koinos.on('notifications:open', (target) => void this.open(target))];
+    const offs = [
+      window.koinos.on('notifications:new', (n) => this.#show(n)),
+      window.koinos.on('notifications:open', (target) => void this.open(target)),
+    ];
     void this.load();
     return () => {
       for (const off of offs) off();
@@ -34,7 +39,12 @@ class NotificationState {
    * in answer to a click), and the setting is saved whatever the answer: the Settings screen says when it was denied.
    */
   async setEnabled(enabled: boolean): Promise<void> {
-    if (enabled && this.settings?.presenter !== 'main' && typeof Notification !== 'undefined' && Notification.permission === 'default') {
+    if (
+      enabled &&
+      this.settings?.presenter !== 'main' &&
+      typeof Notification !== 'undefined' &&
+      Notification.permission === 'default'
+    ) {
       this.permission = await Notification.requestPermission();
     }
     this.settings = await call('notifications:update', { enabled });
@@ -43,7 +53,8 @@ class NotificationState {
   /** Shows the History screen of the entry's account with the entry on top. */
   async open(target: NotificationTarget): Promise<void> {
     window.focus();
-    if (target.accountId && wallet.accounts.some((a) => a.id === target.accountId)) await wallet.selectAccount(target.accountId);
+    if (target.accountId && wallet.accounts.some((a) => a.id === target.accountId))
+      await wallet.selectAccount(target.accountId);
     this.focus = target;
     wallet.screen = 'history';
   }

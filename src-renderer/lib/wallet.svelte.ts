@@ -15,7 +15,17 @@ import { toProblem, type Problem } from './problem.ts';
 import { applyTheme } from './theme.ts';
 
 /** The screens of an unlocked wallet, in navigation order. */
-export const SCREENS = ['dashboard', 'send', 'history', 'nfts', 'offline', 'dapps', 'accounts', 'networks', 'settings'] as const;
+export const SCREENS = [
+  'dashboard',
+  'send',
+  'history',
+  'nfts',
+  'offline',
+  'dapps',
+  'accounts',
+  'networks',
+  'settings',
+] as const;
 export type Screen = (typeof SCREENS)[number];
 
 export type TxUpdate = IpcEvents['tx:update'];

@@ -5,7 +5,12 @@ import { createPublicKey, verify as nodeVerify } from 'node:crypto';
 import { fromBase64, fromHex } from '../../src-main/koinos/bytes.ts';
 import { sha256 } from '../../src-main/koinos/hash.ts';
 import { addressFromString } from '../../src-main/koinos/address.ts';
-import { privateKeyFromWif, publicKeyFromPrivateKey, recoverPublicKey, signDigest } from '../../src-main/koinos/keys.ts';
+import {
+  privateKeyFromWif,
+  publicKeyFromPrivateKey,
+  recoverPublicKey,
+  signDigest,
+} from '../../src-main/koinos/keys.ts';
 import { koinOperation } from '../../src-main/koinos/koin.ts';
 import { nonceToBytes, signTransaction, transactionToJson } from '../../src-main/koinos/transaction.ts';
 import type { Transaction } from '../../src-main/koinos/types.ts';
@@ -22,20 +27,27 @@ function signatureCheckRates(): { recoverPerSec: number; verifyPerSec: number } 
   const recoverPerSec = rate(() => recoverPublicKey(sig, digest), 1500);
   const spki = Buffer.concat([fromHex('3036301006072a8648ce3d020106052b8104000a032200'), pub]);
   const key = createPublicKey({ key: spki, format: 'der', type: 'spki' });
-  const verifyPerSec = rate(() => nodeVerify('sha256', message, { key, dsaEncoding: 'ieee-p1363' }, sig.subarray(1)), 1500);
+  const verifyPerSec = rate(
+    () => nodeVerify('sha256', message, { key, dsaEncoding: 'ieee-p1363' }, sig.subarray(1)),
+    1500,
+  );
   return { recoverPerSec, verifyPerSec };
 }
 
 export async function benchDevnet(transfers: number): Promise<void> {
   const checks = signatureCheckRates();
-  console.log(`raw signature checks on this machine (one core): @noble/secp256k1 recover ${Math.round(checks.recoverPerSec)} /s, node:crypto verify ${Math.round(checks.verifyPerSec)} /s`);
+  console.log(
+    `raw signature checks on this machine (one core): @noble/secp256k1 recover ${Math.round(checks.recoverPerSec)} /s, node:crypto verify ${Math.round(checks.verifyPerSec)} /s`,
+  );
 
   const { info, stop, cpuMs } = await startServer();
   try {
     const chainId = fromBase64(info.chainId);
     const koin = addressFromString(info.koin);
     const receiver = addressFromString(info.accounts[0]!.address);
-    const senders = info.accounts.slice(1).map((a) => ({ address: addressFromString(a.address), key: privateKeyFromWif(a.wif).privateKey }));
+    const senders = info.accounts
+      .slice(1)
+      .map((a) => ({ address: addressFromString(a.address), key: privateKeyFromWif(a.wif).privateKey }));
 
     // Pre-sign every transfer, so that the figure measures the node and not the client's signing.
     const t0 = performance.now();
@@ -46,13 +58,27 @@ export async function benchDevnet(transfers: number): Promise<void> {
       const nonce = BigInt(queues[s]!.length + 1);
       const tx: Transaction = {
         id: new Uint8Array(0),
-        header: { chain_id: chainId, rc_limit: 10_000_000n, nonce: nonceToBytes(nonce), operation_merkle_root: new Uint8Array(0), payer: sender.address, payee: new Uint8Array(0) },
+        header: {
+          chain_id: chainId,
+          rc_limit: 10_000_000n,
+          nonce: nonceToBytes(nonce),
+          operation_merkle_root: new Uint8Array(0),
+          payer: sender.address,
+          payee: new Uint8Array(0),
+        },
         operations: [koinOperation(koin, 'transfer', { from: sender.address, to: receiver, value: 1n })],
         signatures: [],
       };
-      queues[s]!.push(rpcBody('chain.submit_transaction', { transaction: transactionToJson(signTransaction(tx, sender.key)), broadcast: true }));
+      queues[s]!.push(
+        rpcBody('chain.submit_transaction', {
+          transaction: transactionToJson(signTransaction(tx, sender.key)),
+          broadcast: true,
+        }),
+      );
     }
-    console.log(`pre-signed ${transfers} transfers from ${senders.length} senders in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    console.log(
+      `pre-signed ${transfers} transfers from ${senders.length} senders in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
 
     // Each sender's transfers go in nonce order on one connection; the senders run concurrently.
     const start = performance.now();
@@ -63,10 +89,15 @@ export async function benchDevnet(transfers: number): Promise<void> {
     const included = performance.now() - start;
     const cpuAfter = cpuMs();
     const perSec = transfers / (included / 1000);
-    console.log(`accepted ${transfers} transfers in ${(accepted / 1000).toFixed(1)} s (${Math.round(transfers / (accepted / 1000))} /s); all included after ${(included / 1000).toFixed(1)} s`);
-    console.log(`throughput: ${Math.round(perSec)} transfers/s accepted and included (goal >= 2,000) ${perSec >= 2000 ? 'OK' : 'BELOW GOAL'}`);
+    console.log(
+      `accepted ${transfers} transfers in ${(accepted / 1000).toFixed(1)} s (${Math.round(transfers / (accepted / 1000))} /s); all included after ${(included / 1000).toFixed(1)} s`,
+    );
+    console.log(
+      `throughput: ${Math.round(perSec)} transfers/s accepted and included (goal >= 2,000) ${perSec >= 2000 ? 'OK' : 'BELOW GOAL'}`,
+    );
     console.log(`chain.submit_transaction: ${latencies(submitLatency)}`);
-    if (cpuBefore !== undefined && cpuAfter !== undefined) console.log(`devnet server CPU per transfer: ${((cpuAfter - cpuBefore) / transfers).toFixed(3)} ms`);
+    if (cpuBefore !== undefined && cpuAfter !== undefined)
+      console.log(`devnet server CPU per transfer: ${((cpuAfter - cpuBefore) / transfers).toFixed(3)} ms`);
 
     const rcLatency: number[] = [];
     for (let i = 0; i < 2000; i++) {
@@ -76,18 +107,29 @@ export async function benchDevnet(transfers: number): Promise<void> {
     }
     console.log(`chain.get_account_rc: ${latencies(rcLatency)}`);
 
-    const head = await rpc(info.url, 'account_history.get_account_history', { address: info.accounts[0]!.address, limit: 1, ascending: false });
+    const head = await rpc(info.url, 'account_history.get_account_history', {
+      address: info.accounts[0]!.address,
+      limit: 1,
+      ascending: false,
+    });
     const records = BigInt(head.values?.[0]?.seq_num ?? '0') + 1n;
     const historyLatency: number[] = [];
     for (let i = 0; i < 1000; i++) {
       const seq = BigInt(Math.floor(Math.random() * Number(records - 50n)));
       const t = performance.now();
-      const page = await rpc(info.url, 'account_history.get_account_history', { address: info.accounts[0]!.address, seq_num: seq.toString(), limit: 50, ascending: true });
+      const page = await rpc(info.url, 'account_history.get_account_history', {
+        address: info.accounts[0]!.address,
+        seq_num: seq.toString(),
+        limit: 50,
+        ascending: true,
+      });
       historyLatency.push(performance.now() - t);
       if (page.values.length !== 50) throw new Error(`expected a page of 50 records, got ${page.values.length}`);
     }
     const sorted = [...historyLatency].sort((a, b) => a - b);
-    console.log(`history page of 50 on an account with ${records} records: ${latencies(historyLatency)} (goal p99 < 10 ms) ${percentile(sorted, 99) < 10 ? 'OK' : 'BELOW GOAL'}`);
+    console.log(
+      `history page of 50 on an account with ${records} records: ${latencies(historyLatency)} (goal p99 < 10 ms) ${percentile(sorted, 99) < 10 ? 'OK' : 'BELOW GOAL'}`,
+    );
   } finally {
     await stop();
   }

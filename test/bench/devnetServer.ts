@@ -10,7 +10,9 @@ const devnet = await startDevnet({
   pendingTransactionLimit: 1_000_000_000,
   irreversibleDepth: 0,
 });
-console.log(JSON.stringify({ url: devnet.url, chainId: devnet.chainId, koin: devnet.koinAddress, accounts: devnet.accounts }));
+console.log(
+  JSON.stringify({ url: devnet.url, chainId: devnet.chainId, koin: devnet.koinAddress, accounts: devnet.accounts }),
+);
 const stop = () => void devnet.stop().then(() => process.exit(0));
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);

@@ -20,7 +20,15 @@ import { createWalletApp } from '../../src-main/wallet/walletApp.ts';
 import { setup as buildRenderer } from '../e2e/buildRenderer.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 const HISTORY_RECORDS = Number(process.env.BENCH_HISTORY_RECORDS ?? 30_000);
 const HISTORY_SCROLL = process.env.BENCH_HISTORY_SCROLL !== '0';
 /** How many times the History screen is opened from the Dashboard: the first is cold, the rest give a median. */
@@ -49,15 +57,26 @@ function gzippedScriptBytes(): number {
 async function includeAll(devnet: Devnet): Promise<void> {
   for (;;) {
     await devnet.node.produceBlock();
-    const { pending_transactions } = (await devnet.node.call('mempool.get_pending_transactions', { limit: 1n })) as { pending_transactions?: unknown[] };
+    const { pending_transactions } = (await devnet.node.call('mempool.get_pending_transactions', { limit: 1n })) as {
+      pending_transactions?: unknown[];
+    };
     if (!pending_transactions?.length) return;
   }
 }
 
 /** A devnet whose development account 0 has `count` incoming transfers from account 1. */
-export async function devnetWithHistory(count: number): Promise<{ url: string; stop: () => Promise<void>; dir: string }> {
+export async function devnetWithHistory(
+  count: number,
+): Promise<{ url: string; stop: () => Promise<void>; dir: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'koinos-bench-history-'));
-  const devnet = await startDevnet({ port: 0, dataDir: dir, manual: true, accounts: 2, pendingTransactionLimit: 1000, log: () => {} });
+  const devnet = await startDevnet({
+    port: 0,
+    dataDir: dir,
+    manual: true,
+    accounts: 2,
+    pendingTransactionLimit: 1000,
+    log: () => {},
+  });
   const from = devKey(1);
   const to = devKey(0);
   const koin = addressFromString(devnet.koinAddress);
@@ -72,7 +91,9 @@ export async function devnetWithHistory(count: number): Promise<{ url: string; s
         payer: from.addressBytes,
         payee: new Uint8Array(),
       },
-      operations: [koinOperation(koin, 'transfer', { from: from.addressBytes, to: to.addressBytes, value: 1000n + BigInt(i) })],
+      operations: [
+        koinOperation(koin, 'transfer', { from: from.addressBytes, to: to.addressBytes, value: 1000n + BigInt(i) }),
+      ],
       signatures: [],
     };
     tx = signTransaction(tx, from.privateKey);
@@ -105,7 +126,11 @@ export async function benchRenderer(): Promise<void> {
   });
   const shell = await startBrowserShell({ wallet, port: 0, log: () => {} });
   const history = await devnetWithHistory(HISTORY_RECORDS);
-  const context = await chromium.launchPersistentContext(profile, { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, viewport: { width: 1200, height: 860 } });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1200, height: 860 },
+  });
   try {
     const h = wallet.handlers;
     await h['vault:create']({ password: 'bench password 123' });
@@ -119,12 +144,17 @@ export async function benchRenderer(): Promise<void> {
     await page.goto(shell.url);
     await visibleBalance(page);
     const toDashboard = performance.now() - start;
-    console.log(`open the browser shell -> dashboard balance: ${toDashboard.toFixed(0)} ms (goal < 1000 ms) ${ok(toDashboard, 1000)}`);
+    console.log(
+      `open the browser shell -> dashboard balance: ${toDashboard.toFixed(0)} ms (goal < 1000 ms) ${ok(toDashboard, 1000)}`,
+    );
 
     // Sign and send -> receipt, block time 0.
     const sends: number[] = [];
     for (let i = 0; i < SENDS; i++) {
-      await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: 'Send', exact: true }).click();
+      await page
+        .getByRole('navigation', { name: 'Screens' })
+        .getByRole('button', { name: 'Send', exact: true })
+        .click();
       await page.getByLabel('Recipient address').fill(recipient);
       await page.getByLabel(/^Amount/).fill('0.001');
       await page.getByRole('button', { name: 'Review' }).click();
@@ -136,13 +166,22 @@ export async function benchRenderer(): Promise<void> {
       await page.getByRole('button', { name: 'New transfer' }).click();
     }
     const send = median(sends);
-    if (SENDS > 0) console.log(`click Sign and send -> receipt (block time 0): p50 ${send.toFixed(0)} ms of ${SENDS} (goal < 300 ms) ${ok(send, 300)}`);
+    if (SENDS > 0)
+      console.log(
+        `click Sign and send -> receipt (block time 0): p50 ${send.toFixed(0)} ms of ${SENDS} (goal < 300 ms) ${ok(send, 300)}`,
+      );
 
     // History: the first page, then every page down to the 10,000th record, then a scroll through all of them.
     const network = await h['networks:add']({ name: 'History node', jsonRpcUrl: `${history.url}/jsonrpc` });
-    await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: 'Networks', exact: true }).click();
+    await page
+      .getByRole('navigation', { name: 'Screens' })
+      .getByRole('button', { name: 'Networks', exact: true })
+      .click();
     await page.getByRole('button', { name: `Use ${network.name}` }).click();
-    await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: 'Dashboard', exact: true }).click();
+    await page
+      .getByRole('navigation', { name: 'Screens' })
+      .getByRole('button', { name: 'Dashboard', exact: true })
+      .click();
     await visibleBalance(page);
     const nav = page.getByRole('navigation', { name: 'Screens' });
     const opens: number[] = [];
@@ -234,7 +273,14 @@ export async function benchRenderer(): Promise<void> {
         p50: frames[Math.floor(frames.length / 2)] ?? 0,
         max: frames[frames.length - 1] ?? 0,
       };
-    })(${HISTORY_RECORDS})`)) as { loaded: number; loadMs: number; rows: number; steps: number; p50: number; max: number };
+    })(${HISTORY_RECORDS})`)) as {
+      loaded: number;
+      loadMs: number;
+      rows: number;
+      steps: number;
+      p50: number;
+      max: number;
+    };
     console.log(
       `history: ${figures.loaded.toLocaleString('en-US')} records paged in over ${(figures.loadMs / 1000).toFixed(1)} s (100 per page: ` +
         `${(figures.loadMs / Math.max(1, figures.loaded / 100)).toFixed(0)} ms a page, node included)`,
@@ -249,7 +295,8 @@ export async function benchRenderer(): Promise<void> {
     await wallet.close();
     await history.stop();
     const keychain = await import('../../src-main/wallet/vault/secretStore.ts').then((m) => m.loadKeytar());
-    for (const { account } of await keychain.findCredentials(keychainService).catch(() => [])) await keychain.deletePassword(keychainService, account);
+    for (const { account } of await keychain.findCredentials(keychainService).catch(() => []))
+      await keychain.deletePassword(keychainService, account);
     for (const dir of [dataDir, profile, history.dir]) await rm(dir, { recursive: true, force: true });
   }
 }

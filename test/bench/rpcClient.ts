@@ -24,15 +24,24 @@ export function rpcBody(method: string, params: object): string {
 export function rpc(url: string, method: string, params: object | string): Promise<any> {
   const body = typeof params === 'string' ? params : rpcBody(method, params);
   return new Promise((resolve, reject) => {
-    const req = request(`${url}/jsonrpc`, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const reply = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-        if (reply.error) reject(new Error(`${method}: ${reply.error.message} ${JSON.stringify(reply.error.data ?? '')}`));
-        else resolve(reply.result);
-      });
-    });
+    const req = request(
+      `${url}/jsonrpc`,
+      {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const reply = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+          if (reply.error)
+            reject(new Error(`${method}: ${reply.error.message} ${JSON.stringify(reply.error.data ?? '')}`));
+          else resolve(reply.result);
+        });
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -51,7 +60,9 @@ export function latencies(samples: number[]): string {
  * Starts devnetServer.ts in a child process; `env` overrides its settings (BENCH_ACCOUNTS, BENCH_BLOCK_TIME).
  * BENCH_PROFILE=<dir> writes the server's CPU profile there (node --cpu-prof) when it stops.
  */
-export async function startServer(env: Record<string, string> = {}): Promise<{ info: ServerInfo; stop: () => Promise<void>; cpuMs: () => number | undefined }> {
+export async function startServer(
+  env: Record<string, string> = {},
+): Promise<{ info: ServerInfo; stop: () => Promise<void>; cpuMs: () => number | undefined }> {
   const entry = fileURLToPath(new URL('./devnetServer.ts', import.meta.url));
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE] : [];
   const child = spawn(process.execPath, [...profile, '--import', 'tsx', entry], {
@@ -105,7 +116,10 @@ export async function waitIncluded(url: string, id: string, timeoutMs = 120_000)
  * Submits each queue's bodies in order on one connection, the queues concurrently (one per sender, so nonces
  * arrive in order); returns the submit latencies, the id of the last one accepted and the elapsed ms.
  */
-export async function submitQueues(url: string, queues: string[][]): Promise<{ latency: number[]; lastId: string; elapsed: number }> {
+export async function submitQueues(
+  url: string,
+  queues: string[][],
+): Promise<{ latency: number[]; lastId: string; elapsed: number }> {
   const latency: number[] = [];
   let lastId = '';
   const start = performance.now();

@@ -24,8 +24,12 @@ if (runs('signing')) {
   const signing = benchSigning();
   console.log('== protocol library (one core)');
   console.log(`raw @noble/secp256k1 signs of a 32-byte digest: ${fmt(signing.rawSignsPerSec)} /s`);
-  console.log(`KOIN transfers built + signed (merkle root, id, canonical bytes, signature): ${fmt(signing.transfersPerSec)} /s`);
-  console.log(`ratio: ${(signing.ratio * 100).toFixed(1)}% of the raw sign rate (goal >= 80%) ${signing.ratio >= 0.8 ? 'OK' : 'BELOW GOAL'}`);
+  console.log(
+    `KOIN transfers built + signed (merkle root, id, canonical bytes, signature): ${fmt(signing.transfersPerSec)} /s`,
+  );
+  console.log(
+    `ratio: ${(signing.ratio * 100).toFixed(1)}% of the raw sign rate (goal >= 80%) ${signing.ratio >= 0.8 ? 'OK' : 'BELOW GOAL'}`,
+  );
 }
 
 if (runs('vault')) {
@@ -51,8 +55,12 @@ if (runs('devnet')) {
 if (runs('send')) {
   console.log('== wallet Send service on a devnet with blockTimeMs 0 (own process, JSON-RPC over HTTP)');
   const send = await benchSend(Number(process.env.BENCH_SENDS ?? 200));
-  console.log(`confirm -> receipt (sign + submit): p50 ${send.confirmP50.toFixed(1)} ms, p99 ${send.confirmP99.toFixed(1)} ms (goal p50 < 100 ms) ${send.confirmP50 < 100 ? 'OK' : 'ABOVE GOAL'}`);
-  console.log(`prepare + confirm (checks, chain ID, nonce, mana, signed dry run, sign, submit): p50 ${send.totalP50.toFixed(1)} ms, p99 ${send.totalP99.toFixed(1)} ms`);
+  console.log(
+    `confirm -> receipt (sign + submit): p50 ${send.confirmP50.toFixed(1)} ms, p99 ${send.confirmP99.toFixed(1)} ms (goal p50 < 100 ms) ${send.confirmP50 < 100 ? 'OK' : 'ABOVE GOAL'}`,
+  );
+  console.log(
+    `prepare + confirm (checks, chain ID, nonce, mana, signed dry run, sign, submit): p50 ${send.totalP50.toFixed(1)} ms, p99 ${send.totalP99.toFixed(1)} ms`,
+  );
 }
 
 if (runs('renderer')) {

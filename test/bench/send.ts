@@ -24,9 +24,14 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-export async function benchSend(count = 200): Promise<{ confirmP50: number; confirmP99: number; totalP50: number; totalP99: number }> {
+export async function benchSend(
+  count = 200,
+): Promise<{ confirmP50: number; confirmP99: number; totalP50: number; totalP99: number }> {
   const entry = fileURLToPath(new URL('./devnetServer.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, BENCH_BLOCK_TIME: '0', BENCH_ACCOUNTS: '2' } });
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, BENCH_BLOCK_TIME: '0', BENCH_ACCOUNTS: '2' },
+  });
   try {
     const first = await new Promise<string>((resolve, reject) => {
       createInterface({ input: child.stdout! }).once('line', resolve);
@@ -34,7 +39,11 @@ export async function benchSend(count = 200): Promise<{ confirmP50: number; conf
     });
     const info = JSON.parse(first) as ServerInfo;
     const settings = new MemoryChainSettings();
-    const networks = new NetworkService({ settings, apiKeys: new MemoryApiKeyStore(), localDevnetUrl: async () => info.url });
+    const networks = new NetworkService({
+      settings,
+      apiKeys: new MemoryApiKeyStore(),
+      localDevnetUrl: async () => info.url,
+    });
     const tokens = new TokenService({ networks, settings });
     const pending = new PendingTransactions();
     const follower = new TransactionFollower({ networks, pending, intervalMs: 60_000 });
@@ -60,7 +69,12 @@ export async function benchSend(count = 200): Promise<{ confirmP50: number; conf
     follower.stop();
     confirm.sort((x, y) => x - y);
     total.sort((x, y) => x - y);
-    return { confirmP50: percentile(confirm, 50), confirmP99: percentile(confirm, 99), totalP50: percentile(total, 50), totalP99: percentile(total, 99) };
+    return {
+      confirmP50: percentile(confirm, 50),
+      confirmP99: percentile(confirm, 99),
+      totalP50: percentile(total, 50),
+      totalP99: percentile(total, 99),
+    };
   } finally {
     child.kill('SIGTERM');
   }

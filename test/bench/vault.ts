@@ -17,14 +17,18 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
-async function unlockFigures(accounts: number, keychainService: string): Promise<{ unlockMs: number; firstSignMs: number; storage: string; N: number }> {
+async function unlockFigures(
+  accounts: number,
+  keychainService: string,
+): Promise<{ unlockMs: number; firstSignMs: number; storage: string; N: number }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'vault-bench-'));
   const keychain = await loadKeytar();
   try {
     const vault = await Vault.open({ dataDir, keychain, keychainService });
     await vault.create({ password: PASSWORD });
     let address = '';
-    for (let i = 0; i < accounts; i++) address = (await vault.importKey({ key: privateKeyToWif(newPrivateKey()), name: `A${i}` })).address;
+    for (let i = 0; i < accounts; i++)
+      address = (await vault.importKey({ key: privateKeyToWif(newPrivateKey()), name: `A${i}` })).address;
     vault.lock();
     const times: number[] = [];
     const signs: number[] = [];
@@ -35,7 +39,14 @@ async function unlockFigures(accounts: number, keychainService: string): Promise
       times.push(performance.now() - started);
       const tx = {
         id: new Uint8Array(),
-        header: { chain_id: Uint8Array.from([0x12, 0x20, ...new Uint8Array(32)]), rc_limit: 1n, nonce: nonceToBytes(1n), operation_merkle_root: new Uint8Array(), payer: addressFromString(address), payee: new Uint8Array() },
+        header: {
+          chain_id: Uint8Array.from([0x12, 0x20, ...new Uint8Array(32)]),
+          rc_limit: 1n,
+          nonce: nonceToBytes(1n),
+          operation_merkle_root: new Uint8Array(),
+          payer: addressFromString(address),
+          payee: new Uint8Array(),
+        },
         operations: [],
         signatures: [],
       };
@@ -45,10 +56,12 @@ async function unlockFigures(accounts: number, keychainService: string): Promise
       signs.push(performance.now() - signStarted);
       fresh.lock();
     }
-    const { N } = JSON.parse(await (await import('node:fs/promises')).readFile(join(dataDir, 'wallet.json'), 'utf8')).vault.kdf;
+    const { N } = JSON.parse(await (await import('node:fs/promises')).readFile(join(dataDir, 'wallet.json'), 'utf8'))
+      .vault.kdf;
     return { unlockMs: median(times), firstSignMs: median(signs), storage: vault.status().storage, N };
   } finally {
-    for (const { account } of await keychain.findCredentials(keychainService).catch(() => [])) await keychain.deletePassword(keychainService, account);
+    for (const { account } of await keychain.findCredentials(keychainService).catch(() => []))
+      await keychain.deletePassword(keychainService, account);
     await rm(dataDir, { recursive: true, force: true });
   }
 }

@@ -47,9 +47,17 @@ export async function benchWasm(): Promise<void> {
   const alice = devKey(41);
   const bob = devKey(42);
   const mint = await serializer.serialize({ to: alice.address, value: '1000000000' }, abi.methods.mint!.argument);
-  callContract(testEnv({ state, transaction: signedTransaction('mint', 40) }), token, abi.methods.mint!.entry_point, mint);
+  callContract(
+    testEnv({ state, transaction: signedTransaction('mint', 40) }),
+    token,
+    abi.methods.mint!.entry_point,
+    mint,
+  );
 
-  const transfer = await serializer.serialize({ from: alice.address, to: bob.address, value: '1' }, abi.methods.transfer!.argument);
+  const transfer = await serializer.serialize(
+    { from: alice.address, to: bob.address, value: '1' },
+    abi.methods.transfer!.argument,
+  );
   const tx = signedTransaction('transfer', 41);
   let compute = 0n;
   const transfers = timings(300, () => {
@@ -65,22 +73,37 @@ export async function benchWasm(): Promise<void> {
   // The same transfer metered and unmetered, in CPU time (steadier than wall time on a shared machine).
   const transferCpu = (unmetered: boolean): number => {
     const before = process.cpuUsage();
-    for (let i = 0; i < 300; i++) callContract({ ...testEnv({ state, transaction: tx }), unmetered }, token, abi.methods.transfer!.entry_point, transfer);
+    for (let i = 0; i < 300; i++)
+      callContract(
+        { ...testEnv({ state, transaction: tx }), unmetered },
+        token,
+        abi.methods.transfer!.entry_point,
+        transfer,
+      );
     const used = process.cpuUsage(before);
     return (used.user + used.system) / 1000 / 300;
   };
   const meteredCpu = transferCpu(false);
   const unmeteredCpu = transferCpu(true);
-  console.log(`token transfer CPU: ${meteredCpu.toFixed(2)} ms metered, ${unmeteredCpu.toFixed(2)} ms unmetered: ${(meteredCpu / unmeteredCpu).toFixed(2)}x (goal <= 1.5x)`);
+  console.log(
+    `token transfer CPU: ${meteredCpu.toFixed(2)} ms metered, ${unmeteredCpu.toFixed(2)} ms unmetered: ${(meteredCpu / unmeteredCpu).toFixed(2)}x (goal <= 1.5x)`,
+  );
 
   const balanceOf = await serializer.serialize({ owner: bob.address }, abi.methods.balance_of!.argument);
   const read = (unmetered: boolean) =>
     timings(300, () => {
-      readContract({ ...testEnv({ state, readOnly: true, limit: 10_000_000n }), unmetered }, token, abi.methods.balance_of!.entry_point, balanceOf);
+      readContract(
+        { ...testEnv({ state, readOnly: true, limit: 10_000_000n }), unmetered },
+        token,
+        abi.methods.balance_of!.entry_point,
+        balanceOf,
+      );
     });
   const metered = read(false);
   const unmetered = read(true);
   const m50 = percentile(metered, 50);
   const u50 = percentile(unmetered, 50);
-  console.log(`read_contract balance_of: p50 ${m50.toFixed(2)} ms metered, ${u50.toFixed(2)} ms unmetered: ${(m50 / u50).toFixed(2)}x (goals: p50 < 2 ms, metered <= 1.5x)`);
+  console.log(
+    `read_contract balance_of: p50 ${m50.toFixed(2)} ms metered, ${u50.toFixed(2)} ms unmetered: ${(m50 / u50).toFixed(2)}x (goals: p50 < 2 ms, metered <= 1.5x)`,
+  );
 }

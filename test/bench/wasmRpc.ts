@@ -24,7 +24,12 @@ export function loadToken(): { bytecode: Uint8Array; abi: TokenAbi; abiText: str
   const dir = join(import.meta.dirname, '../../node_modules/@koinosbox/contracts/assembly/token');
   const abiText = readFileSync(join(dir, 'token-abi.json'), 'utf8');
   const abi = JSON.parse(abiText) as TokenAbi;
-  return { bytecode: new Uint8Array(readFileSync(join(dir, 'release/token.wasm'))), abi, abiText, serializer: new Serializer(abi.koilib_types) };
+  return {
+    bytecode: new Uint8Array(readFileSync(join(dir, 'release/token.wasm'))),
+    abi,
+    abiText,
+    serializer: new Serializer(abi.koilib_types),
+  };
 }
 
 interface Account {
@@ -35,11 +40,21 @@ interface Account {
 function signed(chainId: Uint8Array, signer: Account, nonce: bigint, rcLimit: bigint, operations: Operation[]): string {
   const tx: Transaction = {
     id: new Uint8Array(0),
-    header: { chain_id: chainId, rc_limit: rcLimit, nonce: nonceToBytes(nonce), operation_merkle_root: new Uint8Array(0), payer: signer.address, payee: new Uint8Array(0) },
+    header: {
+      chain_id: chainId,
+      rc_limit: rcLimit,
+      nonce: nonceToBytes(nonce),
+      operation_merkle_root: new Uint8Array(0),
+      payer: signer.address,
+      payee: new Uint8Array(0),
+    },
     operations,
     signatures: [],
   };
-  return rpcBody('chain.submit_transaction', { transaction: transactionToJson(signTransaction(tx, signer.key)), broadcast: true });
+  return rpcBody('chain.submit_transaction', {
+    transaction: transactionToJson(signTransaction(tx, signer.key)),
+    broadcast: true,
+  });
 }
 
 export async function benchWasmRpc(transfers: number): Promise<void> {
@@ -48,21 +63,37 @@ export async function benchWasmRpc(transfers: number): Promise<void> {
   const { info, stop, cpuMs } = await startServer();
   try {
     const chainId = fromBase64(info.chainId);
-    const accounts: Account[] = info.accounts.map((a) => ({ address: addressFromString(a.address), key: privateKeyFromWif(a.wif).privateKey }));
+    const accounts: Account[] = info.accounts.map((a) => ({
+      address: addressFromString(a.address),
+      key: privateKeyFromWif(a.wif).privateKey,
+    }));
     const [owner, ...senders] = accounts as [Account, ...Account[]];
     const token = owner.address;
     const call = async (name: string, args: Record<string, unknown>): Promise<Operation> => ({
-      call_contract: { contract_id: token, entry_point: method(name).entry_point, args: await serializer.serialize(args, method(name).argument) },
+      call_contract: {
+        contract_id: token,
+        entry_point: method(name).entry_point,
+        args: await serializer.serialize(args, method(name).argument),
+      },
     });
 
     // The token lives at the owner's address; the owner mints to every sender in one transaction.
     const upload: Operation = {
-      upload_contract: { contract_id: token, bytecode, abi: abiText, authorizes_call_contract: false, authorizes_transaction_application: false, authorizes_upload_contract: false },
+      upload_contract: {
+        contract_id: token,
+        bytecode,
+        abi: abiText,
+        authorizes_call_contract: false,
+        authorizes_transaction_application: false,
+        authorizes_upload_contract: false,
+      },
     };
     // A submission runs on the head state: the mint waits for the upload's block.
     const uploaded = await rpc(info.url, 'chain.submit_transaction', signed(chainId, owner, 1n, 50n * KOIN, [upload]));
     await waitIncluded(info.url, uploaded.receipt.id);
-    const mints = await Promise.all(senders.map((s) => call('mint', { to: info.accounts[accounts.indexOf(s)]!.address, value: String(transfers) })));
+    const mints = await Promise.all(
+      senders.map((s) => call('mint', { to: info.accounts[accounts.indexOf(s)]!.address, value: String(transfers) })),
+    );
     const minted = await rpc(info.url, 'chain.submit_transaction', signed(chainId, owner, 2n, 50n * KOIN, mints));
     await waitIncluded(info.url, minted.receipt.id);
 
@@ -72,10 +103,16 @@ export async function benchWasmRpc(transfers: number): Promise<void> {
     for (let i = 0; i < transfers; i++) {
       const s = i % senders.length;
       const sender = senders[s]!;
-      const op = await call('transfer', { from: info.accounts[s + 1]!.address, to: info.accounts[0]!.address, value: '1' });
+      const op = await call('transfer', {
+        from: info.accounts[s + 1]!.address,
+        to: info.accounts[0]!.address,
+        value: '1',
+      });
       queues[s]!.push(signed(chainId, sender, BigInt(queues[s]!.length + 1), KOIN, [op]));
     }
-    console.log(`pre-signed ${transfers} token transfers from ${senders.length} senders in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    console.log(
+      `pre-signed ${transfers} token transfers from ${senders.length} senders in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
 
     const start = performance.now();
     const cpuBefore = cpuMs();
@@ -84,26 +121,45 @@ export async function benchWasmRpc(transfers: number): Promise<void> {
     const included = performance.now() - start;
     const cpuAfter = cpuMs();
     const perSec = transfers / (included / 1000);
-    console.log(`accepted ${transfers} token transfers in ${(elapsed / 1000).toFixed(1)} s (${Math.round(transfers / (elapsed / 1000))} /s); all included after ${(included / 1000).toFixed(1)} s`);
-    console.log(`token throughput: ${Math.round(perSec)} transfers/s accepted and included (goal >= 300) ${perSec >= 300 ? 'OK' : 'BELOW GOAL'}`);
+    console.log(
+      `accepted ${transfers} token transfers in ${(elapsed / 1000).toFixed(1)} s (${Math.round(transfers / (elapsed / 1000))} /s); all included after ${(included / 1000).toFixed(1)} s`,
+    );
+    console.log(
+      `token throughput: ${Math.round(perSec)} transfers/s accepted and included (goal >= 300) ${perSec >= 300 ? 'OK' : 'BELOW GOAL'}`,
+    );
     console.log(`chain.submit_transaction (token transfer): ${latencies(latency)}`);
     if (cpuBefore !== undefined && cpuAfter !== undefined) {
-      console.log(`devnet server CPU per token transfer (submitted, then applied in its block): ${((cpuAfter - cpuBefore) / transfers).toFixed(2)} ms`);
+      console.log(
+        `devnet server CPU per token transfer (submitted, then applied in its block): ${((cpuAfter - cpuBefore) / transfers).toFixed(2)} ms`,
+      );
     }
 
     // Every transfer landed: the owner holds one token per transfer.
-    const balanceOf = { contract_id: info.accounts[0]!.address, entry_point: method('balance_of').entry_point, args: toBase64Url(await serializer.serialize({ owner: info.accounts[0]!.address }, method('balance_of').argument)) };
+    const balanceOf = {
+      contract_id: info.accounts[0]!.address,
+      entry_point: method('balance_of').entry_point,
+      args: toBase64Url(
+        await serializer.serialize({ owner: info.accounts[0]!.address }, method('balance_of').argument),
+      ),
+    };
     const read = async (): Promise<bigint> => {
       const { result } = await rpc(info.url, 'chain.read_contract', balanceOf);
       const decoded = (await serializer.deserialize(fromBase64(result), 'token.uint64')) as { value?: string };
       return BigInt(decoded.value ?? '0');
     };
     const held = await read();
-    if (held !== BigInt(transfers)) throw new Error(`expected the owner to hold ${transfers} tokens after the transfers, found ${held}`);
+    if (held !== BigInt(transfers))
+      throw new Error(`expected the owner to hold ${transfers} tokens after the transfers, found ${held}`);
     const found = await rpc(info.url, 'transaction_store.get_transactions_by_id', { transaction_ids: [lastId] });
-    const receipt = await rpc(info.url, 'block_store.get_blocks_by_id', { block_ids: [found.transactions[0].containing_blocks[0]], return_block: false, return_receipt: true });
+    const receipt = await rpc(info.url, 'block_store.get_blocks_by_id', {
+      block_ids: [found.transactions[0].containing_blocks[0]],
+      return_block: false,
+      return_receipt: true,
+    });
     const txReceipt = receipt.block_items[0].receipt.transaction_receipts.find((r: { id: string }) => r.id === lastId);
-    console.log(`one token transfer uses ${Number(txReceipt.compute_bandwidth_used).toLocaleString('en-US')} compute, ${Number(txReceipt.rc_used).toLocaleString('en-US')} mana`);
+    console.log(
+      `one token transfer uses ${Number(txReceipt.compute_bandwidth_used).toLocaleString('en-US')} compute, ${Number(txReceipt.rc_used).toLocaleString('en-US')} mana`,
+    );
 
     const readLatency: number[] = [];
     for (let i = 0; i < 1000; i++) {
@@ -111,8 +167,13 @@ export async function benchWasmRpc(transfers: number): Promise<void> {
       await read();
       readLatency.push(performance.now() - t);
     }
-    const p50 = percentile([...readLatency].sort((a, b) => a - b), 50);
-    console.log(`chain.read_contract balance_of over JSON-RPC: ${latencies(readLatency)} (goal p50 < 2 ms) ${p50 < 2 ? 'OK' : 'ABOVE GOAL'}`);
+    const p50 = percentile(
+      [...readLatency].sort((a, b) => a - b),
+      50,
+    );
+    console.log(
+      `chain.read_contract balance_of over JSON-RPC: ${latencies(readLatency)} (goal p50 < 2 ms) ${p50 < 2 ? 'OK' : 'ABOVE GOAL'}`,
+    );
   } finally {
     await stop();
   }

@@ -32,27 +32,59 @@ describe('network commands of the CLI', () => {
     expect(balance.mana.current).toBe('1000000');
 
     const keyFile = file('a.wif', `${a!.wif}\n`);
-    const sent = ok(await runCli(['transfer', '--from', a!.address, '--to', b!.address, '--amount', '1.5', '--wif-file', keyFile, ...net]));
+    const sent = ok(
+      await runCli([
+        'transfer',
+        '--from',
+        a!.address,
+        '--to',
+        b!.address,
+        '--amount',
+        '1.5',
+        '--wif-file',
+        keyFile,
+        ...net,
+      ]),
+    );
     expect(sent.receipt.reverted).toBe(false);
     expect(['included', 'irreversible']).toContain(sent.status);
     expect(sent.block_height).toBeDefined();
     expect(ok(await runCli(['balance', b!.address, '--token', 'koin', ...net])).balance).toBe('1000001.5');
 
     const history = ok(await runCli(['history', a!.address, '--limit', '5', ...net]));
-    expect(history.records[0].entries[0]).toMatchObject({ kind: 'sent', amount: '150000000', counterparty: b!.address });
+    expect(history.records[0].entries[0]).toMatchObject({
+      kind: 'sent',
+      amount: '150000000',
+      counterparty: b!.address,
+    });
     // The export is written to the process's stdout as it is (not through the CLI's io), so it runs as a process.
     const exported = await spawnCli(['history', a!.address, '--format', 'csv', '--from', '2000-01-01', ...net]);
     expect(exported.status, exported.stderr).toBe(0);
     const [header, ...rows] = exported.stdout.split('\r\n');
     expect(header).toBe(EXPORT_COLUMNS.join(','));
     expect(rows.at(-1)).toBe(''); // the last line ends with CRLF too
-    expect(rows.filter((r) => r.includes(',sent,'))).toEqual([expect.stringMatching(new RegExp(`,sent,KOIN,\\w+,1\\.5,${b!.address},,0\\.\\d+,(included|irreversible)$`))]);
-    expect((await spawnCli(['history', a!.address, '--format', 'csv', '--from', '2100-01-01', ...net])).stdout).toBe(`${header}\r\n`);
+    expect(rows.filter((r) => r.includes(',sent,'))).toEqual([
+      expect.stringMatching(new RegExp(`,sent,KOIN,\\w+,1\\.5,${b!.address},,0\\.\\d+,(included|irreversible)$`)),
+    ]);
+    expect((await spawnCli(['history', a!.address, '--format', 'csv', '--from', '2100-01-01', ...net])).stdout).toBe(
+      `${header}\r\n`,
+    );
     const badDate = await runCli(['history', a!.address, '--format', 'csv', '--to', 'yesterday', ...net]);
     expect(badDate.status).not.toBe(0);
     expect(badDate.stderr).toMatch(/--to expects a date such as 2026-01-31/);
 
-    const wrongKey = await runCli(['transfer', '--from', b!.address, '--to', a!.address, '--amount', '1', '--wif-file', keyFile, ...net]);
+    const wrongKey = await runCli([
+      'transfer',
+      '--from',
+      b!.address,
+      '--to',
+      a!.address,
+      '--amount',
+      '1',
+      '--wif-file',
+      keyFile,
+      ...net,
+    ]);
     expect(wrongKey.status).toBe(1);
     expect(wrongKey.stderr).toMatch(/not the key of --from/);
     expect(wrongKey.stderr).not.toContain(a!.wif);
@@ -62,7 +94,21 @@ describe('network commands of the CLI', () => {
     const devnet = await testDevnet();
     const [a, b] = devnet.accounts;
     const net = ['--network', `${devnet.url}/jsonrpc`];
-    const unsigned = ok(await runCli(['transfer', '--from', a!.address, '--to', b!.address, '--amount', '2', '--unsigned', '--rc-limit', '30000000', ...net]));
+    const unsigned = ok(
+      await runCli([
+        'transfer',
+        '--from',
+        a!.address,
+        '--to',
+        b!.address,
+        '--amount',
+        '2',
+        '--unsigned',
+        '--rc-limit',
+        '30000000',
+        ...net,
+      ]),
+    );
     expect(typeof unsigned).toBe('string');
     const signed = ok(await runCli(['tx', 'sign', unsigned, '--wif-file', file('a2.wif', a!.wif)]));
     const dry = ok(await runCli(['tx', 'submit', signed, '--dry-run', ...net]));
@@ -79,33 +125,97 @@ describe('network commands of the CLI', () => {
     const net = ['--network', `${devnet.url}/jsonrpc`];
     const senderKey = file('payee-b.wif', b!.wif);
     const payerKey = file('payer-a.wif', a!.wif);
-    const half = await runCli(['transfer', '--from', b!.address, '--to', c!.address, '--amount', '1', '--payer', a!.address, '--wif-file', senderKey, ...net]);
+    const half = await runCli([
+      'transfer',
+      '--from',
+      b!.address,
+      '--to',
+      c!.address,
+      '--amount',
+      '1',
+      '--payer',
+      a!.address,
+      '--wif-file',
+      senderKey,
+      ...net,
+    ]);
     const bySender = ok(half);
     expect(half.stderr).toContain(`still needs the signature of ${a!.address}`);
-    expect(ok(await runCli(['tx', 'decode', bySender]))).toMatchObject({ signatures_present: [b!.address], signatures_needed: [a!.address] });
+    expect(ok(await runCli(['tx', 'decode', bySender]))).toMatchObject({
+      signatures_present: [b!.address],
+      signatures_needed: [a!.address],
+    });
     const byBoth = ok(await runCli(['tx', 'sign', bySender, '--wif-file', payerKey]));
     const decoded = ok(await runCli(['tx', 'decode', byBoth]));
     expect([decoded.signatures_present, decoded.signatures_needed]).toEqual([[a!.address, b!.address], []]);
     expect(decoded.transaction.header).toMatchObject({ payer: a!.address, payee: b!.address });
     expect(ok(await runCli(['tx', 'submit', byBoth, ...net])).broadcast).toBe(true);
 
-    const sent = ok(await runCli(['transfer', '--from', b!.address, '--to', c!.address, '--amount', '1', '--payer', a!.address, '--wif-file', senderKey, '--payer-key-file', payerKey, ...net]));
+    const sent = ok(
+      await runCli([
+        'transfer',
+        '--from',
+        b!.address,
+        '--to',
+        c!.address,
+        '--amount',
+        '1',
+        '--payer',
+        a!.address,
+        '--wif-file',
+        senderKey,
+        '--payer-key-file',
+        payerKey,
+        ...net,
+      ]),
+    );
     expect(sent.receipt.reverted).toBe(false);
     expect(['included', 'irreversible']).toContain(sent.status);
     expect(ok(await runCli(['balance', c!.address, ...net])).balance).toBe('1000002');
 
-    const wrongPayerKey = await runCli(['transfer', '--from', b!.address, '--to', c!.address, '--amount', '1', '--payer', a!.address, '--wif-file', senderKey, '--payer-key-file', senderKey, ...net]);
+    const wrongPayerKey = await runCli([
+      'transfer',
+      '--from',
+      b!.address,
+      '--to',
+      c!.address,
+      '--amount',
+      '1',
+      '--payer',
+      a!.address,
+      '--wif-file',
+      senderKey,
+      '--payer-key-file',
+      senderKey,
+      ...net,
+    ]);
     expect(wrongPayerKey.stderr).toMatch(/not the key of --payer/);
   }, 240_000);
 
   it('reports an unreachable node, a wrong API key and a bad --network as one line each', async () => {
     const devnet = await testDevnet({ apiKey: 'cli-right-key-77' });
     const a = devnet.accounts[0]!;
-    const wrong = await runCli(['balance', a.address, '--network', `${devnet.url}/jsonrpc`, '--api-key-file', file('wrong.key', 'cli-wrong-key-88')]);
+    const wrong = await runCli([
+      'balance',
+      a.address,
+      '--network',
+      `${devnet.url}/jsonrpc`,
+      '--api-key-file',
+      file('wrong.key', 'cli-wrong-key-88'),
+    ]);
     expect(wrong.status).toBe(1);
     expect(wrong.stderr).toMatch(/refused the API key/);
     expect(wrong.stderr).not.toContain('cli-wrong-key-88');
-    const right = ok(await runCli(['balance', a.address, '--network', `${devnet.url}/jsonrpc`, '--api-key-file', file('right.key', 'cli-right-key-77')]));
+    const right = ok(
+      await runCli([
+        'balance',
+        a.address,
+        '--network',
+        `${devnet.url}/jsonrpc`,
+        '--api-key-file',
+        file('right.key', 'cli-right-key-77'),
+      ]),
+    );
     expect(right.balance).toBe('1000000');
     const down = await runCli(['balance', a.address, '--network', 'http://127.0.0.1:1/jsonrpc']);
     expect(down.status).toBe(1);

@@ -17,8 +17,26 @@ function keyAndUpload(): { keys: PrivateKeySigner; me: string; upload: Transacti
   const me = keys.addresses[0]!;
   const upload: Transaction = {
     id: new Uint8Array(),
-    header: { chain_id: new Uint8Array(34).fill(1), rc_limit: 1_000_000n, nonce: nonceToBytes(1n), operation_merkle_root: new Uint8Array(), payer: addressFromString(me), payee: new Uint8Array() },
-    operations: [{ upload_contract: { contract_id: addressFromString(me), bytecode: new Uint8Array([0, 0x61, 0x73, 0x6d]), abi: '', authorizes_call_contract: false, authorizes_transaction_application: false, authorizes_upload_contract: false } }],
+    header: {
+      chain_id: new Uint8Array(34).fill(1),
+      rc_limit: 1_000_000n,
+      nonce: nonceToBytes(1n),
+      operation_merkle_root: new Uint8Array(),
+      payer: addressFromString(me),
+      payee: new Uint8Array(),
+    },
+    operations: [
+      {
+        upload_contract: {
+          contract_id: addressFromString(me),
+          bytecode: new Uint8Array([0, 0x61, 0x73, 0x6d]),
+          abi: '',
+          authorizes_call_contract: false,
+          authorizes_transaction_application: false,
+          authorizes_upload_contract: false,
+        },
+      },
+    ],
     signatures: [],
   };
   return { keys, me, upload };
@@ -31,21 +49,44 @@ describe('the command line as the approval', () => {
     expect(risks.map((r) => r.name)).toEqual(['replaces-account', 'upload-contract']);
 
     const refusing = commandLineApprovals(['upload-contract']);
-    await expect(signApprovedByCommandLine(refusing, keys, me, upload, risks)).rejects.toThrow(/needs --allow-risk replaces-account to be signed/);
-    expect(refusing.decisions()).toEqual([expect.objectContaining({ decision: 'rejected', kind: 'sign', signer: me, risks: ['REPLACES_ACCOUNT', 'UPLOAD_CONTRACT'] })]);
+    await expect(signApprovedByCommandLine(refusing, keys, me, upload, risks)).rejects.toThrow(
+      /needs --allow-risk replaces-account to be signed/,
+    );
+    expect(refusing.decisions()).toEqual([
+      expect.objectContaining({
+        decision: 'rejected',
+        kind: 'sign',
+        signer: me,
+        risks: ['REPLACES_ACCOUNT', 'UPLOAD_CONTRACT'],
+      }),
+    ]);
 
     const allowing = commandLineApprovals(['upload-contract', 'replaces-account']);
     const signed = await signApprovedByCommandLine(allowing, keys, me, upload, risks);
     expect(signed.signatures).toHaveLength(1);
-    expect(allowing.decisions()).toEqual([expect.objectContaining({ decision: 'approved', kind: 'sign', signer: me, nonce: '1' })]);
+    expect(allowing.decisions()).toEqual([
+      expect.objectContaining({ decision: 'approved', kind: 'sign', signer: me, nonce: '1' }),
+    ]);
   });
 
   it('the key refuses an approval the queue did not issue, and one already used', async () => {
     const { keys, me, upload } = keyAndUpload();
-    await expect(keys.signTransaction(me, prepareTransaction(upload), new Approval('forged'))).rejects.toMatchObject({ code: 'APPROVAL_REQUIRED' });
+    await expect(keys.signTransaction(me, prepareTransaction(upload), new Approval('forged'))).rejects.toMatchObject({
+      code: 'APPROVAL_REQUIRED',
+    });
     const approvals = commandLineApprovals(['upload-contract', 'replaces-account']);
     const approval = await approvals.request(
-      { kind: 'sign', origin: 'test', chainId: 'AQ', signer: me, payer: me, nonce: '1', rcLimit: '1000000', operations: [], risks: [] },
+      {
+        kind: 'sign',
+        origin: 'test',
+        chainId: 'AQ',
+        signer: me,
+        payer: me,
+        nonce: '1',
+        rcLimit: '1000000',
+        operations: [],
+        risks: [],
+      },
       { signer: me, transaction: prepareTransaction(upload) },
     );
     await keys.signTransaction(me, upload, approval);

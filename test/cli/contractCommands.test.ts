@@ -40,69 +40,274 @@ function file(name: string, content: string): string {
 }
 
 describe('contract commands of the CLI', () => {
-  it('uploads the KCS-4 token with its ABI, then mints, transfers and reads it by method name', { timeout: 240_000 }, async () => {
-    const devnet = await testDevnet({ initialBalance: 1_000_000n * KOIN });
-    const [alice, bob] = devnet.accounts;
-    const net = ['--network', `${devnet.url}/jsonrpc`];
-    // The token's key: a fresh account funded by alice (the contract id is the key's address).
-    const tokenWif = 'L59UtJcTdNBnrH2QSBA5beSUhRufRu3g6tScDTite6Msuj7U93tM';
-    const tokenAddress = addressToString(addressFromPublicKey(publicKeyFromPrivateKey(parsePrivateKey(tokenWif).privateKey, true)));
-    const aliceKey = file('alice.wif', `${alice!.wif}\n`);
-    const tokenKey = file('token.wif', `${tokenWif}\n`);
-    ok(await runCli(['transfer', '--from', alice!.address, '--to', tokenAddress, '--amount', '100', '--wif-file', aliceKey, ...net]));
+  it(
+    'uploads the KCS-4 token with its ABI, then mints, transfers and reads it by method name',
+    { timeout: 240_000 },
+    async () => {
+      const devnet = await testDevnet({ initialBalance: 1_000_000n * KOIN });
+      const [alice, bob] = devnet.accounts;
+      const net = ['--network', `${devnet.url}/jsonrpc`];
+      // The token's key: a fresh account funded by alice (the contract id is the key's address).
+      const tokenWif = 'L59UtJcTdNBnrH2QSBA5beSUhRufRu3g6tScDTite6Msuj7U93tM';
+      const tokenAddress = addressToString(
+        addressFromPublicKey(publicKeyFromPrivateKey(parsePrivateKey(tokenWif).privateKey, true)),
+      );
+      const aliceKey = file('alice.wif', `${alice!.wif}\n`);
+      const tokenKey = file('token.wif', `${tokenWif}\n`);
+      ok(
+        await runCli([
+          'transfer',
+          '--from',
+          alice!.address,
+          '--to',
+          tokenAddress,
+          '--amount',
+          '100',
+          '--wif-file',
+          aliceKey,
+          ...net,
+        ]),
+      );
 
-    const uploadArgs = ['contract', 'upload', join(TOKEN, 'release/token.wasm'), '--abi', join(TOKEN, 'token-abi.json'), '--key-file', tokenKey, ...net];
-    fails(await runCli(uploadArgs), 1, /refused to sign: the transaction needs --allow-risk replaces-account --allow-risk upload-contract to be signed; nothing was signed or sent\. replaces-account: .*this replaces this account with contract code/);
-    fails(await runCli([...uploadArgs, '--allow-risk', 'upload-contract']), 1, /needs --allow-risk replaces-account to be signed/);
-    fails(await runCli(['contract', 'abi', tokenAddress, ...net]), 1, /the node has no ABI for contract/); // nothing was uploaded
-    const uploaded = ok(await runCli([...uploadArgs, '--allow-risk', 'replaces-account', '--allow-risk', 'upload-contract']));
-    expect(uploaded).toMatchObject({ contract_id: tokenAddress, status: expect.stringMatching(/^(included|irreversible)$/), receipt: { payer: tokenAddress } });
-    expect(uploaded.block_height).toBeDefined();
-    const abi = ok(await runCli(['contract', 'abi', tokenAddress, ...net]));
-    expect(abi.abi.methods.transfer).toMatchObject({ entry_point: 670398154, read_only: false });
+      const uploadArgs = [
+        'contract',
+        'upload',
+        join(TOKEN, 'release/token.wasm'),
+        '--abi',
+        join(TOKEN, 'token-abi.json'),
+        '--key-file',
+        tokenKey,
+        ...net,
+      ];
+      fails(
+        await runCli(uploadArgs),
+        1,
+        /refused to sign: the transaction needs --allow-risk replaces-account --allow-risk upload-contract to be signed; nothing was signed or sent\. replaces-account: .*this replaces this account with contract code/,
+      );
+      fails(
+        await runCli([...uploadArgs, '--allow-risk', 'upload-contract']),
+        1,
+        /needs --allow-risk replaces-account to be signed/,
+      );
+      fails(await runCli(['contract', 'abi', tokenAddress, ...net]), 1, /the node has no ABI for contract/); // nothing was uploaded
+      const uploaded = ok(
+        await runCli([...uploadArgs, '--allow-risk', 'replaces-account', '--allow-risk', 'upload-contract']),
+      );
+      expect(uploaded).toMatchObject({
+        contract_id: tokenAddress,
+        status: expect.stringMatching(/^(included|irreversible)$/),
+        receipt: { payer: tokenAddress },
+      });
+      expect(uploaded.block_height).toBeDefined();
+      const abi = ok(await runCli(['contract', 'abi', tokenAddress, ...net]));
+      expect(abi.abi.methods.transfer).toMatchObject({ entry_point: 670398154, read_only: false });
 
-    // The token is no system contract of this network: a call to it, and a transfer of it, need --allow-risk unknown-contract.
-    const unknown = ['--allow-risk', 'unknown-contract'];
-    const mint = ['contract', 'call', tokenAddress, 'mint', JSON.stringify({ to: alice!.address, value: '1000' }), '--key-file', tokenKey, ...net];
-    fails(await runCli(mint), 1, new RegExp(`needs --allow-risk unknown-contract to be signed; nothing was signed or sent\\. unknown-contract: It calls ${tokenAddress}, a contract that is neither`));
-    const minted = ok(await runCli([...mint, ...unknown]));
-    expect(minted.receipt.events).toEqual([{ source: tokenAddress, name: 'token.mint_event', data: { to: alice!.address, value: '1000' }, impacted: [alice!.address] }]);
-    // rc_limit came from the dry run: the used mana plus a margin, far below the account's mana.
-    expect(BigInt(minted.receipt.rc_limit)).toBeGreaterThanOrEqual(BigInt(minted.receipt.rc_used));
-    expect(BigInt(minted.receipt.rc_limit)).toBeLessThan(BigInt(minted.receipt.max_payer_rc));
+      // The token is no system contract of this network: a call to it, and a transfer of it, need --allow-risk unknown-contract.
+      const unknown = ['--allow-risk', 'unknown-contract'];
+      const mint = [
+        'contract',
+        'call',
+        tokenAddress,
+        'mint',
+        JSON.stringify({ to: alice!.address, value: '1000' }),
+        '--key-file',
+        tokenKey,
+        ...net,
+      ];
+      fails(
+        await runCli(mint),
+        1,
+        new RegExp(
+          `needs --allow-risk unknown-contract to be signed; nothing was signed or sent\\. unknown-contract: It calls ${tokenAddress}, a contract that is neither`,
+        ),
+      );
+      const minted = ok(await runCli([...mint, ...unknown]));
+      expect(minted.receipt.events).toEqual([
+        {
+          source: tokenAddress,
+          name: 'token.mint_event',
+          data: { to: alice!.address, value: '1000' },
+          impacted: [alice!.address],
+        },
+      ]);
+      // rc_limit came from the dry run: the used mana plus a margin, far below the account's mana.
+      expect(BigInt(minted.receipt.rc_limit)).toBeGreaterThanOrEqual(BigInt(minted.receipt.rc_used));
+      expect(BigInt(minted.receipt.rc_limit)).toBeLessThan(BigInt(minted.receipt.max_payer_rc));
 
-    const sent = ok(await runCli(['contract', 'call', tokenAddress, 'transfer', JSON.stringify({ from: alice!.address, to: bob!.address, value: '300' }), '--key-file', aliceKey, ...net, ...unknown]));
-    expect(sent.receipt.events[0]).toMatchObject({ name: 'token.transfer_event', data: { from: alice!.address, to: bob!.address, value: '300' } });
+      const sent = ok(
+        await runCli([
+          'contract',
+          'call',
+          tokenAddress,
+          'transfer',
+          JSON.stringify({ from: alice!.address, to: bob!.address, value: '300' }),
+          '--key-file',
+          aliceKey,
+          ...net,
+          ...unknown,
+        ]),
+      );
+      expect(sent.receipt.events[0]).toMatchObject({
+        name: 'token.transfer_event',
+        data: { from: alice!.address, to: bob!.address, value: '300' },
+      });
 
-    // Another account pays (koinos-cli's `payer`): it signs too, and the key's account stays the nonce account (payee).
-    const bobKey = file('bob.wif', `${bob!.wif}\n`);
-    const paid = ok(
-      await runCli(['contract', 'call', tokenAddress, 'transfer', JSON.stringify({ from: alice!.address, to: bob!.address, value: '1' }), '--key-file', aliceKey, '--payer-key-file', bobKey, ...net, ...unknown]),
-    );
-    expect(paid.receipt.payer).toBe(bob!.address);
-    expect(ok(await runCli(['contract', 'read', tokenAddress, 'balance_of', JSON.stringify({ owner: alice!.address }), ...net]))).toEqual({ value: '699' });
+      // Another account pays (koinos-cli's `payer`): it signs too, and the key's account stays the nonce account (payee).
+      const bobKey = file('bob.wif', `${bob!.wif}\n`);
+      const paid = ok(
+        await runCli([
+          'contract',
+          'call',
+          tokenAddress,
+          'transfer',
+          JSON.stringify({ from: alice!.address, to: bob!.address, value: '1' }),
+          '--key-file',
+          aliceKey,
+          '--payer-key-file',
+          bobKey,
+          ...net,
+          ...unknown,
+        ]),
+      );
+      expect(paid.receipt.payer).toBe(bob!.address);
+      expect(
+        ok(
+          await runCli([
+            'contract',
+            'read',
+            tokenAddress,
+            'balance_of',
+            JSON.stringify({ owner: alice!.address }),
+            ...net,
+          ]),
+        ),
+      ).toEqual({ value: '699' });
 
-    expect(ok(await runCli(['contract', 'read', tokenAddress, 'balance_of', JSON.stringify({ owner: bob!.address }), ...net]))).toEqual({ value: '301' });
-    // `transfer` signs through the same gate: the token is refused before its dry run is signed, then sent when allowed.
-    const transfer = ['transfer', '--from', alice!.address, '--to', bob!.address, '--amount', '0.00000002', '--token', tokenAddress, '--wif-file', aliceKey, ...net];
-    fails(await runCli(transfer), 1, /needs --allow-risk unknown-contract to be signed; nothing was signed or sent/);
-    expect(ok(await runCli(['contract', 'read', tokenAddress, 'balance_of', JSON.stringify({ owner: bob!.address }), ...net]))).toEqual({ value: '301' });
-    ok(await runCli([...transfer, ...unknown]));
-    expect(ok(await runCli(['contract', 'read', tokenAddress, 'balance_of', JSON.stringify({ owner: bob!.address }), ...net]))).toEqual({ value: '303' });
-    // KOIN by its system name needs no --allow-risk: the node names it.
-    ok(await runCli(['contract', 'call', 'koin', 'transfer', JSON.stringify({ from: alice!.address, to: bob!.address, value: '1' }), '--key-file', aliceKey, ...net]));
-    expect(ok(await runCli(['contract', 'read', tokenAddress, 'symbol', ...net]))).toMatchObject({ value: expect.any(String) });
-    // A system contract by name, through the ABI the devnet serves for it.
-    expect(ok(await runCli(['contract', 'read', 'koin', 'balance_of', JSON.stringify({ owner: tokenAddress }), ...net])).value).toMatch(/^\d+$/);
+      expect(
+        ok(
+          await runCli([
+            'contract',
+            'read',
+            tokenAddress,
+            'balance_of',
+            JSON.stringify({ owner: bob!.address }),
+            ...net,
+          ]),
+        ),
+      ).toEqual({ value: '301' });
+      // `transfer` signs through the same gate: the token is refused before its dry run is signed, then sent when allowed.
+      const transfer = [
+        'transfer',
+        '--from',
+        alice!.address,
+        '--to',
+        bob!.address,
+        '--amount',
+        '0.00000002',
+        '--token',
+        tokenAddress,
+        '--wif-file',
+        aliceKey,
+        ...net,
+      ];
+      fails(await runCli(transfer), 1, /needs --allow-risk unknown-contract to be signed; nothing was signed or sent/);
+      expect(
+        ok(
+          await runCli([
+            'contract',
+            'read',
+            tokenAddress,
+            'balance_of',
+            JSON.stringify({ owner: bob!.address }),
+            ...net,
+          ]),
+        ),
+      ).toEqual({ value: '301' });
+      ok(await runCli([...transfer, ...unknown]));
+      expect(
+        ok(
+          await runCli([
+            'contract',
+            'read',
+            tokenAddress,
+            'balance_of',
+            JSON.stringify({ owner: bob!.address }),
+            ...net,
+          ]),
+        ),
+      ).toEqual({ value: '303' });
+      // KOIN by its system name needs no --allow-risk: the node names it.
+      ok(
+        await runCli([
+          'contract',
+          'call',
+          'koin',
+          'transfer',
+          JSON.stringify({ from: alice!.address, to: bob!.address, value: '1' }),
+          '--key-file',
+          aliceKey,
+          ...net,
+        ]),
+      );
+      expect(ok(await runCli(['contract', 'read', tokenAddress, 'symbol', ...net]))).toMatchObject({
+        value: expect.any(String),
+      });
+      // A system contract by name, through the ABI the devnet serves for it.
+      expect(
+        ok(await runCli(['contract', 'read', 'koin', 'balance_of', JSON.stringify({ owner: tokenAddress }), ...net]))
+          .value,
+      ).toMatch(/^\d+$/);
 
-    fails(await runCli(['contract', 'read', tokenAddress, 'balance', '{}', ...net]), 1, /method: expected one of the ABI's methods \(name, symbol, decimals, .*balance_of.*\), got "balance"/);
-    fails(await runCli(['contract', 'read', tokenAddress, 'balance_of', '{"ownr": "x"}', ...net]), 1, /arguments of balance_of: ownr: .*closest valid name is "owner"/);
-    fails(await runCli(['contract', 'read', tokenAddress, 'balance_of', '{owner}', ...net]), 1, /arguments of balance_of: expected a JSON object such as/);
-    fails(await runCli(['contract', 'read', tokenAddress, 'transfer', '{}', ...net]), 1, /expected a read-only method .* use "contract call"/);
-    fails(await runCli(['contract', 'abi', bob!.address, ...net]), 1, /the node has no ABI for contract/);
-    fails(await runCli(['contract', 'upload', join(TOKEN, 'token-abi.json'), '--key-file', tokenKey, ...net]), 1, /WASM: expected a WebAssembly module/);
-    fails(await runCli([...mint, '--allow-risk', 'all']), 1, /--allow-risk: expected one of replaces-account, .*, got "all"/);
-    fails(await runCli(['contract', 'upload', join(TOKEN, 'release/token.wasm'), '--abi', file('bad-abi.json', '{"methods": 1}'), '--key-file', tokenKey, ...net]), 1, /ABI methods: expected an object/);
-    fails(await runCli(['contract', 'deploy', ...net]), 2, /unknown contract command "deploy"; expected upload, read, call or abi/);
-  });
+      fails(
+        await runCli(['contract', 'read', tokenAddress, 'balance', '{}', ...net]),
+        1,
+        /method: expected one of the ABI's methods \(name, symbol, decimals, .*balance_of.*\), got "balance"/,
+      );
+      fails(
+        await runCli(['contract', 'read', tokenAddress, 'balance_of', '{"ownr": "x"}', ...net]),
+        1,
+        /arguments of balance_of: ownr: .*closest valid name is "owner"/,
+      );
+      fails(
+        await runCli(['contract', 'read', tokenAddress, 'balance_of', '{owner}', ...net]),
+        1,
+        /arguments of balance_of: expected a JSON object such as/,
+      );
+      fails(
+        await runCli(['contract', 'read', tokenAddress, 'transfer', '{}', ...net]),
+        1,
+        /expected a read-only method .* use "contract call"/,
+      );
+      fails(await runCli(['contract', 'abi', bob!.address, ...net]), 1, /the node has no ABI for contract/);
+      fails(
+        await runCli(['contract', 'upload', join(TOKEN, 'token-abi.json'), '--key-file', tokenKey, ...net]),
+        1,
+        /WASM: expected a WebAssembly module/,
+      );
+      fails(
+        await runCli([...mint, '--allow-risk', 'all']),
+        1,
+        /--allow-risk: expected one of replaces-account, .*, got "all"/,
+      );
+      fails(
+        await runCli([
+          'contract',
+          'upload',
+          join(TOKEN, 'release/token.wasm'),
+          '--abi',
+          file('bad-abi.json', '{"methods": 1}'),
+          '--key-file',
+          tokenKey,
+          ...net,
+        ]),
+        1,
+        /ABI methods: expected an object/,
+      );
+      fails(
+        await runCli(['contract', 'deploy', ...net]),
+        2,
+        /unknown contract command "deploy"; expected upload, read, call or abi/,
+      );
+    },
+  );
 });

@@ -69,22 +69,29 @@ describe('devnet --data-dir', () => {
 
   it('refuses a second devnet on a folder a first one is using, naming it, and frees the folder when the first stops', async () => {
     const folder = join(dir, 'shared-chain');
-    const first = spawn(process.execPath, ['--import', 'tsx', 'src-main/cli/main.ts', 'devnet', '--port', '0', '--manual', '--data-dir', folder], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const first = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'src-main/cli/main.ts', 'devnet', '--port', '0', '--manual', '--data-dir', folder],
+      {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const exited = new Promise<number | null>((resolve) => first.on('exit', (code) => resolve(code)));
     try {
       let stdout = '';
       first.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
       const deadline = Date.now() + 60_000;
       while (!stdout.includes('Press Ctrl-C to stop.')) {
-        if (Date.now() > deadline || first.exitCode !== null) throw new Error(`the first devnet did not start; stdout:\n${stdout}`);
+        if (Date.now() > deadline || first.exitCode !== null)
+          throw new Error(`the first devnet did not start; stdout:\n${stdout}`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       const second = await devnetWith(folder);
       expect(second.status, second.stderr).toBe(1);
-      expect(second.stderr).toContain(`koinos-wallet: The data folder ${folder} is in use by "koinos-wallet devnet" (pid ${first.pid}, since `);
+      expect(second.stderr).toContain(
+        `koinos-wallet: The data folder ${folder} is in use by "koinos-wallet devnet" (pid ${first.pid}, since `,
+      );
       expect(second.stdout).toBe('');
       first.kill('SIGTERM');
       expect(await exited).toBe(0);

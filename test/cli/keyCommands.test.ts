@@ -52,17 +52,27 @@ describe('key inspect', () => {
     const line = failsWith(await runCli(['key', 'inspect'], bad), 1, /WIF checksum does not match/);
     expect(line).not.toContain(bad);
     const mistyped = vector('koilib-checksum').invalid_wifs[1] as string;
-    expect(failsWith(await runCli(['key', 'inspect', '--wif-file', secretFile('bad.wif', mistyped)]), 1, /checksum/)).not.toContain(mistyped);
+    expect(
+      failsWith(await runCli(['key', 'inspect', '--wif-file', secretFile('bad.wif', mistyped)]), 1, /checksum/),
+    ).not.toContain(mistyped);
   });
 
   it('refuses a key given as an argument with a usage error that does not echo it', async () => {
     const wif = key1.wif_compressed as string;
-    const viaOption = failsWith(await runCli(['key', 'inspect', `--wif=${wif}`]), 2, /--wif is not accepted: .*shell history.*--wif-file/);
+    const viaOption = failsWith(
+      await runCli(['key', 'inspect', `--wif=${wif}`]),
+      2,
+      /--wif is not accepted: .*shell history.*--wif-file/,
+    );
     const viaPositional = failsWith(await runCli(['key', 'inspect', wif]), 2, /never from an argument/);
     for (const line of [viaOption, viaPositional]) expect(line).not.toContain(wif);
   });
 
   it('reports a key file that does not exist with exit code 1', async () => {
-    failsWith(await runCli(['key', 'inspect', '--wif-file', join(dir, 'missing.wif')]), 1, /cannot read .* no such file/);
+    failsWith(
+      await runCli(['key', 'inspect', '--wif-file', join(dir, 'missing.wif')]),
+      1,
+      /cannot read .* no such file/,
+    );
   });
 });

@@ -24,27 +24,47 @@ describe('key new --out', () => {
     expect(r.stdout).not.toMatch(/"wif"/);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const saved = JSON.parse(readFileSync(file, 'utf8'));
-    expect(saved).toEqual({ address: printed.address, public_key: printed.public_key, wif: expect.stringMatching(/^[KL]/) });
+    expect(saved).toEqual({
+      address: printed.address,
+      public_key: printed.public_key,
+      wif: expect.stringMatching(/^[KL]/),
+    });
 
-    expect(okJson(await runCli(['key', 'inspect', '--wif-file', file]))).toEqual({ address: printed.address, public_key: printed.public_key, compressed: true });
+    expect(okJson(await runCli(['key', 'inspect', '--wif-file', file]))).toEqual({
+      address: printed.address,
+      public_key: printed.public_key,
+      compressed: true,
+    });
     expect(okJson(await runCli(['key', 'inspect'], readFileSync(file, 'utf8'))).address).toBe(printed.address);
   });
 
   it('never overwrites an existing file', async () => {
     const file = join(dir, 'taken.json');
     writeFileSync(file, 'old key');
-    failsWith(await runCli(['key', 'new', '--out', file]), 1, /cannot write the key file ".*taken\.json": the file exists/);
+    failsWith(
+      await runCli(['key', 'new', '--out', file]),
+      1,
+      /cannot write the key file ".*taken\.json": the file exists/,
+    );
     expect(readFileSync(file, 'utf8')).toBe('old key');
   });
 
-  it('refuses a key file whose address is not its key\'s, without quoting the key', async () => {
+  it("refuses a key file whose address is not its key's, without quoting the key", async () => {
     const file = join(dir, 'mixed.json');
-    writeFileSync(file, JSON.stringify({ address: '1z629tURV9KAK6Q5yqFDozwSHeWshxXQe', wif: key1.wif_compressed }), { mode: 0o600 });
-    const line = failsWith(await runCli(['key', 'inspect', '--wif-file', file]), 1, /names the address "1z629tURV9KAK6Q5yqFDozwSHeWshxXQe", but its key is the key of /);
+    writeFileSync(file, JSON.stringify({ address: '1z629tURV9KAK6Q5yqFDozwSHeWshxXQe', wif: key1.wif_compressed }), {
+      mode: 0o600,
+    });
+    const line = failsWith(
+      await runCli(['key', 'inspect', '--wif-file', file]),
+      1,
+      /names the address "1z629tURV9KAK6Q5yqFDozwSHeWshxXQe", but its key is the key of /,
+    );
     expect(line).not.toContain(key1.wif_compressed);
     const broken = join(dir, 'broken.json');
     writeFileSync(broken, `{"wif": "${key1.wif_compressed}"`, { mode: 0o600 });
-    expect(failsWith(await runCli(['key', 'inspect', '--wif-file', broken]), 1, /does not parse/)).not.toContain(key1.wif_compressed.slice(0, 12));
+    expect(failsWith(await runCli(['key', 'inspect', '--wif-file', broken]), 1, /does not parse/)).not.toContain(
+      key1.wif_compressed.slice(0, 12),
+    );
   });
 });
 

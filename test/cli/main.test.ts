@@ -33,7 +33,9 @@ describe('koinos-wallet as a process', () => {
   });
 
   it('reads a key on stdin and prints its address with exit code 0', async () => {
-    expect(okJson(await spawnCli(['key', 'inspect'], `${key1.wif_compressed}\n`))).toMatchObject({ address: key1.address_compressed });
+    expect(okJson(await spawnCli(['key', 'inspect'], `${key1.wif_compressed}\n`))).toMatchObject({
+      address: key1.address_compressed,
+    });
   });
 
   it('exits with 2 for a usage error, one line on stderr', async () => {

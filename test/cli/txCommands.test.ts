@@ -20,7 +20,13 @@ const history = vector('mainnet-history-tx');
 function transactionJson(v: Vector): Record<string, any> {
   return {
     id: v.transaction_id,
-    header: { chain_id: v.chain_id, rc_limit: v.rc_limit, nonce: v.nonce, operation_merkle_root: v.operation_merkle_root, payer: v.payer },
+    header: {
+      chain_id: v.chain_id,
+      rc_limit: v.rc_limit,
+      nonce: v.nonce,
+      operation_merkle_root: v.operation_merkle_root,
+      payer: v.payer,
+    },
     operations: [{ call_contract: { contract_id: v.contract_id, entry_point: v.entry_point, args: v.args } }],
     signatures: v.signatures,
   };
@@ -45,7 +51,13 @@ describe('tx decode', () => {
     const value = /value (\d+)/.exec(offline.cli_command)![1];
     expect(value).toBe('123000000');
     expect(out.operations).toEqual([
-      { call_contract: { contract_id: offline.contract_id, entry_point: 'transfer', args: { from: offline.payer, to: transferArgs(offline).to, value } } },
+      {
+        call_contract: {
+          contract_id: offline.contract_id,
+          entry_point: 'transfer',
+          args: { from: offline.payer, to: transferArgs(offline).to, value },
+        },
+      },
     ]);
   });
 
@@ -59,7 +71,11 @@ describe('tx decode', () => {
       expect(out.id_matches).toBe(true);
       expect(out.operation_merkle_root_matches).toBe(true);
       expect(out.signers).toEqual([history.expected_signer]);
-      expect(out.operations[0].call_contract).toEqual({ contract_id: history.contract_id, entry_point: 'transfer', args: transferArgs(history) });
+      expect(out.operations[0].call_contract).toEqual({
+        contract_id: history.contract_id,
+        entry_point: 'transfer',
+        args: transferArgs(history),
+      });
     }
   });
 
@@ -78,17 +94,35 @@ describe('tx decode', () => {
   });
 
   it('rejects malformed input with exit code 1 and one line saying what was expected', async () => {
-    failsWith(await runCli(['tx', 'decode', 'not a transaction']), 1, /expected a transaction as base64 or JSON, got "not a transaction"/);
-    failsWith(await runCli(['tx', 'decode'], '{"header": '), 1, /expected a transaction as base64 or JSON, got .*JSON that does not parse/);
-    failsWith(await runCli(['tx', 'decode', 'AAAA']), 1, /expected the URL-safe base64 of a transaction's protobuf bytes/);
-    failsWith(await runCli(['tx', 'decode', `@${join(dir, 'missing.json')}`]), 1, /cannot read a transaction .* no such file/);
+    failsWith(
+      await runCli(['tx', 'decode', 'not a transaction']),
+      1,
+      /expected a transaction as base64 or JSON, got "not a transaction"/,
+    );
+    failsWith(
+      await runCli(['tx', 'decode'], '{"header": '),
+      1,
+      /expected a transaction as base64 or JSON, got .*JSON that does not parse/,
+    );
+    failsWith(
+      await runCli(['tx', 'decode', 'AAAA']),
+      1,
+      /expected the URL-safe base64 of a transaction's protobuf bytes/,
+    );
+    failsWith(
+      await runCli(['tx', 'decode', `@${join(dir, 'missing.json')}`]),
+      1,
+      /cannot read a transaction .* no such file/,
+    );
   });
 });
 
 describe('tx encode', () => {
   it('encodes JSON with the transfer written decoded to the koinos-cli bytes, byte for byte', async () => {
     const tx = transactionJson(offline);
-    tx.operations = [{ call_contract: { contract_id: offline.contract_id, entry_point: 'transfer', args: transferArgs(offline) } }];
+    tx.operations = [
+      { call_contract: { contract_id: offline.contract_id, entry_point: 'transfer', args: transferArgs(offline) } },
+    ];
     expect(okJson(await runCli(['tx', 'encode'], JSON.stringify(tx)))).toBe(offline.full_transaction_base64url);
   });
 
@@ -100,6 +134,10 @@ describe('tx encode', () => {
   it('rejects an operation naming a method KOIN does not have', async () => {
     const tx = transactionJson(offline);
     tx.operations = [{ call_contract: { contract_id: offline.contract_id, entry_point: 'steal', args: {} } }];
-    failsWith(await runCli(['tx', 'encode', JSON.stringify(tx)]), 1, /operations\[0\]\.call_contract\.entry_point: expected .*KOIN method name .*got "steal"/);
+    failsWith(
+      await runCli(['tx', 'encode', JSON.stringify(tx)]),
+      1,
+      /operations\[0\]\.call_contract\.entry_point: expected .*KOIN method name .*got "steal"/,
+    );
   });
 });

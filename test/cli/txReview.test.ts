@@ -21,7 +21,9 @@ const to = history.receipt.event.impacted[0] as string;
 
 /** An unsigned transfer (no id, no merkle root, no signature) on `contract`, its arguments as base64. */
 function unsigned(contract: string, header: Record<string, string> = {}): Record<string, unknown> {
-  const args = toBase64Url(encodeKoinArgs('transfer', { from: addressFromString(from), to: addressFromString(to), value: 5n }));
+  const args = toBase64Url(
+    encodeKoinArgs('transfer', { from: addressFromString(from), to: addressFromString(to), value: 5n }),
+  );
   return {
     header: { chain_id: history.chain_id, rc_limit: history.rc_limit, nonce: history.nonce, payer: from, ...header },
     operations: [{ call_contract: { contract_id: contract, entry_point: history.entry_point, args } }],
@@ -33,7 +35,9 @@ describe('tx decode review', () => {
     const out = okJson(await runCli(['tx', 'decode', JSON.stringify(unsigned(history.contract_id))]));
     expect(out.id_matches).toBeNull();
     expect(out.operation_merkle_root_matches).toBeNull();
-    expect(out.note).toBe('the transaction has no id and operation merkle root yet: it is unsigned; "tx sign" computes them from the content');
+    expect(out.note).toBe(
+      'the transaction has no id and operation merkle root yet: it is unsigned; "tx sign" computes them from the content',
+    );
     expect(out.computed_id).toMatch(/^0x1220[0-9a-f]{64}$/); // what the id will be once the merkle root is filled in
   });
 
@@ -48,7 +52,11 @@ describe('tx decode review', () => {
 
   it('refuses a --koin value that is not a valid address, naming the option', async () => {
     const bad = history.contract_id.slice(0, -1) + (history.contract_id.endsWith('L') ? 'M' : 'L');
-    failsWith(await runCli(['tx', 'decode', JSON.stringify(unsigned(history.contract_id)), '--koin', bad]), 1, /^koinos-wallet: --koin: the address checksum does not match/);
+    failsWith(
+      await runCli(['tx', 'decode', JSON.stringify(unsigned(history.contract_id)), '--koin', bad]),
+      1,
+      /^koinos-wallet: --koin: the address checksum does not match/,
+    );
   });
 });
 
@@ -60,19 +68,33 @@ describe('tx sign refusals', () => {
     const tx = unsigned(history.contract_id) as any;
     const call = tx.operations[0].call_contract;
     const mistyped = to.slice(0, -1) + (to.endsWith('9') ? '8' : '9');
-    const decoded = { ...tx, operations: [{ call_contract: { ...call, entry_point: 'transfer', args: { from, to: mistyped, value: '5' } } }] };
+    const decoded = {
+      ...tx,
+      operations: [{ call_contract: { ...call, entry_point: 'transfer', args: { from, to: mistyped, value: '5' } } }],
+    };
     failsWith(
       await runCli(['tx', 'sign', '--wif-file', keyFile], JSON.stringify(decoded)),
       1,
       /^koinos-wallet: operations\[0\]\.call_contract\.args\.to: the address checksum does not match: a character is mistyped/,
     );
-    const misspelled = { ...tx, operations: [{ call_contract: { ...call, entry_point: 'transfer', args: { from, to, amount: '5' } } }] };
-    failsWith(await runCli(['tx', 'sign', '--wif-file', keyFile], JSON.stringify(misspelled)), 1, /args\.amount: .*the closest valid name is "value"/);
+    const misspelled = {
+      ...tx,
+      operations: [{ call_contract: { ...call, entry_point: 'transfer', args: { from, to, amount: '5' } } }],
+    };
+    failsWith(
+      await runCli(['tx', 'sign', '--wif-file', keyFile], JSON.stringify(misspelled)),
+      1,
+      /args\.amount: .*the closest valid name is "value"/,
+    );
   });
 
   it('refuses a transaction without payer', async () => {
     const tx = unsigned(history.contract_id) as any;
     delete tx.header.payer;
-    failsWith(await runCli(['tx', 'sign', '--wif-file', keyFile], JSON.stringify(tx)), 1, /^koinos-wallet: header\.payer: expected an address, got none$/);
+    failsWith(
+      await runCli(['tx', 'sign', '--wif-file', keyFile], JSON.stringify(tx)),
+      1,
+      /^koinos-wallet: header\.payer: expected an address, got none$/,
+    );
   });
 });

@@ -23,9 +23,19 @@ const foobar = vector('crypto-cpp-wif-foobar');
 
 /** An unsigned transaction (no id, no merkle root, no signature) with the header and operation of the mainnet vector. */
 function unsignedJson(omit?: string): string {
-  const header: Record<string, string> = { chain_id: history.chain_id, rc_limit: history.rc_limit, nonce: history.nonce, payer: history.payer };
+  const header: Record<string, string> = {
+    chain_id: history.chain_id,
+    rc_limit: history.rc_limit,
+    nonce: history.nonce,
+    payer: history.payer,
+  };
   if (omit) delete header[omit];
-  return JSON.stringify({ header, operations: [{ call_contract: { contract_id: history.contract_id, entry_point: history.entry_point, args: history.args } }] });
+  return JSON.stringify({
+    header,
+    operations: [
+      { call_contract: { contract_id: history.contract_id, entry_point: history.entry_point, args: history.args } },
+    ],
+  });
 }
 
 describe('tx sign', () => {
@@ -35,7 +45,9 @@ describe('tx sign', () => {
     const r = await runCli(['tx', 'sign', '--wif-file', key1File], unsignedJson());
     const signed = okJson(r);
     expect(typeof signed).toBe('string');
-    expect(r.stderr).toMatch(new RegExp(`warning: the signing key's address ${key1.address_compressed} is not the payer`));
+    expect(r.stderr).toMatch(
+      new RegExp(`warning: the signing key's address ${key1.address_compressed} is not the payer`),
+    );
 
     const decoded = okJson(await runCli(['tx', 'decode', signed]));
     expect(decoded.computed_id).toBe(history.transaction_id); // same header as the mainnet transaction
@@ -54,18 +66,34 @@ describe('tx sign', () => {
     expect(both.signers).toHaveLength(2);
     expect(both.signers[1]).not.toBe(key1.address_compressed);
 
-    failsWith(await runCli(['tx', 'sign', signed, '--wif-file', key1File]), 1, new RegExp(`already signed by ${key1.address_compressed}`));
+    failsWith(
+      await runCli(['tx', 'sign', signed, '--wif-file', key1File]),
+      1,
+      new RegExp(`already signed by ${key1.address_compressed}`),
+    );
   });
 
   it('refuses a transaction without rc_limit, nonce or chain_id, naming the field', async () => {
     for (const field of ['rc_limit', 'nonce', 'chain_id']) {
-      failsWith(await runCli(['tx', 'sign', '--wif-file', key1File], unsignedJson(field)), 1, new RegExp(`got none for ${field}\\b`));
+      failsWith(
+        await runCli(['tx', 'sign', '--wif-file', key1File], unsignedJson(field)),
+        1,
+        new RegExp(`got none for ${field}\\b`),
+      );
     }
   });
 
   it('refuses to read both the transaction and the key from stdin, and a key given with --wif', async () => {
-    failsWith(await runCli(['tx', 'sign'], unsignedJson()), 2, /cannot read both the transaction and the key from stdin/);
-    const line = failsWith(await runCli(['tx', 'sign', '--wif', key1.wif_compressed], unsignedJson()), 2, /--wif is not accepted/);
+    failsWith(
+      await runCli(['tx', 'sign'], unsignedJson()),
+      2,
+      /cannot read both the transaction and the key from stdin/,
+    );
+    const line = failsWith(
+      await runCli(['tx', 'sign', '--wif', key1.wif_compressed], unsignedJson()),
+      2,
+      /--wif is not accepted/,
+    );
     expect(line).not.toContain(key1.wif_compressed);
   });
 });
@@ -76,30 +104,93 @@ describe('tx sign and the risks of a transaction', () => {
   const header = { chain_id: history.chain_id, rc_limit: history.rc_limit, nonce: history.nonce, payer: me };
   const upload = JSON.stringify({
     header,
-    operations: [{ upload_contract: { contract_id: me, bytecode: 'AGFzbQEAAAA=', abi: '', authorizes_call_contract: false, authorizes_transaction_application: false, authorizes_upload_contract: true } }],
+    operations: [
+      {
+        upload_contract: {
+          contract_id: me,
+          bytecode: 'AGFzbQEAAAA=',
+          abi: '',
+          authorizes_call_contract: false,
+          authorizes_transaction_application: false,
+          authorizes_upload_contract: true,
+        },
+      },
+    ],
   });
 
   it('lists them in tx decode, addresses in full', async () => {
     const out = okJson(await runCli(['tx', 'decode', upload]));
     expect(out.risks.map((r: { name: string }) => r.name)).toEqual(['replaces-account', 'upload-contract']);
-    expect(out.risks[0]).toEqual({ code: 'REPLACES_ACCOUNT', name: 'replaces-account', message: expect.stringContaining(`over ${me}, the signer's own account: this replaces this account with contract code`) });
+    expect(out.risks[0]).toEqual({
+      code: 'REPLACES_ACCOUNT',
+      name: 'replaces-account',
+      message: expect.stringContaining(
+        `over ${me}, the signer's own account: this replaces this account with contract code`,
+      ),
+    });
     // A KOIN transfer of mainnet to another account has none.
     expect(okJson(await runCli(['tx', 'decode', unsignedJson()])).risks).toEqual([]);
   });
 
-  it('refuses an upload over the signing key\'s own account until each risk is allowed by name, then signs it', async () => {
-    const refused = failsWith(await runCli(['tx', 'sign', upload, '--wif-file', keyFile]), 1, /refused to sign: the transaction needs --allow-risk replaces-account --allow-risk upload-contract to be signed; nothing was signed or sent/);
-    expect(refused).toMatch(/replaces-account: It uploads contract code over .*upload-contract: It uploads contract code to/);
-    failsWith(await runCli(['tx', 'sign', upload, '--wif-file', keyFile, '--allow-risk', 'upload-contract']), 1, /needs --allow-risk replaces-account to be signed/);
-    const signed = okJson(await runCli(['tx', 'sign', upload, '--wif-file', keyFile, '--allow-risk', 'upload-contract', '--allow-risk=replaces-account']));
+  it("refuses an upload over the signing key's own account until each risk is allowed by name, then signs it", async () => {
+    const refused = failsWith(
+      await runCli(['tx', 'sign', upload, '--wif-file', keyFile]),
+      1,
+      /refused to sign: the transaction needs --allow-risk replaces-account --allow-risk upload-contract to be signed; nothing was signed or sent/,
+    );
+    expect(refused).toMatch(
+      /replaces-account: It uploads contract code over .*upload-contract: It uploads contract code to/,
+    );
+    failsWith(
+      await runCli(['tx', 'sign', upload, '--wif-file', keyFile, '--allow-risk', 'upload-contract']),
+      1,
+      /needs --allow-risk replaces-account to be signed/,
+    );
+    const signed = okJson(
+      await runCli([
+        'tx',
+        'sign',
+        upload,
+        '--wif-file',
+        keyFile,
+        '--allow-risk',
+        'upload-contract',
+        '--allow-risk=replaces-account',
+      ]),
+    );
     expect(okJson(await runCli(['tx', 'decode', signed])).signers).toEqual([me]);
   });
 
   it('refuses a call to an unknown contract with arguments it cannot decode, and an unknown risk name', async () => {
-    const call = JSON.stringify({ header, operations: [{ call_contract: { contract_id: me, entry_point: 1234, args: 'AQID' } }] });
-    failsWith(await runCli(['tx', 'sign', call, '--wif-file', keyFile]), 1, /needs --allow-risk unknown-contract --allow-risk no-abi to be signed/);
-    expect(typeof okJson(await runCli(['tx', 'sign', call, '--wif-file', keyFile, '--allow-risk', 'unknown-contract', '--allow-risk', 'no-abi']))).toBe('string');
-    failsWith(await runCli(['tx', 'sign', call, '--wif-file', keyFile, '--allow-risk', 'everything']), 1, /--allow-risk: expected one of replaces-account, upload-contract, .*, got "everything"/);
+    const call = JSON.stringify({
+      header,
+      operations: [{ call_contract: { contract_id: me, entry_point: 1234, args: 'AQID' } }],
+    });
+    failsWith(
+      await runCli(['tx', 'sign', call, '--wif-file', keyFile]),
+      1,
+      /needs --allow-risk unknown-contract --allow-risk no-abi to be signed/,
+    );
+    expect(
+      typeof okJson(
+        await runCli([
+          'tx',
+          'sign',
+          call,
+          '--wif-file',
+          keyFile,
+          '--allow-risk',
+          'unknown-contract',
+          '--allow-risk',
+          'no-abi',
+        ]),
+      ),
+    ).toBe('string');
+    failsWith(
+      await runCli(['tx', 'sign', call, '--wif-file', keyFile, '--allow-risk', 'everything']),
+      1,
+      /--allow-risk: expected one of replaces-account, upload-contract, .*, got "everything"/,
+    );
   });
 
   it('signs an unflagged transaction without any --allow-risk', async () => {

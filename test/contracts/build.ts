@@ -3,7 +3,17 @@
 // (koilib's format) is made from the same .proto. The output is cached in test/contracts/.build/ by a hash of the inputs.
 import { createHash, randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { delimiter, dirname, join, relative, resolve, sep } from 'node:path';
 import asc from 'assemblyscript/asc';
@@ -18,7 +28,10 @@ const require = createRequire(import.meta.url);
 
 /** koilib's ABI: methods by name, the .proto as a base64 FileDescriptorSet, and the events the contract emits. */
 export interface ContractAbi {
-  methods: Record<string, { entry_point: number; argument: string; return: string; read_only: boolean; description: string }>;
+  methods: Record<
+    string,
+    { entry_point: number; argument: string; return: string; read_only: boolean; description: string }
+  >;
   types: string;
   events: Record<string, { type: string }>;
 }
@@ -46,7 +59,10 @@ function inputHash(name: string, protoc: string): string {
   add('build.ts', readFileSync(import.meta.filename));
   add('options.proto', readFileSync(join(KOINOS_PROTO, 'koinos/options.proto')));
   for (const pkg of ['@koinos/sdk-as', '@koinos/proto-as', '@koinos/as-proto-gen', 'as-proto', 'assemblyscript']) {
-    add(pkg, String((JSON.parse(readFileSync(require.resolve(`${pkg}/package.json`), 'utf8')) as { version: string }).version));
+    add(
+      pkg,
+      String((JSON.parse(readFileSync(require.resolve(`${pkg}/package.json`), 'utf8')) as { version: string }).version),
+    );
   }
   add('protoc', execFileSync(protoc, ['--version'], { encoding: 'utf8' }));
   return hash.digest('hex').slice(0, 16);
@@ -100,9 +116,12 @@ interface FileDescriptor {
  * @throws Error when a method lacks its comments, as the generator does.
  */
 function abiOf(sourceInfoSet: Uint8Array, typesSet: Uint8Array, protoName: string): ContractAbi {
-  const set = descriptor.FileDescriptorSet.toObject(descriptor.FileDescriptorSet.decode(sourceInfoSet)) as { file?: (FileDescriptor & { name?: string })[] };
+  const set = descriptor.FileDescriptorSet.toObject(descriptor.FileDescriptorSet.decode(sourceInfoSet)) as {
+    file?: (FileDescriptor & { name?: string })[];
+  };
   const file = set.file?.find((f) => f.name === protoName);
-  if (!file?.package) throw new Error(`expected ${protoName} with a package, found ${file ? 'no package' : 'no such file'}`);
+  if (!file?.package)
+    throw new Error(`expected ${protoName} with a package, found ${file ? 'no package' : 'no such file'}`);
   const comments = new Map<string, string>();
   for (const location of file.sourceCodeInfo?.location ?? []) {
     if (location.leadingComments) comments.set((location.path ?? []).join('.'), location.leadingComments);
@@ -112,14 +131,19 @@ function abiOf(sourceInfoSet: Uint8Array, typesSet: Uint8Array, protoName: strin
     const name = message.name ?? '';
     // Path 4.<index>: the message_type field (4) of FileDescriptorProto, then the message's index.
     const lines = (comments.get(`4.${index}`) ?? '').split('\n');
-    const tag = (t: string) => lines.find((l) => l.includes(t))?.replace(t, '').trim();
+    const tag = (t: string) =>
+      lines
+        .find((l) => l.includes(t))
+        ?.replace(t, '')
+        .trim();
     const event = tag('@event');
     if (event) abi.events[event] = { type: `${file.package}.${name}` };
     if (!name.endsWith('_arguments')) return;
     const method = name.slice(0, -'_arguments'.length);
     const description = tag('@description');
     const readOnly = tag('@read-only');
-    if (!description || !readOnly) throw new Error(`expected @description and @read-only comments on ${name}, found ${JSON.stringify(lines)}`);
+    if (!description || !readOnly)
+      throw new Error(`expected @description and @read-only comments on ${name}, found ${JSON.stringify(lines)}`);
     abi.methods[method] = {
       entry_point: entryPoint(method),
       argument: `${file.package}.${name}`,
@@ -172,7 +196,10 @@ async function buildOnce(dir: string, build: () => Promise<void>): Promise<void>
       rmSync(lock, { force: true });
       continue;
     }
-    if (Date.now() > deadline) throw new Error(`expected process ${holder} to finish building ${dir} within ${LOCK_WAIT_MS} ms, found it still building`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `expected process ${holder} to finish building ${dir} within ${LOCK_WAIT_MS} ms, found it still building`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   try {
@@ -208,7 +235,11 @@ async function compile(name: string, protoc: string, dir: string): Promise<void>
     cpSync(join(CONTRACTS, name), work, { recursive: true });
     const protoName = `assembly/proto/${name}.proto`;
     const plugin = join(dirname(require.resolve('@koinos/as-proto-gen/package.json')), 'bin/as-proto-gen');
-    const run = (args: string[]) => execFileSync(protoc, ['-I', work, '-I', KOINOS_PROTO, ...args, join(work, protoName)], { cwd: work, stdio: 'pipe' });
+    const run = (args: string[]) =>
+      execFileSync(protoc, ['-I', work, '-I', KOINOS_PROTO, ...args, join(work, protoName)], {
+        cwd: work,
+        stdio: 'pipe',
+      });
     run([`--plugin=protoc-gen-as=${plugin}`, `--as_out=${work}`]);
     run(['--include_source_info', `--descriptor_set_out=${join(work, 'source-info.pb')}`]);
     // As the generator: the contract's own file only, without its imports or comments.
@@ -217,10 +248,13 @@ async function compile(name: string, protoc: string, dir: string): Promise<void>
 
     const output: string[] = [];
     const stream = { write: (chunk: string | Uint8Array) => void output.push(String(chunk)) };
-    const result = await asc.main([join(work, 'assembly/index.ts'), '--config', join(work, 'asconfig.json'), '--target', 'release'], {
-      stdout: stream,
-      stderr: stream,
-    });
+    const result = await asc.main(
+      [join(work, 'assembly/index.ts'), '--config', join(work, 'asconfig.json'), '--target', 'release'],
+      {
+        stdout: stream,
+        stderr: stream,
+      },
+    );
     if (result.error) throw new Error(`asc failed to build ${name}: ${result.error.message}\n${output.join('')}`);
     cpSync(join(work, 'build/contract.wasm'), join(work, 'contract.wasm'));
     writeFileSync(join(work, 'abi.json'), `${JSON.stringify(abi, null, 2)}\n`);
@@ -237,7 +271,9 @@ async function compile(name: string, protoc: string, dir: string): Promise<void>
 if (process.argv[1] && resolve(process.argv[1]) === import.meta.filename) {
   const name = process.argv[2];
   if (!name || !existsSync(join(CONTRACTS, name, 'asconfig.json'))) {
-    process.stderr.write(`usage: npx tsx test/contracts/build.ts NAME (a folder of test/contracts with an asconfig.json); got ${name ?? 'nothing'}\n`);
+    process.stderr.write(
+      `usage: npx tsx test/contracts/build.ts NAME (a folder of test/contracts with an asconfig.json); got ${name ?? 'nothing'}\n`,
+    );
     process.exit(2);
   }
   process.stdout.write(`${(await buildContract(name)).dir}\n`);

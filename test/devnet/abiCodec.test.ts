@@ -28,7 +28,9 @@ describe('contract ABIs', () => {
     const withKoilibTypes = parseAbi(text);
     const withDescriptor = parseAbi(JSON.stringify({ ...json, koilib_types: undefined }));
     const args = { from: alice, to: bob, value: '300', memo: 'rent' };
-    const expected = Buffer.from(await new Serializer(json.koilib_types as object).serialize(args, 'token.transfer_args')).toString('hex');
+    const expected = Buffer.from(
+      await new Serializer(json.koilib_types as object).serialize(args, 'token.transfer_args'),
+    ).toString('hex');
     for (const abi of [withKoilibTypes, withDescriptor]) {
       const bytes = abi.encodeArguments(abi.method('transfer'), args);
       expect(Buffer.from(bytes).toString('hex')).toBe(expected);
@@ -38,14 +40,25 @@ describe('contract ABIs', () => {
     }
     // The descriptor set keeps the btype option (field option 50000): addresses render as base58.
     expect(withDescriptor.json.koilib_types).toMatchObject({
-      nested: { token: { nested: { transfer_args: { fields: { from: { type: 'bytes', id: 1, options: { '(koinos.btype)': 'ADDRESS' } } } } } } },
+      nested: {
+        token: {
+          nested: {
+            transfer_args: { fields: { from: { type: 'bytes', id: 1, options: { '(koinos.btype)': 'ADDRESS' } } } },
+          },
+        },
+      },
     });
   });
 
   it('reads methods with entry points, read-only flags and results', () => {
     const abi = parseAbi(text);
     const balanceOf = abi.method('balance_of');
-    expect(balanceOf).toMatchObject({ entryPoint: 0x5c721497, readOnly: true, argument: 'token.balance_of_args', return: 'token.uint64' });
+    expect(balanceOf).toMatchObject({
+      entryPoint: 0x5c721497,
+      readOnly: true,
+      argument: 'token.balance_of_args',
+      return: 'token.uint64',
+    });
     expect(abi.methodByEntryPoint(0x27f576ca)?.name).toBe('transfer');
     expect(abi.decodeResult(balanceOf, Uint8Array.of(0x08, 0x2a))).toEqual({ value: '42' });
     expect(abi.decodeResult(balanceOf, new Uint8Array(0))).toEqual({});
@@ -54,11 +67,21 @@ describe('contract ABIs', () => {
 
   it('says which methods exist, which field is wrong and what an address must be', () => {
     const abi = parseAbi(text);
-    expect(code(() => abi.method('tranfer'))).toMatch(/^INVALID_ARGUMENT: method: expected one of the ABI's methods \(name, symbol, .*transfer.*\), got "tranfer"/);
-    expect(code(() => abi.encodeArguments(abi.method('transfer'), { from: alice, too: bob }))).toMatch(/^INVALID_JSON: too: .*closest valid name is "to"/);
-    expect(code(() => abi.encodeArguments(abi.method('transfer'), { from: alice, to: 'nope', value: '1' }))).toMatch(/^INVALID_ADDRESS: to:/);
-    expect(code(() => abi.encodeArguments(abi.method('transfer'), { value: 'ten' }))).toMatch(/^INVALID_JSON: value: expected an unsigned 64-bit integer/);
-    expect(code(() => abi.encodeArguments(abi.method('name'), { x: 1 }))).toMatch(/^INVALID_JSON: arguments of name: expected none/);
+    expect(code(() => abi.method('tranfer'))).toMatch(
+      /^INVALID_ARGUMENT: method: expected one of the ABI's methods \(name, symbol, .*transfer.*\), got "tranfer"/,
+    );
+    expect(code(() => abi.encodeArguments(abi.method('transfer'), { from: alice, too: bob }))).toMatch(
+      /^INVALID_JSON: too: .*closest valid name is "to"/,
+    );
+    expect(code(() => abi.encodeArguments(abi.method('transfer'), { from: alice, to: 'nope', value: '1' }))).toMatch(
+      /^INVALID_ADDRESS: to:/,
+    );
+    expect(code(() => abi.encodeArguments(abi.method('transfer'), { value: 'ten' }))).toMatch(
+      /^INVALID_JSON: value: expected an unsigned 64-bit integer/,
+    );
+    expect(code(() => abi.encodeArguments(abi.method('name'), { x: 1 }))).toMatch(
+      /^INVALID_JSON: arguments of name: expected none/,
+    );
   });
 
   it('reads an ABI written by koinos-abi-proto-gen (types only, entry-point in hex) for an sdk-as contract', () => {
@@ -71,27 +94,51 @@ describe('contract ABIs', () => {
   });
 
   it('reads the older entry-point and read-only keys as koinos-rest fixAbi does', () => {
-    const abi = parseAbi(JSON.stringify({ methods: { get: { argument: '', return: '', 'entry-point': '0x0000002a', 'read-only': true } } }));
+    const abi = parseAbi(
+      JSON.stringify({
+        methods: { get: { argument: '', return: '', 'entry-point': '0x0000002a', 'read-only': true } },
+      }),
+    );
     expect(abi.method('get')).toMatchObject({ entryPoint: 42, readOnly: true });
     expect(abi.json).toMatchObject({ methods: { get: { entry_point: 42, read_only: true } } });
   });
 
   it('refuses hostile ABIs within their limits', () => {
-    expect(code(() => parseAbi('x'.repeat(MAX_ABI_LENGTH + 1)))).toMatch(/^INVALID_ABI: expected an ABI of at most 1048576 characters/);
+    expect(code(() => parseAbi('x'.repeat(MAX_ABI_LENGTH + 1)))).toMatch(
+      /^INVALID_ABI: expected an ABI of at most 1048576 characters/,
+    );
     expect(code(() => parseAbi('['.repeat(100_000)))).toMatch(/^INVALID_ABI: expected an ABI nested at most 64 levels/);
     const many = Object.fromEntries(Array.from({ length: MAX_ABI_TYPES + 1 }, (_, i) => [`t${i}`, { fields: {} }]));
-    expect(code(() => parseAbi(JSON.stringify({ methods: {}, koilib_types: { nested: many } })))).toMatch(/^INVALID_ABI: ABI types: expected at most 2000 types/);
-    expect(code(() => parseAbi(JSON.stringify({ koilib_types: { nested: { __proto__x: { fields: { 'a b': { type: 'string', id: 1 } } } } } })))).toMatch(
-      /expected a protobuf identifier, got "a b"/,
+    expect(code(() => parseAbi(JSON.stringify({ methods: {}, koilib_types: { nested: many } })))).toMatch(
+      /^INVALID_ABI: ABI types: expected at most 2000 types/,
     );
-    expect(code(() => parseAbi(JSON.stringify({ koilib_types: { nested: { m: { fields: { a: { type: 'missing', id: 1 } } } } } })))).toMatch(/^INVALID_ABI: expected protobuf types that load/);
-    expect(code(() => parseAbi(JSON.stringify({ types: 'AAAA' })))).toMatch(/^INVALID_ABI: ABI types: expected a FileDescriptorSet/);
+    expect(
+      code(() =>
+        parseAbi(
+          JSON.stringify({
+            koilib_types: { nested: { __proto__x: { fields: { 'a b': { type: 'string', id: 1 } } } } },
+          }),
+        ),
+      ),
+    ).toMatch(/expected a protobuf identifier, got "a b"/);
+    expect(
+      code(() =>
+        parseAbi(JSON.stringify({ koilib_types: { nested: { m: { fields: { a: { type: 'missing', id: 1 } } } } } })),
+      ),
+    ).toMatch(/^INVALID_ABI: expected protobuf types that load/);
+    expect(code(() => parseAbi(JSON.stringify({ types: 'AAAA' })))).toMatch(
+      /^INVALID_ABI: ABI types: expected a FileDescriptorSet/,
+    );
     // A message that nests itself decodes only to protobuf's recursion limit, whatever the data.
-    const loop = parseAbi(JSON.stringify({ methods: {}, koilib_types: { nested: { m: { fields: { m: { type: 'm', id: 1 } } } } } }));
+    const loop = parseAbi(
+      JSON.stringify({ methods: {}, koilib_types: { nested: { m: { fields: { m: { type: 'm', id: 1 } } } } } }),
+    );
     let bytes = new Uint8Array(0);
     const varint = (n: number): number[] => (n < 0x80 ? [n] : [(n & 0x7f) | 0x80, ...varint(n >>> 7)]);
     for (let i = 0; i < 200; i++) bytes = Uint8Array.of(0x0a, ...varint(bytes.length), ...bytes);
-    expect(code(() => loop.codec.decode('m', bytes))).toMatch(/^INVALID_PROTOBUF: expected messages nested at most 100 deep/);
+    expect(code(() => loop.codec.decode('m', bytes))).toMatch(
+      /^INVALID_PROTOBUF: expected messages nested at most 100 deep/,
+    );
   });
 
   it('caches an ABI by contract and text, and a bad one as its error', () => {

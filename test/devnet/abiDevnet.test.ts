@@ -27,14 +27,33 @@ function fn(contract: Contract, name: string): NonNullable<Contract['functions']
 }
 
 beforeAll(async () => {
-  devnet = await startDevnet({ port: 0, blockTimeMs: 0, accounts: 3, initialBalance: 1_000_000n * KOIN, log: () => {} });
+  devnet = await startDevnet({
+    port: 0,
+    blockTimeMs: 0,
+    accounts: 3,
+    initialBalance: 1_000_000n * KOIN,
+    log: () => {},
+  });
   provider = new Provider([`${devnet.url}/jsonrpc`]);
   [alice, bob] = devnet.accounts as [(typeof devnet.accounts)[0], (typeof devnet.accounts)[0]];
   tokenSigner.provider = provider;
-  const koin = new Contract({ id: devnet.koinAddress, abi: utils.tokenAbi, provider, signer: Object.assign(Signer.fromWif(alice.wif), { provider }) });
-  await (await fn(koin, 'transfer')({ from: alice.address, to: tokenSigner.getAddress(), value: (100n * KOIN).toString() })).transaction!.wait('byBlock', 30_000);
+  const koin = new Contract({
+    id: devnet.koinAddress,
+    abi: utils.tokenAbi,
+    provider,
+    signer: Object.assign(Signer.fromWif(alice.wif), { provider }),
+  });
+  await (
+    await fn(koin, 'transfer')({ from: alice.address, to: tokenSigner.getAddress(), value: (100n * KOIN).toString() })
+  ).transaction!.wait('byBlock', 30_000);
   // Deployed with the ABI text koilib sends in upload_contract.abi; nothing else tells the node about the token.
-  const deployer = new Contract({ id: tokenSigner.getAddress(), abi: JSON.parse(abiText), provider, signer: tokenSigner, bytecode });
+  const deployer = new Contract({
+    id: tokenSigner.getAddress(),
+    abi: JSON.parse(abiText),
+    provider,
+    signer: tokenSigner,
+    bytecode,
+  });
   const deployed = await deployer.deploy({ abi: abiText });
   await deployed.transaction!.wait('byBlock', 30_000);
 });
@@ -51,7 +70,11 @@ describe('an uploaded contract with its ABI', () => {
     const minted = await fn(token, 'mint')({ to: alice.address, value: '1000' });
     await minted.transaction!.wait('byBlock', 30_000);
 
-    const asAlice = new Contract({ id: tokenSigner.getAddress(), provider, signer: Object.assign(Signer.fromWif(alice.wif), { provider }) });
+    const asAlice = new Contract({
+      id: tokenSigner.getAddress(),
+      provider,
+      signer: Object.assign(Signer.fromWif(alice.wif), { provider }),
+    });
     await asAlice.fetchAbi();
     const sent = await fn(asAlice, 'transfer')({ from: alice.address, to: bob.address, value: '300' });
     await sent.transaction!.wait('byBlock', 30_000);
@@ -73,12 +96,20 @@ describe('an uploaded contract with its ABI', () => {
     expect(metadata.status).toBe(200);
     expect(metadata.body).toMatchObject({ contract_id: id, hash: expect.stringMatching(/^0x1220[0-9a-f]{64}$/) });
 
-    expect((await rest(devnet.url, `/v1/contract/${id}/balance_of?owner=${bob.address}`)).body).toEqual({ value: '300' });
-    const post = await rest(devnet.url, `/v1/contract/${id}/balance_of`, { method: 'POST', body: JSON.stringify({ owner: alice.address }) });
+    expect((await rest(devnet.url, `/v1/contract/${id}/balance_of?owner=${bob.address}`)).body).toEqual({
+      value: '300',
+    });
+    const post = await rest(devnet.url, `/v1/contract/${id}/balance_of`, {
+      method: 'POST',
+      body: JSON.stringify({ owner: alice.address }),
+    });
     expect(post.body).toEqual({ value: '700' });
     expect((await rest(devnet.url, `/v1/contract/${id}/get_info`)).body).toMatchObject({ decimals: 8 });
     // A write method answers the operation to sign, its arguments encoded with the contract's ABI types.
-    const op = await rest(devnet.url, `/v1/contract/${id}/transfer`, { method: 'POST', body: JSON.stringify({ from: alice.address, to: bob.address, value: '5' }) });
+    const op = await rest(devnet.url, `/v1/contract/${id}/transfer`, {
+      method: 'POST',
+      body: JSON.stringify({ from: alice.address, to: bob.address, value: '5' }),
+    });
     expect(op.body.call_contract).toMatchObject({ contract_id: id, entry_point: 670398154 });
     // The token routes work on the uploaded token as on the built-in ones.
     expect((await rest(devnet.url, `/v1/token/${id}/balance/${bob.address}`)).body).toEqual({ value: '0.000003' });
@@ -97,11 +128,23 @@ describe('an uploaded contract with its ABI', () => {
     const history = await rest(devnet.url, `/v1/account/${bob.address}/history?limit=10&irreversible=false`);
     const record = history.body.find((r: any) => r.trx?.transaction.id === transferId);
     expect(record.trx.receipt.events).toEqual([
-      { source: id, name: 'token.transfer_event', data: { from: alice.address, to: bob.address, value: '300' }, impacted: [bob.address, alice.address] },
+      {
+        source: id,
+        name: 'token.transfer_event',
+        data: { from: alice.address, to: bob.address, value: '300' },
+        impacted: [bob.address, alice.address],
+      },
     ]);
-    expect(record.trx.transaction.operations[0].call_contract).toEqual({ contract_id: id, entry_point: 'transfer', args: { from: alice.address, to: bob.address, value: '300' } });
+    expect(record.trx.transaction.operations[0].call_contract).toEqual({
+      contract_id: id,
+      entry_point: 'transfer',
+      args: { from: alice.address, to: bob.address, value: '300' },
+    });
 
-    const raw = await rest(devnet.url, `/v1/account/${bob.address}/history?limit=10&irreversible=false&decode_events=false`);
+    const raw = await rest(
+      devnet.url,
+      `/v1/account/${bob.address}/history?limit=10&irreversible=false&decode_events=false`,
+    );
     const event = raw.body.find((r: any) => r.trx?.transaction.id === transferId).trx.receipt.events[0];
     expect(typeof event.data).toBe('string');
     const decoded = await rest(devnet.url, '/v1/decode/events', { method: 'POST', body: JSON.stringify([event]) });
@@ -112,21 +155,40 @@ describe('an uploaded contract with its ABI', () => {
     const { wat } = await import('./vm/wat.ts');
     const signer = Signer.fromSeed('koinos-wallet abi test bad abi key');
     signer.provider = provider;
-    const koin = new Contract({ id: devnet.koinAddress, abi: utils.tokenAbi, provider, signer: Object.assign(Signer.fromWif(alice.wif), { provider }) });
-    await (await fn(koin, 'transfer')({ from: alice.address, to: signer.getAddress(), value: (10n * KOIN).toString() })).transaction!.wait('byBlock', 30_000);
+    const koin = new Contract({
+      id: devnet.koinAddress,
+      abi: utils.tokenAbi,
+      provider,
+      signer: Object.assign(Signer.fromWif(alice.wif), { provider }),
+    });
+    await (
+      await fn(koin, 'transfer')({ from: alice.address, to: signer.getAddress(), value: (10n * KOIN).toString() })
+    ).transaction!.wait('byBlock', 30_000);
     const module = await wat('(module (memory (export "memory") 1) (func (export "_start")))');
     const bad = new Contract({ id: signer.getAddress(), abi: { methods: {} }, provider, signer, bytecode: module });
-    await (await bad.deploy({ abi: JSON.stringify({ methods: { m: { argument: '', return: '', entry_point: 'one' } } }) })).transaction!.wait('byBlock', 30_000);
+    await (
+      await bad.deploy({ abi: JSON.stringify({ methods: { m: { argument: '', return: '', entry_point: 'one' } } }) })
+    ).transaction!.wait('byBlock', 30_000);
     const answer = await rest(devnet.url, `/v1/contract/${signer.getAddress()}/abi`);
     expect(answer.status).toBe(400);
-    expect(answer.body.error).toBe(`abi of contract ${signer.getAddress()} is not usable: ABI method m: expected an entry_point from 0 to 4294967295, got "one"`);
+    expect(answer.body.error).toBe(
+      `abi of contract ${signer.getAddress()} is not usable: ABI method m: expected an entry_point from 0 to 4294967295, got "one"`,
+    );
     expect((await rest(devnet.url, `/v1/contract/${tokenSigner.getAddress()}/abi`)).status).toBe(200);
   });
 
   it('puts the transfer in the history of every account its event impacts: sender and receiver', async () => {
     for (const account of [alice.address, bob.address, tokenSigner.getAddress()]) {
-      const { values } = await rpc(devnet.url, 'account_history.get_account_history', { address: account, limit: 50, ascending: true, irreversible: false });
-      expect((values ?? []).map((v: any) => v.trx?.transaction.id), account).toContain(transferId);
+      const { values } = await rpc(devnet.url, 'account_history.get_account_history', {
+        address: account,
+        limit: 50,
+        ascending: true,
+        irreversible: false,
+      });
+      expect(
+        (values ?? []).map((v: any) => v.trx?.transaction.id),
+        account,
+      ).toContain(transferId);
     }
   });
 });

@@ -21,20 +21,26 @@ const ABI = JSON.stringify({ methods: { get: { argument: '', return: '', entry_p
 async function upload(n: DevnetNode, index: number, abi: string): Promise<void> {
   const contract = key(index);
   const bytecode = await wat('(module (memory (export "memory") 1) (func (export "_start")))');
-  const tx = await koinTx(n, contract, 'transfer', {}, {
-    operations: [
-      {
-        upload_contract: {
-          contract_id: contract.addressBytes,
-          bytecode,
-          abi,
-          authorizes_call_contract: false,
-          authorizes_transaction_application: false,
-          authorizes_upload_contract: false,
+  const tx = await koinTx(
+    n,
+    contract,
+    'transfer',
+    {},
+    {
+      operations: [
+        {
+          upload_contract: {
+            contract_id: contract.addressBytes,
+            bytecode,
+            abi,
+            authorizes_call_contract: false,
+            authorizes_transaction_application: false,
+            authorizes_upload_contract: false,
+          },
         },
-      },
-    ],
-  });
+      ],
+    },
+  );
   await submit(n, tx);
   await n.call('devnet.produce_block', {});
 }
@@ -60,7 +66,10 @@ describe('the contract meta store', () => {
     for (const abi of [ABI, ABI.replace('"get"', '"put"')]) {
       const n = await node({ now: () => 1_700_000_000_000 });
       await upload(n, 0, abi);
-      const head = (await n.call('chain.get_head_info', {})) as { head_state_merkle_root: Uint8Array; head_topology: { id: Uint8Array } };
+      const head = (await n.call('chain.get_head_info', {})) as {
+        head_state_merkle_root: Uint8Array;
+        head_topology: { id: Uint8Array };
+      };
       roots.push(Array.from(head.head_state_merkle_root));
       expect(await metaOf(n, 0)).toEqual({ meta: { abi } });
     }
@@ -94,7 +103,14 @@ describe('the contract meta store', () => {
     const store = new AbiStore(new MemoryStore());
     const id = key(0).addressBytes;
     const op = (abi: string) => ({
-      upload_contract: { contract_id: id, bytecode: new Uint8Array(0), abi, authorizes_call_contract: false, authorizes_transaction_application: false, authorizes_upload_contract: false },
+      upload_contract: {
+        contract_id: id,
+        bytecode: new Uint8Array(0),
+        abi,
+        authorizes_call_contract: false,
+        authorizes_transaction_application: false,
+        authorizes_upload_contract: false,
+      },
     });
     const entry = (abi: string, reverted: boolean) => ({
       tx: { operations: [op(abi)] } as unknown as Transaction,

@@ -14,28 +14,54 @@ import { probeContract } from './vm/hostEnv.ts';
 
 const node = testNodes();
 
-async function run(n: DevnetNode, payer: DevKey, operations: Operation[], signers: DevKey[] = [payer]): Promise<TransactionReceipt> {
+async function run(
+  n: DevnetNode,
+  payer: DevKey,
+  operations: Operation[],
+  signers: DevKey[] = [payer],
+): Promise<TransactionReceipt> {
   const receipt = await submit(n, await koinTx(n, payer, 'transfer', {}, { operations, signers }));
   await n.produceBlock();
   return receipt;
 }
 
 /** Uploads a contract at `contract`'s address that calls KOIN transfer with `args` whenever it is called. */
-async function transferring(n: DevnetNode, contract: DevKey, args: { from: Uint8Array; to: Uint8Array; value: bigint }): Promise<Uint8Array> {
+async function transferring(
+  n: DevnetNode,
+  contract: DevKey,
+  args: { from: Uint8Array; to: Uint8Array; value: bigint },
+): Promise<Uint8Array> {
   const bytecode = await probeContract(
     SYSTEM_CALL_IDS.call,
-    encode('koinos.chain.call_arguments', { contract_id: addressFromString(n.koinAddress), entry_point: KOIN_METHODS.transfer.entryPoint, args: encodeKoinArgs('transfer', args) }),
+    encode('koinos.chain.call_arguments', {
+      contract_id: addressFromString(n.koinAddress),
+      entry_point: KOIN_METHODS.transfer.entryPoint,
+      args: encodeKoinArgs('transfer', args),
+    }),
   );
   const upload: Operation = {
-    upload_contract: { contract_id: contract.addressBytes, bytecode, abi: '', authorizes_call_contract: false, authorizes_transaction_application: false, authorizes_upload_contract: false },
+    upload_contract: {
+      contract_id: contract.addressBytes,
+      bytecode,
+      abi: '',
+      authorizes_call_contract: false,
+      authorizes_transaction_application: false,
+      authorizes_upload_contract: false,
+    },
   };
   expect((await run(n, key(0), [upload], [key(0), contract])).reverted ?? false).toBe(false);
   return contract.addressBytes;
 }
 
-const callOp = (contract_id: Uint8Array): Operation => ({ call_contract: { contract_id, entry_point: 0, args: new Uint8Array(0) } });
+const callOp = (contract_id: Uint8Array): Operation => ({
+  call_contract: { contract_id, entry_point: 0, args: new Uint8Array(0) },
+});
 
-async function read<N extends 'allowance' | 'get_allowances'>(n: DevnetNode, method: N, args: object): Promise<KoinResult<N>> {
+async function read<N extends 'allowance' | 'get_allowances'>(
+  n: DevnetNode,
+  method: N,
+  args: object,
+): Promise<KoinResult<N>> {
   const { result } = (await n.call('chain.read_contract', {
     contract_id: addressFromString(n.koinAddress),
     entry_point: KOIN_METHODS[method].entryPoint,
@@ -45,7 +71,14 @@ async function read<N extends 'allowance' | 'get_allowances'>(n: DevnetNode, met
 }
 
 const listed = async (n: DevnetNode, owner: DevKey) =>
-  (await read(n, 'get_allowances', { owner: owner.addressBytes, start: new Uint8Array(0), limit: 10, descending: false })).allowances ?? [];
+  (
+    await read(n, 'get_allowances', {
+      owner: owner.addressBytes,
+      start: new Uint8Array(0),
+      limit: 10,
+      descending: false,
+    })
+  ).allowances ?? [];
 
 describe('KOIN allowances spent by a contract', () => {
   it('removes an allowance spent exactly to zero, and keeps what is left of one partly spent', async () => {
@@ -55,7 +88,10 @@ describe('KOIN allowances spent by a contract', () => {
     const partly = await transferring(n, key(71), { from: alice.addressBytes, to: bob.addressBytes, value: 1n * KOIN });
     await submit(n, await koinTx(n, alice, 'approve', { owner: alice.addressBytes, spender: exact, value: 2n * KOIN }));
     await n.produceBlock();
-    await submit(n, await koinTx(n, alice, 'approve', { owner: alice.addressBytes, spender: partly, value: 3n * KOIN }));
+    await submit(
+      n,
+      await koinTx(n, alice, 'approve', { owner: alice.addressBytes, spender: partly, value: 3n * KOIN }),
+    );
     await n.produceBlock();
     expect((await listed(n, alice)).length).toBe(2);
 
@@ -64,7 +100,9 @@ describe('KOIN allowances spent by a contract', () => {
     expect(spent.events.map((e) => e.name)).toEqual(['token.transfer_event', 'token.transfer_event']);
     expect(await balanceOf(n, bob.addressBytes)).toBe(before + 3n * KOIN);
     // Not { spender: exact, value: 0 }: the object is gone.
-    expect((await listed(n, alice)).map((a) => [Buffer.from(a.spender).toString('hex'), a.value])).toEqual([[Buffer.from(partly).toString('hex'), 2n * KOIN]]);
+    expect((await listed(n, alice)).map((a) => [Buffer.from(a.spender).toString('hex'), a.value])).toEqual([
+      [Buffer.from(partly).toString('hex'), 2n * KOIN],
+    ]);
     expect((await read(n, 'allowance', { owner: alice.addressBytes, spender: exact })).value ?? 0n).toBe(0n);
 
     // With nothing left, the next spend is refused (the failure comes back to the contract as a code) and nothing moves.
@@ -83,4 +121,3 @@ describe('KOIN allowances spent by a contract', () => {
     expect(await listed(n, carol)).toEqual([]);
   });
 });
-

@@ -17,9 +17,19 @@ async function deploy(n: DevnetNode, keyIndex: number, bytecode: Uint8Array): Pr
   const contract = key(keyIndex);
   const payer = key(2);
   const upload: Operation = {
-    upload_contract: { contract_id: contract.addressBytes, bytecode, abi: '', authorizes_call_contract: false, authorizes_transaction_application: false, authorizes_upload_contract: false },
+    upload_contract: {
+      contract_id: contract.addressBytes,
+      bytecode,
+      abi: '',
+      authorizes_call_contract: false,
+      authorizes_transaction_application: false,
+      authorizes_upload_contract: false,
+    },
   };
-  expect((await submit(n, await koinTx(n, payer, 'transfer', {}, { operations: [upload], signers: [payer, contract] }))).reverted ?? false).toBe(false);
+  expect(
+    (await submit(n, await koinTx(n, payer, 'transfer', {}, { operations: [upload], signers: [payer, contract] })))
+      .reverted ?? false,
+  ).toBe(false);
   await n.produceBlock();
   return contract.addressBytes;
 }
@@ -31,7 +41,13 @@ async function storedBlock(n: DevnetNode, block: { id: Uint8Array; height: bigin
     num_blocks: 1,
     return_block: true,
     return_receipt: true,
-  })) as { block_items: { block_id: Uint8Array; block: { transactions: { id: Uint8Array }[] }; receipt: { transaction_receipts: TransactionReceipt[] } }[] };
+  })) as {
+    block_items: {
+      block_id: Uint8Array;
+      block: { transactions: { id: Uint8Array }[] };
+      receipt: { transaction_receipts: TransactionReceipt[] };
+    }[];
+  };
   return block_items[0]!;
 }
 
@@ -50,7 +66,13 @@ describe('the block contracts see is the block written', () => {
     await submit(n, spend);
     const starved = await transferTx(n, alice, bob, 1n, { rcLimit: 1000n * KOIN });
     await submit(n, starved);
-    const looks = await koinTx(n, carol, 'transfer', {}, { operations: [{ call_contract: { contract_id: probe, entry_point: 0, args: new Uint8Array(0) } }] });
+    const looks = await koinTx(
+      n,
+      carol,
+      'transfer',
+      {},
+      { operations: [{ call_contract: { contract_id: probe, entry_point: 0, args: new Uint8Array(0) } }] },
+    );
     await submit(n, looks);
 
     const block = await n.produceBlock();
@@ -66,14 +88,23 @@ describe('the block contracts see is the block written', () => {
 });
 
 describe('proposeBlock', () => {
-  const candidate = (idHex: string) => ({ idHex, receipt: { disk_storage_used: 0n, network_bandwidth_used: 0n, compute_bandwidth_used: 0n } });
+  const candidate = (idHex: string) => ({
+    idHex,
+    receipt: { disk_storage_used: 0n, network_bandwidth_used: 0n, compute_bandwidth_used: 0n },
+  });
 
   it('runs again without what failed, dropping failures and keeping those that wait, until a run applies whole', () => {
     const runs: string[][] = [];
     const proposal = proposeBlock([candidate('a'), candidate('b'), candidate('c'), candidate('d')], false, (chosen) => {
       const ids = chosen.map((c) => c.idHex);
       runs.push(ids);
-      if (ids.includes('b')) return { failed: [{ idHex: 'b', wait: false }, { idHex: 'd', wait: true }] };
+      if (ids.includes('b'))
+        return {
+          failed: [
+            { idHex: 'b', wait: false },
+            { idHex: 'd', wait: true },
+          ],
+        };
       if (ids.includes('c') && runs.length === 2) return { failed: [{ idHex: 'c', wait: false }] };
       return { applied: ids.join('') };
     });

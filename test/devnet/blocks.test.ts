@@ -89,7 +89,9 @@ describe('manual block production', () => {
     expect(receipt.transaction_receipts.map((r) => r.id)).toEqual([t1.id, t2.id]);
     expect(receipt.network_bandwidth_used).toBe(BigInt(encode('koinos.protocol.block', block2).length));
     expect(receipt.network_bandwidth_charged).toBe(receipt.network_bandwidth_used);
-    expect(receipt.compute_bandwidth_used).toBe(receipt.transaction_receipts.reduce((s, r) => s + r.compute_bandwidth_used, 0n));
+    expect(receipt.compute_bandwidth_used).toBe(
+      receipt.transaction_receipts.reduce((s, r) => s + r.compute_bandwidth_used, 0n),
+    );
     expect(receipt.state_delta_entries.length).toBeGreaterThanOrEqual(4);
     expect(receipt.events).toEqual([]);
   });
@@ -116,7 +118,10 @@ describe('manual block production', () => {
     for (let i = 0; i < 5; i++) await n.produceBlock();
     const head = await headInfo(n);
     expect(head.last_irreversible_block).toBe(3n);
-    const forks = (await n.call('chain.get_fork_heads', {})) as { last_irreversible_block: { height: bigint; id: Uint8Array }; fork_heads: { id: Uint8Array }[] };
+    const forks = (await n.call('chain.get_fork_heads', {})) as {
+      last_irreversible_block: { height: bigint; id: Uint8Array };
+      fork_heads: { id: Uint8Array }[];
+    };
     expect(forks.last_irreversible_block.height).toBe(3n);
     expect(forks.fork_heads[0]!.id).toEqual(head.head_topology.id);
     const [lib] = await blocksByHeight(n, 3n, 1);
@@ -128,47 +133,67 @@ describe('block and transaction stores', () => {
   it('finds blocks by id, with or without block and receipt, and answers an empty item for an unknown id', async () => {
     const n = await node();
     const { id } = await n.produceBlock();
-    const full = (await n.call('block_store.get_blocks_by_id', { block_ids: [id], return_block: true, return_receipt: true })) as {
+    const full = (await n.call('block_store.get_blocks_by_id', {
+      block_ids: [id],
+      return_block: true,
+      return_receipt: true,
+    })) as {
       block_items: BlockItem[];
     };
     expect(full.block_items[0]!.block!.id).toEqual(id);
     expect(full.block_items[0]!.receipt!.height).toBe(1n);
-    const bare = (await n.call('block_store.get_blocks_by_id', { block_ids: [id, new Uint8Array(34)] })) as { block_items: BlockItem[] };
+    const bare = (await n.call('block_store.get_blocks_by_id', { block_ids: [id, new Uint8Array(34)] })) as {
+      block_items: BlockItem[];
+    };
     expect(bare.block_items).toEqual([{ block_id: id, block_height: 1n }, {}]);
-    expect(await n.call('block_store.get_highest_block', {})).toEqual({ topology: { id, height: 1n, previous: expect.any(Uint8Array) } });
+    expect(await n.call('block_store.get_highest_block', {})).toEqual({
+      topology: { id, height: 1n, previous: expect.any(Uint8Array) },
+    });
   });
 
   it('enforces the block store limits', async () => {
     const n = await node();
     const { id } = await n.produceBlock();
-    await expect(n.call('block_store.get_blocks_by_height', { ancestor_start_height: 1n, num_blocks: 1 })).rejects.toMatchObject({
+    await expect(
+      n.call('block_store.get_blocks_by_height', { ancestor_start_height: 1n, num_blocks: 1 }),
+    ).rejects.toMatchObject({
       message: 'head_block_id is required',
     });
-    await expect(n.call('block_store.get_blocks_by_height', { head_block_id: id, ancestor_start_height: 0n, num_blocks: 1 })).rejects.toMatchObject({
+    await expect(
+      n.call('block_store.get_blocks_by_height', { head_block_id: id, ancestor_start_height: 0n, num_blocks: 1 }),
+    ).rejects.toMatchObject({
       message: 'ancestor_start_height must be greater than 0',
     });
-    await expect(n.call('block_store.get_blocks_by_height', { head_block_id: id, ancestor_start_height: 1n, num_blocks: 1001 })).rejects.toThrow(
-      /too many blocks/,
-    );
+    await expect(
+      n.call('block_store.get_blocks_by_height', { head_block_id: id, ancestor_start_height: 1n, num_blocks: 1001 }),
+    ).rejects.toThrow(/too many blocks/);
     await expect(
       n.call('block_store.get_blocks_by_id', { block_ids: Array.from({ length: 1001 }, () => id) }),
     ).rejects.toThrow(/too many blocks/);
     // Above the head: the block store's error (koilib crashes on an empty list), not an empty list.
-    await expect(blocksByHeight(n, 2n, 5, id)).rejects.toMatchObject({ name: 'WalletError', code: 'INVALID_ARGUMENT', message: 'Block height mismatch' });
+    await expect(blocksByHeight(n, 2n, 5, id)).rejects.toMatchObject({
+      name: 'WalletError',
+      code: 'INVALID_ARGUMENT',
+      message: 'Block height mismatch',
+    });
   });
 
   it('finds an included transaction with its containing block, and not a pending one', async () => {
     const n = await node();
     const tx = await transferTx(n, A, B, KOIN);
     await submit(n, tx);
-    const none = (await n.call('transaction_store.get_transactions_by_id', { transaction_ids: [tx.id] })) as { transactions: unknown[] };
+    const none = (await n.call('transaction_store.get_transactions_by_id', { transaction_ids: [tx.id] })) as {
+      transactions: unknown[];
+    };
     expect(none.transactions).toEqual([]);
     const { id } = await n.produceBlock();
     const found = (await n.call('transaction_store.get_transactions_by_id', { transaction_ids: [tx.id] })) as {
       transactions: { transaction: Transaction; containing_blocks: Uint8Array[] }[];
     };
     expect(found.transactions).toHaveLength(1);
-    expect(found.transactions[0]!.transaction).toEqual(decode('koinos.protocol.transaction', encode('koinos.protocol.transaction', tx)));
+    expect(found.transactions[0]!.transaction).toEqual(
+      decode('koinos.protocol.transaction', encode('koinos.protocol.transaction', tx)),
+    );
     expect(found.transactions[0]!.containing_blocks).toEqual([id]);
   });
 });

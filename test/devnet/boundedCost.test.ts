@@ -36,11 +36,17 @@ describe('bounded cost per request', () => {
   it('answers head_info quickly while megabyte-long base58, numbers and nested JSON arrive at once', async () => {
     const account = devnet.accounts[0]!.address;
     const tx = transferJson(devnet, 0, 1, 1n, 1n) as any;
-    const nested = (depth: number) => `{"jsonrpc":"2.0","id":1,"method":"chain.get_account_rc","params":{"account":${'['.repeat(depth)}${']'.repeat(depth)}}}`;
+    const nested = (depth: number) =>
+      `{"jsonrpc":"2.0","id":1,"method":"chain.get_account_rc","params":{"account":${'['.repeat(depth)}${']'.repeat(depth)}}}`;
     // The bodies are built before the measurement starts: only the node's work is measured, not the client's.
     const bodies = [
       body('chain.get_account_rc', (f) => ({ account: f }), 'z'),
-      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'chain.get_account_nonce', params: { account: 'z'.repeat(40_000) } }),
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'chain.get_account_nonce',
+        params: { account: 'z'.repeat(40_000) },
+      }),
       body('chain.read_contract', (f) => ({ contract_id: f, entry_point: 1 }), 'z'),
       body('chain.submit_transaction', (f) => ({ transaction: { ...tx, header: { ...tx.header, payer: f } } }), 'z'),
       body('chain.submit_transaction', (f) => ({ transaction: { ...tx, header: { ...tx.header, rc_limit: f } } }), '9'),
@@ -54,7 +60,8 @@ describe('bounded cost per request', () => {
       () => rest(url, `/v1/account/${account}/balance/${'z'.repeat(12_000)}`),
       () => rest(url, `/v1/account/${account}/history?limit=${'9'.repeat(12_000)}`),
       () => rest(url, `/v1/block/${'9'.repeat(12_000)}`),
-      () => rest(url, '/v1/decode/operations', { method: 'POST', body: `${'['.repeat(500_000)}${']'.repeat(500_000)}` }),
+      () =>
+        rest(url, '/v1/decode/operations', { method: 'POST', body: `${'['.repeat(500_000)}${']'.repeat(500_000)}` }),
     ];
 
     const loop = monitorEventLoopDelay({ resolution: 5 });
@@ -78,16 +85,24 @@ describe('bounded cost per request', () => {
 
     // Every attack was answered with an error (nothing crashed, nothing hung), the nested JSON before it was parsed.
     for (const answer of answers as { status: number; body: any }[]) {
-      expect(answer.status === 400 || answer.body?.error !== undefined, JSON.stringify(answer).slice(0, 300)).toBe(true);
+      expect(answer.status === 400 || answer.body?.error !== undefined, JSON.stringify(answer).slice(0, 300)).toBe(
+        true,
+      );
     }
     for (const answer of answers.slice(bodies.length - 3, bodies.length) as { body: any }[]) {
-      expect(answer.body.error).toEqual({ code: -32700, message: 'Unable to parse request', data: 'expected JSON nested at most 64 levels deep, got deeper' });
+      expect(answer.body.error).toEqual({
+        code: -32700,
+        message: 'Unable to parse request',
+        data: 'expected JSON nested at most 64 levels deep, got deeper',
+      });
     }
     const stallMs = loop.max / 1e6;
     const slowest = Math.max(...latencies);
     expect(latencies.length).toBeGreaterThan(0);
     expect(stallMs, `longest event-loop stall ${stallMs.toFixed(1)} ms`).toBeLessThan(MAX_STALL_MS);
     expect(slowest, `slowest head_info ${slowest.toFixed(1)} ms`).toBeLessThan(3 * MAX_STALL_MS);
-    console.log(`bounded cost: CPU ${cpuMs.toFixed(0)} ms, longest stall ${stallMs.toFixed(1)} ms, slowest head_info ${slowest.toFixed(1)} ms over ${latencies.length} calls`);
+    console.log(
+      `bounded cost: CPU ${cpuMs.toFixed(0)} ms, longest stall ${stallMs.toFixed(1)} ms, slowest head_info ${slowest.toFixed(1)} ms over ${latencies.length} calls`,
+    );
   });
 });

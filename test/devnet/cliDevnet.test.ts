@@ -13,7 +13,8 @@ import { runCli } from '../helpers/cli.ts';
 const running: DevnetProcess[] = [];
 
 afterEach(async () => {
-  for (const p of running.splice(0)) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
+  for (const p of running.splice(0))
+    if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
 });
 
 async function start(args: string[], env: Record<string, string> = {}): Promise<DevnetProcess> {
@@ -22,9 +23,12 @@ async function start(args: string[], env: Record<string, string> = {}): Promise<
   return p;
 }
 
-
 /** Asserts a failed run: the exit code, and exactly one stderr line without a stack trace. */
-function expectOneLineError(r: { code: number | null; stdout: string; stderr: string }, code: number, message: RegExp): void {
+function expectOneLineError(
+  r: { code: number | null; stdout: string; stderr: string },
+  code: number,
+  message: RegExp,
+): void {
   expect(r.code, r.stderr).toBe(code);
   expect(r.stdout).toBe('');
   const lines = r.stderr.split('\n').filter((l) => l !== '');
@@ -47,7 +51,9 @@ describe('koinos-wallet devnet', () => {
     expect(await rpc(info.url, 'chain.get_chain_id')).toEqual({ chain_id: info.chain_id });
     const byName = await rest(info.url, `/v1/account/${info.accounts[0]!.address}/balance/koin`);
     expect(byName.status).toBe(200);
-    expect(await rest(info.url, `/v1/account/${info.accounts[0]!.address}/balance/${info.koin_address}`)).toEqual(byName);
+    expect(await rest(info.url, `/v1/account/${info.accounts[0]!.address}/balance/${info.koin_address}`)).toEqual(
+      byName,
+    );
 
     await waitForOutput(p, /Press Ctrl-C to stop/);
     const text = p.stdout();
@@ -136,9 +142,15 @@ describe('koinos-wallet devnet API key', () => {
 
   /** The devnet answers REST only with this key, and JSON-RPC likewise. */
   async function expectKeyRequired(p: DevnetProcess, key: string): Promise<void> {
-    expect(await rest(p.info.url, '/v1/chain/id')).toEqual({ status: 401, body: { error: 'a valid API key is required: header "X-API-KEY"' } });
+    expect(await rest(p.info.url, '/v1/chain/id')).toEqual({
+      status: 401,
+      body: { error: 'a valid API key is required: header "X-API-KEY"' },
+    });
     expect((await rest(p.info.url, '/v1/chain/id', { headers: { 'X-API-KEY': `${key}x` } })).status).toBe(401);
-    expect(await rest(p.info.url, '/v1/chain/id', { headers: { 'X-API-KEY': key } })).toEqual({ status: 200, body: { value: p.info.chain_id } });
+    expect(await rest(p.info.url, '/v1/chain/id', { headers: { 'X-API-KEY': key } })).toEqual({
+      status: 200,
+      body: { value: p.info.chain_id },
+    });
     const rpcAnswer = await fetch(`${p.info.jsonrpc}?apikey=${encodeURIComponent(key)}`, {
       method: 'POST',
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'chain.get_chain_id' }),
@@ -175,9 +187,13 @@ describe('koinos-wallet devnet API key', () => {
   it('prefers --api-key-file over KOINOS_DEVNET_API_KEY', async () => {
     const file = join(await tempDir('koinos-devnet-cli-'), 'api-key');
     await writeFile(file, KEY);
-    const p = await start(['--port', '0', '--manual', '--api-key-file', file], { KOINOS_DEVNET_API_KEY: 'the-environment-key' });
+    const p = await start(['--port', '0', '--manual', '--api-key-file', file], {
+      KOINOS_DEVNET_API_KEY: 'the-environment-key',
+    });
     await expectKeyRequired(p, KEY);
-    expect((await rest(p.info.url, '/v1/chain/id', { headers: { 'X-API-KEY': 'the-environment-key' } })).status).toBe(401);
+    expect((await rest(p.info.url, '/v1/chain/id', { headers: { 'X-API-KEY': 'the-environment-key' } })).status).toBe(
+      401,
+    );
     await stop(p);
   });
 
@@ -185,9 +201,14 @@ describe('koinos-wallet devnet API key', () => {
     const p = await start(['--port', '0', '--manual', '--api-key', KEY]);
     await expectKeyRequired(p, KEY);
     await stop(p);
-    const lines = p.stderr().split('\n').filter((l) => l !== '');
+    const lines = p
+      .stderr()
+      .split('\n')
+      .filter((l) => l !== '');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^koinos-wallet: warning: --api-key puts the key on the command line, where other users of this machine can read it \(ps\)/);
+    expect(lines[0]).toMatch(
+      /^koinos-wallet: warning: --api-key puts the key on the command line, where other users of this machine can read it \(ps\)/,
+    );
     expect(lines[0]).toMatch(/prefer --api-key-file FILE or the KOINOS_DEVNET_API_KEY environment variable$/);
     expect(lines[0]).not.toContain(KEY);
   });
@@ -201,11 +222,26 @@ describe('koinos-wallet devnet API key', () => {
     await writeFile(withKey, KEY);
     const cases: [string[], Record<string, string>, number, RegExp][] = [
       [['--api-key-file', empty], {}, 1, /^koinos-wallet: expected an API key, got nothing in file ".*empty"$/],
-      [['--api-key-file', missing], {}, 1, /^koinos-wallet: cannot read an API key from file ".*missing": no such file$/],
+      [
+        ['--api-key-file', missing],
+        {},
+        1,
+        /^koinos-wallet: cannot read an API key from file ".*missing": no such file$/,
+      ],
       [['--api-key-file', dir], {}, 1, /cannot read an API key from file .*: it is a directory$/],
       [['--api-key-file='], {}, 2, /option --api-key-file of "devnet" expects a file name, got an empty string/],
-      [[], { KOINOS_DEVNET_API_KEY: '  ' }, 1, /^koinos-wallet: environment variable KOINOS_DEVNET_API_KEY is set but empty: give it a key, or unset it to run without one$/],
-      [['--api-key', KEY, '--api-key-file', withKey], {}, 2, /options --api-key and --api-key-file of "devnet" exclude each other/],
+      [
+        [],
+        { KOINOS_DEVNET_API_KEY: '  ' },
+        1,
+        /^koinos-wallet: environment variable KOINOS_DEVNET_API_KEY is set but empty: give it a key, or unset it to run without one$/,
+      ],
+      [
+        ['--api-key', KEY, '--api-key-file', withKey],
+        {},
+        2,
+        /options --api-key and --api-key-file of "devnet" exclude each other/,
+      ],
     ];
     // In process when the environment is the runner's own (the command reads it from the process), else as a process.
     for (const [args, env, code, message] of cases) {

@@ -20,13 +20,23 @@ const running: DevnetProcess[] = [];
 let dir: string | undefined;
 
 afterEach(async () => {
-  for (const p of running.splice(0)) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
+  for (const p of running.splice(0))
+    if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
   if (dir) await rm(dir, { recursive: true, force: true });
   dir = undefined;
 });
 
 async function start(dataDir: string): Promise<DevnetProcess> {
-  const p = await spawnDevnet(['--port', '0', '--block-time', '0', '--accounts', String(SENDERS), '--data-dir', dataDir]);
+  const p = await spawnDevnet([
+    '--port',
+    '0',
+    '--block-time',
+    '0',
+    '--accounts',
+    String(SENDERS),
+    '--data-dir',
+    dataDir,
+  ]);
   running.push(p);
   return p;
 }
@@ -41,7 +51,10 @@ interface Seen {
 /** Raw JSON-RPC call that reports failure instead of failing the test (the process may die under it). */
 async function tryRpc(url: string, method: string, params: unknown): Promise<any> {
   try {
-    const response = await fetch(`${url}/jsonrpc`, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+    const response = await fetch(`${url}/jsonrpc`, {
+      method: 'POST',
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    });
     const body = (await response.json()) as { result?: unknown };
     return body.result;
   } catch {
@@ -104,7 +117,8 @@ async function burstAndKill(p: DevnetProcess, seen: Seen[]): Promise<{ maxHeight
         }
       }
       const head = await tryRpc(url, 'chain.get_head_info', {});
-      if (head?.head_topology?.height) maxHeight = BigInt(head.head_topology.height) > maxHeight ? BigInt(head.head_topology.height) : maxHeight;
+      if (head?.head_topology?.height)
+        maxHeight = BigInt(head.head_topology.height) > maxHeight ? BigInt(head.head_topology.height) : maxHeight;
       if (seen.length >= goal) {
         // Pull the plug while the senders are mid-request.
         p.child.kill('SIGKILL');
@@ -113,7 +127,9 @@ async function burstAndKill(p: DevnetProcess, seen: Seen[]): Promise<{ maxHeight
       if (p.child.exitCode !== null || p.child.signalCode !== null) alive = false;
       if (alive && (sendersLeft === 0 || Date.now() > deadline)) {
         p.child.kill('SIGKILL');
-        throw new Error(`only ${seen.length} of ${goal} transfers were seen included before the senders stopped; stderr: ${p.stderr()}`);
+        throw new Error(
+          `only ${seen.length} of ${goal} transfers were seen included before the senders stopped; stderr: ${p.stderr()}`,
+        );
       }
     }
   };
@@ -125,26 +141,43 @@ async function burstAndKill(p: DevnetProcess, seen: Seen[]): Promise<{ maxHeight
 }
 
 async function totalSupply(url: string, koinAddress: string): Promise<bigint> {
-  const { result } = await rpc(url, 'chain.read_contract', { contract_id: koinAddress, entry_point: KOIN_METHODS.total_supply.entryPoint, args: '' });
+  const { result } = await rpc(url, 'chain.read_contract', {
+    contract_id: koinAddress,
+    entry_point: KOIN_METHODS.total_supply.entryPoint,
+    args: '',
+  });
   return decodeKoinResult('total_supply', result ? fromBase64(result) : new Uint8Array(0)).value;
 }
 
 /** Checks the restarted chain against everything the client saw before the kill. */
-async function expectConsistent(info: DevnetInfo, before: DevnetInfo, seen: Seen[], maxHeight: bigint, initial: bigint[], supply: bigint): Promise<void> {
+async function expectConsistent(
+  info: DevnetInfo,
+  before: DevnetInfo,
+  seen: Seen[],
+  maxHeight: bigint,
+  initial: bigint[],
+  supply: bigint,
+): Promise<void> {
   const url = info.url;
   expect(info.chain_id).toBe(before.chain_id);
   const head = (await rpc(url, 'chain.get_head_info')).head_topology;
   expect(BigInt(head.height)).toBeGreaterThanOrEqual(maxHeight);
 
   // Every transaction seen included is still stored, in the same block, and that block is on the chain.
-  const { transactions } = await rpc(url, 'transaction_store.get_transactions_by_id', { transaction_ids: seen.map((s) => s.id) });
+  const { transactions } = await rpc(url, 'transaction_store.get_transactions_by_id', {
+    transaction_ids: seen.map((s) => s.id),
+  });
   expect(transactions).toHaveLength(seen.length);
   seen.forEach((s, i) => {
     expect(transactions[i].transaction.id).toBe(s.id);
     expect(transactions[i].containing_blocks).toContain(s.block);
   });
   const blocks = [...new Set(seen.map((s) => s.block))];
-  const { block_items: items } = await rpc(url, 'block_store.get_blocks_by_id', { block_ids: blocks, return_block: true, return_receipt: false });
+  const { block_items: items } = await rpc(url, 'block_store.get_blocks_by_id', {
+    block_ids: blocks,
+    return_block: true,
+    return_receipt: false,
+  });
   expect(items).toHaveLength(blocks.length);
   for (const item of items) {
     const onChain = await rpc(url, 'block_store.get_blocks_by_height', {
@@ -181,12 +214,16 @@ describe('devnet persistence', () => {
     dir = await mkdtemp(join(tmpdir(), 'koinos-devnet-kill-'));
     const first = await start(dir);
     const initial: bigint[] = [];
-    for (const account of first.info.accounts) initial.push(await koinBalance(first.info.url, first.info.koin_address, account.address));
+    for (const account of first.info.accounts)
+      initial.push(await koinBalance(first.info.url, first.info.koin_address, account.address));
     // The rest of the supply is the genesis key's (the signer of every block).
     const { block_id: firstBlock } = await rpc(first.info.url, 'devnet.produce_block', {});
-    const genesis = (await rest(first.info.url, `/v1/block/${firstBlock}?return_receipt=false`)).body.block.header.signer as string;
+    const genesis = (await rest(first.info.url, `/v1/block/${firstBlock}?return_receipt=false`)).body.block.header
+      .signer as string;
     const supply = await totalSupply(first.info.url, first.info.koin_address);
-    expect(supply).toBe(initial.reduce((a, b) => a + b, 0n) + (await koinBalance(first.info.url, first.info.koin_address, genesis)));
+    expect(supply).toBe(
+      initial.reduce((a, b) => a + b, 0n) + (await koinBalance(first.info.url, first.info.koin_address, genesis)),
+    );
 
     const seen: Seen[] = [];
     let { maxHeight } = await burstAndKill(first, seen);

@@ -25,7 +25,8 @@ describe('the compute table', () => {
   });
 
   it('charges the native path every registry entry at the registry value; only the native contracts add their own work', () => {
-    for (const [name, compute] of Object.entries(COMPUTE_REGISTRY)) expect([name, COMPUTE[name as keyof typeof COMPUTE]]).toEqual([name, compute]);
+    for (const [name, compute] of Object.entries(COMPUTE_REGISTRY))
+      expect([name, COMPUTE[name as keyof typeof COMPUTE]]).toEqual([name, compute]);
     const extra = Object.keys(COMPUTE).filter((name) => !(name in COMPUTE_REGISTRY));
     expect(extra.sort()).toEqual(Object.keys(NATIVE_CONTRACT_COMPUTE).sort());
     expect(extra.every((name) => name.startsWith('koin_'))).toBe(true);
@@ -33,7 +34,11 @@ describe('the compute table', () => {
 
   it("writes mainnet's registry into the genesis, without the devnet's native-contract entries", () => {
     const genesis = buildGenesis({ seed: 'compute table', salt: new Uint8Array(0), accounts: 1, initialBalance: 1n });
-    const entry = genesis.entries.find((e) => e.key.length === OBJECT_KEYS.computeBandwidthRegistry.length && e.key.every((b, i) => b === OBJECT_KEYS.computeBandwidthRegistry[i]));
+    const entry = genesis.entries.find(
+      (e) =>
+        e.key.length === OBJECT_KEYS.computeBandwidthRegistry.length &&
+        e.key.every((b, i) => b === OBJECT_KEYS.computeBandwidthRegistry[i]),
+    );
     const registry = decode('koinos.chain.compute_bandwidth_registry', entry!.value);
     expect(Object.fromEntries(registry.entries.map((e) => [e.name, Number(e.compute)]))).toEqual(COMPUTE_REGISTRY);
   });
@@ -56,7 +61,13 @@ describe('the compute table', () => {
     // In the VM: a contract asks check_authority for b on a transaction signed by a then b.
     const env = testEnv({ transaction: signedTransaction('compute table', 0, 1) });
     const ctx = new ExecutionContext(env);
-    ctx.pushFrame({ contractId: devKey(20).addressBytes, privilege: PRIVILEGE.user, args: new Uint8Array(0), entryPoint: 0, sid: 0 });
+    ctx.pushFrame({
+      contractId: devKey(20).addressBytes,
+      privilege: PRIVILEGE.user,
+      args: new Uint8Array(0),
+      entryPoint: 0,
+      sid: 0,
+    });
     const args = encode('koinos.chain.check_authority_arguments', { type: 0, account: b.addressBytes });
     const ret = new Uint8Array(64);
     const result = invokeSystemCall(ctx, SYSTEM_CALL_IDS.check_authority, ret, args);

@@ -52,7 +52,10 @@ describe('signature recovery budget', () => {
     const byC = (await transferTx(n, A, B, KOIN, { signers: [C] })).signatures[0]!;
     const tx = await transferTx(n, A, B, KOIN);
     recoveries.count = 0;
-    const receipt = await submit(n, { ...tx, signatures: [...Array.from({ length: 40 }, () => byC), tx.signatures[0]!] });
+    const receipt = await submit(n, {
+      ...tx,
+      signatures: [...Array.from({ length: 40 }, () => byC), tx.signatures[0]!],
+    });
     expect(receipt.reverted).toBe(false);
     expect(recoveries.count).toBe(41);
   });
@@ -65,7 +68,9 @@ describe('signature recovery budget', () => {
     recoveries.count = 0;
     const e = await rejection(submit(n, many));
     expect(e.code).toBe(-1);
-    expect(e.message).toBe(`transaction has ${MAX_TRANSACTION_SIGNATURES + 1} signatures, the devnet checks at most ${MAX_TRANSACTION_SIGNATURES}`);
+    expect(e.message).toBe(
+      `transaction has ${MAX_TRANSACTION_SIGNATURES + 1} signatures, the devnet checks at most ${MAX_TRANSACTION_SIGNATURES}`,
+    );
     expect(recoveries.count).toBe(0);
     expect(await snapshot(n, [A, B])).toEqual(before);
     // at the limit it is accepted: the payer's signature comes first

@@ -45,9 +45,16 @@ describe('developer methods on a data directory', () => {
     await n.revert(id);
     await n.close();
     n = await open(dir);
-    expect(((await n.call('chain.get_head_info', {})) as { head_topology: { height: bigint } }).head_topology.height).toBe(1n);
+    expect(
+      ((await n.call('chain.get_head_info', {})) as { head_topology: { height: bigint } }).head_topology.height,
+    ).toBe(1n);
     expect(await balanceOf(n, B.addressBytes)).toBe(1_000_000n * KOIN);
-    const { values } = (await n.call('account_history.get_account_history', { address: B.addressBytes, limit: 10n, ascending: true, irreversible: false })) as {
+    const { values } = (await n.call('account_history.get_account_history', {
+      address: B.addressBytes,
+      limit: 10n,
+      ascending: true,
+      irreversible: false,
+    })) as {
       values: unknown[];
     };
     expect(values).toEqual([]);
@@ -77,9 +84,13 @@ describe('developer methods on a data directory', () => {
     const n = await open(dir);
     await expect(n.produceBlocks(0)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     await expect(n.advanceTime(0)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
-    await expect(n.createToken({ name: '', symbol: 'T', owner: A.addressBytes })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(n.createToken({ name: '', symbol: 'T', owner: A.addressBytes })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
     await expect(n.revert(42n)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
-    expect(((await n.call('chain.get_head_info', {})) as { head_topology: { height?: bigint } }).head_topology.height ?? 0n).toBe(0n);
+    expect(
+      ((await n.call('chain.get_head_info', {})) as { head_topology: { height?: bigint } }).head_topology.height ?? 0n,
+    ).toBe(0n);
   });
 });
 
@@ -107,7 +118,10 @@ describe('allowances spent by a contract caller (Koin.ts _check_authority)', () 
   const allowance = (view: StateView) =>
     decode(
       TOKEN_METHODS.allowance.resultType,
-      call({ ...ctx(view, new Uint8Array(0), undefined), readOnly: true }, 'allowance', { owner, spender: spenderContract }),
+      call({ ...ctx(view, new Uint8Array(0), undefined), readOnly: true }, 'allowance', {
+        owner,
+        spender: spenderContract,
+      }),
     ).value;
 
   it('lets the approved caller transfer up to the allowance, reducing it, and removes it when used up', () => {
@@ -118,9 +132,9 @@ describe('allowances spent by a contract caller (Koin.ts _check_authority)', () 
     // the caller is the approved contract; nobody signed for the owner
     call(ctx(view, spenderContract, undefined), 'transfer', { from: owner, to: B.addressBytes, value: 20n });
     expect(allowance(view)).toBe(10n);
-    expect(() => call(ctx(view, spenderContract, undefined), 'transfer', { from: owner, to: B.addressBytes, value: 11n })).toThrow(
-      "account 'from' has not authorized transfer",
-    );
+    expect(() =>
+      call(ctx(view, spenderContract, undefined), 'transfer', { from: owner, to: B.addressBytes, value: 11n }),
+    ).toThrow("account 'from' has not authorized transfer");
     call(ctx(view, spenderContract, undefined), 'transfer', { from: owner, to: B.addressBytes, value: 10n });
     expect(allowance(view)).toBe(0n);
     expect(token.balanceOf(token.record(view, B.addressBytes))).toBe(30n);
@@ -130,8 +144,8 @@ describe('allowances spent by a contract caller (Koin.ts _check_authority)', () 
     const view = new StateView(new BaseState());
     token.setBalance(view, owner, 100n, 1n, 1n);
     call(ctx(view, new Uint8Array(0), owner), 'approve', { owner, spender: B.addressBytes, value: 30n });
-    expect(() => call(ctx(view, new Uint8Array(0), B.addressBytes), 'transfer', { from: owner, to: B.addressBytes, value: 5n })).toThrow(
-      "account 'from' has not authorized transfer",
-    );
+    expect(() =>
+      call(ctx(view, new Uint8Array(0), B.addressBytes), 'transfer', { from: owner, to: B.addressBytes, value: 5n }),
+    ).toThrow("account 'from' has not authorized transfer");
   });
 });

@@ -34,7 +34,10 @@ export interface DevnetProcess {
 }
 
 /** Starts `koinos-wallet devnet ...args` and resolves once it has printed its JSON line (or rejects with its stderr). */
-export function spawnDevnet(args: string[], { timeoutMs = 30_000, env = {} }: { timeoutMs?: number; env?: DevnetEnv } = {}): Promise<DevnetProcess> {
+export function spawnDevnet(
+  args: string[],
+  { timeoutMs = 30_000, env = {} }: { timeoutMs?: number; env?: DevnetEnv } = {},
+): Promise<DevnetProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src-main/cli/main.ts', 'devnet', ...args], {
     cwd: ROOT,
     env: childEnv(env),

@@ -44,7 +44,12 @@ describe('development keys', () => {
 describe('chain ID', () => {
   it('is the sha256 multihash of the serialized genesis data', async () => {
     const n = await node();
-    const genesis = buildGenesis({ seed: 'koinos-devnet', salt: new Uint8Array(), accounts: 10, initialBalance: 1_000_000n * KOIN });
+    const genesis = buildGenesis({
+      seed: 'koinos-devnet',
+      salt: new Uint8Array(),
+      accounts: 10,
+      initialBalance: 1_000_000n * KOIN,
+    });
     expect(n.chainId).toEqual(chainIdFromGenesis({ entries: genesis.entries }));
     const { chain_id } = (await n.call('chain.get_chain_id', {})) as { chain_id: Uint8Array };
     expect(chain_id).toEqual(n.chainId);
@@ -73,7 +78,9 @@ describe('genesis state', () => {
     const genesis = buildGenesis({ seed: 's', salt: new Uint8Array(), accounts: 1, initialBalance: 5n });
     const byKey = (k: Uint8Array) => genesis.entries.find((e) => Buffer.from(e.key).equals(Buffer.from(k)));
     expect(byKey(OBJECT_KEYS.genesisKey)!.value).toEqual(devKey(GENESIS_KEY_INDEX).addressBytes);
-    expect(decode('koinos.chain.resource_limit_data', byKey(OBJECT_KEYS.resourceLimitData)!.value)).toEqual(RESOURCE_LIMITS);
+    expect(decode('koinos.chain.resource_limit_data', byKey(OBJECT_KEYS.resourceLimitData)!.value)).toEqual(
+      RESOURCE_LIMITS,
+    );
     expect(byKey(OBJECT_KEYS.blockHashCode)!.value).toEqual(Uint8Array.of(0x12));
     expect(decode('koinos.devnet.genesis_seed', byKey(OBJECT_KEYS.devnetSeed)!.value)).toMatchObject({ seed: 's' });
     expect(genesis.entries[0]!.space).toEqual({ system: true, zone: new Uint8Array(), id: 0 });
@@ -87,7 +94,9 @@ describe('genesis state', () => {
       expect(await manaOf(n, address)).toBe(1234n * KOIN);
       expect(await nonceOf(n, address)).toBe(0n);
     }
-    const { nonce } = (await n.call('chain.get_account_nonce', { account: addressFromString(n.accounts[0]!.address) })) as { nonce: Uint8Array };
+    const { nonce } = (await n.call('chain.get_account_nonce', {
+      account: addressFromString(n.accounts[0]!.address),
+    })) as { nonce: Uint8Array };
     expect(nonce).toEqual(Uint8Array.of(0x28, 0x00));
   });
 
@@ -129,16 +138,24 @@ describe('KOIN', () => {
       }),
     ).rejects.toMatchObject({ message: 'no record found for the name: nothing', code: -1 });
     // controller.cpp runs any system call by name: get_head_info answers the head.
-    const head = (await n.call('chain.invoke_system_call', { name: 'get_head_info', args: new Uint8Array() })) as { value: Uint8Array };
+    const head = (await n.call('chain.invoke_system_call', { name: 'get_head_info', args: new Uint8Array() })) as {
+      value: Uint8Array;
+    };
     const { head_topology } = (await n.call('chain.get_head_info', {})) as { head_topology: { id: Uint8Array } };
     expect(decode('koinos.chain.get_head_info_result', head.value).value?.head_topology?.id).toEqual(head_topology.id);
-    await expect(n.call('chain.invoke_system_call', { name: 'no_such_call', args: new Uint8Array() })).rejects.toMatchObject({ code: -103 });
+    await expect(
+      n.call('chain.invoke_system_call', { name: 'no_such_call', args: new Uint8Array() }),
+    ).rejects.toMatchObject({ code: -103 });
   });
 
   it('reads name, symbol, decimals, get_info and total_supply', async () => {
     const n = await node({ accounts: 4, initialBalance: 10n * KOIN });
     const read = async (m: 'name' | 'symbol' | 'decimals' | 'get_info' | 'total_supply') => {
-      const { result } = (await n.call('chain.read_contract', { contract_id: KOIN_ADDRESS, entry_point: KOIN_METHODS[m].entryPoint, args: new Uint8Array() })) as {
+      const { result } = (await n.call('chain.read_contract', {
+        contract_id: KOIN_ADDRESS,
+        entry_point: KOIN_METHODS[m].entryPoint,
+        args: new Uint8Array(),
+      })) as {
         result: Uint8Array;
       };
       return decodeKoinResult(m, result);
@@ -154,10 +171,18 @@ describe('KOIN', () => {
   it('rejects a read of another contract and a write method in read_contract', async () => {
     const n = await node();
     await expect(
-      n.call('chain.read_contract', { contract_id: devKey(3).addressBytes, entry_point: KOIN_METHODS.name.entryPoint, args: new Uint8Array() }),
+      n.call('chain.read_contract', {
+        contract_id: devKey(3).addressBytes,
+        entry_point: KOIN_METHODS.name.entryPoint,
+        args: new Uint8Array(),
+      }),
     ).rejects.toMatchObject({ code: 102, message: 'contract does not exist' });
     await expect(
-      n.call('chain.read_contract', { contract_id: KOIN_ADDRESS, entry_point: KOIN_METHODS.transfer.entryPoint, args: new Uint8Array() }),
+      n.call('chain.read_contract', {
+        contract_id: KOIN_ADDRESS,
+        entry_point: KOIN_METHODS.transfer.entryPoint,
+        args: new Uint8Array(),
+      }),
     ).rejects.toMatchObject({ code: 108 });
   });
 
@@ -173,11 +198,18 @@ describe('service', () => {
     expect(n.methods).toContain('chain.submit_transaction');
     expect(n.methods).toContain('account_history.get_account_history');
     // @ts-expect-error a method the node does not have, as a client may send it
-    await expect(n.call('chain.no_such_method', {})).rejects.toMatchObject({ name: 'WalletError', code: 'INVALID_ARGUMENT', message: 'unknown method' });
+    await expect(n.call('chain.no_such_method', {})).rejects.toMatchObject({
+      name: 'WalletError',
+      code: 'INVALID_ARGUMENT',
+      message: 'unknown method',
+    });
   });
 
   it('rejects block submission with a clear error', async () => {
     const n = await node();
-    await expect(n.call('chain.submit_block', {})).rejects.toMatchObject({ code: -1, message: expect.stringContaining('not supported by the devnet') });
+    await expect(n.call('chain.submit_block', {})).rejects.toMatchObject({
+      code: -1,
+      message: expect.stringContaining('not supported by the devnet'),
+    });
   });
 });

@@ -56,7 +56,13 @@ export async function nextNonce(node: DevnetNode, account: Uint8Array): Promise<
 }
 
 /** A signed transaction calling KOIN `method` with `args`, paid and signed by `from` unless told otherwise. */
-export async function koinTx(node: DevnetNode, from: DevKey, method: KoinMethodName, args: object, options: TxOptions = {}): Promise<Transaction> {
+export async function koinTx(
+  node: DevnetNode,
+  from: DevKey,
+  method: KoinMethodName,
+  args: object,
+  options: TxOptions = {},
+): Promise<Transaction> {
   const payer = options.payer ?? from;
   const nonceAccount = options.payee && options.payee.length > 0 ? options.payee : payer.addressBytes;
   const nonce = options.nonce ?? (await nextNonce(node, nonceAccount));
@@ -76,16 +82,29 @@ export async function koinTx(node: DevnetNode, from: DevKey, method: KoinMethodN
   // Signed without the library's checks before signing (signTransaction refuses a transfer to a malformed address):
   // these tests give the node whatever a client could send, malformed arguments included.
   tx = prepareTransaction(tx);
-  for (const signer of options.signers ?? [payer]) tx = { ...tx, signatures: [...tx.signatures, signDigest(digestOfMultihash(tx.id), signer.privateKey)] };
+  for (const signer of options.signers ?? [payer])
+    tx = { ...tx, signatures: [...tx.signatures, signDigest(digestOfMultihash(tx.id), signer.privateKey)] };
   return tx;
 }
 
-export function transferTx(node: DevnetNode, from: DevKey, to: DevKey, value: bigint, options: TxOptions = {}): Promise<Transaction> {
+export function transferTx(
+  node: DevnetNode,
+  from: DevKey,
+  to: DevKey,
+  value: bigint,
+  options: TxOptions = {},
+): Promise<Transaction> {
   return koinTx(node, from, 'transfer', { from: from.addressBytes, to: to.addressBytes, value }, options);
 }
 
-export async function submit(node: DevnetNode, transaction: Transaction, broadcast = true): Promise<TransactionReceipt> {
-  const { receipt } = (await node.call('chain.submit_transaction', { transaction, broadcast })) as { receipt: TransactionReceipt };
+export async function submit(
+  node: DevnetNode,
+  transaction: Transaction,
+  broadcast = true,
+): Promise<TransactionReceipt> {
+  const { receipt } = (await node.call('chain.submit_transaction', { transaction, broadcast })) as {
+    receipt: TransactionReceipt;
+  };
   return receipt;
 }
 
@@ -108,7 +127,9 @@ export async function nonceOf(node: DevnetNode, account: Uint8Array): Promise<bi
 }
 
 export async function pendingCount(node: DevnetNode): Promise<number> {
-  const { pending_transactions } = (await node.call('mempool.get_pending_transactions', { limit: 2000n })) as { pending_transactions: unknown[] };
+  const { pending_transactions } = (await node.call('mempool.get_pending_transactions', { limit: 2000n })) as {
+    pending_transactions: unknown[];
+  };
   return pending_transactions.length;
 }
 
@@ -116,15 +137,23 @@ export async function pendingCount(node: DevnetNode): Promise<number> {
 export async function snapshot(node: DevnetNode, accounts: DevKey[]): Promise<unknown[]> {
   const out: unknown[] = [await pendingCount(node)];
   for (const a of accounts) {
-    out.push(await balanceOf(node, a.addressBytes), await manaOf(node, a.addressBytes), await nonceOf(node, a.addressBytes));
-    const { nonce } = (await node.call('mempool.get_pending_nonce', { payee: a.addressBytes })) as { nonce: Uint8Array };
+    out.push(
+      await balanceOf(node, a.addressBytes),
+      await manaOf(node, a.addressBytes),
+      await nonceOf(node, a.addressBytes),
+    );
+    const { nonce } = (await node.call('mempool.get_pending_nonce', { payee: a.addressBytes })) as {
+      nonce: Uint8Array;
+    };
     out.push(Array.from(nonce));
   }
   return out;
 }
 
 /** The error (a ChainError: message, code and data; or a WalletError) a promise rejects with. */
-export async function rejection(promise: Promise<unknown>): Promise<{ message: string; code?: number; data: Record<string, unknown> }> {
+export async function rejection(
+  promise: Promise<unknown>,
+): Promise<{ message: string; code?: number; data: Record<string, unknown> }> {
   try {
     await promise;
   } catch (error) {

@@ -72,7 +72,10 @@ describe('account history', () => {
     expect(idsOf(await history(n, A.addressBytes))).toEqual(ids);
     expect((await history(n, A.addressBytes, { limit: 2n, seq_num: 1n })).map((e) => e.seq_num)).toEqual([1n, 2n]);
     expect(idsOf(await history(n, A.addressBytes, { ascending: false, limit: 2n }))).toEqual([ids[4], ids[3]]);
-    expect((await history(n, A.addressBytes, { ascending: false, seq_num: 1n })).map((e) => e.seq_num)).toEqual([1n, 0n]);
+    expect((await history(n, A.addressBytes, { ascending: false, seq_num: 1n })).map((e) => e.seq_num)).toEqual([
+      1n,
+      0n,
+    ]);
     expect(await history(n, A.addressBytes, { seq_num: 5n })).toEqual([]);
     expect(await history(n, A.addressBytes, { limit: 0n })).toEqual([]);
   });
@@ -85,7 +88,9 @@ describe('account history', () => {
     }
     // head 3, irreversible 1: one of three records
     expect(await history(n, A.addressBytes, { irreversible: true })).toHaveLength(1);
-    expect((await history(n, A.addressBytes, { irreversible: true, ascending: false })).map((e) => e.seq_num)).toEqual([0n]);
+    expect((await history(n, A.addressBytes, { irreversible: true, ascending: false })).map((e) => e.seq_num)).toEqual([
+      0n,
+    ]);
     expect(await history(n, A.addressBytes, { irreversible: true, ascending: false, seq_num: 2n })).toEqual([]);
     await n.produceBlock();
     await n.produceBlock();
@@ -94,7 +99,9 @@ describe('account history', () => {
 
   it('rejects a limit above 500', async () => {
     const n = await node();
-    await expect(n.call('account_history.get_account_history', { address: A.addressBytes, limit: 501n })).rejects.toMatchObject({
+    await expect(
+      n.call('account_history.get_account_history', { address: A.addressBytes, limit: 501n }),
+    ).rejects.toMatchObject({
       name: 'WalletError',
       code: 'INVALID_ARGUMENT',
       message: 'request limit exceeded',

@@ -16,7 +16,15 @@ let devnet: Devnet;
 let url: string;
 
 beforeAll(async () => {
-  devnet = await startDevnet({ port: 0, manual: true, accounts: 3, initialBalance: INITIAL, irreversibleDepth: 2, signatureThreads: 0, log: () => {} });
+  devnet = await startDevnet({
+    port: 0,
+    manual: true,
+    accounts: 3,
+    initialBalance: INITIAL,
+    irreversibleDepth: 2,
+    signatureThreads: 0,
+    log: () => {},
+  });
   url = devnet.url;
 });
 
@@ -29,13 +37,25 @@ type TokenMethodName = keyof typeof TOKEN_METHODS;
 /** A signed call of a KCS-4 method on `contract`, from development account `from`, as gateway JSON. */
 async function tokenCall(contract: string, from: number, method: TokenMethodName, args: object): Promise<object> {
   const m = TOKEN_METHODS[method];
-  return signedOperationsJson(devnet, from, [{ call_contract: { contract_id: addressFromString(contract), entry_point: m.entryPoint, args: encode(m.argsType, args) } }]);
+  return signedOperationsJson(devnet, from, [
+    {
+      call_contract: {
+        contract_id: addressFromString(contract),
+        entry_point: m.entryPoint,
+        args: encode(m.argsType, args),
+      },
+    },
+  ]);
 }
 
 /** Reads a KCS-4 method of `contract` with chain.read_contract; the decoded result. */
 async function read<T = any>(contract: string, method: TokenMethodName, args: object = {}): Promise<T> {
   const m = TOKEN_METHODS[method];
-  const { result } = await rpc(url, 'chain.read_contract', { contract_id: contract, entry_point: m.entryPoint, args: toBase64Url(encode(m.argsType, args)) });
+  const { result } = await rpc(url, 'chain.read_contract', {
+    contract_id: contract,
+    entry_point: m.entryPoint,
+    args: toBase64Url(encode(m.argsType, args)),
+  });
   // Any token method's result, read field by field by each test.
   const resultType: string = m.resultType;
   return decode(resultType, result ? fromBase64(result) : new Uint8Array(0)) as T;
@@ -43,7 +63,11 @@ async function read<T = any>(contract: string, method: TokenMethodName, args: ob
 
 async function head(): Promise<{ height: bigint; time: bigint; lib: bigint }> {
   const info = await rpc(url, 'chain.get_head_info', {});
-  return { height: BigInt(info.head_topology.height ?? 0), time: BigInt(info.head_block_time ?? 0), lib: BigInt(info.last_irreversible_block ?? 0) };
+  return {
+    height: BigInt(info.head_topology.height ?? 0),
+    time: BigInt(info.head_block_time ?? 0),
+    lib: BigInt(info.last_irreversible_block ?? 0),
+  };
 }
 
 const address = (i: number) => devnet.accounts[i]!.address;
@@ -70,7 +94,10 @@ describe('devnet.produce_blocks', () => {
 
 describe('devnet.advance_time', () => {
   it('moves the clock and stamps a block with the new time, so mana regenerates at once', async () => {
-    await rpc(url, 'chain.submit_transaction', { transaction: transferJson(devnet, 2, 1, 100_000n * KOIN, await nextNonce(url, address(2))), broadcast: true });
+    await rpc(url, 'chain.submit_transaction', {
+      transaction: transferJson(devnet, 2, 1, 100_000n * KOIN, await nextNonce(url, address(2))),
+      broadcast: true,
+    });
     await rpc(url, 'devnet.produce_block', {});
     const spent = BigInt((await rpc(url, 'chain.get_account_rc', { account: address(2) })).rc);
     const before = await head();
@@ -79,7 +106,7 @@ describe('devnet.advance_time', () => {
     const regenerated = BigInt((await rpc(url, 'chain.get_account_rc', { account: address(2) })).rc);
     // 20% of the balance a day (900,000 KOIN), capped at the balance
     const balance = await koinBalance(url, devnet.koinAddress, address(2));
-    expect(regenerated).toBe(spent + (balance / 5n) > balance ? balance : spent + balance / 5n);
+    expect(regenerated).toBe(spent + balance / 5n > balance ? balance : spent + balance / 5n);
   });
 
   it('refuses zero milliseconds', async () => {
@@ -100,14 +127,26 @@ describe('devnet.set_balance', () => {
   });
 
   it('refuses a contract that is not a token of the devnet', async () => {
-    const error = await rpcError(url, 'devnet.set_balance', { contract_id: address(1), account: address(0), value: '1' });
-    expect(error.message).toBe(`contract_id: expected KOIN, VHP or a token made with devnet.create_token, got ${address(1)}`);
+    const error = await rpcError(url, 'devnet.set_balance', {
+      contract_id: address(1),
+      account: address(0),
+      value: '1',
+    });
+    expect(error.message).toBe(
+      `contract_id: expected KOIN, VHP or a token made with devnet.create_token, got ${address(1)}`,
+    );
   });
 });
 
 describe('devnet.create_token', () => {
   it('creates a KCS-4 token that answers every entry point through read_contract and submitted transactions', async () => {
-    const created = await rpc(url, 'devnet.create_token', { name: 'Test Dollar', symbol: 'TUSD', decimals: 6, initial_supply: '1000000000', owner: address(0) });
+    const created = await rpc(url, 'devnet.create_token', {
+      name: 'Test Dollar',
+      symbol: 'TUSD',
+      decimals: 6,
+      initial_supply: '1000000000',
+      owner: address(0),
+    });
     const token: string = created.contract_id;
     expect(await read(token, 'name')).toEqual({ value: 'Test Dollar' });
     expect(await read(token, 'symbol')).toEqual({ value: 'TUSD' });
@@ -121,29 +160,57 @@ describe('devnet.create_token', () => {
       transaction: await tokenCall(token, 0, 'transfer', { from: bytes(0), to: bytes(1), value: 250n }),
       broadcast: true,
     });
-    expect(receipt.events).toEqual([expect.objectContaining({ source: token, name: 'token.transfer_event', impacted: [address(1), address(0)] })]);
+    expect(receipt.events).toEqual([
+      expect.objectContaining({ source: token, name: 'token.transfer_event', impacted: [address(1), address(0)] }),
+    ]);
     await rpc(url, 'devnet.produce_block', {});
     expect(await read(token, 'balance_of', { owner: bytes(1) })).toEqual({ value: 250n });
-    const history = await rpc(url, 'account_history.get_account_history', { address: address(1), limit: 1, ascending: false, irreversible: false });
+    const history = await rpc(url, 'account_history.get_account_history', {
+      address: address(1),
+      limit: 1,
+      ascending: false,
+      irreversible: false,
+    });
     expect(history.values[0].trx.receipt.events[0].name).toBe('token.transfer_event');
 
     // approve, allowance, get_allowances; value 0 removes
-    await rpc(url, 'chain.submit_transaction', { transaction: await tokenCall(token, 0, 'approve', { owner: bytes(0), spender: bytes(2), value: 40n }), broadcast: true });
+    await rpc(url, 'chain.submit_transaction', {
+      transaction: await tokenCall(token, 0, 'approve', { owner: bytes(0), spender: bytes(2), value: 40n }),
+      broadcast: true,
+    });
     await rpc(url, 'devnet.produce_block', {});
     expect(await read(token, 'allowance', { owner: bytes(0), spender: bytes(2) })).toEqual({ value: 40n });
-    expect(await read(token, 'get_allowances', { owner: bytes(0), limit: 10 })).toEqual({ owner: bytes(0), allowances: [{ spender: bytes(2), value: 40n }] });
-    await rpc(url, 'chain.submit_transaction', { transaction: await tokenCall(token, 0, 'approve', { owner: bytes(0), spender: bytes(2), value: 0n }), broadcast: true });
+    expect(await read(token, 'get_allowances', { owner: bytes(0), limit: 10 })).toEqual({
+      owner: bytes(0),
+      allowances: [{ spender: bytes(2), value: 40n }],
+    });
+    await rpc(url, 'chain.submit_transaction', {
+      transaction: await tokenCall(token, 0, 'approve', { owner: bytes(0), spender: bytes(2), value: 0n }),
+      broadcast: true,
+    });
     await rpc(url, 'devnet.produce_block', {});
     expect(await read(token, 'allowance', { owner: bytes(0), spender: bytes(2) })).toEqual({ value: 0n });
-    expect(await read(token, 'get_allowances', { owner: bytes(0), limit: 10 })).toEqual({ owner: bytes(0), allowances: [] });
+    expect(await read(token, 'get_allowances', { owner: bytes(0), limit: 10 })).toEqual({
+      owner: bytes(0),
+      allowances: [],
+    });
 
     // mint by the owner; anyone else is refused; burn by a holder
-    await rpc(url, 'chain.submit_transaction', { transaction: await tokenCall(token, 0, 'mint', { to: bytes(2), value: 7n }), broadcast: true });
-    const refused = await rpcError(url, 'chain.submit_transaction', { transaction: await tokenCall(token, 1, 'mint', { to: bytes(1), value: 7n }), broadcast: true });
+    await rpc(url, 'chain.submit_transaction', {
+      transaction: await tokenCall(token, 0, 'mint', { to: bytes(2), value: 7n }),
+      broadcast: true,
+    });
+    const refused = await rpcError(url, 'chain.submit_transaction', {
+      transaction: await tokenCall(token, 1, 'mint', { to: bytes(1), value: 7n }),
+      broadcast: true,
+    });
     expect(refused.message).toBe('insufficient privileges to mint');
     expect(JSON.parse(refused.data!).code).toBe(1);
     await rpc(url, 'devnet.produce_block', {});
-    await rpc(url, 'chain.submit_transaction', { transaction: await tokenCall(token, 1, 'burn', { from: bytes(1), value: 50n }), broadcast: true });
+    await rpc(url, 'chain.submit_transaction', {
+      transaction: await tokenCall(token, 1, 'burn', { from: bytes(1), value: 50n }),
+      broadcast: true,
+    });
     await rpc(url, 'devnet.produce_block', {});
     expect(await read(token, 'balance_of', { owner: bytes(2) })).toEqual({ value: 7n });
     expect(await read(token, 'balance_of', { owner: bytes(1) })).toEqual({ value: 200n });
@@ -155,7 +222,9 @@ describe('devnet.create_token', () => {
   });
 
   it('refuses a symbol that is not 1 to 16 letters or digits, and a missing owner', async () => {
-    expect((await rpcError(url, 'devnet.create_token', { name: 'X', symbol: 'no spaces', owner: address(0) })).message).toMatch(/^symbol: expected 1 to 16/);
+    expect(
+      (await rpcError(url, 'devnet.create_token', { name: 'X', symbol: 'no spaces', owner: address(0) })).message,
+    ).toMatch(/^symbol: expected 1 to 16/);
     const missing = await rpcError(url, 'devnet.create_token', { name: 'X', symbol: 'X' });
     expect(missing.code).toBe(-32601);
     expect(missing.data).toMatch(/^parameters could not be parsed: owner: expected a Koinos address/);
@@ -167,7 +236,10 @@ describe('devnet.snapshot and devnet.revert', () => {
     const { id } = await rpc(url, 'devnet.snapshot', {});
     const before = await head();
     const balance = await koinBalance(url, devnet.koinAddress, address(1));
-    await rpc(url, 'chain.submit_transaction', { transaction: transferJson(devnet, 0, 1, KOIN, await nextNonce(url, address(0))), broadcast: true });
+    await rpc(url, 'chain.submit_transaction', {
+      transaction: transferJson(devnet, 0, 1, KOIN, await nextNonce(url, address(0))),
+      broadcast: true,
+    });
     await rpc(url, 'devnet.produce_blocks', { count: 3 });
     expect(await koinBalance(url, devnet.koinAddress, address(1))).toBe(balance + KOIN);
     const reverted = await rpc(url, 'devnet.revert', { id });
@@ -181,7 +253,10 @@ describe('devnet.snapshot and devnet.revert', () => {
     });
     expect(error.message).toBe('Block height mismatch');
     // the chain goes on from there
-    await rpc(url, 'chain.submit_transaction', { transaction: transferJson(devnet, 0, 1, KOIN, await nextNonce(url, address(0))), broadcast: true });
+    await rpc(url, 'chain.submit_transaction', {
+      transaction: transferJson(devnet, 0, 1, KOIN, await nextNonce(url, address(0))),
+      broadcast: true,
+    });
     await rpc(url, 'devnet.produce_block', {});
     expect(await koinBalance(url, devnet.koinAddress, address(1))).toBe(balance + KOIN);
   });
@@ -189,7 +264,9 @@ describe('devnet.snapshot and devnet.revert', () => {
   it('refuses a snapshot id that was used or never given', async () => {
     const { id } = await rpc(url, 'devnet.snapshot', {});
     await rpc(url, 'devnet.revert', { id });
-    expect((await rpcError(url, 'devnet.revert', { id })).message).toMatch(/^id: expected a snapshot taken with devnet.snapshot/);
+    expect((await rpcError(url, 'devnet.revert', { id })).message).toMatch(
+      /^id: expected a snapshot taken with devnet.snapshot/,
+    );
     expect((await rpcError(url, 'devnet.revert', { id: '999' })).message).toMatch(/^id: expected a snapshot/);
   });
 });
@@ -210,6 +287,8 @@ describe('devnet.reset', () => {
   });
 
   it('refuses more accounts than the devnet can fund', async () => {
-    expect((await rpcError(url, 'devnet.reset', { accounts: 5000 })).message).toMatch(/^accounts: expected an integer from 0 to 1000/);
+    expect((await rpcError(url, 'devnet.reset', { accounts: 5000 })).message).toMatch(
+      /^accounts: expected an integer from 0 to 1000/,
+    );
   });
 });

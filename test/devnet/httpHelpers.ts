@@ -19,7 +19,11 @@ export interface RpcAnswer {
 let nextId = 1;
 
 /** Sends one JSON-RPC request (POST `${url}/jsonrpc` unless `path` says otherwise) and returns status and parsed body. */
-export async function rpcRaw(url: string, body: unknown, init: { path?: string; headers?: Record<string, string> } = {}): Promise<RpcAnswer> {
+export async function rpcRaw(
+  url: string,
+  body: unknown,
+  init: { path?: string; headers?: Record<string, string> } = {},
+): Promise<RpcAnswer> {
   const response = await fetch(`${url}${init.path ?? '/jsonrpc'}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', ...init.headers },
@@ -40,7 +44,11 @@ export async function rpc(url: string, method: string, params: unknown = {}): Pr
 }
 
 /** Calls a method that must fail; returns the error object `{code, message, data?}` after checking the envelope. */
-export async function rpcError(url: string, method: string, params: unknown = {}): Promise<{ code: number; message: string; data?: string }> {
+export async function rpcError(
+  url: string,
+  method: string,
+  params: unknown = {},
+): Promise<{ code: number; message: string; data?: string }> {
   const id = nextId++;
   const { status, body } = await rpcRaw(url, { jsonrpc: '2.0', id, method, params });
   expect(status).toBe(200);
@@ -74,7 +82,11 @@ export function invalidAddresses(valid: string): { text: string; reason: RegExp 
   const versioned = toBase58(concatBytes(body, sha256(sha256(body)).slice(0, 4)));
   return [
     { text: 'notanaddress', reason: /^expected an address of 25 bytes, got 9$/ },
-    { text: corruptAddress(valid), reason: /^the address checksum does not match: a character is mistyped \(expected checksum [0-9a-f]{8}, got [0-9a-f]{8}\)$/ },
+    {
+      text: corruptAddress(valid),
+      reason:
+        /^the address checksum does not match: a character is mistyped \(expected checksum [0-9a-f]{8}, got [0-9a-f]{8}\)$/,
+    },
     { text: versioned, reason: /^expected the address version byte 0x00, got 0x05$/ },
   ];
 }
@@ -83,7 +95,13 @@ export function invalidAddresses(valid: string): { text: string; reason: RegExp 
  * Asserts the text of an invalid-address error as the library's strict reader words it: `lead` (such as "parameters
  * could not be parsed: "), the field path, then the reason (`header.payer: the address checksum does not match: …`).
  */
-export function expectAddressError(actual: string | undefined, lead: string, path: string, _text: string, reason: RegExp): void {
+export function expectAddressError(
+  actual: string | undefined,
+  lead: string,
+  path: string,
+  _text: string,
+  reason: RegExp,
+): void {
   const prefix = `${lead}${path}: `;
   expect(actual?.startsWith(prefix), `${actual} should start with ${prefix}`).toBe(true);
   expect(actual!.slice(prefix.length)).toMatch(reason);
@@ -115,11 +133,21 @@ export function signedTransfer(input: TransferInput): Transaction {
     to: addressFromString(input.to),
     value: input.value,
   });
-  return signTransaction({ id: new Uint8Array(0), header, operations: [op], signatures: [] }, privateKeyFromWif(input.fromWif).privateKey);
+  return signTransaction(
+    { id: new Uint8Array(0), header, operations: [op], signatures: [] },
+    privateKeyFromWif(input.fromWif).privateKey,
+  );
 }
 
 /** The JSON of a signed transfer from dev account `from` (index) to dev account `to` (index) on `devnet`. */
-export function transferJson(devnet: Devnet, from: number, to: number, value: bigint, nonce: bigint, rcLimit?: bigint): JsonObject {
+export function transferJson(
+  devnet: Devnet,
+  from: number,
+  to: number,
+  value: bigint,
+  nonce: bigint,
+  rcLimit?: bigint,
+): JsonObject {
   const sender = devnet.accounts[from]!;
   return transactionToJson(
     signedTransfer({
@@ -149,7 +177,12 @@ export async function signedOperationsJson(devnet: Devnet, from: number, operati
     payer: addressFromString(account.address),
     payee: new Uint8Array(0),
   };
-  return transactionToJson(signTransaction({ id: new Uint8Array(0), header, operations, signatures: [] }, privateKeyFromWif(account.wif).privateKey));
+  return transactionToJson(
+    signTransaction(
+      { id: new Uint8Array(0), header, operations, signatures: [] },
+      privateKeyFromWif(account.wif).privateKey,
+    ),
+  );
 }
 
 /** The next nonce of an account, read over JSON-RPC the way a client does (current nonce + 1). */

@@ -10,7 +10,16 @@ import { privateKeyFromHex, publicKeyFromPrivateKey } from '../../src-main/koino
 import { encodeKoinArgs, KOIN_METHODS } from '../../src-main/koinos/koin.ts';
 import { DEVELOPER_METHODS } from '../../src-main/devnet/methods.ts';
 import { nonceFromBytes } from '../../src-main/koinos/transaction.ts';
-import { corruptAddress, expectAddressError, invalidAddresses, koinBalance, rpc, rpcError, rpcRaw, transferJson } from './httpHelpers.ts';
+import {
+  corruptAddress,
+  expectAddressError,
+  invalidAddresses,
+  koinBalance,
+  rpc,
+  rpcError,
+  rpcRaw,
+  transferJson,
+} from './httpHelpers.ts';
 import { KOIN } from '../helpers/constants.ts';
 
 const INITIAL = 1_000_000n * KOIN;
@@ -30,7 +39,10 @@ const PENDING_RC_LIMIT = 50_000_000n;
 beforeAll(async () => {
   devnet = await startDevnet({ port: 0, manual: true, accounts: 5, initialBalance: INITIAL, log: () => {} });
   url = devnet.url;
-  const { receipt } = await rpc(url, 'chain.submit_transaction', { transaction: transferJson(devnet, 0, 1, 5n * KOIN, 1n), broadcast: true });
+  const { receipt } = await rpc(url, 'chain.submit_transaction', {
+    transaction: transferJson(devnet, 0, 1, 5n * KOIN, 1n),
+    broadcast: true,
+  });
   includedTx = receipt.id;
   const produced = await rpc(url, 'devnet.produce_block', {});
   includedBlock = produced.block_id;
@@ -89,7 +101,9 @@ const REQUIRED: Record<string, MethodCases> = {
   },
   'chain.get_account_rc': {
     success: async () => {
-      expect(await rpc(url, 'chain.get_account_rc', { account: devnet.accounts[2]!.address })).toEqual({ rc: INITIAL.toString() });
+      expect(await rpc(url, 'chain.get_account_rc', { account: devnet.accounts[2]!.address })).toEqual({
+        rc: INITIAL.toString(),
+      });
       // The gateway omits default values: an account without mana gets an empty object.
       expect(await rpc(url, 'chain.get_account_rc', { account: STRANGER })).toEqual({});
     },
@@ -100,21 +114,32 @@ const REQUIRED: Record<string, MethodCases> = {
       const { nonce } = await rpc(url, 'chain.get_account_nonce', { account: devnet.accounts[0]!.address });
       expect(nonceFromBytes(fromBase64(nonce))).toBe(1n);
     },
-    error: async () => expectUnparseableParams(await rpcError(url, 'chain.get_account_nonce', { account: '0OIl not base58' })),
+    error: async () =>
+      expectUnparseableParams(await rpcError(url, 'chain.get_account_nonce', { account: '0OIl not base58' })),
   },
   'chain.submit_transaction': {
     success: async () => {
       // broadcast:false executes and returns the receipt but changes nothing.
-      const { receipt } = await rpc(url, 'chain.submit_transaction', { transaction: transferJson(devnet, 2, 4, 2n * KOIN, 1n), broadcast: false });
+      const { receipt } = await rpc(url, 'chain.submit_transaction', {
+        transaction: transferJson(devnet, 2, 4, 2n * KOIN, 1n),
+        broadcast: false,
+      });
       expect(receipt.payer).toBe(devnet.accounts[2]!.address);
       expect(BigInt(receipt.rc_used)).toBeGreaterThan(0n);
-      expect(receipt.events.map((e: { name: string }) => e.name).some((n: string) => n.endsWith('transfer_event'))).toBe(true);
+      expect(
+        receipt.events.map((e: { name: string }) => e.name).some((n: string) => n.endsWith('transfer_event')),
+      ).toBe(true);
       expect(await koinBalance(url, devnet.koinAddress, devnet.accounts[2]!.address)).toBe(INITIAL);
-      expect((await rpc(url, 'chain.get_account_nonce', { account: devnet.accounts[2]!.address })).nonce ?? 'KAA=').toBe('KAA=');
+      expect(
+        (await rpc(url, 'chain.get_account_nonce', { account: devnet.accounts[2]!.address })).nonce ?? 'KAA=',
+      ).toBe('KAA=');
     },
     error: async () => {
       // Nonce 1 of account 0 is already used.
-      const error = await rpcError(url, 'chain.submit_transaction', { transaction: transferJson(devnet, 0, 2, 1n, 1n), broadcast: true });
+      const error = await rpcError(url, 'chain.submit_transaction', {
+        transaction: transferJson(devnet, 0, 2, 1n, 1n),
+        broadcast: true,
+      });
       expectNodeRefusal(error);
       expect(JSON.parse(error.data!).code).toBe(-201);
     },
@@ -129,12 +154,24 @@ const REQUIRED: Record<string, MethodCases> = {
       expect(decode(KOIN_METHODS.balance_of.resultType, fromBase64(result)).value).toBe(INITIAL + 5n * KOIN);
     },
     error: async () =>
-      expectNodeRefusal(await rpcError(url, 'chain.read_contract', { contract_id: STRANGER, entry_point: KOIN_METHODS.balance_of.entryPoint, args: '' })),
+      expectNodeRefusal(
+        await rpcError(url, 'chain.read_contract', {
+          contract_id: STRANGER,
+          entry_point: KOIN_METHODS.balance_of.entryPoint,
+          args: '',
+        }),
+      ),
   },
   'chain.get_resource_limits': {
     success: async () => {
       const { resource_limit_data: limits } = await rpc(url, 'chain.get_resource_limits');
-      for (const field of ['disk_storage_limit', 'network_bandwidth_limit', 'compute_bandwidth_limit', 'network_bandwidth_cost', 'compute_bandwidth_cost']) {
+      for (const field of [
+        'disk_storage_limit',
+        'network_bandwidth_limit',
+        'compute_bandwidth_limit',
+        'network_bandwidth_cost',
+        'compute_bandwidth_cost',
+      ]) {
         expect(limits[field], field).toMatch(/^[1-9]\d*$/);
       }
     },
@@ -154,18 +191,24 @@ const REQUIRED: Record<string, MethodCases> = {
       const result = decode('koinos.contracts.name_service.get_address_result', fromBase64(value));
       expect(addressToString(result.value!.address)).toBe(devnet.koinAddress);
     },
-    error: async () => expectNodeRefusal(await rpcError(url, 'chain.invoke_system_call', { name: 'no_such_system_call', args: '' })),
+    error: async () =>
+      expectNodeRefusal(await rpcError(url, 'chain.invoke_system_call', { name: 'no_such_system_call', args: '' })),
   },
   'block_store.get_blocks_by_id': {
     success: async () => {
-      const { block_items: items } = await rpc(url, 'block_store.get_blocks_by_id', { block_ids: [includedBlock], return_block: true, return_receipt: true });
+      const { block_items: items } = await rpc(url, 'block_store.get_blocks_by_id', {
+        block_ids: [includedBlock],
+        return_block: true,
+        return_receipt: true,
+      });
       expect(items).toHaveLength(1);
       expect(items[0].block_id).toBe(includedBlock);
       expect(items[0].block_height).toBe(includedHeight);
       expect(items[0].block.transactions.map((t: { id: string }) => t.id)).toEqual([includedTx]);
       expect(items[0].receipt.transaction_receipts[0].id).toBe(includedTx);
     },
-    error: async () => expectUnparseableParams(await rpcError(url, 'block_store.get_blocks_by_id', { block_ids: ['0x1'] })),
+    error: async () =>
+      expectUnparseableParams(await rpcError(url, 'block_store.get_blocks_by_id', { block_ids: ['0x1'] })),
   },
   'block_store.get_blocks_by_height': {
     success: async () => {
@@ -178,16 +221,24 @@ const REQUIRED: Record<string, MethodCases> = {
       });
       expect(items).toEqual([{ block_id: includedBlock, block_height: includedHeight }]);
     },
-    error: async () => expectUnparseableParams(await rpcError(url, 'block_store.get_blocks_by_height', { head_block_id: includedBlock, num_blocks: -1 })),
+    error: async () =>
+      expectUnparseableParams(
+        await rpcError(url, 'block_store.get_blocks_by_height', { head_block_id: includedBlock, num_blocks: -1 }),
+      ),
   },
   'transaction_store.get_transactions_by_id': {
     success: async () => {
-      const { transactions } = await rpc(url, 'transaction_store.get_transactions_by_id', { transaction_ids: [includedTx] });
+      const { transactions } = await rpc(url, 'transaction_store.get_transactions_by_id', {
+        transaction_ids: [includedTx],
+      });
       expect(transactions).toHaveLength(1);
       expect(transactions[0].transaction.id).toBe(includedTx);
       expect(transactions[0].containing_blocks).toEqual([includedBlock]);
     },
-    error: async () => expectUnparseableParams(await rpcError(url, 'transaction_store.get_transactions_by_id', { transaction_ids: ['not hex'] })),
+    error: async () =>
+      expectUnparseableParams(
+        await rpcError(url, 'transaction_store.get_transactions_by_id', { transaction_ids: ['not hex'] }),
+      ),
   },
   'mempool.get_pending_nonce': {
     success: async () => {
@@ -210,7 +261,13 @@ const REQUIRED: Record<string, MethodCases> = {
       expect(values[0].seq_num).toBeUndefined();
     },
     error: async () =>
-      expectNodeRefusal(await rpcError(url, 'account_history.get_account_history', { address: devnet.accounts[1]!.address, limit: '501', irreversible: false })),
+      expectNodeRefusal(
+        await rpcError(url, 'account_history.get_account_history', {
+          address: devnet.accounts[1]!.address,
+          limit: '501',
+          irreversible: false,
+        }),
+      ),
   },
 };
 
@@ -225,39 +282,57 @@ const OPTIONAL: Record<string, MethodCases> = {
       const { pending_transactions: pending } = await rpc(url, 'mempool.get_pending_transactions', { limit: '100' });
       expect(pending.map((p: any) => p.transaction.id)).toContain(pendingTx);
     },
-    error: async () => expectUnparseableParams(await rpcError(url, 'mempool.get_pending_transactions', { limit: 'lots' })),
+    error: async () =>
+      expectUnparseableParams(await rpcError(url, 'mempool.get_pending_transactions', { limit: 'lots' })),
   },
   'mempool.get_pending_transactions_by_id': {
     success: async () => {
-      const { pending_transactions: pending } = await rpc(url, 'mempool.get_pending_transactions_by_id', { transaction_ids: [pendingTx] });
+      const { pending_transactions: pending } = await rpc(url, 'mempool.get_pending_transactions_by_id', {
+        transaction_ids: [pendingTx],
+      });
       expect(pending.map((p: any) => p.transaction.id)).toEqual([pendingTx]);
     },
-    error: async () => expectUnparseableParams(await rpcError(url, 'mempool.get_pending_transactions_by_id', { transaction_ids: 'x' })),
+    error: async () =>
+      expectUnparseableParams(await rpcError(url, 'mempool.get_pending_transactions_by_id', { transaction_ids: 'x' })),
   },
   'mempool.get_pending_transaction_count': {
-    success: async () => expect(await rpc(url, 'mempool.get_pending_transaction_count', { payee: devnet.accounts[3]!.address })).toEqual({ count: '1' }),
-    error: async () => expectUnparseableParams(await rpcError(url, 'mempool.get_pending_transaction_count', { payee: 1 })),
+    success: async () =>
+      expect(await rpc(url, 'mempool.get_pending_transaction_count', { payee: devnet.accounts[3]!.address })).toEqual({
+        count: '1',
+      }),
+    error: async () =>
+      expectUnparseableParams(await rpcError(url, 'mempool.get_pending_transaction_count', { payee: 1 })),
   },
   'mempool.get_reserved_account_rc': {
     success: async () =>
-      expect(await rpc(url, 'mempool.get_reserved_account_rc', { account: devnet.accounts[3]!.address })).toEqual({ rc: PENDING_RC_LIMIT.toString() }),
+      expect(await rpc(url, 'mempool.get_reserved_account_rc', { account: devnet.accounts[3]!.address })).toEqual({
+        rc: PENDING_RC_LIMIT.toString(),
+      }),
     error: async () => expectUnparseableParams(await rpcError(url, 'mempool.get_reserved_account_rc', { account: [] })),
   },
   'mempool.check_pending_account_resources': {
     success: async () =>
       expect(
-        await rpc(url, 'mempool.check_pending_account_resources', { payer: devnet.accounts[3]!.address, max_payer_rc: INITIAL.toString(), rc_limit: '1' }),
+        await rpc(url, 'mempool.check_pending_account_resources', {
+          payer: devnet.accounts[3]!.address,
+          max_payer_rc: INITIAL.toString(),
+          rc_limit: '1',
+        }),
       ).toEqual({ success: true }),
-    error: async () => expectUnparseableParams(await rpcError(url, 'mempool.check_pending_account_resources', { rc_limit: '-1' })),
+    error: async () =>
+      expectUnparseableParams(await rpcError(url, 'mempool.check_pending_account_resources', { rc_limit: '-1' })),
   },
   'mempool.check_account_nonce': {
     success: async () =>
-      expect(await rpc(url, 'mempool.check_account_nonce', { payee: devnet.accounts[3]!.address, nonce: 'KAI=' })).toEqual({ success: true }),
+      expect(
+        await rpc(url, 'mempool.check_account_nonce', { payee: devnet.accounts[3]!.address, nonce: 'KAI=' }),
+      ).toEqual({ success: true }),
     error: async () => expectUnparseableParams(await rpcError(url, 'mempool.check_account_nonce', { nonce: '!!' })),
   },
   'chain.submit_block': {
     // A valid block needs the genesis key's signature, which clients do not hold; only the rejection is tested.
-    error: async () => expectNodeRefusal(await rpcError(url, 'chain.submit_block', { block: { header: { height: '999' } } })),
+    error: async () =>
+      expectNodeRefusal(await rpcError(url, 'chain.submit_block', { block: { header: { height: '999' } } })),
   },
   'chain.propose_block': {
     // Like submit_block: only the genesis key can sign a block.
@@ -272,7 +347,9 @@ const PRODUCE_BLOCK: MethodCases = {
     const produced = await rpc(url, 'devnet.produce_block', {});
     expect(produced.block_height).toBe((BigInt(before.height) + 1n).toString());
     expect(await head()).toEqual({ id: produced.block_id, height: produced.block_height, previous: before.id });
-    const { transactions } = await rpc(url, 'transaction_store.get_transactions_by_id', { transaction_ids: [pendingTx] });
+    const { transactions } = await rpc(url, 'transaction_store.get_transactions_by_id', {
+      transaction_ids: [pendingTx],
+    });
     expect(transactions[0].containing_blocks).toEqual([produced.block_id]);
   },
   error: async () => expectUnparseableParams(await rpcError(url, 'devnet.produce_block', 'now')),
@@ -338,7 +415,11 @@ describe('JSON-RPC envelope (gateway rules)', () => {
     ];
     for (const [method, data] of cases) {
       const { body } = await rpcRaw(url, { jsonrpc: '2.0', id: 5, method, params: {} });
-      expect(body, String(method)).toEqual({ jsonrpc: '2.0', error: { code: -32601, message: 'Unable to translate request', data }, id: 5 });
+      expect(body, String(method)).toEqual({
+        jsonrpc: '2.0',
+        error: { code: -32601, message: 'Unable to translate request', data },
+        id: 5,
+      });
     }
   });
 
@@ -347,8 +428,14 @@ describe('JSON-RPC envelope (gateway rules)', () => {
       await rpcError(url, 'chain.get_account_rc', { account: 'O0Il' }),
       /^account: expected an address in base58, got "O" at character 1, which base58 does not use$/,
     );
-    expectUnparseableParams(await rpcError(url, 'chain.get_account_rc', ['1']), /^expected a JSON object, got an array of 1$/);
-    expectUnparseableParams(await rpcError(url, 'chain.get_account_rc', { account: 7 }), /^account: expected a string, got number 7$/);
+    expectUnparseableParams(
+      await rpcError(url, 'chain.get_account_rc', ['1']),
+      /^expected a JSON object, got an array of 1$/,
+    );
+    expectUnparseableParams(
+      await rpcError(url, 'chain.get_account_rc', { account: 7 }),
+      /^account: expected a string, got number 7$/,
+    );
     expectUnparseableParams(
       await rpcError(url, 'block_store.get_blocks_by_height', { ancestor_start_height: '1.5' }),
       /^ancestor_start_height: expected an unsigned 64-bit integer as a decimal string, got "1.5"$/,
@@ -357,7 +444,10 @@ describe('JSON-RPC envelope (gateway rules)', () => {
       await rpcError(url, 'block_store.get_blocks_by_id', { block_ids: [includedBlock, '0x12'.padEnd(7, 'z')] }),
       /^expected block_ids\[1\] .*hex.*, got "0x12zzz"$/,
     );
-    expectUnparseableParams(await rpcError(url, 'chain.read_contract', { args: 'a!b' }), /^expected args .*base64.*, got the character "!" at position 1$/);
+    expectUnparseableParams(
+      await rpcError(url, 'chain.read_contract', { args: 'a!b' }),
+      /^expected args .*base64.*, got the character "!" at position 1$/,
+    );
   });
 
   // Ids beyond 2^53 are not tested for exactness: JSON.parse rounds them, and so does the gateway (Go's float64).
@@ -408,7 +498,13 @@ describe('JSON-RPC address checks', () => {
 
   it('rejects an address with a wrong length, checksum or version in every method that takes one, naming the field', async () => {
     const methods = accountMethods();
-    expect(methods.map((m) => m.method)).toEqual(expect.arrayContaining(['chain.get_account_rc', 'chain.get_account_nonce', 'account_history.get_account_history']));
+    expect(methods.map((m) => m.method)).toEqual(
+      expect.arrayContaining([
+        'chain.get_account_rc',
+        'chain.get_account_nonce',
+        'account_history.get_account_history',
+      ]),
+    );
     for (const { method, field } of methods) {
       for (const { text, reason } of invalidAddresses(devnet.accounts[0]!.address)) {
         const error = await rpcError(url, method, { [field]: text, limit: '1' });
@@ -457,24 +553,40 @@ describe('JSON-RPC address checks', () => {
     expect((await rpc(url, 'mempool.get_pending_nonce', { payee: sender })).nonce ?? '').toBe('');
   });
 
-  it('names the element of a repeated field on the path (a block\'s transactions)', async () => {
+  it("names the element of a repeated field on the path (a block's transactions)", async () => {
     const tx = transferJson(devnet, 2, 4, KOIN, 1n) as any;
     const bad = corruptAddress(devnet.accounts[2]!.address);
     const error = await rpcError(url, 'chain.submit_block', {
-      block: { header: { signer: devnet.node.genesisAddress }, transactions: [tx, { ...tx, header: { ...tx.header, payer: bad } }] },
+      block: {
+        header: { signer: devnet.node.genesisAddress },
+        transactions: [tx, { ...tx, header: { ...tx.header, payer: bad } }],
+      },
     });
     expect(error.code).toBe(-32601);
     expectAddressError(error.data, UNPARSEABLE, 'block.transactions[1].header.payer', bad, /checksum does not match/);
   });
 
   it('checks the caller of invoke_system_call when one is given', async () => {
-    const error = await rpcError(url, 'chain.invoke_system_call', { name: 'get_contract_address', args: '', caller_data: { caller: 'abc' } });
-    expectAddressError(error.data, UNPARSEABLE, 'caller_data.caller', 'abc', /^expected an address of 25 bytes, got 3$/);
+    const error = await rpcError(url, 'chain.invoke_system_call', {
+      name: 'get_contract_address',
+      args: '',
+      caller_data: { caller: 'abc' },
+    });
+    expectAddressError(
+      error.data,
+      UNPARSEABLE,
+      'caller_data.caller',
+      'abc',
+      /^expected an address of 25 bytes, got 3$/,
+    );
   });
 
   it('accepts an empty payee, which a transaction may leave out', async () => {
     const tx = transferJson(devnet, 2, 4, KOIN, 1n) as any;
-    const { receipt } = await rpc(url, 'chain.submit_transaction', { transaction: { ...tx, header: { ...tx.header, payee: '' } }, broadcast: false });
+    const { receipt } = await rpc(url, 'chain.submit_transaction', {
+      transaction: { ...tx, header: { ...tx.header, payee: '' } },
+      broadcast: false,
+    });
     expect(receipt.id).toBe(tx.id);
   });
 
@@ -496,7 +608,9 @@ describe('JSON-RPC methods', () => {
     const offered = new Set<string>(devnet.node.methods);
     for (const method of Object.keys(REQUIRED)) expect(offered.has(method), method).toBe(true);
     for (const method of offered) {
-      expect(method in REQUIRED || method in OPTIONAL || TESTED_ELSEWHERE.has(method), `no test for ${method}`).toBe(true);
+      expect(method in REQUIRED || method in OPTIONAL || TESTED_ELSEWHERE.has(method), `no test for ${method}`).toBe(
+        true,
+      );
     }
   });
 

@@ -28,9 +28,16 @@ let pendingTx: string;
 beforeAll(async () => {
   devnet = await startDevnet({ port: 0, manual: true, accounts: 5, initialBalance: INITIAL, log: () => {} });
   url = devnet.url;
-  includedTx = (await rpc(url, 'chain.submit_transaction', { transaction: transferJson(devnet, 0, 1, 5n * KOIN, 1n), broadcast: true })).receipt.id;
+  includedTx = (
+    await rpc(url, 'chain.submit_transaction', {
+      transaction: transferJson(devnet, 0, 1, 5n * KOIN, 1n),
+      broadcast: true,
+    })
+  ).receipt.id;
   ({ block_id: includedBlock, block_height: includedHeight } = await rpc(url, 'devnet.produce_block', {}));
-  pendingTx = (await rpc(url, 'chain.submit_transaction', { transaction: transferJson(devnet, 3, 4, KOIN, 1n), broadcast: true })).receipt.id;
+  pendingTx = (
+    await rpc(url, 'chain.submit_transaction', { transaction: transferJson(devnet, 3, 4, KOIN, 1n), broadcast: true })
+  ).receipt.id;
 });
 
 afterAll(async () => {
@@ -95,7 +102,10 @@ describe('REST /v1/chain errors', () => {
   it('answers 405 with the allowed methods for PUT, DELETE and PATCH on every chain route', async () => {
     for (const [route] of CHAIN_ROUTES) {
       for (const method of ['PUT', 'DELETE', 'PATCH']) {
-        const response = await fetch(`${url}/v1/chain/${route}`, { method, body: method === 'DELETE' ? undefined : '{}' });
+        const response = await fetch(`${url}/v1/chain/${route}`, {
+          method,
+          body: method === 'DELETE' ? undefined : '{}',
+        });
         expect(response.status, `${method} ${route}`).toBe(405);
         expect(response.headers.get('allow')).toBe('GET, OPTIONS');
         expect(await response.json()).toEqual({ error: `method ${method} not allowed here; use GET` });
@@ -126,8 +136,14 @@ describe('REST /v1/chain errors', () => {
         const expected = { status: 401, body: { error: 'a valid API key is required: header "X-API-KEY"' } };
         expect(await rest(keyed.url, `/v1/chain/${route}`), route).toEqual(expected);
         // The JSON-RPC ways of giving the key do not open the REST routes.
-        expect(await rest(keyed.url, `/v1/chain/${route}?apikey=chain-routes-key`, { headers: { apikey: 'chain-routes-key' } })).toEqual(expected);
-        expect((await rest(keyed.url, `/v1/chain/${route}`, { headers: { 'X-API-KEY': 'chain-routes-key' } })).status).toBe(200);
+        expect(
+          await rest(keyed.url, `/v1/chain/${route}?apikey=chain-routes-key`, {
+            headers: { apikey: 'chain-routes-key' },
+          }),
+        ).toEqual(expected);
+        expect(
+          (await rest(keyed.url, `/v1/chain/${route}`, { headers: { 'X-API-KEY': 'chain-routes-key' } })).status,
+        ).toBe(200);
       }
     } finally {
       await keyed.stop();
@@ -135,10 +151,17 @@ describe('REST /v1/chain errors', () => {
   });
 
   /** An HTTP server on port 0 over the test chain whose node fails `method` with `error`. */
-  async function serveFailing(method: string, error: Error, log: string[]): Promise<{ url: string; close: () => Promise<void> }> {
+  async function serveFailing(
+    method: string,
+    error: Error,
+    log: string[],
+  ): Promise<{ url: string; close: () => Promise<void> }> {
     const base = devnet.node;
     const node: DevnetNode = Object.create(base, {
-      call: { value: (m: string, request: Record<string, unknown>) => (m === method ? Promise.reject(error) : base.call(m as NodeMethod, request)) },
+      call: {
+        value: (m: string, request: Record<string, unknown>) =>
+          m === method ? Promise.reject(error) : base.call(m as NodeMethod, request),
+      },
     });
     const { server } = createHttpServer(node, { log: (line) => log.push(line) });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -148,12 +171,15 @@ describe('REST /v1/chain errors', () => {
     };
   }
 
-  it('answers 400 with the node\'s message when the node rejects the request behind a chain route', async () => {
+  it("answers 400 with the node's message when the node rejects the request behind a chain route", async () => {
     for (const [route, method] of CHAIN_ROUTES) {
       const log: string[] = [];
       const server = await serveFailing(method, new ChainError(-1, `${method} is unavailable`), log);
       try {
-        expect(await rest(server.url, `/v1/chain/${route}`), route).toEqual({ status: 400, body: { error: `${method} is unavailable` } });
+        expect(await rest(server.url, `/v1/chain/${route}`), route).toEqual({
+          status: 400,
+          body: { error: `${method} is unavailable` },
+        });
         expect(log).toEqual([]);
       } finally {
         await server.close();
@@ -166,9 +192,14 @@ describe('REST /v1/chain errors', () => {
       const log: string[] = [];
       const server = await serveFailing(method, new TypeError('secret internals at /home/dev'), log);
       try {
-        expect(await rest(server.url, `/v1/chain/${route}`), route).toEqual({ status: 500, body: { error: 'unknown error' } });
+        expect(await rest(server.url, `/v1/chain/${route}`), route).toEqual({
+          status: 500,
+          body: { error: 'unknown error' },
+        });
         expect(log).toHaveLength(1);
-        expect(log[0]).toMatch(new RegExp(`^rest GET /v1/chain/${route} failed: TypeError: secret internals at /home/dev`));
+        expect(log[0]).toMatch(
+          new RegExp(`^rest GET /v1/chain/${route} failed: TypeError: secret internals at /home/dev`),
+        );
       } finally {
         await server.close();
       }
@@ -186,8 +217,14 @@ describe('REST /v1/block/{block_id_or_height}', () => {
     expect(body.block.header.signer).toBe(devnet.node.genesisAddress);
     expect(body.block.transactions[0].id).toBe(includedTx);
     expect(body.block.transactions[0].operations).toEqual([decodedTransfer(0, 1, 5n * KOIN)]);
-    const event = body.receipt.transaction_receipts[0].events.find((e: { name: string }) => e.name.endsWith('transfer_event'));
-    expect(event.data).toEqual({ from: devnet.accounts[0]!.address, to: devnet.accounts[1]!.address, value: (5n * KOIN).toString() });
+    const event = body.receipt.transaction_receipts[0].events.find((e: { name: string }) =>
+      e.name.endsWith('transfer_event'),
+    );
+    expect(event.data).toEqual({
+      from: devnet.accounts[0]!.address,
+      to: devnet.accounts[1]!.address,
+      value: (5n * KOIN).toString(),
+    });
     expect(event.impacted).toEqual(expect.arrayContaining([devnet.accounts[0]!.address, devnet.accounts[1]!.address]));
   });
 
@@ -214,8 +251,14 @@ describe('REST /v1/block/{block_id_or_height}', () => {
   });
 
   it('answers 400 "block does not exist" for an unknown id or a height above the head', async () => {
-    expect(await rest(url, `/v1/block/${UNKNOWN_ID}`)).toEqual({ status: 400, body: { error: 'block does not exist' } });
-    expect(await rest(url, `/v1/block/${BigInt(includedHeight) + 100n}`)).toEqual({ status: 400, body: { error: 'block does not exist' } });
+    expect(await rest(url, `/v1/block/${UNKNOWN_ID}`)).toEqual({
+      status: 400,
+      body: { error: 'block does not exist' },
+    });
+    expect(await rest(url, `/v1/block/${BigInt(includedHeight) + 100n}`)).toEqual({
+      status: 400,
+      body: { error: 'block does not exist' },
+    });
   });
 
   it('answers 400 naming the block height for a height beyond 2^64-1 or 0, and "block does not exist" up to 2^64-1', async () => {
@@ -225,8 +268,14 @@ describe('REST /v1/block/{block_id_or_height}', () => {
         body: { error: `invalid block height: expected a whole number up to ${UINT64_MAX}, got "${ref}"` },
       });
     }
-    expect(await rest(url, `/v1/block/${UINT64_MAX}`)).toEqual({ status: 400, body: { error: 'block does not exist' } });
-    expect(await rest(url, '/v1/block/0')).toEqual({ status: 400, body: { error: 'invalid block height: blocks start at height 1, got "0"' } });
+    expect(await rest(url, `/v1/block/${UINT64_MAX}`)).toEqual({
+      status: 400,
+      body: { error: 'block does not exist' },
+    });
+    expect(await rest(url, '/v1/block/0')).toEqual({
+      status: 400,
+      body: { error: 'invalid block height: blocks start at height 1, got "0"' },
+    });
     // Leading zeros are still the same height.
     expect((await rest(url, `/v1/block/000${includedHeight}`)).body.block_id).toBe(includedBlock);
   });
@@ -242,24 +291,40 @@ describe('REST /v1/block/{block_id_or_height}', () => {
 
 describe('REST /v1/account/{account}/...', () => {
   it('GET mana answers the account RC with 8 decimals', async () => {
-    expect(await rest(url, `/v1/account/${devnet.accounts[2]!.address}/mana`)).toEqual({ status: 200, body: { value: '1000000.00000000' } });
+    expect(await rest(url, `/v1/account/${devnet.accounts[2]!.address}/mana`)).toEqual({
+      status: 200,
+      body: { value: '1000000.00000000' },
+    });
     expect(await rest(url, `/v1/account/${STRANGER}/mana`)).toEqual({ status: 200, body: { value: '0.00000000' } });
   });
 
   it('GET mana answers 400 "invalid account" for a bad address', async () => {
-    expect(await rest(url, `/v1/account/${corruptAddress(devnet.accounts[2]!.address)}/mana`)).toEqual({ status: 400, body: { error: 'invalid account' } });
-    expect(await rest(url, '/v1/account/not-an-address!/mana')).toEqual({ status: 400, body: { error: 'invalid account' } });
+    expect(await rest(url, `/v1/account/${corruptAddress(devnet.accounts[2]!.address)}/mana`)).toEqual({
+      status: 400,
+      body: { error: 'invalid account' },
+    });
+    expect(await rest(url, '/v1/account/not-an-address!/mana')).toEqual({
+      status: 400,
+      body: { error: 'invalid account' },
+    });
   });
 
   it('GET balance answers the token balance with 8 decimals, by contract address or by the system name "koin"', async () => {
     const expected = { status: 200, body: { value: '1000005.00000000' } };
-    expect(await rest(url, `/v1/account/${devnet.accounts[1]!.address}/balance/${devnet.koinAddress}`)).toEqual(expected);
+    expect(await rest(url, `/v1/account/${devnet.accounts[1]!.address}/balance/${devnet.koinAddress}`)).toEqual(
+      expected,
+    );
     expect(await rest(url, `/v1/account/${devnet.accounts[1]!.address}/balance/koin`)).toEqual(expected);
-    expect(await rest(url, `/v1/account/${STRANGER}/balance/koin`)).toEqual({ status: 200, body: { value: '0.00000000' } });
+    expect(await rest(url, `/v1/account/${STRANGER}/balance/koin`)).toEqual({
+      status: 200,
+      body: { value: '0.00000000' },
+    });
   });
 
   it('GET balance answers 400 "invalid contract_id" and "invalid account" for bad addresses', async () => {
-    expect(await rest(url, `/v1/account/${devnet.accounts[1]!.address}/balance/${corruptAddress(devnet.koinAddress)}`)).toEqual({
+    expect(
+      await rest(url, `/v1/account/${devnet.accounts[1]!.address}/balance/${corruptAddress(devnet.koinAddress)}`),
+    ).toEqual({
       status: 400,
       body: { error: 'invalid contract_id' },
     });
@@ -276,29 +341,47 @@ describe('REST /v1/account/{account}/...', () => {
   it('GET nonce answers a number and next_nonce a decimal string (as koinos-rest), or the encoded value with decode_nonce=false', async () => {
     const account = devnet.accounts[0]!.address;
     expect(await rest(url, `/v1/account/${account}/nonce`)).toEqual({ status: 200, body: { value: 1 } });
-    expect(await rest(url, `/v1/account/${account}/nonce?decode_nonce=false`)).toEqual({ status: 200, body: { value: 'KAE=' } });
+    expect(await rest(url, `/v1/account/${account}/nonce?decode_nonce=false`)).toEqual({
+      status: 200,
+      body: { value: 'KAE=' },
+    });
     expect(await rest(url, `/v1/account/${account}/next_nonce`)).toEqual({ status: 200, body: { value: '2' } });
-    expect(await rest(url, `/v1/account/${account}/next_nonce?decode_nonce=false`)).toEqual({ status: 200, body: { value: 'KAI=' } });
+    expect(await rest(url, `/v1/account/${account}/next_nonce?decode_nonce=false`)).toEqual({
+      status: 200,
+      body: { value: 'KAI=' },
+    });
     expect(await rest(url, `/v1/account/${STRANGER}/next_nonce`)).toEqual({ status: 200, body: { value: '1' } });
   });
 
   it('GET nonce and next_nonce answer 400 "invalid account" for a bad address', async () => {
     for (const route of ['nonce', 'next_nonce']) {
-      expect(await rest(url, `/v1/account/${corruptAddress(devnet.accounts[0]!.address)}/${route}`)).toEqual({ status: 400, body: { error: 'invalid account' } });
+      expect(await rest(url, `/v1/account/${corruptAddress(devnet.accounts[0]!.address)}/${route}`)).toEqual({
+        status: 400,
+        body: { error: 'invalid account' },
+      });
     }
   });
 
   it('GET rc answers the raw RC as JSON-RPC does (an empty object when 0)', async () => {
-    expect(await rest(url, `/v1/account/${devnet.accounts[2]!.address}/rc`)).toEqual({ status: 200, body: { rc: INITIAL.toString() } });
+    expect(await rest(url, `/v1/account/${devnet.accounts[2]!.address}/rc`)).toEqual({
+      status: 200,
+      body: { rc: INITIAL.toString() },
+    });
     expect(await rest(url, `/v1/account/${STRANGER}/rc`)).toEqual({ status: 200, body: {} });
   });
 
   it('GET rc answers 400 "invalid account" for a bad address', async () => {
-    expect(await rest(url, `/v1/account/${corruptAddress(devnet.accounts[2]!.address)}/rc`)).toEqual({ status: 400, body: { error: 'invalid account' } });
+    expect(await rest(url, `/v1/account/${corruptAddress(devnet.accounts[2]!.address)}/rc`)).toEqual({
+      status: 400,
+      body: { error: 'invalid account' },
+    });
   });
 
   it('GET history answers an array of records with decoded operations and events', async () => {
-    const { status, body } = await rest(url, `/v1/account/${devnet.accounts[1]!.address}/history?limit=10&irreversible=false`);
+    const { status, body } = await rest(
+      url,
+      `/v1/account/${devnet.accounts[1]!.address}/history?limit=10&irreversible=false`,
+    );
     expect(status).toBe(200);
     expect(Array.isArray(body)).toBe(true);
     const record = body.find((r: any) => r.trx?.transaction.id === includedTx);
@@ -314,9 +397,12 @@ describe('REST /v1/account/{account}/...', () => {
     const account = devnet.accounts[1]!.address;
     const all = (await rest(url, `/v1/account/${account}/history?limit=500&irreversible=false`)).body as any[];
     expect(all.length).toBeGreaterThan(0);
-    const descending = (await rest(url, `/v1/account/${account}/history?limit=500&irreversible=false&ascending=false`)).body as any[];
+    const descending = (await rest(url, `/v1/account/${account}/history?limit=500&irreversible=false&ascending=false`))
+      .body as any[];
     expect(descending).toEqual([...all].reverse());
-    const page = (await rest(url, `/v1/account/${account}/history?limit=1&irreversible=false&sequence_number=${all.length - 1}`)).body as any[];
+    const page = (
+      await rest(url, `/v1/account/${account}/history?limit=1&irreversible=false&sequence_number=${all.length - 1}`)
+    ).body as any[];
     expect(page).toEqual([all[all.length - 1]]);
     // Nothing is irreversible yet (the devnet keeps the last 60 blocks reversible, as mainnet does).
     expect((await rest(url, `/v1/account/${account}/history?limit=10`)).body).toEqual([]);
@@ -324,34 +410,51 @@ describe('REST /v1/account/{account}/...', () => {
 
   it('GET history answers 400 without limit, with a bad limit, or above 500', async () => {
     const account = devnet.accounts[1]!.address;
-    expect(await rest(url, `/v1/account/${account}/history`)).toEqual({ status: 400, body: { error: "missing required field 'limit'" } });
+    expect(await rest(url, `/v1/account/${account}/history`)).toEqual({
+      status: 400,
+      body: { error: "missing required field 'limit'" },
+    });
     for (const limit of ['ten', '-1', '1.5', '0x10', '501', '18446744073709551616', '99999999999999999999']) {
       expect(await rest(url, `/v1/account/${account}/history?limit=${limit}`), limit).toEqual({
         status: 400,
         body: { error: `invalid limit: expected a whole number up to 500, got "${limit}"` },
       });
     }
-    expect(await rest(url, `/v1/account/${corruptAddress(account)}/history?limit=1`)).toEqual({ status: 400, body: { error: 'invalid account' } });
+    expect(await rest(url, `/v1/account/${corruptAddress(account)}/history?limit=1`)).toEqual({
+      status: 400,
+      body: { error: 'invalid account' },
+    });
   });
 
   it('GET history answers 400 naming sequence_number when it is negative, not decimal, or beyond 2^64-1', async () => {
     const account = devnet.accounts[1]!.address;
     for (const seq of ['-3', 'x', '1e3', '18446744073709551616', '99999999999999999999']) {
-      expect(await rest(url, `/v1/account/${account}/history?limit=5&sequence_number=${encodeURIComponent(seq)}`), seq).toEqual({
+      expect(
+        await rest(url, `/v1/account/${account}/history?limit=5&sequence_number=${encodeURIComponent(seq)}`),
+        seq,
+      ).toEqual({
         status: 400,
         body: { error: `invalid sequence_number: expected a whole number up to ${UINT64_MAX}, got "${seq}"` },
       });
     }
     // The largest one is a valid offset past every record.
-    expect(await rest(url, `/v1/account/${account}/history?limit=5&irreversible=false&sequence_number=${UINT64_MAX}`)).toEqual({ status: 200, body: [] });
+    expect(
+      await rest(url, `/v1/account/${account}/history?limit=5&irreversible=false&sequence_number=${UINT64_MAX}`),
+    ).toEqual({ status: 200, body: [] });
   });
 
   it('GET history answers an empty array (not {}) for an account without records', async () => {
-    expect(await rest(url, `/v1/account/${STRANGER}/history?limit=10&irreversible=false`)).toEqual({ status: 200, body: [] });
+    expect(await rest(url, `/v1/account/${STRANGER}/history?limit=10&irreversible=false`)).toEqual({
+      status: 200,
+      body: [],
+    });
   });
 
   it('answers 404 for an unknown account route', async () => {
-    expect(await rest(url, `/v1/account/${devnet.accounts[1]!.address}/secrets`)).toEqual({ status: 404, body: { error: 'not found' } });
+    expect(await rest(url, `/v1/account/${devnet.accounts[1]!.address}/secrets`)).toEqual({
+      status: 404,
+      body: { error: 'not found' },
+    });
   });
 });
 
@@ -365,17 +468,25 @@ describe('REST /v1/transaction', () => {
     expect(body.containing_blocks).toEqual([includedBlock]);
     expect(body.irreversible).toBe(false);
     expect(body.receipt.id).toBe(includedTx);
-    expect(body.receipt.events.find((e: { name: string }) => e.name.endsWith('transfer_event')).data.to).toBe(devnet.accounts[1]!.address);
+    expect(body.receipt.events.find((e: { name: string }) => e.name.endsWith('transfer_event')).data.to).toBe(
+      devnet.accounts[1]!.address,
+    );
   });
 
   it('GET /v1/transaction/{id} finds a pending transaction in the mempool', async () => {
     const { status, body } = await rest(url, `/v1/transaction/${pendingTx}`);
     expect(status).toBe(200);
-    expect(body).toEqual({ transaction: expect.objectContaining({ id: pendingTx, operations: [decodedTransfer(3, 4, KOIN)] }), irreversible: false });
+    expect(body).toEqual({
+      transaction: expect.objectContaining({ id: pendingTx, operations: [decodedTransfer(3, 4, KOIN)] }),
+      irreversible: false,
+    });
   });
 
   it('GET /v1/transaction/{id} answers 400 for an unknown or malformed id', async () => {
-    expect(await rest(url, `/v1/transaction/${UNKNOWN_ID}`)).toEqual({ status: 400, body: { error: 'transaction does not exist' } });
+    expect(await rest(url, `/v1/transaction/${UNKNOWN_ID}`)).toEqual({
+      status: 400,
+      body: { error: 'transaction does not exist' },
+    });
     const { status, body } = await rest(url, '/v1/transaction/0xnothex');
     expect(status).toBe(400);
     expect(body.error).toMatch(/^invalid transaction id/);
@@ -383,11 +494,17 @@ describe('REST /v1/transaction', () => {
 
   it('POST /v1/transaction/submit?broadcast=false executes a signed transaction without changing state', async () => {
     const tx = transferJson(devnet, 2, 4, KOIN, 1n);
-    const { status, body } = await rest(url, '/v1/transaction/submit?broadcast=false', { method: 'POST', body: JSON.stringify(tx) });
+    const { status, body } = await rest(url, '/v1/transaction/submit?broadcast=false', {
+      method: 'POST',
+      body: JSON.stringify(tx),
+    });
     expect(status).toBe(200);
     expect(body.receipt.id).toBe(tx.id);
     expect(body.transaction.id).toBe(tx.id);
-    expect(await rest(url, `/v1/account/${devnet.accounts[2]!.address}/nonce`)).toEqual({ status: 200, body: { value: 0 } });
+    expect(await rest(url, `/v1/account/${devnet.accounts[2]!.address}/nonce`)).toEqual({
+      status: 200,
+      body: { value: 0 },
+    });
   });
 
   it('POST /v1/transaction/submit answers 400 with the node message for a rejected transaction or a bad body', async () => {
@@ -411,11 +528,17 @@ describe('REST /v1/transaction', () => {
     const tx = transferJson(devnet, 2, 4, KOIN, 1n) as any;
     for (const { text, reason } of invalidAddresses(devnet.accounts[2]!.address)) {
       for (const field of ['payer', 'payee']) {
-        const { status, body } = await rest(url, '/v1/transaction/submit', { method: 'POST', body: JSON.stringify({ ...tx, header: { ...tx.header, [field]: text } }) });
+        const { status, body } = await rest(url, '/v1/transaction/submit', {
+          method: 'POST',
+          body: JSON.stringify({ ...tx, header: { ...tx.header, [field]: text } }),
+        });
         expect(status).toBe(400);
         expectAddressError(body.error, 'invalid transaction: ', `header.${field}`, text, reason);
       }
     }
-    expect(await rest(url, `/v1/account/${devnet.accounts[2]!.address}/nonce`)).toEqual({ status: 200, body: { value: 0 } });
+    expect(await rest(url, `/v1/account/${devnet.accounts[2]!.address}/nonce`)).toEqual({
+      status: 200,
+      body: { value: 0 },
+    });
   });
 });

@@ -29,9 +29,17 @@ beforeAll(async () => {
   nft = (await uploadKoinosbox(`${url}/jsonrpc`, devnet.koinAddress, devnet.accounts[0]!, SEED, 'nft')).address;
   const provider = new Provider([`${url}/jsonrpc`]);
   const signer = Object.assign(Signer.fromSeed(SEED), { provider });
-  const abi = JSON.parse(readFileSync(join(import.meta.dirname, '../../node_modules/@koinosbox/contracts/assembly/nft/nft-abi.json'), 'utf8'));
+  const abi = JSON.parse(
+    readFileSync(
+      join(import.meta.dirname, '../../node_modules/@koinosbox/contracts/assembly/nft/nft-abi.json'),
+      'utf8',
+    ),
+  );
   const collection = new Contract({ id: nft, abi, provider, signer });
-  for (const [name, args] of [['mint', { to: address(1), token_id: '0x31' }], ['set_metadata', { token_id: '0x31', metadata: '{"name":"one"}' }]] as const) {
+  for (const [name, args] of [
+    ['mint', { to: address(1), token_id: '0x31' }],
+    ['set_metadata', { token_id: '0x31', metadata: '{"name":"one"}' }],
+  ] as const) {
     const { transaction } = await method(collection, name)(args);
     await transaction!.wait('byTransactionId', WAIT_MS);
   }
@@ -73,14 +81,28 @@ describe('REST /v1/nft reads', () => {
     expect((await rest(url, `/v1/nft/${nft}/0x31/metadata`)).body).toEqual({ name: 'one' });
     expect((await rest(url, `/v1/nft/${nft}/0x32/metadata`)).body).toEqual({});
     expect((await rest(url, `/v1/nft/${nft}/0x31/approved?limit=1`)).body).toEqual({ value: [] });
-    expect((await rest(url, `/v1/nft/${nft}/approved_for_all/${address(1)}/${address(2)}`)).body).toEqual({ value: false });
+    expect((await rest(url, `/v1/nft/${nft}/approved_for_all/${address(1)}/${address(2)}`)).body).toEqual({
+      value: false,
+    });
   });
 
   it('answers 400 for a missing limit, a bad token id and a bad account', async () => {
-    expect(await rest(url, `/v1/nft/${nft}/tokens`)).toEqual({ status: 400, body: { error: "missing required field 'limit'" } });
-    expect(await rest(url, `/v1/nft/${nft}/31/owner`)).toEqual({ status: 400, body: { error: 'invalid token_id: expected "0x" followed by hex, got "31"' } });
-    expect(await rest(url, `/v1/nft/${nft}/balance/nobody`)).toEqual({ status: 400, body: { error: 'invalid account' } });
-    expect(await rest(url, '/v1/nft/nothing-here/name')).toEqual({ status: 400, body: { error: 'invalid contract_id' } });
+    expect(await rest(url, `/v1/nft/${nft}/tokens`)).toEqual({
+      status: 400,
+      body: { error: "missing required field 'limit'" },
+    });
+    expect(await rest(url, `/v1/nft/${nft}/31/owner`)).toEqual({
+      status: 400,
+      body: { error: 'invalid token_id: expected "0x" followed by hex, got "31"' },
+    });
+    expect(await rest(url, `/v1/nft/${nft}/balance/nobody`)).toEqual({
+      status: 400,
+      body: { error: 'invalid account' },
+    });
+    expect(await rest(url, '/v1/nft/nothing-here/name')).toEqual({
+      status: 400,
+      body: { error: 'invalid contract_id' },
+    });
   });
 });
 
@@ -89,37 +111,86 @@ describe('REST /v1/nft transaction-preparing routes', () => {
     const { status, body } = await rest(url, `/v1/nft/${nft}/0x31/transfer?to=${address(2)}&memo=gift`);
     expect(status).toBe(200);
     expect(body.call_contract.contract_id).toBe(nft);
-    expect(decodeOperation(body)).toEqual({ name: 'transfer', args: { from: address(1), to: address(2), token_id: '0x31', memo: 'gift' } });
+    expect(decodeOperation(body)).toEqual({
+      name: 'transfer',
+      args: { from: address(1), to: address(2), token_id: '0x31', memo: 'gift' },
+    });
     const receipt = await submit(1, body);
     expect(receipt.events.map((e: { name: string }) => e.name)).toEqual(['collections.transfer_event']);
-    await expect.poll(async () => (await rest(url, `/v1/nft/${nft}/0x31/owner`)).body, { timeout: WAIT_MS }).toEqual({ value: address(2) });
+    await expect
+      .poll(async () => (await rest(url, `/v1/nft/${nft}/0x31/owner`)).body, { timeout: WAIT_MS })
+      .toEqual({ value: address(2) });
   });
 
   it('GET {token}/approve and approve_for_all answer approvals the collection then reports', async () => {
     const approve = (await rest(url, `/v1/nft/${nft}/0x31/approve?operator=${address(0)}`)).body;
-    expect(decodeOperation(approve)).toEqual({ name: 'approve', args: { owner: address(2), operator: address(0), token_id: '0x31' } });
+    expect(decodeOperation(approve)).toEqual({
+      name: 'approve',
+      args: { owner: address(2), operator: address(0), token_id: '0x31' },
+    });
     await submit(2, approve);
-    await expect.poll(async () => (await rest(url, `/v1/nft/${nft}/0x31/approved?limit=1`)).body, { timeout: WAIT_MS }).toEqual({ value: [address(0)] });
-    const forAll = (await rest(url, `/v1/nft/${nft}/approve_for_all?owner=${address(2)}&operator=${address(1)}&approved=true`)).body;
-    expect(decodeOperation(forAll)).toEqual({ name: 'set_approval_for_all', args: { owner: address(2), operator: address(1), approved: true } });
+    await expect
+      .poll(async () => (await rest(url, `/v1/nft/${nft}/0x31/approved?limit=1`)).body, { timeout: WAIT_MS })
+      .toEqual({ value: [address(0)] });
+    const forAll = (
+      await rest(url, `/v1/nft/${nft}/approve_for_all?owner=${address(2)}&operator=${address(1)}&approved=true`)
+    ).body;
+    expect(decodeOperation(forAll)).toEqual({
+      name: 'set_approval_for_all',
+      args: { owner: address(2), operator: address(1), approved: true },
+    });
     await submit(2, forAll);
-    await expect.poll(async () => (await rest(url, `/v1/nft/${nft}/approved_for_all/${address(2)}/${address(1)}`)).body, { timeout: WAIT_MS }).toEqual({ value: true });
+    await expect
+      .poll(async () => (await rest(url, `/v1/nft/${nft}/approved_for_all/${address(2)}/${address(1)}`)).body, {
+        timeout: WAIT_MS,
+      })
+      .toEqual({ value: true });
   });
 
   it('answers mint, burn, set_metadata, set_royalties and transfer (of the collection) as operations', async () => {
-    expect(decodeOperation((await rest(url, `/v1/nft/${nft}/0x32/mint?to=${address(1)}&memo=m`)).body)).toEqual({ name: 'mint', args: { to: address(1), token_id: '0x32', memo: 'm' } });
-    expect(decodeOperation((await rest(url, `/v1/nft/${nft}/0x32/burn`)).body)).toEqual({ name: 'burn', args: { token_id: '0x32' } });
+    expect(decodeOperation((await rest(url, `/v1/nft/${nft}/0x32/mint?to=${address(1)}&memo=m`)).body)).toEqual({
+      name: 'mint',
+      args: { to: address(1), token_id: '0x32', memo: 'm' },
+    });
+    expect(decodeOperation((await rest(url, `/v1/nft/${nft}/0x32/burn`)).body)).toEqual({
+      name: 'burn',
+      args: { token_id: '0x32' },
+    });
     const metadata = await rest(url, `/v1/nft/${nft}/0x31/set_metadata`, { method: 'POST', body: '{ "name": "uno" }' });
-    expect(decodeOperation(metadata.body)).toEqual({ name: 'set_metadata', args: { token_id: '0x31', metadata: '{"name":"uno"}' } });
-    const royalties = await rest(url, `/v1/nft/${nft}/set_royalties`, { method: 'POST', body: JSON.stringify({ value: [{ percentage: '100', address: address(0) }] }) });
-    expect(decodeOperation(royalties.body)).toEqual({ name: 'set_royalties', args: { value: [{ percentage: '100', address: address(0) }] } });
-    expect(decodeOperation((await rest(url, `/v1/nft/${nft}/transfer?to=${address(1)}`)).body)).toEqual({ name: 'transfer_ownership', args: { to: address(1) } });
+    expect(decodeOperation(metadata.body)).toEqual({
+      name: 'set_metadata',
+      args: { token_id: '0x31', metadata: '{"name":"uno"}' },
+    });
+    const royalties = await rest(url, `/v1/nft/${nft}/set_royalties`, {
+      method: 'POST',
+      body: JSON.stringify({ value: [{ percentage: '100', address: address(0) }] }),
+    });
+    expect(decodeOperation(royalties.body)).toEqual({
+      name: 'set_royalties',
+      args: { value: [{ percentage: '100', address: address(0) }] },
+    });
+    expect(decodeOperation((await rest(url, `/v1/nft/${nft}/transfer?to=${address(1)}`)).body)).toEqual({
+      name: 'transfer_ownership',
+      args: { to: address(1) },
+    });
   });
 
   it('answers 400 for a missing recipient or operator and a body that is not JSON', async () => {
-    expect(await rest(url, `/v1/nft/${nft}/0x31/mint`)).toEqual({ status: 400, body: { error: "missing required field 'to'" } });
-    expect(await rest(url, `/v1/nft/${nft}/0x31/approve`)).toEqual({ status: 400, body: { error: "missing required field 'operator'" } });
-    expect(await rest(url, `/v1/nft/${nft}/approve_for_all?owner=${address(1)}`)).toEqual({ status: 400, body: { error: "missing required field 'operator'" } });
-    expect(await rest(url, `/v1/nft/${nft}/0x31/set_metadata`, { method: 'POST', body: '{' })).toEqual({ status: 400, body: { error: 'invalid request body: expected the metadata as JSON' } });
+    expect(await rest(url, `/v1/nft/${nft}/0x31/mint`)).toEqual({
+      status: 400,
+      body: { error: "missing required field 'to'" },
+    });
+    expect(await rest(url, `/v1/nft/${nft}/0x31/approve`)).toEqual({
+      status: 400,
+      body: { error: "missing required field 'operator'" },
+    });
+    expect(await rest(url, `/v1/nft/${nft}/approve_for_all?owner=${address(1)}`)).toEqual({
+      status: 400,
+      body: { error: "missing required field 'operator'" },
+    });
+    expect(await rest(url, `/v1/nft/${nft}/0x31/set_metadata`, { method: 'POST', body: '{' })).toEqual({
+      status: 400,
+      body: { error: 'invalid request body: expected the metadata as JSON' },
+    });
   });
 });

@@ -24,7 +24,10 @@ describe('API key', () => {
   const chainIdRequest = { jsonrpc: '2.0', id: 1, method: 'chain.get_chain_id', params: {} };
 
   it('answers REST requests without the X-API-KEY header, or with a wrong key, with 401 and a JSON error', async () => {
-    for (const headers of [{}, { 'X-API-KEY': 'wrong' }, { 'X-API-KEY': `${KEY}x` }, { apikey: KEY }] as Record<string, string>[]) {
+    for (const headers of [{}, { 'X-API-KEY': 'wrong' }, { 'X-API-KEY': `${KEY}x` }, { apikey: KEY }] as Record<
+      string,
+      string
+    >[]) {
       const { status, body } = await rest(url, '/v1/chain/id', { headers });
       expect(status, JSON.stringify(headers)).toBe(401);
       expect(body.error).toMatch(/API key/);
@@ -32,11 +35,19 @@ describe('API key', () => {
   });
 
   it('serves REST requests that carry the key in X-API-KEY', async () => {
-    expect(await rest(url, '/v1/chain/id', { headers: { 'X-API-KEY': KEY } })).toEqual({ status: 200, body: { value: devnet.chainId } });
+    expect(await rest(url, '/v1/chain/id', { headers: { 'X-API-KEY': KEY } })).toEqual({
+      status: 200,
+      body: { value: devnet.chainId },
+    });
   });
 
   it('answers JSON-RPC requests without the key, or with a wrong one, with 401 and a JSON-RPC error', async () => {
-    for (const [path, headers] of [['/jsonrpc', {}], ['/jsonrpc', { apikey: 'wrong' }], ['/jsonrpc?apikey=wrong', {}], ['/', {}]] as const) {
+    for (const [path, headers] of [
+      ['/jsonrpc', {}],
+      ['/jsonrpc', { apikey: 'wrong' }],
+      ['/jsonrpc?apikey=wrong', {}],
+      ['/', {}],
+    ] as const) {
       const { status, body } = await rpcRaw(url, chainIdRequest, { path, headers });
       expect(status, path).toBe(401);
       expect(body.error.message).toBe('Unauthorized');
@@ -57,14 +68,23 @@ describe('API key', () => {
     const headBefore = await authorized('chain.get_head_info', {});
     const tx = transferJson(devnet, 0, 1, 100n, 1n);
     const denied = await Promise.all([
-      rpcRaw(url, { jsonrpc: '2.0', id: 1, method: 'chain.submit_transaction', params: { transaction: tx, broadcast: true } }),
+      rpcRaw(url, {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'chain.submit_transaction',
+        params: { transaction: tx, broadcast: true },
+      }),
       rpcRaw(url, { jsonrpc: '2.0', id: 2, method: 'devnet.produce_block', params: {} }),
       rest(url, '/v1/transaction/submit', { method: 'POST', body: JSON.stringify(tx) }),
     ]);
     expect(denied.map((d) => d.status)).toEqual([401, 401, 401]);
     expect(await authorized('chain.get_head_info', {})).toEqual(headBefore);
-    expect((await authorized('chain.get_account_nonce', { account: devnet.accounts[0]!.address })).nonce ?? 'KAA=').toBe('KAA=');
-    expect((await authorized('mempool.get_pending_nonce', { payee: devnet.accounts[0]!.address })).nonce ?? '').toBe('');
+    expect(
+      (await authorized('chain.get_account_nonce', { account: devnet.accounts[0]!.address })).nonce ?? 'KAA=',
+    ).toBe('KAA=');
+    expect((await authorized('mempool.get_pending_nonce', { payee: devnet.accounts[0]!.address })).nonce ?? '').toBe(
+      '',
+    );
   });
 
   it('answers the CORS preflight without the key, since browsers cannot send it there', async () => {
@@ -92,7 +112,12 @@ describe('HTTP server', () => {
   });
 
   it('answers a JSON-RPC body over 1 MiB with 413, declared or streamed, without running it', async () => {
-    const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'chain.get_chain_id', params: { pad: 'x'.repeat(MIB) } });
+    const big = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'chain.get_chain_id',
+      params: { pad: 'x'.repeat(MIB) },
+    });
     const declared = await fetch(`${url}/jsonrpc`, { method: 'POST', body: big });
     expect(declared.status).toBe(413);
     expect(((await declared.json()) as { error: string }).error).toMatch(/too large/);
@@ -126,7 +151,10 @@ describe('HTTP server', () => {
     expect(await rest(url, '/nope')).toEqual({ status: 404, body: { error: 'not found' } });
     expect(await rest(url, '/v2/chain/id')).toEqual({ status: 404, body: { error: 'not found' } });
     expect(await rest(url, '/v1')).toEqual({ status: 404, body: { error: 'not found' } });
-    expect(await rest(url, '/v1/%E0%A4%A')).toEqual({ status: 400, body: { error: 'invalid path: bad percent-encoding' } });
+    expect(await rest(url, '/v1/%E0%A4%A')).toEqual({
+      status: 400,
+      body: { error: 'invalid path: bad percent-encoding' },
+    });
     const get = await rest(url, '/jsonrpc');
     expect(get.status).toBe(405);
   });
@@ -145,11 +173,15 @@ describe('HTTP server', () => {
     try {
       for (let i = 0; i < 3; i++) {
         await new Promise<void>((resolve, reject) => {
-          const req = httpRequest(`${url}/jsonrpc`, { method: 'POST', agent, headers: { 'Content-Type': 'application/json' } }, (res) => {
-            expect(res.headers.connection).toBe('keep-alive');
-            res.resume();
-            res.on('end', resolve);
-          });
+          const req = httpRequest(
+            `${url}/jsonrpc`,
+            { method: 'POST', agent, headers: { 'Content-Type': 'application/json' } },
+            (res) => {
+              expect(res.headers.connection).toBe('keep-alive');
+              res.resume();
+              res.on('end', resolve);
+            },
+          );
           req.on('error', reject);
           req.end(JSON.stringify({ jsonrpc: '2.0', id: i, method: 'chain.get_chain_id' }));
           reused.push(req.reusedSocket);
@@ -182,13 +214,39 @@ describe('HTTP server', () => {
     ]);
     const good = transferJson(devnet, 0, 1, 1000n, 1n);
     const badSignature = { ...good, signatures: ['AAAA'] };
-    const wrongChain = transferJson({ ...devnet, chainId: 'EiBZK_GGVP0H_fXVAM3j6EAuz3-B-l3ejxRSewi7qIBfSA==' } as Devnet, 0, 1, 1000n, 1n);
+    const wrongChain = transferJson(
+      { ...devnet, chainId: 'EiBZK_GGVP0H_fXVAM3j6EAuz3-B-l3ejxRSewi7qIBfSA==' } as Devnet,
+      0,
+      1,
+      1000n,
+      1n,
+    );
     const answers = await Promise.all([
       rpcRaw(url, '{"jsonrpc":"2.0","id":1,"method":"chain.submit_transaction","params":{"transaction":'),
-      rpcRaw(url, { jsonrpc: '2.0', id: 2, method: 'chain.submit_transaction', params: { transaction: { header: 'x' } } }),
-      rpcRaw(url, { jsonrpc: '2.0', id: 3, method: 'chain.submit_transaction', params: { transaction: badSignature, broadcast: true } }),
-      rpcRaw(url, { jsonrpc: '2.0', id: 4, method: 'chain.submit_transaction', params: { transaction: wrongChain, broadcast: true } }),
-      rpcRaw(url, { jsonrpc: '2.0', id: 5, method: 'chain.submit_transaction', params: { transaction: { ...good, id: '0x1220' + '00'.repeat(32) }, broadcast: true } }),
+      rpcRaw(url, {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'chain.submit_transaction',
+        params: { transaction: { header: 'x' } },
+      }),
+      rpcRaw(url, {
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'chain.submit_transaction',
+        params: { transaction: badSignature, broadcast: true },
+      }),
+      rpcRaw(url, {
+        jsonrpc: '2.0',
+        id: 4,
+        method: 'chain.submit_transaction',
+        params: { transaction: wrongChain, broadcast: true },
+      }),
+      rpcRaw(url, {
+        jsonrpc: '2.0',
+        id: 5,
+        method: 'chain.submit_transaction',
+        params: { transaction: { ...good, id: '0x1220' + '00'.repeat(32) }, broadcast: true },
+      }),
       rest(url, '/v1/transaction/submit', { method: 'POST', body: JSON.stringify({ ...good, operations: [] }) }),
     ]);
     expect(answers.map((a) => a.body.error?.code ?? a.status)).toEqual([-32700, -32601, -32603, -32603, -32603, 400]);
@@ -201,6 +259,8 @@ describe('HTTP server', () => {
     const pending = await rpc(url, 'mempool.get_pending_nonce', { payee: devnet.accounts[0]!.address });
     expect(pending.nonce ?? '').toBe('');
     // The good transaction is still accepted afterwards: nothing was half-applied.
-    expect((await rpc(url, 'chain.submit_transaction', { transaction: good, broadcast: true })).receipt.id).toBe(good.id);
+    expect((await rpc(url, 'chain.submit_transaction', { transaction: good, broadcast: true })).receipt.id).toBe(
+      good.id,
+    );
   });
 });

@@ -12,13 +12,19 @@ import { startDevnet, type Devnet } from '../../src-main/devnet/server/startDevn
 import { nextNonce, rest, rpc, rpcError, signedOperationsJson, transferJson } from './httpHelpers.ts';
 import { KOIN } from '../helpers/constants.ts';
 
-
 let devnet: Devnet;
 let url: string;
 let vhp: string;
 
 beforeAll(async () => {
-  devnet = await startDevnet({ port: 0, manual: true, accounts: 3, signatureThreads: 0, irreversibleDepth: 0, log: () => {} });
+  devnet = await startDevnet({
+    port: 0,
+    manual: true,
+    accounts: 3,
+    signatureThreads: 0,
+    irreversibleDepth: 0,
+    log: () => {},
+  });
   url = devnet.url;
   // VHP resolves by its system name, as KOIN does.
   vhp = (await rest(url, '/v1/contract/vhp')).body.contract_id;
@@ -32,14 +38,22 @@ const address = (i: number) => devnet.accounts[i]!.address;
 const bytes = (i: number) => addressFromString(address(i));
 
 async function signedCall(contract: string, from: number, entryPoint: number, args: Uint8Array): Promise<object> {
-  return signedOperationsJson(devnet, from, [{ call_contract: { contract_id: addressFromString(contract), entry_point: entryPoint, args } }]);
+  return signedOperationsJson(devnet, from, [
+    { call_contract: { contract_id: addressFromString(contract), entry_point: entryPoint, args } },
+  ]);
 }
 
 describe('contract_meta_store.get_contract_meta', () => {
   it('answers the ABI of KOIN and of VHP', async () => {
-    const koin = JSON.parse((await rpc(url, 'contract_meta_store.get_contract_meta', { contract_id: devnet.koinAddress })).meta.abi);
+    const koin = JSON.parse(
+      (await rpc(url, 'contract_meta_store.get_contract_meta', { contract_id: devnet.koinAddress })).meta.abi,
+    );
     // The upstream ABI (koinos-contracts-as): KCS-4 types; byte equality is asserted in systemAbis.test.ts.
-    expect(koin.methods.transfer).toMatchObject({ entry_point: TOKEN_METHODS.transfer.entryPoint, read_only: false, argument: 'koinos.standards.kcs4.transfer_arguments' });
+    expect(koin.methods.transfer).toMatchObject({
+      entry_point: TOKEN_METHODS.transfer.entryPoint,
+      read_only: false,
+      argument: 'koinos.standards.kcs4.transfer_arguments',
+    });
     expect(koin.methods.approve.entry_point).toBe(0x74e21680);
     const v = JSON.parse((await rpc(url, 'contract_meta_store.get_contract_meta', { contract_id: vhp })).meta.abi);
     expect(v.methods.balance_of.entry_point).toBe(VHP_METHODS.balance_of.entryPoint);
@@ -54,8 +68,13 @@ describe('contract_meta_store.get_contract_meta', () => {
 
 describe('chain.invoke_system_call', () => {
   it('answers get_contract_metadata by name', async () => {
-    const args = encode('koinos.chain.get_contract_metadata_arguments', { contract_id: addressFromString(devnet.koinAddress) });
-    const { value } = await rpc(url, 'chain.invoke_system_call', { name: 'get_contract_metadata', args: toBase64Url(args) });
+    const args = encode('koinos.chain.get_contract_metadata_arguments', {
+      contract_id: addressFromString(devnet.koinAddress),
+    });
+    const { value } = await rpc(url, 'chain.invoke_system_call', {
+      name: 'get_contract_metadata',
+      args: toBase64Url(args),
+    });
     const result = decode('koinos.chain.get_contract_metadata_result', fromBase64(value));
     expect(result.value?.system).toBe(true);
     expect(result.value!.hash.subarray(0, 2)).toEqual(Uint8Array.of(0x12, 0x20));
@@ -73,13 +92,22 @@ describe('VHP', () => {
     await rpc(url, 'devnet.set_balance', { contract_id: vhp, account: address(0), value: String(100n * KOIN) });
     const effective = async (i: number) => {
       const m = VHP_METHODS.effective_balance_of;
-      const { result } = await rpc(url, 'chain.read_contract', { contract_id: vhp, entry_point: m.entryPoint, args: toBase64Url(encode(m.argsType, { owner: bytes(i) })) });
+      const { result } = await rpc(url, 'chain.read_contract', {
+        contract_id: vhp,
+        entry_point: m.entryPoint,
+        args: toBase64Url(encode(m.argsType, { owner: bytes(i) })),
+      });
       return decode(m.resultType, result ? fromBase64(result) : new Uint8Array(0)).value;
     };
     expect(await effective(0)).toBe(100n * KOIN);
     const transfer = TOKEN_METHODS.transfer;
     const { receipt } = await rpc(url, 'chain.submit_transaction', {
-      transaction: await signedCall(vhp, 0, transfer.entryPoint, encode(transfer.argsType, { from: bytes(0), to: bytes(1), value: 40n * KOIN })),
+      transaction: await signedCall(
+        vhp,
+        0,
+        transfer.entryPoint,
+        encode(transfer.argsType, { from: bytes(0), to: bytes(1), value: 40n * KOIN }),
+      ),
       broadcast: true,
     });
     expect(receipt.events[0]).toMatchObject({ source: vhp, name: 'token.transfer_event' });
@@ -114,7 +142,12 @@ describe('REST token routes', () => {
     expect(parseAmount(accountBalance.value)).toBe(parseAmount(balance.value));
     const approve = TOKEN_METHODS.approve;
     await rpc(url, 'chain.submit_transaction', {
-      transaction: await signedCall(devnet.koinAddress, 2, approve.entryPoint, encode(approve.argsType, { owner: bytes(2), spender: bytes(1), value: 150_000_000n })),
+      transaction: await signedCall(
+        devnet.koinAddress,
+        2,
+        approve.entryPoint,
+        encode(approve.argsType, { owner: bytes(2), spender: bytes(1), value: 150_000_000n }),
+      ),
       broadcast: true,
     });
     await rpc(url, 'devnet.produce_block', {});
@@ -126,9 +159,15 @@ describe('REST token routes', () => {
   });
 
   it('refuses allowances without a limit, and an address without a contract', async () => {
-    expect(await rest(url, `/v1/token/koin/allowances/${address(2)}`)).toEqual({ status: 400, body: { error: "missing required field 'limit'" } });
+    expect(await rest(url, `/v1/token/koin/allowances/${address(2)}`)).toEqual({
+      status: 400,
+      body: { error: "missing required field 'limit'" },
+    });
     // Tokens are called through the KCS-4 ABI, as koinos-rest does: an address without a contract gets the node's error.
-    expect(await rest(url, `/v1/token/${address(1)}/name`)).toEqual({ status: 400, body: { error: 'contract does not exist' } });
+    expect(await rest(url, `/v1/token/${address(1)}/name`)).toEqual({
+      status: 400,
+      body: { error: 'contract does not exist' },
+    });
   });
 });
 
@@ -147,14 +186,31 @@ describe('REST contract routes', () => {
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ from: address(0), to: address(1), value: '5' }),
     });
-    expect(op.body.call_contract).toMatchObject({ contract_id: devnet.koinAddress, entry_point: TOKEN_METHODS.transfer.entryPoint });
+    expect(op.body.call_contract).toMatchObject({
+      contract_id: devnet.koinAddress,
+      entry_point: TOKEN_METHODS.transfer.entryPoint,
+    });
     const decoded = await rest(url, '/v1/decode/operations', { method: 'POST', body: JSON.stringify([op.body]) });
-    expect(decoded.body).toEqual([{ call_contract: { contract_id: devnet.koinAddress, entry_point: 'transfer', args: { from: address(0), to: address(1), value: '5' } } }]);
+    expect(decoded.body).toEqual([
+      {
+        call_contract: {
+          contract_id: devnet.koinAddress,
+          entry_point: 'transfer',
+          args: { from: address(0), to: address(1), value: '5' },
+        },
+      },
+    ]);
   });
 
   it('refuses an unknown method and arguments that do not parse', async () => {
-    expect(await rest(url, '/v1/contract/koin/steal')).toEqual({ status: 400, body: { error: 'method "steal" does not exist' } });
-    const bad = await rest(url, '/v1/contract/koin/transfer', { method: 'POST', body: JSON.stringify({ value: 'lots' }) });
+    expect(await rest(url, '/v1/contract/koin/steal')).toEqual({
+      status: 400,
+      body: { error: 'method "steal" does not exist' },
+    });
+    const bad = await rest(url, '/v1/contract/koin/transfer', {
+      method: 'POST',
+      body: JSON.stringify({ value: 'lots' }),
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatch(/^invalid arguments of transfer: /);
   });
@@ -162,14 +218,23 @@ describe('REST contract routes', () => {
 
 describe('REST blocks, decoding, preparing and block submission', () => {
   it('lists blocks from a height, decodes events, and prepares a transaction for signing', async () => {
-    await rpc(url, 'chain.submit_transaction', { transaction: transferJson(devnet, 0, 1, KOIN, await nextNonce(url, address(0))), broadcast: true });
+    await rpc(url, 'chain.submit_transaction', {
+      transaction: transferJson(devnet, 0, 1, KOIN, await nextNonce(url, address(0))),
+      broadcast: true,
+    });
     const { block_height } = await rpc(url, 'devnet.produce_block', {});
     const list = (await rest(url, `/v1/blocks?start=${block_height}&limit=5`)).body;
     expect(list).toHaveLength(1);
     const event = list[0].receipt.transaction_receipts[0].events[0];
-    expect(event).toMatchObject({ name: 'token.transfer_event', data: { from: address(0), to: address(1), value: String(KOIN) } });
-    const raw = (await rest(url, `/v1/blocks?start=${block_height}&limit=1&decode_events=false`)).body[0].receipt.transaction_receipts[0].events;
-    expect((await rest(url, '/v1/decode/events', { method: 'POST', body: JSON.stringify(raw) })).body[0].data).toEqual(event.data);
+    expect(event).toMatchObject({
+      name: 'token.transfer_event',
+      data: { from: address(0), to: address(1), value: String(KOIN) },
+    });
+    const raw = (await rest(url, `/v1/blocks?start=${block_height}&limit=1&decode_events=false`)).body[0].receipt
+      .transaction_receipts[0].events;
+    expect((await rest(url, '/v1/decode/events', { method: 'POST', body: JSON.stringify(raw) })).body[0].data).toEqual(
+      event.data,
+    );
 
     const op = (await rest(url, `/v1/contract/koin/transfer?from=${address(0)}&to=${address(1)}&value=7`)).body;
     const prepared = await rest(url, '/v1/transaction/prepare', {
@@ -183,7 +248,10 @@ describe('REST blocks, decoding, preparing and block submission', () => {
   });
 
   it('refuses blocks without a limit, a prepare without a payer, and explains that the devnet makes its own blocks', async () => {
-    expect(await rest(url, '/v1/blocks?start=1')).toEqual({ status: 400, body: { error: "missing required field 'limit'" } });
+    expect(await rest(url, '/v1/blocks?start=1')).toEqual({
+      status: 400,
+      body: { error: "missing required field 'limit'" },
+    });
     expect((await rest(url, '/v1/transaction/prepare', { method: 'POST', body: '{"operations":[]}' })).body).toEqual({
       error: 'invalid transaction: header.payer is required',
     });

@@ -36,12 +36,21 @@ describe('the KAP stand-in of a mainnet-shaped devnet', () => {
     const kap = await kapAs(alice.wif);
     const answer = await write(kap, 'mint', { name: 'Alice.koin', duration_increments: 1, owner: alice.address });
     expect(answer.receipt?.events?.[0]?.name).toBe('collections.mint_event');
-    expect(((await method(kap, 'owner_of')({ token_id: hexOf('alice.koin') })).result as { value: string }).value).toBe(alice.address);
-    const named = (await method(kap, 'get_name')({ name: 'alice.koin' })).result as { domain: string; name: string; owner: string; expiration: string };
+    expect(((await method(kap, 'owner_of')({ token_id: hexOf('alice.koin') })).result as { value: string }).value).toBe(
+      alice.address,
+    );
+    const named = (await method(kap, 'get_name')({ name: 'alice.koin' })).result as {
+      domain: string;
+      name: string;
+      owner: string;
+      expiration: string;
+    };
     expect(named).toMatchObject({ domain: 'koin', name: 'alice', owner: alice.address });
     expect(BigInt(named.expiration)).toBeGreaterThan(BigInt(Date.now()));
     await write(kap, 'mint', { name: 'second.koin', owner: alice.address });
-    const names = (await method(kap, 'get_names')({ owner: alice.address, limit: '10' })).result as { names: { name: string }[] };
+    const names = (await method(kap, 'get_names')({ owner: alice.address, limit: '10' })).result as {
+      names: { name: string }[];
+    };
     expect(names.names.map((n) => n.name)).toEqual(['alice', 'second']);
   });
 
@@ -54,8 +63,14 @@ describe('the KAP stand-in of a mainnet-shaped devnet', () => {
 
   it('refuses a name already taken, a malformed name, and a mint the owner did not sign', async () => {
     const asBob = await kapAs(bob.wif);
-    expect((await failure(method(asBob, 'mint')({ name: 'alice.koin', owner: bob.address }))).message).toContain('name alice.koin is already taken');
-    expect((await failure(method(asBob, 'mint')({ name: 'bad--name.koin', owner: bob.address }))).message).toContain('invalid name');
-    expect((await failure(method(asBob, 'mint')({ name: 'bobs.koin', owner: alice.address }))).message).toContain('must sign the mint');
+    expect((await failure(method(asBob, 'mint')({ name: 'alice.koin', owner: bob.address }))).message).toContain(
+      'name alice.koin is already taken',
+    );
+    expect((await failure(method(asBob, 'mint')({ name: 'bad--name.koin', owner: bob.address }))).message).toContain(
+      'invalid name',
+    );
+    expect((await failure(method(asBob, 'mint')({ name: 'bobs.koin', owner: alice.address }))).message).toContain(
+      'must sign the mint',
+    );
   });
 });

@@ -51,13 +51,16 @@ describe('koilib against the devnet', () => {
   });
 
   it('signs and sends a KOIN transfer with its own Signer and Provider, waits for it, and agrees with the devnet', async () => {
-    const [sender, receiver] = devnet.accounts as [typeof devnet.accounts[0], typeof devnet.accounts[0]];
+    const [sender, receiver] = devnet.accounts as [(typeof devnet.accounts)[0], (typeof devnet.accounts)[0]];
     const { koin } = koinFor(sender.wif);
     const value = 123_456_789n;
     const before = await call(koin, 'balanceOf')({ owner: receiver.address });
 
     // koilib fills chain id, nonce (get_account_nonce + 1) and rc_limit (the payer's whole mana) itself.
-    const { transaction, receipt } = await call(koin, 'transfer')({ from: sender.address, to: receiver.address, value: value.toString() });
+    const { transaction, receipt } = await call(
+      koin,
+      'transfer',
+    )({ from: sender.address, to: receiver.address, value: value.toString() });
     expect(transaction).toBeDefined();
     expect(receipt?.reverted ?? false).toBe(false);
     expect(BigInt(receipt!.rc_used)).toBeGreaterThan(0n);
@@ -65,7 +68,9 @@ describe('koilib against the devnet', () => {
     expect(included.blockNumber).toBeGreaterThan(0);
 
     // The block koilib found is the one the devnet stored the transaction in.
-    const { transactions } = await rpc(devnet.url, 'transaction_store.get_transactions_by_id', { transaction_ids: [transaction!.id] });
+    const { transactions } = await rpc(devnet.url, 'transaction_store.get_transactions_by_id', {
+      transaction_ids: [transaction!.id],
+    });
     expect(transactions[0].containing_blocks).toEqual([included.blockId]);
 
     const after = await call(koin, 'balanceOf')({ owner: receiver.address });
@@ -90,7 +95,7 @@ describe('koilib against the devnet', () => {
   });
 
   it('sends a second transfer with the next nonce and sees the devnet reject a replay with the chain error koilib parses', async () => {
-    const [sender, receiver] = devnet.accounts as [typeof devnet.accounts[0], typeof devnet.accounts[0]];
+    const [sender, receiver] = devnet.accounts as [(typeof devnet.accounts)[0], (typeof devnet.accounts)[0]];
     const { signer, koin } = koinFor(sender.wif);
     const { transaction } = await call(koin, 'transfer')({ from: sender.address, to: receiver.address, value: '1000' });
     await transaction!.wait('byBlock', 15_000);
@@ -108,19 +113,29 @@ describe('koilib against the devnet', () => {
   });
 
   it('fetches the KOIN ABI from contract_meta_store and uses it for allowances (approve, allowance, getAllowances)', async () => {
-    const [owner, spender] = devnet.accounts as [typeof devnet.accounts[0], typeof devnet.accounts[0]];
+    const [owner, spender] = devnet.accounts as [(typeof devnet.accounts)[0], (typeof devnet.accounts)[0]];
     const signer = Signer.fromWif(owner.wif);
     signer.provider = provider;
     const koin = new Contract({ id: devnet.koinAddress, provider, signer });
     const abi = await koin.fetchAbi();
-    expect(Object.keys(abi!.methods)).toEqual(expect.arrayContaining(['transfer', 'approve', 'allowance', 'get_allowances']));
+    expect(Object.keys(abi!.methods)).toEqual(
+      expect.arrayContaining(['transfer', 'approve', 'allowance', 'get_allowances']),
+    );
     expect((await call(koin, 'name')()).result).toEqual({ value: 'Koin' });
     // KOIN answers a zero allowance with no bytes, and the real ABI has no default_output: koilib gives no result, as on mainnet.
     expect((await call(koin, 'allowance')({ owner: owner.address, spender: spender.address })).result).toBeUndefined();
-    const { transaction, receipt } = await call(koin, 'approve')({ owner: owner.address, spender: spender.address, value: '500' });
-    expect(receipt!.events[0]).toMatchObject({ name: 'token.approve_event', impacted: [owner.address, spender.address] });
+    const { transaction, receipt } = await call(
+      koin,
+      'approve',
+    )({ owner: owner.address, spender: spender.address, value: '500' });
+    expect(receipt!.events[0]).toMatchObject({
+      name: 'token.approve_event',
+      impacted: [owner.address, spender.address],
+    });
     await transaction!.wait('byBlock', 15_000);
-    expect((await call(koin, 'allowance')({ owner: owner.address, spender: spender.address })).result).toEqual({ value: '500' });
+    expect((await call(koin, 'allowance')({ owner: owner.address, spender: spender.address })).result).toEqual({
+      value: '500',
+    });
     const { result } = await call(koin, 'get_allowances')({ owner: owner.address, limit: 10 });
     expect(result).toEqual({ owner: owner.address, allowances: [{ spender: spender.address, value: '500' }] });
   });
@@ -141,26 +156,37 @@ describe('koilib against the devnet', () => {
   });
 
   it('sees a transaction that would revert refused at submission (code 1), nonce unchanged', async () => {
-    const [sender] = devnet.accounts as [typeof devnet.accounts[0]];
+    const [sender] = devnet.accounts as [(typeof devnet.accounts)[0]];
     const { koin } = koinFor(sender.wif);
     const nonce = await provider.getNonce(sender.address);
-    const error = await call(koin, 'transfer')({ from: sender.address, to: sender.address, value: '1' }).then(
+    const error = await call(
+      koin,
+      'transfer',
+    )({ from: sender.address, to: sender.address, value: '1' }).then(
       () => undefined,
       (e: Error) => e,
     );
     expect(error).toBeInstanceOf(Error);
     const parsed = JSON.parse(error!.message);
-    expect(parsed).toMatchObject({ error: 'cannot transfer to yourself', code: 1, logs: ['transaction reverted: cannot transfer to yourself'] });
+    expect(parsed).toMatchObject({
+      error: 'cannot transfer to yourself',
+      code: 1,
+      logs: ['transaction reverted: cannot transfer to yourself'],
+    });
     expect(await provider.getNonce(sender.address)).toBe(nonce);
   });
 
-  it('gives koilib the error text a real node gives: the error data keys in the chain\'s sorted order', async () => {
+  it("gives koilib the error text a real node gives: the error data keys in the chain's sorted order", async () => {
     // koilib writes JSON.stringify({ error, ...JSON.parse(data) }); koinos-chain writes data from an nlohmann::json
     // (sorted keys), so on a real node the text reads error, code, logs - and koilib's own e2e suite matches the text.
-    const [sender] = devnet.accounts as [typeof devnet.accounts[0]];
+    const [sender] = devnet.accounts as [(typeof devnet.accounts)[0]];
     const { koin } = koinFor(sender.wif);
     await expect(call(koin, 'transfer')({ from: sender.address, to: sender.address, value: '100' })).rejects.toThrow(
-      JSON.stringify({ error: 'cannot transfer to yourself', code: 1, logs: ['transaction reverted: cannot transfer to yourself'] }),
+      JSON.stringify({
+        error: 'cannot transfer to yourself',
+        code: 1,
+        logs: ['transaction reverted: cannot transfer to yourself'],
+      }),
     );
   });
 });

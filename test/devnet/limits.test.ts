@@ -8,7 +8,18 @@ import { openNode } from '../../src-main/devnet/node.ts';
 import { BlockResources, RcMeter, RESOURCE_LIMITS } from '../../src-main/devnet/state/resources.ts';
 import type { DevnetNode } from '../../src-main/devnet/types.ts';
 import { wat } from './vm/wat.ts';
-import { balanceOf, key, KOIN, koinTx, pendingCount, rejection, snapshot, submit, testNodes, transferTx } from './helpers.ts';
+import {
+  balanceOf,
+  key,
+  KOIN,
+  koinTx,
+  pendingCount,
+  rejection,
+  snapshot,
+  submit,
+  testNodes,
+  transferTx,
+} from './helpers.ts';
 
 const node = testNodes();
 const A = key(0);
@@ -18,7 +29,9 @@ const C = key(2);
 describe('block limits', () => {
   it("reports mainnet's per-block limits of resources.cpp", async () => {
     const n = await node();
-    const { resource_limit_data: limits } = (await n.call('chain.get_resource_limits', {})) as { resource_limit_data: typeof RESOURCE_LIMITS };
+    const { resource_limit_data: limits } = (await n.call('chain.get_resource_limits', {})) as {
+      resource_limit_data: typeof RESOURCE_LIMITS;
+    };
     // koinos-system-contracts contracts/resources/resources.cpp: max_disk_per_block 200 << 10, max_network_per_block
     // 1 << 20, max_compute_per_block 287'500'000
     expect(limits.disk_storage_limit).toBe(200n << 10n);
@@ -55,7 +68,8 @@ describe('block limits', () => {
   it('leaves the transfers a full block has no room for pending, and includes them in the next block', async () => {
     const n = await node({ pendingTransactionLimit: 1000 });
     const count = 500;
-    for (let i = 0; i < count; i++) await submit(n, await transferTx(n, A, B, 1n, { nonce: BigInt(i + 1), rcLimit: KOIN / 10n }));
+    for (let i = 0; i < count; i++)
+      await submit(n, await transferTx(n, A, B, 1n, { nonce: BigInt(i + 1), rcLimit: KOIN / 10n }));
     const first = await blockReceipt(n, (await n.produceBlock()).height);
     const compute = BigInt(first.compute_bandwidth_used);
     // koinos-block-producer fill_block: the block takes transactions until one resource reaches 75 % of its limit,
@@ -76,10 +90,19 @@ describe('block limits', () => {
     // block: the first block is full, and the next comes at once rather than an hour later.
     const probe = await node();
     const txs: Transaction[] = [];
-    for (let i = 0; i < 500; i++) txs.push(await transferTx(probe, A, B, 1n, { nonce: BigInt(i + 1), rcLimit: KOIN / 10n }));
-    const timed = await openNode({ accounts: 3, signatureThreads: 0, log: () => {}, blockTimeMs: 3_600_000, pendingTransactionLimit: 1000 });
+    for (let i = 0; i < 500; i++)
+      txs.push(await transferTx(probe, A, B, 1n, { nonce: BigInt(i + 1), rcLimit: KOIN / 10n }));
+    const timed = await openNode({
+      accounts: 3,
+      signatureThreads: 0,
+      log: () => {},
+      blockTimeMs: 3_600_000,
+      pendingTransactionLimit: 1000,
+    });
     try {
-      const accepted = txs.map((transaction) => timed.call('chain.submit_transaction', { transaction, broadcast: true }));
+      const accepted = txs.map((transaction) =>
+        timed.call('chain.submit_transaction', { transaction, broadcast: true }),
+      );
       await Promise.all(accepted);
       const deadline = Date.now() + 60_000;
       while ((await pendingCount(timed)) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
@@ -95,9 +118,41 @@ describe('block limits', () => {
   it('ends an endless loop at the rc limit or at the block compute limit, changing nothing, and keeps serving', async () => {
     const n = await node();
     const endless = await wat('(module (memory 1) (func (export "_start") (loop $l br $l)))');
-    await submit(n, await koinTx(n, C, 'transfer', {}, { operations: [{ upload_contract: { contract_id: C.addressBytes, bytecode: endless, abi: '', authorizes_call_contract: false, authorizes_transaction_application: false, authorizes_upload_contract: false } }] }));
+    await submit(
+      n,
+      await koinTx(
+        n,
+        C,
+        'transfer',
+        {},
+        {
+          operations: [
+            {
+              upload_contract: {
+                contract_id: C.addressBytes,
+                bytecode: endless,
+                abi: '',
+                authorizes_call_contract: false,
+                authorizes_transaction_application: false,
+                authorizes_upload_contract: false,
+              },
+            },
+          ],
+        },
+      ),
+    );
     await n.produceBlock();
-    const call = (rcLimit: bigint) => koinTx(n, A, 'transfer', {}, { rcLimit, operations: [{ call_contract: { contract_id: C.addressBytes, entry_point: 1, args: new Uint8Array() } }] });
+    const call = (rcLimit: bigint) =>
+      koinTx(
+        n,
+        A,
+        'transfer',
+        {},
+        {
+          rcLimit,
+          operations: [{ call_contract: { contract_id: C.addressBytes, entry_point: 1, args: new Uint8Array() } }],
+        },
+      );
     const before = await snapshot(n, [A, B, C]);
 
     // 0.1 KOIN of mana buys 5,000,000 compute at 2 mana each: the rc limit binds
@@ -115,7 +170,10 @@ describe('block limits', () => {
   });
 });
 
-async function blockReceipt(n: DevnetNode, height: bigint): Promise<{ compute_bandwidth_used: bigint; transaction_receipts: unknown[] }> {
+async function blockReceipt(
+  n: DevnetNode,
+  height: bigint,
+): Promise<{ compute_bandwidth_used: bigint; transaction_receipts: unknown[] }> {
   const { topology } = (await n.call('block_store.get_highest_block', {})) as { topology: { id: Uint8Array } };
   const { block_items } = (await n.call('block_store.get_blocks_by_height', {
     head_block_id: topology.id,

@@ -15,17 +15,31 @@ const node = testNodes();
 /** A contract that asks verify_account_nonce(account, nonce) and emits the answer as an event "probe". */
 async function nonceProbe(n: DevnetNode, keyIndex: number, account: Uint8Array, nonce: bigint): Promise<Uint8Array> {
   const contract = key(keyIndex);
-  const bytecode = await eventProbeContract(SYSTEM_CALL_IDS.verify_account_nonce, encode('koinos.chain.verify_account_nonce_arguments', { account, nonce: nonceToBytes(nonce) }));
+  const bytecode = await eventProbeContract(
+    SYSTEM_CALL_IDS.verify_account_nonce,
+    encode('koinos.chain.verify_account_nonce_arguments', { account, nonce: nonceToBytes(nonce) }),
+  );
   const upload: Operation = {
-    upload_contract: { contract_id: contract.addressBytes, bytecode, abi: '', authorizes_call_contract: false, authorizes_transaction_application: false, authorizes_upload_contract: false },
+    upload_contract: {
+      contract_id: contract.addressBytes,
+      bytecode,
+      abi: '',
+      authorizes_call_contract: false,
+      authorizes_transaction_application: false,
+      authorizes_upload_contract: false,
+    },
   };
-  const receipt = await submit(n, await koinTx(n, key(2), 'transfer', {}, { operations: [upload], signers: [key(2), contract] }));
+  const receipt = await submit(
+    n,
+    await koinTx(n, key(2), 'transfer', {}, { operations: [upload], signers: [key(2), contract] }),
+  );
   expect(receipt.reverted ?? false).toBe(false);
   await n.produceBlock();
   return contract.addressBytes;
 }
 
-const answer = (receipt: TransactionReceipt): boolean => decode('koinos.chain.bool_result', receipt.events[0]!.data).value ?? false;
+const answer = (receipt: TransactionReceipt): boolean =>
+  decode('koinos.chain.bool_result', receipt.events[0]!.data).value ?? false;
 
 async function blockReceipts(n: DevnetNode, block: { id: Uint8Array; height: bigint }): Promise<TransactionReceipt[]> {
   const { block_items } = (await n.call('block_store.get_blocks_by_height', {
@@ -48,11 +62,18 @@ describe('verify_account_nonce inside a contract', () => {
     const call: Operation = { call_contract: { contract_id: probe, entry_point: 0, args: new Uint8Array(0) } };
 
     // A dry run of the call as the next transaction (nonce stored + 1): no mempool nonce, the stored one (now stored + 1).
-    const dry = await submit(n, await koinTx(n, alice, 'transfer', {}, { operations: [call], nonce: stored + 1n }), false);
+    const dry = await submit(
+      n,
+      await koinTx(n, alice, 'transfer', {}, { operations: [call], nonce: stored + 1n }),
+      false,
+    );
     expect(answer(dry)).toBe(true);
 
     await submit(n, await transferTx(n, alice, bob, 1n));
-    const submitted = await submit(n, await koinTx(n, alice, 'transfer', {}, { operations: [call], nonce: stored + 2n }));
+    const submitted = await submit(
+      n,
+      await koinTx(n, alice, 'transfer', {}, { operations: [call], nonce: stored + 2n }),
+    );
     // The mempool's pending nonce is stored + 1: stored + 2 is the next one.
     expect(answer(submitted)).toBe(true);
 
@@ -73,7 +94,10 @@ describe('verify_account_nonce inside a contract', () => {
     const call: Operation = { call_contract: { contract_id: probe, entry_point: 0, args: new Uint8Array(0) } };
     await submit(n, await transferTx(n, alice, bob, 1n));
     await submit(n, await transferTx(n, alice, bob, 2n));
-    const submitted = await submit(n, await koinTx(n, alice, 'transfer', {}, { operations: [call], nonce: aliceStored + 3n }));
+    const submitted = await submit(
+      n,
+      await koinTx(n, alice, 'transfer', {}, { operations: [call], nonce: aliceStored + 3n }),
+    );
     expect(answer(submitted)).toBe(true);
   });
 });

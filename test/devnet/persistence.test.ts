@@ -47,7 +47,11 @@ describe('persistence', () => {
       b: await balanceOf(first, B.addressBytes),
       manaA: await manaOf(first, A.addressBytes),
       nonceA: await nonceOf(first, A.addressBytes),
-      history: await first.call('account_history.get_account_history', { address: B.addressBytes, limit: 10n, ascending: true }),
+      history: await first.call('account_history.get_account_history', {
+        address: B.addressBytes,
+        limit: 10n,
+        ascending: true,
+      }),
     };
     await first.close();
     open.splice(open.indexOf(first), 1);
@@ -60,10 +64,16 @@ describe('persistence', () => {
     expect(await manaOf(second, A.addressBytes)).toBe(before.manaA);
     expect(await nonceOf(second, A.addressBytes)).toBe(1n);
     expect(before.nonceA).toBe(1n);
-    expect(await second.call('account_history.get_account_history', { address: B.addressBytes, limit: 10n, ascending: true })).toEqual(
-      before.history,
-    );
-    const { transactions } = (await second.call('transaction_store.get_transactions_by_id', { transaction_ids: [tx.id] })) as {
+    expect(
+      await second.call('account_history.get_account_history', {
+        address: B.addressBytes,
+        limit: 10n,
+        ascending: true,
+      }),
+    ).toEqual(before.history);
+    const { transactions } = (await second.call('transaction_store.get_transactions_by_id', {
+      transaction_ids: [tx.id],
+    })) as {
       transactions: { containing_blocks: Uint8Array[] }[];
     };
     expect(transactions[0]!.containing_blocks).toEqual([id]);
@@ -85,8 +95,14 @@ describe('persistence', () => {
     await submit(first, await koinTx(first, A, 'transfer', { from: A.addressBytes, to: long, value: 2n * KOIN }));
     await first.produceBlock();
     const history = (n: DevnetNode, address: Uint8Array) =>
-      n.call('account_history.get_account_history', { address, limit: 10n, ascending: true }) as Promise<{ values: { seq_num: bigint }[] }>;
-    const before = { short: await history(first, short), long: await history(first, long), a: await history(first, A.addressBytes) };
+      n.call('account_history.get_account_history', { address, limit: 10n, ascending: true }) as Promise<{
+        values: { seq_num: bigint }[];
+      }>;
+    const before = {
+      short: await history(first, short),
+      long: await history(first, long),
+      a: await history(first, A.addressBytes),
+    };
     expect(before.short.values.map((v) => v.seq_num)).toEqual([0n]);
     expect(before.long.values.map((v) => v.seq_num)).toEqual([0n]);
     expect(before.a.values).toHaveLength(2);
@@ -128,7 +144,9 @@ describe('persistence', () => {
     const first = await node({ dataDir, genesisSeed: 'one' });
     await first.close();
     open.splice(open.indexOf(first), 1);
-    await expect(openNode({ dataDir, genesisSeed: 'two', manual: true })).rejects.toThrow(/created with genesis seed "one"/);
+    await expect(openNode({ dataDir, genesisSeed: 'two', manual: true })).rejects.toThrow(
+      /created with genesis seed "one"/,
+    );
     await expect(openNode({ dataDir, accounts: 7, manual: true })).rejects.toThrow(/3 accounts/);
   });
 
@@ -141,7 +159,9 @@ describe('persistence', () => {
     open.splice(open.indexOf(first), 1);
     const store = await LevelStore.open(dataDir, false);
     const meta = decode('koinos.devnet.chain_meta', (await store.get(metaKey()))!);
-    store.write([{ type: 'put', key: metaKey(), value: encode('koinos.devnet.chain_meta', { ...meta, format_version: older }) }]);
+    store.write([
+      { type: 'put', key: metaKey(), value: encode('koinos.devnet.chain_meta', { ...meta, format_version: older }) },
+    ]);
     await store.close();
     await expect(openNode({ dataDir, manual: true, signatureThreads: 0 })).rejects.toThrow(
       new RegExp(`has format ${older}, this devnet reads format ${FORMAT_VERSION}`),

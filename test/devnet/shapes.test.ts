@@ -45,7 +45,16 @@ describe('koinos-wallet devnet --system-contract koin=… (a real process)', () 
   let provider: Provider;
 
   beforeAll(async () => {
-    proc = await spawnDevnet(['--port', '0', '--block-time', '0', '--irreversible-depth', '1', '--system-contract', `koin=${KOILIB_KOIN}`]);
+    proc = await spawnDevnet([
+      '--port',
+      '0',
+      '--block-time',
+      '0',
+      '--irreversible-depth',
+      '1',
+      '--system-contract',
+      `koin=${KOILIB_KOIN}`,
+    ]);
     provider = new Provider([proc.info.jsonrpc]);
   }, 60_000);
 
@@ -65,15 +74,24 @@ describe('koinos-wallet devnet --system-contract koin=… (a real process)', () 
 
   it("resolves koin through the name service with koilib's invokeGetContractAddress, and back by id 10000", async () => {
     expect(await provider.invokeGetContractAddress('koin')).toEqual({ value: { address: KOILIB_KOIN } });
-    const args = toBase64Url(encode('koinos.contracts.name_service.get_name_arguments', { address: addressFromString(KOILIB_KOIN) }));
+    const args = toBase64Url(
+      encode('koinos.contracts.name_service.get_name_arguments', { address: addressFromString(KOILIB_KOIN) }),
+    );
     const { value } = await rpc(proc.info.url, 'chain.invoke_system_call', { id: '10000', args });
     expect(decode('koinos.contracts.name_service.get_name_result', fromBase64(value)).value?.name).toBe('koin');
   });
 
   it('transfers and reads KOIN at the placed address with koilib', async () => {
     const [alice, bob] = proc.info.accounts as [{ address: string; wif: string }, { address: string; wif: string }];
-    const koin = new Contract({ id: KOILIB_KOIN, abi: utils.tokenAbi, provider, signer: Object.assign(Signer.fromWif(alice.wif), { provider }) });
-    const before = BigInt(((await method(koin, 'balanceOf')({ owner: bob.address })).result as { value: string }).value);
+    const koin = new Contract({
+      id: KOILIB_KOIN,
+      abi: utils.tokenAbi,
+      provider,
+      signer: Object.assign(Signer.fromWif(alice.wif), { provider }),
+    });
+    const before = BigInt(
+      ((await method(koin, 'balanceOf')({ owner: bob.address })).result as { value: string }).value,
+    );
     await write(koin, 'transfer', { from: alice.address, to: bob.address, value: String(5n * KOIN) });
     const after = BigInt(((await method(koin, 'balanceOf')({ owner: bob.address })).result as { value: string }).value);
     expect(after - before).toBe(5n * KOIN);
@@ -150,7 +168,9 @@ describe('a devnet shaped like mainnet', () => {
     for (const name of ['koin', 'vhp', 'name_service'] as const) {
       expect(await provider.invokeGetContractAddress(name)).toEqual({ value: { address: MAINNET[name] } });
     }
-    expect(await provider.invokeGetContractAddress('pob')).toEqual({ value: { address: '159myq5YUhhoVWu3wsHKHiJYKPKGUrGiyv' } });
+    expect(await provider.invokeGetContractAddress('pob')).toEqual({
+      value: { address: '159myq5YUhhoVWu3wsHKHiJYKPKGUrGiyv' },
+    });
     expect(await provider.getChainId()).not.toBe('EiBZK_GGVP0H_fXVAM3j6EAuz3-B-l3ejxRSewi7qIBfSA==');
     const shape = await getJson(`${devnet.url}/v1/chain/shape`);
     expect(shape.like).toBe('mainnet');
@@ -159,7 +179,8 @@ describe('a devnet shaped like mainnet', () => {
 
   it("transfers and reads with koilib at mainnet's KOIN and VHP addresses", async () => {
     const koin = new Contract({ id: MAINNET.koin, abi: utils.tokenAbi, provider, signer: signer(alice.wif) });
-    const balance = async (owner: string) => BigInt(((await method(koin, 'balanceOf')({ owner })).result as { value: string }).value);
+    const balance = async (owner: string) =>
+      BigInt(((await method(koin, 'balanceOf')({ owner })).result as { value: string }).value);
     const before = await balance(bob.address);
     const answer = await write(koin, 'transfer', { from: alice.address, to: bob.address, value: String(3n * KOIN) });
     expect(answer.receipt?.events?.[0]?.source).toBe(MAINNET.koin);
@@ -188,7 +209,9 @@ describe('a devnet shaped like mainnet', () => {
     expect((owned.result as { token_ids: string[] }).token_ids).toEqual([tokenId]);
     const asBob = await fetched(collection.nft!, provider, signer(bob.wif));
     await write(asBob, 'transfer', { from: bob.address, to: carol.address, token_id: tokenId });
-    expect(((await method(nft, 'owner_of')({ token_id: tokenId })).result as { value: string }).value).toBe(carol.address);
+    expect(((await method(nft, 'owner_of')({ token_id: tokenId })).result as { value: string }).value).toBe(
+      carol.address,
+    );
     const refused = await failure(method(asBob, 'mint')({ to: bob.address, token_id: '0x02' }));
     expect(refused.message).toContain('not authorized by the owner');
   });
@@ -201,8 +224,15 @@ describe('a devnet shaped like mainnet', () => {
     const user = Object.assign(Signer.fromSeed('koinos-wallet shapes test: an account with no mana'), { provider });
     expect(await provider.getAccountRc(user.getAddress())).toBe('0');
     const nicknames = await fetched(MAINNET.nicknames, provider, user);
-    const { operation } = await method(nicknames, 'mint')({ to: user.getAddress(), token_id: `0x${Buffer.from('nomana').toString('hex')}` }, { onlyOperation: true });
-    const transaction = new Transaction({ signer: user, provider, options: { payer: MAINNET.freemanasharer, payee: user.getAddress(), rcLimit: '100000000' } });
+    const { operation } = await method(nicknames, 'mint')(
+      { to: user.getAddress(), token_id: `0x${Buffer.from('nomana').toString('hex')}` },
+      { onlyOperation: true },
+    );
+    const transaction = new Transaction({
+      signer: user,
+      provider,
+      options: { payer: MAINNET.freemanasharer, payee: user.getAddress(), rcLimit: '100000000' },
+    });
     await transaction.pushOperation(operation!);
     await transaction.prepare();
     await transaction.sign();
@@ -218,16 +248,22 @@ describe('a shaped chain in a data directory', () => {
   it('reopens with its shape, and refuses another shape', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'koinos-shape-'));
     try {
-      const first = await openNode({ dataDir: dir, manual: true, shape: { like: 'mainnet' }, signatureThreads: 0, log: () => {} });
+      const first = await openNode({
+        dataDir: dir,
+        manual: true,
+        shape: { like: 'mainnet' },
+        signatureThreads: 0,
+        log: () => {},
+      });
       const chainId = first.chainId;
       await first.close();
       const again = await openNode({ dataDir: dir, manual: true, signatureThreads: 0, log: () => {} });
       expect(again.koinAddress).toBe(MAINNET.koin);
       expect(again.chainId).toEqual(chainId);
       await again.close();
-      await expect(openNode({ dataDir: dir, manual: true, shape: { like: 'harbinger' }, signatureThreads: 0, log: () => {} })).rejects.toThrow(
-        /created with shape "mainnet"; the config asks for "harbinger"/,
-      );
+      await expect(
+        openNode({ dataDir: dir, manual: true, shape: { like: 'harbinger' }, signatureThreads: 0, log: () => {} }),
+      ).rejects.toThrow(/created with shape "mainnet"; the config asks for "harbinger"/);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -21,7 +21,9 @@ describe('signature recovery', () => {
     try {
       const [fromWorkers, fromHere] = await Promise.all([workers.recover(items), inlineRecoverer().recover(items)]);
       expect(fromWorkers).toEqual(fromHere);
-      items.forEach((item, i) => expect(fromWorkers[i]).toEqual({ publicKey: recoverPublicKey(item.signature, item.digest) }));
+      items.forEach((item, i) =>
+        expect(fromWorkers[i]).toEqual({ publicKey: recoverPublicKey(item.signature, item.digest) }),
+      );
     } finally {
       await workers.close();
     }
@@ -32,7 +34,9 @@ describe('signature recovery', () => {
     const workers = workerRecoverer(2);
     try {
       const results = await Promise.all(items.map((item) => workers.recover([item])));
-      results.forEach((r, i) => expect(r[0]).toEqual({ publicKey: recoverPublicKey(items[i]!.signature, items[i]!.digest) }));
+      results.forEach((r, i) =>
+        expect(r[0]).toEqual({ publicKey: recoverPublicKey(items[i]!.signature, items[i]!.digest) }),
+      );
     } finally {
       await workers.close();
     }
@@ -49,9 +53,16 @@ describe('signature recovery', () => {
     noPoint[32] = 5;
     const workers = workerRecoverer(1);
     try {
-      const results = await workers.recover([{ signature: noPoint, digest }, { signature: highS, digest }]);
+      const results = await workers.recover([
+        { signature: noPoint, digest },
+        { signature: highS, digest },
+      ]);
       expect(results[1]).toEqual({ error: 'signature must be canonical' });
-      expect(results[0]).toEqual(await inlineRecoverer().recover([{ signature: noPoint, digest }]).then((r) => r[0]));
+      expect(results[0]).toEqual(
+        await inlineRecoverer()
+          .recover([{ signature: noPoint, digest }])
+          .then((r) => r[0]),
+      );
     } finally {
       await workers.close();
     }

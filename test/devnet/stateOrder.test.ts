@@ -28,7 +28,11 @@ function layers() {
 /** The brute-force answer: every live object of the space, sorted by serialized database_key, then a linear search. */
 function model(objects: Map<string, Uint8Array>, space: ObjectSpace, key: Uint8Array, direction: 'next' | 'prev') {
   const inSpace = [...objects.entries()]
-    .map(([k, value]) => ({ k: databaseKeyText(space, Uint8Array.from(Buffer.from(k, 'latin1'))), key: Uint8Array.from(Buffer.from(k, 'latin1')), value }))
+    .map(([k, value]) => ({
+      k: databaseKeyText(space, Uint8Array.from(Buffer.from(k, 'latin1'))),
+      key: Uint8Array.from(Buffer.from(k, 'latin1')),
+      value,
+    }))
     .sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0));
   const from = databaseKeyText(space, key);
   const found = direction === 'next' ? inSpace.find((o) => o.k > from) : inSpace.filter((o) => o.k < from).pop();

@@ -18,7 +18,10 @@ let blockId: string;
 
 beforeAll(async () => {
   devnet = await startDevnet({ port: 0, manual: true, accounts: 2, initialBalance: 1000n * KOIN, log: () => {} });
-  await rpc(devnet.url, 'chain.submit_transaction', { transaction: transferJson(devnet, 0, 1, 5n * KOIN, 1n), broadcast: true });
+  await rpc(devnet.url, 'chain.submit_transaction', {
+    transaction: transferJson(devnet, 0, 1, 5n * KOIN, 1n),
+    broadcast: true,
+  });
   ({ block_id: blockId } = await rpc(devnet.url, 'devnet.produce_block', {}));
 });
 
@@ -50,20 +53,29 @@ describe('the system contracts’ ABIs', () => {
     const provider = new Provider([`${devnet.url}/jsonrpc`]);
     const koin = new Contract({ id: devnet.koinAddress, provider });
     await koin.fetchAbi();
-    const [item] = await provider.getBlocks(1, 5, blockId).then((blocks) => blocks.filter((b) => b.block_id === blockId));
+    const [item] = await provider
+      .getBlocks(1, 5, blockId)
+      .then((blocks) => blocks.filter((b) => b.block_id === blockId));
     const op = item!.block.transactions![0]!.operations![0]!;
     const decoded = await koin.decodeOperation(op);
-    expect(decoded).toEqual({ name: 'transfer', args: { from: devnet.accounts[0]!.address, to: devnet.accounts[1]!.address, value: (5n * KOIN).toString() } });
+    expect(decoded).toEqual({
+      name: 'transfer',
+      args: { from: devnet.accounts[0]!.address, to: devnet.accounts[1]!.address, value: (5n * KOIN).toString() },
+    });
     const event = item!.receipt.transaction_receipts![0]!.events![0]!;
     expect(event.name).toBe('token.transfer_event');
-    expect(await koin.decodeEvent(event)).toMatchObject({ args: { from: devnet.accounts[0]!.address, to: devnet.accounts[1]!.address, value: (5n * KOIN).toString() } });
+    expect(await koin.decodeEvent(event)).toMatchObject({
+      args: { from: devnet.accounts[0]!.address, to: devnet.accounts[1]!.address, value: (5n * KOIN).toString() },
+    });
   });
 
   it('decodes the block’s operations and events in REST as koinos-rest does with that ABI (/v1/block)', async () => {
     const { status, body } = await rest(devnet.url, `/v1/block/${blockId}`);
     expect(status).toBe(200);
     const args = { from: devnet.accounts[0]!.address, to: devnet.accounts[1]!.address, value: (5n * KOIN).toString() };
-    expect(body.block.transactions[0].operations[0]).toEqual({ call_contract: { contract_id: devnet.koinAddress, entry_point: 'transfer', args } });
+    expect(body.block.transactions[0].operations[0]).toEqual({
+      call_contract: { contract_id: devnet.koinAddress, entry_point: 'transfer', args },
+    });
     expect(body.receipt.transaction_receipts[0].events[0]).toMatchObject({ name: 'token.transfer_event', data: args });
   });
 });

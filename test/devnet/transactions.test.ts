@@ -9,7 +9,21 @@ import { koinOperation } from '../../src-main/koinos/koin.ts';
 import { nonceToBytes } from '../../src-main/koinos/transaction.ts';
 import type { Transaction, TransactionReceipt } from '../../src-main/koinos/types.ts';
 import type { DevnetNode } from '../../src-main/devnet/types.ts';
-import { balanceOf, genesisKey, key, KOIN, koinTx, manaOf, nonceOf, pendingCount, rejection, snapshot, submit, transferTx, testNodes } from './helpers.ts';
+import {
+  balanceOf,
+  genesisKey,
+  key,
+  KOIN,
+  koinTx,
+  manaOf,
+  nonceOf,
+  pendingCount,
+  rejection,
+  snapshot,
+  submit,
+  transferTx,
+  testNodes,
+} from './helpers.ts';
 
 const node = testNodes();
 
@@ -32,9 +46,18 @@ describe('a KOIN transfer', () => {
     expect(receipt.rc_used).toBeLessThanOrEqual(3_000_000n);
     expect(receipt.events).toHaveLength(1);
     const event = receipt.events[0]!;
-    expect(event).toMatchObject({ sequence: 0, source: addressFromString(n.koinAddress), name: 'token.transfer_event' });
+    expect(event).toMatchObject({
+      sequence: 0,
+      source: addressFromString(n.koinAddress),
+      name: 'token.transfer_event',
+    });
     expect(event.impacted).toEqual([B.addressBytes, A.addressBytes]);
-    expect(decode('koinos.contracts.token.transfer_event', event.data)).toEqual({ from: A.addressBytes, to: B.addressBytes, value: 5n * KOIN, memo: '' });
+    expect(decode('koinos.contracts.token.transfer_event', event.data)).toEqual({
+      from: A.addressBytes,
+      to: B.addressBytes,
+      value: 5n * KOIN,
+      memo: '',
+    });
     // state delta entries: the nonce, then both balance objects
     const spaces = receipt.state_delta_entries.map((e) => e.object_space?.id);
     expect(spaces).toEqual([4, 1, 1]);
@@ -95,7 +118,13 @@ describe('a KOIN transfer', () => {
 
 describe('rejections', () => {
   /** Submits, expects the code and message, and checks that balances, mana, nonces and the mempool did not change. */
-  async function expectRejected(n: DevnetNode, tx: Transaction, code: number, message: string | RegExp, broadcast = true) {
+  async function expectRejected(
+    n: DevnetNode,
+    tx: Transaction,
+    code: number,
+    message: string | RegExp,
+    broadcast = true,
+  ) {
     const before = await snapshot(n, [A, B, C]);
     const e = await rejection(submit(n, tx, broadcast));
     expect(e.code).toBe(code);
@@ -109,11 +138,21 @@ describe('rejections', () => {
     const n = await node();
     const tx = await transferTx(n, A, B, 1n);
     await expectRejected(n, { ...tx, signatures: [] }, -1002, 'missing expected field in transaction: signature_data');
-    await expectRejected(n, { ...tx, header: { ...tx.header!, rc_limit: 0n } }, -1002, 'missing expected field in transaction header: rc_limit');
+    await expectRejected(
+      n,
+      { ...tx, header: { ...tx.header!, rc_limit: 0n } },
+      -1002,
+      'missing expected field in transaction header: rc_limit',
+    );
     await expectRejected(n, { ...tx, id: new Uint8Array() }, -1002, 'missing expected field in transaction: id');
     const { header: _header, ...noHeader } = tx;
     await expectRejected(n, noHeader as Transaction, -1002, 'missing expected field in transaction: header');
-    await expectRejected(n, { ...tx, header: { ...tx.header!, payer: new Uint8Array() } }, -1002, 'missing expected field in transaction: payer');
+    await expectRejected(
+      n,
+      { ...tx, header: { ...tx.header!, payer: new Uint8Array() } },
+      -1002,
+      'missing expected field in transaction: payer',
+    );
   });
 
   it('rejects an rc_limit above the payer mana', async () => {
@@ -140,13 +179,24 @@ describe('rejections', () => {
   it('rejects operations that do not match the merkle root', async () => {
     const n = await node();
     const tx = await transferTx(n, A, B, 1n);
-    const operations = [koinOperation(addressFromString(n.koinAddress), 'transfer', { from: A.addressBytes, to: B.addressBytes, value: 2n })];
+    const operations = [
+      koinOperation(addressFromString(n.koinAddress), 'transfer', {
+        from: A.addressBytes,
+        to: B.addressBytes,
+        value: 2n,
+      }),
+    ];
     await expectRejected(n, { ...tx, operations }, -1, 'operation merkle root does not match');
   });
 
   it('rejects a transaction the payer did not sign, and one the payee did not sign', async () => {
     const n = await node();
-    await expectRejected(n, await transferTx(n, A, B, 1n, { signers: [B] }), -200, `account ${A.address} has not authorized transaction`);
+    await expectRejected(
+      n,
+      await transferTx(n, A, B, 1n, { signers: [B] }),
+      -200,
+      `account ${A.address} has not authorized transaction`,
+    );
     const payeeMissing = await transferTx(n, B, C, 1n, { payer: A, payee: B.addressBytes, signers: [A] });
     await expectRejected(n, payeeMissing, -200, `account ${B.address} has not authorized transaction`);
   });
@@ -156,7 +206,12 @@ describe('rejections', () => {
     const tx = await transferTx(n, A, B, 1n);
     const signature = Uint8Array.from(tx.signatures[0]!);
     signature[0] = signature[0] === 31 ? 32 : 31;
-    await expectRejected(n, { ...tx, signatures: [signature] }, -200, `account ${A.address} has not authorized transaction`);
+    await expectRejected(
+      n,
+      { ...tx, signatures: [signature] },
+      -200,
+      `account ${A.address} has not authorized transaction`,
+    );
   });
 
   it('rejects a non-canonical (high S) signature and a signature of the wrong length with -202', async () => {
@@ -168,12 +223,22 @@ describe('rejections', () => {
     signature.set(Buffer.from((order - s).toString(16).padStart(64, '0'), 'hex'), 33);
     signature[0] = signature[0] === 31 ? 32 : 31;
     await expectRejected(n, { ...tx, signatures: [signature] }, -202, 'signature must be canonical');
-    await expectRejected(n, { ...tx, signatures: [tx.signatures[0]!.subarray(0, 64)] }, -202, 'unexpected signature length');
+    await expectRejected(
+      n,
+      { ...tx, signatures: [tx.signatures[0]!.subarray(0, 64)] },
+      -202,
+      'unexpected signature length',
+    );
   });
 
   it('rejects a wrong nonce with the node text, in hex', async () => {
     const n = await node();
-    const e = await expectRejected(n, await transferTx(n, A, B, 1n, { nonce: 5n }), -201, `invalid transaction nonce - account: ${A.address}, nonce: 0x2805, current nonce: 0x2800`);
+    const e = await expectRejected(
+      n,
+      await transferTx(n, A, B, 1n, { nonce: 5n }),
+      -201,
+      `invalid transaction nonce - account: ${A.address}, nonce: 0x2805, current nonce: 0x2800`,
+    );
     expect(e.data).toMatchObject({ a: A.address, n: '0x2805', c: '0x2800' });
   });
 
@@ -223,7 +288,12 @@ describe('rejections', () => {
 
   it('rejects a transfer the sender cannot cover with the contract message, as a reversion (code 1)', async () => {
     const n = await node();
-    const e = await expectRejected(n, await transferTx(n, A, B, 2_000_000n * KOIN), 1, "account 'from' has insufficient balance");
+    const e = await expectRejected(
+      n,
+      await transferTx(n, A, B, 2_000_000n * KOIN),
+      1,
+      "account 'from' has insufficient balance",
+    );
     expect(e.data.logs).toEqual(["transaction reverted: account 'from' has insufficient balance"]);
   });
 
@@ -249,14 +319,26 @@ describe('rejections', () => {
     const n = await node({ pendingTransactionLimit: 2 });
     await submit(n, await transferTx(n, A, B, 1n, { rcLimit: KOIN }));
     await submit(n, await transferTx(n, A, B, 1n, { rcLimit: KOIN }));
-    await expectRejected(n, await transferTx(n, A, B, 1n, { rcLimit: KOIN }), -206, 'pending transaction limit exceeded');
+    await expectRejected(
+      n,
+      await transferTx(n, A, B, 1n, { rcLimit: KOIN }),
+      -206,
+      'pending transaction limit exceeded',
+    );
   });
 
   it('rejects a transaction whose rc_limit the pending ones already reserved', async () => {
     const n = await node();
     await submit(n, await transferTx(n, A, B, 1n, { rcLimit: 600_000n * KOIN }));
-    expect(await n.call('mempool.get_reserved_account_rc', { account: A.addressBytes })).toEqual({ rc: 600_000n * KOIN });
-    await expectRejected(n, await transferTx(n, A, B, 1n, { rcLimit: 500_000n * KOIN }), 104, 'insufficient pending account resources');
+    expect(await n.call('mempool.get_reserved_account_rc', { account: A.addressBytes })).toEqual({
+      rc: 600_000n * KOIN,
+    });
+    await expectRejected(
+      n,
+      await transferTx(n, A, B, 1n, { rcLimit: 500_000n * KOIN }),
+      104,
+      'insufficient pending account resources',
+    );
     // without broadcast the mempool is not asked (neither for the reservation nor for the pending nonce)
     const dry = await submit(n, await transferTx(n, A, B, 1n, { rcLimit: 500_000n * KOIN, nonce: 1n }), false);
     expect(dry.reverted).toBe(false);
@@ -280,14 +362,21 @@ describe('reversions', () => {
       expect(await snapshot(n, [A, B, C])).toEqual(before);
     }
     await n.produceBlock();
-    const { transactions } = (await n.call('transaction_store.get_transactions_by_id', { transaction_ids: [tx.id] })) as { transactions: unknown[] };
+    const { transactions } = (await n.call('transaction_store.get_transactions_by_id', {
+      transaction_ids: [tx.id],
+    })) as { transactions: unknown[] };
     expect(transactions).toEqual([]);
   }
 
   it('rejects at submission a transaction that runs past its rc_limit, changing nothing', async () => {
     const n = await node();
     const full = await submit(n, await transferTx(n, A, B, KOIN), false);
-    await expectReverted(n, await transferTx(n, A, B, KOIN, { rcLimit: full.rc_used - 300_000n }), 104, 'insufficient rc');
+    await expectReverted(
+      n,
+      await transferTx(n, A, B, KOIN, { rcLimit: full.rc_used - 300_000n }),
+      104,
+      'insufficient rc',
+    );
   });
 
   it('rejects a transfer to oneself (the contract reverts it), changing nothing', async () => {
@@ -299,8 +388,15 @@ describe('reversions', () => {
     const n = await node();
     const missing = [{ call_contract: { contract_id: C.addressBytes, entry_point: 1, args: new Uint8Array() } }];
     await expectReverted(n, await koinTx(n, A, 'name', {}, { operations: missing }), 102, 'contract does not exist');
-    const unknown = [{ call_contract: { contract_id: addressFromString(n.koinAddress), entry_point: 1, args: new Uint8Array() } }];
-    await expectReverted(n, await koinTx(n, A, 'name', {}, { operations: unknown }), 1, 'unknown entry point 0x00000001');
+    const unknown = [
+      { call_contract: { contract_id: addressFromString(n.koinAddress), entry_point: 1, args: new Uint8Array() } },
+    ];
+    await expectReverted(
+      n,
+      await koinTx(n, A, 'name', {}, { operations: unknown }),
+      1,
+      'unknown entry point 0x00000001',
+    );
   });
 
   it('includes reverted, and charged, a transaction whose state changed between its submission and its block', async () => {
@@ -311,19 +407,30 @@ describe('reversions', () => {
     expect((await submit(n, second)).reverted).toBe(false);
     const manaBefore = await manaOf(n, A.addressBytes);
     const { id } = await n.produceBlock();
-    const { block_items } = (await n.call('block_store.get_blocks_by_id', { block_ids: [id], return_block: false, return_receipt: true })) as {
+    const { block_items } = (await n.call('block_store.get_blocks_by_id', {
+      block_ids: [id],
+      return_block: false,
+      return_receipt: true,
+    })) as {
       block_items: { receipt: { transaction_receipts: TransactionReceipt[] } }[];
     };
     const [ok, reverted] = block_items[0]!.receipt.transaction_receipts;
     expect(ok).toMatchObject({ reverted: false });
-    expect(reverted).toMatchObject({ id: second.id, reverted: true, logs: ["transaction reverted: account 'from' has insufficient balance"], events: [] });
+    expect(reverted).toMatchObject({
+      id: second.id,
+      reverted: true,
+      logs: ["transaction reverted: account 'from' has insufficient balance"],
+      events: [],
+    });
     expect(reverted!.rc_used).toBeGreaterThan(0n);
     expect(await balanceOf(n, A.addressBytes)).toBe(400_000n * KOIN);
     expect(await balanceOf(n, C.addressBytes)).toBe(1_000_000n * KOIN);
     expect(await nonceOf(n, A.addressBytes)).toBe(2n);
     // both paid their mana: the transferred 600,000 and the fees of both
     expect(await manaOf(n, A.addressBytes)).toBe(manaBefore - 600_000n * KOIN - ok!.rc_used - reverted!.rc_used);
-    const { transactions } = (await n.call('transaction_store.get_transactions_by_id', { transaction_ids: [second.id] })) as { transactions: unknown[] };
+    const { transactions } = (await n.call('transaction_store.get_transactions_by_id', {
+      transaction_ids: [second.id],
+    })) as { transactions: unknown[] };
     expect(transactions).toHaveLength(1);
   });
 });
@@ -345,7 +452,11 @@ describe('as koinos-chain at submission', () => {
     const r2 = await submit(n, await transferTx(n, B, C, KOIN));
     expect([r1.events[0]!.sequence, r2.events[0]!.sequence]).toEqual([0, 0]);
     const { id } = await n.produceBlock();
-    const { block_items } = (await n.call('block_store.get_blocks_by_id', { block_ids: [id], return_block: false, return_receipt: true })) as {
+    const { block_items } = (await n.call('block_store.get_blocks_by_id', {
+      block_ids: [id],
+      return_block: false,
+      return_receipt: true,
+    })) as {
       block_items: { receipt: { transaction_receipts: TransactionReceipt[] } }[];
     };
     expect(block_items[0]!.receipt.transaction_receipts.map((r) => r.events[0]!.sequence)).toEqual([0, 1]);
@@ -392,21 +503,40 @@ describe('mempool', () => {
     const n = await node();
     const tx = await transferTx(n, A, B, 1n);
     const receipt = await submit(n, tx);
-    const { pending_transactions } = (await n.call('mempool.get_pending_transactions', { limit: 10n })) as { pending_transactions: { transaction: Transaction; network_bandwidth_used: bigint }[] };
+    const { pending_transactions } = (await n.call('mempool.get_pending_transactions', { limit: 10n })) as {
+      pending_transactions: { transaction: Transaction; network_bandwidth_used: bigint }[];
+    };
     expect(pending_transactions).toHaveLength(1);
     expect(pending_transactions[0]!.transaction.id).toEqual(tx.id);
     expect(pending_transactions[0]!.network_bandwidth_used).toBe(receipt.network_bandwidth_used);
-    const byId = (await n.call('mempool.get_pending_transactions_by_id', { transaction_ids: [tx.id, new Uint8Array(34)] })) as { pending_transactions: unknown[] };
+    const byId = (await n.call('mempool.get_pending_transactions_by_id', {
+      transaction_ids: [tx.id, new Uint8Array(34)],
+    })) as { pending_transactions: unknown[] };
     expect(byId.pending_transactions).toHaveLength(1);
-    expect(await n.call('mempool.check_account_nonce', { payee: A.addressBytes, nonce: nonceToBytes(1n) })).toEqual({ success: false });
-    expect(await n.call('mempool.check_account_nonce', { payee: A.addressBytes, nonce: nonceToBytes(2n) })).toEqual({ success: true });
+    expect(await n.call('mempool.check_account_nonce', { payee: A.addressBytes, nonce: nonceToBytes(1n) })).toEqual({
+      success: false,
+    });
+    expect(await n.call('mempool.check_account_nonce', { payee: A.addressBytes, nonce: nonceToBytes(2n) })).toEqual({
+      success: true,
+    });
     expect(
-      await n.call('mempool.check_pending_account_resources', { payer: A.addressBytes, max_payer_rc: 20n * KOIN, rc_limit: 10n * KOIN }),
+      await n.call('mempool.check_pending_account_resources', {
+        payer: A.addressBytes,
+        max_payer_rc: 20n * KOIN,
+        rc_limit: 10n * KOIN,
+      }),
     ).toEqual({ success: true });
     expect(
-      await n.call('mempool.check_pending_account_resources', { payer: A.addressBytes, max_payer_rc: 10n * KOIN, rc_limit: 10n * KOIN }),
+      await n.call('mempool.check_pending_account_resources', {
+        payer: A.addressBytes,
+        max_payer_rc: 10n * KOIN,
+        rc_limit: 10n * KOIN,
+      }),
     ).toEqual({ success: false });
-    await expect(n.call('mempool.get_pending_transactions', { limit: 2001n })).rejects.toMatchObject({ name: 'WalletError', code: 'INVALID_ARGUMENT' });
+    await expect(n.call('mempool.get_pending_transactions', { limit: 2001n })).rejects.toMatchObject({
+      name: 'WalletError',
+      code: 'INVALID_ARGUMENT',
+    });
   });
 
   it('answers an empty pending nonce for an account with nothing pending', async () => {
@@ -423,11 +553,17 @@ describe('mana', () => {
     await submit(n, await transferTx(n, A, B, 100_000n * KOIN));
     const { id } = await n.produceBlock();
     // A's KOIN record right after the transfer, as the block receipt's state delta shows it
-    const { block_items } = (await n.call('block_store.get_blocks_by_id', { block_ids: [id], return_block: false, return_receipt: true })) as {
+    const { block_items } = (await n.call('block_store.get_blocks_by_id', {
+      block_ids: [id],
+      return_block: false,
+      return_receipt: true,
+    })) as {
       block_items: { receipt: { transaction_receipts: TransactionReceipt[] } }[];
     };
     const receipt = block_items[0]!.receipt.transaction_receipts[0]!;
-    const entry = receipt.state_delta_entries.find((e) => e.object_space?.id === 1 && Buffer.from(e.key).equals(Buffer.from(A.addressBytes)))!;
+    const entry = receipt.state_delta_entries.find(
+      (e) => e.object_space?.id === 1 && Buffer.from(e.key).equals(Buffer.from(A.addressBytes)),
+    )!;
     const record = decode('koinos.contracts.koin.mana_balance_object', entry.value!);
     expect(record.mana).toBeLessThan(record.balance);
     const { head_block_time: blockTime } = (await n.call('chain.get_head_info', {})) as { head_block_time: bigint };
@@ -461,4 +597,3 @@ describe('mana', () => {
 async function nodeWithWorkers(): Promise<DevnetNode> {
   return node({ signatureThreads: 1 });
 }
-

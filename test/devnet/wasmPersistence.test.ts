@@ -17,7 +17,8 @@ const running: DevnetProcess[] = [];
 let dir: string | undefined;
 
 afterEach(async () => {
-  for (const p of running.splice(0)) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
+  for (const p of running.splice(0))
+    if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
   if (dir) await rm(dir, { recursive: true, force: true });
   dir = undefined;
 });
@@ -30,7 +31,9 @@ async function start(dataDir: string): Promise<DevnetProcess> {
 
 describe('uploaded contracts on disk', () => {
   it('keeps a contract and its state across kill -9, with the same compute for the same transaction', async () => {
-    const abi = JSON.parse(await readFile(join(TOKEN_DIR, 'token-abi.json'), 'utf8')) as ConstructorParameters<typeof Contract>[0]['abi'];
+    const abi = JSON.parse(await readFile(join(TOKEN_DIR, 'token-abi.json'), 'utf8')) as ConstructorParameters<
+      typeof Contract
+    >[0]['abi'];
     const bytecode = new Uint8Array(await readFile(join(TOKEN_DIR, 'release/token.wasm')));
     dir = await mkdtemp(join(tmpdir(), 'devnet-wasm-persistence-'));
     const first = await start(dir);
@@ -40,17 +43,32 @@ describe('uploaded contracts on disk', () => {
     const tokenKey = Signer.fromSeed('koinos-wallet persistence test token');
     const aliceKey = Signer.fromWif(alice.wif);
     const withProvider = (signer: Signer) => Object.assign(signer, { provider });
-    const koin = new Contract({ id: first.info.koin_address, abi: utils.tokenAbi, provider, signer: withProvider(aliceKey) });
-    await (await method(koin, 'transfer')({ from: alice.address, to: tokenKey.getAddress(), value: (100n * KOIN).toString() })).transaction!.wait('byBlock', 15_000);
+    const koin = new Contract({
+      id: first.info.koin_address,
+      abi: utils.tokenAbi,
+      provider,
+      signer: withProvider(aliceKey),
+    });
+    await (
+      await method(
+        koin,
+        'transfer',
+      )({ from: alice.address, to: tokenKey.getAddress(), value: (100n * KOIN).toString() })
+    ).transaction!.wait('byBlock', 15_000);
 
     const token = new Contract({ id: tokenKey.getAddress(), abi, provider, signer: withProvider(tokenKey), bytecode });
     await (await token.deploy()).transaction!.wait('byBlock', 15_000);
     await (await method(token, 'mint')({ to: alice.address, value: '1000' })).transaction!.wait('byBlock', 15_000);
     const asAlice = new Contract({ id: tokenKey.getAddress(), abi, provider, signer: withProvider(aliceKey) });
-    await (await method(asAlice, 'transfer')({ from: alice.address, to: bob.address, value: '300' })).transaction!.wait('byBlock', 15_000);
+    await (
+      await method(asAlice, 'transfer')({ from: alice.address, to: bob.address, value: '300' })
+    ).transaction!.wait('byBlock', 15_000);
 
     // One signed transfer, dry-run (broadcast false: nothing changes) in each process.
-    const { transaction } = await method(asAlice, 'transfer')({ from: alice.address, to: bob.address, value: '1' }, { sendTransaction: false });
+    const { transaction } = await method(asAlice, 'transfer')(
+      { from: alice.address, to: bob.address, value: '1' },
+      { sendTransaction: false },
+    );
     const dryRun = async () => {
       const { receipt } = await provider.sendTransaction(transaction as TransactionJson, false);
       expect(receipt.reverted ?? false).toBe(false);
@@ -79,10 +97,15 @@ describe('uploaded contracts on disk', () => {
     const { receipt } = await provider.sendTransaction(transaction as TransactionJson, true);
     expect(BigInt(receipt.compute_bandwidth_used)).toBe(firstRun);
     const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline && (await method(reader, 'balance_of')({ owner: bob.address })).result?.value !== '301') {
+    while (
+      Date.now() < deadline &&
+      (await method(reader, 'balance_of')({ owner: bob.address })).result?.value !== '301'
+    ) {
       await new Promise((r) => setTimeout(r, 20));
     }
     expect((await method(reader, 'balance_of')({ owner: bob.address })).result).toEqual({ value: '301' });
-    console.log(`token transfer compute: ${firstRun} (first process), ${cachedRun} (again, cached module), ${restartedRun} (after kill -9: new process, cold cache)`);
+    console.log(
+      `token transfer compute: ${firstRun} (first process), ${cachedRun} (again, cached module), ${restartedRun} (after kill -9: new process, cold cache)`,
+    );
   });
 });

@@ -23,27 +23,47 @@ describe('toWireError', () => {
   });
 
   it('writes a chain error without keys as its code alone', () => {
-    expect(toWireError(new ChainError(-201, 'invalid account nonce'))).toEqual({ kind: 'node', message: 'invalid account nonce', data: '{"code":-201}' });
+    expect(toWireError(new ChainError(-201, 'invalid account nonce'))).toEqual({
+      kind: 'node',
+      message: 'invalid account nonce',
+      data: '{"code":-201}',
+    });
   });
 
-  it('keeps the short message of input the catalog marks as the caller\'s fault, without data, and hides anything else', () => {
-    expect(toWireError(new WalletError('INVALID_ADDRESS', 'expected an address'))).toEqual({ kind: 'node', message: 'expected an address' });
-    expect(toWireError(new WalletError('NOT_FOUND', 'block not present: 0x00'))).toEqual({ kind: 'node', message: 'block not present: 0x00' });
+  it("keeps the short message of input the catalog marks as the caller's fault, without data, and hides anything else", () => {
+    expect(toWireError(new WalletError('INVALID_ADDRESS', 'expected an address'))).toEqual({
+      kind: 'node',
+      message: 'expected an address',
+    });
+    expect(toWireError(new WalletError('NOT_FOUND', 'block not present: 0x00'))).toEqual({
+      kind: 'node',
+      message: 'block not present: 0x00',
+    });
     expect(toWireError(new WalletError('NODE_UNREACHABLE', 'the devnet is closed'))).toEqual({ kind: 'internal' });
     expect(toWireError(new WalletError('INTERNAL', 'a bug'))).toEqual({ kind: 'internal' });
     expect(toWireError(new Error('secret stack'))).toEqual({ kind: 'internal' });
   });
 
   it('names the field of params that do not parse, and what the input was', () => {
-    const error = catchError(() => parseMessage('koinos.rpc.chain.get_account_rc_request', { account: 'notanaddress' }));
+    const error = catchError(() =>
+      parseMessage('koinos.rpc.chain.get_account_rc_request', { account: 'notanaddress' }),
+    );
     expect(error).toBeInstanceOf(ParamsError);
-    expect(toWireError(error)).toEqual({ kind: 'params', problem: expect.stringMatching(/^account: /), subject: 'request' });
-    const body = catchError(() => parseMessage('koinos.protocol.transaction', { header: { payer: 'x' } }, 'transaction'));
+    expect(toWireError(error)).toEqual({
+      kind: 'params',
+      problem: expect.stringMatching(/^account: /),
+      subject: 'request',
+    });
+    const body = catchError(() =>
+      parseMessage('koinos.protocol.transaction', { header: { payer: 'x' } }, 'transaction'),
+    );
     expect(toWireError(body)).toMatchObject({ kind: 'params', subject: 'transaction' });
   });
 
   it('reads "input" from the catalog, which marks every code', () => {
-    expect(ERROR_CODES.filter(isInputCode)).toEqual(expect.arrayContaining(['INVALID_ARGUMENT', 'INVALID_ADDRESS', 'NOT_FOUND']));
+    expect(ERROR_CODES.filter(isInputCode)).toEqual(
+      expect.arrayContaining(['INVALID_ARGUMENT', 'INVALID_ADDRESS', 'NOT_FOUND']),
+    );
     expect(isInputCode('INTERNAL')).toBe(false);
     expect(Object.keys(ERROR_CATALOG)).toEqual(ERROR_CODES);
   });
@@ -57,13 +77,22 @@ describe('one answer per wire from the same mapping', () => {
       message: 'invalid account nonce',
       data: '{"a":"1A","c":"1","code":-201,"n":"2"}',
     });
-    expect(restErrorOf(error, 'POST /v1/transaction', noLog)).toEqual({ status: 400, body: { error: 'invalid account nonce' } });
+    expect(restErrorOf(error, 'POST /v1/transaction', noLog)).toEqual({
+      status: 400,
+      body: { error: 'invalid account nonce' },
+    });
   });
 
   it('answers input with -32603 and no data on JSON-RPC, and 400 on REST', () => {
     const error = new WalletError('INVALID_ARGUMENT', 'request limit exceeded');
-    expect(jsonRpcErrorOf(error, 'account_history.get_account_history', noLog)).toEqual({ code: -32603, message: 'request limit exceeded' });
-    expect(restErrorOf(error, 'GET /v1/account/x/history', noLog)).toEqual({ status: 400, body: { error: 'request limit exceeded' } });
+    expect(jsonRpcErrorOf(error, 'account_history.get_account_history', noLog)).toEqual({
+      code: -32603,
+      message: 'request limit exceeded',
+    });
+    expect(restErrorOf(error, 'GET /v1/account/x/history', noLog)).toEqual({
+      status: 400,
+      body: { error: 'request limit exceeded' },
+    });
   });
 
   it('answers params that do not parse as the gateway does on JSON-RPC, and as "invalid <subject>" on REST', () => {
@@ -73,9 +102,15 @@ describe('one answer per wire from the same mapping', () => {
       message: 'Unable to translate request',
       data: 'parameters could not be parsed: account: expected an address of 25 bytes, got 9',
     });
-    expect(restErrorOf(error, 'GET /v1/account/x/rc', noLog)).toEqual({ status: 400, body: { error: 'invalid request: account: expected an address of 25 bytes, got 9' } });
+    expect(restErrorOf(error, 'GET /v1/account/x/rc', noLog)).toEqual({
+      status: 400,
+      body: { error: 'invalid request: account: expected an address of 25 bytes, got 9' },
+    });
     const body = new ParamsError('INVALID_ADDRESS', 'header.payer: expected an address', { subject: 'transaction' });
-    expect(restErrorOf(body, 'POST /v1/transaction', noLog)).toEqual({ status: 400, body: { error: 'invalid transaction: header.payer: expected an address' } });
+    expect(restErrorOf(body, 'POST /v1/transaction', noLog)).toEqual({
+      status: 400,
+      body: { error: 'invalid transaction: header.payer: expected an address' },
+    });
   });
 
   it('answers anything else without details and logs it once, with the stack', () => {
@@ -88,7 +123,10 @@ describe('one answer per wire from the same mapping', () => {
       expect(JSON.stringify(shown)).not.toContain('secret');
       expect(log).toEqual([expect.stringMatching(/failed: TypeError: secret internals\n\s+at /)]);
     }
-    expect(jsonRpcErrorOf(new Error('x'), 'm', () => {})).toEqual({ code: -32603, message: 'An internal server error has occurred' });
+    expect(jsonRpcErrorOf(new Error('x'), 'm', () => {})).toEqual({
+      code: -32603,
+      message: 'An internal server error has occurred',
+    });
     expect(restErrorOf(new Error('x'), 'GET /', () => {})).toEqual({ status: 500, body: { error: 'unknown error' } });
   });
 });

@@ -38,13 +38,25 @@ async function axeViolations(page: Page): Promise<Omit<Finding, 'step' | 'theme'
   return page.evaluate(async () => {
     // The test's TypeScript has no DOM library: the page's globals are reached through globalThis.
     const { axe, document } = globalThis as unknown as {
-      axe: { run(context: unknown, options: object): Promise<{ violations: { id: string; impact?: string | null; help: string; nodes: { target: unknown[] }[] }[] }> };
+      axe: {
+        run(
+          context: unknown,
+          options: object,
+        ): Promise<{
+          violations: { id: string; impact?: string | null; help: string; nodes: { target: unknown[] }[] }[];
+        }>;
+      };
       document: unknown;
     };
     const result = await axe.run(document, { resultTypes: ['violations'] });
     return result.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => ({ id: v.id, impact: v.impact ?? '', help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
+      .map((v) => ({
+        id: v.id,
+        impact: v.impact ?? '',
+        help: v.help,
+        targets: v.nodes.map((n) => n.target.join(' ')),
+      }));
   });
 }
 
@@ -52,7 +64,13 @@ async function axeViolations(page: Page): Promise<Omit<Finding, 'step' | 'theme'
 async function theme(page: Page, scheme: 'light' | 'dark'): Promise<void> {
   await page.emulateMedia({ colorScheme: scheme });
   const html = page.locator('html');
-  await expect.poll(async () => (await html.getAttribute('data-theme-source')) !== 'system' || (await html.getAttribute('data-theme')) === scheme).toBe(true);
+  await expect
+    .poll(
+      async () =>
+        (await html.getAttribute('data-theme-source')) !== 'system' ||
+        (await html.getAttribute('data-theme')) === scheme,
+    )
+    .toBe(true);
 }
 
 /** Screenshots of each step, as the harness takes them, and an axe audit of it in both themes. */
@@ -99,7 +117,9 @@ describe.skipIf(missing !== undefined)('accessibility of every screen', () => {
       bad.textContent = 'Max';
       body.append(bad);
     });
-    expect((await axeViolations(page)).map((v) => `${v.impact} ${v.id} ${v.targets.join(' ')}`)).toEqual(['serious label-content-name-mismatch #axe-self-check']);
+    expect((await axeViolations(page)).map((v) => `${v.impact} ${v.id} ${v.targets.join(' ')}`)).toEqual([
+      'serious label-content-name-mismatch #axe-self-check',
+    ]);
     await page.locator('#axe-self-check').evaluate((el) => el.remove());
     await shots.take(page, 'first-run');
     await createWallet(page, shots); // audits the password and the phrase steps
@@ -146,13 +166,24 @@ describe.skipIf(missing !== undefined)('accessibility of every screen', () => {
     await shots.take(page, 'receipt');
 
     await go(page, 'History');
-    await expect.poll(() => page.getByRole('listitem').filter({ hasText: /Sent 1\.5 KOIN/ }).count(), { timeout: 20_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(
+        () =>
+          page
+            .getByRole('listitem')
+            .filter({ hasText: /Sent 1\.5 KOIN/ })
+            .count(),
+        { timeout: 20_000 },
+      )
+      .toBeGreaterThan(0);
     await shots.take(page, 'history');
 
     // The transfer above was measured: the export shows its cost beside the mana limit, which reads as a cap.
     await exportUnsigned(page, 'Account 1', '2');
     const limit = page.getByRole('region', { name: 'Unsigned transfer' }).getByTestId('mana-limit');
-    await expect.poll(async () => ((await limit.textContent()) ?? '').replace(/\s+/g, ' ').trim()).toMatch(/^at most [\d,.]+ mana \(a cap, not what it costs\) · about [\d.]+ expected$/);
+    await expect
+      .poll(async () => ((await limit.textContent()) ?? '').replace(/\s+/g, ' ').trim())
+      .toMatch(/^at most [\d,.]+ mana \(a cap, not what it costs\) · about [\d.]+ expected$/);
     await shots.take(page, 'offline-export');
     await page.getByRole('button', { name: '2. Sign' }).click();
     await shots.take(page, 'offline-sign');
@@ -175,14 +206,17 @@ describe.skipIf(missing !== undefined)('accessibility of every screen', () => {
     await page.getByRole('button', { name: 'Unlock' }).click();
     await page.getByRole('alert').getByText("That is not this wallet's password.").waitFor({ timeout: 30_000 });
     // Back in the emptied field for the next try.
-    await expect.poll(() => page.getByLabel('Password', { exact: true }).evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
+    await expect
+      .poll(() => page.getByLabel('Password', { exact: true }).evaluate((el) => el === el.ownerDocument.activeElement))
+      .toBe(true);
     await shots.take(page, 'unlock-wrong-password');
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await page.getByRole('button', { name: 'Unlock' }).click();
     await page.getByRole('navigation', { name: 'Screens' }).waitFor();
 
     expect(shots.steps).toHaveLength(21);
-    for (const f of shots.findings) console.log(`[axe] ${f.step} (${f.theme}): ${f.impact} ${f.id} — ${f.help}\n  ${f.targets.join('\n  ')}`);
+    for (const f of shots.findings)
+      console.log(`[axe] ${f.step} (${f.theme}): ${f.impact} ${f.id} — ${f.help}\n  ${f.targets.join('\n  ')}`);
     expect(shots.findings.map((f) => `${f.step} (${f.theme}): ${f.id}`)).toEqual([]);
   });
 });

@@ -7,7 +7,18 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { addressFromString } from '../../src-main/koinos/address.ts';
 import { nonceToBytes, transactionToBase64 } from '../../src-main/koinos/transaction.ts';
-import { PASSWORD, addCustomNetwork, approve, chromiumMissing, createWallet, go, importDevAccount, selectAccount, startE2eWallet, type E2eWallet } from './harness.ts';
+import {
+  PASSWORD,
+  addCustomNetwork,
+  approve,
+  chromiumMissing,
+  createWallet,
+  go,
+  importDevAccount,
+  selectAccount,
+  startE2eWallet,
+  type E2eWallet,
+} from './harness.ts';
 
 const missing = chromiumMissing();
 
@@ -20,10 +31,12 @@ async function recordingNode(target: string): Promise<{ url: string; bodies: str
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
       bodies.push(body);
-      void fetch(`${target}${req.url}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then(async (answer) => {
-        res.writeHead(answer.status, { 'content-type': 'application/json' });
-        res.end(await answer.text());
-      }).catch(() => res.socket?.destroy()); // the node stopped at the end of the test: the client sees a closed connection
+      void fetch(`${target}${req.url}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+        .then(async (answer) => {
+          res.writeHead(answer.status, { 'content-type': 'application/json' });
+          res.end(await answer.text());
+        })
+        .catch(() => res.socket?.destroy()); // the node stopped at the end of the test: the client sees a closed connection
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -37,7 +50,10 @@ async function recordingNode(target: string): Promise<{ url: string; bodies: str
 /** The signed transactions a node was sent. */
 const signedSubmits = (bodies: string[]) =>
   bodies
-    .map((b) => JSON.parse(b) as { method: string; params?: { transaction?: { signatures?: string[] }; broadcast?: boolean } })
+    .map(
+      (b) =>
+        JSON.parse(b) as { method: string; params?: { transaction?: { signatures?: string[] }; broadcast?: boolean } },
+    )
     .filter((c) => c.method === 'chain.submit_transaction' && (c.params?.transaction?.signatures?.length ?? 0) > 0);
 
 describe.skipIf(missing !== undefined)('approving signatures in the browser', () => {
@@ -105,8 +121,26 @@ describe.skipIf(missing !== undefined)('approving signatures in the browser', ()
     const { chainId } = await wallet.handlers['networks:head']({});
     const upload = transactionToBase64({
       id: new Uint8Array(),
-      header: { chain_id: Buffer.from(chainId, 'base64url'), rc_limit: 10_000_000n, nonce: nonceToBytes(1n), operation_merkle_root: new Uint8Array(), payer: addressFromString(dev), payee: new Uint8Array() },
-      operations: [{ upload_contract: { contract_id: addressFromString(dev), bytecode: Uint8Array.from([0, 97, 115, 109, 1, 0, 0, 0]), abi: '', authorizes_call_contract: true, authorizes_transaction_application: true, authorizes_upload_contract: true } }],
+      header: {
+        chain_id: Buffer.from(chainId, 'base64url'),
+        rc_limit: 10_000_000n,
+        nonce: nonceToBytes(1n),
+        operation_merkle_root: new Uint8Array(),
+        payer: addressFromString(dev),
+        payee: new Uint8Array(),
+      },
+      operations: [
+        {
+          upload_contract: {
+            contract_id: addressFromString(dev),
+            bytecode: Uint8Array.from([0, 97, 115, 109, 1, 0, 0, 0]),
+            abi: '',
+            authorizes_call_contract: true,
+            authorizes_transaction_application: true,
+            authorizes_upload_contract: true,
+          },
+        },
+      ],
       signatures: [],
     });
     await go(page, 'Offline signing');

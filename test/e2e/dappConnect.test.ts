@@ -5,7 +5,17 @@ import { Contract, utils as koilibUtils } from 'koilib';
 import { afterEach, describe, expect, it, onTestFailed } from 'vitest';
 import { closeDapp, dappClient, proposeSession, SDK_METHODS, type DappClient } from '../wallet/dapps/dappClient.ts';
 import { startTestRelay, type TestRelay } from '../wallet/dapps/relay.ts';
-import { approve, chromiumMissing, confirmEffects, createWallet, go, importDevAccount, selectAccount, startE2eWallet, type E2eWallet } from './harness.ts';
+import {
+  approve,
+  chromiumMissing,
+  confirmEffects,
+  createWallet,
+  go,
+  importDevAccount,
+  selectAccount,
+  startE2eWallet,
+  type E2eWallet,
+} from './harness.ts';
 
 const missing = chromiumMissing();
 
@@ -22,11 +32,14 @@ describe.skipIf(missing !== undefined)('a dApp over WalletConnect in the browser
     dapp = undefined;
   });
 
-  it('pairs from a pasted URI, grants an account, signs and sends the dApp\'s transfer, and shows it in the history', async () => {
+  it("pairs from a pasted URI, grants an account, signs and sends the dApp's transfer, and shows it in the history", async () => {
     relay = await startTestRelay();
     const trace = relay.trace;
     onTestFailed(() => console.error(`The relay's trace:\n${trace.join('\n')}`));
-    e2e = await startE2eWallet({ name: 'dapp-connect', env: { KOINOS_WALLET_WC_RELAY_URL: relay.url, KOINOS_WALLET_WC_PROJECT_ID: 'test-project' } });
+    e2e = await startE2eWallet({
+      name: 'dapp-connect',
+      env: { KOINOS_WALLET_WC_RELAY_URL: relay.url, KOINOS_WALLET_WC_PROJECT_ID: 'test-project' },
+    });
     const { page, shots, wallet } = e2e;
     await createWallet(page);
     const ownAddress = (await page.getByRole('main').getByRole('code').first().textContent())?.trim() ?? '';
@@ -37,7 +50,9 @@ describe.skipIf(missing !== undefined)('a dApp over WalletConnect in the browser
     const koin = (await wallet.handlers['tokens:list']({})).find((t) => t.system === 'koin')!.contract;
 
     dapp = await dappClient(relay.url);
-    const { uri, session: settled } = await proposeSession(dapp, { requiredNamespaces: { koinos: { chains: [chain], methods: SDK_METHODS, events: [] } } });
+    const { uri, session: settled } = await proposeSession(dapp, {
+      requiredNamespaces: { koinos: { chains: [chain], methods: SDK_METHODS, events: [] } },
+    });
     await go(page, 'dApps');
     await page.getByLabel('WalletConnect URI').fill(uri);
     await shots.take(page, 'dapps-uri');
@@ -58,11 +73,17 @@ describe.skipIf(missing !== undefined)('a dApp over WalletConnect in the browser
 
     // The dApp's transfer, as it builds it with koilib: reviewed and approved in the wallet's panel.
     const contract = new Contract({ id: koin, abi: koilibUtils.tokenAbi });
-    const operation = await contract.encodeOperation({ name: 'transfer', args: { from: sender, to: ownAddress, value: '150000000' } });
+    const operation = await contract.encodeOperation({
+      name: 'transfer',
+      args: { from: sender, to: ownAddress, value: '150000000' },
+    });
     const sent = dapp.request<{ transaction: { id: string } }>({
       topic: session.topic,
       chainId: chain,
-      request: { method: 'koinos_signAndSendTransaction', params: { address: sender, transaction: { operations: [operation] }, options: {} } },
+      request: {
+        method: 'koinos_signAndSendTransaction',
+        params: { address: sender, transaction: { operations: [operation] }, options: {} },
+      },
     });
     const text = await approve(page, { shots, shot: 'transfer-approval' });
     expect(text).toContain('Requested by https://dapp.example');
@@ -73,7 +94,16 @@ describe.skipIf(missing !== undefined)('a dApp over WalletConnect in the browser
     expect(transaction.id).toMatch(/^0x1220[0-9a-f]{64}$/);
 
     await go(page, 'History');
-    await expect.poll(() => page.getByRole('listitem').filter({ hasText: /Sent 1\.5 KOIN/ }).count(), { timeout: 30_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(
+        () =>
+          page
+            .getByRole('listitem')
+            .filter({ hasText: /Sent 1\.5 KOIN/ })
+            .count(),
+        { timeout: 30_000 },
+      )
+      .toBeGreaterThan(0);
     await shots.take(page, 'history');
 
     // Disconnected from the wallet: the dApp's session ends too.

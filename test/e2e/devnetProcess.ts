@@ -17,7 +17,13 @@ export interface TestDevnet {
 /** Starts a devnet on a free port; restarts reuse that port and the chain on disk. */
 export async function startTestDevnet(options: { apiKey?: string } = {}): Promise<TestDevnet> {
   const dataDir = await mkdtemp(join(tmpdir(), 'koinos-e2e-devnet-'));
-  const config = { dataDir, blockTimeMs: 200, accounts: 3, log: () => {}, ...(options.apiKey ? { apiKey: options.apiKey } : {}) };
+  const config = {
+    dataDir,
+    blockTimeMs: 200,
+    accounts: 3,
+    log: () => {},
+    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+  };
   let devnet: Devnet | undefined = await startDevnet({ ...config, port: 0 });
   const port = Number(new URL(devnet.url).port);
   const jsonRpcUrl = `${devnet.url}/jsonrpc`;

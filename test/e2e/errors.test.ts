@@ -57,13 +57,19 @@ describe.skipIf(missing !== undefined)('error messages in the browser', () => {
     const review = page.getByRole('button', { name: 'Review' });
     await amount.fill(`${balance}1`);
     const grouped = Number(balance).toLocaleString('en-US');
-    await expect.poll(() => page.getByText(`This is more than the balance of ${grouped} KOIN: send at most the balance.`).count()).toBe(1);
+    await expect
+      .poll(() => page.getByText(`This is more than the balance of ${grouped} KOIN: send at most the balance.`).count())
+      .toBe(1);
     expect(await review.isDisabled()).toBe(true);
     await amount.fill(balance);
     const manaMessage = page.getByText(/leaves too little mana for the transfer's own cost/);
     await expect.poll(() => manaMessage.count()).toBe(1);
     // With the figures: what the transfer needs, what there is, and when mana is full again (it is full now).
-    expect(await manaMessage.textContent()).toMatch(new RegExp(`send at most [\\d,.]+ KOIN \\(Max\\)\\. ${grouped}\\.\\d+ mana needed, ${grouped} available, mana is full\\.`));
+    expect(await manaMessage.textContent()).toMatch(
+      new RegExp(
+        `send at most [\\d,.]+ KOIN \\(Max\\)\\. ${grouped}\\.\\d+ mana needed, ${grouped} available, mana is full\\.`,
+      ),
+    );
     expect(await amount.getAttribute('aria-invalid')).toBe('true');
     expect(await review.isDisabled()).toBe(true);
     await shots.take(page, 'amount-above-mana');

@@ -144,7 +144,8 @@ export async function useE2eWallet(options: E2eOptions & { devAccounts?: number[
     const checks = phrase.checkPositions.map((position) => ({ position, word: phrase.words[position - 1]! }));
     const own = (await call['accounts:confirmPhrase']({ draftId: phrase.draftId, name: 'Account 1', checks })).address;
     const dev: string[] = [];
-    for (const index of options.devAccounts ?? []) dev.push((await call['devnet:importAccount']({ index, watchOnly: false })).address);
+    for (const index of options.devAccounts ?? [])
+      dev.push((await call['devnet:importAccount']({ index, watchOnly: false })).address);
     await e2e.page.reload();
     await e2e.page.getByRole('navigation', { name: 'Screens' }).waitFor();
     return { ...e2e, own, dev };
@@ -184,7 +185,8 @@ async function systemTheme(page: Page, scheme: 'light' | 'dark'): Promise<void> 
   await page.emulateMedia({ colorScheme: scheme });
   // Read through attributes, not page.waitForFunction: the page's CSP forbids the eval a string would need.
   const html = page.locator('html');
-  const shown = async () => (await html.getAttribute('data-theme-source')) !== 'system' || (await html.getAttribute('data-theme')) === scheme;
+  const shown = async () =>
+    (await html.getAttribute('data-theme-source')) !== 'system' || (await html.getAttribute('data-theme')) === scheme;
   await expect.poll(shown, { timeout: 5_000 }).toBe(true);
 }
 
@@ -222,7 +224,10 @@ export async function createWallet(page: Page, shots?: Shots): Promise<string[]>
  * Approves the signing request the wallet shows (the browser shell asks for the wallet password in its approval
  * dialog; a flagged request also needs each warning confirmed). Returns the dialog's text.
  */
-export async function approve(page: Page, options: { shots?: Shots; shot?: string; confirmWarnings?: boolean } = {}): Promise<string> {
+export async function approve(
+  page: Page,
+  options: { shots?: Shots; shot?: string; confirmWarnings?: boolean } = {},
+): Promise<string> {
   const dialog = page.getByRole('dialog', { name: /^Approve/ });
   await dialog.waitFor({ timeout: 30_000 });
   const text = (await dialog.textContent()) ?? '';

@@ -3,7 +3,15 @@
 // by hand, so that the minute passes at once; the browser and the pushes to it are real.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../wallet/vault/helpers.ts';
-import { chromiumMissing, createWallet, go, importDevAccount, PASSWORD, startE2eWallet, type E2eWallet } from './harness.ts';
+import {
+  chromiumMissing,
+  createWallet,
+  go,
+  importDevAccount,
+  PASSWORD,
+  startE2eWallet,
+  type E2eWallet,
+} from './harness.ts';
 
 const missing = chromiumMissing();
 
@@ -46,7 +54,9 @@ describe.skipIf(missing !== undefined)('the idle lock in the browser', () => {
     await shots.take(page, 'locked');
 
     const html = await page.content();
-    const values = await page.locator('input, textarea').evaluateAll((fields) => fields.map((f) => (f as unknown as { value: string }).value));
+    const values = await page
+      .locator('input, textarea')
+      .evaluateAll((fields) => fields.map((f) => (f as unknown as { value: string }).value));
     const everything = `${html}\n${values.join('\n')}`;
     expect(everything).not.toContain(wif);
     expect(everything).not.toContain(PASSWORD);

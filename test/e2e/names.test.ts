@@ -14,10 +14,20 @@ const NICKNAMES_MAINNET = '1KD9Es7LBBjA1FY3ViCgQJ7e6WH1ipKbhz';
 const KAP_MAINNET = '13tmzDmfqCsbYT26C4CmKxq86d33senqH3';
 
 /** Registers a name on the devnet as its holder would, with koilib: the holder signs, the block is awaited. */
-async function register(url: string, contractId: string, index: number, entryPoint: string, args: (address: string) => Record<string, unknown>): Promise<string> {
+async function register(
+  url: string,
+  contractId: string,
+  index: number,
+  entryPoint: string,
+  args: (address: string) => Record<string, unknown>,
+): Promise<string> {
   const provider = new Provider([`${url}/jsonrpc`]);
   const key = devKey(index);
-  const contract = new Contract({ id: contractId, provider, signer: Object.assign(Signer.fromWif(key.wif), { provider }) });
+  const contract = new Contract({
+    id: contractId,
+    provider,
+    signer: Object.assign(Signer.fromWif(key.wif), { provider }),
+  });
   await contract.fetchAbi();
   const { transaction } = await contract.functions[entryPoint]!(args(key.address));
   // byTransactionId: koilib's 'byBlock' misses a block made within its first second (the Local network makes one every 200 ms).
@@ -28,7 +38,9 @@ async function register(url: string, contractId: string, index: number, entryPoi
 /** Fills the recipient and waits until the field shows where the name points. */
 async function typeName(page: Page, text: string, address: string): Promise<void> {
   await page.getByLabel('Recipient address').fill(text);
-  await expect.poll(() => page.getByTestId('resolved-address').locator('code').getAttribute('data-address'), { timeout: 20_000 }).toBe(address);
+  await expect
+    .poll(() => page.getByTestId('resolved-address').locator('code').getAttribute('data-address'), { timeout: 20_000 })
+    .toBe(address);
 }
 
 /** Amount, Review, Sign and send, approval; returns the review's text. */
@@ -59,13 +71,24 @@ describe.skipIf(missing !== undefined)('names and contacts in the browser', () =
     const { page, shots, wallet } = e2e;
     await selectAccount(page, 'Devnet account 0');
     const { url, accounts } = await wallet.handlers['devnet:status']();
-    const carol = await register(url!, NICKNAMES_MAINNET, 2, 'mint', (to) => ({ to, token_id: `0x${Buffer.from('carol').toString('hex')}` }));
-    const bob = await register(url!, KAP_MAINNET, 1, 'mint', (owner) => ({ name: 'bob.koin', duration_increments: 1, owner }));
+    const carol = await register(url!, NICKNAMES_MAINNET, 2, 'mint', (to) => ({
+      to,
+      token_id: `0x${Buffer.from('carol').toString('hex')}`,
+    }));
+    const bob = await register(url!, KAP_MAINNET, 1, 'mint', (owner) => ({
+      name: 'bob.koin',
+      duration_increments: 1,
+      owner,
+    }));
     expect([bob, carol]).toEqual([accounts[1]!.address, accounts[2]!.address]);
 
     // @carol: resolved on the selected network, the address in full, and Kondor's warning about a movable nickname.
     await go(page, 'Send');
-    await page.getByTestId('balance-KOIN').or(page.getByLabel('Recipient address')).first().waitFor({ timeout: 20_000 });
+    await page
+      .getByTestId('balance-KOIN')
+      .or(page.getByLabel('Recipient address'))
+      .first()
+      .waitFor({ timeout: 20_000 });
     await typeName(page, '@carol', carol);
     await expect.poll(() => page.getByText('Whoever holds @carol can point it to another address').count()).toBe(1);
     await shots.take(page, 'send-nickname');
@@ -117,14 +140,34 @@ describe.skipIf(missing !== undefined)('names and contacts in the browser', () =
 
     // The history names the other side: the contact's label, then the KAP name.
     await go(page, 'History');
-    await expect.poll(() => page.getByRole('listitem').filter({ hasText: /Sent 1 KOIN to Carol \(/ }).count(), { timeout: 20_000 }).toBeGreaterThan(0);
-    await expect.poll(() => page.getByRole('listitem').filter({ hasText: /Sent 2 KOIN to bob\.koin \(/ }).count(), { timeout: 20_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(
+        () =>
+          page
+            .getByRole('listitem')
+            .filter({ hasText: /Sent 1 KOIN to Carol \(/ })
+            .count(),
+        { timeout: 20_000 },
+      )
+      .toBeGreaterThan(0);
+    await expect
+      .poll(
+        () =>
+          page
+            .getByRole('listitem')
+            .filter({ hasText: /Sent 2 KOIN to bob\.koin \(/ })
+            .count(),
+        { timeout: 20_000 },
+      )
+      .toBeGreaterThan(0);
     await shots.take(page, 'history-names');
 
     // The contacts in Settings, removed from there.
     await go(page, 'Settings');
     const contacts = page.getByRole('list', { name: 'Contacts on Local (devnet)' });
-    await expect.poll(() => contacts.getByRole('listitem').allTextContents()).toEqual([expect.stringContaining('Carol')]);
+    await expect
+      .poll(() => contacts.getByRole('listitem').allTextContents())
+      .toEqual([expect.stringContaining('Carol')]);
     await shots.take(page, 'settings-contacts');
     await contacts.getByRole('button', { name: 'Remove Carol' }).click();
     await page.getByText('No contacts on Local (devnet) yet.').waitFor();

@@ -5,7 +5,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { devKey } from '../../src-main/devnet/chain/devKeys.ts';
 import { png, SVG, uploadCollection } from '../wallet/chain/nftFixtures.ts';
 import { testServer } from '../wallet/chain/helpers.ts';
-import { addCustomNetwork, alertText, approve, chromiumMissing, go, selectAccount, useE2eWallet, type E2eWallet } from './harness.ts';
+import {
+  addCustomNetwork,
+  alertText,
+  approve,
+  chromiumMissing,
+  go,
+  selectAccount,
+  useE2eWallet,
+  type E2eWallet,
+} from './harness.ts';
 
 const missing = chromiumMissing();
 const PNG = png(32, [40, 110, 220]);
@@ -37,7 +46,11 @@ describe.skipIf(missing !== undefined)('NFTs in the browser', () => {
     await collection.mint(devAddress, '0x01');
     await collection.mint(devAddress, '0x02');
     await collection.mint(devAddress, '0x03');
-    await collection.setMetadata('0x01', { name: 'Blue square', description: 'A square, in blue.', image: `${media.url}/blue.png` });
+    await collection.setMetadata('0x01', {
+      name: 'Blue square',
+      description: 'A square, in blue.',
+      image: `${media.url}/blue.png`,
+    });
     await collection.setMetadata('0x02', { name: 'Script', image: `${media.url}/script.svg` });
     await collection.setMetadata('0x03', { name: 'Router page', image: 'http://192.168.1.1/logo.png' });
 
@@ -47,19 +60,25 @@ describe.skipIf(missing !== undefined)('NFTs in the browser', () => {
     const field = page.getByLabel('Collection contract address');
     await field.fill(koin.contract); // a contract, but a KCS-4 token
     await page.getByRole('button', { name: 'Look up' }).click();
-    expect(await alertText(page, /Expected a KCS-5 NFT collection/)).toContain(`Expected a KCS-5 NFT collection at ${koin.contract}`);
+    expect(await alertText(page, /Expected a KCS-5 NFT collection/)).toContain(
+      `Expected a KCS-5 NFT collection at ${koin.contract}`,
+    );
     await field.fill(collection.address);
     await page.getByRole('button', { name: 'Look up' }).click();
     const found = page.getByRole('region', { name: 'Collection found' });
     await found.waitFor({ timeout: 30_000 });
-    expect((await found.textContent())?.replace(/\s+/g, ' ')).toContain(`Name My NFT Symbol NFT Metadata address none (metadata on chain) Contract ${collection.address} Network Local (devnet)`);
+    expect((await found.textContent())?.replace(/\s+/g, ' ')).toContain(
+      `Name My NFT Symbol NFT Metadata address none (metadata on chain) Contract ${collection.address} Network Local (devnet)`,
+    );
     await shots.take(page, 'collection-found');
     await page.getByRole('button', { name: 'Add NFT' }).click();
 
     // On the local network nothing is fetched: the tokens come with their names, and no image.
     const tokens = page.getByRole('list', { name: 'My NFT tokens' });
     await expect.poll(() => tokens.getByRole('listitem').count(), { timeout: 20_000 }).toBe(3);
-    expect(await page.getByTestId('images-state').textContent()).toContain('Images are not loaded on the local network');
+    expect(await page.getByTestId('images-state').textContent()).toContain(
+      'Images are not loaded on the local network',
+    );
     expect(await tokens.getByRole('img').count()).toBe(0);
     expect(media.requests).toHaveLength(0);
     await shots.take(page, 'nfts-local-no-images');
@@ -75,18 +94,26 @@ describe.skipIf(missing !== undefined)('NFTs in the browser', () => {
     const image = page.getByRole('img', { name: 'Image of Blue square' });
     await image.waitFor({ timeout: 20_000 });
     expect(await image.getAttribute('src')).toBe(`data:image/png;base64,${PNG.toString('base64')}`);
-    await expect.poll(() => image.evaluate((element) => {
-      const img = element as unknown as { complete: boolean; naturalWidth: number }; // no DOM types in the test config
-      return img.complete ? img.naturalWidth : 0;
-    })).toBe(32); // drawn under the CSP
+    await expect
+      .poll(() =>
+        image.evaluate((element) => {
+          const img = element as unknown as { complete: boolean; naturalWidth: number }; // no DOM types in the test config
+          return img.complete ? img.naturalWidth : 0;
+        }),
+      )
+      .toBe(32); // drawn under the CSP
     const script = page.getByRole('listitem', { name: 'Script' });
-    await expect.poll(() => script.getByTestId('nft-image-placeholder').textContent(), { timeout: 20_000 }).toContain('is not a PNG, JPEG, GIF or WebP image');
+    await expect
+      .poll(() => script.getByTestId('nft-image-placeholder').textContent(), { timeout: 20_000 })
+      .toContain('is not a PNG, JPEG, GIF or WebP image');
     expect(await script.getByRole('img').count()).toBe(0);
     // An image on the user's own network is refused by main before it connects, and the token says so.
     const router = page.getByRole('listitem', { name: 'Router page' });
-    await expect.poll(() => router.getByTestId('nft-image-placeholder').textContent(), { timeout: 20_000 }).toContain(
-      'The image at http://192.168.1.1/logo.png is on your own network (192.168.1.1 is a private address): NFT images and metadata are not loaded from addresses on your own network.',
-    );
+    await expect
+      .poll(() => router.getByTestId('nft-image-placeholder').textContent(), { timeout: 20_000 })
+      .toContain(
+        'The image at http://192.168.1.1/logo.png is on your own network (192.168.1.1 is a private address): NFT images and metadata are not loaded from addresses on your own network.',
+      );
     expect(await router.getByRole('img').count()).toBe(0);
     await shots.take(page, 'nfts-with-image');
 
@@ -102,14 +129,18 @@ describe.skipIf(missing !== undefined)('NFTs in the browser', () => {
     await page.getByRole('button', { name: 'Sign and send' }).click();
     const dialog = await approve(page, { shots, shot: 'approval-nft' });
     expect(dialog.replace(/\s+/g, ' ')).toContain(`Transfer NFT 0x01 of My NFT (NFT, ${collection.address})`);
-    await expect.poll(() => page.getByTestId('tx-status').textContent(), { timeout: 30_000 }).toMatch(/Included in block|Irreversible/);
+    await expect
+      .poll(() => page.getByTestId('tx-status').textContent(), { timeout: 30_000 })
+      .toMatch(/Included in block|Irreversible/);
     await shots.take(page, 'nft-sent');
     await page.getByRole('button', { name: 'Back to the NFTs' }).click();
     await expect.poll(() => tokens.getByRole('listitem').count(), { timeout: 20_000 }).toBe(2);
     expect(await page.getByRole('listitem', { name: 'Blue square' }).count()).toBe(0);
 
     await selectAccount(page, 'Account 1');
-    await expect.poll(() => page.getByRole('img', { name: 'Image of Blue square' }).count(), { timeout: 20_000 }).toBe(1);
+    await expect
+      .poll(() => page.getByRole('img', { name: 'Image of Blue square' }).count(), { timeout: 20_000 })
+      .toBe(1);
     await shots.take(page, 'nfts-recipient');
   });
 });

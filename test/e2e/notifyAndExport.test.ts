@@ -61,7 +61,12 @@ describe.skipIf(missing !== undefined)('notifications and export in the browser'
 
     // A transfer from the development account to the wallet's own account, approved in the page.
     const from = (await wallet.handlers['accounts:list']()).find((a) => a.name === 'Devnet account 0')!;
-    const review = await wallet.handlers['send:prepare']({ fromAccountId: from.id, to: own.address, token: 'koin', amount: '2.5' });
+    const review = await wallet.handlers['send:prepare']({
+      fromAccountId: from.id,
+      to: own.address,
+      token: 'koin',
+      amount: '2.5',
+    });
     const confirmed = wallet.handlers['send:confirm']({ reviewId: review.reviewId });
     await approve(page);
     const { transactionId } = await confirmed;
@@ -74,7 +79,9 @@ describe.skipIf(missing !== undefined)('notifications and export in the browser'
     expect(included.body).toMatch(/^Sending 2\.5 KOIN to 1\w+…\w{4} is in block \d+\./);
 
     await go(page, 'Dashboard');
-    await page.evaluate(() => (globalThis as unknown as Recorded).shown.find((n) => n.title === 'Transaction included')?.onclick?.({}));
+    await page.evaluate(() =>
+      (globalThis as unknown as Recorded).shown.find((n) => n.title === 'Transaction included')?.onclick?.({}),
+    );
     await page.getByRole('heading', { level: 1, name: 'History' }).waitFor();
     const focused = page.getByRole('region', { name: 'The notified transaction' });
     await expect.poll(() => focused.getByTestId('focused-transaction').textContent()).toBe(transactionId);
@@ -85,10 +92,19 @@ describe.skipIf(missing !== undefined)('notifications and export in the browser'
     const ready = page.getByRole('status').filter({ hasText: /rows? ready/ });
     await ready.waitFor({ timeout: 20_000 });
     await shots.take(page, 'history-focus-export');
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: /^Save koinos-history-/ }).click()]);
-    expect(download.suggestedFilename()).toMatch(new RegExp(`^koinos-history-${from.address}-\\d{4}-\\d{2}-\\d{2}\\.csv$`));
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: /^Save koinos-history-/ }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(
+      new RegExp(`^koinos-history-${from.address}-\\d{4}-\\d{2}-\\d{2}\\.csv$`),
+    );
     const csv = await readFile((await download.path())!, 'utf8');
     const row = csv.split('\r\n').find((line) => line.includes(transactionId));
-    expect(row).toMatch(new RegExp(`,${transactionId},sent,KOIN,\\w+,2\\.5,${own.address},${own.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')},`));
+    expect(row).toMatch(
+      new RegExp(
+        `,${transactionId},sent,KOIN,\\w+,2\\.5,${own.address},${own.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')},`,
+      ),
+    );
   }, 180_000);
 });

@@ -40,20 +40,26 @@ describe.skipIf(missing !== undefined)('offline signing in the browser', () => {
     expect(unsigned).toMatch(/^[A-Za-z0-9_-]+=*$/);
     const exported = page.getByRole('region', { name: 'Unsigned transfer' });
     // rc_limit reads as the cap it is, and no expected cost beside it: none was measured on this network yet.
-    expect(((await exported.getByTestId('mana-limit').textContent()) ?? '').replace(/\s+/g, ' ').trim()).toMatch(/^at most [\d,.]+ mana \(a cap, not what it costs\)$/);
+    expect(((await exported.getByTestId('mana-limit').textContent()) ?? '').replace(/\s+/g, ' ').trim()).toMatch(
+      /^at most [\d,.]+ mana \(a cap, not what it costs\)$/,
+    );
     await exported.getByRole('button', { name: 'Show QR code' }).click();
     await exported.getByRole('img', { name: 'QR code of the transaction' }).waitFor();
     await shots.take(page, 'offline-exported-qr');
 
     // Every address of the review in full: the payer and the recipient, whose text (what a copy gives) has no spaces.
-    const shown = await exported.locator('[data-address]').evaluateAll((nodes) => nodes.map((n) => [n.getAttribute('data-address'), n.textContent]));
+    const shown = await exported
+      .locator('[data-address]')
+      .evaluateAll((nodes) => nodes.map((n) => [n.getAttribute('data-address'), n.textContent]));
     expect(shown.length).toBeGreaterThanOrEqual(3); // sender and recipient in the summary, the KOIN contract, the payer
     for (const [address, text] of shown) expect(text).toBe(address);
     expect(shown.map(([address]) => address)).toContain(payer);
     // The recipient (the summary's last address) has its first and last four characters marked, no one else.
     const summary = exported.getByTestId('operation-summary');
     const recipient = (await summary.locator('[data-address]').last().getAttribute('data-address')) ?? '';
-    expect((await summary.locator('strong').allTextContents()).join('')).toBe(`${recipient.slice(0, 4)}${recipient.slice(-4)}`);
+    expect((await summary.locator('strong').allTextContents()).join('')).toBe(
+      `${recipient.slice(0, 4)}${recipient.slice(-4)}`,
+    );
 
     await node.stop();
     const signed = await signOffline(page, unsigned, shots);
@@ -73,13 +79,27 @@ describe.skipIf(missing !== undefined)('offline signing in the browser', () => {
     upload.id = new Uint8Array(0);
     upload.header!.operation_merkle_root = new Uint8Array(0);
     const bytecode = new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]);
-    upload.operations = [{ upload_contract: { contract_id: addressFromString(payer), bytecode, abi: '', authorizes_call_contract: true, authorizes_transaction_application: true, authorizes_upload_contract: true } }];
+    upload.operations = [
+      {
+        upload_contract: {
+          contract_id: addressFromString(payer),
+          bytecode,
+          abi: '',
+          authorizes_call_contract: true,
+          authorizes_transaction_application: true,
+          authorizes_upload_contract: true,
+        },
+      },
+    ];
     await page.getByRole('button', { name: '2. Sign' }).click();
     await page.getByLabel('Unsigned transaction (base64 or JSON)').fill(transactionToBase64(upload));
     await page.getByRole('button', { name: 'Decode' }).click();
     const risks = page.getByRole('region', { name: 'What you are about to sign' }).getByTestId('risks');
     await risks.waitFor({ timeout: 30_000 });
-    expect(await risks.locator('li').evaluateAll((items) => items.map((li) => li.getAttribute('data-risk')))).toEqual(['replaces-account', 'upload-contract']);
+    expect(await risks.locator('li').evaluateAll((items) => items.map((li) => li.getAttribute('data-risk')))).toEqual([
+      'replaces-account',
+      'upload-contract',
+    ]);
     expect(await risks.textContent()).toContain('this replaces this account with contract code');
     await shots.take(page, 'offline-upload-risks');
   });

@@ -49,12 +49,16 @@ describe.skipIf(missing !== undefined)('an offline transfer with a separate paye
     await go(page, 'Offline signing');
     await page.getByRole('button', { name: '1. Export unsigned' }).click();
     const paidBy = page.getByLabel('Mana paid by');
-    const payerLabel = (await paidBy.getByRole('option').allTextContents()).find((o) => o.startsWith('Devnet account 0 — '));
+    const payerLabel = (await paidBy.getByRole('option').allTextContents()).find((o) =>
+      o.startsWith('Devnet account 0 — '),
+    );
     expect(payerLabel).toBeDefined();
     await paidBy.selectOption({ label: payerLabel! });
     const payer = payerLabel!.split(' — ')[1]!.trim();
     const own = page.getByLabel('Pick one of your accounts');
-    await own.selectOption({ label: (await own.getByRole('option').allTextContents()).find((o) => o.startsWith('Account 1 — '))! });
+    await own.selectOption({
+      label: (await own.getByRole('option').allTextContents()).find((o) => o.startsWith('Account 1 — '))!,
+    });
     await page.getByLabel(/^Amount/).fill('3');
     await page.getByRole('button', { name: 'Export unsigned transfer' }).click();
     const unsigned = await transactionText(page, 'Unsigned transfer');
@@ -72,7 +76,11 @@ describe.skipIf(missing !== undefined)('an offline transfer with a separate paye
     // Back on the sender's machine: the sender signs second (it is picked as the one still needed), then submits.
     const byBoth = await signOffline(page, byPayer);
     expect(await stillNeeded(page, 'Signed transaction')).toEqual([]);
-    await expect.poll(() => page.getByRole('region', { name: 'Signed transaction' }).getByTestId('signatures-needed').textContent()).toContain('ready to submit');
+    await expect
+      .poll(() =>
+        page.getByRole('region', { name: 'Signed transaction' }).getByTestId('signatures-needed').textContent(),
+      )
+      .toContain('ready to submit');
     await senderMachine.shots.take(page, 'offline-payer-signed-by-both');
     await submitSigned(page, byBoth);
     const status = page.getByTestId('tx-status');

@@ -1,7 +1,17 @@
 // End to end: a new wallet imports a development account, sees its balance and mana, sends KOIN to its own second
 // account through the review, sees the receipt, the transfer in both histories, and balances and mana change.
 import { afterEach, describe, expect, it } from 'vitest';
-import { amountText, approve, chromiumMissing, createWallet, go, importDevAccount, selectAccount, startE2eWallet, type E2eWallet } from './harness.ts';
+import {
+  amountText,
+  approve,
+  chromiumMissing,
+  createWallet,
+  go,
+  importDevAccount,
+  selectAccount,
+  startE2eWallet,
+  type E2eWallet,
+} from './harness.ts';
 
 const missing = chromiumMissing();
 
@@ -61,7 +71,9 @@ describe.skipIf(missing !== undefined)('sending KOIN in the browser', () => {
     await shots.take(page, 'history-sender');
 
     await go(page, 'Dashboard');
-    await expect.poll(async () => Number(amountText(await koin.textContent())), { timeout: 20_000 }).toBeCloseTo(balanceBefore - 1.5, 6);
+    await expect
+      .poll(async () => Number(amountText(await koin.textContent())), { timeout: 20_000 })
+      .toBeCloseTo(balanceBefore - 1.5, 6);
     const manaAfter = Number(amountText(await page.getByTestId('mana-amount').locator('strong').textContent()));
     expect(manaAfter).toBeLessThan(manaBefore);
     await shots.take(page, 'dashboard-after-send');
@@ -70,7 +82,14 @@ describe.skipIf(missing !== undefined)('sending KOIN in the browser', () => {
     await expect.poll(async () => amountText(await koin.textContent()), { timeout: 20_000 }).toBe('1.5');
     await go(page, 'History');
     await expect
-      .poll(() => page.getByRole('listitem').filter({ hasText: /Received 1\.5 KOIN/ }).count(), { timeout: 20_000 })
+      .poll(
+        () =>
+          page
+            .getByRole('listitem')
+            .filter({ hasText: /Received 1\.5 KOIN/ })
+            .count(),
+        { timeout: 20_000 },
+      )
       .toBeGreaterThan(0);
     await shots.take(page, 'history-recipient');
   });

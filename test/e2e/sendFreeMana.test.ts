@@ -4,25 +4,48 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { FREE_MANA_SHARERS } from '../../src-main/wallet/chain/payer.ts';
-import { approve, chromiumMissing, createWallet, go, importDevAccount, selectAccount, startE2eWallet, type E2eWallet } from './harness.ts';
+import {
+  approve,
+  chromiumMissing,
+  createWallet,
+  go,
+  importDevAccount,
+  selectAccount,
+  startE2eWallet,
+  type E2eWallet,
+} from './harness.ts';
 
 const missing = chromiumMissing();
 const SHARER = FREE_MANA_SHARERS.mainnet!;
 
 /** Fills the Send form: the token by its symbol, the recipient among the wallet's accounts, the amount. */
-async function fillSend(page: Page, symbol: string, available: string, toAccount: string, amount: string): Promise<void> {
+async function fillSend(
+  page: Page,
+  symbol: string,
+  available: string,
+  toAccount: string,
+  amount: string,
+): Promise<void> {
   const token = page.getByLabel('Token', { exact: true });
   const label = `${symbol} — ${available} available`;
   await expect.poll(async () => token.getByRole('option').allTextContents(), { timeout: 20_000 }).toContain(label);
   await token.selectOption({ label });
   const pick = page.getByLabel('Pick one of your accounts');
-  await pick.selectOption({ label: (await pick.getByRole('option').allTextContents()).find((o) => o.startsWith(`${toAccount} — `))! });
+  await pick.selectOption({
+    label: (await pick.getByRole('option').allTextContents()).find((o) => o.startsWith(`${toAccount} — `))!,
+  });
   await page.getByLabel(/^Amount/).fill(amount);
 }
 
 /** One JSON-RPC call to the embedded devnet (its developer methods have no screen). */
 async function devnetRpc(url: string, method: string, params: Record<string, string>): Promise<unknown> {
-  const answer = (await (await fetch(`${url}/jsonrpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json()) as {
+  const answer = (await (
+    await fetch(`${url}/jsonrpc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    })
+  ).json()) as {
     result?: unknown;
     error?: { message: string };
   };
@@ -56,7 +79,11 @@ describe.skipIf(missing !== undefined)('a send paid by the free mana sharer', ()
     const vhp = (await wallet.handlers['tokens:list']({})).find((t) => t.system === 'vhp')!;
     expect(vhp.contract).toBe('12Y5vW6gk8GceH53YfRkRre2Rrcsgw7Naq'); // mainnet's VHP
     const dev = await importDevAccount(page, 0);
-    await devnetRpc((await wallet.handlers['devnet:status']()).url!, 'devnet.set_balance', { contract_id: vhp.contract, account: dev, value: '1000000000' });
+    await devnetRpc((await wallet.handlers['devnet:status']()).url!, 'devnet.set_balance', {
+      contract_id: vhp.contract,
+      account: dev,
+      value: '1000000000',
+    });
     await selectAccount(page, 'Devnet account 0');
     await go(page, 'Send');
     // The wallet says the Local network was restarted (a new chain ID), and flags what is signed, until the user takes note.
@@ -66,7 +93,9 @@ describe.skipIf(missing !== undefined)('a send paid by the free mana sharer', ()
     await page.getByRole('region', { name: 'Review what will be signed' }).waitFor({ timeout: 30_000 });
     await page.getByRole('button', { name: 'Sign and send' }).click();
     await approve(page);
-    await expect.poll(() => page.getByTestId('tx-status').textContent(), { timeout: 30_000 }).toMatch(/Included in block|Irreversible/);
+    await expect
+      .poll(() => page.getByTestId('tx-status').textContent(), { timeout: 30_000 })
+      .toMatch(/Included in block|Irreversible/);
 
     const before = await wallet.handlers['dashboard:get']({ accountId: fresh.id });
     const balance = (d: typeof before, system: string) => d.balances.find((b) => b.token.system === system)?.balance;
@@ -84,16 +113,23 @@ describe.skipIf(missing !== undefined)('a send paid by the free mana sharer', ()
 
     const review = page.getByRole('region', { name: 'Review what will be signed' });
     await review.waitFor({ timeout: 30_000 });
-    expect(await review.getByTestId('review-paid-by').textContent()).toContain("the network's free mana sharer (a contract: it approves by itself, no signature)");
+    expect(await review.getByTestId('review-paid-by').textContent()).toContain(
+      "the network's free mana sharer (a contract: it approves by itself, no signature)",
+    );
     expect((await review.textContent())?.replace(/\s+/g, ' ')).toContain(SHARER);
-    const signers = await review.getByTestId('review-signed-by').locator('[data-address]').evaluateAll((n) => n.map((x) => x.getAttribute('data-address')));
+    const signers = await review
+      .getByTestId('review-signed-by')
+      .locator('[data-address]')
+      .evaluateAll((n) => n.map((x) => x.getAttribute('data-address')));
     expect(signers).toEqual([fresh.address]);
     await shots.take(page, 'send-free-mana-review');
 
     await page.getByRole('button', { name: 'Sign and send' }).click();
     const dialog = await approve(page, { shots, shot: 'send-free-mana-approval' });
     expect(dialog.replace(/\s+/g, ' ')).toContain(SHARER);
-    await expect.poll(() => page.getByTestId('tx-status').textContent(), { timeout: 30_000 }).toMatch(/Included in block|Irreversible/);
+    await expect
+      .poll(() => page.getByTestId('tx-status').textContent(), { timeout: 30_000 })
+      .toMatch(/Included in block|Irreversible/);
     await shots.take(page, 'send-free-mana-included');
     // One approval was enough: no second request waits.
     expect(await page.getByRole('dialog', { name: /^Approve/ }).count()).toBe(0);
@@ -101,7 +137,14 @@ describe.skipIf(missing !== undefined)('a send paid by the free mana sharer', ()
     const after = await wallet.handlers['dashboard:get']({ accountId: fresh.id });
     expect([balance(after, 'koin'), balance(after, 'vhp'), after.mana.current]).toEqual(['0', '400000000', '0']);
     // The chain says who paid: the history record of the transfer names the sharer as its payer.
-    const [record] = (await wallet.handlers['history:page']({ accountId: fresh.id, limit: 1, ascending: false, irreversibleOnly: false })).records;
+    const [record] = (
+      await wallet.handlers['history:page']({
+        accountId: fresh.id,
+        limit: 1,
+        ascending: false,
+        irreversibleOnly: false,
+      })
+    ).records;
     expect(record?.payer).toBe(SHARER);
   });
 });

@@ -19,28 +19,41 @@ describe.skipIf(missing !== undefined)('a send paid by another account', () => {
     const { page, shots } = ready;
     const [payer, sender] = ready.dev as [string, string];
     const accounts = page.getByRole('combobox', { name: 'Account', exact: true }).getByRole('option');
-    await expect.poll(async () => (await accounts.allTextContents()).some((o) => o.startsWith('Devnet account 1'))).toBe(true);
+    await expect
+      .poll(async () => (await accounts.allTextContents()).some((o) => o.startsWith('Devnet account 1')))
+      .toBe(true);
     await selectAccount(page, 'Devnet account 1');
     await go(page, 'Send');
     const paidBy = page.getByLabel('Mana paid by');
-    await paidBy.selectOption({ label: (await paidBy.getByRole('option').allTextContents()).find((o) => o.startsWith('Devnet account 0 — '))! });
+    await paidBy.selectOption({
+      label: (await paidBy.getByRole('option').allTextContents()).find((o) => o.startsWith('Devnet account 0 — '))!,
+    });
     const pick = page.getByLabel('Pick one of your accounts');
-    await pick.selectOption({ label: (await pick.getByRole('option').allTextContents()).find((o) => o.startsWith('Account 1 — '))! });
+    await pick.selectOption({
+      label: (await pick.getByRole('option').allTextContents()).find((o) => o.startsWith('Account 1 — '))!,
+    });
     await page.getByLabel(/^Amount/).fill('2');
     await shots.take(page, 'send-payer-form');
     await page.getByRole('button', { name: 'Review' }).click();
 
     const review = page.getByRole('region', { name: 'Review what will be signed' });
     await review.waitFor({ timeout: 20_000 });
-    await expect.poll(() => review.getByTestId('review-paid-by').textContent()).toContain('another account of this wallet, which signs too');
-    const signers = await review.getByTestId('review-signed-by').locator('[data-address]').evaluateAll((n) => n.map((x) => x.getAttribute('data-address')));
+    await expect
+      .poll(() => review.getByTestId('review-paid-by').textContent())
+      .toContain('another account of this wallet, which signs too');
+    const signers = await review
+      .getByTestId('review-signed-by')
+      .locator('[data-address]')
+      .evaluateAll((n) => n.map((x) => x.getAttribute('data-address')));
     expect(signers).toEqual([sender, payer]);
     await shots.take(page, 'send-payer-review');
 
     await page.getByRole('button', { name: 'Sign and send' }).click();
     const dialog = page.getByRole('dialog', { name: /^Approve/ });
     await dialog.waitFor({ timeout: 30_000 });
-    expect(await dialog.getByTestId('approval-co-signers').locator('[data-address]').getAttribute('data-address')).toBe(payer);
+    expect(await dialog.getByTestId('approval-co-signers').locator('[data-address]').getAttribute('data-address')).toBe(
+      payer,
+    );
     await approve(page, { shots, shot: 'send-payer-approval' });
     const status = page.getByTestId('tx-status');
     await expect.poll(() => status.textContent(), { timeout: 30_000 }).toMatch(/Included in block|Irreversible/);

@@ -5,7 +5,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { devKey } from '../../src-main/devnet/chain/devKeys.ts';
 import { uploadKoinosbox } from '../wallet/chain/wasmToken.ts';
-import { alertText, amountText, approve, chromiumMissing, go, selectAccount, useE2eWallet, type E2eWallet } from './harness.ts';
+import {
+  alertText,
+  amountText,
+  approve,
+  chromiumMissing,
+  go,
+  selectAccount,
+  useE2eWallet,
+  type E2eWallet,
+} from './harness.ts';
 
 const missing = chromiumMissing();
 const TKN = 100_000_000n;
@@ -32,7 +41,9 @@ describe.skipIf(missing !== undefined)('an uploaded KCS-4 token in the browser',
     await token.mint(devAddress, 1000n * TKN);
 
     await go(page, 'Dashboard');
-    await expect.poll(async () => amountText(await page.getByTestId('balance-KOIN').textContent()), { timeout: 20_000 }).toMatch(/^[1-9]/);
+    await expect
+      .poll(async () => amountText(await page.getByTestId('balance-KOIN').textContent()), { timeout: 20_000 })
+      .toMatch(/^[1-9]/);
     await page.getByRole('button', { name: 'Add a token' }).click();
     const field = page.getByLabel('Token contract address');
     await field.fill(`${token.address.slice(0, -1)}${token.address.endsWith('z') ? 'y' : 'z'}`);
@@ -41,14 +52,18 @@ describe.skipIf(missing !== undefined)('an uploaded KCS-4 token in the browser',
 
     await field.fill(ownAddress); // a valid address, but no contract lives there
     await page.getByRole('button', { name: 'Look up' }).click();
-    expect(await alertText(page, /There is no contract at/)).toContain(`There is no contract at ${ownAddress} on this network`);
+    expect(await alertText(page, /There is no contract at/)).toContain(
+      `There is no contract at ${ownAddress} on this network`,
+    );
     await shots.take(page, 'add-token-no-contract');
 
     await field.fill(token.address);
     await page.getByRole('button', { name: 'Look up' }).click();
     const found = page.getByRole('region', { name: 'Token found' });
     await found.waitFor({ timeout: 30_000 });
-    expect((await found.textContent())?.replace(/\s+/g, ' ')).toContain(`Name My Token Symbol TKN Decimals 8 Contract ${token.address} Network Local (devnet)`);
+    expect((await found.textContent())?.replace(/\s+/g, ' ')).toContain(
+      `Name My Token Symbol TKN Decimals 8 Contract ${token.address} Network Local (devnet)`,
+    );
     await shots.take(page, 'add-token-found');
     await page.getByRole('button', { name: 'Add TKN' }).click();
     const balance = page.getByTestId('balance-TKN');
@@ -69,11 +84,31 @@ describe.skipIf(missing !== undefined)('an uploaded KCS-4 token in the browser',
     await shots.take(page, 'review-token');
     await page.getByRole('button', { name: 'Sign and send' }).click();
     await approve(page, { shots, shot: 'approval' });
-    await expect.poll(() => page.getByTestId('tx-status').textContent(), { timeout: 30_000 }).toMatch(/Included in block|Irreversible/);
+    await expect
+      .poll(() => page.getByTestId('tx-status').textContent(), { timeout: 30_000 })
+      .toMatch(/Included in block|Irreversible/);
 
     await go(page, 'History');
-    await expect.poll(() => page.getByRole('listitem').filter({ hasText: /Sent 12\.5 TKN to/ }).count(), { timeout: 20_000 }).toBe(1);
-    await expect.poll(() => page.getByRole('listitem').filter({ hasText: /Minted 1,000 TKN/ }).count(), { timeout: 20_000 }).toBe(1);
+    await expect
+      .poll(
+        () =>
+          page
+            .getByRole('listitem')
+            .filter({ hasText: /Sent 12\.5 TKN to/ })
+            .count(),
+        { timeout: 20_000 },
+      )
+      .toBe(1);
+    await expect
+      .poll(
+        () =>
+          page
+            .getByRole('listitem')
+            .filter({ hasText: /Minted 1,000 TKN/ })
+            .count(),
+        { timeout: 20_000 },
+      )
+      .toBe(1);
     await shots.take(page, 'history-sender');
 
     await go(page, 'Dashboard');
@@ -81,9 +116,20 @@ describe.skipIf(missing !== undefined)('an uploaded KCS-4 token in the browser',
 
     await selectAccount(page, 'Account 1');
     await expect.poll(() => balance.textContent(), { timeout: 20_000 }).toBe('12.5 TKN'); // the token list is the network's
-    expect(await page.getByTestId('mana-state').textContent()).toMatch(/^No mana: mana grows from the KOIN balance, and this account has no KOIN\./);
+    expect(await page.getByTestId('mana-state').textContent()).toMatch(
+      /^No mana: mana grows from the KOIN balance, and this account has no KOIN\./,
+    );
     await go(page, 'History');
-    await expect.poll(() => page.getByRole('listitem').filter({ hasText: /Received 12\.5 TKN from/ }).count(), { timeout: 20_000 }).toBe(1);
+    await expect
+      .poll(
+        () =>
+          page
+            .getByRole('listitem')
+            .filter({ hasText: /Received 12\.5 TKN from/ })
+            .count(),
+        { timeout: 20_000 },
+      )
+      .toBe(1);
     await shots.take(page, 'history-recipient');
 
     // The local network restarts from genesis: the token's contract is gone, and the dashboard says so in its row.
@@ -102,7 +148,10 @@ describe.skipIf(missing !== undefined)('an uploaded KCS-4 token in the browser',
     await expect.poll(() => balance.count(), { timeout: 20_000 }).toBe(0);
     await page.getByRole('status').filter({ hasText: 'TKN was removed' }).waitFor();
     await shots.take(page, 'token-removed');
-    expect((await wallet.handlers['tokens:list']({ networkId: 'local' })).map((t) => t.symbol)).toEqual(['KOIN', 'VHP']);
+    expect((await wallet.handlers['tokens:list']({ networkId: 'local' })).map((t) => t.symbol)).toEqual([
+      'KOIN',
+      'VHP',
+    ]);
 
     // The theme: one dark palette serves both the forced choice and the system's (followed through matchMedia).
     const html = page.locator('html');

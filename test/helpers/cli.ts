@@ -22,7 +22,11 @@ export interface CliResult {
  * @example
  * okJson(await runCli(['key', 'inspect'], wif));
  */
-export async function runCli(args: string[], input = '', env: Record<string, string | undefined> = process.env): Promise<CliResult> {
+export async function runCli(
+  args: string[],
+  input = '',
+  env: Record<string, string | undefined> = process.env,
+): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
   const stdin = Readable.from(input === '' ? [] : [Buffer.from(input, 'utf8')]);
@@ -41,7 +45,10 @@ export async function runCli(args: string[], input = '', env: Record<string, str
  */
 export function spawnCli(args: string[], input = ''): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src-main/cli/main.ts', ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src-main/cli/main.ts', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));

@@ -28,8 +28,14 @@ async function settled(work: Promise<unknown>, code: ErrorCode | undefined): Pro
  * expectWalletError(() => parseAmount('1.2.3'), 'INVALID_ARGUMENT');
  */
 export function expectWalletError(work: Promise<unknown>, code?: ErrorCode): Promise<WalletError>;
-export function expectWalletError<R>(work: () => R, code?: ErrorCode): [R] extends [never] ? WalletError : R extends PromiseLike<unknown> ? Promise<WalletError> : WalletError;
-export function expectWalletError(work: Promise<unknown> | (() => unknown), code?: ErrorCode): WalletError | Promise<WalletError> {
+export function expectWalletError<R>(
+  work: () => R,
+  code?: ErrorCode,
+): [R] extends [never] ? WalletError : R extends PromiseLike<unknown> ? Promise<WalletError> : WalletError;
+export function expectWalletError(
+  work: Promise<unknown> | (() => unknown),
+  code?: ErrorCode,
+): WalletError | Promise<WalletError> {
   if (typeof work !== 'function') return settled(work, code);
   let result: unknown;
   try {

@@ -7,7 +7,11 @@
  * @example
  * const head = await until('block 3', async () => ((await node.head()).height >= 3n ? head : undefined));
  */
-export async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 20_000): Promise<T> {
+export async function until<T>(
+  what: string,
+  probe: () => T | undefined | Promise<T | undefined>,
+  ms = 20_000,
+): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const found = await probe();

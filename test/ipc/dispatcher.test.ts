@@ -52,7 +52,10 @@ describe('createIpcDispatcher', () => {
     const answer = await dispatch('accounts:rename', [{ id: 'a' }]);
     expect(answer).toEqual({
       ok: false,
-      error: { code: 'INVALID_ARGUMENT', shortMessage: 'accounts:rename: expected name to be a string of 1 to 100 characters, got nothing' },
+      error: {
+        code: 'INVALID_ARGUMENT',
+        shortMessage: 'accounts:rename: expected name to be a string of 1 to 100 characters, got nothing',
+      },
     });
     expect(calls).toEqual([]);
   });
@@ -73,28 +76,47 @@ describe('createIpcDispatcher', () => {
     await dispatch('networks:head', [{}]);
     await dispatch('vault:status', []);
     expect(seen).toEqual([]);
-    await dispatch('send:prepare', [{ fromAccountId: 'a1', to: '1z629tURV9KAK6Q5yqFDozwSHeWshxXQe', token: 'koin', amount: '1' }]);
+    await dispatch('send:prepare', [
+      { fromAccountId: 'a1', to: '1z629tURV9KAK6Q5yqFDozwSHeWshxXQe', token: 'koin', amount: '1' },
+    ]);
     expect(seen).toEqual(['send:prepare']);
   });
 
   it('passes a WalletError across with its code, sentence and details', async () => {
     const handlers = echoHandlers([]);
     handlers['vault:unlock'] = () =>
-      Promise.reject(new WalletError('INVALID_ARGUMENT', 'The password is wrong. Try again.', { details: 'scrypt key did not open entry 1' }));
+      Promise.reject(
+        new WalletError('INVALID_ARGUMENT', 'The password is wrong. Try again.', {
+          details: 'scrypt key did not open entry 1',
+        }),
+      );
     const answer = await createIpcDispatcher({ handlers })('vault:unlock', [{ password: 'nope' }]);
     expect(answer).toEqual({
       ok: false,
-      error: { code: 'INVALID_ARGUMENT', shortMessage: 'The password is wrong. Try again.', details: 'scrypt key did not open entry 1' },
+      error: {
+        code: 'INVALID_ARGUMENT',
+        shortMessage: 'The password is wrong. Try again.',
+        details: 'scrypt key did not open entry 1',
+      },
     });
   });
 
   it('passes the hints of a WalletError across as metaMessages', async () => {
     const handlers = echoHandlers([]);
-    handlers['vault:create'] = () => Promise.reject(new WalletError('VAULT_EXISTS', 'expected no wallet in this data folder, but one exists', { metaMessages: ['Unlock it with its password instead.'] }));
+    handlers['vault:create'] = () =>
+      Promise.reject(
+        new WalletError('VAULT_EXISTS', 'expected no wallet in this data folder, but one exists', {
+          metaMessages: ['Unlock it with its password instead.'],
+        }),
+      );
     const answer = await createIpcDispatcher({ handlers })('vault:create', [{ password: 'long enough password' }]);
     expect(answer).toEqual({
       ok: false,
-      error: { code: 'VAULT_EXISTS', shortMessage: 'expected no wallet in this data folder, but one exists', metaMessages: ['Unlock it with its password instead.'] },
+      error: {
+        code: 'VAULT_EXISTS',
+        shortMessage: 'expected no wallet in this data folder, but one exists',
+        metaMessages: ['Unlock it with its password instead.'],
+      },
     });
   });
 
@@ -114,14 +136,21 @@ describe('createIpcDispatcher', () => {
     handlers['vault:lock'] = () => {
       throw new WalletError('INTERNAL', 'boom');
     };
-    await expect(createIpcDispatcher({ handlers })('vault:lock', [])).resolves.toEqual({ ok: false, error: { code: 'INTERNAL', shortMessage: 'boom' } });
+    await expect(createIpcDispatcher({ handlers })('vault:lock', [])).resolves.toEqual({
+      ok: false,
+      error: { code: 'INTERNAL', shortMessage: 'boom' },
+    });
   });
 });
 
 describe('toIpcError', () => {
   it('removes credentials from URLs in details and log lines', () => {
-    const error = new WalletError('NODE_ERROR', 'The node did not answer.', { details: 'POST https://me:s3cret@node.example/jsonrpc: ECONNREFUSED' });
-    expect(toIpcError('networks:head', error, () => {}).details).toBe('POST https://***@node.example/jsonrpc: ECONNREFUSED');
+    const error = new WalletError('NODE_ERROR', 'The node did not answer.', {
+      details: 'POST https://me:s3cret@node.example/jsonrpc: ECONNREFUSED',
+    });
+    expect(toIpcError('networks:head', error, () => {}).details).toBe(
+      'POST https://***@node.example/jsonrpc: ECONNREFUSED',
+    );
     const lines: string[] = [];
     toIpcError('networks:head', new Error('fetch http://u:p@x.example failed'), (line) => lines.push(line));
     expect(lines[0]).toContain('http://***@x.example');
@@ -131,7 +160,10 @@ describe('toIpcError', () => {
 
   it('logs a thrown non-Error value as text', () => {
     const lines: string[] = [];
-    expect(toIpcError('vault:status', 'a string', (line) => lines.push(line))).toEqual({ code: 'INTERNAL', shortMessage: GENERIC_NOTICE });
+    expect(toIpcError('vault:status', 'a string', (line) => lines.push(line))).toEqual({
+      code: 'INTERNAL',
+      shortMessage: GENERIC_NOTICE,
+    });
     expect(lines).toEqual(['[ipc] vault:status failed unexpectedly: a string']);
   });
 });

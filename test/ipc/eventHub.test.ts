@@ -5,7 +5,15 @@ import { IPC_EVENTS, type HeadInfo, type VaultStatus } from '../../src-main/ipc/
 import { createEventHub, forwardEvents } from '../../src-main/ipc/eventHub.ts';
 
 const LOCKED: VaultStatus = { exists: true, unlocked: false, storage: 'keychain', autoLockMinutes: 5 };
-const HEAD: HeadInfo = { networkId: 'local', chainId: 'EiA', height: '5', time: '1', lastIrreversible: '0', lagMs: '0', stale: false };
+const HEAD: HeadInfo = {
+  networkId: 'local',
+  chainId: 'EiA',
+  height: '5',
+  time: '1',
+  lastIrreversible: '0',
+  lagMs: '0',
+  stale: false,
+};
 
 describe('event hub', () => {
   it('delivers each event to its subscribers only, until they unsubscribe', () => {
@@ -44,10 +52,18 @@ describe('event hub', () => {
     hub.emit('tx:update', { transactionId: '0x12', networkId: 'local', status: 'included', blockHeight: '7' });
     hub.emit('approvals:changed', { mode: 'dialog', pending: [] });
     const target = { networkId: 'local', transactionId: '0x12' };
-    hub.emit('notifications:new', { id: 'tx:0x12:included', title: 'Transaction included', body: 'Sending 1 KOIN is in block 7.', target });
+    hub.emit('notifications:new', {
+      id: 'tx:0x12:included',
+      title: 'Transaction included',
+      body: 'Sending 1 KOIN is in block 7.',
+      target,
+    });
     hub.emit('notifications:open', target);
     hub.emit('history:exportProgress', { exportId: 'e-1', scanned: 10, total: 20, done: false });
-    hub.emit('dapps:changed', { grants: [], walletConnect: { relayUrl: 'ws://127.0.0.1:1', hasProjectId: true, source: 'env', state: 'off' } });
+    hub.emit('dapps:changed', {
+      grants: [],
+      walletConnect: { relayUrl: 'ws://127.0.0.1:1', hasProjectId: true, source: 'env', state: 'off' },
+    });
     stop();
     hub.emit('head:new', HEAD);
     expect(sent.map(([event]) => event)).toEqual([...IPC_EVENTS]);

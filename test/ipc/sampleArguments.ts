@@ -27,7 +27,9 @@ export const SAMPLE_ARGUMENTS: { [C in IpcChannel]: IpcArgs<C> } = {
   'accounts:reveal': [{ id: 'acc-1', password: 'pw' }],
   'networks:list': [],
   'networks:select': [{ id: 'testnet' }],
-  'networks:add': [{ name: 'My node', jsonRpcUrl: 'https://node.example/jsonrpc', restUrl: 'https://node.example', apiKey: 'k-123' }],
+  'networks:add': [
+    { name: 'My node', jsonRpcUrl: 'https://node.example/jsonrpc', restUrl: 'https://node.example', apiKey: 'k-123' },
+  ],
   'networks:update': [{ id: 'custom-1', apiKey: null }],
   'networks:remove': [{ id: 'custom-1' }],
   'networks:head': [{}],
@@ -42,18 +44,40 @@ export const SAMPLE_ARGUMENTS: { [C in IpcChannel]: IpcArgs<C> } = {
   'dashboard:get': [{ accountId: 'acc-1' }],
   'history:page': [{ accountId: 'acc-1', limit: 20, seqNum: '7', ascending: false, irreversibleOnly: true }],
   'send:maxAmount': [{ fromAccountId: 'acc-1', token: 'koin' }],
-  'send:prepare': [{ fromAccountId: 'acc-1', to: ADDRESS, token: 'koin', amount: '1.5', rcLimit: '100000000', payer: { kind: 'account', accountId: 'acc-2' }, recipientName: 'alice.koin' }],
+  'send:prepare': [
+    {
+      fromAccountId: 'acc-1',
+      to: ADDRESS,
+      token: 'koin',
+      amount: '1.5',
+      rcLimit: '100000000',
+      payer: { kind: 'account', accountId: 'acc-2' },
+      recipientName: 'alice.koin',
+    },
+  ],
   'send:confirm': [{ reviewId: 'review-1' }],
-  'offline:exportUnsigned': [{ fromAccountId: 'acc-1', to: ADDRESS, token: 'vhp', amount: '2', payer: { kind: 'freeMana' } }],
+  'offline:exportUnsigned': [
+    { fromAccountId: 'acc-1', to: ADDRESS, token: 'vhp', amount: '2', payer: { kind: 'freeMana' } },
+  ],
   'offline:inspect': [{ input: 'EiB...' }],
   'offline:sign': [{ input: '{"header":{}}', accountId: 'acc-1' }],
   'approvals:list': [],
-  'approvals:answer': [{ requestId: 'request-1', approve: true, password: 'correct horse', acknowledgedRisks: ['UPLOAD_CONTRACT'], accounts: [ADDRESS] }],
+  'approvals:answer': [
+    {
+      requestId: 'request-1',
+      approve: true,
+      password: 'correct horse',
+      acknowledgedRisks: ['UPLOAD_CONTRACT'],
+      accounts: [ADDRESS],
+    },
+  ],
   'offline:submit': [{ input: 'EiB...', broadcast: false }],
   'networks:dismissChainIdChange': [{ id: 'testnet' }],
   'notifications:get': [],
   'notifications:update': [{ enabled: false }],
-  'history:export': [{ accountId: 'acc-1', format: 'csv', from: '1700000000000', to: '1800000000000', exportId: 'export-1' }],
+  'history:export': [
+    { accountId: 'acc-1', format: 'csv', from: '1700000000000', to: '1800000000000', exportId: 'export-1' },
+  ],
   'accounts:koinBalances': [],
   'nfts:collections': [{ networkId: 'testnet' }],
   'nfts:inspectCollection': [{ contract: ADDRESS }],
@@ -71,9 +95,15 @@ export const SAMPLE_ARGUMENTS: { [C in IpcChannel]: IpcArgs<C> } = {
   'contacts:add': [{ label: 'Bob', address: ADDRESS, networkId: 'local' }],
   'contacts:remove': [{ id: 'contact-1' }],
   'dapps:list': [],
-  'dapps:pair': [{ uri: 'wc:7f6e504bfad60b485450578e05678ed3e8e8c4751d3c6160be17160d63ec90f9@2?relay-protocol=irn&symKey=587d5484ce2a2a6ee3ba1962fdd7e8588e06200c46823bd18fbd67def96ad303' }],
+  'dapps:pair': [
+    {
+      uri: 'wc:7f6e504bfad60b485450578e05678ed3e8e8c4751d3c6160be17160d63ec90f9@2?relay-protocol=irn&symKey=587d5484ce2a2a6ee3ba1962fdd7e8588e06200c46823bd18fbd67def96ad303',
+    },
+  ],
   'dapps:revoke': [{ origin: 'https://app.example' }],
   'dapps:walletConnectSettings': [],
-  'dapps:updateWalletConnectSettings': [{ relayUrl: 'wss://relay.example', projectId: '0123456789abcdef0123456789abcdef' }],
+  'dapps:updateWalletConnectSettings': [
+    { relayUrl: 'wss://relay.example', projectId: '0123456789abcdef0123456789abcdef' },
+  ],
   'dapps:openPage': [{ url: 'https://app.example/swap' }],
 };

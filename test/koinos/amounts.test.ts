@@ -69,7 +69,8 @@ describe('parseAmount', () => {
   });
 
   it('rejects a number of decimals that is not an integer from 0 to 255', () => {
-    for (const decimals of [-1, 1.5, 256]) expect(expectWalletError(() => parseAmount('1', decimals)).code).toBe('INVALID_ARGUMENT');
+    for (const decimals of [-1, 1.5, 256])
+      expect(expectWalletError(() => parseAmount('1', decimals)).code).toBe('INVALID_ARGUMENT');
   });
 
   it('reads the amount of the koinos-cli offline transfer (docs-cli-offline-tx) as its on-chain value', () => {
@@ -118,7 +119,18 @@ describe('formatAmount', () => {
 });
 
 describe('round trips', () => {
-  const samples = [0n, 1n, 9n, 10n, 99999999n, 100000000n, 100000001n, 123456789012345678n, UINT64_MAX - 1n, UINT64_MAX];
+  const samples = [
+    0n,
+    1n,
+    9n,
+    10n,
+    99999999n,
+    100000000n,
+    100000001n,
+    123456789012345678n,
+    UINT64_MAX - 1n,
+    UINT64_MAX,
+  ];
   // A fixed pseudo-random walk over the uint64 range, so failures reproduce.
   let x = 0x9e3779b97f4a7c15n;
   for (let i = 0; i < 200; i++) {

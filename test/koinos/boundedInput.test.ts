@@ -20,7 +20,9 @@ describe('jsonDepth', () => {
 
   it('makes the CLI refuse a transaction nested deeper than any is', () => {
     const deep = `{"header":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
-    expect(expectWalletError(() => parseTransactionText(deep), 'INVALID_TRANSACTION').shortMessage).toMatch(/JSON nested more than 64 levels deep, which no transaction is$/);
+    expect(expectWalletError(() => parseTransactionText(deep), 'INVALID_TRANSACTION').shortMessage).toMatch(
+      /JSON nested more than 64 levels deep, which no transaction is$/,
+    );
   });
 });
 

@@ -33,7 +33,9 @@ describe('canonical encoding', () => {
 
   it('omits scalars set explicitly to zero, false or empty, as the node does (protobufjs would write them)', () => {
     expect(encode(TYPES.transactionHeader, { rc_limit: 0n, nonce: new Uint8Array(0) }).length).toBe(0);
-    expect(encode('koinos.protocol.upload_contract_operation', { authorizes_call_contract: false, abi: '' }).length).toBe(0);
+    expect(
+      encode('koinos.protocol.upload_contract_operation', { authorizes_call_contract: false, abi: '' }).length,
+    ).toBe(0);
     expect(toHex(encode(TYPES.transactionHeader, { rc_limit: 10n }))).toBe('100a');
   });
 
@@ -48,7 +50,9 @@ describe('canonical encoding', () => {
 
   it('rejects a value of the wrong type, naming the field', () => {
     // @ts-expect-error a string where the message has a uint64: the run-time check is what is tested
-    expect(() => encode(TYPES.transactionHeader, { rc_limit: 'ten' })).toThrow(/transaction_header\.rc_limit: expected an unsigned 64-bit integer/);
+    expect(() => encode(TYPES.transactionHeader, { rc_limit: 'ten' })).toThrow(
+      /transaction_header\.rc_limit: expected an unsigned 64-bit integer/,
+    );
     expect(() => encode(TYPES.transactionHeader, { rc_limit: -1n })).toThrow(/between 0 and 18446744073709551615/);
     expect(() => encode(TYPES.operation, { call_contract: {}, upload_contract: {} })).toThrow(/one member of oneof op/);
   });
@@ -81,12 +85,16 @@ describe('decoding', () => {
   it('reports truncated bytes instead of returning a partial message', () => {
     const full = fromBase64(offline.full_transaction_base64url);
     expect(() => decode(TYPES.transaction, full.subarray(0, full.length - 5))).toThrow(WalletError);
-    expect(() => decode(TYPES.transaction, full.subarray(0, full.length - 5))).toThrow(/bytes that end in the middle of a field/);
+    expect(() => decode(TYPES.transaction, full.subarray(0, full.length - 5))).toThrow(
+      /bytes that end in the middle of a field/,
+    );
   });
 
   it('re-encodes a real mainnet transaction byte for byte', () => {
     const full = fromBase64(offline.full_transaction_base64url);
-    expect(toBase64Url(encode(TYPES.transaction, decode(TYPES.transaction, full)))).toBe(offline.full_transaction_base64url);
+    expect(toBase64Url(encode(TYPES.transaction, decode(TYPES.transaction, full)))).toBe(
+      offline.full_transaction_base64url,
+    );
   });
 });
 
@@ -100,7 +108,9 @@ describe('JSON', () => {
       operation_merkle_root: offline.operation_merkle_root,
       payer: offline.payer,
     },
-    operations: [{ call_contract: { contract_id: offline.contract_id, entry_point: offline.entry_point, args: offline.args } }],
+    operations: [
+      { call_contract: { contract_id: offline.contract_id, entry_point: offline.entry_point, args: offline.args } },
+    ],
     signatures: offline.signatures,
   };
 
@@ -125,7 +135,12 @@ describe('JSON', () => {
   });
 
   it('renders 64-bit integers as strings, 32-bit as numbers, and omits defaults', () => {
-    const json = toJson(TYPES.transactionReceipt, { rc_used: 5n, disk_storage_used: 0n, reverted: false, events: [{ sequence: 2, name: 'x' }] });
+    const json = toJson(TYPES.transactionReceipt, {
+      rc_used: 5n,
+      disk_storage_used: 0n,
+      reverted: false,
+      events: [{ sequence: 2, name: 'x' }],
+    });
     expect(json).toEqual({ rc_used: '5', events: [{ sequence: 2, name: 'x' }] });
   });
 
@@ -144,7 +159,9 @@ describe('JSON', () => {
   });
 
   it('ignores unknown JSON keys, as the gateway does', () => {
-    expect(toJson(TYPES.transactionHeader, fromJson(TYPES.transactionHeader, { rc_limit: '7', surprise: 1 }))).toEqual({ rc_limit: '7' });
+    expect(toJson(TYPES.transactionHeader, fromJson(TYPES.transactionHeader, { rc_limit: '7', surprise: 1 }))).toEqual({
+      rc_limit: '7',
+    });
   });
 });
 
@@ -161,7 +178,13 @@ describe('round trips over every vector', () => {
           : undefined);
     const json: Record<string, unknown> = {
       id: v.transaction_id,
-      header: { chain_id: v.chain_id, rc_limit: v.rc_limit, nonce: v.nonce, operation_merkle_root: v.operation_merkle_root, payer: v.payer },
+      header: {
+        chain_id: v.chain_id,
+        rc_limit: v.rc_limit,
+        nonce: v.nonce,
+        operation_merkle_root: v.operation_merkle_root,
+        payer: v.payer,
+      },
     };
     if (operations) json.operations = operations;
     if (v.signatures) json.signatures = v.signatures;
@@ -187,9 +210,13 @@ describe('round trips over every vector', () => {
 describe('proto/', () => {
   it('declares no map field, since map order is not fixed and signed bytes must be', () => {
     const maps: string[] = [];
-    const visit = (ns: { nested?: Record<string, unknown>; fields?: Record<string, { keyType?: string }> }, path: string): void => {
+    const visit = (
+      ns: { nested?: Record<string, unknown>; fields?: Record<string, { keyType?: string }> },
+      path: string,
+    ): void => {
       for (const [name, field] of Object.entries(ns.fields ?? {})) if (field.keyType) maps.push(`${path}.${name}`);
-      for (const [name, child] of Object.entries(ns.nested ?? {})) visit(child as typeof ns, path ? `${path}.${name}` : name);
+      for (const [name, child] of Object.entries(ns.nested ?? {}))
+        visit(child as typeof ns, path ? `${path}.${name}` : name);
     };
     visit(DESCRIPTOR as Parameters<typeof visit>[0], '');
     expect(maps).toEqual([]);

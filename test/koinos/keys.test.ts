@@ -10,7 +10,13 @@ import { mnemonicToSeedSync } from '@scure/bip39';
 import { Signer as KoilibSigner } from 'koilib';
 import { fromBase64, fromHex, toBase64Url, toHex, utf8ToBytes } from '../../src-main/koinos/bytes.ts';
 import type { WalletError } from '../../src-main/koinos/errors.ts';
-import { addressFromHash160, addressFromPublicKey, addressFromString, addressToString, isAddress } from '../../src-main/koinos/address.ts';
+import {
+  addressFromHash160,
+  addressFromPublicKey,
+  addressFromString,
+  addressToString,
+  isAddress,
+} from '../../src-main/koinos/address.ts';
 import {
   assertMnemonic,
   derivationPath,
@@ -85,7 +91,9 @@ describe('private keys, public keys and addresses (koilib-key-1)', () => {
   it('computes the address of each public key (the compressed one is the on-chain address)', () => {
     expect(addressToString(addressFromPublicKey(fromHex(v.public_key_compressed_hex)))).toBe(v.address_compressed);
     expect(addressToString(addressFromPublicKey(fromHex(v.public_key_uncompressed_hex)))).toBe(v.address_uncompressed);
-    expect(addressToString(addressFromPublicKey(publicKeyFromPrivateKey(keyOf('koilib-key-1'))))).toBe(v.address_compressed);
+    expect(addressToString(addressFromPublicKey(publicKeyFromPrivateKey(keyOf('koilib-key-1'))))).toBe(
+      v.address_compressed,
+    );
   });
 
   it('writes both WIF forms and reads them back with their compression flag', () => {
@@ -101,7 +109,12 @@ describe('private keys, public keys and addresses (koilib-key-1)', () => {
   });
 
   it('parses a pasted key as WIF or hex, with or without 0x and surrounding whitespace', () => {
-    for (const text of [v.wif_compressed, ` ${v.wif_uncompressed}\n`, v.private_key_hex, `  0x${v.private_key_hex.toUpperCase()}\t`]) {
+    for (const text of [
+      v.wif_compressed,
+      ` ${v.wif_uncompressed}\n`,
+      v.private_key_hex,
+      `  0x${v.private_key_hex.toUpperCase()}\t`,
+    ]) {
       expect(toHex(parsePrivateKey(text).privateKey)).toBe(v.private_key_hex);
     }
     expect(parsePrivateKey(v.wif_uncompressed).compressed).toBe(false);
@@ -227,7 +240,9 @@ describe('malformed WIFs', () => {
     const wif = vector('crypto-cpp-wif-foobar').wif_compressed as string;
     const typo = wif.slice(0, 10) + '0' + wif.slice(11);
     const error = expectWalletError(() => privateKeyFromWif(typo), 'INVALID_WIF');
-    expect(error.shortMessage).toBe('expected a WIF private key in base58, got a character base58 does not use at character 11');
+    expect(error.shortMessage).toBe(
+      'expected a WIF private key in base58, got a character base58 does not use at character 11',
+    );
     expectNoSecret(error, typo);
   });
 
@@ -286,8 +301,12 @@ describe('private keys from hex', () => {
   it('accepts 1 and n-1 and rejects 0 and n', () => {
     expect(toHex(privateKeyFromHex('0'.repeat(63) + '1'))).toBe('0'.repeat(63) + '1');
     expect(toHex(privateKeyFromHex((N - 1n).toString(16)))).toBe((N - 1n).toString(16));
-    expect(expectWalletError(() => privateKeyFromHex('0'.repeat(64)), 'INVALID_PRIVATE_KEY').shortMessage).toMatch(/got zero$/);
-    expect(expectWalletError(() => privateKeyFromHex(N.toString(16)), 'INVALID_PRIVATE_KEY').shortMessage).toMatch(/not below n$/);
+    expect(expectWalletError(() => privateKeyFromHex('0'.repeat(64)), 'INVALID_PRIVATE_KEY').shortMessage).toMatch(
+      /got zero$/,
+    );
+    expect(expectWalletError(() => privateKeyFromHex(N.toString(16)), 'INVALID_PRIVATE_KEY').shortMessage).toMatch(
+      /not below n$/,
+    );
   });
 
   it('names the digit count and the position of a non-hex character without quoting the key', () => {
@@ -297,15 +316,17 @@ describe('private keys from hex', () => {
     expectNoSecret(short, hex.slice(1));
     const typo = hex.slice(0, 20) + 'g' + hex.slice(21);
     const bad = expectWalletError(() => privateKeyFromHex(typo), 'INVALID_PRIVATE_KEY');
-    expect(bad.shortMessage).toBe('expected a private key as 64 hex digits, got a character that is not a hex digit at character 21');
+    expect(bad.shortMessage).toBe(
+      'expected a private key as 64 hex digits, got a character that is not a hex digit at character 21',
+    );
     expectNoSecret(bad, typo);
   });
 
   it('reports a mistyped pasted key as hex or WIF, whichever it resembles', () => {
     const v = vector('koilib-key-1');
-    expect(expectWalletError(() => parsePrivateKey(v.private_key_hex.slice(2)), 'INVALID_PRIVATE_KEY').shortMessage).toBe(
-      'expected a private key as 64 hex digits, got 62',
-    );
+    expect(
+      expectWalletError(() => parsePrivateKey(v.private_key_hex.slice(2)), 'INVALID_PRIVATE_KEY').shortMessage,
+    ).toBe('expected a private key as 64 hex digits, got 62');
     expectWalletError(() => parsePrivateKey(v.wif_compressed.slice(1)), 'INVALID_WIF');
     expectWalletError(() => parsePrivateKey('   '), 'INVALID_PRIVATE_KEY');
   });
@@ -319,18 +340,33 @@ describe('private keys from hex', () => {
   });
 
   it('rejects a private key of the wrong length where one is used', () => {
-    expect(expectWalletError(() => publicKeyFromPrivateKey(new Uint8Array(31)), 'INVALID_PRIVATE_KEY').shortMessage).toBe(
-      'expected a private key of 32 bytes, got 31',
-    );
+    expect(
+      expectWalletError(() => publicKeyFromPrivateKey(new Uint8Array(31)), 'INVALID_PRIVATE_KEY').shortMessage,
+    ).toBe('expected a private key of 32 bytes, got 31');
     expectWalletError(() => signDigest(new Uint8Array(32), new Uint8Array(32)), 'INVALID_PRIVATE_KEY');
   });
 });
 
 describe('signatures', () => {
   const signed = [
-    { id: 'koilib-block-signed', digestId: 'block_id', signature: (v: Record<string, any>) => v.signature, signer: (v: Record<string, any>) => v.header.signer },
-    { id: 'koilib-tx-empty', digestId: 'transaction_id', signature: (v: Record<string, any>) => v.signatures[0], signer: (v: Record<string, any>) => v.expected_signer },
-    { id: 'koilib-tx-upload', digestId: 'transaction_id', signature: (v: Record<string, any>) => v.signatures[0], signer: (v: Record<string, any>) => v.expected_signer },
+    {
+      id: 'koilib-block-signed',
+      digestId: 'block_id',
+      signature: (v: Record<string, any>) => v.signature,
+      signer: (v: Record<string, any>) => v.header.signer,
+    },
+    {
+      id: 'koilib-tx-empty',
+      digestId: 'transaction_id',
+      signature: (v: Record<string, any>) => v.signatures[0],
+      signer: (v: Record<string, any>) => v.expected_signer,
+    },
+    {
+      id: 'koilib-tx-upload',
+      digestId: 'transaction_id',
+      signature: (v: Record<string, any>) => v.signatures[0],
+      signer: (v: Record<string, any>) => v.expected_signer,
+    },
   ];
 
   for (const c of signed) {
@@ -391,9 +427,9 @@ describe('signatures', () => {
 
   it('rejects a signature that is not 65 bytes', () => {
     const digest = new Uint8Array(32);
-    expect(expectWalletError(() => recoverPublicKey(new Uint8Array(64), digest), 'INVALID_SIGNATURE').shortMessage).toBe(
-      'unexpected signature length: expected 65 bytes, got 64',
-    );
+    expect(
+      expectWalletError(() => recoverPublicKey(new Uint8Array(64), digest), 'INVALID_SIGNATURE').shortMessage,
+    ).toBe('unexpected signature length: expected 65 bytes, got 64');
     expect(isCanonicalSignature(new Uint8Array(64))).toBe(false);
   });
 
@@ -424,7 +460,9 @@ describe('signatures', () => {
     twin[0] = signature[0] === 31 ? 32 : 31; // negating s flips the parity of R
     twin.set(scalarBytes(N - s), 33);
     expect(isCanonicalSignature(twin)).toBe(false);
-    expect(expectWalletError(() => recoverPublicKey(twin, digest), 'INVALID_SIGNATURE').shortMessage).toMatch(/^signature must be canonical/);
+    expect(expectWalletError(() => recoverPublicKey(twin, digest), 'INVALID_SIGNATURE').shortMessage).toMatch(
+      /^signature must be canonical/,
+    );
   });
 
   it('rejects a signature with r = 0 or r ≥ n as unrecoverable', () => {
@@ -493,7 +531,9 @@ describe('recovery phrases (BIP39) and account keys (BIP32)', () => {
     expect(normalizeMnemonic(messy)).toBe(TEST_PHRASE);
     expect(privateKeyFromMnemonic(messy)).toEqual(privateKeyFromMnemonic(TEST_PHRASE));
     const withPassphrase = privateKeyFromMnemonic(TEST_PHRASE, 0, 'TREZOR');
-    const reference = HDKey.fromMasterSeed(mnemonicToSeedSync(TEST_PHRASE, 'TREZOR')).derive("m/44'/659'/0'/0/0").privateKey!;
+    const reference = HDKey.fromMasterSeed(mnemonicToSeedSync(TEST_PHRASE, 'TREZOR')).derive(
+      "m/44'/659'/0'/0/0",
+    ).privateKey!;
     expect(withPassphrase).toEqual(reference);
     expect(toHex(withPassphrase)).not.toBe(toHex(privateKeyFromMnemonic(TEST_PHRASE)));
   });

@@ -27,10 +27,16 @@ describe('known system token contracts', () => {
     let resolved = 0;
     for (const token of ['koin', 'vhp'] as const) {
       const args = encode('koinos.contracts.name_service.get_address_arguments', { name: token });
-      const { value } = (await devnet.call('chain.invoke_system_call', { name: 'get_contract_address', args })) as { value: Uint8Array };
+      const { value } = (await devnet.call('chain.invoke_system_call', { name: 'get_contract_address', args })) as {
+        value: Uint8Array;
+      };
       const address = decode('koinos.contracts.name_service.get_address_result', value).value?.address;
       if (!address || address.length === 0) continue; // a devnet without this token (VHP comes with the devnet's second round)
-      expect(knownTokenContract(address), `${token} ${toBase64Url(address)}`).toMatchObject({ network: 'devnet', token, address: addressToString(address) });
+      expect(knownTokenContract(address), `${token} ${toBase64Url(address)}`).toMatchObject({
+        network: 'devnet',
+        token,
+        address: addressToString(address),
+      });
       resolved++;
     }
     expect(resolved).toBeGreaterThanOrEqual(1); // KOIN at least

@@ -39,7 +39,11 @@ describe('entry points', () => {
 describe('transfer arguments', () => {
   it('encode as koilib encodes them', () => {
     const v = vector('koilib-transfer-args');
-    const bytes = encodeKoinArgs('transfer', { from: addressFromString(v.from), to: addressFromString(v.to), value: BigInt(v.value) });
+    const bytes = encodeKoinArgs('transfer', {
+      from: addressFromString(v.from),
+      to: addressFromString(v.to),
+      value: BigInt(v.value),
+    });
     expect(toBase64Url(bytes)).toBe(v.args_base64url);
     expect(toHex(bytes.subarray(0, 2))).toBe('0a19');
   });
@@ -79,9 +83,15 @@ describe('decoded operations', () => {
   it('build a KOIN operation the decoder reads back', () => {
     const v = vector('koilib-transfer-args');
     const koin = addressFromString(vector('docs-cli-offline-tx').contract_id);
-    const op = koinOperation(koin, 'transfer', { from: addressFromString(v.from), to: addressFromString(v.to), value: 1000n });
+    const op = koinOperation(koin, 'transfer', {
+      from: addressFromString(v.from),
+      to: addressFromString(v.to),
+      value: 1000n,
+    });
     expect(toBase64Url(op.call_contract!.args)).toBe(v.args_base64url);
-    expect(decodeOperationJson(op, () => true)).toMatchObject({ call_contract: { entry_point: 'transfer', args: { value: '1000' } } });
+    expect(decodeOperationJson(op, () => true)).toMatchObject({
+      call_contract: { entry_point: 'transfer', args: { value: '1000' } },
+    });
   });
 });
 

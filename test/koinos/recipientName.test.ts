@@ -6,19 +6,33 @@ import { kapLabelProblem, parseKapName, readRecipientText } from '../../src-main
 describe('readRecipientText', () => {
   it('reads @nicknames, KAP names and addresses apart', () => {
     expect(readRecipientText(' @Alice ')).toEqual({ kind: 'nickname', nickname: 'alice' });
-    expect(readRecipientText('Alice.KOIN')).toEqual({ kind: 'kap', name: 'alice.koin', label: 'alice', domain: 'koin' });
+    expect(readRecipientText('Alice.KOIN')).toEqual({
+      kind: 'kap',
+      name: 'alice.koin',
+      label: 'alice',
+      domain: 'koin',
+    });
     expect(readRecipientText('sub.alice.koin')).toMatchObject({ kind: 'kap', label: 'sub.alice', domain: 'koin' });
-    expect(readRecipientText('1GE2JqXw5LMQaU1sj82Dy8ZEe2BRXQS1cs')).toEqual({ kind: 'address', address: '1GE2JqXw5LMQaU1sj82Dy8ZEe2BRXQS1cs' });
+    expect(readRecipientText('1GE2JqXw5LMQaU1sj82Dy8ZEe2BRXQS1cs')).toEqual({
+      kind: 'address',
+      address: '1GE2JqXw5LMQaU1sj82Dy8ZEe2BRXQS1cs',
+    });
   });
 
   it('says why text is no name', () => {
     expect(readRecipientText('')).toEqual({ kind: 'invalid', reason: 'the recipient is empty' });
     expect(readRecipientText('@')).toMatchObject({ kind: 'invalid', reason: expect.stringContaining('after "@"') });
     expect(readRecipientText('@two words')).toMatchObject({ kind: 'invalid', reason: 'a nickname has no spaces' });
-    expect(readRecipientText('bad--name.koin')).toMatchObject({ kind: 'invalid', reason: 'a part of the name has "--"' });
+    expect(readRecipientText('bad--name.koin')).toMatchObject({
+      kind: 'invalid',
+      reason: 'a part of the name has "--"',
+    });
     expect(readRecipientText('-a.koin')).toMatchObject({ kind: 'invalid' });
     expect(readRecipientText('.koin')).toMatchObject({ kind: 'invalid', reason: 'a KAP name looks like alice.koin' });
-    expect(readRecipientText(`${'a'.repeat(70)}.koin`)).toMatchObject({ kind: 'invalid', reason: expect.stringContaining('at most 64') });
+    expect(readRecipientText(`${'a'.repeat(70)}.koin`)).toMatchObject({
+      kind: 'invalid',
+      reason: expect.stringContaining('at most 64'),
+    });
   });
 });
 

@@ -28,7 +28,13 @@ function mistype(address: string): string {
 /** The mainnet vector's header and transfer, unsigned, with the transfer written decoded (as `tx decode` prints it). */
 function decodedTransfer(args: Record<string, unknown>, header: Record<string, unknown> = {}): Record<string, unknown> {
   return {
-    header: { chain_id: history.chain_id, rc_limit: history.rc_limit, nonce: history.nonce, payer: history.payer, ...header },
+    header: {
+      chain_id: history.chain_id,
+      rc_limit: history.rc_limit,
+      nonce: history.nonce,
+      payer: history.payer,
+      ...header,
+    },
     operations: [{ call_contract: { contract_id: history.contract_id, entry_point: 'transfer', args } }],
   };
 }
@@ -40,7 +46,10 @@ describe('strict reader: addresses', () => {
   it('refuses a transfer whose to address has one character changed, naming the field and the cause', () => {
     const bad = mistype(to);
     expect(addressToString(fromBase58(bad))).toBe(bad); // still base58 of 25 bytes: only the checksum tells
-    const error = expectWalletError(() => parseTransactionText(JSON.stringify(decodedTransfer({ from, to: bad, value: '1' }))), 'INVALID_ADDRESS');
+    const error = expectWalletError(
+      () => parseTransactionText(JSON.stringify(decodedTransfer({ from, to: bad, value: '1' }))),
+      'INVALID_ADDRESS',
+    );
     expect(error.shortMessage).toMatch(
       /^operations\[0\]\.call_contract\.args\.to: the address checksum does not match: a character is mistyped \(expected checksum [0-9a-f]{8}, got [0-9a-f]{8}\)$/,
     );
@@ -66,13 +75,17 @@ describe('strict reader: addresses', () => {
     expect(expectWalletError(() => addressFromString(long), 'INVALID_ADDRESS').shortMessage).toBe(
       `expected an address of at most ${MAX_ADDRESS_TEXT_LENGTH} characters, got 40000 characters`,
     );
-    expect(expectWalletError(() => fromJson(TRANSFER, { to: long }, { strict: true }), 'INVALID_ADDRESS').shortMessage).toBe(
-      `to: expected an address of at most ${MAX_ADDRESS_TEXT_LENGTH} characters, got 40000 characters`,
-    );
+    expect(
+      expectWalletError(() => fromJson(TRANSFER, { to: long }, { strict: true }), 'INVALID_ADDRESS').shortMessage,
+    ).toBe(`to: expected an address of at most ${MAX_ADDRESS_TEXT_LENGTH} characters, got 40000 characters`);
     // The lenient reader (the gateway's) caps too.
-    expect(expectWalletError(() => fromJson(TRANSFER, { to: long }), 'INVALID_JSON').shortMessage).toMatch(/at most 35 characters .*got 40000 characters$/);
+    expect(expectWalletError(() => fromJson(TRANSFER, { to: long }), 'INVALID_JSON').shortMessage).toMatch(
+      /at most 35 characters .*got 40000 characters$/,
+    );
     const call = 'koinos.protocol.call_contract_operation';
-    expect(expectWalletError(() => fromJson(call, { contract_id: long }, { strict: true }), 'INVALID_JSON').shortMessage).toMatch(
+    expect(
+      expectWalletError(() => fromJson(call, { contract_id: long }, { strict: true }), 'INVALID_JSON').shortMessage,
+    ).toMatch(
       /^contract_id: expected base58 text of at most 35 characters \(an address or a contract id\), got 40000 characters$/,
     );
     // A contract id is not checksum-checked: contract ids need no checksum.
@@ -84,14 +97,22 @@ describe('strict reader: addresses', () => {
   });
 
   it('refuses an integer written with more digits than any 64-bit value before reading it', () => {
-    const error = expectWalletError(() => transactionFromJson({ header: { rc_limit: '9'.repeat(100_000) } }), 'INVALID_JSON');
-    expect(error.shortMessage).toBe('header.rc_limit: expected an unsigned 64-bit integer of at most 20 digits, got 100000 characters');
+    const error = expectWalletError(
+      () => transactionFromJson({ header: { rc_limit: '9'.repeat(100_000) } }),
+      'INVALID_JSON',
+    );
+    expect(error.shortMessage).toBe(
+      'header.rc_limit: expected an unsigned 64-bit integer of at most 20 digits, got 100000 characters',
+    );
   });
 });
 
 describe('strict reader: fields', () => {
   it('refuses "amount" instead of "value" in a transfer, naming the field and the closest valid name', () => {
-    const error = expectWalletError(() => parseTransactionText(JSON.stringify(decodedTransfer({ from, to, amount: '1' }))), 'INVALID_JSON');
+    const error = expectWalletError(
+      () => parseTransactionText(JSON.stringify(decodedTransfer({ from, to, amount: '1' }))),
+      'INVALID_JSON',
+    );
     expect(error.shortMessage).toBe(
       'operations[0].call_contract.args.amount: expected a field of koinos.contracts.token.transfer_arguments, got an unknown field; the closest valid name is "value"',
     );
@@ -99,8 +120,13 @@ describe('strict reader: fields', () => {
   });
 
   it('refuses "too" instead of "to", suggesting "to"', () => {
-    const error = expectWalletError(() => parseTransactionText(JSON.stringify(decodedTransfer({ from, too: to, value: '1' }))), 'INVALID_JSON');
-    expect(error.shortMessage).toMatch(/^operations\[0\]\.call_contract\.args\.too: .* the closest valid name is "to"$/);
+    const error = expectWalletError(
+      () => parseTransactionText(JSON.stringify(decodedTransfer({ from, too: to, value: '1' }))),
+      'INVALID_JSON',
+    );
+    expect(error.shortMessage).toMatch(
+      /^operations\[0\]\.call_contract\.args\.too: .* the closest valid name is "to"$/,
+    );
   });
 
   it('refuses an unknown header field and an unknown top-level field', () => {
@@ -117,8 +143,13 @@ describe('strict reader: fields', () => {
     expect(tx.header!.rc_limit).toBe(5n);
     expect(fromJson(TRANSFER, { amount: '1', value: '2' }).value).toBe(2n);
     // The devnet's mode: addresses checked, unknown keys discarded as the gateway does.
-    expect(fromJson(TRANSFER, { amount: '1' }, { strict: true, unknownFields: 'discard' })).toMatchObject({ value: 0n });
-    expectWalletError(() => fromJson(TRANSFER, { to: mistype(to) }, { strict: true, unknownFields: 'discard' }), 'INVALID_ADDRESS');
+    expect(fromJson(TRANSFER, { amount: '1' }, { strict: true, unknownFields: 'discard' })).toMatchObject({
+      value: 0n,
+    });
+    expectWalletError(
+      () => fromJson(TRANSFER, { to: mistype(to) }, { strict: true, unknownFields: 'discard' }),
+      'INVALID_ADDRESS',
+    );
   });
 
   it('requires from, to and a value above 0 in a transfer written decoded', () => {
@@ -128,8 +159,13 @@ describe('strict reader: fields', () => {
       [{ from, to }, 'value'],
       [{ from, to, value: '0' }, 'value'],
     ] as const) {
-      const error = expectWalletError(() => parseTransactionText(JSON.stringify(decodedTransfer(args))), 'INVALID_JSON');
-      expect(error.shortMessage).toBe(`operations[0].call_contract.args: expected a transfer with from, to and a value above 0, got none for ${missing}`);
+      const error = expectWalletError(
+        () => parseTransactionText(JSON.stringify(decodedTransfer(args))),
+        'INVALID_JSON',
+      );
+      expect(error.shortMessage).toBe(
+        `operations[0].call_contract.args: expected a transfer with from, to and a value above 0, got none for ${missing}`,
+      );
     }
   });
 
@@ -146,10 +182,29 @@ describe('strict reader: fields', () => {
 describe('checks before signing', () => {
   /** The mainnet transfer as a decoded transaction (args as bytes), with `change` applied to header and args. */
   function transfer(change: { header?: Record<string, unknown>; args?: Record<string, unknown> } = {}): Transaction {
-    const args = encode(TRANSFER, { from: addressFromString(from), to: addressFromString(to), value: 1n, ...change.args });
+    const args = encode(TRANSFER, {
+      from: addressFromString(from),
+      to: addressFromString(to),
+      value: 1n,
+      ...change.args,
+    });
     return transactionFromJson({
-      header: { chain_id: history.chain_id, rc_limit: history.rc_limit, nonce: history.nonce, payer: from, ...change.header },
-      operations: [{ call_contract: { contract_id: history.contract_id, entry_point: history.entry_point, args: toBase64Url(args) } }],
+      header: {
+        chain_id: history.chain_id,
+        rc_limit: history.rc_limit,
+        nonce: history.nonce,
+        payer: from,
+        ...change.header,
+      },
+      operations: [
+        {
+          call_contract: {
+            contract_id: history.contract_id,
+            entry_point: history.entry_point,
+            args: toBase64Url(args),
+          },
+        },
+      ],
     });
   }
 
@@ -158,7 +213,10 @@ describe('checks before signing', () => {
   });
 
   it('refuses a header without payer', () => {
-    const error = expectWalletError(() => signTransaction(transfer({ header: { payer: '' } }), key), 'INVALID_TRANSACTION');
+    const error = expectWalletError(
+      () => signTransaction(transfer({ header: { payer: '' } }), key),
+      'INVALID_TRANSACTION',
+    );
     expect(error.shortMessage).toBe('header.payer: expected an address, got none');
   });
 
@@ -166,7 +224,10 @@ describe('checks before signing', () => {
     const tx = transfer();
     const payer = tx.header!.payer.slice();
     payer[24]! ^= 1;
-    const error = expectWalletError(() => signTransaction({ ...tx, header: { ...tx.header!, payer } }, key), 'INVALID_TRANSACTION');
+    const error = expectWalletError(
+      () => signTransaction({ ...tx, header: { ...tx.header!, payer } }, key),
+      'INVALID_TRANSACTION',
+    );
     expect(error.shortMessage).toMatch(/^header\.payer: the address checksum does not match/);
   });
 
@@ -177,12 +238,15 @@ describe('checks before signing', () => {
       [{ to: empty }, 'operations[0].call_contract.args.to: expected an address, got none'],
       [{ value: 0n }, 'operations[0].call_contract.args.value: expected a transfer value above 0, got none'],
     ] as const) {
-      expect(expectWalletError(() => signTransaction(transfer({ args }), key), 'INVALID_TRANSACTION').shortMessage).toBe(message);
+      expect(
+        expectWalletError(() => signTransaction(transfer({ args }), key), 'INVALID_TRANSACTION').shortMessage,
+      ).toBe(message);
     }
     const bad = addressFromString(to).slice();
     bad[24]! ^= 1;
-    expect(expectWalletError(() => signTransaction(transfer({ args: { to: bad } }), key), 'INVALID_TRANSACTION').shortMessage).toMatch(
-      /^operations\[0\]\.call_contract\.args\.to: the address checksum does not match/,
-    );
+    expect(
+      expectWalletError(() => signTransaction(transfer({ args: { to: bad } }), key), 'INVALID_TRANSACTION')
+        .shortMessage,
+    ).toMatch(/^operations\[0\]\.call_contract\.args\.to: the address checksum does not match/);
   });
 });

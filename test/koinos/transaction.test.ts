@@ -28,11 +28,18 @@ import { vector, type Vector } from '../vectors.ts';
 const key1 = fromHex(vector('koilib-key-1').private_key_hex);
 
 function callOp(v: Vector): Operation {
-  return fromJson(TYPES.operation, { call_contract: { contract_id: v.contract_id, entry_point: v.entry_point, args: v.args } });
+  return fromJson(TYPES.operation, {
+    call_contract: { contract_id: v.contract_id, entry_point: v.entry_point, args: v.args },
+  });
 }
 
 function unsignedTx(v: Vector, operations: Operation[]): Transaction {
-  const header = fromJson(TYPES.transactionHeader, { chain_id: v.chain_id, rc_limit: v.rc_limit, nonce: v.nonce, payer: v.payer });
+  const header = fromJson(TYPES.transactionHeader, {
+    chain_id: v.chain_id,
+    rc_limit: v.rc_limit,
+    nonce: v.nonce,
+    payer: v.payer,
+  });
   return { id: new Uint8Array(0), header, operations, signatures: [] };
 }
 
@@ -103,7 +110,9 @@ describe('transaction id and merkle root', () => {
 
   it('matches koilib for an upload_contract transaction, signature included', () => {
     const v = vector('koilib-tx-upload');
-    const op = fromJson(TYPES.operation, { upload_contract: { contract_id: v.contract_id, bytecode: v.bytecode_base64url } });
+    const op = fromJson(TYPES.operation, {
+      upload_contract: { contract_id: v.contract_id, bytecode: v.bytecode_base64url },
+    });
     const tx = signTransaction(unsignedTx(v, [op]), key1);
     expect(toBase64Url(tx.header!.operation_merkle_root)).toBe(v.operation_merkle_root);
     expect(`0x${toHex(tx.id)}`).toBe(v.transaction_id);
@@ -112,7 +121,10 @@ describe('transaction id and merkle root', () => {
 
   it('reproduces a real mainnet transfer: root, id, and the signer recovered from the signature', () => {
     const v = vector('mainnet-history-tx');
-    const tx: Transaction = { ...prepareTransaction(unsignedTx(v, [callOp(v)])), signatures: (v.signatures as string[]).map((s) => fromBase64(s)) };
+    const tx: Transaction = {
+      ...prepareTransaction(unsignedTx(v, [callOp(v)])),
+      signatures: (v.signatures as string[]).map((s) => fromBase64(s)),
+    };
     expect(toBase64Url(tx.header!.operation_merkle_root)).toBe(v.operation_merkle_root);
     expect(`0x${toHex(tx.id)}`).toBe(v.transaction_id);
     const check = checkTransaction(tx);
@@ -122,7 +134,10 @@ describe('transaction id and merkle root', () => {
 
   it('reproduces the koinos-cli offline transaction byte for byte, from JSON and from base64', () => {
     const v = vector('docs-cli-offline-tx');
-    const signed = { ...prepareTransaction(unsignedTx(v, [callOp(v)])), signatures: (v.signatures as string[]).map((s) => fromBase64(s)) };
+    const signed = {
+      ...prepareTransaction(unsignedTx(v, [callOp(v)])),
+      signatures: (v.signatures as string[]).map((s) => fromBase64(s)),
+    };
     expect(transactionToBase64(signed)).toBe(v.full_transaction_base64url);
     const parsed = transactionFromBase64(v.full_transaction_base64url);
     expect(transactionToJson(parsed)).toEqual(transactionToJson(signed));
@@ -155,15 +170,21 @@ describe('transaction id and merkle root', () => {
     const v = vector('koilib-tx-empty');
     const base = unsignedTx(v, []);
     expect(() => signTransaction({ ...base, header: { ...base.header!, rc_limit: 0n } }, key1)).toThrow(/rc_limit/);
-    expect(() => signTransaction({ ...base, header: { ...base.header!, nonce: new Uint8Array(0) } }, key1)).toThrow(/nonce/);
-    expect(() => signTransaction({ ...base, header: { ...base.header!, chain_id: new Uint8Array(0) } }, key1)).toThrow(/chain_id/);
+    expect(() => signTransaction({ ...base, header: { ...base.header!, nonce: new Uint8Array(0) } }, key1)).toThrow(
+      /nonce/,
+    );
+    expect(() => signTransaction({ ...base, header: { ...base.header!, chain_id: new Uint8Array(0) } }, key1)).toThrow(
+      /chain_id/,
+    );
   });
 
   it('computes the id from the header bytes only', () => {
     const v = vector('docs-cli-offline-tx');
     const tx = transactionFromBase64(v.full_transaction_base64url);
     expect(toHex(transactionId(tx.header!))).toBe(toHex(tx.id));
-    expect(toHex(transactionId(tx.header!))).toBe(toHex(multihashSha256(sha256(encode(TYPES.transactionHeader, tx.header!)))));
+    expect(toHex(transactionId(tx.header!))).toBe(
+      toHex(multihashSha256(sha256(encode(TYPES.transactionHeader, tx.header!)))),
+    );
   });
 });
 
@@ -199,6 +220,8 @@ describe('addresses in transactions', () => {
     const tx = transactionFromBase64(v.full_transaction_base64url);
     expect(addressToString(tx.header!.payer)).toBe(v.payer);
     expect(toHex(tx.header!.payer)).toBe(toHex(addressFromString(v.payer)));
-    expect(toJson(TYPES.transaction, decode(TYPES.transaction, encode(TYPES.transaction, tx)))).toEqual(transactionToJson(tx));
+    expect(toJson(TYPES.transaction, decode(TYPES.transaction, encode(TYPES.transaction, tx)))).toEqual(
+      transactionToJson(tx),
+    );
   });
 });

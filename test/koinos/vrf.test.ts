@@ -40,7 +40,9 @@ describe('VRF (ECVRF-SECP256K1-SHA256-TAI, suite 0xFE)', () => {
     const v = vector('koinos-crypto-vrf-verify');
     const proof = fromHex(v.proof);
     expect(vrfVerify(fromHex(v.public_key), proof, utf8ToBytes('samplf'))).toBeNull();
-    expect(vrfVerify(publicKeyFromPrivateKey(new Uint8Array(32).fill(7)), proof, utf8ToBytes(v.message_utf8))).toBeNull();
+    expect(
+      vrfVerify(publicKeyFromPrivateKey(new Uint8Array(32).fill(7)), proof, utf8ToBytes(v.message_utf8)),
+    ).toBeNull();
   });
 
   it('refuses proofs of 80 and 82 bytes, and a key that is not a compressed point', () => {

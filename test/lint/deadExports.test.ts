@@ -10,7 +10,12 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Run by Node or Electron, never imported. */
-const ENTRY_POINTS = ['src-main/cli/main.ts', 'src-main/shells/browser/main.ts', 'src-main/shells/electron/main.ts', 'src-main/shells/electron/start.ts'];
+const ENTRY_POINTS = [
+  'src-main/cli/main.ts',
+  'src-main/shells/browser/main.ts',
+  'src-main/shells/electron/main.ts',
+  'src-main/shells/electron/start.ts',
+];
 
 function sources(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
@@ -24,7 +29,8 @@ function sources(dir: string, out: string[] = []): string[] {
 
 function parse(file: string): ts.SourceFile {
   let text = readFileSync(file, 'utf8');
-  if (file.endsWith('.svelte')) text = [...text.matchAll(/<script[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]).join('\n');
+  if (file.endsWith('.svelte'))
+    text = [...text.matchAll(/<script[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]).join('\n');
   return ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
 }
 
@@ -36,7 +42,10 @@ function valueExports(source: ts.SourceFile): string[] {
     if (!modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) continue;
     if (ts.isVariableStatement(statement)) {
       for (const d of statement.declarationList.declarations) if (ts.isIdentifier(d.name)) names.push(d.name.text);
-    } else if ((ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement) || ts.isEnumDeclaration(statement)) && statement.name) {
+    } else if (
+      (ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement) || ts.isEnumDeclaration(statement)) &&
+      statement.name
+    ) {
       names.push(statement.name.text);
     }
   }
@@ -67,27 +76,40 @@ function importsOf(files: string[]): { named: Map<string, Set<string>>; whole: S
         whole.add(target);
       }
     }
-    for (const m of source.text.matchAll(/import\(\s*['"](\.[^'"]+)['"]\s*\)/g)) whole.add(resolve(dirname(file), m[1]!));
+    for (const m of source.text.matchAll(/import\(\s*['"](\.[^'"]+)['"]\s*\)/g))
+      whole.add(resolve(dirname(file), m[1]!));
   }
   return { named, whole };
 }
 
 describe('exports', () => {
   it('finds an export nobody imports (the check itself)', () => {
-    const source = ts.createSourceFile('x.ts', 'export const used = 1;\nexport function unused() {}\nexport interface Shape {}\n', ts.ScriptTarget.Latest);
+    const source = ts.createSourceFile(
+      'x.ts',
+      'export const used = 1;\nexport function unused() {}\nexport interface Shape {}\n',
+      ts.ScriptTarget.Latest,
+    );
     expect(valueExports(source)).toEqual(['used', 'unused']);
   });
 
   it('exports from src-main only what another file imports', () => {
     const files = [
       ...['src-main', 'src-renderer', 'test', 'proto'].flatMap((dir) => sources(join(ROOT, dir))),
-      ...['electron.vite.config.ts', 'vitest.config.ts', 'eslint.config.js'].map((f) => join(ROOT, f)).filter((f) => existsSync(f)),
+      ...['electron.vite.config.ts', 'vitest.config.ts', 'eslint.config.js']
+        .map((f) => join(ROOT, f))
+        .filter((f) => existsSync(f)),
     ];
     const { named, whole } = importsOf(files);
     const dead: string[] = [];
     for (const file of files) {
       const path = relative(ROOT, file);
-      if (!path.startsWith('src-main/') || path.includes('/generated/') || ENTRY_POINTS.includes(path) || whole.has(file)) continue;
+      if (
+        !path.startsWith('src-main/') ||
+        path.includes('/generated/') ||
+        ENTRY_POINTS.includes(path) ||
+        whole.has(file)
+      )
+        continue;
       for (const name of valueExports(parse(file))) if (!named.get(file)?.has(name)) dead.push(`${path}: ${name}`);
     }
     expect(dead).toEqual([]);

@@ -38,7 +38,9 @@ describe('Action', () => {
 
   it('shows an expected error as its sentence, answers undefined and is no longer busy', async () => {
     const action = new Action();
-    const result = await action.run('send:prepare', () => Promise.reject(new WalletError('INSUFFICIENT_BALANCE', 'not enough KOIN')));
+    const result = await action.run('send:prepare', () =>
+      Promise.reject(new WalletError('INSUFFICIENT_BALANCE', 'not enough KOIN')),
+    );
     expect(result).toBeUndefined();
     expect(action.busy).toBe(false);
     expect(action.problem).toMatchObject({ message: 'Not enough KOIN.' });

@@ -28,19 +28,25 @@ describe('checkAddress', () => {
   });
 
   it('asks for the leading "1" when it is missing', () => {
-    expect(checkAddress(address.slice(1))).toEqual({ ok: false, message: 'A Koinos address starts with "1". Check that you copied the whole address.' });
+    expect(checkAddress(address.slice(1))).toEqual({
+      ok: false,
+      message: 'A Koinos address starts with "1". Check that you copied the whole address.',
+    });
   });
 
   it('tells a mistyped character by the checksum', () => {
     expect(checkAddress(mistyped(10))).toEqual({
       ok: false,
-      message: 'The checksum does not match: a character is mistyped or missing. Copy the address again from its source.',
+      message:
+        'The checksum does not match: a character is mistyped or missing. Copy the address again from its source.',
     });
   });
 
   it('says what the protocol library found for a cut-off copy', () => {
     const verdict = checkAddress(address.slice(0, 20));
     expect(verdict.ok).toBe(false);
-    expect(verdict).toMatchObject({ message: expect.stringMatching(/^This is not a Koinos address \(.+\)\. Check that you copied all of it\.$/) });
+    expect(verdict).toMatchObject({
+      message: expect.stringMatching(/^This is not a Koinos address \(.+\)\. Check that you copied all of it\.$/),
+    });
   });
 });

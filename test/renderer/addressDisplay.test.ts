@@ -18,9 +18,15 @@ describe('addressGroups', () => {
   it('marks the first and last four characters when emphasised, across group borders', () => {
     const groups = addressGroups(a!, { emphasis: true, size: 5 });
     expect(join(groups)).toBe(a);
-    const marked = groups.flat().filter((r) => r.emphasis).map((r) => r.text);
+    const marked = groups
+      .flat()
+      .filter((r) => r.emphasis)
+      .map((r) => r.text);
     expect(marked).toEqual([a!.slice(0, 4), a!.slice(-4)]);
-    expect(groups[0]).toEqual([{ text: a!.slice(0, 4), emphasis: true }, { text: a!.slice(4, 5), emphasis: false }]);
+    expect(groups[0]).toEqual([
+      { text: a!.slice(0, 4), emphasis: true },
+      { text: a!.slice(4, 5), emphasis: false },
+    ]);
     // A text shorter than both ends is marked whole, never twice.
     expect(join(addressGroups('1Ab', { emphasis: true }))).toBe('1Ab');
   });

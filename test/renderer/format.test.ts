@@ -1,7 +1,14 @@
 // How figures read on screen: amounts from base-unit strings (grouped, trimmed, cut to a number of decimals, "?" for
 // what is not a decimal string), durations, percentages, short addresses and times.
 import { describe, expect, it } from 'vitest';
-import { displayAmount, displayDuration, displayTime, percent, plainAmount, shortAddress } from '../../src-renderer/lib/format.ts';
+import {
+  displayAmount,
+  displayDuration,
+  displayTime,
+  percent,
+  plainAmount,
+  shortAddress,
+} from '../../src-renderer/lib/format.ts';
 
 describe('displayAmount', () => {
   it('places the decimal point, groups thousands and drops trailing zeros', () => {
@@ -72,7 +79,9 @@ describe('shortAddress', () => {
 describe('displayTime', () => {
   it('shows epoch milliseconds as the local date and time, nothing for none', () => {
     const ms = Date.UTC(2024, 0, 2, 3, 4, 5);
-    expect(displayTime(String(ms))).toBe(new Date(ms).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' }));
+    expect(displayTime(String(ms))).toBe(
+      new Date(ms).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' }),
+    );
     expect(displayTime(undefined)).toBe('');
   });
 });

@@ -4,10 +4,17 @@ import { describe, expect, it } from 'vitest';
 import type { HistoryEntry, HistoryRecord, TokenInfo } from '../../src-main/ipc/contract.ts';
 import { describeEntry, describeRecord, recordKind } from '../../src-renderer/lib/historyText.ts';
 
-const KOIN: TokenInfo = { contract: '15DJN4a8SgrbGhhGksSBASiSYjGnMU8dGL', name: 'Koin', symbol: 'KOIN', decimals: 8, system: 'koin' };
+const KOIN: TokenInfo = {
+  contract: '15DJN4a8SgrbGhhGksSBASiSYjGnMU8dGL',
+  name: 'Koin',
+  symbol: 'KOIN',
+  decimals: 8,
+  system: 'koin',
+};
 const OTHER = '1AbCdEfGhJkLmNoPqRsTuVwXyZ';
 const sent: HistoryEntry = { kind: 'sent', token: KOIN, amount: '150000000', counterparty: OTHER };
-const record = (entries: HistoryEntry[], payer?: string): HistoryRecord => ({ status: 'included', entries, ...(payer ? { payer } : {}) }) as HistoryRecord;
+const record = (entries: HistoryEntry[], payer?: string): HistoryRecord =>
+  ({ status: 'included', entries, ...(payer ? { payer } : {}) }) as HistoryRecord;
 
 describe('describeEntry', () => {
   it('says each kind of entry with the amount in the token and the short address of the other side', () => {
@@ -16,17 +23,25 @@ describe('describeEntry', () => {
     expect(describeEntry({ kind: 'minted', token: KOIN, amount: '100000000' })).toBe('Minted 1 KOIN');
     expect(describeEntry({ kind: 'burned', token: KOIN, amount: '1' })).toBe('Burned 0.00000001 KOIN');
     expect(describeEntry({ ...sent, kind: 'approved' })).toBe('Allowed 1AbCdEfG…uVwXyZ to spend 1.5 KOIN');
-    expect(describeEntry({ kind: 'call', name: 'transfer', contract: KOIN.contract })).toBe(`Called transfer on ${KOIN.contract.slice(0, 8)}…${KOIN.contract.slice(-6)}`);
-    expect(describeEntry({ kind: 'event', name: 'koinos.contracts.token.mint_event' })).toBe('Event koinos.contracts.token.mint_event');
+    expect(describeEntry({ kind: 'call', name: 'transfer', contract: KOIN.contract })).toBe(
+      `Called transfer on ${KOIN.contract.slice(0, 8)}…${KOIN.contract.slice(-6)}`,
+    );
+    expect(describeEntry({ kind: 'event', name: 'koinos.contracts.token.mint_event' })).toBe(
+      'Event koinos.contracts.token.mint_event',
+    );
   });
 
   it('fills in what an entry leaves out', () => {
     expect(describeEntry({ kind: 'sent', token: KOIN, amount: '100000000' })).toBe('Sent 1 KOIN');
-    expect(describeEntry({ kind: 'approved', token: KOIN, amount: '100000000' })).toBe('Allowed an account to spend 1 KOIN');
+    expect(describeEntry({ kind: 'approved', token: KOIN, amount: '100000000' })).toBe(
+      'Allowed an account to spend 1 KOIN',
+    );
     expect(describeEntry({ kind: 'call' })).toBe('Called a contract');
     expect(describeEntry({ kind: 'event' })).toBe('Event');
     // Without a token the amount is shown as given (main could not say whose units they are).
-    expect(describeEntry({ kind: 'received', amount: '42', counterparty: OTHER })).toBe('Received 42 from 1AbCdEfG…uVwXyZ');
+    expect(describeEntry({ kind: 'received', amount: '42', counterparty: OTHER })).toBe(
+      'Received 42 from 1AbCdEfG…uVwXyZ',
+    );
   });
 
   it('puts a known name before the short address', () => {
@@ -38,7 +53,9 @@ describe('describeEntry', () => {
 
 describe('describeRecord', () => {
   it('joins the entries of a record', () => {
-    expect(describeRecord(record([sent, { kind: 'minted', token: KOIN, amount: '1' }]))).toBe('Sent 1.5 KOIN to 1AbCdEfG…uVwXyZ; Minted 0.00000001 KOIN');
+    expect(describeRecord(record([sent, { kind: 'minted', token: KOIN, amount: '1' }]))).toBe(
+      'Sent 1.5 KOIN to 1AbCdEfG…uVwXyZ; Minted 0.00000001 KOIN',
+    );
   });
 
   it('says what a record without entries was: a transaction when it has a payer, else a produced block', () => {

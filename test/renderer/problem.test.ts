@@ -25,8 +25,14 @@ describe('toProblem', () => {
   });
 
   it('keeps a sentence that already ends, and leaves out hints and details it does not have', () => {
-    expect(toProblem(new WalletError('INVALID_ADDRESS', 'Is that an address?'))).toEqual({ message: 'Is that an address?', code: 'INVALID_ADDRESS' });
-    expect(toProblem(new WalletError('INVALID_ADDRESS', 'Check it!'))).toEqual({ message: 'Check it!', code: 'INVALID_ADDRESS' });
+    expect(toProblem(new WalletError('INVALID_ADDRESS', 'Is that an address?'))).toEqual({
+      message: 'Is that an address?',
+      code: 'INVALID_ADDRESS',
+    });
+    expect(toProblem(new WalletError('INVALID_ADDRESS', 'Check it!'))).toEqual({
+      message: 'Check it!',
+      code: 'INVALID_ADDRESS',
+    });
   });
 
   it('does not log an expected error', () => {

@@ -6,27 +6,38 @@ import { applicationMenuTemplate, bringToFront } from '../../src-main/shells/ele
 
 /** Every role in a template, submenus included. */
 function roles(items: MenuItemConstructorOptions[]): string[] {
-  return items.flatMap((item) => [...(item.role ? [item.role] : []), ...(Array.isArray(item.submenu) ? roles(item.submenu) : [])]);
+  return items.flatMap((item) => [
+    ...(item.role ? [item.role] : []),
+    ...(Array.isArray(item.submenu) ? roles(item.submenu) : []),
+  ]);
 }
 
 const DEVELOPER_ROLES = ['reload', 'forceReload', 'toggleDevTools', 'viewMenu', 'defaultMenu'];
 
 describe('applicationMenuTemplate', () => {
-  it.each(['linux', 'win32', 'darwin'] as const)('has no Reload and no Developer Tools in a packaged build (%s)', (platform) => {
-    const template = applicationMenuTemplate(true, platform);
-    for (const role of DEVELOPER_ROLES) expect(roles(template)).not.toContain(role);
-    expect(JSON.stringify(template)).not.toMatch(/devtools|inspect/i);
-  });
+  it.each(['linux', 'win32', 'darwin'] as const)(
+    'has no Reload and no Developer Tools in a packaged build (%s)',
+    (platform) => {
+      const template = applicationMenuTemplate(true, platform);
+      for (const role of DEVELOPER_ROLES) expect(roles(template)).not.toContain(role);
+      expect(JSON.stringify(template)).not.toMatch(/devtools|inspect/i);
+    },
+  );
 
-  it.each(['linux', 'win32', 'darwin'] as const)('keeps the Edit menu, so that copy and paste work (%s)', (platform) => {
-    for (const isPackaged of [true, false]) {
-      const edit = applicationMenuTemplate(isPackaged, platform).find((item) => item.label === 'Edit');
-      expect(roles(edit ? [edit] : [])).toEqual(['undo', 'redo', 'cut', 'copy', 'paste', 'selectAll']);
-    }
-  });
+  it.each(['linux', 'win32', 'darwin'] as const)(
+    'keeps the Edit menu, so that copy and paste work (%s)',
+    (platform) => {
+      for (const isPackaged of [true, false]) {
+        const edit = applicationMenuTemplate(isPackaged, platform).find((item) => item.label === 'Edit');
+        expect(roles(edit ? [edit] : [])).toEqual(['undo', 'redo', 'cut', 'copy', 'paste', 'selectAll']);
+      }
+    },
+  );
 
   it('offers Reload and Toggle Developer Tools in development', () => {
-    expect(roles(applicationMenuTemplate(false, 'linux'))).toEqual(expect.arrayContaining(['reload', 'forceReload', 'toggleDevTools']));
+    expect(roles(applicationMenuTemplate(false, 'linux'))).toEqual(
+      expect.arrayContaining(['reload', 'forceReload', 'toggleDevTools']),
+    );
   });
 
   it('has the app menu on macOS and a File menu elsewhere, both with Quit', () => {

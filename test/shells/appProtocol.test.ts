@@ -29,7 +29,12 @@ const get = (url: string, method = 'GET') => answerAppRequest({ url, method }, r
 
 describe('answerAppRequest', () => {
   it('serves index.html for the entry URL and for /, with the policy and nosniff', async () => {
-    for (const url of [APP_ENTRY_URL, 'app://wallet/', 'app://wallet/index.html#/send', 'app://wallet/index.html?x=1']) {
+    for (const url of [
+      APP_ENTRY_URL,
+      'app://wallet/',
+      'app://wallet/index.html#/send',
+      'app://wallet/index.html?x=1',
+    ]) {
       const answer = await get(url);
       expect(answer.status, url).toBe(200);
       expect(await answer.text()).toBe('<!doctype html><title>wallet</title>');
@@ -81,7 +86,13 @@ describe('answerAppRequest', () => {
   });
 
   it('answers 404 for another host, another scheme or a port', async () => {
-    for (const url of ['app://other/index.html', 'app://wallet:1/index.html', 'file:///index.html', 'https://wallet/index.html', 'not a url']) {
+    for (const url of [
+      'app://other/index.html',
+      'app://wallet:1/index.html',
+      'file:///index.html',
+      'https://wallet/index.html',
+      'not a url',
+    ]) {
       expect((await get(url)).status, url).toBe(404);
     }
   });

@@ -12,7 +12,11 @@ import { addressFromString } from '../../src-main/koinos/address.ts';
 
 const FROM = '1GE2JqXw5LMQaU1sj82Dy8ZEe2BRXQS1cs';
 const TO = '1Dj2Gu3ZbZhkDoWeXZJBGfL8fkhPbygLmZ';
-const UPLOAD: RiskFlag = { code: 'REPLACES_ACCOUNT', name: 'replaces-account', message: 'It replaces this account with contract code.' };
+const UPLOAD: RiskFlag = {
+  code: 'REPLACES_ACCOUNT',
+  name: 'replaces-account',
+  message: 'It replaces this account with contract code.',
+};
 
 function request(risks: RiskFlag[] = []): ApprovalRequest {
   return {
@@ -29,7 +33,14 @@ function request(risks: RiskFlag[] = []): ApprovalRequest {
       nonce: '7',
       rcLimit: '250000000',
       rcEstimate: '3000000',
-      operations: [{ contract: '19GYjDBVXU7keLbYvMLazsGQn3GTWHjHkK', entryPoint: 'transfer', args: { from: FROM, to: TO, value: '150000000' }, summary: 'Transfer 1.5 KOIN' }],
+      operations: [
+        {
+          contract: '19GYjDBVXU7keLbYvMLazsGQn3GTWHjHkK',
+          entryPoint: 'transfer',
+          args: { from: FROM, to: TO, value: '150000000' },
+          summary: 'Transfer 1.5 KOIN',
+        },
+      ],
       risks,
     },
   };
@@ -77,25 +88,36 @@ describe('the native approval dialog', () => {
     const queue = new ApprovalQueue({
       approver: dialogApprover((options) => {
         signal = options.signal;
-        return new Promise((resolve) => options.signal!.addEventListener('abort', () => resolve({ response: 0, checkboxChecked: false })));
+        return new Promise((resolve) =>
+          options.signal!.addEventListener('abort', () => resolve({ response: 0, checkboxChecked: false })),
+        );
       }),
     });
     const transaction = {
       id: new Uint8Array(),
-      header: { chain_id: new Uint8Array([1]), rc_limit: 1n, nonce: nonceToBytes(1n), operation_merkle_root: new Uint8Array(), payer: addressFromString(FROM), payee: new Uint8Array() },
+      header: {
+        chain_id: new Uint8Array([1]),
+        rc_limit: 1n,
+        nonce: nonceToBytes(1n),
+        operation_merkle_root: new Uint8Array(),
+        payer: addressFromString(FROM),
+        payee: new Uint8Array(),
+      },
       operations: [],
       signatures: [],
     };
     const asked = queue.request(request().review, { signer: FROM, transaction });
     const id = queue.state().pending[0]!.id;
-    await expect(queue.answer({ requestId: id, approve: true, password: 'x' })).rejects.toMatchObject({ code: 'APPROVAL_REQUIRED' });
+    await expect(queue.answer({ requestId: id, approve: true, password: 'x' })).rejects.toMatchObject({
+      code: 'APPROVAL_REQUIRED',
+    });
     await queue.answer({ requestId: id, approve: false });
     await expect(asked).rejects.toMatchObject({ code: 'REJECTED' });
     expect(signal?.aborted).toBe(true);
   });
 });
 
-describe('the native dialog of a dApp\'s requests', () => {
+describe("the native dialog of a dApp's requests", () => {
   const base = request().review;
 
   it('lists what a connection grants: the declared address as unverified, networks, the proposed accounts, methods', () => {
@@ -120,7 +142,12 @@ describe('the native dialog of a dApp\'s requests', () => {
       },
     });
     expect(second).toBeUndefined();
-    expect(dialog).toMatchObject({ title: 'Approve a connection', message: 'Connect App?', buttons: ['Reject', 'Connect'], defaultId: 0 });
+    expect(dialog).toMatchObject({
+      title: 'Approve a connection',
+      message: 'Connect App?',
+      buttons: ['Reject', 'Connect'],
+      defaultId: 0,
+    });
     expect(dialog!.detail!.split('\n')).toEqual([
       'Requested by: https://app.example',
       'Declared address: https://app.example/ (declared by the dApp, not verified)',
@@ -132,21 +159,36 @@ describe('the native dialog of a dApp\'s requests', () => {
     ]);
   });
 
-  it('lists a transaction\'s effects in a second dialog of their own, with no second warning; Reject is the default', async () => {
+  it("lists a transaction's effects in a second dialog of their own, with no second warning; Reject is the default", async () => {
     const effects = {
       dryRun: true,
       events: [
-        { contract: '19GYjDBVXU7keLbYvMLazsGQn3GTWHjHkK', name: 'koinos.contracts.token.transfer_event', data: { from: FROM, to: TO, value: '150000000' }, impacted: [TO, FROM], summary: `Transfer 1.5 KOIN from ${FROM} to ${TO}` },
+        {
+          contract: '19GYjDBVXU7keLbYvMLazsGQn3GTWHjHkK',
+          name: 'koinos.contracts.token.transfer_event',
+          data: { from: FROM, to: TO, value: '150000000' },
+          impacted: [TO, FROM],
+          summary: `Transfer 1.5 KOIN from ${FROM} to ${TO}`,
+        },
         { contract: TO, name: 'app.greeted', data: { who: 'you' }, impacted: [] },
       ],
       rcUsed: '2000000',
       rcLimit: '2200000',
       transactionId: '0x1220ab',
     };
-    const flagged = { ...request([UPLOAD]), review: { ...base, origin: 'https://app.example', risks: [UPLOAD], effects } };
+    const flagged = {
+      ...request([UPLOAD]),
+      review: { ...base, origin: 'https://app.example', risks: [UPLOAD], effects },
+    };
     const dialogs = approvalDialogs(flagged);
     expect(dialogs).toHaveLength(1); // the warning was confirmed in the first step
-    expect(dialogs[0]).toMatchObject({ title: 'Confirm what the transaction does', message: 'Send it on Koinos Mainnet?', buttons: ['Reject', 'Send it'], defaultId: 0, cancelId: 0 });
+    expect(dialogs[0]).toMatchObject({
+      title: 'Confirm what the transaction does',
+      message: 'Send it on Koinos Mainnet?',
+      buttons: ['Reject', 'Send it'],
+      defaultId: 0,
+      cancelId: 0,
+    });
     expect(dialogs[0]!.detail!.split('\n')).toEqual([
       'Requested by: https://app.example',
       'Approved: Transfer 1.5 KOIN',
@@ -164,17 +206,41 @@ describe('the native dialog of a dApp\'s requests', () => {
   });
 
   it('shows a failure after the approval with Close only, which releases nothing', async () => {
-    const failed = { ...request(), review: { ...base, kind: 'sign' as const, effects: { dryRun: false, events: [], rcLimit: '1', transactionId: '', failure: 'The chain would revert this transaction.' } } };
+    const failed = {
+      ...request(),
+      review: {
+        ...base,
+        kind: 'sign' as const,
+        effects: {
+          dryRun: false,
+          events: [],
+          rcLimit: '1',
+          transactionId: '',
+          failure: 'The chain would revert this transaction.',
+        },
+      },
+    };
     const [dialog, second] = approvalDialogs(failed);
     expect(second).toBeUndefined();
-    expect(dialog).toMatchObject({ type: 'error', message: 'This transaction failed after your approval on Koinos Mainnet', buttons: ['Close'] });
-    expect(dialog!.detail).toContain('The chain would revert this transaction.\n\nNothing was sent, and no signature left the wallet.');
+    expect(dialog).toMatchObject({
+      type: 'error',
+      message: 'This transaction failed after your approval on Koinos Mainnet',
+      buttons: ['Close'],
+    });
+    expect(dialog!.detail).toContain(
+      'The chain would revert this transaction.\n\nNothing was sent, and no signature left the wallet.',
+    );
     expect(await dialogApprover(scriptedDialog([0]).show).decide(failed, new AbortController().signal)).toBe(false);
   });
 
   it('shows a message to sign as its exact text', () => {
-    const [dialog] = approvalDialogs({ ...request(), review: { ...base, kind: 'message', origin: 'https://app.example', message: 'Sign in\nnonce 42' } });
+    const [dialog] = approvalDialogs({
+      ...request(),
+      review: { ...base, kind: 'message', origin: 'https://app.example', message: 'Sign in\nnonce 42' },
+    });
     expect(dialog).toMatchObject({ message: 'Sign a message on Koinos Mainnet?', buttons: ['Reject', 'Sign message'] });
-    expect(dialog!.detail).toBe(`Requested by: https://app.example\nSigned by: ${groupAddress(FROM)}\nMessage:\nSign in\nnonce 42`);
+    expect(dialog!.detail).toBe(
+      `Requested by: https://app.example\nSigned by: ${groupAddress(FROM)}\nMessage:\nSign in\nnonce 42`,
+    );
   });
 });

@@ -47,7 +47,10 @@ describe.skipIf(missing !== undefined)('browser shell bridge in Chromium', () =>
     expect(await page.evaluate(() => Object.keys(window.koinos).sort())).toEqual(['call', 'on']);
     // The same local refusal as the preload for a name outside the contract.
     const refused = await page.evaluate(() => (window.koinos.call as (c: string) => Promise<unknown>)('vault:dump'));
-    expect(refused).toEqual({ ok: false, error: { code: 'INVALID_ARGUMENT', shortMessage: 'expected a wallet IPC channel, got "vault:dump"' } });
+    expect(refused).toEqual({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENT', shortMessage: 'expected a wallet IPC channel, got "vault:dump"' },
+    });
     expect(problems).toEqual([]);
     await page.close();
   });
@@ -69,7 +72,10 @@ describe.skipIf(missing !== undefined)('browser shell bridge in Chromium', () =>
     const result = await page.evaluate(() => window.koinos.call('devnet:status'));
     expect(result).toEqual({
       ok: false,
-      error: { code: 'INVALID_ARGUMENT', shortMessage: 'The request was refused: open the wallet with the address the browser shell printed.' },
+      error: {
+        code: 'INVALID_ARGUMENT',
+        shortMessage: 'The request was refused: open the wallet with the address the browser shell printed.',
+      },
     });
     await page.close();
   });
@@ -85,7 +91,15 @@ describe.skipIf(missing !== undefined)('browser shell bridge in Chromium', () =>
       w.heads = [];
       w.off = window.koinos.on('head:new', (head) => w.heads.push(head.height));
     });
-    const head: IpcEvents['head:new'] = { networkId: 'local', chainId: 'EiA', height: '1', time: '0', lastIrreversible: '0', lagMs: '0', stale: false };
+    const head: IpcEvents['head:new'] = {
+      networkId: 'local',
+      chainId: 'EiA',
+      height: '1',
+      time: '0',
+      lastIrreversible: '0',
+      lagMs: '0',
+      stale: false,
+    };
     // The stream opens asynchronously: emit until the first event arrives (deadline, no sleep-and-hope).
     const deadline = Date.now() + 10_000;
     while ((await page.evaluate(() => (window as unknown as { heads: string[] }).heads.length)) === 0) {

@@ -21,7 +21,11 @@ describe('browser shell: calls', () => {
     expect(head.status).toBe(200);
     expect(head.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(head.json.ok).toBe(true);
-    expect(head.json.value).toMatchObject({ networkId: 'local', height: expect.stringMatching(/^\d+$/), chainId: expect.any(String) });
+    expect(head.json.value).toMatchObject({
+      networkId: 'local',
+      height: expect.stringMatching(/^\d+$/),
+      chainId: expect.any(String),
+    });
     const status = (await ipc(shell, 'devnet:status')).json.value;
     expect(status).toMatchObject({ running: true, chainId: head.json.value.chainId });
     const chainId = (await (await fetch(`${status.url}/v1/chain/id`)).json()) as { value: string };
@@ -35,7 +39,10 @@ describe('browser shell: calls', () => {
     expect(answer.status).toBe(200);
     expect(answer.json).toEqual({
       ok: false,
-      error: { code: 'INVALID_ARGUMENT', shortMessage: 'devnet:importAccount: expected index to be an integer from 0 to 999, got number -1' },
+      error: {
+        code: 'INVALID_ARGUMENT',
+        shortMessage: 'devnet:importAccount: expected index to be an integer from 0 to 999, got number -1',
+      },
     });
   });
 
@@ -43,8 +50,13 @@ describe('browser shell: calls', () => {
     const shell = await start();
     const lockFile = join(shell.dataDir!, LOCK_FILE_NAME);
     expect(existsSync(lockFile)).toBe(true);
-    const second = await startBrowserShell({ dataDir: shell.dataDir!, port: 0, log: () => {} }).catch((error: unknown) => error);
-    expect(second).toMatchObject({ code: 'STORAGE_FAILED', shortMessage: expect.stringContaining(`in use by the browser shell (pid ${process.pid},`) });
+    const second = await startBrowserShell({ dataDir: shell.dataDir!, port: 0, log: () => {} }).catch(
+      (error: unknown) => error,
+    );
+    expect(second).toMatchObject({
+      code: 'STORAGE_FAILED',
+      shortMessage: expect.stringContaining(`in use by the browser shell (pid ${process.pid},`),
+    });
     await shell.stop();
     expect(existsSync(lockFile)).toBe(false);
   });
@@ -65,9 +77,16 @@ describe('browser shell: refusals', () => {
     for (const token of ['', wrong, shell.token + 'x', shell.token.toLowerCase()]) {
       const answer = await ipc(shell, 'devnet:status', [], { 'x-koinos-token': token });
       expect(answer.status, `token ${token.length} chars`).toBe(403);
-      expect(answer.json.error.shortMessage).toBe('The request was refused: open the wallet with the address the browser shell printed.');
+      expect(answer.json.error.shortMessage).toBe(
+        'The request was refused: open the wallet with the address the browser shell printed.',
+      );
     }
-    const withoutHeader = await raw(shell, { method: 'POST', path: '/ipc/devnet:status', headers: { origin: shell.origin, 'content-type': 'application/json' }, body: '[]' });
+    const withoutHeader = await raw(shell, {
+      method: 'POST',
+      path: '/ipc/devnet:status',
+      headers: { origin: shell.origin, 'content-type': 'application/json' },
+      body: '[]',
+    });
     expect(withoutHeader.status).toBe(403);
   });
 
@@ -77,7 +96,9 @@ describe('browser shell: refusals', () => {
     for (const origin of ['http://evil.example', `http://localhost:${port}`, `http://127.0.0.1:${port + 1}`, 'null']) {
       const answer = await ipc(shell, 'devnet:status', [], { origin });
       expect(answer.status, origin).toBe(403);
-      expect(answer.json.error.shortMessage).toBe('The request was refused because it did not come from the wallet page.');
+      expect(answer.json.error.shortMessage).toBe(
+        'The request was refused because it did not come from the wallet page.',
+      );
     }
     const noOrigin = await raw(shell, {
       method: 'POST',
@@ -115,9 +136,21 @@ describe('browser shell: refusals', () => {
   it('refuses other methods on the call and event paths', async () => {
     const shell = await start();
     for (const method of ['GET', 'PUT', 'DELETE', 'OPTIONS']) {
-      const answer = await raw(shell, { method, path: '/ipc/devnet:status', headers: { origin: shell.origin, 'x-koinos-token': shell.token } });
+      const answer = await raw(shell, {
+        method,
+        path: '/ipc/devnet:status',
+        headers: { origin: shell.origin, 'x-koinos-token': shell.token },
+      });
       expect(answer.status, method).toBe(405);
-      expect((await raw(shell, { method, path: '/events', headers: { origin: shell.origin, 'x-koinos-token': shell.token } })).status).toBe(405);
+      expect(
+        (
+          await raw(shell, {
+            method,
+            path: '/events',
+            headers: { origin: shell.origin, 'x-koinos-token': shell.token },
+          })
+        ).status,
+      ).toBe(405);
     }
     expect((await raw(shell, { method: 'POST', path: '/', headers: { origin: shell.origin } })).status).toBe(405);
   });
@@ -152,7 +185,10 @@ describe('browser shell: refusals', () => {
     expect(notJson.json.error.shortMessage).toBe('expected the arguments as a JSON array, got text that is not JSON');
     // The argument list itself is checked by the same parsers as in Electron.
     const notList = await ipc(shell, 'devnet:status', {} as unknown as unknown[]);
-    expect(notList.json).toEqual({ ok: false, error: { code: 'INVALID_ARGUMENT', shortMessage: 'devnet:status: expected no arguments, got an object' } });
+    expect(notList.json).toEqual({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENT', shortMessage: 'devnet:status: expected no arguments, got an object' },
+    });
   });
 
   it('listens on loopback only', async () => {
@@ -201,7 +237,14 @@ describe('browser shell: the page', () => {
   it('serves files of the renderer folder only', async () => {
     const shell = await start();
     expect((await raw(shell, { path: '/app.js' })).status).toBe(200);
-    for (const path of ['/../package.json', '/%2e%2e/package.json', '/..%2fpackage.json', '/.env', '/missing.js', '/%00']) {
+    for (const path of [
+      '/../package.json',
+      '/%2e%2e/package.json',
+      '/..%2fpackage.json',
+      '/.env',
+      '/missing.js',
+      '/%00',
+    ]) {
       const answer = await raw(shell, { path });
       expect(answer.status, path).toBe(404);
     }

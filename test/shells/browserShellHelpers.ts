@@ -5,13 +5,20 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach } from 'vitest';
-import { startBrowserShell, type BrowserShell, type BrowserShellOptions } from '../../src-main/shells/browser/browserShell.ts';
+import {
+  startBrowserShell,
+  type BrowserShell,
+  type BrowserShellOptions,
+} from '../../src-main/shells/browser/browserShell.ts';
 import { KEYTAR, TEST_SCRYPT, removeService, uniqueService } from '../wallet/vault/helpers.ts';
 
 /** A renderer folder like out/renderer: the real index.html (its CSP), with a stand-in app script. */
 export async function rendererFixture(dir: string): Promise<string> {
   const source = await readFile(resolve(import.meta.dirname, '../../src-renderer/index.html'), 'utf8');
-  const html = source.replace(/<script type="module" src="[^"]*"><\/script>/, '<script type="module" src="./app.js"></script>');
+  const html = source.replace(
+    /<script type="module" src="[^"]*"><\/script>/,
+    '<script type="module" src="./app.js"></script>',
+  );
   if (html === source) throw new Error('src-renderer/index.html no longer has the module script this fixture replaces');
   await writeFile(join(dir, 'index.html'), html);
   await writeFile(join(dir, 'app.js'), "document.getElementById('app').textContent = 'fixture app loaded';\n");
@@ -33,7 +40,8 @@ export function browserShells(): (options?: Partial<BrowserShellOptions>) => Pro
   });
   return async (options = {}) => {
     const dataDir = await mkdtemp(join(tmpdir(), 'koinos-browser-shell-'));
-    const rendererDir = options.rendererDir ?? (await rendererFixture(await mkdtemp(join(tmpdir(), 'koinos-renderer-'))));
+    const rendererDir =
+      options.rendererDir ?? (await rendererFixture(await mkdtemp(join(tmpdir(), 'koinos-renderer-'))));
     const service = options.vault?.keychainService ?? uniqueService();
     const shell = await startBrowserShell({
       dataDir,
@@ -69,7 +77,14 @@ export function raw(shell: BrowserShell, req: RawRequest): Promise<RawAnswer> {
   const url = new URL(shell.origin);
   return new Promise((resolvePromise, reject) => {
     const r = httpRequest(
-      { host: url.hostname, port: url.port, method: req.method ?? 'GET', path: req.path, headers: req.headers, setHost: !req.headers || !('host' in req.headers) },
+      {
+        host: url.hostname,
+        port: url.port,
+        method: req.method ?? 'GET',
+        path: req.path,
+        headers: req.headers,
+        setHost: !req.headers || !('host' in req.headers),
+      },
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (c: Buffer) => chunks.push(c));
@@ -91,18 +106,33 @@ export function raw(shell: BrowserShell, req: RawRequest): Promise<RawAnswer> {
 }
 
 /** A call the way the bridge makes it: POST /ipc/<channel>, JSON args, the token and the shell's Origin. */
-export function ipc(shell: BrowserShell, channel: string, args: unknown[] = [], headers: Record<string, string> = {}): Promise<RawAnswer> {
+export function ipc(
+  shell: BrowserShell,
+  channel: string,
+  args: unknown[] = [],
+  headers: Record<string, string> = {},
+): Promise<RawAnswer> {
   const body = JSON.stringify(args);
   return raw(shell, {
     method: 'POST',
     path: `/ipc/${encodeURIComponent(channel)}`,
-    headers: { origin: shell.origin, 'x-koinos-token': shell.token, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers },
+    headers: {
+      origin: shell.origin,
+      'x-koinos-token': shell.token,
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(body),
+      ...headers,
+    },
     body,
   });
 }
 
 /** Sends only the headers of a POST (the body never comes) and resolves the status the shell answers with. */
-export function headersOnly(shell: BrowserShell, path: string, headers: Record<string, string | number>): Promise<number> {
+export function headersOnly(
+  shell: BrowserShell,
+  path: string,
+  headers: Record<string, string | number>,
+): Promise<number> {
   const url = new URL(shell.origin);
   return new Promise((resolvePromise, reject) => {
     const r = httpRequest({ host: url.hostname, port: url.port, method: 'POST', path, headers }, (response) => {
@@ -120,14 +150,22 @@ export function streamed(shell: BrowserShell, path: string, size: number): Promi
   const url = new URL(shell.origin);
   return new Promise((resolvePromise, reject) => {
     const r = httpRequest(
-      { host: url.hostname, port: url.port, method: 'POST', path, headers: { origin: shell.origin, 'x-koinos-token': shell.token, 'content-type': 'application/json' } },
+      {
+        host: url.hostname,
+        port: url.port,
+        method: 'POST',
+        path,
+        headers: { origin: shell.origin, 'x-koinos-token': shell.token, 'content-type': 'application/json' },
+      },
       (response) => {
         response.resume();
         resolvePromise(response.statusCode ?? 0);
       },
     );
     // The shell closes the connection once it has answered; writes after that fail, as they should.
-    r.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' || error.code === 'EPIPE' ? undefined : reject(error)));
+    r.on('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'ECONNRESET' || error.code === 'EPIPE' ? undefined : reject(error),
+    );
     const chunk = Buffer.alloc(64 * 1024, 0x20);
     let sent = 0;
     const pump = (): void => {

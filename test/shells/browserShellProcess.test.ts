@@ -37,15 +37,21 @@ function tempDir(): string {
 
 /** Starts the browser shell on `dataDir` (no wallet is created: nothing reaches the keychain). */
 function startShell(dataDir: string, args: string[], env: NodeJS.ProcessEnv = {}): ShellProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src-main/shells/browser/main.ts', '--port', '0', '--data-dir', dataDir, ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src-main/shells/browser/main.ts', '--port', '0', '--data-dir', dataDir, ...args],
+    {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let text = '';
   child.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
   child.stderr!.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   const shell = { child, output: () => text, exited };
   running.push(shell);
   return shell;
@@ -55,13 +61,16 @@ function startShell(dataDir: string, args: string[], env: NodeJS.ProcessEnv = {}
 async function until(check: () => boolean, what: string, shell?: ShellProcess, ms = 60_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!check()) {
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${ms} ms${shell ? `; output:\n${shell.output()}` : ''}`);
-    if (shell && shell.child.exitCode !== null) throw new Error(`the shell exited (${shell.child.exitCode}) before ${what}; output:\n${shell.output()}`);
+    if (Date.now() > deadline)
+      throw new Error(`${what} did not happen within ${ms} ms${shell ? `; output:\n${shell.output()}` : ''}`);
+    if (shell && shell.child.exitCode !== null)
+      throw new Error(`the shell exited (${shell.child.exitCode}) before ${what}; output:\n${shell.output()}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
-const lockRecord = (dataDir: string) => JSON.parse(readFileSync(join(dataDir, LOCK_FILE_NAME), 'utf8')) as { pid: number; holder: string };
+const lockRecord = (dataDir: string) =>
+  JSON.parse(readFileSync(join(dataDir, LOCK_FILE_NAME), 'utf8')) as { pid: number; holder: string };
 
 describe('browser shell process', () => {
   it('refuses a second shell on the same data folder, naming the first; takes over after the first is killed', async () => {
@@ -96,7 +105,10 @@ describe('browser shell process', () => {
     const record = join(dir, 'browser-argv.json');
     const fakeBrowser = join(dir, 'fake-browser');
     // Records its argv as JSON, as a real browser would hold it in /proc/<pid>/cmdline for its whole life.
-    writeFileSync(fakeBrowser, `#!${process.execPath}\nrequire('node:fs').writeFileSync(${JSON.stringify(record)}, JSON.stringify(process.argv));\n`);
+    writeFileSync(
+      fakeBrowser,
+      `#!${process.execPath}\nrequire('node:fs').writeFileSync(${JSON.stringify(record)}, JSON.stringify(process.argv));\n`,
+    );
     chmodSync(fakeBrowser, 0o700);
 
     const shell = startShell(dataDir, [], { [BROWSER_ENV]: fakeBrowser });

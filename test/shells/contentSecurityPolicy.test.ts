@@ -11,13 +11,23 @@ import { answerAppRequest, APP_ENTRY_URL } from '../../src-main/shells/electron/
 import { browserShells, raw, rendererFixture } from './browserShellHelpers.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const REQUIRED = ["frame-src 'none'", "worker-src 'none'", "object-src 'none'", "base-uri 'none'", "form-action 'none'", "script-src 'self'"];
+const REQUIRED = [
+  "frame-src 'none'",
+  "worker-src 'none'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "script-src 'self'",
+];
 
 /** The directives of the first CSP <meta> of an HTML page. */
 function metaPolicy(html: string): string[] {
   const content = /<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"/i.exec(html)?.[1];
   if (content === undefined) throw new Error('the page has no CSP <meta>');
-  return content.split(';').map((d) => d.trim()).filter((d) => d !== '');
+  return content
+    .split(';')
+    .map((d) => d.trim())
+    .filter((d) => d !== '');
 }
 
 function sourceFiles(dir: string): string[] {
@@ -47,7 +57,9 @@ describe('renderer content security policy', () => {
   });
 
   it.skipIf(!existsSync(join(ROOT, 'out/renderer/index.html')))('is in the built index.html', () => {
-    expect(metaPolicy(readFileSync(join(ROOT, 'out/renderer/index.html'), 'utf8'))).toEqual(expect.arrayContaining(REQUIRED));
+    expect(metaPolicy(readFileSync(join(ROOT, 'out/renderer/index.html'), 'utf8'))).toEqual(
+      expect.arrayContaining(REQUIRED),
+    );
   });
 
   describe('as served', () => {
@@ -68,7 +80,9 @@ describe('renderer content security policy', () => {
         await rendererFixture(dir);
         const answer = await answerAppRequest({ url: APP_ENTRY_URL, method: 'GET' }, dir);
         expect(metaPolicy(await answer.text())).toEqual(expect.arrayContaining(REQUIRED));
-        expect(answer.headers.get('content-security-policy')!.split('; ')).toEqual(expect.arrayContaining([...REQUIRED, "frame-ancestors 'none'"]));
+        expect(answer.headers.get('content-security-policy')!.split('; ')).toEqual(
+          expect.arrayContaining([...REQUIRED, "frame-ancestors 'none'"]),
+        );
       } finally {
         await rm(dir, { recursive: true, force: true });
       }

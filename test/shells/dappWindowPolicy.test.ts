@@ -1,7 +1,13 @@
 // The dApp window's decisions without Electron: which pages open, the per-origin partition, the hardened options,
 // which navigations stay, ask or are refused, and which IPC sender frames speak for the page.
 import { describe, expect, it } from 'vitest';
-import { dappOrigin, dappPartition, dappWindowOptions, navigationDecision, senderOrigin } from '../../src-main/shells/electron/dappWindowPolicy.ts';
+import {
+  dappOrigin,
+  dappPartition,
+  dappWindowOptions,
+  navigationDecision,
+  senderOrigin,
+} from '../../src-main/shells/electron/dappWindowPolicy.ts';
 
 const APP = 'https://app.example';
 
@@ -10,7 +16,14 @@ describe('dApp window policy', () => {
     expect(dappOrigin('https://app.example/swap?x=1')).toBe(APP);
     expect(dappOrigin('http://127.0.0.1:5173/')).toBe('http://127.0.0.1:5173');
     expect(dappOrigin('http://localhost:3000/')).toBe('http://localhost:3000');
-    for (const bad of ['http://app.example/', 'file:///etc/passwd', 'javascript:alert(1)', 'app://wallet/index.html', 'https://user:pw@app.example/', 'not a url']) {
+    for (const bad of [
+      'http://app.example/',
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'app://wallet/index.html',
+      'https://user:pw@app.example/',
+      'not a url',
+    ]) {
       expect(() => dappOrigin(bad), bad).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
     }
   });
@@ -47,9 +60,13 @@ describe('dApp window policy', () => {
 
   it('takes the origin from the top frame of the window, never from a subframe or another origin', () => {
     expect(senderOrigin({ url: `${APP}/x`, origin: APP, parent: null }, APP)).toBe(APP);
-    expect(senderOrigin({ url: 'https://evil.example/', origin: 'https://evil.example', parent: {} }, APP)).toBeUndefined();
+    expect(
+      senderOrigin({ url: 'https://evil.example/', origin: 'https://evil.example', parent: {} }, APP),
+    ).toBeUndefined();
     expect(senderOrigin({ url: `${APP}/x`, origin: APP, parent: {} }, APP)).toBeUndefined();
-    expect(senderOrigin({ url: 'https://evil.example/', origin: 'https://evil.example', parent: null }, APP)).toBeUndefined();
+    expect(
+      senderOrigin({ url: 'https://evil.example/', origin: 'https://evil.example', parent: null }, APP),
+    ).toBeUndefined();
     expect(senderOrigin({ url: `${APP}/x`, origin: APP, parent: null }, undefined)).toBeUndefined();
     expect(senderOrigin(null, APP)).toBeUndefined();
   });

@@ -6,7 +6,11 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { IPC_CHANNELS, type IpcResult } from '../../src-main/ipc/contract.ts';
 import { REFUSED_SENDER, type IpcMainLike } from '../../src-main/ipc/registerIpcHandlers.ts';
-import { registerWalletIpc, sendWalletEvents, type InvokeEventLike } from '../../src-main/shells/electron/electronIpc.ts';
+import {
+  registerWalletIpc,
+  sendWalletEvents,
+  type InvokeEventLike,
+} from '../../src-main/shells/electron/electronIpc.ts';
 import { APP_ENTRY_URL } from '../../src-main/shells/electron/appProtocol.ts';
 import {
   contentSecurityPolicy,
@@ -139,7 +143,17 @@ describe('navigation and permissions', () => {
     expect(isPermissionAllowed('clipboard-sanitized-write', PAGE.appUrl, PAGE)).toBe(true);
     expect(isPermissionAllowed('clipboard-sanitized-write', 'https://evil.example', PAGE)).toBe(false);
     expect(isPermissionAllowed('clipboard-sanitized-write', 'file:///tmp/x.html', PAGE)).toBe(false);
-    for (const permission of ['clipboard-read', 'notifications', 'media', 'geolocation', 'openExternal', 'fileSystem', 'hid', 'serial', 'usb']) {
+    for (const permission of [
+      'clipboard-read',
+      'notifications',
+      'media',
+      'geolocation',
+      'openExternal',
+      'fileSystem',
+      'hid',
+      'serial',
+      'usb',
+    ]) {
       expect(isPermissionAllowed(permission, 'app://wallet', PAGE), permission).toBe(false);
     }
   });
@@ -159,7 +173,13 @@ describe('registerWalletIpc', () => {
 
   async function startWallet(): Promise<WalletApp> {
     dataDir = await mkdtemp(join(tmpdir(), 'koinos-electron-ipc-'));
-    wallet = await createWalletApp({ dataDir, keychain: KEYTAR, vault: { keychainService, scryptCost: TEST_SCRYPT }, devnet: { port: 0 }, log: () => {} });
+    wallet = await createWalletApp({
+      dataDir,
+      keychain: KEYTAR,
+      vault: { keychainService, scryptCost: TEST_SCRYPT },
+      devnet: { port: 0 },
+      log: () => {},
+    });
     return wallet;
   }
 
@@ -189,7 +209,9 @@ describe('registerWalletIpc', () => {
     const lines: string[] = [];
     registerWalletIpc(ipcMain, await startWallet(), PAGE, (line) => lines.push(line));
     expect(await ipcMain.invoke('devnet:status', { url: PAGE.appUrl, parent: {} })).toEqual(REFUSED_SENDER);
-    expect(await ipcMain.invoke('devnet:status', { url: 'https://evil.example/', parent: null })).toEqual(REFUSED_SENDER);
+    expect(await ipcMain.invoke('devnet:status', { url: 'https://evil.example/', parent: null })).toEqual(
+      REFUSED_SENDER,
+    );
     expect(await ipcMain.invoke('devnet:status', null)).toEqual(REFUSED_SENDER);
     expect(lines).toEqual(Array(3).fill("[ipc] refused devnet:status: the sender is not the wallet's page"));
   });

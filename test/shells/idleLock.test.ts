@@ -17,7 +17,10 @@ describe('idle lock through the browser shell', () => {
     const pushes: VaultStatus[] = [];
     shell.wallet.events.on('vault:lockState', (status) => pushes.push(status));
 
-    expect((await ipc(shell, 'vault:create', [{ password: 'a long enough password' }])).json.value).toMatchObject({ unlocked: true, autoLockMinutes: 5 });
+    expect((await ipc(shell, 'vault:create', [{ password: 'a long enough password' }])).json.value).toMatchObject({
+      unlocked: true,
+      autoLockMinutes: 5,
+    });
     for (let i = 0; i < 4; i++) {
       clock.advance(4 * MINUTE);
       expect((await ipc(shell, 'settings:update', [{ theme: i % 2 ? 'dark' : 'light' }])).json.ok).toBe(true);

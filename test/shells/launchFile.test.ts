@@ -6,7 +6,13 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import type { KoinosBridge } from '../../src-main/ipc/contract.ts';
-import { BROWSER_ENV, launchPageHtml, openerCommand, removeLaunchFile, writeLaunchFile } from '../../src-main/shells/browser/launchFile.ts';
+import {
+  BROWSER_ENV,
+  launchPageHtml,
+  openerCommand,
+  removeLaunchFile,
+  writeLaunchFile,
+} from '../../src-main/shells/browser/launchFile.ts';
 import { browserShells } from './browserShellHelpers.ts';
 import { chromiumMissing, launchChromium } from './chromium.ts';
 
@@ -22,7 +28,10 @@ describe('openerCommand', () => {
   });
 
   it(`runs $${BROWSER_ENV} instead when it is set`, () => {
-    expect(openerCommand(target, 'linux', { [BROWSER_ENV]: '/usr/bin/firefox' })).toEqual({ command: '/usr/bin/firefox', args: [target] });
+    expect(openerCommand(target, 'linux', { [BROWSER_ENV]: '/usr/bin/firefox' })).toEqual({
+      command: '/usr/bin/firefox',
+      args: [target],
+    });
     expect(openerCommand(target, 'linux', { [BROWSER_ENV]: '' })).toEqual({ command: 'xdg-open', args: [target] });
   });
 });

@@ -18,7 +18,7 @@ const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0
 function pngChunks(png: Buffer): { type: string; data: Buffer }[] {
   expect(png.subarray(0, 8).equals(PNG_SIGNATURE), 'PNG signature').toBe(true);
   const chunks: { type: string; data: Buffer }[] = [];
-  for (let at = 8; at < png.length; ) {
+  for (let at = 8; at < png.length;) {
     const length = png.readUInt32BE(at);
     const type = png.toString('latin1', at + 4, at + 8);
     chunks.push({ type, data: png.subarray(at + 8, at + 8 + length) });
@@ -73,20 +73,42 @@ describe('electron-builder configuration', () => {
     const patterns = (config.files as { filter: string[] }[]).flatMap((set) => set.filter);
     expect(patterns).toEqual(['out/**/*', '!out/**/*.map']);
     const packed = (path: string): boolean =>
-      patterns.reduce((inside, pattern) => (pattern.startsWith('!') ? inside && !minimatch(path, pattern.slice(1)) : inside || minimatch(path, pattern)), false);
-    for (const path of ['out/main/index.js', 'out/main/cli.js', 'out/preload/index.cjs', 'out/renderer/index.html', 'out/renderer/assets/index-abc.js']) {
+      patterns.reduce(
+        (inside, pattern) =>
+          pattern.startsWith('!') ? inside && !minimatch(path, pattern.slice(1)) : inside || minimatch(path, pattern),
+        false,
+      );
+    for (const path of [
+      'out/main/index.js',
+      'out/main/cli.js',
+      'out/preload/index.cjs',
+      'out/renderer/index.html',
+      'out/renderer/assets/index-abc.js',
+    ]) {
       expect(packed(path), path).toBe(true);
     }
-    for (const path of ['out/main/index.js.map', 'src-main/shells/electron/main.ts', 'src-renderer/App.svelte', 'test/shells/packaging.test.ts', 'proto/koinos.proto', 'README.md']) {
+    for (const path of [
+      'out/main/index.js.map',
+      'src-main/shells/electron/main.ts',
+      'src-renderer/App.svelte',
+      'test/shells/packaging.test.ts',
+      'proto/koinos.proto',
+      'README.md',
+    ]) {
       expect(packed(path), path).toBe(false);
     }
-    const pkg = JSON.parse(await readFile(resolve(ROOT, 'package.json'), 'utf8')) as { main: string; scripts: Record<string, string> };
+    const pkg = JSON.parse(await readFile(resolve(ROOT, 'package.json'), 'utf8')) as {
+      main: string;
+      scripts: Record<string, string>;
+    };
     expect(pkg.main.startsWith('out/')).toBe(true);
     expect(pkg.scripts['dist']).toMatch(/electron-vite build && electron-builder/);
   });
 
   it('flips the Electron fuses: no Node mode, NODE_OPTIONS or --inspect; only the integrity-checked app.asar; no file:// extras', async () => {
-    const pkg = JSON.parse(await readFile(resolve(ROOT, 'package.json'), 'utf8')) as { build: { electronFuses?: Record<string, unknown> } };
+    const pkg = JSON.parse(await readFile(resolve(ROOT, 'package.json'), 'utf8')) as {
+      build: { electronFuses?: Record<string, unknown> };
+    };
     const fuses = pkg.build.electronFuses;
     expect(fuses).toBeDefined();
     const expected: Record<string, boolean> = {
@@ -103,7 +125,8 @@ describe('electron-builder configuration', () => {
     const schema = JSON.parse(await readFile(resolve(ROOT, 'node_modules/app-builder-lib/scheme.json'), 'utf8')) as {
       definitions: { FuseOptionsV1: { properties: Record<string, unknown> } };
     };
-    for (const fuse of Object.keys(fuses!)) expect(Object.keys(schema.definitions.FuseOptionsV1.properties), fuse).toContain(fuse);
+    for (const fuse of Object.keys(fuses!))
+      expect(Object.keys(schema.definitions.FuseOptionsV1.properties), fuse).toContain(fuse);
     // onlyLoadAppFromAsar needs the app packed as an asar (electron-builder's default, unless turned off).
     const config = await getConfig(ROOT, null, null);
     expect(config.asar).not.toBe(false);
@@ -124,12 +147,15 @@ describe('electron-builder configuration', () => {
     expect(alphaAt(256, 256)).toBe(255);
   });
 
-  it.skipIf(chromiumMissing() !== undefined)('has an icon.png drawn from icon.svg (render it again after editing the SVG)', async () => {
-    const fresh = rgba(await renderIcon(ICON_SVG)).pixels;
-    const stored = rgba(await readFile(ICON_PNG)).pixels;
-    let differing = 0;
-    for (let i = 0; i < fresh.length; i++) if (Math.abs(fresh[i]! - stored[i]!) > 8) differing++;
-    // Anti-aliasing may differ a little between Chromium versions; a changed drawing differs in thousands of values.
-    expect(differing).toBeLessThan(fresh.length / 1000);
-  });
+  it.skipIf(chromiumMissing() !== undefined)(
+    'has an icon.png drawn from icon.svg (render it again after editing the SVG)',
+    async () => {
+      const fresh = rgba(await renderIcon(ICON_SVG)).pixels;
+      const stored = rgba(await readFile(ICON_PNG)).pixels;
+      let differing = 0;
+      for (let i = 0; i < fresh.length; i++) if (Math.abs(fresh[i]! - stored[i]!) > 8) differing++;
+      // Anti-aliasing may differ a little between Chromium versions; a changed drawing differs in thousands of values.
+      expect(differing).toBeLessThan(fresh.length / 1000);
+    },
+  );
 });

@@ -19,8 +19,12 @@ export async function renderIcon(svgPath: string = ICON_SVG): Promise<Buffer> {
   try {
     const page = await browser.newPage({ viewport: { width: ICON_SIZE, height: ICON_SIZE }, deviceScaleFactor: 1 });
     const dataUrl = `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
-    await page.setContent(`<html><body style="margin:0;background:transparent"><img src="${dataUrl}" width="${ICON_SIZE}" height="${ICON_SIZE}" style="display:block"></body></html>`);
-    await page.waitForFunction(() => (document.querySelector('img') as { complete: boolean } | null)?.complete === true);
+    await page.setContent(
+      `<html><body style="margin:0;background:transparent"><img src="${dataUrl}" width="${ICON_SIZE}" height="${ICON_SIZE}" style="display:block"></body></html>`,
+    );
+    await page.waitForFunction(
+      () => (document.querySelector('img') as { complete: boolean } | null)?.complete === true,
+    );
     return await page.screenshot({ omitBackground: true, clip: { x: 0, y: 0, width: ICON_SIZE, height: ICON_SIZE } });
   } finally {
     await browser.close();

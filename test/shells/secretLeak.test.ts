@@ -9,7 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IPC_CHANNELS, type IpcChannel } from '../../src-main/ipc/contract.ts';
 import { startDevnet, type Devnet } from '../../src-main/devnet/server/startDevnet.ts';
 import { toHex } from '../../src-main/koinos/bytes.ts';
-import { newMnemonic, newPrivateKey, privateKeyFromMnemonic, privateKeyToWif, publicKeyFromPrivateKey } from '../../src-main/koinos/keys.ts';
+import {
+  newMnemonic,
+  newPrivateKey,
+  privateKeyFromMnemonic,
+  privateKeyToWif,
+  publicKeyFromPrivateKey,
+} from '../../src-main/koinos/keys.ts';
 import { addressFromPublicKey, addressToString } from '../../src-main/koinos/address.ts';
 import type { BrowserShell } from '../../src-main/shells/browser/browserShell.ts';
 import { browserShells, ipc, type RawAnswer } from './browserShellHelpers.ts';
@@ -33,7 +39,9 @@ async function filesUnder(dir: string): Promise<{ path: string; text: string }[]
     const path = join(entry.parentPath, entry.name);
     // The wallet still runs: an atomic write's temporary file may be renamed into place between the listing and the
     // read; its content is then read under the final name, which the listing also holds.
-    const bytes = await readFile(path).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : Promise.reject(error)));
+    const bytes = await readFile(path).catch((error: NodeJS.ErrnoException) =>
+      error.code === 'ENOENT' ? undefined : Promise.reject(error),
+    );
     if (bytes) out.push({ path, text: bytes.toString('latin1') });
   }
   return out;
@@ -44,7 +52,13 @@ function recordEvents(shell: BrowserShell): { text: () => string; stop: () => vo
   let text = '';
   const url = new URL(shell.origin);
   const request = httpRequest(
-    { host: url.hostname, port: url.port, method: 'POST', path: '/events', headers: { origin: shell.origin, 'x-koinos-token': shell.token } },
+    {
+      host: url.hostname,
+      port: url.port,
+      method: 'POST',
+      path: '/events',
+      headers: { origin: shell.origin, 'x-koinos-token': shell.token },
+    },
     (response) => response.on('data', (chunk: Buffer) => (text += chunk.toString('utf8'))),
   );
   request.on('error', () => {});
@@ -84,12 +98,19 @@ describe('no secret leaves main through the browser shell', () => {
     /** Waits for the signing request `pending` made to be listed, approves it with the password, and returns its value. */
     async function approved<T>(pending: Promise<T>): Promise<T> {
       let request: { id: string; review: { risks: { code: string }[] } } | undefined;
-      for (const deadline = Date.now() + 20_000; !request; ) {
+      for (const deadline = Date.now() + 20_000; !request;) {
         request = (await call('approvals:list')).pending[0];
         if (!request && Date.now() > deadline) throw new Error('no signing request was listed');
         if (!request) await new Promise((resolve) => setTimeout(resolve, 20));
       }
-      await call('approvals:answer', [{ requestId: request.id, approve: true, password: PASSWORD, acknowledgedRisks: request.review.risks.map((r) => r.code) }]);
+      await call('approvals:answer', [
+        {
+          requestId: request.id,
+          approve: true,
+          password: PASSWORD,
+          acknowledgedRisks: request.review.risks.map((r) => r.code),
+        },
+      ]);
       return pending;
     }
 
@@ -102,7 +123,10 @@ describe('no secret leaves main through the browser shell', () => {
     expect(await call('vault:create', [{ password: PASSWORD }])).toMatchObject({ exists: true, unlocked: true });
     if (process.env['CI'] === 'true') expect((await call('vault:status')).storage).toBe('keychain');
     await call('settings:get');
-    expect(await call('settings:update', [{ autoLockMinutes: 10, theme: 'dark' }])).toMatchObject({ autoLockMinutes: 10, theme: 'dark' });
+    expect(await call('settings:update', [{ autoLockMinutes: 10, theme: 'dark' }])).toMatchObject({
+      autoLockMinutes: 10,
+      theme: 'dark',
+    });
 
     // ---- accounts
     const draft = await call('accounts:newPhrase', [{ words: 12 }]);
@@ -129,7 +153,9 @@ describe('no secret leaves main through the browser shell', () => {
 
     // ---- networks, including one behind an API key
     await call('networks:list');
-    const custom = await call('networks:add', [{ name: 'Keyed node', jsonRpcUrl: `${apiKeyDevnet.url}/jsonrpc`, apiKey: API_KEY }]);
+    const custom = await call('networks:add', [
+      { name: 'Keyed node', jsonRpcUrl: `${apiKeyDevnet.url}/jsonrpc`, apiKey: API_KEY },
+    ]);
     expect(custom.hasApiKey).toBe(true);
     expect((await call('networks:head', [{ id: custom.id }])).chainId).toBe(apiKeyDevnet.chainId);
     await call('networks:update', [{ id: custom.id, name: 'Keyed node (renamed)' }]);
@@ -145,7 +171,9 @@ describe('no secret leaves main through the browser shell', () => {
     await call('tokens:remove', [{ contract: koin.contract }], true); // KOIN cannot be removed: an error is traffic too
     await call('dashboard:get', [{ accountId: dev.id }]);
     await call('send:maxAmount', [{ fromAccountId: dev.id, token: 'koin' }]);
-    const review = await call('send:prepare', [{ fromAccountId: dev.id, to: keyAccount.address, token: 'koin', amount: '1.5' }]);
+    const review = await call('send:prepare', [
+      { fromAccountId: dev.id, to: keyAccount.address, token: 'koin', amount: '1.5' },
+    ]);
     const receipt = await approved(call('send:confirm', [{ reviewId: review.reviewId }]));
     expect(receipt.reverted).toBe(false);
     await call('history:page', [{ accountId: dev.id, limit: 10, ascending: false, irreversibleOnly: false }]);
@@ -158,7 +186,9 @@ describe('no secret leaves main through the browser shell', () => {
     await call('contacts:remove', [{ id: contact.id }]);
 
     // ---- offline signing
-    const unsigned = await call('offline:exportUnsigned', [{ fromAccountId: dev.id, to: derived.address, token: 'koin', amount: '0.25' }]);
+    const unsigned = await call('offline:exportUnsigned', [
+      { fromAccountId: dev.id, to: derived.address, token: 'koin', amount: '0.25' },
+    ]);
     await call('offline:inspect', [{ input: unsigned.base64 }]);
     const signed = await approved(call('offline:sign', [{ input: unsigned.base64, accountId: dev.id }]));
     expect(signed.signers).toEqual([dev.address]);
@@ -173,7 +203,9 @@ describe('no secret leaves main through the browser shell', () => {
       return answer.json;
     };
     await call('accounts:koinBalances');
-    expect((await call('history:export', [{ accountId: dev.id, format: 'csv', exportId: 'leak-export' }])).content).toContain(receipt.transactionId);
+    expect(
+      (await call('history:export', [{ accountId: dev.id, format: 'csv', exportId: 'leak-export' }])).content,
+    ).toContain(receipt.transactionId);
     await call('networks:dismissChainIdChange', [{ id: 'local' }]);
     await call('notifications:get');
     await call('notifications:update', [{ enabled: true }]);
@@ -185,13 +217,21 @@ describe('no secret leaves main through the browser shell', () => {
     await touch('nfts:addCollection', [{ contract: koin.contract }]);
     await touch('nfts:removeCollection', [{ contract: koin.contract }]);
     await touch('nfts:image', [{ contract: koin.contract, tokenId: '0x01' }]);
-    await touch('nfts:prepareTransfer', [{ fromAccountId: dev.id, contract: koin.contract, tokenId: '0x01', to: keyAccount.address }]);
+    await touch('nfts:prepareTransfer', [
+      { fromAccountId: dev.id, contract: koin.contract, tokenId: '0x01', to: keyAccount.address },
+    ]);
     await touch('nfts:confirmTransfer', [{ reviewId: 'no-such-review' }]);
     // dApps: the settings, the list, a pairing and a revocation that fail (no relay answers here): errors are traffic.
     await call('dapps:walletConnectSettings');
-    await call('dapps:updateWalletConnectSettings', [{ relayUrl: 'ws://127.0.0.1:9', projectId: '0123456789abcdef0123456789abcdef' }]);
+    await call('dapps:updateWalletConnectSettings', [
+      { relayUrl: 'ws://127.0.0.1:9', projectId: '0123456789abcdef0123456789abcdef' },
+    ]);
     await call('dapps:list');
-    await touch('dapps:pair', [{ uri: 'wc:7f6e504bfad60b485450578e05678ed3e8e8c4751d3c6160be17160d63ec90f9@2?relay-protocol=irn&symKey=587d5484ce2a2a6ee3ba1962fdd7e8588e06200c46823bd18fbd67def96ad303' }]);
+    await touch('dapps:pair', [
+      {
+        uri: 'wc:7f6e504bfad60b485450578e05678ed3e8e8c4751d3c6160be17160d63ec90f9@2?relay-protocol=irn&symKey=587d5484ce2a2a6ee3ba1962fdd7e8588e06200c46823bd18fbd67def96ad303',
+      },
+    ]);
     await touch('dapps:revoke', [{ origin: 'https://app.example' }]);
     await touch('dapps:openPage', [{ url: 'https://app.example/' }]); // a desktop window: the browser shell refuses it
 
@@ -212,7 +252,9 @@ describe('no secret leaves main through the browser shell', () => {
 
     // The events the session caused arrived: lock changes and the sent transfer's progress.
     const deadline = Date.now() + 10_000;
-    while (!events.text().includes(`"transactionId":"${receipt.transactionId}","networkId":"local","status":"included"`)) {
+    while (
+      !events.text().includes(`"transactionId":"${receipt.transactionId}","networkId":"local","status":"included"`)
+    ) {
       if (Date.now() > deadline) throw new Error(`no tx:update "included" for ${receipt.transactionId} within 10 s`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -229,7 +271,12 @@ describe('no secret leaves main through the browser shell', () => {
       { name: 'imported phrase', value: importedPhrase },
       { name: 'new phrase', value: newPhrase },
       ...keyForms(importedKey).map((value) => ({ name: 'imported key', value })),
-      ...[0, 1].flatMap((i) => keyForms(privateKeyFromMnemonic(importedPhrase, i)).map((value) => ({ name: `imported phrase key ${i}`, value }))),
+      ...[0, 1].flatMap((i) =>
+        keyForms(privateKeyFromMnemonic(importedPhrase, i)).map((value) => ({
+          name: `imported phrase key ${i}`,
+          value,
+        })),
+      ),
       ...keyForms(privateKeyFromMnemonic(newPhrase, 0)).map((value) => ({ name: 'new phrase key', value })),
     ];
     const allowed = (channel: IpcChannel, secret: { name: string }): boolean =>
@@ -239,7 +286,8 @@ describe('no secret leaves main through the browser shell', () => {
     const leaks: string[] = [];
     for (const { channel, answer } of traffic) {
       for (const secret of secrets) {
-        if (answer.text.includes(secret.value) && !allowed(channel, secret)) leaks.push(`${secret.name} in the answer of ${channel}`);
+        if (answer.text.includes(secret.value) && !allowed(channel, secret))
+          leaks.push(`${secret.name} in the answer of ${channel}`);
       }
     }
     // The allowed ones did show what they should (so the check above could find them).

@@ -29,7 +29,12 @@ describe('npm start launcher', () => {
     };
     for (const name of ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy']) delete env[name];
     const started = Date.now();
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'src-main/shells/electron/start.ts'], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'src-main/shells/electron/start.ts'], {
+      cwd: ROOT,
+      env,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(r.error).toBeUndefined();
     expect(r.status, r.stderr).toBe(1);
     expect(r.stdout).toBe('');

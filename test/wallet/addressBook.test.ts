@@ -37,8 +37,12 @@ describe('the address book', () => {
     expect((await again.view('local')).contacts.map((c) => c.label)).toEqual(['Bob on the devnet']);
     expect((await again.removeContact(bob.id)).map((c) => c.label)).toEqual(['Alice']);
     await expect(again.removeContact(bob.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(again.addContact({ label: '  ', address: BOB, networkId: 'mainnet' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
-    await expect(again.addContact({ label: 'Typo', address: `${BOB.slice(0, -1)}t`, networkId: 'mainnet' })).rejects.toMatchObject({ code: 'INVALID_ADDRESS' });
+    await expect(again.addContact({ label: '  ', address: BOB, networkId: 'mainnet' })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
+    await expect(
+      again.addContact({ label: 'Typo', address: `${BOB.slice(0, -1)}t`, networkId: 'mainnet' }),
+    ).rejects.toMatchObject({ code: 'INVALID_ADDRESS' });
   });
 
   it('remembers where this wallet sent, per network, newest first: what the first-payment warning asks', async () => {
@@ -52,7 +56,10 @@ describe('the address book', () => {
     expect(await book.hasSentTo('local', BOB)).toBe(false);
     await book.recordSent('mainnet', BOB);
     const recent = (await new AddressBook(dir).view('mainnet')).recent;
-    expect(recent.map((r) => [r.address, r.lastSentAt])).toEqual([[BOB, '5002'], [CAROL, '5001']]);
+    expect(recent.map((r) => [r.address, r.lastSentAt])).toEqual([
+      [BOB, '5002'],
+      [CAROL, '5001'],
+    ]);
   });
 
   it('starts empty from a damaged file and keeps only the well-formed entries of a tampered one', async () => {
@@ -61,7 +68,13 @@ describe('the address book', () => {
     expect(await new AddressBook(dir).view('mainnet')).toEqual({ networkId: 'mainnet', contacts: [], recent: [] });
     await writeFile(
       join(dir, ADDRESS_BOOK_FILE),
-      JSON.stringify({ contacts: [{ id: 'c1', label: 'Bob', address: BOB, networkId: 'mainnet', addedAt: '1' }, { id: 'c2', label: 'Bad', address: 'nope', networkId: 'mainnet', addedAt: '1' }], recent: 'x' }),
+      JSON.stringify({
+        contacts: [
+          { id: 'c1', label: 'Bob', address: BOB, networkId: 'mainnet', addedAt: '1' },
+          { id: 'c2', label: 'Bad', address: 'nope', networkId: 'mainnet', addedAt: '1' },
+        ],
+        recent: 'x',
+      }),
     );
     expect((await new AddressBook(dir).view('mainnet')).contacts.map((c) => c.id)).toEqual(['c1']);
   });
@@ -76,7 +89,10 @@ describe('the address book', () => {
       { label: 'Bob', address: BOB, networkId: 'mainnet' },
       { label: 'Carol', address: CAROL, networkId: 'local' },
     ];
-    const backup = await source.exportBackup({ password: PASSWORD, backupPassword: 'the backup password' }, { contacts });
+    const backup = await source.exportBackup(
+      { password: PASSWORD, backupPassword: 'the backup password' },
+      { contacts },
+    );
     expect(backup.content).not.toContain(BOB); // sealed with the rest
     source.lock();
 
@@ -84,7 +100,10 @@ describe('the address book', () => {
     await target.create({ password: PASSWORD });
     const book = new AddressBook(await folder());
     await book.addContact({ label: 'Robert', address: BOB, networkId: 'mainnet' });
-    await target.importBackup({ content: backup.content, backupPassword: 'the backup password' }, { mergeContacts: (c) => book.mergeContacts(c) });
+    await target.importBackup(
+      { content: backup.content, backupPassword: 'the backup password' },
+      { mergeContacts: (c) => book.mergeContacts(c) },
+    );
     target.lock();
     expect((await book.view('mainnet')).contacts.map((c) => c.label)).toEqual(['Robert']);
     expect((await book.view('local')).contacts.map((c) => [c.label, c.address])).toEqual([['Carol', CAROL]]);

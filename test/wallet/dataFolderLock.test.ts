@@ -21,7 +21,10 @@ function folder(): string {
   return dir;
 }
 
-async function acquire(dir: string, holder: 'electron' | 'browser' | `cli ${string}` = 'browser'): Promise<DataFolderLock> {
+async function acquire(
+  dir: string,
+  holder: 'electron' | 'browser' | `cli ${string}` = 'browser',
+): Promise<DataFolderLock> {
   const lock = await acquireDataFolderLock(dir, { holder, releaseOnExit: false });
   locks.push(lock);
   return lock;
@@ -63,7 +66,9 @@ describe('acquireDataFolderLock', () => {
     const dir = folder();
     const first = await acquire(dir, 'electron');
     const message = await refusal(acquire(dir, 'browser'));
-    expect(message).toContain(`The data folder ${dir} is in use by the Koinos Wallet app (pid ${process.pid}, since ${first.holder.since})`);
+    expect(message).toContain(
+      `The data folder ${dir} is in use by the Koinos Wallet app (pid ${process.pid}, since ${first.holder.since})`,
+    );
     expect(message).toContain(`delete ${first.path}`);
     first.release();
     expect(existsSync(first.path)).toBe(false);
@@ -73,7 +78,13 @@ describe('acquireDataFolderLock', () => {
 
   it('takes over a lock whose process is no longer running', async () => {
     const dir = folder();
-    const stale = { holder: 'browser', pid: deadPid(), host: hostname(), since: '2020-01-01T00:00:00.000Z', nonce: 'old' };
+    const stale = {
+      holder: 'browser',
+      pid: deadPid(),
+      host: hostname(),
+      since: '2020-01-01T00:00:00.000Z',
+      nonce: 'old',
+    };
     writeFileSync(join(dir, LOCK_FILE_NAME), JSON.stringify(stale));
     const lock = await acquire(dir, 'electron');
     expect(JSON.parse(readFileSync(lock.path, 'utf8'))).toMatchObject({ holder: 'electron', pid: process.pid });
@@ -88,8 +99,19 @@ describe('acquireDataFolderLock', () => {
 
   it('honours a lock from another machine (its pid cannot be checked from here)', async () => {
     const dir = folder();
-    writeFileSync(join(dir, LOCK_FILE_NAME), JSON.stringify({ holder: 'browser', pid: deadPid(), host: 'other-machine', since: '2020-01-01T00:00:00.000Z', nonce: 'x' }));
-    expect(await refusal(acquire(dir))).toMatch(/in use by the browser shell \(pid \d+ on other-machine, since 2020-01-01T00:00:00.000Z\)/);
+    writeFileSync(
+      join(dir, LOCK_FILE_NAME),
+      JSON.stringify({
+        holder: 'browser',
+        pid: deadPid(),
+        host: 'other-machine',
+        since: '2020-01-01T00:00:00.000Z',
+        nonce: 'x',
+      }),
+    );
+    expect(await refusal(acquire(dir))).toMatch(
+      /in use by the browser shell \(pid \d+ on other-machine, since 2020-01-01T00:00:00.000Z\)/,
+    );
   });
 
   it('releases only its own lock: after a takeover, the old holder leaves the new lock in place', async () => {
@@ -108,7 +130,10 @@ describe('acquireDataFolderLock', () => {
 
   it('leaves no staging or takeover files behind', async () => {
     const dir = folder();
-    writeFileSync(join(dir, LOCK_FILE_NAME), JSON.stringify({ holder: 'browser', pid: deadPid(), host: hostname(), since: 'x', nonce: 'old' }));
+    writeFileSync(
+      join(dir, LOCK_FILE_NAME),
+      JSON.stringify({ holder: 'browser', pid: deadPid(), host: hostname(), since: 'x', nonce: 'old' }),
+    );
     const lock = await acquire(dir);
     expect(readdirSync(dir)).toEqual([LOCK_FILE_NAME]);
     lock.release();

@@ -18,7 +18,9 @@ afterEach(async () => {
 async function store(): Promise<JsonFileStore<Counter>> {
   const dir = await mkdtemp(join(tmpdir(), 'json-store-'));
   cleanups.push(() => rm(dir, { recursive: true, force: true }));
-  const read = (json: unknown): Counter => ({ count: typeof (json as Counter | undefined)?.count === 'number' ? (json as Counter).count : 0 });
+  const read = (json: unknown): Counter => ({
+    count: typeof (json as Counter | undefined)?.count === 'number' ? (json as Counter).count : 0,
+  });
   return new JsonFileStore(join(dir, 'counter.json'), { read, what: 'the counter', code: 'STORAGE_FAILED' });
 }
 

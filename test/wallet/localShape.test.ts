@@ -40,7 +40,8 @@ describe('the Local network shape setting', () => {
     await wallet.handlers['devnet:importAccount']({ index: 0, watchOnly: true });
     const plain = await wallet.handlers['devnet:status']();
     expect(plain.shape).toBe('plain');
-    const koinOf = async (w: WalletApp) => (await w.handlers['tokens:list']({})).find((t) => t.system === 'koin')!.contract;
+    const koinOf = async (w: WalletApp) =>
+      (await w.handlers['tokens:list']({})).find((t) => t.system === 'koin')!.contract;
     expect(await koinOf(wallet)).not.toBe(MAINNET_KOIN);
 
     const shaped = await wallet.handlers['devnet:setShape']({ like: 'mainnet' });

@@ -41,9 +41,16 @@ describe('names in send:prepare and send:confirm', () => {
     const { url } = await h['devnet:status']();
     const dave = devKey(1);
     const provider = new Provider([`${url}/jsonrpc`]);
-    const nicknames = new Contract({ id: NICKNAMES_MAINNET, provider, signer: Object.assign(Signer.fromWif(dave.wif), { provider }) });
+    const nicknames = new Contract({
+      id: NICKNAMES_MAINNET,
+      provider,
+      signer: Object.assign(Signer.fromWif(dave.wif), { provider }),
+    });
     await nicknames.fetchAbi();
-    const { transaction } = await nicknames.functions['mint']!({ to: dave.address, token_id: `0x${Buffer.from('dave').toString('hex')}` });
+    const { transaction } = await nicknames.functions['mint']!({
+      to: dave.address,
+      token_id: `0x${Buffer.from('dave').toString('hex')}`,
+    });
     await transaction!.wait('byTransactionId', 30_000);
 
     const input = { fromAccountId: from.id, to: dave.address, token: 'koin', amount: '1', recipientName: '@dave' };
@@ -67,6 +74,8 @@ describe('names in send:prepare and send:confirm', () => {
     expect((await h['send:prepare']({ ...input, amount: '2' })).firstPayment).toBe(false);
     // One of the wallet's own accounts is never a first payment.
     const own = await h['devnet:importAccount']({ index: 2, watchOnly: true });
-    expect((await h['send:prepare']({ fromAccountId: from.id, to: own.address, token: 'koin', amount: '1' })).firstPayment).toBe(false);
+    expect(
+      (await h['send:prepare']({ fromAccountId: from.id, to: own.address, token: 'koin', amount: '1' })).firstPayment,
+    ).toBe(false);
   }, 120_000);
 });

@@ -62,12 +62,18 @@ describe('wallet facade', () => {
 
   it('keeps the network selection of a wallet.json written when the vault also stored it, and moves it to the chain settings', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'koinos-facade-'));
-    const old = { version: 1, revision: 3, settings: { autoLockMinutes: 7, theme: 'dark', selectedNetworkId: 'testnet' } };
+    const old = {
+      version: 1,
+      revision: 3,
+      settings: { autoLockMinutes: 7, theme: 'dark', selectedNetworkId: 'testnet' },
+    };
     await writeFile(join(dataDir, 'wallet.json'), JSON.stringify(old));
     const { handlers: h } = await open(dataDir);
     expect(await h['settings:get']()).toEqual({ autoLockMinutes: 7, theme: 'dark', selectedNetworkId: 'testnet' });
     expect((await h['networks:list']()).selectedId).toBe('testnet');
-    expect(JSON.parse(await readFile(join(dataDir, 'chain-settings.json'), 'utf8'))).toMatchObject({ selectedNetworkId: 'testnet' });
+    expect(JSON.parse(await readFile(join(dataDir, 'chain-settings.json'), 'utf8'))).toMatchObject({
+      selectedNetworkId: 'testnet',
+    });
     const written = JSON.parse(await readFile(join(dataDir, 'wallet.json'), 'utf8'));
     expect(written).toMatchObject({ revision: 4, settings: { autoLockMinutes: 7, theme: 'dark' } });
     expect(written.settings).not.toHaveProperty('selectedNetworkId');
@@ -75,7 +81,10 @@ describe('wallet facade', () => {
 
   it("keeps the chain settings' network selection over the one an old wallet.json carries", async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'koinos-facade-'));
-    await writeFile(join(dataDir, 'wallet.json'), JSON.stringify({ version: 1, settings: { autoLockMinutes: 5, theme: 'system', selectedNetworkId: 'testnet' } }));
+    await writeFile(
+      join(dataDir, 'wallet.json'),
+      JSON.stringify({ version: 1, settings: { autoLockMinutes: 5, theme: 'system', selectedNetworkId: 'testnet' } }),
+    );
     await writeFile(join(dataDir, 'chain-settings.json'), JSON.stringify({ selectedNetworkId: 'mainnet' }));
     const { handlers: h } = await open(dataDir);
     expect((await h['settings:get']()).selectedNetworkId).toBe('mainnet');
@@ -86,13 +95,20 @@ describe('wallet facade', () => {
     const { handlers: h } = await open();
     await h['vault:create']({ password: 'a long enough password' });
     const testnet = (await h['networks:list']()).networks.find((n) => n.id === 'testnet')!;
-    const updated = await h['networks:update']({ id: 'testnet', name: testnet.name, jsonRpcUrl: testnet.jsonRpcUrl, apiKey: 'k-1' });
+    const updated = await h['networks:update']({
+      id: 'testnet',
+      name: testnet.name,
+      jsonRpcUrl: testnet.jsonRpcUrl,
+      apiKey: 'k-1',
+    });
     expect(updated).toMatchObject({ id: 'testnet', name: testnet.name, hasApiKey: true });
     await h['vault:lock']();
     // Whether a key is stored is known while locked; the key itself is never part of a network's description.
     expect((await h['networks:list']()).networks.find((n) => n.id === 'testnet')).toMatchObject({ hasApiKey: true });
     await h['vault:unlock']({ password: 'a long enough password' });
-    expect((await rejection(h['networks:update']({ id: 'testnet', name: 'My testnet' }))).code).toBe('INVALID_ARGUMENT');
+    expect((await rejection(h['networks:update']({ id: 'testnet', name: 'My testnet' }))).code).toBe(
+      'INVALID_ARGUMENT',
+    );
   });
 
   it("refuses account ids that are not the wallet's, before asking any node", async () => {
@@ -136,6 +152,10 @@ describe('wallet facade', () => {
     off();
     off(); // a second call changes nothing
     const status = await wallet.handlers['devnet:status']();
-    expect(heads[0]).toMatchObject({ networkId: 'local', chainId: status.chainId, height: expect.stringMatching(/^\d+$/) });
+    expect(heads[0]).toMatchObject({
+      networkId: 'local',
+      chainId: status.chainId,
+      height: expect.stringMatching(/^\d+$/),
+    });
   });
 });

@@ -53,12 +53,16 @@ describe('a wallet reopened on the same data folder', () => {
     const payer = await first.wallet.handlers['devnet:importAccount']({ index: 0, watchOnly: false });
     const other = await first.wallet.handlers['devnet:importAccount']({ index: 1, watchOnly: false });
     const id = await transfer(first.wallet, payer.id, other.address, '1.25');
-    await until('the first run sees it included', () => first.updates.find((u) => u.transactionId === id && u.status === 'included'));
+    await until('the first run sees it included', () =>
+      first.updates.find((u) => u.transactionId === id && u.status === 'included'),
+    );
     await first.wallet.close();
     open.splice(0);
 
     // Closed before it became irreversible: it is in the file, with nothing secret beside the signed transaction.
-    const kept = JSON.parse(await readFile(join(dataDir, PENDING_TRANSACTIONS_FILE), 'utf8')) as { entries: { id: string; status: string; nonce: string }[] };
+    const kept = JSON.parse(await readFile(join(dataDir, PENDING_TRANSACTIONS_FILE), 'utf8')) as {
+      entries: { id: string; status: string; nonce: string }[];
+    };
     expect(kept.entries.map((e) => [e.id, e.status])).toEqual([[id, 'included']]);
     expect(first.updates.some((u) => u.transactionId === id && u.status === 'irreversible')).toBe(false);
 
@@ -72,11 +76,15 @@ describe('a wallet reopened on the same data folder', () => {
       const review = await elsewhere.send.prepare({ from: other.address, to: payer.address, token: 'koin', amount });
       await elsewhere.send.confirm(review.reviewId);
     }
-    const done = await until('the second run follows it to irreversible', () => second.updates.find((u) => u.transactionId === id && u.status === 'irreversible'));
+    const done = await until('the second run follows it to irreversible', () =>
+      second.updates.find((u) => u.transactionId === id && u.status === 'irreversible'),
+    );
     expect(done).toMatchObject({ networkId: 'local', blockHeight: expect.stringMatching(/^\d+$/) });
 
     await until('the file forgets it once irreversible', async () => {
-      const now = JSON.parse(await readFile(join(dataDir, PENDING_TRANSACTIONS_FILE), 'utf8')) as { entries: { id: string }[] };
+      const now = JSON.parse(await readFile(join(dataDir, PENDING_TRANSACTIONS_FILE), 'utf8')) as {
+        entries: { id: string }[];
+      };
       return now.entries.some((e) => e.id === id) ? undefined : true;
     });
   });

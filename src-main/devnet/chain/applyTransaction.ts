@@ -23,7 +23,14 @@ import {
   setSystemContractOperation,
   uploadWasmContract,
 } from './wasmContracts.ts';
-import { COMPUTE, hashCompute, merkleCompute, RcMeter, RESOURCE_LIMITS, type BlockResources } from '../state/resources.ts';
+import {
+  COMPUTE,
+  hashCompute,
+  merkleCompute,
+  RcMeter,
+  RESOURCE_LIMITS,
+  type BlockResources,
+} from '../state/resources.ts';
 import { deltaEntries, KERNEL_SPACES, stateKey, StateView, type StateSink, type StateSource } from '../state/state.ts';
 
 /** sha256 through node:crypto (about twice as fast as the pure-JS hash on this hot path). */
@@ -129,9 +136,12 @@ export function prepareTransaction(input: Transaction | MessageInput<Transaction
   if (header.operation_merkle_root.length === 0) throw missing('operation_merkle_root', 'transaction header', id);
   if (tx.signatures.length === 0) throw missing('signature_data', 'transaction', id);
   if (tx.signatures.length > MAX_TRANSACTION_SIGNATURES) {
-    throw failure(`transaction has ${tx.signatures.length} signatures, the devnet checks at most ${MAX_TRANSACTION_SIGNATURES}`, {
-      transaction_id: `0x${toHex(id)}`,
-    });
+    throw failure(
+      `transaction has ${tx.signatures.length} signatures, the devnet checks at most ${MAX_TRANSACTION_SIGNATURES}`,
+      {
+        transaction_id: `0x${toHex(id)}`,
+      },
+    );
   }
   const operations = tx.operations;
 
@@ -258,7 +268,9 @@ export function applyTransaction(ctx: ApplyContext, prepared: PreparedTransactio
    * any other account by signatures.
    */
   const authorizeTransaction = (account: Uint8Array): boolean =>
-    authorizesTransactionApplication(view, account) ? checkTransactionAuthority(callContext(view), prepared.tx, logs, account) : authorize(account);
+    authorizesTransactionApplication(view, account)
+      ? checkTransactionAuthority(callContext(view), prepared.tx, logs, account)
+      : authorize(account);
 
   let payerRc = 0n;
   try {
@@ -280,13 +292,16 @@ export function applyTransaction(ctx: ApplyContext, prepared: PreparedTransactio
       for (const account of equalBytes(prepared.nonceAccount, payer) ? [payer] : [payer, prepared.nonceAccount]) {
         if (!authorizeTransaction(account)) {
           const b58 = toBase58(account);
-          throw new ChainError(ERROR_CODE.authorization_failure, `account ${b58} has not authorized transaction`, { account: b58 });
+          throw new ChainError(ERROR_CODE.authorization_failure, `account ${b58} has not authorized transaction`, {
+            account: b58,
+          });
         }
       }
       // verify_account_nonce and the get_account_nonce it makes (the nonce object read back).
       meter.useCompute(COMPUTE.verify_account_nonce + COMPUTE.get_account_nonce);
       // The nonce checked against: the mempool's pending nonce when there is one (broadcast), else the state's.
-      const currentBytes = ctx.mempoolNonce !== undefined ? nonceToBytes(ctx.mempoolNonce) : nonceBytesOf(view, prepared.nonceAccount);
+      const currentBytes =
+        ctx.mempoolNonce !== undefined ? nonceToBytes(ctx.mempoolNonce) : nonceBytesOf(view, prepared.nonceAccount);
       const current = decode('koinos.chain.value_type', currentBytes).uint64_value ?? 0n;
       if (prepared.nonce === undefined) {
         throw new ChainError(ERROR_CODE.invalid_nonce, 'nonce did not contain uint64 value');
@@ -295,11 +310,17 @@ export function applyTransaction(ctx: ApplyContext, prepared: PreparedTransactio
         const a = toBase58(prepared.nonceAccount);
         const n = `0x${toHex(header.nonce)}`;
         const c = `0x${toHex(currentBytes)}`;
-        throw new ChainError(ERROR_CODE.invalid_nonce, `invalid transaction nonce - account: ${a}, nonce: ${n}, current nonce: ${c}`, { a, n, c });
+        throw new ChainError(
+          ERROR_CODE.invalid_nonce,
+          `invalid transaction nonce - account: ${a}, nonce: ${n}, current nonce: ${c}`,
+          { a, n, c },
+        );
       }
       // set_account_nonce and its put_object of the nonce object.
       const nonceBytes = nonceToBytes(prepared.nonce);
-      meter.useCompute(COMPUTE.set_account_nonce + COMPUTE.put_object + COMPUTE.object_serialization_per_byte * nonceBytes.length);
+      meter.useCompute(
+        COMPUTE.set_account_nonce + COMPUTE.put_object + COMPUTE.object_serialization_per_byte * nonceBytes.length,
+      );
       meter.useDisk(view.put(KERNEL_SPACES.nonce, prepared.nonceAccount, nonceBytes));
       // Step 8 of apply_transaction: the whole serialized transaction, before any operation runs (facts §3.6).
       meter.useNetwork(prepared.bytes.length);
@@ -372,6 +393,7 @@ function applyOperation(ctx: CallContext, op: Operation): void {
     return;
   }
   if (op.set_system_call) return setSystemCallOperation(ctx, ctx.transaction, ctx.logs ?? [], op.set_system_call);
-  if (op.set_system_contract) return setSystemContractOperation(ctx, ctx.transaction, ctx.logs ?? [], op.set_system_contract);
+  if (op.set_system_contract)
+    return setSystemContractOperation(ctx, ctx.transaction, ctx.logs ?? [], op.set_system_contract);
   throw new ChainError(ERROR_CODE.unknown_operation, 'unknown operation');
 }

@@ -12,7 +12,17 @@ import type { DevKey } from './devKeys.ts';
 import type { PreparedTransaction } from './applyTransaction.ts';
 import { deltaEntries, encodeDeltaEntry } from '../state/state.ts';
 import type { StoreOp } from '../store/store.ts';
-import { blockIdKey, blockKey, headKey, historyKey, keyText, stateObjectKey, topologyKey, transactionKey, transactionRecordKey } from '../store/storeKeys.ts';
+import {
+  blockIdKey,
+  blockKey,
+  headKey,
+  historyKey,
+  keyText,
+  stateObjectKey,
+  topologyKey,
+  transactionKey,
+  transactionRecordKey,
+} from '../store/storeKeys.ts';
 
 const EMPTY = new Uint8Array(0);
 
@@ -74,7 +84,9 @@ export function buildBlock(input: BlockInput): BuiltBlock {
   const leaves: Uint8Array[] = [];
   for (const { prepared } of entries) leaves.push(prepared.idDigest, prepared.signaturesDigest);
   const deltaBytes = deltaEntries(input.changes).map(encodeDeltaEntry);
-  const stateMerkleRoot = multihashSha256(sha256Fast(concatBytes(parent.stateMerkleRoot.subarray(2), sha256Fast(concatAll(deltaBytes)))));
+  const stateMerkleRoot = multihashSha256(
+    sha256Fast(concatBytes(parent.stateMerkleRoot.subarray(2), sha256Fast(concatAll(deltaBytes)))),
+  );
   const header: BlockHeader = {
     previous: parent.id,
     height,
@@ -114,19 +126,31 @@ export function buildBlock(input: BlockInput): BuiltBlock {
     compute_bandwidth_charged: compute,
     state_delta_entries: deltaBytes,
   });
-  const itemBytes = encode('koinos.devnet.encoded_block_item', { block_id: id, block_height: height, block: blockBytes, receipt: blockReceiptBytes });
+  const itemBytes = encode('koinos.devnet.encoded_block_item', {
+    block_id: id,
+    block_height: height,
+    block: blockBytes,
+    receipt: blockReceiptBytes,
+  });
 
   const topology = { id, height, previous: parent.id };
   const ops: StoreOp[] = [
     { type: 'put', key: blockKey(height), value: itemBytes },
     { type: 'put', key: topologyKey(height), value: encode('koinos.block_topology', topology) },
-    { type: 'put', key: blockIdKey(id), value: encode('koinos.devnet.record_pointer', { block_height: height, block: true }) },
+    {
+      type: 'put',
+      key: blockIdKey(id),
+      value: encode('koinos.devnet.record_pointer', { block_height: height, block: true }),
+    },
   ];
   entries.forEach(({ prepared }, index) => {
     ops.push({
       type: 'put',
       key: transactionRecordKey(height, index),
-      value: encode('koinos.devnet.encoded_transaction_record', { transaction: prepared.bytes, receipt: receiptBytes[index] }),
+      value: encode('koinos.devnet.encoded_transaction_record', {
+        transaction: prepared.bytes,
+        receipt: receiptBytes[index],
+      }),
     });
     ops.push({
       type: 'put',
@@ -150,7 +174,10 @@ export function buildBlock(input: BlockInput): BuiltBlock {
       const k = keyText(address);
       const seq = next.get(k) ?? input.history.nextSeq(address);
       next.set(k, seq + 1);
-      const pointer = transactionIndex === undefined ? { block_height: height, block: true } : { block_height: height, transaction_index: transactionIndex };
+      const pointer =
+        transactionIndex === undefined
+          ? { block_height: height, block: true }
+          : { block_height: height, transaction_index: transactionIndex };
       ops.push({ type: 'put', key: historyKey(address, seq), value: encode('koinos.devnet.record_pointer', pointer) });
     }
   }

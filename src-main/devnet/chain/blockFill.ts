@@ -11,7 +11,11 @@ const RESOURCES_LOWER_BOUND = 75n;
 /** A transaction that would take a resource past this share (percent) waits for a later block (RESOURCES_UPPER_BOUND_DEFAULT). */
 const RESOURCES_UPPER_BOUND = 90n;
 
-const LIMITS = [RESOURCE_LIMITS.disk_storage_limit, RESOURCE_LIMITS.network_bandwidth_limit, RESOURCE_LIMITS.compute_bandwidth_limit] as const;
+const LIMITS = [
+  RESOURCE_LIMITS.disk_storage_limit,
+  RESOURCE_LIMITS.network_bandwidth_limit,
+  RESOURCE_LIMITS.compute_bandwidth_limit,
+] as const;
 
 /** The running totals of one block being filled. */
 class BlockFill {
@@ -24,7 +28,9 @@ class BlockFill {
    * One difference from fill_block: the first transaction of a block is taken whatever it uses (the chain's own
    * limits, 100 %, still apply when it runs), so that a transaction the node accepted is never left out of every block.
    */
-  admit(receipt: Pick<TransactionReceipt, 'disk_storage_used' | 'network_bandwidth_used' | 'compute_bandwidth_used'>): 'take' | 'skip' | 'stop' {
+  admit(
+    receipt: Pick<TransactionReceipt, 'disk_storage_used' | 'network_bandwidth_used' | 'compute_bandwidth_used'>,
+  ): 'take' | 'skip' | 'stop' {
     if (this.used.some((used, i) => used * 100n >= LIMITS[i]! * RESOURCES_LOWER_BOUND)) return 'stop';
     const next = [
       this.used[0]! + receipt.disk_storage_used,
@@ -73,7 +79,11 @@ export interface Proposal<C, R> {
  * @param moreWaiting pending transactions beyond those in `pending` (they wait whatever happens)
  * @param run applies the proposed transactions on a fresh state as one block
  */
-export function proposeBlock<C extends BlockCandidate, R>(pending: readonly C[], moreWaiting: boolean, run: (chosen: C[]) => ProposalRun<R>): Proposal<C, R> {
+export function proposeBlock<C extends BlockCandidate, R>(
+  pending: readonly C[],
+  moreWaiting: boolean,
+  run: (chosen: C[]) => ProposalRun<R>,
+): Proposal<C, R> {
   const out = new Set<string>();
   const dropped: C[] = [];
   let waited = false;

@@ -24,7 +24,12 @@ function once<T>(make: () => T): () => T {
 }
 
 /** At a submission or a read: the head block, as chain.get_head_info answers it; no block. */
-export function headFacts(chainId: Uint8Array, head: Head, irreversibleDepth: number, parentState: StateSource): ChainFacts {
+export function headFacts(
+  chainId: Uint8Array,
+  head: Head,
+  irreversibleDepth: number,
+  parentState: StateSource,
+): ChainFacts {
   return {
     chainId,
     parentState,

@@ -121,7 +121,11 @@ export function buildGenesis(params: GenesisParams): Genesis {
   };
   add('M', OBJECT_KEYS.genesisKey, genesisKey.addressBytes);
   add('M', OBJECT_KEYS.resourceLimitData, encode('koinos.chain.resource_limit_data', RESOURCE_LIMITS));
-  add('M', OBJECT_KEYS.maxAccountResources, encode('koinos.chain.max_account_resources', { value: MAX_ACCOUNT_RESOURCES }));
+  add(
+    'M',
+    OBJECT_KEYS.maxAccountResources,
+    encode('koinos.chain.max_account_resources', { value: MAX_ACCOUNT_RESOURCES }),
+  );
   add('M', OBJECT_KEYS.blockHashCode, Uint8Array.of(0x12));
   add(
     'M',
@@ -134,15 +138,24 @@ export function buildGenesis(params: GenesisParams): Genesis {
   const shape = params.shape ?? resolveShape();
   const sharer = shape.community.get('freemanasharer');
   const funded = [genesisKey.addressBytes, ...accounts.map((a) => a.addressBytes), ...(sharer ? [sharer] : [])];
-  add('S', new Uint8Array(0), encode('koinos.contracts.token.balance_object', { value: params.initialBalance * BigInt(funded.length) }));
+  add(
+    'S',
+    new Uint8Array(0),
+    encode('koinos.contracts.token.balance_object', { value: params.initialBalance * BigInt(funded.length) }),
+  );
   for (const address of funded) {
-    add('B', address, encodeBalance({ balance: params.initialBalance, mana: params.initialBalance, last_mana_update: 0n }));
+    add(
+      'B',
+      address,
+      encodeBalance({ balance: params.initialBalance, mana: params.initialBalance, last_mana_update: 0n }),
+    );
   }
   const put = (space: Space, key: Uint8Array, value: Uint8Array): void => {
     entries.push({ space: { system: space.system, zone: space.zone, id: space.id }, key, value });
     state.set(stateKey(space, key), value);
   };
-  const metadata = (address: Uint8Array, value: object): void => put(KERNEL_SPACES.contractMetadata, address, encode('koinos.chain.contract_metadata_object', value));
+  const metadata = (address: Uint8Array, value: object): void =>
+    put(KERNEL_SPACES.contractMetadata, address, encode('koinos.chain.contract_metadata_object', value));
   for (const [name, address] of shape.system) {
     if (!(NATIVE_SYSTEM_CONTRACTS as readonly string[]).includes(name)) continue;
     put(NATIVE_PLACEMENT_SPACE, address, utf8ToBytes(name));
@@ -155,7 +168,13 @@ export function buildGenesis(params: GenesisParams): Genesis {
       for (const record of nameService.recordObjects(name, address)) put(record.space, record.key, record.value);
     }
     for (const [callId, entryPoint] of NAME_SERVICE_OVERRIDES) {
-      put(DISPATCH_SPACE, dispatchKeyOf(callId), encode('koinos.protocol.system_call_target', { system_call_bundle: { contract_id: nameServiceAddress, entry_point: entryPoint } }));
+      put(
+        DISPATCH_SPACE,
+        dispatchKeyOf(callId),
+        encode('koinos.protocol.system_call_target', {
+          system_call_bundle: { contract_id: nameServiceAddress, entry_point: entryPoint },
+        }),
+      );
     }
   }
   for (const [name, address] of shape.native) {

@@ -27,7 +27,10 @@ function packPointer(pointer: HistoryPointer): number {
   if (!Number.isInteger(height) || height < 0 || height > MAX_HISTORY_HEIGHT) {
     throw new RangeError(`account history: expected a block height from 0 to ${MAX_HISTORY_HEIGHT}, got ${height}`);
   }
-  if (transactionIndex !== undefined && !(Number.isInteger(transactionIndex) && transactionIndex >= 0 && transactionIndex < SLOTS - 1)) {
+  if (
+    transactionIndex !== undefined &&
+    !(Number.isInteger(transactionIndex) && transactionIndex >= 0 && transactionIndex < SLOTS - 1)
+  ) {
     throw new RangeError(`account history: expected a transaction index below ${SLOTS - 1}, got ${transactionIndex}`);
   }
   return pointer.height * SLOTS + (pointer.transactionIndex === undefined ? 0 : pointer.transactionIndex + 1);
@@ -113,7 +116,10 @@ export class HistoryIndex {
    * `limit` records, stopping at the first sequence number that does not exist. With `maxHeight`, only records of
    * blocks up to that height exist (the irreversible view).
    */
-  page(address: Uint8Array, options: { seq?: number; limit: number; ascending: boolean; maxHeight?: number }): HistoryPage[] {
+  page(
+    address: Uint8Array,
+    options: { seq?: number; limit: number; ascending: boolean; maxHeight?: number },
+  ): HistoryPage[] {
     const list = this.lists.get(keyText(address));
     if (!list) return [];
     const available = options.maxHeight === undefined ? list.length : list.countUpTo(options.maxHeight);

@@ -117,4 +117,3 @@ export class Mempool {
     return out;
   }
 }
-

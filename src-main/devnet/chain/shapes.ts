@@ -6,7 +6,16 @@ import { addressFromString, addressToString } from '../../koinos/address.ts';
 import { KOIN_ADDRESS, labelAddress } from '../contracts/builtInAddresses.ts';
 
 /** The system contracts a shape may place, by the name the name service registers them under. */
-const SYSTEM_CONTRACT_NAMES_ALL = ['koin', 'vhp', 'pob', 'name_service', 'resources', 'governance', 'claim', 'get_contract_metadata'] as const;
+const SYSTEM_CONTRACT_NAMES_ALL = [
+  'koin',
+  'vhp',
+  'pob',
+  'name_service',
+  'resources',
+  'governance',
+  'claim',
+  'get_contract_metadata',
+] as const;
 export type SystemContractName = (typeof SYSTEM_CONTRACT_NAMES_ALL)[number];
 
 /** The community contracts a shape deploys from @koinosbox/contracts (prebuilt WebAssembly and ABI). */
@@ -29,7 +38,15 @@ export type ShapeName = (typeof SHAPE_NAMES)[number];
  * at its address: the devnet answers that system call itself (vm/systemThunks.ts getContractMetadata), as harbinger's
  * contract answers it through its override, and clients never call the contract directly.
  */
-export const NATIVE_SYSTEM_CONTRACTS = ['koin', 'vhp', 'name_service', 'pob', 'resources', 'governance', 'claim'] as const satisfies readonly SystemContractName[];
+export const NATIVE_SYSTEM_CONTRACTS = [
+  'koin',
+  'vhp',
+  'name_service',
+  'pob',
+  'resources',
+  'governance',
+  'claim',
+] as const satisfies readonly SystemContractName[];
 export type NativeSystemContract = (typeof NATIVE_SYSTEM_CONTRACTS)[number];
 
 interface ShapeTable {
@@ -126,7 +143,10 @@ function isSystemName(value: string): value is SystemContractName {
 export function resolveShape(options: ShapeOptions = {}): ChainShape {
   const like = options.like ?? 'plain';
   if (!isShapeName(like)) {
-    throw new WalletError('INVALID_ARGUMENT', `shape: expected one of ${SHAPE_NAMES.join(', ')}, got ${describe(like)}`);
+    throw new WalletError(
+      'INVALID_ARGUMENT',
+      `shape: expected one of ${SHAPE_NAMES.join(', ')}, got ${describe(like)}`,
+    );
   }
   const system = new Map<SystemContractName, Uint8Array>();
   const community = new Map<CommunityContractName, Uint8Array>();
@@ -135,21 +155,31 @@ export function resolveShape(options: ShapeOptions = {}): ChainShape {
     for (const [name, address] of Object.entries(PLAIN_SYSTEM)) system.set(name as SystemContractName, address);
   } else {
     const table = like === 'mainnet' ? MAINNET : HARBINGER;
-    for (const [name, text] of Object.entries(table.system)) system.set(name as SystemContractName, addressFromString(text));
-    for (const [name, text] of Object.entries(table.community)) community.set(name as CommunityContractName, addressFromString(text));
+    for (const [name, text] of Object.entries(table.system))
+      system.set(name as SystemContractName, addressFromString(text));
+    for (const [name, text] of Object.entries(table.community))
+      community.set(name as CommunityContractName, addressFromString(text));
     community.set('nft', NFT_COLLECTION_ADDRESS);
-    for (const [name, text] of Object.entries(table.native)) native.set(name as NativeCommunityContract, addressFromString(text));
+    for (const [name, text] of Object.entries(table.native))
+      native.set(name as NativeCommunityContract, addressFromString(text));
   }
   const overrides: Record<string, string> = {};
   for (const [name, text] of Object.entries(options.systemContracts ?? {})) {
     if (!isSystemName(name)) {
-      throw new WalletError('INVALID_ARGUMENT', `system contract: expected one of ${SYSTEM_CONTRACT_NAMES_ALL.join(', ')}, got ${describe(name)}`);
+      throw new WalletError(
+        'INVALID_ARGUMENT',
+        `system contract: expected one of ${SYSTEM_CONTRACT_NAMES_ALL.join(', ')}, got ${describe(name)}`,
+      );
     }
     let address: Uint8Array;
     try {
       address = addressFromString(text);
     } catch (cause) {
-      throw new WalletError('INVALID_ARGUMENT', `system contract ${name}: expected a base58 address, got ${describe(text)}`, { cause });
+      throw new WalletError(
+        'INVALID_ARGUMENT',
+        `system contract ${name}: expected a base58 address, got ${describe(text)}`,
+        { cause },
+      );
     }
     system.set(name, address);
     overrides[name] = addressToString(address);
@@ -159,7 +189,10 @@ export function resolveShape(options: ShapeOptions = {}): ChainShape {
     const text = addressToString(address);
     const other = seen.get(text);
     if (other !== undefined) {
-      throw new WalletError('INVALID_ARGUMENT', `system contract ${name}: expected an address of its own, got ${text}, where ${other} is placed`);
+      throw new WalletError(
+        'INVALID_ARGUMENT',
+        `system contract ${name}: expected an address of its own, got ${text}, where ${other} is placed`,
+      );
     }
     seen.set(text, name);
   }
@@ -186,10 +219,16 @@ export function shapeFromSpec(spec: string): ChainShape {
 }
 
 /** The shape as JSON for the CLI's first line and the REST route: names → base58 addresses (stand-ins among the community). */
-export function describeShape(shape: ChainShape): { like: ShapeName; system_contracts: Record<string, string>; community_contracts: Record<string, string> } {
+export function describeShape(shape: ChainShape): {
+  like: ShapeName;
+  system_contracts: Record<string, string>;
+  community_contracts: Record<string, string>;
+} {
   return {
     like: shape.like,
     system_contracts: Object.fromEntries([...shape.system].map(([n, a]) => [n, addressToString(a)])),
-    community_contracts: Object.fromEntries([...shape.community, ...shape.native].map(([n, a]) => [n, addressToString(a)])),
+    community_contracts: Object.fromEntries(
+      [...shape.community, ...shape.native].map(([n, a]) => [n, addressToString(a)]),
+    ),
   };
 }

@@ -23,7 +23,15 @@ import {
   type SetSystemContractOperation,
 } from '../vm/contractOperations.ts';
 import { contractMetadata as hostContractMetadata, AUTHORIZATION } from '../vm/contractThunks.ts';
-import { ExecutionContext as HostContext, PRIVILEGE, type ComputeMeter, type ExecutionContext, type HostEnvironment, type NativeCall, type SystemServices } from '../vm/executionContext.ts';
+import {
+  ExecutionContext as HostContext,
+  PRIVILEGE,
+  type ComputeMeter,
+  type ExecutionContext,
+  type HostEnvironment,
+  type NativeCall,
+  type SystemServices,
+} from '../vm/executionContext.ts';
 import { nodeSystemCall, systemCall } from '../vm/hostApi.ts';
 import { SYSTEM_CALL_IDS } from '../vm/systemCallIds.ts';
 
@@ -91,7 +99,10 @@ function nativeBridge(ctx: CallContext): (contractId: Uint8Array) => NativeCall 
         if (equalBytes(caller, account)) return true;
         const meta = hostContractMetadata(hostCtx, account);
         if (meta?.authorizes_call_contract !== true) return false;
-        return systemCall(hostCtx, 'check_authority', { type: AUTHORIZATION.contract_call, account, data: args }).value === true;
+        return (
+          systemCall(hostCtx, 'check_authority', { type: AUTHORIZATION.contract_call, account, data: args }).value ===
+          true
+        );
       };
       return contract.call({ ...ctx, caller, authorize }, entryPoint, args);
     };
@@ -125,7 +136,10 @@ function systemServices(ctx: CallContext): SystemServices {
 
 /** The state the chain reads overrides from, as the host's object store reads it (get only). */
 function parentStore(source: StateSource): Pick<ObjectStore, 'get'> {
-  return { get: (space, key) => source.lookup(stateKey(objectSpace(space.zone ?? EMPTY, space.id ?? 0, space.system ?? false), key)) };
+  return {
+    get: (space, key) =>
+      source.lookup(stateKey(objectSpace(space.zone ?? EMPTY, space.id ?? 0, space.system ?? false), key)),
+  };
 }
 
 function environment(ctx: CallContext, transaction: Transaction | undefined, logs: string[]): HostEnvironment {
@@ -135,11 +149,13 @@ function environment(ctx: CallContext, transaction: Transaction | undefined, log
     useDisk: (bytes) => ctx.meter?.useDisk(bytes),
     readOnly: ctx.readOnly,
     chainId: ctx.chain?.chainId ?? EMPTY,
-    headInfo: ctx.chain?.headInfo ?? (() => ({
-      head_topology: { id: EMPTY, previous: EMPTY, height: ctx.blockHeight },
-      head_block_time: ctx.headBlockTime,
-      last_irreversible_block: 0n,
-    })),
+    headInfo:
+      ctx.chain?.headInfo ??
+      (() => ({
+        head_topology: { id: EMPTY, previous: EMPTY, height: ctx.blockHeight },
+        head_block_time: ctx.headBlockTime,
+        last_irreversible_block: 0n,
+      })),
     block: ctx.chain?.block,
     transaction,
     events: ctx.events,
@@ -167,7 +183,12 @@ export function authorizesTransactionApplication(view: StateView, account: Uint8
  * contract's `authorize` entry point with authorize_arguments{type: transaction_application} and answers its value.
  * @throws ChainError whatever the contract's run throws (apply_transaction turns a reversion into a failure).
  */
-export function checkTransactionAuthority(ctx: CallContext, transaction: Transaction, logs: string[], account: Uint8Array): boolean {
+export function checkTransactionAuthority(
+  ctx: CallContext,
+  transaction: Transaction,
+  logs: string[],
+  account: Uint8Array,
+): boolean {
   const host = new HostContext(environment(ctx, transaction, logs));
   return host.withFrame(HostContext.systemFrame(SYSTEM_CALL_IDS.apply_transaction), () => {
     const result = systemCall(host, 'check_authority', { type: AUTHORIZATION.transaction_application, account });
@@ -176,29 +197,61 @@ export function checkTransactionAuthority(ctx: CallContext, transaction: Transac
 }
 
 /** call_contract to an uploaded contract (user mode; a failure becomes a reversion). */
-export function callWasmContract(ctx: CallContext, transaction: Transaction | undefined, logs: string[], contractId: Uint8Array, entryPoint: number, args: Uint8Array): Uint8Array {
+export function callWasmContract(
+  ctx: CallContext,
+  transaction: Transaction | undefined,
+  logs: string[],
+  contractId: Uint8Array,
+  entryPoint: number,
+  args: Uint8Array,
+): Uint8Array {
   return callContract(environment(ctx, transaction, logs), contractId, entryPoint, args).result;
 }
 
 /** chain.read_contract of an uploaded contract: read-only, at most 10,000,000 compute; returns the result and logs. */
-export function readWasmContract(ctx: CallContext, contractId: Uint8Array, entryPoint: number, args: Uint8Array): { result: Uint8Array; logs: string[] } {
+export function readWasmContract(
+  ctx: CallContext,
+  contractId: Uint8Array,
+  entryPoint: number,
+  args: Uint8Array,
+): { result: Uint8Array; logs: string[] } {
   const logs: string[] = [];
-  const { result } = readContract(environment({ ...ctx, readOnly: true }, undefined, logs), contractId, entryPoint, args);
+  const { result } = readContract(
+    environment({ ...ctx, readOnly: true }, undefined, logs),
+    contractId,
+    entryPoint,
+    args,
+  );
   return { result, logs };
 }
 
 /** upload_contract: the contract id's authority, then bytecode and metadata in the kernel spaces. */
-export function uploadWasmContract(ctx: CallContext, transaction: Transaction | undefined, logs: string[], op: UploadContractOperation): void {
+export function uploadWasmContract(
+  ctx: CallContext,
+  transaction: Transaction | undefined,
+  logs: string[],
+  op: UploadContractOperation,
+): void {
   uploadContract(environment(ctx, transaction, logs), op, toBase58(op.contract_id));
 }
 
 /** set_system_call under the genesis authority (apply_set_system_call_operation). */
-export function setSystemCallOperation(ctx: CallContext, transaction: Transaction | undefined, logs: string[], op: SetSystemCallOperation): void {
+export function setSystemCallOperation(
+  ctx: CallContext,
+  transaction: Transaction | undefined,
+  logs: string[],
+  op: SetSystemCallOperation,
+): void {
   setSystemCall(environment(ctx, transaction, logs), op);
 }
 
 /** set_system_contract under the genesis authority (apply_set_system_contract_operation). */
-export function setSystemContractOperation(ctx: CallContext, transaction: Transaction | undefined, logs: string[], op: SetSystemContractOperation): void {
+export function setSystemContractOperation(
+  ctx: CallContext,
+  transaction: Transaction | undefined,
+  logs: string[],
+  op: SetSystemContractOperation,
+): void {
   setSystemContract(environment(ctx, transaction, logs), op);
 }
 

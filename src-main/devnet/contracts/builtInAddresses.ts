@@ -17,4 +17,3 @@ export function labelAddress(label: string): Uint8Array {
  * its balances are kept in wherever a network shape places KOIN. Derived from the label `koinos-devnet/koin`.
  */
 export const KOIN_ADDRESS = labelAddress('koinos-devnet/koin');
-

@@ -32,7 +32,9 @@ export class ClaimContract implements Contract {
     switch (method.name) {
       case 'get_info':
         // The genesis info object of an empty snapshot: every count zero.
-        return encode(method.result, { value: { total_eth_accounts: 0, eth_accounts_claimed: 0, total_koin: 0n, koin_claimed: 0n } });
+        return encode(method.result, {
+          value: { total_eth_accounts: 0, eth_accounts_claimed: 0, total_koin: 0n, koin_claimed: 0n },
+        });
       case 'check_claim':
         return encode(method.result, { value: { token_amount: 0n, claimed: false } });
       case 'claim':

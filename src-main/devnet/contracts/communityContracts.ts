@@ -17,7 +17,10 @@ export interface CommunityContract {
 
 const FILES: Record<CommunityContractName, { wasm: string; abi: string }> = {
   nicknames: { wasm: 'assembly/nicknames/release/nicknames.wasm', abi: 'assembly/nicknames/nicknames-abi.json' },
-  freemanasharer: { wasm: 'assembly/freemanasharer/release/freemanasharer.wasm', abi: 'assembly/freemanasharer/freemanasharer-abi.json' },
+  freemanasharer: {
+    wasm: 'assembly/freemanasharer/release/freemanasharer.wasm',
+    abi: 'assembly/freemanasharer/freemanasharer-abi.json',
+  },
   nft: { wasm: 'assembly/nft/release/nft.wasm', abi: 'assembly/nft/nft-abi.json' },
 };
 
@@ -34,10 +37,14 @@ export function loadCommunityContract(name: CommunityContractName): CommunityCon
   try {
     root = dirname(createRequire(import.meta.url).resolve('@koinosbox/contracts/package.json'));
   } catch (cause) {
-    throw new WalletError('INTERNAL', `a network shape deploys the ${name} contract from @koinosbox/contracts, which is not installed here`, {
-      details: 'install the development dependencies (npm install), or run the devnet without --like',
-      cause,
-    });
+    throw new WalletError(
+      'INTERNAL',
+      `a network shape deploys the ${name} contract from @koinosbox/contracts, which is not installed here`,
+      {
+        details: 'install the development dependencies (npm install), or run the devnet without --like',
+        cause,
+      },
+    );
   }
   const files = FILES[name];
   const contract: CommunityContract = {

@@ -99,7 +99,13 @@ export function check(condition: boolean, message: string, code: number = ERROR_
 }
 
 /** System.event: appended with the context's next sequence number. */
-export function emit(ctx: CallContext, source: Uint8Array, name: string, data: Uint8Array, impacted: Uint8Array[]): void {
+export function emit(
+  ctx: CallContext,
+  source: Uint8Array,
+  name: string,
+  data: Uint8Array,
+  impacted: Uint8Array[],
+): void {
   useCompute(ctx, COMPUTE.event);
   ctx.events.push({ sequence: ctx.sequence.next++, source, name, data, impacted });
 }

@@ -39,7 +39,9 @@ export class GovernanceContract implements Contract {
         useCompute(ctx, COMPUTE.get_next_object);
         return encode(method.result, { value: [] });
       case 'submit_proposal':
-        throw reversion('submit_proposal is not supported on the devnet: it has no governance vote (block producers vote on mainnet)');
+        throw reversion(
+          'submit_proposal is not supported on the devnet: it has no governance vote (block producers vote on mainnet)',
+        );
     }
     throw reversion(`unknown entry point 0x${entryPoint.toString(16).padStart(8, '0')} of the governance contract`);
   }

@@ -90,8 +90,14 @@ export class KapNamesContract implements Contract {
     return found.expiration > ctx.headBlockTime ? found : undefined;
   }
 
-  private getNames(ctx: CallContext, args: { owner: Uint8Array; name_offset?: string; limit?: bigint; descending?: boolean }): Uint8Array {
-    const limit = args.limit === undefined || args.limit === 0n || args.limit > MAX_NAMES_PER_CALL ? MAX_NAMES_PER_CALL : args.limit;
+  private getNames(
+    ctx: CallContext,
+    args: { owner: Uint8Array; name_offset?: string; limit?: bigint; descending?: boolean },
+  ): Uint8Array {
+    const limit =
+      args.limit === undefined || args.limit === 0n || args.limit > MAX_NAMES_PER_CALL
+        ? MAX_NAMES_PER_CALL
+        : args.limit;
     let keys = ctx.view.entries(this.byOwner, args.owner).map((e) => bytesToUtf8(e.key.subarray(args.owner.length)));
     if (args.descending) keys = keys.reverse();
     const offset = args.name_offset ?? '';
@@ -118,11 +124,19 @@ export class KapNamesContract implements Contract {
     check(this.live(ctx, parsed.name) === undefined, `name ${parsed.name} is already taken`);
     const increments = BigInt(Math.max(1, args.duration_increments ?? 1));
     const expiration = ctx.headBlockTime + increments * YEAR_MS;
-    const object: NameObject = { domain: parsed.domain, name: parsed.label, owner: args.owner, expiration, grace_period_end: expiration + GRACE_MS };
+    const object: NameObject = {
+      domain: parsed.domain,
+      name: parsed.label,
+      owner: args.owner,
+      expiration,
+      grace_period_end: expiration + GRACE_MS,
+    };
     const key = utf8ToBytes(parsed.name);
     putObject(ctx, this.names, key, encode(`${KAP}name_object`, object));
     putObject(ctx, this.byOwner, concatBytes(args.owner, key), new Uint8Array(0));
-    emit(ctx, this.address, 'collections.mint_event', encode(`${KAP}mint_event`, { to: args.owner, token_id: key }), [args.owner]);
+    emit(ctx, this.address, 'collections.mint_event', encode(`${KAP}mint_event`, { to: args.owner, token_id: key }), [
+      args.owner,
+    ]);
     return encode(`${KAP}empty_object`, {});
   }
 }
@@ -132,7 +146,13 @@ let abiText: string | undefined;
 /** The stand-in's ABI as JSON text, in the shape koilib's Contract reads (the contract meta store answers it). */
 export function kapNamesAbi(): string {
   const types = (DESCRIPTOR.nested as any).koinos.nested.contracts.nested.kap;
-  const method = (name: keyof typeof KAP_ENTRY_POINTS, argument: string, result: string, readOnly: boolean, description: string) => ({
+  const method = (
+    name: keyof typeof KAP_ENTRY_POINTS,
+    argument: string,
+    result: string,
+    readOnly: boolean,
+    description: string,
+  ) => ({
     argument: `${KAP}${argument}`,
     return: `${KAP}${result}`,
     entry_point: KAP_ENTRY_POINTS[name],
@@ -143,8 +163,20 @@ export function kapNamesAbi(): string {
     methods: {
       owner_of: method('owner_of', 'owner_of_arguments', 'bytes_address_object', true, 'Gets the owner of a name'),
       get_name: method('get_name', 'get_name_arguments', 'name_object', true, 'Get name object'),
-      get_names: method('get_names', 'get_names_arguments', 'get_names_result', true, 'Get names that belong to an address'),
-      mint: method('mint', 'mint_arguments', 'empty_object', false, 'Mint a name (devnet stand-in: free, signed by the owner)'),
+      get_names: method(
+        'get_names',
+        'get_names_arguments',
+        'get_names_result',
+        true,
+        'Get names that belong to an address',
+      ),
+      mint: method(
+        'mint',
+        'mint_arguments',
+        'empty_object',
+        false,
+        'Mint a name (devnet stand-in: free, signed by the owner)',
+      ),
     },
     events: { 'collections.mint_event': { argument: `${KAP}mint_event` } },
     koilib_types: { nested: { koinos: { nested: { contracts: { nested: { kap: types } } } } } },

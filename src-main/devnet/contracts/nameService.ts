@@ -99,7 +99,13 @@ export class NameServiceContract implements Contract {
     if (oldName) removeObject(ctx, this.spaces.nameToAddress, utf8ToBytes(decode(`${NS}name_record`, oldName).name));
     putObject(ctx, this.spaces.nameToAddress, nameKey, encode(`${NS}address_record`, { address }));
     putObject(ctx, this.spaces.addressToName, address, encode(`${NS}name_record`, { name }));
-    emit(ctx, this.address, 'koinos.contracts.record_update_event', encode(`${NS}record_update_event`, { name, address }), impacted);
+    emit(
+      ctx,
+      this.address,
+      'koinos.contracts.record_update_event',
+      encode(`${NS}record_update_event`, { name, address }),
+      impacted,
+    );
     return encode(`${NS}set_record_result`, {});
   }
 }
@@ -122,7 +128,9 @@ export function nameServiceAbi(): string {
       get_name: method('get_name', true, 'Returns the name registered for an address'),
       set_record: method('set_record', false, 'Registers a name for an address (system authority only)'),
     },
-    events: { 'koinos.contracts.record_update_event': { argument: 'koinos.contracts.name_service.record_update_event' } },
+    events: {
+      'koinos.contracts.record_update_event': { argument: 'koinos.contracts.name_service.record_update_event' },
+    },
     koilib_types: { nested: { koinos: { nested: { contracts: { nested: { name_service: types } } } } } },
   });
   return abiText;

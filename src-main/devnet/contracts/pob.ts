@@ -7,7 +7,16 @@ import { TOKEN_METHODS } from '../../koinos/koin.ts';
 import { ERROR_CODE, reversion } from '../state/chainError.ts';
 import { COMPUTE } from '../state/resources.ts';
 import { objectSpace, type Space, type StateView } from '../state/state.ts';
-import { check, emit, getObject, putObject, removeObject, useCompute, type CallContext, type Contract } from './context.ts';
+import {
+  check,
+  emit,
+  getObject,
+  putObject,
+  removeObject,
+  useCompute,
+  type CallContext,
+  type Contract,
+} from './context.ts';
 import { methodOf, systemAbi, systemMethod, type SystemMethod } from './systemAbi.ts';
 
 const PKG = 'koinos.contracts.pob';
@@ -16,11 +25,21 @@ const EMPTY = new Uint8Array(0);
 /** Pob.ts's entry points (sha256 of each name, as its ABI numbers them). */
 const POB_METHODS = {
   burn: systemMethod(PKG, 'burn', false, 'Burns KOIN to receive VHP'),
-  register_public_key: systemMethod(PKG, 'register_public_key', false, 'Registers a block production public key to an address'),
+  register_public_key: systemMethod(
+    PKG,
+    'register_public_key',
+    false,
+    'Registers a block production public key to an address',
+  ),
   get_public_key: systemMethod(PKG, 'get_public_key', true, 'Gets the public key registered to a producer address'),
   get_metadata: systemMethod(PKG, 'get_metadata', true, 'Returns the PoB metadata'),
   get_consensus_parameters: systemMethod(PKG, 'get_consensus_parameters', true, 'Returns the PoB consensus parameters'),
-  update_consensus_parameters: systemMethod(PKG, 'update_consensus_parameters', false, 'Updates the PoB consensus parameters'),
+  update_consensus_parameters: systemMethod(
+    PKG,
+    'update_consensus_parameters',
+    false,
+    'Updates the PoB consensus parameters',
+  ),
 } as const satisfies Record<string, SystemMethod>;
 
 /** Pob.ts Constants: the parameters a chain starts with until update_consensus_parameters stores others. */
@@ -32,7 +51,9 @@ const DEFAULT_CONSENSUS_PARAMETERS = {
 } as const;
 
 /** Pob.ts INITIAL_DIFFICULTY_BITS of a release build: the first difficulty is 2^57, as a 16-byte big-endian u128. */
-const INITIAL_DIFFICULTY = Uint8Array.from({ length: 16 }, (_, i) => Number(((1n << 57n) >> BigInt(8 * (15 - i))) & 0xffn));
+const INITIAL_DIFFICULTY = Uint8Array.from({ length: 16 }, (_, i) =>
+  Number(((1n << 57n) >> BigInt(8 * (15 - i))) & 0xffn),
+);
 
 interface ConsensusParameters {
   target_annual_inflation_rate: number;
@@ -105,7 +126,10 @@ export class PobContract implements Contract {
    * Kondor approves in the same transaction), as KCS-4 KOIN refuses a contract caller a user's signature. A callee's
    * failure ends the transaction with the callee's message, as the chain's `call` passes it on.
    */
-  private burn(ctx: CallContext, args: { token_amount: bigint; burn_address: Uint8Array; vhp_address: Uint8Array }): Uint8Array {
+  private burn(
+    ctx: CallContext,
+    args: { token_amount: bigint; burn_address: Uint8Array; vhp_address: Uint8Array },
+  ): Uint8Array {
     const koin = this.lookup(ctx.view, 'koin');
     const vhp = this.lookup(ctx.view, 'vhp');
     check(koin !== undefined && vhp !== undefined, 'the devnet runs pob only with its own KOIN and VHP contracts');
@@ -118,9 +142,17 @@ export class PobContract implements Contract {
       authorize: (account) => equalBytes(account, this.address),
     };
     useCompute(ctx, COMPUTE.call);
-    koin.call(nested, TOKEN_METHODS.burn.entryPoint, encode(TOKEN_METHODS.burn.argsType, { from: args.burn_address, value: args.token_amount }));
+    koin.call(
+      nested,
+      TOKEN_METHODS.burn.entryPoint,
+      encode(TOKEN_METHODS.burn.argsType, { from: args.burn_address, value: args.token_amount }),
+    );
     useCompute(ctx, COMPUTE.call);
-    vhp.call(nested, TOKEN_METHODS.mint.entryPoint, encode(TOKEN_METHODS.mint.argsType, { to: args.vhp_address, value: args.token_amount }));
+    vhp.call(
+      nested,
+      TOKEN_METHODS.mint.entryPoint,
+      encode(TOKEN_METHODS.mint.argsType, { to: args.vhp_address, value: args.token_amount }),
+    );
     return EMPTY;
   }
 
@@ -128,11 +160,18 @@ export class PobContract implements Contract {
   private registerPublicKey(ctx: CallContext, args: { producer: Uint8Array; public_key: Uint8Array }): Uint8Array {
     check(args.producer.length > 0, 'producer cannot be null');
     useCompute(ctx, COMPUTE.check_authority);
-    check(ctx.authorize(args.producer), `account '${toBase58(args.producer)}' authorization failed`, ERROR_CODE.authorization_failure);
+    check(
+      ctx.authorize(args.producer),
+      `account '${toBase58(args.producer)}' authorization failed`,
+      ERROR_CODE.authorization_failure,
+    );
     // The contract removes the record when public_key is null; protobuf has no null bytes, so an empty key does.
     if (args.public_key.length === 0) removeObject(ctx, this.registration, args.producer);
     else {
-      const record = encode(`${PKG}.public_key_record`, { public_key: args.public_key, set_block_height: ctx.blockHeight });
+      const record = encode(`${PKG}.public_key_record`, {
+        public_key: args.public_key,
+        set_block_height: ctx.blockHeight,
+      });
       putObject(ctx, this.registration, args.producer, record);
     }
     const event = encode(`${PKG}.register_public_key_event`, { address: args.producer, public_key: args.public_key });
@@ -157,6 +196,8 @@ let abiText: string | undefined;
 
 /** The pob contract's ABI as JSON text (what the contract meta store answers). */
 export function pobAbi(): string {
-  abiText ??= systemAbi(Object.values(POB_METHODS), [PKG], { [`${PKG}.register_public_key_event`]: `${PKG}.register_public_key_event` });
+  abiText ??= systemAbi(Object.values(POB_METHODS), [PKG], {
+    [`${PKG}.register_public_key_event`]: `${PKG}.register_public_key_event`,
+  });
   return abiText;
 }

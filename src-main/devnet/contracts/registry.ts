@@ -44,7 +44,15 @@ export const SYSTEM_CONTRACT_NAMES: ReadonlyMap<string, Uint8Array> = new Map([
 export type NativeKind = NativeSystemContract | 'kap';
 
 /** A built-in contract as placed by genesis. */
-export type SystemContract = KoinContract | VhpContract | NameServiceContract | PobContract | ResourcesContract | GovernanceContract | ClaimContract | KapNamesContract;
+export type SystemContract =
+  | KoinContract
+  | VhpContract
+  | NameServiceContract
+  | PobContract
+  | ResourcesContract
+  | GovernanceContract
+  | ClaimContract
+  | KapNamesContract;
 
 /**
  * Devnet-only space of the built-in contracts' placements: key = the address a contract answers at, value = its kind
@@ -157,19 +165,29 @@ export function newTokenAddress(view: StateView, seed: Uint8Array): Uint8Array {
  * Writes a test token's definition and contract metadata object into `view`; returns the token.
  * The metadata's hash is the sha256 multihash of the definition (there is no bytecode).
  */
-export function defineTestToken(view: StateView, address: Uint8Array, definition: TokenInfo & { owner: Uint8Array }): AnyToken {
+export function defineTestToken(
+  view: StateView,
+  address: Uint8Array,
+  definition: TokenInfo & { owner: Uint8Array },
+): AnyToken {
   const bytes = encode('koinos.devnet.token_info', definition);
   view.put(definitionSpace(address), EMPTY, bytes);
   view.put(
     KERNEL_SPACES.contractMetadata,
     address,
-    encode('koinos.chain.contract_metadata_object', { hash: concatBytes(Uint8Array.of(0x12, 0x20), sha256(bytes)), system: false }),
+    encode('koinos.chain.contract_metadata_object', {
+      hash: concatBytes(Uint8Array.of(0x12, 0x20), sha256(bytes)),
+      system: false,
+    }),
   );
   return contractAt(view, address)!;
 }
 
 /** The contract metadata object of a contract (get_contract_metadata), if it exists. */
-export function contractMetadata(view: StateView, address: Uint8Array): { hash: Uint8Array; system: boolean } | undefined {
+export function contractMetadata(
+  view: StateView,
+  address: Uint8Array,
+): { hash: Uint8Array; system: boolean } | undefined {
   const bytes = view.get(KERNEL_SPACES.contractMetadata, address);
   return bytes ? decode('koinos.chain.contract_metadata_object', bytes) : undefined;
 }

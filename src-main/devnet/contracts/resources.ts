@@ -18,9 +18,20 @@ const RESOURCES_METHODS = {
   get_resource_limits: systemMethod('koinos.chain', 'get_resource_limits', true, 'Gets the resource limits'),
   consume_block_resources: systemMethod('koinos.chain', 'consume_block_resources', false, 'Consumes block resources'),
   get_resource_markets: systemMethod(PKG, 'get_resource_markets', true, 'Gets the resource markets'),
-  set_resource_markets_parameters: systemMethod(PKG, 'set_resource_markets_parameters', false, 'Sets the resource markets parameters'),
-  get_resource_parameters: { ...systemMethod(PKG, 'get_resource_parameters', true, 'Gets the resource parameters'), entryPoint: 0xf53b5216 },
-  set_resource_parameters: { ...systemMethod(PKG, 'set_resource_parameters', false, 'Sets the resource parameters'), entryPoint: 0xa08e6b90 },
+  set_resource_markets_parameters: systemMethod(
+    PKG,
+    'set_resource_markets_parameters',
+    false,
+    'Sets the resource markets parameters',
+  ),
+  get_resource_parameters: {
+    ...systemMethod(PKG, 'get_resource_parameters', true, 'Gets the resource parameters'),
+    entryPoint: 0xf53b5216,
+  },
+  set_resource_parameters: {
+    ...systemMethod(PKG, 'set_resource_parameters', false, 'Sets the resource parameters'),
+    entryPoint: 0xa08e6b90,
+  },
 } as const satisfies Record<string, SystemMethod>;
 
 /**
@@ -43,7 +54,10 @@ const BLOCK_BUDGET = { disk_storage: 39_600n, network_bandwidth: 262_144n, compu
  * The markets as resources.cpp initialize_markets starts them: supply = (budget × premium / precision) × 2^64 /
  * (1 − decay), block_budget as upstream, block_limit the devnet's RESOURCE_LIMITS (mainnet's own limits).
  */
-function resourceMarkets(): Record<keyof typeof BLOCK_BUDGET, { resource_supply: bigint; block_budget: bigint; block_limit: bigint }> {
+function resourceMarkets(): Record<
+  keyof typeof BLOCK_BUDGET,
+  { resource_supply: bigint; block_budget: bigint; block_limit: bigint }
+> {
   const p = RESOURCE_PARAMETERS;
   const market = (budget: bigint, limit: bigint) => ({
     resource_supply: (((budget * p.print_rate_premium) / p.print_rate_precision) << 64n) / p.one_minus_decay_constant,
@@ -87,8 +101,14 @@ export class ResourcesContract implements Contract {
       case 'set_resource_parameters': {
         const what = method.name === 'set_resource_parameters' ? 'resource parameters' : 'market parameters';
         useCompute(ctx, COMPUTE.check_system_authority);
-        check(ctx.authorize(ctx.genesisAddress), `can only set ${what} with system authority`, ERROR_CODE.authorization_failure);
-        throw reversion(`the devnet's resource prices are fixed (RESOURCE_LIMITS); ${method.name} is not supported on the devnet`);
+        check(
+          ctx.authorize(ctx.genesisAddress),
+          `can only set ${what} with system authority`,
+          ERROR_CODE.authorization_failure,
+        );
+        throw reversion(
+          `the devnet's resource prices are fixed (RESOURCE_LIMITS); ${method.name} is not supported on the devnet`,
+        );
       }
     }
     throw reversion(`unknown entry point 0x${entryPoint.toString(16).padStart(8, '0')} of the resources contract`);

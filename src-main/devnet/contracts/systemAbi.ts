@@ -20,8 +20,20 @@ export interface SystemMethod<P extends string = string, N extends string = stri
  * A method whose entry point is the first 4 bytes of sha256 of its name and whose messages are `<pkg>.<name>_arguments`
  * and `<pkg>.<name>_result`, as most system contracts number and name them.
  */
-export function systemMethod<P extends string, N extends string>(pkg: P, name: N, readOnly: boolean, description: string): SystemMethod<P, N> {
-  return { name, entryPoint: entryPoint(name), argument: `${pkg}.${name}_arguments`, result: `${pkg}.${name}_result`, readOnly, description };
+export function systemMethod<P extends string, N extends string>(
+  pkg: P,
+  name: N,
+  readOnly: boolean,
+  description: string,
+): SystemMethod<P, N> {
+  return {
+    name,
+    entryPoint: entryPoint(name),
+    argument: `${pkg}.${name}_arguments`,
+    result: `${pkg}.${name}_result`,
+    readOnly,
+    description,
+  };
 }
 
 /**
@@ -29,10 +41,17 @@ export function systemMethod<P extends string, N extends string>(pkg: P, name: N
  * method that writes when the context is read-only.
  * @throws ChainError (a reversion) for either.
  */
-export function methodOf<M extends SystemMethod>(methods: Readonly<Record<string, M>>, entryPoint: number, readOnly: boolean, contract: string): M {
+export function methodOf<M extends SystemMethod>(
+  methods: Readonly<Record<string, M>>,
+  entryPoint: number,
+  readOnly: boolean,
+  contract: string,
+): M {
   const method = Object.values(methods).find((m) => m.entryPoint === entryPoint);
-  if (!method) throw reversion(`unknown entry point 0x${entryPoint.toString(16).padStart(8, '0')} of the ${contract} contract`);
-  if (!method.readOnly && readOnly) throw reversion('unable to perform action while context is read only', ERROR_CODE.read_only_context);
+  if (!method)
+    throw reversion(`unknown entry point 0x${entryPoint.toString(16).padStart(8, '0')} of the ${contract} contract`);
+  if (!method.readOnly && readOnly)
+    throw reversion('unable to perform action while context is read only', ERROR_CODE.read_only_context);
   return method;
 }
 
@@ -65,12 +84,22 @@ function pickTypes(paths: readonly string[]): Namespace {
  * @example
  * systemAbi([systemMethod('koinos.contracts.claim', 'get_info', true, 'Gets information on KOIN claims')], ['koinos.contracts.claim']);
  */
-export function systemAbi(methods: readonly SystemMethod[], types: readonly string[], events: Readonly<Record<string, string>> = {}): string {
+export function systemAbi(
+  methods: readonly SystemMethod[],
+  types: readonly string[],
+  events: Readonly<Record<string, string>> = {},
+): string {
   return JSON.stringify({
     methods: Object.fromEntries(
       methods.map((m) => [
         m.name,
-        { argument: m.argument, return: m.result, entry_point: m.entryPoint, read_only: m.readOnly, description: m.description },
+        {
+          argument: m.argument,
+          return: m.result,
+          entry_point: m.entryPoint,
+          read_only: m.readOnly,
+          description: m.description,
+        },
       ]),
     ),
     events: Object.fromEntries(Object.entries(events).map(([name, argument]) => [name, { argument }])),

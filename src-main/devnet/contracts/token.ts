@@ -8,7 +8,16 @@ import { koinMethodByEntryPoint, type SystemTokenMethod } from '../../koinos/koi
 import { ERROR_CODE, reversion } from '../state/chainError.ts';
 import { COMPUTE } from '../state/resources.ts';
 import { objectSpace, type Space, type StateView } from '../state/state.ts';
-import { check, emit, getObject, putObject, removeObject, useCompute, type CallContext, type Contract } from './context.ts';
+import {
+  check,
+  emit,
+  getObject,
+  putObject,
+  removeObject,
+  useCompute,
+  type CallContext,
+  type Contract,
+} from './context.ts';
 
 const EMPTY = new Uint8Array(0);
 const BALANCE_OBJECT = 'koinos.contracts.token.balance_object';
@@ -150,7 +159,11 @@ export abstract class TokenContract<R> implements Contract {
     check(args.to.length > 0, "account 'to' cannot be null");
     check(args.from.length > 0, "account 'from' cannot be null");
     check(!equalBytes(args.from, args.to), 'cannot transfer to yourself');
-    check(this.checkAuthority(ctx, args.from, args.value), "account 'from' has not authorized transfer", ERROR_CODE.authorization_failure);
+    check(
+      this.checkAuthority(ctx, args.from, args.value),
+      "account 'from' has not authorized transfer",
+      ERROR_CODE.authorization_failure,
+    );
     const from = this.load(ctx, args.from);
     check(this.balanceOf(from) >= args.value, "account 'from' has insufficient balance", ERROR_CODE.failure);
     this.debit(ctx, from, args.value, 'transfer');
@@ -178,7 +191,11 @@ export abstract class TokenContract<R> implements Contract {
   private burn(ctx: CallContext, raw: Uint8Array, args: { from: Uint8Array; value: bigint }): void {
     useCompute(ctx, COMPUTE.koin_burn);
     check(args.from.length > 0, "account 'from' cannot be null");
-    check(this.checkAuthority(ctx, args.from, args.value), "account 'from' has not authorized burn", ERROR_CODE.authorization_failure);
+    check(
+      this.checkAuthority(ctx, args.from, args.value),
+      "account 'from' has not authorized burn",
+      ERROR_CODE.authorization_failure,
+    );
     const from = this.load(ctx, args.from);
     check(this.balanceOf(from) >= args.value, "account 'from' has insufficient balance", ERROR_CODE.failure);
     this.debit(ctx, from, args.value, 'burn');
@@ -189,12 +206,20 @@ export abstract class TokenContract<R> implements Contract {
     emit(ctx, this.address, TOKEN_EVENTS.burn, raw, [args.from]);
   }
 
-  private approve(ctx: CallContext, raw: Uint8Array, args: { owner: Uint8Array; spender: Uint8Array; value: bigint }): void {
+  private approve(
+    ctx: CallContext,
+    raw: Uint8Array,
+    args: { owner: Uint8Array; spender: Uint8Array; value: bigint },
+  ): void {
     useCompute(ctx, COMPUTE.koin_mint);
     check(args.owner.length > 0, "account 'owner' cannot be null");
     check(args.spender.length > 0, "account 'spender' cannot be null");
     // System.requireAuthority(contract_call, owner)
-    check(ctx.authorize(args.owner), `account ${toBase58(args.owner)} authorization failed`, ERROR_CODE.authorization_failure);
+    check(
+      ctx.authorize(args.owner),
+      `account ${toBase58(args.owner)} authorization failed`,
+      ERROR_CODE.authorization_failure,
+    );
     const key = concatBytes(args.owner, args.spender);
     if (args.value === 0n) removeObject(ctx, this.spaces.allowances, key);
     else putObject(ctx, this.spaces.allowances, key, encode(BALANCE_OBJECT, { value: args.value }));
@@ -202,14 +227,19 @@ export abstract class TokenContract<R> implements Contract {
   }
 
   /** Koin.ts get_allowances: walks the allowances after (or before) owner‖start, while the owner matches. */
-  private allowances(ctx: CallContext, args: { owner: Uint8Array; start: Uint8Array; limit: number; descending: boolean }) {
+  private allowances(
+    ctx: CallContext,
+    args: { owner: Uint8Array; start: Uint8Array; limit: number; descending: boolean },
+  ) {
     check(args.owner.length > 0, "account 'owner' cannot be null");
     const from = new Uint8Array(50);
     from.set(args.owner.subarray(0, 25), 0);
     from.set(args.start.subarray(0, 25), 25);
     const all = ctx.view.entries(this.spaces.allowances);
     const compare = (a: Uint8Array, b: Uint8Array): number => Buffer.compare(a, b);
-    const walk = args.descending ? all.filter((e) => compare(e.key, from) < 0).reverse() : all.filter((e) => compare(e.key, from) > 0);
+    const walk = args.descending
+      ? all.filter((e) => compare(e.key, from) < 0).reverse()
+      : all.filter((e) => compare(e.key, from) > 0);
     const out: { spender: Uint8Array; value: bigint }[] = [];
     for (const entry of walk) {
       if (out.length >= args.limit) break;
@@ -224,14 +254,16 @@ export abstract class TokenContract<R> implements Contract {
   method(entryPoint: number): SystemTokenMethod | undefined {
     const m = koinMethodByEntryPoint(entryPoint);
     if (!m) return undefined;
-    if (m.name === 'authorize' || m.name === 'effective_balance_of') return this.extraMethods.includes(m.name) ? m : undefined;
+    if (m.name === 'authorize' || m.name === 'effective_balance_of')
+      return this.extraMethods.includes(m.name) ? m : undefined;
     return m;
   }
 
   call(ctx: CallContext, entryPoint: number, args: Uint8Array): Uint8Array {
     const m = this.method(entryPoint);
     if (!m) throw reversion(`unknown entry point 0x${entryPoint.toString(16).padStart(8, '0')}`);
-    if (!m.readOnly && ctx.readOnly) throw reversion('unable to perform action while context is read only', ERROR_CODE.read_only_context);
+    if (!m.readOnly && ctx.readOnly)
+      throw reversion('unable to perform action while context is read only', ERROR_CODE.read_only_context);
     switch (m.name) {
       case 'name':
       case 'symbol':

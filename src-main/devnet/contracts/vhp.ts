@@ -26,7 +26,8 @@ export interface EffectiveBalance {
 function trim(record: EffectiveBalance, height: bigint): void {
   if (record.past_balances.length <= 1) return;
   const limit = height < VHP_DELAY_BLOCKS ? 0n : height - VHP_DELAY_BLOCKS;
-  while (record.past_balances.length > 1 && record.past_balances[1]!.block_height <= limit) record.past_balances.shift();
+  while (record.past_balances.length > 1 && record.past_balances[1]!.block_height <= limit)
+    record.past_balances.shift();
 }
 
 export class VhpContract extends TokenContract<EffectiveBalance> {
@@ -59,10 +60,12 @@ export class VhpContract extends TokenContract<EffectiveBalance> {
     trim(record, height);
     // Vhp.ts writes height - 1 (a u64); a submission on a devnet still at its genesis head runs at height 0, where that
     // would wrap, so the snapshot before it is kept at 0.
-    if (record.past_balances.length === 0) record.past_balances.push({ block_height: height > 0n ? height - 1n : 0n, balance: record.current_balance });
+    if (record.past_balances.length === 0)
+      record.past_balances.push({ block_height: height > 0n ? height - 1n : 0n, balance: record.current_balance });
     record.current_balance += value;
     const last = record.past_balances[record.past_balances.length - 1]!;
-    if (last.block_height !== height) record.past_balances.push({ block_height: height, balance: record.current_balance });
+    if (last.block_height !== height)
+      record.past_balances.push({ block_height: height, balance: record.current_balance });
     else last.balance = record.current_balance;
   }
 

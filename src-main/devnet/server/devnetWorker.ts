@@ -22,7 +22,13 @@ export type ThreadError = { walletError: WalletErrorJson } | { nodeAnswer: { mes
 
 /** What the worker posts: started (or failed to start), a log line, or the answer to request `id`. */
 export type DevnetThreadMessage =
-  | { type: 'started'; url: string; chainId: Uint8Array; koinAddress: string; accounts: { index: number; address: string; wif: string }[] }
+  | {
+      type: 'started';
+      url: string;
+      chainId: Uint8Array;
+      koinAddress: string;
+      accounts: { index: number; address: string; wif: string }[];
+    }
   | { type: 'log'; line: string }
   | { type: 'answer'; id: number; value?: unknown; error?: ThreadError };
 
@@ -33,7 +39,8 @@ export type DevnetThreadOptions = Omit<StartDevnetOptions, 'log' | 'onBlock'>;
 function threadError(error: unknown): ThreadError {
   if (error instanceof WalletError) return { walletError: error.toJSON() };
   const wire = toWireError(error);
-  if (wire.kind === 'node') return { nodeAnswer: { message: wire.message, ...(wire.data !== undefined ? { data: wire.data } : {}) } };
+  if (wire.kind === 'node')
+    return { nodeAnswer: { message: wire.message, ...(wire.data !== undefined ? { data: wire.data } : {}) } };
   return { walletError: new WalletError('INTERNAL', causeText(error), { cause: error }).toJSON() };
 }
 

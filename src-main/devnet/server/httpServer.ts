@@ -128,18 +128,28 @@ export function createHttpServer(node: DevnetNode, options: HttpServerOptions = 
     if (expectedKey !== undefined) {
       const restKey = firstHeader(req.headers['x-api-key']);
       const rpcKey = firstHeader(req.headers['apikey']) ?? url.searchParams.get('apikey');
-      const ok = isRest ? keyMatches(restKey) : isJsonRpc ? keyMatches(rpcKey) : keyMatches(restKey) || keyMatches(rpcKey);
+      const ok = isRest
+        ? keyMatches(restKey)
+        : isJsonRpc
+          ? keyMatches(rpcKey)
+          : keyMatches(restKey) || keyMatches(rpcKey);
       if (!ok) {
         req.resume(); // discard the body; nothing runs
         if (isJsonRpc && method === 'POST') {
           // -32000..-32099 are the implementation-defined server errors of JSON-RPC 2.0.
           send(res, 401, {
             jsonrpc: '2.0',
-            error: { code: -32000, message: 'Unauthorized', data: 'a valid API key is required: header "apikey" or query parameter "apikey"' },
+            error: {
+              code: -32000,
+              message: 'Unauthorized',
+              data: 'a valid API key is required: header "apikey" or query parameter "apikey"',
+            },
             id: null,
           });
         } else {
-          send(res, 401, { error: `a valid API key is required: header "${isRest ? 'X-API-KEY' : 'X-API-KEY" or "apikey'}"` });
+          send(res, 401, {
+            error: `a valid API key is required: header "${isRest ? 'X-API-KEY' : 'X-API-KEY" or "apikey'}"`,
+          });
         }
         return;
       }

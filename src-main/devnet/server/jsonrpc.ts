@@ -1,6 +1,15 @@
 // JSON-RPC 2.0 over the devnet's service layer, answering as the Koinos gateway (koinos-jsonrpc) does:
 // the same envelope checks, error codes, messages and data strings (facts §7.3), params and results as gateway JSON.
-import { addressFieldPaths, fromJson, hasType, toJson, type JsonObject, type JsonValue, type MessageMap, type MessageType } from '../../koinos/codec.ts';
+import {
+  addressFieldPaths,
+  fromJson,
+  hasType,
+  toJson,
+  type JsonObject,
+  type JsonValue,
+  type MessageMap,
+  type MessageType,
+} from '../../koinos/codec.ts';
 import { WalletError } from '../../koinos/errors.ts';
 import { MAX_JSON_DEPTH, jsonDepth } from '../../koinos/jsonDepth.ts';
 import { isNodeMethod, requestType, responseType, type NodeMethod, type NodeRequest } from '../methods.ts';
@@ -57,10 +66,14 @@ function requireAccounts(type: string, message: object, subject: string): void {
   for (const fields of addressFieldPaths(type)) {
     if (fields.length !== 1) continue;
     const value: unknown = Reflect.get(message, fields[0]!);
-    const items = Array.isArray(value) ? value.map((v, i) => [v, `${fields[0]}[${i}]`] as const) : [[value, fields[0]!] as const];
+    const items = Array.isArray(value)
+      ? value.map((v, i) => [v, `${fields[0]}[${i}]`] as const)
+      : [[value, fields[0]!] as const];
     for (const [bytes, path] of items) {
       if (bytes instanceof Uint8Array && bytes.length === 0) {
-        throw new ParamsError('INVALID_ADDRESS', `${path}: expected a Koinos address (base58), got nothing`, { subject });
+        throw new ParamsError('INVALID_ADDRESS', `${path}: expected a Koinos address (base58), got nothing`, {
+          subject,
+        });
       }
     }
   }
@@ -113,22 +126,42 @@ export function createJsonRpcHandler(node: DevnetNode, log: (line: string) => vo
     let request: unknown;
     // JSON.parse costs about a second for a megabyte of "[[[[": nesting no message needs is refused unread.
     if (jsonDepth(body) > MAX_JSON_DEPTH) {
-      return error(null, JSONRPC_ERROR.PARSE, 'Unable to parse request', `expected JSON nested at most ${MAX_JSON_DEPTH} levels deep, got deeper`);
+      return error(
+        null,
+        JSONRPC_ERROR.PARSE,
+        'Unable to parse request',
+        `expected JSON nested at most ${MAX_JSON_DEPTH} levels deep, got deeper`,
+      );
     }
     try {
       request = JSON.parse(body);
     } catch (e) {
-      return error(null, JSONRPC_ERROR.PARSE, 'Unable to parse request', e instanceof Error ? e.message : 'invalid JSON');
+      return error(
+        null,
+        JSONRPC_ERROR.PARSE,
+        'Unable to parse request',
+        e instanceof Error ? e.message : 'invalid JSON',
+      );
     }
     // The gateway decodes the body into a struct: anything but an object with string fields fails to parse.
     if (typeof request !== 'object' || request === null || Array.isArray(request)) {
-      return error(null, JSONRPC_ERROR.PARSE, 'Unable to parse request', `expected a JSON-RPC request object, got ${kindOf(request)}`);
+      return error(
+        null,
+        JSONRPC_ERROR.PARSE,
+        'Unable to parse request',
+        `expected a JSON-RPC request object, got ${kindOf(request)}`,
+      );
     }
     const envelope = request as Record<string, unknown>;
     for (const field of ['jsonrpc', 'method'] as const) {
       const value = envelope[field];
       if (value !== undefined && value !== null && typeof value !== 'string') {
-        return error(null, JSONRPC_ERROR.PARSE, 'Unable to parse request', `expected "${field}" to be a string, got ${kindOf(value)}`);
+        return error(
+          null,
+          JSONRPC_ERROR.PARSE,
+          'Unable to parse request',
+          `expected "${field}" to be a string, got ${kindOf(value)}`,
+        );
       }
     }
 
@@ -136,11 +169,17 @@ export function createJsonRpcHandler(node: DevnetNode, log: (line: string) => vo
     if (badId) return error(null, JSONRPC_ERROR.INVALID_REQUEST, 'Invalid request', badId);
     const id = envelope.id as Id;
     if (envelope.jsonrpc !== '2.0') {
-      return error(id, JSONRPC_ERROR.INVALID_REQUEST, 'Invalid request', 'invalid or missing JSON RPC version was specified');
+      return error(
+        id,
+        JSONRPC_ERROR.INVALID_REQUEST,
+        'Invalid request',
+        'invalid or missing JSON RPC version was specified',
+      );
     }
 
     const split = splitMethod(typeof envelope.method === 'string' ? envelope.method : '');
-    const untranslatable = (data: string) => error(id, JSONRPC_ERROR.METHOD_NOT_FOUND, 'Unable to translate request', data);
+    const untranslatable = (data: string) =>
+      error(id, JSONRPC_ERROR.METHOD_NOT_FOUND, 'Unable to translate request', data);
     if (!split) return untranslatable('methods should be in the format service_name.method_name');
     const [service, method] = split;
     if (!services.has(service)) return untranslatable('invalid service name provided');

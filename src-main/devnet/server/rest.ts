@@ -43,7 +43,10 @@ interface ReceiptInput {
 }
 
 /** A 400 with this exact message (the REST service's texts: "invalid account", "block does not exist", ...). */
-function badRequest(message: string, code: 'INVALID_ARGUMENT' | 'INVALID_ADDRESS' | 'NOT_FOUND' = 'INVALID_ARGUMENT'): WalletError {
+function badRequest(
+  message: string,
+  code: 'INVALID_ARGUMENT' | 'INVALID_ADDRESS' | 'NOT_FOUND' = 'INVALID_ARGUMENT',
+): WalletError {
   return new WalletError(code, message);
 }
 
@@ -58,7 +61,8 @@ function flag(query: URLSearchParams, name: string): boolean {
  */
 function wholeNumber(text: string, what: string, max: bigint = UINT64_MAX): bigint {
   // More than 20 digits is above any uint64; BigInt() of a long text costs the square of its length, so it is not read.
-  if (!/^\d+$/.test(text) || text.length > 20 || BigInt(text) > max) throw badRequest(`invalid ${what}: expected a whole number up to ${max}, got ${describe(text)}`);
+  if (!/^\d+$/.test(text) || text.length > 20 || BigInt(text) > max)
+    throw badRequest(`invalid ${what}: expected a whole number up to ${max}, got ${describe(text)}`);
   return BigInt(text);
 }
 
@@ -83,7 +87,10 @@ function isObject(value: unknown): value is Record<string, unknown> {
 export function createRestHandler(node: DevnetNode, log: (line: string) => void): RestHandler {
   // Operations of the system tokens (KOIN, VHP) are decoded in blocks, transactions and history.
   const tokenNames: SystemContractName[] = ['koin', 'vhp'];
-  const systemTokens = [...SYSTEM_CONTRACT_NAMES.values(), ...tokenNames.flatMap((n) => node.shape.system.get(n) ?? [])];
+  const systemTokens = [
+    ...SYSTEM_CONTRACT_NAMES.values(),
+    ...tokenNames.flatMap((n) => node.shape.system.get(n) ?? []),
+  ];
   const isKoin = (contractId: Uint8Array) => systemTokens.some((id) => equalBytes(contractId, id));
   // Function declarations below are hoisted: the contract routes may use them from here.
   const contracts = contractRoutes({ rpc, resolveAddress, badRequest, isSystemToken: isKoin });
@@ -110,7 +117,10 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
     if (/^[A-Za-z0-9_.-]{1,64}$/.test(text)) {
       try {
         const args = encode('koinos.contracts.name_service.get_address_arguments', { name: text });
-        const { value } = await rpc('chain.invoke_system_call', { name: 'get_contract_address', args: toBase64Url(args) });
+        const { value } = await rpc('chain.invoke_system_call', {
+          name: 'get_contract_address',
+          args: toBase64Url(args),
+        });
         const result = decode('koinos.contracts.name_service.get_address_result', value ?? EMPTY);
         const address = result.value?.address;
         if (address && address.length > 0) return addressToString(address);
@@ -125,20 +135,32 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
    * Replaces a transaction's operations in `json` by their decoded form when asked to, with each contract's ABI
    * (`decoder`: one per request, so each ABI is read once).
    */
-  async function decodeTransaction(tx: MessageInput<Transaction> | undefined, json: JsonValue | undefined, decodeOps: boolean, decoder: ContractDecoder): Promise<void> {
+  async function decodeTransaction(
+    tx: MessageInput<Transaction> | undefined,
+    json: JsonValue | undefined,
+    decodeOps: boolean,
+    decoder: ContractDecoder,
+  ): Promise<void> {
     if (!decodeOps || !tx || !isObject(json)) return;
     const operations = tx.operations;
-    if (operations && operations.length > 0) json.operations = await Promise.all(operations.map((op) => decoder.operation(op)));
+    if (operations && operations.length > 0)
+      json.operations = await Promise.all(operations.map((op) => decoder.operation(op)));
   }
 
   /** Replaces events (of a transaction receipt or a block receipt and its transaction receipts) by decoded ones. */
-  async function decodeReceipt(receipt: ReceiptInput | undefined, json: JsonValue | undefined, decodeEvents: boolean, decoder: ContractDecoder): Promise<void> {
+  async function decodeReceipt(
+    receipt: ReceiptInput | undefined,
+    json: JsonValue | undefined,
+    decodeEvents: boolean,
+    decoder: ContractDecoder,
+  ): Promise<void> {
     if (!decodeEvents || !receipt || !isObject(json)) return;
     const events = receipt.events;
     if (events && events.length > 0) json.events = await Promise.all(events.map((e) => decoder.event(e)));
     const receipts = receipt.transaction_receipts;
     const receiptsJson = json.transaction_receipts;
-    if (receipts && Array.isArray(receiptsJson)) await Promise.all(receipts.map((r, i) => decodeReceipt(r, receiptsJson[i], true, decoder)));
+    if (receipts && Array.isArray(receiptsJson))
+      await Promise.all(receipts.map((r, i) => decodeReceipt(r, receiptsJson[i], true, decoder)));
   }
 
   async function headInfo(): Promise<{ id: string; height: bigint; lib: bigint }> {
@@ -167,32 +189,46 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
     const flags = { return_block: flag(query, 'return_block'), return_receipt: flag(query, 'return_receipt') };
     let response: NodeAnswer<'block_store.get_blocks_by_id' | 'block_store.get_blocks_by_height'>;
     if (ref.startsWith('0x')) {
-      if (!/^0x(?:[0-9a-fA-F]{2})+$/.test(ref)) throw badRequest(`invalid block id: expected "0x" followed by hex, got ${describe(ref)}`);
+      if (!/^0x(?:[0-9a-fA-F]{2})+$/.test(ref))
+        throw badRequest(`invalid block id: expected "0x" followed by hex, got ${describe(ref)}`);
       response = await rpc('block_store.get_blocks_by_id', { block_ids: [ref], ...flags });
     } else {
-      if (!/^\d+$/.test(ref)) throw badRequest(`invalid block id or height: expected "0x" + hex or a whole number, got ${describe(ref)}`);
+      if (!/^\d+$/.test(ref))
+        throw badRequest(`invalid block id or height: expected "0x" + hex or a whole number, got ${describe(ref)}`);
       const height = wholeNumber(ref, 'block height');
       if (height === 0n) throw badRequest('invalid block height: blocks start at height 1, got "0"');
       const head = await headInfo();
       // Above the head (or before the first block) there is nothing to ask the block store for.
       if (height > head.height) throw badRequest('block does not exist', 'NOT_FOUND');
-      response = await rpc('block_store.get_blocks_by_height', { head_block_id: head.id, ancestor_start_height: height.toString(), num_blocks: 1, ...flags });
+      response = await rpc('block_store.get_blocks_by_height', {
+        head_block_id: head.id,
+        ancestor_start_height: height.toString(),
+        num_blocks: 1,
+        ...flags,
+      });
     }
     const items = response.block_items ?? [];
     const item = items[0];
-    if (!item || !(item.block_id instanceof Uint8Array) || item.block_id.length === 0) throw badRequest('block does not exist', 'NOT_FOUND');
+    if (!item || !(item.block_id instanceof Uint8Array) || item.block_id.length === 0)
+      throw badRequest('block does not exist', 'NOT_FOUND');
     return blockItemJson(item, query, contracts.decoder());
   }
 
   /** A block item as JSON, with operations and events decoded when the query asks (the default). */
-  async function blockItemJson(item: MessageInput<BlockStoreBlockItem>, query: URLSearchParams, decoder: ContractDecoder): Promise<JsonValue> {
+  async function blockItemJson(
+    item: MessageInput<BlockStoreBlockItem>,
+    query: URLSearchParams,
+    decoder: ContractDecoder,
+  ): Promise<JsonValue> {
     const json = toJson('koinos.block_store.block_item', item);
     await decodeReceipt(item.receipt, json.receipt, flag(query, 'decode_events'), decoder);
     const blockJson = json.block;
     const transactions = item.block?.transactions;
     if (transactions && isObject(blockJson) && Array.isArray(blockJson.transactions)) {
       const txsJson = blockJson.transactions;
-      await Promise.all(transactions.map((tx, i) => decodeTransaction(tx, txsJson[i], flag(query, 'decode_operations'), decoder)));
+      await Promise.all(
+        transactions.map((tx, i) => decodeTransaction(tx, txsJson[i], flag(query, 'decode_operations'), decoder)),
+      );
     }
     return json;
   }
@@ -228,7 +264,8 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
     } catch {
       throw badRequest('invalid request body: expected a block as JSON');
     }
-    if (!isObject(block)) throw badRequest(`invalid request body: expected a block as a JSON object, got ${describe(block)}`);
+    if (!isObject(block))
+      throw badRequest(`invalid request body: expected a block as a JSON object, got ${describe(block)}`);
     return rpcJson('chain.submit_block', { block });
   }
 
@@ -259,7 +296,8 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
           await decodeReceipt(trx.receipt, json.trx.receipt, decodeEvents, decoder);
         }
         const blockRecord = entry.block;
-        if (blockRecord && isObject(json.block)) await decodeReceipt(blockRecord.receipt, json.block.receipt, decodeEvents, decoder);
+        if (blockRecord && isObject(json.block))
+          await decodeReceipt(blockRecord.receipt, json.block.receipt, decodeEvents, decoder);
         return json;
       }),
     );
@@ -267,16 +305,19 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
 
   async function transaction(p: Params, query: URLSearchParams): Promise<JsonValue> {
     const id = p.transaction!;
-    if (!/^0x(?:[0-9a-fA-F]{2})+$/.test(id)) throw badRequest(`invalid transaction id: expected "0x" followed by hex, got ${describe(id)}`);
+    if (!/^0x(?:[0-9a-fA-F]{2})+$/.test(id))
+      throw badRequest(`invalid transaction id: expected "0x" followed by hex, got ${describe(id)}`);
     const returnReceipt = flag(query, 'return_receipt');
     const decodeOps = flag(query, 'decode_operations');
     const decodeEvents = flag(query, 'decode_events');
 
-    const stored = (await rpc('transaction_store.get_transactions_by_id', { transaction_ids: [id] })).transactions ?? [];
+    const stored =
+      (await rpc('transaction_store.get_transactions_by_id', { transaction_ids: [id] })).transactions ?? [];
     const item = stored.find((t) => t.transaction !== undefined);
     const tx = item?.transaction;
     if (!item || !tx) {
-      const pending = (await rpc('mempool.get_pending_transactions_by_id', { transaction_ids: [id] })).pending_transactions ?? [];
+      const pending =
+        (await rpc('mempool.get_pending_transactions_by_id', { transaction_ids: [id] })).pending_transactions ?? [];
       const pendingTx = pending.find((t) => t.transaction !== undefined)?.transaction;
       if (!pendingTx) throw badRequest('transaction does not exist', 'NOT_FOUND');
       const txJson = toJson('koinos.protocol.transaction', pendingTx);
@@ -288,21 +329,31 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
     const json = toJson('koinos.transaction_store.transaction_item', item);
     const head = await headInfo();
     const containing = (item.containing_blocks ?? []).map((b) => bytesToJson(b, BTYPE.BLOCK_ID));
-    const blocks = containing.length === 0
-      ? []
-      : ((await rpc('block_store.get_blocks_by_id', { block_ids: containing, return_block: true, return_receipt: returnReceipt })).block_items ?? []);
+    const blocks =
+      containing.length === 0
+        ? []
+        : ((
+            await rpc('block_store.get_blocks_by_id', {
+              block_ids: containing,
+              return_block: true,
+              return_receipt: returnReceipt,
+            })
+          ).block_items ?? []);
     for (const blockItem of blocks) {
       const blk = blockItem.block;
       if (!blk) continue;
       const height = blockItem.block_height ?? 0n;
       // Only the containing block that is on the chain of the current head counts.
-      const onChain = (await rpc('block_store.get_blocks_by_height', {
-        head_block_id: head.id,
-        ancestor_start_height: height.toString(),
-        num_blocks: 1,
-        return_block: false,
-        return_receipt: false,
-      })).block_items ?? [];
+      const onChain =
+        (
+          await rpc('block_store.get_blocks_by_height', {
+            head_block_id: head.id,
+            ancestor_start_height: height.toString(),
+            num_blocks: 1,
+            return_block: false,
+            return_receipt: false,
+          })
+        ).block_items ?? [];
       if (!onChain[0] || !equalBytes(onChain[0].block_id ?? EMPTY, blockItem.block_id ?? EMPTY)) continue;
       const header = blk.header;
       if (isObject(json.transaction) && header) json.transaction.timestamp = (header.timestamp ?? 0n).toString();
@@ -323,13 +374,17 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
 
   async function submit(_: Params, query: URLSearchParams, body: string): Promise<JsonValue> {
     let transaction: unknown;
-    if (jsonDepth(body) > MAX_JSON_DEPTH) throw badRequest(`invalid request body: expected JSON nested at most ${MAX_JSON_DEPTH} levels deep, got deeper`);
+    if (jsonDepth(body) > MAX_JSON_DEPTH)
+      throw badRequest(`invalid request body: expected JSON nested at most ${MAX_JSON_DEPTH} levels deep, got deeper`);
     try {
       transaction = JSON.parse(body);
     } catch {
       throw badRequest('invalid request body: expected a signed transaction as JSON');
     }
-    if (!isObject(transaction)) throw badRequest(`invalid request body: expected a signed transaction as a JSON object, got ${describe(transaction)}`);
+    if (!isObject(transaction))
+      throw badRequest(
+        `invalid request body: expected a signed transaction as a JSON object, got ${describe(transaction)}`,
+      );
     const parsed = parseMessage('koinos.protocol.transaction', transaction, 'transaction');
     const response = await rpc('chain.submit_transaction', { transaction, broadcast: flag(query, 'broadcast') });
     const result = toJson(responseType('chain.submit_transaction'), response);
@@ -399,7 +454,10 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
   return async function handle(method, path, query, body) {
     let segments: string[];
     try {
-      segments = path.split('/').slice(2).map((s) => decodeURIComponent(s));
+      segments = path
+        .split('/')
+        .slice(2)
+        .map((s) => decodeURIComponent(s));
     } catch {
       return { status: 400, body: { error: 'invalid path: bad percent-encoding' } };
     }
@@ -408,7 +466,11 @@ export function createRestHandler(node: DevnetNode, log: (line: string) => void)
     if (!chosen) {
       if (candidates.length === 0) return { status: 404, body: { error: 'not found' } };
       const allowed = candidates.map((c) => c.route.method);
-      return { status: 405, body: { error: `method ${method} not allowed here; use ${allowed.join(' or ')}` }, headers: { Allow: [...allowed, 'OPTIONS'].join(', ') } };
+      return {
+        status: 405,
+        body: { error: `method ${method} not allowed here; use ${allowed.join(' or ')}` },
+        headers: { Allow: [...allowed, 'OPTIONS'].join(', ') },
+      };
     }
     try {
       return { status: 200, body: await chosen.route.run(chosen.params, query, body) };

@@ -2,7 +2,16 @@
 // method name, /v1/decode/{operations,events} and /v1/transaction/prepare. They read the
 // contract's ABI from contract_meta_store, as koinos-rest does, and call the node like any client. Arguments and
 // results use the types of the contract's own ABI (contractAbi.ts), so uploaded contracts work as the built-in ones.
-import { BTYPE, bytesToJson, decode, encode, fromJson, toJson, type JsonValue, type ProtoMessage } from '../../koinos/codec.ts';
+import {
+  BTYPE,
+  bytesToJson,
+  decode,
+  encode,
+  fromJson,
+  toJson,
+  type JsonValue,
+  type ProtoMessage,
+} from '../../koinos/codec.ts';
 import { fromBase64, toBase64Url } from '../../koinos/bytes.ts';
 import { WalletError, describe, causeText } from '../../koinos/errors.ts';
 import { addressFromString } from '../../koinos/address.ts';
@@ -33,7 +42,11 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 function parseBody(body: string, what: string): unknown {
   // JSON.parse costs about a second for a megabyte of "[[[[": nesting no message needs is refused unread.
-  if (jsonDepth(body) > MAX_JSON_DEPTH) throw new WalletError('INVALID_ARGUMENT', `invalid request body: expected ${what} as JSON nested at most ${MAX_JSON_DEPTH} levels deep, got deeper`);
+  if (jsonDepth(body) > MAX_JSON_DEPTH)
+    throw new WalletError(
+      'INVALID_ARGUMENT',
+      `invalid request body: expected ${what} as JSON nested at most ${MAX_JSON_DEPTH} levels deep, got deeper`,
+    );
   try {
     return JSON.parse(body);
   } catch {
@@ -78,8 +91,17 @@ export function contractRoutes(deps: ContractRouteDeps): {
   }
 
   /** Reads a method through chain.read_contract; its raw result bytes. */
-  async function readRaw(contractId: string, abi: ContractAbi, m: AbiMethod, args: ProtoMessage = {}): Promise<Uint8Array> {
-    const { result } = await rpc('chain.read_contract', { contract_id: contractId, entry_point: m.entryPoint, args: toBase64Url(encodeArgs(abi, m, args)) });
+  async function readRaw(
+    contractId: string,
+    abi: ContractAbi,
+    m: AbiMethod,
+    args: ProtoMessage = {},
+  ): Promise<Uint8Array> {
+    const { result } = await rpc('chain.read_contract', {
+      contract_id: contractId,
+      entry_point: m.entryPoint,
+      args: toBase64Url(encodeArgs(abi, m, args)),
+    });
     return (result as Uint8Array | undefined) ?? new Uint8Array(0);
   }
 
@@ -111,7 +133,13 @@ export function contractRoutes(deps: ContractRouteDeps): {
       if (m.return === '') throw badRequest(`method "${m.name}" has no return type in the contract's ABI`);
       return abi.decodeResult(m, await readRaw(id, abi, m, message));
     }
-    const op: Operation = { call_contract: { contract_id: addressFromString(id), entry_point: m.entryPoint, args: encodeArgs(abi, m, message) } };
+    const op: Operation = {
+      call_contract: {
+        contract_id: addressFromString(id),
+        entry_point: m.entryPoint,
+        args: encodeArgs(abi, m, message),
+      },
+    };
     return toJson('koinos.protocol.operation', op);
   }
 
@@ -123,7 +151,8 @@ export function contractRoutes(deps: ContractRouteDeps): {
     const args: Record<string, unknown> = {};
     for (const [key, value] of query) {
       const path = key.split('.');
-      if (path.length > 8 || path.some((part) => part === '' || part === '__proto__')) throw badRequest(`invalid argument name: ${describe(key)}`);
+      if (path.length > 8 || path.some((part) => part === '' || part === '__proto__'))
+        throw badRequest(`invalid argument name: ${describe(key)}`);
       let scope = args;
       for (const part of path.slice(0, -1)) {
         const next = scope[part];
@@ -137,7 +166,8 @@ export function contractRoutes(deps: ContractRouteDeps): {
   /** Decodes operations with the ABIs of their contracts (koinos-rest utils/operations.ts decodeOperations). */
   async function decodeOperations(body: string): Promise<JsonValue> {
     const input = parseBody(body, 'an array of operations');
-    if (!Array.isArray(input)) throw badRequest(`invalid request body: expected an array of operations, got ${describe(input)}`);
+    if (!Array.isArray(input))
+      throw badRequest(`invalid request body: expected an array of operations, got ${describe(input)}`);
     const ops = input.map((item, i) => {
       try {
         return fromJson('koinos.protocol.operation', item);
@@ -152,7 +182,8 @@ export function contractRoutes(deps: ContractRouteDeps): {
   /** Decodes events with the ABIs of their source contracts (koinos-rest utils/events.ts decodeEvents). */
   async function decodeEvents(body: string): Promise<JsonValue> {
     const input = parseBody(body, 'an array of events');
-    if (!Array.isArray(input)) throw badRequest(`invalid request body: expected an array of events, got ${describe(input)}`);
+    if (!Array.isArray(input))
+      throw badRequest(`invalid request body: expected an array of events, got ${describe(input)}`);
     const events = input.map((item, i) => {
       try {
         return fromJson('koinos.protocol.event_data', item);
@@ -167,7 +198,8 @@ export function contractRoutes(deps: ContractRouteDeps): {
   /** koilib prepareTransaction: chain id, nonce (current + 1), rc_limit (the payer's mana), merkle root and id. */
   async function prepare(body: string): Promise<JsonValue> {
     const input = parseBody(body, 'a transaction');
-    if (!isObject(input)) throw badRequest(`invalid request body: expected a transaction as a JSON object, got ${describe(input)}`);
+    if (!isObject(input))
+      throw badRequest(`invalid request body: expected a transaction as a JSON object, got ${describe(input)}`);
     let tx: Transaction;
     try {
       tx = fromJson('koinos.protocol.transaction', input, { strict: true, unknownFields: 'discard' }); // addresses checked
@@ -191,7 +223,11 @@ export function contractRoutes(deps: ContractRouteDeps): {
   }
 
   const routes: Route[] = [
-    { method: 'GET', pattern: ['contract', ':contract'], run: async (p) => ({ contract_id: await resolveAddress(p.contract!, 'contract_id') }) },
+    {
+      method: 'GET',
+      pattern: ['contract', ':contract'],
+      run: async (p) => ({ contract_id: await resolveAddress(p.contract!, 'contract_id') }),
+    },
     {
       method: 'GET',
       pattern: ['contract', ':contract', 'abi'],
@@ -207,16 +243,34 @@ export function contractRoutes(deps: ContractRouteDeps): {
       run: async (p) => {
         const id = await resolveAddress(p.contract!, 'contract_id');
         const args = encode('koinos.chain.get_contract_metadata_arguments', { contract_id: addressFromString(id) });
-        const { value } = await rpc('chain.invoke_system_call', { name: 'get_contract_metadata', args: toBase64Url(args) });
-        const result = decode('koinos.chain.get_contract_metadata_result', (value as Uint8Array | undefined) ?? new Uint8Array(0));
+        const { value } = await rpc('chain.invoke_system_call', {
+          name: 'get_contract_metadata',
+          args: toBase64Url(args),
+        });
+        const result = decode(
+          'koinos.chain.get_contract_metadata_result',
+          (value as Uint8Array | undefined) ?? new Uint8Array(0),
+        );
         if (!result.value) throw badRequest(`contract ${id} does not exist`);
         const json = toJson('koinos.chain.contract_metadata_object', result.value);
         // koilib renders the hash as hex (btype HEX), as koinos-rest passes it on.
-        return { contract_id: id, ...json, hash: `0x${Buffer.from(fromBase64(String(json.hash ?? ''))).toString('hex')}` };
+        return {
+          contract_id: id,
+          ...json,
+          hash: `0x${Buffer.from(fromBase64(String(json.hash ?? ''))).toString('hex')}`,
+        };
       },
     },
-    { method: 'GET', pattern: ['contract', ':contract', ':method'], run: (p, query) => callByName(p, queryArgs(query)) },
-    { method: 'POST', pattern: ['contract', ':contract', ':method'], run: (p, _q, body) => callByName(p, parseBody(body || '{}', 'the arguments')) },
+    {
+      method: 'GET',
+      pattern: ['contract', ':contract', ':method'],
+      run: (p, query) => callByName(p, queryArgs(query)),
+    },
+    {
+      method: 'POST',
+      pattern: ['contract', ':contract', ':method'],
+      run: (p, _q, body) => callByName(p, parseBody(body || '{}', 'the arguments')),
+    },
     { method: 'POST', pattern: ['decode', 'operations'], run: (_p, _q, body) => decodeOperations(body) },
     { method: 'POST', pattern: ['decode', 'events'], run: (_p, _q, body) => decodeEvents(body) },
     { method: 'POST', pattern: ['transaction', 'prepare'], run: (_p, _q, body) => prepare(body) },

@@ -17,7 +17,8 @@ export function nftRoutes(deps: TokenRouteDeps & StandardDeps): { routes: Route[
 
   /** A token id as KCS-5 writes it: "0x" and hex (koilib reads the HEX btype from such text). */
   function tokenId(text: string): string {
-    if (!/^0x(?:[0-9a-fA-F]{2})+$/.test(text)) throw badRequest(`invalid token_id: expected "0x" followed by hex, got ${describe(text)}`);
+    if (!/^0x(?:[0-9a-fA-F]{2})+$/.test(text))
+      throw badRequest(`invalid token_id: expected "0x" followed by hex, got ${describe(text)}`);
     return text;
   }
 
@@ -32,7 +33,10 @@ export function nftRoutes(deps: TokenRouteDeps & StandardDeps): { routes: Route[
   const memo = (query: URLSearchParams): JsonObject => (query.get('memo') !== null ? { memo: query.get('memo')! } : {});
 
   function parseBody(body: string, what: string): unknown {
-    if (jsonDepth(body) > MAX_JSON_DEPTH) throw badRequest(`invalid request body: expected ${what} as JSON nested at most ${MAX_JSON_DEPTH} levels deep, got deeper`);
+    if (jsonDepth(body) > MAX_JSON_DEPTH)
+      throw badRequest(
+        `invalid request body: expected ${what} as JSON nested at most ${MAX_JSON_DEPTH} levels deep, got deeper`,
+      );
     try {
       return JSON.parse(body);
     } catch {
@@ -41,7 +45,12 @@ export function nftRoutes(deps: TokenRouteDeps & StandardDeps): { routes: Route[
   }
 
   /** A read answered as koinos-rest does: the result, or `fallback` when the collection answered none. */
-  const read = (pattern: string[], name: string, fallback: JsonValue, args: (p: Record<string, string>, q: URLSearchParams) => Promise<JsonObject> | JsonObject = () => ({})): Route => ({
+  const read = (
+    pattern: string[],
+    name: string,
+    fallback: JsonValue,
+    args: (p: Record<string, string>, q: URLSearchParams) => Promise<JsonObject> | JsonObject = () => ({}),
+  ): Route => ({
     method: 'GET',
     pattern: ['nft', ':contract', ...pattern],
     run: async (p, query) => {
@@ -57,12 +66,17 @@ export function nftRoutes(deps: TokenRouteDeps & StandardDeps): { routes: Route[
     read(['owner'], 'owner', {}),
     read(['total_supply'], 'total_supply', { value: '0' }),
     read(['royalties'], 'royalties', { value: [] }),
-    read(['balance', ':account'], 'balance_of', { value: '0' }, async (p) => ({ owner: await resolveAddress(p.account!, 'account') })),
+    read(['balance', ':account'], 'balance_of', { value: '0' }, async (p) => ({
+      owner: await resolveAddress(p.account!, 'account'),
+    })),
     read(['approved_for_all', ':owner', ':operator'], 'is_approved_for_all', { value: false }, async (p) => ({
       owner: await resolveAddress(p.owner!, 'account'),
       operator: await resolveAddress(p.operator!, 'account'),
     })),
-    read(['tokens'], 'get_tokens', { values: [] }, (_p, query) => ({ ...page(query), descending: query.get('descending') ? query.get('descending') !== 'false' : false })),
+    read(['tokens'], 'get_tokens', { values: [] }, (_p, query) => ({
+      ...page(query),
+      descending: query.get('descending') ? query.get('descending') !== 'false' : false,
+    })),
     read(['owner', ':account'], 'get_tokens_by_owner', { values: [] }, async (p, query) => ({
       owner: await resolveAddress(p.account!, 'account'),
       ...page(query),
@@ -82,7 +96,12 @@ export function nftRoutes(deps: TokenRouteDeps & StandardDeps): { routes: Route[
         const supply = await kcs5.read(id, 'total_supply');
         const uri = await kcs5.read(id, 'uri');
         if (!name || !symbol || !supply) throw badRequest(`collection ${id} answered no name, symbol or total_supply`);
-        return { name: name.value!, symbol: symbol.value!, total_supply: supply.value!, ...(uri && { uri: uri.value! }) };
+        return {
+          name: name.value!,
+          symbol: symbol.value!,
+          total_supply: supply.value!,
+          ...(uri && { uri: uri.value! }),
+        };
       },
     },
     {
@@ -131,7 +150,8 @@ export function nftRoutes(deps: TokenRouteDeps & StandardDeps): { routes: Route[
     {
       method: 'GET',
       pattern: ['nft', ':contract', ':token', 'burn'],
-      run: async (p, query) => kcs5.operation(await collection(p), 'burn', { token_id: tokenId(p.token!), ...memo(query) }),
+      run: async (p, query) =>
+        kcs5.operation(await collection(p), 'burn', { token_id: tokenId(p.token!), ...memo(query) }),
     },
     {
       method: 'GET',
@@ -144,7 +164,12 @@ export function nftRoutes(deps: TokenRouteDeps & StandardDeps): { routes: Route[
         const to = await resolveAddress(query.get('to')!, 'account');
         const token_id = tokenId(p.token!);
         const owner = await kcs5.read(id, 'owner_of', { token_id });
-        return kcs5.operation(id, 'transfer', { ...(owner?.value && { from: owner.value }), to, token_id, ...memo(query) });
+        return kcs5.operation(id, 'transfer', {
+          ...(owner?.value && { from: owner.value }),
+          to,
+          token_id,
+          ...memo(query),
+        });
       },
     },
     {
@@ -185,7 +210,12 @@ export function nftRoutes(deps: TokenRouteDeps & StandardDeps): { routes: Route[
         requireParameters(query, badRequest, 'owner', 'operator');
         const owner = await resolveAddress(query.get('owner')!, 'account');
         const operator = await resolveAddress(query.get('operator')!, 'account');
-        return kcs5.operation(id, 'set_approval_for_all', { owner, operator, approved: query.get('approved') === 'true', ...memo(query) });
+        return kcs5.operation(id, 'set_approval_for_all', {
+          owner,
+          operator,
+          approved: query.get('approved') === 'true',
+          ...memo(query),
+        });
       },
     },
     {
@@ -203,7 +233,8 @@ export function nftRoutes(deps: TokenRouteDeps & StandardDeps): { routes: Route[
       run: async (p, _q, body) => {
         const id = await collection(p);
         const args = parseBody(body, 'the royalties');
-        if (typeof args !== 'object' || args === null || Array.isArray(args)) throw badRequest(`invalid request body: expected the royalties as a JSON object, got ${describe(args)}`);
+        if (typeof args !== 'object' || args === null || Array.isArray(args))
+          throw badRequest(`invalid request body: expected the royalties as a JSON object, got ${describe(args)}`);
         return kcs5.operation(id, 'set_royalties', args as JsonObject);
       },
     },

@@ -55,7 +55,8 @@ function withDefaults(type: protobuf.Type, json: JsonObject): JsonObject {
     }
     const nested = field.resolvedType instanceof protobuf.Type ? field.resolvedType : undefined;
     if (nested && Array.isArray(value)) out[field.name] = value.map((item) => withDefaults(nested, item as JsonObject));
-    else if (nested && typeof value === 'object' && value !== null) out[field.name] = withDefaults(nested, value as JsonObject);
+    else if (nested && typeof value === 'object' && value !== null)
+      out[field.name] = withDefaults(nested, value as JsonObject);
     else out[field.name] = value;
   }
   return out;
@@ -89,7 +90,11 @@ export function standardContract(abiText: string, deps: StandardDeps): StandardC
     abi,
     async read(contractId, name, args = {}) {
       const { entryPoint, bytes } = encode(name, args);
-      const { result } = await deps.rpc('chain.read_contract', { contract_id: contractId, entry_point: entryPoint, args: toBase64Url(bytes) });
+      const { result } = await deps.rpc('chain.read_contract', {
+        contract_id: contractId,
+        entry_point: entryPoint,
+        args: toBase64Url(bytes),
+      });
       const answer = (result as Uint8Array | undefined) ?? new Uint8Array(0);
       if (answer.length === 0) return undefined;
       const m = abi.method(name);

@@ -14,7 +14,11 @@ export interface TokenRouteDeps extends StandardDeps {
 }
 
 /** koinos-rest utils/validation.ts requireParameters: each named query parameter must be present. */
-export function requireParameters(query: URLSearchParams, badRequest: (message: string) => WalletError, ...names: string[]): void {
+export function requireParameters(
+  query: URLSearchParams,
+  badRequest: (message: string) => WalletError,
+  ...names: string[]
+): void {
   for (const name of names) if (!query.has(name)) throw badRequest(`missing required field '${name}'`);
 }
 
@@ -40,7 +44,8 @@ export function tokenRoutes(deps: TokenRouteDeps): {
   }
 
   /** koilib formatUnits: trailing zeros and a bare "." dropped ("11000000", "999990.73"). */
-  const units = (value: JsonValue | undefined, places: number, trim = true) => formatAmount(BigInt(String(value ?? '0')), places, { trim });
+  const units = (value: JsonValue | undefined, places: number, trim = true) =>
+    formatAmount(BigInt(String(value ?? '0')), places, { trim });
 
   async function balance(contract: string, account: string, { trim }: { trim: boolean }): Promise<JsonValue> {
     const id = await resolveAddress(contract, 'contract_id');
@@ -105,7 +110,13 @@ export function tokenRoutes(deps: TokenRouteDeps): {
         // get_info is optional in KCS-4: without it, name, symbol and decimals one by one (as koinos-rest falls back).
         const info = await kcs4.read(id, 'get_info').catch(() => undefined);
         const supply = valueOf(await kcs4.read(id, 'total_supply'), 'total_supply');
-        if (info) return { name: info.name!, symbol: info.symbol!, decimals: info.decimals!, total_supply: units(supply, Number(info.decimals)) };
+        if (info)
+          return {
+            name: info.name!,
+            symbol: info.symbol!,
+            decimals: info.decimals!,
+            total_supply: units(supply, Number(info.decimals)),
+          };
         const places = await decimals(id);
         return {
           name: valueOf(await kcs4.read(id, 'name'), 'name'),
@@ -115,7 +126,11 @@ export function tokenRoutes(deps: TokenRouteDeps): {
         };
       },
     },
-    { method: 'GET', pattern: ['token', ':contract', 'balance', ':account'], run: (p) => balance(p.contract!, p.account!, { trim: true }) },
+    {
+      method: 'GET',
+      pattern: ['token', ':contract', 'balance', ':account'],
+      run: (p) => balance(p.contract!, p.account!, { trim: true }),
+    },
     {
       method: 'GET',
       pattern: ['token', ':contract', 'allowance', ':account', ':spender'],
@@ -135,9 +150,14 @@ export function tokenRoutes(deps: TokenRouteDeps): {
         const owner = await resolveAddress(p.account!, 'account');
         requireParameters(query, badRequest, 'limit');
         const limit = query.get('limit')!;
-        if (!/^\d{1,9}$/.test(limit)) throw badRequest(`invalid limit: expected a whole number, got ${describe(limit)}`);
+        if (!/^\d{1,9}$/.test(limit))
+          throw badRequest(`invalid limit: expected a whole number, got ${describe(limit)}`);
         const start = query.get('start');
-        const args: JsonObject = { owner, limit: Number(limit), ...(start && { start: await resolveAddress(start, 'account') }) };
+        const args: JsonObject = {
+          owner,
+          limit: Number(limit),
+          ...(start && { start: await resolveAddress(start, 'account') }),
+        };
         const result = await kcs4.read(id, 'get_allowances', args);
         const places = await decimals(id);
         // koinos-rest: the result with its owner and formatted values, or {owner} alone when the token answered none.

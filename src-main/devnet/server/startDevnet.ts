@@ -107,7 +107,9 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     } catch (cause) {
       const code = (cause as NodeJS.ErrnoException).code;
       if (!anyPortWhenTaken || port === 0 || (code !== 'EADDRINUSE' && code !== 'EACCES')) throw cause;
-      (log ?? ((line: string) => console.warn(line)))(`port ${port} on ${host} is not free (${code}), listening on any free port`);
+      (log ?? ((line: string) => console.warn(line)))(
+        `port ${port} on ${host} is not free (${code}), listening on any free port`,
+      );
       tried = 0;
       await listen(0);
     }

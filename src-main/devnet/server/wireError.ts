@@ -69,10 +69,20 @@ export interface JsonRpcErrorObject {
  */
 export function jsonRpcErrorOf(error: unknown, what: string, log: (line: string) => void): JsonRpcErrorObject {
   const wire = toWireError(error);
-  if (wire.kind === 'node') return { code: JSONRPC_ERROR.INTERNAL, message: wire.message, ...(wire.data !== undefined ? { data: wire.data } : {}) };
+  if (wire.kind === 'node')
+    return {
+      code: JSONRPC_ERROR.INTERNAL,
+      message: wire.message,
+      ...(wire.data !== undefined ? { data: wire.data } : {}),
+    };
   // The gateway answers every params problem with the same data text; the devnet adds which field and why after a
   // colon (a deviation that keeps the gateway's code, message and data prefix, so clients matching those still work).
-  if (wire.kind === 'params') return { code: JSONRPC_ERROR.METHOD_NOT_FOUND, message: 'Unable to translate request', data: `parameters could not be parsed: ${wire.problem}` };
+  if (wire.kind === 'params')
+    return {
+      code: JSONRPC_ERROR.METHOD_NOT_FOUND,
+      message: 'Unable to translate request',
+      data: `parameters could not be parsed: ${wire.problem}`,
+    };
   log(`jsonrpc ${what} failed: ${describeInternalError(error)}`);
   return { code: JSONRPC_ERROR.INTERNAL, message: 'An internal server error has occurred' };
 }
@@ -82,7 +92,11 @@ export function jsonRpcErrorOf(error: unknown, what: string, log: (line: string)
  * `utils/errors.ts` answers: 400 `{"error": message}` for a known error, 500 `{"error": "unknown error"}` otherwise.
  * @param log receives one line for an internal error (its stack); nothing else is logged.
  */
-export function restErrorOf(error: unknown, what: string, log: (line: string) => void): { status: 400 | 500; body: { error: string } } {
+export function restErrorOf(
+  error: unknown,
+  what: string,
+  log: (line: string) => void,
+): { status: 400 | 500; body: { error: string } } {
   const wire = toWireError(error);
   if (wire.kind === 'node') return { status: 400, body: { error: wire.message } };
   if (wire.kind === 'params') return { status: 400, body: { error: `invalid ${wire.subject}: ${wire.problem}` } };

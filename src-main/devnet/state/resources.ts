@@ -83,7 +83,11 @@ export function hashCompute(bytes: number): number {
 /** Compute of the chain's system_call::verify_merkle_root over `leaves` 34-byte multihash leaves. */
 export function merkleCompute(leaves: number): number {
   const deserialize = (leaves + 1) * (COMPUTE.deserialize_multihash_base + 34 * COMPUTE.deserialize_multihash_per_byte);
-  return COMPUTE.verify_merkle_root + deserialize + hashesPerLeaves(leaves) * (COMPUTE.sha2_256_base + 64 * COMPUTE.sha2_256_per_byte);
+  return (
+    COMPUTE.verify_merkle_root +
+    deserialize +
+    hashesPerLeaves(leaves) * (COMPUTE.sha2_256_base + 64 * COMPUTE.sha2_256_per_byte)
+  );
 }
 
 /**
@@ -119,7 +123,8 @@ export class RcMeter {
 
   useCompute(ticks: number): void {
     const t = BigInt(ticks);
-    if (t > this.block.compute) throw new ChainError(BLOCK_LIMIT_ERROR.compute_bandwidth_limit_exceeded, 'compute bandwidth limit exceeded');
+    if (t > this.block.compute)
+      throw new ChainError(BLOCK_LIMIT_ERROR.compute_bandwidth_limit_exceeded, 'compute bandwidth limit exceeded');
     this.charge(t * RESOURCE_LIMITS.compute_bandwidth_cost);
     this.block.compute -= t;
     this.compute += t;
@@ -127,7 +132,8 @@ export class RcMeter {
 
   useNetwork(bytes: number): void {
     const b = BigInt(bytes);
-    if (b > this.block.network) throw new ChainError(BLOCK_LIMIT_ERROR.network_bandwidth_limit_exceeded, 'network bandwidth limit exceeded');
+    if (b > this.block.network)
+      throw new ChainError(BLOCK_LIMIT_ERROR.network_bandwidth_limit_exceeded, 'network bandwidth limit exceeded');
     this.charge(b * RESOURCE_LIMITS.network_bandwidth_cost);
     this.block.network -= b;
     this.network += b;
@@ -136,9 +142,12 @@ export class RcMeter {
   /** Disk bytes (negative when an object shrinks or goes: freed bytes are credited within the transaction). */
   useDisk(bytes: number): void {
     const b = BigInt(bytes);
-    if (b > this.block.disk) throw new ChainError(BLOCK_LIMIT_ERROR.disk_storage_limit_exceeded, 'disk storage limit exceeded');
+    if (b > this.block.disk)
+      throw new ChainError(BLOCK_LIMIT_ERROR.disk_storage_limit_exceeded, 'disk storage limit exceeded');
     if (b >= 0n) this.charge(b * RESOURCE_LIMITS.disk_storage_cost);
-    else this.used = this.used + b * RESOURCE_LIMITS.disk_storage_cost > 0n ? this.used + b * RESOURCE_LIMITS.disk_storage_cost : 0n;
+    else
+      this.used =
+        this.used + b * RESOURCE_LIMITS.disk_storage_cost > 0n ? this.used + b * RESOURCE_LIMITS.disk_storage_cost : 0n;
     this.block.disk -= b;
     this.disk += b;
   }

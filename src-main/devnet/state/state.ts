@@ -53,7 +53,8 @@ export const KERNEL_SPACES = {
 export function stateKey(space: Space, key: Uint8Array): string {
   if (key.length === 0) return space.prefix;
   // The field header `0x12 <varint length>` as latin1 text: one or two characters for any key the chain holds.
-  const header = key.length < 0x80 ? String.fromCharCode(0x12, key.length) : String.fromCharCode(0x12, ...varint(key.length));
+  const header =
+    key.length < 0x80 ? String.fromCharCode(0x12, key.length) : String.fromCharCode(0x12, ...varint(key.length));
   return space.prefix + header + keyText(key);
 }
 
@@ -214,7 +215,12 @@ export class StateView implements StateSource, StateSink {
  * an upper layer hides the one below). Each step is one binary search per layer; a run of removed keys is stepped
  * over one key at a time.
  */
-export function neighbour(source: StateSource, from: string, prefix: string, direction: 'next' | 'prev'): [string, Uint8Array] | undefined {
+export function neighbour(
+  source: StateSource,
+  from: string,
+  prefix: string,
+  direction: 'next' | 'prev',
+): [string, Uint8Array] | undefined {
   const layers: OrderedKeys[] = [];
   source.layers(layers);
   let cursor = from;
@@ -222,7 +228,8 @@ export function neighbour(source: StateSource, from: string, prefix: string, dir
     let best: string | undefined;
     for (const layer of layers) {
       const found = direction === 'next' ? layer.higher(cursor) : layer.lower(cursor);
-      if (found !== undefined && (best === undefined || (direction === 'next' ? found < best : found > best))) best = found;
+      if (found !== undefined && (best === undefined || (direction === 'next' ? found < best : found > best)))
+        best = found;
     }
     // Keys of one space are contiguous (they share the prefix), so the first key outside it ends the search.
     if (best === undefined || !best.startsWith(prefix)) return undefined;

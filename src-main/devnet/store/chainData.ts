@@ -8,7 +8,15 @@ import type { Genesis } from '../chain/genesis.ts';
 import { HistoryIndex } from '../chain/history.ts';
 import { BaseState } from '../state/state.ts';
 import type { Store, StoreOp } from './store.ts';
-import { headKey, historyPrefix, metaKey, parseHistoryKey, stateObjectKey, stateObjectPrefix, stateObjectText } from './storeKeys.ts';
+import {
+  headKey,
+  historyPrefix,
+  metaKey,
+  parseHistoryKey,
+  stateObjectKey,
+  stateObjectPrefix,
+  stateObjectText,
+} from './storeKeys.ts';
 import type { DevnetConfig } from '../types.ts';
 
 /**
@@ -60,18 +68,30 @@ export interface ChainMeta {
 /** Refuses to continue a stored chain with a config that asks for a different genesis. */
 export function checkMeta(meta: ChainMeta, config: DevnetConfig, dataDir: string): void {
   if (meta.format_version !== FORMAT_VERSION) {
-    throw new WalletError('INVALID_ARGUMENT', `the devnet data in ${dataDir} has format ${meta.format_version}, this devnet reads format ${FORMAT_VERSION}`, {
-      metaMessages: ['Start with reset to create a new chain there.'],
-    });
+    throw new WalletError(
+      'INVALID_ARGUMENT',
+      `the devnet data in ${dataDir} has format ${meta.format_version}, this devnet reads format ${FORMAT_VERSION}`,
+      {
+        metaMessages: ['Start with reset to create a new chain there.'],
+      },
+    );
   }
   const differs: string[] = [];
-  if (config.genesisSeed !== undefined && config.genesisSeed !== meta.genesis_seed) differs.push(`genesis seed "${meta.genesis_seed}"`);
+  if (config.genesisSeed !== undefined && config.genesisSeed !== meta.genesis_seed)
+    differs.push(`genesis seed "${meta.genesis_seed}"`);
   if (config.accounts !== undefined && config.accounts !== meta.accounts) differs.push(`${meta.accounts} accounts`);
-  if (config.initialBalance !== undefined && config.initialBalance !== meta.initial_balance) differs.push(`initial balance ${meta.initial_balance}`);
+  if (config.initialBalance !== undefined && config.initialBalance !== meta.initial_balance)
+    differs.push(`initial balance ${meta.initial_balance}`);
   if (differs.length > 0) {
-    throw new WalletError('INVALID_ARGUMENT', `the chain in ${dataDir} was created with ${differs.join(', ')}; the config asks for another genesis`, {
-      metaMessages: ['Start with reset to replace it with a new chain, or drop the differing options to continue it.'],
-    });
+    throw new WalletError(
+      'INVALID_ARGUMENT',
+      `the chain in ${dataDir} was created with ${differs.join(', ')}; the config asks for another genesis`,
+      {
+        metaMessages: [
+          'Start with reset to replace it with a new chain, or drop the differing options to continue it.',
+        ],
+      },
+    );
   }
 }
 
@@ -93,17 +113,20 @@ export async function loadChain(store: Store, genesis: Genesis): Promise<LoadedC
     stateMerkleRoot: record.state_merkle_root.length > 0 ? record.state_merkle_root : genesis.stateMerkleRoot,
   };
   const committed = new BaseState();
-  for await (const [key, value] of store.entries(stateObjectPrefix())) committed.objects.set(stateObjectText(key), value);
+  for await (const [key, value] of store.entries(stateObjectPrefix()))
+    committed.objects.set(stateObjectText(key), value);
   const history = new HistoryIndex();
   for await (const [key, value] of store.entries(historyPrefix())) {
     const { address, seq: expected } = parseHistoryKey(key);
     const pointer = decode('koinos.devnet.record_pointer', value);
-    if (pointer.block_height > head.height) throw new Error(`the account history in the data directory points past the head block`);
+    if (pointer.block_height > head.height)
+      throw new Error(`the account history in the data directory points past the head block`);
     const seq = history.append(address, {
       height: Number(pointer.block_height), // at most the head height, which block production keeps below MAX_HISTORY_HEIGHT
       transactionIndex: pointer.block ? undefined : pointer.transaction_index,
     });
-    if (BigInt(seq) !== expected) throw new Error(`the account history in the data directory has a gap (record ${expected} read as ${seq})`);
+    if (BigInt(seq) !== expected)
+      throw new Error(`the account history in the data directory has a gap (record ${expected} read as ${seq})`);
   }
   return { head, committed, history };
 }
@@ -112,7 +135,13 @@ export async function loadChain(store: Store, genesis: Genesis): Promise<LoadedC
 export async function newChain(store: Store, genesis: Genesis, meta: ChainMeta): Promise<LoadedChain> {
   const committed = new BaseState();
   for (const [key, value] of genesis.state) committed.objects.set(key, value);
-  const head: Head = { height: 0n, id: ZERO_BLOCK_ID, previous: EMPTY, timestamp: 0n, stateMerkleRoot: genesis.stateMerkleRoot };
+  const head: Head = {
+    height: 0n,
+    id: ZERO_BLOCK_ID,
+    previous: EMPTY,
+    timestamp: 0n,
+    stateMerkleRoot: genesis.stateMerkleRoot,
+  };
   const ops: StoreOp[] = [{ type: 'put', key: metaKey(), value: encode('koinos.devnet.chain_meta', meta) }];
   for (const [key, value] of genesis.state) ops.push({ type: 'put', key: stateObjectKey(key), value });
   ops.push({

@@ -33,7 +33,9 @@ export interface Store {
 
 /** A plain Uint8Array over the same memory (LevelDB hands out Buffers; the codec and tests expect Uint8Array). */
 function plain(bytes: Uint8Array | undefined): Uint8Array | undefined {
-  return bytes === undefined || bytes.constructor === Uint8Array ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return bytes === undefined || bytes.constructor === Uint8Array
+    ? bytes
+    : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 /** The in-memory store (no data directory). */
@@ -89,7 +91,9 @@ export class LevelStore implements Store {
       await db.open();
     } catch (cause) {
       const detail = cause instanceof Error && cause.cause instanceof Error ? cause.cause.message : String(cause);
-      throw new Error(`cannot open the devnet data directory ${dir}: ${detail} (is another devnet using it?)`, { cause });
+      throw new Error(`cannot open the devnet data directory ${dir}: ${detail} (is another devnet using it?)`, {
+        cause,
+      });
     }
     if (reset) await db.clear();
     return new LevelStore(db);
@@ -105,7 +109,11 @@ export class LevelStore implements Store {
   }
 
   async write(ops: StoreOp[]): Promise<void> {
-    await this.db.batch(ops.map((op) => (op.type === 'put' ? { type: 'put', key: op.key, value: op.value! } : { type: 'del', key: op.key })));
+    await this.db.batch(
+      ops.map((op) =>
+        op.type === 'put' ? { type: 'put', key: op.key, value: op.value! } : { type: 'del', key: op.key },
+      ),
+    );
   }
 
   async *entries(prefix: Uint8Array): AsyncIterable<[Uint8Array, Uint8Array]> {

@@ -112,9 +112,15 @@ function constExpr(r: WasmReader): Uint8Array {
   else if (op === 0x43) r.skip(4);
   else if (op === 0x44) r.skip(8);
   else if (op === 0x23) r.u32();
-  else throw refuse(op === 0xd0 || op === 0xd2 ? 'reference types' : 'extended constant expressions', `constant expression opcode 0x${op.toString(16)}`, start);
+  else
+    throw refuse(
+      op === 0xd0 || op === 0xd2 ? 'reference types' : 'extended constant expressions',
+      `constant expression opcode 0x${op.toString(16)}`,
+      start,
+    );
   const endAt = r.pos;
-  if (r.byte() !== 0x0b) throw refuse('extended constant expressions', 'a constant expression of more than one instruction', endAt);
+  if (r.byte() !== 0x0b)
+    throw refuse('extended constant expressions', 'a constant expression of more than one instruction', endAt);
   return r.bytes.subarray(start, r.pos);
 }
 
@@ -131,7 +137,11 @@ export function readInstruction(r: WasmReader): number {
   const kind: Immediate | undefined = MVP_IMMEDIATES[op];
   if (kind === undefined) {
     const sub = op === 0xfc && !r.done ? r.bytes[r.pos] : undefined;
-    throw refuse(featureOfOpcode(op, sub), `opcode 0x${op.toString(16)}${sub === undefined ? '' : ` 0x${sub.toString(16)}`}`, at);
+    throw refuse(
+      featureOfOpcode(op, sub),
+      `opcode 0x${op.toString(16)}${sub === undefined ? '' : ` 0x${sub.toString(16)}`}`,
+      at,
+    );
   }
   switch (kind) {
     case 'none':
@@ -226,9 +236,11 @@ export function checkModule(bytes: Uint8Array): ModuleLayout {
   const r = new WasmReader(bytes);
   if (bytes.length < 8) throw moduleError('module shorter than its 8-byte header', 0);
   const magic = r.take(4);
-  if (magic[0] !== 0 || magic[1] !== 0x61 || magic[2] !== 0x73 || magic[3] !== 0x6d) throw moduleError('invalid wasm magic', 0);
+  if (magic[0] !== 0 || magic[1] !== 0x61 || magic[2] !== 0x73 || magic[3] !== 0x6d)
+    throw moduleError('invalid wasm magic', 0);
   const version = r.take(4);
-  if (version[0] !== 1 || version[1] !== 0 || version[2] !== 0 || version[3] !== 0) throw moduleError('unsupported wasm version', 4);
+  if (version[0] !== 1 || version[1] !== 0 || version[2] !== 0 || version[3] !== 0)
+    throw moduleError('unsupported wasm version', 4);
 
   const layout: ModuleLayout = {
     bytes,
@@ -278,7 +290,8 @@ export function checkModule(bytes: Uint8Array): ModuleLayout {
           const resultsAt = s.pos;
           const results: number[] = [];
           for (let q = s.u32(); q > 0; q--) results.push(valueType(s));
-          if (results.length > 1) throw refuse('multi-value', `a function type with ${results.length} results`, resultsAt);
+          if (results.length > 1)
+            throw refuse('multi-value', `a function type with ${results.length} results`, resultsAt);
           layout.types.push({ params, results });
         }
         break;
@@ -291,11 +304,20 @@ export function checkModule(bytes: Uint8Array): ModuleLayout {
           if (kind === 0) {
             const type = s.u32();
             const host = HOST_IMPORTS.find((h) => h === name);
-            if (module !== 'env' || host === undefined) foreignImports.push(`imported function ${module}.${name} is required`);
+            if (module !== 'env' || host === undefined)
+              foreignImports.push(`imported function ${module}.${name} is required`);
             else {
               const t = layout.types[type];
-              if (!t || t.params.length !== 6 || t.params.some((p) => p !== 0x7f) || t.results.length !== 1 || t.results[0] !== 0x7f)
-                foreignImports.push(`function ${layout.importedFuncs.length} type doesn't match module's imported function type`);
+              if (
+                !t ||
+                t.params.length !== 6 ||
+                t.params.some((p) => p !== 0x7f) ||
+                t.results.length !== 1 ||
+                t.results[0] !== 0x7f
+              )
+                foreignImports.push(
+                  `function ${layout.importedFuncs.length} type doesn't match module's imported function type`,
+                );
               layout.importedFuncs.push({ name: host, type });
             }
           } else if (kind === 1) {
@@ -311,7 +333,8 @@ export function checkModule(bytes: Uint8Array): ModuleLayout {
             const mutAt = s.pos;
             if (s.byte() !== 0) throw refuse('mutable globals', 'an imported mutable global', mutAt);
             foreignImports.push('module requires imported globals, 0 provided');
-          } else throw refuse(kind === 4 ? 'exception handling' : 'an unknown import kind', `import kind ${kind}`, kindAt);
+          } else
+            throw refuse(kind === 4 ? 'exception handling' : 'an unknown import kind', `import kind ${kind}`, kindAt);
         }
         break;
       case 3:
@@ -358,7 +381,12 @@ export function checkModule(bytes: Uint8Array): ModuleLayout {
         for (let n = s.u32(); n > 0; n--) {
           const flagsAt = s.pos;
           const flags = s.u32();
-          if (flags !== 0) throw refuse(flags === 1 || flags === 5 ? 'bulk memory' : 'reference types', `element segment kind ${flags}`, flagsAt);
+          if (flags !== 0)
+            throw refuse(
+              flags === 1 || flags === 5 ? 'bulk memory' : 'reference types',
+              `element segment kind ${flags}`,
+              flagsAt,
+            );
           const offsetExpr = constExpr(s);
           const funcs: number[] = [];
           for (let k = s.u32(); k > 0; k--) funcs.push(s.u32());
@@ -372,7 +400,8 @@ export function checkModule(bytes: Uint8Array): ModuleLayout {
         for (let n = s.u32(); n > 0; n--) {
           const flagsAt = s.pos;
           const flags = s.u32();
-          if (flags !== 0) throw refuse(flags === 1 ? 'bulk memory' : 'multiple memories', `data segment kind ${flags}`, flagsAt);
+          if (flags !== 0)
+            throw refuse(flags === 1 ? 'bulk memory' : 'multiple memories', `data segment kind ${flags}`, flagsAt);
           constExpr(s);
           s.skip(s.u32());
         }

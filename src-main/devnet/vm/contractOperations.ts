@@ -26,25 +26,37 @@ export interface ContractRun {
  * contract becomes a reversion with its message.
  * @throws ChainError reversion (code >= 1) when the contract reverts, fails, traps or runs out of compute.
  */
-export function callContract(env: HostEnvironment, contractId: Uint8Array, entryPoint: number, args: Uint8Array): ContractRun {
+export function callContract(
+  env: HostEnvironment,
+  contractId: Uint8Array,
+  entryPoint: number,
+  args: Uint8Array,
+): ContractRun {
   const ctx = new ExecutionContext(env);
   const frame = ExecutionContext.systemFrame(SYSTEM_CALL_IDS.apply_call_contract_operation);
   return ctx.withFrame(frame, () => {
     ctx.useCompute(ctx.compute('apply_call_contract_operation'));
-    if (env.readOnly) throw new ChainError(ERROR_CODE.read_only_context, 'unable to perform action while context is read only');
+    if (env.readOnly)
+      throw new ChainError(ERROR_CODE.read_only_context, 'unable to perform action while context is read only');
     frame.privilege = PRIVILEGE.user;
     try {
       const { value } = systemCall(ctx, 'call', { contract_id: contractId, entry_point: entryPoint, args });
       return { result: value ?? EMPTY };
     } catch (error) {
-      if (error instanceof ChainError && error.code <= ERROR_CODE.failure) throw new ChainError(ERROR_CODE.reversion, error.message);
+      if (error instanceof ChainError && error.code <= ERROR_CODE.failure)
+        throw new ChainError(ERROR_CODE.reversion, error.message);
       throw error;
     }
   });
 }
 
 /** chain.read_contract: the contract called from a user frame, read-only (the environment says so). */
-export function readContract(env: HostEnvironment, contractId: Uint8Array, entryPoint: number, args: Uint8Array): ContractRun {
+export function readContract(
+  env: HostEnvironment,
+  contractId: Uint8Array,
+  entryPoint: number,
+  args: Uint8Array,
+): ContractRun {
   const ctx = new ExecutionContext(env);
   const frame = { contractId: EMPTY, privilege: PRIVILEGE.user, args: EMPTY, entryPoint: 0, sid: 0 };
   return ctx.withFrame(frame, () => {
@@ -70,18 +82,22 @@ export function uploadContract(env: HostEnvironment, op: UploadContractOperation
   const ctx = new ExecutionContext({ ...env, operation: { upload_contract: op } });
   ctx.withFrame(ExecutionContext.systemFrame(SYSTEM_CALL_IDS.apply_upload_contract_operation), () => {
     ctx.useCompute(ctx.compute('apply_upload_contract_operation'));
-    if (env.readOnly) throw new ChainError(ERROR_CODE.read_only_context, 'unable to perform action while context is read only');
+    if (env.readOnly)
+      throw new ChainError(ERROR_CODE.read_only_context, 'unable to perform action while context is read only');
     const authorized = systemCall(ctx, 'check_authority', {
       type: AUTHORIZATION.contract_upload,
       account: op.contract_id,
     }).value;
-    if (!authorized) throw new ChainError(ERROR_CODE.authorization_failure, `account ${accountText} has not authorized action`);
+    if (!authorized)
+      throw new ChainError(ERROR_CODE.authorization_failure, `account ${accountText} has not authorized action`);
     const existing =
       systemCall(ctx, 'get_object', {
         space: KERNEL_SPACE.contractMetadata,
         key: op.contract_id,
       }).value ?? {};
-    const meta: ContractMetadata = existing.exists ? decode('koinos.chain.contract_metadata_object', existing.value ?? EMPTY) : {};
+    const meta: ContractMetadata = existing.exists
+      ? decode('koinos.chain.contract_metadata_object', existing.value ?? EMPTY)
+      : {};
     meta.hash = systemCall(ctx, 'hash', { code: 0x12n, obj: op.bytecode }).value ?? EMPTY;
     meta.authorizes_call_contract = op.authorizes_call_contract;
     meta.authorizes_transaction_application = op.authorizes_transaction_application;
@@ -108,13 +124,18 @@ export interface SetSystemContractOperation {
 }
 
 function requireSystemAuthority(ctx: ExecutionContext): void {
-  if (ctx.env.readOnly) throw new ChainError(ERROR_CODE.read_only_context, 'unable to perform action while context is read only');
+  if (ctx.env.readOnly)
+    throw new ChainError(ERROR_CODE.read_only_context, 'unable to perform action while context is read only');
   if (!systemCall(ctx, 'check_system_authority', {}).value) {
     throw new ChainError(HOST_ERROR.system_authorization_failure, 'system authority required');
   }
 }
 
-function getKernelObject(ctx: ExecutionContext, space: (typeof KERNEL_SPACE)[keyof typeof KERNEL_SPACE], key: Uint8Array): { exists?: boolean; value?: Uint8Array } {
+function getKernelObject(
+  ctx: ExecutionContext,
+  space: (typeof KERNEL_SPACE)[keyof typeof KERNEL_SPACE],
+  key: Uint8Array,
+): { exists?: boolean; value?: Uint8Array } {
   return systemCall(ctx, 'get_object', { space, key }).value ?? {};
 }
 
@@ -133,7 +154,8 @@ export function setSystemCall(env: HostEnvironment, op: SetSystemCallOperation):
     const bundle = op.target?.system_call_bundle;
     if (bundle) {
       const contractId = bundle.contract_id ?? EMPTY;
-      if (!getKernelObject(ctx, KERNEL_SPACE.contractBytecode, contractId).exists) throw new ChainError(ERROR_CODE.invalid_contract, 'contract does not exist');
+      if (!getKernelObject(ctx, KERNEL_SPACE.contractBytecode, contractId).exists)
+        throw new ChainError(ERROR_CODE.invalid_contract, 'contract does not exist');
       const meta = getKernelObject(ctx, KERNEL_SPACE.contractMetadata, contractId);
       if (!meta.exists) throw new ChainError(ERROR_CODE.invalid_contract, 'contract metadata does not exist');
       if (!decode('koinos.chain.contract_metadata_object', meta.value ?? EMPTY).system) {
@@ -165,13 +187,19 @@ export function setSystemContract(env: HostEnvironment, op: SetSystemContractOpe
     ctx.useCompute(ctx.compute('apply_set_system_contract_operation'));
     requireSystemAuthority(ctx);
     const contractId = op.contract_id ?? EMPTY;
-    if (!getKernelObject(ctx, KERNEL_SPACE.contractBytecode, contractId).exists) throw new ChainError(ERROR_CODE.invalid_contract, 'contract does not exist');
+    if (!getKernelObject(ctx, KERNEL_SPACE.contractBytecode, contractId).exists)
+      throw new ChainError(ERROR_CODE.invalid_contract, 'contract does not exist');
     const found = getKernelObject(ctx, KERNEL_SPACE.contractMetadata, contractId);
     if (!found.exists) throw new ChainError(ERROR_CODE.invalid_contract, 'contract does not exist');
     const meta = decode('koinos.chain.contract_metadata_object', found.value ?? EMPTY);
-    if (!meta.hash || meta.hash.length === 0) throw new ChainError(ERROR_CODE.invalid_contract, 'contract hash does not exist');
+    if (!meta.hash || meta.hash.length === 0)
+      throw new ChainError(ERROR_CODE.invalid_contract, 'contract hash does not exist');
     meta.system = op.system_contract === true;
-    systemCall(ctx, 'put_object', { space: KERNEL_SPACE.contractMetadata, key: contractId, obj: encode('koinos.chain.contract_metadata_object', meta) });
+    systemCall(ctx, 'put_object', {
+      space: KERNEL_SPACE.contractMetadata,
+      key: contractId,
+      obj: encode('koinos.chain.contract_metadata_object', meta),
+    });
     systemCall(ctx, 'event', {
       name: 'koinos.chain.set_system_contract_event',
       data: encode('koinos.chain.set_system_contract_event', { contract_id: contractId, system_contract: meta.system }),

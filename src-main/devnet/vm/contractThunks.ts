@@ -45,12 +45,17 @@ export function runBytecode(ctx: ExecutionContext, bytecode: Uint8Array): void {
   const prepared = prepareModule(bytecode, { metering: ctx.env.unmetered !== true });
   runModule(
     prepared,
-    (fn, id, ret, args) => (fn === 'invoke_system_call' ? invokeSystemCall(ctx, id, ret, args) : invokeThunk(ctx, id, ret, args)),
+    (fn, id, ret, args) =>
+      fn === 'invoke_system_call' ? invokeSystemCall(ctx, id, ret, args) : invokeThunk(ctx, id, ret, args),
     tickMeter(ctx),
   );
 }
 
-function getKernelObject(ctx: ExecutionContext, space: (typeof KERNEL_SPACE)[keyof typeof KERNEL_SPACE], key: Uint8Array): DatabaseObject {
+function getKernelObject(
+  ctx: ExecutionContext,
+  space: (typeof KERNEL_SPACE)[keyof typeof KERNEL_SPACE],
+  key: Uint8Array,
+): DatabaseObject {
   return systemCall(ctx, 'get_object', { space, key }).value ?? {};
 }
 
@@ -75,7 +80,8 @@ export function callThunk(
     if (!code.exists) throw new ChainError(ERROR_CODE.invalid_contract, 'contract does not exist');
     const meta = contractMetadata(ctx, contractId);
     if (!meta) throw new ChainError(ERROR_CODE.invalid_contract, 'contract metadata does not exist');
-    if (!meta.hash || meta.hash.length === 0) throw new ChainError(ERROR_CODE.invalid_contract, 'contract hash does not exist');
+    if (!meta.hash || meta.hash.length === 0)
+      throw new ChainError(ERROR_CODE.invalid_contract, 'contract hash does not exist');
     bytecode = code.value ?? new Uint8Array(0);
     privilege = meta.system ? PRIVILEGE.kernel : PRIVILEGE.user;
   } else privilege = PRIVILEGE.kernel;
@@ -137,12 +143,13 @@ export function verifySignature(
   args: { type?: number; public_key?: Uint8Array; signature?: Uint8Array; digest?: Uint8Array; compressed?: boolean },
 ): { value: boolean } {
   if ((args.type ?? 0) !== 0) throw new ChainError(HOST_ERROR.unknown_dsa, 'unexpected dsa');
-  const recovered = systemCall(ctx, 'recover_public_key', {
-    type: 0,
-    signature: args.signature ?? EMPTY,
-    digest: args.digest ?? EMPTY,
-    compressed: args.compressed ?? false,
-  }).value ?? EMPTY;
+  const recovered =
+    systemCall(ctx, 'recover_public_key', {
+      type: 0,
+      signature: args.signature ?? EMPTY,
+      digest: args.digest ?? EMPTY,
+      compressed: args.compressed ?? false,
+    }).value ?? EMPTY;
   const key = args.public_key ?? EMPTY;
   return { value: recovered.length === key.length && recovered.every((b, i) => b === key[i]) };
 }
@@ -155,7 +162,8 @@ export function checkAuthority(
   ctx: ExecutionContext,
   args: { type?: number; account?: Uint8Array; data?: Uint8Array },
 ): { value: boolean } {
-  if (ctx.env.readOnly) throw new ChainError(ERROR_CODE.read_only_context, 'unable to perform action while context is read only');
+  if (ctx.env.readOnly)
+    throw new ChainError(ERROR_CODE.read_only_context, 'unable to perform action while context is read only');
   const account = args.account ?? EMPTY;
   let type: number = AUTHORIZATION.contract_call;
   if (ctx.caller().length === 0) {
@@ -188,12 +196,13 @@ export function checkAuthority(
   if (!tx) throw new ChainError(HOST_ERROR.internal_error, 'transaction does not exist');
   const digest = multihashSha256(tx.id.length === 34 ? tx.id.subarray(2) : tx.id);
   for (const signature of tx.signatures) {
-    const key = systemCall(ctx, 'recover_public_key', {
-      type: 0,
-      signature,
-      digest,
-      compressed: true,
-    }).value ?? EMPTY;
+    const key =
+      systemCall(ctx, 'recover_public_key', {
+        type: 0,
+        signature,
+        digest,
+        compressed: true,
+      }).value ?? EMPTY;
     if (equal(addressFromPublicKey(key), account)) return { value: true };
   }
   return { value: false };

@@ -68,7 +68,10 @@ function multihashDigest(bytes: Uint8Array): Uint8Array {
   return bytes.subarray(i, i + size);
 }
 
-export function hash(ctx: ExecutionContext, args: { code?: bigint; obj?: Uint8Array; size?: bigint }): { value: Uint8Array } {
+export function hash(
+  ctx: ExecutionContext,
+  args: { code?: bigint; obj?: Uint8Array; size?: bigint },
+): { value: Uint8Array } {
   const code = args.code ?? 0n;
   const algorithm = HASHES.get(code);
   if (!algorithm) throw new ChainError(HOST_ERROR.unknown_hash_code, 'unknown hash code');
@@ -104,7 +107,8 @@ function recover(signature: Uint8Array, digest: Uint8Array, compressed: boolean)
   if (hit !== undefined) return hit;
   let out: Uint8Array | null = null;
   try {
-    if (digest.length === 32) out = ecc.recover(digest, signature.subarray(1), (signature[0]! >> 5) as 0 | 1, compressed);
+    if (digest.length === 32)
+      out = ecc.recover(digest, signature.subarray(1), (signature[0]! >> 5) as 0 | 1, compressed);
   } catch {
     out = null;
   }
@@ -121,7 +125,8 @@ export function recoverPublicKeyThunk(
   if ((args.type ?? 0) !== 0) throw new ChainError(HOST_ERROR.unknown_dsa, 'unexpected dsa');
   const signature = args.signature ?? new Uint8Array(0);
   if (signature.length !== 65) throw new ChainError(ERROR_CODE.invalid_signature, 'unexpected signature length');
-  if (!isCanonicalSignature(signature)) throw new ChainError(ERROR_CODE.invalid_signature, 'signature must be canonical');
+  if (!isCanonicalSignature(signature))
+    throw new ChainError(ERROR_CODE.invalid_signature, 'signature must be canonical');
   const digest = multihashDigest(args.digest ?? new Uint8Array(0));
   // libsecp256k1 (tiny-secp256k1, as the devnet's signature checks): ~50x faster than a pure-JS recovery, and a host
   // call must be synchronous. The node reads the recovery id as header >> 5 (keys.ts recoverPublicKey).
@@ -163,23 +168,32 @@ function hashesPerLeaves(leaves: number): number {
  * leaves (koinos-crypto merkle_tree: pairs of digests hashed left to right, an odd last node carried up, no leaves
  * the hash of nothing) compared with `root`.
  */
-export function verifyMerkleRoot(ctx: ExecutionContext, args: { root?: Uint8Array; hashes?: Uint8Array[] }): { value: boolean } {
+export function verifyMerkleRoot(
+  ctx: ExecutionContext,
+  args: { root?: Uint8Array; hashes?: Uint8Array[] },
+): { value: boolean } {
   const rootBytes = args.root ?? new Uint8Array(0);
   const hashes = args.hashes ?? [];
   ctx.useCompute(
-    (hashes.length + 1) * (ctx.compute('deserialize_multihash_base') + rootBytes.length * ctx.compute('deserialize_multihash_per_byte')),
+    (hashes.length + 1) *
+      (ctx.compute('deserialize_multihash_base') + rootBytes.length * ctx.compute('deserialize_multihash_per_byte')),
   );
   const root = parseMultihash(rootBytes);
   const algorithm = HASHES.get(root.code);
   if (!algorithm) throw new ChainError(HOST_ERROR.unknown_hash_code, 'unknown hash code');
-  ctx.useCompute(hashesPerLeaves(hashes.length) * (ctx.compute(algorithm.base) + 2 * root.digest.length * ctx.compute(algorithm.perByte)));
+  ctx.useCompute(
+    hashesPerLeaves(hashes.length) *
+      (ctx.compute(algorithm.base) + 2 * root.digest.length * ctx.compute(algorithm.perByte)),
+  );
   const size = root.digest.length;
   // Inner nodes and the empty tree are full-size digests (crypto::hash with the default size).
   const digestOf = (data: Uint8Array): Uint8Array => algorithm.digest(data);
   let level = hashes.map((bytes) => {
     const leaf = parseMultihash(bytes);
-    if (leaf.code !== root.code) throw new ChainError(HOST_ERROR.unknown_hash_code, 'leaf and merkle root hash codes do not match');
-    if (leaf.digest.length !== size) throw new ChainError(HOST_ERROR.unknown_hash_code, 'leaf and merkle root hash sizes do not match');
+    if (leaf.code !== root.code)
+      throw new ChainError(HOST_ERROR.unknown_hash_code, 'leaf and merkle root hash codes do not match');
+    if (leaf.digest.length !== size)
+      throw new ChainError(HOST_ERROR.unknown_hash_code, 'leaf and merkle root hash sizes do not match');
     return leaf.digest;
   });
   if (level.length === 0) level = [digestOf(new Uint8Array(0))];
@@ -229,7 +243,8 @@ export function verifyVrfProof(
   void ctx;
   if ((args.type ?? 0) !== 0) throw new ChainError(HOST_ERROR.unknown_dsa, 'unexpected dsa');
   const publicKey = (args.public_key ?? EMPTY).subarray(0, 33);
-  if (!isValidCompressedKey(publicKey)) throw new ChainError(ERROR_CODE.reversion, 'unknown error during public key deserialization');
+  if (!isValidCompressedKey(publicKey))
+    throw new ChainError(ERROR_CODE.reversion, 'unknown error during public key deserialization');
   const output = vrfVerify(publicKey, args.proof ?? EMPTY, args.message ?? EMPTY);
   return { value: output !== null && isSha256MultihashOf(args.hash ?? EMPTY, output) };
 }

@@ -246,7 +246,8 @@ export class ExecutionContext {
    */
   compute(name: ComputeName | string): number {
     const compute = (COMPUTE_REGISTRY as Record<string, number>)[name];
-    if (compute === undefined) throw new ChainError(ERROR_CODE.reversion, `unable to find compute bandwidth for ${name}`);
+    if (compute === undefined)
+      throw new ChainError(ERROR_CODE.reversion, `unable to find compute bandwidth for ${name}`);
     return compute;
   }
 }

@@ -73,7 +73,8 @@ export function fieldValue(type: string, message: object, path: string): Record<
     if (!field) throw new ChainError(-100, `unable to find field ${name}`);
     const value = current[name];
     if (i < segments.length - 1) {
-      if (typeof field.kind !== 'object' || field.repeated) throw new ChainError(-100, 'expected nested field to be within a message');
+      if (typeof field.kind !== 'object' || field.repeated)
+        throw new ChainError(-100, 'expected nested field to be within a message');
       currentType = field.kind.message;
       current = (value as Record<string, unknown> | undefined) ?? {};
       continue;

@@ -6,7 +6,16 @@ import { decode, encode, type MessageType } from '../../koinos/codec.ts';
 import { ChainError, ERROR_CODE } from '../state/chainError.ts';
 import type { ComputeName } from './computeRegistry.ts';
 import { recoverPublicKeyThunk, hash, verifyMerkleRoot, verifyVrfProof } from './cryptoThunks.ts';
-import { callThunk, checkAuthority, exitThunk, getArguments, getCaller, getContractId, runBytecode, verifySignature } from './contractThunks.ts';
+import {
+  callThunk,
+  checkAuthority,
+  exitThunk,
+  getArguments,
+  getCaller,
+  getContractId,
+  runBytecode,
+  verifySignature,
+} from './contractThunks.ts';
 import { HOST_ERROR, ExecutionContext, ExitSuccess, PRIVILEGE, type DispatchTarget } from './executionContext.ts';
 import { registerHost } from './hostCalls.ts';
 import type { HostResult } from './runModule.ts';
@@ -164,10 +173,7 @@ function resolve(ctx: ExecutionContext, sid: number): DispatchTarget {
   const source = ctx.env.dispatchState ?? ctx.env.state;
   const bytes = source.get(KERNEL_SPACE.systemCallDispatch, sharedDispatchKey(sid));
   if (bytes) {
-    const found = decode(
-      'koinos.protocol.system_call_target',
-      bytes,
-    );
+    const found = decode('koinos.protocol.system_call_target', bytes);
     if (found.system_call_bundle) {
       const contractId = found.system_call_bundle.contract_id ?? EMPTY;
       const meta = source.get(KERNEL_SPACE.contractMetadata, contractId);
@@ -175,7 +181,8 @@ function resolve(ctx: ExecutionContext, sid: number): DispatchTarget {
       if (!meta) throw new ChainError(ERROR_CODE.invalid_contract, `contract metadata for call id ${sid} not found`);
       // A built-in contract of the node (the devnet's name service) has metadata but no bytecode: it runs natively.
       const native = bytecode ? undefined : ctx.env.nativeContract?.(contractId);
-      if (!bytecode && !native) throw new ChainError(ERROR_CODE.invalid_contract, `contract bytecode for call id ${sid} not found`);
+      if (!bytecode && !native)
+        throw new ChainError(ERROR_CODE.invalid_contract, `contract bytecode for call id ${sid} not found`);
       target = {
         kind: 'bundle',
         contractId,
@@ -194,14 +201,18 @@ function resolve(ctx: ExecutionContext, sid: number): DispatchTarget {
  * execution_context::thunk_translation plus the thunk lookup of host_api::call: an override's thunk, or the call's
  * own thunk when it is a genesis thunk; the devnet's native answers stand where mainnet has a genesis override.
  */
-function thunkFor(sid: number, target: DispatchTarget & { kind: 'thunk' }): { name: SystemCallName; thunk: Thunk; native: boolean } {
+function thunkFor(
+  sid: number,
+  target: DispatchTarget & { kind: 'thunk' },
+): { name: SystemCallName; thunk: Thunk; native: boolean } {
   const id = target.thunkId;
   const name = SYSTEM_CALL_NAMES.get(id);
   if (!target.override) {
     const native = name ? DEVNET_SYSTEM_CALLS[name] : undefined;
     if (name && native) return { name, thunk: native, native: true };
     const thunk = name ? THUNKS[name] : undefined;
-    if (!name || !thunk || thunk.notGenesis) throw new ChainError(HOST_ERROR.unknown_thunk, `thunk ${sid} is not enabled`);
+    if (!name || !thunk || thunk.notGenesis)
+      throw new ChainError(HOST_ERROR.unknown_thunk, `thunk ${sid} is not enabled`);
     return { name, thunk, native: false };
   }
   const thunk = name ? THUNKS[name] : undefined;
@@ -214,7 +225,11 @@ function thunkFor(sid: number, target: DispatchTarget & { kind: 'thunk' }): { na
  * frame with the privilege its metadata gives; answers the object its exit left (the chain does not clear the
  * previous result first, nor does this).
  */
-function runBundle(ctx: ExecutionContext, target: DispatchTarget & { kind: 'bundle' }, args: Uint8Array): Uint8Array | undefined {
+function runBundle(
+  ctx: ExecutionContext,
+  target: DispatchTarget & { kind: 'bundle' },
+  args: Uint8Array,
+): Uint8Array | undefined {
   const frame = {
     contractId: target.contractId,
     privilege: target.metadata.system ? PRIVILEGE.kernel : PRIVILEGE.user,
@@ -242,7 +257,11 @@ function chargeThunk(ctx: ExecutionContext, name: SystemCallName, native: boolea
  * override contract with the serialized arguments, or the thunk charged the registry's compute for its name (no
  * per-byte deserialization); returns the decoded result.
  */
-export function systemCall<N extends SystemCallName>(ctx: ExecutionContext, name: N, args: SystemCallArgs<N>): SystemCallResult<N> {
+export function systemCall<N extends SystemCallName>(
+  ctx: ExecutionContext,
+  name: N,
+  args: SystemCallArgs<N>,
+): SystemCallResult<N> {
   const sid = SYSTEM_CALL_IDS[name];
   return ctx.withFrame(ExecutionContext.systemFrame(sid), () => {
     const target = resolve(ctx, sid);
@@ -264,7 +283,13 @@ export function systemCall<N extends SystemCallName>(ctx: ExecutionContext, name
 }
 
 /** thunk_dispatcher: deserialize (charged per byte), run, serialize into the return buffer; returns bytes written. */
-function dispatch(ctx: ExecutionContext, name: SystemCallName, thunk: Thunk, args: Uint8Array, ret: Uint8Array): number {
+function dispatch(
+  ctx: ExecutionContext,
+  name: SystemCallName,
+  thunk: Thunk,
+  args: Uint8Array,
+  ret: Uint8Array,
+): number {
   const messages = systemCallMessages(name);
   ctx.useCompute(ctx.compute('deserialize_message_per_byte') * args.length);
   const result = thunk.run(ctx, parseArgs(messages?.args, args) as never);
@@ -275,7 +300,10 @@ function dispatch(ctx: ExecutionContext, name: SystemCallName, thunk: Thunk, arg
 
 function writeResult(bytes: Uint8Array, ret: Uint8Array): number {
   if (bytes.length > ret.length) {
-    throw new ChainError(HOST_ERROR.insufficient_return_buffer, 'return buffer is not large enough for the return value');
+    throw new ChainError(
+      HOST_ERROR.insufficient_return_buffer,
+      'return buffer is not large enough for the return value',
+    );
   }
   ret.set(bytes);
   return bytes.length;

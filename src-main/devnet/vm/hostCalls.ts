@@ -27,7 +27,11 @@ function registered(): HostCalls {
 }
 
 /** hostApi.ts systemCall: a nested system call by name, through overrides, in a kernel frame. */
-export function systemCall<N extends SystemCallName>(ctx: ExecutionContext, name: N, args: SystemCallArgs<N>): SystemCallResult<N> {
+export function systemCall<N extends SystemCallName>(
+  ctx: ExecutionContext,
+  name: N,
+  args: SystemCallArgs<N>,
+): SystemCallResult<N> {
   return registered().systemCall(ctx, name, args);
 }
 

@@ -94,7 +94,11 @@ function emitAccessCheck(w: WasmWriter, g: Globals, addr: number, end: bigint): 
 }
 
 /** The body's locals with three scratch locals added (i32 address, i32 and i64 stored value); their indices. */
-function localsWithScratch(bytes: Uint8Array, body: ModuleLayout['bodies'][number], params: number): { locals: Uint8Array; addr: number; i32: number; i64: number } {
+function localsWithScratch(
+  bytes: Uint8Array,
+  body: ModuleLayout['bodies'][number],
+  params: number,
+): { locals: Uint8Array; addr: number; i32: number; i64: number } {
   const r = new WasmReader(bytes, body.localsStart, body.codeStart);
   const groups = r.u32();
   const groupsStart = r.pos;
@@ -116,7 +120,12 @@ interface InstrumentedBody {
   traps: number[];
 }
 
-function instrumentBody(layout: ModuleLayout, body: ModuleLayout['bodies'][number], params: number, g: Globals): InstrumentedBody {
+function instrumentBody(
+  layout: ModuleLayout,
+  body: ModuleLayout['bodies'][number],
+  params: number,
+  g: Globals,
+): InstrumentedBody {
   const bytes = layout.bytes;
   const r = new WasmReader(bytes, body.codeStart, body.end);
   const starts: number[] = [];
@@ -153,8 +162,16 @@ function instrumentBody(layout: ModuleLayout, body: ModuleLayout['bodies'][numbe
       continue;
     }
     const endsSegment =
-      op === OP.if || op === OP.else || op === OP.end || op === OP.br || op === OP.br_if || op === OP.br_table ||
-      op === OP.return || op === OP.unreachable || op === OP.call || op === OP.call_indirect;
+      op === OP.if ||
+      op === OP.else ||
+      op === OP.end ||
+      op === OP.br ||
+      op === OP.br_if ||
+      op === OP.br_table ||
+      op === OP.return ||
+      op === OP.unreachable ||
+      op === OP.call ||
+      op === OP.call_indirect;
     if (!endsSegment) continue;
     close(i);
     segBegin = i + 1;
@@ -252,7 +269,10 @@ export function trapRefund(table: TrapRefunds, offset: number): number {
 }
 
 /** The instrumented module (see instrumentModule) and its trap refunds. */
-export function instrument(layout: ModuleLayout, options: { metering?: boolean } = {}): { bytes: Uint8Array; refunds: TrapRefunds } {
+export function instrument(
+  layout: ModuleLayout,
+  options: { metering?: boolean } = {},
+): { bytes: Uint8Array; refunds: TrapRefunds } {
   const importCount = layout.importedFuncs.length;
   const firstNewFunc = importCount + layout.funcTypes.length;
   const memory = layout.memory;
@@ -270,7 +290,10 @@ export function instrument(layout: ModuleLayout, options: { metering?: boolean }
   // Types: two more, for growCharge (i32) -> i32 and reset () -> ().
   const growType = layout.types.length;
   const resetType = growType + 1;
-  const typeSection = appendToVector(layout, 1, [new Uint8Array([0x60, 1, 0x7f, 1, 0x7f]), new Uint8Array([0x60, 0, 0])]);
+  const typeSection = appendToVector(layout, 1, [
+    new Uint8Array([0x60, 1, 0x7f, 1, 0x7f]),
+    new Uint8Array([0x60, 0, 0]),
+  ]);
 
   // Wrappers for imported functions placed in the table (they give back the tick of an `end` they do not have).
   const wrapped = new Map<number, number>();
@@ -279,7 +302,12 @@ export function instrument(layout: ModuleLayout, options: { metering?: boolean }
   }
   const resetFunc = firstNewFunc + 1 + wrapped.size;
   if (memory) g.grow = resetFunc + 1;
-  const newFuncTypes = [growType, ...[...wrapped.keys()].map((f) => layout.importedFuncs[f]!.type), resetType, ...(memory ? [growType] : [])];
+  const newFuncTypes = [
+    growType,
+    ...[...wrapped.keys()].map((f) => layout.importedFuncs[f]!.type),
+    resetType,
+    ...(memory ? [growType] : []),
+  ];
   const funcSection = appendToVector(
     layout,
     3,
@@ -323,20 +351,31 @@ export function instrument(layout: ModuleLayout, options: { metering?: boolean }
     );
   }
 
-  const instrumented = layout.bodies.map((b, i) => instrumentBody(layout, b, layout.types[layout.funcTypes[i]!]!.params.length, g));
+  const instrumented = layout.bodies.map((b, i) =>
+    instrumentBody(layout, b, layout.types[layout.funcTypes[i]!]!.params.length, g),
+  );
   const bodies = instrumented.map((b) => b.bytes);
   const growBody = new WasmWriter()
     .u32(0)
-    .byte(OP.global_get).u32(g.ticks)
-    .byte(OP.local_get).u32(0)
+    .byte(OP.global_get)
+    .u32(g.ticks)
+    .byte(OP.local_get)
+    .u32(0)
     .byte(OP.i64_extend_i32_u)
     .byte(OP.i64_sub)
-    .byte(OP.global_set).u32(g.ticks)
-    .byte(OP.global_get).u32(g.ticks)
-    .byte(OP.i64_const).s64(0n)
+    .byte(OP.global_set)
+    .u32(g.ticks)
+    .byte(OP.global_get)
+    .u32(g.ticks)
+    .byte(OP.i64_const)
+    .s64(0n)
     .byte(OP.i64_lt_s)
-    .byte(OP.if).byte(0x40).byte(OP.unreachable).byte(OP.end)
-    .byte(OP.local_get).u32(0)
+    .byte(OP.if)
+    .byte(0x40)
+    .byte(OP.unreachable)
+    .byte(OP.end)
+    .byte(OP.local_get)
+    .u32(0)
     .byte(OP.end)
     .finish();
   bodies.push(growBody);
@@ -350,7 +389,11 @@ export function instrument(layout: ModuleLayout, options: { metering?: boolean }
   }
   // reset: each mutable global from its own initializer (a constant, or global.get of an earlier immutable global).
   const reset = new WasmWriter().u32(0);
-  for (const global of layout.mutableGlobals) reset.bytes(global.init.subarray(0, global.init.length - 1)).byte(OP.global_set).u32(global.index);
+  for (const global of layout.mutableGlobals)
+    reset
+      .bytes(global.init.subarray(0, global.init.length - 1))
+      .byte(OP.global_set)
+      .u32(global.index);
   reset.byte(OP.i32_const).s32(1).byte(OP.global_set).u32(g.depth);
   if (memory) {
     reset.byte(OP.i32_const).s32(memory.min).byte(OP.global_set).u32(g.pages);
@@ -364,16 +407,48 @@ export function instrument(layout: ModuleLayout, options: { metering?: boolean }
     const old = 1;
     const grow = new WasmWriter().u32(1).u32(1).byte(0x7f);
     grow.byte(OP.global_get).u32(g.pages).byte(OP.local_set).u32(old);
-    grow.byte(OP.local_get).u32(n).byte(OP.i32_const).s32(maxPages).byte(OP.local_get).u32(old).byte(OP.i32_sub).byte(OP.i32_gt_u);
+    grow
+      .byte(OP.local_get)
+      .u32(n)
+      .byte(OP.i32_const)
+      .s32(maxPages)
+      .byte(OP.local_get)
+      .u32(old)
+      .byte(OP.i32_sub)
+      .byte(OP.i32_gt_u);
     grow.byte(OP.if).byte(0x40).byte(OP.i32_const).s32(-1).byte(OP.return).byte(OP.end);
-    grow.byte(OP.local_get).u32(old).byte(OP.local_get).u32(n).byte(OP.i32_add).byte(OP.memory_size).byte(0).byte(OP.i32_gt_u);
+    grow
+      .byte(OP.local_get)
+      .u32(old)
+      .byte(OP.local_get)
+      .u32(n)
+      .byte(OP.i32_add)
+      .byte(OP.memory_size)
+      .byte(0)
+      .byte(OP.i32_gt_u);
     grow.byte(OP.if).byte(0x40);
-    grow.byte(OP.local_get).u32(old).byte(OP.local_get).u32(n).byte(OP.i32_add).byte(OP.memory_size).byte(0).byte(OP.i32_sub);
+    grow
+      .byte(OP.local_get)
+      .u32(old)
+      .byte(OP.local_get)
+      .u32(n)
+      .byte(OP.i32_add)
+      .byte(OP.memory_size)
+      .byte(0)
+      .byte(OP.i32_sub);
     grow.byte(OP.memory_grow).byte(0).byte(OP.i32_const).s32(-1).byte(OP.i32_eq);
     grow.byte(OP.if).byte(0x40).byte(OP.i32_const).s32(-1).byte(OP.return).byte(OP.end);
     grow.byte(OP.end);
     grow.byte(OP.local_get).u32(old).byte(OP.local_get).u32(n).byte(OP.i32_add).byte(OP.global_set).u32(g.pages);
-    grow.byte(OP.global_get).u32(g.pages).byte(OP.i64_extend_i32_u).byte(OP.i64_const).s64(16n).byte(OP.i64_shl).byte(OP.global_set).u32(g.limit);
+    grow
+      .byte(OP.global_get)
+      .u32(g.pages)
+      .byte(OP.i64_extend_i32_u)
+      .byte(OP.i64_const)
+      .s64(16n)
+      .byte(OP.i64_shl)
+      .byte(OP.global_set)
+      .u32(g.limit);
     grow.byte(OP.local_get).u32(old);
     bodies.push(grow.byte(OP.end).finish());
   }

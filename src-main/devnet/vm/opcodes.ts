@@ -125,18 +125,38 @@ export const FLOAT_TRAP_OPCODES: ReadonlySet<number> = (() => {
  */
 export function memoryAccess(op: number): { size: number; store?: 0x7f | 0x7e } | undefined {
   switch (op) {
-    case 0x28: case 0x34: case 0x35: return { size: 4 }; // i32.load, i64.load32_s/u
-    case 0x29: return { size: 8 }; // i64.load
-    case 0x2c: case 0x2d: case 0x30: case 0x31: return { size: 1 }; // load8
-    case 0x2e: case 0x2f: case 0x32: case 0x33: return { size: 2 }; // load16
-    case 0x36: return { size: 4, store: 0x7f }; // i32.store
-    case 0x37: return { size: 8, store: 0x7e }; // i64.store
-    case 0x3a: return { size: 1, store: 0x7f }; // i32.store8
-    case 0x3b: return { size: 2, store: 0x7f }; // i32.store16
-    case 0x3c: return { size: 1, store: 0x7e }; // i64.store8
-    case 0x3d: return { size: 2, store: 0x7e }; // i64.store16
-    case 0x3e: return { size: 4, store: 0x7e }; // i64.store32
-    default: return undefined;
+    case 0x28:
+    case 0x34:
+    case 0x35:
+      return { size: 4 }; // i32.load, i64.load32_s/u
+    case 0x29:
+      return { size: 8 }; // i64.load
+    case 0x2c:
+    case 0x2d:
+    case 0x30:
+    case 0x31:
+      return { size: 1 }; // load8
+    case 0x2e:
+    case 0x2f:
+    case 0x32:
+    case 0x33:
+      return { size: 2 }; // load16
+    case 0x36:
+      return { size: 4, store: 0x7f }; // i32.store
+    case 0x37:
+      return { size: 8, store: 0x7e }; // i64.store
+    case 0x3a:
+      return { size: 1, store: 0x7f }; // i32.store8
+    case 0x3b:
+      return { size: 2, store: 0x7f }; // i32.store16
+    case 0x3c:
+      return { size: 1, store: 0x7e }; // i64.store8
+    case 0x3d:
+      return { size: 2, store: 0x7e }; // i64.store16
+    case 0x3e:
+      return { size: 4, store: 0x7e }; // i64.store32
+    default:
+      return undefined;
   }
 }
 

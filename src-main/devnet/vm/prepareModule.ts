@@ -85,7 +85,16 @@ export function prepareModule(bytecode: Uint8Array, options: { metering?: boolea
   const { bytes, refunds } = instrument(layout, { metering: metered });
   const module = new wasmApi.Module(bytes);
   const reusable = !layout.sections.has(8) && (layout.memory?.min ?? 0) <= REUSED_MEMORY_PAGES;
-  const prepared: PreparedModule = { hash, module, metered, hasMemory: layout.memory !== undefined, refunds, start: '_start', reusable, idle: [] };
+  const prepared: PreparedModule = {
+    hash,
+    module,
+    metered,
+    hasMemory: layout.memory !== undefined,
+    refunds,
+    start: '_start',
+    reusable,
+    idle: [],
+  };
   cache.set(key, prepared);
   if (cache.size > MODULE_CACHE_SIZE) cache.delete(cache.keys().next().value!);
   return prepared;

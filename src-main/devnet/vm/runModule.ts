@@ -58,10 +58,7 @@ function unrunTicks(prepared: PreparedModule, error: unknown): bigint {
 }
 
 function isTrap(error: unknown): boolean {
-  return (
-    error instanceof wasmApi.RuntimeError ||
-    (error instanceof RangeError && /call stack/i.test(error.message))
-  );
+  return error instanceof wasmApi.RuntimeError || (error instanceof RangeError && /call stack/i.test(error.message));
 }
 
 /** Idle instances kept per module (more are only needed when a contract calls itself). */
@@ -94,10 +91,12 @@ function remaining(meter: TickMeter): bigint {
 }
 
 function instantiate(prepared: PreparedModule): Instance {
-  const hostImport = (fn: HostImport) =>
+  const hostImport =
+    (fn: HostImport) =>
     (id: number, retPtr: number, retLen: number, argPtr: number, argLen: number, writtenPtr: number): number => {
       const run = self.run;
-      if (!run) throw reversion('could not instantiate module - FizzyErrorInstantiationFailed: host call during instantiation');
+      if (!run)
+        throw reversion('could not instantiate module - FizzyErrorInstantiationFailed: host call during instantiation');
       const memory = self.memory;
       if (!memory) throw reversion('fizzy_get_instance_memory_data() unexpectedly returned null pointer');
       const buffer = memory.buffer;

@@ -34,7 +34,8 @@ function assertPermissions(ctx: ExecutionContext, space: ObjectSpace): void {
 }
 
 function readOnlyGuard(ctx: ExecutionContext, what: 'put' | 'remove'): void {
-  if (ctx.env.readOnly) throw new ChainError(ERROR_CODE.read_only_context, `cannot ${what} object during read only call`);
+  if (ctx.env.readOnly)
+    throw new ChainError(ERROR_CODE.read_only_context, `cannot ${what} object during read only call`);
 }
 
 function space(value: Partial<ObjectSpace> | undefined): ObjectSpace {
@@ -110,14 +111,24 @@ export function log(ctx: ExecutionContext, args: { message?: string }): undefine
   return undefined;
 }
 
-export function event(ctx: ExecutionContext, args: { name?: string; data?: Uint8Array; impacted?: Uint8Array[] }): undefined {
+export function event(
+  ctx: ExecutionContext,
+  args: { name?: string; data?: Uint8Array; impacted?: Uint8Array[] },
+): undefined {
   const name = args.name ?? '';
   if (name.length === 0) throw new ChainError(ERROR_CODE.reversion, 'event name cannot be empty');
-  if (new TextEncoder().encode(name).length > 128) throw new ChainError(ERROR_CODE.reversion, 'event name cannot be larger than 128 bytes');
+  if (new TextEncoder().encode(name).length > 128)
+    throw new ChainError(ERROR_CODE.reversion, 'event name cannot be larger than 128 bytes');
   if (!validUtf8(name)) throw new ChainError(ERROR_CODE.reversion, 'event name contains invalid utf-8');
   const impacted = args.impacted ?? [];
   ctx.useCompute(ctx.compute('event_per_impacted') * impacted.length);
-  ctx.env.events.push({ sequence: ctx.env.sequence.next++, source: ctx.caller(), name, data: args.data ?? EMPTY, impacted });
+  ctx.env.events.push({
+    sequence: ctx.env.sequence.next++,
+    source: ctx.caller(),
+    name,
+    data: args.data ?? EMPTY,
+    impacted,
+  });
   return undefined;
 }
 

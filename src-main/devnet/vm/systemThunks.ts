@@ -5,7 +5,14 @@ import { toBase58, toHex } from '../../koinos/bytes.ts';
 import { decode } from '../../koinos/codec.ts';
 import { addressFromPublicKey } from '../../koinos/address.ts';
 import { ChainError, ERROR_CODE } from '../state/chainError.ts';
-import { HOST_ERROR, PRIVILEGE, type ContractMetadataObject, type ExecutionContext, type ResourceLimitData, type SystemServices } from './executionContext.ts';
+import {
+  HOST_ERROR,
+  PRIVILEGE,
+  type ContractMetadataObject,
+  type ExecutionContext,
+  type ResourceLimitData,
+  type SystemServices,
+} from './executionContext.ts';
 import { systemCall } from './hostCalls.ts';
 import { KERNEL_SPACE } from './stateThunks.ts';
 
@@ -45,21 +52,31 @@ function signer(ctx: ExecutionContext, signature: Uint8Array, digest: Uint8Array
   return addressFromPublicKey(key);
 }
 
-export function verifyAccountNonce(ctx: ExecutionContext, args: { account?: Uint8Array; nonce?: Uint8Array }): { value: boolean } {
+export function verifyAccountNonce(
+  ctx: ExecutionContext,
+  args: { account?: Uint8Array; nonce?: Uint8Array },
+): { value: boolean } {
   const account = args.account ?? EMPTY;
   const nonce = args.nonce ?? EMPTY;
   const value = nonceValue(nonce);
   if (value === undefined) {
     const n = `0x${toHex(nonce)}`;
     const a = toBase58(account);
-    throw new ChainError(ERROR_CODE.invalid_nonce, `nonce did not contain uint64 value - nonce: ${n}, account: ${a}`, { n, a });
+    throw new ChainError(ERROR_CODE.invalid_nonce, `nonce did not contain uint64 value - nonce: ${n}, account: ${a}`, {
+      n,
+      a,
+    });
   }
   const currentBytes = systemCall(ctx, 'get_account_nonce', { account }).value ?? EMPTY;
   const current = nonceValue(currentBytes);
   if (current === undefined) {
     const n = `0x${toHex(currentBytes)}`;
     const a = toBase58(account);
-    throw new ChainError(ERROR_CODE.invalid_nonce, `current nonce did not contain uint64 value - nonce: ${n}, account: ${a}`, { n, a });
+    throw new ChainError(
+      ERROR_CODE.invalid_nonce,
+      `current nonce did not contain uint64 value - nonce: ${n}, account: ${a}`,
+      { n, a },
+    );
   }
   // As system_calls.cpp: at a broadcast submission the execution context's mempool nonce (the pending nonce of the
   // transaction's nonce account) is compared with, whatever account is asked about; otherwise the stored nonce.
@@ -76,7 +93,11 @@ export function setAccountNonce(ctx: ExecutionContext, args: { account?: Uint8Ar
   if (nonceValue(nonce) === undefined) {
     const n = `0x${toHex(nonce)}`;
     const a = toBase58(account);
-    throw new ChainError(ERROR_CODE.invalid_nonce, `set nonce did not contain uint64 value - nonce: ${n}, account: ${a}`, { n, a });
+    throw new ChainError(
+      ERROR_CODE.invalid_nonce,
+      `set nonce did not contain uint64 value - nonce: ${n}, account: ${a}`,
+      { n, a },
+    );
   }
   systemCall(ctx, 'put_object', { space: KERNEL_SPACE.transactionNonce, key: account, obj: nonce });
   return undefined;
@@ -94,7 +115,10 @@ export function checkSystemAuthority(ctx: ExecutionContext): { value: boolean } 
 }
 
 /** process_block_signature: the signature recovers to the genesis address (the chain's own block signature rule). */
-export function processBlockSignature(ctx: ExecutionContext, args: { digest?: Uint8Array; signature?: Uint8Array }): { value: boolean } {
+export function processBlockSignature(
+  ctx: ExecutionContext,
+  args: { digest?: Uint8Array; signature?: Uint8Array },
+): { value: boolean } {
   const genesis = genesisAddress(ctx);
   return { value: equal(genesis, signer(ctx, args.signature ?? EMPTY, args.digest ?? EMPTY)) };
 }
@@ -108,7 +132,10 @@ export function getAccountRc(ctx: ExecutionContext, args: { account?: Uint8Array
  * consume_account_rc as KOIN answers it (koinos-contracts-as koin `consume_account_rc`): only from kernel mode, and
  * only what the account has; otherwise false with KOIN's log line.
  */
-export function consumeAccountRc(ctx: ExecutionContext, args: { account?: Uint8Array; value?: bigint }): { value: boolean } {
+export function consumeAccountRc(
+  ctx: ExecutionContext,
+  args: { account?: Uint8Array; value?: bigint },
+): { value: boolean } {
   if (ctx.callerPrivilege() !== PRIVILEGE.kernel) {
     ctx.env.logs.push('The system call consume_account_rc must be called from kernel context');
     return { value: false };
@@ -151,7 +178,10 @@ export function consumeBlockResources(
  * get_contract_metadata as mainnet's get_contract_metadata contract answers it: the metadata object of the contract
  * (an empty result when there is none); the node's native contracts answer theirs.
  */
-export function getContractMetadata(ctx: ExecutionContext, args: { contract_id?: Uint8Array }): { value?: ContractMetadataObject } {
+export function getContractMetadata(
+  ctx: ExecutionContext,
+  args: { contract_id?: Uint8Array },
+): { value?: ContractMetadataObject } {
   const id = args.contract_id ?? EMPTY;
   ctx.useCompute(ctx.compute('get_object'));
   const native = ctx.env.services?.nativeMetadata(id);
@@ -168,7 +198,10 @@ export function getContractName(ctx: ExecutionContext, args: { address?: Uint8Ar
 }
 
 /** get_contract_address as the name service answers it: the address of a system name, or an empty result. */
-export function getContractAddress(ctx: ExecutionContext, args: { name?: string }): { value?: { address: Uint8Array } } {
+export function getContractAddress(
+  ctx: ExecutionContext,
+  args: { name?: string },
+): { value?: { address: Uint8Array } } {
   ctx.useCompute(ctx.compute('get_object'));
   const address = ctx.env.services?.contractAddress(args.name ?? '');
   return address === undefined ? {} : { value: { address } };
@@ -189,6 +222,9 @@ export function applyFromContract(name: string): (ctx: ExecutionContext) => unde
     if (ctx.callerPrivilege() !== PRIVILEGE.kernel) {
       throw new ChainError(HOST_ERROR.insufficient_privileges, 'calling privileged thunk from non-privileged code');
     }
-    throw new ChainError(HOST_ERROR.internal_error, `${name} is not run from contracts by the devnet: submit a transaction instead`);
+    throw new ChainError(
+      HOST_ERROR.internal_error,
+      `${name} is not run from contracts by the devnet: submit a transaction instead`,
+    );
   };
 }

@@ -60,7 +60,8 @@ class Refusal extends Error {
   }
 }
 
-const refuse = (status: number, shortMessage: string): Refusal => new Refusal(status, { code: 'INVALID_ARGUMENT', shortMessage });
+const refuse = (status: number, shortMessage: string): Refusal =>
+  new Refusal(status, { code: 'INVALID_ARGUMENT', shortMessage });
 
 /**
  * Starts the wallet and serves it to a browser on loopback.
@@ -81,7 +82,8 @@ export async function startBrowserShell(options: BrowserShellOptions): Promise<B
   if (options.wallet) {
     wallet = options.wallet;
   } else {
-    if (!options.dataDir) throw new WalletError('INVALID_ARGUMENT', 'expected a data folder for the wallet, got nothing');
+    if (!options.dataDir)
+      throw new WalletError('INVALID_ARGUMENT', 'expected a data folder for the wallet, got nothing');
     const { port: _port, rendererDir: _rendererDir, wallet: _wallet, ...walletOptions } = options;
     lock = await acquireDataFolderLock(options.dataDir, { holder: 'browser' });
     try {
@@ -99,8 +101,10 @@ export async function startBrowserShell(options: BrowserShellOptions): Promise<B
   let host = '';
 
   function checkCaller(request: IncomingMessage): void {
-    if (request.method !== 'POST') throw refuse(405, `expected a POST request, got ${String(request.method).slice(0, 10)}`);
-    if (request.headers.origin !== origin) throw refuse(403, 'The request was refused because it did not come from the wallet page.');
+    if (request.method !== 'POST')
+      throw refuse(405, `expected a POST request, got ${String(request.method).slice(0, 10)}`);
+    if (request.headers.origin !== origin)
+      throw refuse(403, 'The request was refused because it did not come from the wallet page.');
     const given = request.headers[TOKEN_HEADER];
     const presented = Buffer.from(typeof given === 'string' ? given : '');
     if (presented.length !== tokenBytes.length || !timingSafeEqual(presented, tokenBytes)) {
@@ -127,7 +131,11 @@ export async function startBrowserShell(options: BrowserShellOptions): Promise<B
   function openEventStream(request: IncomingMessage, response: ServerResponse): void {
     checkCaller(request);
     if (streams.size >= MAX_EVENT_STREAMS) throw refuse(429, 'Too many wallet pages are open; close one and reload.');
-    response.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/event-stream; charset=utf-8', connection: 'keep-alive' });
+    response.writeHead(200, {
+      ...SECURITY_HEADERS,
+      'content-type': 'text/event-stream; charset=utf-8',
+      connection: 'keep-alive',
+    });
     response.write(': connected\n\n');
     streams.add(response);
     const stopForwarding = forwardEvents(wallet.events, (event, payload) => {
@@ -143,7 +151,8 @@ export async function startBrowserShell(options: BrowserShellOptions): Promise<B
   }
 
   async function serveFile(request: IncomingMessage, response: ServerResponse, path: string): Promise<void> {
-    if (request.method !== 'GET' && request.method !== 'HEAD') throw refuse(405, `expected a GET request, got ${String(request.method).slice(0, 10)}`);
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      throw refuse(405, `expected a GET request, got ${String(request.method).slice(0, 10)}`);
     if (path === BRIDGE_PATH) {
       sendBody(response, request, 'text/javascript; charset=utf-8', Buffer.from(bridgeScript()));
       return;
@@ -156,7 +165,10 @@ export async function startBrowserShell(options: BrowserShellOptions): Promise<B
       response.writeHead(204, SECURITY_HEADERS);
       response.end();
     } else if (path === '/') {
-      throw new Refusal(503, { code: 'INTERNAL', shortMessage: `The wallet's pages are not built: run "npm run build" first (looked in ${rendererDir}).` });
+      throw new Refusal(503, {
+        code: 'INTERNAL',
+        shortMessage: `The wallet's pages are not built: run "npm run build" first (looked in ${rendererDir}).`,
+      });
     } else {
       throw refuse(404, 'Not found.');
     }
@@ -166,7 +178,8 @@ export async function startBrowserShell(options: BrowserShellOptions): Promise<B
     void (async () => {
       try {
         // DNS rebinding: a page on another name that resolves to 127.0.0.1 sends that name as Host.
-        if (request.headers.host !== host) throw refuse(403, 'The request was refused: expected the wallet at 127.0.0.1.');
+        if (request.headers.host !== host)
+          throw refuse(403, 'The request was refused: expected the wallet at 127.0.0.1.');
         const path = (request.url ?? '/').split('?')[0]!;
         if (path.startsWith(`${IPC_PATH}/`)) {
           let channel: string;
@@ -190,8 +203,16 @@ export async function startBrowserShell(options: BrowserShellOptions): Promise<B
           }
           sendJson(response, error.status, { ok: false, error: error.error });
         } else {
-          log(`[browser shell] ${request.method} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-          sendJson(response, 500, { ok: false, error: { code: 'INTERNAL', shortMessage: 'Something went wrong inside the wallet. The details are in its log.' } });
+          log(
+            `[browser shell] ${request.method} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+          );
+          sendJson(response, 500, {
+            ok: false,
+            error: {
+              code: 'INTERNAL',
+              shortMessage: 'Something went wrong inside the wallet. The details are in its log.',
+            },
+          });
         }
       }
     })();
@@ -213,7 +234,9 @@ export async function startBrowserShell(options: BrowserShellOptions): Promise<B
     const code = (cause as NodeJS.ErrnoException).code;
     throw new WalletError(
       'INTERNAL',
-      code === 'EADDRINUSE' ? `port ${options.port} on ${BROWSER_SHELL_HOST} is already in use; choose another (--port), or 0 for any free one` : `cannot listen on ${BROWSER_SHELL_HOST} port ${options.port}`,
+      code === 'EADDRINUSE'
+        ? `port ${options.port} on ${BROWSER_SHELL_HOST} is already in use; choose another (--port), or 0 for any free one`
+        : `cannot listen on ${BROWSER_SHELL_HOST} port ${options.port}`,
       { details: code ?? String(cause), cause },
     );
   }
@@ -248,7 +271,8 @@ export async function startBrowserShell(options: BrowserShellOptions): Promise<B
 /** Reads a request body of at most MAX_BODY_BYTES; refuses a larger one (413) without reading it all. */
 function readBody(request: IncomingMessage): Promise<string> {
   const declared = Number(request.headers['content-length'] ?? 0);
-  if (declared > MAX_BODY_BYTES) return Promise.reject(refuse(413, `expected a request of at most ${MAX_BODY_BYTES} bytes, got ${declared}`));
+  if (declared > MAX_BODY_BYTES)
+    return Promise.reject(refuse(413, `expected a request of at most ${MAX_BODY_BYTES} bytes, got ${declared}`));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -272,7 +296,11 @@ function sendJson(response: ServerResponse, status: number, body: IpcResult<unkn
     return;
   }
   const text = JSON.stringify(body);
-  response.writeHead(status, { ...SECURITY_HEADERS, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  response.writeHead(status, {
+    ...SECURITY_HEADERS,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
   response.end(text);
 }
 

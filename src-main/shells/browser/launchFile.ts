@@ -62,7 +62,11 @@ export async function removeLaunchFile(path: string): Promise<void> {
  * @example
  * openerCommand('file:///home/me/x.html', 'linux', {}); // { command: 'xdg-open', args: ['file:///home/me/x.html'] }
  */
-export function openerCommand(target: string, platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): { command: string; args: string[] } {
+export function openerCommand(
+  target: string,
+  platform: NodeJS.Platform = process.platform,
+  env: NodeJS.ProcessEnv = process.env,
+): { command: string; args: string[] } {
   const custom = env[BROWSER_ENV];
   if (custom) return { command: custom, args: [target] };
   if (platform === 'darwin') return { command: 'open', args: [target] };

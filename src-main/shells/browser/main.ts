@@ -37,19 +37,36 @@ export function parseBrowserShellArgs(argv: string[]): BrowserShellArgs {
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: { port: { type: 'string' }, 'data-dir': { type: 'string' }, 'no-open': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        port: { type: 'string' },
+        'data-dir': { type: 'string' },
+        'no-open': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
       strict: true,
       allowPositionals: false,
     }));
   } catch (cause) {
-    throw new WalletError('INVALID_ARGUMENT', `${(cause instanceof Error ? cause.message : String(cause)).replace(/\s*\n\s*/g, ' ')}; see --help`);
+    throw new WalletError(
+      'INVALID_ARGUMENT',
+      `${(cause instanceof Error ? cause.message : String(cause)).replace(/\s*\n\s*/g, ' ')}; see --help`,
+    );
   }
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!/^\d{1,5}$/.test(values.port ?? '0') || port > 65535) {
-    throw new WalletError('INVALID_ARGUMENT', `expected --port to be a number from 0 to 65535, got "${String(values.port).slice(0, 20)}"`);
+    throw new WalletError(
+      'INVALID_ARGUMENT',
+      `expected --port to be a number from 0 to 65535, got "${String(values.port).slice(0, 20)}"`,
+    );
   }
-  if (values['data-dir'] === '') throw new WalletError('INVALID_ARGUMENT', 'expected --data-dir to name a folder, got an empty string');
-  return { port, dataDir: values['data-dir'] ?? defaultDataDir(), open: !values['no-open'], help: values.help === true };
+  if (values['data-dir'] === '')
+    throw new WalletError('INVALID_ARGUMENT', 'expected --data-dir to name a folder, got an empty string');
+  return {
+    port,
+    dataDir: values['data-dir'] ?? defaultDataDir(),
+    open: !values['no-open'],
+    help: values.help === true,
+  };
 }
 
 async function run(argv: string[]): Promise<void> {
@@ -65,11 +82,15 @@ async function run(argv: string[]): Promise<void> {
     if (args.open) {
       // The browser gets a file, not the address: a browser's command line is readable by every user (review 3, M2).
       launchFile = await writeLaunchFile(args.dataDir, shell.url);
-      console.log(`Opening the wallet in your browser. If it does not open, open this file in your browser:\n\n  ${pathToFileURL(launchFile).href}\n`);
+      console.log(
+        `Opening the wallet in your browser. If it does not open, open this file in your browser:\n\n  ${pathToFileURL(launchFile).href}\n`,
+      );
       console.log('(or stop, and start again with --no-open to print the address instead)');
       openLaunchFile(launchFile);
     } else {
-      console.log(`Open this address in your browser (it carries this launch's token; do not share it):\n\n  ${shell.url}\n`);
+      console.log(
+        `Open this address in your browser (it carries this launch's token; do not share it):\n\n  ${shell.url}\n`,
+      );
     }
   } catch (error) {
     await shell.stop();
@@ -105,7 +126,9 @@ function isEntryPoint(): boolean {
 
 if (isEntryPoint()) {
   run(process.argv.slice(2)).catch((error: unknown) => {
-    console.error(error instanceof WalletError ? error.shortMessage : error instanceof Error ? error.message : String(error));
+    console.error(
+      error instanceof WalletError ? error.shortMessage : error instanceof Error ? error.message : String(error),
+    );
     process.exitCode = 1;
   });
 }

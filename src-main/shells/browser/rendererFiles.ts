@@ -25,7 +25,10 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze(
  * out/renderer at the top of the checkout.
  */
 export function defaultRendererDir(): string {
-  const candidates = [resolve(import.meta.dirname, '../renderer'), resolve(import.meta.dirname, '../../../out/renderer')];
+  const candidates = [
+    resolve(import.meta.dirname, '../renderer'),
+    resolve(import.meta.dirname, '../../../out/renderer'),
+  ];
   return candidates.find((dir) => existsSync(join(dir, 'index.html'))) ?? candidates[candidates.length - 1]!;
 }
 

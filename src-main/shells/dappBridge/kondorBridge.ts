@@ -1,7 +1,12 @@
 // The page side of kondor-js pages: what Kondor's content script does, for a page the wallet opened. Listens to the
 // messages kondor-js posts on the top window, hands known commands to the transport it is given, and posts the answer
 // back. Pure (no electron, no node:*): the dApp window's preload runs it, and a test page in Chromium runs it as is.
-import { MAX_KONDOR_REQUEST_CHARS, isKondorCommand, type KondorAnswer, type KondorCommand } from '../../wallet/dapps/kondorCommands.ts';
+import {
+  MAX_KONDOR_REQUEST_CHARS,
+  isKondorCommand,
+  type KondorAnswer,
+  type KondorCommand,
+} from '../../wallet/dapps/kondorCommands.ts';
 
 /** Carries one command to the wallet, which answers it. It names no origin: the wallet reads that from the frame. */
 export type KondorTransport = (command: KondorCommand, args: unknown) => Promise<KondorAnswer>;
@@ -42,8 +47,10 @@ export function startKondorBridge(win: BridgeWindow, transport: KondorTransport)
     if (!request) return;
     if ('tooLarge' in request) return answer(request.id, { error: 'This request is too large for the wallet.' });
     const { id, command, args } = request;
-    if (!isKondorCommand(command)) return answer(id, { error: `This wallet does not know the command ${JSON.stringify(command).slice(0, 80)}.` });
-    if (inFlight >= MAX_IN_FLIGHT) return answer(id, { error: 'Too many requests are waiting for the wallet. Wait for them, then ask again.' });
+    if (!isKondorCommand(command))
+      return answer(id, { error: `This wallet does not know the command ${JSON.stringify(command).slice(0, 80)}.` });
+    if (inFlight >= MAX_IN_FLIGHT)
+      return answer(id, { error: 'Too many requests are waiting for the wallet. Wait for them, then ask again.' });
     inFlight++;
     transport(command, args)
       .then(
@@ -63,7 +70,9 @@ export function startKondorBridge(win: BridgeWindow, transport: KondorTransport)
  * A kondor-js request `{id, command, args}`; undefined for anything else on the channel (answers, other libraries'
  * messages, an id too long to echo); `tooLarge` for arguments over the cap or not JSON.
  */
-function readRequest(data: unknown): { id: string; command: string; args: unknown } | { id: string; tooLarge: true } | undefined {
+function readRequest(
+  data: unknown,
+): { id: string; command: string; args: unknown } | { id: string; tooLarge: true } | undefined {
   if (typeof data !== 'object' || data === null) return undefined;
   const { id, command, args } = data as Record<string, unknown>;
   if (typeof id !== 'string' || typeof command !== 'string' || id.length > MAX_ID_CHARS) return undefined;

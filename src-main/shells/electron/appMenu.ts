@@ -5,7 +5,15 @@ import type { MenuItemConstructorOptions } from 'electron';
 
 const EDIT_MENU: MenuItemConstructorOptions = {
   label: 'Edit',
-  submenu: [{ role: 'undo' }, { role: 'redo' }, { type: 'separator' }, { role: 'cut' }, { role: 'copy' }, { role: 'paste' }, { role: 'selectAll' }],
+  submenu: [
+    { role: 'undo' },
+    { role: 'redo' },
+    { type: 'separator' },
+    { role: 'cut' },
+    { role: 'copy' },
+    { role: 'paste' },
+    { role: 'selectAll' },
+  ],
 };
 
 /**
@@ -19,15 +27,37 @@ export function applicationMenuTemplate(isPackaged: boolean, platform: NodeJS.Pl
   const first: MenuItemConstructorOptions = mac
     ? {
         label: 'Koinos Wallet',
-        submenu: [{ role: 'about' }, { type: 'separator' }, { role: 'hide' }, { role: 'hideOthers' }, { role: 'unhide' }, { type: 'separator' }, { role: 'quit' }],
+        submenu: [
+          { role: 'about' },
+          { type: 'separator' },
+          { role: 'hide' },
+          { role: 'hideOthers' },
+          { role: 'unhide' },
+          { type: 'separator' },
+          { role: 'quit' },
+        ],
       }
     : { label: 'File', submenu: [{ role: 'quit' }] };
-  const development: MenuItemConstructorOptions[] = isPackaged ? [] : [{ role: 'reload' }, { role: 'forceReload' }, { role: 'toggleDevTools' }, { type: 'separator' }];
+  const development: MenuItemConstructorOptions[] = isPackaged
+    ? []
+    : [{ role: 'reload' }, { role: 'forceReload' }, { role: 'toggleDevTools' }, { type: 'separator' }];
   const view: MenuItemConstructorOptions = {
     label: 'View',
-    submenu: [...development, { role: 'resetZoom' }, { role: 'zoomIn' }, { role: 'zoomOut' }, { type: 'separator' }, { role: 'togglefullscreen' }],
+    submenu: [
+      ...development,
+      { role: 'resetZoom' },
+      { role: 'zoomIn' },
+      { role: 'zoomOut' },
+      { type: 'separator' },
+      { role: 'togglefullscreen' },
+    ],
   };
-  const window: MenuItemConstructorOptions = { label: 'Window', submenu: mac ? [{ role: 'minimize' }, { role: 'zoom' }, { type: 'separator' }, { role: 'front' }] : [{ role: 'minimize' }, { role: 'close' }] };
+  const window: MenuItemConstructorOptions = {
+    label: 'Window',
+    submenu: mac
+      ? [{ role: 'minimize' }, { role: 'zoom' }, { type: 'separator' }, { role: 'front' }]
+      : [{ role: 'minimize' }, { role: 'close' }],
+  };
   return [first, EDIT_MENU, view, window];
 }
 

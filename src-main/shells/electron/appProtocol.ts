@@ -32,7 +32,10 @@ const APP_HEADERS: Readonly<Record<string, string>> = Object.freeze({
  * @example
  * protocol.handle(APP_SCHEME, (request) => answerAppRequest(request, rendererDir));
  */
-export async function answerAppRequest(request: { url: string; method: string }, rendererDir: string): Promise<Response> {
+export async function answerAppRequest(
+  request: { url: string; method: string },
+  rendererDir: string,
+): Promise<Response> {
   let url: URL;
   try {
     url = new URL(request.url);
@@ -41,7 +44,10 @@ export async function answerAppRequest(request: { url: string; method: string },
   }
   if (url.protocol !== `${APP_SCHEME}:` || url.host !== APP_HOST) return notFound();
   if (request.method !== 'GET' && request.method !== 'HEAD') {
-    return new Response('Method not allowed.', { status: 405, headers: { ...APP_HEADERS, 'content-type': 'text/plain; charset=utf-8', allow: 'GET, HEAD' } });
+    return new Response('Method not allowed.', {
+      status: 405,
+      headers: { ...APP_HEADERS, 'content-type': 'text/plain; charset=utf-8', allow: 'GET, HEAD' },
+    });
   }
   const file = await resolveRendererFile(rendererDir, url.pathname);
   if (!file) return notFound();
@@ -51,5 +57,8 @@ export async function answerAppRequest(request: { url: string; method: string },
 }
 
 function notFound(): Response {
-  return new Response('Not found.', { status: 404, headers: { ...APP_HEADERS, 'content-type': 'text/plain; charset=utf-8' } });
+  return new Response('Not found.', {
+    status: 404,
+    headers: { ...APP_HEADERS, 'content-type': 'text/plain; charset=utf-8' },
+  });
 }

@@ -7,4 +7,7 @@ import { KONDOR_IPC_CHANNEL, type KondorAnswer } from '../../wallet/dapps/kondor
 // The Node tsconfig has no DOM; in the sandboxed preload, window is the page's window (seen from the isolated world).
 declare const window: BridgeWindow;
 
-startKondorBridge(window, (command, args) => ipcRenderer.invoke(KONDOR_IPC_CHANNEL, { command, args }) as Promise<KondorAnswer>);
+startKondorBridge(
+  window,
+  (command, args) => ipcRenderer.invoke(KONDOR_IPC_CHANNEL, { command, args }) as Promise<KondorAnswer>,
+);

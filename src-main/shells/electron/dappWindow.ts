@@ -58,9 +58,15 @@ export function openDappWindow(url: string, preloadPath: string): BrowserWindow 
     event.preventDefault();
     if (decision === 'ask') elsewhere(event.url);
   };
-  contents.on('will-navigate', (event) => guard({ url: event.url, isMainFrame: true, preventDefault: () => event.preventDefault() }));
-  contents.on('will-frame-navigate', (event) => guard({ url: event.url, isMainFrame: event.isMainFrame, preventDefault: () => event.preventDefault() }));
-  contents.on('will-redirect', (event) => guard({ url: event.url, isMainFrame: event.isMainFrame, preventDefault: () => event.preventDefault() }));
+  contents.on('will-navigate', (event) =>
+    guard({ url: event.url, isMainFrame: true, preventDefault: () => event.preventDefault() }),
+  );
+  contents.on('will-frame-navigate', (event) =>
+    guard({ url: event.url, isMainFrame: event.isMainFrame, preventDefault: () => event.preventDefault() }),
+  );
+  contents.on('will-redirect', (event) =>
+    guard({ url: event.url, isMainFrame: event.isMainFrame, preventDefault: () => event.preventDefault() }),
+  );
   contents.on('will-attach-webview', (event) => event.preventDefault());
   contents.setWindowOpenHandler(({ url: target }) => {
     // New windows never open from the page itself: its own origin loads here, another is asked first.
@@ -81,7 +87,8 @@ export function registerKondorIpc(ipcMain: IpcMain, dapps: DappService, log: (li
   ipcMain.handle(KONDOR_IPC_CHANNEL, async (event, payload: unknown) => {
     const origin = senderOrigin(event.senderFrame, windowOrigins.get(event.sender.id));
     if (origin === undefined) return { error: 'Only the page the wallet opened may ask it.' };
-    const { command, args } = typeof payload === 'object' && payload !== null ? (payload as Record<string, unknown>) : {};
+    const { command, args } =
+      typeof payload === 'object' && payload !== null ? (payload as Record<string, unknown>) : {};
     return answerKondor(dapps, { origin, command, args }, log);
   });
   return () => ipcMain.removeHandler(KONDOR_IPC_CHANNEL);

@@ -19,11 +19,17 @@ export function dappOrigin(raw: string): string {
   try {
     url = new URL(raw);
   } catch {
-    throw new WalletError('INVALID_ARGUMENT', `expected a dApp's address such as https://app.example, got ${describe(raw)}`);
+    throw new WalletError(
+      'INVALID_ARGUMENT',
+      `expected a dApp's address such as https://app.example, got ${describe(raw)}`,
+    );
   }
   const secure = url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname));
   if (!secure || url.username !== '' || url.password !== '') {
-    throw new WalletError('INVALID_ARGUMENT', `expected an https address (or http on this computer), got ${describe(`${url.protocol}//${url.host}`)}`);
+    throw new WalletError(
+      'INVALID_ARGUMENT',
+      `expected an https address (or http on this computer), got ${describe(`${url.protocol}//${url.host}`)}`,
+    );
   }
   return url.origin;
 }
@@ -34,7 +40,11 @@ export function dappPartition(origin: string): string {
 }
 
 /** A dApp window: sandboxed, context-isolated, no Node anywhere, no webviews; the preload is its only bridge. */
-export function dappWindowOptions(preloadPath: string, origin: string, partition: string): BrowserWindowConstructorOptions {
+export function dappWindowOptions(
+  preloadPath: string,
+  origin: string,
+  partition: string,
+): BrowserWindowConstructorOptions {
   return {
     width: 1200,
     height: 800,
@@ -68,7 +78,10 @@ export type NavigationDecision = 'allow' | 'ask' | 'deny';
  * @example
  * navigationDecision({ url: 'https://evil.example/', isMainFrame: true }, 'https://app.example'); // 'ask'
  */
-export function navigationDecision(navigation: { url: string; isMainFrame: boolean }, origin: string): NavigationDecision {
+export function navigationDecision(
+  navigation: { url: string; isMainFrame: boolean },
+  origin: string,
+): NavigationDecision {
   let target: string;
   try {
     target = dappOrigin(navigation.url);
@@ -91,7 +104,10 @@ export interface DappSenderFrame {
  * The origin a kondor request speaks for: the sending frame's, when it is the top frame of a dApp window and still on
  * that window's origin; undefined otherwise (the request is refused).
  */
-export function senderOrigin(frame: DappSenderFrame | null | undefined, windowOrigin: string | undefined): string | undefined {
+export function senderOrigin(
+  frame: DappSenderFrame | null | undefined,
+  windowOrigin: string | undefined,
+): string | undefined {
   if (!frame || frame.parent !== null || windowOrigin === undefined) return undefined;
   return frame.origin === windowOrigin ? windowOrigin : undefined;
 }

@@ -22,9 +22,18 @@ export interface EventTarget {
  * Registers the wallet's handlers on `ipcMain`; calls from any frame but the top frame of the wallet's own page are
  * refused. Every accepted call restarts the vault's idle timer. Returns a function that unregisters them.
  */
-export function registerWalletIpc<E extends InvokeEventLike>(ipcMain: IpcMainLike<E>, wallet: WalletApp, page: AppPage, log?: (line: string) => void): () => void {
+export function registerWalletIpc<E extends InvokeEventLike>(
+  ipcMain: IpcMainLike<E>,
+  wallet: WalletApp,
+  page: AppPage,
+  log?: (line: string) => void,
+): () => void {
   const dispatch = createIpcDispatcher({ handlers: wallet.handlers, onCall: () => wallet.touch(), log });
-  return registerIpcHandlers(ipcMain, { dispatch, isTrustedSender: (event) => isTrustedSenderFrame(event.senderFrame, page), log });
+  return registerIpcHandlers(ipcMain, {
+    dispatch,
+    isTrustedSender: (event) => isTrustedSenderFrame(event.senderFrame, page),
+    log,
+  });
 }
 
 /** Sends every push event of the wallet to `target` while it lives; returns a function that stops. */

@@ -1,7 +1,18 @@
 // Electron entry: opens the one hardened wallet window and binds it to the wallet facade over the IPC contract.
 // Thin on purpose: the services live in wallet/, the handlers in ipc/, every decision in windowPolicy.ts, appMenu.ts
 // and appProtocol.ts (pure, tested without Electron).
-import { app, BrowserWindow, dialog, ipcMain, Menu, Notification, powerMonitor, protocol, session, type WebContents } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  Menu,
+  Notification,
+  powerMonitor,
+  protocol,
+  session,
+  type WebContents,
+} from 'electron';
 import { join } from 'node:path';
 import type { WalletNotification } from '../../ipc/contract.ts';
 import { WalletError } from '../../koinos/errors.ts';
@@ -14,7 +25,14 @@ import { applicationMenuTemplate, bringToFront } from './appMenu.ts';
 import { APP_ENTRY_URL, APP_SCHEME, APP_SCHEME_PRIVILEGES, answerAppRequest } from './appProtocol.ts';
 import { registerWalletIpc, sendWalletEvents } from './electronIpc.ts';
 import { isDappContents, openDappWindow, registerKondorIpc } from './dappWindow.ts';
-import { contentSecurityPolicy, isAppUrl, isNavigationAllowed, isPermissionAllowed, walletWindowOptions, type AppPage } from './windowPolicy.ts';
+import {
+  contentSecurityPolicy,
+  isAppUrl,
+  isNavigationAllowed,
+  isPermissionAllowed,
+  walletWindowOptions,
+  type AppPage,
+} from './windowPolicy.ts';
 
 // The dev server is only trusted in an unpackaged build; a packaged app always loads its own files.
 const PAGE: AppPage = {
@@ -36,7 +54,8 @@ function lockDown(contents: WebContents): void {
     if (!isNavigationAllowed({ url: event.url, isMainFrame: true }, contents.getURL())) event.preventDefault();
   });
   contents.on('will-frame-navigate', (event) => {
-    if (!isNavigationAllowed({ url: event.url, isMainFrame: event.isMainFrame }, contents.getURL())) event.preventDefault();
+    if (!isNavigationAllowed({ url: event.url, isMainFrame: event.isMainFrame }, contents.getURL()))
+      event.preventDefault();
   });
   contents.on('will-redirect', (event) => {
     if (!isAppUrl(event.url, PAGE)) event.preventDefault();
@@ -73,7 +92,8 @@ function showNotification(ready: WalletApp, notification: WalletNotification): v
 /** Shows why the app cannot start (a dialog: a packaged app has no terminal), then quits with exit code 1. */
 function failToStart(error: unknown): void {
   console.error('[wallet] failed to start:', error);
-  const message = error instanceof WalletError ? error.shortMessage : 'The wallet could not start. The details are in its log.';
+  const message =
+    error instanceof WalletError ? error.shortMessage : 'The wallet could not start. The details are in its log.';
   dialog.showErrorBox('Koinos Wallet cannot start', message);
   app.exit(1);
 }
@@ -122,12 +142,19 @@ if (!app.requestSingleInstanceLock()) {
   void app.whenReady().then(async () => {
     Menu.setApplicationMenu(Menu.buildFromTemplate(applicationMenuTemplate(app.isPackaged, process.platform)));
     protocol.handle(APP_SCHEME, (request) => answerAppRequest(request, RENDERER_DIR));
-    session.defaultSession.setPermissionRequestHandler((_contents, permission, callback, details) => callback(isPermissionAllowed(permission, details.requestingUrl, PAGE)));
-    session.defaultSession.setPermissionCheckHandler((_contents, permission, requestingOrigin) => isPermissionAllowed(permission, requestingOrigin, PAGE));
+    session.defaultSession.setPermissionRequestHandler((_contents, permission, callback, details) =>
+      callback(isPermissionAllowed(permission, details.requestingUrl, PAGE)),
+    );
+    session.defaultSession.setPermissionCheckHandler((_contents, permission, requestingOrigin) =>
+      isPermissionAllowed(permission, requestingOrigin, PAGE),
+    );
     // The app scheme sends its policy itself; this covers the dev server.
     session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
       callback({
-        responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [contentSecurityPolicy(PAGE.devServerUrl !== undefined)] },
+        responseHeaders: {
+          ...details.responseHeaders,
+          'Content-Security-Policy': [contentSecurityPolicy(PAGE.devServerUrl !== undefined)],
+        },
       });
     });
 
@@ -156,7 +183,8 @@ if (!app.requestSingleInstanceLock()) {
     registerKondorIpc(ipcMain, ready.dapps, (line) => console.error(line));
     ready.events.on('notifications:new', (notification) => showNotification(ready, notification));
     // Decrypted keys leave memory when the machine sleeps or its screen locks.
-    const lockNow = (): void => void ready.lock().catch((error: unknown) => console.error('[wallet] lock failed:', error));
+    const lockNow = (): void =>
+      void ready.lock().catch((error: unknown) => console.error('[wallet] lock failed:', error));
     powerMonitor.on('suspend', lockNow);
     powerMonitor.on('lock-screen', lockNow);
 

@@ -40,7 +40,9 @@ export function electronBinary(): { path: string; installed: boolean; packageDir
   const { version } = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { version: string };
   let installedVersion = '';
   try {
-    installedVersion = readFileSync(join(packageDir, 'dist', 'version'), 'utf8').trim().replace(/^v/, '');
+    installedVersion = readFileSync(join(packageDir, 'dist', 'version'), 'utf8')
+      .trim()
+      .replace(/^v/, '');
   } catch {
     // no version file: not installed (or installed elsewhere through ELECTRON_OVERRIDE_DIST_PATH)
   }
@@ -50,10 +52,19 @@ export function electronBinary(): { path: string; installed: boolean; packageDir
 
 /** The one line printed when the download fails: what happened, why (as far as known), and what to run instead. */
 export function downloadFailureLine(output: string): string {
-  const network = /fetch failed|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|getaddrinfo|socket hang up/i.test(output);
+  const network =
+    /fetch failed|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|getaddrinfo|socket hang up/i.test(
+      output,
+    );
   const why = network
     ? 'the download server could not be reached (no internet connection?)'
-    : `the download failed (${output.split('\n').find((l) => l.trim() !== '')?.trim().slice(0, 120) ?? 'no output'})`;
+    : `the download failed (${
+        output
+          .split('\n')
+          .find((l) => l.trim() !== '')
+          ?.trim()
+          .slice(0, 120) ?? 'no output'
+      })`;
   return `npm start: the Electron binary is not installed and could not be downloaded: ${why}. Run "${BROWSER_COMMAND}" to use the wallet in a browser instead, or run "npm start" again once online.`;
 }
 
@@ -64,7 +75,10 @@ export function downloadFailureLine(output: string): string {
 function installElectron(packageDir: string): { ok: true } | { ok: false; output: string } {
   // A progress note for a person at a terminal; a script sees only the one line that says what happened.
   if (process.stderr.isTTY) process.stderr.write('npm start: downloading the Electron binary (first run only)...\n');
-  const result = spawnSync(process.execPath, [join(packageDir, 'install.js')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const result = spawnSync(process.execPath, [join(packageDir, 'install.js')], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   if (result.status === 0) return { ok: true };
   return { ok: false, output: `${result.stderr ?? ''}\n${result.stdout ?? ''}\n${result.error?.message ?? ''}` };
 }
@@ -87,7 +101,9 @@ export async function start(args: string[]): Promise<number> {
   if (!binary.installed) {
     const installed = installElectron(binary.packageDir);
     if (!installed.ok || !electronBinary().installed) {
-      process.stderr.write(`${downloadFailureLine(installed.ok ? 'the installer finished but the binary is still missing' : installed.output)}\n`);
+      process.stderr.write(
+        `${downloadFailureLine(installed.ok ? 'the installer finished but the binary is still missing' : installed.output)}\n`,
+      );
       return EXIT_NO_ELECTRON;
     }
   }

@@ -18,7 +18,10 @@ export interface AppPage {
  * The one wallet window: sandboxed, context-isolated, no Node, no webviews; the preload is the only bridge.
  * DevTools exist only in an unpackaged build: in a packaged one, "paste this in the console" scams have no console.
  */
-export function walletWindowOptions(preloadPath: string, { isPackaged }: { isPackaged: boolean }): BrowserWindowConstructorOptions {
+export function walletWindowOptions(
+  preloadPath: string,
+  { isPackaged }: { isPackaged: boolean },
+): BrowserWindowConstructorOptions {
   return {
     width: 1100,
     height: 760,
@@ -61,7 +64,13 @@ export function isAppOrigin(raw: string, page: AppPage): boolean {
   if (!url) return false;
   if (page.devServerUrl) return url.origin === new URL(page.devServerUrl).origin;
   // Node gives non-special schemes an opaque origin, so the scheme and host are compared instead.
-  return url.protocol === `${APP_SCHEME}:` && url.host === APP_HOST && url.username === '' && url.password === '' && url.port === '';
+  return (
+    url.protocol === `${APP_SCHEME}:` &&
+    url.host === APP_HOST &&
+    url.username === '' &&
+    url.password === '' &&
+    url.port === ''
+  );
 }
 
 /** True when `raw` is the wallet's own page: the dev server's origin, or the built index.html on the app scheme. */

@@ -154,14 +154,24 @@ function required(message: string): WalletError {
  * @throws WalletError APPROVAL_REQUIRED when the approval is missing, was not issued by a queue, is used up or
  *   expired, or does not cover this transaction.
  */
-export function redeemApproval(approval: Approval | undefined, signer: string, transaction: Transaction, now: number = Date.now()): void {
+export function redeemApproval(
+  approval: Approval | undefined,
+  signer: string,
+  transaction: Transaction,
+  now: number = Date.now(),
+): void {
   const grant = approval ? grants.get(approval) : undefined;
-  if (!approval || !grant) throw required('expected a signing request approved by the wallet\'s user, got none: a signature needs an approval.');
+  if (!approval || !grant)
+    throw required(
+      "expected a signing request approved by the wallet's user, got none: a signature needs an approval.",
+    );
   const left = grant.usesLeft.get(signer);
   const usedUp = left !== undefined ? left <= 0 : [...grant.usesLeft.values()].every((n) => n <= 0);
   if (usedUp || grant.expires < now) throw required('This approval is used up or expired. Ask again.');
   if (left === undefined || !sameTransaction(grant, transaction)) {
-    throw required(`expected the transaction approved for ${[...grant.usesLeft.keys()].join(' and ')}, got another one: a signature covers only what the user approved.`);
+    throw required(
+      `expected the transaction approved for ${[...grant.usesLeft.keys()].join(' and ')}, got another one: a signature covers only what the user approved.`,
+    );
   }
   grant.usesLeft.set(signer, left - 1);
 }
@@ -181,7 +191,8 @@ function sameTransaction(grant: Grant, transaction: Transaction): boolean {
     equalBytes(header.payer, approved.payer) &&
     equalBytes(header.payee, approved.payee) &&
     equalBytes(header.operation_merkle_root, approved.operation_merkle_root) &&
-    (header.rc_limit === approved.rc_limit || (grant.lowerRcLimit && header.rc_limit > 0n && header.rc_limit < approved.rc_limit))
+    (header.rc_limit === approved.rc_limit ||
+      (grant.lowerRcLimit && header.rc_limit > 0n && header.rc_limit < approved.rc_limit))
   );
 }
 
@@ -191,7 +202,11 @@ function effectsRefusal(decision: ApprovalRecord['decision'], reason: string | u
   const discarded = 'The signed transaction was discarded: nothing was sent, and no signature left the wallet.';
   return decision === 'expired'
     ? new WalletError('APPROVAL_EXPIRED', `The transaction's effects were not confirmed in time. ${discarded}`)
-    : new WalletError('REJECTED', `The transaction was rejected after its dry run. ${discarded}`, reason ? { details: reason } : {});
+    : new WalletError(
+        'REJECTED',
+        `The transaction was rejected after its dry run. ${discarded}`,
+        reason ? { details: reason } : {},
+      );
 }
 
 /**
@@ -200,12 +215,22 @@ function effectsRefusal(decision: ApprovalRecord['decision'], reason: string | u
  * @throws WalletError APPROVAL_REQUIRED when the approval is missing, not issued by a queue, used up or expired, or was
  *   given for another text, another signer or a transaction.
  */
-export function redeemMessageApproval(approval: Approval | undefined, signer: string, message: Uint8Array, now: number = Date.now()): void {
+export function redeemMessageApproval(
+  approval: Approval | undefined,
+  signer: string,
+  message: Uint8Array,
+  now: number = Date.now(),
+): void {
   const grant = approval ? grants.get(approval) : undefined;
-  if (!approval || !grant) throw required('expected a message approved by the wallet\'s user, got none: a signature needs an approval.');
+  if (!approval || !grant)
+    throw required("expected a message approved by the wallet's user, got none: a signature needs an approval.");
   const left = grant.usesLeft.get(signer);
-  if (left === undefined || left <= 0 || grant.expires < now) throw required('This approval is used up or expired. Ask again.');
-  if (!grant.message || !equalBytes(grant.message, message)) throw required('expected the message the user approved, got another one: a signature covers only what the user approved.');
+  if (left === undefined || left <= 0 || grant.expires < now)
+    throw required('This approval is used up or expired. Ask again.');
+  if (!grant.message || !equalBytes(grant.message, message))
+    throw required(
+      'expected the message the user approved, got another one: a signature covers only what the user approved.',
+    );
   grant.usesLeft.set(signer, left - 1);
 }
 
@@ -267,7 +292,11 @@ export class ApprovalQueue {
    * @throws as request(), and INTERNAL when the review is not of kind `message` or shows another text.
    */
   requestMessage(review: ApprovalReview, subject: MessageSubject): Promise<Approval> {
-    if (review.kind !== 'message' || review.message === undefined || !equalBytes(new TextEncoder().encode(review.message), subject.message)) {
+    if (
+      review.kind !== 'message' ||
+      review.message === undefined ||
+      !equalBytes(new TextEncoder().encode(review.message), subject.message)
+    ) {
       return Promise.reject(new WalletError('INTERNAL', 'expected a message review showing the text to be signed'));
     }
     return this.#enter(review, subject);
@@ -279,7 +308,8 @@ export class ApprovalQueue {
    * @throws as request(), and INTERNAL when the review is not of kind `connect`.
    */
   async requestConnection(review: ApprovalReview): Promise<string[]> {
-    if (review.kind !== 'connect' || !review.connection) throw new WalletError('INTERNAL', 'expected a connect review naming what the dApp asks for');
+    if (review.kind !== 'connect' || !review.connection)
+      throw new WalletError('INTERNAL', 'expected a connect review naming what the dApp asks for');
     const approval = await this.#enter(review, undefined);
     return [...(approval.accounts ?? [])];
   }
@@ -297,16 +327,24 @@ export class ApprovalQueue {
   async requestEffects(approval: Approval, signed: Transaction, effects: TransactionEffects): Promise<void> {
     const grant = grants.get(approval);
     if (!grant || grant.effectsStep !== 'open' || !grant.header) {
-      throw required('expected a transaction approved for a review of its effects, got an approval without one or one already used: nothing is released.');
+      throw required(
+        'expected a transaction approved for a review of its effects, got an approval without one or one already used: nothing is released.',
+      );
     }
     grant.effectsStep = 'used';
     if (effects.failure === undefined && !sameTransaction(grant, signed)) {
-      throw required('expected the effects of the transaction the user approved, got another one: nothing is released.');
+      throw required(
+        'expected the effects of the transaction the user approved, got another one: nothing is released.',
+      );
     }
     await this.#enter({ ...grant.review, effects }, undefined, approval);
   }
 
-  #enter(review: ApprovalReview, subject: ApprovalSubject | MessageSubject | undefined, releases?: Approval): Promise<Approval> {
+  #enter(
+    review: ApprovalReview,
+    subject: ApprovalSubject | MessageSubject | undefined,
+    releases?: Approval,
+  ): Promise<Approval> {
     try {
       this.#admit(review);
     } catch (error) {
@@ -315,25 +353,46 @@ export class ApprovalQueue {
     for (const other of this.#pending.values()) {
       if (other.request.review.origin === review.origin) {
         return Promise.reject(
-          new WalletError('APPROVAL_PENDING', `Another request${review.origin === WALLET_ORIGIN ? '' : ` from ${review.origin}`} is waiting for your decision. Approve or reject it first.`, {
-            details: `pending request ${other.request.id} of ${review.origin}`,
-          }),
+          new WalletError(
+            'APPROVAL_PENDING',
+            `Another request${review.origin === WALLET_ORIGIN ? '' : ` from ${review.origin}`} is waiting for your decision. Approve or reject it first.`,
+            {
+              details: `pending request ${other.request.id} of ${review.origin}`,
+            },
+          ),
         );
       }
     }
     const now = this.#clock();
-    const request: ApprovalRequest = { id: randomUUID(), createdAt: String(now), expiresAt: String(now + this.#ttlMs), review };
+    const request: ApprovalRequest = {
+      id: randomUUID(),
+      createdAt: String(now),
+      expiresAt: String(now + this.#ttlMs),
+      review,
+    };
     return new Promise<Approval>((resolve, reject) => {
       const abort = new AbortController();
       const timer = setTimeout(() => this.#expire(request.id), this.#ttlMs);
       timer.unref?.();
-      const settle = (outcome: Approval | WalletError) => (outcome instanceof Approval ? resolve(outcome) : reject(outcome));
+      const settle = (outcome: Approval | WalletError) =>
+        outcome instanceof Approval ? resolve(outcome) : reject(outcome);
       this.#pending.set(request.id, { request, subject, settle, abort, timer, ...(releases ? { releases } : {}) });
       this.#changed();
       if (this.#approver.mode === 'dialog') {
         this.#approver.decide(request, abort.signal).then(
-          (approved) => this.#settle(request.id, approved ? 'approved' : 'rejected', approved ? undefined : 'rejected in the approval dialog'),
-          (error: unknown) => this.#settle(request.id, 'rejected', error instanceof WalletError ? error.shortMessage : 'the approval dialog failed', error),
+          (approved) =>
+            this.#settle(
+              request.id,
+              approved ? 'approved' : 'rejected',
+              approved ? undefined : 'rejected in the approval dialog',
+            ),
+          (error: unknown) =>
+            this.#settle(
+              request.id,
+              'rejected',
+              error instanceof WalletError ? error.shortMessage : 'the approval dialog failed',
+              error,
+            ),
         );
       }
     });
@@ -347,19 +406,27 @@ export class ApprovalQueue {
    */
   async answer(answer: ApprovalAnswer): Promise<{ requestId: string; approved: boolean }> {
     const pending = this.#pending.get(answer.requestId);
-    if (!pending) throw new WalletError('NOT_FOUND', 'This signing request is no longer waiting (it was answered, or it expired).');
+    if (!pending)
+      throw new WalletError('NOT_FOUND', 'This signing request is no longer waiting (it was answered, or it expired).');
     if (!answer.approve) {
       this.#settle(answer.requestId, 'rejected', 'rejected by the user');
       return { requestId: answer.requestId, approved: false };
     }
     if (this.#approver.mode === 'dialog') {
-      throw new WalletError('APPROVAL_REQUIRED', 'Approve this request in the wallet\'s own approval dialog; the window can only reject it.');
+      throw new WalletError(
+        'APPROVAL_REQUIRED',
+        "Approve this request in the wallet's own approval dialog; the window can only reject it.",
+      );
     }
     const effects = pending.request.review.effects;
     if (effects) {
       // The same request continuing: its signature was approved with the password (and every warning confirmed) in the
       // first step, and this answer can only release that very transaction, once. A failure can only be closed.
-      if (effects.failure !== undefined) throw new WalletError('INVALID_ARGUMENT', 'This transaction failed after it was approved: there is nothing to release. Close it.');
+      if (effects.failure !== undefined)
+        throw new WalletError(
+          'INVALID_ARGUMENT',
+          'This transaction failed after it was approved: there is nothing to release. Close it.',
+        );
       this.#settle(answer.requestId, 'approved');
       return { requestId: answer.requestId, approved: true };
     }
@@ -370,20 +437,32 @@ export class ApprovalQueue {
       const offered = new Set(connection.available.map((a) => a.address));
       const foreign = accounts.filter((a) => !offered.has(a));
       if (accounts.length === 0 || foreign.length > 0) {
-        throw new WalletError('INVALID_ARGUMENT', accounts.length === 0 ? 'Choose at least one account to connect, or reject the request.' : `expected accounts of this wallet, got ${foreign.join(', ')}`);
+        throw new WalletError(
+          'INVALID_ARGUMENT',
+          accounts.length === 0
+            ? 'Choose at least one account to connect, or reject the request.'
+            : `expected accounts of this wallet, got ${foreign.join(', ')}`,
+        );
       }
     }
-    const unacknowledged = pending.request.review.risks.filter((r) => !(answer.acknowledgedRisks ?? []).includes(r.code));
+    const unacknowledged = pending.request.review.risks.filter(
+      (r) => !(answer.acknowledgedRisks ?? []).includes(r.code),
+    );
     if (unacknowledged.length > 0) {
-      throw new WalletError('APPROVAL_REQUIRED', `This request is flagged: confirm each warning before approving (${unacknowledged.map((r) => r.name).join(', ')}).`, {
-        metaMessages: unacknowledged.map((r) => r.message),
-      });
+      throw new WalletError(
+        'APPROVAL_REQUIRED',
+        `This request is flagged: confirm each warning before approving (${unacknowledged.map((r) => r.name).join(', ')}).`,
+        {
+          metaMessages: unacknowledged.map((r) => r.message),
+        },
+      );
     }
     if (answer.password === undefined || answer.password === '') {
       throw new WalletError('WRONG_PASSWORD', 'Type the wallet password to approve this request.');
     }
     await this.#approver.checkPassword(answer.password);
-    if (!this.#pending.has(answer.requestId)) throw new WalletError('NOT_FOUND', 'This signing request expired while the password was checked.');
+    if (!this.#pending.has(answer.requestId))
+      throw new WalletError('NOT_FOUND', 'This signing request expired while the password was checked.');
     if (accounts) pending.accounts = [...new Set(accounts)];
     this.#settle(answer.requestId, 'approved');
     return { requestId: answer.requestId, approved: true };
@@ -430,9 +509,18 @@ export class ApprovalQueue {
     } else if (decision === 'approved') {
       const subject = pending.subject;
       // A dialog approves the accounts it listed: the proposed ones.
-      const approval = new Approval(id, review.connection ? (pending.accounts ?? review.connection.accounts) : undefined);
+      const approval = new Approval(
+        id,
+        review.connection ? (pending.accounts ?? review.connection.accounts) : undefined,
+      );
       if (subject && 'message' in subject) {
-        grants.set(approval, { usesLeft: new Map([[subject.signer, 1]]), message: subject.message, lowerRcLimit: false, expires: this.#clock() + GRANT_TTL_MS, review });
+        grants.set(approval, {
+          usesLeft: new Map([[subject.signer, 1]]),
+          message: subject.message,
+          lowerRcLimit: false,
+          expires: this.#clock() + GRANT_TTL_MS,
+          review,
+        });
       } else if (subject) {
         const prepared = prepareTransaction(subject.transaction);
         const uses = subject.uses ?? 1;
@@ -447,11 +535,22 @@ export class ApprovalQueue {
       }
       pending.settle(approval);
     } else if (decision === 'expired') {
-      pending.settle(new WalletError('APPROVAL_EXPIRED', 'The signing request was not answered in time. Nothing was signed; try again.'));
+      pending.settle(
+        new WalletError(
+          'APPROVAL_EXPIRED',
+          'The signing request was not answered in time. Nothing was signed; try again.',
+        ),
+      );
     } else if (error instanceof WalletError) {
       pending.settle(error); // the approver's own refusal (the CLI's missing --allow-risk) says best what to do
     } else {
-      pending.settle(new WalletError('REJECTED', 'The signing request was rejected. Nothing was signed or sent.', reason ? { details: reason } : {}));
+      pending.settle(
+        new WalletError(
+          'REJECTED',
+          'The signing request was rejected. Nothing was signed or sent.',
+          reason ? { details: reason } : {},
+        ),
+      );
     }
     this.#changed();
   }

@@ -15,7 +15,12 @@ export function groupAddress(address: string): string {
 
 /** The words of a request's kind: what approving it does. */
 export function approvalAction(request: ApprovalRequest): string {
-  if (request.review.effects) return request.review.effects.failure !== undefined ? 'Close' : request.review.kind === 'send' ? 'Send it' : 'Hand the signature over';
+  if (request.review.effects)
+    return request.review.effects.failure !== undefined
+      ? 'Close'
+      : request.review.kind === 'send'
+        ? 'Send it'
+        : 'Hand the signature over';
   switch (request.review.kind) {
     case 'send':
       return 'Sign and send';
@@ -38,7 +43,12 @@ export function approvalText(request: ApprovalRequest): { title: string; lines: 
   const r = request.review;
   const where = r.networkName ? ` on ${r.networkName}` : '';
   const lines = [`Requested by: ${r.origin}`];
-  if (r.kind === 'connect' && r.connection) return { title: `Connect ${r.connection.name}?`, lines: [...lines, ...connectionLines(r.connection)], riskLines: [] };
+  if (r.kind === 'connect' && r.connection)
+    return {
+      title: `Connect ${r.connection.name}?`,
+      lines: [...lines, ...connectionLines(r.connection)],
+      riskLines: [],
+    };
   if (r.effects) return effectsText(request, r.effects, where);
   if (r.kind === 'message') {
     // The text exactly as it is signed; a dialog shows it as plain text, so nothing in it can style or hide the rest.
@@ -55,14 +65,19 @@ export function approvalText(request: ApprovalRequest): { title: string; lines: 
   for (const other of r.coSigners ?? []) lines.push(`Also signed by: ${groupAddress(other)}`);
   if (r.payer !== r.signer) lines.push(`Mana paid by: ${groupAddress(r.payer)}`);
   if (r.payee && r.payee !== r.signer) lines.push(`On behalf of: ${groupAddress(r.payee)}`);
-  const estimate = r.rcEstimate !== undefined ? ` (about ${formatAmount(BigInt(r.rcEstimate))} expected, an estimate)` : '';
+  const estimate =
+    r.rcEstimate !== undefined ? ` (about ${formatAmount(BigInt(r.rcEstimate))} expected, an estimate)` : '';
   lines.push(`Mana: at most ${formatAmount(BigInt(r.rcLimit))}${estimate}`);
   lines.push(`Nonce: ${r.nonce}`, `Chain ID: ${r.chainId}`);
   return { title: `${approvalAction(request)}${where}?`, lines, riskLines: riskLines(r.risks) };
 }
 
 /** The second step of a dApp's transaction: what its signed dry run did, or why the steps after the approval failed. */
-function effectsText(request: ApprovalRequest, effects: TransactionEffects, where: string): { title: string; lines: string[]; riskLines: string[] } {
+function effectsText(
+  request: ApprovalRequest,
+  effects: TransactionEffects,
+  where: string,
+): { title: string; lines: string[]; riskLines: string[] } {
   const r = request.review;
   const lines = [`Requested by: ${r.origin}`];
   for (const op of r.operations) lines.push(`Approved: ${op.summary ?? `Call ${op.entryPoint} on ${op.contract}`}`);
@@ -70,7 +85,12 @@ function effectsText(request: ApprovalRequest, effects: TransactionEffects, wher
     lines.push('', effects.failure, '', 'Nothing was sent, and no signature left the wallet.');
     return { title: `This transaction failed after your approval${where}`, lines, riskLines: [] };
   }
-  lines.push('', r.kind === 'send' ? 'It is signed and held: it is sent only if you confirm.' : 'It is signed and held: the dApp gets the signature only if you confirm.');
+  lines.push(
+    '',
+    r.kind === 'send'
+      ? 'It is signed and held: it is sent only if you confirm.'
+      : 'It is signed and held: the dApp gets the signature only if you confirm.',
+  );
   if (!effects.dryRun) {
     lines.push('No dry run could run (another transaction of this account is still pending): its events are unknown.');
   } else if (effects.events.length === 0) {
@@ -88,7 +108,8 @@ function effectsText(request: ApprovalRequest, effects: TransactionEffects, wher
 /** One event as a line: its sentence (a token event), else its name, contract and decoded data. */
 function eventLine(event: DecodedEvent): string {
   if (event.summary) return event.summary;
-  const data = event.data === null || event.data === undefined || event.data === '' ? '' : ` ${JSON.stringify(event.data)}`;
+  const data =
+    event.data === null || event.data === undefined || event.data === '' ? '' : ` ${JSON.stringify(event.data)}`;
   return `${event.name}${event.contract ? ` from ${event.contract}` : ''}${data}`;
 }
 
@@ -98,7 +119,10 @@ function connectionLines(c: NonNullable<ApprovalRequest['review']['connection']>
     `Declared address: ${c.url} (declared by the dApp, not verified)`,
     `Networks: ${c.chains.map((x) => `${x.networkName} (${x.chain})`).join(', ')}`,
     'Accounts it will see and may ask to sign with:',
-    ...c.accounts.map((a) => `   ${names.get(a)?.name ?? 'Account'}${names.get(a)?.watchOnly ? ' (watch-only)' : ''}: ${groupAddress(a)}`),
+    ...c.accounts.map(
+      (a) =>
+        `   ${names.get(a)?.name ?? 'Account'}${names.get(a)?.watchOnly ? ' (watch-only)' : ''}: ${groupAddress(a)}`,
+    ),
     `Methods: ${c.methods.join(', ')}`,
     'Every signature still asks for your approval.',
   ];
@@ -111,5 +135,8 @@ function riskLines(risks: readonly RiskFlag[]): string[] {
 /** The address-valued arguments of a decoded call (`from`, `to`, `owner`, `spender`), in their order. */
 function addressArguments(args: unknown): [string, string][] {
   if (args === null || typeof args !== 'object') return [];
-  return Object.entries(args as Record<string, unknown>).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && /^[1-9A-HJ-NP-Za-km-z]{25,35}$/.test(entry[1]));
+  return Object.entries(args as Record<string, unknown>).filter(
+    (entry): entry is [string, string] =>
+      typeof entry[1] === 'string' && /^[1-9A-HJ-NP-Za-km-z]{25,35}$/.test(entry[1]),
+  );
 }

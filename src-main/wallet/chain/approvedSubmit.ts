@@ -69,7 +69,11 @@ export interface ApprovedSubmitDeps {
  * @throws WalletError REJECTED, APPROVAL_EXPIRED, APPROVAL_PENDING, CHAIN_ID_MISMATCH, INVALID_NONCE, NOT_ENOUGH_MANA,
  *   TRANSACTION_REVERTED, node errors.
  */
-export async function submitApproved(deps: ApprovedSubmitDeps, review: PreparedSubmission, costs: Map<string, bigint>): Promise<SubmitReceipt> {
+export async function submitApproved(
+  deps: ApprovedSubmitDeps,
+  review: PreparedSubmission,
+  costs: Map<string, bigint>,
+): Promise<SubmitReceipt> {
   const { receipt } = await signApproved(deps, review, costs, true);
   return toSubmitReceipt(receipt!, true);
 }
@@ -125,10 +129,12 @@ export async function signApproved(
     lowerRcLimit: true,
     ...(hold ? { effectsStep: true } : {}),
   });
-  const { network, node, signed, rcLimit, dryRun } = await signUnderApproval(deps, review, costs, approval).catch(async (error: unknown) => {
-    await hold?.failed(approval, error);
-    throw error;
-  });
+  const { network, node, signed, rcLimit, dryRun } = await signUnderApproval(deps, review, costs, approval).catch(
+    async (error: unknown) => {
+      await hold?.failed(approval, error);
+      throw error;
+    },
+  );
   await hold?.release({ approval, signed, rcLimit, ...(dryRun ? { dryRun } : {}) });
   if (!broadcast) return { signed, ...(dryRun ? { dryRun } : {}) };
   const receipt = await submitAndTrack({ networkId: network.id, node, follower: deps.follower }, signed, true);
@@ -136,7 +142,12 @@ export async function signApproved(
 }
 
 /** After the approval: the chain ID and nonce checked again, rc_limit sized by a dry run, every signature made. */
-async function signUnderApproval(deps: ApprovedSubmitDeps, review: PreparedSubmission, costs: Map<string, bigint>, approval: Approval) {
+async function signUnderApproval(
+  deps: ApprovedSubmitDeps,
+  review: PreparedSubmission,
+  costs: Map<string, bigint>,
+  approval: Approval,
+) {
   const { network, node } = await deps.networks.node(review.networkId);
   const chainId = await node.chainId();
   if (!equalBytes(chainId, review.chainId)) {
@@ -144,15 +155,23 @@ async function signUnderApproval(deps: ApprovedSubmitDeps, review: PreparedSubmi
     throw new WalletError(
       'CHAIN_ID_MISMATCH',
       `${network.name} has a new chain ID since this ${review.what} was reviewed (the network was restarted). Nothing was signed or sent; prepare the ${review.what} again.`,
-      { details: `reviewed for ${bytesToJson(review.chainId, BTYPE.BASE64)}, the node now reports ${bytesToJson(chainId, BTYPE.BASE64)}` },
+      {
+        details: `reviewed for ${bytesToJson(review.chainId, BTYPE.BASE64)}, the node now reports ${bytesToJson(chainId, BTYPE.BASE64)}`,
+      },
     );
   }
   const own = deps.pending.highestNonce(network.id, review.from ?? review.payer);
   if (own !== undefined && own >= review.nonce) {
-    throw new WalletError('INVALID_NONCE', `Another transaction of this account took this nonce after the review. Nothing was sent; prepare the ${review.what} again.`);
+    throw new WalletError(
+      'INVALID_NONCE',
+      `Another transaction of this account took this nonce after the review. Nothing was sent; prepare the ${review.what} again.`,
+    );
   }
   const { rcLimit, dryRun } = await sizeRcLimit(deps, review, approval, node, costs);
-  const final = rcLimit === review.rcCap ? review.transaction : prepareTransaction({ ...review.transaction, header: { ...review.transaction.header!, rc_limit: rcLimit } });
+  const final =
+    rcLimit === review.rcCap
+      ? review.transaction
+      : prepareTransaction({ ...review.transaction, header: { ...review.transaction.header!, rc_limit: rcLimit } });
   const signed = await signAll(deps, review, final, approval);
   if (!equalBytes(signed.id, final.id)) {
     throw new WalletError('INTERNAL', 'The signer changed the transaction it was asked to sign; nothing was sent.');
@@ -175,7 +194,12 @@ async function sizeRcLimit(
 ): Promise<{ rcLimit: bigint; dryRun?: TransactionReceipt }> {
   if (!review.dryRunnable) {
     const measured = costs.get(review.costKey);
-    return { rcLimit: review.rcByHand || measured === undefined ? review.rcCap : withOffset(review, rcLimitFor(measured, review.rcCap)) };
+    return {
+      rcLimit:
+        review.rcByHand || measured === undefined
+          ? review.rcCap
+          : withOffset(review, rcLimitFor(measured, review.rcCap)),
+    };
   }
   const dry = await signAll(deps, review, review.transaction, approval);
   const receipt = await node.submit(dry, false).catch((error: unknown) => {
@@ -189,12 +213,19 @@ async function sizeRcLimit(
     throw error;
   });
   if (receipt.reverted) {
-    throw new WalletError('TRANSACTION_REVERTED', `The chain would revert this ${review.what}, so it was not sent. ${review.hints.revert}`, {
-      metaMessages: receipt.logs.length > 0 ? [`Node log: ${receipt.logs.join(' | ')}`] : [],
-    });
+    throw new WalletError(
+      'TRANSACTION_REVERTED',
+      `The chain would revert this ${review.what}, so it was not sent. ${review.hints.revert}`,
+      {
+        metaMessages: receipt.logs.length > 0 ? [`Node log: ${receipt.logs.join(' | ')}`] : [],
+      },
+    );
   }
   costs.set(review.costKey, receipt.rc_used);
-  return { rcLimit: review.rcByHand ? review.rcCap : withOffset(review, rcLimitFor(receipt.rc_used, review.rcCap)), dryRun: receipt };
+  return {
+    rcLimit: review.rcByHand ? review.rcCap : withOffset(review, rcLimitFor(receipt.rc_used, review.rcCap)),
+    dryRun: receipt,
+  };
 }
 
 /** The accounts that sign, the sender first. */
@@ -203,7 +234,12 @@ function signersOf(review: PreparedSubmission): string[] {
 }
 
 /** The transaction signed by every signer in turn (the sender, then a payer account), under the one approval. */
-async function signAll(deps: ApprovedSubmitDeps, review: PreparedSubmission, transaction: Transaction, approval: Approval): Promise<Transaction> {
+async function signAll(
+  deps: ApprovedSubmitDeps,
+  review: PreparedSubmission,
+  transaction: Transaction,
+  approval: Approval,
+): Promise<Transaction> {
   let signed = transaction;
   for (const signer of signersOf(review)) signed = await deps.signer.signTransaction(signer, signed, approval);
   return signed;

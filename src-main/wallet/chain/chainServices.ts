@@ -55,10 +55,19 @@ export interface ChainServices {
  */
 export function createChainServices(options: ChainServicesOptions): ChainServices {
   const { settings, apiKeys, approvals, signer } = options;
-  const networks = new NetworkService({ settings, apiKeys, localDevnetUrl: options.localDevnetUrl, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) });
+  const networks = new NetworkService({
+    settings,
+    apiKeys,
+    localDevnetUrl: options.localDevnetUrl,
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+  });
   const tokens = new TokenService({ networks, settings });
   const pending = options.pending ?? new PendingTransactions();
-  const follower = new TransactionFollower({ networks, pending, ...(options.followIntervalMs !== undefined ? { intervalMs: options.followIntervalMs } : {}) });
+  const follower = new TransactionFollower({
+    networks,
+    pending,
+    ...(options.followIntervalMs !== undefined ? { intervalMs: options.followIntervalMs } : {}),
+  });
   const sharers = options.sharers ?? {};
   return {
     networks,

@@ -32,7 +32,10 @@ export interface ChainSettingsData {
 }
 
 /** Images on, through the public gateway Kondor and Konio use. */
-export const DEFAULT_NFT_IMAGES: Readonly<NftImageSettings> = Object.freeze({ enabled: true, ipfsGateway: 'https://ipfs.io/ipfs/' });
+export const DEFAULT_NFT_IMAGES: Readonly<NftImageSettings> = Object.freeze({
+  enabled: true,
+  ipfsGateway: 'https://ipfs.io/ipfs/',
+});
 
 /** Where the data is kept: `load` once, `update` for every change (serialized; each update is one atomic write). */
 export interface ChainSettingsStore {
@@ -44,7 +47,14 @@ export interface ChainSettingsStore {
 export const CHAIN_SETTINGS_FILE = 'chain-settings.json';
 
 function empty(): ChainSettingsData {
-  return { customNetworks: [], lastChainIds: {}, chainIdChanges: {}, tokens: {}, nftCollections: {}, nftImages: { ...DEFAULT_NFT_IMAGES } };
+  return {
+    customNetworks: [],
+    lastChainIds: {},
+    chainIdChanges: {},
+    tokens: {},
+    nftCollections: {},
+    nftImages: { ...DEFAULT_NFT_IMAGES },
+  };
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -58,7 +68,12 @@ function readData(json: unknown): ChainSettingsData {
   if (typeof json['selectedNetworkId'] === 'string') data.selectedNetworkId = json['selectedNetworkId'];
   if (Array.isArray(json['customNetworks'])) {
     for (const n of json['customNetworks']) {
-      if (isRecord(n) && typeof n['id'] === 'string' && typeof n['name'] === 'string' && typeof n['jsonRpcUrl'] === 'string') {
+      if (
+        isRecord(n) &&
+        typeof n['id'] === 'string' &&
+        typeof n['name'] === 'string' &&
+        typeof n['jsonRpcUrl'] === 'string'
+      ) {
         data.customNetworks.push({
           id: n['id'],
           name: n['name'],
@@ -73,7 +88,8 @@ function readData(json: unknown): ChainSettingsData {
   }
   if (isRecord(json['chainIdChanges'])) {
     for (const [k, v] of Object.entries(json['chainIdChanges'])) {
-      if (isRecord(v) && typeof v['previous'] === 'string' && typeof v['current'] === 'string') data.chainIdChanges[k] = { previous: v['previous'], current: v['current'] };
+      if (isRecord(v) && typeof v['previous'] === 'string' && typeof v['current'] === 'string')
+        data.chainIdChanges[k] = { previous: v['previous'], current: v['current'] };
     }
   }
   if (isRecord(json['tokens'])) {
@@ -81,7 +97,11 @@ function readData(json: unknown): ChainSettingsData {
       if (!Array.isArray(list)) continue;
       data.tokens[k] = list.filter(
         (t): t is TokenInfo =>
-          isRecord(t) && typeof t['contract'] === 'string' && typeof t['name'] === 'string' && typeof t['symbol'] === 'string' && typeof t['decimals'] === 'number',
+          isRecord(t) &&
+          typeof t['contract'] === 'string' &&
+          typeof t['name'] === 'string' &&
+          typeof t['symbol'] === 'string' &&
+          typeof t['decimals'] === 'number',
       );
     }
   }
@@ -89,7 +109,12 @@ function readData(json: unknown): ChainSettingsData {
     for (const [k, list] of Object.entries(json['nftCollections'])) {
       if (!Array.isArray(list)) continue;
       data.nftCollections[k] = list.filter(
-        (c): c is NftCollectionInfo => isRecord(c) && typeof c['contract'] === 'string' && typeof c['name'] === 'string' && typeof c['symbol'] === 'string' && typeof c['uri'] === 'string',
+        (c): c is NftCollectionInfo =>
+          isRecord(c) &&
+          typeof c['contract'] === 'string' &&
+          typeof c['name'] === 'string' &&
+          typeof c['symbol'] === 'string' &&
+          typeof c['uri'] === 'string',
       );
     }
   }

@@ -41,7 +41,10 @@ async function balanceOrProblem(node: KoinosNode, token: TokenInfo, owner: Uint8
       };
     }
     const said = error instanceof WalletError ? (error.details ?? error.shortMessage) : String(error);
-    return { token, problem: `The contract of ${token.symbol} did not answer balance_of as a KCS-4 token does (${said}). Remove the token if it is not one.` };
+    return {
+      token,
+      problem: `The contract of ${token.symbol} did not answer balance_of as a KCS-4 token does (${said}). Remove the token if it is not one.`,
+    };
   }
 }
 
@@ -86,7 +89,11 @@ export class DashboardService {
   async get(request: { address: string; accountId?: string; networkId?: string }): Promise<Dashboard> {
     const owner = addressFromString(request.address);
     const { network, node } = await this.deps.networks.node(request.networkId);
-    const [head, tokens, rc] = await Promise.all([this.deps.networks.head(network.id), this.deps.tokens.list(network.id), node.rc(owner)]);
+    const [head, tokens, rc] = await Promise.all([
+      this.deps.networks.head(network.id),
+      this.deps.tokens.list(network.id),
+      node.rc(owner),
+    ]);
     const balances: TokenBalance[] = await Promise.all(tokens.map((token) => balanceOrProblem(node, token, owner)));
     const koin = balances.find((b) => b.token.system === 'koin');
     const max = koin?.balance ? BigInt(koin.balance) : 0n;

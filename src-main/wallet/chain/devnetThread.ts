@@ -6,7 +6,12 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { WalletError } from '../../koinos/errors.ts';
 import { nodeErrorToWalletError } from './nodeError.ts';
-import type { DevnetThreadMessage, DevnetThreadOptions, DevnetThreadRequest, ThreadError } from '../../devnet/server/devnetWorker.ts';
+import type {
+  DevnetThreadMessage,
+  DevnetThreadOptions,
+  DevnetThreadRequest,
+  ThreadError,
+} from '../../devnet/server/devnetWorker.ts';
 
 export type { DevnetThreadOptions } from '../../devnet/server/devnetWorker.ts';
 
@@ -26,13 +31,19 @@ function workerEntry(): { url: URL | string; eval?: boolean } {
   if (here.endsWith('.ts')) {
     // Node 20 does not apply `--import tsx` to a worker's own imports: the worker registers tsx itself.
     const source = new URL('../../devnet/server/devnetWorker.ts', here).href;
-    return { url: `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(source)}, ${JSON.stringify(source)}))`, eval: true };
+    return {
+      url: `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(source)}, ${JSON.stringify(source)}))`,
+      eval: true,
+    };
   }
   const dir = dirname(fileURLToPath(here));
   for (const candidate of [join(dir, 'devnetWorker.js'), join(dir, '..', 'devnetWorker.js')]) {
     if (existsSync(candidate)) return { url: pathToFileURL(candidate) };
   }
-  throw new WalletError('INTERNAL', `expected the devnet worker (devnetWorker.js) beside ${dir}, found none; rebuild with npm run build`);
+  throw new WalletError(
+    'INTERNAL',
+    `expected the devnet worker (devnetWorker.js) beside ${dir}, found none; rebuild with npm run build`,
+  );
 }
 
 /**
@@ -57,7 +68,11 @@ export class DevnetThread {
   #nextId = 1;
   #exited: Promise<void>;
 
-  private constructor(worker: Worker, started: Extract<DevnetThreadMessage, { type: 'started' }>, exited: Promise<void>) {
+  private constructor(
+    worker: Worker,
+    started: Extract<DevnetThreadMessage, { type: 'started' }>,
+    exited: Promise<void>,
+  ) {
     this.#worker = worker;
     this.threadId = worker.threadId;
     this.url = started.url;
@@ -74,7 +89,8 @@ export class DevnetThread {
       else waiting.resolve(message.value);
     });
     void exited.then(() => {
-      for (const waiting of this.#pending.values()) waiting.reject(new WalletError('NODE_UNREACHABLE', 'the local devnet stopped'));
+      for (const waiting of this.#pending.values())
+        waiting.reject(new WalletError('NODE_UNREACHABLE', 'the local devnet stopped'));
       this.#pending.clear();
     });
   }
@@ -109,10 +125,16 @@ export class DevnetThread {
     return this.#accounts;
   }
 
-  #send<T>(request: DevnetThreadRequest extends infer R ? (R extends unknown ? Omit<R, 'id'> : never) : never): Promise<T> {
+  #send<T>(
+    request: DevnetThreadRequest extends infer R ? (R extends unknown ? Omit<R, 'id'> : never) : never,
+  ): Promise<T> {
     const id = this.#nextId++;
     return new Promise<T>((resolve, reject) => {
-      this.#pending.set(id, { what: request.op === 'call' ? request.method : request.op, resolve: resolve as (value: unknown) => void, reject });
+      this.#pending.set(id, {
+        what: request.op === 'call' ? request.method : request.op,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+      });
       this.#worker.postMessage({ ...request, id });
     });
   }

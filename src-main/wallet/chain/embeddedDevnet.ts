@@ -55,7 +55,12 @@ export class EmbeddedDevnet {
     const log = this.options.log ?? ((line: string) => console.warn(`[devnet] ${line}`));
     const { log: _ignored, ...devnet } = this.options.devnet ?? {};
     // A chain keeps the shape it was made with; a new shape is a new chain (reset), never a change of a running one.
-    const base: DevnetThreadOptions = { ...devnet, host: '127.0.0.1', dataDir: this.chainDir, ...(fresh ? { shape: { like: fresh.like }, reset: true } : {}) };
+    const base: DevnetThreadOptions = {
+      ...devnet,
+      host: '127.0.0.1',
+      dataDir: this.chainDir,
+      ...(fresh ? { shape: { like: fresh.like }, reset: true } : {}),
+    };
     // After a stop the devnet comes back on the port it had, so the Local network's address does not change; when that
     // port is taken (or not allowed), the devnet itself falls back to any free one (it sees the listen error's code).
     const preferred = this.boundPort ?? this.options.port ?? DEFAULT_PORT;
@@ -79,9 +84,13 @@ export class EmbeddedDevnet {
     }
     return this.running.catch((cause: unknown) => {
       if (cause instanceof WalletError && cause.code !== 'INTERNAL') throw cause;
-      throw new WalletError('NODE_UNREACHABLE', 'The local devnet did not start. Close other wallets or devnets that use its data folder, then try again.', {
-        cause,
-      });
+      throw new WalletError(
+        'NODE_UNREACHABLE',
+        'The local devnet did not start. Close other wallets or devnets that use its data folder, then try again.',
+        {
+          cause,
+        },
+      );
     });
   }
 
@@ -129,7 +138,15 @@ export class EmbeddedDevnet {
     // hundred ms) waits for the new chain: between a separate stop and start it would restart the old one, unshaped.
     const previous = this.running;
     this.running = undefined;
-    await this.start({ like, before: previous ? previous.then((d) => d.stop(), () => undefined) : undefined });
+    await this.start({
+      like,
+      before: previous
+        ? previous.then(
+            (d) => d.stop(),
+            () => undefined,
+          )
+        : undefined,
+    });
     return this.status();
   }
 
@@ -141,7 +158,10 @@ export class EmbeddedDevnet {
     const devnet = await this.start();
     const account = devnet.accounts.find((a) => a.index === index);
     if (!account) {
-      throw new WalletError('NOT_FOUND', `expected a development account index from 0 to ${devnet.accounts.length - 1}, got ${index}`);
+      throw new WalletError(
+        'NOT_FOUND',
+        `expected a development account index from 0 to ${devnet.accounts.length - 1}, got ${index}`,
+      );
     }
     return { index: account.index, address: account.address, wif: account.wif };
   }
@@ -150,6 +170,10 @@ export class EmbeddedDevnet {
   async stop(): Promise<void> {
     const running = this.running;
     this.running = undefined;
-    if (running) await running.then((d) => d.stop(), () => undefined);
+    if (running)
+      await running.then(
+        (d) => d.stop(),
+        () => undefined,
+      );
   }
 }

@@ -55,12 +55,22 @@ function eventEntries(event: EventData, address: string, token: TokenInfo | unde
     if (to === address) entries.push({ kind: 'received', amount, ...(from ? { counterparty: from } : {}), ...base });
     return entries.length > 0 ? entries : [{ kind: 'event', name: event.name, amount, contract }];
   }
-  if (type.endsWith('mint_event')) return [to === address ? { kind: 'minted', amount, ...base } : { kind: 'event', name: event.name, amount, contract }];
-  return [from === address ? { kind: 'burned', amount, ...base } : { kind: 'event', name: event.name, amount, contract }];
+  if (type.endsWith('mint_event'))
+    return [
+      to === address ? { kind: 'minted', amount, ...base } : { kind: 'event', name: event.name, amount, contract },
+    ];
+  return [
+    from === address ? { kind: 'burned', amount, ...base } : { kind: 'event', name: event.name, amount, contract },
+  ];
 }
 
 /** Entries of one transaction for `address`: its token events, then the calls those events do not already explain. */
-export function transactionEntries(tx: Transaction | undefined, events: EventData[], address: string, tokens: readonly TokenInfo[]): HistoryEntry[] {
+export function transactionEntries(
+  tx: Transaction | undefined,
+  events: EventData[],
+  address: string,
+  tokens: readonly TokenInfo[],
+): HistoryEntry[] {
   const entries: HistoryEntry[] = [];
   const explained = new Set<string>();
   for (const event of events) {
@@ -80,7 +90,11 @@ export function transactionEntries(tx: Transaction | undefined, events: EventDat
     const contract = bytesToJson(call.contract_id, BTYPE.CONTRACT_ID);
     const method = koinMethodByEntryPoint(call.entry_point);
     if (method && ['transfer', 'mint', 'burn'].includes(method.name) && explained.has(contract)) continue;
-    entries.push({ kind: 'call', name: method?.name ?? `0x${call.entry_point.toString(16).padStart(8, '0')}`, contract });
+    entries.push({
+      kind: 'call',
+      name: method?.name ?? `0x${call.entry_point.toString(16).padStart(8, '0')}`,
+      contract,
+    });
   }
   return entries;
 }
@@ -98,8 +112,19 @@ export function expectedTokenEvents(tx: Transaction | undefined, tokens: readonl
     if (!call) continue;
     const contract = bytesToJson(call.contract_id, BTYPE.CONTRACT_ID);
     const method = koinMethodByEntryPoint(call.entry_point);
-    if (!method || !['transfer', 'mint', 'burn', 'approve'].includes(method.name) || !tokens.some((t) => t.contract === contract)) continue;
-    events.push({ sequence: events.length, source: call.contract_id, name: `token.${method.name}_event`, data: call.args, impacted: [] });
+    if (
+      !method ||
+      !['transfer', 'mint', 'burn', 'approve'].includes(method.name) ||
+      !tokens.some((t) => t.contract === contract)
+    )
+      continue;
+    events.push({
+      sequence: events.length,
+      source: call.contract_id,
+      name: `token.${method.name}_event`,
+      data: call.args,
+      impacted: [],
+    });
   }
   return events;
 }
@@ -123,15 +148,27 @@ export class HistoryService {
   async page(request: HistoryRequest): Promise<HistoryPage> {
     const address = bytesToJson(addressFromString(request.address), BTYPE.ADDRESS);
     if (!Number.isInteger(request.limit) || request.limit < 1 || request.limit > MAX_HISTORY_PAGE) {
-      throw new WalletError('INVALID_ARGUMENT', `expected a page size from 1 to ${MAX_HISTORY_PAGE}, got ${describe(request.limit)}`);
+      throw new WalletError(
+        'INVALID_ARGUMENT',
+        `expected a page size from 1 to ${MAX_HISTORY_PAGE}, got ${describe(request.limit)}`,
+      );
     }
     if (request.seqNum !== undefined && !/^\d{1,20}$/.test(request.seqNum)) {
-      throw new WalletError('INVALID_ARGUMENT', `expected a sequence number as a whole number, got ${describe(request.seqNum)}`);
+      throw new WalletError(
+        'INVALID_ARGUMENT',
+        `expected a sequence number as a whole number, got ${describe(request.seqNum)}`,
+      );
     }
     const seqNum = request.seqNum === undefined ? undefined : BigInt(request.seqNum);
     const { network, node } = await this.deps.networks.node(request.networkId);
     const [values, head, known] = await Promise.all([
-      node.accountHistory({ address: addressFromString(address), seqNum, limit: BigInt(request.limit), ascending: request.ascending, irreversible: request.irreversibleOnly }),
+      node.accountHistory({
+        address: addressFromString(address),
+        seqNum,
+        limit: BigInt(request.limit),
+        ascending: request.ascending,
+        irreversible: request.irreversibleOnly,
+      }),
       node.head(),
       this.deps.tokens.list(network.id).catch(() => this.deps.tokens.known(network.id)),
     ]);
@@ -141,7 +178,8 @@ export class HistoryService {
 
     const last = values.at(-1)?.seq_num;
     let next: bigint | undefined;
-    if (last !== undefined && values.length === request.limit) next = request.ascending ? last + 1n : last > 0n ? last - 1n : undefined;
+    if (last !== undefined && values.length === request.limit)
+      next = request.ascending ? last + 1n : last > 0n ? last - 1n : undefined;
     const first = !request.ascending && seqNum === undefined;
     const lastPage = request.ascending && next === undefined;
     if ((first || lastPage) && !request.irreversibleOnly) {
@@ -150,7 +188,10 @@ export class HistoryService {
       // as new as the history: a transaction whose nonce it has reached is in a block (or was replaced), not pending.
       const listed = new Set(records.map((r) => r.transactionId));
       const candidates = this.deps.pending.waiting(network.id, address).filter((p) => !listed.has(p.id));
-      const unconfirmed = candidates.length === 0 ? [] : await this.deps.pending.unconfirmed(candidates, (account) => node.nonce(addressFromString(account)));
+      const unconfirmed =
+        candidates.length === 0
+          ? []
+          : await this.deps.pending.unconfirmed(candidates, (account) => node.nonce(addressFromString(account)));
       const waiting = unconfirmed.map((p) => ({
         status: 'pending' as const,
         transactionId: p.id,
@@ -165,10 +206,16 @@ export class HistoryService {
   }
 
   /** The known tokens plus those whose events appear in the page (read from their contracts; unreadable ones skipped). */
-  private async withEventTokens(node: KoinosNode, values: HistoryEntryMessage[], known: TokenInfo[]): Promise<TokenInfo[]> {
+  private async withEventTokens(
+    node: KoinosNode,
+    values: HistoryEntryMessage[],
+    known: TokenInfo[],
+  ): Promise<TokenInfo[]> {
     const tokens = [...known];
     const sources = new Set<string>();
-    for (const v of values) for (const e of v.trx?.receipt?.events ?? []) if (tokenEventType(e.name)) sources.add(bytesToJson(e.source, BTYPE.CONTRACT_ID));
+    for (const v of values)
+      for (const e of v.trx?.receipt?.events ?? [])
+        if (tokenEventType(e.name)) sources.add(bytesToJson(e.source, BTYPE.CONTRACT_ID));
     for (const source of sources) {
       if (tokens.some((t) => t.contract === source)) continue;
       try {
@@ -181,15 +228,29 @@ export class HistoryService {
   }
 
   /** Height, time and id of the block holding each transaction of the page (two requests for the whole page). */
-  private async blocksOf(node: KoinosNode, values: HistoryEntryMessage[]): Promise<Map<string, { id: Uint8Array; height: bigint; time?: bigint }>> {
+  private async blocksOf(
+    node: KoinosNode,
+    values: HistoryEntryMessage[],
+  ): Promise<Map<string, { id: Uint8Array; height: bigint; time?: bigint }>> {
     const out = new Map<string, { id: Uint8Array; height: bigint; time?: bigint }>();
     const ids = values.flatMap((v) => (v.trx?.transaction ? [v.trx.transaction.id] : []));
     if (ids.length === 0) return out;
     try {
       const found = await node.transactionsById(ids);
-      const blockIds = [...new Map(found.flatMap((f) => (f.containing_blocks[0] ? [[hex(f.containing_blocks[0]), f.containing_blocks[0]] as const] : []))).values()];
+      const blockIds = [
+        ...new Map(
+          found.flatMap((f) =>
+            f.containing_blocks[0] ? [[hex(f.containing_blocks[0]), f.containing_blocks[0]] as const] : [],
+          ),
+        ).values(),
+      ];
       const items = await node.blocksById(blockIds);
-      const byBlock = new Map(items.map((i) => [hex(i.block_id), { id: i.block_id, height: i.block_height, time: i.block?.header?.timestamp }]));
+      const byBlock = new Map(
+        items.map((i) => [
+          hex(i.block_id),
+          { id: i.block_id, height: i.block_height, time: i.block?.header?.timestamp },
+        ]),
+      );
       for (const f of found) {
         const block = f.containing_blocks[0];
         const info = block && byBlock.get(hex(block));
@@ -209,7 +270,8 @@ export class HistoryService {
     blocks: Map<string, { id: Uint8Array; height: bigint; time?: bigint }>,
     lastIrreversible: bigint,
   ): HistoryRecord {
-    const status = (height: bigint | undefined) => (height !== undefined && height <= lastIrreversible ? 'irreversible' : 'included');
+    const status = (height: bigint | undefined) =>
+      height !== undefined && height <= lastIrreversible ? 'irreversible' : 'included';
     if (v.block) {
       const header = v.block.header;
       return {
@@ -227,7 +289,13 @@ export class HistoryService {
       seqNum: v.seq_num.toString(),
       status: status(block?.height),
       ...(id ? { transactionId: id } : {}),
-      ...(block ? { blockId: hex(block.id), blockHeight: block.height.toString(), ...(block.time !== undefined ? { time: block.time.toString() } : {}) } : {}),
+      ...(block
+        ? {
+            blockId: hex(block.id),
+            blockHeight: block.height.toString(),
+            ...(block.time !== undefined ? { time: block.time.toString() } : {}),
+          }
+        : {}),
       ...(tx?.header?.payer.length ? { payer: bytesToJson(tx.header.payer, BTYPE.ADDRESS) } : {}),
       ...(receipt ? { rcUsed: receipt.rc_used.toString(), reverted: receipt.reverted } : {}),
       entries: transactionEntries(tx, receipt?.events ?? [], address, tokens),

@@ -7,7 +7,19 @@ import type { HistoryExportProgress, HistoryKind, HistoryRecord } from './types.
 import { MAX_HISTORY_PAGE, type HistoryService } from './history.ts';
 
 /** The columns, in file order (CSV header and JSON keys). */
-export const EXPORT_COLUMNS = ['time', 'block', 'transaction_id', 'kind', 'token', 'token_contract', 'amount', 'counterparty', 'counterparty_name', 'mana_used', 'status'] as const;
+export const EXPORT_COLUMNS = [
+  'time',
+  'block',
+  'transaction_id',
+  'kind',
+  'token',
+  'token_contract',
+  'amount',
+  'counterparty',
+  'counterparty_name',
+  'mana_used',
+  'status',
+] as const;
 
 export type ExportRow = Record<(typeof EXPORT_COLUMNS)[number], string> & { kind: HistoryKind };
 
@@ -28,11 +40,19 @@ export interface HistoryExportRequest {
  * The rows of one record: one per entry, oldest entry first. The mana a transaction used is on its first row only, so
  * that a sum of the column is the mana spent.
  */
-function recordRows(record: HistoryRecord, nameOf: (address: string) => string | undefined = () => undefined): ExportRow[] {
+function recordRows(
+  record: HistoryRecord,
+  nameOf: (address: string) => string | undefined = () => undefined,
+): ExportRow[] {
   const entries = record.entries.length > 0 ? record.entries : [{ kind: 'call' as const, name: 'transaction' }];
   return entries.map((entry, index) => {
     const decimals = entry.token?.decimals;
-    const amount = entry.amount === undefined ? '' : decimals === undefined ? entry.amount : formatAmount(BigInt(entry.amount), decimals);
+    const amount =
+      entry.amount === undefined
+        ? ''
+        : decimals === undefined
+          ? entry.amount
+          : formatAmount(BigInt(entry.amount), decimals);
     return {
       time: record.time === undefined ? '' : new Date(Number(record.time)).toISOString(),
       block: record.blockHeight ?? '',
@@ -76,10 +96,16 @@ export function rowsToCsv(rows: readonly ExportRow[]): string {
  * @example
  * const { content, rows } = await exportHistory(history, { address, format: 'csv', from: 1767225600000n });
  */
-export async function exportHistory(history: HistoryService, request: HistoryExportRequest): Promise<{ content: string; rows: number }> {
+export async function exportHistory(
+  history: HistoryService,
+  request: HistoryExportRequest,
+): Promise<{ content: string; rows: number }> {
   const { from, to } = request;
   if (from !== undefined && to !== undefined && to <= from) {
-    throw new WalletError('INVALID_ARGUMENT', `expected the end of the range after its start, got ${new Date(Number(to)).toISOString()} before ${new Date(Number(from)).toISOString()}`);
+    throw new WalletError(
+      'INVALID_ARGUMENT',
+      `expected the end of the range after its start, got ${new Date(Number(to)).toISOString()} before ${new Date(Number(from)).toISOString()}`,
+    );
   }
   const picked: HistoryRecord[] = [];
   let seqNum: string | undefined;
@@ -115,6 +141,9 @@ export async function exportHistory(history: HistoryService, request: HistoryExp
   }
   picked.reverse();
   const rows = picked.flatMap((r) => recordRows(r, request.nameOf));
-  const content = request.format === 'csv' ? rowsToCsv(rows) : `${JSON.stringify({ address: request.address, columns: EXPORT_COLUMNS, rows }, null, 2)}\n`;
+  const content =
+    request.format === 'csv'
+      ? rowsToCsv(rows)
+      : `${JSON.stringify({ address: request.address, columns: EXPORT_COLUMNS, rows }, null, 2)}\n`;
   return { content, rows: rows.length };
 }

@@ -43,7 +43,16 @@ export interface HttpAnswer {
 }
 
 /** The codes of a connection that was never made or was dropped before an answer: safe to try a read again. */
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_SOCKET']);
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'UND_ERR_SOCKET',
+]);
 
 function causeCode(error: unknown): string | undefined {
   let current: unknown = error;
@@ -56,7 +65,10 @@ function causeCode(error: unknown): string | undefined {
 }
 
 function isTimeout(error: unknown): boolean {
-  return error instanceof Error && (error.name === 'TimeoutError' || (error.name === 'AbortError' && String(error.message).includes('timeout')));
+  return (
+    error instanceof Error &&
+    (error.name === 'TimeoutError' || (error.name === 'AbortError' && String(error.message).includes('timeout')))
+  );
 }
 
 /** Headers that carry credentials: they go only through `apiKey`, which is checked against its origins. */
@@ -86,14 +98,21 @@ export async function exchange(request: HttpRequest): Promise<HttpAnswer> {
   // A user:password in the address would be an unbound credential (and fetch refuses it): the addresses of networks
   // never have one (NetworkService refuses it), so one here is a mistake to stop, not to convert.
   if (target.username || target.password) {
-    throw new WalletError('INVALID_ARGUMENT', `expected the node's address without a user name or password in it, got one with credentials for ${where}`, {
-      metaMessages: ["Put an API key in the network's API key field instead."],
-    });
+    throw new WalletError(
+      'INVALID_ARGUMENT',
+      `expected the node's address without a user name or password in it, got one with credentials for ${where}`,
+      {
+        metaMessages: ["Put an API key in the network's API key field instead."],
+      },
+    );
   }
   const headers = { ...request.headers };
   for (const name of Object.keys(headers)) {
     if (CREDENTIAL_HEADERS.has(name.toLowerCase())) {
-      throw new WalletError('INTERNAL', `expected no credential header in a request's headers, got ${name}; an API key goes in the request's apiKey, bound to its origins`);
+      throw new WalletError(
+        'INTERNAL',
+        `expected no credential header in a request's headers, got ${name}; an API key goes in the request's apiKey, bound to its origins`,
+      );
     }
   }
   const apiKey = request.apiKey;
@@ -109,7 +128,11 @@ export async function exchange(request: HttpRequest): Promise<HttpAnswer> {
     headers[apiKey.header] = apiKey.value;
   }
   const secret = apiKey?.value;
-  const clean = (text: string) => redactSecret(redactSecret(text.split(request.url).join(where), target.searchParams.get('apikey') ?? undefined), secret);
+  const clean = (text: string) =>
+    redactSecret(
+      redactSecret(text.split(request.url).join(where), target.searchParams.get('apikey') ?? undefined),
+      secret,
+    );
   const delays = request.kind === 'read' ? READ_RETRY_DELAYS_MS : [];
   let response: Response | undefined;
   for (let attempt = 0; ; attempt++) {
@@ -142,16 +165,27 @@ export async function exchange(request: HttpRequest): Promise<HttpAnswer> {
         await wait(delay);
         continue;
       }
-      throw new WalletError('NODE_UNREACHABLE', `Cannot connect to the node at ${where}. Check the address and your connection, or choose another network.`, {
-        details: clean(`${request.what}: ${code ?? (error instanceof Error ? error.message : String(error))}`),
-        cause: error,
-      });
+      throw new WalletError(
+        'NODE_UNREACHABLE',
+        `Cannot connect to the node at ${where}. Check the address and your connection, or choose another network.`,
+        {
+          details: clean(`${request.what}: ${code ?? (error instanceof Error ? error.message : String(error))}`),
+          cause: error,
+        },
+      );
     }
   }
 
   if (response.status >= 300 && response.status < 400) {
     await response.body?.cancel().catch(() => {});
-    throw redirected(target, where, response.status, response.headers.get('location'), request.what, apiKey !== undefined);
+    throw redirected(
+      target,
+      where,
+      response.status,
+      response.headers.get('location'),
+      request.what,
+      apiKey !== undefined,
+    );
   }
 
   if (response.status === 401 || response.status === 403) {
@@ -175,15 +209,23 @@ export async function exchange(request: HttpRequest): Promise<HttpAnswer> {
     text = await response.text();
   } catch (error) {
     if (isTimeout(error)) {
-      throw new WalletError('NODE_TIMEOUT', `The node at ${where} stopped sending its answer. Try again, or choose another node.`, {
-        details: `${request.what}: timeout while reading the body`,
-        cause: error,
-      });
+      throw new WalletError(
+        'NODE_TIMEOUT',
+        `The node at ${where} stopped sending its answer. Try again, or choose another node.`,
+        {
+          details: `${request.what}: timeout while reading the body`,
+          cause: error,
+        },
+      );
     }
-    throw new WalletError('NODE_UNREACHABLE', `The connection to the node at ${where} broke while it answered. Try again.`, {
-      details: `${request.what}: ${causeCode(error) ?? String(error)}`,
-      cause: error,
-    });
+    throw new WalletError(
+      'NODE_UNREACHABLE',
+      `The connection to the node at ${where} broke while it answered. Try again.`,
+      {
+        details: `${request.what}: ${causeCode(error) ?? String(error)}`,
+        cause: error,
+      },
+    );
   }
   if (text.length > MAX_ANSWER_BYTES) throw malformed(where, request.what, `an answer of ${text.length} characters`);
   const shown = redactSecret(text.length > 200 ? `${text.slice(0, 200)}...` : text, secret);
@@ -192,16 +234,27 @@ export async function exchange(request: HttpRequest): Promise<HttpAnswer> {
     return { status: response.status, json: JSON.parse(text), text: shown };
   } catch {
     if (response.status >= 500) {
-      throw new WalletError('NODE_ERROR', `The node at ${where} failed with HTTP ${response.status}. Try again later, or choose another node.`, {
-        details: `${request.what}: HTTP ${response.status} ${shown}`,
-      });
+      throw new WalletError(
+        'NODE_ERROR',
+        `The node at ${where} failed with HTTP ${response.status}. Try again later, or choose another node.`,
+        {
+          details: `${request.what}: HTTP ${response.status} ${shown}`,
+        },
+      );
     }
     throw malformed(where, request.what, `HTTP ${response.status} with a body that is not JSON: ${shown}`);
   }
 }
 
 /** A 3xx answer: where it pointed (without credentials), and that nothing (no key) was sent there. */
-function redirected(from: URL, where: string, status: number, location: string | null, what: string, hadKey: boolean): WalletError {
+function redirected(
+  from: URL,
+  where: string,
+  status: number,
+  location: string | null,
+  what: string,
+  hadKey: boolean,
+): WalletError {
   let to: URL | undefined;
   try {
     to = location === null ? undefined : new URL(location, from);
@@ -221,7 +274,11 @@ function redirected(from: URL, where: string, status: number, location: string |
 
 /** An answer the wallet cannot read: the node (or something posing as it) does not speak the Koinos API. */
 export function malformed(where: string, what: string, found: string): WalletError {
-  return new WalletError('NODE_MALFORMED_ANSWER', `The node at ${where} sent an answer the wallet cannot read. Check that the address is a Koinos node.`, {
-    details: `${what}: ${found}`,
-  });
+  return new WalletError(
+    'NODE_MALFORMED_ANSWER',
+    `The node at ${where} sent an answer the wallet cannot read. Check that the address is a Koinos node.`,
+    {
+      details: `${what}: ${found}`,
+    },
+  );
 }

@@ -2,7 +2,13 @@
 // header, and returns the result as gateway JSON or as a decoded protobuf response; every failure is a WalletError.
 import { fromJson, toJson, type MessageInput } from '../../koinos/codec.ts';
 import { WalletError, causeText } from '../../koinos/errors.ts';
-import { rpcRequestType, rpcResponseType, type RpcMethod, type RpcRequest, type RpcResponse } from '../../koinos/types.ts';
+import {
+  rpcRequestType,
+  rpcResponseType,
+  type RpcMethod,
+  type RpcRequest,
+  type RpcResponse,
+} from '../../koinos/types.ts';
 import { DEFAULT_TIMEOUT_MS, exchange, malformed, type RequestApiKey } from './httpTransport.ts';
 import { nodeErrorToWalletError } from './nodeError.ts';
 import { redactUrl } from './redactUrl.ts';
@@ -38,13 +44,21 @@ export class JsonRpcClient {
     try {
       parsed = new URL(options.url);
     } catch {
-      throw new WalletError('INVALID_ARGUMENT', 'expected the node\'s JSON-RPC address as an http(s) URL, got text that is not a URL');
+      throw new WalletError(
+        'INVALID_ARGUMENT',
+        "expected the node's JSON-RPC address as an http(s) URL, got text that is not a URL",
+      );
     }
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-      throw new WalletError('INVALID_ARGUMENT', `expected the node's JSON-RPC address as an http(s) URL, got a ${parsed.protocol} URL`);
+      throw new WalletError(
+        'INVALID_ARGUMENT',
+        `expected the node's JSON-RPC address as an http(s) URL, got a ${parsed.protocol} URL`,
+      );
     }
     this.url = options.url;
-    this.apiKey = options.apiKey ? { header: 'apikey', value: options.apiKey, origins: options.apiKeyOrigins ?? [parsed.origin] } : undefined;
+    this.apiKey = options.apiKey
+      ? { header: 'apikey', value: options.apiKey, origins: options.apiKeyOrigins ?? [parsed.origin] }
+      : undefined;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   }
 
@@ -75,11 +89,19 @@ export class JsonRpcClient {
     const body = answer.json;
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       if (answer.status >= 500) {
-        throw new WalletError('NODE_ERROR', `The node at ${where} failed with HTTP ${answer.status}. Try again later, or choose another node.`, {
-          details: `${method}: HTTP ${answer.status} ${answer.text}`,
-        });
+        throw new WalletError(
+          'NODE_ERROR',
+          `The node at ${where} failed with HTTP ${answer.status}. Try again later, or choose another node.`,
+          {
+            details: `${method}: HTTP ${answer.status} ${answer.text}`,
+          },
+        );
       }
-      throw malformed(where, method, `HTTP ${answer.status}, expected a JSON-RPC object, got ${answer.text === '' ? 'nothing' : answer.text}`);
+      throw malformed(
+        where,
+        method,
+        `HTTP ${answer.status}, expected a JSON-RPC object, got ${answer.text === '' ? 'nothing' : answer.text}`,
+      );
     }
     const envelope = body as Record<string, unknown>;
     const error = envelope['error'];
@@ -90,7 +112,12 @@ export class JsonRpcClient {
           {
             rpcCode: typeof e['code'] === 'number' ? e['code'] : undefined,
             message: typeof e['message'] === 'string' ? e['message'] : 'unknown error',
-            data: typeof e['data'] === 'string' ? e['data'] : e['data'] === undefined ? undefined : JSON.stringify(e['data']),
+            data:
+              typeof e['data'] === 'string'
+                ? e['data']
+                : e['data'] === undefined
+                  ? undefined
+                  : JSON.stringify(e['data']),
           },
           method,
           where,
@@ -98,12 +125,17 @@ export class JsonRpcClient {
       );
     }
     if (answer.status !== 200) {
-      throw new WalletError('NODE_ERROR', `The node at ${where} failed with HTTP ${answer.status}. Try again later, or choose another node.`, {
-        details: `${method}: HTTP ${answer.status} ${answer.text}`,
-      });
+      throw new WalletError(
+        'NODE_ERROR',
+        `The node at ${where} failed with HTTP ${answer.status}. Try again later, or choose another node.`,
+        {
+          details: `${method}: HTTP ${answer.status} ${answer.text}`,
+        },
+      );
     }
     const result = envelope['result'];
-    if (envelope['id'] !== id) throw malformed(where, method, `an answer to request ${JSON.stringify(envelope['id'])}, expected ${id}`);
+    if (envelope['id'] !== id)
+      throw malformed(where, method, `an answer to request ${JSON.stringify(envelope['id'])}, expected ${id}`);
     if (typeof result !== 'object' || result === null || Array.isArray(result)) {
       throw malformed(where, method, `a result that is not an object: ${answer.text}`);
     }
@@ -116,7 +148,11 @@ export class JsonRpcClient {
    * method's name types both (koinos/generated/messages.ts).
    * @throws WalletError as call(); NODE_MALFORMED_ANSWER when the result does not read as the response message.
    */
-  async callMessage<M extends RpcMethod>(method: M, request: MessageInput<RpcRequest<M>>, kind: CallKind = 'read'): Promise<RpcResponse<M>> {
+  async callMessage<M extends RpcMethod>(
+    method: M,
+    request: MessageInput<RpcRequest<M>>,
+    kind: CallKind = 'read',
+  ): Promise<RpcResponse<M>> {
     const params = toJson(rpcRequestType(method), request);
     const result = await this.call(method, params, kind);
     try {

@@ -15,7 +15,12 @@ const METHODS = {
   balance_of: { argument: 'kcs5.balance_of_args', return: 'kcs5.uint64', entry_point: 0x5c721497, read_only: true },
   owner_of: { argument: 'kcs5.token', return: 'kcs5.address', entry_point: 0xed61c847, read_only: true },
   metadata_of: { argument: 'kcs5.token', return: 'kcs5.str', entry_point: 0x176c8f7f, read_only: true },
-  get_tokens_by_owner: { argument: 'kcs5.get_tokens_by_owner_args', return: 'kcs5.token_ids', entry_point: 0xfc13eb75, read_only: true },
+  get_tokens_by_owner: {
+    argument: 'kcs5.get_tokens_by_owner_args',
+    return: 'kcs5.token_ids',
+    entry_point: 0xfc13eb75,
+    read_only: true,
+  },
   transfer: { argument: 'kcs5.transfer_args', return: '', entry_point: 0x27f576ca, read_only: false },
 } as const;
 
@@ -61,5 +66,9 @@ export type Kcs5Method = keyof typeof METHODS;
  * KCS5_ABI.encodeArguments(m, { token_id: '0x01' });
  */
 export const KCS5_ABI: ContractAbi = parseAbi(
-  JSON.stringify({ methods: METHODS, koilib_types: TYPES, events: { 'collections.transfer_event': { type: 'kcs5.transfer_args' } } }),
+  JSON.stringify({
+    methods: METHODS,
+    koilib_types: TYPES,
+    events: { 'collections.transfer_event': { type: 'kcs5.transfer_args' } },
+  }),
 );

@@ -1,10 +1,29 @@
 // The node as the wallet's services use it: typed calls (chain ID, head, nonce, mana, contract reads, system contract
 // names, submission, history, transaction lookups) over the one JSON-RPC client, and the REST client where configured.
 // Everything works against a node that serves only JSON-RPC.
-import { BTYPE, bytesFromJson, decode, encode, fromJson, toJson, type MessageInput, type MessageMap, type MessageType } from '../../koinos/codec.ts';
+import {
+  BTYPE,
+  bytesFromJson,
+  decode,
+  encode,
+  fromJson,
+  toJson,
+  type MessageInput,
+  type MessageMap,
+  type MessageType,
+} from '../../koinos/codec.ts';
 import { WalletError, causeText } from '../../koinos/errors.ts';
 import { nonceFromBytes } from '../../koinos/transaction.ts';
-import { rpcRequestType, rpcResponseType, type BlockHeader, type RpcMethod, type RpcRequest, type RpcResponse, type Transaction, type TransactionReceipt } from '../../koinos/types.ts';
+import {
+  rpcRequestType,
+  rpcResponseType,
+  type BlockHeader,
+  type RpcMethod,
+  type RpcRequest,
+  type RpcResponse,
+  type Transaction,
+  type TransactionReceipt,
+} from '../../koinos/types.ts';
 import { malformed } from './httpTransport.ts';
 import { JsonRpcClient, type NodeClientOptions } from './jsonRpcClient.ts';
 import { RestClient } from './restClient.ts';
@@ -61,7 +80,11 @@ export class KoinosNode {
   }
 
   async head(): Promise<HeadTopology> {
-    let info: { head_topology?: { id: Uint8Array; height: bigint }; last_irreversible_block: bigint; head_block_time: bigint };
+    let info: {
+      head_topology?: { id: Uint8Array; height: bigint };
+      last_irreversible_block: bigint;
+      head_block_time: bigint;
+    };
     if (this.rest) {
       const body = await this.rest.get('/v1/chain/head_info');
       try {
@@ -73,7 +96,12 @@ export class KoinosNode {
       info = await this.rpc.callMessage('chain.get_head_info', {});
     }
     const topology = info.head_topology ?? { id: new Uint8Array(), height: 0n };
-    return { id: topology.id, height: topology.height, time: info.head_block_time, lastIrreversible: info.last_irreversible_block };
+    return {
+      id: topology.id,
+      height: topology.height,
+      time: info.head_block_time,
+      lastIrreversible: info.last_irreversible_block,
+    };
   }
 
   /** The last nonce the chain stored for `account` (0 when none); the next transaction uses one more. */
@@ -127,7 +155,11 @@ export class KoinosNode {
 
   /** A read-only contract call; the result bytes (empty for a default result, as the node omits it). */
   async readContract(contractId: Uint8Array, entryPoint: number, args: Uint8Array): Promise<Uint8Array> {
-    const { result } = await this.rpc.callMessage('chain.read_contract', { contract_id: contractId, entry_point: entryPoint, args });
+    const { result } = await this.rpc.callMessage('chain.read_contract', {
+      contract_id: contractId,
+      entry_point: entryPoint,
+      args,
+    });
     return result;
   }
 
@@ -159,7 +191,13 @@ export class KoinosNode {
     return receipt;
   }
 
-  async accountHistory(request: { address: Uint8Array; seqNum?: bigint; limit: bigint; ascending: boolean; irreversible: boolean }): Promise<HistoryEntryMessage[]> {
+  async accountHistory(request: {
+    address: Uint8Array;
+    seqNum?: bigint;
+    limit: bigint;
+    ascending: boolean;
+    irreversible: boolean;
+  }): Promise<HistoryEntryMessage[]> {
     const { values } = await this.rpc.callMessage('account_history.get_account_history', {
       address: request.address,
       ...(request.seqNum === undefined ? {} : { seq_num: request.seqNum }),
@@ -174,12 +212,19 @@ export class KoinosNode {
    * Included transactions among `ids` (id and header: their operations and signatures are not read), with the ids
    * of the blocks that contain them.
    */
-  async transactionsById(ids: Uint8Array[]): Promise<{ transaction?: Pick<Transaction, 'id' | 'header'>; containing_blocks: Uint8Array[] }[]> {
+  async transactionsById(
+    ids: Uint8Array[],
+  ): Promise<{ transaction?: Pick<Transaction, 'id' | 'header'>; containing_blocks: Uint8Array[] }[]> {
     if (ids.length === 0) return [];
     const { transactions } = await this.callKeeping(
       'transaction_store.get_transactions_by_id',
       { transaction_ids: ids },
-      (result) => ({ ...result, transactions: each(result['transactions'], (item) => withoutIn(item, 'transaction', ['operations', 'signatures'])) }),
+      (result) => ({
+        ...result,
+        transactions: each(result['transactions'], (item) =>
+          withoutIn(item, 'transaction', ['operations', 'signatures']),
+        ),
+      }),
     );
     return transactions;
   }
@@ -187,20 +232,24 @@ export class KoinosNode {
   /** Pending transactions among `ids` (still in the node's mempool). */
   async pendingById(ids: Uint8Array[]): Promise<{ transaction?: Transaction }[]> {
     if (ids.length === 0) return [];
-    const { pending_transactions } = await this.rpc.callMessage(
-      'mempool.get_pending_transactions_by_id',
-      { transaction_ids: ids },
-    );
+    const { pending_transactions } = await this.rpc.callMessage('mempool.get_pending_transactions_by_id', {
+      transaction_ids: ids,
+    });
     return pending_transactions;
   }
 
   /** Height and header of each block id (an empty item for a block the node does not have); transactions are not read. */
-  async blocksById(ids: Uint8Array[]): Promise<{ block_id: Uint8Array; block_height: bigint; block?: { header?: BlockHeader } }[]> {
+  async blocksById(
+    ids: Uint8Array[],
+  ): Promise<{ block_id: Uint8Array; block_height: bigint; block?: { header?: BlockHeader } }[]> {
     if (ids.length === 0) return [];
     const { block_items } = await this.callKeeping(
       'block_store.get_blocks_by_id',
       { block_ids: ids, return_block: true, return_receipt: false },
-      (result) => ({ ...result, block_items: each(result['block_items'], (item) => withoutIn(item, 'block', ['transactions'])) }),
+      (result) => ({
+        ...result,
+        block_items: each(result['block_items'], (item) => withoutIn(item, 'block', ['transactions'])),
+      }),
     );
     return block_items;
   }
@@ -210,7 +259,11 @@ export class KoinosNode {
    * before it is decoded (a block's hundreds of transactions are not decoded only to be dropped). What it keeps is
    * read as strictly as callMessage reads it; an answer of another shape reaches the reader unchanged and fails there.
    */
-  private async callKeeping<M extends RpcMethod>(method: M, request: MessageInput<RpcRequest<M>>, keep: (result: Record<string, unknown>) => object): Promise<RpcResponse<M>> {
+  private async callKeeping<M extends RpcMethod>(
+    method: M,
+    request: MessageInput<RpcRequest<M>>,
+    keep: (result: Record<string, unknown>) => object,
+  ): Promise<RpcResponse<M>> {
     const result = await this.rpc.call(method, toJson(rpcRequestType(method), request));
     try {
       return fromJson(rpcResponseType(method), keep(result), { strict: true, unknownFields: 'discard' });
@@ -218,7 +271,6 @@ export class KoinosNode {
       throw malformed(this.rpc.displayUrl, method, causeText(cause));
     }
   }
-
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -240,7 +292,12 @@ function withoutIn(item: Record<string, unknown>, field: string, drop: readonly 
 }
 
 /** A decoded message of `type`, or a NODE_MALFORMED_ANSWER naming what did not decode. */
-export function decodeAnswer<K extends MessageType>(type: K, bytes: Uint8Array, where: string, what: string): MessageMap[K] {
+export function decodeAnswer<K extends MessageType>(
+  type: K,
+  bytes: Uint8Array,
+  where: string,
+  what: string,
+): MessageMap[K] {
   try {
     return decode(type, bytes);
   } catch (cause) {

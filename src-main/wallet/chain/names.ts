@@ -32,7 +32,10 @@ interface NameContracts {
 }
 
 /** Mainnet: kondor src/ts/storage.ts:70-71, koinos-rest app.config.ts:19-20. */
-const MAINNET_NAMES: NameContracts = { nicknames: '1KD9Es7LBBjA1FY3ViCgQJ7e6WH1ipKbhz', kap: '13tmzDmfqCsbYT26C4CmKxq86d33senqH3' };
+const MAINNET_NAMES: NameContracts = {
+  nicknames: '1KD9Es7LBBjA1FY3ViCgQJ7e6WH1ipKbhz',
+  kap: '13tmzDmfqCsbYT26C4CmKxq86d33senqH3',
+};
 /** Harbinger: kondor storage.ts:93. It has no KAP (Kondor and Konio resolve KAP on mainnet only). */
 const HARBINGER_NAMES: NameContracts = { nicknames: '1KXsC2bSnKAMAZ51gq3xxKBo74a7cDJjkR' };
 
@@ -91,17 +94,27 @@ export class NameResolver {
   async resolve(networkId: string, text: string): Promise<ResolvedName> {
     const read = readRecipientText(text);
     if (read.kind === 'invalid') throw new WalletError('INVALID_ARGUMENT', `That is not a name: ${read.reason}.`);
-    if (read.kind === 'address') throw new WalletError('INVALID_ARGUMENT', 'expected an @nickname or a name such as alice.koin, got text that is meant as an address');
+    if (read.kind === 'address')
+      throw new WalletError(
+        'INVALID_ARGUMENT',
+        'expected an @nickname or a name such as alice.koin, got text that is meant as an address',
+      );
     const source: NameSource = read.kind;
     const { node, network } = await this.networks.node(networkId);
     const contract = (await this.contracts(networkId))[source === 'nickname' ? 'nicknames' : 'kap'];
     const shown = read.kind === 'nickname' ? `@${read.nickname}` : read.name;
     if (!contract) throw unavailable(source, network.name);
     if (read.kind === 'nickname') {
-      const bytes = await readName(node, contract, NAME_ENTRY_POINTS.nicknames_get_address, encode(`${NICK}str`, { value: read.nickname }), source, shown, network.name);
-      const data = decodeAnswer(
-        `${NICK}address_data`, bytes, node.rpc.displayUrl, `get_address of ${shown}`,
+      const bytes = await readName(
+        node,
+        contract,
+        NAME_ENTRY_POINTS.nicknames_get_address,
+        encode(`${NICK}str`, { value: read.nickname }),
+        source,
+        shown,
+        network.name,
       );
+      const data = decodeAnswer(`${NICK}address_data`, bytes, node.rpc.displayUrl, `get_address of ${shown}`);
       if (!data.value || data.value.length === 0) throw notFound(shown, network.name);
       const permanent = data.permanent_address === true;
       const governance = data.address_modifiable_only_by_governance === true;
@@ -112,10 +125,22 @@ export class NameResolver {
         contract,
         // Kondor's reading of the flags: an address that is neither permanent nor held by governance can be moved by
         // the nickname's owner at any time, so what is sent next week may go elsewhere.
-        flags: { permanentAddress: permanent, modifiableOnlyByGovernance: governance, ownerCanChange: !permanent && !governance },
+        flags: {
+          permanentAddress: permanent,
+          modifiableOnlyByGovernance: governance,
+          ownerCanChange: !permanent && !governance,
+        },
       };
     }
-    const bytes = await readName(node, contract, NAME_ENTRY_POINTS.kap_get_name, encode(`${KAP}get_name_arguments`, { name: read.name }), source, shown, network.name);
+    const bytes = await readName(
+      node,
+      contract,
+      NAME_ENTRY_POINTS.kap_get_name,
+      encode(`${KAP}get_name_arguments`, { name: read.name }),
+      source,
+      shown,
+      network.name,
+    );
     const object = decodeAnswer(`${KAP}name_object`, bytes, node.rpc.displayUrl, `get_name of ${shown}`);
     if (!object.owner || object.owner.length === 0) throw notFound(shown, network.name);
     return {
@@ -124,7 +149,12 @@ export class NameResolver {
       source,
       contract,
       // A KAP name follows its NFT: whoever owns the name can transfer it, so the address can change.
-      flags: { permanentAddress: false, modifiableOnlyByGovernance: false, ownerCanChange: true, ...(object.expiration ? { expiration: object.expiration.toString() } : {}) },
+      flags: {
+        permanentAddress: false,
+        modifiableOnlyByGovernance: false,
+        ownerCanChange: true,
+        ...(object.expiration ? { expiration: object.expiration.toString() } : {}),
+      },
     };
   }
 
@@ -140,27 +170,52 @@ export class NameResolver {
     return Promise.all([...new Set(addresses)].map((address) => this.namesOf(networkId, node, contracts, address)));
   }
 
-  private async namesOf(networkId: string, node: KoinosNode, contracts: NameContracts, address: string): Promise<AddressNames> {
+  private async namesOf(
+    networkId: string,
+    node: KoinosNode,
+    contracts: NameContracts,
+    address: string,
+  ): Promise<AddressNames> {
     const key = `${networkId}\n${address}`;
     const cached = this.reverseCache.get(key);
     if (cached && Date.now() - cached.at < REVERSE_CACHE_MS) return cached.names;
     const owner = addressFromString(address);
     const names: AddressNames = { address, kap: [] };
     if (contracts.nicknames) {
-      const token = await quietly(() => node.readContract(addressFromString(contracts.nicknames!), NAME_ENTRY_POINTS.nicknames_get_main_token, encode(`${NICK}address`, { value: owner })));
-      const id = token ? decodeAnswer(`${NICK}token`, token, node.rpc.displayUrl, 'get_main_token').token_id : undefined;
+      const token = await quietly(() =>
+        node.readContract(
+          addressFromString(contracts.nicknames!),
+          NAME_ENTRY_POINTS.nicknames_get_main_token,
+          encode(`${NICK}address`, { value: owner }),
+        ),
+      );
+      const id = token
+        ? decodeAnswer(`${NICK}token`, token, node.rpc.displayUrl, 'get_main_token').token_id
+        : undefined;
       if (id && id.length > 0) {
         const nickname = bytesToUtf8(id);
         // The main token is the owner's choice, but the nickname may point elsewhere: shown only when it resolves here.
-        const forward = await quietly(() => node.readContract(addressFromString(contracts.nicknames!), NAME_ENTRY_POINTS.nicknames_get_address, encode(`${NICK}str`, { value: nickname })));
-        const target = forward ? decodeAnswer(`${NICK}address_data`, forward, node.rpc.displayUrl, 'get_address').value : undefined;
+        const forward = await quietly(() =>
+          node.readContract(
+            addressFromString(contracts.nicknames!),
+            NAME_ENTRY_POINTS.nicknames_get_address,
+            encode(`${NICK}str`, { value: nickname }),
+          ),
+        );
+        const target = forward
+          ? decodeAnswer(`${NICK}address_data`, forward, node.rpc.displayUrl, 'get_address').value
+          : undefined;
         if (target && equalBytes(target, owner)) names.nickname = `@${nickname}`;
       }
     }
     if (contracts.kap) {
       const args = encode(`${KAP}get_names_arguments`, { owner, limit: KAP_NAMES_SHOWN });
-      const bytes = await quietly(() => node.readContract(addressFromString(contracts.kap!), NAME_ENTRY_POINTS.kap_get_names, args));
-      const list = bytes ? decodeAnswer(`${KAP}get_names_result`, bytes, node.rpc.displayUrl, 'get_names').names ?? [] : [];
+      const bytes = await quietly(() =>
+        node.readContract(addressFromString(contracts.kap!), NAME_ENTRY_POINTS.kap_get_names, args),
+      );
+      const list = bytes
+        ? (decodeAnswer(`${KAP}get_names_result`, bytes, node.rpc.displayUrl, 'get_names').names ?? [])
+        : [];
       names.kap = list.map((n) => `${n.name}.${n.domain}`);
     }
     this.reverseCache.set(key, { at: Date.now(), names });
@@ -170,7 +225,15 @@ export class NameResolver {
 }
 
 /** A read of a name contract; the contract's refusals and a missing contract become the field's words. */
-async function readName(node: KoinosNode, contract: string, entryPoint: number, args: Uint8Array, source: NameSource, shown: string, networkName: string): Promise<Uint8Array> {
+async function readName(
+  node: KoinosNode,
+  contract: string,
+  entryPoint: number,
+  args: Uint8Array,
+  source: NameSource,
+  shown: string,
+  networkName: string,
+): Promise<Uint8Array> {
   try {
     return await node.readContract(addressFromString(contract), entryPoint, args);
   } catch (error) {
@@ -179,7 +242,11 @@ async function readName(node: KoinosNode, contract: string, entryPoint: number, 
     // nicknames: "nickname does not exist" (Nicknames.ts get_address); any other refusal is the contract's word on the name.
     const said = error instanceof WalletError ? (error.details ?? error.shortMessage) : String(error);
     if (/does not exist/.test(said)) throw notFound(shown, networkName, error);
-    throw new WalletError('NAME_NOT_FOUND', `The ${SERVICE[source]} refused to resolve ${shown}. Check the name, or paste the address.`, { details: said, cause: error });
+    throw new WalletError(
+      'NAME_NOT_FOUND',
+      `The ${SERVICE[source]} refused to resolve ${shown}. Check the name, or paste the address.`,
+      { details: said, cause: error },
+    );
   }
 }
 
@@ -204,15 +271,23 @@ function isContractRefusal(error: unknown): boolean {
 
 function unavailable(source: NameSource, networkName: string, cause?: unknown): WalletError {
   const what = source === 'nickname' ? '@nicknames' : 'KAP names (name.koin)';
-  return new WalletError('NAME_SERVICE_UNAVAILABLE', `${networkName} has no ${SERVICE[source]}, so ${what} cannot be resolved here. Paste the address instead.`, {
-    ...causeOf(cause),
-  });
+  return new WalletError(
+    'NAME_SERVICE_UNAVAILABLE',
+    `${networkName} has no ${SERVICE[source]}, so ${what} cannot be resolved here. Paste the address instead.`,
+    {
+      ...causeOf(cause),
+    },
+  );
 }
 
 function notFound(shown: string, networkName: string, cause?: unknown): WalletError {
-  return new WalletError('NAME_NOT_FOUND', `Nobody holds the name ${shown} on ${networkName}. Check the spelling, or paste the address.`, {
-    ...causeOf(cause),
-  });
+  return new WalletError(
+    'NAME_NOT_FOUND',
+    `Nobody holds the name ${shown} on ${networkName}. Check the spelling, or paste the address.`,
+    {
+      ...causeOf(cause),
+    },
+  );
 }
 
 /** The cause of a name error and the node's words, when there was one. */

@@ -21,7 +21,12 @@ export const MAINNET_NETWORK_ID = 'mainnet';
 
 /** The public endpoints (protocol facts §5): JSON-RPC only, as the wallet needs nothing else. */
 const BUILT_IN_NETWORKS: readonly Omit<NetworkInfo, 'hasApiKey'>[] = [
-  { id: TESTNET_NETWORK_ID, name: 'Testnet (Harbinger)', kind: 'testnet', jsonRpcUrl: 'https://harbinger-api.koinos.io' },
+  {
+    id: TESTNET_NETWORK_ID,
+    name: 'Testnet (Harbinger)',
+    kind: 'testnet',
+    jsonRpcUrl: 'https://harbinger-api.koinos.io',
+  },
   { id: MAINNET_NETWORK_ID, name: 'Mainnet', kind: 'mainnet', jsonRpcUrl: 'https://api.koinos.io' },
 ];
 
@@ -56,25 +61,35 @@ interface CheckedUrl {
  * credential-like parameters (`token=`, `password=`) are refused too, so no settings file or list holds a credential.
  */
 function checkUrl(raw: unknown, what: string): CheckedUrl {
-  if (typeof raw !== 'string' || raw.trim() === '') throw new WalletError('INVALID_ARGUMENT', `expected ${what} as an http(s) URL, got ${describe(raw)}`);
+  if (typeof raw !== 'string' || raw.trim() === '')
+    throw new WalletError('INVALID_ARGUMENT', `expected ${what} as an http(s) URL, got ${describe(raw)}`);
   let url: URL;
   try {
     url = new URL(raw.trim());
   } catch {
-    throw new WalletError('INVALID_ARGUMENT', `expected ${what} as an http(s) URL such as https://api.koinos.io, got text that is not a URL`);
+    throw new WalletError(
+      'INVALID_ARGUMENT',
+      `expected ${what} as an http(s) URL such as https://api.koinos.io, got text that is not a URL`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new WalletError('INVALID_ARGUMENT', `expected ${what} as an http(s) URL, got a ${url.protocol} URL`);
   }
   if (url.username || url.password) {
-    throw new WalletError('INVALID_ARGUMENT', `expected ${what} without a user name or password in it; put an API key in the network's API key field instead`);
+    throw new WalletError(
+      'INVALID_ARGUMENT',
+      `expected ${what} without a user name or password in it; put an API key in the network's API key field instead`,
+    );
   }
   let apiKey: string | undefined;
   for (const name of new Set(url.searchParams.keys())) {
     if (API_KEY_QUERY.test(name)) {
       for (const value of url.searchParams.getAll(name)) {
         if (value.length > MAX_API_KEY_CHARS) {
-          throw new WalletError('INVALID_ARGUMENT', `expected the API key in ${what} to have at most ${MAX_API_KEY_CHARS} characters, got ${value.length}`);
+          throw new WalletError(
+            'INVALID_ARGUMENT',
+            `expected the API key in ${what} to have at most ${MAX_API_KEY_CHARS} characters, got ${value.length}`,
+          );
         }
         apiKey = oneKey(what, apiKey, value || undefined);
       }
@@ -92,7 +107,8 @@ function checkUrl(raw: unknown, what: string): CheckedUrl {
 /** The one key among those given (the API key field, the addresses' queries); two different ones are a mistake. */
 function oneKey(where: string, ...keys: (string | undefined)[]): string | undefined {
   const given = [...new Set(keys.filter((k): k is string => k !== undefined && k !== ''))];
-  if (given.length > 1) throw new WalletError('INVALID_ARGUMENT', `expected one API key, got ${given.length} different ones in ${where}`);
+  if (given.length > 1)
+    throw new WalletError('INVALID_ARGUMENT', `expected one API key, got ${given.length} different ones in ${where}`);
   return given[0];
 }
 
@@ -171,7 +187,9 @@ export class NetworkService {
 
   private localEntry(): Omit<NetworkInfo, 'hasApiKey'>[] {
     // The URL is filled when the devnet runs; until then the entry shows where it will listen by default.
-    return this.localDevnetUrl ? [{ id: LOCAL_NETWORK_ID, name: 'Local (devnet)', kind: 'local', jsonRpcUrl: 'http://127.0.0.1:8080/jsonrpc' }] : [];
+    return this.localDevnetUrl
+      ? [{ id: LOCAL_NETWORK_ID, name: 'Local (devnet)', kind: 'local', jsonRpcUrl: 'http://127.0.0.1:8080/jsonrpc' }]
+      : [];
   }
 
   private defaultId(): string {
@@ -199,7 +217,10 @@ export class NetworkService {
         // not started (yet): the default address stays
       }
     }
-    const selected = data.selectedNetworkId && networks.some((n) => n.id === data.selectedNetworkId) ? data.selectedNetworkId : this.defaultId();
+    const selected =
+      data.selectedNetworkId && networks.some((n) => n.id === data.selectedNetworkId)
+        ? data.selectedNetworkId
+        : this.defaultId();
     return { networks, selectedId: selected };
   }
 
@@ -211,7 +232,11 @@ export class NetworkService {
     const { networks, selectedId } = await this.list();
     const wanted = id ?? selectedId;
     const network = networks.find((n) => n.id === wanted);
-    if (!network) throw new WalletError('NOT_FOUND', `expected one of the networks ${networks.map((n) => n.id).join(', ')}, got ${describe(wanted)}`);
+    if (!network)
+      throw new WalletError(
+        'NOT_FOUND',
+        `expected one of the networks ${networks.map((n) => n.id).join(', ')}, got ${describe(wanted)}`,
+      );
     return network;
   }
 
@@ -237,7 +262,12 @@ export class NetworkService {
       jsonRpcUrl: rpc.url,
       ...(rest ? { restUrl: rest.url } : {}),
     };
-    const key = oneKey('the API key field and the addresses', typeof input.apiKey === 'string' ? input.apiKey : undefined, rpc.apiKey, rest?.apiKey);
+    const key = oneKey(
+      'the API key field and the addresses',
+      typeof input.apiKey === 'string' ? input.apiKey : undefined,
+      rpc.apiKey,
+      rest?.apiKey,
+    );
     if (key !== undefined) await this.apiKeys.set(entry.id, key, originsOf(entry));
     await this.settings.update((d) => {
       d.customNetworks.push(entry);
@@ -258,10 +288,14 @@ export class NetworkService {
     const custom = data.customNetworks.find((n) => n.id === id);
     const current = custom ?? (await this.get(id)); // NOT_FOUND when it is no network at all
     if (!custom && (patch.name !== undefined || patch.jsonRpcUrl !== undefined || patch.restUrl !== undefined)) {
-      throw new WalletError('INVALID_ARGUMENT', `expected only an API key change for the built-in network ${id}; add a custom network for another address`);
+      throw new WalletError(
+        'INVALID_ARGUMENT',
+        `expected only an API key change for the built-in network ${id}; add a custom network for another address`,
+      );
     }
     const rpc = patch.jsonRpcUrl !== undefined ? checkUrl(patch.jsonRpcUrl, 'the JSON-RPC address') : undefined;
-    const rest = patch.restUrl !== undefined && patch.restUrl !== '' ? checkUrl(patch.restUrl, 'the REST address') : undefined;
+    const rest =
+      patch.restUrl !== undefined && patch.restUrl !== '' ? checkUrl(patch.restUrl, 'the REST address') : undefined;
     const next: CustomNetwork | undefined = custom && {
       ...custom,
       ...(patch.name !== undefined ? { name: checkName(patch.name) } : {}),
@@ -271,13 +305,19 @@ export class NetworkService {
       if (rest) next.restUrl = rest.url;
       else delete next.restUrl;
     }
-    const given = oneKey('the API key field and the addresses', typeof patch.apiKey === 'string' ? patch.apiKey : undefined, rpc?.apiKey, rest?.apiKey);
+    const given = oneKey(
+      'the API key field and the addresses',
+      typeof patch.apiKey === 'string' ? patch.apiKey : undefined,
+      rpc?.apiKey,
+      rest?.apiKey,
+    );
     const before = originsOf(current);
     const after = next ? originsOf(next) : before;
     // The key store changes first: if that fails (locked), the addresses stay where the key belongs.
     if (given !== undefined) await this.apiKeys.set(id, given, after);
     else if (patch.apiKey === null || patch.apiKey === '') await this.apiKeys.set(id, null);
-    else if (after.some((origin) => !before.includes(origin)) && (await this.hasKey(id))) await this.apiKeys.set(id, null);
+    else if (after.some((origin) => !before.includes(origin)) && (await this.hasKey(id)))
+      await this.apiKeys.set(id, null);
     if (next) {
       await this.settings.update((d) => {
         d.customNetworks = d.customNetworks.map((n) => (n.id === id ? next : n));
@@ -297,9 +337,15 @@ export class NetworkService {
   private async moveUrlKeys(id: string): Promise<void> {
     const stored = (await this.settings.load()).customNetworks.find((n) => n.id === id);
     if (!stored) return;
-    const moved = { ...stored, jsonRpcUrl: withoutUrlKey(stored.jsonRpcUrl), ...(stored.restUrl ? { restUrl: withoutUrlKey(stored.restUrl) } : {}) };
+    const moved = {
+      ...stored,
+      jsonRpcUrl: withoutUrlKey(stored.jsonRpcUrl),
+      ...(stored.restUrl ? { restUrl: withoutUrlKey(stored.restUrl) } : {}),
+    };
     if (moved.jsonRpcUrl === stored.jsonRpcUrl && moved.restUrl === stored.restUrl) return;
-    const key = [stored.jsonRpcUrl, stored.restUrl].map((u) => (u ? keyInUrl(u) : undefined)).find((k) => k !== undefined);
+    const key = [stored.jsonRpcUrl, stored.restUrl]
+      .map((u) => (u ? keyInUrl(u) : undefined))
+      .find((k) => k !== undefined);
     if (key !== undefined && !(await this.hasKey(id))) await this.apiKeys.set(id, key, originsOf(moved));
     await this.settings.update((d) => {
       d.customNetworks = d.customNetworks.map((n) => (n.id === id ? moved : n));
@@ -311,7 +357,10 @@ export class NetworkService {
     const data = await this.settings.load();
     if (!data.customNetworks.some((n) => n.id === id)) {
       await this.get(id);
-      throw new WalletError('INVALID_ARGUMENT', `expected a custom network, got the built-in network ${id}, which cannot be removed`);
+      throw new WalletError(
+        'INVALID_ARGUMENT',
+        `expected a custom network, got the built-in network ${id}, which cannot be removed`,
+      );
     }
     await this.apiKeys.set(id, null);
     await this.settings.update((d) => {
@@ -345,7 +394,12 @@ export class NetworkService {
     const stored = await this.apiKeys.get(network.id);
     // A key stored before keys were bound to origins is bound to the addresses as they are.
     const key = stored && { apiKey: stored.key, apiKeyOrigins: stored.origins ?? originsOf(addresses) };
-    const fingerprint = JSON.stringify([addresses.jsonRpcUrl, addresses.restUrl ?? null, key?.apiKey ?? null, key?.apiKeyOrigins ?? null]);
+    const fingerprint = JSON.stringify([
+      addresses.jsonRpcUrl,
+      addresses.restUrl ?? null,
+      key?.apiKey ?? null,
+      key?.apiKeyOrigins ?? null,
+    ]);
     const cached = this.clients.get(network.id);
     if (cached?.fingerprint === fingerprint) return { network, node: cached.node };
     const node = new KoinosNode({
@@ -361,7 +415,10 @@ export class NetworkService {
    * Returns the change when there is one (a testnet restart): anything signed for `previous` cannot be submitted. The
    * change is kept in the settings file and reported on every call until dismissChainIdChange() (or the next change).
    */
-  async observeChainId(networkId: string, chainId: Uint8Array): Promise<{ previous: string; current: string } | undefined> {
+  async observeChainId(
+    networkId: string,
+    chainId: Uint8Array,
+  ): Promise<{ previous: string; current: string } | undefined> {
     const current = bytesToJson(chainId, BTYPE.BASE64);
     let data = await this.settings.load();
     const previous = data.lastChainIds[networkId];

@@ -23,8 +23,14 @@ export const MAX_REDIRECTS = 3;
 const SIGNATURES: readonly { type: string; test: (b: Uint8Array) => boolean }[] = [
   { type: 'image/png', test: (b) => starts(b, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) },
   { type: 'image/jpeg', test: (b) => starts(b, [0xff, 0xd8, 0xff]) },
-  { type: 'image/gif', test: (b) => starts(b, [0x47, 0x49, 0x46, 0x38]) && (b[4] === 0x37 || b[4] === 0x39) && b[5] === 0x61 },
-  { type: 'image/webp', test: (b) => starts(b, [0x52, 0x49, 0x46, 0x46]) && starts(b.subarray(8), [0x57, 0x45, 0x42, 0x50]) },
+  {
+    type: 'image/gif',
+    test: (b) => starts(b, [0x47, 0x49, 0x46, 0x38]) && (b[4] === 0x37 || b[4] === 0x39) && b[5] === 0x61,
+  },
+  {
+    type: 'image/webp',
+    test: (b) => starts(b, [0x52, 0x49, 0x46, 0x46]) && starts(b.subarray(8), [0x57, 0x45, 0x42, 0x50]),
+  },
 ];
 
 function starts(bytes: Uint8Array, prefix: readonly number[]): boolean {
@@ -61,14 +67,17 @@ export function mediaUrl(text: string, gateway: string): URL {
     throw refused(`expected an http(s) or ipfs:// address, got ${describe(trimmed.slice(0, 80))}`);
   }
   // "ipfs:////host/x" or "ipfs://../x" would resolve outside the gateway: an ipfs address stays under it.
-  if (ipfs && !url.href.startsWith(new URL(gateway).href)) throw refused(`expected an ipfs:// address of a content id, got ${describe(trimmed.slice(0, 80))}`);
+  if (ipfs && !url.href.startsWith(new URL(gateway).href))
+    throw refused(`expected an ipfs:// address of a content id, got ${describe(trimmed.slice(0, 80))}`);
   checkUrl(url);
   return url;
 }
 
 function checkUrl(url: URL): void {
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw refused(`expected an http(s) or ipfs:// address, got a ${url.protocol} address`);
-  if (url.username !== '' || url.password !== '') throw refused('expected an address without a user name or password in it, got one with credentials');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw refused(`expected an http(s) or ipfs:// address, got a ${url.protocol} address`);
+  if (url.username !== '' || url.password !== '')
+    throw refused('expected an address without a user name or password in it, got one with credentials');
 }
 
 /** Options of a fetch: the cap and the timeout (tests make them small), and loopback for tests. */
@@ -92,8 +101,13 @@ const ACCEPT = 'image/png, image/jpeg, image/gif, image/webp, application/json;q
  */
 function ownNetwork(shown: string, host: string, refusedAddress: RefusedAddress, hop?: URL): WalletError {
   const literal = host.replace(/^\[|\]$/g, '') === refusedAddress.address;
-  const which = literal ? `${refusedAddress.address} is ${refusedAddress.kind} address` : `${host} resolves to ${refusedAddress.address}, ${refusedAddress.kind} address`;
-  const where = hop === undefined ? `${shown} is on your own network` : `${shown} redirects to ${redactUrl(hop.href)}, which is on your own network`;
+  const which = literal
+    ? `${refusedAddress.address} is ${refusedAddress.kind} address`
+    : `${host} resolves to ${refusedAddress.address}, ${refusedAddress.kind} address`;
+  const where =
+    hop === undefined
+      ? `${shown} is on your own network`
+      : `${shown} redirects to ${redactUrl(hop.href)}, which is on your own network`;
   return refused(`${where} (${which}): NFT images and metadata are not loaded from addresses on your own network.`);
 }
 
@@ -130,14 +144,19 @@ async function fetchCapped(url: URL, what: string, maxBytes: number, options: Me
   let current = url;
   try {
     for (let hop = 0; ; hop++) {
-      const checked = await resolvePublic(current.hostname, { allowLoopbackForTests: options.allowLoopbackForTests === true, resolve: options.resolve });
-      if ('refused' in checked) throw ownNetwork(shown, current.hostname, checked.refused, hop === 0 ? undefined : current);
+      const checked = await resolvePublic(current.hostname, {
+        allowLoopbackForTests: options.allowLoopbackForTests === true,
+        resolve: options.resolve,
+      });
+      if ('refused' in checked)
+        throw ownNetwork(shown, current.hostname, checked.refused, hop === 0 ? undefined : current);
       const answer = await getPinned(current, checked.use, signal);
       const status = answer.statusCode ?? 0;
       if (status >= 300 && status < 400) {
         answer.destroy();
         const location = answer.headers.location;
-        if (hop >= MAX_REDIRECTS) throw refused(`${shown} redirects more than ${MAX_REDIRECTS} times; it was not followed further.`);
+        if (hop >= MAX_REDIRECTS)
+          throw refused(`${shown} redirects more than ${MAX_REDIRECTS} times; it was not followed further.`);
         if (location === undefined) throw refused(`${shown} answered a redirect without an address.`);
         current = new URL(location, current);
         checkUrl(current);
@@ -157,7 +176,10 @@ async function fetchCapped(url: URL, what: string, maxBytes: number, options: Me
   } catch (error) {
     if (error instanceof WalletError) throw error;
     if (signal.aborted) throw refused(`${shown} did not answer within ${timeoutMs / 1000} s.`);
-    throw refused(`${shown} could not be reached.`, error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : describe(error));
+    throw refused(
+      `${shown} could not be reached.`,
+      error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : describe(error),
+    );
   }
 }
 
@@ -185,7 +207,9 @@ export async function fetchImage(url: URL, options: MediaFetchOptions = {}): Pro
   const bytes = await fetchCapped(url, 'The image', options.maxBytes ?? MAX_IMAGE_BYTES, options);
   const type = rasterType(bytes);
   if (!type) {
-    throw refused(`The image at ${redactUrl(url.href)} is not a PNG, JPEG, GIF or WebP image; other kinds (SVG among them) are not shown.`);
+    throw refused(
+      `The image at ${redactUrl(url.href)} is not a PNG, JPEG, GIF or WebP image; other kinds (SVG among them) are not shown.`,
+    );
   }
   return `data:${type};base64,${Buffer.from(bytes).toString('base64')}`;
 }
@@ -204,13 +228,15 @@ export async function fetchMetadata(url: URL, options: MediaFetchOptions = {}): 
  * JSON object. Callers cap the text first.
  */
 export function parseMetadata(text: string, where: string): Record<string, unknown> {
-  if (jsonDepth(text) > MAX_JSON_DEPTH) throw refused(`The metadata at ${where} is nested more than ${MAX_JSON_DEPTH} levels deep.`);
+  if (jsonDepth(text) > MAX_JSON_DEPTH)
+    throw refused(`The metadata at ${where} is nested more than ${MAX_JSON_DEPTH} levels deep.`);
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
     throw refused(`The metadata at ${where} is not JSON.`);
   }
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw refused(`The metadata at ${where} is not a JSON object.`);
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    throw refused(`The metadata at ${where} is not a JSON object.`);
   return json as Record<string, unknown>;
 }

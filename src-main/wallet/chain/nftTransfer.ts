@@ -38,12 +38,17 @@ export interface NftTransferOptions extends ApprovedSubmitDeps {
 }
 
 /** What to do after approval when mana is short, or when the chain would revert the transfer. */
-const HINTS = { mana: 'wait for mana to regenerate.', revert: 'Check that the account still owns this NFT, and the recipient.' };
+const HINTS = {
+  mana: 'wait for mana to regenerate.',
+  revert: 'Check that the account still owns this NFT, and the recipient.',
+};
 
 /** The collection's own ABI from the node's contract_meta_store, when it publishes one that parses; else undefined. */
 async function ownAbi(node: KoinosNode, contract: string): Promise<ContractAbi | undefined> {
   try {
-    const { meta } = await node.rpc.callMessage('contract_meta_store.get_contract_meta', { contract_id: addressFromString(contract) });
+    const { meta } = await node.rpc.callMessage('contract_meta_store.get_contract_meta', {
+      contract_id: addressFromString(contract),
+    });
     return meta?.abi ? contractAbiOf(contract, meta.abi) : undefined;
   } catch {
     return undefined; // a node without the meta store, or an ABI that does not parse: the standard decodes the call
@@ -80,18 +85,31 @@ export class NftTransferService {
     const contractBytes = addressFromString(request.contract);
     const contract = bytesToJson(contractBytes, BTYPE.ADDRESS);
     const added = await this.deps.nfts.list(network.id);
-    const collection: NftCollectionInfo = added.find((c) => c.contract === contract) ?? (await readCollectionInfo(node, contractBytes));
+    const collection: NftCollectionInfo =
+      added.find((c) => c.contract === contract) ?? (await readCollectionInfo(node, contractBytes));
 
     const owner = (await readKcs5(node, contractBytes, 'owner_of', { token_id: tokenId }))['value'];
     if (typeof owner !== 'string' || owner === '') {
-      throw new WalletError('NOT_FOUND', `${collection.symbol} has no token ${tokenId} (${contract} names no owner for it). Check the token, or list the account's NFTs again.`);
+      throw new WalletError(
+        'NOT_FOUND',
+        `${collection.symbol} has no token ${tokenId} (${contract} names no owner for it). Check the token, or list the account's NFTs again.`,
+      );
     }
     if (owner !== from) {
-      throw new WalletError('INSUFFICIENT_BALANCE', `${from} does not own ${collection.symbol} ${tokenId}: ${owner} does. List the account's NFTs again.`);
+      throw new WalletError(
+        'INSUFFICIENT_BALANCE',
+        `${from} does not own ${collection.symbol} ${tokenId}: ${owner} does. List the account's NFTs again.`,
+      );
     }
 
     const payer = { kind: 'self', address: from, bytes: fromBytes, offset: 0n } as const;
-    const { chainId, nonce, confirmedNonce, senderMana: mana, held } = await readAccountNow(node, this.deps.pending, network.id, payer, payer);
+    const {
+      chainId,
+      nonce,
+      confirmedNonce,
+      senderMana: mana,
+      held,
+    } = await readAccountNow(node, this.deps.pending, network.id, payer, payer);
     const chainIdChanged = (await this.deps.networks.observeChainId(network.id, chainId)) !== undefined;
     const availableMana = mana > held ? mana - held : 0n;
     const costKey = `${network.id} ${contract}`;
@@ -100,12 +118,15 @@ export class NftTransferService {
     if (availableMana === 0n || (measured !== undefined && availableMana < measured)) {
       const koin = await this.deps.tokens.resolve(network.id, 'koin');
       const max = await this.deps.tokens.balanceOf(network.id, koin, from);
-      throw notEnoughMana(`The account has too little mana to send this NFT (about ${formatAmount(rcEstimate)} mana). Wait for mana to regenerate.`, {
-        needed: rcEstimate,
-        available: availableMana,
-        current: mana,
-        max,
-      });
+      throw notEnoughMana(
+        `The account has too little mana to send this NFT (about ${formatAmount(rcEstimate)} mana). Wait for mana to regenerate.`,
+        {
+          needed: rcEstimate,
+          available: availableMana,
+          current: mana,
+          max,
+        },
+      );
     }
 
     const transfer = KCS5_ABI.method('transfer');
@@ -116,7 +137,9 @@ export class NftTransferService {
         args: KCS5_ABI.encodeArguments(transfer, { from, to, token_id: tokenId }),
       },
     };
-    const transaction = prepareTransaction(unsignedTransaction({ chainId, rcLimit: availableMana, nonce, payer: fromBytes }, [call]));
+    const transaction = prepareTransaction(
+      unsignedTransaction({ chainId, rcLimit: availableMana, nonce, payer: fromBytes }, [call]),
+    );
     const operation = await this.decode(node, collection, transaction);
     const known = (await this.deps.tokens.known(network.id)).map((t) => t.contract);
     const risks = assessRisks(transaction, {
@@ -151,7 +174,11 @@ export class NftTransferService {
    * own ABI when its `transfer` has the standard's entry point, else with KCS-5's; the sentence names the collection,
    * the token and both addresses in full.
    */
-  private async decode(node: KoinosNode, collection: NftCollectionInfo, transaction: Transaction): Promise<DecodedOperation> {
+  private async decode(
+    node: KoinosNode,
+    collection: NftCollectionInfo,
+    transaction: Transaction,
+  ): Promise<DecodedOperation> {
     const call = transaction.operations[0]!.call_contract!;
     const own = await ownAbi(node, collection.contract);
     const ownMethod = own?.methodByEntryPoint(call.entry_point);

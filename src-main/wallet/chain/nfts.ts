@@ -10,8 +10,23 @@ import { DEFAULT_NFT_IMAGES, type ChainSettingsStore } from './chainSettings.ts'
 import { KCS5_ABI, type Kcs5Method } from './kcs5.ts';
 import type { KoinosNode } from './koinosNode.ts';
 import type { NetworkService } from './networks.ts';
-import { MAX_METADATA_BYTES, fetchImage, fetchMetadata, mediaUrl, parseMetadata, type MediaFetchOptions } from './nftImages.ts';
-import { AddedContracts, checkContractReached, contractAddress, isMissingContract, isTransportError, nodeSaid, whatItDid } from './standardContracts.ts';
+import {
+  MAX_METADATA_BYTES,
+  fetchImage,
+  fetchMetadata,
+  mediaUrl,
+  parseMetadata,
+  type MediaFetchOptions,
+} from './nftImages.ts';
+import {
+  AddedContracts,
+  checkContractReached,
+  contractAddress,
+  isMissingContract,
+  isTransportError,
+  nodeSaid,
+  whatItDid,
+} from './standardContracts.ts';
 
 /** Token ids asked for per get_tokens_by_owner call. */
 const PAGE = 100;
@@ -29,7 +44,12 @@ const IMAGE_CACHE_CHARS = 32 * 1024 * 1024;
 const CHECK_METHODS = ['name', 'symbol', 'uri', 'get_tokens_by_owner'] as const;
 
 /** A read-only call of a KCS-5 method, its result as JSON (the standard's types). */
-export async function readKcs5(node: KoinosNode, contract: Uint8Array, name: Kcs5Method, args: unknown = {}): Promise<Record<string, unknown>> {
+export async function readKcs5(
+  node: KoinosNode,
+  contract: Uint8Array,
+  name: Kcs5Method,
+  args: unknown = {},
+): Promise<Record<string, unknown>> {
   const method = KCS5_ABI.method(name);
   const bytes = await node.readContract(contract, method.entryPoint, KCS5_ABI.encodeArguments(method, args));
   return KCS5_ABI.decodeResult(method, bytes) as Record<string, unknown>;
@@ -45,10 +65,17 @@ export function tokenIdOf(text: string): { bytes: Uint8Array; id: string } {
   try {
     bytes = bytesFromJson(text, BTYPE.HEX, 'token id');
   } catch (cause) {
-    throw new WalletError('INVALID_ARGUMENT', `expected an NFT token id as "0x" and hex digits, got ${describe(text)}`, { cause });
+    throw new WalletError(
+      'INVALID_ARGUMENT',
+      `expected an NFT token id as "0x" and hex digits, got ${describe(text)}`,
+      { cause },
+    );
   }
   if (bytes.length === 0 || bytes.length > MAX_TOKEN_ID_BYTES) {
-    throw new WalletError('INVALID_ARGUMENT', `expected an NFT token id of 1 to ${MAX_TOKEN_ID_BYTES} bytes, got ${bytes.length}`);
+    throw new WalletError(
+      'INVALID_ARGUMENT',
+      `expected an NFT token id of 1 to ${MAX_TOKEN_ID_BYTES} bytes, got ${bytes.length}`,
+    );
   }
   return { bytes, id: bytesToJson(bytes, BTYPE.HEX) };
 }
@@ -65,7 +92,9 @@ export function tokenIdOf(text: string): { bytes: Uint8Array; id: string } {
 export async function readCollectionInfo(node: KoinosNode, contract: Uint8Array): Promise<NftCollectionInfo> {
   const address = bytesToJson(contract, BTYPE.ADDRESS);
   const reads = await Promise.allSettled(
-    CHECK_METHODS.map((name) => readKcs5(node, contract, name, name === 'get_tokens_by_owner' ? { owner: address, limit: 1 } : {})),
+    CHECK_METHODS.map((name) =>
+      readKcs5(node, contract, name, name === 'get_tokens_by_owner' ? { owner: address, limit: 1 } : {}),
+    ),
   );
   checkContractReached(address, reads);
   const answered: string[] = [];
@@ -74,7 +103,8 @@ export async function readCollectionInfo(node: KoinosNode, contract: Uint8Array)
   CHECK_METHODS.forEach((name, i) => {
     const read = reads[i]!;
     if (read.status === 'rejected') {
-      const reason = read.reason instanceof WalletError && !read.reason.details ? read.reason.shortMessage : nodeSaid(read.reason);
+      const reason =
+        read.reason instanceof WalletError && !read.reason.details ? read.reason.shortMessage : nodeSaid(read.reason);
       refused.push(`${name} (${reason})`);
       return;
     }
@@ -84,7 +114,8 @@ export async function readCollectionInfo(node: KoinosNode, contract: Uint8Array)
     answered.push(`${name} ${describe(value)}`);
   });
   const symbol = (text['symbol'] ?? '').trim();
-  if (refused.length === 0 && symbol !== '') return { contract: address, name: text['name'] || symbol, symbol, uri: (text['uri'] ?? '').trim() };
+  if (refused.length === 0 && symbol !== '')
+    return { contract: address, name: text['name'] || symbol, symbol, uri: (text['uri'] ?? '').trim() };
   const flaws = [refused.length === 0 && symbol === '' ? 'has an empty symbol' : ''];
   throw new WalletError(
     'UNKNOWN_COLLECTION',
@@ -168,8 +199,18 @@ export class NftService {
       } catch {
         url = undefined;
       }
-      if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '') {
-        throw new WalletError('INVALID_ARGUMENT', `expected the IPFS gateway as an http(s) address such as "https://ipfs.io/ipfs/", got ${describe(gateway.slice(0, 80))}`);
+      if (
+        !url ||
+        (url.protocol !== 'https:' && url.protocol !== 'http:') ||
+        url.username !== '' ||
+        url.password !== '' ||
+        url.search !== '' ||
+        url.hash !== ''
+      ) {
+        throw new WalletError(
+          'INVALID_ARGUMENT',
+          `expected the IPFS gateway as an http(s) address such as "https://ipfs.io/ipfs/", got ${describe(gateway.slice(0, 80))}`,
+        );
       }
       gateway = url.href.endsWith('/') ? url.href : `${url.href}/`;
     }
@@ -204,7 +245,13 @@ export class NftService {
         const ids = await this.tokenIds(node, collection, owner);
         const tokens: NftItem[] = [];
         for (let i = 0; i < ids.length; i += METADATA_CONCURRENCY) {
-          tokens.push(...(await Promise.all(ids.slice(i, i + METADATA_CONCURRENCY).map((id) => this.item(network.id, node, collection, id, mode === 'on' ? settings : undefined)))));
+          tokens.push(
+            ...(await Promise.all(
+              ids
+                .slice(i, i + METADATA_CONCURRENCY)
+                .map((id) => this.item(network.id, node, collection, id, mode === 'on' ? settings : undefined)),
+            )),
+          );
         }
         collections.push({ collection, tokens });
       } catch (error) {
@@ -224,7 +271,11 @@ export class NftService {
     const ids: string[] = [];
     for (;;) {
       const start = ids.at(-1);
-      const answer = await readKcs5(node, contract, 'get_tokens_by_owner', { owner, ...(start ? { start } : {}), limit: PAGE });
+      const answer = await readKcs5(node, contract, 'get_tokens_by_owner', {
+        owner,
+        ...(start ? { start } : {}),
+        limit: PAGE,
+      });
       const page = Array.isArray(answer['token_ids']) ? (answer['token_ids'] as string[]) : [];
       for (const id of page) if (id !== start && ids.length < MAX_TOKENS_PER_COLLECTION) ids.push(id);
       if (page.length < PAGE || ids.length >= MAX_TOKENS_PER_COLLECTION) return ids;
@@ -232,7 +283,13 @@ export class NftService {
   }
 
   /** One token with what its metadata says; `fetching` absent: nothing is fetched from outside the chain. */
-  private async item(networkId: string, node: KoinosNode, collection: NftCollectionInfo, tokenId: string, fetching: NftImageSettings | undefined): Promise<NftItem> {
+  private async item(
+    networkId: string,
+    node: KoinosNode,
+    collection: NftCollectionInfo,
+    tokenId: string,
+    fetching: NftImageSettings | undefined,
+  ): Promise<NftItem> {
     const base: NftItem = { contract: collection.contract, tokenId, hasImage: false };
     let metadata: Record<string, unknown> | undefined;
     try {
@@ -261,7 +318,12 @@ export class NftService {
   }
 
   /** On-chain metadata_of first (KCS-5), else KCS-2's `${uri}/${tokenId}` when fetching is on; undefined when neither has any. */
-  private async metadata(node: KoinosNode, collection: NftCollectionInfo, tokenId: string, fetching: NftImageSettings | undefined): Promise<Record<string, unknown> | undefined> {
+  private async metadata(
+    node: KoinosNode,
+    collection: NftCollectionInfo,
+    tokenId: string,
+    fetching: NftImageSettings | undefined,
+  ): Promise<Record<string, unknown> | undefined> {
     const contract = contractAddress(collection.contract).bytes;
     let onChain = '';
     try {
@@ -271,7 +333,11 @@ export class NftService {
       if (isTransportError(error)) throw error; // a collection without metadata_of keeps its metadata off chain
     }
     if (onChain.trim() !== '') {
-      if (onChain.length > MAX_METADATA_BYTES || jsonDepth(onChain) > MAX_JSON_DEPTH) throw new WalletError('IMAGE_REFUSED', `The metadata of ${tokenId} on chain is larger than ${MAX_METADATA_BYTES} bytes.`);
+      if (onChain.length > MAX_METADATA_BYTES || jsonDepth(onChain) > MAX_JSON_DEPTH)
+        throw new WalletError(
+          'IMAGE_REFUSED',
+          `The metadata of ${tokenId} on chain is larger than ${MAX_METADATA_BYTES} bytes.`,
+        );
       return parseMetadata(onChain, `metadata_of(${tokenId})`);
     }
     if (collection.uri === '' || !fetching) return undefined;
@@ -280,7 +346,8 @@ export class NftService {
     if (cached) return cached;
     const metadata = await fetchMetadata(url, this.media);
     // Off-chain metadata is fetched once per address (KCS-2 metadata does not change): the screen lists on every visit.
-    if (this.fetchedMetadata.size >= METADATA_CACHE_SIZE) this.fetchedMetadata.delete(this.fetchedMetadata.keys().next().value!);
+    if (this.fetchedMetadata.size >= METADATA_CACHE_SIZE)
+      this.fetchedMetadata.delete(this.fetchedMetadata.keys().next().value!);
     this.fetchedMetadata.set(url.href, metadata);
     return metadata;
   }
@@ -292,7 +359,8 @@ export class NftService {
    */
   async image(networkId: string, contract: string, tokenId: string): Promise<{ dataUrl: string }> {
     const { mode, settings } = await this.imageMode(networkId);
-    if (mode === 'off-local') throw new WalletError('IMAGE_REFUSED', 'Images are not fetched on the local network: it works offline.');
+    if (mode === 'off-local')
+      throw new WalletError('IMAGE_REFUSED', 'Images are not fetched on the local network: it works offline.');
     if (mode === 'off-setting') throw new WalletError('IMAGE_REFUSED', 'Images are turned off in the NFT settings.');
     const { address } = contractAddress(contract);
     const { id } = tokenIdOf(tokenId);
@@ -300,7 +368,11 @@ export class NftService {
     let image = this.imageUrls.get(key);
     if (image === undefined) {
       const collection = (await this.list(networkId)).find((c) => c.contract === address);
-      if (!collection) throw new WalletError('NOT_FOUND', `expected a collection added on this network, got ${address}. Add it first.`);
+      if (!collection)
+        throw new WalletError(
+          'NOT_FOUND',
+          `expected a collection added on this network, got ${address}. Add it first.`,
+        );
       const { node } = await this.networks.node(networkId);
       const metadata = await this.metadata(node, collection, id, settings);
       image = typeof metadata?.['image'] === 'string' ? metadata['image'] : '';

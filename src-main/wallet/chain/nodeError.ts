@@ -48,7 +48,9 @@ function parseData(data: string | undefined): ChainErrorData {
     if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
       const record = parsed as Record<string, unknown>;
       const code = typeof record['code'] === 'number' ? record['code'] : undefined;
-      const logs = Array.isArray(record['logs']) ? record['logs'].filter((l): l is string => typeof l === 'string') : [];
+      const logs = Array.isArray(record['logs'])
+        ? record['logs'].filter((l): l is string => typeof l === 'string')
+        : [];
       return { code, logs };
     }
   } catch {
@@ -58,7 +60,15 @@ function parseData(data: string | undefined): ChainErrorData {
 }
 
 /** koinos/chain/error.proto codes the wallet tells apart. */
-const CHAIN = { failure: -1, invalid_contract: 102, insufficient_rc: 104, authorization_failure: -200, invalid_nonce: -201, invalid_signature: -202, pending_limit: -206 } as const;
+const CHAIN = {
+  failure: -1,
+  invalid_contract: 102,
+  insufficient_rc: 104,
+  authorization_failure: -200,
+  invalid_nonce: -201,
+  invalid_signature: -202,
+  pending_limit: -206,
+} as const;
 
 /**
  * The one place where the wallet reads a node's words, because the real node gives nothing else:
@@ -92,14 +102,19 @@ function readAnswer(message: string, dataCode: number | undefined): { chainCode?
   return { chainCode: known?.chainCode ?? dataCode };
 }
 
-function classify(message: string, chainCode: number | undefined, failure: ErrorCode | undefined): { code: ErrorCode; text: string } {
+function classify(
+  message: string,
+  chainCode: number | undefined,
+  failure: ErrorCode | undefined,
+): { code: ErrorCode; text: string } {
   if (failure === 'CHAIN_ID_MISMATCH') {
     return {
       code: 'CHAIN_ID_MISMATCH',
       text: 'The node refused the transaction: it was made for another chain ID (the network was restarted or another network is selected). Prepare it again.',
     };
   }
-  if (failure === 'NAME_NOT_FOUND') return { code: 'NAME_NOT_FOUND', text: `The name service has no record of that name: ${message}.` };
+  if (failure === 'NAME_NOT_FOUND')
+    return { code: 'NAME_NOT_FOUND', text: `The name service has no record of that name: ${message}.` };
   if (chainCode === CHAIN.invalid_nonce) {
     return {
       code: 'INVALID_NONCE',
@@ -115,14 +130,20 @@ function classify(message: string, chainCode: number | undefined, failure: Error
   if (chainCode === CHAIN.invalid_signature || chainCode === CHAIN.authorization_failure) {
     return {
       code: 'INVALID_SIGNATURE',
-      text: 'The node refused the signature: the transaction is not signed by the account that pays for it. Sign it with the payer\'s key.',
+      text: "The node refused the signature: the transaction is not signed by the account that pays for it. Sign it with the payer's key.",
     };
   }
   if (chainCode === CHAIN.pending_limit) {
-    return { code: 'NODE_ERROR', text: 'The account has too many transactions waiting for a block. Wait until some are included, then send again.' };
+    return {
+      code: 'NODE_ERROR',
+      text: 'The account has too many transactions waiting for a block. Wait until some are included, then send again.',
+    };
   }
   if (chainCode !== undefined && chainCode >= 1) {
-    return { code: 'TRANSACTION_REVERTED', text: `The transaction was reverted by the chain: ${message}. Nothing was changed; check the amount and the recipient.` };
+    return {
+      code: 'TRANSACTION_REVERTED',
+      text: `The transaction was reverted by the chain: ${message}. Nothing was changed; check the amount and the recipient.`,
+    };
   }
   return { code: 'NODE_ERROR', text: `The node refused the request: ${message}.` };
 }
@@ -135,13 +156,22 @@ function classify(message: string, chainCode: number | undefined, failure: Error
  */
 export function nodeErrorToWalletError(answer: NodeErrorAnswer, what: string, where: string): WalletError {
   const data = parseData(answer.data);
-  const details = [`${what} at ${where}:`, answer.rpcCode !== undefined ? `${answer.rpcCode}` : '', answer.message, answer.data ?? '']
+  const details = [
+    `${what} at ${where}:`,
+    answer.rpcCode !== undefined ? `${answer.rpcCode}` : '',
+    answer.message,
+    answer.data ?? '',
+  ]
     .filter((part) => part !== '')
     .join(' ');
   // The gateway's "Unable to translate request" (-32601) names what it could not translate only in its data text
   // (koinos-jsonrpc `internal/jsonrpc.go`: "unknown method", "invalid service name provided", ...).
   if (answer.rpcCode === -32601 && answer.data?.includes('unknown method')) {
-    return new WalletError('NODE_ERROR', `The node at ${where} does not offer ${what}. Choose a node with the full Koinos API.`, { details });
+    return new WalletError(
+      'NODE_ERROR',
+      `The node at ${where} does not offer ${what}. Choose a node with the full Koinos API.`,
+      { details },
+    );
   }
   if (answer.rpcCode !== undefined && answer.rpcCode !== -32603) {
     return new WalletError('NODE_ERROR', `The node refused the request: ${answer.message}.`, { details });

@@ -6,7 +6,13 @@ import { BTYPE, bytesToJson } from '../../koinos/codec.ts';
 import { formatAmount } from '../../koinos/amounts.ts';
 import { equalBytes } from '../../koinos/bytes.ts';
 import { WalletError } from '../../koinos/errors.ts';
-import { checkTransaction, nonceFromBytes, prepareTransaction, transactionToBase64, transactionToJson } from '../../koinos/transaction.ts';
+import {
+  checkTransaction,
+  nonceFromBytes,
+  prepareTransaction,
+  transactionToBase64,
+  transactionToJson,
+} from '../../koinos/transaction.ts';
 import type { Transaction } from '../../koinos/types.ts';
 import type { InspectedTransaction, NetworkInfo, SubmitReceipt, TokenInfo, TransactionWarning } from './types.ts';
 import { parseTransactionText } from '../../koinos/transactionText.ts';
@@ -60,10 +66,19 @@ export interface NetworkFacts {
  * @throws WalletError INVALID_TRANSACTION / INVALID_JSON saying what was expected and what was found.
  */
 function readTransaction(input: string): Transaction {
-  if (typeof input !== 'string' || input.trim() === '') throw new WalletError('INVALID_TRANSACTION', 'expected a transaction as base64 or JSON, got nothing');
-  if (input.length > 2_000_000) throw new WalletError('INVALID_TRANSACTION', `expected a transaction of at most 2 MB of text, got ${input.length} characters`);
+  if (typeof input !== 'string' || input.trim() === '')
+    throw new WalletError('INVALID_TRANSACTION', 'expected a transaction as base64 or JSON, got nothing');
+  if (input.length > 2_000_000)
+    throw new WalletError(
+      'INVALID_TRANSACTION',
+      `expected a transaction of at most 2 MB of text, got ${input.length} characters`,
+    );
   const tx = parseTransactionText(input);
-  if (!tx.header) throw new WalletError('INVALID_TRANSACTION', 'expected a transaction with a header (chain ID, nonce, rc_limit, payer), got one without');
+  if (!tx.header)
+    throw new WalletError(
+      'INVALID_TRANSACTION',
+      'expected a transaction with a header (chain ID, nonce, rc_limit, payer), got one without',
+    );
   return tx;
 }
 
@@ -74,7 +89,11 @@ function readTransaction(input: string): Transaction {
  * when absent, as on a computer that never chose one).
  * @throws WalletError INVALID_TRANSACTION when the header's nonce is not a nonce.
  */
-function inspectTransaction(tx: Transaction, tokens: readonly TokenInfo[], facts: NetworkFacts = {}): InspectedTransaction {
+function inspectTransaction(
+  tx: Transaction,
+  tokens: readonly TokenInfo[],
+  facts: NetworkFacts = {},
+): InspectedTransaction {
   const header = tx.header!;
   const check = checkTransaction(tx);
   const warnings: TransactionWarning[] = [];
@@ -83,17 +102,31 @@ function inspectTransaction(tx: Transaction, tokens: readonly TokenInfo[], facts
   const signers = check.signers.map((s) => s.address ?? '(does not recover)');
   // Only signatures over this very content count: one made before the content changed recovers to someone else.
   const present = [payer, ...(payee && payee !== payer ? [payee] : [])].filter((a) => a !== '' && signers.includes(a));
-  const needed = signaturesNeeded({ payer, ...(payee ? { payee } : {}) }, present, facts.contractPayer ?? isKnownSharer(payer));
+  const needed = signaturesNeeded(
+    { payer, ...(payee ? { payee } : {}) },
+    present,
+    facts.contractPayer ?? isKnownSharer(payer),
+  );
   if (tx.signatures.length === 0) warnings.push({ code: 'UNSIGNED', message: 'The transaction is not signed yet.' });
   if (tx.id.length > 0 && !check.idMatches) {
-    warnings.push({ code: 'ID_MISMATCH', message: `Its id does not match its content (the content gives ${bytesToJson(check.computedId, BTYPE.TRANSACTION_ID)}): it was changed after it was made.` });
+    warnings.push({
+      code: 'ID_MISMATCH',
+      message: `Its id does not match its content (the content gives ${bytesToJson(check.computedId, BTYPE.TRANSACTION_ID)}): it was changed after it was made.`,
+    });
   }
   if (header.operation_merkle_root.length > 0 && !check.merkleRootMatches) {
-    warnings.push({ code: 'MERKLE_MISMATCH', message: 'Its operation merkle root does not match its operations: the operations were changed after it was made.' });
+    warnings.push({
+      code: 'MERKLE_MISMATCH',
+      message:
+        'Its operation merkle root does not match its operations: the operations were changed after it was made.',
+    });
   }
   const foreign = signers.filter((s) => s !== payer && s !== payee);
   if (foreign.length > 0) {
-    warnings.push({ code: 'SIGNER_NOT_PAYER', message: `Signed by ${foreign.join(', ')}, not by the payer ${payer}: the node will refuse it unless the payer signs too.` });
+    warnings.push({
+      code: 'SIGNER_NOT_PAYER',
+      message: `Signed by ${foreign.join(', ')}, not by the payer ${payer}: the node will refuse it unless the payer signs too.`,
+    });
   }
   if (facts.chainId && !equalBytes(facts.chainId, header.chain_id)) {
     warnings.push({
@@ -102,12 +135,23 @@ function inspectTransaction(tx: Transaction, tokens: readonly TokenInfo[], facts
     });
   }
   if (facts.confirmedNonce !== undefined && nonce <= facts.confirmedNonce) {
-    warnings.push({ code: 'NONCE_USED', message: `Its nonce ${nonce} is already used (the account is at ${facts.confirmedNonce}): the node will refuse it.` });
+    warnings.push({
+      code: 'NONCE_USED',
+      message: `Its nonce ${nonce} is already used (the account is at ${facts.confirmedNonce}): the node will refuse it.`,
+    });
   }
   const operations = tx.operations.map((op) => decodeOperation(op, tokens));
   const risks = assessRisks(tx, {
-    signers: [payer, ...(payee ? [payee] : []), ...(facts.signer ? [facts.signer] : []), ...check.signers.flatMap((s) => (s.address ? [s.address] : []))],
-    knownContracts: knownContractsOf(facts.networkKind, tokens.map((t) => t.contract)),
+    signers: [
+      payer,
+      ...(payee ? [payee] : []),
+      ...(facts.signer ? [facts.signer] : []),
+      ...check.signers.flatMap((s) => (s.address ? [s.address] : [])),
+    ],
+    knownContracts: knownContractsOf(
+      facts.networkKind,
+      tokens.map((t) => t.contract),
+    ),
     chainIdChanged: facts.chainIdChanged === true,
   });
   return {
@@ -181,7 +225,8 @@ export class OfflineService {
       const { node } = await this.deps.networks.node(network.id);
       const header = tx.header!;
       const account = header.payee.length > 0 ? header.payee : header.payer;
-      const separatePayer = header.payee.length > 0 && header.payer.length > 0 && !equalBytes(header.payee, header.payer);
+      const separatePayer =
+        header.payee.length > 0 && header.payer.length > 0 && !equalBytes(header.payee, header.payer);
       const [chainId, confirmedNonce, contractPayer] = await Promise.all([
         node.chainId(),
         account.length > 0 ? node.nonce(account) : Promise.resolve(undefined),
@@ -218,7 +263,10 @@ export class OfflineService {
     const tx = readTransaction(input);
     const prepared = prepareTransaction(tx);
     if (tx.signatures.length > 0 && !equalBytes(prepared.id, tx.id)) {
-      throw new WalletError('INVALID_TRANSACTION', 'The transaction carries signatures over other content (its id does not match). Remove them or restore the content they signed.');
+      throw new WalletError(
+        'INVALID_TRANSACTION',
+        'The transaction carries signatures over other content (its id does not match). Remove them or restore the content they signed.',
+      );
     }
     if (checkTransaction(prepared).signers.some((s) => s.address === address)) {
       throw new WalletError('INVALID_TRANSACTION', `The transaction is already signed by ${address}.`);
@@ -255,7 +303,11 @@ export class OfflineService {
    */
   async submit(input: string, broadcast: boolean, networkId?: string): Promise<SubmitReceipt> {
     const tx = readTransaction(input);
-    if (tx.signatures.length === 0) throw new WalletError('INVALID_SIGNATURE', 'The transaction is not signed. Sign it first (offline, or with `koinos-wallet tx sign`).');
+    if (tx.signatures.length === 0)
+      throw new WalletError(
+        'INVALID_SIGNATURE',
+        'The transaction is not signed. Sign it first (offline, or with `koinos-wallet tx sign`).',
+      );
     const { network, node } = await this.deps.networks.node(networkId);
     const chainId = await node.chainId();
     await this.deps.networks.observeChainId(network.id, chainId);

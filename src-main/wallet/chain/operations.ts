@@ -40,13 +40,22 @@ function decodeOther(op: Operation): DecodedOperation {
       contract,
       entryPoint: 'set_system_contract',
       args: json['set_system_contract'],
-      summary: op.set_system_contract.system_contract ? `Make ${contract} a system contract` : `Make ${contract} an ordinary contract again`,
+      summary: op.set_system_contract.system_contract
+        ? `Make ${contract} a system contract`
+        : `Make ${contract} an ordinary contract again`,
     };
   }
   if (op.set_system_call) {
     const bundle = op.set_system_call.target?.system_call_bundle;
-    const target = bundle ? `entry point ${bundle.entry_point} of ${bytesToJson(bundle.contract_id, BTYPE.CONTRACT_ID)}` : `thunk ${op.set_system_call.target?.thunk_id ?? 0}`;
-    return { contract: '', entryPoint: 'set_system_call', args: json['set_system_call'], summary: `Replace system call ${op.set_system_call.call_id} with ${target}` };
+    const target = bundle
+      ? `entry point ${bundle.entry_point} of ${bytesToJson(bundle.contract_id, BTYPE.CONTRACT_ID)}`
+      : `thunk ${op.set_system_call.target?.thunk_id ?? 0}`;
+    return {
+      contract: '',
+      entryPoint: 'set_system_call',
+      args: json['set_system_call'],
+      summary: `Replace system call ${op.set_system_call.call_id} with ${target}`,
+    };
   }
   return { contract: '', entryPoint: 'unknown', args: json, summary: 'An operation of an unknown kind' };
 }
@@ -66,8 +75,12 @@ export function decodeOperation(op: Operation, tokens: readonly TokenInfo[]): De
   const { method, args } = decoded;
   const token = tokens.find((t) => t.contract === contract);
   const json = toJson(method.argsType, args);
-  const amount = (value: unknown) => (token && typeof value === 'bigint' ? `${formatAmount(value, token.decimals)} ${token.symbol}` : `${String(value)} base units of ${contract}`);
-  const who = (bytes: unknown) => (bytes instanceof Uint8Array && bytes.length > 0 ? bytesToJson(bytes, BTYPE.ADDRESS) : '(nobody)');
+  const amount = (value: unknown) =>
+    token && typeof value === 'bigint'
+      ? `${formatAmount(value, token.decimals)} ${token.symbol}`
+      : `${String(value)} base units of ${contract}`;
+  const who = (bytes: unknown) =>
+    bytes instanceof Uint8Array && bytes.length > 0 ? bytesToJson(bytes, BTYPE.ADDRESS) : '(nobody)';
   let summary: string | undefined;
   switch (method.name) {
     case 'transfer':

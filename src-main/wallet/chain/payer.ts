@@ -75,7 +75,11 @@ export async function authorizesByContract(node: KoinosNode, address: Uint8Array
  * network, whichever public sharer address holds a contract that authorizes transactions (a devnet `--like` one).
  * Undefined when the network has none.
  */
-export async function freeManaSharerOf(network: NetworkInfo, node: KoinosNode, overrides: SharerOverrides = {}): Promise<string | undefined> {
+export async function freeManaSharerOf(
+  network: NetworkInfo,
+  node: KoinosNode,
+  overrides: SharerOverrides = {},
+): Promise<string | undefined> {
   const told = overrides[network.id];
   if (told !== undefined) return told;
   const own = FREE_MANA_SHARERS[network.kind];
@@ -87,12 +91,17 @@ export async function freeManaSharerOf(network: NetworkInfo, node: KoinosNode, o
 }
 
 /** A read of the sharer that may not exist (the koinosbox version only authorizes): undefined when it fails. */
-async function optionalRead(node: KoinosNode, contract: Uint8Array, entryPoint: number): Promise<Map<number, bigint> | undefined> {
+async function optionalRead(
+  node: KoinosNode,
+  contract: Uint8Array,
+  entryPoint: number,
+): Promise<Map<number, bigint> | undefined> {
   try {
     return uintFields(await node.readContract(contract, entryPoint, new Uint8Array()));
   } catch (error) {
     // A contract without this entry point reverts or is refused; a node that cannot be reached still fails the call.
-    if (error instanceof WalletError && (error.code === 'NODE_ERROR' || error.code === 'TRANSACTION_REVERTED')) return undefined;
+    if (error instanceof WalletError && (error.code === 'NODE_ERROR' || error.code === 'TRANSACTION_REVERTED'))
+      return undefined;
     throw error;
   }
 }
@@ -105,9 +114,16 @@ async function optionalRead(node: KoinosNode, contract: Uint8Array, entryPoint: 
 export async function sharerTerms(node: KoinosNode, address: string): Promise<SharerTerms> {
   const bytes = addressFromString(address);
   if (!(await authorizesByContract(node, bytes))) {
-    throw new WalletError('NOT_ENOUGH_MANA', `The free mana sharer ${address} is not a contract that pays for transactions on this network. Choose another payer.`);
+    throw new WalletError(
+      'NOT_ENOUGH_MANA',
+      `The free mana sharer ${address} is not a contract that pays for transactions on this network. Choose another payer.`,
+    );
   }
-  const [rc, status, limit] = await Promise.all([node.rc(bytes), optionalRead(node, bytes, GET_STATUS), optionalRead(node, bytes, GET_RC_LIMIT)]);
+  const [rc, status, limit] = await Promise.all([
+    node.rc(bytes),
+    optionalRead(node, bytes, GET_STATUS),
+    optionalRead(node, bytes, GET_RC_LIMIT),
+  ]);
   const available = status?.get(4);
   return {
     address,
@@ -124,8 +140,15 @@ export async function sharerTerms(node: KoinosNode, address: string): Promise<Sh
  * @example
  * signaturesNeeded({ payer: 'A', payee: 'B' }, ['B'], false); // ['A']
  */
-export function signaturesNeeded(parties: { payer: string; payee?: string }, present: readonly string[], contractPayer: boolean): string[] {
-  const needed = [...(contractPayer || parties.payer === '' ? [] : [parties.payer]), ...(parties.payee && parties.payee !== parties.payer ? [parties.payee] : [])];
+export function signaturesNeeded(
+  parties: { payer: string; payee?: string },
+  present: readonly string[],
+  contractPayer: boolean,
+): string[] {
+  const needed = [
+    ...(contractPayer || parties.payer === '' ? [] : [parties.payer]),
+    ...(parties.payee && parties.payee !== parties.payer ? [parties.payee] : []),
+  ];
   return needed.filter((a) => !present.includes(a));
 }
 
@@ -152,7 +175,11 @@ export function checkPayerChoice(choice: PayerChoice, from: string): PayerChoice
   try {
     text = bytesToJson(addressFromString(choice.address.trim()), BTYPE.ADDRESS);
   } catch (cause) {
-    throw new WalletError('INVALID_ADDRESS', `The payer is not a valid Koinos address (${cause instanceof WalletError ? cause.shortMessage : describe(cause)}). Choose another payer.`, { cause });
+    throw new WalletError(
+      'INVALID_ADDRESS',
+      `The payer is not a valid Koinos address (${cause instanceof WalletError ? cause.shortMessage : describe(cause)}). Choose another payer.`,
+      { cause },
+    );
   }
   return text === from ? { kind: 'account', address: from } : { kind: 'account', address: text };
 }

@@ -68,7 +68,14 @@ function fromStored(raw: unknown): PendingTransaction | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
   const r = raw as Record<string, unknown>;
   const strings = ['networkId', 'id', 'payer', 'transaction'].every((k) => typeof r[k] === 'string');
-  if (!strings || typeof r.nonce !== 'string' || !UINT.test(r.nonce) || typeof r.rcLimit !== 'string' || !UINT.test(r.rcLimit)) return undefined;
+  if (
+    !strings ||
+    typeof r.nonce !== 'string' ||
+    !UINT.test(r.nonce) ||
+    typeof r.rcLimit !== 'string' ||
+    !UINT.test(r.rcLimit)
+  )
+    return undefined;
   if (typeof r.submittedAt !== 'number' || !STATUSES.has(r.status as TxStatus)) return undefined;
   if (r.blockHeight !== undefined && (typeof r.blockHeight !== 'string' || !UINT.test(r.blockHeight))) return undefined;
   let transaction: Transaction;
@@ -119,14 +126,20 @@ export class PendingTransactions {
    * nothing in it is needed to spend, only to show and follow what was sent.
    */
   static async open(dataDir: string, log?: (line: string) => void): Promise<PendingTransactions> {
-    const pending = new PendingTransactions({ path: join(dataDir, PENDING_TRANSACTIONS_FILE), ...(log ? { log } : {}) });
+    const pending = new PendingTransactions({
+      path: join(dataDir, PENDING_TRANSACTIONS_FILE),
+      ...(log ? { log } : {}),
+    });
     let json: unknown;
     try {
       json = JSON.parse(await readFile(pending.path!, 'utf8'));
     } catch {
       json = undefined;
     }
-    const list = typeof json === 'object' && json !== null && Array.isArray((json as { entries?: unknown }).entries) ? (json as { entries: unknown[] }).entries : [];
+    const list =
+      typeof json === 'object' && json !== null && Array.isArray((json as { entries?: unknown }).entries)
+        ? (json as { entries: unknown[] }).entries
+        : [];
     for (const raw of list) {
       const entry = fromStored(raw);
       if (entry) pending.entries.set(entry.id, entry);
@@ -165,7 +178,9 @@ export class PendingTransactions {
     if (!path) return;
     const content = JSON.stringify({ version: 1, entries: this.all().map(toStored) }, null, 2);
     this.writes = this.writes.then(() =>
-      writeFileAtomic(path, content).catch((error: unknown) => this.log(`[pending] cannot write ${path}: ${error instanceof Error ? error.message : String(error)}`)),
+      writeFileAtomic(path, content).catch((error: unknown) =>
+        this.log(`[pending] cannot write ${path}: ${error instanceof Error ? error.message : String(error)}`),
+      ),
     );
   }
 
@@ -185,7 +200,10 @@ export class PendingTransactions {
    * status of 'pending' can be stale; a nonce the chain has reached cannot be (the transaction is in a block, or another
    * one took its nonce and it never will be). Read the nonce after whatever it is compared with (the account history).
    */
-  async unconfirmed(entries: readonly PendingTransaction[], confirmedNonce: (account: string) => Promise<bigint>): Promise<PendingTransaction[]> {
+  async unconfirmed(
+    entries: readonly PendingTransaction[],
+    confirmedNonce: (account: string) => Promise<bigint>,
+  ): Promise<PendingTransaction[]> {
     const accounts = [...new Set(entries.map(nonceAccountOf))];
     const nonces = new Map(await Promise.all(accounts.map(async (a) => [a, await confirmedNonce(a)] as const)));
     return entries.filter((e) => e.nonce > (nonces.get(nonceAccountOf(e)) ?? 0n));

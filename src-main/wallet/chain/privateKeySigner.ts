@@ -17,7 +17,8 @@ export class PrivateKeySigner implements TransactionSigner {
   private readonly keys = new Map<string, Uint8Array>();
 
   constructor(privateKeys: Uint8Array[]) {
-    for (const key of privateKeys) this.keys.set(addressToString(addressFromPublicKey(publicKeyFromPrivateKey(key, true))), Uint8Array.from(key));
+    for (const key of privateKeys)
+      this.keys.set(addressToString(addressFromPublicKey(publicKeyFromPrivateKey(key, true))), Uint8Array.from(key));
   }
 
   /** From WIF or 64 hex digits (one key per line). @throws WalletError INVALID_WIF / INVALID_PRIVATE_KEY. */
@@ -37,7 +38,11 @@ export class PrivateKeySigner implements TransactionSigner {
 
   async signTransaction(address: string, transaction: Transaction, approval: Approval): Promise<Transaction> {
     const key = this.keys.get(address);
-    if (!key) throw new WalletError('INVALID_ARGUMENT', `expected a transaction of an address this key signs for (${this.addresses.join(', ')}), got one of ${address}`);
+    if (!key)
+      throw new WalletError(
+        'INVALID_ARGUMENT',
+        `expected a transaction of an address this key signs for (${this.addresses.join(', ')}), got one of ${address}`,
+      );
     redeemApproval(approval, address, transaction);
     return signTransaction(prepareTransaction(transaction), key);
   }

@@ -5,7 +5,15 @@ import { lookup } from 'node:dns/promises';
 import { isIP, isIPv4 } from 'node:net';
 
 /** What kind of address a refused one is, as a message names it: "a loopback address". */
-export type NonPublicKind = 'an unspecified' | 'a loopback' | 'a private' | 'a link-local' | 'a shared (carrier NAT)' | 'a multicast' | 'a reserved' | 'a documentation';
+export type NonPublicKind =
+  | 'an unspecified'
+  | 'a loopback'
+  | 'a private'
+  | 'a link-local'
+  | 'a shared (carrier NAT)'
+  | 'a multicast'
+  | 'a reserved'
+  | 'a documentation';
 
 /** IPv4 ranges that are not globally reachable (IANA IPv4 Special-Purpose Address Registry), with what they are. */
 const IPV4_RANGES: readonly [base: number, bits: number, kind: NonPublicKind][] = [
@@ -32,7 +40,9 @@ function ipv4Number(dotted: string): number {
 
 function ipv4Kind(value: number): NonPublicKind | undefined {
   // Shifts work on signed 32-bit numbers: compare the top `bits` by division instead.
-  return IPV4_RANGES.find(([base, bits]) => Math.floor(value / 2 ** (32 - bits)) === Math.floor(base / 2 ** (32 - bits)))?.[2];
+  return IPV4_RANGES.find(
+    ([base, bits]) => Math.floor(value / 2 ** (32 - bits)) === Math.floor(base / 2 ** (32 - bits)),
+  )?.[2];
 }
 
 /** The 16 bytes of a valid IPv6 text (net.isIPv6 checked), an embedded dotted IPv4 tail included. */
@@ -82,7 +92,8 @@ function ipv6Kind(bytes: Uint8Array): NonPublicKind | undefined {
   }
   // Inside 2000::/3: 2001::/23 (IETF protocol assignments, Teredo among them), 2001:db8::/32 and 3fff::/20 (documentation).
   if (bytes[0] === 0x20 && bytes[1] === 0x01 && bytes[2]! < 0x02) return 'a reserved';
-  if (prefixIs(bytes, [0x20, 0x01, 0x0d, 0xb8]) || (bytes[0] === 0x3f && bytes[1] === 0xff && bytes[2]! < 0x10)) return 'a documentation';
+  if (prefixIs(bytes, [0x20, 0x01, 0x0d, 0xb8]) || (bytes[0] === 0x3f && bytes[1] === 0xff && bytes[2]! < 0x10))
+    return 'a documentation';
   return undefined;
 }
 
@@ -135,10 +146,16 @@ export interface ResolvePublicOptions {
  * @example
  * await resolvePublic('localhost'); // { refused: { address: '127.0.0.1', kind: 'a loopback' } }
  */
-export async function resolvePublic(hostname: string, options: ResolvePublicOptions = {}): Promise<{ use: CheckedAddress } | { refused: RefusedAddress }> {
+export async function resolvePublic(
+  hostname: string,
+  options: ResolvePublicOptions = {},
+): Promise<{ use: CheckedAddress } | { refused: RefusedAddress }> {
   const host = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
   const family = isIP(host);
-  const found = family !== 0 ? [{ address: host, family }] : await (options.resolve ?? ((name) => lookup(name, { all: true, verbatim: true })))(host);
+  const found =
+    family !== 0
+      ? [{ address: host, family }]
+      : await (options.resolve ?? ((name) => lookup(name, { all: true, verbatim: true })))(host);
   if (found.length === 0) return { refused: { address: host, kind: 'a reserved' } };
   for (const { address } of found) {
     const kind = nonPublicKind(address);

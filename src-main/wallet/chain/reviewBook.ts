@@ -8,7 +8,14 @@ import type { Transaction } from '../../koinos/types.ts';
 import type { ApprovalReview } from '../approvals/types.ts';
 import type { DecodedOperation, NetworkInfo, RiskFlag, SubmitReceipt, TransactionReview } from './types.ts';
 import { WALLET_ORIGIN } from '../approvals/approvalQueue.ts';
-import { REVIEW_TTL_MS, signApproved, submitApproved, type ApprovedSignature, type ApprovedSubmitDeps, type PreparedSubmission } from './approvedSubmit.ts';
+import {
+  REVIEW_TTL_MS,
+  signApproved,
+  submitApproved,
+  type ApprovedSignature,
+  type ApprovedSubmitDeps,
+  type PreparedSubmission,
+} from './approvedSubmit.ts';
 import type { PayerPlan } from './transferPlan.ts';
 
 /** A transaction prepared for review, unsigned, with rc_limit at the cap. */
@@ -149,7 +156,11 @@ export class ReviewBook {
   private take(reviewId: string): PreparedSubmission {
     this.sweep();
     const review = this.reviews.get(reviewId);
-    if (!review) throw new WalletError('NOT_FOUND', `This review is no longer valid (it was sent already or is older than 10 minutes). Prepare the ${this.what} again.`);
+    if (!review)
+      throw new WalletError(
+        'NOT_FOUND',
+        `This review is no longer valid (it was sent already or is older than 10 minutes). Prepare the ${this.what} again.`,
+      );
     this.reviews.delete(reviewId);
     return review;
   }

@@ -61,7 +61,10 @@ export function riskCodeOf(name: string): RiskCode {
   const code = CODE_BY_NAME.get(name);
   if (!code) {
     const shown = name.length > 40 ? `${name.length} characters` : JSON.stringify(name);
-    throw new WalletError('INVALID_ARGUMENT', `--allow-risk: expected one of ${RISK_NAME_LIST.join(', ')}, got ${shown}`);
+    throw new WalletError(
+      'INVALID_ARGUMENT',
+      `--allow-risk: expected one of ${RISK_NAME_LIST.join(', ')}, got ${shown}`,
+    );
   }
   return code;
 }
@@ -70,7 +73,9 @@ export function riskCodeOf(name: string): RiskCode {
  * The KCS-4 token method a call's entry point names, with its arguments, when they decode as that method's. The same
  * rule `decodeOperation` shows operations by, so that "cannot be decoded" means what the review shows.
  */
-export function tokenCall(call: CallContractOperation): { method: TokenMethod; args: Record<string, unknown> } | undefined {
+export function tokenCall(
+  call: CallContractOperation,
+): { method: TokenMethod; args: Record<string, unknown> } | undefined {
   const method = koinMethodByEntryPoint(call.entry_point);
   if (!method) return undefined;
   // Read as any message: callers look at fields by name, across the methods.
@@ -82,7 +87,12 @@ export function tokenCall(call: CallContractOperation): { method: TokenMethod; a
   }
 }
 
-const KNOWN_NETWORK: Readonly<Record<NetworkInfo['kind'], KnownNetwork | undefined>> = { local: 'devnet', testnet: 'testnet', mainnet: 'mainnet', custom: undefined };
+const KNOWN_NETWORK: Readonly<Record<NetworkInfo['kind'], KnownNetwork | undefined>> = {
+  local: 'devnet',
+  testnet: 'testnet',
+  mainnet: 'mainnet',
+  custom: undefined,
+};
 
 /**
  * The token contracts a wallet knows on a network without asking it (KOIN and VHP of knownContracts.ts) plus the given
@@ -133,7 +143,11 @@ export function assessRisks(tx: Transaction, context: RiskContext): RiskFlag[] {
       if (signers.has(id)) add('REPLACES_ACCOUNT', id);
     }
     if (op.set_system_call) add('SET_SYSTEM_CALL', String(op.set_system_call.call_id));
-    if (op.set_system_contract) add('SET_SYSTEM_CONTRACT', `${address(op.set_system_contract.contract_id)} (${op.set_system_contract.system_contract ? 'made' : 'no longer'} a system contract)`);
+    if (op.set_system_contract)
+      add(
+        'SET_SYSTEM_CONTRACT',
+        `${address(op.set_system_contract.contract_id)} (${op.set_system_contract.system_contract ? 'made' : 'no longer'} a system contract)`,
+      );
     const call = op.call_contract;
     if (!call) continue;
     const contract = address(call.contract_id);
@@ -144,12 +158,23 @@ export function assessRisks(tx: Transaction, context: RiskContext): RiskFlag[] {
       // From a signer to that same signer: nothing changes hands. A transfer to a signer from another account (a
       // payer receiving, a pull with an allowance) moves tokens and is not flagged.
       const { from, to } = decoded.args;
-      if (to instanceof Uint8Array && from instanceof Uint8Array && to.length > 0 && address(to) === address(from) && signers.has(address(to))) add('SELF_TRANSFER', address(to));
+      if (
+        to instanceof Uint8Array &&
+        from instanceof Uint8Array &&
+        to.length > 0 &&
+        address(to) === address(from) &&
+        signers.has(address(to))
+      )
+        add('SELF_TRANSFER', address(to));
     }
   }
   if (context.chainIdChanged) found.set('CHAIN_ID_CHANGED', []);
 
-  return ORDER.filter((code) => found.has(code)).map((code) => ({ code, name: RISK_NAMES[code], message: riskMessage(code, found.get(code)!) }));
+  return ORDER.filter((code) => found.has(code)).map((code) => ({
+    code,
+    name: RISK_NAMES[code],
+    message: riskMessage(code, found.get(code)!),
+  }));
 }
 
 function riskMessage(code: RiskCode, items: string[]): string {

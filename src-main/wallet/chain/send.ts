@@ -41,7 +41,10 @@ function costKeyOf(networkId: string, contract: string, payerKind: string): stri
 }
 
 /** The words of a token transfer's messages after approval. */
-const TRANSFER_HINTS = { mana: 'send less, or wait for mana to regenerate.', revert: 'Check the amount and the recipient.' };
+const TRANSFER_HINTS = {
+  mana: 'send less, or wait for mana to regenerate.',
+  revert: 'Check the amount and the recipient.',
+};
 
 /**
  * @example
@@ -71,7 +74,10 @@ export class SendService {
     const balance = await this.deps.tokens.balanceOf(network.id, info, from);
     const measured = this.reviews.measured(costKeyOf(network.id, info.contract, 'self')); // the sender pays its own transfer
     const cost = measured ?? DEFAULT_TRANSFER_RESERVE;
-    const estimate = { rcEstimate: cost, estimateSource: measured !== undefined ? ('measured' as const) : ('default' as const) };
+    const estimate = {
+      rcEstimate: cost,
+      estimateSource: measured !== undefined ? ('measured' as const) : ('default' as const),
+    };
     if (info.system !== 'koin') return { amount: balance, decimals: info.decimals, ...estimate };
     const mana = await node.rc(addressFromString(from));
     const spendable = mana > cost ? mana - cost : 0n;
@@ -95,7 +101,12 @@ export class SendService {
     const koin = plan.token.system === 'koin' && plan.payer.kind === 'self';
     const spendable = koin ? (plan.mana > plan.amount ? plan.mana - plan.amount : 0n) : plan.availableMana;
     const manaCap = spendable < plan.availableMana ? spendable : plan.availableMana;
-    const figures = async (needed: bigint) => ({ needed, available: plan.availableMana, current: plan.mana, max: await plan.maxMana() });
+    const figures = async (needed: bigint) => ({
+      needed,
+      available: plan.availableMana,
+      current: plan.mana,
+      max: await plan.maxMana(),
+    });
     if (plan.rcLimitByHand !== undefined && measured !== undefined && plan.rcLimitByHand < measured) {
       throw notEnoughMana(
         `The mana limit ${formatAmount(plan.rcLimitByHand)} is below the ${formatAmount(measured)} mana this transfer used last time. Raise it, or wait for mana.`,
@@ -103,7 +114,11 @@ export class SendService {
       );
     }
     const rcCap = plan.rcLimitByHand ?? manaCap;
-    if (rcCap === 0n || (koin && plan.rcLimitByHand !== undefined && plan.amount + plan.rcLimitByHand > plan.mana) || (measured !== undefined && rcCap < measured)) {
+    if (
+      rcCap === 0n ||
+      (koin && plan.rcLimitByHand !== undefined && plan.amount + plan.rcLimitByHand > plan.mana) ||
+      (measured !== undefined && rcCap < measured)
+    ) {
       const most = plan.mana > rcEstimate ? plan.mana - rcEstimate : 0n;
       throw notEnoughMana(
         koin
@@ -118,7 +133,14 @@ export class SendService {
     const known = await this.deps.tokens.known(network.id);
     const chainIdChanged = (await this.deps.networks.observeChainId(network.id, plan.chainId)) !== undefined;
     const operations = transaction.operations.map((op) => decodeOperation(op, [plan.token, ...known]));
-    const risks = assessRisks(transaction, { signers: plan.signers, knownContracts: knownContractsOf(network.kind, known.map((t) => t.contract)), chainIdChanged });
+    const risks = assessRisks(transaction, {
+      signers: plan.signers,
+      knownContracts: knownContractsOf(
+        network.kind,
+        known.map((t) => t.contract),
+      ),
+      chainIdChanged,
+    });
     return this.reviews.open({
       network,
       chainId: plan.chainId,

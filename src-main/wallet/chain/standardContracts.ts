@@ -10,7 +10,13 @@ import type { KoinosNode } from './koinosNode.ts';
 import type { NetworkService } from './networks.ts';
 
 /** Errors on the way to the node: they say nothing about the contract, so they are passed on as they are. */
-const TRANSPORT_CODES: readonly string[] = ['NODE_UNREACHABLE', 'NODE_TIMEOUT', 'NODE_UNAUTHORIZED', 'NODE_MALFORMED_ANSWER', 'NODE_ERROR'];
+const TRANSPORT_CODES: readonly string[] = [
+  'NODE_UNREACHABLE',
+  'NODE_TIMEOUT',
+  'NODE_UNAUTHORIZED',
+  'NODE_MALFORMED_ANSWER',
+  'NODE_ERROR',
+];
 /** koinos-proto `koinos/chain/error.proto`: `invalid_contract = 102` (a REST answer's "contract does not exist" reads as it, nodeError.ts). */
 const INVALID_CONTRACT = 102;
 
@@ -43,7 +49,11 @@ export function contractAddress(text: string): { bytes: Uint8Array; address: str
     bytes = addressFromString(typeof text === 'string' ? text.trim() : text);
   } catch (cause) {
     const reason = cause instanceof WalletError ? cause.shortMessage : describe(cause);
-    throw new WalletError('INVALID_ADDRESS', `The token's contract address is not a valid Koinos address (${reason}). Check it, or copy it again.`, { cause });
+    throw new WalletError(
+      'INVALID_ADDRESS',
+      `The token's contract address is not a valid Koinos address (${reason}). Check it, or copy it again.`,
+      { cause },
+    );
   }
   return { bytes, address: bytesToJson(bytes, BTYPE.ADDRESS) };
 }
@@ -72,7 +82,11 @@ export function checkContractReached(address: string, reads: readonly PromiseSet
  * whatItDid(['name "X"'], ['symbol (unknown entry point)'], []); // 'answers name "X" and refuses symbol (unknown entry point)'
  */
 export function whatItDid(answered: readonly string[], refused: readonly string[], flaws: readonly string[]): string {
-  return [answered.length > 0 ? `answers ${answered.join(', ')}` : '', refused.length > 0 ? `refuses ${refused.join(', ')}` : '', ...flaws]
+  return [
+    answered.length > 0 ? `answers ${answered.join(', ')}` : '',
+    refused.length > 0 ? `refuses ${refused.join(', ')}` : '',
+    ...flaws,
+  ]
     .filter((part) => part !== '')
     .join(' and ');
 }
@@ -119,7 +133,11 @@ export class AddedContracts<T extends { contract: string }> {
    * shows it; by default the stored one) holds already is answered as it is.
    * @throws WalletError INVALID_ADDRESS, NOT_FOUND, and what `read` throws for a contract that is not of the standard.
    */
-  async add(networkId: string, contract: string, listed: (networkId: string) => Promise<T[]> = (id) => this.stored(id)): Promise<T> {
+  async add(
+    networkId: string,
+    contract: string,
+    listed: (networkId: string) => Promise<T[]> = (id) => this.stored(id),
+  ): Promise<T> {
     const { bytes, address } = contractAddress(contract);
     const existing = (await listed(networkId)).find((c) => c.contract === address);
     if (existing) return existing;

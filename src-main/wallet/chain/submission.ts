@@ -29,10 +29,19 @@ export function rcLimitFor(rcUsed: bigint, available: bigint): bigint {
  */
 export function parseRcLimit(text: string | undefined): bigint | undefined {
   if (text === undefined || text === '') return undefined;
-  if (!/^\d{1,20}$/.test(text.trim())) throw new WalletError('INVALID_AMOUNT', `expected the mana limit as a whole number of base units, got ${describe(text)}`);
+  if (!/^\d{1,20}$/.test(text.trim()))
+    throw new WalletError(
+      'INVALID_AMOUNT',
+      `expected the mana limit as a whole number of base units, got ${describe(text)}`,
+    );
   const value = BigInt(text.trim());
-  if (value === 0n) throw new WalletError('INVALID_AMOUNT', 'expected a mana limit above 0, got 0: the chain refuses a transaction that may use no mana');
-  if (value >= 2n ** 64n) throw new WalletError('INVALID_AMOUNT', `expected a mana limit below 2^64, got ${text.trim()}`);
+  if (value === 0n)
+    throw new WalletError(
+      'INVALID_AMOUNT',
+      'expected a mana limit above 0, got 0: the chain refuses a transaction that may use no mana',
+    );
+  if (value >= 2n ** 64n)
+    throw new WalletError('INVALID_AMOUNT', `expected a mana limit below 2^64, got ${text.trim()}`);
   return value;
 }
 
@@ -59,7 +68,13 @@ export interface AccountNow {
  * Chain ID, nonce and mana for a new transaction of `from` paid by `payer` (the sender itself, or another), read at once.
  * @throws node errors.
  */
-export async function readAccountNow(node: KoinosNode, pending: PendingTransactions, networkId: string, from: Party, payer: Party): Promise<AccountNow> {
+export async function readAccountNow(
+  node: KoinosNode,
+  pending: PendingTransactions,
+  networkId: string,
+  from: Party,
+  payer: Party,
+): Promise<AccountNow> {
   const [chainId, confirmed, nodePending, senderMana, reserved] = await Promise.all([
     node.chainId(),
     node.nonce(from.bytes),
@@ -71,7 +86,13 @@ export async function readAccountNow(node: KoinosNode, pending: PendingTransacti
   let highest = confirmed;
   if (nodePending !== undefined && nodePending > highest) highest = nodePending;
   if (ownPending !== undefined && ownPending > highest) highest = ownPending;
-  return { chainId, confirmedNonce: confirmed, nonce: highest + 1n, senderMana, held: reserved ?? pending.heldMana(networkId, payer.address) };
+  return {
+    chainId,
+    confirmedNonce: confirmed,
+    nonce: highest + 1n,
+    senderMana,
+    held: reserved ?? pending.heldMana(networkId, payer.address),
+  };
 }
 
 /**
@@ -154,7 +175,11 @@ export async function prepareOperations(request: OperationsRequest): Promise<Pre
   const sender = payee ?? payer;
   const [now, payerMana] = await Promise.all([
     readAccountNow(node, pending, networkId, sender, payer),
-    request.payerMana !== undefined ? Promise.resolve(request.payerMana) : payee ? node.rc(payer.bytes) : Promise.resolve(undefined),
+    request.payerMana !== undefined
+      ? Promise.resolve(request.payerMana)
+      : payee
+        ? node.rc(payer.bytes)
+        : Promise.resolve(undefined),
   ]);
   const mana = payerMana ?? now.senderMana;
   const unheld = mana > now.held ? mana - now.held : 0n;
@@ -171,7 +196,16 @@ export async function prepareOperations(request: OperationsRequest): Promise<Pre
     availableMana,
     ...(request.rcLimit !== undefined ? { rcLimitByHand: request.rcLimit } : {}),
     unsigned: (rcLimit, nonceOverride) =>
-      unsignedTransaction({ chainId, rcLimit, nonce: nonceOverride ?? nonce, payer: payer.bytes, ...(payee ? { payee: payee.bytes } : {}) }, request.operations),
+      unsignedTransaction(
+        {
+          chainId,
+          rcLimit,
+          nonce: nonceOverride ?? nonce,
+          payer: payer.bytes,
+          ...(payee ? { payee: payee.bytes } : {}),
+        },
+        request.operations,
+      ),
   };
 }
 
@@ -188,7 +222,11 @@ export interface SubmitTarget {
  * only runs it (a dry run) and nothing is recorded.
  * @throws node errors (nothing is recorded then).
  */
-export async function submitAndTrack(target: SubmitTarget, signed: Transaction, broadcast: boolean): Promise<TransactionReceipt> {
+export async function submitAndTrack(
+  target: SubmitTarget,
+  signed: Transaction,
+  broadcast: boolean,
+): Promise<TransactionReceipt> {
   const receipt = await target.node.submit(signed, broadcast);
   if (!broadcast) return receipt;
   const header = signed.header!;

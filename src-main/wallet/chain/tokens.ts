@@ -33,7 +33,9 @@ const INFO_METHODS = ['name', 'symbol', 'decimals'] as const;
  */
 export async function readTokenInfo(node: KoinosNode, contract: Uint8Array): Promise<TokenInfo> {
   const address = bytesToJson(contract, BTYPE.ADDRESS);
-  const reads = await Promise.allSettled(INFO_METHODS.map((name) => node.readContract(contract, KOIN_METHODS[name].entryPoint, EMPTY)));
+  const reads = await Promise.allSettled(
+    INFO_METHODS.map((name) => node.readContract(contract, KOIN_METHODS[name].entryPoint, EMPTY)),
+  );
   checkContractReached(address, reads);
   const answered: string[] = [];
   const refused: string[] = [];
@@ -49,11 +51,14 @@ export async function readTokenInfo(node: KoinosNode, contract: Uint8Array): Pro
       (values as Record<string, unknown>)[name] = value;
       answered.push(`${name} ${typeof value === 'number' ? value : describe(value)}`);
     } catch (cause) {
-      refused.push(`${name} (an answer that is not a ${name === 'decimals' ? 'number' : 'text'}: ${cause instanceof WalletError ? cause.shortMessage : describe(cause)})`);
+      refused.push(
+        `${name} (an answer that is not a ${name === 'decimals' ? 'number' : 'text'}: ${cause instanceof WalletError ? cause.shortMessage : describe(cause)})`,
+      );
     }
   });
   const { name = '', symbol = '', decimals = 0 } = values;
-  if (refused.length === 0 && symbol.trim() !== '' && decimals <= MAX_DECIMALS) return { contract: address, name: name || symbol, symbol, decimals };
+  if (refused.length === 0 && symbol.trim() !== '' && decimals <= MAX_DECIMALS)
+    return { contract: address, name: name || symbol, symbol, decimals };
   const flaws = [
     refused.length === 0 && symbol.trim() === '' ? 'has an empty symbol' : '',
     refused.length === 0 && decimals > MAX_DECIMALS ? `claims more than ${MAX_DECIMALS} decimals` : '',
@@ -109,11 +114,16 @@ export class TokenService {
       found.push({ ...(await readTokenInfo(node, address)), system: name });
     }
     if (!found.some((t) => t.system === 'koin')) {
-      throw new WalletError('NODE_ERROR', 'The node does not name a KOIN contract (system name "koin"). Check that the network is a Koinos chain.');
+      throw new WalletError(
+        'NODE_ERROR',
+        'The node does not name a KOIN contract (system name "koin"). Check that the network is a Koinos chain.',
+      );
     }
     this.systemCache.set(networkId, { at: Date.now(), tokens: found });
     await this.settings.update((d) => {
-      const others = (d.tokens[networkId] ?? []).filter((t) => !t.system && !found.some((f) => f.contract === t.contract));
+      const others = (d.tokens[networkId] ?? []).filter(
+        (t) => !t.system && !found.some((f) => f.contract === t.contract),
+      );
       d.tokens[networkId] = [...found, ...others];
     });
     return found;
@@ -122,7 +132,9 @@ export class TokenService {
   /** KOIN, VHP where present, then the tokens the user added, in the order added. */
   async list(networkId: string): Promise<TokenInfo[]> {
     const system = await this.systemTokens(networkId);
-    const added = (await this.known(networkId)).filter((t) => !t.system && !system.some((s) => s.contract === t.contract));
+    const added = (await this.known(networkId)).filter(
+      (t) => !t.system && !system.some((s) => s.contract === t.contract),
+    );
     return [...system, ...added];
   }
 
@@ -135,7 +147,11 @@ export class TokenService {
     const lower = wanted.toLowerCase();
     if ((SYSTEM_TOKENS as readonly string[]).includes(lower)) {
       const found = (await this.systemTokens(networkId)).find((t) => t.system === lower);
-      if (!found) throw new WalletError('NOT_FOUND', `This network has no ${lower.toUpperCase()} contract. Choose KOIN or a token contract address.`);
+      if (!found)
+        throw new WalletError(
+          'NOT_FOUND',
+          `This network has no ${lower.toUpperCase()} contract. Choose KOIN or a token contract address.`,
+        );
       return found;
     }
     const contract = addressFromString(wanted);
@@ -175,7 +191,10 @@ export class TokenService {
     const { address } = contractAddress(contract);
     const stored = await this.known(networkId);
     if (stored.some((t) => t.contract === address && t.system)) {
-      throw new WalletError('INVALID_ARGUMENT', `expected a token you added, got the system token ${address}, which every account shows`);
+      throw new WalletError(
+        'INVALID_ARGUMENT',
+        `expected a token you added, got the system token ${address}, which every account shows`,
+      );
     }
     await this.added.remove(networkId, address);
     return this.list(networkId);

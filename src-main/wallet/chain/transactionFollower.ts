@@ -67,7 +67,12 @@ export class TransactionFollower {
   waitFor(id: string, statuses: TxStatus[], timeoutMs: number): Promise<TxUpdate> {
     const entry = this.pending.get(id);
     if (entry && statuses.includes(entry.status)) {
-      return Promise.resolve({ transactionId: id, networkId: entry.networkId, status: entry.status, ...(entry.blockHeight !== undefined ? { blockHeight: entry.blockHeight.toString() } : {}) });
+      return Promise.resolve({
+        transactionId: id,
+        networkId: entry.networkId,
+        status: entry.status,
+        ...(entry.blockHeight !== undefined ? { blockHeight: entry.blockHeight.toString() } : {}),
+      });
     }
     return new Promise((resolve, reject) => {
       const waiter = {
@@ -81,7 +86,12 @@ export class TransactionFollower {
       };
       const timer = setTimeout(() => {
         this.waiters.delete(waiter);
-        reject(new WalletError('NODE_TIMEOUT', `The transaction ${id} was not ${statuses.join(' or ')} within ${Math.round(timeoutMs / 1000)} s. It may still be; check the account's history.`));
+        reject(
+          new WalletError(
+            'NODE_TIMEOUT',
+            `The transaction ${id} was not ${statuses.join(' or ')} within ${Math.round(timeoutMs / 1000)} s. It may still be; check the account's history.`,
+          ),
+        );
       }, timeoutMs);
       this.waiters.add(waiter);
     });
@@ -102,7 +112,8 @@ export class TransactionFollower {
         // a listener's failure is its own
       }
     }
-    for (const waiter of [...this.waiters]) if (waiter.id === update.transactionId && waiter.statuses.has(update.status)) waiter.resolve(update);
+    for (const waiter of [...this.waiters])
+      if (waiter.id === update.transactionId && waiter.statuses.has(update.status)) waiter.resolve(update);
   }
 
   private schedule(delay: number): void {
@@ -143,7 +154,8 @@ export class TransactionFollower {
     }
     const blockIds = [...new Set([...blockOf.values()])];
     const heights = new Map<string, bigint>();
-    for (const item of await node.blocksById(blockIds)) heights.set(Buffer.from(item.block_id).toString('hex'), item.block_height);
+    for (const item of await node.blocksById(blockIds))
+      heights.set(Buffer.from(item.block_id).toString('hex'), item.block_height);
 
     const missing: PendingTransaction[] = [];
     for (const entry of entries) {
@@ -156,7 +168,12 @@ export class TransactionFollower {
       const status: TxStatus = height !== undefined && height <= head.lastIrreversible ? 'irreversible' : 'included';
       if (status !== entry.status || height !== entry.blockHeight) {
         this.pending.update(entry.id, { status, ...(height !== undefined ? { blockHeight: height } : {}) });
-        this.emit({ transactionId: entry.id, networkId, status, ...(height !== undefined ? { blockHeight: height.toString() } : {}) });
+        this.emit({
+          transactionId: entry.id,
+          networkId,
+          status,
+          ...(height !== undefined ? { blockHeight: height.toString() } : {}),
+        });
       }
       if (status === 'irreversible') this.pending.remove(entry.id);
     }
@@ -173,7 +190,8 @@ export class TransactionFollower {
         transactionId: entry.id,
         networkId,
         status: 'expired',
-        message: 'The transaction left the node without being included in a block. Nothing was changed; send it again if needed.',
+        message:
+          'The transaction left the node without being included in a block. Nothing was changed; send it again if needed.',
       });
     }
   }

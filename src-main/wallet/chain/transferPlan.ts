@@ -12,7 +12,14 @@ import type { NetworkService } from './networks.ts';
 import type { PendingTransactions } from './pendingTransactions.ts';
 import { manaRefillText } from './dashboard.ts';
 import { tokenBalance, type TokenService } from './tokens.ts';
-import { authorizesByContract, checkPayerChoice, freeManaSharerOf, sharerTerms, type PayerChoice, type SharerOverrides } from './payer.ts';
+import {
+  authorizesByContract,
+  checkPayerChoice,
+  freeManaSharerOf,
+  sharerTerms,
+  type PayerChoice,
+  type SharerOverrides,
+} from './payer.ts';
 import { parseRcLimit, prepareOperations } from './submission.ts';
 
 // Moved to submission.ts, the pipeline every kind of transaction shares; exported here as before for existing importers.
@@ -86,16 +93,25 @@ export interface TransferDeps {
  * @throws WalletError INVALID_ADDRESS.
  */
 export function checkRecipient(from: string, to: string): { to: string; toBytes: Uint8Array } {
-  if (typeof to !== 'string' || to.trim() === '') throw new WalletError('INVALID_ADDRESS', 'expected the recipient\'s address, got nothing');
+  if (typeof to !== 'string' || to.trim() === '')
+    throw new WalletError('INVALID_ADDRESS', "expected the recipient's address, got nothing");
   let toBytes: Uint8Array;
   try {
     toBytes = addressFromString(to.trim());
   } catch (cause) {
     const reason = cause instanceof WalletError ? cause.shortMessage : describe(cause);
-    throw new WalletError('INVALID_ADDRESS', `The recipient is not a valid Koinos address (${reason}). Check it, or paste it again.`, { cause });
+    throw new WalletError(
+      'INVALID_ADDRESS',
+      `The recipient is not a valid Koinos address (${reason}). Check it, or paste it again.`,
+      { cause },
+    );
   }
   const text = bytesToJson(toBytes, BTYPE.ADDRESS);
-  if (text === from) throw new WalletError('INVALID_ADDRESS', 'The recipient is the sending account itself; a token cannot be sent to its own sender. Choose another recipient.');
+  if (text === from)
+    throw new WalletError(
+      'INVALID_ADDRESS',
+      'The recipient is the sending account itself; a token cannot be sent to its own sender. Choose another recipient.',
+    );
   return { to: text, toBytes };
 }
 
@@ -130,25 +146,34 @@ async function resolvePayer(
   }
   // A contract payer (`--payer` naming the sharer) approves through its authorize entry point, within its terms.
   if (checked.kind === 'account' && !(await authorizesByContract(node, addressFromString(checked.address)))) {
-    return { payer: { kind: 'account', address: checked.address, bytes: addressFromString(checked.address), offset: 0n } };
+    return {
+      payer: { kind: 'account', address: checked.address, bytes: addressFromString(checked.address), offset: 0n },
+    };
   }
   const sharer = checked.kind === 'account' ? checked.address : await freeManaSharerOf(network, node, deps.sharers);
   if (sharer === undefined) {
-    throw new WalletError('INVALID_ARGUMENT', `${network.name} has no free mana sharer the wallet knows of. Choose another account of this wallet to pay the mana.`);
+    throw new WalletError(
+      'INVALID_ARGUMENT',
+      `${network.name} has no free mana sharer the wallet knows of. Choose another account of this wallet to pay the mana.`,
+    );
   }
   const terms = await sharerTerms(node, sharer);
-  return { payer: { kind: 'sharer', address: terms.address, bytes: terms.bytes, offset: terms.offset }, cap: terms.cap, sharerMana: terms.mana };
+  return {
+    payer: { kind: 'sharer', address: terms.address, bytes: terms.bytes, offset: terms.offset },
+    cap: terms.cap,
+    sharerMana: terms.mana,
+  };
 }
 
 /** What to do when the payer cannot pay: the sender can ask another payer; a payer can be replaced. */
 function noManaAdvice(payer: PayerPlan): string {
   switch (payer.kind) {
     case 'self':
-      return 'Choose another account of this wallet or the network\'s free mana sharer to pay the mana, or wait for mana to regenerate.';
+      return "Choose another account of this wallet or the network's free mana sharer to pay the mana, or wait for mana to regenerate.";
     case 'account':
       return `Choose another payer than ${payer.address}, or wait for its mana to regenerate.`;
     case 'sharer':
-      return 'Choose another account of this wallet to pay the mana, or wait for the sharer\'s mana to regenerate.';
+      return "Choose another account of this wallet to pay the mana, or wait for the sharer's mana to regenerate.";
   }
 }
 
@@ -166,7 +191,11 @@ export async function planTransfer(deps: TransferDeps, request: TransferRequest)
   const { network, node } = await deps.networks.node(request.networkId);
   const token = await deps.tokens.resolve(network.id, request.token);
   const amount = parseAmount(request.amount, token.decimals);
-  if (amount === 0n) throw new WalletError('INVALID_AMOUNT', `expected an amount above 0 ${token.symbol}, got ${describe(request.amount)}`);
+  if (amount === 0n)
+    throw new WalletError(
+      'INVALID_AMOUNT',
+      `expected an amount above 0 ${token.symbol}, got ${describe(request.amount)}`,
+    );
   const { payer, cap, sharerMana } = await resolvePayer(deps, network, node, from, request.payer);
   const self = payer.kind === 'self';
 
@@ -201,7 +230,9 @@ export async function planTransfer(deps: TransferDeps, request: TransferRequest)
     );
   }
   const maxMana = async (): Promise<bigint> =>
-    self && token.system === 'koin' ? balance : tokenBalance(node, await deps.tokens.resolve(network.id, 'koin'), payer.bytes);
+    self && token.system === 'koin'
+      ? balance
+      : tokenBalance(node, await deps.tokens.resolve(network.id, 'koin'), payer.bytes);
   // The KOIN contract itself refuses to move KOIN whose mana the sender used, whoever pays for the transaction.
   if (token.system === 'koin' && amount > senderMana) {
     throw notEnoughMana(
@@ -217,13 +248,21 @@ export async function planTransfer(deps: TransferDeps, request: TransferRequest)
     );
   }
   if (rcLimitByHand !== undefined && rcLimitByHand > availableMana) {
-    const whose = payer.kind === 'sharer' ? 'the free mana sharer pays for now (its cap included)' : self ? 'the account has available' : 'the payer has available';
-    throw notEnoughMana(`The mana limit ${formatAmount(rcLimitByHand)} is more than the ${formatAmount(availableMana)} mana ${whose}. Lower it.`, {
-      needed: rcLimitByHand,
-      available: availableMana,
-      current: mana,
-      max: await maxMana(),
-    });
+    const whose =
+      payer.kind === 'sharer'
+        ? 'the free mana sharer pays for now (its cap included)'
+        : self
+          ? 'the account has available'
+          : 'the payer has available';
+    throw notEnoughMana(
+      `The mana limit ${formatAmount(rcLimitByHand)} is more than the ${formatAmount(availableMana)} mana ${whose}. Lower it.`,
+      {
+        needed: rcLimitByHand,
+        available: availableMana,
+        current: mana,
+        max: await maxMana(),
+      },
+    );
   }
 
   return {

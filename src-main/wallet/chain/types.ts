@@ -313,7 +313,14 @@ export interface SubmitReceipt {
 }
 
 export interface TransactionWarning {
-  code: 'CHAIN_ID_MISMATCH' | 'NONCE_USED' | 'ID_MISMATCH' | 'MERKLE_MISMATCH' | 'SIGNER_NOT_PAYER' | 'UNSIGNED' | 'UNKNOWN_CONTRACT';
+  code:
+    | 'CHAIN_ID_MISMATCH'
+    | 'NONCE_USED'
+    | 'ID_MISMATCH'
+    | 'MERKLE_MISMATCH'
+    | 'SIGNER_NOT_PAYER'
+    | 'UNSIGNED'
+    | 'UNKNOWN_CONTRACT';
   message: string;
 }
 

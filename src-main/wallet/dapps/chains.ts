@@ -12,7 +12,10 @@ const KOINOS_NAMESPACE = 'koinos';
 /** Mainnet's chain reference. */
 const MAINNET_CHAIN = 'koinos:EiBZK_GGVP0H_fXVAM3j6EAuz3-B-l3e';
 /** Harbinger's references: the one of the CAIP document and SDK ≤ 0.0.x, and the relaunched testnet's (SDK 0.1.4). */
-const HARBINGER_CHAINS: readonly string[] = ['koinos:EiAAKqFi-puoXnuJTdn7qBGGJa8yd-dc', 'koinos:EiBncD4pKRIQWco_WRqo5Q-xnXR7JuO3'];
+const HARBINGER_CHAINS: readonly string[] = [
+  'koinos:EiAAKqFi-puoXnuJTdn7qBGGJa8yd-dc',
+  'koinos:EiBncD4pKRIQWco_WRqo5Q-xnXR7JuO3',
+];
 
 const CHAIN = /^koinos:[A-Za-z0-9_-]{32}$/;
 
@@ -47,11 +50,20 @@ export interface ChainNetwork {
  *   is, and some did not answer (one of them may be it).
  */
 export async function networkOfChain(networks: NetworkService, chain: string): Promise<ChainNetwork> {
-  if (!isKoinosChain(chain)) throw new WalletError('INVALID_ARGUMENT', `expected a Koinos chain such as "${MAINNET_CHAIN}", got ${describe(chain)}`);
+  if (!isKoinosChain(chain))
+    throw new WalletError(
+      'INVALID_ARGUMENT',
+      `expected a Koinos chain such as "${MAINNET_CHAIN}", got ${describe(chain)}`,
+    );
   const { networks: all } = await networks.list();
   const candidates = chain === MAINNET_CHAIN ? all : all.filter((n) => n.kind !== 'mainnet');
   // The likely network first: fewer nodes asked.
-  const likely = (n: NetworkInfo) => (chain === MAINNET_CHAIN ? n.kind === 'mainnet' : HARBINGER_CHAINS.includes(chain) ? n.kind === 'testnet' : n.kind === 'local');
+  const likely = (n: NetworkInfo) =>
+    chain === MAINNET_CHAIN
+      ? n.kind === 'mainnet'
+      : HARBINGER_CHAINS.includes(chain)
+        ? n.kind === 'testnet'
+        : n.kind === 'local';
   const silent: { network: NetworkInfo; error: unknown }[] = [];
   for (const network of [...candidates.filter(likely), ...candidates.filter((n) => !likely(n))]) {
     try {
@@ -69,5 +81,8 @@ export async function networkOfChain(networks: NetworkService, chain: string): P
       { details: silent.map((s) => `${s.network.name}: ${causeText(s.error)}`).join('; ') },
     );
   }
-  throw new WalletError('NOT_FOUND', `None of this wallet's networks is on chain ${chain} now. Add or start that network, then connect again.`);
+  throw new WalletError(
+    'NOT_FOUND',
+    `None of this wallet's networks is on chain ${chain} now. Add or start that network, then connect again.`,
+  );
 }

@@ -28,17 +28,26 @@ function tokenEventSummary(event: EventData, token: TokenInfo | undefined): stri
     return undefined; // named like a token event, but its data is not one: shown as an event
   }
   const contract = bytesToJson(event.source, BTYPE.CONTRACT_ID);
-  const amount = token ? `${formatAmount(data.value ?? 0n, token.decimals)} ${token.symbol}` : `${(data.value ?? 0n).toString()} base units of ${contract}`;
-  const who = (bytes: Uint8Array | undefined) => (bytes && bytes.length > 0 ? bytesToJson(bytes, BTYPE.ADDRESS) : '(nobody)');
+  const amount = token
+    ? `${formatAmount(data.value ?? 0n, token.decimals)} ${token.symbol}`
+    : `${(data.value ?? 0n).toString()} base units of ${contract}`;
+  const who = (bytes: Uint8Array | undefined) =>
+    bytes && bytes.length > 0 ? bytesToJson(bytes, BTYPE.ADDRESS) : '(nobody)';
   if (type.endsWith('transfer_event')) return `Transfer ${amount} from ${who(data.from)} to ${who(data.to)}`;
   if (type.endsWith('mint_event')) return `Mint ${amount} to ${who(data.to)}`;
   return `Burn ${amount} from ${who(data.from)}`;
 }
 
 /** The known tokens plus those whose events the dry run emitted (read from their contracts; unreadable ones skipped). */
-async function withEventTokens(ctx: ChainNetwork, events: readonly EventData[], known: readonly TokenInfo[]): Promise<TokenInfo[]> {
+async function withEventTokens(
+  ctx: ChainNetwork,
+  events: readonly EventData[],
+  known: readonly TokenInfo[],
+): Promise<TokenInfo[]> {
   const tokens = [...known];
-  const sources = new Set(events.filter((e) => tokenEventType(e.name)).map((e) => bytesToJson(e.source, BTYPE.CONTRACT_ID)));
+  const sources = new Set(
+    events.filter((e) => tokenEventType(e.name)).map((e) => bytesToJson(e.source, BTYPE.CONTRACT_ID)),
+  );
   for (const source of sources) {
     if (tokens.some((t) => t.contract === source)) continue;
     try {
@@ -57,7 +66,12 @@ async function withEventTokens(ctx: ChainNetwork, events: readonly EventData[], 
  * const effects = await describeEffects(ctx, held, tokens, decoder);
  * effects.events[0].summary; // 'Transfer 1.5 KOIN from 1Abc… to 1Def…'
  */
-export async function describeEffects(ctx: ChainNetwork, held: HeldSignature, known: readonly TokenInfo[], decoder: ContractDecoder): Promise<TransactionEffects> {
+export async function describeEffects(
+  ctx: ChainNetwork,
+  held: HeldSignature,
+  known: readonly TokenInfo[],
+  decoder: ContractDecoder,
+): Promise<TransactionEffects> {
   const base = { rcLimit: held.rcLimit.toString(), transactionId: bytesToJson(held.signed.id, BTYPE.TRANSACTION_ID) };
   if (!held.dryRun) return { dryRun: false, events: [], ...base };
   const all = held.dryRun.events;
@@ -67,7 +81,10 @@ export async function describeEffects(ctx: ChainNetwork, held: HeldSignature, kn
   for (const event of shown) {
     const contract = bytesToJson(event.source, BTYPE.CONTRACT_ID);
     const json = await decoder.event(event).catch(() => undefined);
-    const summary = tokenEventSummary(event, tokens.find((t) => t.contract === contract));
+    const summary = tokenEventSummary(
+      event,
+      tokens.find((t) => t.contract === contract),
+    );
     events.push({
       contract,
       name: typeof json?.['name'] === 'string' ? json['name'] : event.name,
@@ -77,7 +94,13 @@ export async function describeEffects(ctx: ChainNetwork, held: HeldSignature, kn
     });
   }
   if (all.length > shown.length) {
-    events.push({ contract: '', name: 'more events', data: null, impacted: [], summary: `… and ${all.length - shown.length} more events, not shown` });
+    events.push({
+      contract: '',
+      name: 'more events',
+      data: null,
+      impacted: [],
+      summary: `… and ${all.length - shown.length} more events, not shown`,
+    });
   }
   return { dryRun: true, events, rcUsed: held.dryRun.rc_used.toString(), ...base };
 }

@@ -30,4 +30,3 @@ export type DappMethod = keyof typeof DAPP_METHODS;
 export function isDappMethod(name: unknown): name is DappMethod {
   return typeof name === 'string' && Object.hasOwn(DAPP_METHODS, name);
 }
-

@@ -114,11 +114,18 @@ export class DappService {
       if (found) chains.push({ chain, networkName: found.network.name });
     }
     if (chains.length === 0) {
-      throw new WalletError('NOT_FOUND', `${proposal.name} asks for ${proposal.chains.join(', ') || 'no Koinos chain'}, and none of this wallet's networks is on ${proposal.chains.length > 1 ? 'any of them' : 'it'} now.`);
+      throw new WalletError(
+        'NOT_FOUND',
+        `${proposal.name} asks for ${proposal.chains.join(', ') || 'no Koinos chain'}, and none of this wallet's networks is on ${proposal.chains.length > 1 ? 'any of them' : 'it'} now.`,
+      );
     }
     await this.#whenUnlocked();
     const accounts = this.#o.vault.listAccounts();
-    if (accounts.length === 0) throw new WalletError('ACCOUNT_NOT_FOUND', 'This wallet has no account to connect yet. Add one, then connect again.');
+    if (accounts.length === 0)
+      throw new WalletError(
+        'ACCOUNT_NOT_FOUND',
+        'This wallet has no account to connect yet. Add one, then connect again.',
+      );
     const selected = accounts.find((a) => a.id === this.#o.vault.getSettings().selectedAccountId) ?? accounts[0]!;
     const connection: DappConnectionRequest = {
       name: proposal.name,
@@ -128,9 +135,24 @@ export class DappService {
       chains,
       methods: proposal.methods.filter((m) => isDappMethod(m) && DAPP_METHODS[m] !== 'refused'),
       accounts: [selected.address],
-      available: [...new Map(accounts.map((a) => [a.address, { address: a.address, name: a.name, watchOnly: a.kind === 'watch' }])).values()],
+      available: [
+        ...new Map(
+          accounts.map((a) => [a.address, { address: a.address, name: a.name, watchOnly: a.kind === 'watch' }]),
+        ).values(),
+      ],
     };
-    const review: ApprovalReview = { kind: 'connect', origin: proposal.origin, chainId: '', signer: '', payer: '', nonce: '', rcLimit: '0', operations: [], risks: [], connection };
+    const review: ApprovalReview = {
+      kind: 'connect',
+      origin: proposal.origin,
+      chainId: '',
+      signer: '',
+      payer: '',
+      nonce: '',
+      rcLimit: '0',
+      operations: [],
+      risks: [],
+      connection,
+    };
     const granted = await this.#o.approvals.requestConnection(review);
     const grant: StoredGrant = {
       origin: proposal.origin,
@@ -165,7 +187,8 @@ export class DappService {
   /** The names this wallet gives addresses (an account's first name when several entries share an address). */
   accountNames(): Map<string, string> {
     const names = new Map<string, string>();
-    for (const account of this.#o.vault.listAccounts()) if (!names.has(account.address)) names.set(account.address, account.name);
+    for (const account of this.#o.vault.listAccounts())
+      if (!names.has(account.address)) names.set(account.address, account.name);
     return names;
   }
 
@@ -193,20 +216,36 @@ export class DappService {
    */
   async handle(request: DappRequest): Promise<unknown> {
     const { origin, chain, method } = request;
-    if (!isDappMethod(method)) throw new WalletError('INVALID_ARGUMENT', `This wallet does not know the method ${describe(method)}.`);
+    if (!isDappMethod(method))
+      throw new WalletError('INVALID_ARGUMENT', `This wallet does not know the method ${describe(method)}.`);
     if (DAPP_METHODS[method] === 'refused') throw refusedMethod(method);
-    const params = (typeof request.params === 'object' && request.params !== null ? request.params : {}) as Record<string, unknown>;
+    const params = (typeof request.params === 'object' && request.params !== null ? request.params : {}) as Record<
+      string,
+      unknown
+    >;
     const address = typeof params['address'] === 'string' ? params['address'] : undefined;
     let grant = this.#o.store.grant(origin);
     if (!grant) {
-      grant = await this.connect({ origin, name: origin, url: origin, transport: request.transport, chains: [chain], methods: [method] });
+      grant = await this.connect({
+        origin,
+        name: origin,
+        url: origin,
+        transport: request.transport,
+        chains: [chain],
+        methods: [method],
+      });
     }
     if (!grant.chains.includes(chain)) throw notGranted(`the chain ${chain}`);
     if (!grant.methods.includes(method)) throw notGranted(`the method ${method}`);
     if (address !== undefined && !grant.accounts.includes(address)) throw notGranted(`the account ${address}`);
     const ctx = await networkOfChain(this.#o.networks, chain);
-    if (DAPP_METHODS[method] === 'read' && method !== 'koinos_prepareTransaction') return answerRead(ctx, this.#o.pending, method as ReadMethod, params);
-    if (address === undefined) throw new WalletError('INVALID_ARGUMENT', `expected params.address naming the account, got ${describe(params['address'])}`);
+    if (DAPP_METHODS[method] === 'read' && method !== 'koinos_prepareTransaction')
+      return answerRead(ctx, this.#o.pending, method as ReadMethod, params);
+    if (address === undefined)
+      throw new WalletError(
+        'INVALID_ARGUMENT',
+        `expected params.address naming the account, got ${describe(params['address'])}`,
+      );
     if (method === 'koinos_prepareTransaction') {
       const { tx } = await fillHeader(ctx, this.#o.pending, address, readDappTransaction(params['transaction']));
       return transactionToJson(tx);
@@ -215,8 +254,17 @@ export class DappService {
       await this.#whenUnlocked();
       this.#assertCanSign(address);
       if (method === 'koinos_signMessage') return this.#signMessage(ctx, origin, address, params['message']);
-      const options = (typeof params['options'] === 'object' && params['options'] !== null ? params['options'] : {}) as Record<string, unknown>;
-      return this.#signTransaction(ctx, origin, address, params['transaction'], options['abis'], method === 'koinos_signAndSendTransaction');
+      const options = (
+        typeof params['options'] === 'object' && params['options'] !== null ? params['options'] : {}
+      ) as Record<string, unknown>;
+      return this.#signTransaction(
+        ctx,
+        origin,
+        address,
+        params['transaction'],
+        options['abis'],
+        method === 'koinos_signAndSendTransaction',
+      );
     });
   }
 
@@ -241,7 +289,14 @@ export class DappService {
     return Buffer.from(signature).toString('base64');
   }
 
-  async #signTransaction(ctx: ChainNetwork, origin: string, address: string, transaction: unknown, abis: unknown, send: boolean): Promise<unknown> {
+  async #signTransaction(
+    ctx: ChainNetwork,
+    origin: string,
+    address: string,
+    transaction: unknown,
+    abis: unknown,
+    send: boolean,
+  ): Promise<unknown> {
     const tokens = await this.#o.tokens.known(ctx.network.id);
     const change = await this.#o.networks.observeChainId(ctx.network.id, ctx.chainId);
     const review = await reviewDappTransaction(
@@ -259,14 +314,23 @@ export class DappService {
       },
       { origin, signer: address, transaction, abis, send },
     );
-    const deps: ApprovedSubmitDeps = { networks: this.#o.networks, pending: this.#o.pending, follower: this.#o.follower, signer: this.#o.vault, approvals: this.#o.approvals };
+    const deps: ApprovedSubmitDeps = {
+      networks: this.#o.networks,
+      pending: this.#o.pending,
+      follower: this.#o.follower,
+      signer: this.#o.vault,
+      approvals: this.#o.approvals,
+    };
     // The second step: what the signed dry run did, confirmed before the signature leaves main; a failure after the
     // first approval is shown too (it can only be closed), and the dApp then gets that error.
     const decoder = dappDecoder(ctx, abis);
     const hold: ReleaseHold = {
-      release: async (held) => this.#o.approvals.requestEffects(held.approval, held.signed, await describeEffects(ctx, held, tokens, decoder)),
+      release: async (held) =>
+        this.#o.approvals.requestEffects(held.approval, held.signed, await describeEffects(ctx, held, tokens, decoder)),
       failed: async (approval, error) => {
-        await this.#o.approvals.requestEffects(approval, review.transaction, failedEffects(error, review.rcCap)).catch(() => undefined);
+        await this.#o.approvals
+          .requestEffects(approval, review.transaction, failedEffects(error, review.rcCap))
+          .catch(() => undefined);
       },
     };
     const { signed, receipt } = await signApproved(deps, review, this.#costs, send, hold);
@@ -278,16 +342,23 @@ export class DappService {
   #assertCanSign(address: string): void {
     addressFromString(address);
     const accounts = this.#o.vault.listAccounts().filter((a) => a.address === address);
-    if (accounts.length === 0) throw new WalletError('ACCOUNT_NOT_FOUND', `${address} is not an account of this wallet.`);
+    if (accounts.length === 0)
+      throw new WalletError('ACCOUNT_NOT_FOUND', `${address} is not an account of this wallet.`);
     if (accounts.every((a) => a.kind === 'watch')) {
-      throw new WalletError('WATCH_ONLY', `${address} is watch-only in this wallet: it has no key to sign with. Nothing was signed.`);
+      throw new WalletError(
+        'WATCH_ONLY',
+        `${address} is watch-only in this wallet: it has no key to sign with. Nothing was signed.`,
+      );
     }
   }
 
   /** One signing request per origin: a second one while the first is prepared, approved or sent is refused. */
   async #exclusive<T>(origin: string, run: () => Promise<T>): Promise<T> {
     if (this.#busy.has(origin)) {
-      throw new WalletError('APPROVAL_PENDING', `Another request from ${origin} is still waiting or running. Finish it first.`);
+      throw new WalletError(
+        'APPROVAL_PENDING',
+        `Another request from ${origin} is still waiting or running. Finish it first.`,
+      );
     }
     this.#busy.add(origin);
     try {
@@ -322,11 +393,17 @@ export class DappService {
 }
 
 function notGranted(what: string): WalletError {
-  return new WalletError('APPROVAL_REQUIRED', `This dApp's connection does not include ${what}. Connect again to grant it.`);
+  return new WalletError(
+    'APPROVAL_REQUIRED',
+    `This dApp's connection does not include ${what}. Connect again to grant it.`,
+  );
 }
 
 function refusedMethod(method: string): WalletError {
   return method === 'koinos_signHash'
-    ? new WalletError('INVALID_ARGUMENT', 'This wallet does not sign bare hashes: a hash can be a transaction\'s id, and signing it would approve a transaction nobody saw. Ask for signTransaction or signMessage.')
+    ? new WalletError(
+        'INVALID_ARGUMENT',
+        "This wallet does not sign bare hashes: a hash can be a transaction's id, and signing it would approve a transaction nobody saw. Ask for signTransaction or signMessage.",
+      )
     : new WalletError('INVALID_ARGUMENT', `This wallet does not answer ${method}.`);
 }

@@ -65,7 +65,10 @@ export class DappStore {
 
   /** Adds or replaces the grant of `grant.origin`. */
   putGrant(grant: StoredGrant): Promise<void> {
-    return this.#commit((d) => ({ ...d, grants: [...d.grants.filter((g) => g.origin !== grant.origin), structuredClone(grant)] }));
+    return this.#commit((d) => ({
+      ...d,
+      grants: [...d.grants.filter((g) => g.origin !== grant.origin), structuredClone(grant)],
+    }));
   }
 
   /** Removes an origin's grant; true when there was one. */
@@ -85,7 +88,10 @@ export class DappStore {
       const onDisk = await readStore(this.#path);
       if (onDisk.revision > this.#data.revision) {
         this.#data = onDisk;
-        throw new WalletError('STORAGE_FAILED', 'Another window of this wallet changed the dApp connections. Nothing was saved; look at the list again and retry.');
+        throw new WalletError(
+          'STORAGE_FAILED',
+          'Another window of this wallet changed the dApp connections. Nothing was saved; look at the list again and retry.',
+        );
       }
       const next = { ...change(this.#data), version: 1 as const, revision: this.#data.revision + 1 };
       await writeFileAtomic(this.#path, `${JSON.stringify(next, null, 1)}\n`);
@@ -102,13 +108,20 @@ async function readStore(path: string): Promise<DappsFile> {
     text = await readFile(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return structuredClone(EMPTY);
-    throw new WalletError('STORAGE_FAILED', 'The dApp connections could not be read.', { cause: error, details: (error as Error).message });
+    throw new WalletError('STORAGE_FAILED', 'The dApp connections could not be read.', {
+      cause: error,
+      details: (error as Error).message,
+    });
   }
   let json: Partial<DappsFile>;
   try {
     json = JSON.parse(text) as Partial<DappsFile>;
   } catch (cause) {
-    throw new WalletError('STORAGE_FAILED', `${DAPPS_FILE} in the data folder is not JSON: the dApp connections cannot be read. Move it away to start with none.`, { cause });
+    throw new WalletError(
+      'STORAGE_FAILED',
+      `${DAPPS_FILE} in the data folder is not JSON: the dApp connections cannot be read. Move it away to start with none.`,
+      { cause },
+    );
   }
   const grants = Array.isArray(json.grants) ? json.grants.filter(isGrant).slice(0, MAX_GRANTS) : [];
   const wc = json.walletConnect;

@@ -8,7 +8,13 @@ import { BTYPE, bytesToJson, type JsonObject } from '../../koinos/codec.ts';
 import { contractDecoder, type ContractDecoder } from '../../koinos/contractDecoder.ts';
 import { WalletError, describe } from '../../koinos/errors.ts';
 import { jsonDepth } from '../../koinos/jsonDepth.ts';
-import { checkTransaction, nonceFromBytes, nonceToBytes, prepareTransaction, transactionFromJson } from '../../koinos/transaction.ts';
+import {
+  checkTransaction,
+  nonceFromBytes,
+  nonceToBytes,
+  prepareTransaction,
+  transactionFromJson,
+} from '../../koinos/transaction.ts';
 import type { Transaction } from '../../koinos/types.ts';
 import type { ApprovalReview } from '../approvals/types.ts';
 import type { DecodedOperation, TokenInfo } from '../chain/types.ts';
@@ -27,16 +33,26 @@ const MAX_JSON_DEPTH = 64;
  * @throws WalletError INVALID_TRANSACTION / INVALID_JSON naming the field.
  */
 export function readDappTransaction(json: unknown): Transaction {
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new WalletError('INVALID_TRANSACTION', `expected a transaction as JSON, got ${describe(json)}`);
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    throw new WalletError('INVALID_TRANSACTION', `expected a transaction as JSON, got ${describe(json)}`);
   const text = JSON.stringify(json);
-  if (text.length > MAX_JSON_LENGTH || jsonDepth(text) > MAX_JSON_DEPTH) throw new WalletError('INVALID_TRANSACTION', `expected a transaction of at most ${MAX_JSON_LENGTH} characters of JSON, got a larger or deeper one`);
+  if (text.length > MAX_JSON_LENGTH || jsonDepth(text) > MAX_JSON_DEPTH)
+    throw new WalletError(
+      'INVALID_TRANSACTION',
+      `expected a transaction of at most ${MAX_JSON_LENGTH} characters of JSON, got a larger or deeper one`,
+    );
   const tx = transactionFromJson(json);
-  if (tx.operations.length === 0) throw new WalletError('INVALID_TRANSACTION', 'expected a transaction with at least one operation, got none');
+  if (tx.operations.length === 0)
+    throw new WalletError('INVALID_TRANSACTION', 'expected a transaction with at least one operation, got none');
   return tx;
 }
 
 /** The next nonce of `account`, counting what the node's mempool and this wallet hold pending; and the chain's. */
-export async function nextNonce(ctx: ChainNetwork, pending: PendingTransactions, account: string): Promise<{ next: bigint; confirmed: bigint }> {
+export async function nextNonce(
+  ctx: ChainNetwork,
+  pending: PendingTransactions,
+  account: string,
+): Promise<{ next: bigint; confirmed: bigint }> {
   const bytes = addressFromString(account);
   const [confirmed, nodePending] = await Promise.all([ctx.node.nonce(bytes), ctx.node.pendingNonce(bytes)]);
   let highest = confirmed;
@@ -52,21 +68,35 @@ export async function nextNonce(ctx: ChainNetwork, pending: PendingTransactions,
  * refused.
  * @throws WalletError CHAIN_ID_MISMATCH, INVALID_TRANSACTION, node errors.
  */
-export async function fillHeader(ctx: ChainNetwork, pending: PendingTransactions, signer: string, tx: Transaction): Promise<{ tx: Transaction; confirmed: bigint }> {
+export async function fillHeader(
+  ctx: ChainNetwork,
+  pending: PendingTransactions,
+  signer: string,
+  tx: Transaction,
+): Promise<{ tx: Transaction; confirmed: bigint }> {
   const given = tx.header;
   const chain_id = given?.chain_id && given.chain_id.length > 0 ? given.chain_id : ctx.chainId;
   if (!equalBytes(chain_id, ctx.chainId)) {
-    throw new WalletError('CHAIN_ID_MISMATCH', `The dApp made this transaction for chain ${bytesToJson(chain_id, BTYPE.BASE64)}, but ${ctx.network.name} is on ${bytesToJson(ctx.chainId, BTYPE.BASE64)} now. Nothing was signed.`);
+    throw new WalletError(
+      'CHAIN_ID_MISMATCH',
+      `The dApp made this transaction for chain ${bytesToJson(chain_id, BTYPE.BASE64)}, but ${ctx.network.name} is on ${bytesToJson(ctx.chainId, BTYPE.BASE64)} now. Nothing was signed.`,
+    );
   }
   const payer = given?.payer && given.payer.length > 0 ? given.payer : addressFromString(signer);
   const payee = given?.payee ?? new Uint8Array();
   const account = bytesToJson(payee.length > 0 ? payee : payer, BTYPE.ADDRESS);
   const { next, confirmed } = await nextNonce(ctx, pending, account);
   const nonce = given?.nonce && given.nonce.length > 0 ? given.nonce : nonceToBytes(next);
-  const filled: Transaction = { ...tx, header: { chain_id, rc_limit: given?.rc_limit ?? 0n, nonce, operation_merkle_root: new Uint8Array(), payer, payee } };
+  const filled: Transaction = {
+    ...tx,
+    header: { chain_id, rc_limit: given?.rc_limit ?? 0n, nonce, operation_merkle_root: new Uint8Array(), payer, payee },
+  };
   const prepared = prepareTransaction(filled);
   if (tx.signatures.length > 0 && !equalBytes(prepared.id, tx.id)) {
-    throw new WalletError('INVALID_TRANSACTION', 'The transaction carries signatures over other content (its id does not match its header). Nothing was signed.');
+    throw new WalletError(
+      'INVALID_TRANSACTION',
+      'The transaction carries signatures over other content (its id does not match its header). Nothing was signed.',
+    );
   }
   return { tx: prepared, confirmed };
 }
@@ -86,7 +116,9 @@ export function dappDecoder(ctx: ChainNetwork, abis: unknown): ContractDecoder {
       const own = dappAbis[contractId];
       if (own !== undefined) return typeof own === 'string' ? own : JSON.stringify(own);
       try {
-        const { meta } = await ctx.node.rpc.callMessage('contract_meta_store.get_contract_meta', { contract_id: addressFromString(contractId) });
+        const { meta } = await ctx.node.rpc.callMessage('contract_meta_store.get_contract_meta', {
+          contract_id: addressFromString(contractId),
+        });
         return meta?.abi || undefined;
       } catch {
         return undefined; // a node without contract_meta_store decodes nothing more; the NO_ABI flag says so
@@ -97,7 +129,11 @@ export function dappDecoder(ctx: ChainNetwork, abis: unknown): ContractDecoder {
 }
 
 /** The operations decoded (token calls by the token ABI; others by the dApp's ABI, else the node's) and who has an ABI. */
-async function decodeDappOperations(ctx: ChainNetwork, tx: Transaction, sources: OperationSources): Promise<{ operations: DecodedOperation[]; withAbi: string[] }> {
+async function decodeDappOperations(
+  ctx: ChainNetwork,
+  tx: Transaction,
+  sources: OperationSources,
+): Promise<{ operations: DecodedOperation[]; withAbi: string[] }> {
   const decoder = dappDecoder(ctx, sources.dappAbis);
   const withAbi: string[] = [];
   const operations: DecodedOperation[] = [];
@@ -111,7 +147,12 @@ async function decodeDappOperations(ctx: ChainNetwork, tx: Transaction, sources:
     const decoded = (await decoder.operation(op))['call_contract'] as JsonObject | undefined;
     if (decoded && typeof decoded['entry_point'] === 'string') {
       withAbi.push(contract);
-      operations.push({ contract, entryPoint: decoded['entry_point'], args: decoded['args'] ?? {}, summary: `Call ${decoded['entry_point']} on ${contract}` });
+      operations.push({
+        contract,
+        entryPoint: decoded['entry_point'],
+        args: decoded['args'] ?? {},
+        summary: `Call ${decoded['entry_point']} on ${contract}`,
+      });
     } else {
       operations.push(decodeOperation(op, sources.tokens));
     }
@@ -146,23 +187,45 @@ export interface DappReviewDeps {
  * @throws WalletError INVALID_TRANSACTION (the signer is neither payer nor payee), CHAIN_ID_MISMATCH, NOT_ENOUGH_MANA
  *   (no mana to cap rc_limit with), node errors.
  */
-export async function reviewDappTransaction(ctx: ChainNetwork, deps: DappReviewDeps, request: DappTransactionRequest): Promise<PreparedSubmission> {
-  const { tx: filled, confirmed } = await fillHeader(ctx, deps.pending, request.signer, readDappTransaction(request.transaction));
+export async function reviewDappTransaction(
+  ctx: ChainNetwork,
+  deps: DappReviewDeps,
+  request: DappTransactionRequest,
+): Promise<PreparedSubmission> {
+  const { tx: filled, confirmed } = await fillHeader(
+    ctx,
+    deps.pending,
+    request.signer,
+    readDappTransaction(request.transaction),
+  );
   const header = filled.header!;
   const payer = bytesToJson(header.payer, BTYPE.ADDRESS);
   const payee = header.payee.length > 0 ? bytesToJson(header.payee, BTYPE.ADDRESS) : undefined;
   if (request.signer !== payer && request.signer !== payee) {
-    throw new WalletError('INVALID_TRANSACTION', `The transaction is paid by ${payer}${payee ? ` for ${payee}` : ''}: a signature of ${request.signer} would not count. Nothing was signed.`);
+    throw new WalletError(
+      'INVALID_TRANSACTION',
+      `The transaction is paid by ${payer}${payee ? ` for ${payee}` : ''}: a signature of ${request.signer} would not count. Nothing was signed.`,
+    );
   }
   const rcByHand = header.rc_limit > 0n;
   const rcCap = rcByHand ? header.rc_limit : await deps.availableMana(header.payer);
-  if (rcCap === 0n) throw new WalletError('NOT_ENOUGH_MANA', `${payer} has no mana free for this transaction now. Wait for mana to regenerate, then ask again.`);
+  if (rcCap === 0n)
+    throw new WalletError(
+      'NOT_ENOUGH_MANA',
+      `${payer} has no mana free for this transaction now. Wait for mana to regenerate, then ask again.`,
+    );
   const transaction = prepareTransaction({ ...filled, header: { ...header, rc_limit: rcCap } });
-  const { operations, withAbi } = await decodeDappOperations(ctx, transaction, { tokens: deps.tokens, dappAbis: request.abis });
+  const { operations, withAbi } = await decodeDappOperations(ctx, transaction, {
+    tokens: deps.tokens,
+    dappAbis: request.abis,
+  });
   const present = checkTransaction(transaction).signers.flatMap((s) => (s.address ? [s.address] : []));
   const risks = assessRisks(transaction, {
     signers: [request.signer, payer, ...(payee ? [payee] : []), ...present],
-    knownContracts: knownContractsOf(ctx.network.kind, deps.tokens.map((t) => t.contract)),
+    knownContracts: knownContractsOf(
+      ctx.network.kind,
+      deps.tokens.map((t) => t.contract),
+    ),
     contractsWithAbi: withAbi,
     chainIdChanged: deps.chainIdChanged,
   });
@@ -198,6 +261,9 @@ export async function reviewDappTransaction(ctx: ChainNetwork, deps: DappReviewD
     costKey,
     approval,
     what: 'transaction',
-    hints: { mana: 'ask the dApp for a smaller transaction, or wait for mana to regenerate.', revert: 'The dApp may have made it for another state of the chain; ask it again.' },
+    hints: {
+      mana: 'ask the dApp for a smaller transaction, or wait for mana to regenerate.',
+      revert: 'The dApp may have made it for another state of the chain; ask it again.',
+    },
   };
 }

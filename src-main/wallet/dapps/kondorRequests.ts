@@ -21,29 +21,60 @@ const address = (args: Args, name: string): unknown => args[name];
 
 /** Each answered command as a koinos_* request (the WalletConnect methods, which DappService answers). */
 const TO_METHOD: Record<Exclude<KondorCommand, 'getAccounts'>, ((args: Args) => Mapped) | null> = {
-  'signer:signTransaction': (a) => ({ method: 'koinos_signTransaction', params: { address: address(a, 'signerAddress'), transaction: a['transaction'], options: { abis: a['abis'] } } }),
+  'signer:signTransaction': (a) => ({
+    method: 'koinos_signTransaction',
+    params: { address: address(a, 'signerAddress'), transaction: a['transaction'], options: { abis: a['abis'] } },
+  }),
   'signer:sendTransaction': (a) => {
     const opts = isArgs(a['optsSend']) ? a['optsSend'] : {};
-    if (opts['broadcast'] === false) throw new WalletError('INVALID_ARGUMENT', 'This wallet sends what it signs for sendTransaction. To sign without sending, ask for signTransaction.');
-    return { method: 'koinos_signAndSendTransaction', params: { address: address(a, 'signerAddress'), transaction: a['transaction'], options: { abis: opts['abis'] } } };
+    if (opts['broadcast'] === false)
+      throw new WalletError(
+        'INVALID_ARGUMENT',
+        'This wallet sends what it signs for sendTransaction. To sign without sending, ask for signTransaction.',
+      );
+    return {
+      method: 'koinos_signAndSendTransaction',
+      params: { address: address(a, 'signerAddress'), transaction: a['transaction'], options: { abis: opts['abis'] } },
+    };
   },
-  'signer:signMessage': (a) => ({ method: 'koinos_signMessage', params: { address: address(a, 'signerAddress'), message: a['message'] } }),
+  'signer:signMessage': (a) => ({
+    method: 'koinos_signMessage',
+    params: { address: address(a, 'signerAddress'), message: a['message'] },
+  }),
   'signer:signHash': null,
   'provider:call': (a) => ({ method: 'koinos_JsonRpcCall', params: { method: a['method'], params: a['params'] } }),
   'provider:getNonce': (a) => ({ method: 'koinos_getNonce', params: { address: a['account'] } }),
   'provider:getNextNonce': (a) => ({ method: 'koinos_getNextNonce', params: { address: a['account'] } }),
   'provider:getAccountRc': (a) => ({ method: 'koinos_getAccountRc', params: { address: a['account'] } }),
-  'provider:getTransactionsById': (a) => ({ method: 'koinos_getTransactionsById', params: { transactionIds: a['transactionIds'] } }),
+  'provider:getTransactionsById': (a) => ({
+    method: 'koinos_getTransactionsById',
+    params: { transactionIds: a['transactionIds'] },
+  }),
   'provider:getBlocksById': (a) => ({ method: 'koinos_getBlocksById', params: { blockIds: a['blockIds'] } }),
   'provider:getHeadInfo': () => ({ method: 'koinos_getHeadInfo', params: {} }),
   'provider:getChainId': () => ({ method: 'koinos_getChainId', params: {} }),
-  'provider:getBlocks': (a) => ({ method: 'koinos_getBlocks', params: { height: a['height'], numBlocks: a['numBlocks'], idRef: a['idRef'] } }),
+  'provider:getBlocks': (a) => ({
+    method: 'koinos_getBlocks',
+    params: { height: a['height'], numBlocks: a['numBlocks'], idRef: a['idRef'] },
+  }),
   'provider:getBlock': (a) => ({ method: 'koinos_getBlock', params: { height: a['height'] } }),
-  'provider:wait': (a) => ({ method: 'koinos_waitForTransaction', params: { transactionId: a['txId'], timeout: a['timeout'] } }),
-  'provider:sendTransaction': (a) => ({ method: 'koinos_sendTransaction', params: { transaction: a['transaction'], broadcast: a['broadcast'] } }),
+  'provider:wait': (a) => ({
+    method: 'koinos_waitForTransaction',
+    params: { transactionId: a['txId'], timeout: a['timeout'] },
+  }),
+  'provider:sendTransaction': (a) => ({
+    method: 'koinos_sendTransaction',
+    params: { transaction: a['transaction'], broadcast: a['broadcast'] },
+  }),
   'provider:readContract': (a) => ({ method: 'koinos_readContract', params: { operation: a['operation'] } }),
-  'provider:getForkHeads': () => ({ method: 'koinos_JsonRpcCall', params: { method: 'chain.get_fork_heads', params: {} } }),
-  'provider:getResourceLimits': () => ({ method: 'koinos_JsonRpcCall', params: { method: 'chain.get_resource_limits', params: {} } }),
+  'provider:getForkHeads': () => ({
+    method: 'koinos_JsonRpcCall',
+    params: { method: 'chain.get_fork_heads', params: {} },
+  }),
+  'provider:getResourceLimits': () => ({
+    method: 'koinos_JsonRpcCall',
+    params: { method: 'chain.get_resource_limits', params: {} },
+  }),
   'provider:submitBlock': null,
   'provider:invokeSystemCall': null,
 };
@@ -74,7 +105,11 @@ const KONDOR_GRANT_METHODS: readonly DappMethod[] = [
  * const answer = await answerKondor(wallet.dapps, { origin: frame.origin, command: 'getAccounts', args: {} });
  * // { result: [{ name: 'Dev 0', address: '1…', signers: [] }] }
  */
-export async function answerKondor(dapps: DappService, request: KondorRequest, log: (line: string) => void = () => {}): Promise<KondorAnswer> {
+export async function answerKondor(
+  dapps: DappService,
+  request: KondorRequest,
+  log: (line: string) => void = () => {},
+): Promise<KondorAnswer> {
   try {
     return { result: await run(dapps, request) };
   } catch (error) {
@@ -85,8 +120,10 @@ export async function answerKondor(dapps: DappService, request: KondorRequest, l
 }
 
 async function run(dapps: DappService, { origin, command, args }: KondorRequest): Promise<unknown> {
-  if (!isOrigin(origin)) throw new WalletError('INVALID_ARGUMENT', `expected the page's origin (http or https), got ${describe(origin)}`);
-  if (!isKondorCommand(command)) throw new WalletError('INVALID_ARGUMENT', `This wallet does not know the command ${describe(command)}.`);
+  if (!isOrigin(origin))
+    throw new WalletError('INVALID_ARGUMENT', `expected the page's origin (http or https), got ${describe(origin)}`);
+  if (!isKondorCommand(command))
+    throw new WalletError('INVALID_ARGUMENT', `This wallet does not know the command ${describe(command)}.`);
   const a = isArgs(args) ? args : {};
   const kind = KONDOR_COMMANDS[command];
   if (command === 'getAccounts') {
@@ -96,11 +133,20 @@ async function run(dapps: DappService, { origin, command, args }: KondorRequest)
   }
   const map = TO_METHOD[command];
   if (kind === 'refused' || map === null) {
-    throw new WalletError('INVALID_ARGUMENT', command === 'signer:signHash' ? 'This wallet does not sign bare hashes: a hash can be a transaction\'s id. Ask for signTransaction or signMessage.' : `This wallet does not answer ${command}.`);
+    throw new WalletError(
+      'INVALID_ARGUMENT',
+      command === 'signer:signHash'
+        ? "This wallet does not sign bare hashes: a hash can be a transaction's id. Ask for signTransaction or signMessage."
+        : `This wallet does not answer ${command}.`,
+    );
   }
   // Reads use the person's grant, never ask for one: a page cannot reach the wallet's nodes before it was connected.
   const existing = dapps.grant(origin);
-  if (kind === 'read' && !existing) throw new WalletError('APPROVAL_REQUIRED', 'This page is not connected to the wallet. Connect it first (getAccounts).');
+  if (kind === 'read' && !existing)
+    throw new WalletError(
+      'APPROVAL_REQUIRED',
+      'This page is not connected to the wallet. Connect it first (getAccounts).',
+    );
   const grant = existing ?? (await grantOf(dapps, origin));
   const { method, params } = map(a);
   const answer = await dapps.handle({ origin, transport: 'window', chain: grant.chains[0]!, method, params });
@@ -113,7 +159,14 @@ async function grantOf(dapps: DappService, origin: string): Promise<DappGrantInf
   const existing = dapps.grant(origin);
   if (existing) return existing;
   const chain = await dapps.selectedChain();
-  return dapps.connect({ origin, name: origin, url: origin, transport: 'window', chains: [chain], methods: [...KONDOR_GRANT_METHODS] });
+  return dapps.connect({
+    origin,
+    name: origin,
+    url: origin,
+    transport: 'window',
+    chains: [chain],
+    methods: [...KONDOR_GRANT_METHODS],
+  });
 }
 
 function isArgs(v: unknown): v is Args {

@@ -8,7 +8,8 @@ import { WalletError, describe } from '../../koinos/errors.ts';
 export const MAX_MESSAGE_LENGTH = 16 * 1024;
 
 /** Control characters but tab and line ends, unpaired surrogates, and the Unicode bidi controls that reorder text. */
-const NOT_PRINTABLE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\uFFFD]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/u;
+const NOT_PRINTABLE =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\uFFFD]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/u;
 
 /**
  * The UTF-8 bytes of a message the wallet may sign.
@@ -19,10 +20,15 @@ const NOT_PRINTABLE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202
  */
 export function signableMessage(message: unknown): Uint8Array {
   if (typeof message !== 'string') throw refused(`expected the message as text, got ${describe(message)}`);
-  if (message.length === 0 || message.length > MAX_MESSAGE_LENGTH) throw refused(`expected a message of 1 to ${MAX_MESSAGE_LENGTH} characters, got ${message.length}`);
-  if (NOT_PRINTABLE.test(message)) throw refused('expected printable text, got a message with control or invisible characters: it may be binary data made to look like text');
+  if (message.length === 0 || message.length > MAX_MESSAGE_LENGTH)
+    throw refused(`expected a message of 1 to ${MAX_MESSAGE_LENGTH} characters, got ${message.length}`);
+  if (NOT_PRINTABLE.test(message))
+    throw refused(
+      'expected printable text, got a message with control or invisible characters: it may be binary data made to look like text',
+    );
   const bytes = new TextEncoder().encode(message);
-  if (parsesAsHeader(bytes)) throw refused('the message\'s bytes parse as a transaction header: signing it could authorise a transaction');
+  if (parsesAsHeader(bytes))
+    throw refused("the message's bytes parse as a transaction header: signing it could authorise a transaction");
   return bytes;
 }
 
@@ -37,5 +43,9 @@ function parsesAsHeader(bytes: Uint8Array): boolean {
 }
 
 function refused(details: string): WalletError {
-  return new WalletError('INVALID_ARGUMENT', 'This wallet signs only readable text messages; this one was refused and nothing was signed.', { details });
+  return new WalletError(
+    'INVALID_ARGUMENT',
+    'This wallet signs only readable text messages; this one was refused and nothing was signed.',
+    { details },
+  );
 }

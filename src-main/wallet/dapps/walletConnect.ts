@@ -75,13 +75,24 @@ export function pairingUri(text: string): string {
     try {
       link = new URL(uri);
     } catch {
-      throw new WalletError('INVALID_ARGUMENT', 'expected a "koinos-wallet://wc?uri=…" link, got text that is not a link');
+      throw new WalletError(
+        'INVALID_ARGUMENT',
+        'expected a "koinos-wallet://wc?uri=…" link, got text that is not a link',
+      );
     }
-    if (link.host !== 'wc' || !link.searchParams.get('uri')) throw new WalletError('INVALID_ARGUMENT', 'expected a "koinos-wallet://wc?uri=…" link carrying a WalletConnect URI');
+    if (link.host !== 'wc' || !link.searchParams.get('uri'))
+      throw new WalletError(
+        'INVALID_ARGUMENT',
+        'expected a "koinos-wallet://wc?uri=…" link carrying a WalletConnect URI',
+      );
     uri = link.searchParams.get('uri')!.trim();
   }
   if (!/^wc:[0-9a-f]{64}@2\?\S*symKey=[0-9a-f]{64}/.test(uri)) {
-    throw new WalletError('INVALID_ARGUMENT', `expected a WalletConnect v2 URI ("wc:<topic>@2?…symKey=…"), got ${describe(uri)}`, { metaMessages: ['Copy the URI again from the dApp\'s WalletConnect window.'] });
+    throw new WalletError(
+      'INVALID_ARGUMENT',
+      `expected a WalletConnect v2 URI ("wc:<topic>@2?…symKey=…"), got ${describe(uri)}`,
+      { metaMessages: ["Copy the URI again from the dApp's WalletConnect window."] },
+    );
   }
   return uri;
 }
@@ -99,10 +110,16 @@ export function declaredOrigin(url: string): string {
 
 /** A WalletError as the dApp's client receives it: WalletConnect's code for it and the sentence for its user. */
 export function toWalletConnectError(error: unknown): { code: number; message: string; data?: string } {
-  if (!(error instanceof WalletError)) return { code: WC_ERRORS.SERVER_ERROR, message: 'The wallet could not answer this request.' };
+  if (!(error instanceof WalletError))
+    return { code: WC_ERRORS.SERVER_ERROR, message: 'The wallet could not answer this request.' };
   // JSON-RPC's reserved codes (-32700 to -32600, "Invalid params") reach the dApp with their standard text instead of
   // the wallet's sentence, so refusals of the arguments use the server-error code and name the wallet's code in data.
-  const code = error.code === 'REJECTED' || error.code === 'APPROVAL_EXPIRED' ? WC_ERRORS.USER_REJECTED : error.code === 'APPROVAL_REQUIRED' ? WC_ERRORS.UNAUTHORIZED_METHOD : WC_ERRORS.SERVER_ERROR;
+  const code =
+    error.code === 'REJECTED' || error.code === 'APPROVAL_EXPIRED'
+      ? WC_ERRORS.USER_REJECTED
+      : error.code === 'APPROVAL_REQUIRED'
+        ? WC_ERRORS.UNAUTHORIZED_METHOD
+        : WC_ERRORS.SERVER_ERROR;
   return { code, message: error.shortMessage, data: error.code };
 }
 
@@ -141,7 +158,13 @@ export class WalletConnectBridge {
 
   status(): WalletConnectStatus {
     const { relayUrl, projectId, source } = this.settingsInUse();
-    return { relayUrl, hasProjectId: projectId !== '', source, state: this.#state, ...(this.#problem ? { problem: this.#problem } : {}) };
+    return {
+      relayUrl,
+      hasProjectId: projectId !== '',
+      source,
+      state: this.#state,
+      ...(this.#problem ? { problem: this.#problem } : {}),
+    };
   }
 
   /** Saves the settings; a running client is stopped, and started again with them when sessions need it. */
@@ -174,11 +197,21 @@ export class WalletConnectBridge {
   async pair(text: string): Promise<void> {
     const uri = pairingUri(text);
     const client = await this.#start();
-    await withTimeout(client.pair({ uri }), CONNECT_TIMEOUT_MS, () => this.#unreachable('the pairing was not confirmed')).catch((error: unknown) => {
+    await withTimeout(client.pair({ uri }), CONNECT_TIMEOUT_MS, () =>
+      this.#unreachable('the pairing was not confirmed'),
+    ).catch((error: unknown) => {
       if (error instanceof WalletError) throw error;
       const why = error instanceof Error ? error.message : String(error);
-      if (/expired/i.test(why)) throw new WalletError('INVALID_ARGUMENT', 'This WalletConnect URI has expired. Ask the dApp for a new one.', { details: why });
-      if (/pairing already exists/i.test(why)) throw new WalletError('INVALID_ARGUMENT', 'This WalletConnect URI was used already. Ask the dApp for a new one.', { details: why });
+      if (/expired/i.test(why))
+        throw new WalletError('INVALID_ARGUMENT', 'This WalletConnect URI has expired. Ask the dApp for a new one.', {
+          details: why,
+        });
+      if (/pairing already exists/i.test(why))
+        throw new WalletError(
+          'INVALID_ARGUMENT',
+          'This WalletConnect URI was used already. Ask the dApp for a new one.',
+          { details: why },
+        );
       throw this.#unreachable(why);
     });
   }
@@ -189,9 +222,20 @@ export class WalletConnectBridge {
     if (grant && this.#client) {
       // The recorded topics, and a session approved a moment ago whose topic is not recorded yet.
       const client = this.#client;
-      const topics = new Set([...grant.sessions, ...client.session.getAll().filter((s) => originOrNothing(s.peer.metadata.url) === origin).map((s) => s.topic)]);
+      const topics = new Set([
+        ...grant.sessions,
+        ...client.session
+          .getAll()
+          .filter((s) => originOrNothing(s.peer.metadata.url) === origin)
+          .map((s) => s.topic),
+      ]);
       for (const topic of topics) {
-        await this.#client.disconnect({ topic, reason: { code: WC_ERRORS.USER_DISCONNECTED, message: 'The wallet ended the connection.' } }).catch(() => undefined);
+        await this.#client
+          .disconnect({
+            topic,
+            reason: { code: WC_ERRORS.USER_DISCONNECTED, message: 'The wallet ended the connection.' },
+          })
+          .catch(() => undefined);
       }
     }
     await this.#o.service.revoke(origin);
@@ -225,7 +269,10 @@ export class WalletConnectBridge {
   async #init(): Promise<Client> {
     const { relayUrl, projectId } = this.settingsInUse();
     if (projectId === '') {
-      throw this.#unreachable('no project ID is set', 'Set a WalletConnect project ID in Settings (from cloud.reown.com), or a private relay.');
+      throw this.#unreachable(
+        'no project ID is set',
+        'Set a WalletConnect project ID in Settings (from cloud.reown.com), or a private relay.',
+      );
     }
     // Several clients run in one process (a wallet reopened, the tests' dApp): a core shared through globalThis would
     // route one client's messages to another's listeners.
@@ -245,13 +292,23 @@ export class WalletConnectBridge {
       // Requests reach the wallet as they come: a read need not wait behind a signature waiting for a person, and
       // DappService keeps one signing request per origin itself.
       signConfig: { disableRequestQueue: true },
-      metadata: { name: 'Koinos Desktop Wallet', description: 'Koinos Desktop Wallet', url: 'https://koinos.io', icons: [] },
+      metadata: {
+        name: 'Koinos Desktop Wallet',
+        description: 'Koinos Desktop Wallet',
+        url: 'https://koinos.io',
+        icons: [],
+      },
     });
     const client = await withTimeout(init, CONNECT_TIMEOUT_MS, () => {
-      void init.then((late) => late.core.relayer.transportClose().catch(() => undefined), () => undefined);
+      void init.then(
+        (late) => late.core.relayer.transportClose().catch(() => undefined),
+        () => undefined,
+      );
       return this.#unreachable(`${relayUrl} did not answer`);
     }).catch((error: unknown) => {
-      throw error instanceof WalletError ? error : this.#unreachable(error instanceof Error ? error.message : String(error));
+      throw error instanceof WalletError
+        ? error
+        : this.#unreachable(error instanceof Error ? error.message : String(error));
     });
     if (relayUrl !== PUBLIC_RELAY_URL) {
       // A private relay keeps everything on it: no attestation is fetched from WalletConnect's verify server.
@@ -281,7 +338,13 @@ export class WalletConnectBridge {
       else if (sessions.length !== grant.sessions.length) await this.#o.service.setSessions(grant.origin, sessions);
     }
     for (const topic of alive) {
-      if (!granted.has(topic)) await client.disconnect({ topic, reason: { code: WC_ERRORS.USER_DISCONNECTED, message: 'The wallet has no grant for this session.' } }).catch(() => undefined);
+      if (!granted.has(topic))
+        await client
+          .disconnect({
+            topic,
+            reason: { code: WC_ERRORS.USER_DISCONNECTED, message: 'The wallet has no grant for this session.' },
+          })
+          .catch(() => undefined);
     }
   }
 
@@ -294,8 +357,13 @@ export class WalletConnectBridge {
       for (const chain of isKoinosChain(key) ? [key] : (ns.chains ?? [])) if (isKoinosChain(chain)) chains.add(chain);
       for (const method of ns.methods ?? []) methods.add(method);
     }
-    const reject = (code: number, message: string) => client.reject({ id: event.id, reason: { code, message } }).catch(() => undefined);
-    if (chains.size === 0) return void (await reject(WC_ERRORS.UNSUPPORTED_CHAINS, 'This wallet answers only Koinos chains (the "koinos" namespace).'));
+    const reject = (code: number, message: string) =>
+      client.reject({ id: event.id, reason: { code, message } }).catch(() => undefined);
+    if (chains.size === 0)
+      return void (await reject(
+        WC_ERRORS.UNSUPPORTED_CHAINS,
+        'This wallet answers only Koinos chains (the "koinos" namespace).',
+      ));
     let origin: string;
     try {
       origin = declaredOrigin(proposer.metadata.url);
@@ -305,7 +373,15 @@ export class WalletConnectBridge {
     const previous = this.#o.store.grant(origin)?.sessions ?? [];
     try {
       const grant = await this.#o.service.connect(
-        { origin, name: proposer.metadata.name || origin, url: proposer.metadata.url, description: proposer.metadata.description, transport: 'walletconnect', chains: [...chains], methods: [...methods] },
+        {
+          origin,
+          name: proposer.metadata.name || origin,
+          url: proposer.metadata.url,
+          description: proposer.metadata.description,
+          transport: 'walletconnect',
+          chains: [...chains],
+          methods: [...methods],
+        },
         previous,
       );
       // The session names every known method it asked for, refused ones too, so that they reach the wallet and are
@@ -313,31 +389,59 @@ export class WalletConnectBridge {
       const sessionMethods = [...methods].filter(isDappMethod);
       const session = await client.approve({
         id: event.id,
-        namespaces: { koinos: { chains: grant.chains, methods: sessionMethods, events: [], accounts: grant.chains.flatMap((c) => grant.accounts.map((a) => `${c}:${a}`)) } },
+        namespaces: {
+          koinos: {
+            chains: grant.chains,
+            methods: sessionMethods,
+            events: [],
+            accounts: grant.chains.flatMap((c) => grant.accounts.map((a) => `${c}:${a}`)),
+          },
+        },
       });
       await this.#o.service.setSessions(origin, [...previous, session.topic]);
       await session.acknowledged().catch(() => undefined);
     } catch (error) {
       this.#o.log(`[walletconnect] proposal of ${origin} not approved: ${causeText(error)}`);
-      await reject(WC_ERRORS.USER_REJECTED, error instanceof WalletError ? error.shortMessage : 'The connection was not approved.');
+      await reject(
+        WC_ERRORS.USER_REJECTED,
+        error instanceof WalletError ? error.shortMessage : 'The connection was not approved.',
+      );
     }
   }
 
   async #onRequest(client: Client, event: RequestEvent): Promise<void> {
     const grant = this.#grantOf(client, event.topic);
-    let response: { id: number; jsonrpc: '2.0'; result: unknown } | { id: number; jsonrpc: '2.0'; error: { code: number; message: string; data?: string } };
+    let response:
+      | { id: number; jsonrpc: '2.0'; result: unknown }
+      | { id: number; jsonrpc: '2.0'; error: { code: number; message: string; data?: string } };
     if (!grant) {
-      response = { id: event.id, jsonrpc: '2.0', error: { code: WC_ERRORS.UNAUTHORIZED_METHOD, message: 'This session has no grant in the wallet any more. Connect again.' } };
+      response = {
+        id: event.id,
+        jsonrpc: '2.0',
+        error: {
+          code: WC_ERRORS.UNAUTHORIZED_METHOD,
+          message: 'This session has no grant in the wallet any more. Connect again.',
+        },
+      };
     } else {
       try {
-        const result = await this.#o.service.handle({ origin: grant.origin, transport: 'walletconnect', chain: event.params.chainId, method: event.params.request.method, params: event.params.request.params });
+        const result = await this.#o.service.handle({
+          origin: grant.origin,
+          transport: 'walletconnect',
+          chain: event.params.chainId,
+          method: event.params.request.method,
+          params: event.params.request.params,
+        });
         response = { id: event.id, jsonrpc: '2.0', result: result ?? null };
       } catch (error) {
-        if (!(error instanceof WalletError)) this.#o.log(`[walletconnect] ${event.params.request.method} of ${grant.origin} failed: ${String(error)}`);
+        if (!(error instanceof WalletError))
+          this.#o.log(`[walletconnect] ${event.params.request.method} of ${grant.origin} failed: ${String(error)}`);
         response = { id: event.id, jsonrpc: '2.0', error: toWalletConnectError(error) };
       }
     }
-    await client.respond({ topic: event.topic, response }).catch((error: unknown) => this.#o.log(`[walletconnect] answer not sent: ${String(error)}`));
+    await client
+      .respond({ topic: event.topic, response })
+      .catch((error: unknown) => this.#o.log(`[walletconnect] answer not sent: ${String(error)}`));
   }
 
   /**
@@ -374,7 +478,9 @@ export class WalletConnectBridge {
   #unreachable(why: string, hint?: string): WalletError {
     const { relayUrl } = this.settingsInUse();
     this.#state = 'unreachable';
-    this.#problem = hint ?? `No WalletConnect relay is reachable at ${relayUrl}: ${why}. Check the network connection, or the relay address in Settings.`;
+    this.#problem =
+      hint ??
+      `No WalletConnect relay is reachable at ${relayUrl}: ${why}. Check the network connection, or the relay address in Settings.`;
     this.#o.onChange();
     return new WalletError('RELAY_UNREACHABLE', this.#problem, { details: why });
   }

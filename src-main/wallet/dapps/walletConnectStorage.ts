@@ -33,7 +33,11 @@ export class FileKeyValueStorage {
       entries = new Map(Object.entries(json));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-        throw new WalletError('STORAGE_FAILED', 'The WalletConnect sessions could not be read. Move walletconnect.json out of the data folder to start without them.', { cause: error });
+        throw new WalletError(
+          'STORAGE_FAILED',
+          'The WalletConnect sessions could not be read. Move walletconnect.json out of the data folder to start without them.',
+          { cause: error },
+        );
       }
     }
     return new FileKeyValueStorage(path, entries);

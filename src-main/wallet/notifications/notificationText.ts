@@ -17,11 +17,15 @@ function amountText(entry: HistoryEntry): string {
 
 /** What a transaction did, as the start of a sentence: `Sending 1.5 KOIN to 1Abc…`. */
 function transactionSummary(entries: readonly HistoryEntry[], transactionId: string): string {
-  const movement = entries.find((e) => e.kind === 'sent' || e.kind === 'burned' || e.kind === 'minted' || e.kind === 'approved');
-  if (movement?.kind === 'sent') return `Sending ${amountText(movement)}${movement.counterparty ? ` to ${shortId(movement.counterparty)}` : ''}`;
+  const movement = entries.find(
+    (e) => e.kind === 'sent' || e.kind === 'burned' || e.kind === 'minted' || e.kind === 'approved',
+  );
+  if (movement?.kind === 'sent')
+    return `Sending ${amountText(movement)}${movement.counterparty ? ` to ${shortId(movement.counterparty)}` : ''}`;
   if (movement?.kind === 'burned') return `Burning ${amountText(movement)}`;
   if (movement?.kind === 'minted') return `Minting ${amountText(movement)}`;
-  if (movement?.kind === 'approved') return `An allowance for ${movement.counterparty ? shortId(movement.counterparty) : 'an account'}`;
+  if (movement?.kind === 'approved')
+    return `An allowance for ${movement.counterparty ? shortId(movement.counterparty) : 'an account'}`;
   const call = entries.find((e) => e.kind === 'call');
   if (call) return `The call ${call.name ?? 'to a contract'}${call.contract ? ` on ${shortId(call.contract)}` : ''}`;
   return `The transaction ${shortId(transactionId)}`;
@@ -42,7 +46,10 @@ export interface SentTransactionContext {
  * txUpdateNotification({ transactionId: '0x1220…', networkId: 'local', status: 'included', blockHeight: '12' }, { entries });
  * // { id: 'tx:0x1220…:included', title: 'Transaction included', body: 'Sending 1.5 KOIN to 1Abc…Wxyz is in block 12.', target: {…} }
  */
-export function txUpdateNotification(update: TxUpdate, context: SentTransactionContext): WalletNotification | undefined {
+export function txUpdateNotification(
+  update: TxUpdate,
+  context: SentTransactionContext,
+): WalletNotification | undefined {
   const what = transactionSummary(context.entries, update.transactionId);
   const block = update.blockHeight !== undefined ? ` block ${update.blockHeight}` : '';
   let title: string;
@@ -71,7 +78,11 @@ export function txUpdateNotification(update: TxUpdate, context: SentTransactionC
     id: `tx:${update.transactionId}:${update.status}`,
     title,
     body,
-    target: { networkId: update.networkId, transactionId: update.transactionId, ...(context.accountId ? { accountId: context.accountId } : {}) },
+    target: {
+      networkId: update.networkId,
+      transactionId: update.transactionId,
+      ...(context.accountId ? { accountId: context.accountId } : {}),
+    },
   };
 }
 
@@ -86,9 +97,16 @@ export interface WatchedAccount {
  * one per received or minted amount, oldest first. Records not yet in a block are skipped (they have no sequence
  * number and may never be).
  */
-export function incomingNotifications(records: readonly HistoryRecord[], networkId: string, account: WatchedAccount, nameOf: (address: string) => string | undefined = () => undefined): WalletNotification[] {
+export function incomingNotifications(
+  records: readonly HistoryRecord[],
+  networkId: string,
+  account: WatchedAccount,
+  nameOf: (address: string) => string | undefined = () => undefined,
+): WalletNotification[] {
   const out: WalletNotification[] = [];
-  const ordered = records.filter((r) => r.seqNum !== undefined && r.transactionId !== undefined).sort((a, b) => (BigInt(a.seqNum!) < BigInt(b.seqNum!) ? -1 : 1));
+  const ordered = records
+    .filter((r) => r.seqNum !== undefined && r.transactionId !== undefined)
+    .sort((a, b) => (BigInt(a.seqNum!) < BigInt(b.seqNum!) ? -1 : 1));
   for (const record of ordered) {
     record.entries.forEach((entry, index) => {
       if (entry.kind !== 'received' && entry.kind !== 'minted') return;

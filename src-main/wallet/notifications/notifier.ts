@@ -126,7 +126,13 @@ export class Notifier {
       const key = `${networkId}|${account.address}`;
       let page;
       try {
-        page = await this.o.history.page({ networkId, address: account.address, limit: INCOMING_PAGE, ascending: false, irreversibleOnly: false });
+        page = await this.o.history.page({
+          networkId,
+          address: account.address,
+          limit: INCOMING_PAGE,
+          ascending: false,
+          irreversibleOnly: false,
+        });
       } catch {
         continue; // the node is unreachable for now: the next look catches up
       }
@@ -136,7 +142,8 @@ export class Notifier {
       this.seen.set(key, last === undefined || newest > last ? newest : last);
       if (last === undefined || !this.enabled) continue;
       const fresh = page.records.filter((r) => r.seqNum !== undefined && BigInt(r.seqNum) > last);
-      for (const n of incomingNotifications(fresh, networkId, { accountId: account.id, name: account.name }, nameOf)) this.show(n);
+      for (const n of incomingNotifications(fresh, networkId, { accountId: account.id, name: account.name }, nameOf))
+        this.show(n);
     }
   }
 
@@ -153,7 +160,12 @@ export class Notifier {
     const account = this.o.accounts().find((a) => a.address === entry.payer);
     this.sent.set(id, { entries: [], ...(account ? { accountId: account.id } : {}) });
     const tokens = await this.o.tokens.known(entry.networkId).catch(() => []);
-    const entries = transactionEntries(entry.transaction, expectedTokenEvents(entry.transaction, tokens), entry.payer, tokens);
+    const entries = transactionEntries(
+      entry.transaction,
+      expectedTokenEvents(entry.transaction, tokens),
+      entry.payer,
+      tokens,
+    );
     const current = this.sent.get(id);
     if (current) this.sent.set(id, { ...current, entries });
   }
@@ -164,7 +176,9 @@ export class Notifier {
       this.timer = undefined;
       this.checking = true;
       void this.checkIncoming()
-        .catch((error: unknown) => this.o.log?.(`[notifications] ${error instanceof Error ? error.message : String(error)}`))
+        .catch((error: unknown) =>
+          this.o.log?.(`[notifications] ${error instanceof Error ? error.message : String(error)}`),
+        )
         .finally(() => {
           this.checking = false;
           this.arm(this.o.intervalMs ?? 3000);

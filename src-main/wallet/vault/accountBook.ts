@@ -14,7 +14,11 @@ export const newId = (): string => randomBytes(8).toString('hex');
 
 /** Checks a value from the renderer is text; never quotes it (it may be a password or a key). */
 export function requireText(value: unknown, field: string): string {
-  if (typeof value !== 'string') throw new WalletError('INVALID_ARGUMENT', `expected ${field} as text, got ${value === null ? 'null' : typeof value}`);
+  if (typeof value !== 'string')
+    throw new WalletError(
+      'INVALID_ARGUMENT',
+      `expected ${field} as text, got ${value === null ? 'null' : typeof value}`,
+    );
   return value;
 }
 
@@ -22,9 +26,13 @@ export function requireText(value: unknown, field: string): string {
 export function checkNewPassword(password: unknown, field = 'the new password'): string {
   const text = requireText(password, field);
   if (text.length < MIN_PASSWORD_LENGTH) {
-    throw new WalletError('WEAK_PASSWORD', `expected ${field} to have at least ${MIN_PASSWORD_LENGTH} characters, got ${text.length}`, {
-      metaMessages: ['A longer password (several words) protects the keys better.'],
-    });
+    throw new WalletError(
+      'WEAK_PASSWORD',
+      `expected ${field} to have at least ${MIN_PASSWORD_LENGTH} characters, got ${text.length}`,
+      {
+        metaMessages: ['A longer password (several words) protects the keys better.'],
+      },
+    );
   }
   return text;
 }
@@ -39,7 +47,13 @@ export function toInfo(a: AccountRecord): AccountInfo {
 
 /** A display name: control characters removed, trimmed, at most 64 characters; empty becomes the fallback. */
 export function cleanName(name: unknown, vault: VaultRecord, fallback?: string): string {
-  const text = typeof name === 'string' ? name.replace(/\p{Cc}/gu, ' ').trim().slice(0, MAX_NAME_LENGTH) : '';
+  const text =
+    typeof name === 'string'
+      ? name
+          .replace(/\p{Cc}/gu, ' ')
+          .trim()
+          .slice(0, MAX_NAME_LENGTH)
+      : '';
   return text || fallback || `Account ${vault.accounts.length + 1}`;
 }
 
@@ -47,16 +61,24 @@ export function cleanName(name: unknown, vault: VaultRecord, fallback?: string):
 export function assertNewAddress(vault: VaultRecord, address: string): void {
   const existing = vault.accounts.find((a) => a.address === address);
   if (existing) {
-    throw new WalletError('ACCOUNT_EXISTS', `expected an account new to this wallet, but ${address} is already in it as "${existing.name}"`, {
-      metaMessages: existing.kind === 'watch' ? ['Remove the watch-only account first to add it with its key.'] : [],
-    });
+    throw new WalletError(
+      'ACCOUNT_EXISTS',
+      `expected an account new to this wallet, but ${address} is already in it as "${existing.name}"`,
+      {
+        metaMessages: existing.kind === 'watch' ? ['Remove the watch-only account first to add it with its key.'] : [],
+      },
+    );
   }
 }
 
 /** @throws WalletError ACCOUNT_NOT_FOUND. */
 export function findAccount(vault: VaultRecord | undefined, id: unknown): AccountRecord {
   const record = vault?.accounts.find((a) => a.id === id);
-  if (!record) throw new WalletError('ACCOUNT_NOT_FOUND', `expected an account of this wallet, got unknown account id ${describe(id)}`);
+  if (!record)
+    throw new WalletError(
+      'ACCOUNT_NOT_FOUND',
+      `expected an account of this wallet, got unknown account id ${describe(id)}`,
+    );
   return record;
 }
 
@@ -65,7 +87,10 @@ export function reorder(vault: VaultRecord, ids: unknown): void {
   const list = Array.isArray(ids) ? (ids as unknown[]) : [];
   const byId = new Map(vault.accounts.map((a) => [a.id, a]));
   if (list.length !== byId.size || new Set(list).size !== list.length || list.some((id) => !byId.has(id as string))) {
-    throw new WalletError('INVALID_ARGUMENT', `expected the ids of all ${byId.size} accounts, each once, got ${list.length} ids that do not match them`);
+    throw new WalletError(
+      'INVALID_ARGUMENT',
+      `expected the ids of all ${byId.size} accounts, each once, got ${list.length} ids that do not match them`,
+    );
   }
   vault.accounts = list.map((id) => byId.get(id as string)!);
 }

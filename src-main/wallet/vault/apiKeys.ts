@@ -27,7 +27,10 @@ const FORMAT = 'koinos-wallet/api-key@1';
 export function encodeStoredApiKey(key: string, origins: readonly string[]): string {
   const text = JSON.stringify({ format: FORMAT, key, origins });
   if (text.length > MAX_STORED_CHARS) {
-    throw new WalletError('INVALID_ARGUMENT', `expected an API key and the network's server names to fit ${MAX_STORED_CHARS} characters, got ${text.length}; use shorter addresses`);
+    throw new WalletError(
+      'INVALID_ARGUMENT',
+      `expected an API key and the network's server names to fit ${MAX_STORED_CHARS} characters, got ${text.length}; use shorter addresses`,
+    );
   }
   return text;
 }
@@ -38,7 +41,8 @@ export function decodeStoredApiKey(text: string): StoredApiKey {
     try {
       const parsed: unknown = JSON.parse(text);
       const { key, origins } = parsed as { key?: unknown; origins?: unknown };
-      if (typeof key === 'string' && Array.isArray(origins) && origins.every((o) => typeof o === 'string')) return { key, origins: origins as string[] };
+      if (typeof key === 'string' && Array.isArray(origins) && origins.every((o) => typeof o === 'string'))
+        return { key, origins: origins as string[] };
     } catch {
       // not ours after all: a bare key that happens to look like the format
     }
@@ -114,7 +118,8 @@ export class VaultApiKeys implements ApiKeyStore {
     if (!(await this.has(networkId))) return undefined;
     const file = this.#vault.file();
     const store = this.#vault.store();
-    if (store.kind === 'keychain') return this.#vault.installStore(file.installId ?? 'none').read(keychainApiKeyEntry(networkId));
+    if (store.kind === 'keychain')
+      return this.#vault.installStore(file.installId ?? 'none').read(keychainApiKeyEntry(networkId));
     const session = this.#vault.requireSession();
     const vault = this.#vault.vault();
     const key = session.keyCopy();
@@ -131,7 +136,10 @@ export class VaultApiKeys implements ApiKeyStore {
       requireText(networkId, 'a network id');
       if (text !== null && (typeof text !== 'string' || text.length === 0 || text.length > MAX_STORED_CHARS)) {
         const found = typeof text === 'string' ? `${text.length} characters` : typeof text;
-        throw new WalletError('INVALID_ARGUMENT', `expected an API key of 1 to ${MAX_STORED_CHARS} characters, got ${found}`);
+        throw new WalletError(
+          'INVALID_ARGUMENT',
+          `expected an API key of 1 to ${MAX_STORED_CHARS} characters, got ${found}`,
+        );
       }
       const current = this.#vault.file();
       const store = this.#vault.store();

@@ -2,7 +2,17 @@
 // a key derived by scrypt from a backup password (its own salt). It needs no keychain, so it moves keys to a new machine.
 import type { AccountKind } from './types.ts';
 import { WalletError } from '../../koinos/errors.ts';
-import { MIN_SCRYPT_LOG_N, deriveKey, newSalt, open, scryptParamsProblem, seal, zero, type ScryptCost, type ScryptParams } from './vaultCrypto.ts';
+import {
+  MIN_SCRYPT_LOG_N,
+  deriveKey,
+  newSalt,
+  open,
+  scryptParamsProblem,
+  seal,
+  zero,
+  type ScryptCost,
+  type ScryptParams,
+} from './vaultCrypto.ts';
 
 const BACKUP_FORMAT = 'koinos-wallet-backup';
 const BACKUP_VERSION = 1;
@@ -44,14 +54,25 @@ const identity = (kdf: ScryptParams) => `${BACKUP_FORMAT}/${BACKUP_VERSION}/${kd
  * @example
  * const text = await sealBackup(payload, 'backup password', { N: 65536, r: 8, p: 1 }, new Date());
  */
-export async function sealBackup(payload: BackupPayload, backupPassword: string, cost: ScryptCost, now: Date): Promise<string> {
+export async function sealBackup(
+  payload: BackupPayload,
+  backupPassword: string,
+  cost: ScryptCost,
+  now: Date,
+): Promise<string> {
   const kdf: ScryptParams = { ...cost, salt: newSalt() };
   const key = await deriveKey(backupPassword, kdf);
   try {
     const plain = new TextEncoder().encode(JSON.stringify(payload));
     const data = seal(key, plain, identity(kdf));
     plain.fill(0);
-    const envelope: BackupEnvelope = { format: BACKUP_FORMAT, version: BACKUP_VERSION, createdAt: now.toISOString(), kdf, data };
+    const envelope: BackupEnvelope = {
+      format: BACKUP_FORMAT,
+      version: BACKUP_VERSION,
+      createdAt: now.toISOString(),
+      kdf,
+      data,
+    };
     return JSON.stringify(envelope, null, 2) + '\n';
   } finally {
     zero(key);
@@ -74,7 +95,8 @@ function checkPayload(value: unknown): BackupPayload {
   }
   for (const a of p.accounts) {
     const ok =
-      typeof a?.name === 'string' && typeof a.address === 'string' &&
+      typeof a?.name === 'string' &&
+      typeof a.address === 'string' &&
       ((a.kind === 'phrase' && typeof a.phraseRef === 'string' && Number.isInteger(a.derivationIndex)) ||
         (a.kind === 'key' && typeof a.privateKeyHex === 'string') ||
         a.kind === 'watch');
@@ -83,7 +105,8 @@ function checkPayload(value: unknown): BackupPayload {
   if (p.contacts !== undefined) {
     if (!Array.isArray(p.contacts)) throw invalid('its contacts are not a list');
     for (const c of p.contacts) {
-      if (typeof c?.label !== 'string' || typeof c.address !== 'string' || typeof c.networkId !== 'string') throw invalid('a contact entry is incomplete');
+      if (typeof c?.label !== 'string' || typeof c.address !== 'string' || typeof c.networkId !== 'string')
+        throw invalid('a contact entry is incomplete');
     }
   }
   return p;
@@ -97,9 +120,14 @@ function checkPayload(value: unknown): BackupPayload {
  *   this wallet never writes: refused before any scrypt work); WRONG_PASSWORD when the backup password does not open
  *   it (or the file was altered).
  */
-export async function openBackup(content: string, backupPassword: string, options: { minScryptN?: number } = {}): Promise<BackupPayload> {
+export async function openBackup(
+  content: string,
+  backupPassword: string,
+  options: { minScryptN?: number } = {},
+): Promise<BackupPayload> {
   if (typeof content !== 'string') throw invalid('got no text');
-  if (content.length > MAX_BACKUP_CHARS) throw invalid(`it is ${content.length} characters long, more than a backup can be`);
+  if (content.length > MAX_BACKUP_CHARS)
+    throw invalid(`it is ${content.length} characters long, more than a backup can be`);
   let envelope: BackupEnvelope;
   try {
     envelope = JSON.parse(content) as BackupEnvelope;
@@ -107,7 +135,8 @@ export async function openBackup(content: string, backupPassword: string, option
     throw invalid('it is not JSON');
   }
   if (envelope?.format !== BACKUP_FORMAT) throw invalid(`its format is not "${BACKUP_FORMAT}"`);
-  if (envelope.version !== BACKUP_VERSION) throw invalid(`its version is ${String(envelope.version)}, and this wallet reads version ${BACKUP_VERSION}`);
+  if (envelope.version !== BACKUP_VERSION)
+    throw invalid(`its version is ${String(envelope.version)}, and this wallet reads version ${BACKUP_VERSION}`);
   // Checked before scrypt runs: a crafted file must not make it allocate gigabytes or hold the vault for minutes.
   const problem = scryptParamsProblem(envelope.kdf, options.minScryptN ?? 2 ** MIN_SCRYPT_LOG_N);
   if (problem) throw invalid(`its key derivation settings are not ones this wallet writes (${problem})`);
@@ -116,9 +145,13 @@ export async function openBackup(content: string, backupPassword: string, option
   const plain = open(key, envelope.data, identity(envelope.kdf));
   zero(key);
   if (!plain) {
-    throw new WalletError('WRONG_PASSWORD', 'That password does not open this backup: it needs the password the backup was made with.', {
-      metaMessages: ['Check the backup password (it may differ from the wallet password) and try again.'],
-    });
+    throw new WalletError(
+      'WRONG_PASSWORD',
+      'That password does not open this backup: it needs the password the backup was made with.',
+      {
+        metaMessages: ['Check the backup password (it may differ from the wallet password) and try again.'],
+      },
+    );
   }
   let parsed: unknown;
   try {

@@ -11,7 +11,10 @@ import { zero } from './vaultCrypto.ts';
 import type { VaultRecord } from './walletFile.ts';
 
 /** Every account and secret of the wallet, for sealBackup. `readSecret` opens a secret's payload (the caller zeroes nothing: this does). */
-export async function backupPayloadOf(vault: VaultRecord, readSecret: (secretId: string) => Promise<Uint8Array>): Promise<BackupPayload> {
+export async function backupPayloadOf(
+  vault: VaultRecord,
+  readSecret: (secretId: string) => Promise<Uint8Array>,
+): Promise<BackupPayload> {
   const payload: BackupPayload = { phrases: [], accounts: [] };
   for (const phrase of vault.phrases) {
     const bytes = await readSecret(phrase.id);
@@ -54,22 +57,42 @@ export function mergeBackup(vault: VaultRecord, payload: BackupPayload): [string
         phrases.set(p.ref, { id, phrase });
       }
     }
-    const has = (address: string, watchToo: boolean) => vault.accounts.some((a) => a.address === address && (watchToo || a.kind !== 'watch'));
+    const has = (address: string, watchToo: boolean) =>
+      vault.accounts.some((a) => a.address === address && (watchToo || a.kind !== 'watch'));
     for (const a of payload.accounts) {
       const name = cleanName(a.name, vault);
       if (a.kind === 'phrase') {
         const phrase = phrases.get(a.phraseRef!);
-        if (!phrase) throw new WalletError('INVALID_BACKUP', 'expected every phrase account of the backup to name a phrase in it, but one does not');
+        if (!phrase)
+          throw new WalletError(
+            'INVALID_BACKUP',
+            'expected every phrase account of the backup to name a phrase in it, but one does not',
+          );
         const { privateKey, address } = deriveAccount(phrase.phrase, a.derivationIndex!);
         zero(privateKey);
-        if (!has(address, false)) vault.accounts.push({ id: newId(), name, address, kind: 'phrase', phraseId: phrase.id, derivationIndex: a.derivationIndex! });
+        if (!has(address, false))
+          vault.accounts.push({
+            id: newId(),
+            name,
+            address,
+            kind: 'phrase',
+            phraseId: phrase.id,
+            derivationIndex: a.derivationIndex!,
+          });
       } else if (a.kind === 'key') {
         const { privateKey } = parsePrivateKey(a.privateKeyHex!);
         const address = addressOfKey(privateKey);
         if (!has(address, false)) {
           const secretId = newId();
           entries.push([secretId, keyPayload(privateKey)]);
-          vault.accounts.push({ id: newId(), name, address, kind: 'key', secretId, ...(a.developmentOnly ? { developmentOnly: true } : {}) });
+          vault.accounts.push({
+            id: newId(),
+            name,
+            address,
+            kind: 'key',
+            secretId,
+            ...(a.developmentOnly ? { developmentOnly: true } : {}),
+          });
         }
         zero(privateKey);
       } else {

@@ -9,7 +9,8 @@ import type { VaultRecord } from './walletFile.ts';
 /** The entry of an account secret (a phrase or a private key) in a generation. */
 export const secretEntry = (generation: string, secretId: string): string => `${generation}/secret/${secretId}`;
 /** The sealed entry of a network's API key (file storage only) in a generation. */
-export const apiKeyEntry = (generation: string, networkId: string): string => `${generation}/apikey/${encodeURIComponent(networkId)}`;
+export const apiKeyEntry = (generation: string, networkId: string): string =>
+  `${generation}/apikey/${encodeURIComponent(networkId)}`;
 /** The keychain entry of a network's API key (keychain storage: the keychain protects it, no password needed). */
 export const keychainApiKeyEntry = (networkId: string): string => `apikey/${encodeURIComponent(networkId)}`;
 
@@ -18,8 +19,14 @@ export type EntryName = (generation: string) => string;
 
 /** Every sealed entry wallet.json refers to: phrases, private keys, and (file storage) API keys. */
 export function entryNames(vault: VaultRecord, sealedApiKeys: readonly string[]): EntryName[] {
-  const secrets = [...vault.phrases.map((p) => p.id), ...vault.accounts.filter((a) => a.kind === 'key').map((a) => a.secretId!)];
-  return [...secrets.map((id) => (g: string) => secretEntry(g, id)), ...sealedApiKeys.map((n) => (g: string) => apiKeyEntry(g, n))];
+  const secrets = [
+    ...vault.phrases.map((p) => p.id),
+    ...vault.accounts.filter((a) => a.kind === 'key').map((a) => a.secretId!),
+  ];
+  return [
+    ...secrets.map((id) => (g: string) => secretEntry(g, id)),
+    ...sealedApiKeys.map((n) => (g: string) => apiKeyEntry(g, n)),
+  ];
 }
 
 const identity = (vault: VaultRecord, name: string) => `${vault.walletId}/${name}`;
@@ -34,14 +41,23 @@ export function sealEntry(vault: VaultRecord, key: Uint8Array, name: string, pay
  * @throws WalletError VAULT_CORRUPT when it is missing, altered, or moved from another entry's name;
  *   KEYCHAIN_UNAVAILABLE / STORAGE_FAILED from the store.
  */
-export async function openEntry(store: SecretStore, vault: VaultRecord, key: Uint8Array, name: string): Promise<Uint8Array> {
+export async function openEntry(
+  store: SecretStore,
+  vault: VaultRecord,
+  key: Uint8Array,
+  name: string,
+): Promise<Uint8Array> {
   const sealed = await store.read(name);
   const plain = sealed === undefined ? undefined : open(key, sealed, identity(vault, name));
   if (!plain) {
     const where = store.kind === 'file' ? 'wallet key file' : 'system keychain';
-    throw new WalletError('VAULT_CORRUPT', `expected a sealed key in the ${where}, but it is ${sealed === undefined ? 'missing' : 'damaged or moved'}`, {
-      metaMessages: ['Import your encrypted backup to restore the keys.'],
-    });
+    throw new WalletError(
+      'VAULT_CORRUPT',
+      `expected a sealed key in the ${where}, but it is ${sealed === undefined ? 'missing' : 'damaged or moved'}`,
+      {
+        metaMessages: ['Import your encrypted backup to restore the keys.'],
+      },
+    );
   }
   return plain;
 }
@@ -50,7 +66,14 @@ export async function openEntry(store: SecretStore, vault: VaultRecord, key: Uin
  * Writes every entry again, sealed under `newKey`, as generation `to`; the entries of generation `vault.generation`
  * stay untouched. On a failure the entries already written are removed (best effort) and the error is thrown.
  */
-export async function resealGeneration(store: SecretStore, vault: VaultRecord, names: EntryName[], oldKey: Uint8Array, newKey: Uint8Array, to: string): Promise<void> {
+export async function resealGeneration(
+  store: SecretStore,
+  vault: VaultRecord,
+  names: EntryName[],
+  oldKey: Uint8Array,
+  newKey: Uint8Array,
+  to: string,
+): Promise<void> {
   const written: string[] = [];
   try {
     for (const name of names) {

@@ -53,20 +53,28 @@ export async function withFileLock<T>(lockPath: string, work: () => Promise<T>):
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
-        throw new WalletError('STORAGE_FAILED', `expected to create the lock file ${lockPath}, but it could not be created; nothing was changed`, {
-          metaMessages: ['Check that the wallet data folder is writable, then try again.'],
-          details: (error as Error).message,
-          cause: error,
-        });
+        throw new WalletError(
+          'STORAGE_FAILED',
+          `expected to create the lock file ${lockPath}, but it could not be created; nothing was changed`,
+          {
+            metaMessages: ['Check that the wallet data folder is writable, then try again.'],
+            details: (error as Error).message,
+            cause: error,
+          },
+        );
       }
       if (await isStale(lockPath)) {
         await unlink(lockPath).catch(() => undefined);
         continue;
       }
       if (Date.now() > deadline) {
-        throw new WalletError('STORAGE_FAILED', `expected to take the lock ${lockPath} within ${LOCK_WAIT_MS / 1000} s, but another wallet process holds it; nothing was changed`, {
-          metaMessages: ['Close the other wallet window or process, then try again.'],
-        });
+        throw new WalletError(
+          'STORAGE_FAILED',
+          `expected to take the lock ${lockPath} within ${LOCK_WAIT_MS / 1000} s, but another wallet process holds it; nothing was changed`,
+          {
+            metaMessages: ['Close the other wallet window or process, then try again.'],
+          },
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
     }

@@ -17,7 +17,9 @@ export function formatWait(ms: number): string {
   const unit = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   if (seconds < 60) return unit(seconds, 'second');
   const rest = seconds % 60;
-  return rest === 0 ? unit(seconds / 60, 'minute') : `${unit(Math.floor(seconds / 60), 'minute')} ${unit(rest, 'second')}`;
+  return rest === 0
+    ? unit(seconds / 60, 'minute')
+    : `${unit(Math.floor(seconds / 60), 'minute')} ${unit(rest, 'second')}`;
 }
 
 /** The count of wrong passwords in a row and the time before which no try is checked. */
@@ -32,9 +34,13 @@ export class PasswordThrottle {
   check(now: number): void {
     if (now >= this.#until) return;
     const left = formatWait(this.#until - now);
-    throw new WalletError('TOO_MANY_ATTEMPTS', `expected a pause after ${this.#failures} wrong passwords in a row, but this try came too early: wait ${left} and try again`, {
-      metaMessages: ['The password was not checked. Each further wrong password doubles the wait, up to 5 minutes.'],
-    });
+    throw new WalletError(
+      'TOO_MANY_ATTEMPTS',
+      `expected a pause after ${this.#failures} wrong passwords in a row, but this try came too early: wait ${left} and try again`,
+      {
+        metaMessages: ['The password was not checked. Each further wrong password doubles the wait, up to 5 minutes.'],
+      },
+    );
   }
 
   /** Records a wrong password; returns the wait it starts (0 while within the free tries). */

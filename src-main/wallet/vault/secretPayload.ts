@@ -34,9 +34,13 @@ export function apiKeyPayload(apiKey: string): Uint8Array {
 }
 
 function wrongKind(expected: string): WalletError {
-  return new WalletError('VAULT_CORRUPT', `expected a sealed ${expected} in the vault entry, but it holds something else`, {
-    metaMessages: ['Import your encrypted backup to restore this account.'],
-  });
+  return new WalletError(
+    'VAULT_CORRUPT',
+    `expected a sealed ${expected} in the vault entry, but it holds something else`,
+    {
+      metaMessages: ['Import your encrypted backup to restore this account.'],
+    },
+  );
 }
 
 /**

@@ -34,7 +34,9 @@ export const FILE_STORAGE_NOTICE =
 
 function keychainError(action: string, cause: unknown): WalletError {
   return new WalletError('KEYCHAIN_UNAVAILABLE', `expected the system keychain to ${action}, but it did not answer`, {
-    metaMessages: ['Unlock or start the system keychain (Secret Service, Keychain Access or Credential Manager) and try again.'],
+    metaMessages: [
+      'Unlock or start the system keychain (Secret Service, Keychain Access or Credential Manager) and try again.',
+    ],
     details: cause instanceof Error ? cause.message : String(cause),
     cause,
   });
@@ -72,7 +74,10 @@ export function keychainStore(keychain: Keychain, service: string, prefix: strin
     async names() {
       try {
         const found = await keychain.findCredentials(service);
-        return found.map((c) => c.account).filter((a) => a.startsWith(`${prefix}/`)).map((a) => a.slice(prefix.length + 1));
+        return found
+          .map((c) => c.account)
+          .filter((a) => a.startsWith(`${prefix}/`))
+          .map((a) => a.slice(prefix.length + 1));
       } catch (cause) {
         throw keychainError('list the wallet keys', cause);
       }
@@ -84,7 +89,10 @@ export function keychainStore(keychain: Keychain, service: string, prefix: strin
  * Whether the keychain stores, returns and deletes an entry. A locked or absent Secret Service may answer reads with
  * "nothing" and fail only on writes, so the probe writes.
  */
-export async function keychainAnswers(keychain: Keychain, service: string): Promise<{ ok: true } | { ok: false; reason: string }> {
+export async function keychainAnswers(
+  keychain: Keychain,
+  service: string,
+): Promise<{ ok: true } | { ok: false; reason: string }> {
   const probe = `probe/${Math.random().toString(36).slice(2)}`;
   try {
     await keychain.setPassword(service, probe, 'probe');
@@ -113,19 +121,28 @@ export function fileStore(path: string, writeFile: WriteFile = writeFileAtomic):
       text = await readFile(path, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-      throw new WalletError('STORAGE_FAILED', `expected to read the wallet's key file ${path}, but it could not be read`, {
-        details: (error as Error).message,
-      });
+      throw new WalletError(
+        'STORAGE_FAILED',
+        `expected to read the wallet's key file ${path}, but it could not be read`,
+        {
+          details: (error as Error).message,
+        },
+      );
     }
     try {
       const parsed = JSON.parse(text) as SecretFile;
-      if (parsed?.version !== 1 || typeof parsed.entries !== 'object' || parsed.entries === null) throw new Error('not a version 1 key file');
+      if (parsed?.version !== 1 || typeof parsed.entries !== 'object' || parsed.entries === null)
+        throw new Error('not a version 1 key file');
       return { ...parsed.entries };
     } catch (error) {
-      throw new WalletError('VAULT_CORRUPT', `expected the wallet's key file ${path} to be JSON written by this wallet, but it is not`, {
-        metaMessages: ['Restore it from a copy, or import your encrypted backup into a new wallet.'],
-        details: (error as Error).message,
-      });
+      throw new WalletError(
+        'VAULT_CORRUPT',
+        `expected the wallet's key file ${path} to be JSON written by this wallet, but it is not`,
+        {
+          metaMessages: ['Restore it from a copy, or import your encrypted backup into a new wallet.'],
+          details: (error as Error).message,
+        },
+      );
     }
   }
   async function save(entries: Record<string, string>): Promise<void> {
@@ -133,11 +150,15 @@ export function fileStore(path: string, writeFile: WriteFile = writeFileAtomic):
     try {
       await writeFile(path, JSON.stringify(content, null, 1), { mode: 0o600 });
     } catch (error) {
-      throw new WalletError('STORAGE_FAILED', `expected to save the wallet's key file ${path}, but the write failed; nothing was changed`, {
-        metaMessages: ['Check that the disk has free space and the folder is writable, then try again.'],
-        details: (error as Error).message,
-        cause: error,
-      });
+      throw new WalletError(
+        'STORAGE_FAILED',
+        `expected to save the wallet's key file ${path}, but the write failed; nothing was changed`,
+        {
+          metaMessages: ['Check that the disk has free space and the folder is writable, then try again.'],
+          details: (error as Error).message,
+          cause: error,
+        },
+      );
     }
   }
   return {

@@ -14,18 +14,54 @@ import { redeemApproval, redeemMessageApproval, type Approval } from '../approva
 import type { Transaction } from '../../koinos/types.ts';
 import { makeFolders } from '../makeFolders.ts';
 import type { TransactionSigner } from '../signer.ts';
-import { assertNewAddress, checkNewPassword, cleanName, findAccount, newId, removeAccount, reorder, requireText, toInfo } from './accountBook.ts';
+import {
+  assertNewAddress,
+  checkNewPassword,
+  cleanName,
+  findAccount,
+  newId,
+  removeAccount,
+  reorder,
+  requireText,
+  toInfo,
+} from './accountBook.ts';
 import { VaultApiKeys, sealedApiKeys } from './apiKeys.ts';
 import { openBackup, sealBackup, type BackupPayload } from './backupFile.ts';
 import { backupPayloadOf, mergeBackup } from './backupMerge.ts';
 import { entryNames, openEntry, removeAll, resealGeneration, sealEntry, secretEntry } from './entries.ts';
 import { IdleTimer, SYSTEM_CLOCK, type Clock } from './idleTimer.ts';
 import { addressOfKey, deriveAccount, keyOf, keyPayload, phraseOf, phrasePayload } from './secretPayload.ts';
-import { FILE_STORAGE_NOTICE, fileStore, keychainAnswers, keychainStore, type Keychain, type SecretStore, type WriteFile } from './secretStore.ts';
+import {
+  FILE_STORAGE_NOTICE,
+  fileStore,
+  keychainAnswers,
+  keychainStore,
+  type Keychain,
+  type SecretStore,
+  type WriteFile,
+} from './secretStore.ts';
 import { formatWait, throttleFor, type PasswordThrottle } from './passwordThrottle.ts';
 import { VaultSession } from './vaultSession.ts';
-import { MIN_SCRYPT_LOG_N, calibrateScrypt, deriveKey, makeCheck, newSalt, verifyCheck, zero, type ScryptCost } from './vaultCrypto.ts';
-import { KEY_FILE_NAME, commitWalletFile, readWalletFile, settingsProblem, type AccountRecord, type VaultRecord, type WalletFile, type WalletFileOptions } from './walletFile.ts';
+import {
+  MIN_SCRYPT_LOG_N,
+  calibrateScrypt,
+  deriveKey,
+  makeCheck,
+  newSalt,
+  verifyCheck,
+  zero,
+  type ScryptCost,
+} from './vaultCrypto.ts';
+import {
+  KEY_FILE_NAME,
+  commitWalletFile,
+  readWalletFile,
+  settingsProblem,
+  type AccountRecord,
+  type VaultRecord,
+  type WalletFile,
+  type WalletFileOptions,
+} from './walletFile.ts';
 
 export { MIN_PASSWORD_LENGTH } from './accountBook.ts';
 
@@ -83,7 +119,8 @@ export class Vault implements TransactionSigner {
     this.apiKeys = new VaultApiKeys({
       file: () => this.#file,
       store: () => this.#store,
-      installStore: (installId) => keychainStore(options.keychain, Vault.#service(options, this.#file.vault), `install-${installId}`),
+      installStore: (installId) =>
+        keychainStore(options.keychain, Vault.#service(options, this.#file.vault), `install-${installId}`),
       requireSession: () => this.#requireSession(),
       vault: () => this.#vault(),
       commit: (next) => this.#commit(next),
@@ -101,11 +138,15 @@ export class Vault implements TransactionSigner {
     try {
       await makeFolders(options.dataDir, 0o700);
     } catch (error) {
-      throw new WalletError('STORAGE_FAILED', `expected a folder for the wallet's data at ${options.dataDir}, but it cannot be created`, {
-        metaMessages: ['Choose a folder you can write to (the default is the user data folder).'],
-        details: (error as Error).message,
-        cause: error,
-      });
+      throw new WalletError(
+        'STORAGE_FAILED',
+        `expected a folder for the wallet's data at ${options.dataDir}, but it cannot be created`,
+        {
+          metaMessages: ['Choose a folder you can write to (the default is the user data folder).'],
+          details: (error as Error).message,
+          cause: error,
+        },
+      );
     }
     const file = await readWalletFile(options.dataDir, Vault.#fileOptions(options));
     return new Vault(options, file, await Vault.#storeFor(options, file.vault));
@@ -149,7 +190,10 @@ export class Vault implements TransactionSigner {
    */
   create(args: { password: string }): Promise<VaultStatus> {
     return this.#exclusive(async () => {
-      if (this.#file.vault) throw new WalletError('VAULT_EXISTS', 'expected no wallet in this data folder, but one exists', { metaMessages: ['Unlock it with its password instead.'] });
+      if (this.#file.vault)
+        throw new WalletError('VAULT_EXISTS', 'expected no wallet in this data folder, but one exists', {
+          metaMessages: ['Unlock it with its password instead.'],
+        });
       const password = checkNewPassword(args?.password, 'the wallet password');
       const kdf = { ...(this.#options.scryptCost ?? (await calibrateScrypt())), salt: newSalt() };
       const key = await deriveKey(password, kdf);
@@ -234,7 +278,10 @@ export class Vault implements TransactionSigner {
       const newPassword = checkNewPassword(args?.newPassword);
       const oldKey = await this.#keyFromPassword(args?.oldPassword);
       const current = this.#vault();
-      const kdf = { ...(this.#options.scryptCost ?? { N: current.kdf.N, r: current.kdf.r, p: current.kdf.p }), salt: newSalt() };
+      const kdf = {
+        ...(this.#options.scryptCost ?? { N: current.kdf.N, r: current.kdf.r, p: current.kdf.p }),
+        salt: newSalt(),
+      };
       const newKey = await deriveKey(newPassword, kdf);
       const generation = newId();
       const names = entryNames(current, sealedApiKeys(this.#file, this.#store));
@@ -244,7 +291,10 @@ export class Vault implements TransactionSigner {
         try {
           await this.#commit({ ...this.#file, vault: { ...current, kdf, generation, check } });
         } catch (error) {
-          await removeAll(this.#store, names.map((name) => name(generation)));
+          await removeAll(
+            this.#store,
+            names.map((name) => name(generation)),
+          );
           throw error;
         }
       } catch (error) {
@@ -257,7 +307,10 @@ export class Vault implements TransactionSigner {
       // generation); the old generation is garbage now, and what a crash leaves of it goes at the next unlock.
       if (this.#session) this.#session.replaceKey(newKey);
       else zero(newKey);
-      await removeAll(this.#store, names.map((name) => name(current.generation)));
+      await removeAll(
+        this.#store,
+        names.map((name) => name(current.generation)),
+      );
       return this.status();
     });
   }
@@ -267,7 +320,10 @@ export class Vault implements TransactionSigner {
    * with the address book's contacts when given (they are not the vault's, but belong in the same sealed file).
    * @throws WalletError VAULT_LOCKED, WRONG_PASSWORD (the wallet password), WEAK_PASSWORD (the backup password).
    */
-  exportBackup(args: { password: string; backupPassword: string }, extras: { contacts?: BackupPayload['contacts'] } = {}): Promise<EncryptedBackup> {
+  exportBackup(
+    args: { password: string; backupPassword: string },
+    extras: { contacts?: BackupPayload['contacts'] } = {},
+  ): Promise<EncryptedBackup> {
     return this.#exclusive(async () => {
       this.#requireSession();
       const backupPassword = checkNewPassword(args?.backupPassword, 'the backup password');
@@ -275,13 +331,20 @@ export class Vault implements TransactionSigner {
       const vault = this.#vault();
       let payload;
       try {
-        payload = await backupPayloadOf(vault, (id) => openEntry(this.#store, vault, key, secretEntry(vault.generation, id)));
+        payload = await backupPayloadOf(vault, (id) =>
+          openEntry(this.#store, vault, key, secretEntry(vault.generation, id)),
+        );
       } finally {
         zero(key);
       }
       if (extras.contacts && extras.contacts.length > 0) payload.contacts = extras.contacts;
       const now = new Date(this.#clock.now());
-      const content = await sealBackup(payload, backupPassword, { N: vault.kdf.N, r: vault.kdf.r, p: vault.kdf.p }, now);
+      const content = await sealBackup(
+        payload,
+        backupPassword,
+        { N: vault.kdf.N, r: vault.kdf.r, p: vault.kdf.p },
+        now,
+      );
       return { fileName: `koinos-wallet-backup-${now.toISOString().slice(0, 10)}.json`, content };
     });
   }
@@ -299,7 +362,9 @@ export class Vault implements TransactionSigner {
     return this.#exclusive(async () => {
       this.#requireSession();
       const backupPassword = requireText(args?.backupPassword, 'the backup password');
-      const payload = await openBackup(args?.content, backupPassword, { minScryptN: Vault.#fileOptions(this.#options).minScryptN });
+      const payload = await openBackup(args?.content, backupPassword, {
+        minScryptN: Vault.#fileOptions(this.#options).minScryptN,
+      });
       const session = this.#requireSession();
       const vault = structuredClone(this.#vault());
       const entries = mergeBackup(vault, payload);
@@ -370,7 +435,8 @@ export class Vault implements TransactionSigner {
   /** `accounts:newPhrase`: a new phrase kept (unsaved) until confirmPhrase; it is forgotten on lock. */
   async newPhrase(args: { words: 12 | 24 }): Promise<NewPhrase> {
     const session = this.#requireSession();
-    if (args?.words !== 12 && args?.words !== 24) throw new WalletError('INVALID_ARGUMENT', `expected a phrase of 12 or 24 words, got ${describe(args?.words)}`);
+    if (args?.words !== 12 && args?.words !== 24)
+      throw new WalletError('INVALID_ARGUMENT', `expected a phrase of 12 or 24 words, got ${describe(args?.words)}`);
     const phrase = newMnemonic(args.words);
     const positions = new Set<number>();
     while (positions.size < CHECK_WORDS) positions.add(randomInt(1, args.words + 1));
@@ -385,19 +451,32 @@ export class Vault implements TransactionSigner {
    * @throws WalletError NOT_FOUND (draft gone: the wallet locked), INVALID_MNEMONIC (a word does not match; the draft
    *   stays for another try).
    */
-  confirmPhrase(args: { draftId: string; name: string; checks: { position: number; word: string }[] }): Promise<AccountInfo> {
+  confirmPhrase(args: {
+    draftId: string;
+    name: string;
+    checks: { position: number; word: string }[];
+  }): Promise<AccountInfo> {
     return this.#exclusive(async () => {
       const session = this.#requireSession();
       const draft = session.drafts.get(args?.draftId);
-      if (!draft) throw new WalletError('NOT_FOUND', 'expected a recovery phrase waiting for confirmation, but there is none (the wallet locked since)', { metaMessages: ['Create a new phrase.'] });
+      if (!draft)
+        throw new WalletError(
+          'NOT_FOUND',
+          'expected a recovery phrase waiting for confirmation, but there is none (the wallet locked since)',
+          { metaMessages: ['Create a new phrase.'] },
+        );
       const words = phraseOf(draft.payload).split(' ');
       const checks = Array.isArray(args?.checks) ? args?.checks : [];
       for (const position of draft.checkPositions) {
         const given = checks.find((c) => c?.position === position)?.word;
         if (typeof given !== 'string' || given.trim().toLowerCase() !== words[position - 1]) {
-          throw new WalletError('INVALID_MNEMONIC', `expected word ${position} of the phrase you wrote down, but the word given does not match`, {
-            metaMessages: ['Check your written copy: an error there would lose the account.'],
-          });
+          throw new WalletError(
+            'INVALID_MNEMONIC',
+            `expected word ${position} of the phrase you wrote down, but the word given does not match`,
+            {
+              metaMessages: ['Check your written copy: an error there would lose the account.'],
+            },
+          );
         }
       }
       const account = await this.#addPhrase(session, words.join(' '), args?.name);
@@ -432,7 +511,13 @@ export class Vault implements TransactionSigner {
         const address = addressOfKey(keyOf(payload));
         assertNewAddress(vault, address);
         const secretId = newId();
-        const record: AccountRecord = { id: newId(), name: cleanName(args?.name, vault), address, kind: 'key', secretId };
+        const record: AccountRecord = {
+          id: newId(),
+          name: cleanName(args?.name, vault),
+          address,
+          kind: 'key',
+          secretId,
+        };
         if (options.developmentOnly) record.developmentOnly = true;
         vault.accounts.push(record);
         await this.#writeEntriesAndCommit(vault, [[secretId, payload]], session.key);
@@ -468,11 +553,22 @@ export class Vault implements TransactionSigner {
       const session = this.#requireSession();
       const vault = structuredClone(this.#vault());
       const phrase = vault.phrases.find((p) => p.id === args?.phraseId);
-      if (!phrase) throw new WalletError('NOT_FOUND', `expected a recovery phrase of this wallet, got unknown phrase id ${describe(args?.phraseId)}`);
+      if (!phrase)
+        throw new WalletError(
+          'NOT_FOUND',
+          `expected a recovery phrase of this wallet, got unknown phrase id ${describe(args?.phraseId)}`,
+        );
       const payload = await this.#payload(session, phrase.id);
       const index = phrase.nextIndex;
       const { privateKey, address } = deriveAccount(phraseOf(payload), index);
-      const record: AccountRecord = { id: newId(), name: cleanName(args?.name, vault), address, kind: 'phrase', phraseId: phrase.id, derivationIndex: index };
+      const record: AccountRecord = {
+        id: newId(),
+        name: cleanName(args?.name, vault),
+        address,
+        kind: 'phrase',
+        phraseId: phrase.id,
+        derivationIndex: index,
+      };
       try {
         assertNewAddress(vault, address);
         vault.accounts.push(record);
@@ -524,7 +620,10 @@ export class Vault implements TransactionSigner {
       if (settings.selectedAccountId === record.id) delete settings.selectedAccountId;
       await this.#commit({ ...this.#file, settings, vault });
       this.#session?.forget(record.id, gone);
-      await removeAll(this.#store, gone.map((id) => secretEntry(vault.generation, id)));
+      await removeAll(
+        this.#store,
+        gone.map((id) => secretEntry(vault.generation, id)),
+      );
       return this.listAccounts();
     });
   }
@@ -539,11 +638,19 @@ export class Vault implements TransactionSigner {
       const key = await this.#keyFromPassword(args?.password);
       try {
         const record = findAccount(this.#file.vault, args?.id);
-        if (record.kind === 'watch') throw new WalletError('WATCH_ONLY', `expected an account with a key, but "${record.name}" is watch-only`);
+        if (record.kind === 'watch')
+          throw new WalletError('WATCH_ONLY', `expected an account with a key, but "${record.name}" is watch-only`);
         const vault = this.#vault();
-        const bytes = await openEntry(this.#store, vault, key, secretEntry(vault.generation, record.phraseId ?? record.secretId!));
+        const bytes = await openEntry(
+          this.#store,
+          vault,
+          key,
+          secretEntry(vault.generation, record.phraseId ?? record.secretId!),
+        );
         try {
-          return record.kind === 'phrase' ? { kind: 'phrase', secret: phraseOf(bytes) } : { kind: 'wif', secret: privateKeyToWif(keyOf(bytes)) };
+          return record.kind === 'phrase'
+            ? { kind: 'phrase', secret: phraseOf(bytes) }
+            : { kind: 'wif', secret: privateKeyToWif(keyOf(bytes)) };
         } finally {
           zero(bytes);
         }
@@ -599,7 +706,8 @@ export class Vault implements TransactionSigner {
     const accounts = this.#file.vault?.accounts.filter((a) => a.address === address) ?? [];
     const record = accounts.find((a) => a.kind !== 'watch');
     if (!record) {
-      if (accounts.length > 0) throw new WalletError('WATCH_ONLY', `expected an account with a key for ${address}, but it is watch-only`);
+      if (accounts.length > 0)
+        throw new WalletError('WATCH_ONLY', `expected an account with a key for ${address}, but it is watch-only`);
       throw new WalletError('ACCOUNT_NOT_FOUND', `expected an account of this wallet, got ${describe(address)}`);
     }
     const key = await this.#signingKey(session, record);
@@ -644,12 +752,17 @@ export class Vault implements TransactionSigner {
   }
 
   #vault(): VaultRecord {
-    if (!this.#file.vault) throw new WalletError('VAULT_NOT_FOUND', 'expected a wallet in this data folder, but none was created yet', { metaMessages: ['Create a wallet first.'] });
+    if (!this.#file.vault)
+      throw new WalletError('VAULT_NOT_FOUND', 'expected a wallet in this data folder, but none was created yet', {
+        metaMessages: ['Create a wallet first.'],
+      });
     return this.#file.vault;
   }
 
   #lockedError(): WalletError {
-    return new WalletError('VAULT_LOCKED', 'expected an unlocked wallet, but it is locked', { metaMessages: ['Unlock it with your password and try again.'] });
+    return new WalletError('VAULT_LOCKED', 'expected an unlocked wallet, but it is locked', {
+      metaMessages: ['Unlock it with your password and try again.'],
+    });
   }
 
   #requireSession(): VaultSession {
@@ -702,12 +815,19 @@ export class Vault implements TransactionSigner {
     const cached = session.signingKeys.get(record.id);
     if (cached) return cached;
     const payload = await this.#payload(session, record.phraseId ?? record.secretId!);
-    const derived = record.kind === 'phrase' ? deriveAccount(phraseOf(payload), record.derivationIndex!) : { privateKey: Uint8Array.from(keyOf(payload)), address: addressOfKey(keyOf(payload)) };
+    const derived =
+      record.kind === 'phrase'
+        ? deriveAccount(phraseOf(payload), record.derivationIndex!)
+        : { privateKey: Uint8Array.from(keyOf(payload)), address: addressOfKey(keyOf(payload)) };
     if (derived.address !== record.address) {
       zero(derived.privateKey);
-      throw new WalletError('VAULT_CORRUPT', `expected the key of account "${record.name}" to match its address ${record.address}, but it does not`, {
-        metaMessages: ['wallet.json was changed outside the wallet; import your encrypted backup.'],
-      });
+      throw new WalletError(
+        'VAULT_CORRUPT',
+        `expected the key of account "${record.name}" to match its address ${record.address}, but it does not`,
+        {
+          metaMessages: ['wallet.json was changed outside the wallet; import your encrypted backup.'],
+        },
+      );
     }
     if (this.#session !== session) {
       zero(derived.privateKey);
@@ -722,11 +842,22 @@ export class Vault implements TransactionSigner {
     const { privateKey, address } = deriveAccount(phrase, 0);
     zero(privateKey);
     if (vault.phrases.some((p) => p.firstAddress === address)) {
-      throw new WalletError('ACCOUNT_EXISTS', 'expected a recovery phrase new to this wallet, but it is already in it', { metaMessages: ['Use "Add account" on its accounts instead.'] });
+      throw new WalletError(
+        'ACCOUNT_EXISTS',
+        'expected a recovery phrase new to this wallet, but it is already in it',
+        { metaMessages: ['Use "Add account" on its accounts instead.'] },
+      );
     }
     assertNewAddress(vault, address);
     const phraseId = newId();
-    const record: AccountRecord = { id: newId(), name: cleanName(name, vault), address, kind: 'phrase', phraseId, derivationIndex: 0 };
+    const record: AccountRecord = {
+      id: newId(),
+      name: cleanName(name, vault),
+      address,
+      kind: 'phrase',
+      phraseId,
+      derivationIndex: 0,
+    };
     vault.phrases.push({ id: phraseId, nextIndex: 1, firstAddress: address });
     vault.accounts.push(record);
     const payload = phrasePayload(phrase);
@@ -740,7 +871,10 @@ export class Vault implements TransactionSigner {
 
   /** Writes new sealed entries, then commits wallet.json; on failure removes the entries again (else: orphans). */
   async #writeEntriesAndCommit(vault: VaultRecord, entries: [string, Uint8Array][], key: Uint8Array): Promise<void> {
-    const sealed = entries.map(([id, payload]) => [secretEntry(vault.generation, id), sealEntry(vault, key, secretEntry(vault.generation, id), payload)] as const);
+    const sealed = entries.map(
+      ([id, payload]) =>
+        [secretEntry(vault.generation, id), sealEntry(vault, key, secretEntry(vault.generation, id), payload)] as const,
+    );
     const written: string[] = [];
     try {
       for (const [name, value] of sealed) {
@@ -769,7 +903,9 @@ export class Vault implements TransactionSigner {
   async #removeOrphans(): Promise<void> {
     const vault = this.#vault();
     try {
-      const wanted = new Set(entryNames(vault, sealedApiKeys(this.#file, this.#store)).map((name) => name(vault.generation)));
+      const wanted = new Set(
+        entryNames(vault, sealedApiKeys(this.#file, this.#store)).map((name) => name(vault.generation)),
+      );
       const orphans = (await this.#store.names()).filter((name) => !wanted.has(name));
       if (orphans.length === 0) return;
       await this.#commit({ ...this.#file });

@@ -41,16 +41,28 @@ export async function deriveKey(password: string, params: ScryptParams): Promise
   const salt = Buffer.from(params.salt, 'base64');
   const maxmem = 256 * params.N * params.r * params.p + (32 << 20);
   return await new Promise<Uint8Array>((resolve, reject) => {
-    scryptCallback(password.normalize('NFKC'), salt, KEY_LENGTH, { N: params.N, r: params.r, p: params.p, maxmem }, (error, key) => {
-      if (error) {
-        reject(new WalletError('INVALID_ARGUMENT', `expected scrypt parameters this machine can run, got N=${params.N} r=${params.r} p=${params.p}`, { details: error.message }));
-      } else {
-        // A copy of our own: Node may hand out a slice of its shared buffer pool, which outlives a zero-fill of ours.
-        const own = Uint8Array.from(key);
-        key.fill(0);
-        resolve(own);
-      }
-    });
+    scryptCallback(
+      password.normalize('NFKC'),
+      salt,
+      KEY_LENGTH,
+      { N: params.N, r: params.r, p: params.p, maxmem },
+      (error, key) => {
+        if (error) {
+          reject(
+            new WalletError(
+              'INVALID_ARGUMENT',
+              `expected scrypt parameters this machine can run, got N=${params.N} r=${params.r} p=${params.p}`,
+              { details: error.message },
+            ),
+          );
+        } else {
+          // A copy of our own: Node may hand out a slice of its shared buffer pool, which outlives a zero-fill of ours.
+          const own = Uint8Array.from(key);
+          key.fill(0);
+          resolve(own);
+        }
+      },
+    );
   });
 }
 
@@ -140,7 +152,8 @@ export function zero(bytes: Uint8Array | undefined): void {
 const SCRYPT_R = 8;
 const SCRYPT_P = 1;
 
-const logText = (n: number): string => (Number.isInteger(n) && n > 0 && (n & (n - 1)) === 0 ? `2^${Math.log2(n)}` : String(n));
+const logText = (n: number): string =>
+  Number.isInteger(n) && n > 0 && (n & (n - 1)) === 0 ? `2^${Math.log2(n)}` : String(n);
 
 /**
  * What is wrong with scrypt parameters read from a file (wallet.json, a backup), or undefined when they are ones this
@@ -158,7 +171,8 @@ export function scryptParamsProblem(value: unknown, minN = 2 ** MIN_SCRYPT_LOG_N
     const found = (v: unknown) => (typeof v === 'number' ? String(v) : typeof v);
     return `expected scrypt with r=${SCRYPT_R}, p=${SCRYPT_P} and N a power of two from ${logText(minN)} to 2^${MAX_SCRYPT_LOG_N}, but found N=${isNumber(N) ? logText(N) : found(N)} r=${found(r)} p=${found(p)}`;
   }
-  if (typeof salt !== 'string' || Buffer.from(salt, 'base64').length < 16) return 'expected a scrypt salt of at least 16 bytes, but it is missing or shorter';
+  if (typeof salt !== 'string' || Buffer.from(salt, 'base64').length < 16)
+    return 'expected a scrypt salt of at least 16 bytes, but it is missing or shorter';
   return undefined;
 }
 

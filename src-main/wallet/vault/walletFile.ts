@@ -84,10 +84,14 @@ const isIndex = (v: unknown): v is number => typeof v === 'number' && Number.isI
 /** Checks settings read from the file or sent by the renderer; returns the field that is wrong, if any. */
 export function settingsProblem(settings: Partial<VaultSettings>): string | undefined {
   const { autoLockMinutes, theme, selectedAccountId } = settings;
-  if (autoLockMinutes !== undefined && !(Number.isInteger(autoLockMinutes) && autoLockMinutes >= 1 && autoLockMinutes <= 1440)) {
+  if (
+    autoLockMinutes !== undefined &&
+    !(Number.isInteger(autoLockMinutes) && autoLockMinutes >= 1 && autoLockMinutes <= 1440)
+  ) {
     return 'autoLockMinutes must be a whole number of minutes from 1 to 1440';
   }
-  if (theme !== undefined && theme !== 'system' && theme !== 'light' && theme !== 'dark') return 'theme must be system, light or dark';
+  if (theme !== undefined && theme !== 'system' && theme !== 'light' && theme !== 'dark')
+    return 'theme must be system, light or dark';
   if (selectedAccountId !== undefined && !isString(selectedAccountId)) return 'selectedAccountId must be an account id';
   return undefined;
 }
@@ -101,15 +105,21 @@ function accountProblem(a: AccountRecord): boolean {
 
 function checkVault(path: string, v: VaultRecord, minScryptN: number): VaultRecord {
   const ok =
-    isString(v.walletId) && (v.storage === 'keychain' || v.storage === 'file') && isString(v.keychainService) &&
-    v.kdf !== undefined && isString(v.generation) && typeof v.check === 'string' &&
-    Array.isArray(v.accounts) && Array.isArray(v.phrases);
+    isString(v.walletId) &&
+    (v.storage === 'keychain' || v.storage === 'file') &&
+    isString(v.keychainService) &&
+    v.kdf !== undefined &&
+    isString(v.generation) &&
+    typeof v.check === 'string' &&
+    Array.isArray(v.accounts) &&
+    Array.isArray(v.phrases);
   if (!ok) throw corrupt(path, 'its vault section is incomplete');
   // Before any password is tried: scrypt must never run with settings the wallet would not have written.
   const problem = scryptParamsProblem(v.kdf, minScryptN);
   if (problem) throw corrupt(path, `its key derivation settings are not ones this wallet writes (${problem})`);
   if (v.accounts.some(accountProblem)) throw corrupt(path, 'an account entry is incomplete');
-  if (v.phrases.some((p) => !isString(p.id) || !isIndex(p.nextIndex) || !isString(p.firstAddress))) throw corrupt(path, 'a phrase entry is incomplete');
+  if (v.phrases.some((p) => !isString(p.id) || !isIndex(p.nextIndex) || !isString(p.firstAddress)))
+    throw corrupt(path, 'a phrase entry is incomplete');
   return v;
 }
 
@@ -132,8 +142,11 @@ export async function readWalletFile(dataDir: string, options: WalletFileOptions
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { version: WALLET_FILE_VERSION, revision: 0, settings: { ...DEFAULT_SETTINGS } };
-    throw new WalletError('STORAGE_FAILED', `expected to read ${path}, but it could not be read`, { details: (error as Error).message });
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+      return { version: WALLET_FILE_VERSION, revision: 0, settings: { ...DEFAULT_SETTINGS } };
+    throw new WalletError('STORAGE_FAILED', `expected to read ${path}, but it could not be read`, {
+      details: (error as Error).message,
+    });
   }
   let parsed: WalletFile;
   try {
@@ -141,21 +154,26 @@ export async function readWalletFile(dataDir: string, options: WalletFileOptions
   } catch {
     throw corrupt(path, 'it is not valid JSON');
   }
-  if (!parsed || typeof parsed !== 'object' || parsed.version !== WALLET_FILE_VERSION) throw corrupt(path, `its version is not ${WALLET_FILE_VERSION}`);
+  if (!parsed || typeof parsed !== 'object' || parsed.version !== WALLET_FILE_VERSION)
+    throw corrupt(path, `its version is not ${WALLET_FILE_VERSION}`);
   // A file from before the chain settings owned the network selection carries it here: set aside, not kept.
-  const { selectedNetworkId: legacySelectedNetworkId, ...stored } = (parsed.settings ?? {}) as Partial<VaultSettings> & { selectedNetworkId?: unknown };
+  const { selectedNetworkId: legacySelectedNetworkId, ...stored } = (parsed.settings ??
+    {}) as Partial<VaultSettings> & { selectedNetworkId?: unknown };
   const settings = { ...DEFAULT_SETTINGS, ...stored };
   if (settingsProblem(settings)) throw corrupt(path, `its settings are invalid (${settingsProblem(settings)})`);
   const { installId, apiKeys, revision = 0 } = parsed;
-  if (!Number.isSafeInteger(revision) || revision < 0) throw corrupt(path, 'its revision is not a whole number from 0 up');
+  if (!Number.isSafeInteger(revision) || revision < 0)
+    throw corrupt(path, 'its revision is not a whole number from 0 up');
   if (installId !== undefined && !isString(installId)) throw corrupt(path, 'its install id is not text');
-  if (apiKeys !== undefined && !(Array.isArray(apiKeys) && apiKeys.every(isString))) throw corrupt(path, 'its API key list is not a list of network ids');
+  if (apiKeys !== undefined && !(Array.isArray(apiKeys) && apiKeys.every(isString)))
+    throw corrupt(path, 'its API key list is not a list of network ids');
   const file: WalletFile = { version: WALLET_FILE_VERSION, revision, settings };
   if (installId !== undefined) file.installId = installId;
   if (apiKeys !== undefined) file.apiKeys = apiKeys;
   // Nothing reads it any more but the hand-over: a value that is no network id is dropped, not a reason to refuse the file.
   if (isString(legacySelectedNetworkId)) file.legacySelectedNetworkId = legacySelectedNetworkId;
-  if (parsed.vault !== undefined) file.vault = checkVault(path, parsed.vault, options.minScryptN ?? 2 ** MIN_SCRYPT_LOG_N);
+  if (parsed.vault !== undefined)
+    file.vault = checkVault(path, parsed.vault, options.minScryptN ?? 2 ** MIN_SCRYPT_LOG_N);
   return file;
 }
 
@@ -169,15 +187,23 @@ export async function readWalletFile(dataDir: string, options: WalletFileOptions
  * @example
  * view = await commitWalletFile(dataDir, { ...view, settings: { ...view.settings, theme: 'dark' } });
  */
-export async function commitWalletFile(dataDir: string, file: WalletFile, options: WalletFileOptions = {}): Promise<WalletFile> {
+export async function commitWalletFile(
+  dataDir: string,
+  file: WalletFile,
+  options: WalletFileOptions = {},
+): Promise<WalletFile> {
   await makeFoldersOrFail(dataDir);
   return withFileLock(join(dataDir, `${WALLET_FILE_NAME}.lock`), async () => {
     const onDisk = await readWalletFile(dataDir, options);
     if (onDisk.revision !== file.revision) {
-      throw new WalletError('VAULT_CHANGED', 'another wallet window or process changed this wallet since this one opened it, so this change was not saved', {
-        metaMessages: ['Close this window and reopen the wallet to see the current accounts, then try again.'],
-        details: `expected revision ${file.revision} of ${join(dataDir, WALLET_FILE_NAME)}, found revision ${onDisk.revision}`,
-      });
+      throw new WalletError(
+        'VAULT_CHANGED',
+        'another wallet window or process changed this wallet since this one opened it, so this change was not saved',
+        {
+          metaMessages: ['Close this window and reopen the wallet to see the current accounts, then try again.'],
+          details: `expected revision ${file.revision} of ${join(dataDir, WALLET_FILE_NAME)}, found revision ${onDisk.revision}`,
+        },
+      );
     }
     const next = { ...file, revision: file.revision + 1 };
     await writeWalletFile(dataDir, next, options.writeFile);
@@ -189,10 +215,14 @@ async function makeFoldersOrFail(dataDir: string): Promise<void> {
   try {
     await makeFolders(dataDir, 0o700);
   } catch (error) {
-    throw new WalletError('STORAGE_FAILED', `expected to save the wallet in ${dataDir}, but the folder cannot be created; nothing was changed`, {
-      details: (error as Error).message,
-      cause: error,
-    });
+    throw new WalletError(
+      'STORAGE_FAILED',
+      `expected to save the wallet in ${dataDir}, but the folder cannot be created; nothing was changed`,
+      {
+        details: (error as Error).message,
+        cause: error,
+      },
+    );
   }
 }
 
@@ -201,7 +231,11 @@ async function makeFoldersOrFail(dataDir: string): Promise<void> {
  * check: the vault commits through {@link commitWalletFile}.
  * @throws WalletError STORAGE_FAILED when the write fails; the previous file is then intact.
  */
-async function writeWalletFile(dataDir: string, file: WalletFile, writeFile: WriteFile = writeFileAtomic): Promise<void> {
+async function writeWalletFile(
+  dataDir: string,
+  file: WalletFile,
+  writeFile: WriteFile = writeFileAtomic,
+): Promise<void> {
   const path = join(dataDir, WALLET_FILE_NAME);
   try {
     await makeFolders(dataDir, 0o700);

@@ -58,12 +58,16 @@ describe('WebAssembly 1.0 only', () => {
   });
 
   it('refuses sign extension', async () => {
-    const bytes = await wat('(module (func (export "_start") i32.const 1 i32.extend8_s drop))', { sign_extension: true });
+    const bytes = await wat('(module (func (export "_start") i32.const 1 i32.extend8_s drop))', {
+      sign_extension: true,
+    });
     expect(refusal(bytes).keys).toEqual({ feature: 'sign extension', offset: indexOf(bytes, [0xc0]) });
   });
 
   it('refuses multi-value function types and block types', async () => {
-    const fn = await wat('(module (func $two (result i32 i32) i32.const 1 i32.const 2) (func (export "_start")))', { multi_value: true });
+    const fn = await wat('(module (func $two (result i32 i32) i32.const 1 i32.const 2) (func (export "_start")))', {
+      multi_value: true,
+    });
     expect(refusal(fn).keys.feature).toBe('multi-value');
     const block = await wat(
       '(module (type $t (func (param i32) (result i32))) (func (export "_start") i32.const 1 (block (type $t)) drop))',
@@ -80,19 +84,27 @@ describe('WebAssembly 1.0 only', () => {
   });
 
   it('refuses non-trapping float-to-int conversions', async () => {
-    const bytes = await wat('(module (func (export "_start") f32.const 1 i32.trunc_sat_f32_s drop))', { sat_float_to_int: true });
+    const bytes = await wat('(module (func (export "_start") f32.const 1 i32.trunc_sat_f32_s drop))', {
+      sat_float_to_int: true,
+    });
     expect(refusal(bytes).keys.feature).toBe('non-trapping float-to-int conversions');
   });
 
   it('refuses a passive data segment and a DataCount section', async () => {
-    const bytes = await wat('(module (memory 1) (data "x") (func (export "_start") data.drop 0))', { bulk_memory: true });
+    const bytes = await wat('(module (memory 1) (data "x") (func (export "_start") data.drop 0))', {
+      bulk_memory: true,
+    });
     expect(refusal(bytes).keys.feature).toBe('bulk memory');
   });
 
   it('refuses truncated bytes and a wrong header', () => {
     expect(refusal(new Uint8Array([0, 0x61, 0x73, 0x6d])).message).toMatch(/shorter than its 8-byte header at byte 0/);
-    expect(refusal(new Uint8Array([0, 0x61, 0x73, 0x6d, 2, 0, 0, 0])).message).toMatch(/unsupported wasm version at byte 4/);
-    expect(refusal(new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 1, 9, 1])).message).toMatch(/section 1 runs past the end/);
+    expect(refusal(new Uint8Array([0, 0x61, 0x73, 0x6d, 2, 0, 0, 0])).message).toMatch(
+      /unsupported wasm version at byte 4/,
+    );
+    expect(refusal(new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 1, 9, 1])).message).toMatch(
+      /section 1 runs past the end/,
+    );
   });
 });
 
@@ -109,7 +121,9 @@ describe('instantiation rules', () => {
     );
     const mem = await wat('(module (import "env" "memory" (memory 1)) (func (export "_start")))');
     expect(refusal(mem).message).toMatch(/imported memory but none was provided/);
-    const wrongType = await wat('(module (import "env" "invoke_system_call" (func (param i32))) (func (export "_start")))');
+    const wrongType = await wat(
+      '(module (import "env" "invoke_system_call" (func (param i32))) (func (export "_start")))',
+    );
     expect(refusal(wrongType).message).toMatch(/function 0 type doesn't match/);
   });
 
@@ -126,15 +140,15 @@ describe('instantiation rules', () => {
 describe('contracts others built', () => {
   // @koinosbox/contracts ships release and testnet builds of AssemblyScript contracts made with the Koinos SDK.
   const root = join(import.meta.dirname, '../../../node_modules/@koinosbox/contracts/assembly');
-  const wasmFiles = readdirSync(root).flatMap((name) =>
-    ['release', 'testnet'].map((build) => join(root, name, build, `${name}.wasm`)),
-  ).filter((file) => {
-    try {
-      return readFileSync(file).length > 0;
-    } catch {
-      return false;
-    }
-  });
+  const wasmFiles = readdirSync(root)
+    .flatMap((name) => ['release', 'testnet'].map((build) => join(root, name, build, `${name}.wasm`)))
+    .filter((file) => {
+      try {
+        return readFileSync(file).length > 0;
+      } catch {
+        return false;
+      }
+    });
 
   it('finds the prebuilt contracts', () => {
     expect(wasmFiles.length).toBeGreaterThanOrEqual(16);

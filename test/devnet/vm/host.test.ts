@@ -12,7 +12,11 @@ import { wat } from './wat.ts';
 
 const CONTRACT_KEY = 20;
 
-async function probe(sid: number, args: object | Uint8Array, options: { retLen?: number; thunk?: boolean; argsType?: string; readOnly?: boolean } = {}) {
+async function probe(
+  sid: number,
+  args: object | Uint8Array,
+  options: { retLen?: number; thunk?: boolean; argsType?: string; readOnly?: boolean } = {},
+) {
   const state = new MemoryObjectStore();
   const argBytes = args instanceof Uint8Array ? args : encode(options.argsType!, args);
   const id = deploy(state, await probeContract(sid, argBytes, options), CONTRACT_KEY);
@@ -21,8 +25,12 @@ async function probe(sid: number, args: object | Uint8Array, options: { retLen?:
   return { id, env, ...probeResult(run(env, id, 0x1234, new Uint8Array([7, 8, 9])).result) };
 }
 
-
-async function failingProbe(sid: number, args: object, argsType: string, options: { retLen?: number; thunk?: boolean; readOnly?: boolean } = {}): Promise<ChainError> {
+async function failingProbe(
+  sid: number,
+  args: object,
+  argsType: string,
+  options: { retLen?: number; thunk?: boolean; readOnly?: boolean } = {},
+): Promise<ChainError> {
   const state = new MemoryObjectStore();
   const id = deploy(state, await probeContract(sid, encode(argsType, args), options), CONTRACT_KEY);
   const env = testEnv({ state, readOnly: options.readOnly });
@@ -36,46 +44,79 @@ describe('system calls from a contract', () => {
     expect(decode('koinos.chain.bytes_result', own.bytes).value).toEqual(devKey(CONTRACT_KEY).addressBytes);
 
     const args = await probe(SYSTEM_CALL_IDS.get_arguments, new Uint8Array(0));
-    expect(decode('koinos.chain.get_arguments_result', args.bytes)).toEqual({ value: { entry_point: 0x1234, arguments: new Uint8Array([7, 8, 9]) } });
+    expect(decode('koinos.chain.get_arguments_result', args.bytes)).toEqual({
+      value: { entry_point: 0x1234, arguments: new Uint8Array([7, 8, 9]) },
+    });
 
     const caller = await probe(SYSTEM_CALL_IDS.get_caller, new Uint8Array(0));
     // A transaction's own operation: no calling contract, user mode (apply_call_contract_operation drops to it).
-    expect(decode('koinos.chain.get_caller_result', caller.bytes)).toEqual({ value: { caller: new Uint8Array(0), caller_privilege: 1 } });
+    expect(decode('koinos.chain.get_caller_result', caller.bytes)).toEqual({
+      value: { caller: new Uint8Array(0), caller_privilege: 1 },
+    });
   });
 
   it('puts, gets and walks objects in its own zone, charging disk', async () => {
     const state = new MemoryObjectStore();
     const zone = devKey(CONTRACT_KEY).addressBytes;
-    const put = await probeContract(SYSTEM_CALL_IDS.put_object, encode('koinos.chain.put_object_arguments', { space: { zone, id: 1 }, key: new Uint8Array([5]), obj: new Uint8Array([42]) }));
+    const put = await probeContract(
+      SYSTEM_CALL_IDS.put_object,
+      encode('koinos.chain.put_object_arguments', {
+        space: { zone, id: 1 },
+        key: new Uint8Array([5]),
+        obj: new Uint8Array([42]),
+      }),
+    );
     const id = deploy(state, put, CONTRACT_KEY);
     const env = testEnv({ state });
     expect(probeResult(callContract(env, id, 0, new Uint8Array(0)).result).code).toBe(0);
     expect(env.disk).toBeGreaterThan(0);
     expect(state.get({ system: false, zone, id: 1 }, new Uint8Array([5]))).toEqual(new Uint8Array([42]));
 
-    const get = await probe(SYSTEM_CALL_IDS.get_object, { space: { zone, id: 1 }, key: new Uint8Array([5]) }, { argsType: 'koinos.chain.object_arguments' });
+    const get = await probe(
+      SYSTEM_CALL_IDS.get_object,
+      { space: { zone, id: 1 }, key: new Uint8Array([5]) },
+      { argsType: 'koinos.chain.object_arguments' },
+    );
     expect(get.code).toBe(0);
     expect(get.bytes.length).toBe(0); // a fresh store: nothing there, and an empty result message as the chain sends
   });
 
   it('refuses another contract zone, and system spaces to user code', async () => {
     const other = devKey(21).addressBytes;
-    const zoneError = await failingProbe(SYSTEM_CALL_IDS.put_object, { space: { zone: other, id: 1 }, key: new Uint8Array([1]), obj: new Uint8Array([1]) }, 'koinos.chain.put_object_arguments');
+    const zoneError = await failingProbe(
+      SYSTEM_CALL_IDS.put_object,
+      { space: { zone: other, id: 1 }, key: new Uint8Array([1]), obj: new Uint8Array([1]) },
+      'koinos.chain.put_object_arguments',
+    );
     expect([zoneError.code, zoneError.message]).toEqual([1, 'user code cannot access other contract space']);
-    const systemError = await failingProbe(SYSTEM_CALL_IDS.get_object, { space: { system: true, id: 2 }, key: new Uint8Array([1]) }, 'koinos.chain.object_arguments');
+    const systemError = await failingProbe(
+      SYSTEM_CALL_IDS.get_object,
+      { space: { system: true, id: 2 }, key: new Uint8Array([1]) },
+      'koinos.chain.object_arguments',
+    );
     expect([systemError.code, systemError.message]).toEqual([103, 'user code cannot access system space']);
   });
 
   it('returns failures to the contract as codes with their error data', async () => {
-    const result = await probe(SYSTEM_CALL_IDS.hash, { code: 0x99n, obj: new Uint8Array([1]) }, { argsType: 'koinos.chain.hash_arguments' });
+    const result = await probe(
+      SYSTEM_CALL_IDS.hash,
+      { code: 0x99n, obj: new Uint8Array([1]) },
+      { argsType: 'koinos.chain.hash_arguments' },
+    );
     expect(result.code).toBe(-101);
     expect(decode('koinos.chain.error_data', result.bytes)).toEqual({ message: 'unknown hash code' });
   });
 
   it('hashes with sha2-256 into a multihash', async () => {
-    const result = await probe(SYSTEM_CALL_IDS.hash, { code: 0x12n, obj: new TextEncoder().encode('abc') }, { argsType: 'koinos.chain.hash_arguments' });
+    const result = await probe(
+      SYSTEM_CALL_IDS.hash,
+      { code: 0x12n, obj: new TextEncoder().encode('abc') },
+      { argsType: 'koinos.chain.hash_arguments' },
+    );
     const value = decode('koinos.chain.bytes_result', result.bytes).value;
-    expect(Buffer.from(value).toString('hex')).toBe('1220ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    expect(Buffer.from(value).toString('hex')).toBe(
+      '1220ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
+    );
   });
 
   it('aborts user code on a return buffer too small (105)', async () => {
@@ -90,36 +131,70 @@ describe('system calls from a contract', () => {
 
   it('refuses writes in a read-only call', async () => {
     const zone = devKey(CONTRACT_KEY).addressBytes;
-    const error = await failingProbe(SYSTEM_CALL_IDS.put_object, { space: { zone, id: 1 }, key: new Uint8Array([1]), obj: new Uint8Array([1]) }, 'koinos.chain.put_object_arguments', { readOnly: true });
+    const error = await failingProbe(
+      SYSTEM_CALL_IDS.put_object,
+      { space: { zone, id: 1 }, key: new Uint8Array([1]), obj: new Uint8Array([1]) },
+      'koinos.chain.put_object_arguments',
+      { readOnly: true },
+    );
     expect([error.code, error.message]).toEqual([108, 'cannot put object during read only call']);
   });
 
   it('records logs and events with the contract as source', async () => {
     const logged = await probe(SYSTEM_CALL_IDS.log, { message: 'hello' }, { argsType: 'koinos.chain.log_arguments' });
     expect(logged.env.logs).toEqual(['hello']);
-    const emitted = await probe(SYSTEM_CALL_IDS.event, { name: 'my.event', data: new Uint8Array([1]), impacted: [devKey(1).addressBytes] }, { argsType: 'koinos.chain.event_arguments' });
-    expect(emitted.env.events).toEqual([{ sequence: 0, source: emitted.id, name: 'my.event', data: new Uint8Array([1]), impacted: [devKey(1).addressBytes] }]);
+    const emitted = await probe(
+      SYSTEM_CALL_IDS.event,
+      { name: 'my.event', data: new Uint8Array([1]), impacted: [devKey(1).addressBytes] },
+      { argsType: 'koinos.chain.event_arguments' },
+    );
+    expect(emitted.env.events).toEqual([
+      {
+        sequence: 0,
+        source: emitted.id,
+        name: 'my.event',
+        data: new Uint8Array([1]),
+        impacted: [devKey(1).addressBytes],
+      },
+    ]);
     const unnamed = await failingProbe(SYSTEM_CALL_IDS.event, { name: '' }, 'koinos.chain.event_arguments');
     expect(unnamed.message).toBe('event name cannot be empty');
   });
 
   it('answers an account without a nonce object with a uint64 0 value_type', async () => {
-    const result = await probe(SYSTEM_CALL_IDS.get_account_nonce, { account: devKey(3).addressBytes }, { argsType: 'koinos.chain.get_account_nonce_arguments' });
+    const result = await probe(
+      SYSTEM_CALL_IDS.get_account_nonce,
+      { account: devKey(3).addressBytes },
+      { argsType: 'koinos.chain.get_account_nonce_arguments' },
+    );
     const { value } = decode('koinos.chain.get_account_nonce_result', result.bytes);
     expect(Buffer.from(value).toString('hex')).toBe('2800');
   });
 
   it('answers transaction fields as value_type', async () => {
-    const result = await probe(SYSTEM_CALL_IDS.get_transaction_field, { field: 'id' }, { argsType: 'koinos.chain.get_transaction_field_arguments' });
-    expect(decode('koinos.chain.get_transaction_field_result', result.bytes)).toEqual({ value: { bytes_value: signedTransaction('no signer').id } });
-    const missing = await probe(SYSTEM_CALL_IDS.get_transaction_field, { field: 'nope' }, { argsType: 'koinos.chain.get_transaction_field_arguments' });
+    const result = await probe(
+      SYSTEM_CALL_IDS.get_transaction_field,
+      { field: 'id' },
+      { argsType: 'koinos.chain.get_transaction_field_arguments' },
+    );
+    expect(decode('koinos.chain.get_transaction_field_result', result.bytes)).toEqual({
+      value: { bytes_value: signedTransaction('no signer').id },
+    });
+    const missing = await probe(
+      SYSTEM_CALL_IDS.get_transaction_field,
+      { field: 'nope' },
+      { argsType: 'koinos.chain.get_transaction_field_arguments' },
+    );
     expect(missing.code).toBe(-100);
   });
 });
 
 describe('exit', () => {
   async function exitContract(code: number, message?: string): Promise<Uint8Array> {
-    const args = encode('koinos.chain.exit_arguments', message === undefined ? { code } : { code, res: { error: { message } } });
+    const args = encode(
+      'koinos.chain.exit_arguments',
+      message === undefined ? { code } : { code, res: { error: { message } } },
+    );
     const bytes = [...args].map((b) => `\\${b.toString(16).padStart(2, '0')}`).join('');
     return wat(`(module
       (import "env" "invoke_system_call" (func $sys (param i32 i32 i32 i32 i32 i32) (result i32)))
@@ -165,7 +240,18 @@ describe('upload', () => {
     const { uploadContract } = await import('../../../src-main/devnet/vm/contractOperations.ts');
     const key = devKey(CONTRACT_KEY);
     const error = chainErrorOf(() =>
-      uploadContract(env, { contract_id: key.addressBytes, bytecode: new Uint8Array([1]), abi: '', authorizes_call_contract: false, authorizes_transaction_application: false, authorizes_upload_contract: false }, key.address),
+      uploadContract(
+        env,
+        {
+          contract_id: key.addressBytes,
+          bytecode: new Uint8Array([1]),
+          abi: '',
+          authorizes_call_contract: false,
+          authorizes_transaction_application: false,
+          authorizes_upload_contract: false,
+        },
+        key.address,
+      ),
     );
     expect([error.code, error.message]).toEqual([-200, `account ${key.address} has not authorized action`]);
   });
@@ -175,9 +261,14 @@ describe('upload', () => {
     const bytecode = new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]);
     const id = deploy(state, bytecode, CONTRACT_KEY, { authorizes_call_contract: true });
     expect(state.get({ system: true, zone: new Uint8Array(0), id: 2 }, id)).toEqual(bytecode);
-    const meta = decode('koinos.chain.contract_metadata_object', state.get({ system: true, zone: new Uint8Array(0), id: 3 }, id)!);
+    const meta = decode(
+      'koinos.chain.contract_metadata_object',
+      state.get({ system: true, zone: new Uint8Array(0), id: 3 }, id)!,
+    );
     expect(meta.authorizes_call_contract).toBe(true);
-    expect(Buffer.from(meta.hash as Uint8Array).toString('hex')).toBe('1220' + Buffer.from(await crypto.subtle.digest('SHA-256', bytecode)).toString('hex'));
+    expect(Buffer.from(meta.hash as Uint8Array).toString('hex')).toBe(
+      '1220' + Buffer.from(await crypto.subtle.digest('SHA-256', bytecode)).toString('hex'),
+    );
   });
 });
 

@@ -3,7 +3,12 @@
 import { expect } from 'vitest';
 import { ChainError, ERROR_CODE } from '../../../src-main/devnet/state/chainError.ts';
 import { devKey, GENESIS_KEY_INDEX } from '../../../src-main/devnet/chain/devKeys.ts';
-import type { ComputeMeter, HostEnvironment, ResourceLimitData, SystemServices } from '../../../src-main/devnet/vm/executionContext.ts';
+import type {
+  ComputeMeter,
+  HostEnvironment,
+  ResourceLimitData,
+  SystemServices,
+} from '../../../src-main/devnet/vm/executionContext.ts';
 import { MemoryObjectStore } from '../../../src-main/devnet/vm/objectStore.ts';
 import { uploadContract } from '../../../src-main/devnet/vm/contractOperations.ts';
 import { multihashSha256, sha256 } from '../../../src-main/koinos/hash.ts';
@@ -85,9 +90,16 @@ export class TestServices implements SystemServices {
   }
 }
 
-export type TestEnv = HostEnvironment & { meter: TestComputeMeter; state: MemoryObjectStore; disk: number; services: TestServices };
+export type TestEnv = HostEnvironment & {
+  meter: TestComputeMeter;
+  state: MemoryObjectStore;
+  disk: number;
+  services: TestServices;
+};
 
-export function testEnv(options: { readOnly?: boolean; transaction?: Transaction; limit?: bigint; state?: MemoryObjectStore } = {}): TestEnv {
+export function testEnv(
+  options: { readOnly?: boolean; transaction?: Transaction; limit?: bigint; state?: MemoryObjectStore } = {},
+): TestEnv {
   const env: TestEnv = {
     state: options.state ?? new MemoryObjectStore(),
     meter: new TestComputeMeter(options.limit),
@@ -113,7 +125,14 @@ export function testEnv(options: { readOnly?: boolean; transaction?: Transaction
 }
 
 /** Uploads `bytecode` at the address of development key `keyIndex`, signed by that key; returns the address. */
-export function deploy(state: MemoryObjectStore, bytecode: Uint8Array, keyIndex: number, flags: Partial<Record<'authorizes_call_contract' | 'authorizes_transaction_application' | 'authorizes_upload_contract', boolean>> = {}): Uint8Array {
+export function deploy(
+  state: MemoryObjectStore,
+  bytecode: Uint8Array,
+  keyIndex: number,
+  flags: Partial<
+    Record<'authorizes_call_contract' | 'authorizes_transaction_application' | 'authorizes_upload_contract', boolean>
+  > = {},
+): Uint8Array {
   const key = devKey(keyIndex);
   const env = testEnv({ state, transaction: signedTransaction(`upload ${keyIndex}`, keyIndex) });
   uploadContract(
@@ -139,7 +158,11 @@ function watBytes(bytes: Uint8Array): string {
  * A contract that calls system call `sid` (through invoke_thunk when `thunk`) with `args`, then exits with result
  * object = the return code (i32 little-endian) followed by the bytes the call wrote (at most 100).
  */
-export async function probeContract(sid: number, args: Uint8Array, options: { retLen?: number; thunk?: boolean } = {}): Promise<Uint8Array> {
+export async function probeContract(
+  sid: number,
+  args: Uint8Array,
+  options: { retLen?: number; thunk?: boolean } = {},
+): Promise<Uint8Array> {
   const retLen = options.retLen ?? 100;
   const fn = options.thunk ? '$thunk' : '$sys';
   return wat(`(module

@@ -3,13 +3,26 @@
 // go to an override contract with their raw argument bytes, and a call id pointed at another thunk.
 import { describe, expect, it } from 'vitest';
 import { devKey, GENESIS_KEY_INDEX } from '../../../src-main/devnet/chain/devKeys.ts';
-import { callContract, setSystemCall, setSystemContract, type SetSystemCallOperation } from '../../../src-main/devnet/vm/contractOperations.ts';
+import {
+  callContract,
+  setSystemCall,
+  setSystemContract,
+  type SetSystemCallOperation,
+} from '../../../src-main/devnet/vm/contractOperations.ts';
 import { COMPUTE_REGISTRY } from '../../../src-main/devnet/vm/computeRegistry.ts';
 import { MemoryObjectStore } from '../../../src-main/devnet/vm/objectStore.ts';
 import { KERNEL_SPACE } from '../../../src-main/devnet/vm/stateThunks.ts';
 import { SYSTEM_CALL_IDS } from '../../../src-main/devnet/vm/systemCallIds.ts';
 import { decode, encode } from '../../../src-main/koinos/codec.ts';
-import { constantContract, deploy, probeContract, probeResult, signedTransaction, testEnv, chainErrorOf } from './hostEnv.ts';
+import {
+  constantContract,
+  deploy,
+  probeContract,
+  probeResult,
+  signedTransaction,
+  testEnv,
+  chainErrorOf,
+} from './hostEnv.ts';
 import { wat } from './wat.ts';
 
 const NS = 'koinos.contracts.name_service.';
@@ -51,7 +64,6 @@ function override(state: MemoryObjectStore, op: SetSystemCallOperation) {
   return env;
 }
 
-
 describe('set_system_contract', () => {
   it('flips system in the metadata under the genesis authority, with its event and charge', async () => {
     const state = new MemoryObjectStore();
@@ -70,15 +82,27 @@ describe('set_system_contract', () => {
         impacted: [],
       },
     ]);
-    expect(env.meter.used).toBeGreaterThan(BigInt(COMPUTE_REGISTRY.apply_set_system_contract_operation + COMPUTE_REGISTRY.check_system_authority));
+    expect(env.meter.used).toBeGreaterThan(
+      BigInt(COMPUTE_REGISTRY.apply_set_system_contract_operation + COMPUTE_REGISTRY.check_system_authority),
+    );
   });
 
   it('needs a signature of the genesis key, and an uploaded contract', async () => {
     const state = new MemoryObjectStore();
     const id = deploy(state, await constantContract(new Uint8Array(0)), 30);
-    const unsigned = chainErrorOf(() => setSystemContract(testEnv({ state, transaction: signedTransaction('user', 30) }), { contract_id: id, system_contract: true }));
+    const unsigned = chainErrorOf(() =>
+      setSystemContract(testEnv({ state, transaction: signedTransaction('user', 30) }), {
+        contract_id: id,
+        system_contract: true,
+      }),
+    );
     expect([unsigned.code, unsigned.message]).toEqual([101, 'system authority required']);
-    const missing = chainErrorOf(() => setSystemContract(testEnv({ state, transaction: genesisSigned() }), { contract_id: devKey(31).addressBytes, system_contract: true }));
+    const missing = chainErrorOf(() =>
+      setSystemContract(testEnv({ state, transaction: genesisSigned() }), {
+        contract_id: devKey(31).addressBytes,
+        system_contract: true,
+      }),
+    );
     expect([missing.code, missing.message]).toEqual([102, 'contract does not exist']);
   });
 
@@ -98,7 +122,10 @@ describe('set_system_call', () => {
   it('stores the target under the id as 4 big-endian bytes and emits the chain event', async () => {
     const state = new MemoryObjectStore();
     const target = systemContract(state, await constantContract(new Uint8Array(0)), 30);
-    const op = { call_id: SYSTEM_CALL_IDS.get_contract_name, target: { system_call_bundle: { contract_id: target, entry_point: 7 } } };
+    const op = {
+      call_id: SYSTEM_CALL_IDS.get_contract_name,
+      target: { system_call_bundle: { contract_id: target, entry_point: 7 } },
+    };
     const env = override(state, op);
     const stored = state.get(KERNEL_SPACE.systemCallDispatch, new Uint8Array([0, 0, 0x27, 0x10]));
     expect(decode('koinos.protocol.system_call_target', stored!)).toEqual(op.target);
@@ -110,13 +137,27 @@ describe('set_system_call', () => {
     const state = new MemoryObjectStore();
     const user = deploy(state, await constantContract(new Uint8Array(0)), 33);
     const system = systemContract(state, await constantContract(new Uint8Array(0)), 34);
-    const unsigned = chainErrorOf(() => setSystemCall(testEnv({ state, transaction: signedTransaction('user', 33) }), { call_id: 401, target: { thunk_id: 401 } }));
+    const unsigned = chainErrorOf(() =>
+      setSystemCall(testEnv({ state, transaction: signedTransaction('user', 33) }), {
+        call_id: 401,
+        target: { thunk_id: 401 },
+      }),
+    );
     expect([unsigned.code, unsigned.message]).toEqual([101, 'system authority required']);
-    const notSystem = chainErrorOf(() => override(state, { call_id: 401, target: { system_call_bundle: { contract_id: user, entry_point: 0 } } }));
+    const notSystem = chainErrorOf(() =>
+      override(state, { call_id: 401, target: { system_call_bundle: { contract_id: user, entry_point: 0 } } }),
+    );
     expect([notSystem.code, notSystem.message]).toEqual([102, 'contract is not a system contract']);
-    const callItself = chainErrorOf(() => override(state, { call_id: SYSTEM_CALL_IDS.call, target: { system_call_bundle: { contract_id: system, entry_point: 0 } } }));
+    const callItself = chainErrorOf(() =>
+      override(state, {
+        call_id: SYSTEM_CALL_IDS.call,
+        target: { system_call_bundle: { contract_id: system, entry_point: 0 } },
+      }),
+    );
     expect([callItself.code, callItself.message]).toEqual([1, 'cannot override call_contract']);
-    const noThunk = chainErrorOf(() => override(state, { call_id: 401, target: { thunk_id: SYSTEM_CALL_IDS.get_contract_name } }));
+    const noThunk = chainErrorOf(() =>
+      override(state, { call_id: 401, target: { thunk_id: SYSTEM_CALL_IDS.get_contract_name } }),
+    );
     expect([noThunk.code, noThunk.message]).toEqual([106, 'thunk 10000 does not exist']);
   });
 });
@@ -125,14 +166,19 @@ describe('overridden system calls', () => {
   it('sends log to the override contract with the raw argument bytes, in its own frame', async () => {
     const state = new MemoryObjectStore();
     const recorder = systemContract(state, await recordingContract(), 35);
-    override(state, { call_id: SYSTEM_CALL_IDS.log, target: { system_call_bundle: { contract_id: recorder, entry_point: 0x1234 } } });
+    override(state, {
+      call_id: SYSTEM_CALL_IDS.log,
+      target: { system_call_bundle: { contract_id: recorder, entry_point: 0x1234 } },
+    });
     const logArgs = encode('koinos.chain.log_arguments', { message: 'hello' });
     const caller = deploy(state, await probeContract(SYSTEM_CALL_IDS.log, logArgs), 36);
     const env = testEnv({ state });
     expect(probeResult(callContract(env, caller, 0, new Uint8Array(0)).result).code).toBe(0);
     expect(env.logs).toEqual([]);
     expect(env.events.map((e) => [e.name, e.source])).toEqual([['log.override', recorder]]);
-    expect(decode('koinos.chain.get_arguments_result', env.events[0]!.data)).toEqual({ value: { entry_point: 0x1234, arguments: logArgs } });
+    expect(decode('koinos.chain.get_arguments_result', env.events[0]!.data)).toEqual({
+      value: { entry_point: 0x1234, arguments: logArgs },
+    });
   });
 
   it('answers get_contract_name with what the override contract exits with', async () => {
@@ -143,7 +189,10 @@ describe('overridden system calls', () => {
     const caller = deploy(state, await probeContract(SYSTEM_CALL_IDS.get_contract_name, args), 38);
     const before = probeResult(callContract(testEnv({ state }), caller, 0, new Uint8Array(0)).result);
     expect([before.code, before.bytes.length]).toEqual([0, 0]); // the devnet's own answer: no name for that address
-    override(state, { call_id: SYSTEM_CALL_IDS.get_contract_name, target: { system_call_bundle: { contract_id: names, entry_point: 1 } } });
+    override(state, {
+      call_id: SYSTEM_CALL_IDS.get_contract_name,
+      target: { system_call_bundle: { contract_id: names, entry_point: 1 } },
+    });
     const after = probeResult(callContract(testEnv({ state }), caller, 0, new Uint8Array(0)).result);
     expect(after.code).toBe(0);
     expect(decode(`${NS}get_name_result`, after.bytes)).toEqual({ value: { name: 'overridden' } });

@@ -34,17 +34,29 @@ describe('system call overrides on the devnet', () => {
     const operations: Operation[] = [
       upload(names.addressBytes, await constantContract(answer)),
       { set_system_contract: { contract_id: names.addressBytes, system_contract: true } },
-      { set_system_call: { call_id: SYSTEM_CALL_IDS.get_contract_name, target: { system_call_bundle: { contract_id: names.addressBytes, entry_point: 0 } } } },
+      {
+        set_system_call: {
+          call_id: SYSTEM_CALL_IDS.get_contract_name,
+          target: { system_call_bundle: { contract_id: names.addressBytes, entry_point: 0 } },
+        },
+      },
       upload(reader.addressBytes, await probeContract(SYSTEM_CALL_IDS.get_contract_name, args)),
     ];
     const genesis = genesisKey();
     const tx = await koinTx(n, genesis, 'transfer', {}, { operations, signers: [genesis, names, reader] });
     const receipt = await submit(n, tx);
     expect(receipt.reverted ?? false).toBe(false);
-    expect(receipt.events.map((e) => e.name)).toEqual(['koinos.chain.set_system_contract_event', 'koinos.chain.set_system_call_event']);
+    expect(receipt.events.map((e) => e.name)).toEqual([
+      'koinos.chain.set_system_contract_event',
+      'koinos.chain.set_system_call_event',
+    ]);
     await n.produceBlock();
 
-    const { result } = (await n.call('chain.read_contract', { contract_id: reader.addressBytes, entry_point: 0, args: new Uint8Array(0) })) as { result: Uint8Array };
+    const { result } = (await n.call('chain.read_contract', {
+      contract_id: reader.addressBytes,
+      entry_point: 0,
+      args: new Uint8Array(0),
+    })) as { result: Uint8Array };
     const { code, bytes } = probeResult(result);
     expect(code).toBe(0);
     expect(decode(`${NS}get_name_result`, bytes)).toEqual({ value: { name: 'devnet-override' } });
@@ -53,7 +65,15 @@ describe('system call overrides on the devnet', () => {
   it('reverts set_system_call without a signature of the genesis key', async () => {
     const n = await node();
     const user = key(0);
-    const tx = await koinTx(n, user, 'transfer', {}, { operations: [{ set_system_call: { call_id: SYSTEM_CALL_IDS.log, target: { thunk_id: SYSTEM_CALL_IDS.nop } } }] });
+    const tx = await koinTx(
+      n,
+      user,
+      'transfer',
+      {},
+      {
+        operations: [{ set_system_call: { call_id: SYSTEM_CALL_IDS.log, target: { thunk_id: SYSTEM_CALL_IDS.nop } } }],
+      },
+    );
     const error = await rejection(submit(n, tx));
     expect(error.message).toBe('system authority required');
     expect(error.data.code ?? error.code).toBe(101);
@@ -64,13 +84,40 @@ describe('system call overrides on the devnet', () => {
     const logger = key(42);
     const logArgs = encode('koinos.chain.log_arguments', { message: 'hello' });
     const payer = key(0);
-    await submit(n, await koinTx(n, payer, 'transfer', {}, { operations: [upload(logger.addressBytes, await probeContract(SYSTEM_CALL_IDS.log, logArgs))], signers: [payer, logger] }));
+    await submit(
+      n,
+      await koinTx(
+        n,
+        payer,
+        'transfer',
+        {},
+        {
+          operations: [upload(logger.addressBytes, await probeContract(SYSTEM_CALL_IDS.log, logArgs))],
+          signers: [payer, logger],
+        },
+      ),
+    );
     await n.produceBlock();
-    const callLogger: Operation = { call_contract: { contract_id: logger.addressBytes, entry_point: 0, args: new Uint8Array(0) } };
+    const callLogger: Operation = {
+      call_contract: { contract_id: logger.addressBytes, entry_point: 0, args: new Uint8Array(0) },
+    };
 
     // log answered by the event thunk: its log_arguments read as event_arguments name an event "hello".
     const genesis = genesisKey();
-    await submit(n, await koinTx(n, genesis, 'transfer', {}, { operations: [{ set_system_call: { call_id: SYSTEM_CALL_IDS.log, target: { thunk_id: SYSTEM_CALL_IDS.event } } }] }));
+    await submit(
+      n,
+      await koinTx(
+        n,
+        genesis,
+        'transfer',
+        {},
+        {
+          operations: [
+            { set_system_call: { call_id: SYSTEM_CALL_IDS.log, target: { thunk_id: SYSTEM_CALL_IDS.event } } },
+          ],
+        },
+      ),
+    );
     const sameBlock = await submit(n, await koinTx(n, payer, 'transfer', {}, { operations: [callLogger] }));
     expect(sameBlock.logs).toEqual(['hello']);
     const block = await n.produceBlock();

@@ -16,7 +16,15 @@ import { multihashSha256, sha256 } from '../../../src-main/koinos/hash.ts';
 import { signDigest } from '../../../src-main/koinos/keys.ts';
 import { merkleRoot, nonceToBytes } from '../../../src-main/koinos/transaction.ts';
 import { vrfVector } from '../../vrfVectors.ts';
-import { deploy, probeContract, probeResult, signedTransaction, testEnv, type TestEnv, chainErrorOf } from './hostEnv.ts';
+import {
+  deploy,
+  probeContract,
+  probeResult,
+  signedTransaction,
+  testEnv,
+  type TestEnv,
+  chainErrorOf,
+} from './hostEnv.ts';
 
 const CONTRACT = devKey(20).addressBytes;
 const M = 'koinos.chain.';
@@ -31,7 +39,6 @@ function direct(env: TestEnv, name: SystemCallName, args: Uint8Array, privilege:
   return { code: result.code, bytes: ret.slice(0, result.written), compute: env.meter.used - before };
 }
 
-
 const boolOf = (bytes: Uint8Array): boolean => decode(`${M}bool_result`, bytes).value === true;
 
 describe('account nonces', () => {
@@ -39,20 +46,29 @@ describe('account nonces', () => {
     const env = testEnv();
     const account = devKey(3).addressBytes;
     env.state.put(KERNEL_SPACE.transactionNonce, account, nonceToBytes(4n));
-    const args = (nonce: bigint) => encode(`${M}verify_account_nonce_arguments`, { account, nonce: nonceToBytes(nonce) });
+    const args = (nonce: bigint) =>
+      encode(`${M}verify_account_nonce_arguments`, { account, nonce: nonceToBytes(nonce) });
     const next = direct(env, 'verify_account_nonce', args(5n));
     expect([next.code, boolOf(next.bytes)]).toEqual([0, true]);
     // verify_account_nonce, then system_call::get_account_nonce inside it.
-    expect(next.compute).toBe(BigInt(COMPUTE_REGISTRY.verify_account_nonce + COMPUTE_REGISTRY.get_account_nonce + args(5n).length));
+    expect(next.compute).toBe(
+      BigInt(COMPUTE_REGISTRY.verify_account_nonce + COMPUTE_REGISTRY.get_account_nonce + args(5n).length),
+    );
     expect(boolOf(direct(env, 'verify_account_nonce', args(4n)).bytes)).toBe(false);
   });
 
   it('answers a nonce without a uint64 value with invalid_nonce and the chain text', () => {
     const env = testEnv();
     const account = devKey(3).addressBytes;
-    const result = direct(env, 'verify_account_nonce', encode(`${M}verify_account_nonce_arguments`, { account, nonce: new Uint8Array([0x0a, 0x00]) }));
+    const result = direct(
+      env,
+      'verify_account_nonce',
+      encode(`${M}verify_account_nonce_arguments`, { account, nonce: new Uint8Array([0x0a, 0x00]) }),
+    );
     expect(result.code).toBe(-201);
-    expect(decode(`${M}error_data`, result.bytes)).toEqual({ message: `nonce did not contain uint64 value - nonce: 0x0a00, account: ${devKey(3).address}` });
+    expect(decode(`${M}error_data`, result.bytes)).toEqual({
+      message: `nonce did not contain uint64 value - nonce: 0x0a00, account: ${devKey(3).address}`,
+    });
   });
 
   it('sets a nonce from kernel code only', () => {
@@ -72,14 +88,27 @@ describe('the system authority', () => {
     const result = direct(signed, 'check_system_authority', new Uint8Array(0));
     expect(boolOf(result.bytes)).toBe(true);
     // Its registry charge, the genesis key's get_object, and one recovery per signature looked at.
-    expect(result.compute).toBe(BigInt(COMPUTE_REGISTRY.check_system_authority + COMPUTE_REGISTRY.get_object + 2 * COMPUTE_REGISTRY.recover_public_key));
-    expect(boolOf(direct(testEnv({ transaction: signedTransaction('user', 4) }), 'check_system_authority', new Uint8Array(0)).bytes)).toBe(false);
+    expect(result.compute).toBe(
+      BigInt(
+        COMPUTE_REGISTRY.check_system_authority + COMPUTE_REGISTRY.get_object + 2 * COMPUTE_REGISTRY.recover_public_key,
+      ),
+    );
+    expect(
+      boolOf(
+        direct(testEnv({ transaction: signedTransaction('user', 4) }), 'check_system_authority', new Uint8Array(0))
+          .bytes,
+      ),
+    ).toBe(false);
   });
 
   it('processes a block signature of the genesis key', () => {
     const digest = multihashSha256(sha256(new TextEncoder().encode('block header')));
     const args = (key: number) =>
-      encode(`${M}process_block_signature_arguments`, { digest, header: { height: 1n }, signature: signDigest(digest.subarray(2), devKey(key).privateKey) });
+      encode(`${M}process_block_signature_arguments`, {
+        digest,
+        header: { height: 1n },
+        signature: signDigest(digest.subarray(2), devKey(key).privateKey),
+      });
     expect(boolOf(direct(testEnv(), 'process_block_signature', args(GENESIS_KEY_INDEX)).bytes)).toBe(true);
     expect(boolOf(direct(testEnv(), 'process_block_signature', args(5)).bytes)).toBe(false);
   });
@@ -93,7 +122,10 @@ describe('mana and resources', () => {
     const rc = direct(env, 'get_account_rc', encode(`${M}get_account_rc_arguments`, { account }));
     expect(decode(`${M}get_account_rc_result`, rc.bytes)).toEqual({ value: 500n });
     const consume = (value: bigint, privilege: Privilege) =>
-      boolOf(direct(env, 'consume_account_rc', encode(`${M}consume_account_rc_arguments`, { account, value }), privilege).bytes);
+      boolOf(
+        direct(env, 'consume_account_rc', encode(`${M}consume_account_rc_arguments`, { account, value }), privilege)
+          .bytes,
+      );
     expect(consume(100n, PRIVILEGE.user)).toBe(false);
     expect(env.logs).toEqual(['The system call consume_account_rc must be called from kernel context']);
     expect(consume(100n, PRIVILEGE.kernel)).toBe(true);
@@ -108,12 +140,18 @@ describe('mana and resources', () => {
     expect(decode(`${M}get_resource_limits_result`, first.bytes)).toEqual({ value: env.services.limits });
     expect(first.compute).toBe(BigInt(COMPUTE_REGISTRY.get_resource_limits));
     env.services.limits = { ...env.services.limits, compute_bandwidth_limit: 287_500_000n };
-    expect(decode(`${M}get_resource_limits_result`, direct(env, 'get_resource_limits', new Uint8Array(0)).bytes)).toEqual({ value: env.services.limits });
+    expect(
+      decode(`${M}get_resource_limits_result`, direct(env, 'get_resource_limits', new Uint8Array(0)).bytes),
+    ).toEqual({ value: env.services.limits });
   });
 
   it('consumes block resources within the limits from kernel code only', () => {
     const env = testEnv();
-    const args = (compute: bigint) => encode(`${M}consume_block_resources_arguments`, { disk_storage_consumed: 1n, compute_bandwidth_consumed: compute });
+    const args = (compute: bigint) =>
+      encode(`${M}consume_block_resources_arguments`, {
+        disk_storage_consumed: 1n,
+        compute_bandwidth_consumed: compute,
+      });
     expect(boolOf(direct(env, 'consume_block_resources', args(5n)).bytes)).toBe(false);
     expect(env.logs).toEqual(['The system call consume_block_resources must be called from kernel context']);
     expect(boolOf(direct(env, 'consume_block_resources', args(5n), PRIVILEGE.kernel).bytes)).toBe(true);
@@ -130,18 +168,31 @@ describe('merkle roots and VRF proofs', () => {
     const args = encode(`${M}verify_merkle_root_arguments`, { root, hashes });
     const result = direct(testEnv(), 'verify_merkle_root', args);
     expect(boolOf(result.bytes)).toBe(true);
-    const deserialize = 4 * (COMPUTE_REGISTRY.deserialize_multihash_base + 34 * COMPUTE_REGISTRY.deserialize_multihash_per_byte);
+    const deserialize =
+      4 * (COMPUTE_REGISTRY.deserialize_multihash_base + 34 * COMPUTE_REGISTRY.deserialize_multihash_per_byte);
     const hashing = 3 * (COMPUTE_REGISTRY.sha2_256_base + 64 * COMPUTE_REGISTRY.sha2_256_per_byte); // hashes_per_leaves(3) = 3
     expect(result.compute).toBe(BigInt(COMPUTE_REGISTRY.verify_merkle_root + args.length + deserialize + hashing));
     const wrong = encode(`${M}verify_merkle_root_arguments`, { root, hashes: [hashes[1]!, hashes[0]!, hashes[2]!] });
     expect(boolOf(direct(testEnv(), 'verify_merkle_root', wrong).bytes)).toBe(false);
-    expect(boolOf(direct(testEnv(), 'verify_merkle_root', encode(`${M}verify_merkle_root_arguments`, { root: multihashSha256(sha256(new Uint8Array(0))) })).bytes)).toBe(true);
+    expect(
+      boolOf(
+        direct(
+          testEnv(),
+          'verify_merkle_root',
+          encode(`${M}verify_merkle_root_arguments`, { root: multihashSha256(sha256(new Uint8Array(0))) }),
+        ).bytes,
+      ),
+    ).toBe(true);
   });
 
   it('refuses leaves of another hash code', () => {
     const root = multihashSha256(merkleRoot(leaves));
     const sha1Leaf = Uint8Array.from([0x11, 20, ...new Uint8Array(20)]);
-    const result = direct(testEnv(), 'verify_merkle_root', encode(`${M}verify_merkle_root_arguments`, { root, hashes: [sha1Leaf] }));
+    const result = direct(
+      testEnv(),
+      'verify_merkle_root',
+      encode(`${M}verify_merkle_root_arguments`, { root, hashes: [sha1Leaf] }),
+    );
     expect(result.code).toBe(-101);
     expect(decode(`${M}error_data`, result.bytes)).toEqual({ message: 'leaf and merkle root hash codes do not match' });
   });
@@ -171,7 +222,13 @@ describe('merkle roots and VRF proofs', () => {
   it('answers false for a proof that is not 81 bytes ("proof must be 81 bytes" is caught by the chain)', () => {
     const v = vrfVector('koinos-crypto-vrf-bad-size');
     for (const proof of v.proofs as string[]) {
-      const args = encode(`${M}verify_vrf_proof_arguments`, { type: 0, public_key: fromHex(v.public_key), proof: fromHex(proof), hash: hashes[0], message: utf8ToBytes(v.message_utf8) });
+      const args = encode(`${M}verify_vrf_proof_arguments`, {
+        type: 0,
+        public_key: fromHex(v.public_key),
+        proof: fromHex(proof),
+        hash: hashes[0],
+        message: utf8ToBytes(v.message_utf8),
+      });
       const result = direct(testEnv(), 'verify_vrf_proof', args);
       expect([result.code, boolOf(result.bytes)]).toEqual([0, false]);
     }
@@ -180,11 +237,20 @@ describe('merkle roots and VRF proofs', () => {
   it('refuses a public key that is not a compressed point with code 1, and another dsa with -102', () => {
     const v = vrfVector('koinos-crypto-vrf-verify');
     const args = (type: number, publicKey: Uint8Array) =>
-      encode(`${M}verify_vrf_proof_arguments`, { type, public_key: publicKey, proof: fromHex(v.proof), hash: hashes[0], message: new Uint8Array([1]) });
+      encode(`${M}verify_vrf_proof_arguments`, {
+        type,
+        public_key: publicKey,
+        proof: fromHex(v.proof),
+        hash: hashes[0],
+        message: new Uint8Array([1]),
+      });
     for (const publicKey of [new Uint8Array(33), fromHex(v.public_key).subarray(0, 32)]) {
       // A user contract's call with code >= 1 reverts the transaction; from kernel code the error comes back as data.
       const bad = direct(testEnv(), 'verify_vrf_proof', args(0, publicKey), PRIVILEGE.kernel);
-      expect([bad.code, decode(`${M}error_data`, bad.bytes)]).toEqual([1, { message: 'unknown error during public key deserialization' }]);
+      expect([bad.code, decode(`${M}error_data`, bad.bytes)]).toEqual([
+        1,
+        { message: 'unknown error during public key deserialization' },
+      ]);
     }
     const other = direct(testEnv(), 'verify_vrf_proof', args(1, fromHex(v.public_key)));
     expect([other.code, decode(`${M}error_data`, other.bytes)]).toEqual([-102, { message: 'unexpected dsa' }]);
@@ -194,10 +260,16 @@ describe('merkle roots and VRF proofs', () => {
 describe('contract metadata and names', () => {
   it('answers the metadata of an uploaded contract and of a native one, empty for none', async () => {
     const state = new MemoryObjectStore();
-    const id = deploy(state, await probeContract(SYSTEM_CALL_IDS.nop, new Uint8Array(0)), 21, { authorizes_call_contract: true });
+    const id = deploy(state, await probeContract(SYSTEM_CALL_IDS.nop, new Uint8Array(0)), 21, {
+      authorizes_call_contract: true,
+    });
     const env = testEnv({ state });
     const meta = (contractId: Uint8Array) =>
-      decode(`${M}get_contract_metadata_result`, direct(env, 'get_contract_metadata', encode(`${M}get_contract_metadata_arguments`, { contract_id: contractId })).bytes).value;
+      decode(
+        `${M}get_contract_metadata_result`,
+        direct(env, 'get_contract_metadata', encode(`${M}get_contract_metadata_arguments`, { contract_id: contractId }))
+          .bytes,
+      ).value;
     expect(meta(id)).toMatchObject({ authorizes_call_contract: true, system: false });
     const native = devKey(22).addressBytes;
     env.services.natives.set(Buffer.from(native).toString('hex'), { hash: new Uint8Array([0x12, 0]), system: true });
@@ -211,9 +283,16 @@ describe('contract metadata and names', () => {
     const NS = 'koinos.contracts.name_service.';
     const address = direct(env, 'get_contract_address', encode(`${NS}get_address_arguments`, { name: 'koin' }));
     expect(decode(`${NS}get_address_result`, address.bytes)).toEqual({ value: { address: devKey(24).addressBytes } });
-    const name = direct(env, 'get_contract_name', encode(`${NS}get_name_arguments`, { address: devKey(24).addressBytes }));
+    const name = direct(
+      env,
+      'get_contract_name',
+      encode(`${NS}get_name_arguments`, { address: devKey(24).addressBytes }),
+    );
     expect(decode(`${NS}get_name_result`, name.bytes)).toEqual({ value: { name: 'koin' } });
-    expect(direct(env, 'get_contract_name', encode(`${NS}get_name_arguments`, { address: devKey(25).addressBytes })).bytes.length).toBe(0);
+    expect(
+      direct(env, 'get_contract_name', encode(`${NS}get_name_arguments`, { address: devKey(25).addressBytes })).bytes
+        .length,
+    ).toBe(0);
   });
 });
 
@@ -223,7 +302,11 @@ describe('block and transaction thunks', () => {
     const error = chainErrorOf(() => direct(env, 'apply_transaction', new Uint8Array(0)));
     expect([error.code, error.message]).toEqual([103, 'calling privileged thunk from non-privileged code']);
     const callback = direct(env, 'pre_transaction_callback', new Uint8Array(0));
-    expect([callback.code, callback.bytes.length, callback.compute]).toEqual([0, 0, BigInt(COMPUTE_REGISTRY.pre_transaction_callback)]);
+    expect([callback.code, callback.bytes.length, callback.compute]).toEqual([
+      0,
+      0,
+      BigInt(COMPUTE_REGISTRY.pre_transaction_callback),
+    ]);
   });
 });
 
@@ -240,7 +323,11 @@ describe('ids without a genesis thunk', () => {
   it('answers a contract calling get_account_rc with its mana', async () => {
     const state = new MemoryObjectStore();
     const account = devKey(3).addressBytes;
-    const id = deploy(state, await probeContract(SYSTEM_CALL_IDS.get_account_rc, encode(`${M}get_account_rc_arguments`, { account })), 20);
+    const id = deploy(
+      state,
+      await probeContract(SYSTEM_CALL_IDS.get_account_rc, encode(`${M}get_account_rc_arguments`, { account })),
+      20,
+    );
     const env = testEnv({ state });
     env.services.mana.set(Buffer.from(account).toString('hex'), 12_345n);
     const { code, bytes } = probeResult(callContract(env, id, 0, new Uint8Array(0)).result);

@@ -125,10 +125,14 @@ describe('tick counting as fizzy', () => {
         i32.const 1 call_indirect (type $host) drop))`;
     const seenAtHost: bigint[] = [];
     const meter = new TestMeter(1_000_000n);
-    runModule(prepareModule(await wat(text)), () => {
-      seenAtHost.push(meter.used);
-      return { code: 0, written: 0 };
-    }, meter);
+    runModule(
+      prepareModule(await wat(text)),
+      () => {
+        seenAtHost.push(meter.used);
+        return { code: 0, written: 0 };
+      },
+      meter,
+    );
     // const, call_indirect, (const, end), drop = 5; 7 consts, call_indirect = 8 at the host; drop, end
     expect(seenAtHost).toEqual([13n]);
     expect(meter.used).toBe(15n);
@@ -145,11 +149,15 @@ describe('tick counting as fizzy', () => {
       call $sys drop))`;
     const meter = new TestMeter(1_000_000n);
     const seen: bigint[] = [];
-    runModule(prepareModule(await wat(text)), () => {
-      seen.push(meter.used);
-      meter.useTicks(100n); // the system call's own charge
-      return { code: 0, written: 0 };
-    }, meter);
+    runModule(
+      prepareModule(await wat(text)),
+      () => {
+        seen.push(meter.used);
+        meter.useTicks(100n); // the system call's own charge
+        return { code: 0, written: 0 };
+      },
+      meter,
+    );
     expect(seen).toEqual([7n]);
     expect(meter.used).toBe(7n + 100n + 2n);
   });
@@ -176,12 +184,20 @@ describe('ticks of a run that traps, as fizzy', () => {
   }
 
   it('charges a division by zero and what ran before it', async () => {
-    expect(await ticksOfTrap('(module (func (export "_start") i32.const 1 i32.const 0 i32.div_u drop nop nop))')).toBe(3n);
+    expect(await ticksOfTrap('(module (func (export "_start") i32.const 1 i32.const 0 i32.div_u drop nop nop))')).toBe(
+      3n,
+    );
   });
 
   it('charges a load past the end of memory and what ran before it', async () => {
-    expect(await ticksOfTrap('(module (memory 1) (func (export "_start") nop i32.const 65536 i32.load drop nop nop))')).toBe(3n);
-    expect(await ticksOfTrap('(module (memory 1) (func (export "_start") i32.const 0 i64.const 1 i64.store offset=65530 nop))')).toBe(3n);
+    expect(
+      await ticksOfTrap('(module (memory 1) (func (export "_start") nop i32.const 65536 i32.load drop nop nop))'),
+    ).toBe(3n);
+    expect(
+      await ticksOfTrap(
+        '(module (memory 1) (func (export "_start") i32.const 0 i64.const 1 i64.store offset=65530 nop))',
+      ),
+    ).toBe(3n);
   });
 
   it('charges the caller up to the call and the callee up to the trap', async () => {
@@ -235,7 +251,9 @@ describe('limits', () => {
       (func (export "_start") i32.const ${levels} call $r))`;
     // _start is frame 1; $r(n) .. $r(0) are n + 1 more frames.
     await expect(run(recursion(VM_LIMITS.callFrames - 2), 100_000_000n)).resolves.toBeInstanceOf(TestMeter);
-    expect((await runError(recursion(VM_LIMITS.callFrames - 1), 100_000_000n)).message).toBe('module exited due to trap');
+    expect((await runError(recursion(VM_LIMITS.callFrames - 1), 100_000_000n)).message).toBe(
+      'module exited due to trap',
+    );
   });
 
   it('traps on a floating-point instruction but keeps float locals', async () => {
@@ -273,7 +291,15 @@ describe('limits', () => {
     const exit = new Error('exit');
     const meter = new TestMeter(1000n);
     const prepared = prepareModule(await wat(text));
-    expect(() => runModule(prepared, () => { throw exit; }, meter)).toThrow(exit);
+    expect(() =>
+      runModule(
+        prepared,
+        () => {
+          throw exit;
+        },
+        meter,
+      ),
+    ).toThrow(exit);
     expect(meter.used).toBe(7n);
   });
 });
@@ -323,7 +349,7 @@ describe('instances reused across runs', () => {
     return { used: meter.used };
   }
 
-  it('starts every run from a new instance\'s memory, size and globals after one that grew its memory', async () => {
+  it("starts every run from a new instance's memory, size and globals after one that grew its memory", async () => {
     const grown = await runMode(1);
     expect(grown.error).toBeUndefined();
     const again = await runMode(4);
@@ -358,7 +384,11 @@ describe('a KCS-4 token on the devnet, metered', () => {
   const bytecode = new Uint8Array(readFileSync(join(dir, 'release/token.wasm')));
   const serializer = new Serializer(abi.koilib_types);
   const call = async (token: DevKey, name: string, args: Record<string, unknown>): Promise<Operation> => ({
-    call_contract: { contract_id: token.addressBytes, entry_point: abi.methods[name]!.entry_point, args: await serializer.serialize(args, abi.methods[name]!.argument) },
+    call_contract: {
+      contract_id: token.addressBytes,
+      entry_point: abi.methods[name]!.entry_point,
+      args: await serializer.serialize(args, abi.methods[name]!.argument),
+    },
   });
 
   // Figures computed before the VM's speed work (instance reuse and the rest): every change must keep them.
@@ -366,25 +396,48 @@ describe('a KCS-4 token on the devnet, metered', () => {
     const node = await nodes();
     const [owner, alice, bob] = [key(0), key(1), key(2)];
     const upload: Operation = {
-      upload_contract: { contract_id: owner.addressBytes, bytecode, abi: '', authorizes_call_contract: false, authorizes_transaction_application: false, authorizes_upload_contract: false },
+      upload_contract: {
+        contract_id: owner.addressBytes,
+        bytecode,
+        abi: '',
+        authorizes_call_contract: false,
+        authorizes_transaction_application: false,
+        authorizes_upload_contract: false,
+      },
     };
     await submit(node, await koinTx(node, owner, 'transfer', {}, { rcLimit: 50n * KOIN, operations: [upload] }));
     await node.produceBlock();
-    const mint = await submit(node, await koinTx(node, owner, 'transfer', {}, { operations: [await call(owner, 'mint', { to: alice.address, value: '1000' })] }));
+    const mint = await submit(
+      node,
+      await koinTx(
+        node,
+        owner,
+        'transfer',
+        {},
+        { operations: [await call(owner, 'mint', { to: alice.address, value: '1000' })] },
+      ),
+    );
     expect(mint.compute_bandwidth_used).toBe(MINT_COMPUTE);
     await node.produceBlock();
 
     // A run that reverts half-way leaves nothing behind for the next runs of the same contract.
     const overdraft = await call(owner, 'transfer', { from: bob.address, to: alice.address, value: '1' });
-    await expect(submit(node, await koinTx(node, bob, 'transfer', {}, { operations: [overdraft] }))).rejects.toThrow(/insufficient balance/);
+    await expect(submit(node, await koinTx(node, bob, 'transfer', {}, { operations: [overdraft] }))).rejects.toThrow(
+      /insufficient balance/,
+    );
 
     const transfer = await call(owner, 'transfer', { from: alice.address, to: bob.address, value: '1' });
     const submitted: bigint[] = [];
-    for (let i = 0; i < 3; i++) submitted.push((await submit(node, await koinTx(node, alice, 'transfer', {}, { operations: [transfer] }))).compute_bandwidth_used);
+    for (let i = 0; i < 3; i++)
+      submitted.push(
+        (await submit(node, await koinTx(node, alice, 'transfer', {}, { operations: [transfer] })))
+          .compute_bandwidth_used,
+      );
     expect(submitted).toEqual([TRANSFER_COMPUTE, TRANSFER_COMPUTE, TRANSFER_COMPUTE]);
     const { height } = await node.produceBlock();
     const { block_items } = (await node.call('block_store.get_blocks_by_height', {
-      head_block_id: (await node.call('chain.get_head_info', {}) as { head_topology: { id: Uint8Array } }).head_topology.id,
+      head_block_id: ((await node.call('chain.get_head_info', {})) as { head_topology: { id: Uint8Array } })
+        .head_topology.id,
       ancestor_start_height: height,
       num_blocks: 1,
       return_block: false,
@@ -393,6 +446,10 @@ describe('a KCS-4 token on the devnet, metered', () => {
     const inBlock = block_items[0]!.receipt.transaction_receipts.map((r) => [r.compute_bandwidth_used, r.reverted]);
     // Submissions all run on the head state, where bob holds nothing; in the block the second and third find his
     // balance from the first and update it.
-    expect(inBlock).toEqual([[TRANSFER_COMPUTE, false], [TRANSFER_TO_HOLDER_COMPUTE, false], [TRANSFER_TO_HOLDER_COMPUTE, false]]);
+    expect(inBlock).toEqual([
+      [TRANSFER_COMPUTE, false],
+      [TRANSFER_TO_HOLDER_COMPUTE, false],
+      [TRANSFER_TO_HOLDER_COMPUTE, false],
+    ]);
   });
 });

@@ -17,7 +17,10 @@ import type { DevKey } from '../../../src-main/devnet/chain/devKeys.ts';
 const node = testNodes();
 
 /** A contract that calls KOIN `transfer` with these arguments once, whatever it is called with. */
-async function transferring(n: DevnetNode, args: { from: Uint8Array; to: Uint8Array; value: bigint }): Promise<Uint8Array> {
+async function transferring(
+  n: DevnetNode,
+  args: { from: Uint8Array; to: Uint8Array; value: bigint },
+): Promise<Uint8Array> {
   return probeContract(
     SYSTEM_CALL_IDS.call,
     encode('koinos.chain.call_arguments', {
@@ -28,7 +31,12 @@ async function transferring(n: DevnetNode, args: { from: Uint8Array; to: Uint8Ar
   );
 }
 
-async function run(n: DevnetNode, payer: DevKey, operations: Operation[], options: TxOptions = {}): Promise<TransactionReceipt> {
+async function run(
+  n: DevnetNode,
+  payer: DevKey,
+  operations: Operation[],
+  options: TxOptions = {},
+): Promise<TransactionReceipt> {
   const receipt = await submit(n, await koinTx(n, payer, 'transfer', {}, { operations, ...options }));
   await n.produceBlock();
   return receipt;
@@ -50,14 +58,20 @@ async function deploy(n: DevnetNode, contract: DevKey, bytecode: Uint8Array): Pr
   return contract.addressBytes;
 }
 
-const callOp = (contract_id: Uint8Array): Operation => ({ call_contract: { contract_id, entry_point: 0, args: new Uint8Array(0) } });
+const callOp = (contract_id: Uint8Array): Operation => ({
+  call_contract: { contract_id, entry_point: 0, args: new Uint8Array(0) },
+});
 
 describe('the native KOIN called from wasm', () => {
   it('lets a contract receive KOIN and send its own, with KOIN as the events source', async () => {
     const n = await node();
     const [alice, bob] = [key(0), key(1)];
     const wallet = key(60);
-    const id = await deploy(n, wallet, await transferring(n, { from: wallet.addressBytes, to: bob.addressBytes, value: 3n * KOIN }));
+    const id = await deploy(
+      n,
+      wallet,
+      await transferring(n, { from: wallet.addressBytes, to: bob.addressBytes, value: 3n * KOIN }),
+    );
     await submit(n, await transferTx(n, alice, wallet, 10n * KOIN));
     await n.produceBlock();
     expect(await balanceOf(n, id)).toBe(10n * KOIN);
@@ -68,17 +82,29 @@ describe('the native KOIN called from wasm', () => {
     expect(receipt.reverted ?? false).toBe(false);
     expect(await balanceOf(n, id)).toBe(7n * KOIN);
     expect(await balanceOf(n, bob.addressBytes)).toBe(bobBefore + 3n * KOIN);
-    expect(receipt.events.map((e) => [e.name, e.source])).toEqual([['token.transfer_event', addressFromString(n.koinAddress)]]);
-    expect(decode('koinos.contracts.token.transfer_event', receipt.events[0]!.data)).toMatchObject({ from: id, to: bob.addressBytes, value: 3n * KOIN });
+    expect(receipt.events.map((e) => [e.name, e.source])).toEqual([
+      ['token.transfer_event', addressFromString(n.koinAddress)],
+    ]);
+    expect(decode('koinos.contracts.token.transfer_event', receipt.events[0]!.data)).toMatchObject({
+      from: id,
+      to: bob.addressBytes,
+      value: 3n * KOIN,
+    });
     // The chain's `call` from wasm, KOIN's own transfer work, and the contract's instructions and other calls.
-    expect(receipt.compute_bandwidth_used).toBeGreaterThan(BigInt(COMPUTE_REGISTRY.call + COMPUTE.koin_transfer + COMPUTE_REGISTRY.exit));
+    expect(receipt.compute_bandwidth_used).toBeGreaterThan(
+      BigInt(COMPUTE_REGISTRY.call + COMPUTE.koin_transfer + COMPUTE_REGISTRY.exit),
+    );
   });
 
   it('spends an allowance approved to the contract, as its caller, and only what is left', async () => {
     const n = await node();
     const [alice, bob] = [key(0), key(1)];
     const spender = key(61);
-    const id = await deploy(n, spender, await transferring(n, { from: alice.addressBytes, to: bob.addressBytes, value: 2n * KOIN }));
+    const id = await deploy(
+      n,
+      spender,
+      await transferring(n, { from: alice.addressBytes, to: bob.addressBytes, value: 2n * KOIN }),
+    );
     await submit(n, await koinTx(n, alice, 'approve', { owner: alice.addressBytes, spender: id, value: 5n * KOIN }));
     await n.produceBlock();
     const [aliceBefore, bobBefore] = [await balanceOf(n, alice.addressBytes), await balanceOf(n, bob.addressBytes)];
@@ -109,7 +135,11 @@ describe('the native KOIN called from wasm', () => {
     const n = await node();
     const [bob, carol] = [key(1), key(2)];
     const thief = key(62);
-    const id = await deploy(n, thief, await transferring(n, { from: carol.addressBytes, to: bob.addressBytes, value: 1n * KOIN }));
+    const id = await deploy(
+      n,
+      thief,
+      await transferring(n, { from: carol.addressBytes, to: bob.addressBytes, value: 1n * KOIN }),
+    );
     const [carolBefore, bobBefore] = [await balanceOf(n, carol.addressBytes), await balanceOf(n, bob.addressBytes)];
     // The KOIN failure (authorization_failure) comes back to the contract as a code; nothing moves.
     expect((await run(n, carol, [callOp(id)])).reverted ?? false).toBe(false);
@@ -121,7 +151,10 @@ describe('the native KOIN called from wasm', () => {
     const n = await node();
     const [alice, bob] = [key(0), key(1)];
     const results: Record<string, bigint> = {};
-    for (const [label, answer, walletKey, moverKey] of [['yes', true, 63, 64], ['no', false, 65, 66]] as const) {
+    for (const [label, answer, walletKey, moverKey] of [
+      ['yes', true, 63, 64],
+      ['no', false, 65, 66],
+    ] as const) {
       const wallet = key(walletKey);
       // A smart wallet: every call, `authorize` included, answers bool_result { value: answer }.
       const upload: Operation = {
@@ -137,7 +170,11 @@ describe('the native KOIN called from wasm', () => {
       expect((await run(n, alice, [upload], { signers: [alice, wallet] })).reverted ?? false).toBe(false);
       await submit(n, await transferTx(n, alice, wallet, 5n * KOIN));
       await n.produceBlock();
-      const mover = await deploy(n, key(moverKey), await transferring(n, { from: wallet.addressBytes, to: bob.addressBytes, value: 1n * KOIN }));
+      const mover = await deploy(
+        n,
+        key(moverKey),
+        await transferring(n, { from: wallet.addressBytes, to: bob.addressBytes, value: 1n * KOIN }),
+      );
       await run(n, bob, [callOp(mover)]);
       results[label] = await balanceOf(n, wallet.addressBytes);
     }

@@ -17,7 +17,10 @@ type Account = Devnet['accounts'][number];
 let devnet: Devnet;
 let provider: Provider;
 let alice: Account;
-const keys = { guestbook: Signer.fromSeed('koinos-wallet sdk-as guestbook key (calls)'), fan: Signer.fromSeed('koinos-wallet sdk-as fan key') };
+const keys = {
+  guestbook: Signer.fromSeed('koinos-wallet sdk-as guestbook key (calls)'),
+  fan: Signer.fromSeed('koinos-wallet sdk-as fan key'),
+};
 const built: Partial<Record<keyof typeof keys, BuiltContract>> = {};
 
 function signer(wif: string): Signer {
@@ -33,7 +36,13 @@ beforeAll(async () => {
   if (NO_PROTOC !== undefined) return;
   built.guestbook = await buildContract('guestbook');
   built.fan = await buildContract('fan');
-  devnet = await startDevnet({ port: 0, blockTimeMs: 0, accounts: 1, initialBalance: 1_000_000n * KOIN, log: () => {} });
+  devnet = await startDevnet({
+    port: 0,
+    blockTimeMs: 0,
+    accounts: 1,
+    initialBalance: 1_000_000n * KOIN,
+    log: () => {},
+  });
   provider = new Provider([`${devnet.url}/jsonrpc`]);
   [alice] = devnet.accounts as [Account];
   const koin = new Contract({ id: devnet.koinAddress, abi: utils.tokenAbi, provider, signer: signer(alice.wif) });
@@ -41,7 +50,13 @@ beforeAll(async () => {
     const key = Object.assign(keys[name], { provider });
     await write(koin, 'transfer', { from: alice.address, to: key.getAddress(), value: (100n * KOIN).toString() });
     const { abi, bytecode } = built[name]!;
-    const deployed = await new Contract({ id: key.getAddress(), abi: abi as Abi, provider, signer: key, bytecode }).deploy({ abi: JSON.stringify(abi) });
+    const deployed = await new Contract({
+      id: key.getAddress(),
+      abi: abi as Abi,
+      provider,
+      signer: key,
+      bytecode,
+    }).deploy({ abi: JSON.stringify(abi) });
     await deployed.transaction!.wait('byBlock', 15_000);
   }
 }, BUILD_TIMEOUT_MS);
@@ -52,32 +67,52 @@ afterAll(async () => {
 
 describe.skipIf(NO_PROTOC !== undefined)('an SDK contract calling another', () => {
   it('signs the guestbook in its own name: the guestbook sees the fan as its caller and emits the event', async () => {
-    const cheered = await write(contract('fan', signer(alice.wif)), 'cheer', { guestbook: keys.guestbook.getAddress(), message: 'cheers' });
+    const cheered = await write(contract('fan', signer(alice.wif)), 'cheer', {
+      guestbook: keys.guestbook.getAddress(),
+      message: 'cheers',
+    });
     const events = cheered.receipt?.events ?? [];
     // The event's source is the contract that emitted it (the callee), not the one the transaction called.
-    expect(events.map((e) => [e.name, e.source, e.impacted])).toEqual([['guestbook.signed', keys.guestbook.getAddress(), [keys.fan.getAddress()]]]);
+    expect(events.map((e) => [e.name, e.source, e.impacted])).toEqual([
+      ['guestbook.signed', keys.guestbook.getAddress(), [keys.fan.getAddress()]],
+    ]);
     expect(cheered.receipt?.logs).toEqual(['entry 1 signed']);
     const guestbook = contract('guestbook', signer(alice.wif));
-    expect((await method(guestbook, 'get_entry')({ number: '1' })).result).toEqual({ signer: keys.fan.getAddress(), message: 'cheers' });
+    expect((await method(guestbook, 'get_entry')({ number: '1' })).result).toEqual({
+      signer: keys.fan.getAddress(),
+      message: 'cheers',
+    });
 
     // The nested call costs more than the same work called directly.
     const direct = await write(guestbook, 'sign', { signer: alice.address, message: 'cheers' });
-    expect(BigInt(cheered.receipt!.compute_bandwidth_used)).toBeGreaterThan(BigInt(direct.receipt!.compute_bandwidth_used));
+    expect(BigInt(cheered.receipt!.compute_bandwidth_used)).toBeGreaterThan(
+      BigInt(direct.receipt!.compute_bandwidth_used),
+    );
   });
 
   it("ends the whole transaction with the callee's reversion, even when the account itself signed it", async () => {
     const fan = contract('fan', signer(alice.wif));
     // The SDK's checkAccountAuthority: a calling contract that is not the account, for an account without a contract
     // that authorizes calls, is refused although alice signed the transaction.
-    const inAlicesName = await failure(method(fan, 'cheer_as')({ guestbook: keys.guestbook.getAddress(), signer: alice.address, message: 'not from alice' }));
+    const inAlicesName = await failure(
+      method(
+        fan,
+        'cheer_as',
+      )({ guestbook: keys.guestbook.getAddress(), signer: alice.address, message: 'not from alice' }),
+    );
     expect(inAlicesName.message).toContain(`account '${alice.address}' authorization failed`);
-    const tooLong = await failure(method(fan, 'cheer')({ guestbook: keys.guestbook.getAddress(), message: 'x'.repeat(141) }));
+    const tooLong = await failure(
+      method(fan, 'cheer')({ guestbook: keys.guestbook.getAddress(), message: 'x'.repeat(141) }),
+    );
     expect(tooLong.message).toMatch(/expected a message of 1 to 140 characters, found 141/);
     expect((await method(contract('guestbook', signer(alice.wif)), 'count')({})).result).toEqual({ value: '2' });
   });
 
   it('reads through a nested call in chain.read_contract', async () => {
-    const { result } = await method(contract('fan', signer(alice.wif)), 'entries')({ guestbook: keys.guestbook.getAddress() });
+    const { result } = await method(
+      contract('fan', signer(alice.wif)),
+      'entries',
+    )({ guestbook: keys.guestbook.getAddress() });
     expect(result).toEqual({ value: '2' });
   });
 });

@@ -47,13 +47,29 @@ async function koinBalance(address: string): Promise<bigint> {
 beforeAll(async () => {
   if (NO_PROTOC !== undefined) return;
   built = await buildContract('guestbook');
-  devnet = await startDevnet({ port: 0, blockTimeMs: 0, accounts: 3, initialBalance: 1_000_000n * KOIN, log: () => {} });
+  devnet = await startDevnet({
+    port: 0,
+    blockTimeMs: 0,
+    accounts: 3,
+    initialBalance: 1_000_000n * KOIN,
+    log: () => {},
+  });
   provider = new Provider([`${devnet.url}/jsonrpc`]);
   [alice, bob, carol] = devnet.accounts as [Account, Account, Account];
   owner = Object.assign(Signer.fromSeed('koinos-wallet sdk-as guestbook key'), { provider });
   // The guestbook's key pays for its upload (the bytecode's network bytes) with KOIN from alice.
-  await write(koinFor(signer(alice.wif)), 'transfer', { from: alice.address, to: owner.getAddress(), value: (100n * KOIN).toString() });
-  const deployed = await new Contract({ id: owner.getAddress(), abi: built.abi as Abi, provider, signer: owner, bytecode: built.bytecode }).deploy({
+  await write(koinFor(signer(alice.wif)), 'transfer', {
+    from: alice.address,
+    to: owner.getAddress(),
+    value: (100n * KOIN).toString(),
+  });
+  const deployed = await new Contract({
+    id: owner.getAddress(),
+    abi: built.abi as Abi,
+    provider,
+    signer: owner,
+    bytecode: built.bytecode,
+  }).deploy({
     abi: JSON.stringify(built.abi),
   });
   expect(deployed.receipt?.reverted ?? false).toBe(false);
@@ -79,8 +95,13 @@ describe.skipIf(NO_PROTOC !== undefined)('a contract built from @koinos/sdk-as i
     // test/contracts/guestbook.abi-proto-gen.abi: the generator's output for guestbook.proto (@koinos/abi-proto-gen
     // 1.0.0 under Debian's protoc 3.21.12). The generator cannot run in a test: its first run npm-installs protobufjs
     // 6's CLI dependencies into node_modules. After changing guestbook.proto, regenerate it (README, Develop a contract).
-    const generated = JSON.parse(readFileSync(join(import.meta.dirname, '../../contracts/guestbook.abi-proto-gen.abi'), 'utf8')) as {
-      methods: Record<string, { argument: string; return: string; description: string; 'entry-point': string; 'read-only': boolean }>;
+    const generated = JSON.parse(
+      readFileSync(join(import.meta.dirname, '../../contracts/guestbook.abi-proto-gen.abi'), 'utf8'),
+    ) as {
+      methods: Record<
+        string,
+        { argument: string; return: string; description: string; 'entry-point': string; 'read-only': boolean }
+      >;
       types: string;
     };
     expect(built.abi.types).toBe(generated.types);
@@ -99,7 +120,11 @@ describe.skipIf(NO_PROTOC !== undefined)('a contract built from @koinos/sdk-as i
   it('answers a read-only method over chain.read_contract before anything is written', async () => {
     const { result } = await method(guestbookFor(owner), 'count')({});
     expect(result).toBeUndefined(); // an empty count_result: value 0 is not on the wire
-    const raw = await rpc(devnet.url, 'chain.read_contract', { contract_id: owner.getAddress(), entry_point: entryPoint('count'), args: '' });
+    const raw = await rpc(devnet.url, 'chain.read_contract', {
+      contract_id: owner.getAddress(),
+      entry_point: entryPoint('count'),
+      args: '',
+    });
     expect(raw.result ?? '').toBe('');
   });
 
@@ -110,18 +135,26 @@ describe.skipIf(NO_PROTOC !== undefined)('a contract built from @koinos/sdk-as i
     expect(signed.receipt?.logs).toEqual(['entry 1 signed']);
 
     const events = signed.receipt?.events ?? [];
-    expect(events.map((e) => [e.name, e.source, e.impacted])).toEqual([['guestbook.signed', owner.getAddress(), [alice.address]]]);
+    expect(events.map((e) => [e.name, e.source, e.impacted])).toEqual([
+      ['guestbook.signed', owner.getAddress(), [alice.address]],
+    ]);
     const decoded = await guestbook.decodeEvent(events[0]!);
     expect(decoded.args).toEqual({ number: '1', signer: alice.address, message: 'hello from the devnet' });
 
-    expect((await method(guestbook, 'get_entry')({ number: '1' })).result).toEqual({ signer: alice.address, message: 'hello from the devnet' });
+    expect((await method(guestbook, 'get_entry')({ number: '1' })).result).toEqual({
+      signer: alice.address,
+      message: 'hello from the devnet',
+    });
     expect((await method(guestbook, 'count')({})).result).toEqual({ value: '1' });
   });
 
   it('gives back the ABI uploaded with it, so that koilib fetchAbi finds its methods and types', async () => {
     const fetched = new Contract({ id: owner.getAddress(), provider });
     expect(await fetched.fetchAbi()).toEqual(built.abi);
-    expect((await method(fetched, 'get_entry')({ number: '1' })).result).toEqual({ signer: alice.address, message: 'hello from the devnet' });
+    expect((await method(fetched, 'get_entry')({ number: '1' })).result).toEqual({
+      signer: alice.address,
+      message: 'hello from the devnet',
+    });
   });
 
   it("reverts with the contract's own message and changes nothing", async () => {
@@ -138,7 +171,11 @@ describe.skipIf(NO_PROTOC !== undefined)('a contract built from @koinos/sdk-as i
       args: utils.encodeBase64url(new Uint8Array([0x08, 99])),
     });
     expect(missing.message).toBe('expected an entry numbered 99, found none');
-    const unknown = await rpcError(devnet.url, 'chain.read_contract', { contract_id: owner.getAddress(), entry_point: 1, args: '' });
+    const unknown = await rpcError(devnet.url, 'chain.read_contract', {
+      contract_id: owner.getAddress(),
+      entry_point: 1,
+      args: '',
+    });
     expect(unknown.message).toBe('expected a known entry point, found 0x1');
     expect((await method(guestbook, 'count')({})).result).toEqual({ value: '1' });
   });
@@ -160,29 +197,48 @@ describe.skipIf(NO_PROTOC !== undefined)('a contract built from @koinos/sdk-as i
     const aliceSigner = signer(alice.wif);
     const tip = 3n * KOIN;
     const before = await koinBalance(owner.getAddress());
-    await write(koinFor(aliceSigner), 'approve', { owner: alice.address, spender: owner.getAddress(), value: tip.toString() });
+    await write(koinFor(aliceSigner), 'approve', {
+      owner: alice.address,
+      spender: owner.getAddress(),
+      value: tip.toString(),
+    });
 
-    const tipped = await write(guestbookFor(aliceSigner), 'tip', { token: devnet.koinAddress, from: alice.address, value: tip.toString() });
+    const tipped = await write(guestbookFor(aliceSigner), 'tip', {
+      token: devnet.koinAddress,
+      from: alice.address,
+      value: tip.toString(),
+    });
     const events = tipped.receipt?.events ?? [];
     // KOIN's own transfer event (source KOIN), then the guestbook's.
     expect(events.map((e) => [e.name, e.source])).toEqual([
       ['token.transfer_event', devnet.koinAddress],
       ['guestbook.tipped', owner.getAddress()],
     ]);
-    expect((await guestbookFor(aliceSigner).decodeEvent(events[1]!)).args).toEqual({ token: devnet.koinAddress, from: alice.address, value: tip.toString() });
+    expect((await guestbookFor(aliceSigner).decodeEvent(events[1]!)).args).toEqual({
+      token: devnet.koinAddress,
+      from: alice.address,
+      value: tip.toString(),
+    });
     expect(await koinBalance(owner.getAddress())).toBe(before + tip);
 
     // The allowance is spent: KOIN refuses the contract although alice signed the transaction (koinos-sdk-as
     // checkAccountAuthority: a transaction's signatures do not authorize a calling contract). KOIN's refusal is a
     // failure, which comes back to the contract as `false` from Token.transfer, and the contract reverts with its own message.
-    const again = await failure(method(guestbookFor(aliceSigner), 'tip')({ token: devnet.koinAddress, from: alice.address, value: tip.toString() }));
+    const again = await failure(
+      method(
+        guestbookFor(aliceSigner),
+        'tip',
+      )({ token: devnet.koinAddress, from: alice.address, value: tip.toString() }),
+    );
     expect(again.message).toContain(`the token refused to move a tip of ${tip} to the guestbook`);
 
     // So does a balance too low, even with the allowance.
     const carolSigner = signer(carol.wif);
     const tooMuch = (2_000_000n * KOIN).toString();
     await write(koinFor(carolSigner), 'approve', { owner: carol.address, spender: owner.getAddress(), value: tooMuch });
-    const poor = await failure(method(guestbookFor(carolSigner), 'tip')({ token: devnet.koinAddress, from: carol.address, value: tooMuch }));
+    const poor = await failure(
+      method(guestbookFor(carolSigner), 'tip')({ token: devnet.koinAddress, from: carol.address, value: tooMuch }),
+    );
     expect(poor.message).toContain(`the token refused to move a tip of ${tooMuch} to the guestbook`);
     expect(await koinBalance(owner.getAddress())).toBe(before + tip);
 

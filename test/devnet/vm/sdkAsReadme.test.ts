@@ -44,7 +44,15 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe.skipIf(NO_PROTOC !== undefined)("README's Develop a contract", () => {
   it('names what the build needs: protoc from protobuf-compiler, the SDK, outFile, _start, no bulk memory or sign extension', () => {
-    for (const needed of ['protobuf-compiler', '@koinos/sdk-as@1.4.0', 'assemblyscript@0.27.37', '"outFile"', '"exportStart": "_start"', '"disable": ["sign-extension", "bulk-memory"]', 'yarn']) {
+    for (const needed of [
+      'protobuf-compiler',
+      '@koinos/sdk-as@1.4.0',
+      'assemblyscript@0.27.37',
+      '"outFile"',
+      '"exportStart": "_start"',
+      '"disable": ["sign-extension", "bulk-memory"]',
+      'yarn',
+    ]) {
       expect(SECTION).toContain(needed);
     }
     const asconfig = JSON.parse(readFileSync(join(ROOT, 'test/contracts/guestbook/asconfig.json'), 'utf8'));
@@ -61,8 +69,15 @@ describe.skipIf(NO_PROTOC !== undefined)("README's Develop a contract", () => {
       cpSync(join(ROOT, 'proto/koinos/options.proto'), join(folder, 'koinos/options.proto'));
       symlinkSync(join(ROOT, 'node_modules'), join(folder, 'node_modules'), 'dir');
       // The system's protoc first, as in a shell without npm's node_modules/.bin on PATH.
-      const path = [join(findProtoc(), '..'), ...(process.env.PATH ?? '').split(delimiter).filter((d) => !d.includes('node_modules'))].join(delimiter);
-      await run('bash', ['-euo', 'pipefail', '-c', blockAfter('What it takes', 'sh')], { cwd: folder, env: { ...process.env, PATH: path }, timeout: BUILD_TIMEOUT_MS });
+      const path = [
+        join(findProtoc(), '..'),
+        ...(process.env.PATH ?? '').split(delimiter).filter((d) => !d.includes('node_modules')),
+      ].join(delimiter);
+      await run('bash', ['-euo', 'pipefail', '-c', blockAfter('What it takes', 'sh')], {
+        cwd: folder,
+        env: { ...process.env, PATH: path },
+        timeout: BUILD_TIMEOUT_MS,
+      });
       const wasm = new Uint8Array(readFileSync(join(folder, 'build/contract.wasm')));
       expect(checkModule(wasm).exports.map((e) => e.name)).toContain('_start');
       expect(existsSync(join(folder, 'assembly/proto/guestbook.ts'))).toBe(true);
@@ -73,7 +88,11 @@ describe.skipIf(NO_PROTOC !== undefined)("README's Develop a contract", () => {
       asconfig.targets.release.outFile = 'build/template.wasm';
       asconfig.options = {};
       writeFileSync(join(folder, 'template.json'), JSON.stringify(asconfig));
-      await run('npx', ['asc', 'assembly/index.ts', '--config', 'template.json', '--target', 'release'], { cwd: folder, env: { ...process.env, PATH: path }, timeout: BUILD_TIMEOUT_MS });
+      await run('npx', ['asc', 'assembly/index.ts', '--config', 'template.json', '--target', 'release'], {
+        cwd: folder,
+        env: { ...process.env, PATH: path },
+        timeout: BUILD_TIMEOUT_MS,
+      });
       templateBuild = new Uint8Array(readFileSync(join(folder, 'build/template.wasm')));
     },
     BUILD_TIMEOUT_MS,
@@ -98,7 +117,10 @@ describe.skipIf(NO_PROTOC !== undefined)("README's Develop a contract", () => {
         env: { ...process.env, DEVNET: `${devnet.url}/jsonrpc`, WIF: account!.wif },
         timeout: 60_000,
       });
-      const [signed, count] = stdout.trim().split('\n').map((line) => JSON.parse(line));
+      const [signed, count] = stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
       expect(signed.event).toBe('guestbook.signed');
       expect(signed.args).toEqual({ number: '1', signer: account!.address, message: 'hello, devnet' });
       expect(BigInt(signed.compute)).toBeGreaterThan(100_000n);
@@ -107,15 +129,33 @@ describe.skipIf(NO_PROTOC !== undefined)("README's Develop a contract", () => {
 
     it('refuses, when called, a build without the asconfig options, naming bulk memory as the chain would', async () => {
       expect(templateBuild, 'the build test made it').toBeDefined();
-      const key = Object.assign(Signer.fromSeed('koinos-wallet sdk-as template build key'), { provider: new Provider([`${devnet.url}/jsonrpc`]) });
+      const key = Object.assign(Signer.fromSeed('koinos-wallet sdk-as template build key'), {
+        provider: new Provider([`${devnet.url}/jsonrpc`]),
+      });
       const payer = Object.assign(Signer.fromWif(devnet.accounts[0]!.wif), { provider: key.provider });
-      const contract = new Contract({ id: key.getAddress(), abi: built.abi as ConstructorParameters<typeof Contract>[0]['abi'], provider: key.provider, signer: key, bytecode: templateBuild! });
+      const contract = new Contract({
+        id: key.getAddress(),
+        abi: built.abi as ConstructorParameters<typeof Contract>[0]['abi'],
+        provider: key.provider,
+        signer: key,
+        bytecode: templateBuild!,
+      });
       // The chain does not parse a module at upload: the upload goes through.
-      const deployed = await contract.deploy({ payer: payer.getAddress(), signTransaction: false, sendTransaction: false });
+      const deployed = await contract.deploy({
+        payer: payer.getAddress(),
+        signTransaction: false,
+        sendTransaction: false,
+      });
       const signed = await payer.signTransaction(await key.signTransaction(deployed.transaction!));
       await (await key.provider!.sendTransaction(signed)).transaction.wait('byBlock', 15_000);
-      const error = await rpcError(devnet.url, 'chain.read_contract', { contract_id: key.getAddress(), entry_point: built.abi.methods.count!.entry_point, args: '' });
-      expect(error.message).toMatch(/^could not parse fizzy module - FizzyErrorMalformedModule: .*needs bulk memory, which WebAssembly 1.0 \(the chain's fizzy\) does not have at byte \d+/);
+      const error = await rpcError(devnet.url, 'chain.read_contract', {
+        contract_id: key.getAddress(),
+        entry_point: built.abi.methods.count!.entry_point,
+        args: '',
+      });
+      expect(error.message).toMatch(
+        /^could not parse fizzy module - FizzyErrorMalformedModule: .*needs bulk memory, which WebAssembly 1.0 \(the chain's fizzy\) does not have at byte \d+/,
+      );
     });
 
     it('uploads, calls and reads the contract with the CLI commands as written', async () => {
@@ -128,13 +168,22 @@ describe.skipIf(NO_PROTOC !== undefined)("README's Develop a contract", () => {
       const cli = `${process.execPath} --import ${JSON.stringify(join(ROOT, 'node_modules/tsx/dist/esm/index.mjs'))} ${JSON.stringify(join(ROOT, 'src-main/cli/main.ts'))}`;
       const wrapper = `cli() { if [ "$1" = contract ]; then ${cli} "$@" --network "$DEVNET_URL"; else ${cli} "$@"; fi; }\n`;
       const script = wrapper + blockAfter('### Or with the CLI', 'sh').replaceAll('npm run --silent cli --', 'cli');
-      const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', script], { cwd: folder, env: { ...process.env, DEVNET_URL: devnet.url }, timeout: 120_000 });
+      const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', script], {
+        cwd: folder,
+        env: { ...process.env, DEVNET_URL: devnet.url },
+        timeout: 120_000,
+      });
       // key new wrote guestbook.json; then upload, call, read and abi print one JSON document each.
       const key = JSON.parse(readFileSync(join(folder, 'guestbook.json'), 'utf8')) as { address: string };
       const [upload, call, read, abi] = stdout.split(/\n(?=\{)/).map((doc) => JSON.parse(doc));
       expect(upload.contract_id).toBe(key.address);
       expect(call.receipt.events).toEqual([
-        { source: key.address, name: 'guestbook.signed', data: { number: '1', signer: key.address, message: 'hello' }, impacted: [key.address] },
+        {
+          source: key.address,
+          name: 'guestbook.signed',
+          data: { number: '1', signer: key.address, message: 'hello' },
+          impacted: [key.address],
+        },
       ]);
       expect(read).toEqual({ value: '1' });
       // What was uploaded, plus the JSON types the CLI derives from it.

@@ -28,22 +28,40 @@ function signer(wif: string): Signer {
 }
 
 async function rpc<T>(method: string, params: unknown): Promise<T> {
-  const answer = (await (await fetch(`${devnet.url}/jsonrpc`, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })).json()) as { result: T };
+  const answer = (await (
+    await fetch(`${devnet.url}/jsonrpc`, {
+      method: 'POST',
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    })
+  ).json()) as { result: T };
   return answer.result;
 }
 
-const manaOf = async (account: string): Promise<bigint> => BigInt((await rpc<{ rc?: string }>('chain.get_account_rc', { account })).rc ?? '0');
+const manaOf = async (account: string): Promise<bigint> =>
+  BigInt((await rpc<{ rc?: string }>('chain.get_account_rc', { account })).rc ?? '0');
 
 beforeAll(async () => {
   if (NO_PROTOC !== undefined) return;
   built = await buildContract('sponsor');
-  devnet = await startDevnet({ port: 0, blockTimeMs: 0, accounts: 2, initialBalance: 1_000_000n * KOIN, log: () => {} });
+  devnet = await startDevnet({
+    port: 0,
+    blockTimeMs: 0,
+    accounts: 2,
+    initialBalance: 1_000_000n * KOIN,
+    log: () => {},
+  });
   provider = new Provider([`${devnet.url}/jsonrpc`]);
   [alice, bob] = devnet.accounts as [Account, Account];
   const koin = new Contract({ id: devnet.koinAddress, abi: utils.tokenAbi, provider, signer: signer(alice.wif) });
   await write(koin, 'transfer', { from: alice.address, to: sponsor, value: (100n * KOIN).toString() });
   const key = Object.assign(sponsorKey, { provider });
-  const deployed = await new Contract({ id: sponsor, abi: built.abi as Abi, provider, signer: key, bytecode: built.bytecode }).deploy({
+  const deployed = await new Contract({
+    id: sponsor,
+    abi: built.abi as Abi,
+    provider,
+    signer: key,
+    bytecode: built.bytecode,
+  }).deploy({
     abi: JSON.stringify(built.abi),
     authorizesTransactionApplication: true,
   });
@@ -57,7 +75,8 @@ afterAll(async () => {
 describe.skipIf(NO_PROTOC !== undefined)('a contract paying for transactions', () => {
   it("pays for alice's transfer that only alice signed, through its authorize entry point", async () => {
     const koin = new Contract({ id: devnet.koinAddress, abi: utils.tokenAbi, provider, signer: signer(alice.wif) });
-    const limit = (await method(new Contract({ id: sponsor, abi: built.abi as Abi, provider }), 'get_limit')({})).result as { value: string };
+    const limit = (await method(new Contract({ id: sponsor, abi: built.abi as Abi, provider }), 'get_limit')({}))
+      .result as { value: string };
     expect(BigInt(limit.value)).toBe(KOIN);
     const [sponsorBefore, aliceBefore] = [await manaOf(sponsor), await manaOf(alice.address)];
 
@@ -75,13 +94,18 @@ describe.skipIf(NO_PROTOC !== undefined)('a contract paying for transactions', (
     expect(sponsorAfter).toBeGreaterThanOrEqual(sponsorBefore - BigInt(receipt.rc_used));
     // Alice's mana only regenerates (she holds the balance that moved, less 1000 satoshis, none was spent on mana).
     expect(await manaOf(alice.address)).toBeGreaterThanOrEqual(aliceBefore - 1000n);
-    expect((await koin.functions.balanceOf!({ owner: bob.address })).result).toEqual({ value: (1_000_000n * KOIN + 1000n).toString() });
+    expect((await koin.functions.balanceOf!({ owner: bob.address })).result).toEqual({
+      value: (1_000_000n * KOIN + 1000n).toString(),
+    });
   });
 
-  it('refuses a transaction its authorize says no to, with the chain\'s authorization failure', async () => {
+  it("refuses a transaction its authorize says no to, with the chain's authorization failure", async () => {
     const koin = new Contract({ id: devnet.koinAddress, abi: utils.tokenAbi, provider, signer: signer(alice.wif) });
     const refused = await failure(
-      method(koin, 'transfer')({ from: alice.address, to: bob.address, value: '1000' }, { payer: sponsor, payee: alice.address, rcLimit: (2n * KOIN).toString() }),
+      method(koin, 'transfer')(
+        { from: alice.address, to: bob.address, value: '1000' },
+        { payer: sponsor, payee: alice.address, rcLimit: (2n * KOIN).toString() },
+      ),
     );
     expect(refused.message).toContain(`account ${sponsor} has not authorized transaction`);
     expect(refused.message).toContain('-200');
@@ -91,7 +115,10 @@ describe.skipIf(NO_PROTOC !== undefined)('a contract paying for transactions', (
     const koin = new Contract({ id: devnet.koinAddress, abi: utils.tokenAbi, provider, signer: signer(bob.wif) });
     // Bob signs a transfer of alice's tokens with alice as payee: the sponsor approves, alice's signature is missing.
     const notAlice = await failure(
-      method(koin, 'transfer')({ from: alice.address, to: bob.address, value: '1' }, { payer: sponsor, payee: alice.address, rcLimit: (KOIN / 2n).toString() }),
+      method(koin, 'transfer')(
+        { from: alice.address, to: bob.address, value: '1' },
+        { payer: sponsor, payee: alice.address, rcLimit: (KOIN / 2n).toString() },
+      ),
     );
     expect(notAlice.message).toContain(`account ${alice.address} has not authorized transaction`);
   });

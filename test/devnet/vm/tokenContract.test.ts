@@ -36,7 +36,12 @@ describe('a KCS-4 token from @koinosbox/contracts', () => {
 
   async function balance(owner: string): Promise<string> {
     const env = testEnv({ state, readOnly: true, limit: 10_000_000n });
-    const { result } = readContract(env, token, abi.methods.balance_of!.entry_point, await args('balance_of', { owner }));
+    const { result } = readContract(
+      env,
+      token,
+      abi.methods.balance_of!.entry_point,
+      await args('balance_of', { owner }),
+    );
     const decoded = await serializer.deserialize(result, abi.methods.balance_of!.return);
     return String(decoded.value ?? '0');
   }
@@ -52,7 +57,8 @@ describe('a KCS-4 token from @koinosbox/contracts', () => {
 
   it('refuses a mint no one authorized', async () => {
     const env = testEnv({ state, transaction: signedTransaction('mint by alice', 41) });
-    const call = async () => callContract(env, token, abi.methods.mint!.entry_point, await args('mint', { to: alice.address, value: '5' }));
+    const call = async () =>
+      callContract(env, token, abi.methods.mint!.entry_point, await args('mint', { to: alice.address, value: '5' }));
     await expect(call()).rejects.toThrow(new ChainError(1, 'owner has not authorized mint'));
     expect(await balance(alice.address)).toBe('1000');
   });
@@ -72,7 +78,10 @@ describe('a KCS-4 token from @koinosbox/contracts', () => {
       error = e;
     }
     expect(error).toBeInstanceOf(ChainError);
-    expect([(error as ChainError).code, (error as ChainError).message]).toEqual([1, 'from has not authorized transfer']);
+    expect([(error as ChainError).code, (error as ChainError).message]).toEqual([
+      1,
+      'from has not authorized transfer',
+    ]);
     expect([await balance(alice.address), await balance(bob.address)]).toEqual(['700', '300']);
   });
 

@@ -10,14 +10,22 @@ import { method } from '../koilibContract.ts';
 import { KOIN } from '../../helpers/constants.ts';
 
 const dir = join(import.meta.dirname, '../../../node_modules/@koinosbox/contracts/assembly/token');
-const abi = JSON.parse(readFileSync(join(dir, 'token-abi.json'), 'utf8')) as ConstructorParameters<typeof Contract>[0]['abi'];
+const abi = JSON.parse(readFileSync(join(dir, 'token-abi.json'), 'utf8')) as ConstructorParameters<
+  typeof Contract
+>[0]['abi'];
 const bytecode = new Uint8Array(readFileSync(join(dir, 'release/token.wasm')));
 
 let devnet: Devnet;
 let provider: Provider;
 
 beforeAll(async () => {
-  devnet = await startDevnet({ port: 0, blockTimeMs: 0, accounts: 3, initialBalance: 1_000_000n * KOIN, log: () => {} });
+  devnet = await startDevnet({
+    port: 0,
+    blockTimeMs: 0,
+    accounts: 3,
+    initialBalance: 1_000_000n * KOIN,
+    log: () => {},
+  });
   provider = new Provider([`${devnet.url}/jsonrpc`]);
 });
 
@@ -32,8 +40,16 @@ describe('an uploaded KCS-4 token on the devnet', () => {
     const [alice, bob] = devnet.accounts as [(typeof devnet.accounts)[0], (typeof devnet.accounts)[0]];
 
     // Give the token key mana: an upload pays the network bytes of its ~60 KB of bytecode.
-    const koin = new Contract({ id: devnet.koinAddress, abi: (await import('koilib')).utils.tokenAbi, provider, signer: Object.assign(Signer.fromWif(alice.wif), { provider }) });
-    const funding = await method(koin, 'transfer')({ from: alice.address, to: tokenSigner.getAddress(), value: (100n * KOIN).toString() });
+    const koin = new Contract({
+      id: devnet.koinAddress,
+      abi: (await import('koilib')).utils.tokenAbi,
+      provider,
+      signer: Object.assign(Signer.fromWif(alice.wif), { provider }),
+    });
+    const funding = await method(
+      koin,
+      'transfer',
+    )({ from: alice.address, to: tokenSigner.getAddress(), value: (100n * KOIN).toString() });
     await funding.transaction!.wait('byBlock', 15_000);
 
     const token = new Contract({ id: tokenSigner.getAddress(), abi, provider, signer: tokenSigner, bytecode });
@@ -47,7 +63,12 @@ describe('an uploaded KCS-4 token on the devnet', () => {
     expect(BigInt(minted.receipt!.compute_bandwidth_used)).toBeGreaterThan(1_000_000n);
     await minted.transaction!.wait('byBlock', 15_000);
 
-    const aliceToken = new Contract({ id: tokenSigner.getAddress(), abi, provider, signer: Object.assign(Signer.fromWif(alice.wif), { provider }) });
+    const aliceToken = new Contract({
+      id: tokenSigner.getAddress(),
+      abi,
+      provider,
+      signer: Object.assign(Signer.fromWif(alice.wif), { provider }),
+    });
     const sent = await method(aliceToken, 'transfer')({ from: alice.address, to: bob.address, value: '300' });
     await sent.transaction!.wait('byBlock', 15_000);
 
@@ -55,7 +76,10 @@ describe('an uploaded KCS-4 token on the devnet', () => {
     expect((await method(token, 'balance_of')({ owner: bob.address })).result).toEqual({ value: '300' });
 
     // A transfer bob did not sign reverts with the contract's own message, and nothing changes.
-    const error = await method(aliceToken, 'transfer')({ from: bob.address, to: alice.address, value: '1' }).then(
+    const error = await method(
+      aliceToken,
+      'transfer',
+    )({ from: bob.address, to: alice.address, value: '1' }).then(
       () => undefined,
       (e: Error) => e,
     );
@@ -69,12 +93,23 @@ describe('an uploaded KCS-4 token on the devnet', () => {
     const signer = Signer.fromSeed('koinos-wallet endless loop key');
     signer.provider = provider;
     const [alice] = devnet.accounts as [(typeof devnet.accounts)[0]];
-    const koin = new Contract({ id: devnet.koinAddress, abi: (await import('koilib')).utils.tokenAbi, provider, signer: Object.assign(Signer.fromWif(alice.wif), { provider }) });
-    await (await method(koin, 'transfer')({ from: alice.address, to: signer.getAddress(), value: (10n * KOIN).toString() })).transaction!.wait('byBlock', 15_000);
+    const koin = new Contract({
+      id: devnet.koinAddress,
+      abi: (await import('koilib')).utils.tokenAbi,
+      provider,
+      signer: Object.assign(Signer.fromWif(alice.wif), { provider }),
+    });
+    await (
+      await method(koin, 'transfer')({ from: alice.address, to: signer.getAddress(), value: (10n * KOIN).toString() })
+    ).transaction!.wait('byBlock', 15_000);
     const loop = new Contract({ id: signer.getAddress(), abi: { methods: {} }, provider, signer, bytecode: endless });
     await (await loop.deploy()).transaction!.wait('byBlock', 15_000);
 
-    const error = await rpcError(devnet.url, 'chain.read_contract', { contract_id: signer.getAddress(), entry_point: 1, args: '' });
+    const error = await rpcError(devnet.url, 'chain.read_contract', {
+      contract_id: signer.getAddress(),
+      entry_point: 1,
+      args: '',
+    });
     // koinos-chain: a read has no rc session, so its 10,000,000 compute end as the resource meter's failure.
     expect(error.message).toBe('compute bandwidth limit exceeded');
     expect(JSON.stringify(error.data ?? '')).toMatch(/-1013/);

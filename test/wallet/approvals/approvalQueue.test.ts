@@ -6,7 +6,14 @@ import { nonceToBytes, prepareTransaction, recoverSigners } from '../../../src-m
 import type { Transaction } from '../../../src-main/koinos/types.ts';
 import { WalletError } from '../../../src-main/koinos/errors.ts';
 import type { ApprovalReview, RiskFlag } from '../../../src-main/ipc/contract.ts';
-import { Approval, ApprovalQueue, WALLET_ORIGIN, redeemApproval, redeemMessageApproval, type ApprovalRecord } from '../../../src-main/wallet/approvals/approvalQueue.ts';
+import {
+  Approval,
+  ApprovalQueue,
+  WALLET_ORIGIN,
+  redeemApproval,
+  redeemMessageApproval,
+  type ApprovalRecord,
+} from '../../../src-main/wallet/approvals/approvalQueue.ts';
 import { PrivateKeySigner } from '../../../src-main/wallet/chain/privateKeySigner.ts';
 import { parsePrivateKey } from '../../../src-main/koinos/keys.ts';
 import { vector } from '../../vectors.ts';
@@ -31,7 +38,17 @@ function tx(overrides: { rc?: bigint; nonce?: bigint } = {}): Transaction {
 }
 
 function review(risks: RiskFlag[] = [], origin = WALLET_ORIGIN): ApprovalReview {
-  return { kind: 'sign', origin, chainId: 'EiA', signer: signerAddress, payer: signerAddress, nonce: '1', rcLimit: '1000', operations: [], risks };
+  return {
+    kind: 'sign',
+    origin,
+    chainId: 'EiA',
+    signer: signerAddress,
+    payer: signerAddress,
+    nonce: '1',
+    rcLimit: '1000',
+    operations: [],
+    risks,
+  };
 }
 
 const UPLOAD: RiskFlag = { code: 'UPLOAD_CONTRACT', name: 'upload-contract', message: 'It uploads contract code.' };
@@ -76,10 +93,15 @@ describe('ApprovalQueue', () => {
     expect(pending?.review.signer).toBe(signerAddress);
     expect(queue.state().mode).toBe('password');
 
-    expect(await codeOf(queue.answer({ requestId: pending!.id, approve: true, password: 'wrong' }))).toBe('WRONG_PASSWORD');
+    expect(await codeOf(queue.answer({ requestId: pending!.id, approve: true, password: 'wrong' }))).toBe(
+      'WRONG_PASSWORD',
+    );
     expect(await codeOf(queue.answer({ requestId: pending!.id, approve: true }))).toBe('WRONG_PASSWORD');
     expect(queue.state().pending).toHaveLength(1); // a wrong password leaves the request waiting
-    expect(await queue.answer({ requestId: pending!.id, approve: true, password: 'right' })).toEqual({ requestId: pending!.id, approved: true });
+    expect(await queue.answer({ requestId: pending!.id, approve: true, password: 'right' })).toEqual({
+      requestId: pending!.id,
+      approved: true,
+    });
     const approval = await asked;
     expect(checks).toEqual(['wrong', 'right']);
     expect(changes).toEqual([1, 0]);
@@ -91,7 +113,7 @@ describe('ApprovalQueue', () => {
     expect(await codeOf(signer.signTransaction(signerAddress, tx(), approval))).toBe('APPROVAL_REQUIRED'); // used up
   });
 
-  it('rejects on the user\'s word, and the requester gets REJECTED with nothing to sign with', async () => {
+  it("rejects on the user's word, and the requester gets REJECTED with nothing to sign with", async () => {
     const records: ApprovalRecord[] = [];
     const { queue, checks } = passwordQueue({ records });
     const asked = queue.request(review(), { signer: signerAddress, transaction: tx() });
@@ -108,14 +130,18 @@ describe('ApprovalQueue', () => {
     const asked = queue.request(review(), { signer: signerAddress, transaction: tx() });
     expect(await codeOf(asked)).toBe('APPROVAL_EXPIRED');
     expect(records.map((r) => r.decision)).toEqual(['expired']);
-    expect(await codeOf(queue.answer({ requestId: records[0]!.requestId, approve: true, password: 'right' }))).toBe('NOT_FOUND');
+    expect(await codeOf(queue.answer({ requestId: records[0]!.requestId, approve: true, password: 'right' }))).toBe(
+      'NOT_FOUND',
+    );
   });
 
   it('needs every risk flag acknowledged before a flagged request is approved', async () => {
     const { queue, checks } = passwordQueue();
     const asked = queue.request(review([UPLOAD]), { signer: signerAddress, transaction: tx() });
     const id = queue.state().pending[0]!.id;
-    const refused = await queue.answer({ requestId: id, approve: true, password: 'right' }).catch((e: unknown) => e as WalletError);
+    const refused = await queue
+      .answer({ requestId: id, approve: true, password: 'right' })
+      .catch((e: unknown) => e as WalletError);
     expect(refused).toBeInstanceOf(WalletError);
     expect((refused as WalletError).code).toBe('APPROVAL_REQUIRED');
     expect((refused as WalletError).shortMessage).toContain('upload-contract');
@@ -127,8 +153,13 @@ describe('ApprovalQueue', () => {
   it('keeps one pending request per origin', async () => {
     const { queue } = passwordQueue();
     const first = queue.request(review(), { signer: signerAddress, transaction: tx() });
-    expect(await codeOf(queue.request(review(), { signer: signerAddress, transaction: tx({ nonce: 2n }) }))).toBe('APPROVAL_PENDING');
-    const other = queue.request(review([], 'https://dapp.example'), { signer: signerAddress, transaction: tx({ nonce: 2n }) });
+    expect(await codeOf(queue.request(review(), { signer: signerAddress, transaction: tx({ nonce: 2n }) }))).toBe(
+      'APPROVAL_PENDING',
+    );
+    const other = queue.request(review([], 'https://dapp.example'), {
+      signer: signerAddress,
+      transaction: tx({ nonce: 2n }),
+    });
     expect(queue.state().pending).toHaveLength(2);
     queue.rejectAll('the wallet locked');
     expect(await codeOf(first)).toBe('REJECTED');
@@ -137,10 +168,14 @@ describe('ApprovalQueue', () => {
 
   it('in dialog mode approves only from the dialog: an IPC answer can reject but not approve', async () => {
     let release: (approved: boolean) => void = () => {};
-    const queue = new ApprovalQueue({ approver: { mode: 'dialog', decide: () => new Promise<boolean>((resolve) => (release = resolve)) } });
+    const queue = new ApprovalQueue({
+      approver: { mode: 'dialog', decide: () => new Promise<boolean>((resolve) => (release = resolve)) },
+    });
     const asked = queue.request(review(), { signer: signerAddress, transaction: tx() });
     const id = queue.state().pending[0]!.id;
-    expect(await codeOf(queue.answer({ requestId: id, approve: true, password: 'anything' }))).toBe('APPROVAL_REQUIRED');
+    expect(await codeOf(queue.answer({ requestId: id, approve: true, password: 'anything' }))).toBe(
+      'APPROVAL_REQUIRED',
+    );
     expect(queue.state().pending).toHaveLength(1);
     release(true);
     expect(await asked).toBeInstanceOf(Approval);
@@ -152,7 +187,9 @@ describe('ApprovalQueue', () => {
 });
 
 describe('redeemApproval', () => {
-  async function approved(subject: { uses?: number; lowerRcLimit?: boolean; coSigners?: string[] } = {}): Promise<Approval> {
+  async function approved(
+    subject: { uses?: number; lowerRcLimit?: boolean; coSigners?: string[] } = {},
+  ): Promise<Approval> {
     const queue = new ApprovalQueue({ approver: { mode: 'dialog', decide: async () => true } });
     return queue.request(review(), { signer: signerAddress, transaction: tx(), ...subject });
   }
@@ -191,15 +228,25 @@ describe('redeemApproval', () => {
     redeemApproval(both, signerAddress, tx()); // the sender's second signature is still its own
     expect(() => redeemApproval(both, signerAddress, tx())).toThrow(/used up/);
     const alone = await approved({ uses: 2, coSigners: [payer] });
-    expect(() => redeemApproval(alone, '1ThirdAccountNotInTheApproval', tx())).toThrow(/approved for .* and 1KoilibOther/);
+    expect(() => redeemApproval(alone, '1ThirdAccountNotInTheApproval', tx())).toThrow(
+      /approved for .* and 1KoilibOther/,
+    );
     expect(() => redeemApproval(alone, payer, tx({ nonce: 2n }))).toThrow(/approved for/);
   });
 
   it('records the co-signers with the decision', async () => {
     const records: ApprovalRecord[] = [];
-    const queue = new ApprovalQueue({ approver: { mode: 'dialog', decide: async () => true }, record: (r) => records.push(r) });
-    await queue.request({ ...review(), coSigners: ['1KoilibOtherAccountAddressForTests'] }, { signer: signerAddress, coSigners: ['1KoilibOtherAccountAddressForTests'], transaction: tx() });
-    expect(records.map((r) => [r.decision, r.signer, r.coSigners])).toEqual([['approved', signerAddress, ['1KoilibOtherAccountAddressForTests']]]);
+    const queue = new ApprovalQueue({
+      approver: { mode: 'dialog', decide: async () => true },
+      record: (r) => records.push(r),
+    });
+    await queue.request(
+      { ...review(), coSigners: ['1KoilibOtherAccountAddressForTests'] },
+      { signer: signerAddress, coSigners: ['1KoilibOtherAccountAddressForTests'], transaction: tx() },
+    );
+    expect(records.map((r) => [r.decision, r.signer, r.coSigners])).toEqual([
+      ['approved', signerAddress, ['1KoilibOtherAccountAddressForTests']],
+    ]);
   });
 
   it('expires an approval that is not used in time', async () => {
@@ -235,15 +282,30 @@ describe('connect and message requests (dApps)', () => {
       },
     };
   }
-  const messageReview = (message: string): ApprovalReview => ({ ...review([], 'https://app.example'), kind: 'message', message });
+  const messageReview = (message: string): ApprovalReview => ({
+    ...review([], 'https://app.example'),
+    kind: 'message',
+    message,
+  });
   const bytes = (text: string) => new TextEncoder().encode(text);
 
   it('grants the accounts the person picked with the password, and only accounts the request offered', async () => {
     const { queue } = passwordQueue();
     const granted = queue.requestConnection(connectReview());
     const id = queue.state().pending[0]!.id;
-    expect(await codeOf(queue.answer({ requestId: id, approve: true, password: 'right', accounts: ['1AGNa15ZQXAZUgFiqJ2i7Z2DPU2J6hW62i'] }))).toBe('INVALID_ARGUMENT');
-    expect(await codeOf(queue.answer({ requestId: id, approve: true, password: 'right', accounts: [] }))).toBe('INVALID_ARGUMENT');
+    expect(
+      await codeOf(
+        queue.answer({
+          requestId: id,
+          approve: true,
+          password: 'right',
+          accounts: ['1AGNa15ZQXAZUgFiqJ2i7Z2DPU2J6hW62i'],
+        }),
+      ),
+    ).toBe('INVALID_ARGUMENT');
+    expect(await codeOf(queue.answer({ requestId: id, approve: true, password: 'right', accounts: [] }))).toBe(
+      'INVALID_ARGUMENT',
+    );
     await queue.answer({ requestId: id, approve: true, password: 'right', accounts: [other, signerAddress] });
     expect(await granted).toEqual([other, signerAddress]);
   });
@@ -262,7 +324,10 @@ describe('connect and message requests (dApps)', () => {
 
   it('lets an approved message be signed once, as its signer, and no other text or transaction', async () => {
     const queue = new ApprovalQueue({ approver: { mode: 'dialog', decide: async () => true } });
-    const approval = await queue.requestMessage(messageReview('hello'), { signer: signerAddress, message: bytes('hello') });
+    const approval = await queue.requestMessage(messageReview('hello'), {
+      signer: signerAddress,
+      message: bytes('hello'),
+    });
     expect(() => redeemMessageApproval(approval, signerAddress, bytes('hellO'))).toThrow(/approved/);
     expect(() => redeemMessageApproval(approval, other, bytes('hello'))).toThrow(/used up or expired/);
     expect(() => redeemApproval(approval, signerAddress, tx())).toThrow(WalletError);
@@ -272,7 +337,9 @@ describe('connect and message requests (dApps)', () => {
 
   it('refuses a message request whose review shows another text than the one to be signed', async () => {
     const queue = new ApprovalQueue({ approver: { mode: 'dialog', decide: async () => true } });
-    expect(await codeOf(queue.requestMessage(messageReview('shown'), { signer: signerAddress, message: bytes('signed') }))).toBe('INTERNAL');
+    expect(
+      await codeOf(queue.requestMessage(messageReview('shown'), { signer: signerAddress, message: bytes('signed') })),
+    ).toBe('INTERNAL');
   });
 
   it('a transaction approval does not sign a message', async () => {
@@ -282,28 +349,48 @@ describe('connect and message requests (dApps)', () => {
   });
 });
 
-describe('the effects step of a dApp\'s transaction', () => {
+describe("the effects step of a dApp's transaction", () => {
   const EFFECTS = { dryRun: true, events: [], rcUsed: '300', rcLimit: '330', transactionId: '0x1220' };
 
   /** A transaction approved with the password, with an effects step to come. */
   async function approvedForEffects(options: { ttlMs?: number; records?: ApprovalRecord[] } = {}) {
     const { queue, checks } = passwordQueue(options);
-    const asked = queue.request(review([UPLOAD], 'https://dapp.example'), { signer: signerAddress, transaction: tx(), uses: 2, lowerRcLimit: true, effectsStep: true });
-    await queue.answer({ requestId: queue.state().pending[0]!.id, approve: true, password: 'right', acknowledgedRisks: ['UPLOAD_CONTRACT'] });
+    const asked = queue.request(review([UPLOAD], 'https://dapp.example'), {
+      signer: signerAddress,
+      transaction: tx(),
+      uses: 2,
+      lowerRcLimit: true,
+      effectsStep: true,
+    });
+    await queue.answer({
+      requestId: queue.state().pending[0]!.id,
+      approve: true,
+      password: 'right',
+      acknowledgedRisks: ['UPLOAD_CONTRACT'],
+    });
     return { queue, checks, approval: await asked };
   }
 
-  it('shows the first step\'s review with the effects, and releases on a confirmation that needs no second password', async () => {
+  it("shows the first step's review with the effects, and releases on a confirmation that needs no second password", async () => {
     const records: ApprovalRecord[] = [];
     const { queue, checks, approval } = await approvedForEffects({ records });
     const released = queue.requestEffects(approval, tx({ rc: 330n }), EFFECTS);
     const [step] = queue.state().pending;
-    expect(step!.review).toMatchObject({ kind: 'sign', origin: 'https://dapp.example', signer: signerAddress, nonce: '1', effects: EFFECTS });
+    expect(step!.review).toMatchObject({
+      kind: 'sign',
+      origin: 'https://dapp.example',
+      signer: signerAddress,
+      nonce: '1',
+      effects: EFFECTS,
+    });
     expect(step!.review.risks.map((r) => r.code)).toEqual(['UPLOAD_CONTRACT']);
     await queue.answer({ requestId: step!.id, approve: true });
     await expect(released).resolves.toBeUndefined();
     expect(checks).toEqual(['right']); // the first step's password only
-    expect(records.map((r) => [r.decision, r.stage])).toEqual([['approved', undefined], ['approved', 'effects']]);
+    expect(records.map((r) => [r.decision, r.stage])).toEqual([
+      ['approved', undefined],
+      ['approved', 'effects'],
+    ]);
   });
 
   it('discards on a rejection or when nobody answers in time: the caller gets REJECTED or APPROVAL_EXPIRED', async () => {
@@ -319,7 +406,9 @@ describe('the effects step of a dApp\'s transaction', () => {
 
   it('enters one effects step per approval, only for an approval that asked for one, and only for the approved transaction', async () => {
     const { queue, approval } = await approvedForEffects();
-    expect(await codeOf(queue.requestEffects(new Approval(approval.requestId), tx(), EFFECTS))).toBe('APPROVAL_REQUIRED');
+    expect(await codeOf(queue.requestEffects(new Approval(approval.requestId), tx(), EFFECTS))).toBe(
+      'APPROVAL_REQUIRED',
+    );
     expect(await codeOf(queue.requestEffects(approval, tx({ nonce: 2n }), EFFECTS))).toBe('APPROVAL_REQUIRED');
     // The refused attempt used the step up: nothing signed under this approval can be released any more.
     expect(await codeOf(queue.requestEffects(approval, tx(), EFFECTS))).toBe('APPROVAL_REQUIRED');
@@ -332,7 +421,12 @@ describe('the effects step of a dApp\'s transaction', () => {
 
   it('lets a failure after the approval be closed, never confirmed', async () => {
     const { queue, approval } = await approvedForEffects();
-    const shown = queue.requestEffects(approval, tx(), { ...EFFECTS, dryRun: false, events: [], failure: 'The chain would revert this transaction.' });
+    const shown = queue.requestEffects(approval, tx(), {
+      ...EFFECTS,
+      dryRun: false,
+      events: [],
+      failure: 'The chain would revert this transaction.',
+    });
     const id = queue.state().pending[0]!.id;
     expect(await codeOf(queue.answer({ requestId: id, approve: true, password: 'right' }))).toBe('INVALID_ARGUMENT');
     await queue.answer({ requestId: id, approve: false });
@@ -342,10 +436,20 @@ describe('the effects step of a dApp\'s transaction', () => {
   it('in dialog mode takes the release from the dialog only, as the first step', async () => {
     const answers = [true];
     let release: (approved: boolean) => void = () => {};
-    const queue = new ApprovalQueue({ approver: { mode: 'dialog', decide: () => (answers.length > 0 ? Promise.resolve(answers.shift()!) : new Promise<boolean>((resolve) => (release = resolve))) } });
+    const queue = new ApprovalQueue({
+      approver: {
+        mode: 'dialog',
+        decide: () =>
+          answers.length > 0
+            ? Promise.resolve(answers.shift()!)
+            : new Promise<boolean>((resolve) => (release = resolve)),
+      },
+    });
     const approval = await queue.request(review(), { signer: signerAddress, transaction: tx(), effectsStep: true });
     const released = queue.requestEffects(approval, tx(), EFFECTS);
-    expect(await codeOf(queue.answer({ requestId: queue.state().pending[0]!.id, approve: true }))).toBe('APPROVAL_REQUIRED');
+    expect(await codeOf(queue.answer({ requestId: queue.state().pending[0]!.id, approve: true }))).toBe(
+      'APPROVAL_REQUIRED',
+    );
     release(true);
     await expect(released).resolves.toBeUndefined();
   });

@@ -10,7 +10,11 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { parseArguments } from '../../../src-main/ipc/argumentParsers.ts';
 import { MemoryApiKeyStore } from '../../../src-main/wallet/chain/apiKeyStore.ts';
-import { CHAIN_SETTINGS_FILE, FileChainSettings, MemoryChainSettings } from '../../../src-main/wallet/chain/chainSettings.ts';
+import {
+  CHAIN_SETTINGS_FILE,
+  FileChainSettings,
+  MemoryChainSettings,
+} from '../../../src-main/wallet/chain/chainSettings.ts';
 import { exchange } from '../../../src-main/wallet/chain/httpTransport.ts';
 import { JsonRpcClient } from '../../../src-main/wallet/chain/jsonRpcClient.ts';
 import { NetworkService, originsOf } from '../../../src-main/wallet/chain/networks.ts';
@@ -22,7 +26,8 @@ import { expectWalletError } from '../../helpers/expectWalletError.ts';
 const KEY = 'KEY-A-7f3c91d2';
 
 /** Whether any request `server` received carried an API key header. */
-const sawKey = (server: TestServer) => server.headers.some((h) => h['apikey'] !== undefined || h['x-api-key'] !== undefined);
+const sawKey = (server: TestServer) =>
+  server.headers.some((h) => h['apikey'] !== undefined || h['x-api-key'] !== undefined);
 
 function service(settings = new MemoryChainSettings()) {
   const apiKeys = new MemoryApiKeyStore();
@@ -35,7 +40,12 @@ describe('API keys bound to origins', () => {
     const open = await testDevnet();
     const elsewhere = await recordingProxy(open.url);
     const { apiKeys, networks } = service();
-    const net = await networks.add({ name: 'Provider', jsonRpcUrl: `${keyed.url}/jsonrpc`, restUrl: keyed.url, apiKey: KEY });
+    const net = await networks.add({
+      name: 'Provider',
+      jsonRpcUrl: `${keyed.url}/jsonrpc`,
+      restUrl: keyed.url,
+      apiKey: KEY,
+    });
     expect((await networks.head(net.id)).chainId).toBe(keyed.chainId);
     expect((await apiKeys.get(net.id))?.origins).toEqual([keyed.url]);
 
@@ -69,7 +79,9 @@ describe('API keys bound to origins', () => {
     expect((await networks.head(net.id)).chainId).toBe(keyed.chainId);
     expect(proxy.headers.slice(before).every((h) => h['apikey'] === KEY || h['x-api-key'] === KEY)).toBe(true);
     // The default port is the same origin as no port.
-    expect(originsOf({ jsonRpcUrl: 'https://api.example.com:443/jsonrpc', restUrl: 'https://api.example.com' })).toEqual(['https://api.example.com']);
+    expect(
+      originsOf({ jsonRpcUrl: 'https://api.example.com:443/jsonrpc', restUrl: 'https://api.example.com' }),
+    ).toEqual(['https://api.example.com']);
   });
 
   it('keeps a key given in the same call, bound to the new origin', async () => {
@@ -77,7 +89,11 @@ describe('API keys bound to origins', () => {
     const second = await testDevnet({ apiKey: 'KEY-B-55aa01' });
     const { apiKeys, networks } = service();
     const net = await networks.add({ name: 'Provider', jsonRpcUrl: `${first.url}/jsonrpc`, apiKey: KEY });
-    const moved = await networks.update(net.id, { jsonRpcUrl: `${second.url}/jsonrpc`, restUrl: second.url, apiKey: 'KEY-B-55aa01' });
+    const moved = await networks.update(net.id, {
+      jsonRpcUrl: `${second.url}/jsonrpc`,
+      restUrl: second.url,
+      apiKey: 'KEY-B-55aa01',
+    });
     expect(moved.hasApiKey).toBe(true);
     expect(await apiKeys.get(net.id)).toEqual({ key: 'KEY-B-55aa01', origins: [second.url] });
     expect((await networks.head(net.id)).chainId).toBe(second.chainId);
@@ -115,7 +131,8 @@ describe('redirects', () => {
     expect(error.code).toBe('NODE_ERROR');
     expect(error.shortMessage).toContain(`redirect (HTTP 307) to http://127.0.0.1:${port}/jsonrpc`);
     expect(error.shortMessage).toContain('the API key was not sent there');
-    for (const secret of [KEY, 'pw-123', 'someone', 'LEAKED-9']) expect(`${error.message} ${error.details}`).not.toContain(secret);
+    for (const secret of [KEY, 'pw-123', 'someone', 'LEAKED-9'])
+      expect(`${error.message} ${error.details}`).not.toContain(secret);
     expect(second.requests).toHaveLength(0);
     expect(first.headers[0]!['apikey']).toBe(KEY); // the configured node itself got it, as it should
   });
@@ -123,7 +140,9 @@ describe('redirects', () => {
   it('follows no redirect without a key either', async () => {
     const second = await testServer((_req, res) => res.end('{}'));
     const first = await redirecting(`${second.url}/jsonrpc`);
-    const error = await expectWalletError(new JsonRpcClient({ url: `${first.url}/jsonrpc` }).call('chain.get_chain_id', {}));
+    const error = await expectWalletError(
+      new JsonRpcClient({ url: `${first.url}/jsonrpc` }).call('chain.get_chain_id', {}),
+    );
     expect(error.shortMessage).toBe(
       `The node at ${first.url}/jsonrpc answered with a redirect (HTTP 307) to ${second.url}/jsonrpc. The wallet does not follow redirects. ` +
         "If you trust that address, make it this network's address.",
@@ -135,15 +154,33 @@ describe('redirects', () => {
   it.skipIf(!openssl)('does not follow a redirect from https to http, and says it was a downgrade', async () => {
     const dir = await tempDir();
     await promisify(execFile)('openssl', [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
-      '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
     ]);
     const plain = await testServer((_req, res) => res.end('{}'));
-    const secure = createHttpsServer({ key: await readFile(join(dir, 'key.pem')), cert: await readFile(join(dir, 'cert.pem')) }, (req, res) => {
-      req.resume();
-      res.writeHead(307, { location: `${plain.url}/jsonrpc` });
-      res.end();
-    });
+    const secure = createHttpsServer(
+      { key: await readFile(join(dir, 'key.pem')), cert: await readFile(join(dir, 'cert.pem')) },
+      (req, res) => {
+        req.resume();
+        res.writeHead(307, { location: `${plain.url}/jsonrpc` });
+        res.end();
+      },
+    );
     await new Promise<void>((resolve) => secure.listen(0, '127.0.0.1', resolve));
     onCleanup(async () => {
       secure.closeAllConnections();
@@ -171,7 +208,9 @@ describe('an API key in an address', () => {
     const keyed = await testDevnet({ apiKey: KEY });
     const dir = await tempDir();
     const { apiKeys, networks } = service(new FileChainSettings(dir) as unknown as MemoryChainSettings);
-    const [input] = parseArguments('networks:add', [{ name: 'Pasted', jsonRpcUrl: `${keyed.url}/jsonrpc?apikey=${KEY}`, restUrl: `${keyed.url}/?api_key=${KEY}` }]);
+    const [input] = parseArguments('networks:add', [
+      { name: 'Pasted', jsonRpcUrl: `${keyed.url}/jsonrpc?apikey=${KEY}`, restUrl: `${keyed.url}/?api_key=${KEY}` },
+    ]);
     const net = await networks.add(input);
     expect(net).toMatchObject({ jsonRpcUrl: `${keyed.url}/jsonrpc`, restUrl: `${keyed.url}/`, hasApiKey: true });
     expect(JSON.stringify(await networks.list())).not.toContain(KEY);
@@ -181,7 +220,10 @@ describe('an API key in an address', () => {
 
     // The same through networks:update, to another server: the key in the address is the key given in the same call.
     const other = await testDevnet({ apiKey: 'KEY-C-0c0c0c' });
-    const moved = await networks.update(net.id, { jsonRpcUrl: `${other.url}/jsonrpc?APIKEY=KEY-C-0c0c0c`, restUrl: '' });
+    const moved = await networks.update(net.id, {
+      jsonRpcUrl: `${other.url}/jsonrpc?APIKEY=KEY-C-0c0c0c`,
+      restUrl: '',
+    });
     expect(moved).toMatchObject({ jsonRpcUrl: `${other.url}/jsonrpc`, hasApiKey: true });
     expect(await apiKeys.get(net.id)).toEqual({ key: 'KEY-C-0c0c0c', origins: [other.url] });
     expect((await networks.head(net.id)).chainId).toBe(other.chainId);
@@ -190,12 +232,16 @@ describe('an API key in an address', () => {
 
   it('refuses two different keys, other credentials in the query, and a user:password', async () => {
     const { networks } = service();
-    const two = await expectWalletError(networks.add({ name: 'x', jsonRpcUrl: 'https://a.example/?apikey=ONE-111', apiKey: 'TWO-222' }));
+    const two = await expectWalletError(
+      networks.add({ name: 'x', jsonRpcUrl: 'https://a.example/?apikey=ONE-111', apiKey: 'TWO-222' }),
+    );
     expect(two.shortMessage).toBe('expected one API key, got 2 different ones in the API key field and the addresses');
     const token = await expectWalletError(networks.add({ name: 'x', jsonRpcUrl: 'https://a.example/?token=T-333' }));
     expect(token.shortMessage).toContain('got a "token" parameter');
     expect(token.shortMessage).not.toContain('T-333');
-    expect((await expectWalletError(networks.add({ name: 'x', jsonRpcUrl: 'https://u:p-444@a.example/' }))).code).toBe('INVALID_ARGUMENT');
+    expect((await expectWalletError(networks.add({ name: 'x', jsonRpcUrl: 'https://u:p-444@a.example/' }))).code).toBe(
+      'INVALID_ARGUMENT',
+    );
     expect((await networks.list()).networks.filter((n) => n.kind === 'custom')).toEqual([]);
   });
 
@@ -217,15 +263,24 @@ describe('an API key in an address', () => {
 describe('the transport', () => {
   it('refuses to attach a key for another origin, and takes credentials only as a bound key', async () => {
     const server = await testServer((_req, res) => res.end('{}'));
-    const wrong = await expectWalletError(new JsonRpcClient({ url: server.url, apiKey: KEY, apiKeyOrigins: ['https://api.example.com'] }).call('chain.get_chain_id', {}));
+    const wrong = await expectWalletError(
+      new JsonRpcClient({ url: server.url, apiKey: KEY, apiKeyOrigins: ['https://api.example.com'] }).call(
+        'chain.get_chain_id',
+        {},
+      ),
+    );
     expect(wrong.code).toBe('NODE_UNAUTHORIZED');
-    expect(wrong.shortMessage).toContain(`given for https://api.example.com, not for ${server.url}, so it was not sent`);
+    expect(wrong.shortMessage).toContain(
+      `given for https://api.example.com, not for ${server.url}, so it was not sent`,
+    );
     expect(wrong.message).not.toContain(KEY);
     const raw = { url: server.url, method: 'GET', kind: 'read', timeoutMs: 1000, what: 'test' } as const;
     for (const name of ['apikey', 'X-API-KEY', 'Authorization']) {
       expect((await expectWalletError(exchange({ ...raw, headers: { [name]: KEY } }))).code).toBe('INTERNAL');
     }
-    expect((await expectWalletError(exchange({ ...raw, url: server.url.replace('//', '//u:p@'), headers: {} }))).code).toBe('INVALID_ARGUMENT');
+    expect(
+      (await expectWalletError(exchange({ ...raw, url: server.url.replace('//', '//u:p@'), headers: {} }))).code,
+    ).toBe('INVALID_ARGUMENT');
     expect(server.requests).toHaveLength(0);
   });
 });
@@ -236,8 +291,13 @@ describe('the vault as ApiKeyStore', () => {
       key: KEY,
       origins: ['https://a.example', 'https://b.example:8443'],
     });
-    expect(decodeStoredApiKey('{"format":"koinos-wallet/api-key@1" but not JSON')).toEqual({ key: '{"format":"koinos-wallet/api-key@1" but not JSON' });
-    expect((await expectWalletError(Promise.resolve().then(() => encodeStoredApiKey(KEY, ['https://' + 'a'.repeat(5000)])))).code).toBe('INVALID_ARGUMENT');
+    expect(decodeStoredApiKey('{"format":"koinos-wallet/api-key@1" but not JSON')).toEqual({
+      key: '{"format":"koinos-wallet/api-key@1" but not JSON',
+    });
+    expect(
+      (await expectWalletError(Promise.resolve().then(() => encodeStoredApiKey(KEY, ['https://' + 'a'.repeat(5000)]))))
+        .code,
+    ).toBe('INVALID_ARGUMENT');
 
     const fx = await vaultFixture({ keychain: NO_SECRET_SERVICE });
     onCleanup(() => fx.cleanup());

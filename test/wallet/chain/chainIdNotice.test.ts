@@ -17,7 +17,12 @@ describe('the chain ID change notice', () => {
     onCleanup(() => devnet.stop());
     const port = Number(new URL(devnet.url).port);
     // A wallet run: its own settings store over the folder, as createWalletApp builds one.
-    const run = () => new NetworkService({ settings: new FileChainSettings(walletDir), apiKeys: new MemoryApiKeyStore(), localDevnetUrl: async () => devnet.url });
+    const run = () =>
+      new NetworkService({
+        settings: new FileChainSettings(walletDir),
+        apiKeys: new MemoryApiKeyStore(),
+        localDevnetUrl: async () => devnet.url,
+      });
 
     const oldChain = devnet.chainId;
     expect((await run().head('local')).chainIdChanged).toBeUndefined();

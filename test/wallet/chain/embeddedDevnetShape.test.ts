@@ -6,7 +6,12 @@ import { onCleanup, tempDir } from './helpers.ts';
 
 describe('changing the shape of the embedded devnet', () => {
   it('starts the new shape even when the devnet is used while the old chain stops', async () => {
-    const devnet = new EmbeddedDevnet({ dataDir: await tempDir(), port: 0, devnet: { blockTimeMs: 0, accounts: 1 }, log: () => {} });
+    const devnet = new EmbeddedDevnet({
+      dataDir: await tempDir(),
+      port: 0,
+      devnet: { blockTimeMs: 0, accounts: 1 },
+      log: () => {},
+    });
     onCleanup(() => devnet.stop());
     const plain = await devnet.status();
     expect(plain.running).toBe(false);

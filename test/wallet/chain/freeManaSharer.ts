@@ -15,12 +15,21 @@ const WAIT_MS = 60_000;
  * Uploads the sharer at the address of the key made from `seed`, after `funder` gave that key `koin` base units of KOIN
  * (its mana pays for the upload first, then for the transactions it shares). Resolves to the sharer's address.
  */
-export async function uploadFreeManaSharer(jsonRpcUrl: string, koinAddress: string, funder: { address: string; wif: string }, seed: string, koin: bigint): Promise<string> {
+export async function uploadFreeManaSharer(
+  jsonRpcUrl: string,
+  koinAddress: string,
+  funder: { address: string; wif: string },
+  seed: string,
+  koin: bigint,
+): Promise<string> {
   const provider = new Provider([jsonRpcUrl]);
   const key = Object.assign(Signer.fromSeed(seed), { provider });
   const funderSigner = Object.assign(Signer.fromWif(funder.wif), { provider });
   const token = new Contract({ id: koinAddress, abi: utils.tokenAbi, provider, signer: funderSigner });
-  const funding = await method(token, 'transfer')({ from: funder.address, to: key.getAddress(), value: koin.toString() });
+  const funding = await method(
+    token,
+    'transfer',
+  )({ from: funder.address, to: key.getAddress(), value: koin.toString() });
   await funding.transaction!.wait('byTransactionId', WAIT_MS);
 
   const abi = JSON.parse(readFileSync(join(DIR, 'freemanasharer-abi.json'), 'utf8')) as Abi;

@@ -18,7 +18,15 @@ export function onCleanup(fn: () => Promise<void>): void {
 
 /** A devnet on port 0 that makes one block per transaction, with three quiet development accounts. */
 export async function testDevnet(options: StartDevnetOptions = {}): Promise<Devnet> {
-  const devnet = await startDevnet({ port: 0, blockTimeMs: 0, accounts: 3, signatureThreads: 0, irreversibleDepth: 2, log: () => {}, ...options });
+  const devnet = await startDevnet({
+    port: 0,
+    blockTimeMs: 0,
+    accounts: 3,
+    signatureThreads: 0,
+    irreversibleDepth: 2,
+    log: () => {},
+    ...options,
+  });
   onCleanup(() => devnet.stop());
   return devnet;
 }
@@ -36,7 +44,9 @@ export interface TestServer {
 }
 
 /** A real HTTP server answering with `handler`; it records every request body. */
-export async function testServer(handler: (req: IncomingMessage, res: ServerResponse, body: string, index: number) => void): Promise<TestServer> {
+export async function testServer(
+  handler: (req: IncomingMessage, res: ServerResponse, body: string, index: number) => void,
+): Promise<TestServer> {
   const requests: string[] = [];
   const headers: IncomingHttpHeaders[] = [];
   const server = createServer((req, res) => {
@@ -89,4 +99,3 @@ export async function deadUrl(): Promise<string> {
   await server.close();
   return server.url;
 }
-

@@ -9,7 +9,6 @@ import { testServices } from './services.ts';
 import { KOIN } from '../../helpers/constants.ts';
 import { expectWalletError } from '../../helpers/expectWalletError.ts';
 
-
 describe('HistoryService', () => {
   it('decodes transfers out and in with amounts and counterparties, and pages by sequence number both ways', async () => {
     const devnet = await testDevnet({ irreversibleDepth: 1 });
@@ -25,17 +24,27 @@ describe('HistoryService', () => {
     const newest = await s.history.page({ address: a!.address, limit: 2, ascending: false, irreversibleOnly: false });
     expect(newest.records).toHaveLength(2);
     const [received, sent3] = newest.records;
-    expect(received!.entries).toEqual([expect.objectContaining({ kind: 'received', amount: String(KOIN / 2n), counterparty: b!.address })]);
+    expect(received!.entries).toEqual([
+      expect.objectContaining({ kind: 'received', amount: String(KOIN / 2n), counterparty: b!.address }),
+    ]);
     expect(received!.entries[0]!.token?.symbol).toBe('KOIN');
     expect(received!.status).toBe('included');
-    expect(sent3!.entries).toEqual([expect.objectContaining({ kind: 'sent', amount: String(3n * KOIN), counterparty: b!.address })]);
+    expect(sent3!.entries).toEqual([
+      expect.objectContaining({ kind: 'sent', amount: String(3n * KOIN), counterparty: b!.address }),
+    ]);
     expect(sent3!.payer).toBe(a!.address);
     expect(BigInt(sent3!.rcUsed!)).toBeGreaterThan(0n);
     expect(sent3!.blockHeight).toBeDefined();
     expect(sent3!.status).toBe('irreversible'); // a later block exists and irreversibleDepth is 1
     expect(newest.next).toBe(String(BigInt(sent3!.seqNum!) - 1n));
 
-    const older = await s.history.page({ address: a!.address, limit: 10, seqNum: newest.next, ascending: false, irreversibleOnly: false });
+    const older = await s.history.page({
+      address: a!.address,
+      limit: 10,
+      seqNum: newest.next,
+      ascending: false,
+      irreversibleOnly: false,
+    });
     expect(older.records.map((r) => r.entries[0]!.amount)).toEqual([String(2n * KOIN), String(KOIN)]);
     expect(older.next).toBeUndefined();
 
@@ -43,10 +52,21 @@ describe('HistoryService', () => {
     expect(oldest.records.map((r) => r.seqNum)).toEqual(['0', '1', '2']);
     expect(oldest.next).toBe('3');
 
-    const irreversible = await s.history.page({ address: a!.address, limit: 10, ascending: false, irreversibleOnly: true });
+    const irreversible = await s.history.page({
+      address: a!.address,
+      limit: 10,
+      ascending: false,
+      irreversibleOnly: true,
+    });
     expect(irreversible.records.length).toBe(3);
     expect(irreversible.records.every((r) => r.status === 'irreversible')).toBe(true);
-    expect((await expectWalletError(s.history.page({ address: a!.address, limit: 0, ascending: true, irreversibleOnly: false }))).code).toBe('INVALID_ARGUMENT');
+    expect(
+      (
+        await expectWalletError(
+          s.history.page({ address: a!.address, limit: 0, ascending: true, irreversibleOnly: false }),
+        )
+      ).code,
+    ).toBe('INVALID_ARGUMENT');
   });
 
   it("lists this wallet's pending transactions first until they are included", async () => {
@@ -58,7 +78,9 @@ describe('HistoryService', () => {
     const page = await s.history.page({ address: a!.address, limit: 10, ascending: false, irreversibleOnly: false });
     expect(page.records[0]).toMatchObject({ status: 'pending', transactionId: receipt.transactionId });
     // decoded like an included transfer, from the call's arguments
-    expect(page.records[0]!.entries).toEqual([expect.objectContaining({ kind: 'sent', amount: String(KOIN), counterparty: b!.address })]);
+    expect(page.records[0]!.entries).toEqual([
+      expect.objectContaining({ kind: 'sent', amount: String(KOIN), counterparty: b!.address }),
+    ]);
     expect(page.records[0]!.entries[0]!.token?.symbol).toBe('KOIN');
     await devnet.node.produceBlock();
     await s.follower.waitFor(receipt.transactionId, ['included', 'irreversible'], 10_000);
@@ -73,14 +95,19 @@ describe('HistoryService', () => {
     const devnet = await testDevnet({ manual: true, irreversibleDepth: 1 });
     const s = testServices(devnet);
     const [a, b] = devnet.accounts;
-    const send = async (from: string, to: string, amount: string) => (await s.send.confirm((await s.send.prepare({ from, to, token: 'koin', amount })).reviewId)).transactionId;
+    const send = async (from: string, to: string, amount: string) =>
+      (await s.send.confirm((await s.send.prepare({ from, to, token: 'koin', amount })).reviewId)).transactionId;
     const sent1 = await send(a!.address, b!.address, '1');
     const sent2 = await send(a!.address, b!.address, '2');
     const back = await send(b!.address, a!.address, '0.5');
     const lagging = new PendingTransactions();
     for (const entry of s.pending.all()) lagging.add({ ...entry, status: 'pending' });
     const history = new HistoryService({ networks: s.networks, tokens: s.tokens, pending: lagging });
-    expect((await history.page({ address: a!.address, limit: 2, ascending: false, irreversibleOnly: false })).records.map((r) => [r.transactionId, r.status])).toEqual([
+    expect(
+      (await history.page({ address: a!.address, limit: 2, ascending: false, irreversibleOnly: false })).records.map(
+        (r) => [r.transactionId, r.status],
+      ),
+    ).toEqual([
       [sent2, 'pending'],
       [sent1, 'pending'],
     ]);
@@ -92,7 +119,13 @@ describe('HistoryService', () => {
       [back, 'included'],
       [sent2, 'included'],
     ]);
-    const older = await history.page({ address: a!.address, limit: 2, seqNum: newest.next, ascending: false, irreversibleOnly: false });
+    const older = await history.page({
+      address: a!.address,
+      limit: 2,
+      seqNum: newest.next,
+      ascending: false,
+      irreversibleOnly: false,
+    });
     expect(older.records.map((r) => [r.transactionId, r.status])).toEqual([[sent1, 'included']]);
     const oldest = await history.page({ address: a!.address, limit: 10, ascending: true, irreversibleOnly: false });
     expect(oldest.records.map((r) => r.transactionId)).toEqual([sent1, sent2, back]);
@@ -105,7 +138,9 @@ describe('HistoryService', () => {
       [back, 'included'],
       [sent2, 'included'],
     ]);
-    expect(live.records[0]!.entries).toEqual([expect.objectContaining({ kind: 'sent', amount: String(4n * KOIN), counterparty: b!.address })]);
+    expect(live.records[0]!.entries).toEqual([
+      expect.objectContaining({ kind: 'sent', amount: String(4n * KOIN), counterparty: b!.address }),
+    ]);
   });
 });
 

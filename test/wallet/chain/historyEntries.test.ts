@@ -20,11 +20,24 @@ function event(name: string, kind: 'transfer' | 'mint' | 'burn', data: object) {
 }
 
 describe('history entries of a KCS-4 token', () => {
-  it.each(['token.transfer_event', 'transfer_event', 'koinos.contracts.token.transfer_event'])('decodes a transfer named %s on both sides', (name) => {
-    const events = [event(name, 'transfer', { from: addressFromString(holder), to: addressFromString(other), value: 1_250_000_000n })];
-    expect(transactionEntries(undefined, events, holder, [token])).toEqual([{ kind: 'sent', amount: '1250000000', counterparty: other, contract: token.contract, token }]);
-    expect(transactionEntries(undefined, events, other, [token])).toEqual([{ kind: 'received', amount: '1250000000', counterparty: holder, contract: token.contract, token }]);
-  });
+  it.each(['token.transfer_event', 'transfer_event', 'koinos.contracts.token.transfer_event'])(
+    'decodes a transfer named %s on both sides',
+    (name) => {
+      const events = [
+        event(name, 'transfer', {
+          from: addressFromString(holder),
+          to: addressFromString(other),
+          value: 1_250_000_000n,
+        }),
+      ];
+      expect(transactionEntries(undefined, events, holder, [token])).toEqual([
+        { kind: 'sent', amount: '1250000000', counterparty: other, contract: token.contract, token },
+      ]);
+      expect(transactionEntries(undefined, events, other, [token])).toEqual([
+        { kind: 'received', amount: '1250000000', counterparty: holder, contract: token.contract, token },
+      ]);
+    },
+  );
 
   it.each([
     ['mint_event', 'mint', 'minted'],
@@ -32,13 +45,18 @@ describe('history entries of a KCS-4 token', () => {
     ['burn_event', 'burn', 'burned'],
     ['token.burn_event', 'burn', 'burned'],
   ] as const)('decodes %s as %s', (name, kind, entry) => {
-    const data = kind === 'mint' ? { to: addressFromString(holder), value: 7n } : { from: addressFromString(holder), value: 7n };
-    expect(transactionEntries(undefined, [event(name, kind, data)], holder, [token])).toEqual([{ kind: entry, amount: '7', contract: token.contract, token }]);
+    const data =
+      kind === 'mint' ? { to: addressFromString(holder), value: 7n } : { from: addressFromString(holder), value: 7n };
+    expect(transactionEntries(undefined, [event(name, kind, data)], holder, [token])).toEqual([
+      { kind: entry, amount: '7', contract: token.contract, token },
+    ]);
   });
 
   it('leaves an event of another name as a named event', () => {
     const named = { sequence: 0, source, name: 'transferred', data: new Uint8Array([1, 2]), impacted: [] };
-    expect(transactionEntries(undefined, [named], holder, [token])).toEqual([{ kind: 'event', name: 'transferred', contract: token.contract }]);
+    expect(transactionEntries(undefined, [named], holder, [token])).toEqual([
+      { kind: 'event', name: 'transferred', contract: token.contract },
+    ]);
   });
 
   it('decodes a pending transaction from its calls as it will read once included, and leaves calls to unknown contracts as calls', () => {
@@ -47,7 +65,11 @@ describe('history entries of a KCS-4 token', () => {
       id: new Uint8Array(34),
       operations: [
         koinOperation(source, 'transfer', { from: addressFromString(holder), to: addressFromString(other), value: 5n }),
-        koinOperation(unknown, 'transfer', { from: addressFromString(holder), to: addressFromString(other), value: 6n }),
+        koinOperation(unknown, 'transfer', {
+          from: addressFromString(holder),
+          to: addressFromString(other),
+          value: 6n,
+        }),
       ],
       signatures: [],
     };
@@ -57,6 +79,12 @@ describe('history entries of a KCS-4 token', () => {
       { kind: 'sent', amount: '5', counterparty: other, contract: token.contract, token },
       { kind: 'call', name: 'transfer', contract: devKey(3).address },
     ]);
-    expect(transactionEntries(tx, events, other, [token])[0]).toEqual({ kind: 'received', amount: '5', counterparty: holder, contract: token.contract, token });
+    expect(transactionEntries(tx, events, other, [token])[0]).toEqual({
+      kind: 'received',
+      amount: '5',
+      counterparty: holder,
+      contract: token.contract,
+      token,
+    });
   });
 });

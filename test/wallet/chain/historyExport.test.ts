@@ -6,7 +6,13 @@ import { addressFromString } from '../../../src-main/koinos/address.ts';
 import { formatAmount } from '../../../src-main/koinos/amounts.ts';
 import { BTYPE, bytesToJson, decode } from '../../../src-main/koinos/codec.ts';
 import { KoinosNode } from '../../../src-main/wallet/chain/koinosNode.ts';
-import { EXPORT_COLUMNS, csvField, exportHistory, rowsToCsv, type ExportRow } from '../../../src-main/wallet/chain/historyExport.ts';
+import {
+  EXPORT_COLUMNS,
+  csvField,
+  exportHistory,
+  rowsToCsv,
+  type ExportRow,
+} from '../../../src-main/wallet/chain/historyExport.ts';
 import { parseCsv } from './csv.ts';
 import { testDevnet } from './helpers.ts';
 import { testServices } from './services.ts';
@@ -33,7 +39,12 @@ describe('history export', () => {
 
     const names: Record<string, string> = { [b]: 'Bob, "the builder"' };
     const progress: { scanned: number; total: number; done: boolean }[] = [];
-    const { content, rows } = await exportHistory(s.history, { address: a, format: 'csv', nameOf: (x) => names[x], onProgress: (p) => progress.push(p) });
+    const { content, rows } = await exportHistory(s.history, {
+      address: a,
+      format: 'csv',
+      nameOf: (x) => names[x],
+      onProgress: (p) => progress.push(p),
+    });
     expect(content.endsWith('\r\n')).toBe(true);
     // No field here holds a line break, so every line end is a record's: CRLF, none bare.
     expect(content.replaceAll('\r\n', '')).not.toMatch(/[\r\n]/);
@@ -46,7 +57,12 @@ describe('history export', () => {
 
     // The chain's side: account history, the transfer events decoded here, the block of each transaction.
     const node = new KoinosNode({ jsonRpc: { url: `${devnet.url}/jsonrpc` } });
-    const history = await node.accountHistory({ address: addressFromString(a), limit: 100n, ascending: true, irreversible: false });
+    const history = await node.accountHistory({
+      address: addressFromString(a),
+      limit: 100n,
+      ascending: true,
+      irreversible: false,
+    });
     const withTx = history.filter((v) => v.trx?.transaction);
     const found = await node.transactionsById(withTx.map((v) => v.trx!.transaction!.id));
     const blocks = await node.blocksById(found.map((f) => f.containing_blocks[0]!));
@@ -92,7 +108,9 @@ describe('history export', () => {
     expect(json.rows.map((r) => r.transaction_id)).toEqual(inRange.map((e) => e.transaction_id));
     json.rows.forEach((row, i) => expect(row).toMatchObject(inRange[i]!));
 
-    expect((await expectWalletError(exportHistory(s.history, { address: a, format: 'csv', from: to, to: from }))).code).toBe('INVALID_ARGUMENT');
+    expect(
+      (await expectWalletError(exportHistory(s.history, { address: a, format: 'csv', from: to, to: from }))).code,
+    ).toBe('INVALID_ARGUMENT');
   });
 
   it('quotes fields per RFC 4180 and defuses spreadsheet formulas', () => {
@@ -102,9 +120,18 @@ describe('history export', () => {
     expect(csvField('two\r\nlines')).toBe('"two\r\nlines"');
     expect(csvField('=HYPERLINK("http://x")')).toBe(`"'=HYPERLINK(""http://x"")"`);
     expect(csvField('@SUM(A1)')).toBe("'@SUM(A1)");
-    const row = { ...Object.fromEntries(EXPORT_COLUMNS.map((c) => [c, ''])), kind: 'received', token: 'T,"K"\nN', counterparty_name: '+1' } as ExportRow;
+    const row = {
+      ...Object.fromEntries(EXPORT_COLUMNS.map((c) => [c, ''])),
+      kind: 'received',
+      token: 'T,"K"\nN',
+      counterparty_name: '+1',
+    } as ExportRow;
     const text = rowsToCsv([row]);
     expect(text.split('\r\n')).toHaveLength(3); // header, the row (its LF inside quotes), and the empty rest
-    expect(parseCsv(text)[1]).toEqual(EXPORT_COLUMNS.map((c) => (c === 'kind' ? 'received' : c === 'token' ? 'T,"K"\nN' : c === 'counterparty_name' ? "'+1" : '')));
+    expect(parseCsv(text)[1]).toEqual(
+      EXPORT_COLUMNS.map((c) =>
+        c === 'kind' ? 'received' : c === 'token' ? 'T,"K"\nN' : c === 'counterparty_name' ? "'+1" : '',
+      ),
+    );
   });
 });

@@ -26,8 +26,15 @@ async function contractAs(devnet: Devnet, id: string, account: Account): Promise
 async function mainnetShaped() {
   const devnet = await testDevnet({ shape: { like: 'mainnet' } });
   const [alice, bob, carol] = devnet.accounts as [Account, Account, Account];
-  await write(await contractAs(devnet, NICKNAMES_MAINNET, alice), 'mint', { to: alice.address, token_id: `0x${Buffer.from('alice').toString('hex')}` });
-  await write(await contractAs(devnet, KAP_MAINNET, bob), 'mint', { name: 'bob.koin', duration_increments: 1, owner: bob.address });
+  await write(await contractAs(devnet, NICKNAMES_MAINNET, alice), 'mint', {
+    to: alice.address,
+    token_id: `0x${Buffer.from('alice').toString('hex')}`,
+  });
+  await write(await contractAs(devnet, KAP_MAINNET, bob), 'mint', {
+    name: 'bob.koin',
+    duration_increments: 1,
+    owner: bob.address,
+  });
   const s = testServices(devnet);
   return { devnet, s, names: new NameResolver({ networks: s.networks, tokens: s.tokens }), alice, bob, carol };
 }
@@ -36,9 +43,18 @@ describe('recipient names on a mainnet-shaped Local network', () => {
   it('resolves @name through the nicknames contract and name.koin through KAP, to full addresses with the contract flags', async () => {
     const { names, alice, bob } = await mainnetShaped();
     const nickname = await names.resolve('local', ' @Alice ');
-    expect(nickname).toMatchObject({ address: alice.address, name: '@alice', source: 'nickname', contract: NICKNAMES_MAINNET });
+    expect(nickname).toMatchObject({
+      address: alice.address,
+      name: '@alice',
+      source: 'nickname',
+      contract: NICKNAMES_MAINNET,
+    });
     // A freshly minted nickname is neither permanent nor governance-held: its owner can point it elsewhere (Kondor warns).
-    expect(nickname.flags).toEqual({ permanentAddress: false, modifiableOnlyByGovernance: false, ownerCanChange: true });
+    expect(nickname.flags).toEqual({
+      permanentAddress: false,
+      modifiableOnlyByGovernance: false,
+      ownerCanChange: true,
+    });
     const kap = await names.resolve('local', 'bob.koin');
     expect(kap).toMatchObject({ address: bob.address, name: 'bob.koin', source: 'kap', contract: KAP_MAINNET });
     expect(BigInt(kap.flags.expiration!)).toBeGreaterThan(BigInt(Date.now()));
@@ -75,7 +91,9 @@ describe('recipient names where they cannot be resolved', () => {
     expect(nick.code).toBe('NAME_SERVICE_UNAVAILABLE');
     expect(nick.shortMessage).toContain('has no nicknames contract');
     expect((await expectWalletError(names.resolve('local', 'alice.koin'))).code).toBe('NAME_SERVICE_UNAVAILABLE');
-    expect(await names.reverse('local', [devnet.accounts[0]!.address])).toEqual([{ address: devnet.accounts[0]!.address, kap: [] }]);
+    expect(await names.reverse('local', [devnet.accounts[0]!.address])).toEqual([
+      { address: devnet.accounts[0]!.address, kap: [] },
+    ]);
   });
 
   it('passes a node that does not answer on as a node error, not as an unknown name', async () => {

@@ -21,7 +21,11 @@ describe('NetworkService', () => {
   it('lists Local, Testnet and Mainnet with Local selected on first run, and keeps custom networks in an atomic file without their API keys', async () => {
     const dir = await tempDir();
     const apiKeys = new MemoryApiKeyStore();
-    const networks = new NetworkService({ settings: new FileChainSettings(dir), apiKeys, localDevnetUrl: async () => 'http://127.0.0.1:9' });
+    const networks = new NetworkService({
+      settings: new FileChainSettings(dir),
+      apiKeys,
+      localDevnetUrl: async () => 'http://127.0.0.1:9',
+    });
     const first = await networks.list();
     expect(first.selectedId).toBe('local');
     expect(first.networks.map((n) => [n.id, n.kind])).toEqual([
@@ -32,7 +36,11 @@ describe('NetworkService', () => {
     expect(first.networks.find((n) => n.id === 'mainnet')!.jsonRpcUrl).toBe('https://api.koinos.io');
     expect(first.networks.find((n) => n.id === 'testnet')!.jsonRpcUrl).toBe('https://harbinger-api.koinos.io');
 
-    const added = await networks.add({ name: 'My node', jsonRpcUrl: 'https://node.example.com/jsonrpc', apiKey: 'secret-key-42' });
+    const added = await networks.add({
+      name: 'My node',
+      jsonRpcUrl: 'https://node.example.com/jsonrpc',
+      apiKey: 'secret-key-42',
+    });
     expect(added).toMatchObject({ kind: 'custom', hasApiKey: true, name: 'My node' });
     await networks.select(added.id);
     const file = await readFile(new FileChainSettings(dir).path, 'utf8');
@@ -40,14 +48,22 @@ describe('NetworkService', () => {
     expect(file).not.toContain('secret-key-42');
 
     // A second service on the same folder (a restart) sees the same networks and selection.
-    const again = new NetworkService({ settings: new FileChainSettings(dir), apiKeys, localDevnetUrl: async () => 'http://127.0.0.1:9' });
+    const again = new NetworkService({
+      settings: new FileChainSettings(dir),
+      apiKeys,
+      localDevnetUrl: async () => 'http://127.0.0.1:9',
+    });
     expect((await again.list()).selectedId).toBe(added.id);
     const renamed = await again.update(added.id, { name: 'Renamed', apiKey: null });
     expect(renamed).toMatchObject({ name: 'Renamed', hasApiKey: false });
-    expect((await expectWalletError(again.update('mainnet', { jsonRpcUrl: 'https://x.io' }))).code).toBe('INVALID_ARGUMENT');
+    expect((await expectWalletError(again.update('mainnet', { jsonRpcUrl: 'https://x.io' }))).code).toBe(
+      'INVALID_ARGUMENT',
+    );
     expect((await expectWalletError(again.remove('mainnet'))).code).toBe('INVALID_ARGUMENT');
     expect((await expectWalletError(again.add({ name: 'x', jsonRpcUrl: 'ftp://x' }))).code).toBe('INVALID_ARGUMENT');
-    expect((await expectWalletError(again.add({ name: 'x', jsonRpcUrl: 'https://u:p@x.io' }))).code).toBe('INVALID_ARGUMENT');
+    expect((await expectWalletError(again.add({ name: 'x', jsonRpcUrl: 'https://u:p@x.io' }))).code).toBe(
+      'INVALID_ARGUMENT',
+    );
     const left = await again.remove(added.id);
     expect(left.map((n) => n.id)).toEqual(['local', 'testnet', 'mainnet']);
     expect((await again.list()).selectedId).toBe('local');
@@ -58,7 +74,12 @@ describe('NetworkService', () => {
     const devnet = await testDevnet({ apiKey: 'the-right-key-0001' });
     const apiKeys = new MemoryApiKeyStore();
     const networks = new NetworkService({ settings: new MemoryChainSettings(), apiKeys });
-    const net = await networks.add({ name: 'Keyed', jsonRpcUrl: `${devnet.url}/jsonrpc`, restUrl: devnet.url, apiKey: 'a-wrong-key-0002' });
+    const net = await networks.add({
+      name: 'Keyed',
+      jsonRpcUrl: `${devnet.url}/jsonrpc`,
+      restUrl: devnet.url,
+      apiKey: 'a-wrong-key-0002',
+    });
     const refused = await expectWalletError(networks.head(net.id));
     expect(refused.code).toBe('NODE_UNAUTHORIZED');
     expect(refused.message).not.toContain('a-wrong-key-0002');
@@ -70,7 +91,11 @@ describe('NetworkService', () => {
 describe('NetworkService.node', () => {
   it('keeps one client per network, and builds a new one when the network moves or its API key changes', async () => {
     const apiKeys = new MemoryApiKeyStore();
-    const networks = new NetworkService({ settings: new MemoryChainSettings(), apiKeys, localDevnetUrl: async () => 'http://127.0.0.1:9' });
+    const networks = new NetworkService({
+      settings: new MemoryChainSettings(),
+      apiKeys,
+      localDevnetUrl: async () => 'http://127.0.0.1:9',
+    });
     const net = await networks.add({ name: 'Mine', jsonRpcUrl: 'https://node.example.com/jsonrpc' });
     const first = (await networks.node(net.id)).node;
     expect((await networks.node(net.id)).node).toBe(first);
@@ -102,7 +127,11 @@ describe('NetworkService.node', () => {
 describe('EmbeddedDevnet', () => {
   it('starts on first use in the data folder, keeps its chain across restarts, and resets to a new chain ID on the same port', async () => {
     const dir = await tempDir();
-    const local = new EmbeddedDevnet({ dataDir: dir, port: 0, devnet: { blockTimeMs: 0, accounts: 2, signatureThreads: 0, log: () => {} } });
+    const local = new EmbeddedDevnet({
+      dataDir: dir,
+      port: 0,
+      devnet: { blockTimeMs: 0, accounts: 2, signatureThreads: 0, log: () => {} },
+    });
     onCleanup(() => local.stop());
     expect(await local.status()).toEqual({ running: false, accounts: [] });
     const url = await local.url();
@@ -114,7 +143,11 @@ describe('EmbeddedDevnet', () => {
     expect((await expectWalletError(local.developmentAccount(5))).code).toBe('NOT_FOUND');
 
     await local.stop();
-    const again = new EmbeddedDevnet({ dataDir: dir, port: 0, devnet: { blockTimeMs: 0, accounts: 2, signatureThreads: 0, log: () => {} } });
+    const again = new EmbeddedDevnet({
+      dataDir: dir,
+      port: 0,
+      devnet: { blockTimeMs: 0, accounts: 2, signatureThreads: 0, log: () => {} },
+    });
     onCleanup(() => again.stop());
     await again.start();
     expect((await again.status()).chainId).toBe(first.chainId);
@@ -128,19 +161,43 @@ describe('EmbeddedDevnet', () => {
 describe('EmbeddedDevnet in a worker thread', () => {
   it('runs the devnet off the main thread: an endless contract loop in it leaves the wallet side turning', async () => {
     const dir = await tempDir();
-    const local = new EmbeddedDevnet({ dataDir: dir, port: 0, devnet: { blockTimeMs: 0, accounts: 3, signatureThreads: 0 } });
+    const local = new EmbeddedDevnet({
+      dataDir: dir,
+      port: 0,
+      devnet: { blockTimeMs: 0, accounts: 3, signatureThreads: 0 },
+    });
     onCleanup(() => local.stop());
     const thread = await local.start();
     expect(thread.threadId).not.toBe(threadId);
     expect(thread.threadId).toBeGreaterThan(0);
     // The same devnet calls the devnet tests make, answered by the worker's node.
-    const node = { chainId: thread.chainId, koinAddress: thread.koinAddress, call: (m: string, r: object) => thread.call(m, r) } as unknown as DevnetNode;
+    const node = {
+      chainId: thread.chainId,
+      koinAddress: thread.koinAddress,
+      call: (m: string, r: object) => thread.call(m, r),
+    } as unknown as DevnetNode;
     const [a, c] = [key(0), key(2)];
     const endless = await wat('(module (memory 1) (func (export "_start") (loop $l br $l)))');
-    const upload = { contract_id: c.addressBytes, bytecode: endless, abi: '', authorizes_call_contract: false, authorizes_transaction_application: false, authorizes_upload_contract: false };
+    const upload = {
+      contract_id: c.addressBytes,
+      bytecode: endless,
+      abi: '',
+      authorizes_call_contract: false,
+      authorizes_transaction_application: false,
+      authorizes_upload_contract: false,
+    };
     await submit(node, await koinTx(node, c, 'transfer', {}, { operations: [{ upload_contract: upload }] }));
     await thread.call('devnet.produce_block', {});
-    const loop = await koinTx(node, a, 'transfer', {}, { rcLimit: 10n * KOIN, operations: [{ call_contract: { contract_id: c.addressBytes, entry_point: 1, args: new Uint8Array() } }] });
+    const loop = await koinTx(
+      node,
+      a,
+      'transfer',
+      {},
+      {
+        rcLimit: 10n * KOIN,
+        operations: [{ call_contract: { contract_id: c.addressBytes, entry_point: 1, args: new Uint8Array() } }],
+      },
+    );
 
     // The loop runs to the block's 287,500,000 compute in one synchronous stretch of the devnet's thread. Counted
     // here meanwhile: turns of the main thread's event loop, which a devnet on this thread would hold still.
@@ -167,14 +224,22 @@ describe('EmbeddedDevnet in a worker thread', () => {
 describe('HeadWatcher', () => {
   it('pushes new heads while someone listens and stops polling when nobody does', async () => {
     const devnet = await testDevnet({ blockTimeMs: 0 });
-    const networks = new NetworkService({ settings: new MemoryChainSettings(), apiKeys: new MemoryApiKeyStore(), localDevnetUrl: async () => devnet.url });
+    const networks = new NetworkService({
+      settings: new MemoryChainSettings(),
+      apiKeys: new MemoryApiKeyStore(),
+      localDevnetUrl: async () => devnet.url,
+    });
     const watcher = new HeadWatcher({ networks, intervalMs: 20 });
     expect(watcher.active).toBe(false);
     const heads: HeadInfo[] = [];
     const unsubscribe = watcher.subscribe((h) => heads.push(h));
     await until('a first head', () => (heads.length >= 1 ? true : undefined), 5000);
     await devnet.node.produceBlock();
-    await until('a new head', () => (heads.some((h) => BigInt(h.height) > BigInt(heads[0]!.height)) ? true : undefined), 5000);
+    await until(
+      'a new head',
+      () => (heads.some((h) => BigInt(h.height) > BigInt(heads[0]!.height)) ? true : undefined),
+      5000,
+    );
     expect(new Set(heads.map((h) => h.height)).size).toBe(heads.length); // one event per new head, not per poll
     unsubscribe();
     await until('the watcher to stop', () => (watcher.active ? undefined : true), 5000);
@@ -185,7 +250,11 @@ describe('TokenService', () => {
   it('resolves KOIN and VHP by system name, and refuses a contract that is not a token', async () => {
     const devnet = await testDevnet();
     const settings = new MemoryChainSettings();
-    const networks = new NetworkService({ settings, apiKeys: new MemoryApiKeyStore(), localDevnetUrl: async () => devnet.url });
+    const networks = new NetworkService({
+      settings,
+      apiKeys: new MemoryApiKeyStore(),
+      localDevnetUrl: async () => devnet.url,
+    });
     const tokens = new TokenService({ networks, settings });
     const list = await tokens.list('local');
     expect(list[0]).toMatchObject({ contract: devnet.koinAddress, symbol: 'KOIN', decimals: 8, system: 'koin' });

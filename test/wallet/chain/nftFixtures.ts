@@ -28,11 +28,17 @@ export function png(size: number, rgb: [number, number, number]): Buffer {
   header.set([8, 2, 0, 0, 0], 8);
   const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: size }, () => rgb).flat())]);
   const pixels = deflateSync(Buffer.concat(Array.from({ length: size }, () => row)));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', new Uint8Array())]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', pixels),
+    chunk('IEND', new Uint8Array()),
+  ]);
 }
 
 /** An SVG that would run a script if a page ever loaded it as a document. */
-export const SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script><rect width="10" height="10"/></svg>';
+export const SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script><rect width="10" height="10"/></svg>';
 
 export interface UploadedCollection {
   address: string;
@@ -43,7 +49,12 @@ export interface UploadedCollection {
 }
 
 /** Uploads the @koinosbox NFT collection (name "My NFT", symbol NFT, uri "") at the key of `seed`. */
-export async function uploadCollection(jsonRpcUrl: string, koinAddress: string, funder: { address: string; wif: string }, seed: string): Promise<UploadedCollection> {
+export async function uploadCollection(
+  jsonRpcUrl: string,
+  koinAddress: string,
+  funder: { address: string; wif: string },
+  seed: string,
+): Promise<UploadedCollection> {
   const uploaded = await uploadKoinosbox(jsonRpcUrl, koinAddress, funder, seed, 'nft');
   const provider = new Provider([jsonRpcUrl]);
   const signer = Object.assign(Signer.fromSeed(seed), { provider });
@@ -57,6 +68,7 @@ export async function uploadCollection(jsonRpcUrl: string, koinAddress: string, 
   return {
     address: uploaded.address,
     mint: (to, tokenId) => write('mint', { to, token_id: tokenId }),
-    setMetadata: (tokenId, metadata) => write('set_metadata', { token_id: tokenId, metadata: JSON.stringify(metadata) }),
+    setMetadata: (tokenId, metadata) =>
+      write('set_metadata', { token_id: tokenId, metadata: JSON.stringify(metadata) }),
   };
 }

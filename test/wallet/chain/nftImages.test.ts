@@ -4,7 +4,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { FETCH_TIMEOUT_MS, MAX_REDIRECTS, fetchImage, fetchMetadata, mediaUrl, rasterType } from '../../../src-main/wallet/chain/nftImages.ts';
+import {
+  FETCH_TIMEOUT_MS,
+  MAX_REDIRECTS,
+  fetchImage,
+  fetchMetadata,
+  mediaUrl,
+  rasterType,
+} from '../../../src-main/wallet/chain/nftImages.ts';
 import { png, SVG } from './nftFixtures.ts';
 import { onCleanup, testServer } from './helpers.ts';
 import { expectWalletError } from '../../helpers/expectWalletError.ts';
@@ -14,7 +21,9 @@ const PNG = png(4, [200, 40, 40]);
 const LOCAL = { allowLoopbackForTests: true } as const;
 
 /** A server of fixed routes: path -> status, headers and body. */
-function routes(table: Record<string, { status?: number; headers?: Record<string, string>; body?: Buffer | string; stall?: boolean }>) {
+function routes(
+  table: Record<string, { status?: number; headers?: Record<string, string>; body?: Buffer | string; stall?: boolean }>,
+) {
   return testServer((req, res) => {
     const route = table[req.url ?? ''];
     if (!route) {
@@ -32,7 +41,16 @@ describe('NFT media addresses', () => {
     expect(mediaUrl('ipfs://bafyCID/7.png', 'https://ipfs.io/ipfs/').href).toBe('https://ipfs.io/ipfs/bafyCID/7.png');
     expect(mediaUrl('ipfs://ipfs/bafyCID', 'https://gw.example/ipfs/').href).toBe('https://gw.example/ipfs/bafyCID');
     expect(mediaUrl(' https://img.example/a.png ', 'https://ipfs.io/ipfs/').href).toBe('https://img.example/a.png');
-    for (const bad of ['ipfs:////evil.example/x.png', 'ipfs://../../x.png', 'data:image/png;base64,AAAA', 'javascript:alert(1)', 'file:///etc/passwd', 'ftp://x/y.png', 'https://me:pw@img.example/a.png', 'not a url']) {
+    for (const bad of [
+      'ipfs:////evil.example/x.png',
+      'ipfs://../../x.png',
+      'data:image/png;base64,AAAA',
+      'javascript:alert(1)',
+      'file:///etc/passwd',
+      'ftp://x/y.png',
+      'https://me:pw@img.example/a.png',
+      'not a url',
+    ]) {
       const error = await expectWalletError(Promise.resolve().then(() => mediaUrl(bad, 'https://ipfs.io/ipfs/')));
       expect(error.code, bad).toBe('IMAGE_REFUSED');
     }
@@ -63,7 +81,9 @@ describe('fetching an NFT image over HTTP', () => {
     for (const path of ['/x.svg', '/x.html']) {
       const error = await expectWalletError(fetchImage(new URL(`${server.url}${path}`), LOCAL));
       expect(error.code).toBe('IMAGE_REFUSED');
-      expect(error.shortMessage).toBe(`The image at ${server.url}${path} is not a PNG, JPEG, GIF or WebP image; other kinds (SVG among them) are not shown.`);
+      expect(error.shortMessage).toBe(
+        `The image at ${server.url}${path} is not a PNG, JPEG, GIF or WebP image; other kinds (SVG among them) are not shown.`,
+      );
     }
   });
 
@@ -78,11 +98,19 @@ describe('fetching an NFT image over HTTP', () => {
         res.end();
       }
     });
-    const declared = await expectWalletError(fetchImage(new URL(`${server.url}/declared`), { ...LOCAL, maxBytes: 1024 }));
-    expect(declared.shortMessage).toBe(`The image at ${server.url}/declared is ${big.length} bytes, more than the 1024 bytes allowed.`);
-    const streamed = await expectWalletError(fetchImage(new URL(`${server.url}/streamed`), { ...LOCAL, maxBytes: 1024 }));
+    const declared = await expectWalletError(
+      fetchImage(new URL(`${server.url}/declared`), { ...LOCAL, maxBytes: 1024 }),
+    );
+    expect(declared.shortMessage).toBe(
+      `The image at ${server.url}/declared is ${big.length} bytes, more than the 1024 bytes allowed.`,
+    );
+    const streamed = await expectWalletError(
+      fetchImage(new URL(`${server.url}/streamed`), { ...LOCAL, maxBytes: 1024 }),
+    );
     expect(streamed.shortMessage).toBe(`The image at ${server.url}/streamed is more than the 1024 bytes allowed.`);
-    expect(await fetchImage(new URL(`${server.url}/streamed`), { ...LOCAL, maxBytes: big.length })).toMatch(/^data:image\/png;base64,/);
+    expect(await fetchImage(new URL(`${server.url}/streamed`), { ...LOCAL, maxBytes: big.length })).toMatch(
+      /^data:image\/png;base64,/,
+    );
   });
 
   it(`follows up to ${MAX_REDIRECTS} redirects, and refuses a fourth and a redirect to another kind of address`, async () => {
@@ -95,9 +123,13 @@ describe('fetching an NFT image over HTTP', () => {
       '/file': { status: 302, headers: { location: 'file:///etc/passwd' } },
       '/nowhere': { status: 302 },
     });
-    expect(await fetchImage(new URL(`${server.url}/r1`), LOCAL)).toBe(`data:image/png;base64,${PNG.toString('base64')}`);
+    expect(await fetchImage(new URL(`${server.url}/r1`), LOCAL)).toBe(
+      `data:image/png;base64,${PNG.toString('base64')}`,
+    );
     const four = await expectWalletError(fetchImage(new URL(`${server.url}/r0`), LOCAL));
-    expect(four.shortMessage).toBe(`The image at ${server.url}/r0 redirects more than ${MAX_REDIRECTS} times; it was not followed further.`);
+    expect(four.shortMessage).toBe(
+      `The image at ${server.url}/r0 redirects more than ${MAX_REDIRECTS} times; it was not followed further.`,
+    );
     const file = await expectWalletError(fetchImage(new URL(`${server.url}/file`), LOCAL));
     expect(file.shortMessage).toBe('expected an http(s) or ipfs:// address, got a file: address');
     const nowhere = await expectWalletError(fetchImage(new URL(`${server.url}/nowhere`), LOCAL));
@@ -106,17 +138,30 @@ describe('fetching an NFT image over HTTP', () => {
 
   it('refuses a non-200 answer and a server that does not answer in time', async () => {
     const server = await routes({ '/gone': { status: 404 }, '/stall': { stall: true } });
-    expect((await expectWalletError(fetchImage(new URL(`${server.url}/gone`), LOCAL))).shortMessage).toBe(`The image at ${server.url}/gone answered HTTP 404.`);
+    expect((await expectWalletError(fetchImage(new URL(`${server.url}/gone`), LOCAL))).shortMessage).toBe(
+      `The image at ${server.url}/gone answered HTTP 404.`,
+    );
     const slow = await expectWalletError(fetchImage(new URL(`${server.url}/stall`), { ...LOCAL, timeoutMs: 300 }));
     expect(slow.shortMessage).toBe(`The image at ${server.url}/stall did not answer within 0.3 s.`);
     expect(FETCH_TIMEOUT_MS).toBe(10_000);
   });
 
   it('reads metadata JSON objects only', async () => {
-    const server = await routes({ '/m/0x01': { body: '{"name":"One","image":"ipfs://cid/1.png"}' }, '/m/0x02': { body: '[1,2]' }, '/m/0x03': { body: 'nope' } });
-    expect(await fetchMetadata(new URL(`${server.url}/m/0x01`), LOCAL)).toEqual({ name: 'One', image: 'ipfs://cid/1.png' });
-    expect((await expectWalletError(fetchMetadata(new URL(`${server.url}/m/0x02`), LOCAL))).shortMessage).toBe(`The metadata at ${server.url}/m/0x02 is not a JSON object.`);
-    expect((await expectWalletError(fetchMetadata(new URL(`${server.url}/m/0x03`), LOCAL))).shortMessage).toBe(`The metadata at ${server.url}/m/0x03 is not JSON.`);
+    const server = await routes({
+      '/m/0x01': { body: '{"name":"One","image":"ipfs://cid/1.png"}' },
+      '/m/0x02': { body: '[1,2]' },
+      '/m/0x03': { body: 'nope' },
+    });
+    expect(await fetchMetadata(new URL(`${server.url}/m/0x01`), LOCAL)).toEqual({
+      name: 'One',
+      image: 'ipfs://cid/1.png',
+    });
+    expect((await expectWalletError(fetchMetadata(new URL(`${server.url}/m/0x02`), LOCAL))).shortMessage).toBe(
+      `The metadata at ${server.url}/m/0x02 is not a JSON object.`,
+    );
+    expect((await expectWalletError(fetchMetadata(new URL(`${server.url}/m/0x03`), LOCAL))).shortMessage).toBe(
+      `The metadata at ${server.url}/m/0x03 is not JSON.`,
+    );
   });
 });
 
@@ -145,15 +190,27 @@ describe("refusing addresses on the user's own network", () => {
       [`http://2130706433:${port}/a.png`, `http://127.0.0.1:${port}/a.png`, '127.0.0.1 is a loopback address'],
       [`http://0177.0.0.1:${port}/a.png`, `http://127.0.0.1:${port}/a.png`, '127.0.0.1 is a loopback address'],
       [`http://127.1:${port}/a.png`, `http://127.0.0.1:${port}/a.png`, '127.0.0.1 is a loopback address'],
-      [`http://[::ffff:127.0.0.1]:${port}/a.png`, `http://[::ffff:7f00:1]:${port}/a.png`, '::ffff:7f00:1 is a loopback address'],
-      [`http://[64:ff9b::127.0.0.1]:${port}/a.png`, `http://[64:ff9b::7f00:1]:${port}/a.png`, '64:ff9b::7f00:1 is a loopback address'],
+      [
+        `http://[::ffff:127.0.0.1]:${port}/a.png`,
+        `http://[::ffff:7f00:1]:${port}/a.png`,
+        '::ffff:7f00:1 is a loopback address',
+      ],
+      [
+        `http://[64:ff9b::127.0.0.1]:${port}/a.png`,
+        `http://[64:ff9b::7f00:1]:${port}/a.png`,
+        '64:ff9b::7f00:1 is a loopback address',
+      ],
       [`http://0.0.0.0:${port}/a.png`, `http://0.0.0.0:${port}/a.png`, '0.0.0.0 is an unspecified address'],
       [`http://[::]:${port}/a.png`, `http://[::]:${port}/a.png`, ':: is an unspecified address'],
       ['http://10.0.0.1/a.png', 'http://10.0.0.1/a.png', '10.0.0.1 is a private address'],
       ['http://172.16.5.4/a.png', 'http://172.16.5.4/a.png', '172.16.5.4 is a private address'],
       ['http://192.168.1.1/a.png', 'http://192.168.1.1/a.png', '192.168.1.1 is a private address'],
       ['http://100.64.0.1/a.png', 'http://100.64.0.1/a.png', '100.64.0.1 is a shared (carrier NAT) address'],
-      ['http://169.254.169.254/latest/meta-data/', 'http://169.254.169.254/latest/meta-data/', '169.254.169.254 is a link-local address'],
+      [
+        'http://169.254.169.254/latest/meta-data/',
+        'http://169.254.169.254/latest/meta-data/',
+        '169.254.169.254 is a link-local address',
+      ],
       ['http://[::ffff:a9fe:a9fe]/x', 'http://[::ffff:a9fe:a9fe]/x', '::ffff:a9fe:a9fe is a link-local address'],
       ['http://[fd00::1]/a.png', 'http://[fd00::1]/a.png', 'fd00::1 is a private address'],
       ['http://[fe80::1]/a.png', 'http://[fe80::1]/a.png', 'fe80::1 is a link-local address'],
@@ -165,7 +222,9 @@ describe("refusing addresses on the user's own network", () => {
       expect(error.shortMessage, url).toBe(`The image at ${shown} is on your own network (${why}): ${OWN}`);
     }
     const metadata = await expectWalletError(fetchMetadata(new URL(`http://127.0.0.1:${port}/m/0x01`)));
-    expect(metadata.shortMessage).toBe(`The metadata at http://127.0.0.1:${port}/m/0x01 is on your own network (127.0.0.1 is a loopback address): ${OWN}`);
+    expect(metadata.shortMessage).toBe(
+      `The metadata at http://127.0.0.1:${port}/m/0x01 is on your own network (127.0.0.1 is a loopback address): ${OWN}`,
+    );
     expect(connections()).toBe(0);
     // The same server is reachable: the refusals above are the policy's, not a closed port's.
     expect(await fetchImage(new URL(`http://127.0.0.1:${port}/a.png`), LOCAL)).toMatch(/^data:image\/png;base64,/);
@@ -176,7 +235,11 @@ describe("refusing addresses on the user's own network", () => {
     const { port, connections } = await countingServer();
     const error = await expectWalletError(fetchImage(new URL(`http://localhost:${port}/a.png`)));
     expect(error.code).toBe('IMAGE_REFUSED');
-    expect(error.shortMessage).toMatch(new RegExp(`^The image at http://localhost:${port}/a\\.png is on your own network \\(localhost resolves to (127\\.0\\.0\\.1|::1), a loopback address\\): `));
+    expect(error.shortMessage).toMatch(
+      new RegExp(
+        `^The image at http://localhost:${port}/a\\.png is on your own network \\(localhost resolves to (127\\.0\\.0\\.1|::1), a loopback address\\): `,
+      ),
+    );
     expect(connections()).toBe(0);
   });
 
@@ -187,7 +250,9 @@ describe("refusing addresses on the user's own network", () => {
       { address: '192.168.0.10', family: 4 },
     ];
     const error = await expectWalletError(fetchImage(new URL(`http://images.invalid:${port}/a.png`), { resolve }));
-    expect(error.shortMessage).toBe(`The image at http://images.invalid:${port}/a.png is on your own network (images.invalid resolves to 192.168.0.10, a private address): ${OWN}`);
+    expect(error.shortMessage).toBe(
+      `The image at http://images.invalid:${port}/a.png is on your own network (images.invalid resolves to 192.168.0.10, a private address): ${OWN}`,
+    );
     expect(connections()).toBe(0);
   });
 
@@ -201,7 +266,9 @@ describe("refusing addresses on the user's own network", () => {
       lookups++;
       return [{ address: '127.0.0.1', family: 4 }];
     };
-    expect(await fetchImage(new URL(`http://images.invalid:${port}/a.png`), { ...LOCAL, resolve })).toBe(`data:image/png;base64,${PNG.toString('base64')}`);
+    expect(await fetchImage(new URL(`http://images.invalid:${port}/a.png`), { ...LOCAL, resolve })).toBe(
+      `data:image/png;base64,${PNG.toString('base64')}`,
+    );
     expect(lookups).toBe(1);
     expect(host).toBe(`images.invalid:${port}`);
   });
@@ -212,9 +279,13 @@ describe("refusing addresses on the user's own network", () => {
       '/mapped': { status: 302, headers: { location: `http://[::ffff:10.0.0.1]/a.png` } },
     });
     const meta = await expectWalletError(fetchImage(new URL(`${server.url}/meta`), LOCAL));
-    expect(meta.shortMessage).toBe(`The image at ${server.url}/meta redirects to http://169.254.169.254/latest/meta-data/, which is on your own network (169.254.169.254 is a link-local address): ${OWN}`);
+    expect(meta.shortMessage).toBe(
+      `The image at ${server.url}/meta redirects to http://169.254.169.254/latest/meta-data/, which is on your own network (169.254.169.254 is a link-local address): ${OWN}`,
+    );
     const mapped = await expectWalletError(fetchImage(new URL(`${server.url}/mapped`), LOCAL));
-    expect(mapped.shortMessage).toBe(`The image at ${server.url}/mapped redirects to http://[::ffff:a00:1]/a.png, which is on your own network (::ffff:a00:1 is a private address): ${OWN}`);
+    expect(mapped.shortMessage).toBe(
+      `The image at ${server.url}/mapped redirects to http://[::ffff:a00:1]/a.png, which is on your own network (::ffff:a00:1 is a private address): ${OWN}`,
+    );
     expect(server.requests).toHaveLength(2); // the two redirects, and nothing after them
   });
 });

@@ -2,7 +2,11 @@
 // read back by a new store, with damaged entries dropped rather than failing; and the IPC refusal of a bad token id.
 import { readFile, writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { CHAIN_SETTINGS_FILE, DEFAULT_NFT_IMAGES, FileChainSettings } from '../../../src-main/wallet/chain/chainSettings.ts';
+import {
+  CHAIN_SETTINGS_FILE,
+  DEFAULT_NFT_IMAGES,
+  FileChainSettings,
+} from '../../../src-main/wallet/chain/chainSettings.ts';
 import { parseArguments } from '../../../src-main/ipc/argumentParsers.ts';
 import { tempDir } from './helpers.ts';
 import { expectWalletError } from '../../helpers/expectWalletError.ts';
@@ -33,9 +37,14 @@ describe('NFT settings on disk', () => {
   });
 
   it('refuses a token id that is not "0x" and whole bytes of hex over IPC', () => {
-    expect(parseArguments('nfts:image', [{ contract: COLLECTION.contract, tokenId: '0x0aFF' }])).toEqual([{ contract: COLLECTION.contract, tokenId: '0x0aFF' }]);
+    expect(parseArguments('nfts:image', [{ contract: COLLECTION.contract, tokenId: '0x0aFF' }])).toEqual([
+      { contract: COLLECTION.contract, tokenId: '0x0aFF' },
+    ]);
     for (const tokenId of ['01', '0x1', '0x', '0xzz', `0x${'00'.repeat(129)}`]) {
-      const error = expectWalletError(() => parseArguments('nfts:image', [{ contract: COLLECTION.contract, tokenId }]), 'INVALID_ARGUMENT');
+      const error = expectWalletError(
+        () => parseArguments('nfts:image', [{ contract: COLLECTION.contract, tokenId }]),
+        'INVALID_ARGUMENT',
+      );
       expect(error.shortMessage).toMatch(/^nfts:image: expected tokenId to be an NFT token id such as "0x01"/);
     }
   });

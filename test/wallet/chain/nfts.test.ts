@@ -20,21 +20,37 @@ describe('NFT collections in the wallet', () => {
     async () => {
       const devnet = await testDevnet();
       const s = testServices(devnet);
-      const nfts = new NftService({ networks: s.networks, settings: s.settings, media: { timeoutMs: 5_000, allowLoopbackForTests: true } });
+      const nfts = new NftService({
+        networks: s.networks,
+        settings: s.settings,
+        media: { timeoutMs: 5_000, allowLoopbackForTests: true },
+      });
       const transfers = new NftTransferService({ ...s, nfts });
       const [a, b] = devnet.accounts;
       const media = await testServer((req, res) => {
         if (req.url === '/one.png') res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
-        else if (req.url === '/ipfs/bafyMeta/0x03') res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ name: 'Off chain', image: 'ipfs://bafyImages/3.png' }));
+        else if (req.url === '/ipfs/bafyMeta/0x03')
+          res
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ name: 'Off chain', image: 'ipfs://bafyImages/3.png' }));
         else if (req.url === '/ipfs/bafyImages/3.png') res.writeHead(200).end(PNG);
         else if (req.url === '/two.svg') res.writeHead(200, { 'content-type': 'image/png' }).end(SVG);
         else res.writeHead(404).end();
       });
 
-      const collection = await uploadCollection(`${devnet.url}/jsonrpc`, devnet.koinAddress, a!, 'wallet test collection');
+      const collection = await uploadCollection(
+        `${devnet.url}/jsonrpc`,
+        devnet.koinAddress,
+        a!,
+        'wallet test collection',
+      );
       await collection.mint(a!.address, '0x01');
       await collection.mint(a!.address, '0x02');
-      await collection.setMetadata('0x01', { name: 'Blue square', description: 'The first', image: `${media.url}/one.png` });
+      await collection.setMetadata('0x01', {
+        name: 'Blue square',
+        description: 'The first',
+        image: `${media.url}/one.png`,
+      });
       await collection.setMetadata('0x02', { name: 'Script', image: `${media.url}/two.svg` });
       await collection.mint(a!.address, '0x03'); // no metadata on chain: KCS-2's `${uri}/${tokenId}` is read instead
 
@@ -42,11 +58,15 @@ describe('NFT collections in the wallet', () => {
       const notCollection = await expectWalletError(nfts.add('local', devnet.koinAddress));
       expect(notCollection.code).toBe('UNKNOWN_COLLECTION');
       expect(notCollection.shortMessage).toMatch(
-        new RegExp(`^expected a KCS-5 NFT collection at ${devnet.koinAddress} \\(answering name, symbol, uri and get_tokens_by_owner\\), found a contract that answers name "Koin", symbol "KOIN" and refuses uri \\(.+\\), get_tokens_by_owner \\(.+\\)\\.`),
+        new RegExp(
+          `^expected a KCS-5 NFT collection at ${devnet.koinAddress} \\(answering name, symbol, uri and get_tokens_by_owner\\), found a contract that answers name "Koin", symbol "KOIN" and refuses uri \\(.+\\), get_tokens_by_owner \\(.+\\)\\.`,
+        ),
       );
       const nothing = await expectWalletError(nfts.add('local', b!.address));
       expect(nothing.code).toBe('NOT_FOUND');
-      expect((await expectWalletError(nfts.add('local', `${collection.address.slice(0, -1)}1`))).code).toBe('INVALID_ADDRESS');
+      expect((await expectWalletError(nfts.add('local', `${collection.address.slice(0, -1)}1`))).code).toBe(
+        'INVALID_ADDRESS',
+      );
       const info = { contract: collection.address, name: 'My NFT', symbol: 'NFT', uri: '' };
       expect(await nfts.inspect('local', collection.address)).toEqual(info);
       expect(await nfts.list('local')).toEqual([]);
@@ -62,7 +82,13 @@ describe('NFT collections in the wallet', () => {
           {
             collection: info,
             tokens: [
-              { contract: collection.address, tokenId: '0x01', name: 'Blue square', description: 'The first', hasImage: true },
+              {
+                contract: collection.address,
+                tokenId: '0x01',
+                name: 'Blue square',
+                description: 'The first',
+                hasImage: true,
+              },
               { contract: collection.address, tokenId: '0x02', name: 'Script', hasImage: true },
               { contract: collection.address, tokenId: '0x03', hasImage: false },
             ],
@@ -70,7 +96,9 @@ describe('NFT collections in the wallet', () => {
         ],
       });
       expect(media.requests).toHaveLength(0);
-      expect((await expectWalletError(nfts.image('local', collection.address, '0x01'))).shortMessage).toBe('Images are not fetched on the local network: it works offline.');
+      expect((await expectWalletError(nfts.image('local', collection.address, '0x01'))).shortMessage).toBe(
+        'Images are not fetched on the local network: it works offline.',
+      );
       expect(media.requests).toHaveLength(0);
 
       // The same chain as a custom network: collections are per network, and images are fetched there.
@@ -79,43 +107,97 @@ describe('NFT collections in the wallet', () => {
       await nfts.add(custom.id, collection.address);
       const online = await nfts.owned(custom.id, a!.address);
       expect(online.images).toBe('on');
-      expect((await nfts.image(custom.id, collection.address, '0x01')).dataUrl).toBe(`data:image/png;base64,${PNG.toString('base64')}`);
+      expect((await nfts.image(custom.id, collection.address, '0x01')).dataUrl).toBe(
+        `data:image/png;base64,${PNG.toString('base64')}`,
+      );
       const svg = await expectWalletError(nfts.image(custom.id, collection.address, '0x02'));
       expect(svg.code).toBe('IMAGE_REFUSED');
-      expect(svg.shortMessage).toBe(`The image at ${media.url}/two.svg is not a PNG, JPEG, GIF or WebP image; other kinds (SVG among them) are not shown.`);
+      expect(svg.shortMessage).toBe(
+        `The image at ${media.url}/two.svg is not a PNG, JPEG, GIF or WebP image; other kinds (SVG among them) are not shown.`,
+      );
       // A collection whose uri is an ipfs:// folder (the @koinosbox contract's is "", so the stored one stands in): the
       // metadata and the image both come through the configured gateway.
       await nfts.updateImageSettings({ ipfsGateway: `${media.url}/ipfs/` });
       await s.settings.update((d) => {
         d.nftCollections[custom.id] = [{ ...info, uri: 'ipfs://bafyMeta/' }];
       });
-      const offChain = (await nfts.owned(custom.id, a!.address)).collections[0]!.tokens.find((t) => t.tokenId === '0x03');
+      const offChain = (await nfts.owned(custom.id, a!.address)).collections[0]!.tokens.find(
+        (t) => t.tokenId === '0x03',
+      );
       expect(offChain).toEqual({ contract: collection.address, tokenId: '0x03', name: 'Off chain', hasImage: true });
-      expect((await nfts.image(custom.id, collection.address, '0x03')).dataUrl).toBe(`data:image/png;base64,${PNG.toString('base64')}`);
+      expect((await nfts.image(custom.id, collection.address, '0x03')).dataUrl).toBe(
+        `data:image/png;base64,${PNG.toString('base64')}`,
+      );
       expect(media.requests.length).toBe(4); // one.png, two.svg, the metadata and 3.png
       await nfts.owned(custom.id, a!.address);
       expect(media.requests.length).toBe(4); // fetched metadata is kept
       await nfts.updateImageSettings({ enabled: false });
       expect((await nfts.owned(custom.id, a!.address)).images).toBe('off-setting');
-      expect((await expectWalletError(nfts.image(custom.id, collection.address, '0x01'))).shortMessage).toBe('Images are turned off in the NFT settings.');
-      expect(await nfts.updateImageSettings({ enabled: true, ipfsGateway: 'https://gw.example/ipfs' })).toEqual({ enabled: true, ipfsGateway: 'https://gw.example/ipfs/' });
-      expect((await expectWalletError(nfts.updateImageSettings({ ipfsGateway: 'ftp://gw.example/' }))).code).toBe('INVALID_ARGUMENT');
+      expect((await expectWalletError(nfts.image(custom.id, collection.address, '0x01'))).shortMessage).toBe(
+        'Images are turned off in the NFT settings.',
+      );
+      expect(await nfts.updateImageSettings({ enabled: true, ipfsGateway: 'https://gw.example/ipfs' })).toEqual({
+        enabled: true,
+        ipfsGateway: 'https://gw.example/ipfs/',
+      });
+      expect((await expectWalletError(nfts.updateImageSettings({ ipfsGateway: 'ftp://gw.example/' }))).code).toBe(
+        'INVALID_ARGUMENT',
+      );
 
       // Someone else's token cannot be sent.
-      const notOwner = await expectWalletError(transfers.prepare({ networkId: 'local', from: b!.address, to: a!.address, contract: collection.address, tokenId: '0x01' }));
+      const notOwner = await expectWalletError(
+        transfers.prepare({
+          networkId: 'local',
+          from: b!.address,
+          to: a!.address,
+          contract: collection.address,
+          tokenId: '0x01',
+        }),
+      );
       expect(notOwner.code).toBe('INSUFFICIENT_BALANCE');
-      expect(notOwner.shortMessage).toBe(`${b!.address} does not own NFT 0x01: ${a!.address} does. List the account's NFTs again.`);
-      expect((await expectWalletError(transfers.prepare({ networkId: 'local', from: a!.address, to: b!.address, contract: collection.address, tokenId: '0x09' }))).code).toBe('NOT_FOUND');
+      expect(notOwner.shortMessage).toBe(
+        `${b!.address} does not own NFT 0x01: ${a!.address} does. List the account's NFTs again.`,
+      );
+      expect(
+        (
+          await expectWalletError(
+            transfers.prepare({
+              networkId: 'local',
+              from: a!.address,
+              to: b!.address,
+              contract: collection.address,
+              tokenId: '0x09',
+            }),
+          )
+        ).code,
+      ).toBe('NOT_FOUND');
 
       // A rejected review sends nothing.
       s.person.decision = 'reject';
-      const rejected = await transfers.prepare({ networkId: 'local', from: a!.address, to: b!.address, contract: collection.address, tokenId: '0x01' });
+      const rejected = await transfers.prepare({
+        networkId: 'local',
+        from: a!.address,
+        to: b!.address,
+        contract: collection.address,
+        tokenId: '0x01',
+      });
       expect((await expectWalletError(transfers.confirm(rejected.reviewId))).code).toBe('REJECTED');
-      const ownerOf = async (id: string) => (await readKcs5((await s.networks.node('local')).node, addressFromString(collection.address), 'owner_of', { token_id: id }))['value'];
+      const ownerOf = async (id: string) =>
+        (
+          await readKcs5((await s.networks.node('local')).node, addressFromString(collection.address), 'owner_of', {
+            token_id: id,
+          })
+        )['value'];
       expect(await ownerOf('0x01')).toBe(a!.address);
 
       s.person.decision = 'approve';
-      const review = await transfers.prepare({ networkId: 'local', from: a!.address, to: b!.address, contract: collection.address, tokenId: '0x01' });
+      const review = await transfers.prepare({
+        networkId: 'local',
+        from: a!.address,
+        to: b!.address,
+        contract: collection.address,
+        tokenId: '0x01',
+      });
       expect(review.operations).toEqual([
         {
           contract: collection.address,
@@ -136,12 +218,21 @@ describe('NFT collections in the wallet', () => {
       expect(receipt.events.map((e) => e.name)).toEqual(['collections.transfer_event']);
       await s.follower.waitFor(receipt.transactionId, ['included', 'irreversible'], 30_000);
       expect(await ownerOf('0x01')).toBe(b!.address);
-      expect((await nfts.owned('local', a!.address)).collections[0]!.tokens.map((t) => t.tokenId)).toEqual(['0x02', '0x03']);
+      expect((await nfts.owned('local', a!.address)).collections[0]!.tokens.map((t) => t.tokenId)).toEqual([
+        '0x02',
+        '0x03',
+      ]);
       expect((await nfts.owned('local', b!.address)).collections[0]!.tokens.map((t) => t.tokenId)).toEqual(['0x01']);
       expect((await expectWalletError(transfers.confirm(review.reviewId))).code).toBe('NOT_FOUND'); // one confirmation per review
 
       // The next review's estimate is the measured cost of this one.
-      const next = await transfers.prepare({ networkId: 'local', from: a!.address, to: b!.address, contract: collection.address, tokenId: '0x02' });
+      const next = await transfers.prepare({
+        networkId: 'local',
+        from: a!.address,
+        to: b!.address,
+        contract: collection.address,
+        tokenId: '0x02',
+      });
       expect(next.estimateSource).toBe('measured');
     },
     SLOW,

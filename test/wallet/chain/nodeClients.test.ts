@@ -50,17 +50,26 @@ describe('JsonRpcClient and KoinosNode against a devnet', () => {
 describe('API keys', () => {
   it('sends the key as the apikey header (JSON-RPC) and X-API-KEY (REST); a wrong one is NODE_UNAUTHORIZED without the key in the text', async () => {
     const devnet = await testDevnet({ apiKey: 'right-key-123456' });
-    const good = new KoinosNode({ jsonRpc: { url: `${devnet.url}/jsonrpc`, apiKey: 'right-key-123456' }, rest: { url: devnet.url, apiKey: 'right-key-123456' } });
+    const good = new KoinosNode({
+      jsonRpc: { url: `${devnet.url}/jsonrpc`, apiKey: 'right-key-123456' },
+      rest: { url: devnet.url, apiKey: 'right-key-123456' },
+    });
     expect(bytesToJson(await good.chainId(), BTYPE.BASE64)).toBe(devnet.chainId);
     expect(await good.rc(addressFromString(devnet.accounts[0]!.address))).toBeGreaterThan(0n);
 
-    const wrong = await expectWalletError(new JsonRpcClient({ url: `${devnet.url}/jsonrpc`, apiKey: 'wrong-key-654321' }).call('chain.get_chain_id', {}));
+    const wrong = await expectWalletError(
+      new JsonRpcClient({ url: `${devnet.url}/jsonrpc`, apiKey: 'wrong-key-654321' }).call('chain.get_chain_id', {}),
+    );
     expect(wrong.code).toBe('NODE_UNAUTHORIZED');
     expect(wrong.message).not.toContain('wrong-key-654321');
-    const missing = await expectWalletError(new JsonRpcClient({ url: `${devnet.url}/jsonrpc` }).call('chain.get_chain_id', {}));
+    const missing = await expectWalletError(
+      new JsonRpcClient({ url: `${devnet.url}/jsonrpc` }).call('chain.get_chain_id', {}),
+    );
     expect(missing.code).toBe('NODE_UNAUTHORIZED');
     expect(missing.shortMessage).toContain('requires an API key');
-    const rest = await expectWalletError(new RestClient({ url: devnet.url, apiKey: 'wrong-key-654321' }).get('/v1/chain/id'));
+    const rest = await expectWalletError(
+      new RestClient({ url: devnet.url, apiKey: 'wrong-key-654321' }).get('/v1/chain/id'),
+    );
     expect(rest.code).toBe('NODE_UNAUTHORIZED');
   });
 });
@@ -85,7 +94,9 @@ describe('failures of the transport', () => {
     const rpc = new JsonRpcClient({ url: server.url });
     expect(await rpc.call('chain.get_chain_id', {})).toEqual({ chain_id: 'EiA' });
     expect(server.requests).toHaveLength(2);
-    const write = await expectWalletError(rpc.call('chain.submit_transaction', { transaction: SUBMIT, broadcast: true }, 'write'));
+    const write = await expectWalletError(
+      rpc.call('chain.submit_transaction', { transaction: SUBMIT, broadcast: true }, 'write'),
+    );
     expect(write.code).toBe('NODE_UNREACHABLE');
     expect(server.requests).toHaveLength(3);
   });
@@ -94,7 +105,9 @@ describe('failures of the transport', () => {
     const server = await testServer(() => {}); // never answers
     const rpc = new JsonRpcClient({ url: server.url, timeoutMs: 200 });
     expect((await expectWalletError(rpc.call('chain.get_chain_id', {}))).code).toBe('NODE_TIMEOUT');
-    const write = await expectWalletError(rpc.call('chain.submit_transaction', { transaction: SUBMIT, broadcast: true }, 'write'));
+    const write = await expectWalletError(
+      rpc.call('chain.submit_transaction', { transaction: SUBMIT, broadcast: true }, 'write'),
+    );
     expect(write.code).toBe('NODE_TIMEOUT');
     expect(write.shortMessage).toContain('may or may not have reached it');
     expect(server.requests).toHaveLength(2);
@@ -105,7 +118,9 @@ describe('failures of the transport', () => {
       res.statusCode = 500;
       res.end('<html>Internal Server Error</html>');
     });
-    const e500 = await expectWalletError(new JsonRpcClient({ url: failing.url }).call('chain.submit_transaction', {}, 'write'));
+    const e500 = await expectWalletError(
+      new JsonRpcClient({ url: failing.url }).call('chain.submit_transaction', {}, 'write'),
+    );
     expect(e500.code).toBe('NODE_ERROR');
     expect(e500.shortMessage).toContain('HTTP 500');
     expect(failing.requests).toHaveLength(1);
@@ -119,7 +134,9 @@ describe('failures of the transport', () => {
     expect(garbage.requests).toHaveLength(1);
 
     const wrongShape = await testServer((_req, res, body) => {
-      res.end(JSON.stringify({ jsonrpc: '2.0', id: JSON.parse(body).id, result: { head_topology: { height: 'tall' } } }));
+      res.end(
+        JSON.stringify({ jsonrpc: '2.0', id: JSON.parse(body).id, result: { head_topology: { height: 'tall' } } }),
+      );
     });
     const shape = await expectWalletError(new KoinosNode({ jsonRpc: { url: wrongShape.url } }).head());
     expect(shape.code).toBe('NODE_MALFORMED_ANSWER');

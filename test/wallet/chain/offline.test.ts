@@ -5,7 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../../src-main/devnet/server/startDevnet.ts';
 import { parsePrivateKey } from '../../../src-main/koinos/keys.ts';
 import { addressFromString } from '../../../src-main/koinos/address.ts';
-import { signTransaction, transactionFromBase64, transactionToBase64, transactionToJson } from '../../../src-main/koinos/transaction.ts';
+import {
+  signTransaction,
+  transactionFromBase64,
+  transactionToBase64,
+  transactionToJson,
+} from '../../../src-main/koinos/transaction.ts';
 import { parseTransactionText } from '../../../src-main/koinos/transactionText.ts';
 import { onCleanup, tempDir, testDevnet } from './helpers.ts';
 import { testServices } from './services.ts';
@@ -23,7 +28,13 @@ describe('OfflineService', () => {
     const s = testServices({ localUrl: async () => url, wifs: devnet.accounts.map((x) => x.wif) }, { timeoutMs: 1000 });
     const [a, b] = devnet.accounts;
 
-    const unsigned = await s.offline.exportUnsigned({ from: a!.address, to: b!.address, token: 'koin', amount: '2.5', rcLimit: '50000000' });
+    const unsigned = await s.offline.exportUnsigned({
+      from: a!.address,
+      to: b!.address,
+      token: 'koin',
+      amount: '2.5',
+      rcLimit: '50000000',
+    });
     expect(unsigned.chainId).toBe(devnet.chainId);
     expect(unsigned.nonce).toBe('1');
     expect(unsigned.rcLimit).toBe('50000000');
@@ -99,24 +110,43 @@ describe('OfflineService', () => {
     expect((await expectWalletError(s.offline.inspect('not a transaction'))).code).toBe('INVALID_TRANSACTION');
   });
 
-  it('flags an upload over the payer\'s own address on inspect and sign, and a chain ID that changed', async () => {
+  it("flags an upload over the payer's own address on inspect and sign, and a chain ID that changed", async () => {
     const devnet = await testDevnet();
     const s = testServices(devnet);
     const [a, b] = devnet.accounts;
     // A transfer exported here gives the chain ID; the co-signer's file replaces its operation with an upload.
-    const exported = transactionFromBase64((await s.offline.exportUnsigned({ from: a!.address, to: b!.address, token: 'koin', amount: '1' })).base64);
+    const exported = transactionFromBase64(
+      (await s.offline.exportUnsigned({ from: a!.address, to: b!.address, token: 'koin', amount: '1' })).base64,
+    );
     const payer = addressFromString(a!.address);
     const bytecode = new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]);
-    exported.operations = [{ upload_contract: { contract_id: payer, bytecode, abi: '', authorizes_call_contract: false, authorizes_transaction_application: false, authorizes_upload_contract: true } }];
+    exported.operations = [
+      {
+        upload_contract: {
+          contract_id: payer,
+          bytecode,
+          abi: '',
+          authorizes_call_contract: false,
+          authorizes_transaction_application: false,
+          authorizes_upload_contract: true,
+        },
+      },
+    ];
     exported.id = new Uint8Array(0);
     exported.header!.operation_merkle_root = new Uint8Array(0);
     const text = transactionToBase64(exported);
 
     const inspected = await s.offline.inspect(text);
     expect(inspected.risks.map((r) => r.name)).toEqual(['replaces-account', 'upload-contract']);
-    expect(inspected.risks[0]!.message).toContain(`${a!.address}, the signer's own account: this replaces this account with contract code`);
+    expect(inspected.risks[0]!.message).toContain(
+      `${a!.address}, the signer's own account: this replaces this account with contract code`,
+    );
     // What the reviewer sees names the contract and the size, not "(empty)" and a wall of base64.
-    expect(inspected.operations[0]).toMatchObject({ contract: a!.address, entryPoint: 'upload_contract', summary: expect.stringContaining(`Upload 8 bytes of contract code to ${a!.address}`) });
+    expect(inspected.operations[0]).toMatchObject({
+      contract: a!.address,
+      entryPoint: 'upload_contract',
+      summary: expect.stringContaining(`Upload 8 bytes of contract code to ${a!.address}`),
+    });
     expect(inspected.warnings.map((w) => w.code)).toEqual(['UNSIGNED']);
     const signed = await s.offline.sign(text, a!.address);
     expect(signed.risks.map((r) => r.code)).toEqual(['REPLACES_ACCOUNT', 'UPLOAD_CONTRACT']);

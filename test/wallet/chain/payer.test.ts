@@ -29,11 +29,24 @@ const cWif = privateKeyToWif(cKey);
 const c = new PrivateKeySigner([cKey]).addresses[0]!;
 
 beforeAll(async () => {
-  devnet = await startDevnet({ port: 0, blockTimeMs: 0, accounts: 2, signatureThreads: 0, irreversibleDepth: 2, log: () => {} });
+  devnet = await startDevnet({
+    port: 0,
+    blockTimeMs: 0,
+    accounts: 2,
+    signatureThreads: 0,
+    irreversibleDepth: 2,
+    log: () => {},
+  });
   [a, b] = devnet.accounts as [Account, Account];
   token = await uploadKoinosbox(`${devnet.url}/jsonrpc`, devnet.koinAddress, a, 'payer test token');
   await token.mint(c, 100n * TKN);
-  sharer = await uploadFreeManaSharer(`${devnet.url}/jsonrpc`, devnet.koinAddress, a, 'payer test free mana sharer', 1000n * KOIN);
+  sharer = await uploadFreeManaSharer(
+    `${devnet.url}/jsonrpc`,
+    devnet.koinAddress,
+    a,
+    'payer test free mana sharer',
+    1000n * KOIN,
+  );
 }, SLOW);
 
 afterAll(async () => {
@@ -59,11 +72,31 @@ describe('a payer other than the sender', () => {
       expect(await manaOf(s, c)).toBe(0n);
       const alone = await expectWalletError(s.send.prepare({ from: c, to: b.address, token: tkn, amount: '1' }));
       expect(alone.code).toBe('NOT_ENOUGH_MANA');
-      expect(alone.shortMessage).toMatch(/^The account has no mana left .* Choose another account of this wallet or the network's free mana sharer to pay the mana/);
-      const overCap = await expectWalletError(s.send.prepare({ from: c, to: b.address, token: tkn, amount: '1', payer: { kind: 'freeMana' }, rcLimit: String(DEFAULT_SHARER_CAP + 1n) }));
-      expect([overCap.code, overCap.shortMessage]).toEqual(['NOT_ENOUGH_MANA', expect.stringContaining('the free mana sharer pays for now (its cap included)')]);
+      expect(alone.shortMessage).toMatch(
+        /^The account has no mana left .* Choose another account of this wallet or the network's free mana sharer to pay the mana/,
+      );
+      const overCap = await expectWalletError(
+        s.send.prepare({
+          from: c,
+          to: b.address,
+          token: tkn,
+          amount: '1',
+          payer: { kind: 'freeMana' },
+          rcLimit: String(DEFAULT_SHARER_CAP + 1n),
+        }),
+      );
+      expect([overCap.code, overCap.shortMessage]).toEqual([
+        'NOT_ENOUGH_MANA',
+        expect.stringContaining('the free mana sharer pays for now (its cap included)'),
+      ]);
 
-      const review = await s.send.prepare({ from: c, to: b.address, token: tkn, amount: '1', payer: { kind: 'freeMana' } });
+      const review = await s.send.prepare({
+        from: c,
+        to: b.address,
+        token: tkn,
+        amount: '1',
+        payer: { kind: 'freeMana' },
+      });
       expect([review.payerKind, review.payer, review.payee, review.signers]).toEqual(['freeMana', sharer, c, [c]]);
       expect(review.nonce).toBe('1'); // the sender's nonce, not the sharer's
       expect(BigInt(review.rcLimit)).toBe(DEFAULT_SHARER_CAP); // it holds 1000 mana: its cap bounds the limit
@@ -73,35 +106,63 @@ describe('a payer other than the sender', () => {
       expect(BigInt(receipt.rcLimit)).toBeLessThan(DEFAULT_SHARER_CAP); // sized by the dry run after the approval
       await s.follower.waitFor(receipt.transactionId, ['included', 'irreversible'], 30_000);
 
-      expect(s.person.seen.map((r) => [r.review.signer, r.review.coSigners, r.review.payer, r.review.payee])).toEqual([[c, undefined, sharer, c]]);
-      expect(await s.tokens.balanceOf('local', (await s.tokens.resolve('local', tkn)), b.address)).toBe(TKN);
+      expect(s.person.seen.map((r) => [r.review.signer, r.review.coSigners, r.review.payer, r.review.payee])).toEqual([
+        [c, undefined, sharer, c],
+      ]);
+      expect(await s.tokens.balanceOf('local', await s.tokens.resolve('local', tkn), b.address)).toBe(TKN);
       expect(await manaOf(s, c)).toBe(0n);
       expect(await manaOf(s, sharer)).toBeLessThan(sharerBefore);
-      const [record] = (await s.history.page({ address: b.address, limit: 1, ascending: false, irreversibleOnly: false })).records;
+      const [record] = (
+        await s.history.page({ address: b.address, limit: 1, ascending: false, irreversibleOnly: false })
+      ).records;
       expect([record!.transactionId, record!.payer]).toEqual([receipt.transactionId, sharer]);
     },
     SLOW,
   );
 
   it(
-    'sends paid by another account of the wallet: one approval names both signers, both sign, the payer\'s mana sizes the limit',
+    "sends paid by another account of the wallet: one approval names both signers, both sign, the payer's mana sizes the limit",
     async () => {
       const s = wallet();
       const tkn = (await s.tokens.add('local', token.address)).contract;
-      const review = await s.send.prepare({ from: c, to: b.address, token: tkn, amount: '2', payer: { kind: 'account', address: a.address } });
-      expect([review.payerKind, review.payer, review.payee, review.signers]).toEqual(['account', a.address, c, [c, a.address]]);
+      const review = await s.send.prepare({
+        from: c,
+        to: b.address,
+        token: tkn,
+        amount: '2',
+        payer: { kind: 'account', address: a.address },
+      });
+      expect([review.payerKind, review.payer, review.payee, review.signers]).toEqual([
+        'account',
+        a.address,
+        c,
+        [c, a.address],
+      ]);
       expect(BigInt(review.availableMana)).toBe(await manaOf(s, a.address));
       const receipt = await s.send.confirm(review.reviewId);
       await s.follower.waitFor(receipt.transactionId, ['included', 'irreversible'], 30_000);
       expect(s.person.seen).toHaveLength(1);
       expect(s.person.seen[0]!.review).toMatchObject({ signer: c, coSigners: [a.address], payer: a.address, payee: c });
-      const [record] = (await s.history.page({ address: b.address, limit: 1, ascending: false, irreversibleOnly: false })).records;
+      const [record] = (
+        await s.history.page({ address: b.address, limit: 1, ascending: false, irreversibleOnly: false })
+      ).records;
       expect([record!.transactionId, record!.payer]).toEqual([receipt.transactionId, a.address]);
       expect(await manaOf(s, c)).toBe(0n);
 
       // A payer with no mana: the error names it and says what to do.
-      const broke = await expectWalletError(s.send.prepare({ from: b.address, to: a.address, token: 'koin', amount: '1', payer: { kind: 'account', address: c } }));
-      expect([broke.code, broke.shortMessage]).toEqual(['NOT_ENOUGH_MANA', expect.stringMatching(new RegExp(`^The payer ${c} has no mana left .* Choose another payer than ${c}`))]);
+      const broke = await expectWalletError(
+        s.send.prepare({
+          from: b.address,
+          to: a.address,
+          token: 'koin',
+          amount: '1',
+          payer: { kind: 'account', address: c },
+        }),
+      );
+      expect([broke.code, broke.shortMessage]).toEqual([
+        'NOT_ENOUGH_MANA',
+        expect.stringMatching(new RegExp(`^The payer ${c} has no mana left .* Choose another payer than ${c}`)),
+      ]);
     },
     SLOW,
   );
@@ -111,11 +172,23 @@ describe('a payer other than the sender', () => {
     async () => {
       const online = wallet([]);
       const tkn = (await online.tokens.add('local', token.address)).contract;
-      const exported = await online.offline.exportUnsigned({ from: c, to: b.address, token: tkn, amount: '3', payer: { kind: 'account', address: a.address } });
-      expect([exported.payer, exported.payee, exported.signaturesPresent, exported.signaturesNeeded]).toEqual([a.address, c, [], [a.address, c]]);
+      const exported = await online.offline.exportUnsigned({
+        from: c,
+        to: b.address,
+        token: tkn,
+        amount: '3',
+        payer: { kind: 'account', address: a.address },
+      });
+      expect([exported.payer, exported.payee, exported.signaturesPresent, exported.signaturesNeeded]).toEqual([
+        a.address,
+        c,
+        [],
+        [a.address, c],
+      ]);
 
       // Each machine holds one key and reaches no node.
-      const offlineMachine = (wif: string) => testServices({ localUrl: async () => 'http://127.0.0.1:9', wifs: [wif] }, { timeoutMs: 500 });
+      const offlineMachine = (wif: string) =>
+        testServices({ localUrl: async () => 'http://127.0.0.1:9', wifs: [wif] }, { timeoutMs: 500 });
       const byPayer = await offlineMachine(a.wif).offline.sign(exported.base64, a.address);
       expect([byPayer.signaturesPresent, byPayer.signaturesNeeded]).toEqual([[a.address], [c]]);
       const bySender = await offlineMachine(cWif).offline.sign(byPayer.base64, c);
@@ -125,10 +198,18 @@ describe('a payer other than the sender', () => {
       const receipt = await online.offline.submit(bySender.base64, true);
       expect(receipt.reverted).toBe(false);
       await online.follower.waitFor(receipt.transactionId, ['included', 'irreversible'], 30_000);
-      expect(await online.tokens.balanceOf('local', await online.tokens.resolve('local', tkn), b.address)).toBe(6n * TKN);
+      expect(await online.tokens.balanceOf('local', await online.tokens.resolve('local', tkn), b.address)).toBe(
+        6n * TKN,
+      );
 
       // With the free mana sharer as payer only the sender's signature is needed: the node says the payer is a contract.
-      const shared = await online.offline.exportUnsigned({ from: c, to: b.address, token: tkn, amount: '1', payer: { kind: 'freeMana' } });
+      const shared = await online.offline.exportUnsigned({
+        from: c,
+        to: b.address,
+        token: tkn,
+        amount: '1',
+        payer: { kind: 'freeMana' },
+      });
       expect([shared.payer, shared.signaturesNeeded]).toEqual([sharer, [c]]);
       expect(BigInt(shared.rcLimit)).toBeLessThanOrEqual(DEFAULT_SHARER_CAP);
       expect((await online.offline.inspect(shared.base64)).signaturesNeeded).toEqual([c]);

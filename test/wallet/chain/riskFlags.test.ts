@@ -7,7 +7,14 @@ import { koinOperation } from '../../../src-main/koinos/koin.ts';
 import { newPrivateKey, publicKeyFromPrivateKey } from '../../../src-main/koinos/keys.ts';
 import { nonceToBytes } from '../../../src-main/koinos/transaction.ts';
 import type { Operation, Transaction } from '../../../src-main/koinos/types.ts';
-import { RISK_NAMES, assessRisks, knownContractsOf, riskCodeOf, unacceptedRisks, type RiskContext } from '../../../src-main/wallet/chain/riskFlags.ts';
+import {
+  RISK_NAMES,
+  assessRisks,
+  knownContractsOf,
+  riskCodeOf,
+  unacceptedRisks,
+  type RiskContext,
+} from '../../../src-main/wallet/chain/riskFlags.ts';
 import { decodeOperation } from '../../../src-main/wallet/chain/operations.ts';
 
 function newAddress(): string {
@@ -20,13 +27,32 @@ const koin = KNOWN_TOKEN_CONTRACTS.find((c) => c.network === 'mainnet' && c.toke
 const context: RiskContext = { signers: [signer], knownContracts: knownContractsOf('mainnet') };
 
 function tx(...operations: Operation[]): Transaction {
-  const header = { chain_id: new Uint8Array(34), rc_limit: 1000n, nonce: nonceToBytes(1n), operation_merkle_root: new Uint8Array(0), payer: addressFromString(signer), payee: new Uint8Array(0) };
+  const header = {
+    chain_id: new Uint8Array(34),
+    rc_limit: 1000n,
+    nonce: nonceToBytes(1n),
+    operation_merkle_root: new Uint8Array(0),
+    payer: addressFromString(signer),
+    payee: new Uint8Array(0),
+  };
   return { id: new Uint8Array(0), header, operations, signatures: [] };
 }
 
-const transfer = (contract: string, to: string) => koinOperation(addressFromString(contract), 'transfer', { from: addressFromString(signer), to: addressFromString(to), value: 5n });
+const transfer = (contract: string, to: string) =>
+  koinOperation(addressFromString(contract), 'transfer', {
+    from: addressFromString(signer),
+    to: addressFromString(to),
+    value: 5n,
+  });
 const upload = (contract: string): Operation => ({
-  upload_contract: { contract_id: addressFromString(contract), bytecode: new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]), abi: '', authorizes_call_contract: false, authorizes_transaction_application: false, authorizes_upload_contract: false },
+  upload_contract: {
+    contract_id: addressFromString(contract),
+    bytecode: new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]),
+    abi: '',
+    authorizes_call_contract: false,
+    authorizes_transaction_application: false,
+    authorizes_upload_contract: false,
+  },
 });
 const codes = (t: Transaction, c: RiskContext = context) => assessRisks(t, c).map((r) => r.code);
 
@@ -35,16 +61,24 @@ describe('assessRisks', () => {
     expect(assessRisks(tx(transfer(koin, other)), context)).toEqual([]);
   });
 
-  it('flags an upload over the signer\'s own address as replacing the account, and any upload as an upload', () => {
+  it("flags an upload over the signer's own address as replacing the account, and any upload as an upload", () => {
     const own = assessRisks(tx(upload(signer)), context);
     expect(own.map((r) => r.code)).toEqual(['REPLACES_ACCOUNT', 'UPLOAD_CONTRACT']);
-    expect(own[0]).toEqual({ code: 'REPLACES_ACCOUNT', name: 'replaces-account', message: expect.stringContaining(`over ${signer}, the signer's own account: this replaces this account with contract code`) });
+    expect(own[0]).toEqual({
+      code: 'REPLACES_ACCOUNT',
+      name: 'replaces-account',
+      message: expect.stringContaining(
+        `over ${signer}, the signer's own account: this replaces this account with contract code`,
+      ),
+    });
     expect(codes(tx(upload(other)))).toEqual(['UPLOAD_CONTRACT']);
   });
 
   it('flags the governance operations set_system_call and set_system_contract', () => {
     const call: Operation = { set_system_call: { call_id: 7, target: { thunk_id: 9 } } };
-    const contract: Operation = { set_system_contract: { contract_id: addressFromString(other), system_contract: true } };
+    const contract: Operation = {
+      set_system_contract: { contract_id: addressFromString(other), system_contract: true },
+    };
     const risks = assessRisks(tx(call, contract), context);
     expect(risks.map((r) => r.code)).toEqual(['SET_SYSTEM_CONTRACT', 'SET_SYSTEM_CALL']);
     expect(risks[0]!.message).toContain(`${other} (made a system contract)`);
@@ -52,18 +86,26 @@ describe('assessRisks', () => {
   });
 
   it('flags a call to an unknown contract, and its arguments as undecodable unless the caller has its ABI', () => {
-    const odd: Operation = { call_contract: { contract_id: addressFromString(other), entry_point: 0x1234, args: new Uint8Array([1, 2, 3]) } };
+    const odd: Operation = {
+      call_contract: { contract_id: addressFromString(other), entry_point: 0x1234, args: new Uint8Array([1, 2, 3]) },
+    };
     const risks = assessRisks(tx(odd), context);
     expect(risks.map((r) => r.code)).toEqual(['UNKNOWN_CONTRACT', 'NO_ABI']);
-    expect(risks[0]!.message).toContain(`It calls ${other}, a contract that is neither a known token nor a system contract`);
+    expect(risks[0]!.message).toContain(
+      `It calls ${other}, a contract that is neither a known token nor a system contract`,
+    );
     expect(risks[1]!.message).toContain(`${other} (entry point ${0x1234})`);
     expect(codes(tx(odd), { ...context, contractsWithAbi: [other] })).toEqual(['UNKNOWN_CONTRACT']);
     expect(codes(tx(odd), { ...context, knownContracts: [other], contractsWithAbi: [other] })).toEqual([]);
     // A token method's entry point with arguments that are not that method's: not decodable either.
-    const garbled: Operation = { call_contract: { ...transfer(koin, other).call_contract!, args: new Uint8Array([0xff, 0xff]) } };
+    const garbled: Operation = {
+      call_contract: { ...transfer(koin, other).call_contract!, args: new Uint8Array([0xff, 0xff]) },
+    };
     expect(codes(tx(garbled))).toEqual(['NO_ABI']);
     // The contracts a network knows are its own: mainnet's KOIN is unknown on the devnet.
-    expect(codes(tx(transfer(koin, other)), { ...context, knownContracts: knownContractsOf('local') })).toEqual(['UNKNOWN_CONTRACT']);
+    expect(codes(tx(transfer(koin, other)), { ...context, knownContracts: knownContractsOf('local') })).toEqual([
+      'UNKNOWN_CONTRACT',
+    ]);
   });
 
   it('flags a token transfer from the signer to itself, not one to a signer from another account', () => {
@@ -71,14 +113,20 @@ describe('assessRisks', () => {
     expect(risks.map((r) => r.code)).toEqual(['SELF_TRANSFER']);
     expect(risks[0]!.message).toContain(`from ${signer} to the same address, the signer's own`);
     // The payer receiving a transfer it pays for (from another signer): tokens move.
-    const pulled = koinOperation(addressFromString(koin), 'transfer', { from: addressFromString(other), to: addressFromString(signer), value: 5n });
+    const pulled = koinOperation(addressFromString(koin), 'transfer', {
+      from: addressFromString(other),
+      to: addressFromString(signer),
+      value: 5n,
+    });
     expect(codes(tx(pulled), { ...context, signers: [signer, other] })).toEqual([]);
   });
 
   it('flags a chain ID change, and lists one flag per code naming every operation concerned', () => {
     expect(codes(tx(transfer(koin, other)), { ...context, chainIdChanged: true })).toEqual(['CHAIN_ID_CHANGED']);
     const third = newAddress();
-    const unknown = assessRisks(tx(transfer(other, third), transfer(third, other)), context).find((r) => r.code === 'UNKNOWN_CONTRACT')!;
+    const unknown = assessRisks(tx(transfer(other, third), transfer(third, other)), context).find(
+      (r) => r.code === 'UNKNOWN_CONTRACT',
+    )!;
     expect(unknown.message).toContain(`It calls ${other} and ${third}, contracts that are`);
   });
 });
@@ -89,7 +137,9 @@ describe('risk names', () => {
       expect(name).toBe(code.toLowerCase().replaceAll('_', '-'));
       expect(riskCodeOf(name)).toBe(code);
     }
-    expect(() => riskCodeOf('upload')).toThrow(/--allow-risk: expected one of replaces-account, upload-contract, .*, got "upload"/);
+    expect(() => riskCodeOf('upload')).toThrow(
+      /--allow-risk: expected one of replaces-account, upload-contract, .*, got "upload"/,
+    );
   });
 
   it('leave the flags that are not allowed', () => {
@@ -102,10 +152,16 @@ describe('risk names', () => {
 
 describe('decodeOperation in a review', () => {
   it('gives every address in full, and describes an upload by its size instead of its bytes', () => {
-    const summary = decodeOperation(transfer(koin, other), [{ contract: koin, name: 'Koin', symbol: 'KOIN', decimals: 8 }]).summary;
+    const summary = decodeOperation(transfer(koin, other), [
+      { contract: koin, name: 'Koin', symbol: 'KOIN', decimals: 8 },
+    ]).summary;
     expect(summary).toBe(`Transfer 0.00000005 KOIN from ${signer} to ${other}`);
     const shown = decodeOperation(upload(signer), []);
-    expect(shown).toMatchObject({ contract: signer, entryPoint: 'upload_contract', summary: `Upload 8 bytes of contract code to ${signer}, without an ABI` });
+    expect(shown).toMatchObject({
+      contract: signer,
+      entryPoint: 'upload_contract',
+      summary: `Upload 8 bytes of contract code to ${signer}, without an ABI`,
+    });
     expect(shown.args).toMatchObject({ bytecode: '(8 bytes)', contract_id: signer });
   });
 });

@@ -11,7 +11,6 @@ import { testServices } from './services.ts';
 import { KOIN } from '../../helpers/constants.ts';
 import { expectWalletError } from '../../helpers/expectWalletError.ts';
 
-
 describe('SendService', () => {
   it('prepares a review of exactly what will be signed, then signs, submits and follows it into an irreversible block', async () => {
     const devnet = await testDevnet();
@@ -76,24 +75,50 @@ describe('SendService', () => {
     const s = testServices(devnet);
     const [a, b] = devnet.accounts;
     const bad = b!.address.slice(0, -1) + (b!.address.endsWith('2') ? '3' : '2');
-    expect((await expectWalletError(s.send.prepare({ from: a!.address, to: bad, token: 'koin', amount: '1' }))).code).toBe('INVALID_ADDRESS');
-    expect((await expectWalletError(s.send.prepare({ from: a!.address, to: a!.address, token: 'koin', amount: '1' }))).shortMessage).toContain('sending account itself');
-    expect((await expectWalletError(s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '0' }))).code).toBe('INVALID_AMOUNT');
-    expect((await expectWalletError(s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '-1' }))).code).toBe('INVALID_AMOUNT');
-    expect((await expectWalletError(s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '0.000000001' }))).code).toBe('INVALID_AMOUNT');
-    const tooMuch = await expectWalletError(s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '2000000' }));
+    expect(
+      (await expectWalletError(s.send.prepare({ from: a!.address, to: bad, token: 'koin', amount: '1' }))).code,
+    ).toBe('INVALID_ADDRESS');
+    expect(
+      (await expectWalletError(s.send.prepare({ from: a!.address, to: a!.address, token: 'koin', amount: '1' })))
+        .shortMessage,
+    ).toContain('sending account itself');
+    expect(
+      (await expectWalletError(s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '0' }))).code,
+    ).toBe('INVALID_AMOUNT');
+    expect(
+      (await expectWalletError(s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '-1' }))).code,
+    ).toBe('INVALID_AMOUNT');
+    expect(
+      (
+        await expectWalletError(
+          s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '0.000000001' }),
+        )
+      ).code,
+    ).toBe('INVALID_AMOUNT');
+    const tooMuch = await expectWalletError(
+      s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '2000000' }),
+    );
     expect(tooMuch.code).toBe('INSUFFICIENT_BALANCE');
-    const all = await expectWalletError(s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '1000000' }));
+    const all = await expectWalletError(
+      s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '1000000' }),
+    );
     expect(all.code, all.message).toBe('NOT_ENOUGH_MANA');
     // The figures: the whole balance plus the transfer's cost needed, the mana there is, and it is full already.
-    expect(all.metaMessages).toEqual([expect.stringMatching(/^1,?000,?000\.\d+ mana needed, 1000000 available, mana is full\.$/)]);
+    expect(all.metaMessages).toEqual([
+      expect.stringMatching(/^1,?000,?000\.\d+ mana needed, 1000000 available, mana is full\.$/),
+    ]);
     const max = await s.send.maxAmount(undefined, a!.address, 'koin');
     expect(max.decimals).toBe(8);
     expect(max.amount).toBeLessThan(1_000_000n * KOIN);
     // Max keeps the expected cost, which it tells (nothing measured yet on this network: the reserve).
     expect(max.estimateSource).toBe('default');
     expect(max.amount + max.rcEstimate).toBe(1_000_000n * KOIN);
-    const review = await s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: formatAmount(max.amount - 10n * KOIN) });
+    const review = await s.send.prepare({
+      from: a!.address,
+      to: b!.address,
+      token: 'koin',
+      amount: formatAmount(max.amount - 10n * KOIN),
+    });
     expect(BigInt(review.rcLimit)).toBeGreaterThan(0n);
     // A mana limit set by hand too low: the review cannot know (nothing is signed before approval); the dry run after
     // the approval finds it, and nothing is sent.
@@ -107,7 +132,14 @@ describe('SendService', () => {
 
   it('refuses to sign when the chain ID changed between review and confirm (a reset devnet), and sends nothing', async () => {
     const dir = await tempDir();
-    let devnet = await startDevnet({ port: 0, dataDir: dir, blockTimeMs: 0, accounts: 3, signatureThreads: 0, log: () => {} });
+    let devnet = await startDevnet({
+      port: 0,
+      dataDir: dir,
+      blockTimeMs: 0,
+      accounts: 3,
+      signatureThreads: 0,
+      log: () => {},
+    });
     onCleanup(() => devnet.stop());
     const port = Number(new URL(devnet.url).port);
     const url = devnet.url;
@@ -116,7 +148,15 @@ describe('SendService', () => {
     const review = await s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '1' });
     const oldChain = devnet.chainId;
     await devnet.stop();
-    devnet = await startDevnet({ port, dataDir: dir, reset: true, blockTimeMs: 0, accounts: 3, signatureThreads: 0, log: () => {} });
+    devnet = await startDevnet({
+      port,
+      dataDir: dir,
+      reset: true,
+      blockTimeMs: 0,
+      accounts: 3,
+      signatureThreads: 0,
+      log: () => {},
+    });
     expect(devnet.chainId).not.toBe(oldChain);
     const error = await expectWalletError(s.send.confirm(review.reviewId));
     expect(error.code).toBe('CHAIN_ID_MISMATCH');

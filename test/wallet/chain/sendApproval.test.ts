@@ -20,15 +20,19 @@ interface Rpc {
 /** A node in front of `devnet` that forwards every JSON-RPC call and keeps it. */
 async function recordingNode(devnet: Devnet): Promise<TestServer & { calls: () => Rpc[] }> {
   const server = await testServer((req, res, body) => {
-    void fetch(`${devnet.url}${req.url}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then(async (answer) => {
-      res.writeHead(answer.status, { 'content-type': 'application/json' });
-      res.end(await answer.text());
-    }).catch(() => res.socket?.destroy()); // the node stopped at the end of the test: the client sees a closed connection
+    void fetch(`${devnet.url}${req.url}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+      .then(async (answer) => {
+        res.writeHead(answer.status, { 'content-type': 'application/json' });
+        res.end(await answer.text());
+      })
+      .catch(() => res.socket?.destroy()); // the node stopped at the end of the test: the client sees a closed connection
   });
   return { ...server, calls: () => server.requests.map((b) => JSON.parse(b) as Rpc) };
 }
 
-async function throughProxy(devnet: Devnet): Promise<{ s: TestServices; proxy: Awaited<ReturnType<typeof recordingNode>>; networkId: string }> {
+async function throughProxy(
+  devnet: Devnet,
+): Promise<{ s: TestServices; proxy: Awaited<ReturnType<typeof recordingNode>>; networkId: string }> {
   const proxy = await recordingNode(devnet);
   const s = testServices(devnet);
   const { id } = await s.networks.add({ name: 'Recorded node', jsonRpcUrl: `${proxy.url}/jsonrpc` });
@@ -67,7 +71,14 @@ describe('send behind the approval queue', () => {
     const review = await s.send.prepare({ networkId, from: a!.address, to: b!.address, token: 'koin', amount: '1.5' });
     const receipt = await s.send.confirm(review.reviewId);
     const shown = s.person.seen[0]!.review;
-    expect(shown).toMatchObject({ kind: 'send', signer: a!.address, payer: a!.address, nonce: review.nonce, rcLimit: review.rcLimit, chainId: devnet.chainId });
+    expect(shown).toMatchObject({
+      kind: 'send',
+      signer: a!.address,
+      payer: a!.address,
+      nonce: review.nonce,
+      rcLimit: review.rcLimit,
+      chainId: devnet.chainId,
+    });
     expect(shown.operations[0]!.args).toMatchObject({ from: a!.address, to: b!.address, value: '150000000' });
 
     const submits = signedCalls(proxy.calls());
@@ -86,7 +97,7 @@ describe('send behind the approval queue', () => {
     expect(next.estimateSource).toBe('measured');
   });
 
-  it('signs nothing when the approval is refused for a flagged offline transaction (an upload over the signer\'s own address)', async () => {
+  it("signs nothing when the approval is refused for a flagged offline transaction (an upload over the signer's own address)", async () => {
     const devnet = await testDevnet();
     const s = testServices(devnet);
     const [a] = devnet.accounts;
@@ -100,7 +111,18 @@ describe('send behind the approval queue', () => {
         payer: addressFromString(a!.address),
         payee: new Uint8Array(),
       },
-      operations: [{ upload_contract: { contract_id: addressFromString(a!.address), bytecode: Uint8Array.from([0, 97, 115, 109]), abi: '', authorizes_call_contract: true, authorizes_transaction_application: true, authorizes_upload_contract: true } }],
+      operations: [
+        {
+          upload_contract: {
+            contract_id: addressFromString(a!.address),
+            bytecode: Uint8Array.from([0, 97, 115, 109]),
+            abi: '',
+            authorizes_call_contract: true,
+            authorizes_transaction_application: true,
+            authorizes_upload_contract: true,
+          },
+        },
+      ],
       signatures: [],
     });
     s.person.decision = 'reject';

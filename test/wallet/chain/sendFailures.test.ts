@@ -26,7 +26,11 @@ async function failingProxy(target: string, failure: Failure) {
       res.end('{"jsonrpc":"2.0","id":');
       return;
     }
-    void fetch(`${target}${req.url}`, { method: req.method, headers: { 'content-type': 'application/json' }, body: req.method === 'POST' ? body : undefined })
+    void fetch(`${target}${req.url}`, {
+      method: req.method,
+      headers: { 'content-type': 'application/json' },
+      body: req.method === 'POST' ? body : undefined,
+    })
       .then(async (answer) => {
         res.statusCode = answer.status;
         res.setHeader('content-type', 'application/json');
@@ -46,7 +50,10 @@ describe('SendService with a failing node', () => {
     it(`${failure}: confirm fails with ${code}, the transaction is sent once and nothing changes`, async () => {
       const devnet = await testDevnet();
       const proxy = await failingProxy(devnet.url, failure);
-      const s = testServices({ localUrl: async () => proxy.url, wifs: devnet.accounts.map((a) => a.wif) }, { timeoutMs: 1500 });
+      const s = testServices(
+        { localUrl: async () => proxy.url, wifs: devnet.accounts.map((a) => a.wif) },
+        { timeoutMs: 1500 },
+      );
       const [a, b] = devnet.accounts;
       const review = await s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '1' });
       const error = await expectWalletError(s.send.confirm(review.reviewId));

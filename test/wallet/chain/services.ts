@@ -61,5 +61,19 @@ export function testServices(
   const { follower } = chain;
   onCleanup(async () => follower.stop());
   const { networks, tokens, pending, send, offline, history, dashboard } = chain;
-  return { settings, apiKeys, networks, tokens, pending, follower, signer, send, offline, history, dashboard, approvals, person };
+  return {
+    settings,
+    apiKeys,
+    networks,
+    tokens,
+    pending,
+    follower,
+    signer,
+    send,
+    offline,
+    history,
+    dashboard,
+    approvals,
+    person,
+  };
 }

@@ -12,7 +12,13 @@ describe('tokens other than KOIN', () => {
     const devnet = await testDevnet();
     const s = testServices(devnet);
     const [a, b] = devnet.accounts;
-    const created = await devnet.node.createToken({ name: 'Test Dollar', symbol: 'TUSD', decimals: 2, initialSupply: 100_000n, owner: addressFromString(a!.address) });
+    const created = await devnet.node.createToken({
+      name: 'Test Dollar',
+      symbol: 'TUSD',
+      decimals: 2,
+      initialSupply: 100_000n,
+      owner: addressFromString(a!.address),
+    });
     const contract = bytesToJson(created.contractId, BTYPE.CONTRACT_ID);
 
     const token = await s.tokens.add('local', contract);
@@ -21,17 +27,33 @@ describe('tokens other than KOIN', () => {
     const view = await s.dashboard.get({ address: a!.address });
     expect(view.balances.find((x) => x.token.symbol === 'TUSD')!.balance).toBe('100000');
 
-    expect((await expectWalletError(s.send.prepare({ from: a!.address, to: b!.address, token: contract, amount: '0.001' }))).code).toBe('INVALID_AMOUNT');
-    expect((await expectWalletError(s.send.prepare({ from: a!.address, to: b!.address, token: contract, amount: '1000.01' }))).code).toBe('INSUFFICIENT_BALANCE');
+    expect(
+      (await expectWalletError(s.send.prepare({ from: a!.address, to: b!.address, token: contract, amount: '0.001' })))
+        .code,
+    ).toBe('INVALID_AMOUNT');
+    expect(
+      (
+        await expectWalletError(
+          s.send.prepare({ from: a!.address, to: b!.address, token: contract, amount: '1000.01' }),
+        )
+      ).code,
+    ).toBe('INSUFFICIENT_BALANCE');
     const review = await s.send.prepare({ from: a!.address, to: b!.address, token: contract, amount: '12.34' });
     expect(review.operations[0]!.summary).toMatch(/^Transfer 12\.34 TUSD from /);
     await s.send.confirm(review.reviewId);
     expect(await s.tokens.balanceOf('local', token, b!.address)).toBe(1234n);
 
     const page = await s.history.page({ address: b!.address, limit: 5, ascending: false, irreversibleOnly: false });
-    expect(page.records[0]!.entries).toEqual([expect.objectContaining({ kind: 'received', amount: '1234', counterparty: a!.address, token })]);
+    expect(page.records[0]!.entries).toEqual([
+      expect.objectContaining({ kind: 'received', amount: '1234', counterparty: a!.address, token }),
+    ]);
 
-    const exported = await s.offline.exportUnsigned({ from: b!.address, to: a!.address, token: contract, amount: '0.34' });
+    const exported = await s.offline.exportUnsigned({
+      from: b!.address,
+      to: a!.address,
+      token: contract,
+      amount: '0.34',
+    });
     expect(exported.operations[0]!.summary).toMatch(/^Transfer 0\.34 TUSD/);
     expect(exported.warnings.map((w) => w.code)).toEqual(['UNSIGNED']);
 
@@ -44,7 +66,12 @@ describe('tokens other than KOIN', () => {
     const [a, b] = devnet.accounts;
     const vhp = await s.tokens.resolve('local', 'vhp');
     const balance = await s.tokens.balanceOf('local', vhp, a!.address);
-    if (balance === 0n) await devnet.node.setBalance({ contract: addressFromString(vhp.contract), account: addressFromString(a!.address), value: 5n * 100_000_000n });
+    if (balance === 0n)
+      await devnet.node.setBalance({
+        contract: addressFromString(vhp.contract),
+        account: addressFromString(a!.address),
+        value: 5n * 100_000_000n,
+      });
     const review = await s.send.prepare({ from: a!.address, to: b!.address, token: 'vhp', amount: '1' });
     expect(review.operations[0]!.summary).toMatch(/^Transfer 1 VHP/);
     await s.send.confirm(review.reviewId);

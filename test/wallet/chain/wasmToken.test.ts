@@ -33,7 +33,10 @@ describe('an uploaded KCS-4 token in the wallet', () => {
       expect((await s.tokens.list(other.id)).map((t) => t.symbol)).toEqual(['KOIN', 'VHP']);
 
       const before = await s.dashboard.get({ address: a!.address });
-      expect(before.balances.find((x) => x.token.contract === token.address)).toEqual({ token: seen, balance: String(1000n * TKN) });
+      expect(before.balances.find((x) => x.token.contract === token.address)).toEqual({
+        token: seen,
+        balance: String(1000n * TKN),
+      });
 
       const review = await s.send.prepare({ from: a!.address, to: b!.address, token: token.address, amount: '12.5' });
       expect(review.operations[0]!.summary).toMatch(/^Transfer 12\.5 TKN from /);
@@ -43,22 +46,44 @@ describe('an uploaded KCS-4 token in the wallet', () => {
       const receipt = await s.send.confirm(review.reviewId);
       expect(receipt.reverted).toBe(false);
       await s.follower.waitFor(receipt.transactionId, ['included', 'irreversible'], 30_000);
-      expect(await s.tokens.balanceOf('local', seen, b!.address)).toBe(1250n * TKN / 100n);
-      expect(await s.tokens.balanceOf('local', seen, a!.address)).toBe(1000n * TKN - 1250n * TKN / 100n);
+      expect(await s.tokens.balanceOf('local', seen, b!.address)).toBe((1250n * TKN) / 100n);
+      expect(await s.tokens.balanceOf('local', seen, a!.address)).toBe(1000n * TKN - (1250n * TKN) / 100n);
 
-      const sender = await s.history.page({ address: a!.address, limit: 10, ascending: false, irreversibleOnly: false });
+      const sender = await s.history.page({
+        address: a!.address,
+        limit: 10,
+        ascending: false,
+        irreversibleOnly: false,
+      });
       const entries = sender.records.flatMap((r) => r.entries).filter((e) => e.contract === token.address);
       expect(entries).toEqual([
-        { kind: 'sent', amount: String(1250n * TKN / 100n), counterparty: b!.address, contract: token.address, token: seen },
+        {
+          kind: 'sent',
+          amount: String((1250n * TKN) / 100n),
+          counterparty: b!.address,
+          contract: token.address,
+          token: seen,
+        },
         { kind: 'minted', amount: String(1000n * TKN), contract: token.address, token: seen },
       ]);
       const sent = sender.records.find((r) => r.transactionId === receipt.transactionId)!;
       expect(sent.entries).toHaveLength(1); // the transfer call is explained by its event, not listed twice
 
-      const recipient = await s.history.page({ address: b!.address, limit: 5, ascending: false, irreversibleOnly: false });
+      const recipient = await s.history.page({
+        address: b!.address,
+        limit: 5,
+        ascending: false,
+        irreversibleOnly: false,
+      });
       expect(recipient.records[0]).toMatchObject({ transactionId: receipt.transactionId, payer: a!.address });
       expect(recipient.records[0]!.entries).toEqual([
-        { kind: 'received', amount: String(1250n * TKN / 100n), counterparty: a!.address, contract: token.address, token: seen },
+        {
+          kind: 'received',
+          amount: String((1250n * TKN) / 100n),
+          counterparty: a!.address,
+          contract: token.address,
+          token: seen,
+        },
       ]);
 
       expect((await s.tokens.remove('local', token.address)).map((t) => t.symbol)).toEqual(['KOIN', 'VHP']);
@@ -76,7 +101,9 @@ describe('an uploaded KCS-4 token in the wallet', () => {
       const s = testServices(devnet);
       const [a] = devnet.accounts;
 
-      const typo = await expectWalletError(s.tokens.inspect('local', `${a!.address.slice(0, -1)}${a!.address.endsWith('a') ? 'b' : 'a'}`));
+      const typo = await expectWalletError(
+        s.tokens.inspect('local', `${a!.address.slice(0, -1)}${a!.address.endsWith('a') ? 'b' : 'a'}`),
+      );
       expect(typo.code).toBe('INVALID_ADDRESS');
       expect(typo.shortMessage).toMatch(/^The token's contract address is not a valid Koinos address \(.*checksum/);
 
@@ -89,7 +116,9 @@ describe('an uploaded KCS-4 token in the wallet', () => {
       const notToken = await expectWalletError(s.tokens.add('local', nft.address));
       expect(notToken.code).toBe('UNKNOWN_TOKEN');
       expect(notToken.shortMessage).toMatch(
-        new RegExp(`^expected a KCS-4 token at ${nft.address} \\(answering name, symbol and decimals\\), found a contract that answers name ".*", symbol ".*" and refuses decimals \\(.+\\)\\. Only KCS-4 tokens can be added`),
+        new RegExp(
+          `^expected a KCS-4 token at ${nft.address} \\(answering name, symbol and decimals\\), found a contract that answers name ".*", symbol ".*" and refuses decimals \\(.+\\)\\. Only KCS-4 tokens can be added`,
+        ),
       );
       expect((await s.tokens.list('local')).map((t) => t.symbol)).toEqual(['KOIN', 'VHP']);
 
@@ -105,7 +134,13 @@ describe('an uploaded KCS-4 token in the wallet', () => {
     let url = first.url;
     const s = testServices({ localUrl: async () => url, wifs: first.accounts.map((x) => x.wif) });
     const [a] = first.accounts;
-    const created = await first.node.createToken({ name: 'Test Dollar', symbol: 'TUSD', decimals: 2, initialSupply: 100n, owner: addressFromString(a!.address) });
+    const created = await first.node.createToken({
+      name: 'Test Dollar',
+      symbol: 'TUSD',
+      decimals: 2,
+      initialSupply: 100n,
+      owner: addressFromString(a!.address),
+    });
     const contract = bytesToJson(created.contractId, BTYPE.CONTRACT_ID);
     await s.tokens.add('local', contract);
 
@@ -113,7 +148,9 @@ describe('an uploaded KCS-4 token in the wallet', () => {
     const view = await s.dashboard.get({ address: a!.address });
     const gone = view.balances.find((x) => x.token.contract === contract)!;
     expect(gone.balance).toBeUndefined();
-    expect(gone.problem).toBe(`No contract answers at ${contract} on this network any more (a restart of a test network removes its contracts). Remove TUSD, or add it again at its new address.`);
+    expect(gone.problem).toBe(
+      `No contract answers at ${contract} on this network any more (a restart of a test network removes its contracts). Remove TUSD, or add it again at its new address.`,
+    );
     expect(view.balances.find((x) => x.token.system === 'koin')!.balance).toMatch(/^[1-9]\d*$/);
   });
 });

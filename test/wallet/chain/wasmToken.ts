@@ -42,7 +42,10 @@ export async function uploadKoinosbox(
   signer.provider = provider;
   const funderSigner = Object.assign(Signer.fromWif(funder.wif), { provider });
   const koin = new Contract({ id: koinAddress, abi: utils.tokenAbi, provider, signer: funderSigner });
-  const funding = await method(koin, 'transfer')({ from: funder.address, to: signer.getAddress(), value: (100n * 100_000_000n).toString() });
+  const funding = await method(
+    koin,
+    'transfer',
+  )({ from: funder.address, to: signer.getAddress(), value: (100n * 100_000_000n).toString() });
   await funding.transaction!.wait('byTransactionId', WAIT_MS);
 
   const { abi, bytecode } = artifact(name);

@@ -71,7 +71,10 @@ export async function closeDapp(client: DappClient): Promise<void> {
  * @walletconnect/utils' createDelayedPromise drops a settlement that arrives before `approval()` is called, so a dApp
  * that calls it late (after the person has already approved in the wallet) waits until the proposal expires.
  */
-export async function proposeSession(client: DappClient, params: Parameters<DappClient['connect']>[0]): Promise<{ uri: string; session: ReturnType<Awaited<ReturnType<DappClient['connect']>>['approval']> }> {
+export async function proposeSession(
+  client: DappClient,
+  params: Parameters<DappClient['connect']>[0],
+): Promise<{ uri: string; session: ReturnType<Awaited<ReturnType<DappClient['connect']>>['approval']> }> {
   const { uri, approval } = await client.connect(params);
   const session = approval();
   session.catch(() => undefined); // awaited by the caller; this only keeps an early expiry from going unhandled

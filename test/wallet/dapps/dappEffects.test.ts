@@ -34,7 +34,7 @@ async function until<T>(what: string, probe: () => T | undefined, ms = 20_000): 
   }
 }
 
-describe('the effects step of a dApp\'s transaction', () => {
+describe("the effects step of a dApp's transaction", () => {
   const service = uniqueService();
   afterEach(async () => {
     await removeService(service).catch(() => undefined);
@@ -49,20 +49,52 @@ describe('the effects step of a dApp\'s transaction', () => {
     await vault.create({ password: PASSWORD });
     const signer = await vault.importKey({ key: devnet.accounts[0]!.wif, name: 'Dev 0' }, { developmentOnly: true });
     const to = devnet.accounts[1]!.address;
-    const approvals = new ApprovalQueue({ approver: { mode: 'password', checkPassword: (password) => vault.verifyPassword({ password }) } });
+    const approvals = new ApprovalQueue({
+      approver: { mode: 'password', checkPassword: (password) => vault.verifyPassword({ password }) },
+    });
     const store = await DappStore.open(dataDir);
-    const dapps = new DappService({ vault, networks: s.networks, tokens: s.tokens, pending: s.pending, follower: s.follower, approvals, store });
+    const dapps = new DappService({
+      vault,
+      networks: s.networks,
+      tokens: s.tokens,
+      pending: s.pending,
+      follower: s.follower,
+      approvals,
+      store,
+    });
     const chain = chainOf(await (await s.networks.node('local')).node.chainId());
-    await store.putGrant({ origin: ORIGIN, name: 'Test dApp', url: ORIGIN, transport: 'walletconnect', chains: [chain], accounts: [signer.address], methods: ['koinos_signTransaction', 'koinos_signAndSendTransaction'], grantedAt: '0', sessions: [] });
+    await store.putGrant({
+      origin: ORIGIN,
+      name: 'Test dApp',
+      url: ORIGIN,
+      transport: 'walletconnect',
+      chains: [chain],
+      accounts: [signer.address],
+      methods: ['koinos_signTransaction', 'koinos_signAndSendTransaction'],
+      grantedAt: '0',
+      sessions: [],
+    });
     const koin = (await s.tokens.resolve('local', 'koin')).contract;
     const direct = new KoinosNode({ jsonRpc: { url: `${devnet.url}/jsonrpc` } });
 
     /** A KOIN transfer as the dApp builds it with koilib, asked for over `method`. */
     const ask = async (method: 'koinos_signTransaction' | 'koinos_signAndSendTransaction', value: string) => {
-      const operation = await new Contract({ id: koin, abi: koilibUtils.tokenAbi }).encodeOperation({ name: 'transfer', args: { from: signer.address, to, value } });
-      return dapps.handle({ origin: ORIGIN, transport: 'walletconnect', chain, method, params: { address: signer.address, transaction: { operations: [operation] } } });
+      const operation = await new Contract({ id: koin, abi: koilibUtils.tokenAbi }).encodeOperation({
+        name: 'transfer',
+        args: { from: signer.address, to, value },
+      });
+      return dapps.handle({
+        origin: ORIGIN,
+        transport: 'walletconnect',
+        chain,
+        method,
+        params: { address: signer.address, transaction: { operations: [operation] } },
+      });
     };
-    const pending = (effects: boolean) => until(effects ? 'the effects step' : 'the review', () => approvals.state().pending.find((r) => (r.review.effects !== undefined) === effects));
+    const pending = (effects: boolean) =>
+      until(effects ? 'the effects step' : 'the review', () =>
+        approvals.state().pending.find((r) => (r.review.effects !== undefined) === effects),
+      );
     /** The first step approved with the password, as the panel answers it; then the effects step, as shown. */
     const approveThenEffects = async (): Promise<ApprovalRequest> => {
       const review = await pending(false);
@@ -86,17 +118,23 @@ describe('the effects step of a dApp\'s transaction', () => {
     expect(submits().map((c) => c.params?.broadcast ?? false)).toEqual([false]); // the dry run, after the first approval
     expect(submits()[0]!.params!.transaction!.id).not.toBe(effects.transactionId); // signed at the cap; the held one is sized
     await approvals.answer({ requestId: step.id, approve: false });
-    await expect(answer).rejects.toMatchObject({ code: 'REJECTED', shortMessage: expect.stringContaining('discarded') });
+    await expect(answer).rejects.toMatchObject({
+      code: 'REJECTED',
+      shortMessage: expect.stringContaining('discarded'),
+    });
 
     expect(submits().map((c) => c.params?.broadcast ?? false)).toEqual([false]);
     // The signed transaction the step showed never reached the node, in any request.
     expect(proxy.requests.some((body) => body.includes(effects.transactionId))).toBe(false);
     expect(await nonce()).toBe(before);
     expect(s.pending.highestNonce('local', signer.address)).toBeUndefined();
-    expect(approvals.decisions().map((d) => [d.decision, d.stage])).toEqual([['approved', undefined], ['rejected', 'effects']]);
+    expect(approvals.decisions().map((d) => [d.decision, d.stage])).toEqual([
+      ['approved', undefined],
+      ['rejected', 'effects'],
+    ]);
   });
 
-  it('hands a signTransaction\'s signature to the dApp only once the effects are confirmed, and none when they are rejected', async () => {
+  it("hands a signTransaction's signature to the dApp only once the effects are confirmed, and none when they are rejected", async () => {
     const { approvals, ask, approveThenEffects, submits, proxy } = await setUp();
     const refused = ask('koinos_signTransaction', '6000');
     refused.catch(() => undefined);
@@ -105,7 +143,10 @@ describe('the effects step of a dApp\'s transaction', () => {
 
     const answer = ask('koinos_signTransaction', '6000');
     let answered = false;
-    answer.then(() => (answered = true), () => (answered = true));
+    answer.then(
+      () => (answered = true),
+      () => (answered = true),
+    );
     const step = await approveThenEffects();
     expect(step.review.kind).toBe('sign');
     expect(answered).toBe(false);
@@ -127,7 +168,9 @@ describe('the effects step of a dApp\'s transaction', () => {
     const step = await approveThenEffects();
     expect(step.review.effects!.failure).toContain('insufficient balance');
     expect(step.review.effects!.transactionId).toBe('');
-    await expect(approvals.answer({ requestId: step.id, approve: true })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(approvals.answer({ requestId: step.id, approve: true })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
     await approvals.answer({ requestId: step.id, approve: false });
     const error = (await answer.catch((e: unknown) => e)) as WalletError;
     expect(error).toBeInstanceOf(WalletError);

@@ -28,40 +28,114 @@ describe('DappService', () => {
     let decide = true;
     const approvals = new ApprovalQueue({ approver: { mode: 'dialog', decide: async (r) => (seen.push(r), decide) } });
     const store = await DappStore.open(dataDir);
-    const dapps = new DappService({ vault, networks: s.networks, tokens: s.tokens, pending: s.pending, follower: s.follower, approvals, store });
+    const dapps = new DappService({
+      vault,
+      networks: s.networks,
+      tokens: s.tokens,
+      pending: s.pending,
+      follower: s.follower,
+      approvals,
+      store,
+    });
     const chain = chainOf(await (await s.networks.node('local')).node.chainId());
     return { dapps, store, signer, chain, seen, setDecision: (d: boolean) => (decide = d) };
   }
 
   it('asks an origin without a grant for one first, then answers within it', async () => {
     const { dapps, signer, chain, seen } = await setUp();
-    const nonce = await dapps.handle({ origin: 'https://page.example', transport: 'walletconnect', chain, method: 'koinos_getNonce', params: { address: signer.address } });
+    const nonce = await dapps.handle({
+      origin: 'https://page.example',
+      transport: 'walletconnect',
+      chain,
+      method: 'koinos_getNonce',
+      params: { address: signer.address },
+    });
     expect(nonce).toBe(0);
     expect(seen.map((r) => r.review.kind)).toEqual(['connect']);
-    expect(seen[0]!.review.connection).toMatchObject({ methods: ['koinos_getNonce'], accounts: [signer.address], chains: [{ chain, networkName: 'Local (devnet)' }] });
-    expect(dapps.grants()).toMatchObject([{ origin: 'https://page.example', accounts: [signer.address], methods: ['koinos_getNonce'] }]);
+    expect(seen[0]!.review.connection).toMatchObject({
+      methods: ['koinos_getNonce'],
+      accounts: [signer.address],
+      chains: [{ chain, networkName: 'Local (devnet)' }],
+    });
+    expect(dapps.grants()).toMatchObject([
+      { origin: 'https://page.example', accounts: [signer.address], methods: ['koinos_getNonce'] },
+    ]);
     // Outside the grant: another method is refused without asking anyone.
-    await expect(dapps.handle({ origin: 'https://page.example', transport: 'walletconnect', chain, method: 'koinos_getAccountRc', params: { address: signer.address } })).rejects.toMatchObject({ code: 'APPROVAL_REQUIRED' });
-    await expect(dapps.handle({ origin: 'https://page.example', transport: 'walletconnect', chain: 'koinos:EiBZK_GGVP0H_fXVAM3j6EAuz3-B-l3e', method: 'koinos_getNonce', params: {} })).rejects.toMatchObject({ code: 'APPROVAL_REQUIRED' });
+    await expect(
+      dapps.handle({
+        origin: 'https://page.example',
+        transport: 'walletconnect',
+        chain,
+        method: 'koinos_getAccountRc',
+        params: { address: signer.address },
+      }),
+    ).rejects.toMatchObject({ code: 'APPROVAL_REQUIRED' });
+    await expect(
+      dapps.handle({
+        origin: 'https://page.example',
+        transport: 'walletconnect',
+        chain: 'koinos:EiBZK_GGVP0H_fXVAM3j6EAuz3-B-l3e',
+        method: 'koinos_getNonce',
+        params: {},
+      }),
+    ).rejects.toMatchObject({ code: 'APPROVAL_REQUIRED' });
     expect(seen).toHaveLength(1);
   });
 
   it('answers nothing when the grant is refused, and again nothing once it is revoked', async () => {
     const { dapps, signer, chain, setDecision } = await setUp();
     setDecision(false);
-    await expect(dapps.handle({ origin: 'https://page.example', transport: 'walletconnect', chain, method: 'koinos_getNonce', params: { address: signer.address } })).rejects.toMatchObject({ code: 'REJECTED' });
+    await expect(
+      dapps.handle({
+        origin: 'https://page.example',
+        transport: 'walletconnect',
+        chain,
+        method: 'koinos_getNonce',
+        params: { address: signer.address },
+      }),
+    ).rejects.toMatchObject({ code: 'REJECTED' });
     expect(dapps.grants()).toEqual([]);
     setDecision(true);
-    await dapps.handle({ origin: 'https://page.example', transport: 'walletconnect', chain, method: 'koinos_getNonce', params: { address: signer.address } });
+    await dapps.handle({
+      origin: 'https://page.example',
+      transport: 'walletconnect',
+      chain,
+      method: 'koinos_getNonce',
+      params: { address: signer.address },
+    });
     expect(await dapps.revoke('https://page.example')).toBe(true);
     expect(dapps.grants()).toEqual([]);
   });
 
-  it('refuses a chain none of the wallet\'s networks is on, and unknown or refused methods, before anyone is asked', async () => {
+  it("refuses a chain none of the wallet's networks is on, and unknown or refused methods, before anyone is asked", async () => {
     const { dapps, chain, seen } = await setUp();
-    await expect(dapps.handle({ origin: 'https://page.example', transport: 'walletconnect', chain: 'koinos:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', method: 'koinos_getHeadInfo', params: {} })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(dapps.handle({ origin: 'https://page.example', transport: 'walletconnect', chain, method: 'eth_sign', params: {} })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
-    await expect(dapps.handle({ origin: 'https://page.example', transport: 'walletconnect', chain, method: 'koinos_submitBlock', params: {} })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(
+      dapps.handle({
+        origin: 'https://page.example',
+        transport: 'walletconnect',
+        chain: 'koinos:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+        method: 'koinos_getHeadInfo',
+        params: {},
+      }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(
+      dapps.handle({
+        origin: 'https://page.example',
+        transport: 'walletconnect',
+        chain,
+        method: 'eth_sign',
+        params: {},
+      }),
+    ).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(
+      dapps.handle({
+        origin: 'https://page.example',
+        transport: 'walletconnect',
+        chain,
+        method: 'koinos_submitBlock',
+        params: {},
+      }),
+    ).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     expect(seen).toEqual([]);
   });
 });

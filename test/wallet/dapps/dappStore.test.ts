@@ -39,7 +39,10 @@ describe('DappStore', () => {
 
   it('drops entries that are not grants', async () => {
     dir = await mkdtemp(join(tmpdir(), 'koinos-dapps-'));
-    await writeFile(join(dir, DAPPS_FILE), JSON.stringify({ version: 1, revision: 3, grants: [GRANT, { origin: 5 }, null], walletConnect: { relayUrl: 7 } }));
+    await writeFile(
+      join(dir, DAPPS_FILE),
+      JSON.stringify({ version: 1, revision: 3, grants: [GRANT, { origin: 5 }, null], walletConnect: { relayUrl: 7 } }),
+    );
     const store = await DappStore.open(dir);
     expect(store.grants().map((g) => g.origin)).toEqual([GRANT.origin]);
     expect(store.walletConnect()).toEqual({ relayUrl: '', projectId: '' });
@@ -50,7 +53,9 @@ describe('DappStore', () => {
     const first = await DappStore.open(dir);
     const second = await DappStore.open(dir);
     await second.putGrant(GRANT);
-    await expect(first.putGrant({ ...GRANT, origin: 'https://other.example' })).rejects.toMatchObject({ code: 'STORAGE_FAILED' });
+    await expect(first.putGrant({ ...GRANT, origin: 'https://other.example' })).rejects.toMatchObject({
+      code: 'STORAGE_FAILED',
+    });
     expect(first.grants().map((g) => g.origin)).toEqual([GRANT.origin]);
     expect(JSON.parse(await readFile(join(dir, DAPPS_FILE), 'utf8')).grants).toHaveLength(1);
     await first.putGrant({ ...GRANT, origin: 'https://other.example' });

@@ -17,7 +17,12 @@ describe('pairing URIs and links', () => {
   });
 
   it('refuses a version 1 URI, one without a symmetric key, and another link', () => {
-    for (const text of [`wc:${'ab'.repeat(32)}@1?bridge=x&key=${'cd'.repeat(32)}`, `wc:${'ab'.repeat(32)}@2?relay-protocol=irn`, 'koinos-wallet://send?to=1abc', 'https://x.example']) {
+    for (const text of [
+      `wc:${'ab'.repeat(32)}@1?bridge=x&key=${'cd'.repeat(32)}`,
+      `wc:${'ab'.repeat(32)}@2?relay-protocol=irn`,
+      'koinos-wallet://send?to=1abc',
+      'https://x.example',
+    ]) {
       expect(() => pairingUri(text)).toThrow(WalletError);
     }
   });
@@ -34,10 +39,20 @@ describe('pairing URIs and links', () => {
     expect(() => declaredOrigin('app.example')).toThrow(/declare its address as a URL/);
   });
 
-  it('answers the dApp with WalletConnect\'s codes and the wallet\'s sentence, never an unknown error\'s text', () => {
-    expect(toWalletConnectError(new WalletError('REJECTED', 'Rejected.'))).toEqual({ code: 5000, message: 'Rejected.', data: 'REJECTED' });
+  it("answers the dApp with WalletConnect's codes and the wallet's sentence, never an unknown error's text", () => {
+    expect(toWalletConnectError(new WalletError('REJECTED', 'Rejected.'))).toEqual({
+      code: 5000,
+      message: 'Rejected.',
+      data: 'REJECTED',
+    });
     expect(toWalletConnectError(new WalletError('APPROVAL_REQUIRED', 'Not granted.'))).toMatchObject({ code: 3001 });
-    expect(toWalletConnectError(new WalletError('WATCH_ONLY', 'Watch-only.'))).toMatchObject({ code: -32000, message: 'Watch-only.' });
-    expect(toWalletConnectError(new Error('/home/me/secret path'))).toEqual({ code: -32000, message: 'The wallet could not answer this request.' });
+    expect(toWalletConnectError(new WalletError('WATCH_ONLY', 'Watch-only.'))).toMatchObject({
+      code: -32000,
+      message: 'Watch-only.',
+    });
+    expect(toWalletConnectError(new Error('/home/me/secret path'))).toEqual({
+      code: -32000,
+      message: 'The wallet could not answer this request.',
+    });
   });
 });

@@ -29,7 +29,8 @@ describe('signableMessage', () => {
   });
 
   it('refuses control characters, bidi controls and unpaired surrogates', () => {
-    for (const text of ['a\u0000b', 'esc\u001b[31m', 'left\u202Eright', 'lone \uD800 half', '\uFFFD']) expect(refusal(text)).toMatch(/printable text/);
+    for (const text of ['a\u0000b', 'esc\u001b[31m', 'left\u202Eright', 'lone \uD800 half', '\uFFFD'])
+      expect(refusal(text)).toMatch(/printable text/);
   });
 
   it('refuses a real transaction header (as the raw bytes a dApp would pass off as text)', () => {

@@ -57,7 +57,9 @@ export async function startTestRelay(): Promise<TestRelay> {
   const clientOf = new WeakMap<WebSocket, number>();
   let clients = 0;
   const note = (socket: WebSocket, what: string, topic?: unknown, tag?: unknown) =>
-    trace.push(`${String(Date.now() - started).padStart(7)} ms  client ${clientOf.get(socket) ?? '?'}  ${what}${typeof topic === 'string' ? ` ${topic.slice(0, 8)}` : ''}${tag === undefined ? '' : ` tag ${String(tag)}`}`);
+    trace.push(
+      `${String(Date.now() - started).padStart(7)} ms  client ${clientOf.get(socket) ?? '?'}  ${what}${typeof topic === 'string' ? ` ${topic.slice(0, 8)}` : ''}${tag === undefined ? '' : ` tag ${String(tag)}`}`,
+    );
   let pushId = Date.now() * 1000;
 
   const deliver = (socket: WebSocket, subscriptionId: string, stored: Stored) => {
@@ -67,7 +69,10 @@ export async function startTestRelay(): Promise<TestRelay> {
         id: ++pushId,
         jsonrpc: '2.0',
         method: 'irn_subscription',
-        params: { id: subscriptionId, data: { topic: stored.topic, message: stored.message, publishedAt: stored.publishedAt, tag: stored.tag } },
+        params: {
+          id: subscriptionId,
+          data: { topic: stored.topic, message: stored.message, publishedAt: stored.publishedAt, tag: stored.tag },
+        },
       }),
     );
   };
@@ -81,7 +86,8 @@ export async function startTestRelay(): Promise<TestRelay> {
     box.push(stored);
     if (box.length > MAX_MESSAGES_PER_TOPIC) box.shift();
     mailbox.set(topic, box);
-    for (const [subscriptionId, socket] of subscribers.get(topic) ?? []) if (socket !== from) deliver(socket, subscriptionId, stored);
+    for (const [subscriptionId, socket] of subscribers.get(topic) ?? [])
+      if (socket !== from) deliver(socket, subscriptionId, stored);
   };
 
   const subscribe = (socket: WebSocket, topic: unknown, replay = true): string => {
@@ -92,9 +98,11 @@ export async function startTestRelay(): Promise<TestRelay> {
     subscribers.set(topic, subs);
     note(socket, '-> subscribe', topic);
     // What was published before this subscription waits in the mailbox; the client drops what it saw already.
-    if (replay) setImmediate(() => {
-      for (const stored of mailbox.get(topic) ?? []) if (socket.readyState === socket.OPEN) deliver(socket, subscriptionId, stored);
-    });
+    if (replay)
+      setImmediate(() => {
+        for (const stored of mailbox.get(topic) ?? [])
+          if (socket.readyState === socket.OPEN) deliver(socket, subscriptionId, stored);
+      });
     return subscriptionId;
   };
 
@@ -119,11 +127,17 @@ export async function startTestRelay(): Promise<TestRelay> {
         publish(socket, p['topic'], p['message'], p['tag']);
         return true;
       case 'irn_batchPublish':
-        for (const m of (p['messages'] as Record<string, unknown>[]) ?? []) publish(socket, m['topic'], m['message'], m['tag']);
+        for (const m of (p['messages'] as Record<string, unknown>[]) ?? [])
+          publish(socket, m['topic'], m['message'], m['tag']);
         return true;
       case 'irn_batchFetchMessages': {
         const topics = (p['topics'] as unknown[]).filter((t): t is string => typeof t === 'string');
-        return { messages: topics.flatMap((t) => mailbox.get(t) ?? []).map(({ topic, message, publishedAt, tag }) => ({ topic, message, publishedAt, tag })), hasMore: false };
+        return {
+          messages: topics
+            .flatMap((t) => mailbox.get(t) ?? [])
+            .map(({ topic, message, publishedAt, tag }) => ({ topic, message, publishedAt, tag })),
+          hasMore: false,
+        };
       }
       // The session handshake of core 2.2x: the relay publishes the parts to their topics and subscribes the sender to
       // the topic it will hear the answer on (the client skipped irn_subscribe for it).
@@ -159,7 +173,9 @@ export async function startTestRelay(): Promise<TestRelay> {
         socket.send(JSON.stringify({ id: request.id, jsonrpc: '2.0', result }));
       } catch (error) {
         const code = (error as { rpcCode?: number }).rpcCode ?? -32602;
-        socket.send(JSON.stringify({ id: request.id, jsonrpc: '2.0', error: { code, message: (error as Error).message } }));
+        socket.send(
+          JSON.stringify({ id: request.id, jsonrpc: '2.0', error: { code, message: (error as Error).message } }),
+        );
       }
     });
     socket.on('close', () => {

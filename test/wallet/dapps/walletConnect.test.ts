@@ -43,10 +43,18 @@ describe('WalletConnect: a dApp connected to the wallet over a relay on 127.0.0.
 
   /** The next request waiting for a decision, as the approval panel sees it. */
   const pendingRequest = (kind?: ApprovalRequest['review']['kind']) =>
-    until('an approval request', async () => (await wallet.handlers['approvals:list']()).pending.find((r) => kind === undefined || r.review.kind === kind));
+    until('an approval request', async () =>
+      (await wallet.handlers['approvals:list']()).pending.find((r) => kind === undefined || r.review.kind === kind),
+    );
   const approve = async (extra: { accounts?: string[] } = {}) => {
     const request = await pendingRequest();
-    await wallet.handlers['approvals:answer']({ requestId: request.id, approve: true, password: PASSWORD, acknowledgedRisks: request.review.risks.map((r) => r.code), ...extra });
+    await wallet.handlers['approvals:answer']({
+      requestId: request.id,
+      approve: true,
+      password: PASSWORD,
+      acknowledgedRisks: request.review.risks.map((r) => r.code),
+      ...extra,
+    });
     return request;
   };
   const reject = async () => {
@@ -55,7 +63,10 @@ describe('WalletConnect: a dApp connected to the wallet over a relay on 127.0.0.
     return request;
   };
   /** The second step of a transaction: its effects, as the panel shows them after the signed dry run. */
-  const effectsStep = () => until('the effects step', async () => (await wallet.handlers['approvals:list']()).pending.find((r) => r.review.effects !== undefined));
+  const effectsStep = () =>
+    until('the effects step', async () =>
+      (await wallet.handlers['approvals:list']()).pending.find((r) => r.review.effects !== undefined),
+    );
   /** Confirms the effects step (no password: the first step approved the signature); returns what it showed. */
   const confirmEffects = async () => {
     const request = await effectsStep();
@@ -65,14 +76,20 @@ describe('WalletConnect: a dApp connected to the wallet over a relay on 127.0.0.
   /** True once `promise` settled (polled, never awaited: a dApp's answer must not come before the effects step). */
   const settled = (promise: Promise<unknown>) => {
     let done = false;
-    promise.then(() => (done = true), () => (done = true));
+    promise.then(
+      () => (done = true),
+      () => (done = true),
+    );
     return () => done;
   };
-  const ask = (method: string, params: unknown, on = dapp, sessionTopic = topic) => on.request({ topic: sessionTopic, chainId: chain, request: { method, params } });
+  const ask = (method: string, params: unknown, on = dapp, sessionTopic = topic) =>
+    on.request({ topic: sessionTopic, chainId: chain, request: { method, params } });
 
   /** Pairs `client` with the wallet and approves the grant of `accounts`; the session topic. */
   async function connect(client: DappClient, accounts: string[]): Promise<string> {
-    const { uri, session } = await proposeSession(client, { requiredNamespaces: { koinos: { chains: [chain], methods: SDK_METHODS, events: [] } } });
+    const { uri, session } = await proposeSession(client, {
+      requiredNamespaces: { koinos: { chains: [chain], methods: SDK_METHODS, events: [] } },
+    });
     await wallet.handlers['dapps:pair']({ uri });
     await approve({ accounts });
     return (await session).topic;
@@ -81,7 +98,10 @@ describe('WalletConnect: a dApp connected to the wallet over a relay on 127.0.0.
   /** A KOIN transfer as the dApp builds it (koilib, the token ABI), header left to the wallet. */
   async function transferJson(value: string): Promise<TransactionJson> {
     const contract = new Contract({ id: koin, abi: koilibUtils.tokenAbi });
-    const operation = await contract.encodeOperation({ name: 'transfer', args: { from: signer.address, to: watcher.address, value } });
+    const operation = await contract.encodeOperation({
+      name: 'transfer',
+      args: { from: signer.address, to: watcher.address, value },
+    });
     return { operations: [operation] };
   }
 
@@ -116,61 +136,89 @@ describe('WalletConnect: a dApp connected to the wallet over a relay on 127.0.0.
 
   it('grants the accounts the person chose, as koinos:<chain>:<address>, and lists the grant with its origin', async () => {
     const session = dapp.session.get(topic);
-    expect(session.namespaces['koinos']!.accounts).toEqual([`${chain}:${signer.address}`, `${chain}:${watcher.address}`]);
+    expect(session.namespaces['koinos']!.accounts).toEqual([
+      `${chain}:${signer.address}`,
+      `${chain}:${watcher.address}`,
+    ]);
     const { grants, walletConnect } = await wallet.handlers['dapps:list']();
     expect(grants).toHaveLength(1);
-    expect(grants[0]).toMatchObject({ origin: 'https://dapp.example', name: 'Test dApp', transport: 'walletconnect', chains: [chain], accounts: [signer.address, watcher.address] });
+    expect(grants[0]).toMatchObject({
+      origin: 'https://dapp.example',
+      name: 'Test dApp',
+      transport: 'walletconnect',
+      chains: [chain],
+      accounts: [signer.address, watcher.address],
+    });
     expect(grants[0]!.methods).not.toContain('koinos_signHash');
     expect(grants[0]!.methods).toContain('koinos_signAndSendTransaction');
     expect(walletConnect).toMatchObject({ relayUrl: relay.url, source: 'env', state: 'connected', hasProjectId: true });
   });
 
-  it('answers the reads within the grant, as koilib\'s provider does', async () => {
+  it("answers the reads within the grant, as koilib's provider does", async () => {
     const head = (await ask('koinos_getHeadInfo', {})) as { head_topology: { id: string; height: string } };
     expect(head.head_topology.id).toMatch(/^0x1220/);
     expect(await ask('koinos_getChainId', {})).toBe((await wallet.handlers['devnet:status']()).chainId);
     const nonce = await ask('koinos_getNonce', { address: signer.address });
     expect(typeof nonce).toBe('number');
-    expect(await ask('koinos_getNextNonce', { address: signer.address })).toBe(koilibUtils.encodeBase64url(nonceToBytes(BigInt(nonce as number) + 1n)));
+    expect(await ask('koinos_getNextNonce', { address: signer.address })).toBe(
+      koilibUtils.encodeBase64url(nonceToBytes(BigInt(nonce as number) + 1n)),
+    );
     expect(BigInt(String(await ask('koinos_getAccountRc', { address: signer.address })))).toBeGreaterThan(0n);
     const contract = new Contract({ id: koin, abi: koilibUtils.tokenAbi });
     const op = await contract.encodeOperation({ name: 'balanceOf', args: { owner: signer.address } });
     const read = (await ask('koinos_readContract', { operation: op.call_contract })) as { result: string };
     const balance = await contract.serializer!.deserialize(read.result, 'token.uint64');
     expect(BigInt(balance['value'] as string)).toBeGreaterThan(0n);
-    expect(await ask('koinos_JsonRpcCall', { method: 'chain.get_account_rc', params: { account: signer.address } })).toHaveProperty('rc');
-    await expect(ask('koinos_JsonRpcCall', { method: 'chain.submit_transaction', params: {} })).rejects.toMatchObject({ message: expect.stringContaining('only read methods') });
+    expect(
+      await ask('koinos_JsonRpcCall', { method: 'chain.get_account_rc', params: { account: signer.address } }),
+    ).toHaveProperty('rc');
+    await expect(ask('koinos_JsonRpcCall', { method: 'chain.submit_transaction', params: {} })).rejects.toMatchObject({
+      message: expect.stringContaining('only read methods'),
+    });
   });
 
-  it('signs a text message once approved; koilib recovers the signer from the SDK\'s decoding of the answer', async () => {
+  it("signs a text message once approved; koilib recovers the signer from the SDK's decoding of the answer", async () => {
     const message = 'Sign in to dapp.example\nnonce: 42';
     const answer = ask('koinos_signMessage', { address: signer.address, message });
     const request = await approve();
-    expect(request.review).toMatchObject({ kind: 'message', origin: 'https://dapp.example', message, signer: signer.address });
+    expect(request.review).toMatchObject({
+      kind: 'message',
+      origin: 'https://dapp.example',
+      message,
+      signer: signer.address,
+    });
     const signature = koilibUtils.decodeBase64(String(await answer));
     expect(signature).toHaveLength(65);
     expect(KoilibSigner.recoverAddress(sha256(new TextEncoder().encode(message)), signature)).toBe(signer.address);
   });
 
-  it('answers a rejected message with WalletConnect\'s user-rejected error, and signs nothing', async () => {
+  it("answers a rejected message with WalletConnect's user-rejected error, and signs nothing", async () => {
     const answer = ask('koinos_signMessage', { address: signer.address, message: 'no' });
     await reject();
     await expect(answer).rejects.toMatchObject({ code: 5000 });
   });
 
   it('refuses koinos_signHash and messages that are not text or are header-shaped, before anyone is asked', async () => {
-    await expect(ask('koinos_signHash', { address: signer.address, hash: koilibUtils.encodeBase64(new Uint8Array(32)) })).rejects.toMatchObject({
+    await expect(
+      ask('koinos_signHash', { address: signer.address, hash: koilibUtils.encodeBase64(new Uint8Array(32)) }),
+    ).rejects.toMatchObject({
       message: expect.stringContaining('does not sign bare hashes'),
     });
     const header = koilibUtils.decodeBase64url('CiISIHiOQ8yXW6jEeZLHsc1-2mHD-z1DNwbWWqUVKbIiuGOOEIDC1y8aCAj6vsmGAhAB');
-    await expect(ask('koinos_signMessage', { address: signer.address, message: String.fromCharCode(...header) })).rejects.toMatchObject({ message: expect.stringContaining('readable text') });
+    await expect(
+      ask('koinos_signMessage', { address: signer.address, message: String.fromCharCode(...header) }),
+    ).rejects.toMatchObject({ message: expect.stringContaining('readable text') });
     // A printable text whose bytes are a header naming a chain ID (field 1, 34 bytes): refused too.
-    await expect(ask('koinos_signMessage', { address: signer.address, message: `\n"${'A'.repeat(34)}` })).rejects.toMatchObject({ message: expect.stringContaining('readable text') });
+    await expect(
+      ask('koinos_signMessage', { address: signer.address, message: `\n"${'A'.repeat(34)}` }),
+    ).rejects.toMatchObject({ message: expect.stringContaining('readable text') });
     expect((await wallet.handlers['approvals:list']()).pending).toEqual([]);
   });
 
-  it('answers a watch-only account\'s signing request with a clear error', async () => {
-    await expect(ask('koinos_signMessage', { address: watcher.address, message: 'hello' })).rejects.toMatchObject({ message: expect.stringContaining('watch-only') });
+  it("answers a watch-only account's signing request with a clear error", async () => {
+    await expect(ask('koinos_signMessage', { address: watcher.address, message: 'hello' })).rejects.toMatchObject({
+      message: expect.stringContaining('watch-only'),
+    });
   });
 
   it('refuses an account outside the grant', async () => {
@@ -180,18 +228,38 @@ describe('WalletConnect: a dApp connected to the wallet over a relay on 127.0.0.
 
   it('prepares a transaction by filling only the missing header fields', async () => {
     const tx = await transferJson('100');
-    const prepared = (await ask('koinos_prepareTransaction', { address: signer.address, transaction: tx })) as TransactionJson;
-    expect(prepared.header).toMatchObject({ chain_id: (await wallet.handlers['devnet:status']()).chainId, payer: signer.address });
+    const prepared = (await ask('koinos_prepareTransaction', {
+      address: signer.address,
+      transaction: tx,
+    })) as TransactionJson;
+    expect(prepared.header).toMatchObject({
+      chain_id: (await wallet.handlers['devnet:status']()).chainId,
+      payer: signer.address,
+    });
     expect(prepared.header!.rc_limit ?? '0').toBe('0'); // sized after the approval
-    const own = (await ask('koinos_prepareTransaction', { address: signer.address, transaction: { ...tx, header: { nonce: 'KP8B' } } })) as TransactionJson;
+    const own = (await ask('koinos_prepareTransaction', {
+      address: signer.address,
+      transaction: { ...tx, header: { nonce: 'KP8B' } },
+    })) as TransactionJson;
     expect(own.header!.nonce).toBe('KP8B');
   });
 
   it('signs a transaction after the review (decoded transfer, mana cap) and a dry run; koilib recovers the signer', async () => {
-    const answer = ask('koinos_signTransaction', { address: signer.address, transaction: await transferJson('12345'), options: { abis: {} } });
+    const answer = ask('koinos_signTransaction', {
+      address: signer.address,
+      transaction: await transferJson('12345'),
+      options: { abis: {} },
+    });
     const request = await approve();
-    expect(request.review).toMatchObject({ kind: 'sign', origin: 'https://dapp.example', signer: signer.address, payer: signer.address });
-    expect(request.review.operations[0]!.summary).toBe(`Transfer 0.00012345 KOIN from ${signer.address} to ${watcher.address}`);
+    expect(request.review).toMatchObject({
+      kind: 'sign',
+      origin: 'https://dapp.example',
+      signer: signer.address,
+      payer: signer.address,
+    });
+    expect(request.review.operations[0]!.summary).toBe(
+      `Transfer 0.00012345 KOIN from ${signer.address} to ${watcher.address}`,
+    );
     expect(BigInt(request.review.rcLimit)).toBeGreaterThan(0n);
     const effects = await confirmEffects();
     const signed = (await answer) as TransactionJson;
@@ -199,38 +267,78 @@ describe('WalletConnect: a dApp connected to the wallet over a relay on 127.0.0.
     expect(effects.rcLimit).toBe(signed.header!.rc_limit);
     expect(await KoilibSigner.recoverAddresses(signed)).toEqual([signer.address]);
     // Signed and handed back: not sent.
-    expect(await ask('koinos_getTransactionsById', { transactionIds: [signed.id] })).not.toHaveProperty('transactions.0.containing_blocks');
+    expect(await ask('koinos_getTransactionsById', { transactionIds: [signed.id] })).not.toHaveProperty(
+      'transactions.0.containing_blocks',
+    );
   });
 
-  it('decodes a call with the dApp\'s ABI and flags what has none, an unknown contract and an upload over the signer', async () => {
-    const abi = { methods: { greet: { entry_point: 0x12345678, argument: 'token.balance_of_args', return: 'token.uint64', read_only: false } }, koilib_types: koilibUtils.tokenAbi.koilib_types };
+  it("decodes a call with the dApp's ABI and flags what has none, an unknown contract and an upload over the signer", async () => {
+    const abi = {
+      methods: {
+        greet: { entry_point: 0x12345678, argument: 'token.balance_of_args', return: 'token.uint64', read_only: false },
+      },
+      koilib_types: koilibUtils.tokenAbi.koilib_types,
+    };
     const greeter = '1AGNa15ZQXAZUgFiqJ2i7Z2DPU2J6hW62i';
-    const greet = await new Contract({ id: greeter, abi }).encodeOperation({ name: 'greet', args: { owner: signer.address } });
-    const opaque = { call_contract: { contract_id: '1BoatSLRHtKNngkdXEeobR76b53LETtpyT', entry_point: 1, args: 'AQID' } };
+    const greet = await new Contract({ id: greeter, abi }).encodeOperation({
+      name: 'greet',
+      args: { owner: signer.address },
+    });
+    const opaque = {
+      call_contract: { contract_id: '1BoatSLRHtKNngkdXEeobR76b53LETtpyT', entry_point: 1, args: 'AQID' },
+    };
     const upload = { upload_contract: { contract_id: signer.address, bytecode: 'AGFzbQEAAAA' } };
-    const answer = ask('koinos_signTransaction', { address: signer.address, transaction: { operations: [greet, opaque, upload] }, options: { abis: { [greeter]: abi } } });
+    const answer = ask('koinos_signTransaction', {
+      address: signer.address,
+      transaction: { operations: [greet, opaque, upload] },
+      options: { abis: { [greeter]: abi } },
+    });
     const request = await pendingRequest('sign');
-    expect(request.review.operations[0]).toEqual({ contract: greeter, entryPoint: 'greet', args: { owner: signer.address }, summary: `Call greet on ${greeter}` });
-    expect(request.review.operations[1]).toMatchObject({ contract: '1BoatSLRHtKNngkdXEeobR76b53LETtpyT', entryPoint: '1', args: 'AQID' });
-    expect(request.review.risks.map((r) => r.code)).toEqual(['REPLACES_ACCOUNT', 'UPLOAD_CONTRACT', 'UNKNOWN_CONTRACT', 'NO_ABI']);
+    expect(request.review.operations[0]).toEqual({
+      contract: greeter,
+      entryPoint: 'greet',
+      args: { owner: signer.address },
+      summary: `Call greet on ${greeter}`,
+    });
+    expect(request.review.operations[1]).toMatchObject({
+      contract: '1BoatSLRHtKNngkdXEeobR76b53LETtpyT',
+      entryPoint: '1',
+      args: 'AQID',
+    });
+    expect(request.review.risks.map((r) => r.code)).toEqual([
+      'REPLACES_ACCOUNT',
+      'UPLOAD_CONTRACT',
+      'UNKNOWN_CONTRACT',
+      'NO_ABI',
+    ]);
     expect(request.review.risks.find((r) => r.code === 'NO_ABI')!.message).not.toContain(greeter);
     // A flagged request is not approved without each warning confirmed.
-    await expect(wallet.handlers['approvals:answer']({ requestId: request.id, approve: true, password: PASSWORD })).rejects.toMatchObject({ code: 'APPROVAL_REQUIRED' });
+    await expect(
+      wallet.handlers['approvals:answer']({ requestId: request.id, approve: true, password: PASSWORD }),
+    ).rejects.toMatchObject({ code: 'APPROVAL_REQUIRED' });
     await reject();
     await expect(answer).rejects.toMatchObject({ code: 5000 });
   });
 
   it('rejects a signTransaction: nothing is signed, the nonce stays', async () => {
     const before = await ask('koinos_getNonce', { address: signer.address });
-    const answer = ask('koinos_signAndSendTransaction', { address: signer.address, transaction: await transferJson('1'), options: {} });
+    const answer = ask('koinos_signAndSendTransaction', {
+      address: signer.address,
+      transaction: await transferJson('1'),
+      options: {},
+    });
     await reject();
     await expect(answer).rejects.toMatchObject({ code: 5000 });
     expect(await ask('koinos_getNonce', { address: signer.address })).toBe(before);
   });
 
-  it('shows a transfer\'s Transfer event and its mana in the effects step, and releases nothing before it is confirmed', async () => {
+  it("shows a transfer's Transfer event and its mana in the effects step, and releases nothing before it is confirmed", async () => {
     const before = await ask('koinos_getNonce', { address: signer.address });
-    const answer = ask('koinos_signAndSendTransaction', { address: signer.address, transaction: await transferJson('7000'), options: {} });
+    const answer = ask('koinos_signAndSendTransaction', {
+      address: signer.address,
+      transaction: await transferJson('7000'),
+      options: {},
+    });
     const answered = settled(answer);
     await approve();
     const step = await effectsStep();
@@ -238,7 +346,10 @@ describe('WalletConnect: a dApp connected to the wallet over a relay on 127.0.0.
     const effects = step.review.effects!;
     expect(effects.dryRun).toBe(true);
     const transfer = effects.events.find((e) => e.name.endsWith('transfer_event'))!;
-    expect(transfer).toMatchObject({ contract: koin, summary: `Transfer 0.00007 KOIN from ${signer.address} to ${watcher.address}` });
+    expect(transfer).toMatchObject({
+      contract: koin,
+      summary: `Transfer 0.00007 KOIN from ${signer.address} to ${watcher.address}`,
+    });
     expect(transfer.data).toEqual({ from: signer.address, to: watcher.address, value: '7000' });
     const used = BigInt(effects.rcUsed!);
     expect(used).toBeGreaterThan(0n);
@@ -246,7 +357,9 @@ describe('WalletConnect: a dApp connected to the wallet over a relay on 127.0.0.
     expect(BigInt(effects.rcLimit)).toBeLessThan(BigInt(step.review.rcLimit)); // sized under the first step's cap
     // Signed and held: the dApp has no answer, the chain has no transaction, the nonce stays.
     expect(answered()).toBe(false);
-    expect(await ask('koinos_getTransactionsById', { transactionIds: [effects.transactionId] })).not.toHaveProperty('transactions.0');
+    expect(await ask('koinos_getTransactionsById', { transactionIds: [effects.transactionId] })).not.toHaveProperty(
+      'transactions.0',
+    );
     expect(await ask('koinos_getNonce', { address: signer.address })).toBe(before);
     await wallet.handlers['approvals:answer']({ requestId: step.id, approve: true });
     const { transaction } = (await answer) as { transaction: TransactionJson };
@@ -256,42 +369,75 @@ describe('WalletConnect: a dApp connected to the wallet over a relay on 127.0.0.
 
   it('shows a dry run that fails in the effects step, which can only be closed, and tells the dApp why', async () => {
     const before = await ask('koinos_getNonce', { address: signer.address });
-    const answer = ask('koinos_signAndSendTransaction', { address: signer.address, transaction: await transferJson('1000000000000000000'), options: {} });
+    const answer = ask('koinos_signAndSendTransaction', {
+      address: signer.address,
+      transaction: await transferJson('1000000000000000000'),
+      options: {},
+    });
     const answered = settled(answer);
     await approve();
     const step = await effectsStep();
     expect(step.review.effects!.failure).toContain('insufficient balance');
     expect(answered()).toBe(false);
-    await expect(wallet.handlers['approvals:answer']({ requestId: step.id, approve: true, password: PASSWORD })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(
+      wallet.handlers['approvals:answer']({ requestId: step.id, approve: true, password: PASSWORD }),
+    ).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     await wallet.handlers['approvals:answer']({ requestId: step.id, approve: false });
     await expect(answer).rejects.toMatchObject({ message: expect.stringContaining('insufficient balance') });
     expect(await ask('koinos_getNonce', { address: signer.address })).toBe(before);
   });
 
-  it('signs and sends a transfer, which the dApp waits for and the wallet\'s history shows', async () => {
-    const answer = ask('koinos_signAndSendTransaction', { address: signer.address, transaction: await transferJson('250000000'), options: {} });
+  it("signs and sends a transfer, which the dApp waits for and the wallet's history shows", async () => {
+    const answer = ask('koinos_signAndSendTransaction', {
+      address: signer.address,
+      transaction: await transferJson('250000000'),
+      options: {},
+    });
     const request = await approve();
     await confirmEffects();
     expect(request.review.kind).toBe('send');
     // The signTransaction above was dry-run after its approval: its cost is this origin's estimate now.
     expect(BigInt(request.review.rcEstimate!)).toBeGreaterThan(0n);
     expect(BigInt(request.review.rcEstimate!)).toBeLessThan(BigInt(request.review.rcLimit));
-    const { receipt, transaction } = (await answer) as { receipt: { id: string; rc_used: string; events: unknown[] }; transaction: TransactionJson };
+    const { receipt, transaction } = (await answer) as {
+      receipt: { id: string; rc_used: string; events: unknown[] };
+      transaction: TransactionJson;
+    };
     expect(receipt.id).toBe(transaction.id);
     expect(receipt.events.length).toBeGreaterThan(0);
-    const included = (await ask('koinos_waitForTransaction', { transactionId: transaction.id, type: 'byBlock', timeout: 15_000 })) as { blockId: string; blockNumber: number };
+    const included = (await ask('koinos_waitForTransaction', {
+      transactionId: transaction.id,
+      type: 'byBlock',
+      timeout: 15_000,
+    })) as { blockId: string; blockNumber: number };
     expect(included.blockId).toMatch(/^0x1220/);
     // The blocks, as the dApp's provider reads them.
-    const block = (await ask('koinos_getBlock', { height: included.blockNumber })) as { block_id: string; block_height: string };
+    const block = (await ask('koinos_getBlock', { height: included.blockNumber })) as {
+      block_id: string;
+      block_height: string;
+    };
     expect(block).toMatchObject({ block_id: included.blockId, block_height: String(included.blockNumber) });
-    const byId = (await ask('koinos_getBlocksById', { blockIds: [included.blockId] })) as { block_items: { block_height: string }[] };
+    const byId = (await ask('koinos_getBlocksById', { blockIds: [included.blockId] })) as {
+      block_items: { block_height: string }[];
+    };
     expect(byId.block_items[0]!.block_height).toBe(String(included.blockNumber));
-    const blocks = (await ask('koinos_getBlocks', { height: 1, numBlocks: included.blockNumber })) as { block_height: string }[];
-    expect(blocks.map((b) => b.block_height)).toEqual(Array.from({ length: included.blockNumber }, (_, i) => String(i + 1)));
-    const found = (await ask('koinos_getTransactionsById', { transactionIds: [transaction.id] })) as { transactions: { containing_blocks: string[] }[] };
+    const blocks = (await ask('koinos_getBlocks', { height: 1, numBlocks: included.blockNumber })) as {
+      block_height: string;
+    }[];
+    expect(blocks.map((b) => b.block_height)).toEqual(
+      Array.from({ length: included.blockNumber }, (_, i) => String(i + 1)),
+    );
+    const found = (await ask('koinos_getTransactionsById', { transactionIds: [transaction.id] })) as {
+      transactions: { containing_blocks: string[] }[];
+    };
     expect(found.transactions[0]!.containing_blocks).toEqual([included.blockId]);
     const history = await until('the transfer in the history', async () => {
-      const page = await wallet.handlers['history:page']({ accountId: signer.id, limit: 10, ascending: false, irreversibleOnly: false });
+      const page = await wallet.handlers['history:page']({
+        accountId: signer.id,
+        limit: 10,
+        ascending: false,
+        irreversibleOnly: false,
+      });
       return page.records.find((r) => r.transactionId === transaction.id);
     });
     expect(history.entries[0]).toMatchObject({ kind: 'sent', amount: '250000000', counterparty: watcher.address });
@@ -300,7 +446,9 @@ describe('WalletConnect: a dApp connected to the wallet over a relay on 127.0.0.
   it('keeps one signing request per origin: a second one while the first waits is refused', async () => {
     const first = ask('koinos_signMessage', { address: signer.address, message: 'first' });
     await pendingRequest('message');
-    await expect(ask('koinos_signMessage', { address: signer.address, message: 'second' })).rejects.toMatchObject({ message: expect.stringContaining('still waiting') });
+    await expect(ask('koinos_signMessage', { address: signer.address, message: 'second' })).rejects.toMatchObject({
+      message: expect.stringContaining('still waiting'),
+    });
     await reject();
     await expect(first).rejects.toMatchObject({ code: 5000 });
   });
@@ -320,7 +468,9 @@ describe('WalletConnect: a dApp connected to the wallet over a relay on 127.0.0.
     await wallet.close();
     wallet = await open();
     await wallet.handlers['vault:unlock']({ password: PASSWORD });
-    await until('the session restored', async () => ((await wallet.handlers['dapps:list']()).walletConnect.state === 'connected' ? true : undefined));
+    await until('the session restored', async () =>
+      (await wallet.handlers['dapps:list']()).walletConnect.state === 'connected' ? true : undefined,
+    );
     const head = (await ask('koinos_getHeadInfo', {})) as { head_topology: { height: string } };
     expect(BigInt(head.head_topology.height)).toBeGreaterThan(0n);
     expect((await wallet.handlers['dapps:list']()).grants.map((g) => g.origin)).toEqual(['https://dapp.example']);
@@ -328,16 +478,20 @@ describe('WalletConnect: a dApp connected to the wallet over a relay on 127.0.0.
 
   it('ends the grant when the dApp disconnects', async () => {
     await dapp.disconnect({ topic, reason: { code: 6000, message: 'bye' } });
-    await until('the grant gone', async () => ((await wallet.handlers['dapps:list']()).grants.length === 0 ? true : undefined));
+    await until('the grant gone', async () =>
+      (await wallet.handlers['dapps:list']()).grants.length === 0 ? true : undefined,
+    );
   });
 
-  it('ends the dApp\'s session when the wallet revokes the grant', async () => {
+  it("ends the dApp's session when the wallet revokes the grant", async () => {
     const other = await dappClient(relay.url, 'https://other.example');
     try {
       const otherTopic = await connect(other, [signer.address]);
       expect((await wallet.handlers['dapps:list']()).grants.map((g) => g.origin)).toEqual(['https://other.example']);
       await wallet.handlers['dapps:revoke']({ origin: 'https://other.example' });
-      await until('the dApp told', () => (other.session.getAll().some((s) => s.topic === otherTopic) ? undefined : true));
+      await until('the dApp told', () =>
+        other.session.getAll().some((s) => s.topic === otherTopic) ? undefined : true,
+      );
       expect((await wallet.handlers['dapps:list']()).grants).toEqual([]);
     } finally {
       await closeDapp(other);

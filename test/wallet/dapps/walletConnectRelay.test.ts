@@ -31,23 +31,52 @@ describe('WalletConnect without a usable relay', () => {
 
   const open = async (env: Record<string, string>) => {
     dataDir = await mkdtemp(join(tmpdir(), 'koinos-wc-relay-'));
-    wallet = await createWalletApp({ dataDir, keychain: KEYTAR, vault: { keychainService: service, scryptCost: TEST_SCRYPT }, devnet: { port: 0 }, env, log: () => {} });
+    wallet = await createWalletApp({
+      dataDir,
+      keychain: KEYTAR,
+      vault: { keychainService: service, scryptCost: TEST_SCRYPT },
+      devnet: { port: 0 },
+      env,
+      log: () => {},
+    });
     return wallet;
   };
 
   it('says that no relay is reachable at the address, and shows it in the connections list', async () => {
     const url = `ws://127.0.0.1:${await closedPort()}`;
     const w = await open({ KOINOS_WALLET_WC_RELAY_URL: url, KOINOS_WALLET_WC_PROJECT_ID: 'test-project' });
-    await expect(w.handlers['dapps:pair']({ uri: URI })).rejects.toMatchObject({ code: 'RELAY_UNREACHABLE', shortMessage: expect.stringContaining(`No WalletConnect relay is reachable at ${url}`) });
-    expect((await w.handlers['dapps:list']()).walletConnect).toMatchObject({ relayUrl: url, source: 'env', state: 'unreachable', problem: expect.stringContaining(url) });
+    await expect(w.handlers['dapps:pair']({ uri: URI })).rejects.toMatchObject({
+      code: 'RELAY_UNREACHABLE',
+      shortMessage: expect.stringContaining(`No WalletConnect relay is reachable at ${url}`),
+    });
+    expect((await w.handlers['dapps:list']()).walletConnect).toMatchObject({
+      relayUrl: url,
+      source: 'env',
+      state: 'unreachable',
+      problem: expect.stringContaining(url),
+    });
   });
 
   it('asks for a project ID before using the public relay, and keeps the saved settings apart from the override', async () => {
     const w = await open({});
-    await expect(w.handlers['dapps:pair']({ uri: URI })).rejects.toMatchObject({ code: 'RELAY_UNREACHABLE', shortMessage: expect.stringContaining('project ID') });
-    expect((await w.handlers['dapps:list']()).walletConnect).toMatchObject({ relayUrl: 'wss://relay.walletconnect.org', hasProjectId: false, source: 'settings' });
+    await expect(w.handlers['dapps:pair']({ uri: URI })).rejects.toMatchObject({
+      code: 'RELAY_UNREACHABLE',
+      shortMessage: expect.stringContaining('project ID'),
+    });
+    expect((await w.handlers['dapps:list']()).walletConnect).toMatchObject({
+      relayUrl: 'wss://relay.walletconnect.org',
+      hasProjectId: false,
+      source: 'settings',
+    });
     await w.handlers['dapps:updateWalletConnectSettings']({ relayUrl: 'wss://relay.example', projectId: 'abc123' });
-    expect(await w.handlers['dapps:walletConnectSettings']()).toEqual({ relayUrl: 'wss://relay.example', projectId: 'abc123' });
-    expect((await w.handlers['dapps:list']()).walletConnect).toMatchObject({ relayUrl: 'wss://relay.example', hasProjectId: true, source: 'settings' });
+    expect(await w.handlers['dapps:walletConnectSettings']()).toEqual({
+      relayUrl: 'wss://relay.example',
+      projectId: 'abc123',
+    });
+    expect((await w.handlers['dapps:list']()).walletConnect).toMatchObject({
+      relayUrl: 'wss://relay.example',
+      hasProjectId: true,
+      source: 'settings',
+    });
   });
 });

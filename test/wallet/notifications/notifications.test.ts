@@ -35,11 +35,18 @@ describe('notifications', () => {
     const id = await transfer(s, a, b, '1.5');
     const entry = s.pending.get(id)!;
     const tokens = await s.tokens.known('local');
-    const context = { entries: transactionEntries(entry.transaction, expectedTokenEvents(entry.transaction, tokens), a, tokens), accountId: 'acc-a' };
+    const context = {
+      entries: transactionEntries(entry.transaction, expectedTokenEvents(entry.transaction, tokens), a, tokens),
+      accountId: 'acc-a',
+    };
     // Two more blocks make it irreversible.
     await transfer(s, c, b, '1');
     await transfer(s, c, b, '1');
-    await until('irreversible', () => updates.find((u) => u.transactionId === id && u.status === 'irreversible'), 10_000);
+    await until(
+      'irreversible',
+      () => updates.find((u) => u.transactionId === id && u.status === 'irreversible'),
+      10_000,
+    );
 
     const mine = updates.filter((u) => u.transactionId === id);
     expect(mine.map((u) => u.status)).toEqual(['pending', 'included', 'irreversible']);
@@ -51,19 +58,40 @@ describe('notifications', () => {
       body: `Sending 1.5 KOIN to ${shortId(b)} is in block ${mine[1]!.blockHeight}. It becomes final once the block is irreversible.`,
       target: { networkId: 'local', transactionId: id, accountId: 'acc-a' },
     });
-    expect(irreversible).toMatchObject({ title: 'Transaction final', body: `Sending 1.5 KOIN to ${shortId(b)} is irreversible (block ${mine[2]!.blockHeight}).` });
+    expect(irreversible).toMatchObject({
+      title: 'Transaction final',
+      body: `Sending 1.5 KOIN to ${shortId(b)} is irreversible (block ${mine[2]!.blockHeight}).`,
+    });
 
     // A transaction the node never saw: the follower finds it nowhere and reports it dropped.
-    const unsent = transactionFromBase64((await s.offline.exportUnsigned({ from: a, to: c, token: 'koin', amount: '3' })).base64);
-    const lost = new TransactionFollower({ networks: s.networks, pending: new PendingTransactions(), intervalMs: 20, expireAfterMs: 0 });
+    const unsent = transactionFromBase64(
+      (await s.offline.exportUnsigned({ from: a, to: c, token: 'koin', amount: '3' })).base64,
+    );
+    const lost = new TransactionFollower({
+      networks: s.networks,
+      pending: new PendingTransactions(),
+      intervalMs: 20,
+      expireAfterMs: 0,
+    });
     onCleanup(async () => lost.stop());
     const lostId = `0x${Buffer.from(unsent.id).toString('hex')}`;
-    lost.track({ networkId: 'local', id: lostId, payer: a, nonce: 99n, rcLimit: 1n, transaction: unsent, submittedAt: Date.now(), status: 'pending' });
+    lost.track({
+      networkId: 'local',
+      id: lostId,
+      payer: a,
+      nonce: 99n,
+      rcLimit: 1n,
+      transaction: unsent,
+      submittedAt: Date.now(),
+      status: 'pending',
+    });
     const dropped = await lost.waitFor(lostId, ['expired'], 10_000);
     const droppedEntries = transactionEntries(unsent, expectedTokenEvents(unsent, tokens), a, tokens);
     expect(txUpdateNotification(dropped, { entries: droppedEntries })).toMatchObject({
       title: 'Transaction dropped',
-      body: expect.stringMatching(new RegExp(`^Sending 3 KOIN to ${shortId(c)} was dropped without being included\\. `)),
+      body: expect.stringMatching(
+        new RegExp(`^Sending 3 KOIN to ${shortId(c)} was dropped without being included\\. `),
+      ),
       target: { networkId: 'local', transactionId: lostId },
     });
   });
@@ -78,7 +106,14 @@ describe('notifications', () => {
       { id: 'acc-b', name: 'Bob', address: b, kind: 'watch' },
     ];
     const shown: WalletNotification[] = [];
-    const options = { dataDir, ...s, accounts: () => accounts, emit: (n: WalletNotification) => shown.push(n), presenter: 'page' as const, intervalMs: 20 };
+    const options = {
+      dataDir,
+      ...s,
+      accounts: () => accounts,
+      emit: (n: WalletNotification) => shown.push(n),
+      presenter: 'page' as const,
+      intervalMs: 20,
+    };
     const notifier = await Notifier.open(options);
     expect(notifier.settings()).toEqual({ enabled: true, presenter: 'page' });
     notifier.start();
@@ -86,18 +121,27 @@ describe('notifications', () => {
     await notifier.checkIncoming(); // the first look: what is already there is not news
 
     const id = await transfer(s, a, b, '1.5');
-    const received = await until('an incoming notification', () => shown.find((n) => n.title.startsWith('Received')), 10_000);
+    const received = await until(
+      'an incoming notification',
+      () => shown.find((n) => n.title.startsWith('Received')),
+      10_000,
+    );
     expect(received).toEqual({
       id: `in:local:${id}:acc-b:0`,
       title: 'Received 1.5 KOIN',
       body: expect.stringMatching(/^From Alice to Bob, in block \d+\.$/),
       target: { networkId: 'local', transactionId: id, accountId: 'acc-b' },
     });
-    expect(shown.find((n) => n.id === `tx:${id}:included`)).toMatchObject({ body: expect.stringMatching(/^Sending 1\.5 KOIN to /), target: { accountId: 'acc-a' } });
+    expect(shown.find((n) => n.id === `tx:${id}:included`)).toMatchObject({
+      body: expect.stringMatching(/^Sending 1\.5 KOIN to /),
+      target: { accountId: 'acc-a' },
+    });
     expect(shown.filter((n) => n.title.startsWith('Received'))).toHaveLength(1);
 
     expect(await notifier.update({ enabled: false })).toEqual({ enabled: false, presenter: 'page' });
-    expect(JSON.parse(await readFile(join(dataDir, NOTIFICATION_SETTINGS_FILE), 'utf8'))).toMatchObject({ enabled: false });
+    expect(JSON.parse(await readFile(join(dataDir, NOTIFICATION_SETTINGS_FILE), 'utf8'))).toMatchObject({
+      enabled: false,
+    });
     const before = shown.length;
     await transfer(s, a, b, '2');
     await notifier.checkIncoming();

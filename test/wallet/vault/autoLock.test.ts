@@ -13,7 +13,14 @@ import { expectWalletError } from '../../helpers/expectWalletError.ts';
 function transferFrom(payer: string): Transaction {
   return {
     id: new Uint8Array(),
-    header: { chain_id: Uint8Array.from([0x12, 0x20, ...new Uint8Array(32)]), rc_limit: 1n, nonce: nonceToBytes(1n), operation_merkle_root: new Uint8Array(), payer: addressFromString(payer), payee: new Uint8Array() },
+    header: {
+      chain_id: Uint8Array.from([0x12, 0x20, ...new Uint8Array(32)]),
+      rc_limit: 1n,
+      nonce: nonceToBytes(1n),
+      operation_merkle_root: new Uint8Array(),
+      payer: addressFromString(payer),
+      payee: new Uint8Array(),
+    },
     operations: [],
     signatures: [],
   };

@@ -11,7 +11,14 @@ const BACKUP_PASSWORD = 'the backup password';
 const PHRASE = 'legal winner thank year wave sausage worth useful legal winner thank yellow';
 const WATCHED = '1DFF1akeStY8SfomzFsSYsZPesQcbnF1vR';
 
-const shape = (accounts: AccountInfo[]) => accounts.map(({ name, address, kind, derivationIndex, developmentOnly }) => ({ name, address, kind, derivationIndex, developmentOnly }));
+const shape = (accounts: AccountInfo[]) =>
+  accounts.map(({ name, address, kind, derivationIndex, developmentOnly }) => ({
+    name,
+    address,
+    kind,
+    derivationIndex,
+    developmentOnly,
+  }));
 
 describe('encrypted backup', () => {
   const cleanups: (() => Promise<void>)[] = [];
@@ -44,7 +51,15 @@ describe('encrypted backup', () => {
     const from = await source();
     const backup = await from.exportBackup({ password: PASSWORD, backupPassword: BACKUP_PASSWORD });
     expect(backup.fileName).toBe('koinos-wallet-backup-2023-11-14.json');
-    for (const secret of [PHRASE, vector('koilib-key-1').wif_compressed, vector('koilib-key-1').private_key_hex, PASSWORD, BACKUP_PASSWORD, 'Phrase 0', WATCHED]) {
+    for (const secret of [
+      PHRASE,
+      vector('koilib-key-1').wif_compressed,
+      vector('koilib-key-1').private_key_hex,
+      PASSWORD,
+      BACKUP_PASSWORD,
+      'Phrase 0',
+      WATCHED,
+    ]) {
       expect(backup.content).not.toContain(secret);
     }
     const to = await wallet('another wallet password');
@@ -53,7 +68,9 @@ describe('encrypted backup', () => {
     for (const [i, account] of imported.entries()) {
       if (account.kind === 'watch') continue;
       const original = from.listAccounts()[i]!;
-      expect(await to.reveal({ id: account.id, password: 'another wallet password' })).toEqual(await from.reveal({ id: original.id, password: PASSWORD }));
+      expect(await to.reveal({ id: account.id, password: 'another wallet password' })).toEqual(
+        await from.reveal({ id: original.id, password: PASSWORD }),
+      );
     }
     // The phrase's next index travels too: index 2 was used (then removed) and is not handed out again.
     expect((await to.deriveNext({ phraseId: imported[0]!.phraseId!, name: 'next' })).derivationIndex).toBe(3);
@@ -74,28 +91,54 @@ describe('encrypted backup', () => {
     const from = await source();
     const { content } = await from.exportBackup({ password: PASSWORD, backupPassword: BACKUP_PASSWORD });
     const to = await wallet();
-    const wrong = await expectWalletError(to.importBackup({ content, backupPassword: 'not the backup password' }), 'WRONG_PASSWORD');
+    const wrong = await expectWalletError(
+      to.importBackup({ content, backupPassword: 'not the backup password' }),
+      'WRONG_PASSWORD',
+    );
     expect(wrong.message).not.toContain('not the backup password');
-    expect(wrong.shortMessage).toBe('That password does not open this backup: it needs the password the backup was made with.');
+    expect(wrong.shortMessage).toBe(
+      'That password does not open this backup: it needs the password the backup was made with.',
+    );
     const parsed = JSON.parse(content);
     const flipped = parsed.data.slice(0, -6) + (parsed.data.at(-6) === 'A' ? 'B' : 'A') + parsed.data.slice(-5);
-    await expectWalletError(to.importBackup({ content: JSON.stringify({ ...parsed, data: flipped }), backupPassword: BACKUP_PASSWORD }), 'WRONG_PASSWORD');
-    await expectWalletError(to.importBackup({ content: JSON.stringify({ ...parsed, kdf: { ...parsed.kdf, N: 2 ** 30 } }), backupPassword: BACKUP_PASSWORD }), 'INVALID_BACKUP');
-    await expectWalletError(to.importBackup({ content: '{"hello":1}', backupPassword: BACKUP_PASSWORD }), 'INVALID_BACKUP');
-    await expectWalletError(to.importBackup({ content: 'x'.repeat(5 * 1024 * 1024), backupPassword: BACKUP_PASSWORD }), 'INVALID_BACKUP');
+    await expectWalletError(
+      to.importBackup({ content: JSON.stringify({ ...parsed, data: flipped }), backupPassword: BACKUP_PASSWORD }),
+      'WRONG_PASSWORD',
+    );
+    await expectWalletError(
+      to.importBackup({
+        content: JSON.stringify({ ...parsed, kdf: { ...parsed.kdf, N: 2 ** 30 } }),
+        backupPassword: BACKUP_PASSWORD,
+      }),
+      'INVALID_BACKUP',
+    );
+    await expectWalletError(
+      to.importBackup({ content: '{"hello":1}', backupPassword: BACKUP_PASSWORD }),
+      'INVALID_BACKUP',
+    );
+    await expectWalletError(
+      to.importBackup({ content: 'x'.repeat(5 * 1024 * 1024), backupPassword: BACKUP_PASSWORD }),
+      'INVALID_BACKUP',
+    );
     expect(to.listAccounts()).toEqual([]);
   });
 
   it('asks the wallet password to export, a backup password of 8 characters or more, and an unlocked wallet', async () => {
     const from = await source();
-    await expectWalletError(from.exportBackup({ password: 'wrong password', backupPassword: BACKUP_PASSWORD }), 'WRONG_PASSWORD');
+    await expectWalletError(
+      from.exportBackup({ password: 'wrong password', backupPassword: BACKUP_PASSWORD }),
+      'WRONG_PASSWORD',
+    );
     await expectWalletError(from.exportBackup({ password: PASSWORD, backupPassword: 'short' }), 'WEAK_PASSWORD');
     const { content } = await from.exportBackup({ password: PASSWORD, backupPassword: BACKUP_PASSWORD });
     from.lock();
     // Secrets are decrypted only while unlocked, even with the password at hand.
     await expectWalletError(from.exportBackup({ password: PASSWORD, backupPassword: BACKUP_PASSWORD }), 'VAULT_LOCKED');
     await expectWalletError(from.reveal({ id: from.listAccounts()[0]!.id, password: PASSWORD }), 'VAULT_LOCKED');
-    await expectWalletError(from.changePassword({ oldPassword: PASSWORD, newPassword: 'another long password' }), 'VAULT_LOCKED');
+    await expectWalletError(
+      from.changePassword({ oldPassword: PASSWORD, newPassword: 'another long password' }),
+      'VAULT_LOCKED',
+    );
     const to = await wallet();
     to.lock();
     await expectWalletError(to.importBackup({ content, backupPassword: BACKUP_PASSWORD }), 'VAULT_LOCKED');

@@ -65,7 +65,10 @@ for (const store of stores) {
       const { fx, vault } = await filled(store.keychain);
       cleanups.push(fx.cleanup);
       const before = await secrets(vault, PASSWORD);
-      await expectWalletError(vault.changePassword({ oldPassword: 'wrong password', newPassword: NEW_PASSWORD }), 'WRONG_PASSWORD');
+      await expectWalletError(
+        vault.changePassword({ oldPassword: 'wrong password', newPassword: NEW_PASSWORD }),
+        'WRONG_PASSWORD',
+      );
       await expectWalletError(vault.changePassword({ oldPassword: PASSWORD, newPassword: 'short' }), 'WEAK_PASSWORD');
       await vault.changePassword({ oldPassword: PASSWORD, newPassword: NEW_PASSWORD });
       expect(vault.status().unlocked).toBe(true);

@@ -66,8 +66,12 @@ for (const store of stores) {
       // 5. B's next commits (a rename, a setting, a watch account) are refused and write nothing.
       const onDisk = await readFile(join(fx.dataDir, 'wallet.json'), 'utf8');
       const error = await expectWalletError(b.renameAccount({ id: k1.id, name: 'renamed' }), 'VAULT_CHANGED');
-      expect(error.shortMessage).toBe('another wallet window or process changed this wallet since this one opened it, so this change was not saved');
-      expect(error.metaMessages).toEqual(['Close this window and reopen the wallet to see the current accounts, then try again.']);
+      expect(error.shortMessage).toBe(
+        'another wallet window or process changed this wallet since this one opened it, so this change was not saved',
+      );
+      expect(error.metaMessages).toEqual([
+        'Close this window and reopen the wallet to see the current accounts, then try again.',
+      ]);
       expect(error.details).toMatch(/^expected revision 2 of .*wallet\.json, found revision 3$/);
       await expectWalletError(b.updateSettings({ theme: 'dark' }), 'VAULT_CHANGED');
       await expectWalletError(b.importKey({ key: K3, name: 'K3' }), 'VAULT_CHANGED');
@@ -91,7 +95,10 @@ for (const store of stores) {
       await a.create({ password: PASSWORD });
       const b = await fx.open();
       await b.unlock({ password: PASSWORD });
-      const results = await Promise.allSettled([a.importKey({ key: K2, name: 'K2' }), b.importKey({ key: K3, name: 'K3' })]);
+      const results = await Promise.allSettled([
+        a.importKey({ key: K2, name: 'K2' }),
+        b.importKey({ key: K3, name: 'K3' }),
+      ]);
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
       const refused = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
       expect(refused.reason.code).toBe('VAULT_CHANGED');
@@ -101,7 +108,10 @@ for (const store of stores) {
       const [account] = reopened.listAccounts();
       expect(reopened.listAccounts()).toHaveLength(1);
       expect(await sealedEntries(fx, store.keychain)).toHaveLength(1);
-      expect(await reopened.reveal({ id: account!.id, password: PASSWORD })).toEqual({ kind: 'wif', secret: wifOf(account!.name === 'K2' ? K2 : K3) });
+      expect(await reopened.reveal({ id: account!.id, password: PASSWORD })).toEqual({
+        kind: 'wif',
+        secret: wifOf(account!.name === 'K2' ? K2 : K3),
+      });
       for (const vault of [a, b, reopened]) vault.lock();
     });
 
@@ -114,7 +124,10 @@ for (const store of stores) {
       await b.unlock({ password: PASSWORD });
       const k2 = await a.importKey({ key: K2, name: 'K2' });
       const entries = await sealedEntries(fx, store.keychain);
-      await expectWalletError(b.changePassword({ oldPassword: PASSWORD, newPassword: 'a different password' }), 'VAULT_CHANGED');
+      await expectWalletError(
+        b.changePassword({ oldPassword: PASSWORD, newPassword: 'a different password' }),
+        'VAULT_CHANGED',
+      );
       // B's new generation is gone again; A's entries are untouched and A's password still opens.
       expect(await sealedEntries(fx, store.keychain)).toEqual(entries);
       expect(await a.reveal({ id: k2.id, password: PASSWORD })).toEqual({ kind: 'wif', secret: wifOf(K2) });
@@ -127,11 +140,15 @@ for (const store of stores) {
       const a = await fx.open();
       await a.create({ password: PASSWORD });
       const k1 = await a.importKey({ key: K1, name: 'K1' });
-      const child = spawnSync(process.execPath, ['--import', 'tsx', 'test/wallet/vault/writerChild.ts', fx.dataDir, fx.keychainService, PASSWORD, K2], {
-        cwd: ROOT,
-        encoding: 'utf8',
-        timeout: 60_000,
-      });
+      const child = spawnSync(
+        process.execPath,
+        ['--import', 'tsx', 'test/wallet/vault/writerChild.ts', fx.dataDir, fx.keychainService, PASSWORD, K2],
+        {
+          cwd: ROOT,
+          encoding: 'utf8',
+          timeout: 60_000,
+        },
+      );
       expect(child.status, child.stderr).toBe(0);
       const k2 = JSON.parse(child.stdout.trim().split('\n').pop()!) as { id: string; name: string };
       expect(k2.name).toBe('From the other process');

@@ -4,7 +4,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../../src-main/wallet/atomicFile.ts';
-import { keychainAnswers, loadKeytar, type Keychain, type WriteFile } from '../../../src-main/wallet/vault/secretStore.ts';
+import {
+  keychainAnswers,
+  loadKeytar,
+  type Keychain,
+  type WriteFile,
+} from '../../../src-main/wallet/vault/secretStore.ts';
 import type { Clock } from '../../../src-main/wallet/vault/idleTimer.ts';
 import { Vault, type VaultOptions } from '../../../src-main/wallet/vault/vault.ts';
 import type { ScryptCost } from '../../../src-main/wallet/vault/vaultCrypto.ts';
@@ -79,7 +84,14 @@ export async function vaultFixture(overrides: Partial<VaultOptions> = {}) {
   const dataDir = await tempDir();
   const keychainService = uniqueService();
   const clock = new ManualClock();
-  const options: VaultOptions = { dataDir, keychain: KEYTAR, keychainService, clock, scryptCost: TEST_SCRYPT, ...overrides };
+  const options: VaultOptions = {
+    dataDir,
+    keychain: KEYTAR,
+    keychainService,
+    clock,
+    scryptCost: TEST_SCRYPT,
+    ...overrides,
+  };
   return {
     dataDir,
     keychainService,
@@ -113,7 +125,8 @@ export class WriteFaults {
   failAt = Infinity;
   #hit(): void {
     this.step += 1;
-    if (this.step === this.failAt) throw Object.assign(new Error('ENOSPC: no space left on device, write (injected)'), { code: 'ENOSPC' });
+    if (this.step === this.failAt)
+      throw Object.assign(new Error('ENOSPC: no space left on device, write (injected)'), { code: 'ENOSPC' });
   }
   keychain(inner: Keychain): Keychain {
     return {

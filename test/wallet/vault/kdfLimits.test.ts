@@ -25,7 +25,8 @@ describe('limits of the key derivation settings read from files', () => {
     return { fx, vault };
   }
 
-  const files = async (dataDir: string) => Promise.all(['wallet.json', 'vault-keys.json'].map((name) => readFile(join(dataDir, name), 'utf8')));
+  const files = async (dataDir: string) =>
+    Promise.all(['wallet.json', 'vault-keys.json'].map((name) => readFile(join(dataDir, name), 'utf8')));
 
   it('refuses a crafted backup (N=2^20, r=32, p=2) before any scrypt work, and changes nothing', async () => {
     const { fx, vault } = await wallet();
@@ -35,14 +36,20 @@ describe('limits of the key derivation settings read from files', () => {
     const before = await files(fx.dataDir);
     const accounts = vault.listAccounts();
     // A wrong password as well: WRONG_PASSWORD would mean scrypt ran (for half a minute and 8 GB); it must not get there.
-    const error = await expectWalletError(vault.importBackup({ content: JSON.stringify(crafted), backupPassword: 'not the backup password' }), 'INVALID_BACKUP');
+    const error = await expectWalletError(
+      vault.importBackup({ content: JSON.stringify(crafted), backupPassword: 'not the backup password' }),
+      'INVALID_BACKUP',
+    );
     expect(error.shortMessage).toBe(
       'expected a Koinos wallet backup file, but its key derivation settings are not ones this wallet writes ' +
         '(expected scrypt with r=8, p=1 and N a power of two from 2^10 to 2^20, but found N=2^20 r=32 p=2)',
     );
     for (const kdf of [{ r: 8, p: 16 }, { r: 1, p: 1 }, { N: 2 ** 21 }, { N: 3 }, { N: '1024' }]) {
       const other = JSON.stringify({ ...crafted, kdf: { ...crafted.kdf, N: 2 ** 10, r: 8, p: 1, ...kdf } });
-      await expectWalletError(vault.importBackup({ content: other, backupPassword: BACKUP_PASSWORD }), 'INVALID_BACKUP');
+      await expectWalletError(
+        vault.importBackup({ content: other, backupPassword: BACKUP_PASSWORD }),
+        'INVALID_BACKUP',
+      );
     }
     expect(await files(fx.dataDir)).toEqual(before);
     expect(vault.listAccounts()).toEqual(accounts);
@@ -55,7 +62,9 @@ describe('limits of the key derivation settings read from files', () => {
     expect(JSON.parse(content).kdf.N).toBe(2 ** 10);
     expect((await openBackup(content, BACKUP_PASSWORD, { minScryptN: 2 ** 10 })).accounts).toHaveLength(1);
     const error = await expectWalletError(openBackup(content, BACKUP_PASSWORD), 'INVALID_BACKUP');
-    expect(error.shortMessage).toContain('expected scrypt with r=8, p=1 and N a power of two from 2^15 to 2^20, but found N=2^10 r=8 p=1');
+    expect(error.shortMessage).toContain(
+      'expected scrypt with r=8, p=1 and N a power of two from 2^15 to 2^20, but found N=2^10 r=8 p=1',
+    );
   });
 
   it('refuses to open a wallet.json whose settings were altered, before any password is tried', async () => {
@@ -63,9 +72,17 @@ describe('limits of the key derivation settings read from files', () => {
     vault.lock();
     const path = join(fx.dataDir, 'wallet.json');
     const original = JSON.parse(await readFile(path, 'utf8'));
-    await writeFile(path, JSON.stringify({ ...original, vault: { ...original.vault, kdf: { ...original.vault.kdf, N: 2 ** 20, r: 32, p: 2 } } }));
+    await writeFile(
+      path,
+      JSON.stringify({
+        ...original,
+        vault: { ...original.vault, kdf: { ...original.vault.kdf, N: 2 ** 20, r: 32, p: 2 } },
+      }),
+    );
     const error = await expectWalletError(fx.open(), 'VAULT_CORRUPT');
-    expect(error.shortMessage).toContain('its key derivation settings are not ones this wallet writes (expected scrypt with r=8, p=1 and N a power of two from 2^10 to 2^20, but found N=2^20 r=32 p=2)');
+    expect(error.shortMessage).toContain(
+      'its key derivation settings are not ones this wallet writes (expected scrypt with r=8, p=1 and N a power of two from 2^10 to 2^20, but found N=2^20 r=32 p=2)',
+    );
     // Without the test's cheap cost the floor is 2^15: the test wallet's own 2^10 is refused too.
     await writeFile(path, JSON.stringify(original));
     await expectWalletError(fx.open({ scryptCost: undefined }), 'VAULT_CORRUPT');

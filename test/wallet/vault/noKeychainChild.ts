@@ -7,7 +7,12 @@ import { Vault } from '../../../src-main/wallet/vault/vault.ts';
 import { approvalFor } from '../../helpers/approval.ts';
 
 const [dataDir, wif, address] = process.argv.slice(2) as [string, string, string];
-const options = { dataDir, keychain: await loadKeytar(), keychainService: `koinos-wallet-test-child-${process.pid}`, scryptCost: { N: 1024, r: 8, p: 1 } };
+const options = {
+  dataDir,
+  keychain: await loadKeytar(),
+  keychainService: `koinos-wallet-test-child-${process.pid}`,
+  scryptCost: { N: 1024, r: 8, p: 1 },
+};
 const vault = await Vault.open(options);
 const before = vault.status();
 await vault.create({ password: 'child process password' });
@@ -17,7 +22,14 @@ const reopened = await Vault.open(options);
 await reopened.unlock({ password: 'child process password' });
 const tx = {
   id: new Uint8Array(),
-  header: { chain_id: Uint8Array.from([0x12, 0x20, ...new Uint8Array(32)]), rc_limit: 1n, nonce: nonceToBytes(1n), operation_merkle_root: new Uint8Array(), payer: addressFromString(address), payee: new Uint8Array() },
+  header: {
+    chain_id: Uint8Array.from([0x12, 0x20, ...new Uint8Array(32)]),
+    rc_limit: 1n,
+    nonce: nonceToBytes(1n),
+    operation_merkle_root: new Uint8Array(),
+    payer: addressFromString(address),
+    payee: new Uint8Array(),
+  },
   operations: [],
   signatures: [],
 };

@@ -45,29 +45,45 @@ describe('password throttling', () => {
     const sequential: string[] = [];
     for (let i = 0; i < 5; i++) sequential.push(...(await codes([vault.unlock({ password: WRONG })])));
     // Only WRONG_PASSWORD means scrypt ran: three times.
-    expect(sequential).toEqual(['WRONG_PASSWORD', 'WRONG_PASSWORD', 'WRONG_PASSWORD', 'TOO_MANY_ATTEMPTS', 'TOO_MANY_ATTEMPTS']);
+    expect(sequential).toEqual([
+      'WRONG_PASSWORD',
+      'WRONG_PASSWORD',
+      'WRONG_PASSWORD',
+      'TOO_MANY_ATTEMPTS',
+      'TOO_MANY_ATTEMPTS',
+    ]);
 
     // The right password is refused too during the wait, and the message says how long is left.
     const early = await expectWalletError(vault.unlock({ password: PASSWORD }), 'TOO_MANY_ATTEMPTS');
-    expect(early.shortMessage).toBe('expected a pause after 3 wrong passwords in a row, but this try came too early: wait 1 second and try again');
+    expect(early.shortMessage).toBe(
+      'expected a pause after 3 wrong passwords in a row, but this try came too early: wait 1 second and try again',
+    );
     expect(vault.status().unlocked).toBe(false);
 
     // Each further wrong password doubles the wait: 2 s, then 4 s.
     fx.clock.advance(1_000);
     await expectWalletError(vault.unlock({ password: WRONG }), 'WRONG_PASSWORD');
     fx.clock.advance(1_999);
-    expect((await expectWalletError(vault.unlock({ password: PASSWORD }), 'TOO_MANY_ATTEMPTS')).shortMessage).toContain('4 wrong passwords in a row, but this try came too early: wait 1 second');
+    expect((await expectWalletError(vault.unlock({ password: PASSWORD }), 'TOO_MANY_ATTEMPTS')).shortMessage).toContain(
+      '4 wrong passwords in a row, but this try came too early: wait 1 second',
+    );
     fx.clock.advance(1);
     const fifth = await expectWalletError(vault.unlock({ password: WRONG }), 'WRONG_PASSWORD');
     expect(fifth.metaMessages).toContain('After several wrong passwords the next try waits 4 seconds.');
-    expect((await expectWalletError(vault.unlock({ password: PASSWORD }), 'TOO_MANY_ATTEMPTS')).shortMessage).toContain('wait 4 seconds');
+    expect((await expectWalletError(vault.unlock({ password: PASSWORD }), 'TOO_MANY_ATTEMPTS')).shortMessage).toContain(
+      'wait 4 seconds',
+    );
 
     // After the wait the right password unlocks, the count starts again, and nothing was damaged.
     fx.clock.advance(4_000);
     await vault.unlock({ password: PASSWORD });
     expect(vault.status().unlocked).toBe(true);
     expect(await vault.reveal({ id: vault.listAccounts()[0]!.id, password: PASSWORD })).toMatchObject({ kind: 'wif' });
-    expect(await codes([1, 2, 3].map(() => vault.verifyPassword({ password: WRONG })))).toEqual(['WRONG_PASSWORD', 'WRONG_PASSWORD', 'WRONG_PASSWORD']);
+    expect(await codes([1, 2, 3].map(() => vault.verifyPassword({ password: WRONG })))).toEqual([
+      'WRONG_PASSWORD',
+      'WRONG_PASSWORD',
+      'WRONG_PASSWORD',
+    ]);
   });
 
   it('lets at most three of forty parallel guesses run scrypt', async () => {
@@ -96,7 +112,14 @@ describe('password throttling', () => {
     ];
     const results: string[] = [];
     for (const attempt of attempts) results.push(...(await codes([attempt()])));
-    expect(results).toEqual(['WRONG_PASSWORD', 'WRONG_PASSWORD', 'WRONG_PASSWORD', 'TOO_MANY_ATTEMPTS', 'TOO_MANY_ATTEMPTS', 'TOO_MANY_ATTEMPTS']);
+    expect(results).toEqual([
+      'WRONG_PASSWORD',
+      'WRONG_PASSWORD',
+      'WRONG_PASSWORD',
+      'TOO_MANY_ATTEMPTS',
+      'TOO_MANY_ATTEMPTS',
+      'TOO_MANY_ATTEMPTS',
+    ]);
     fx.clock.advance(1_000);
     await vault.verifyPassword({ password: PASSWORD });
     expect(vault.listAccounts()).toHaveLength(1);
@@ -117,7 +140,9 @@ describe('password throttling', () => {
       fx.clock.advance(MAX_WAIT_MS);
     }
     await expectWalletError(vault.unlock({ password: WRONG }), 'WRONG_PASSWORD');
-    expect((await expectWalletError(vault.unlock({ password: PASSWORD }), 'TOO_MANY_ATTEMPTS')).shortMessage).toContain('wait 5 minutes and try again');
+    expect((await expectWalletError(vault.unlock({ password: PASSWORD }), 'TOO_MANY_ATTEMPTS')).shortMessage).toContain(
+      'wait 5 minutes and try again',
+    );
     fx.clock.advance(MAX_WAIT_MS);
     await vault.unlock({ password: PASSWORD });
   });

@@ -15,7 +15,14 @@ function everything(error: unknown): string {
   const parts: string[] = [];
   for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as Error).cause, depth++) {
     const w = e as WalletError;
-    parts.push(String(w.message), String(w.stack), String(w.shortMessage), String(w.details), JSON.stringify(w.metaMessages ?? []), JSON.stringify(w));
+    parts.push(
+      String(w.message),
+      String(w.stack),
+      String(w.shortMessage),
+      String(w.details),
+      JSON.stringify(w.metaMessages ?? []),
+      JSON.stringify(w),
+    );
   }
   return parts.join('\n');
 }
@@ -26,7 +33,9 @@ describe('secrets stay out of errors, results and logs', () => {
   const logged: string[] = [];
   beforeEach(async () => {
     for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
-      vi.spyOn(console, method).mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(' ')));
+      vi.spyOn(console, method).mockImplementation(
+        (...args: unknown[]) => void logged.push(args.map(String).join(' ')),
+      );
     }
     fx = await vaultFixture({ keychain: NO_SECRET_SERVICE });
     vault = await fx.open();
@@ -41,7 +50,17 @@ describe('secrets stay out of errors, results and logs', () => {
     const v = vector('koilib-key-1');
     const wif: string = v.wif_compressed;
     const hex: string = v.private_key_hex;
-    const secrets = [PASSWORD, WRONG_GUESS, PHRASE, wif, hex, API_KEY, wif.slice(1, 15), hex.slice(2, 18), PHRASE.split(' ').slice(0, 4).join(' ')];
+    const secrets = [
+      PASSWORD,
+      WRONG_GUESS,
+      PHRASE,
+      wif,
+      hex,
+      API_KEY,
+      wif.slice(1, 15),
+      hex.slice(2, 18),
+      PHRASE.split(' ').slice(0, 4).join(' '),
+    ];
     const results: unknown[] = [];
     const errors: unknown[] = [];
     const attempt = async (work: () => Promise<unknown>) => {
@@ -60,7 +79,9 @@ describe('secrets stay out of errors, results and logs', () => {
     await attempt(() => vault.apiKeys.set('n', API_KEY));
     await attempt(() => vault.apiKeys.set('n', API_KEY.repeat(400)));
     await attempt(() => vault.unlock({ password: WRONG_GUESS }));
-    await attempt(() => vault.importKey({ key: wif.slice(0, 20) + (wif[20] === 'a' ? 'b' : 'a') + wif.slice(21), name: 'x' }));
+    await attempt(() =>
+      vault.importKey({ key: wif.slice(0, 20) + (wif[20] === 'a' ? 'b' : 'a') + wif.slice(21), name: 'x' }),
+    );
     await attempt(() => vault.importKey({ key: wif.slice(0, -3), name: 'x' }));
     await attempt(() => vault.importKey({ key: hex.slice(0, 30) + 'g' + hex.slice(31), name: 'x' }));
     await attempt(() => vault.importKey({ key: hex + 'ab', name: 'x' }));
@@ -80,11 +101,21 @@ describe('secrets stay out of errors, results and logs', () => {
     await attempt(() => vault.importBackup({ content: backup.content, backupPassword: PASSWORD }));
     const draft = await vault.newPhrase({ words: 12 });
     await attempt(() =>
-      vault.confirmPhrase({ draftId: draft.draftId, name: 'x', checks: draft.checkPositions.map((position) => ({ position, word: 'zoo' })) }),
+      vault.confirmPhrase({
+        draftId: draft.draftId,
+        name: 'x',
+        checks: draft.checkPositions.map((position) => ({ position, word: 'zoo' })),
+      }),
     );
     vault.lock();
     // Without an approval, and locked: refused either way, and the error carries no secret.
-    await attempt(() => vault.signTransaction(v.address_compressed, { id: new Uint8Array(), operations: [], signatures: [] }, undefined as never));
+    await attempt(() =>
+      vault.signTransaction(
+        v.address_compressed,
+        { id: new Uint8Array(), operations: [], signatures: [] },
+        undefined as never,
+      ),
+    );
     await attempt(() => vault.apiKeys.get('n'));
 
     expect(errors.length).toBeGreaterThanOrEqual(18);

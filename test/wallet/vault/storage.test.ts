@@ -40,7 +40,13 @@ describe('no keychain: an owner-only file', () => {
     const fx = await vaultFixture({ keychain: NO_SECRET_SERVICE });
     cleanups.push(fx.cleanup);
     const vault = await fx.open();
-    expect(vault.status()).toEqual({ exists: false, unlocked: false, storage: 'file', storageNotice: FILE_STORAGE_NOTICE, autoLockMinutes: 5 });
+    expect(vault.status()).toEqual({
+      exists: false,
+      unlocked: false,
+      storage: 'file',
+      storageNotice: FILE_STORAGE_NOTICE,
+      autoLockMinutes: 5,
+    });
     await vault.create({ password: PASSWORD });
     await vault.importKey({ key: v.wif_compressed, name: 'K' });
     const keyFile = join(fx.dataDir, 'vault-keys.json');
@@ -54,7 +60,10 @@ describe('no keychain: an owner-only file', () => {
     const reopened = await fx.open({ keychain: KEYTAR });
     expect(reopened.status().storage).toBe('file');
     await reopened.unlock({ password: PASSWORD });
-    expect(await reopened.reveal({ id: reopened.listAccounts()[0]!.id, password: PASSWORD })).toEqual({ kind: 'wif', secret: v.wif_compressed });
+    expect(await reopened.reveal({ id: reopened.listAccounts()[0]!.id, password: PASSWORD })).toEqual({
+      kind: 'wif',
+      secret: v.wif_compressed,
+    });
     reopened.lock();
   });
 
@@ -79,14 +88,22 @@ describe('no keychain: an owner-only file', () => {
   it('falls back to the file with the real keytar when D-Bus leads nowhere (child process)', async () => {
     const v = vector('koilib-key-1');
     const dataDir = await tempDir();
-    const env: NodeJS.ProcessEnv = { ...process.env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus', NO_COLOR: '1' };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus',
+      NO_COLOR: '1',
+    };
     delete env.DISPLAY;
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'test/wallet/vault/noKeychainChild.ts', dataDir, v.wif_compressed, v.address_compressed], {
-      cwd: ROOT,
-      env,
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
+    const r = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', 'test/wallet/vault/noKeychainChild.ts', dataDir, v.wif_compressed, v.address_compressed],
+      {
+        cwd: ROOT,
+        env,
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
     expect(r.status, r.stderr).toBe(0);
     const result = JSON.parse(r.stdout.trim().split('\n').pop()!);
     expect(result.before).toMatchObject({ exists: false, storage: 'file', storageNotice: FILE_STORAGE_NOTICE });
@@ -96,21 +113,27 @@ describe('no keychain: an owner-only file', () => {
     expect(r.stdout + r.stderr).not.toContain(v.wif_compressed);
   });
 
-  it.skipIf(NO_KEYCHAIN !== undefined)('refuses to unlock a keychain wallet whose keychain stopped answering, and says why', async () => {
-    const v = vector('koilib-key-1');
-    const fx = await vaultFixture();
-    cleanups.push(fx.cleanup);
-    const vault = await fx.open();
-    await vault.create({ password: PASSWORD });
-    const account = await vault.importKey({ key: v.wif_compressed, name: 'K' });
-    vault.lock();
-    const down = await fx.open({ keychain: NO_SECRET_SERVICE });
-    expect(down.status().storage).toBe('keychain');
-    await down.unlock({ password: PASSWORD });
-    const error = await expectWalletError(down.reveal({ id: account.id, password: PASSWORD }), 'KEYCHAIN_UNAVAILABLE');
-    expect(error.details).toBe('Could not connect: No such file or directory');
-    down.lock();
-  });
+  it.skipIf(NO_KEYCHAIN !== undefined)(
+    'refuses to unlock a keychain wallet whose keychain stopped answering, and says why',
+    async () => {
+      const v = vector('koilib-key-1');
+      const fx = await vaultFixture();
+      cleanups.push(fx.cleanup);
+      const vault = await fx.open();
+      await vault.create({ password: PASSWORD });
+      const account = await vault.importKey({ key: v.wif_compressed, name: 'K' });
+      vault.lock();
+      const down = await fx.open({ keychain: NO_SECRET_SERVICE });
+      expect(down.status().storage).toBe('keychain');
+      await down.unlock({ password: PASSWORD });
+      const error = await expectWalletError(
+        down.reveal({ id: account.id, password: PASSWORD }),
+        'KEYCHAIN_UNAVAILABLE',
+      );
+      expect(error.details).toBe('Could not connect: No such file or directory');
+      down.lock();
+    },
+  );
 });
 
 describe('interrupted writes', () => {
@@ -138,7 +161,10 @@ describe('interrupted writes', () => {
     const onDisk = await readFile(join(fx.dataDir, 'wallet.json'), 'utf8');
     const accounts = vault.listAccounts();
     await failNextWrite();
-    const error = await expectWalletError(vault.renameAccount({ id: accounts[0]!.id, name: 'renamed' }), 'STORAGE_FAILED');
+    const error = await expectWalletError(
+      vault.renameAccount({ id: accounts[0]!.id, name: 'renamed' }),
+      'STORAGE_FAILED',
+    );
     expect(error.details).toContain('ENOSPC');
     await failNextWrite();
     await expectWalletError(vault.updateSettings({ theme: 'dark' }), 'STORAGE_FAILED');
@@ -150,7 +176,10 @@ describe('interrupted writes', () => {
   it('a failed import (entry written, wallet.json not) leaves no account and no stray entry', async () => {
     // Step 1 writes the sealed key to the key file, step 2 would commit wallet.json.
     await failNextWrite(2);
-    await expectWalletError(vault.importKey({ key: vector('koilib-key-1').private_key_hex, name: 'K' }), 'STORAGE_FAILED');
+    await expectWalletError(
+      vault.importKey({ key: vector('koilib-key-1').private_key_hex, name: 'K' }),
+      'STORAGE_FAILED',
+    );
     expect(vault.listAccounts().map((a) => a.kind)).toEqual(['watch']);
     expect(JSON.parse(await readFile(join(fx.dataDir, 'vault-keys.json'), 'utf8')).entries).toEqual({});
     faults.failAt = Infinity;
@@ -165,7 +194,10 @@ describe('interrupted writes', () => {
     };
     const crashing = await fx.open({ writeFile: crash });
     await crashing.unlock({ password: PASSWORD });
-    await expectWalletError(crashing.addWatch({ address: '1DFF1akeStY8SfomzFsSYsZPesQcbnF1vR', name: 'X' }), 'STORAGE_FAILED');
+    await expectWalletError(
+      crashing.addWatch({ address: '1DFF1akeStY8SfomzFsSYsZPesQcbnF1vR', name: 'X' }),
+      'STORAGE_FAILED',
+    );
     crashing.lock();
     expect(await readFile(join(fx.dataDir, 'wallet.json'), 'utf8')).toBe(before);
     const reopened = await fx.open({ writeFile: undefined });
@@ -176,9 +208,15 @@ describe('interrupted writes', () => {
   it('refuses to open a wallet.json it did not write, and never overwrites it', async () => {
     const dataDir = await tempDir();
     await writeFile(join(dataDir, 'wallet.json'), '{"version":1,"vault":{"walletId":"x"}}');
-    await expectWalletError(vaultFixture().then((f) => f.open({ dataDir })), 'VAULT_CORRUPT');
+    await expectWalletError(
+      vaultFixture().then((f) => f.open({ dataDir })),
+      'VAULT_CORRUPT',
+    );
     await writeFile(join(dataDir, 'wallet.json'), 'not json');
-    await expectWalletError(vaultFixture().then((f) => f.open({ dataDir })), 'VAULT_CORRUPT');
+    await expectWalletError(
+      vaultFixture().then((f) => f.open({ dataDir })),
+      'VAULT_CORRUPT',
+    );
     expect(await readFile(join(dataDir, 'wallet.json'), 'utf8')).toBe('not json');
   });
 });

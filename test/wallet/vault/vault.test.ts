@@ -53,7 +53,12 @@ describe.skipIf(NO_KEYCHAIN !== undefined)('vault in the system keychain', () =>
 
   it('starts with no wallet, creates one unlocked in the keychain, and refuses a second', async () => {
     expect(vault.status()).toEqual({ exists: false, unlocked: false, storage: 'keychain', autoLockMinutes: 5 });
-    expect(await vault.create({ password: PASSWORD })).toEqual({ exists: true, unlocked: true, storage: 'keychain', autoLockMinutes: 5 });
+    expect(await vault.create({ password: PASSWORD })).toEqual({
+      exists: true,
+      unlocked: true,
+      storage: 'keychain',
+      autoLockMinutes: 5,
+    });
     await expectWalletError(vault.create({ password: PASSWORD }), 'VAULT_EXISTS');
     const reopened = await fx.open();
     expect(reopened.status()).toMatchObject({ exists: true, unlocked: false, storage: 'keychain' });
@@ -81,15 +86,30 @@ describe.skipIf(NO_KEYCHAIN !== undefined)('vault in the system keychain', () =>
     }
     expect(entries[0]!.password).toMatch(/^v1\./);
 
-    const signed = await vault.signTransaction(v.address_compressed, unsignedTransfer(v.address_compressed), await approvalFor(v.address_compressed, unsignedTransfer(v.address_compressed)));
+    const signed = await vault.signTransaction(
+      v.address_compressed,
+      unsignedTransfer(v.address_compressed),
+      await approvalFor(v.address_compressed, unsignedTransfer(v.address_compressed)),
+    );
     expect(recoverSigners(signed)).toEqual([{ address: v.address_compressed }]);
 
     vault.lock();
-    await expectWalletError(vault.signTransaction(v.address_compressed, unsignedTransfer(v.address_compressed), await approvalFor(v.address_compressed, unsignedTransfer(v.address_compressed))), 'VAULT_LOCKED');
+    await expectWalletError(
+      vault.signTransaction(
+        v.address_compressed,
+        unsignedTransfer(v.address_compressed),
+        await approvalFor(v.address_compressed, unsignedTransfer(v.address_compressed)),
+      ),
+      'VAULT_LOCKED',
+    );
     // After a restart: unlock, and the key is read from the keychain again.
     const reopened = await fx.open();
     await reopened.unlock({ password: PASSWORD });
-    const again = await reopened.signTransaction(v.address_compressed, unsignedTransfer(v.address_compressed), await approvalFor(v.address_compressed, unsignedTransfer(v.address_compressed)));
+    const again = await reopened.signTransaction(
+      v.address_compressed,
+      unsignedTransfer(v.address_compressed),
+      await approvalFor(v.address_compressed, unsignedTransfer(v.address_compressed)),
+    );
     expect(again.signatures).toEqual(signed.signatures);
     reopened.lock();
   });
@@ -104,17 +124,29 @@ describe.skipIf(NO_KEYCHAIN !== undefined)('vault in the system keychain', () =>
 
   it('unlocks without opening any entry: one key derivation checked against wallet.json, entries opened on use', async () => {
     await vault.create({ password: PASSWORD });
-    for (let i = 0; i < 5; i++) await vault.importKey({ key: Buffer.from(new Uint8Array(32).fill(i + 1)).toString('hex'), name: `K${i}` });
+    for (let i = 0; i < 5; i++)
+      await vault.importKey({ key: Buffer.from(new Uint8Array(32).fill(i + 1)).toString('hex'), name: `K${i}` });
     vault.lock();
     const reads: string[] = [];
-    const counting = { ...KEYTAR, getPassword: (service: string, account: string) => (reads.push(account), KEYTAR.getPassword(service, account)) };
+    const counting = {
+      ...KEYTAR,
+      getPassword: (service: string, account: string) => (reads.push(account), KEYTAR.getPassword(service, account)),
+    };
     const reopened = await fx.open({ keychain: counting });
     await reopened.unlock({ password: PASSWORD });
     expect(reads).toEqual([]);
     const last = reopened.listAccounts()[4]!;
-    await reopened.signTransaction(last.address, unsignedTransfer(last.address), await approvalFor(last.address, unsignedTransfer(last.address)));
+    await reopened.signTransaction(
+      last.address,
+      unsignedTransfer(last.address),
+      await approvalFor(last.address, unsignedTransfer(last.address)),
+    );
     expect(reads).toHaveLength(1);
-    await reopened.signTransaction(last.address, unsignedTransfer(last.address), await approvalFor(last.address, unsignedTransfer(last.address)));
+    await reopened.signTransaction(
+      last.address,
+      unsignedTransfer(last.address),
+      await approvalFor(last.address, unsignedTransfer(last.address)),
+    );
     expect(reads).toHaveLength(1);
     await reopened.settled();
     reopened.lock();
@@ -145,12 +177,17 @@ describe.skipIf(NO_KEYCHAIN !== undefined)('vault in the system keychain', () =>
     expect(seen).toEqual([true, false, true]);
   });
 
-  it('derives phrase accounts at m/44\'/659\'/N\'/0/0 like Kondor, never reusing an index', async () => {
+  it("derives phrase accounts at m/44'/659'/N'/0/0 like Kondor, never reusing an index", async () => {
     await vault.create({ password: PASSWORD });
     const first = await vault.importPhrase({ phrase: `  ${TEST_PHRASE.toUpperCase()} `, name: 'Phrase 0' });
     expect(first).toMatchObject({ kind: 'phrase', derivationIndex: 0, address: referenceAddress(TEST_PHRASE, 0) });
     const second = await vault.deriveNext({ phraseId: first.phraseId!, name: 'Phrase 1' });
-    expect(second).toMatchObject({ kind: 'phrase', phraseId: first.phraseId, derivationIndex: 1, address: referenceAddress(TEST_PHRASE, 1) });
+    expect(second).toMatchObject({
+      kind: 'phrase',
+      phraseId: first.phraseId,
+      derivationIndex: 1,
+      address: referenceAddress(TEST_PHRASE, 1),
+    });
     await vault.removeAccount({ id: second.id, password: PASSWORD });
     const third = await vault.deriveNext({ phraseId: first.phraseId!, name: '' });
     expect(third).toMatchObject({ derivationIndex: 2, address: referenceAddress(TEST_PHRASE, 2), name: 'Account 2' });
@@ -161,7 +198,11 @@ describe.skipIf(NO_KEYCHAIN !== undefined)('vault in the system keychain', () =>
     vault.lock();
     const reopened = await fx.open();
     await reopened.unlock({ password: PASSWORD });
-    const signed = await reopened.signTransaction(third.address, unsignedTransfer(third.address), await approvalFor(third.address, unsignedTransfer(third.address)));
+    const signed = await reopened.signTransaction(
+      third.address,
+      unsignedTransfer(third.address),
+      await approvalFor(third.address, unsignedTransfer(third.address)),
+    );
     expect(recoverSigners(signed)).toEqual([{ address: referenceAddress(TEST_PHRASE, 2) }]);
     reopened.lock();
   });
@@ -187,11 +228,19 @@ describe.skipIf(NO_KEYCHAIN !== undefined)('vault in the system keychain', () =>
     expect(draft.checkPositions.every((p) => p >= 1 && p <= 24)).toBe(true);
     const right = draft.checkPositions.map((position) => ({ position, word: draft.words[position - 1]! }));
     const wrong = right.map((c, i) => (i === 1 ? { ...c, word: c.word === 'zoo' ? 'zone' : 'zoo' } : c));
-    const error = await expectWalletError(vault.confirmPhrase({ draftId: draft.draftId, name: 'New', checks: wrong }), 'INVALID_MNEMONIC');
+    const error = await expectWalletError(
+      vault.confirmPhrase({ draftId: draft.draftId, name: 'New', checks: wrong }),
+      'INVALID_MNEMONIC',
+    );
     expect(error.shortMessage).toContain(`word ${draft.checkPositions[1]}`);
     expect(vault.listAccounts()).toEqual([]);
     const account = await vault.confirmPhrase({ draftId: draft.draftId, name: 'New', checks: right });
-    expect(account).toMatchObject({ name: 'New', kind: 'phrase', derivationIndex: 0, address: referenceAddress(draft.words.join(' '), 0) });
+    expect(account).toMatchObject({
+      name: 'New',
+      kind: 'phrase',
+      derivationIndex: 0,
+      address: referenceAddress(draft.words.join(' '), 0),
+    });
     await expectWalletError(vault.confirmPhrase({ draftId: draft.draftId, name: 'New', checks: right }), 'NOT_FOUND');
     expect((await vault.newPhrase({ words: 12 })).words).toHaveLength(12);
   });
@@ -210,9 +259,19 @@ describe.skipIf(NO_KEYCHAIN !== undefined)('vault in the system keychain', () =>
     await vault.create({ password: PASSWORD });
     const watch = await vault.addWatch({ address: v.address_compressed, name: 'Cold' });
     expect(watch).toEqual({ id: watch.id, name: 'Cold', address: v.address_compressed, kind: 'watch' });
-    await expectWalletError(vault.signTransaction(v.address_compressed, unsignedTransfer(v.address_compressed), await approvalFor(v.address_compressed, unsignedTransfer(v.address_compressed))), 'WATCH_ONLY');
+    await expectWalletError(
+      vault.signTransaction(
+        v.address_compressed,
+        unsignedTransfer(v.address_compressed),
+        await approvalFor(v.address_compressed, unsignedTransfer(v.address_compressed)),
+      ),
+      'WATCH_ONLY',
+    );
     await expectWalletError(vault.reveal({ id: watch.id, password: PASSWORD }), 'WATCH_ONLY');
-    await expectWalletError(vault.addWatch({ address: v.address_compressed.slice(0, -1) + 'x', name: 'typo' }), 'INVALID_ADDRESS');
+    await expectWalletError(
+      vault.addWatch({ address: v.address_compressed.slice(0, -1) + 'x', name: 'typo' }),
+      'INVALID_ADDRESS',
+    );
     expect(await KEYTAR.findCredentials(fx.keychainService)).toHaveLength(0);
   });
 
@@ -223,7 +282,11 @@ describe.skipIf(NO_KEYCHAIN !== undefined)('vault in the system keychain', () =>
     const b = await vault.importPhrase({ phrase: TEST_PHRASE, name: 'B' });
     const c = await vault.addWatch({ address: referenceAddress(TEST_PHRASE, 5), name: 'C' });
     expect((await vault.renameAccount({ id: b.id, name: '  Savings\n' })).name).toBe('Savings');
-    expect((await vault.reorderAccounts({ ids: [c.id, a.id, b.id] })).map((x) => x.name)).toEqual(['C', 'A', 'Savings']);
+    expect((await vault.reorderAccounts({ ids: [c.id, a.id, b.id] })).map((x) => x.name)).toEqual([
+      'C',
+      'A',
+      'Savings',
+    ]);
     await expectWalletError(vault.reorderAccounts({ ids: [c.id, a.id] }), 'INVALID_ARGUMENT');
     await expectWalletError(vault.removeAccount({ id: a.id, password: 'wrong password' }), 'WRONG_PASSWORD');
     await vault.updateSettings({ selectedAccountId: a.id });
@@ -251,7 +314,10 @@ describe.skipIf(NO_KEYCHAIN !== undefined)('vault in the system keychain', () =>
 
   it('keeps settings in wallet.json, validates them, and reads them before a wallet exists', async () => {
     expect(vault.getSettings()).toEqual({ autoLockMinutes: 5, theme: 'system' });
-    expect(await vault.updateSettings({ theme: 'dark', autoLockMinutes: 15 })).toEqual({ autoLockMinutes: 15, theme: 'dark' });
+    expect(await vault.updateSettings({ theme: 'dark', autoLockMinutes: 15 })).toEqual({
+      autoLockMinutes: 15,
+      theme: 'dark',
+    });
     await expectWalletError(vault.updateSettings({ autoLockMinutes: 0 }), 'INVALID_ARGUMENT');
     await expectWalletError(vault.updateSettings({ theme: 'blue' as 'dark' }), 'INVALID_ARGUMENT');
     await expectWalletError(vault.updateSettings({ selectedAccountId: 'nope' }), 'ACCOUNT_NOT_FOUND');
@@ -295,7 +361,14 @@ describe.skipIf(NO_KEYCHAIN !== undefined)('vault in the system keychain', () =>
     await reopened.unlock({ password: PASSWORD });
     const error = await expectWalletError(reopened.reveal({ id: a.id, password: PASSWORD }), 'VAULT_CORRUPT');
     expect(error.shortMessage).toBe('expected a sealed key in the system keychain, but it is damaged or moved');
-    await expectWalletError(reopened.signTransaction(a.address, unsignedTransfer(a.address), await approvalFor(a.address, unsignedTransfer(a.address))), 'VAULT_CORRUPT');
+    await expectWalletError(
+      reopened.signTransaction(
+        a.address,
+        unsignedTransfer(a.address),
+        await approvalFor(a.address, unsignedTransfer(a.address)),
+      ),
+      'VAULT_CORRUPT',
+    );
     reopened.lock();
   });
 

@@ -22,7 +22,11 @@ describe('vault cryptography', () => {
   it('derives the key with scrypt as node:crypto computes it', async () => {
     const params = { N: 1024, r: 8, p: 1, salt: newSalt() };
     const key = await deriveKey('pässword', params);
-    const reference = scryptSync('pässword'.normalize('NFKC'), Buffer.from(params.salt, 'base64'), 32, { N: 1024, r: 8, p: 1 });
+    const reference = scryptSync('pässword'.normalize('NFKC'), Buffer.from(params.salt, 'base64'), 32, {
+      N: 1024,
+      r: 8,
+      p: 1,
+    });
     expect(Buffer.from(key).toString('hex')).toBe(reference.toString('hex'));
   });
 
@@ -56,13 +60,21 @@ describe('vault cryptography', () => {
     expect(isScryptParams({ N: 2 ** 16, r: 16, p: 1, salt })).toBe(false);
     expect(isScryptParams({ N: 2 ** 16, r: 8, p: 2, salt })).toBe(false);
     expect(isScryptParams({ N: 2 ** 16, r: 8, p: 1, salt: 'c2hvcnQ=' })).toBe(false);
-    expect(scryptParamsProblem({ N: 2 ** 20, r: 32, p: 2, salt })).toBe('expected scrypt with r=8, p=1 and N a power of two from 2^15 to 2^20, but found N=2^20 r=32 p=2');
-    expect(scryptParamsProblem({ N: 3000, r: '8', salt })).toBe('expected scrypt with r=8, p=1 and N a power of two from 2^15 to 2^20, but found N=3000 r=string p=undefined');
+    expect(scryptParamsProblem({ N: 2 ** 20, r: 32, p: 2, salt })).toBe(
+      'expected scrypt with r=8, p=1 and N a power of two from 2^15 to 2^20, but found N=2^20 r=32 p=2',
+    );
+    expect(scryptParamsProblem({ N: 3000, r: '8', salt })).toBe(
+      'expected scrypt with r=8, p=1 and N a power of two from 2^15 to 2^20, but found N=3000 r=string p=undefined',
+    );
   });
 
   it('never runs scrypt above the ceiling, whoever calls it', async () => {
-    await expect(deriveKey('password', { N: 2 ** 20, r: 32, p: 2, salt: newSalt() })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
-    await expect(deriveKey('password', { N: 2 ** 21, r: 8, p: 1, salt: newSalt() })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(deriveKey('password', { N: 2 ** 20, r: 32, p: 2, salt: newSalt() })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
+    await expect(deriveKey('password', { N: 2 ** 21, r: 8, p: 1, salt: newSalt() })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
   });
 
   it('calibrates within its bounds', async () => {

@@ -23,7 +23,12 @@ describe('vault session memory', () => {
     session.wipe();
     for (const bytes of [key, payload, privateKey, draft]) expect(allZero(bytes)).toBe(true);
     expect(allZero(copy)).toBe(false); // a copy is its holder's to wipe
-    expect([session.payloads.size, session.signingKeys.size, session.drafts.size, session.wiped]).toEqual([0, 0, 0, true]);
+    expect([session.payloads.size, session.signingKeys.size, session.drafts.size, session.wiped]).toEqual([
+      0,
+      0,
+      0,
+      true,
+    ]);
   });
 
   it('wipes the old key when the password changes, and what a removal forgets', () => {
