@@ -155,7 +155,19 @@ export async function useE2eWallet(options: E2eOptions & { devAccounts?: number[
   }
 }
 
-/** Numbered screenshots of a test's steps, each in the light and the dark theme. */
+/**
+ * Which themes a screenshot is taken in: both on a developer's machine (to look at), the light one in CI, where nobody
+ * looks and each full-page capture costs a second of a 2-core machine; `E2E_SHOTS=both|light|none` decides.
+ */
+const SHOT_THEMES: readonly ('light' | 'dark')[] = (() => {
+  const choice = process.env['E2E_SHOTS'] ?? (process.env['CI'] ? 'light' : 'both');
+  if (choice === 'both') return ['light', 'dark'];
+  if (choice === 'light') return ['light'];
+  if (choice === 'none') return [];
+  throw new Error(`expected E2E_SHOTS to be both, light or none, got ${JSON.stringify(choice)}`);
+})();
+
+/** Numbered screenshots of a test's steps, in the light and the dark theme (see SHOT_THEMES). */
 export class Shots {
   #dir: string;
   #n = 0;
@@ -172,10 +184,10 @@ export class Shots {
   /** Saves `NN-step-light.png` and `NN-step-dark.png` (the page follows the system theme). */
   async take(page: Page, step: string): Promise<void> {
     const base = join(this.#dir, `${String(++this.#n).padStart(2, '0')}-${step}`);
-    await systemTheme(page, 'light');
-    await page.screenshot({ path: `${base}-light.png`, fullPage: true });
-    await systemTheme(page, 'dark');
-    await page.screenshot({ path: `${base}-dark.png`, fullPage: true });
+    for (const theme of SHOT_THEMES) {
+      await systemTheme(page, theme);
+      await page.screenshot({ path: `${base}-${theme}.png`, fullPage: true });
+    }
     await systemTheme(page, 'light');
   }
 }
