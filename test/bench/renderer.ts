@@ -19,6 +19,9 @@ import { startBrowserShell } from '../../src-main/shells/browser/browserShell.ts
 import { createWalletApp } from '../../src-main/wallet/walletApp.ts';
 import { setup as buildRenderer } from '../e2e/buildRenderer.ts';
 
+/** The bench wallet's password (the approval panel asks for it before each signature). */
+const PASSWORD = 'bench password 123';
+
 const ROOT = resolve(import.meta.dirname, '../..');
 const CHROMIUM_ARGS = [
   '--headless',
@@ -133,7 +136,7 @@ export async function benchRenderer(): Promise<void> {
   });
   try {
     const h = wallet.handlers;
-    await h['vault:create']({ password: 'bench password 123' });
+    await h['vault:create']({ password: PASSWORD });
     const dev0 = await h['devnet:importAccount']({ index: 0, watchOnly: false });
     await h['settings:update']({ selectedAccountId: dev0.id });
     const recipient = (await h['devnet:status']()).accounts[1]!.address;
@@ -158,9 +161,12 @@ export async function benchRenderer(): Promise<void> {
       await page.getByLabel('Recipient address').fill(recipient);
       await page.getByLabel(/^Amount/).fill('0.001');
       await page.getByRole('button', { name: 'Review' }).click();
-      await page.getByRole('button', { name: 'Sign and send' }).waitFor();
-      start = performance.now();
       await page.getByRole('button', { name: 'Sign and send' }).click();
+      // The approval panel (the browser shell approves with the wallet password; the app, in a native dialog).
+      const approval = page.getByRole('dialog', { name: /^Approve/ });
+      await approval.getByLabel('Wallet password, to approve').fill(PASSWORD);
+      start = performance.now();
+      await approval.getByRole('button', { name: /^Approve/ }).click();
       await page.getByTestId('tx-id').waitFor();
       sends.push(performance.now() - start);
       await page.getByRole('button', { name: 'New transfer' }).click();
@@ -168,7 +174,7 @@ export async function benchRenderer(): Promise<void> {
     const send = median(sends);
     if (SENDS > 0)
       console.log(
-        `click Sign and send -> receipt (block time 0): p50 ${send.toFixed(0)} ms of ${SENDS} (goal < 300 ms) ${ok(send, 300)}`,
+        `click Approve -> receipt (block time 0; the password is checked first, scrypt ~300 ms here): p50 ${send.toFixed(0)} ms of ${SENDS} (goal < 600 ms) ${ok(send, 600)}`,
       );
 
     // History: the first page, then every page down to the 10,000th record, then a scroll through all of them.
