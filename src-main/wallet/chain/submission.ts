@@ -75,24 +75,39 @@ export async function readAccountNow(
   from: Party,
   payer: Party,
 ): Promise<AccountNow> {
-  const [chainId, confirmed, nodePending, senderMana, reserved] = await Promise.all([
+  const [chainId, { next, confirmed }, senderMana, reserved] = await Promise.all([
     node.chainId(),
-    node.nonce(from.bytes),
-    node.pendingNonce(from.bytes),
+    nextNonce(node, pending, networkId, from),
     node.rc(from.bytes),
     node.reservedRc(payer.bytes),
   ]);
-  const ownPending = pending.highestNonce(networkId, from.address);
-  let highest = confirmed;
-  if (nodePending !== undefined && nodePending > highest) highest = nodePending;
-  if (ownPending !== undefined && ownPending > highest) highest = ownPending;
   return {
     chainId,
     confirmedNonce: confirmed,
-    nonce: highest + 1n,
+    nonce: next,
     senderMana,
     held: reserved ?? pending.heldMana(networkId, payer.address),
   };
+}
+
+/**
+ * The nonce a new transaction of `account` takes, one above the highest of the chain's stored nonce, the node's pending
+ * nonce and this wallet's own pending transactions; and the chain's (`confirmed`, what a dry run that skips the mempool
+ * must build on). Every path that fills a header asks this (send, offline, the CLI, dApp requests).
+ * @throws node errors.
+ */
+export async function nextNonce(
+  node: KoinosNode,
+  pending: PendingTransactions,
+  networkId: string,
+  account: Party,
+): Promise<{ next: bigint; confirmed: bigint }> {
+  const [confirmed, nodePending] = await Promise.all([node.nonce(account.bytes), node.pendingNonce(account.bytes)]);
+  const own = pending.highestNonce(networkId, account.address);
+  let highest = confirmed;
+  if (nodePending !== undefined && nodePending > highest) highest = nodePending;
+  if (own !== undefined && own > highest) highest = own;
+  return { next: highest + 1n, confirmed };
 }
 
 /**

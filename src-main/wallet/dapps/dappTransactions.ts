@@ -23,6 +23,7 @@ import type { PendingTransactions } from '../chain/pendingTransactions.ts';
 import { decodeOperation } from '../chain/operations.ts';
 import { assessRisks, knownContractsOf, tokenCall } from '../chain/riskFlags.ts';
 import type { ChainNetwork } from './chains.ts';
+import { nextNonce as nextNonceOf } from '../chain/submission.ts';
 
 /** The most JSON a dApp's transaction or ABI may be: real ones are a few KB; the node caps transactions at 512 KB. */
 const MAX_JSON_LENGTH = 1024 * 1024;
@@ -48,18 +49,12 @@ export function readDappTransaction(json: unknown): Transaction {
 }
 
 /** The next nonce of `account`, counting what the node's mempool and this wallet hold pending; and the chain's. */
-export async function nextNonce(
+export function nextNonce(
   ctx: ChainNetwork,
   pending: PendingTransactions,
   account: string,
 ): Promise<{ next: bigint; confirmed: bigint }> {
-  const bytes = addressFromString(account);
-  const [confirmed, nodePending] = await Promise.all([ctx.node.nonce(bytes), ctx.node.pendingNonce(bytes)]);
-  let highest = confirmed;
-  if (nodePending !== undefined && nodePending > highest) highest = nodePending;
-  const own = pending.highestNonce(ctx.network.id, account);
-  if (own !== undefined && own > highest) highest = own;
-  return { next: highest + 1n, confirmed };
+  return nextNonceOf(ctx.node, pending, ctx.network.id, { address: account, bytes: addressFromString(account) });
 }
 
 /**
