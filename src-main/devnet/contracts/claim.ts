@@ -1,10 +1,10 @@
 // The claim contract as a built-in system contract (koinos-contracts-as contracts/claim/assembly/Claim.ts): mainnet's
 // KOIN claims of the Ethereum snapshot. A devnet has no snapshot, so its claim set is empty: get_info answers zeros,
 // check_claim an unclaimed zero, and claim refuses every address as the contract refuses one it does not hold.
-import { decode, encode } from '../../koinos/codec.ts';
+import { encode } from '../../koinos/codec.ts';
 import { reversion } from '../state/chainError.ts';
 import { COMPUTE } from '../state/resources.ts';
-import { useCompute, type CallContext, type Contract } from './context.ts';
+import { decodeArguments, useCompute, type CallContext, type Contract } from './context.ts';
 import { methodOf, systemAbi, systemMethod, type SystemMethod } from './systemAbi.ts';
 
 const PKG = 'koinos.contracts.claim';
@@ -22,11 +22,7 @@ export class ClaimContract implements Contract {
 
   call(ctx: CallContext, entryPoint: number, args: Uint8Array): Uint8Array {
     const method = methodOf(CLAIM_METHODS, entryPoint, ctx.readOnly, 'claim');
-    try {
-      decode(method.argument, args);
-    } catch {
-      throw reversion('unable to decode arguments');
-    }
+    decodeArguments(method.argument, args);
     // Each entry point starts with a read of the claim's state (Claim.ts getObject): there is none to find.
     useCompute(ctx, COMPUTE.get_object);
     switch (method.name) {

@@ -1,5 +1,6 @@
 // What a built-in contract runs with: the state layer, the meter, the block it runs in, the transaction's signers and
 // the event log, plus the one interface every built-in contract (KOIN, VHP, test tokens) answers calls through.
+import { decode, type MessageMap, type MessageType } from '../../koinos/codec.ts';
 import type { Block, EventData, Transaction } from '../../koinos/types.ts';
 import { ChainError, ERROR_CODE, reversion } from '../state/chainError.ts';
 import { COMPUTE, type RcMeter } from '../state/resources.ts';
@@ -96,6 +97,19 @@ export function removeObject(ctx: CallContext, space: Space, key: Uint8Array): v
 /** System.require: a reversion (code 1) unless told otherwise. */
 export function check(condition: boolean, message: string, code: number = ERROR_CODE.reversion): asserts condition {
   if (!condition) throw new ChainError(code, message);
+}
+
+/**
+ * A method's arguments, decoded as a contract's main reads them: bytes that do not decode revert the call
+ * ("unable to decode arguments", as koinos-contracts-as contracts answer).
+ * @throws ChainError (a reversion).
+ */
+export function decodeArguments<K extends MessageType>(type: K, args: Uint8Array): MessageMap[K] {
+  try {
+    return decode(type, args);
+  } catch {
+    throw new ChainError(ERROR_CODE.reversion, 'unable to decode arguments');
+  }
 }
 
 /** System.event: appended with the context's next sequence number. */

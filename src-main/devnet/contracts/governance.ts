@@ -1,10 +1,10 @@
 // The governance contract as a built-in system contract (koinos-contracts-as contracts/governance): the reads clients
 // make answer a chain with no proposals. Submitting one is refused: governance on the real chain is block producers
 // voting over weeks of blocks (pre_block_callback), which a single-producer devnet has no use for.
-import { decode, encode } from '../../koinos/codec.ts';
+import { encode } from '../../koinos/codec.ts';
 import { reversion } from '../state/chainError.ts';
 import { COMPUTE } from '../state/resources.ts';
-import { useCompute, type CallContext, type Contract } from './context.ts';
+import { decodeArguments, useCompute, type CallContext, type Contract } from './context.ts';
 import { methodOf, systemAbi, systemMethod, type SystemMethod } from './systemAbi.ts';
 
 const PKG = 'koinos.contracts.governance';
@@ -24,11 +24,7 @@ export class GovernanceContract implements Contract {
   call(ctx: CallContext, entryPoint: number, args: Uint8Array): Uint8Array {
     // Also pre_block_callback, which only the chain calls (the devnet never does): no proposal ever needs a vote.
     const method = methodOf(GOVERNANCE_METHODS, entryPoint, ctx.readOnly, 'governance');
-    try {
-      decode(method.argument, args);
-    } catch {
-      throw reversion('unable to decode arguments');
-    }
+    decodeArguments(method.argument, args);
     switch (method.name) {
       case 'get_proposal_by_id':
         // Governance.ts answers an unset value for an id it does not hold.

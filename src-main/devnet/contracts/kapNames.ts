@@ -3,13 +3,22 @@
 // that a wallet resolves `alice.koin` here exactly as on mainnet, but it is not KAP's code: names are free, any
 // account may mint one for itself, and only the lookups a wallet needs are answered.
 import { bytesToUtf8, concatBytes, toBase58, utf8ToBytes } from '../../koinos/bytes.ts';
-import { decode, encode, type MessageMap, type MessageType } from '../../koinos/codec.ts';
+import { decode, encode } from '../../koinos/codec.ts';
 import { DESCRIPTOR } from '../../koinos/generated/descriptor.ts';
 import { parseKapName } from '../../koinos/recipientName.ts';
 import { reversion } from '../state/chainError.ts';
 import { COMPUTE } from '../state/resources.ts';
 import { objectSpace, type Space } from '../state/state.ts';
-import { check, emit, getObject, putObject, useCompute, type CallContext, type Contract } from './context.ts';
+import {
+  decodeArguments,
+  check,
+  emit,
+  getObject,
+  putObject,
+  useCompute,
+  type CallContext,
+  type Contract,
+} from './context.ts';
 
 const KAP = 'koinos.contracts.kap.';
 
@@ -37,14 +46,6 @@ interface NameObject {
   grace_period_end: bigint;
 }
 
-function decodeArgs<K extends MessageType>(type: K, args: Uint8Array): MessageMap[K] {
-  try {
-    return decode(type, args);
-  } catch {
-    throw reversion('unable to decode arguments');
-  }
-}
-
 /** The KAP stand-in at one address. Spaces (its own zone): 0 full name → name_object, 1 owner ‖ full name → empty. */
 export class KapNamesContract implements Contract {
   readonly address: Uint8Array;
@@ -64,19 +65,19 @@ export class KapNamesContract implements Contract {
       case KAP_ENTRY_POINTS.symbol:
         return encode(`${KAP}string_object`, { value: 'KAP' });
       case KAP_ENTRY_POINTS.owner_of: {
-        const { token_id } = decodeArgs(`${KAP}owner_of_arguments`, args);
+        const { token_id } = decodeArguments(`${KAP}owner_of_arguments`, args);
         const found = this.live(ctx, bytesToUtf8(token_id));
         return encode(`${KAP}bytes_address_object`, found ? { value: found.owner } : {});
       }
       case KAP_ENTRY_POINTS.get_name: {
-        const { name } = decodeArgs(`${KAP}get_name_arguments`, args);
+        const { name } = decodeArguments(`${KAP}get_name_arguments`, args);
         const found = this.live(ctx, name);
         return encode(`${KAP}name_object`, found ?? {});
       }
       case KAP_ENTRY_POINTS.get_names:
-        return this.getNames(ctx, decodeArgs(`${KAP}get_names_arguments`, args));
+        return this.getNames(ctx, decodeArguments(`${KAP}get_names_arguments`, args));
       case KAP_ENTRY_POINTS.mint:
-        return this.mint(ctx, decodeArgs(`${KAP}mint_arguments`, args));
+        return this.mint(ctx, decodeArguments(`${KAP}mint_arguments`, args));
       default:
         throw reversion(`unknown entry point 0x${entryPoint.toString(16).padStart(8, '0')} of the KAP stand-in`);
     }

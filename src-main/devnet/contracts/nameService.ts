@@ -2,11 +2,20 @@
 // entry points, storage (system spaces in its own zone) and messages. get_contract_address (10001) and
 // get_contract_name (10000) are overrides to its get_address / get_name, as on mainnet and harbinger.
 import { equalBytes, toBase58, utf8ToBytes } from '../../koinos/bytes.ts';
-import { decode, encode, type MessageMap, type MessageType } from '../../koinos/codec.ts';
+import { decode, encode } from '../../koinos/codec.ts';
 import { DESCRIPTOR } from '../../koinos/generated/descriptor.ts';
 import { ERROR_CODE, reversion } from '../state/chainError.ts';
 import { objectSpace, type Space, type StateView } from '../state/state.ts';
-import { check, emit, getObject, putObject, removeObject, type CallContext, type Contract } from './context.ts';
+import {
+  decodeArguments,
+  check,
+  emit,
+  getObject,
+  putObject,
+  removeObject,
+  type CallContext,
+  type Contract,
+} from './context.ts';
 
 const NS = 'koinos.contracts.name_service.';
 
@@ -20,14 +29,6 @@ const NAME_SERVICE_ENTRY_POINTS = {
 /** The name service's spaces (NameService.ts): 0 name → address_record, 1 address → name_record. */
 function nameServiceSpaces(address: Uint8Array): { nameToAddress: Space; addressToName: Space } {
   return { nameToAddress: objectSpace(address, 0), addressToName: objectSpace(address, 1) };
-}
-
-function decodeArgs<K extends MessageType>(type: K, args: Uint8Array): MessageMap[K] {
-  try {
-    return decode(type, args);
-  } catch {
-    throw reversion('unable to decode arguments');
-  }
 }
 
 /** The name service contract at one address. */
@@ -60,20 +61,20 @@ export class NameServiceContract implements Contract {
   call(ctx: CallContext, entryPoint: number, args: Uint8Array): Uint8Array {
     switch (entryPoint) {
       case NAME_SERVICE_ENTRY_POINTS.get_address: {
-        const { name } = decodeArgs(`${NS}get_address_arguments`, args);
+        const { name } = decodeArguments(`${NS}get_address_arguments`, args);
         const record = getObject(ctx, this.spaces.nameToAddress, utf8ToBytes(name));
         // The current contract: System.require(record != null, …, failure).
         check(record !== undefined, `no record found for the name: ${name}`, ERROR_CODE.failure);
         return encode(`${NS}get_address_result`, { value: decode(`${NS}address_record`, record) });
       }
       case NAME_SERVICE_ENTRY_POINTS.get_name: {
-        const { address } = decodeArgs(`${NS}get_name_arguments`, args);
+        const { address } = decodeArguments(`${NS}get_name_arguments`, args);
         const record = getObject(ctx, this.spaces.addressToName, address);
         check(record !== undefined, `no record found for the address: ${toBase58(address)}`, ERROR_CODE.failure);
         return encode(`${NS}get_name_result`, { value: decode(`${NS}name_record`, record) });
       }
       case NAME_SERVICE_ENTRY_POINTS.set_record:
-        return this.setRecord(ctx, decodeArgs(`${NS}set_record_arguments`, args));
+        return this.setRecord(ctx, decodeArguments(`${NS}set_record_arguments`, args));
       default:
         throw reversion(`unknown entry point 0x${entryPoint.toString(16).padStart(8, '0')} of the name service`);
     }

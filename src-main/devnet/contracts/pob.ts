@@ -2,12 +2,13 @@
 // (KOIN in, VHP out, one for one), producer public keys, consensus parameters and metadata. The devnet produces its
 // blocks itself, so process_block_signature (the chain's block check) is not run here.
 import { equalBytes, toBase58 } from '../../koinos/bytes.ts';
-import { decode, encode, type MessageMap, type MessageType } from '../../koinos/codec.ts';
+import { decode, encode } from '../../koinos/codec.ts';
 import { TOKEN_METHODS } from '../../koinos/koin.ts';
 import { ERROR_CODE, reversion } from '../state/chainError.ts';
 import { COMPUTE } from '../state/resources.ts';
 import { objectSpace, type Space, type StateView } from '../state/state.ts';
 import {
+  decodeArguments,
   check,
   emit,
   getObject,
@@ -65,14 +66,6 @@ interface ConsensusParameters {
 /** Where pob finds the token contracts it calls: System.getContractAddress('koin' | 'vhp') and the contract there. */
 export type SystemContractLookup = (view: StateView, name: 'koin' | 'vhp') => Contract | undefined;
 
-function decodeArgs<K extends MessageType>(type: K, args: Uint8Array): MessageMap[K] {
-  try {
-    return decode(type, args);
-  } catch {
-    throw reversion('unable to decode arguments');
-  }
-}
-
 /** The pob contract at one address. */
 export class PobContract implements Contract {
   readonly address: Uint8Array;
@@ -93,11 +86,11 @@ export class PobContract implements Contract {
     const method = methodOf(POB_METHODS, entryPoint, ctx.readOnly, 'pob');
     switch (method.name) {
       case 'burn':
-        return this.burn(ctx, decodeArgs(method.argument, args));
+        return this.burn(ctx, decodeArguments(method.argument, args));
       case 'register_public_key':
-        return this.registerPublicKey(ctx, decodeArgs(method.argument, args));
+        return this.registerPublicKey(ctx, decodeArguments(method.argument, args));
       case 'get_public_key': {
-        const { producer } = decodeArgs(method.argument, args);
+        const { producer } = decodeArguments(method.argument, args);
         const bytes = getObject(ctx, this.registration, producer);
         check(bytes !== undefined, 'given address has no public key record');
         return encode(method.result, { value: decode(`${PKG}.public_key_record`, bytes).public_key });
@@ -107,7 +100,7 @@ export class PobContract implements Contract {
       case 'get_consensus_parameters':
         return encode(method.result, { value: this.fetchConsensusParameters(ctx) });
       case 'update_consensus_parameters': {
-        const { value } = decodeArgs(method.argument, args);
+        const { value } = decodeArguments(method.argument, args);
         useCompute(ctx, COMPUTE.check_system_authority);
         // System.checkSystemAuthority(): on the devnet, a signature of the genesis key.
         check(ctx.authorize(ctx.genesisAddress), 'caller must have system authority to update consensus parameters');

@@ -1,10 +1,10 @@
 // The resources contract as a built-in system contract (koinos-contracts-cpp contracts/resources/resources.cpp): it
 // answers the resource limits and prices the devnet meters with (../resources.ts RESOURCE_LIMITS), and the market and
 // parameter figures a fresh mainnet starts with. The devnet's prices are fixed, so there is no market to move or set.
-import { decode, encode } from '../../koinos/codec.ts';
+import { encode } from '../../koinos/codec.ts';
 import { ERROR_CODE, reversion } from '../state/chainError.ts';
 import { COMPUTE, RESOURCE_LIMITS } from '../state/resources.ts';
-import { check, useCompute, type CallContext, type Contract } from './context.ts';
+import { decodeArguments, check, useCompute, type CallContext, type Contract } from './context.ts';
 import { MANA_REGEN_TIME_MS } from './koin.ts';
 import { methodOf, systemAbi, systemMethod, type SystemMethod } from './systemAbi.ts';
 
@@ -78,11 +78,7 @@ export class ResourcesContract implements Contract {
   call(ctx: CallContext, entryPoint: number, args: Uint8Array): Uint8Array {
     // resources.cpp's main returns 1 for an unknown entry point: a reversion.
     const method = methodOf(RESOURCES_METHODS, entryPoint, ctx.readOnly, 'resources');
-    try {
-      decode(method.argument, args);
-    } catch {
-      throw reversion('unable to decode arguments');
-    }
+    decodeArguments(method.argument, args);
     switch (method.name) {
       case 'get_resource_limits':
         useCompute(ctx, COMPUTE.get_object);

@@ -3,12 +3,13 @@
 // with mana, VHP with delayed effective balances, test tokens with a plain balance).
 import { UINT64_MAX } from '../../koinos/amounts.ts';
 import { concatBytes, equalBytes, toBase58 } from '../../koinos/bytes.ts';
-import { decode, encode, type MessageMap, type MessageType } from '../../koinos/codec.ts';
+import { decode, encode } from '../../koinos/codec.ts';
 import { koinMethodByEntryPoint, type SystemTokenMethod } from '../../koinos/koin.ts';
 import { ERROR_CODE, reversion } from '../state/chainError.ts';
 import { COMPUTE } from '../state/resources.ts';
 import { objectSpace, type Space, type StateView } from '../state/state.ts';
 import {
+  decodeArguments,
   check,
   emit,
   getObject,
@@ -45,14 +46,6 @@ export interface TokenSpaces {
 
 function tokenSpaces(address: Uint8Array): TokenSpaces {
   return { supply: objectSpace(address, 0), balances: objectSpace(address, 1), allowances: objectSpace(address, 2) };
-}
-
-function decodeArgs<K extends MessageType>(type: K, args: Uint8Array): MessageMap[K] {
-  try {
-    return decode(type, args);
-  } catch {
-    throw reversion('unable to decode arguments');
-  }
 }
 
 /**
@@ -280,12 +273,12 @@ export abstract class TokenContract<R> implements Contract {
         return encode(m.resultType, { value: this.readSupply(ctx) });
       case 'balance_of': {
         useCompute(ctx, COMPUTE.koin_read);
-        const { owner } = decodeArgs(m.argsType, args);
+        const { owner } = decodeArguments(m.argsType, args);
         return encode(m.resultType, { value: this.balanceOf(this.load(ctx, owner)) });
       }
       case 'allowance': {
         useCompute(ctx, COMPUTE.koin_read);
-        const a = decodeArgs(m.argsType, args);
+        const a = decodeArguments(m.argsType, args);
         check(a.owner.length > 0, "account 'owner' cannot be null");
         check(a.spender.length > 0, "account 'spender' cannot be null");
         const bytes = getObject(ctx, this.spaces.allowances, concatBytes(a.owner, a.spender));
@@ -293,18 +286,18 @@ export abstract class TokenContract<R> implements Contract {
       }
       case 'get_allowances':
         useCompute(ctx, COMPUTE.koin_read);
-        return encode(m.resultType, this.allowances(ctx, decodeArgs(m.argsType, args)));
+        return encode(m.resultType, this.allowances(ctx, decodeArguments(m.argsType, args)));
       case 'transfer':
-        this.transfer(ctx, args, decodeArgs(m.argsType, args));
+        this.transfer(ctx, args, decodeArguments(m.argsType, args));
         return EMPTY;
       case 'mint':
-        this.mint(ctx, args, decodeArgs(m.argsType, args));
+        this.mint(ctx, args, decodeArguments(m.argsType, args));
         return EMPTY;
       case 'burn':
-        this.burn(ctx, args, decodeArgs(m.argsType, args));
+        this.burn(ctx, args, decodeArguments(m.argsType, args));
         return EMPTY;
       case 'approve':
-        this.approve(ctx, args, decodeArgs(m.argsType, args));
+        this.approve(ctx, args, decodeArguments(m.argsType, args));
         return EMPTY;
       default: {
         const result = this.extra(ctx, m, args);

@@ -2,7 +2,7 @@
 // `effective_balance_of`, which counts an increase only after 20 blocks (what proof-of-burn block production uses).
 import { decode, encode } from '../../koinos/codec.ts';
 import type { SystemTokenMethod } from '../../koinos/koin.ts';
-import { check, useCompute, type CallContext } from './context.ts';
+import { decodeArguments, check, useCompute, type CallContext } from './context.ts';
 import { TokenContract, type TokenInfo } from './token.ts';
 import { COMPUTE } from '../state/resources.ts';
 
@@ -89,12 +89,7 @@ export class VhpContract extends TokenContract<EffectiveBalance> {
     }
     if (method.name !== 'effective_balance_of') return undefined;
     useCompute(ctx, COMPUTE.koin_read + COMPUTE.get_object);
-    let owner: Uint8Array;
-    try {
-      owner = decode(method.argsType, args).owner;
-    } catch {
-      check(false, 'unable to decode arguments');
-    }
+    const { owner } = decodeArguments(method.argsType, args);
     check(owner.length > 0, "account 'owner' cannot be null");
     const record = this.record(ctx.view, owner);
     if (record.past_balances.length === 0) return encode(method.resultType, { value: record.current_balance });
