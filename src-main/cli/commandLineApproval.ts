@@ -3,26 +3,16 @@
 // (redeemApproval). The command line is the approval: what the user typed is approved as asked, and a flagged request
 // needs `--allow-risk NAME` for each of its flags. With a data folder the decisions go to its approvals.log, as the app's.
 // Loads no node client: `tx sign` is offline.
-import { appendFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { BTYPE, bytesToJson } from '../koinos/codec.ts';
 import { assertReadyToSign } from '../koinos/signingChecks.ts';
 import { nonceFromBytes, prepareTransaction } from '../koinos/transaction.ts';
 import type { Transaction } from '../koinos/types.ts';
 import type { RiskFlag } from '../wallet/chain/types.ts';
-import {
-  ApprovalQueue,
-  WALLET_ORIGIN,
-  chainIdText,
-  type ApprovalRecord,
-  type Approver,
-} from '../wallet/approvals/approvalQueue.ts';
+import { ApprovalQueue, WALLET_ORIGIN, chainIdText, type Approver } from '../wallet/approvals/approvalQueue.ts';
+import { approvalsLog } from '../wallet/approvals/approvalsLog.ts';
 import { decodeOperation } from '../wallet/chain/operations.ts';
 import type { TransactionSigner } from '../wallet/signer.ts';
 import { requireAllowed } from './riskGate.ts';
-
-/** The log of decisions inside a data folder (the app writes the same file). */
-const APPROVALS_LOG = 'approvals.log';
 
 /**
  * The CLI's approver: the command the user typed is the approval, so an unflagged request is approved as asked; a
@@ -47,12 +37,10 @@ export function commandLineApprover(allowedRisks: readonly string[]): Approver {
  * const signed = await signer.signTransaction(address, transaction, approval);
  */
 export function commandLineApprovals(allowedRisks: readonly string[], dataDir?: string): ApprovalQueue {
-  const record =
-    dataDir === undefined
-      ? undefined
-      : (entry: ApprovalRecord) =>
-          appendFileSync(join(dataDir, APPROVALS_LOG), `${JSON.stringify(entry)}\n`, { mode: 0o600 });
-  return new ApprovalQueue({ approver: commandLineApprover(allowedRisks), ...(record ? { record } : {}) });
+  return new ApprovalQueue({
+    approver: commandLineApprover(allowedRisks),
+    ...(dataDir === undefined ? {} : { record: approvalsLog(dataDir) }),
+  });
 }
 
 /**

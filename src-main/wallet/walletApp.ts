@@ -1,8 +1,6 @@
 // The wallet's one composition root: builds the vault and the chain services from a data folder and a keychain,
 // and joins their events into the IPC pushes. The Electron shell, the browser shell and the tests all start the
 // wallet through createWalletApp(); what each channel does is in walletChannels.ts.
-import { appendFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { NotificationTarget } from './notifications/types.ts';
 import type { IpcHandlers } from '../ipc/dispatcher.ts';
 import { WalletError } from '../koinos/errors.ts';
@@ -10,6 +8,7 @@ import { ApprovalQueue, type Approver } from './approvals/approvalQueue.ts';
 import { createEventHub, type IpcEventSource } from '../ipc/eventHub.ts';
 import { FileChainSettings } from './chain/chainSettings.ts';
 import { createChainServices } from './chain/chainServices.ts';
+import { approvalsLog } from './approvals/approvalsLog.ts';
 import { EmbeddedDevnet, type EmbeddedDevnetOptions } from './chain/embeddedDevnet.ts';
 import { HeadWatcher } from './chain/headWatcher.ts';
 import { NftService } from './chain/nfts.ts';
@@ -109,8 +108,7 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
   const approvals = new ApprovalQueue({
     approver: options.approver ?? { mode: 'password', checkPassword: (password) => vault.verifyPassword({ password }) },
     // Every decision, approved or not, is kept beside the wallet (no secret is in a record).
-    record: (entry) =>
-      appendFileSync(join(options.dataDir, 'approvals.log'), `${JSON.stringify(entry)}\n`, { mode: 0o600 }),
+    record: approvalsLog(options.dataDir),
     // Nobody is asked to approve what the vault could not sign: a locked wallet, a watch-only or unknown account.
     // Every signer counts: a payer account signs under the same approval as the sender (coSigners).
     admit: (review) => {
