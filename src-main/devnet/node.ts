@@ -17,7 +17,7 @@ import {
   type ApplyContext,
   type PreparedTransaction,
 } from './chain/applyTransaction.ts';
-import { buildBlock, type IncludedTransaction } from './chain/blockBuilder.ts';
+import { buildBlock, type BuiltBlock, type IncludedTransaction } from './chain/blockBuilder.ts';
 import { MAX_INCLUSION_ATTEMPTS, proposeBlock, type LeftOut, type ProposalRun } from './chain/blockFill.ts';
 import { blockFacts, headFacts } from './chain/chainFacts.ts';
 import type { ChainFacts } from './contracts/context.ts';
@@ -36,7 +36,7 @@ import { isNodeMethod, NODE_METHODS, type NodeAnswer, type NodeMethod, type Node
 import { ChainError, ERROR_CODE } from './state/chainError.ts';
 import { BlockResources, isBlockLimitError } from './state/resources.ts';
 import { BaseState, StateView } from './state/state.ts';
-import { AbiStore } from './store/abiStore.ts';
+import { AbiStore, type AbiUpdate } from './store/abiStore.ts';
 import {
   checkMeta,
   FORMAT_VERSION,
@@ -50,6 +50,7 @@ import {
 import { LevelStore, MemoryStore, type Store } from './store/store.ts';
 import { keyText, metaKey } from './store/storeKeys.ts';
 import { rememberRecoveredKey } from './vm/cryptoThunks.ts';
+import { RECOVERY_IMPLEMENTATION } from './vm/secp256k1Recovery.ts';
 import {
   type CreateTokenOptions,
   type DevAccount,
@@ -60,6 +61,27 @@ import {
 } from './types.ts';
 
 const EMPTY: Uint8Array = new Uint8Array(0);
+
+/**
+ * How long the timer's block production runs before it lets waiting requests through (ms): a submission waits at
+ * most about this long for a block being made.
+ */
+const PACED_SLICE_MS = 1;
+
+/** A block planned on a head (Devnet.planBlock), ready to be written and published (Devnet.commitBlock). */
+interface PlannedBlock {
+  /** The chain whose head the block follows. */
+  chain: Chain;
+  /** The block's state changes, over the chain's committed state. */
+  view: StateView;
+  built: BuiltBlock;
+  transactionCount: number;
+  /** Pending transactions the block settles (included or dropped): they leave the mempool. */
+  done: string[];
+  /** Some pending transactions wait for a later block. */
+  full: boolean;
+  abiUpdate: AbiUpdate;
+}
 
 /** A request after close: no node answers it (the wire shows an internal error, as the gateway does for a service that is gone). */
 function closedError(): WalletError {
@@ -79,6 +101,8 @@ class Devnet implements DevnetNode {
   private readonly addresses = new Map<string, Uint8Array>();
   private tail: Promise<unknown> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
+  /** The timer's block being made (producePaced), until it is written or given up. */
+  private pacing: Promise<void> | undefined;
   private closed = false;
   /** How far devnet.advance_time / produce_blocks moved the clock (ms). */
   private clockOffset = 0;
@@ -202,6 +226,7 @@ class Devnet implements DevnetNode {
     if (this.closed) return;
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
+    await this.pacing;
     await this.tail.catch(() => {});
     try {
       await this.recoverer.close();
@@ -229,9 +254,13 @@ class Devnet implements DevnetNode {
     const tick = (): void => {
       this.timer = undefined;
       if (this.closed) return;
-      this.enqueue(() => this.produceNow())
-        .catch((error) => this.reportBlockFailure(error))
+      this.pacing = this.producePaced()
+        .catch((error) => {
+          this.lastBlockFull = false;
+          this.reportBlockFailure(error);
+        })
         .finally(() => {
+          this.pacing = undefined;
           // A full block rolls over to the next at once (the devnet does not wait for a slot while transactions
           // wait for room), so a burst larger than a block is included at the speed blocks are made.
           if (!this.closed) this.timer = setTimeout(tick, this.lastBlockFull ? 0 : this.settings.blockTimeMs);
@@ -275,20 +304,51 @@ class Devnet implements DevnetNode {
   }
 
   /**
-   * Produces the next block as koinos-chain's apply_block does: every chosen pending transaction is applied again, in
+   * Produces the next block as koinos-chain's apply_block does (planBlock, then commitBlock), in one step of the
+   * queue: what developer methods, blockTimeMs 0 and manual mode use. The timer's blocks are made by producePaced.
+   */
+  private async produceNow(adjust?: BlockAdjust): Promise<ProducedBlock> {
+    return this.commitBlock(await this.planBlock(adjust));
+  }
+
+  /**
+   * The timer's block, made without holding up submissions: the block is planned outside the queue, pausing between
+   * transactions so that submissions are answered meanwhile (they only read the head state and join the mempool, and
+   * the plan took its transactions before them), then written in one step of the queue. When the chain moved in the
+   * meantime (a developer method or a reset made a block), the plan was for a head that is gone: the block is made
+   * again in one step on the new head, as before.
+   */
+  private async producePaced(): Promise<void> {
+    const chain = this.chain;
+    const parent = chain.head;
+    const unmoved = () => this.chain === chain && chain.head === parent;
+    let plan: PlannedBlock | undefined;
+    try {
+      plan = await this.planBlock(undefined, PACED_SLICE_MS);
+    } catch (error) {
+      // A plan whose head was replaced under it may have read the new state half-way: it is made again below.
+      if (this.closed) return;
+      if (unmoved()) throw error;
+    }
+    if (this.closed) return;
+    await this.enqueue(() => (plan && unmoved() ? this.commitBlock(plan) : this.produceNow()));
+  }
+
+  /**
+   * Plans the next block as koinos-chain's apply_block does: every chosen pending transaction is applied again, in
    * order, on the block's state with the block's own time and height and one event counter for the whole block.
    * A transaction that reverts now (its state changed since submission) is included reverted, its payer charged;
    * one that fails is dropped (and logged) and the block proposed again without it (blockFill.ts proposeBlock), so
    * the block its contracts saw is the block written. `adjust` (developer methods) changes the state first.
    * Transactions are chosen as koinos-block-producer's fill_block chooses them (see BlockFill): one that would take
-   * the block past its limits waits in the mempool for a later block; `lastBlockFull` says some did.
-   * Signs the block with the genesis key and writes its one batch; publishes the block only once that is written.
+   * the block past its limits waits in the mempool for a later block. Signs the block with the genesis key and builds
+   * its one batch. Changes nothing: commitBlock writes and publishes the plan.
+   * @param sliceMs when set, pause for other work each time the application has run this long
    */
-  private async produceNow(adjust?: BlockAdjust): Promise<ProducedBlock> {
+  private async planBlock(adjust?: BlockAdjust, sliceMs?: number): Promise<PlannedBlock> {
     // Checked before anything changes: the history index packs heights into numbers (history.ts).
     if (this.head.height >= BigInt(MAX_HISTORY_HEIGHT))
       throw new Error(`the devnet holds at most ${MAX_HISTORY_HEIGHT} blocks`);
-    this.lastBlockFull = false;
     const chain = this.chain;
     const parent = chain.head;
     const timestamp = this.nextTimestamp();
@@ -296,10 +356,10 @@ class Devnet implements DevnetNode {
     const pending = this.mempool
       .list(MAX_INCLUSION_ATTEMPTS)
       .map((entry) => ({ idHex: entry.prepared.idHex, receipt: entry.receipt, entry }));
-    const proposal = proposeBlock(
+    const proposal = await proposeBlock(
       pending,
       this.mempool.entries.size > pending.length,
-      (chosen): ProposalRun<{ view: StateView; included: IncludedTransaction[] }> => {
+      async (chosen): Promise<ProposalRun<{ view: StateView; included: IncludedTransaction[] }>> => {
         const view = new StateView(chain.committed);
         adjust?.(view, timestamp, height);
         const sequence = { next: 0 };
@@ -313,7 +373,13 @@ class Devnet implements DevnetNode {
         const included: IncludedTransaction[] = [];
         const failed: LeftOut[] = [];
         const block = new BlockResources();
+        let sliceStart = performance.now();
         for (const prepared of transactions) {
+          if (sliceMs !== undefined && performance.now() - sliceStart >= sliceMs) {
+            await new Promise((resolve) => setImmediate(resolve));
+            if (this.closed) throw closedError();
+            sliceStart = performance.now();
+          }
           const before = { disk: block.disk, network: block.network, compute: block.compute };
           try {
             const applied = applyTransaction(
@@ -343,9 +409,7 @@ class Devnet implements DevnetNode {
       },
     );
     const { view, included } = proposal.applied;
-    const done = [...proposal.chosen, ...proposal.dropped].map((c) => c.idHex);
-    const full = proposal.full;
-    const { head, ops, records } = buildBlock({
+    const built = buildBlock({
       parent,
       timestamp,
       entries: included,
@@ -353,9 +417,25 @@ class Devnet implements DevnetNode {
       signer: this.genesisKey,
       history: { persistent: this.store.persistent, nextSeq: (address) => chain.history.nextSeq(address) },
     });
-    const blockHeight = Number(head.height); // at most MAX_HISTORY_HEIGHT (checked above)
-    const abiUpdate = this.abis.blockUpdate(included.map((e) => ({ tx: e.prepared.tx, receipt: e.receipt })));
+    return {
+      chain,
+      view,
+      built,
+      transactionCount: included.length,
+      done: [...proposal.chosen, ...proposal.dropped].map((c) => c.idHex),
+      full: proposal.full,
+      abiUpdate: this.abis.blockUpdate(included.map((e) => ({ tx: e.prepared.tx, receipt: e.receipt }))),
+    };
+  }
 
+  /**
+   * Writes a planned block's one batch, then publishes it: state, head, account history, mempool, listeners.
+   * Runs in a step of the queue on the head the plan was made for.
+   */
+  private async commitBlock(plan: PlannedBlock): Promise<ProducedBlock> {
+    const { chain, view, built, abiUpdate } = plan;
+    const { head, ops, records } = built;
+    const blockHeight = Number(head.height); // at most MAX_HISTORY_HEIGHT (checked by planBlock)
     // Publish only what is on disk: until the batch is written nobody can see this block (block production and
     // submissions are serialized by the queue), so a process killed at any moment restarts at the last block seen.
     await this.store.write(abiUpdate.ops.length > 0 ? [...ops, ...abiUpdate.ops] : ops);
@@ -364,9 +444,14 @@ class Devnet implements DevnetNode {
       chain.history.append(address, { height: blockHeight, transactionIndex });
     view.commit();
     chain.head = head;
-    for (const id of done) this.mempool.remove(id);
-    this.onBlock?.({ id: head.id, height: head.height, timestamp: head.timestamp, transactionCount: included.length });
-    this.lastBlockFull = full;
+    for (const id of plan.done) this.mempool.remove(id);
+    this.onBlock?.({
+      id: head.id,
+      height: head.height,
+      timestamp: head.timestamp,
+      transactionCount: plan.transactionCount,
+    });
+    this.lastBlockFull = plan.full;
     return { id: head.id, height: head.height };
   }
 
@@ -558,7 +643,9 @@ export async function openNode(config: DevnetConfig = {}): Promise<DevnetNode> {
       };
       chain = await newChain(store, genesis, meta);
     }
-    const threads = config.signatureThreads ?? Math.min(2, Math.max(1, availableParallelism() - 1));
+    const threads =
+      config.signatureThreads ??
+      (RECOVERY_IMPLEMENTATION === 'native' ? 0 : Math.min(2, Math.max(1, availableParallelism() - 1)));
     const recoverer = threads > 0 ? workerRecoverer(threads) : inlineRecoverer();
     const node = new Devnet({
       settings,

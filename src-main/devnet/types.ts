@@ -25,7 +25,10 @@ export interface DevnetConfig {
   now?: () => number;
   /** Pending transactions allowed per account (the node's `pending-transaction-limit`, default 10). */
   pendingTransactionLimit?: number;
-  /** Worker threads that recover signatures (default: cores - 1, at least 1, at most 2); 0 recovers on the calling thread. */
+  /**
+   * Worker threads that recover signatures; 0 recovers on the calling thread. Default: 0 when libsecp256k1 runs
+   * natively here (a native recovery costs less than handing it to a thread), else cores - 1, at least 1, at most 2.
+   */
   signatureThreads?: number;
   /** Called after each block is produced (in memory; its batch is queued for the disk). */
   onBlock?: (block: { id: Uint8Array; height: bigint; timestamp: bigint; transactionCount: number }) => void;

@@ -93,21 +93,25 @@ describe('proposeBlock', () => {
     receipt: { disk_storage_used: 0n, network_bandwidth_used: 0n, compute_bandwidth_used: 0n },
   });
 
-  it('runs again without what failed, dropping failures and keeping those that wait, until a run applies whole', () => {
+  it('runs again without what failed, dropping failures and keeping those that wait, until a run applies whole', async () => {
     const runs: string[][] = [];
-    const proposal = proposeBlock([candidate('a'), candidate('b'), candidate('c'), candidate('d')], false, (chosen) => {
-      const ids = chosen.map((c) => c.idHex);
-      runs.push(ids);
-      if (ids.includes('b'))
-        return {
-          failed: [
-            { idHex: 'b', wait: false },
-            { idHex: 'd', wait: true },
-          ],
-        };
-      if (ids.includes('c') && runs.length === 2) return { failed: [{ idHex: 'c', wait: false }] };
-      return { applied: ids.join('') };
-    });
+    const proposal = await proposeBlock(
+      [candidate('a'), candidate('b'), candidate('c'), candidate('d')],
+      false,
+      (chosen) => {
+        const ids = chosen.map((c) => c.idHex);
+        runs.push(ids);
+        if (ids.includes('b'))
+          return {
+            failed: [
+              { idHex: 'b', wait: false },
+              { idHex: 'd', wait: true },
+            ],
+          };
+        if (ids.includes('c') && runs.length === 2) return { failed: [{ idHex: 'c', wait: false }] };
+        return { applied: ids.join('') };
+      },
+    );
     expect(runs).toEqual([['a', 'b', 'c', 'd'], ['a', 'c'], ['a']]);
     expect(proposal.applied).toBe('a');
     expect(proposal.chosen.map((c) => c.idHex)).toEqual(['a']);
@@ -115,9 +119,9 @@ describe('proposeBlock', () => {
     expect(proposal.full).toBe(true); // d waits for a later block
   });
 
-  it('applies once when nothing fails, and says the block is not full', () => {
+  it('applies once when nothing fails, and says the block is not full', async () => {
     let count = 0;
-    const proposal = proposeBlock([candidate('a')], false, (chosen) => ({ applied: (count++, chosen.length) }));
+    const proposal = await proposeBlock([candidate('a')], false, (chosen) => ({ applied: (count++, chosen.length) }));
     expect([count, proposal.applied, proposal.dropped, proposal.full]).toEqual([1, 1, [], false]);
   });
 });

@@ -1,7 +1,7 @@
 // Block production of the devnet: manual, per transaction and on a timer; ids, merkle roots, signatures and
 // timestamps checked with the protocol library; the block and transaction stores and their limits.
 import { describe, expect, it } from 'vitest';
-import { equalBytes } from '../../src-main/koinos/bytes.ts';
+import { equalBytes, toHex } from '../../src-main/koinos/bytes.ts';
 import { decode, encode } from '../../src-main/koinos/codec.ts';
 import { digestOfMultihash } from '../../src-main/koinos/hash.ts';
 import { addressToString } from '../../src-main/koinos/address.ts';
@@ -9,7 +9,7 @@ import { recoverAddress } from '../../src-main/koinos/keys.ts';
 import { blockId, transactionMerkleRoot } from '../../src-main/koinos/transaction.ts';
 import type { Block, BlockReceipt, Transaction } from '../../src-main/koinos/types.ts';
 import type { DevnetNode } from '../../src-main/devnet/types.ts';
-import { key, KOIN, submit, transferTx, testNodes } from './helpers.ts';
+import { balanceOf, key, KOIN, nextNonce, nonceOf, pendingCount, submit, transferTx, testNodes } from './helpers.ts';
 import { until } from '../helpers/until.ts';
 
 const node = testNodes();
@@ -223,6 +223,62 @@ describe('automatic block production', () => {
     expect(head.head_topology.height).toBe(4n);
     const items = await blocksByHeight(n, 1n, 10, head.head_topology.id);
     expect(items.map((i) => i.block!.transactions.map((t) => t.id))).toEqual(txs.map((tx) => [tx.id]));
+  });
+
+  it("takes every submission into exactly one block while the timer's blocks, submissions and developer methods interleave", async () => {
+    // The timer's blocks are planned outside the queue, pausing between transactions so that submissions go on;
+    // blocks made meanwhile by devnet methods (produce_block, set_balance) move the head under such a plan, which must
+    // then be made again on the new head: nothing lost, nothing twice.
+    const n = await node({ manual: false, blockTimeMs: 1, accounts: 6, pendingTransactionLimit: 1000 });
+    const senders = [key(1), key(2), key(3)];
+    const receiver = key(4);
+    const perSender = 120;
+    const before = await balanceOf(n, receiver.addressBytes);
+    const queues = await Promise.all(
+      senders.map(async (sender) => {
+        const first = await nextNonce(n, sender.addressBytes);
+        const txs: Transaction[] = [];
+        for (let i = 0n; i < BigInt(perSender); i++)
+          txs.push(await transferTx(n, sender, receiver, 1n, { nonce: first + i }));
+        return txs;
+      }),
+    );
+    // Each call in its own turn of the event loop, as requests arriving over a network are: the timer's blocks run
+    // between them (calls chained only through promises would run before any timer fires).
+    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+    let submitting = true;
+    const developer = (async () => {
+      let value = 1n;
+      while (submitting) {
+        await n.produceBlock();
+        await nextTurn();
+        await n.setBalance({ account: key(5).addressBytes, value: value++ });
+        await nextTurn();
+      }
+      return value - 1n;
+    })();
+    await Promise.all(
+      queues.map(async (txs) => {
+        for (const tx of txs) {
+          await submit(n, tx);
+          await nextTurn();
+        }
+      }),
+    );
+    submitting = false;
+    const lastValue = await developer;
+    await until('the mempool empty', async () => ((await pendingCount(n)) === 0 ? true : undefined));
+
+    const head = await headInfo(n);
+    const items = await blocksByHeight(n, 1n, Number(head.head_topology.height), head.head_topology.id);
+    const included = items.flatMap((item) => item.block!.transactions.map((tx) => toHex(tx.id)));
+    const submitted = queues.flat().map((tx) => toHex(tx.id));
+    expect(included.length).toBe(submitted.length);
+    expect(new Set(included)).toEqual(new Set(submitted));
+    expect(items.every((i, k) => k === 0 || equalBytes(i.block!.header!.previous, items[k - 1]!.block_id!))).toBe(true);
+    expect(await balanceOf(n, receiver.addressBytes)).toBe(before + BigInt(submitted.length));
+    expect(await balanceOf(n, key(5).addressBytes)).toBe(lastValue);
+    for (const sender of senders) expect(await nonceOf(n, sender.addressBytes)).toBe(BigInt(perSender));
   });
 
   it('produces blocks on a timer, empty ones too, starting at once', async () => {

@@ -1,19 +1,20 @@
 // How much signature recovery a transaction can make the devnet do: no more than its rc_limit pays for (the node
 // recovers lazily while metering, 29,630 compute a signature), and never more than MAX_TRANSACTION_SIGNATURES.
-// Recoveries are counted by wrapping tiny-secp256k1's `recover`, which the devnet's signature checks call.
+// Recoveries are counted by wrapping secp256k1Recovery.ts's `recoverPublicKeyFrom`, which the devnet's signature checks
+// call (native or WebAssembly libsecp256k1).
 import { describe, expect, it, vi } from 'vitest';
 import { MAX_TRANSACTION_SIGNATURES, recoverableSignatures } from '../../src-main/devnet/chain/applyTransaction.ts';
 import { COMPUTE, RESOURCE_LIMITS } from '../../src-main/devnet/state/resources.ts';
 import { key, KOIN, rejection, snapshot, submit, testNodes, transferTx } from './helpers.ts';
 
 const recoveries = vi.hoisted(() => ({ count: 0 }));
-vi.mock('tiny-secp256k1', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('tiny-secp256k1')>();
+vi.mock('../../src-main/devnet/vm/secp256k1Recovery.ts', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../src-main/devnet/vm/secp256k1Recovery.ts')>();
   return {
     ...actual,
-    recover: (...args: Parameters<typeof actual.recover>) => {
+    recoverPublicKeyFrom: (...args: Parameters<typeof actual.recoverPublicKeyFrom>) => {
       recoveries.count++;
-      return actual.recover(...args);
+      return actual.recoverPublicKeyFrom(...args);
     },
   };
 });

@@ -77,13 +77,13 @@ export interface Proposal<C, R> {
  * the one whose block is written. One shortcut: every failure of a run is left out before the next proposal, not only
  * the first (a failed transaction changes no state, so the others would fail again).
  * @param moreWaiting pending transactions beyond those in `pending` (they wait whatever happens)
- * @param run applies the proposed transactions on a fresh state as one block
+ * @param run applies the proposed transactions on a fresh state as one block (it may pause between transactions)
  */
-export function proposeBlock<C extends BlockCandidate, R>(
+export async function proposeBlock<C extends BlockCandidate, R>(
   pending: readonly C[],
   moreWaiting: boolean,
-  run: (chosen: C[]) => ProposalRun<R>,
-): Proposal<C, R> {
+  run: (chosen: C[]) => ProposalRun<R> | Promise<ProposalRun<R>>,
+): Promise<Proposal<C, R>> {
   const out = new Set<string>();
   const dropped: C[] = [];
   let waited = false;
@@ -101,7 +101,7 @@ export function proposeBlock<C extends BlockCandidate, R>(
       if (fits === 'skip') full = true;
       else chosen.push(candidate);
     }
-    const result = run(chosen);
+    const result = await run(chosen);
     if ('applied' in result) return { chosen, applied: result.applied, dropped, full };
     // Each failed run leaves out at least one chosen transaction, so this ends (at worst with an empty block).
     if (result.failed.length === 0) throw new Error('a proposed block failed without naming a transaction');

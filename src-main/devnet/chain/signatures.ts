@@ -1,10 +1,9 @@
 // Signature checks of the devnet, as the node makes them (chain `recover_public_key`): length, canonical form, then
-// full public-key recovery. Recovery (libsecp256k1 compiled to WebAssembly, via tiny-secp256k1) runs on worker
-// threads so that the main thread keeps serving requests; it is the cost that bounds the devnet's throughput.
-import { createRequire } from 'node:module';
+// full public-key recovery. Recovery (libsecp256k1, secp256k1Recovery.ts) runs on worker threads so that the main
+// thread keeps serving requests; it is the cost that bounds the devnet's throughput.
 import { Worker } from 'node:worker_threads';
-import * as ecc from 'tiny-secp256k1';
 import { isCanonicalSignature } from '../../koinos/keys.ts';
+import { RECOVERY_MODULES, recoverPublicKeyFrom } from '../vm/secp256k1Recovery.ts';
 
 /** The outcome for one signature: the 33-byte compressed public key, or the node's error text. */
 export type RecoveryResult = { publicKey: Uint8Array } | { error: string };
@@ -27,13 +26,8 @@ function recoverOne(signature: Uint8Array, digest: Uint8Array): RecoveryResult {
   const error = signatureFormatError(signature);
   if (error) return { error };
   // Header = recovery id + 31; the node reads the recovery id as header >> 5 (keys.ts recoverPublicKey).
-  const recoveryId = (signature[0]! >> 5) as 0 | 1;
-  try {
-    const publicKey = ecc.recover(digest, signature.subarray(1), recoveryId, true);
-    return publicKey ? { publicKey } : { error: 'public key is invalid' };
-  } catch {
-    return { error: 'public key is invalid' };
-  }
+  const publicKey = recoverPublicKeyFrom(digest, signature.subarray(1), signature[0]! >> 5, true);
+  return publicKey ? { publicKey } : { error: 'public key is invalid' };
 }
 
 /** Recovers on the calling thread (tests, and machines with one core). */
@@ -49,18 +43,27 @@ const ITEM_BYTES = 1 + 64 + 32;
 /** Bytes of one result a worker sends back: 1 when recovered, then the 33-byte compressed key (zeros when not). */
 const RESULT_BYTES = 1 + 33;
 
-// The worker is plain JavaScript given as text, so it runs unchanged under node, tsx, vitest and a bundled build.
+// The worker is plain JavaScript given as text, so it runs unchanged under node, tsx, vitest and a bundled build. It
+// loads libsecp256k1 as secp256k1Recovery.ts does: the native binding if it loads, else the WebAssembly build.
 // A batch travels as one transferred buffer each way (see ITEM_BYTES, RESULT_BYTES): no structured clone of arrays.
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-const ecc = require(workerData.modulePath);
+let recover;
+try {
+  const native = require(workerData.native);
+  recover = (digest, signature, recoveryId) => native.ecdsaRecover(signature, recoveryId, digest, true);
+} catch {
+  const wasm = require(workerData.wasm);
+  recover = (digest, signature, recoveryId) => wasm.recover(digest, signature, recoveryId, true);
+}
 parentPort.on('message', ({ id, items }) => {
   const count = items.length / ${ITEM_BYTES};
   const out = new Uint8Array(count * ${RESULT_BYTES});
   for (let i = 0; i < count; i++) {
     const at = i * ${ITEM_BYTES};
     try {
-      const key = ecc.recover(items.subarray(at + 65, at + 97), items.subarray(at + 1, at + 65), items[at], true);
+      if (items[at] > 3) continue;
+      const key = recover(items.subarray(at + 65, at + 97), items.subarray(at + 1, at + 65), items[at]);
       if (key) {
         out[i * ${RESULT_BYTES}] = 1;
         out.set(key, i * ${RESULT_BYTES} + 1);
@@ -84,8 +87,11 @@ class WorkerLane {
   inFlight = 0;
   alive = true;
 
-  constructor(modulePath: string) {
-    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { modulePath } });
+  constructor(modules: { native?: string; wasm: string }) {
+    this.worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { native: modules.native ?? '', wasm: modules.wasm },
+    });
     this.worker.unref();
     this.worker.on('message', ({ id, out }: { id: number; out: Uint8Array }) => {
       const batch = this.waiting.get(id);
@@ -124,13 +130,9 @@ interface Queued {
 
 /** Recovery of pre-checked items on the calling thread (the workers' fallback). */
 function recoverHere(items: Checked[]): (Uint8Array | null)[] {
-  return items.map(([signature, digest]) => {
-    try {
-      return ecc.recover(digest, signature.subarray(1), (signature[0]! >> 5) as 0 | 1, true);
-    } catch {
-      return null;
-    }
-  });
+  return items.map(([signature, digest]) =>
+    recoverPublicKeyFrom(digest, signature.subarray(1), signature[0]! >> 5, true),
+  );
 }
 
 /** The items as one buffer for a worker: per item the recovery id (header >> 5), the signature body, the digest. */
@@ -139,7 +141,7 @@ function packItems(items: Checked[]): Uint8Array<ArrayBuffer> {
   for (let i = 0; i < items.length; i++) {
     const [signature, digest] = items[i]!;
     const at = i * ITEM_BYTES;
-    // A digest of another length fails recovery, as ecc.recover fails for it: 0xff is no recovery id.
+    // A digest of another length fails recovery, as recovery fails for it: 0xff is no recovery id.
     packed[at] = digest.length === 32 ? signature[0]! >> 5 : 0xff;
     packed.set(signature.subarray(1, 65), at + 1);
     packed.set(digest.subarray(0, 32), at + 65);
@@ -155,8 +157,7 @@ function packItems(items: Checked[]): Uint8Array<ArrayBuffer> {
 export function workerRecoverer(threads: number): SignatureRecoverer {
   let lanes: WorkerLane[];
   try {
-    const modulePath = createRequire(import.meta.url).resolve('tiny-secp256k1');
-    lanes = Array.from({ length: threads }, () => new WorkerLane(modulePath));
+    lanes = Array.from({ length: threads }, () => new WorkerLane(RECOVERY_MODULES));
   } catch {
     return inlineRecoverer();
   }

@@ -7,6 +7,7 @@ import { keccak_256 } from '@noble/hashes/sha3.js';
 import { ChainError, ERROR_CODE } from '../state/chainError.ts';
 import { isCanonicalSignature } from '../../koinos/keys.ts';
 import { vrfVerify } from '../../koinos/vrf.ts';
+import { recoverPublicKeyFrom } from './secp256k1Recovery.ts';
 import type { ComputeName } from './computeRegistry.ts';
 import { HOST_ERROR, type ExecutionContext } from './executionContext.ts';
 
@@ -93,7 +94,7 @@ function recoveredKey(signature: Uint8Array, digest: Uint8Array, compressed: boo
 
 /**
  * Gives the recovery cache a compressed key the node already recovered for a transaction's signature over its
- * 32-byte id digest (signatures.ts, the same tiny-secp256k1 recovery), so that check_authority in a contract does not
+ * 32-byte id digest (signatures.ts, the same libsecp256k1 recovery), so that check_authority in a contract does not
  * recover it again. The compute charged is unchanged.
  */
 export function rememberRecoveredKey(signature: Uint8Array, digest: Uint8Array, publicKey: Uint8Array): void {
@@ -105,13 +106,7 @@ function recover(signature: Uint8Array, digest: Uint8Array, compressed: boolean)
   const key = recoveredKey(signature, digest, compressed);
   const hit = recovered.get(key);
   if (hit !== undefined) return hit;
-  let out: Uint8Array | null = null;
-  try {
-    if (digest.length === 32)
-      out = ecc.recover(digest, signature.subarray(1), (signature[0]! >> 5) as 0 | 1, compressed);
-  } catch {
-    out = null;
-  }
+  const out = recoverPublicKeyFrom(digest, signature.subarray(1), signature[0]! >> 5, compressed);
   if (recovered.size >= RECOVERED_CACHE_SIZE) recovered.delete(recovered.keys().next().value!);
   recovered.set(key, out);
   return out;
@@ -128,8 +123,7 @@ export function recoverPublicKeyThunk(
   if (!isCanonicalSignature(signature))
     throw new ChainError(ERROR_CODE.invalid_signature, 'signature must be canonical');
   const digest = multihashDigest(args.digest ?? new Uint8Array(0));
-  // libsecp256k1 (tiny-secp256k1, as the devnet's signature checks): ~50x faster than a pure-JS recovery, and a host
-  // call must be synchronous. The node reads the recovery id as header >> 5 (keys.ts recoverPublicKey).
+  // libsecp256k1 (secp256k1Recovery.ts, as the devnet's signature checks): a host call must be synchronous. The node reads the recovery id as header >> 5 (keys.ts recoverPublicKey).
   const key = recover(signature, digest, args.compressed === true);
   if (!key) throw new ChainError(ERROR_CODE.invalid_signature, 'public key is invalid');
   return { value: key };
