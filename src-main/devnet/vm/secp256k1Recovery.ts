@@ -20,7 +20,7 @@ interface NativeSecp256k1 {
   ecdsaRecover(signature: Uint8Array, recoveryId: number, digest: Uint8Array, compressed: boolean): Uint8Array;
 }
 
-const require = createRequire(import.meta.url);
+const requireModule = createRequire(import.meta.url);
 
 /**
  * Where each implementation's module is, for the worker threads that load them by path (signatures.ts): the native
@@ -29,12 +29,12 @@ const require = createRequire(import.meta.url);
  */
 export const RECOVERY_MODULES = {
   native: resolveOrUndefined('secp256k1/bindings'),
-  wasm: require.resolve('tiny-secp256k1'),
+  wasm: requireModule.resolve('tiny-secp256k1'),
 };
 
 function resolveOrUndefined(specifier: string): string | undefined {
   try {
-    return require.resolve(specifier);
+    return requireModule.resolve(specifier);
   } catch {
     return undefined;
   }
@@ -43,7 +43,7 @@ function resolveOrUndefined(specifier: string): string | undefined {
 function loadNative(): NativeSecp256k1 | undefined {
   if (RECOVERY_MODULES.native === undefined) return undefined;
   try {
-    return require(RECOVERY_MODULES.native) as NativeSecp256k1;
+    return requireModule(RECOVERY_MODULES.native) as NativeSecp256k1;
   } catch {
     return undefined;
   }
