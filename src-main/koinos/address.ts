@@ -111,6 +111,14 @@ export function assertAddressBytes(bytes: Uint8Array): void {
   }
 }
 
+/** How many checked addresses addressFromString remembers; it forgets them all when full. */
+const CHECKED_ADDRESSES_SIZE = 4096;
+/**
+ * Addresses that passed every check, text to bytes: decoding a page of history or a block meets the same few addresses
+ * again and again, and each check is two SHA-256 rounds. Only valid addresses go in, so errors are found as before.
+ */
+const checkedAddresses = new Map<string, Uint8Array>();
+
 /**
  * Parses and checks a base58 address: at most 35 characters, base58 alphabet, 25 bytes, version byte 0x00, and a
  * checksum that matches.
@@ -124,6 +132,9 @@ export function addressFromString(text: string): Uint8Array {
   if (typeof text !== 'string' || text.length === 0) {
     throw new WalletError('INVALID_ADDRESS', `expected an address as base58 text, got ${describe(text)}`);
   }
+  const checked = checkedAddresses.get(text);
+  // A copy: the caller may change the bytes it gets.
+  if (checked) return checked.slice();
   if (text.length > MAX_ADDRESS_TEXT_LENGTH) {
     throw new WalletError(
       'INVALID_ADDRESS',
@@ -140,6 +151,8 @@ export function addressFromString(text: string): Uint8Array {
   }
   const bytes = fromBase58(text, 'an address', MAX_ADDRESS_TEXT_LENGTH);
   assertAddressBytes(bytes);
+  if (checkedAddresses.size >= CHECKED_ADDRESSES_SIZE) checkedAddresses.clear();
+  checkedAddresses.set(text, bytes.slice());
   return bytes;
 }
 

@@ -53,9 +53,22 @@ export function shortAddress(address: string | undefined): string {
   return address.length > 16 ? `${address.slice(0, 8)}…${address.slice(-6)}` : address;
 }
 
+/** The local date and time format, made once: toLocaleString with options builds a new one on every call. */
+let timeFormat: Intl.DateTimeFormat | undefined;
+
+/**
+ * Makes the date and time format now: the first one costs several ms (the locale's data), which the first History page
+ * would otherwise pay after its click. main.ts calls it when the page is idle.
+ */
+export function prepareTimeFormat(): Intl.DateTimeFormat {
+  return (timeFormat ??= new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' }));
+}
+
 /** Epoch milliseconds as the local date and time. */
 export function displayTime(msText: string | undefined): string {
   if (!msText) return '';
+  const format = prepareTimeFormat();
   const date = new Date(Number(msText));
-  return date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+  // "Invalid Date", as toLocaleString says it (format throws).
+  return Number.isNaN(date.getTime()) ? String(date) : format.format(date);
 }

@@ -15,6 +15,16 @@ import { readTokenInfo, type TokenService } from './tokens.ts';
 /** The account history service answers at most this many records per request. */
 export const MAX_HISTORY_PAGE = 500;
 
+/** How many block headers (height and time by block id) the service keeps; the oldest go first. */
+const BLOCK_CACHE_SIZE = 5000;
+
+/** What the history shows of the block holding a transaction. */
+interface BlockInfo {
+  id: Uint8Array;
+  height: bigint;
+  time?: bigint;
+}
+
 export interface HistoryRequest {
   networkId?: string;
   address: string;
@@ -136,6 +146,11 @@ export function expectedTokenEvents(tx: Transaction | undefined, tokens: readonl
  */
 export class HistoryService {
   private readonly deps: HistoryServiceOptions;
+  /**
+   * Height and time of blocks already read, by node client and block id. A block id is the hash of its header, so
+   * what it names never changes (a fork has other ids); which block holds a transaction is asked every time.
+   */
+  private readonly blockCache = new WeakMap<KoinosNode, Map<string, BlockInfo>>();
 
   constructor(options: HistoryServiceOptions) {
     this.deps = options;
@@ -227,33 +242,38 @@ export class HistoryService {
     return tokens;
   }
 
-  /** Height, time and id of the block holding each transaction of the page (two requests for the whole page). */
-  private async blocksOf(
-    node: KoinosNode,
-    values: HistoryEntryMessage[],
-  ): Promise<Map<string, { id: Uint8Array; height: bigint; time?: bigint }>> {
-    const out = new Map<string, { id: Uint8Array; height: bigint; time?: bigint }>();
+  /**
+   * Height, time and id of the block holding each transaction of the page: one request for the containing blocks, and
+   * one for the headers of blocks not read before (block ids name one header forever).
+   */
+  private async blocksOf(node: KoinosNode, values: HistoryEntryMessage[]): Promise<Map<string, BlockInfo>> {
+    const out = new Map<string, BlockInfo>();
     const ids = values.flatMap((v) => (v.trx?.transaction ? [v.trx.transaction.id] : []));
     if (ids.length === 0) return out;
+    let cache = this.blockCache.get(node);
+    if (!cache) this.blockCache.set(node, (cache = new Map()));
     try {
       const found = await node.transactionsById(ids);
-      const blockIds = [
+      const unknown = [
         ...new Map(
-          found.flatMap((f) =>
-            f.containing_blocks[0] ? [[hex(f.containing_blocks[0]), f.containing_blocks[0]] as const] : [],
-          ),
+          found.flatMap((f) => {
+            const block = f.containing_blocks[0];
+            return block && !cache.has(hex(block)) ? [[hex(block), block] as const] : [];
+          }),
         ).values(),
       ];
-      const items = await node.blocksById(blockIds);
-      const byBlock = new Map(
-        items.map((i) => [
-          hex(i.block_id),
-          { id: i.block_id, height: i.block_height, time: i.block?.header?.timestamp },
-        ]),
-      );
+      const fresh = new Map<string, BlockInfo>();
+      for (const i of await node.blocksById(unknown)) {
+        const info = { id: i.block_id, height: i.block_height, time: i.block?.header?.timestamp };
+        fresh.set(hex(i.block_id), info);
+        // An answer without the header (a node that does not have the block) is asked again next time.
+        if (!i.block?.header) continue;
+        if (cache.size >= BLOCK_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+        cache.set(hex(i.block_id), info);
+      }
       for (const f of found) {
         const block = f.containing_blocks[0];
-        const info = block && byBlock.get(hex(block));
+        const info = block && (fresh.get(hex(block)) ?? cache.get(hex(block)));
         if (f.transaction && info) out.set(hex(f.transaction.id), info);
       }
     } catch (error) {
@@ -267,7 +287,7 @@ export class HistoryService {
     v: HistoryEntryMessage,
     address: string,
     tokens: TokenInfo[],
-    blocks: Map<string, { id: Uint8Array; height: bigint; time?: bigint }>,
+    blocks: Map<string, BlockInfo>,
     lastIrreversible: bigint,
   ): HistoryRecord {
     const status = (height: bigint | undefined) =>

@@ -2,7 +2,9 @@
 // the irreversible filter, pending transactions listed until included; balances, mana and the head.
 import { describe, expect, it } from 'vitest';
 import { manaRefillText, msUntilFullMana, MANA_REGEN_MS } from '../../../src-main/wallet/chain/dashboard.ts';
+import { addressFromString } from '../../../src-main/koinos/address.ts';
 import { HistoryService } from '../../../src-main/wallet/chain/history.ts';
+import type { HistoryPage } from '../../../src-main/wallet/chain/types.ts';
 import { PendingTransactions } from '../../../src-main/wallet/chain/pendingTransactions.ts';
 import { testDevnet } from './helpers.ts';
 import { testServices } from './services.ts';
@@ -67,6 +69,54 @@ describe('HistoryService', () => {
         )
       ).code,
     ).toBe('INVALID_ARGUMENT');
+  });
+
+  it('gives the block of every record as a new service reads it, after new blocks and after a fork moved a transaction', async () => {
+    const devnet = await testDevnet();
+    const s = testServices(devnet);
+    const [a, b] = devnet.accounts;
+    const send = async (amount: string) => {
+      const review = await s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount });
+      return (await s.send.confirm(review.reviewId)).transactionId;
+    };
+    const request = { address: a!.address, limit: 10, ascending: false, irreversibleOnly: false };
+    // A service that has read no block yet: what the long-lived one must match.
+    const fresh = () =>
+      new HistoryService({ networks: s.networks, tokens: s.tokens, pending: s.pending }).page(request);
+    const blocks = (page: HistoryPage) =>
+      page.records.map((r) => [r.transactionId, r.blockId, r.blockHeight, r.time, r.entries[0]?.amount]);
+
+    await send('1');
+    await send('2');
+    const first = await s.history.page(request);
+    expect(first.records).toHaveLength(2);
+    expect(first.records.every((r) => r.blockHeight !== undefined && r.time !== undefined)).toBe(true);
+
+    const beforeThird = await devnet.node.snapshot();
+    const third = await send('3');
+    const later = await s.history.page(request);
+    expect(later.records.map((r) => r.entries[0]!.amount)).toEqual(
+      ['3', '2', '1'].map((k) => String(BigInt(k) * KOIN)),
+    );
+    expect(BigInt(later.records[0]!.blockHeight!)).toBeGreaterThan(BigInt(later.records[1]!.blockHeight!));
+    expect(blocks(later)).toEqual(blocks(await fresh()));
+
+    // A fork: the chain goes back before the third transfer, an empty block comes first, then the same signed transfer
+    // lands in another block, higher up.
+    const { node } = await s.networks.node();
+    const [entry] = await node.accountHistory({
+      address: addressFromString(a!.address),
+      limit: 1n,
+      ascending: false,
+      irreversible: false,
+    });
+    await devnet.node.revert(beforeThird);
+    await devnet.node.produceBlock();
+    await devnet.node.call('chain.submit_transaction', { transaction: entry!.trx!.transaction!, broadcast: true });
+    const forked = await s.history.page(request);
+    expect(forked.records[0]!.transactionId).toBe(third);
+    expect(BigInt(forked.records[0]!.blockHeight!)).toBe(BigInt(later.records[0]!.blockHeight!) + 1n);
+    expect(blocks(forked)).toEqual(blocks(await fresh()));
   });
 
   it("lists this wallet's pending transactions first until they are included", async () => {
