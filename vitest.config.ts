@@ -1,6 +1,8 @@
-// Vitest: two projects in one `npm test`. "unit" is every test under test/ but the browser suite; "e2e" drives the
-// built renderer in the system Chromium against the browser shell and a real devnet, one file at a time (two cores,
-// one browser), with timeouts long enough for blocks, an idle lock and a build of the renderer when it is stale.
+// Vitest: two projects. "unit" is every test under test/ but the browser suite; "e2e" drives the built renderer in the
+// system Chromium against the browser shell and a real devnet, one file at a time in one worker (one browser for the
+// run, the wallet's modules loaded once), with timeouts long enough for blocks, an idle lock and a build of the
+// renderer when it is stale. `npm test` (test/run.ts) runs the two as two vitest processes side by side; `npx vitest
+// run` runs them one after the other.
 import { availableParallelism } from 'node:os';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'vitest/config';
@@ -27,9 +29,12 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
-          globalSetup: ['test/e2e/buildRenderer.ts'],
+          globalSetup: ['test/e2e/buildRenderer.ts', 'test/e2e/sharedChromium.ts'],
           fileParallelism: false,
-          // After the unit project, so that browsers and blocks do not compete with the devnet tests for two cores.
+          // The files share the worker's module graph: every file starts its own wallet, devnet, shell and browser
+          // context and stops them, so nothing but compiled code and the browser connection carries over.
+          isolate: false,
+          // After the unit project when both run in one vitest process (vitest 4 cannot run two groups at once).
           sequence: { groupOrder: 1 },
           testTimeout: 240_000,
           hookTimeout: 180_000,
