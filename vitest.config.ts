@@ -1,4 +1,5 @@
-// Vitest: two projects. "unit" is every test under test/ but the browser suite; "e2e" drives the built renderer in the
+// Vitest: "unit" is every test under test/ but the browser suite (the few files that need a fresh module graph are in
+// "unit-isolated", run alongside); "e2e" drives the built renderer in the
 // system Chromium against the browser shell and a real devnet, one file at a time in one worker (one browser for the
 // run, the wallet's modules loaded once), with timeouts long enough for blocks, an idle lock and a build of the
 // renderer when it is stale. `npm test` (test/run.ts) runs the two as two vitest processes side by side; `npx vitest
@@ -7,23 +8,48 @@ import { availableParallelism } from 'node:os';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Unit files that need a fresh module graph: a vi.mock of a module that others load too, spies on shared prototypes,
+ * and the renderer's rune modules (state in module scope).
+ */
+const NEEDS_ISOLATION = [
+  'test/renderer/**/*.test.ts',
+  'test/devnet/coreSignatureBudget.test.ts',
+  'test/wallet/vault/vaultSession.test.ts',
+  'test/wallet/vault/secretHygiene.test.ts',
+  // Its dApp client sets DISABLE_GLOBAL_CORE in the environment for the rest of the process.
+  'test/wallet/dapps/walletConnect.test.ts',
+];
+
+/** The options both unit projects share (one group: their files run side by side on the same workers). */
+const UNIT = {
+  // Vitest's default leaves a core free: one file at a time on two cores. The unit files wait on devnets, child
+  // processes and the keychain as much as they compute, so every core runs one (two at least).
+  maxWorkers: Math.max(2, availableParallelism()),
+  testTimeout: 30_000,
+  hookTimeout: 30_000,
+  sequence: { groupOrder: 0 },
+};
+
 export default defineConfig({
   test: {
     projects: [
       {
-        // Compiles the renderer's rune modules (*.svelte.ts) that test/renderer imports; other files pass untouched.
         plugins: [svelte()],
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/e2e/**', 'node_modules/**'],
-          // Vitest's default leaves a core free: one file at a time on two cores. The unit files wait on devnets, child
-          // processes and the keychain as much as they compute, so every core runs one (two at least).
-          maxWorkers: Math.max(2, availableParallelism()),
-          testTimeout: 30_000,
-          hookTimeout: 30_000,
-          sequence: { groupOrder: 0 },
+          exclude: ['test/e2e/**', 'node_modules/**', ...NEEDS_ISOLATION],
+          // A worker keeps its modules from file to file: loading the wallet, the devnet and their libraries again
+          // for each of 150 files was a third of the unit CPU, and the devnet's compiled contracts carry over. A file
+          // that mocks a module or keeps state in a module's scope goes in NEEDS_ISOLATION instead.
+          isolate: false,
+          ...UNIT,
         },
+      },
+      {
+        plugins: [svelte()],
+        test: { name: 'unit-isolated', include: NEEDS_ISOLATION, ...UNIT },
       },
       {
         test: {

@@ -11,7 +11,11 @@ import { join, resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const VITEST = join(ROOT, 'node_modules/vitest/vitest.mjs');
-const PROJECTS = ['unit', 'e2e'] as const;
+/** The two runs: a name, and the --project filter that picks its projects of vitest.config.ts. */
+const RUNS = [
+  { name: 'unit', projects: 'unit*' },
+  { name: 'e2e', projects: 'e2e' },
+] as const;
 
 /** How to run the arguments: two processes (their shared options, and where the merged JSON goes) or one as given. */
 interface SplitPlan {
@@ -87,14 +91,13 @@ function vitest(args: string[], held: boolean): ChildProcess {
 
 async function runSplit(plan: SplitPlan): Promise<number> {
   const reports = plan.jsonReport ? mkdtempSync(join(tmpdir(), 'koinos-test-report-')) : undefined;
-  const reportOf = (project: string) => join(reports!, `${project}.json`);
-  const argsOf = (project: string) => [
-    '--project',
-    project,
+  const reportOf = (run: (typeof RUNS)[number]) => join(reports!, `${run.name}.json`);
+  const argsOf = (run: (typeof RUNS)[number]) => [
+    `--project=${run.projects}`,
     ...plan.shared,
-    ...(reports ? [`--outputFile.json=${reportOf(project)}`] : []),
+    ...(reports ? [`--outputFile.json=${reportOf(run)}`] : []),
   ];
-  const [live, held] = [vitest(argsOf('unit'), false), vitest(argsOf('e2e'), true)];
+  const [live, held] = [vitest(argsOf(RUNS[0]), false), vitest(argsOf(RUNS[1]), true)];
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
       live.kill(signal);
@@ -118,16 +121,16 @@ async function runSplit(plan: SplitPlan): Promise<number> {
   for (const { to, data } of chunks.splice(0)) to.write(data);
   const codes = await Promise.all([liveCode, heldCode]);
   process.stdout.write(
-    `\nnpm test: ${PROJECTS.map((p, i) => `${p} ${codes[i] === 0 ? 'passed' : 'FAILED'}`).join(', ')}\n`,
+    `\nnpm test: ${RUNS.map((run, i) => `${run.name} ${codes[i] === 0 ? 'passed' : 'FAILED'}`).join(', ')}\n`,
   );
 
   if (reports && plan.jsonReport) {
-    const written = PROJECTS.map(reportOf).filter((path) => existsSync(path));
+    const written = RUNS.map(reportOf).filter((path) => existsSync(path));
     const parsed = written.map((path) => JSON.parse(readFileSync(path, 'utf8')) as JsonReport);
     if (parsed.length > 0) writeFileSync(plan.jsonReport, JSON.stringify(parsed.reduce(mergeReports)));
     rmSync(reports, { recursive: true, force: true });
     // A run that wrote no report failed (its exit code says so); the merged one then holds only the other's tests.
-    if (written.length < PROJECTS.length) process.stderr.write('npm test: a project wrote no JSON report\n');
+    if (written.length < RUNS.length) process.stderr.write('npm test: a project wrote no JSON report\n');
   }
   return Math.max(...codes);
 }
