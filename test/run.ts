@@ -98,12 +98,13 @@ async function runSplit(plan: SplitPlan): Promise<number> {
     ...(reports ? [`--outputFile.json=${reportOf(run)}`] : []),
   ];
   const [live, held] = [vitest(argsOf(RUNS[0]), false), vitest(argsOf(RUNS[1]), true)];
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.on(signal, () => {
-      live.kill(signal);
-      held.kill(signal);
-    });
-  }
+  // Ctrl-C reaches both vitest processes from the terminal: this one waits for them to stop and print. A SIGTERM is
+  // this process's alone, and is passed on.
+  process.on('SIGINT', () => {});
+  process.on('SIGTERM', () => {
+    live.kill('SIGTERM');
+    held.kill('SIGTERM');
+  });
 
   // The held run's output, in order across its stdout and stderr, until the live run ends; then straight through.
   const chunks: { to: NodeJS.WriteStream; data: Buffer }[] = [];
