@@ -128,7 +128,10 @@ async function runSplit(plan: SplitPlan): Promise<number> {
   if (reports && plan.jsonReport) {
     const written = RUNS.map(reportOf).filter((path) => existsSync(path));
     const parsed = written.map((path) => JSON.parse(readFileSync(path, 'utf8')) as JsonReport);
-    if (parsed.length > 0) writeFileSync(plan.jsonReport, JSON.stringify(parsed.reduce(mergeReports)));
+    if (parsed.length > 0) {
+      writeFileSync(plan.jsonReport, JSON.stringify(parsed.reduce(mergeReports)));
+      process.stdout.write(`npm test: JSON report of both runs written to ${plan.jsonReport}\n`);
+    }
     rmSync(reports, { recursive: true, force: true });
     // A run that wrote no report failed (its exit code says so); the merged one then holds only the other's tests.
     if (written.length < RUNS.length) process.stderr.write('npm test: a project wrote no JSON report\n');
