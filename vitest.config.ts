@@ -1,35 +1,69 @@
-// Vitest: two projects in one `npm test`. "unit" is every test under test/ but the browser suite; "e2e" drives the
-// built renderer in the system Chromium against the browser shell and a real devnet, one file at a time (two cores,
-// one browser), with timeouts long enough for blocks, an idle lock and a build of the renderer when it is stale.
+// Vitest: "unit" is every test under test/ but the browser suite (the few files that need a fresh module graph are in
+// "unit-isolated", run alongside); "e2e" drives the built renderer in the
+// system Chromium against the browser shell and a real devnet, one file at a time in one worker (one browser for the
+// run, the wallet's modules loaded once), with timeouts long enough for blocks, an idle lock and a build of the
+// renderer when it is stale. `npm test` (test/run.ts) runs the two as two vitest processes side by side; `npx vitest
+// run` runs them one after the other.
 import { availableParallelism } from 'node:os';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * Unit files that need a fresh module graph: a vi.mock of a module that others load too, spies on shared prototypes,
+ * the renderer's rune modules (state in module scope), and libraries that change process-wide hooks.
+ */
+const NEEDS_ISOLATION = [
+  'test/renderer/**/*.test.ts',
+  'test/devnet/coreSignatureBudget.test.ts',
+  'test/wallet/vault/vaultSession.test.ts',
+  'test/wallet/vault/secretHygiene.test.ts',
+  // electron-builder's builder-util installs source-map-support, whose Error.prepareStackTrace changes the stack text
+  // of a WebAssembly trap that the devnet's metering reads (test/devnet/vm/metering.test.ts then fails after it).
+  'test/shells/packaging.test.ts',
+  // Its dApp client sets DISABLE_GLOBAL_CORE in the environment for the rest of the process.
+  'test/wallet/dapps/walletConnect.test.ts',
+];
+
+/** The options both unit projects share (one group: their files run side by side on the same workers). */
+const UNIT = {
+  // Vitest's default leaves a core free: one file at a time on two cores. The unit files wait on devnets, child
+  // processes and the keychain as much as they compute, so every core runs one (two at least).
+  maxWorkers: Math.max(2, availableParallelism()),
+  testTimeout: 30_000,
+  hookTimeout: 30_000,
+  sequence: { groupOrder: 0 },
+};
 
 export default defineConfig({
   test: {
     projects: [
       {
-        // Compiles the renderer's rune modules (*.svelte.ts) that test/renderer imports; other files pass untouched.
         plugins: [svelte()],
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/e2e/**', 'node_modules/**'],
-          // Vitest's default leaves a core free: one file at a time on two cores. The unit files wait on devnets, child
-          // processes and the keychain as much as they compute, so every core runs one (two at least).
-          maxWorkers: Math.max(2, availableParallelism()),
-          testTimeout: 30_000,
-          hookTimeout: 30_000,
-          sequence: { groupOrder: 0 },
+          exclude: ['test/e2e/**', 'node_modules/**', ...NEEDS_ISOLATION],
+          // A worker keeps its modules from file to file: loading the wallet, the devnet and their libraries again
+          // for each of 150 files was a third of the unit CPU, and the devnet's compiled contracts carry over. A file
+          // that mocks a module or keeps state in a module's scope goes in NEEDS_ISOLATION instead.
+          isolate: false,
+          ...UNIT,
         },
+      },
+      {
+        plugins: [svelte()],
+        test: { name: 'unit-isolated', include: NEEDS_ISOLATION, ...UNIT },
       },
       {
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
-          globalSetup: ['test/e2e/buildRenderer.ts'],
+          globalSetup: ['test/e2e/buildRenderer.ts', 'test/e2e/sharedChromium.ts'],
           fileParallelism: false,
-          // After the unit project, so that browsers and blocks do not compete with the devnet tests for two cores.
+          // The files share the worker's module graph: every file starts its own wallet, devnet, shell and browser
+          // context and stops them, so nothing but compiled code and the browser connection carries over.
+          isolate: false,
+          // After the unit project when both run in one vitest process (vitest 4 cannot run two groups at once).
           sequence: { groupOrder: 1 },
           testTimeout: 240_000,
           hookTimeout: 180_000,

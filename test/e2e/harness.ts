@@ -1,46 +1,32 @@
 // The e2e harness: the real wallet (vault on the real keychain, chain services, embedded devnet on port 0) behind the
-// real browser shell, the system Chromium driven by playwright-core with a fresh profile, and screenshots of each
-// step in the light and the dark theme under test-results/e2e/. Pages are driven by role and accessible name.
-import { existsSync } from 'node:fs';
+// real browser shell, a fresh context (a new profile's state) of the run's one system Chromium driven by playwright-core
+// (test/e2e/sharedChromium.ts), and screenshots of each step in the light and the dark theme under test-results/e2e/.
+// Pages are driven by role and accessible name.
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { startBrowserShell, type BrowserShell } from '../../src-main/shells/browser/browserShell.ts';
 import type { Clock } from '../../src-main/wallet/vault/idleTimer.ts';
 import { loadKeytar } from '../../src-main/wallet/vault/secretStore.ts';
 import { createWalletApp, type WalletApp, type WalletAppOptions } from '../../src-main/wallet/walletApp.ts';
+import { sharedChromium } from './sharedChromium.ts';
 
-export const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+export { chromiumMissing } from './sharedChromium.ts';
+
 const RESULTS = resolve(import.meta.dirname, '../../test-results/e2e');
 
-/** Why the browser tests cannot run here; always undefined in CI, where they must run (and fail if they cannot). */
-export function chromiumMissing(): string | undefined {
-  if (process.env['CI'] === 'true' || existsSync(CHROMIUM_PATH)) return undefined;
-  const reason = `no Chromium at ${CHROMIUM_PATH} (set CHROMIUM_PATH): skipping the end-to-end tests`;
-  console.warn(reason);
-  return reason;
-}
-
-/** A wallet behind the browser shell, and a browser profile on it. */
+/** A wallet behind the browser shell, and a browser context of its own on it. */
 export interface E2eWallet {
   shell: BrowserShell;
   wallet: WalletApp;
+  /** The run's shared Chromium: close the context, never the browser. */
   browser: Browser;
   context: BrowserContext;
   page: Page;
   shots: Shots;
-  /** Stops the browser, the shell and the wallet, and removes the data folders and keychain entries. */
+  /** Closes the browser context, stops the shell and the wallet, and removes the data folder and keychain entries. */
   stop(): Promise<void>;
 }
 
@@ -57,10 +43,9 @@ export interface E2eOptions {
   clock?: Clock;
 }
 
-/** Starts the wallet, the browser shell and Chromium, and opens the printed URL. */
+/** Starts the wallet and the browser shell, opens a new context of the run's Chromium, and loads the printed URL. */
 export async function startE2eWallet(options: E2eOptions): Promise<E2eWallet> {
   const dataDir = await mkdtemp(join(tmpdir(), 'koinos-e2e-'));
-  const profile = await mkdtemp(join(tmpdir(), 'koinos-e2e-chromium-'));
   const keychainService = `koinos-wallet-e2e-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
   const keychain = await loadKeytar();
   const logs: string[] = [];
@@ -75,14 +60,9 @@ export async function startE2eWallet(options: E2eOptions): Promise<E2eWallet> {
     ...(options.env ? { env: options.env } : {}),
   });
   const shell = await startBrowserShell({ wallet, port: 0, log: (line) => logs.push(line) });
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM_PATH,
-    args: CHROMIUM_ARGS,
-    viewport: { width: 1200, height: 860 },
-    colorScheme: 'light',
-  });
-  const browser = context.browser() as Browser;
-  const page = context.pages()[0] ?? (await context.newPage());
+  const browser = await sharedChromium();
+  const context = await browser.newContext({ viewport: { width: 1200, height: 860 }, colorScheme: 'light' });
+  const page = await context.newPage();
   const pageErrors: string[] = [];
   page.on('pageerror', (error) => pageErrors.push(error.message));
   page.on('console', (message) => {
@@ -112,7 +92,6 @@ export async function startE2eWallet(options: E2eOptions): Promise<E2eWallet> {
         await keychain.deletePassword(keychainService, account).catch(() => false);
       }
       await rm(dataDir, { recursive: true, force: true });
-      await rm(profile, { recursive: true, force: true });
       // CSP violations, uncaught errors: the page must run clean.
       expect(pageErrors, `page errors; wallet log:\n${logs.join('\n')}`).toEqual([]);
     },

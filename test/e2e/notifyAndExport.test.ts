@@ -1,7 +1,7 @@
 // End to end in the browser shell: a sent transaction's inclusion shows a notification through the page's Notification
 // API (headless Chromium displays none, so an init script records each one constructed); clicking it opens the entry
 // in History; the setting is in Settings; History exports a CSV that is saved as a download.
-import { readFile } from 'node:fs/promises';
+import { text } from 'node:stream/consumers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { approve, chromiumMissing, go, selectAccount, useE2eWallet, type E2eWallet } from './harness.ts';
 
@@ -99,7 +99,8 @@ describe.skipIf(missing !== undefined)('notifications and export in the browser'
     expect(download.suggestedFilename()).toMatch(
       new RegExp(`^koinos-history-${from.address}-\\d{4}-\\d{2}-\\d{2}\\.csv$`),
     );
-    const csv = await readFile((await download.path())!, 'utf8');
+    // Streamed from the browser: the run's Chromium is a browser server, whose download has no local path.
+    const csv = await text(await download.createReadStream());
     const row = csv.split('\r\n').find((line) => line.includes(transactionId));
     expect(row).toMatch(
       new RegExp(
