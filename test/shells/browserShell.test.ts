@@ -2,6 +2,7 @@
 // is not the wallet page's own is refused (no token, a wrong token, another Origin or Host, an unknown channel,
 // another method, an oversized or malformed body); the page is served with the bridge and a strict policy.
 import { existsSync } from 'node:fs';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { networkInterfaces } from 'node:os';
 import { connect } from 'node:net';
 import { join } from 'node:path';
@@ -59,6 +60,43 @@ describe('browser shell: calls', () => {
     });
     await shell.stop();
     expect(existsSync(lockFile)).toBe(false);
+  });
+
+  it('stops cleanly while a page listens: a wallet event after the streams ended reaches none of them', async () => {
+    const shell = await start();
+    expect((await ipc(shell, 'vault:create', [{ password: 'a long enough password' }])).json.ok).toBe(true);
+    const url = new URL(shell.origin);
+    const events = await new Promise<IncomingMessage>((resolve, reject) => {
+      const r = httpRequest(
+        {
+          host: url.hostname,
+          port: url.port,
+          method: 'POST',
+          path: '/events',
+          headers: { origin: shell.origin, 'x-koinos-token': shell.token },
+        },
+        resolve,
+      );
+      r.on('error', reject);
+      r.end();
+    });
+    expect(events.statusCode).toBe(200);
+    events.resume();
+    // Stopping ends the streams at once; each one's 'close' comes later. A wallet event in between (here a lock, as
+    // when the wallet closes) written to an ended stream would be an error event nobody hears, thrown into the process.
+    const uncaught: unknown[] = [];
+    const record = (error: unknown) => uncaught.push(error);
+    process.on('uncaughtException', record);
+    try {
+      const stopping = shell.stop();
+      await shell.wallet.handlers['vault:lock']();
+      await stopping;
+      // A stream reports a write after its end on a later tick: let those run.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('uncaughtException', record);
+    }
+    expect(uncaught).toEqual([]);
   });
 
   it('uses a new 256-bit token on every launch', async () => {

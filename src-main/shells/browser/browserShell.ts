@@ -138,10 +138,15 @@ export async function startBrowserShell(options: BrowserShellOptions): Promise<B
     });
     response.write(': connected\n\n');
     streams.add(response);
+    // Between a stream's end (the page went, or the shell is stopping) and its 'close', events still come (the lock
+    // as the wallet closes): a write then would be an error with nobody to hear it.
+    const write = (text: string) => {
+      if (!response.writableEnded && !response.destroyed) response.write(text);
+    };
     const stopForwarding = forwardEvents(wallet.events, (event, payload) => {
-      response.write(`event: ${event}\ndata: ${JSON.stringify(payload)}\n\n`);
+      write(`event: ${event}\ndata: ${JSON.stringify(payload)}\n\n`);
     });
-    const keepalive = setInterval(() => response.write(': keepalive\n\n'), KEEPALIVE_MS);
+    const keepalive = setInterval(() => write(': keepalive\n\n'), KEEPALIVE_MS);
     keepalive.unref();
     response.on('close', () => {
       clearInterval(keepalive);
