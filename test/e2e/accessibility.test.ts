@@ -16,6 +16,7 @@ import {
   importDevAccount,
   selectAccount,
   startE2eWallet,
+  optionLabel,
   type E2eWallet,
 } from './harness.ts';
 
@@ -151,8 +152,7 @@ describe.skipIf(missing !== undefined)('accessibility of every screen', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { level: 1, name: 'Send' }).waitFor();
     const own = page.getByLabel('Pick one of your accounts');
-    const account1 = (await own.getByRole('option').allTextContents()).find((o) => o.startsWith('Account 1 — '));
-    await own.selectOption({ label: account1! });
+    await own.selectOption({ label: await optionLabel(own, 'Account 1 — ') });
     await page.getByLabel(/^Amount/).fill('99999999');
     await expect.poll(() => page.getByText(/more than the balance/).count()).toBe(1);
     await shots.take(page, 'send-amount-error');

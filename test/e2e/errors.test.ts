@@ -10,6 +10,7 @@ import {
   go,
   selectAccount,
   useE2eWallet,
+  optionLabel,
   type E2eWallet,
 } from './harness.ts';
 
@@ -51,8 +52,7 @@ describe.skipIf(missing !== undefined)('error messages in the browser', () => {
     // Above the balance, and the whole balance (the transfer's own mana would not be left): both said as typed, with
     // amounts grouped as everywhere else, and Review stays off until Max fills what can be sent.
     const own = page.getByLabel('Pick one of your accounts');
-    const account1 = (await own.getByRole('option').allTextContents()).find((o) => o.startsWith('Account 1 — '));
-    await own.selectOption({ label: account1! });
+    await own.selectOption({ label: await optionLabel(own, 'Account 1 — ') });
     const amount = page.getByLabel(/^Amount/);
     const review = page.getByRole('button', { name: 'Review' });
     await amount.fill(`${balance}1`);

@@ -5,12 +5,13 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { startBrowserShell, type BrowserShell } from '../../src-main/shells/browser/browserShell.ts';
 import type { Clock } from '../../src-main/wallet/vault/idleTimer.ts';
 import { loadKeytar } from '../../src-main/wallet/vault/secretStore.ts';
 import { createWalletApp, type WalletApp, type WalletAppOptions } from '../../src-main/wallet/walletApp.ts';
+import { TEST_SCRYPT } from '../helpers/constants.ts';
 import { sharedChromium } from './sharedChromium.ts';
 
 export { chromiumMissing } from './sharedChromium.ts';
@@ -52,7 +53,9 @@ export async function startE2eWallet(options: E2eOptions): Promise<E2eWallet> {
   const wallet = await createWalletApp({
     dataDir,
     keychain,
-    vault: { keychainService, ...(options.clock ? { clock: options.clock } : {}) },
+    // The test scrypt cost: every unlock and every approval derives the key, and at the real cost (~250 ms each) the
+    // browser suite spent a good part of its CPU in scrypt.
+    vault: { keychainService, scryptCost: TEST_SCRYPT, ...(options.clock ? { clock: options.clock } : {}) },
     devnet: { port: 0, devnet: { blockTimeMs: 200, accounts: 3, log: () => {}, ...options.devnet } },
     polling: { headMs: 250, transactionsMs: 150 },
     log: (line) => logs.push(line),
@@ -260,13 +263,29 @@ export async function importDevAccount(page: Page, index: number): Promise<strin
   return address.trim();
 }
 
+/**
+ * The label of the first option of `select` that is `name` or starts with it (or matches it), once the list has one:
+ * the lists fill as main answers, so a read at once can find them empty.
+ */
+export async function optionLabel(select: Locator, name: string | RegExp): Promise<string> {
+  const matches = (o: string) => (typeof name === 'string' ? o === name || o.startsWith(name) : name.test(o));
+  let options: string[] = [];
+  await expect
+    .poll(
+      async () => (options = (await select.getByRole('option').allTextContents()).map((o) => o.trim())).some(matches),
+      {
+        message: `an option ${String(name)}`,
+        timeout: 30_000,
+      },
+    )
+    .toBe(true);
+  return options.find(matches)!;
+}
+
 /** Selects an account by its name in the top bar. */
 export async function selectAccount(page: Page, name: string | RegExp): Promise<void> {
   const select = page.getByRole('combobox', { name: 'Account', exact: true });
-  const options = await select.getByRole('option').allTextContents();
-  const label = options.find((o) => (typeof name === 'string' ? o === name || o.startsWith(name) : name.test(o)));
-  if (!label) throw new Error(`no account ${String(name)} among ${options.join(', ')}`);
-  await select.selectOption({ label });
+  await select.selectOption({ label: await optionLabel(select, name) });
 }
 
 /** The base-unit-free text of a balance cell, e.g. "50,000,000 KOIN" -> "50000000". */
@@ -299,9 +318,7 @@ export async function exportUnsigned(page: Page, to: string, amount: string): Pr
   await go(page, 'Offline signing');
   await page.getByRole('button', { name: '1. Export unsigned' }).click();
   const own = page.getByLabel('Pick one of your accounts');
-  const label = (await own.getByRole('option').allTextContents()).find((o) => o.startsWith(`${to} — `));
-  if (!label) throw new Error(`no own account ${to} to pick`);
-  await own.selectOption({ label });
+  await own.selectOption({ label: await optionLabel(own, `${to} — `) });
   await page.getByLabel(/^Amount/).fill(amount);
   await page.getByRole('button', { name: 'Export unsigned transfer' }).click();
   return transactionText(page, 'Unsigned transfer');

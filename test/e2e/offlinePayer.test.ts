@@ -14,6 +14,7 @@ import {
   useE2eWallet,
   submitSigned,
   transactionText,
+  optionLabel,
   type E2eWallet,
 } from './harness.ts';
 
@@ -49,16 +50,11 @@ describe.skipIf(missing !== undefined)('an offline transfer with a separate paye
     await go(page, 'Offline signing');
     await page.getByRole('button', { name: '1. Export unsigned' }).click();
     const paidBy = page.getByLabel('Mana paid by');
-    const payerLabel = (await paidBy.getByRole('option').allTextContents()).find((o) =>
-      o.startsWith('Devnet account 0 — '),
-    );
-    expect(payerLabel).toBeDefined();
-    await paidBy.selectOption({ label: payerLabel! });
-    const payer = payerLabel!.split(' — ')[1]!.trim();
+    const payerLabel = await optionLabel(paidBy, 'Devnet account 0 — ');
+    await paidBy.selectOption({ label: payerLabel });
+    const payer = payerLabel.split(' — ')[1]!.trim();
     const own = page.getByLabel('Pick one of your accounts');
-    await own.selectOption({
-      label: (await own.getByRole('option').allTextContents()).find((o) => o.startsWith('Account 1 — '))!,
-    });
+    await own.selectOption({ label: await optionLabel(own, 'Account 1 — ') });
     await page.getByLabel(/^Amount/).fill('3');
     await page.getByRole('button', { name: 'Export unsigned transfer' }).click();
     const unsigned = await transactionText(page, 'Unsigned transfer');

@@ -12,10 +12,9 @@ import {
 } from '../../../src-main/wallet/vault/secretStore.ts';
 import type { Clock } from '../../../src-main/wallet/vault/idleTimer.ts';
 import { Vault, type VaultOptions } from '../../../src-main/wallet/vault/vault.ts';
-import type { ScryptCost } from '../../../src-main/wallet/vault/vaultCrypto.ts';
+import { TEST_SCRYPT } from '../../helpers/constants.ts';
 
-/** scrypt at 2^10: the same code path as the real cost, a thousandth of its time. */
-export const TEST_SCRYPT: ScryptCost = { N: 2 ** 10, r: 8, p: 1 };
+export { TEST_SCRYPT };
 export const PASSWORD = 'correct horse battery staple';
 
 export const KEYTAR: Keychain = await loadKeytar();
