@@ -28,7 +28,7 @@ const NEEDS_ISOLATION = [
 const UNIT = {
   // Vitest's default leaves a core free: one file at a time on two cores. The unit files wait on devnets, child
   // processes and the keychain as much as they compute, so every core runs one (two at least).
-  maxWorkers: Math.max(2, availableParallelism()),
+  maxWorkers: Math.max(3, availableParallelism() + 1),
   testTimeout: 30_000,
   hookTimeout: 30_000,
   sequence: { groupOrder: 0 },
