@@ -27,7 +27,7 @@ const NEEDS_ISOLATION = [
 /** The options both unit projects share (one group: their files run side by side on the same workers). */
 const UNIT = {
   // Vitest's default leaves a core free: one file at a time on two cores. The unit files wait on devnets, child
-  // processes and the keychain as much as they compute, so every core runs one (two at least).
+  // processes and the keychain as much as they compute, so there is one more than there are cores (three at least).
   maxWorkers: Math.max(3, availableParallelism() + 1),
   testTimeout: 30_000,
   hookTimeout: 30_000,
