@@ -43,6 +43,8 @@ export default defineConfig({
           name: 'unit',
           include: ['test/**/*.test.ts'],
           exclude: ['test/e2e/**', 'node_modules/**', ...NEEDS_ISOLATION],
+          // The spawned CLI runs the build (test/helpers/builtApp.ts), made again first when a source is newer.
+          globalSetup: ['test/helpers/builtApp.ts'],
           // A worker keeps its modules from file to file: loading the wallet, the devnet and their libraries again
           // for each of 150 files was a third of the unit CPU, and the devnet's compiled contracts carry over. A file
           // that mocks a module or keeps state in a module's scope goes in NEEDS_ISOLATION instead.
@@ -58,7 +60,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
-          globalSetup: ['test/e2e/buildRenderer.ts', 'test/e2e/sharedChromium.ts'],
+          globalSetup: ['test/helpers/builtApp.ts', 'test/e2e/sharedChromium.ts'],
           fileParallelism: false,
           // The files share the worker's module graph: every file starts its own wallet, devnet, shell and browser
           // context and stops them, so nothing but compiled code and the browser connection carries over.

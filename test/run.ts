@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { buildAppIfStale } from './helpers/builtApp.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const VITEST = join(ROOT, 'node_modules/vitest/vitest.mjs');
@@ -90,6 +91,9 @@ function vitest(args: string[], held: boolean): ChildProcess {
 }
 
 async function runSplit(plan: SplitPlan): Promise<number> {
+  // Both processes' global setups build the app when it is stale: build it once here, so that they do not both write
+  // out/ at the same time.
+  buildAppIfStale();
   const reports = plan.jsonReport ? mkdtempSync(join(tmpdir(), 'koinos-test-report-')) : undefined;
   const reportOf = (run: (typeof RUNS)[number]) => join(reports!, `${run.name}.json`);
   const argsOf = (run: (typeof RUNS)[number]) => [

@@ -21,7 +21,7 @@ import type { Transaction } from '../../src-main/koinos/types.ts';
 import { startBrowserShell } from '../../src-main/shells/browser/browserShell.ts';
 import { createWalletApp } from '../../src-main/wallet/walletApp.ts';
 import { FIRST_HISTORY_PAGE } from '../../src-renderer/lib/historyPages.ts';
-import { setup as buildRenderer } from '../e2e/buildRenderer.ts';
+import { buildAppIfStale } from '../helpers/builtApp.ts';
 
 /** The bench wallet's password (the approval panel asks for it before each signature). */
 const PASSWORD = 'bench password 123';
@@ -182,7 +182,7 @@ async function visibleBalance(page: Page): Promise<void> {
 
 /** Prints the renderer's figures. */
 export async function benchRenderer(): Promise<void> {
-  buildRenderer();
+  buildAppIfStale();
   const kb = gzippedScriptBytes() / 1024;
   console.log(`renderer JavaScript, gzipped: ${kb.toFixed(1)} KB (goal < 150 KB) ${ok(kb, 150)}`);
 

@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { prepareDataDir } from '../../src-main/cli/dataDir.ts';
 import { LOCK_FILE_NAME } from '../../src-main/wallet/dataFolderLock.ts';
 import { runCli, type CliResult } from '../helpers/cli.ts';
+import { BUILT_CLI } from '../helpers/builtApp.ts';
 import { expectWalletError } from '../helpers/expectWalletError.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -69,14 +70,10 @@ describe('devnet --data-dir', () => {
 
   it('refuses a second devnet on a folder a first one is using, naming it, and frees the folder when the first stops', async () => {
     const folder = join(dir, 'shared-chain');
-    const first = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'src-main/cli/main.ts', 'devnet', '--port', '0', '--manual', '--data-dir', folder],
-      {
-        cwd: ROOT,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const first = spawn(process.execPath, [BUILT_CLI, 'devnet', '--port', '0', '--manual', '--data-dir', folder], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const exited = new Promise<number | null>((resolve) => first.on('exit', (code) => resolve(code)));
     try {
       let stdout = '';

@@ -1,7 +1,8 @@
-// Runs `koinos-wallet devnet ...` as a real process (node + tsx, no npx wrapper, so that signals reach the devnet
-// itself) and reads the machine-readable first line of its output.
+// Runs `koinos-wallet devnet ...` as a real process (the built CLI, builtApp.ts; no npx wrapper, so that signals reach
+// the devnet itself) and reads the machine-readable first line of its output.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { BUILT_CLI } from '../helpers/builtApp.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -38,7 +39,7 @@ export function spawnDevnet(
   args: string[],
   { timeoutMs = 30_000, env = {} }: { timeoutMs?: number; env?: DevnetEnv } = {},
 ): Promise<DevnetProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src-main/cli/main.ts', 'devnet', ...args], {
+  const child = spawn(process.execPath, [BUILT_CLI, 'devnet', ...args], {
     cwd: ROOT,
     env: childEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -81,7 +82,7 @@ export async function runDevnetToExit(
   args: string[],
   { timeoutMs = 30_000, env = {} }: { timeoutMs?: number; env?: DevnetEnv } = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src-main/cli/main.ts', 'devnet', ...args], {
+  const child = spawn(process.execPath, [BUILT_CLI, 'devnet', ...args], {
     cwd: ROOT,
     env: childEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,11 +1,12 @@
 // Runs the `koinos-wallet` CLI for the CLI tests: in process through `main(argv, io)` with captured stdout and stderr
-// (most tests: no node + tsx start per call), or spawned from source as a user runs it (the few smoke tests of the
-// real entry point: argv, exit codes, stdin of a process).
+// (most tests: no process start per call), or spawned as a user runs it, the built CLI that package.json's bin names
+// (the few smoke tests of the real entry point: argv, exit codes, stdin of a process).
 import { spawn } from 'node:child_process';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { main } from '../../src-main/cli/main.ts';
+import { BUILT_CLI } from './builtApp.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -40,12 +41,12 @@ export async function runCli(
 }
 
 /**
- * Runs `koinos-wallet ...args` as a real process (node + tsx, about a second each), with `input` on stdin, without
- * blocking this process (a devnet it talks to may answer from here).
+ * Runs `koinos-wallet ...args` as a real process (the built CLI, builtApp.ts), with `input` on stdin, without blocking
+ * this process (a devnet it talks to may answer from here).
  */
 export function spawnCli(args: string[], input = ''): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src-main/cli/main.ts', ...args], {
+    const child = spawn(process.execPath, [BUILT_CLI, ...args], {
       cwd: ROOT,
       env: { ...process.env, NO_COLOR: '1' },
     });

@@ -1,6 +1,6 @@
-// The browser shell as real processes (`node --import tsx src-main/shells/browser/main.ts`): one process per data
-// folder (a second is refused, naming the first; a killed one's lock is taken over), and opening the browser without
-// the token on any command line (a fake browser records its argv). Each process starts tsx, hence the timeouts.
+// The browser shell as real processes (`node out/main/browser.js`, as `npm run start:browser` runs it): one process per
+// data folder (a second is refused, naming the first; a killed one's lock is taken over), and opening the browser
+// without the token on any command line (a fake browser records its argv).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LOCK_FILE_NAME } from '../../src-main/wallet/dataFolderLock.ts';
 import { BROWSER_ENV, LAUNCH_FILE_NAME } from '../../src-main/shells/browser/launchFile.ts';
+import { BUILT_BROWSER_SHELL } from '../helpers/builtApp.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const READY = 'Press Ctrl-C to stop.';
@@ -37,15 +38,11 @@ function tempDir(): string {
 
 /** Starts the browser shell on `dataDir` (no wallet is created: nothing reaches the keychain). */
 function startShell(dataDir: string, args: string[], env: NodeJS.ProcessEnv = {}): ShellProcess {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'src-main/shells/browser/main.ts', '--port', '0', '--data-dir', dataDir, ...args],
-    {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child = spawn(process.execPath, [BUILT_BROWSER_SHELL, '--port', '0', '--data-dir', dataDir, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let text = '';
   child.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
   child.stderr!.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
