@@ -22,20 +22,12 @@ import { startBrowserShell } from '../../src-main/shells/browser/browserShell.ts
 import { createWalletApp } from '../../src-main/wallet/walletApp.ts';
 import { FIRST_HISTORY_PAGE } from '../../src-renderer/lib/historyPages.ts';
 import { buildAppIfStale } from '../helpers/builtApp.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../shells/chromium.ts';
 
 /** The bench wallet's password (the approval panel asks for it before each signature). */
 const PASSWORD = 'bench password 123';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 const HISTORY_RECORDS = Number(process.env.BENCH_HISTORY_RECORDS ?? 30_000);
 const HISTORY_SCROLL = process.env.BENCH_HISTORY_SCROLL !== '0';
 /** How many times the History screen is opened from the Dashboard: the first is cold, the rest give a median. */
@@ -199,7 +191,7 @@ export async function benchRenderer(): Promise<void> {
   const shell = await startBrowserShell({ wallet, port: 0, log: () => {} });
   const history = await devnetWithHistory(HISTORY_RECORDS);
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
+    executablePath: CHROMIUM_PATH,
     args: CHROMIUM_ARGS,
     viewport: { width: 1200, height: 860 },
   });

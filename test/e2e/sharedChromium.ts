@@ -1,10 +1,10 @@
 // Global setup of the e2e project: one system Chromium for the whole run, launched as a playwright-core browser server.
 // Each e2e wallet connects to it and opens a fresh browser context (its own cookies, storage and permissions, as a new
 // profile has), instead of starting a Chromium of its own: a start costs about a second of a 2-core machine per file.
-import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 import { inject } from 'vitest';
 import type { TestProject } from 'vitest/node';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, chromiumMissing as systemChromiumMissing } from '../shells/chromium.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -13,23 +13,10 @@ declare module 'vitest' {
   }
 }
 
-/** The system Chromium the e2e tests drive. */
-export const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
-
-/** Why the browser tests cannot run here; always undefined in CI, where they must run (and fail if they cannot). */
+/** Why the browser tests cannot run here, said on the console; always undefined in CI, where they must run. */
 export function chromiumMissing(): string | undefined {
-  if (process.env['CI'] === 'true' || existsSync(CHROMIUM_PATH)) return undefined;
-  const reason = `no Chromium at ${CHROMIUM_PATH} (set CHROMIUM_PATH): skipping the end-to-end tests`;
-  console.warn(reason);
+  const reason = systemChromiumMissing();
+  if (reason !== undefined) console.warn(reason);
   return reason;
 }
 
