@@ -7,6 +7,7 @@
 import { availableParallelism } from 'node:os';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'vitest/config';
+import { DurationSequencer } from './test/durationSequencer.ts';
 
 /**
  * Unit files that need a fresh module graph: a vi.mock of a module that others load too, spies on shared prototypes,
@@ -36,6 +37,8 @@ const UNIT = {
 
 export default defineConfig({
   test: {
+    // Longest files first on a clean checkout too (vitest alone knows only this machine's earlier runs).
+    sequence: { sequencer: DurationSequencer },
     projects: [
       {
         plugins: [svelte()],
