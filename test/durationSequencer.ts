@@ -18,11 +18,10 @@ export class DurationSequencer extends BaseSequencer {
     ).length;
     if (known * 2 >= files.length) return super.sort(files);
     const seconds = (f: TestSpecification) => DURATIONS[relative(ROOT, f.moduleId)] ?? 0;
+    // Within a group, the projects' files interleave (unit and unit-isolated share the workers): a project's short
+    // files then fill the end of the run rather than its own files all coming last.
     return [...files].sort(
-      (a, b) =>
-        a.project.config.sequence.groupOrder - b.project.config.sequence.groupOrder ||
-        (a.project.name === b.project.name ? 0 : a.project.name < b.project.name ? -1 : 1) ||
-        seconds(b) - seconds(a),
+      (a, b) => a.project.config.sequence.groupOrder - b.project.config.sequence.groupOrder || seconds(b) - seconds(a),
     );
   }
 }
