@@ -1,6 +1,7 @@
 // Signature checks of the devnet, as the node makes them (chain `recover_public_key`): length, canonical form, then
-// full public-key recovery. Recovery (libsecp256k1, secp256k1Recovery.ts) runs on worker threads so that the main
-// thread keeps serving requests; it is the cost that bounds the devnet's throughput.
+// full public-key recovery (libsecp256k1, secp256k1Recovery.ts). The node recovers on the calling thread when the
+// native library loads (cheaper than handing a signature to a thread) and on worker threads when only the WebAssembly
+// build does (five times slower: the main thread keeps serving requests meanwhile); openNode chooses.
 import { Worker } from 'node:worker_threads';
 import { isCanonicalSignature } from '../../koinos/keys.ts';
 import { RECOVERY_MODULES, recoverPublicKeyFrom } from '../vm/secp256k1Recovery.ts';
