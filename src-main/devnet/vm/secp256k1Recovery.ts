@@ -54,25 +54,23 @@ const native = loadNative();
 /** Which implementation recovers on this thread: 'native' (libsecp256k1 as a binary) or 'wasm'. */
 export const RECOVERY_IMPLEMENTATION: 'native' | 'wasm' = native ? 'native' : 'wasm';
 
+/** The loaded implementation's recovery; it throws for a signature that recovers no valid key. */
+const recoverOrThrow: RecoverFunction = native
+  ? (digest, compactSignature, recoveryId, compressed) =>
+      native.ecdsaRecover(compactSignature, recoveryId, digest, compressed)
+  : (digest, compactSignature, recoveryId, compressed) =>
+      wasm.recover(digest, compactSignature, recoveryId as 0 | 1 | 2 | 3, compressed);
+
 /**
  * libsecp256k1's ecdsa_recover over a 32-byte digest and a 64-byte compact signature (r, s) with its recovery id.
  * @example
  * const key = recoverPublicKeyFrom(digest, signature.subarray(1), signature[0]! >> 5, true);
  */
-export const recoverPublicKeyFrom: RecoverFunction = native
-  ? (digest, compactSignature, recoveryId, compressed) => {
-      if (digest.length !== 32 || compactSignature.length !== 64 || recoveryId < 0 || recoveryId > 3) return null;
-      try {
-        return native.ecdsaRecover(compactSignature, recoveryId, digest, compressed);
-      } catch {
-        return null;
-      }
-    }
-  : (digest, compactSignature, recoveryId, compressed) => {
-      if (digest.length !== 32 || compactSignature.length !== 64 || recoveryId < 0 || recoveryId > 3) return null;
-      try {
-        return wasm.recover(digest, compactSignature, recoveryId as 0 | 1 | 2 | 3, compressed);
-      } catch {
-        return null;
-      }
-    };
+export const recoverPublicKeyFrom: RecoverFunction = (digest, compactSignature, recoveryId, compressed) => {
+  if (digest.length !== 32 || compactSignature.length !== 64 || recoveryId < 0 || recoveryId > 3) return null;
+  try {
+    return recoverOrThrow(digest, compactSignature, recoveryId, compressed);
+  } catch {
+    return null;
+  }
+};
