@@ -83,11 +83,13 @@ export async function benchDevnet(transfers: number): Promise<void> {
     // Each sender's transfers go in nonce order on one connection; the senders run concurrently.
     const start = performance.now();
     const cpuBefore = cpuMs();
+    const clientBefore = process.cpuUsage();
     const { latency: submitLatency, lastId, elapsed: accepted } = await submitQueues(info.url, queues);
     // Included: wait until the last accepted transaction is in a block (polling, with a deadline).
     await waitIncluded(info.url, lastId);
     const included = performance.now() - start;
     const cpuAfter = cpuMs();
+    const client = process.cpuUsage(clientBefore);
     const perSec = transfers / (included / 1000);
     console.log(
       `accepted ${transfers} transfers in ${(accepted / 1000).toFixed(1)} s (${Math.round(transfers / (accepted / 1000))} /s); all included after ${(included / 1000).toFixed(1)} s`,
@@ -104,6 +106,9 @@ export async function benchDevnet(transfers: number): Promise<void> {
     );
     if (cpuBefore !== undefined && cpuAfter !== undefined)
       console.log(`devnet server CPU per transfer: ${((cpuAfter - cpuBefore) / transfers).toFixed(3)} ms`);
+    console.log(
+      `load client CPU per transfer (same machine): ${((client.user + client.system) / 1000 / transfers).toFixed(3)} ms`,
+    );
 
     const rcLatency: number[] = [];
     for (let i = 0; i < 2000; i++) {
