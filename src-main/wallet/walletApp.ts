@@ -247,7 +247,7 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
         notifier.stop();
         follower.stop();
         await pending.flush();
-        await devnet.stop();
+        await devnet.close();
       })();
       return closing;
     },

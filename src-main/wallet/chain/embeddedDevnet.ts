@@ -40,6 +40,8 @@ export class EmbeddedDevnet {
   private readonly options: EmbeddedDevnetOptions;
   private running: Promise<DevnetThread> | undefined;
   private boundPort: number | undefined;
+  /** Set by close(): the wallet is quitting, so nothing may start the devnet again (see close). */
+  private closed = false;
 
   constructor(options: EmbeddedDevnetOptions) {
     this.options = options;
@@ -69,9 +71,13 @@ export class EmbeddedDevnet {
 
   /**
    * The running devnet, started on first use.
-   * @throws WalletError NODE_UNREACHABLE when it cannot start (the data folder is used by another devnet, ...).
+   * @throws WalletError NODE_UNREACHABLE when it cannot start (the data folder is used by another devnet, ...), or
+   *   after close().
    */
   start(fresh?: { like: ShapeName; before?: Promise<void> }): Promise<DevnetThread> {
+    if (this.closed) {
+      return Promise.reject(new WalletError('NODE_UNREACHABLE', 'the local devnet is stopped: the wallet is closing'));
+    }
     if (!this.running) {
       const starting = this.launch(fresh).then((devnet) => {
         this.boundPort = Number(new URL(devnet.url).port);
@@ -166,7 +172,17 @@ export class EmbeddedDevnet {
     return { index: account.index, address: account.address, wif: account.wif };
   }
 
-  /** Stops it (closing its storage); safe to call when it never started or twice. */
+  /**
+   * Stops it for good, as the wallet quits: a use that arrives meanwhile (a poller's request already under way) is
+   * refused instead of starting the devnet again, which would hold the data folder after the wallet closed and keep the
+   * next wallet on that folder from starting its own. Safe to call twice.
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.stop();
+  }
+
+  /** Stops it (closing its storage); the next use starts it again. Safe to call when it never started or twice. */
   async stop(): Promise<void> {
     const running = this.running;
     this.running = undefined;

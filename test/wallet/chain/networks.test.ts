@@ -156,6 +156,27 @@ describe('EmbeddedDevnet', () => {
     expect(reset.chainId).not.toBe(first.chainId);
     expect(reset.url).toBe(againUrl);
   });
+
+  it('once closed, refuses a late use instead of starting again, so that the next wallet on its folder can start', async () => {
+    const options = {
+      dataDir: await tempDir(),
+      port: 0,
+      devnet: { blockTimeMs: 0, accounts: 2, signatureThreads: 0, log: () => {} },
+    };
+    const local = new EmbeddedDevnet(options);
+    onCleanup(() => local.stop());
+    await local.start();
+    await local.close();
+    // A poller's request that was under way as the wallet quit asks for the devnet after the close.
+    const late = await expectWalletError(local.url());
+    expect(late.code).toBe('NODE_UNREACHABLE');
+    expect(late.shortMessage).toMatch(/wallet is closing/);
+    const next = new EmbeddedDevnet(options);
+    onCleanup(() => next.stop());
+    expect((await next.status()).running).toBe(false);
+    await next.start();
+    expect((await next.status()).running).toBe(true);
+  });
 });
 
 describe('EmbeddedDevnet in a worker thread', () => {
