@@ -1,4 +1,4 @@
-// The README's promises: the offline-signing example runs as pasted (in a scratch folder, the CLI from this checkout),
+// The README's promises: the offline-signing example runs as pasted (in a scratch folder, the CLI of this checkout as built),
 // the CLI lines use `npm run --silent cli`, and every JSON-RPC method the devnet answers is listed.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { testNodes } from './devnet/helpers.ts';
+import { BUILT_CLI } from './helpers/builtApp.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -25,7 +26,7 @@ function shBlockAfter(heading: string): string {
 describe('README', () => {
   it('runs the offline-signing example as written', () => {
     const script = shBlockAfter('### Offline signing, step by step');
-    const cli = `${process.execPath} --import ${JSON.stringify(join(ROOT, 'node_modules/tsx/dist/esm/index.mjs'))} ${JSON.stringify(join(ROOT, 'src-main/cli/main.ts'))}`;
+    const cli = `${JSON.stringify(process.execPath)} ${JSON.stringify(BUILT_CLI)}`;
     const local = `cli() { ${cli} "$@"; }\n${script.replaceAll('npm run --silent cli --', 'cli')}`;
     const r = spawnSync('bash', ['-euo', 'pipefail', '-c', local], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
     expect(r.status, r.stderr).toBe(0);

@@ -11,6 +11,7 @@ import { startDevnet, type Devnet } from '../../../src-main/devnet/server/startD
 import { checkModule } from '../../../src-main/devnet/vm/checkModule.ts';
 import { NO_PROTOC, buildContract, findProtoc, type BuiltContract } from '../../contracts/build.ts';
 import { rpcError } from '../httpHelpers.ts';
+import { BUILT_CLI } from '../../helpers/builtApp.ts';
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '../../..');
@@ -164,8 +165,9 @@ describe.skipIf(NO_PROTOC !== undefined)("README's Develop a contract", () => {
       cpSync(join(built.dir, 'contract.wasm'), join(folder, 'build/contract.wasm'));
       cpSync(join(built.dir, 'abi.json'), join(folder, 'abi.json'));
       writeFileSync(join(folder, 'alice.wif'), devnet.accounts[0]!.wif);
-      // The CLI of this checkout; its contract commands are pointed at this devnet instead of the default local one.
-      const cli = `${process.execPath} --import ${JSON.stringify(join(ROOT, 'node_modules/tsx/dist/esm/index.mjs'))} ${JSON.stringify(join(ROOT, 'src-main/cli/main.ts'))}`;
+      // The CLI of this checkout (its build, made first when a source is newer); its contract commands are pointed at
+      // this devnet instead of the default local one.
+      const cli = `${JSON.stringify(process.execPath)} ${JSON.stringify(BUILT_CLI)}`;
       const wrapper = `cli() { if [ "$1" = contract ]; then ${cli} "$@" --network "$DEVNET_URL"; else ${cli} "$@"; fi; }\n`;
       const script = wrapper + blockAfter('### Or with the CLI', 'sh').replaceAll('npm run --silent cli --', 'cli');
       const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', script], {
