@@ -643,10 +643,12 @@ export async function openNode(config: DevnetConfig = {}): Promise<DevnetNode> {
       };
       chain = await newChain(store, genesis, meta);
     }
-    const threads =
-      config.signatureThreads ??
-      (RECOVERY_IMPLEMENTATION === 'native' ? 0 : Math.min(2, Math.max(1, availableParallelism() - 1)));
-    const recoverer = threads > 0 ? workerRecoverer(threads) : inlineRecoverer();
+    // Workers on the other cores (at most two: recovery is a small part of a submission), started when first needed.
+    // With native libsecp256k1 a lone signature is recovered here: a thread pays only for concurrent requests.
+    const native = RECOVERY_IMPLEMENTATION === 'native';
+    const cores = availableParallelism();
+    const threads = config.signatureThreads ?? (cores > 1 ? Math.min(2, cores - 1) : native ? 0 : 1);
+    const recoverer = threads > 0 ? workerRecoverer(threads, native ? 2 : 1) : inlineRecoverer();
     const node = new Devnet({
       settings,
       store,

@@ -26,8 +26,9 @@ export interface DevnetConfig {
   /** Pending transactions allowed per account (the node's `pending-transaction-limit`, default 10). */
   pendingTransactionLimit?: number;
   /**
-   * Worker threads that recover signatures; 0 recovers on the calling thread. Default: 0 when libsecp256k1 runs
-   * natively here (a native recovery costs less than handing it to a thread), else cores - 1, at least 1, at most 2.
+   * Worker threads that recover signatures, started when first needed; 0 recovers on the calling thread. Default:
+   * cores - 1, at most 2 (on one core: 0 when libsecp256k1 runs natively here, else 1). With native libsecp256k1 a lone
+   * signature is recovered on the calling thread anyway; concurrent submissions go to the workers.
    */
   signatureThreads?: number;
   /** Called after each block is produced (in memory; its batch is queued for the disk). */

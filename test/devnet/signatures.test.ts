@@ -48,6 +48,23 @@ describe('signature recovery', () => {
     }
   });
 
+  it('recovers a lone signature on this thread while the workers idle, and a burst of concurrent ones on the workers', async () => {
+    const items = samples(12);
+    const expected = items.map((item) => ({ publicKey: recoverPublicKey(item.signature, item.digest) }));
+    const workers = workerRecoverer(1, 2);
+    try {
+      // One submission at a time (a user, a test): each signature alone in its turn, no worker needed.
+      for (const [i, item] of items.slice(0, 3).entries()) expect(await workers.recover([item])).toEqual([expected[i]]);
+      expect(workers.offloaded).toBe(0);
+      // Concurrent submissions arrive in the same turn: they go to a worker as one batch.
+      const burst = await Promise.all(items.slice(3).map((item) => workers.recover([item])));
+      expect(burst.map((r) => r[0])).toEqual(expected.slice(3));
+      expect(workers.offloaded).toBe(9);
+    } finally {
+      await workers.close();
+    }
+  });
+
   it('gives the node texts for a bad length, a high S and an unrecoverable signature', async () => {
     const [{ signature, digest }] = samples(1) as [{ signature: Uint8Array; digest: Uint8Array }];
     expect(signatureFormatError(signature.subarray(0, 64))).toBe('unexpected signature length');

@@ -1,7 +1,7 @@
 // Signature checks of the devnet, as the node makes them (chain `recover_public_key`): length, canonical form, then
-// full public-key recovery (libsecp256k1, secp256k1Recovery.ts). The node recovers on the calling thread when the
-// native library loads (cheaper than handing a signature to a thread) and on worker threads when only the WebAssembly
-// build does (five times slower: the main thread keeps serving requests meanwhile); openNode chooses.
+// full public-key recovery (libsecp256k1, secp256k1Recovery.ts). Under load the node recovers on worker threads, so that
+// its main thread goes on answering requests; a lone signature with the workers idle is recovered on the calling thread
+// when libsecp256k1 runs natively (cheaper than the round trip). openNode chooses how many workers.
 import { Worker } from 'node:worker_threads';
 import { isCanonicalSignature } from '../../koinos/keys.ts';
 import { RECOVERY_MODULES, recoverPublicKeyFrom } from '../vm/secp256k1Recovery.ts';
@@ -150,20 +150,34 @@ function packItems(items: Checked[]): Uint8Array<ArrayBuffer> {
   return packed;
 }
 
+/** Recovers on worker threads (see {@link workerRecoverer}). */
+export interface WorkerRecoverer extends SignatureRecoverer {
+  /** Signatures handed to a worker so far (the others were recovered on the calling thread). */
+  readonly offloaded: number;
+}
+
 /**
- * Recovers on `threads` worker threads. Requests that arrive in the same turn of the event loop travel as one
- * message, so a burst of submissions costs one round trip per batch rather than per signature. Recovers on the
- * calling thread when no worker can start or every worker has died.
+ * Recovers on `threads` worker threads, started on first need. Requests that arrive in the same turn of the event loop
+ * travel as one message, so a burst of submissions costs one round trip per batch rather than per signature. A turn
+ * with fewer than `offloadFrom` signatures while no worker is busy is recovered on the calling thread: with native
+ * libsecp256k1 one recovery costs less than the round trip, and only concurrent requests gain from other cores.
+ * Recovers on the calling thread when no worker can start or every worker has died.
  */
-export function workerRecoverer(threads: number): SignatureRecoverer {
-  let lanes: WorkerLane[];
-  try {
-    lanes = Array.from({ length: threads }, () => new WorkerLane(RECOVERY_MODULES));
-  } catch {
-    return inlineRecoverer();
-  }
+export function workerRecoverer(threads: number, offloadFrom = 1): WorkerRecoverer {
+  let lanes: WorkerLane[] | undefined;
+  const startedLanes = (): WorkerLane[] => {
+    if (!lanes) {
+      try {
+        lanes = Array.from({ length: threads }, () => new WorkerLane(RECOVERY_MODULES));
+      } catch {
+        lanes = [];
+      }
+    }
+    return lanes;
+  };
   let nextId = 1;
   let queue: Queued | undefined;
+  let offloaded = 0;
 
   const deliver = (batch: Queued, keys: (Uint8Array | null)[]): void => {
     let offset = 0;
@@ -176,7 +190,11 @@ export function workerRecoverer(threads: number): SignatureRecoverer {
   const flush = (): void => {
     const batch = queue!;
     queue = undefined;
-    const alive = lanes.filter((lane) => lane.alive);
+    if (batch.items.length < offloadFrom && !lanes?.some((lane) => lane.inFlight > 0)) {
+      deliver(batch, recoverHere(batch.items));
+      return;
+    }
+    const alive = startedLanes().filter((lane) => lane.alive);
     if (alive.length === 0) {
       deliver(batch, recoverHere(batch.items));
       return;
@@ -189,6 +207,7 @@ export function workerRecoverer(threads: number): SignatureRecoverer {
     }
     const id = nextId++;
     lane.inFlight += batch.items.length;
+    offloaded += batch.items.length;
     lane.waiting.set(id, {
       resolve: (keys) => deliver(batch, keys),
       // A worker that dies mid-batch: recover the batch here rather than fail the requests.
@@ -199,6 +218,9 @@ export function workerRecoverer(threads: number): SignatureRecoverer {
   };
 
   return {
+    get offloaded() {
+      return offloaded;
+    },
     async recover(items) {
       const results: RecoveryResult[] = new Array(items.length);
       const toWorker: Checked[] = [];
@@ -233,6 +255,7 @@ export function workerRecoverer(threads: number): SignatureRecoverer {
       return results;
     },
     async close() {
+      lanes ??= []; // none starts after the close: a late request is recovered here
       for (const lane of lanes) lane.alive = false;
       await Promise.all(lanes.map((lane) => lane.worker.terminate()));
     },
