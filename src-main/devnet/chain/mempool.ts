@@ -19,13 +19,19 @@ interface Reservation {
   currentRc: bigint;
 }
 
+/** An account's pending nonces and the highest of them (asked at every submission; kept, not searched for). */
+interface PendingNonces {
+  all: Set<bigint>;
+  max: bigint;
+}
+
 /** Pending transactions and the per-account bookkeeping of koinos-mempool. */
 export class Mempool {
   /** Pending transactions in arrival order, by transaction id (hex). */
   readonly entries = new Map<string, PendingEntry>();
   private readonly reservations = new Map<string, Reservation>();
   /** Pending nonces per nonce account. */
-  private readonly nonces = new Map<string, Set<bigint>>();
+  private readonly nonces = new Map<string, PendingNonces>();
 
   /** koinos-mempool check_pending_account_resources: the payer's reserved rc leaves room for `rcLimit`. */
   checkPendingAccountResources(payer: Uint8Array, maxPayerRc: bigint, rcLimit: bigint): boolean {
@@ -36,20 +42,16 @@ export class Mempool {
 
   /** koinos-mempool check_account_nonce: no pending transaction of `account` uses `nonce`. */
   checkAccountNonce(account: Uint8Array, nonce: bigint): boolean {
-    return !this.nonces.get(keyText(account))?.has(nonce);
+    return !this.nonces.get(keyText(account))?.all.has(nonce);
   }
 
   /** Highest pending nonce of an account, if it has pending transactions. */
   pendingNonce(account: Uint8Array): bigint | undefined {
-    const set = this.nonces.get(keyText(account));
-    if (!set || set.size === 0) return undefined;
-    let max = 0n;
-    for (const n of set) if (n > max) max = n;
-    return max;
+    return this.nonces.get(keyText(account))?.max;
   }
 
   pendingCount(account: Uint8Array): number {
-    return this.nonces.get(keyText(account))?.size ?? 0;
+    return this.nonces.get(keyText(account))?.all.size ?? 0;
   }
 
   /** Mana reserved by the payer's pending transactions (sum of their rc_limit, as koinos-mempool counts it). */
@@ -71,9 +73,13 @@ export class Mempool {
       this.reservations.set(payer, { maxRc: maxPayerRc, currentRc: maxPayerRc - rcLimit });
     }
     const account = keyText(prepared.nonceAccount);
-    let set = this.nonces.get(account);
-    if (!set) this.nonces.set(account, (set = new Set()));
-    set.add(prepared.nonce ?? 0n);
+    const nonce = prepared.nonce ?? 0n;
+    const pending = this.nonces.get(account);
+    if (!pending) this.nonces.set(account, { all: new Set([nonce]), max: nonce });
+    else {
+      pending.all.add(nonce);
+      if (nonce > pending.max) pending.max = nonce;
+    }
   }
 
   /** Drops everything (a revert or a reset of the chain). */
@@ -96,10 +102,13 @@ export class Mempool {
       else r.currentRc += prepared.rcLimit;
     }
     const account = keyText(prepared.nonceAccount);
-    const set = this.nonces.get(account);
-    if (set) {
-      set.delete(prepared.nonce ?? 0n);
-      if (set.size === 0) this.nonces.delete(account);
+    const pending = this.nonces.get(account);
+    if (pending) {
+      const nonce = prepared.nonce ?? 0n;
+      pending.all.delete(nonce);
+      if (pending.all.size === 0) this.nonces.delete(account);
+      // Blocks take the oldest nonces: the highest leaves last, and is searched for again only then.
+      else if (nonce === pending.max) pending.max = [...pending.all].reduce((a, b) => (b > a ? b : a));
     }
   }
 
