@@ -57,6 +57,22 @@ describe('canonical encoding', () => {
     expect(() => encode(TYPES.operation, { call_contract: {}, upload_contract: {} })).toThrow(/one member of oneof op/);
   });
 
+  it('names the field deep in a message and its index in a list, for encode, toJson and fromJson alike', () => {
+    const op = (args: unknown) => ({ call_contract: { contract_id: new Uint8Array(25), entry_point: 1, args } });
+    const tx = { operations: [op(new Uint8Array(1)), op('not bytes')] };
+    const path = 'koinos.protocol.transaction.operations[1].call_contract.args';
+    expect(() => encode(TYPES.transaction, tx as never)).toThrow(`${path}: expected bytes (a Uint8Array), got`);
+    expect(() => toJson('koinos.protocol.block', { transactions: [{}, { signatures: 'x' }] } as never)).toThrow(
+      'koinos.protocol.block.transactions[1].signatures: expected an array',
+    );
+    expect(() => fromJson(TYPES.transaction, { operations: [{}, { call_contract: { entry_point: 'x' } }] })).toThrow(
+      'koinos.protocol.transaction.operations[1].call_contract.entry_point: expected',
+    );
+    expect(() =>
+      fromJson(TYPES.transaction, { operations: [{}, { call_contract: { entry_point: 'x' } }] }, { strict: true }),
+    ).toThrow(/^operations\[1\]\.call_contract\.entry_point: expected/);
+  });
+
   it('encodes the largest uint64 and decodes it back exactly', () => {
     const max = 2n ** 64n - 1n;
     const bytes = encode(TYPES.transactionHeader, { rc_limit: max });
