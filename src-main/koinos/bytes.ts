@@ -4,7 +4,7 @@ import bs58 from 'bs58';
 import { WalletError, describe } from './errors.ts';
 
 const HEX_CHARS = '0123456789abcdef';
-const HEX_TABLE: string[] = Array.from({ length: 256 }, (_, i) => HEX_CHARS[i >> 4]! + HEX_CHARS[i & 15]!);
+const HEX_CODES = Array.from(HEX_CHARS, (c) => c.charCodeAt(0));
 const HEX_VALUE = new Uint8Array(128);
 for (let i = 0; i < 16; i++) {
   HEX_VALUE[HEX_CHARS.charCodeAt(i)] = i;
@@ -28,9 +28,28 @@ export function hexByte(value: number): string {
 
 /** Lowercase hex, no prefix. */
 export function toHex(bytes: Uint8Array): string {
-  let out = '';
-  for (let i = 0; i < bytes.length; i++) out += HEX_TABLE[bytes[i]!];
-  return out;
+  const codes = new Array<number>(bytes.length * 2);
+  for (let i = 0; i < bytes.length; i++) {
+    codes[2 * i] = HEX_CODES[bytes[i]! >> 4]!;
+    codes[2 * i + 1] = HEX_CODES[bytes[i]! & 15]!;
+  }
+  return textOfCodes(codes);
+}
+
+/** Character codes per String.fromCharCode call: far below any engine's limit on the number of arguments. */
+const CODES_PER_CALL = 8192;
+
+/**
+ * The text of character codes. Hex and base64 are written as codes and made a string once: appending each character
+ * to a string made a string object per character, the largest allocation of the devnet's JSON answers.
+ */
+function textOfCodes(codes: number[]): string {
+  if (codes.length <= CODES_PER_CALL) return String.fromCharCode.apply(null, codes);
+  const parts: string[] = [];
+  for (let at = 0; at < codes.length; at += CODES_PER_CALL) {
+    parts.push(String.fromCharCode.apply(null, codes.slice(at, at + CODES_PER_CALL)));
+  }
+  return parts.join('');
 }
 
 /**
@@ -61,27 +80,34 @@ for (let i = 0; i < 64; i++) {
   B64_DECODE[B64_URL.charCodeAt(i)] = i;
 }
 
-function encodeBase64(bytes: Uint8Array, alphabet: string, pad: boolean): string {
-  let out = '';
+const B64_URL_CODES = Array.from(B64_URL, (c) => c.charCodeAt(0));
+const PAD_CODE = '='.charCodeAt(0);
+
+function encodeBase64(bytes: Uint8Array, alphabet: readonly number[], pad: boolean): string {
+  const rest = bytes.length % 3;
+  const codes = new Array<number>(((bytes.length - rest) / 3) * 4 + (rest === 0 ? 0 : pad ? 4 : rest + 1));
+  let j = 0;
   let i = 0;
   for (; i + 2 < bytes.length; i += 3) {
     const n = (bytes[i]! << 16) | (bytes[i + 1]! << 8) | bytes[i + 2]!;
-    out += alphabet[n >> 18]! + alphabet[(n >> 12) & 63]! + alphabet[(n >> 6) & 63]! + alphabet[n & 63]!;
+    codes[j++] = alphabet[n >> 18]!;
+    codes[j++] = alphabet[(n >> 12) & 63]!;
+    codes[j++] = alphabet[(n >> 6) & 63]!;
+    codes[j++] = alphabet[n & 63]!;
   }
-  const rest = bytes.length - i;
-  if (rest === 1) {
-    const n = bytes[i]! << 16;
-    out += alphabet[n >> 18]! + alphabet[(n >> 12) & 63]! + (pad ? '==' : '');
-  } else if (rest === 2) {
-    const n = (bytes[i]! << 16) | (bytes[i + 1]! << 8);
-    out += alphabet[n >> 18]! + alphabet[(n >> 12) & 63]! + alphabet[(n >> 6) & 63]! + (pad ? '=' : '');
+  if (rest > 0) {
+    const n = (bytes[i]! << 16) | (rest === 2 ? bytes[i + 1]! << 8 : 0);
+    codes[j++] = alphabet[n >> 18]!;
+    codes[j++] = alphabet[(n >> 12) & 63]!;
+    if (rest === 2) codes[j++] = alphabet[(n >> 6) & 63]!;
+    if (pad) while (j < codes.length) codes[j++] = PAD_CODE;
   }
-  return out;
+  return textOfCodes(codes);
 }
 
 /** URL-safe base64 with `=` padding: the gateway's rendering of plain bytes (Go base64.URLEncoding). */
 export function toBase64Url(bytes: Uint8Array): string {
-  return encodeBase64(bytes, B64_URL, true);
+  return encodeBase64(bytes, B64_URL_CODES, true);
 }
 
 /**
