@@ -41,7 +41,7 @@ const CODES_PER_CALL = 8192;
 
 /**
  * The text of character codes. Hex and base64 are written as codes and made a string once: appending each character
- * to a string made a string object per character, the largest allocation of the devnet's JSON answers.
+ * to a string made a string object per character (a good part of what the devnet's JSON answers allocated).
  */
 function textOfCodes(codes: number[]): string {
   if (codes.length <= CODES_PER_CALL) return String.fromCharCode.apply(null, codes);
