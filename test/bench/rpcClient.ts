@@ -158,12 +158,16 @@ class LeanConnection {
     if (end < 0 || !this.waiting) return;
     const head = this.buffer.toString('latin1', 0, end);
     const length = /\r\ncontent-length: *(\d+)/i.exec(head);
-    if (!length) throw new Error(`expected a Content-Length answer, got: ${head}`);
+    const waiting = this.waiting;
+    if (!length) {
+      this.waiting = undefined;
+      waiting.reject(new Error(`expected an answer with a Content-Length, got: ${head}`));
+      return;
+    }
     const total = end + 4 + Number(length[1]);
     if (this.buffer.length < total) return;
     const body = this.buffer.toString('utf8', end + 4, total);
     this.buffer = this.buffer.subarray(total);
-    const waiting = this.waiting;
     this.waiting = undefined;
     waiting.resolve(body);
   }
