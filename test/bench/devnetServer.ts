@@ -1,6 +1,13 @@
 // Benchmark helper: runs a devnet in its own process (so the load generator does not share its event loop)
-// and prints one JSON line with its URL, chain ID, KOIN address and accounts. Stops on SIGTERM.
+// and prints one JSON line with its URL, chain ID, KOIN address and accounts. Stops on SIGTERM, saying on stderr how
+// often garbage collection paused its main thread: the pauses are what a submission's p99 waits for.
+import { PerformanceObserver } from 'node:perf_hooks';
 import { startDevnet } from '../../src-main/devnet/server/startDevnet.ts';
+
+const pauses: number[] = [];
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) pauses.push(entry.duration);
+}).observe({ entryTypes: ['gc'] });
 
 const devnet = await startDevnet({
   port: 0,
@@ -13,6 +20,13 @@ const devnet = await startDevnet({
 console.log(
   JSON.stringify({ url: devnet.url, chainId: devnet.chainId, koin: devnet.koinAddress, accounts: devnet.accounts }),
 );
-const stop = () => void devnet.stop().then(() => process.exit(0));
+const stop = () => {
+  const long = pauses.filter((ms) => ms > 3);
+  const total = pauses.reduce((sum, ms) => sum + ms, 0);
+  console.error(
+    `devnet server, whole run: ${pauses.length} GC pauses of its main thread, ${long.length} over 3 ms, longest ${Math.max(0, ...pauses).toFixed(1)} ms, ${(total / 1000).toFixed(2)} s in all`,
+  );
+  void devnet.stop().then(() => process.exit(0));
+};
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);
