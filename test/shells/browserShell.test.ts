@@ -2,7 +2,7 @@
 // is not the wallet page's own is refused (no token, a wrong token, another Origin or Host, an unknown channel,
 // another method, an oversized or malformed body); the page is served with the bridge and a strict policy.
 import { existsSync } from 'node:fs';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { networkInterfaces } from 'node:os';
 import { connect } from 'node:net';
 import { join } from 'node:path';
@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { IPC_CHANNELS } from '../../src-main/ipc/contract.ts';
 import { MAX_BODY_BYTES, startBrowserShell } from '../../src-main/shells/browser/browserShell.ts';
 import { LOCK_FILE_NAME } from '../../src-main/wallet/dataFolderLock.ts';
-import { browserShells, headersOnly, ipc, raw, streamed } from './browserShellHelpers.ts';
+import { browserShells, eventsRequest, headersOnly, ipc, raw, streamed } from './browserShellHelpers.ts';
 
 const start = browserShells();
 
@@ -65,21 +65,9 @@ describe('browser shell: calls', () => {
   it('stops cleanly while a page listens: a wallet event after the streams ended reaches none of them', async () => {
     const shell = await start();
     expect((await ipc(shell, 'vault:create', [{ password: 'a long enough password' }])).json.ok).toBe(true);
-    const url = new URL(shell.origin);
-    const events = await new Promise<IncomingMessage>((resolve, reject) => {
-      const r = httpRequest(
-        {
-          host: url.hostname,
-          port: url.port,
-          method: 'POST',
-          path: '/events',
-          headers: { origin: shell.origin, 'x-koinos-token': shell.token },
-        },
-        resolve,
-      );
-      r.on('error', reject);
-      r.end();
-    });
+    const events = await new Promise<IncomingMessage>((resolve, reject) =>
+      eventsRequest(shell, resolve).on('error', reject),
+    );
     expect(events.statusCode).toBe(200);
     events.resume();
     // Stopping ends the streams at once; each one's 'close' comes later. A wallet event in between (here a lock, as

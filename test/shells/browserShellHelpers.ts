@@ -1,7 +1,7 @@
 // Helpers of the browser shell tests: a shell on port 0 over a wallet in a throwaway data folder with its devnet on
 // port 0, a renderer folder with the real index.html, and raw HTTP calls that can break every rule on purpose.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach } from 'vitest';
@@ -125,6 +125,26 @@ export function ipc(
     },
     body,
   });
+}
+
+/**
+ * Opens the shell's event stream as the bridge does (POST /events with the token and the shell's Origin); `onResponse`
+ * gets the stream. The caller listens for the request's errors.
+ */
+export function eventsRequest(shell: BrowserShell, onResponse: (response: IncomingMessage) => void): ClientRequest {
+  const url = new URL(shell.origin);
+  const request = httpRequest(
+    {
+      host: url.hostname,
+      port: url.port,
+      method: 'POST',
+      path: '/events',
+      headers: { origin: shell.origin, 'x-koinos-token': shell.token },
+    },
+    onResponse,
+  );
+  request.end();
+  return request;
 }
 
 /** Sends only the headers of a POST (the body never comes) and resolves the status the shell answers with. */

@@ -3,7 +3,6 @@
 // password, phrase, private key or API key appears in any answer, push event, log line or file of the data folder -
 // the confirmed reveal and the new phrase shown for writing down aside.
 import { readdir, readFile } from 'node:fs/promises';
-import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IPC_CHANNELS, type IpcChannel } from '../../src-main/ipc/contract.ts';
@@ -18,7 +17,7 @@ import {
 } from '../../src-main/koinos/keys.ts';
 import { addressFromPublicKey, addressToString } from '../../src-main/koinos/address.ts';
 import type { BrowserShell } from '../../src-main/shells/browser/browserShell.ts';
-import { browserShells, ipc, type RawAnswer } from './browserShellHelpers.ts';
+import { browserShells, eventsRequest, ipc, type RawAnswer } from './browserShellHelpers.ts';
 
 const PASSWORD = 'first wallet password 1';
 const NEW_PASSWORD = 'second wallet password 2';
@@ -50,19 +49,10 @@ async function filesUnder(dir: string): Promise<{ path: string; text: string }[]
 /** Collects the raw text of the shell's event stream until stopped. */
 function recordEvents(shell: BrowserShell): { text: () => string; stop: () => void } {
   let text = '';
-  const url = new URL(shell.origin);
-  const request = httpRequest(
-    {
-      host: url.hostname,
-      port: url.port,
-      method: 'POST',
-      path: '/events',
-      headers: { origin: shell.origin, 'x-koinos-token': shell.token },
-    },
-    (response) => response.on('data', (chunk: Buffer) => (text += chunk.toString('utf8'))),
+  const request = eventsRequest(shell, (response) =>
+    response.on('data', (chunk: Buffer) => (text += chunk.toString('utf8'))),
   );
   request.on('error', () => {});
-  request.end();
   return { text: () => text, stop: () => request.destroy() };
 }
 
