@@ -1,9 +1,8 @@
 // Vitest: "unit" is every test under test/ but the browser suite (the few files that need a fresh module graph are in
-// "unit-isolated", run alongside); "e2e" drives the built renderer in the
-// system Chromium against the browser shell and a real devnet, one file at a time in one worker (one browser for the
-// run, the wallet's modules loaded once), with timeouts long enough for blocks, an idle lock and a build of the
-// renderer when it is stale. `npm test` (test/run.ts) runs the two as two vitest processes side by side; `npx vitest
-// run` runs them one after the other.
+// "unit-isolated", run alongside); "e2e" drives the built renderer in the system Chromium against the browser shell
+// and a real devnet, one file at a time in one worker (one browser for the run, the wallet's modules loaded once), with
+// timeouts long enough for blocks, an idle lock and a build of the renderer when it is stale. `npm test` (test/run.ts)
+// runs the two as two vitest processes side by side; `npx vitest run` runs them one after the other.
 import { availableParallelism } from 'node:os';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig } from 'vitest/config';

@@ -1,7 +1,8 @@
 // The built app (out/, what `npm run build` makes and package.json's bin runs) for the tests that run it as a user
 // does: the spawned CLI and browser shell (out/main/cli.js starts in a quarter of a second, where node + tsx on the
-// sources takes three times that in CPU) and the browser suite's renderer. It is built again when it is missing or older than a
-// source file, so that no test runs stale code; `npm test` builds it once before its two vitest processes start.
+// sources takes three times that in CPU) and the browser suite's renderer. It is built again when it is missing or
+// older than a source file, so that no test runs stale code; `npm test` builds it once before its two vitest
+// processes start.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';

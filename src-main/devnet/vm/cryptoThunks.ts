@@ -123,7 +123,8 @@ export function recoverPublicKeyThunk(
   if (!isCanonicalSignature(signature))
     throw new ChainError(ERROR_CODE.invalid_signature, 'signature must be canonical');
   const digest = multihashDigest(args.digest ?? new Uint8Array(0));
-  // libsecp256k1 (secp256k1Recovery.ts, as the devnet's signature checks): a host call must be synchronous. The node reads the recovery id as header >> 5 (keys.ts recoverPublicKey).
+  // libsecp256k1 (secp256k1Recovery.ts, as the devnet's signature checks): a host call must be synchronous. The node
+  // reads the recovery id as header >> 5 (keys.ts recoverPublicKey).
   const key = recover(signature, digest, args.compressed === true);
   if (!key) throw new ChainError(ERROR_CODE.invalid_signature, 'public key is invalid');
   return { value: key };
