@@ -58,6 +58,8 @@ export default defineConfig({
           browser: fromRoot('src-main/shells/browser/main.ts'),
           // The embedded devnet's worker thread (wallet/chain/devnetThread.ts finds it beside the entries).
           devnetWorker: fromRoot('src-main/devnet/server/devnetWorker.ts'),
+          // The devnet's HTTP thread, when it serves HTTP from a worker (the CLI's devnet; httpThread.ts finds it).
+          httpWorker: fromRoot('src-main/devnet/server/httpWorker.ts'),
         },
       },
     },

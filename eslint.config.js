@@ -89,8 +89,16 @@ const DEVNET_VM = [
   },
 ];
 
-/** The devnet modules the wallet uses: starting it (in a worker thread, whose errors cross as data) and its shapes. */
-export const WALLET_DEVNET_ENTRIES = ['server/startDevnet', 'server/devnetWorker', 'chain/shapes'];
+/**
+ * The devnet modules the wallet uses: starting it (in a worker thread, whose errors cross as data, started from where
+ * workerEntry finds it) and its shapes.
+ */
+export const WALLET_DEVNET_ENTRIES = [
+  'server/startDevnet',
+  'server/devnetWorker',
+  'server/workerEntry',
+  'chain/shapes',
+];
 
 /** The devnet modules the CLI uses: starting it, its method names, its shapes. */
 export const CLI_DEVNET_ENTRIES = ['server/startDevnet', 'methods', 'chain/shapes'];

@@ -300,6 +300,8 @@ export async function devnetCommand(argv: string[]): Promise<number> {
   try {
     devnet = await startDevnet({
       ...options,
+      // Run on its own, the devnet is a load target too: HTTP on a thread of its own leaves the chain's to the chain.
+      httpThread: true,
       log: (line) => process.stderr.write(`koinos-wallet: devnet: ${line}\n`),
       // Blocks that carry transactions are worth a line; empty ones every few seconds are not.
       onBlock: (block) => {

@@ -3,6 +3,7 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { startDevnet, type Devnet } from '../../src-main/devnet/server/startDevnet.ts';
+import { nodeBackend } from '../../src-main/devnet/server/backend.ts';
 import { createHttpServer } from '../../src-main/devnet/server/httpServer.ts';
 import type { NodeMethod } from '../../src-main/devnet/methods.ts';
 import type { DevnetNode } from '../../src-main/devnet/types.ts';
@@ -163,7 +164,8 @@ describe('REST /v1/chain errors', () => {
           m === method ? Promise.reject(error) : base.call(m as NodeMethod, request),
       },
     });
-    const { server } = createHttpServer(node, { log: (line) => log.push(line) });
+    const record = (line: string) => log.push(line);
+    const { server } = createHttpServer(nodeBackend(node, record), { log: record });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return {
       url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

@@ -1,11 +1,10 @@
 // The devnet's HTTP server (node:http): routing to JSON-RPC (POST /jsonrpc and /) and REST (/v1), CORS, the optional
-// API key, the 1 MiB body limit, and a last-resort error answer, so that no request can crash the process.
+// API key, the 1 MiB body limit, and a last-resort error answer, so that no request can crash the process. It reaches
+// the node only through an HttpBackend (backend.ts), in its own thread or, from httpWorker.ts, across threads: this
+// module imports nothing of the chain, so that a worker serving HTTP loads only this.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { JsonValue } from '../../koinos/codec.ts';
-import type { DevnetNode } from '../types.ts';
-import { createJsonRpcHandler } from './jsonrpc.ts';
-import { createRestHandler } from './rest.ts';
+import type { AddressInfo } from 'node:net';
 import { describeInternalError } from './wireError.ts';
 
 /** Largest request body accepted; larger ones get HTTP 413 without being read to the end. */
@@ -19,6 +18,22 @@ export interface HttpServerOptions {
   log?: (line: string) => void;
 }
 
+/** An answer of the node's side: an HTTP status, the JSON body as text, and extra headers (`Allow` on a 405). */
+export interface BackendAnswer {
+  status: number;
+  text: string;
+  headers?: Record<string, string>;
+}
+
+/**
+ * What the HTTP layer asks of the node: the answer to a JSON-RPC body (always HTTP 200, errors in the envelope) and to
+ * a REST request (`path` starts with `/v1`, `query` is the URL's search string, "" or "?a=1").
+ */
+export interface HttpBackend {
+  jsonRpc(body: string): Promise<BackendAnswer>;
+  rest(method: string, path: string, query: string, body: string): Promise<BackendAnswer>;
+}
+
 const CORS_HEADERS = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
@@ -26,9 +41,12 @@ const CORS_HEADERS = {
   'Access-Control-Max-Age': '600',
 };
 
-function send(res: ServerResponse, status: number, body: JsonValue, extraHeaders: Record<string, string> = {}): void {
+function send(res: ServerResponse, status: number, body: object, extraHeaders: Record<string, string> = {}): void {
+  sendText(res, status, JSON.stringify(body), extraHeaders);
+}
+
+function sendText(res: ServerResponse, status: number, text: string, extraHeaders: Record<string, string> = {}): void {
   if (res.headersSent) return;
-  const text = JSON.stringify(body);
   res.writeHead(status, {
     ...CORS_HEADERS,
     'Content-Type': 'application/json',
@@ -86,17 +104,15 @@ export interface DevnetHttpServer {
 }
 
 /**
- * An HTTP server for `node` (not yet listening). JSON-RPC answers HTTP 200 with a JSON-RPC envelope, errors included;
+ * An HTTP server for the node behind `backend` (not yet listening). JSON-RPC answers HTTP 200 with a JSON-RPC envelope, errors included;
  * REST answers 200, 400 `{"error": message}`, 404 for unknown routes, 500 `{"error": "unknown error"}`.
  * Bodies over {@link MAX_BODY_BYTES} get 413, a missing or wrong API key 401, both before anything runs.
  * @example
- * const { server } = createHttpServer(node, { apiKey: 'secret' });
+ * const { server } = createHttpServer(nodeBackend(node, log), { apiKey: 'secret' });
  * server.listen(8080, '127.0.0.1');
  */
-export function createHttpServer(node: DevnetNode, options: HttpServerOptions = {}): DevnetHttpServer {
+export function createHttpServer(backend: HttpBackend, options: HttpServerOptions = {}): DevnetHttpServer {
   const log = options.log ?? ((line: string) => console.error(line));
-  const jsonRpc = createJsonRpcHandler(node, log);
-  const rest = createRestHandler(node, log);
   // Keys are compared as sha256 digests so that timingSafeEqual sees equal lengths and the key length does not leak.
   const expectedKey = options.apiKey === undefined ? undefined : digest(options.apiKey);
   const keyMatches = (candidate: string | undefined | null) =>
@@ -169,12 +185,13 @@ export function createHttpServer(node: DevnetNode, options: HttpServerOptions = 
         send(res, 405, { error: 'JSON-RPC requests must be sent with POST' }, { Allow: 'POST, OPTIONS' });
         return;
       }
-      send(res, 200, await jsonRpc(body.text));
+      const answer = await backend.jsonRpc(body.text);
+      sendText(res, answer.status, answer.text, answer.headers);
       return;
     }
     if (isRest) {
-      const answer = await rest(method, path, url.searchParams, body.text);
-      send(res, answer.status, answer.body, answer.headers);
+      const answer = await backend.rest(method, path, url.search, body.text);
+      sendText(res, answer.status, answer.text, answer.headers);
       return;
     }
     send(res, 404, { error: 'not found' });
@@ -204,5 +221,53 @@ export function createHttpServer(node: DevnetNode, options: HttpServerOptions = 
     async drain() {
       while (inflight.size > 0) await Promise.allSettled([...inflight]);
     },
+  };
+}
+
+/** The HTTP layer as startDevnet drives it: in this thread (httpFront) or in a worker of its own (httpThread.ts). */
+export interface HttpFront {
+  /** Listens on `port` (0: any free one) of `host`; resolves the bound port, rejects with the system's error (`code` kept). */
+  listen(port: number, host: string): Promise<number>;
+  /** Stops accepting, lets the requests being answered finish for up to `graceMs`, then closes every connection. */
+  stop(graceMs: number): Promise<void>;
+}
+
+/** The HTTP layer of `backend` in this thread. */
+export function httpFront(backend: HttpBackend, options: HttpServerOptions = {}): HttpFront {
+  const { server, drain } = createHttpServer(backend, options);
+  return {
+    listen: (port, host) =>
+      new Promise<number>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
+          resolve((server.address() as AddressInfo).port);
+        });
+      }),
+    async stop(graceMs) {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await Promise.race([drain(), new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
+      server.closeAllConnections();
+      await closed;
+      await drain();
+    },
+  };
+}
+
+/**
+ * A sender that posts what it is given in batches, one message per turn of the event loop: under load many requests
+ * and answers cross between the HTTP worker and the node's thread each turn, and a message costs the sender tens of
+ * microseconds whatever it carries.
+ */
+export function batchedPost<T>(post: (items: T[]) => void): (item: T) => void {
+  let queue: T[] = [];
+  const flush = () => {
+    const items = queue;
+    queue = [];
+    post(items);
+  };
+  return (item) => {
+    if (queue.push(item) === 1) setImmediate(flush);
   };
 }

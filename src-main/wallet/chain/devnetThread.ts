@@ -1,11 +1,9 @@
 // The wallet's side of the devnet worker (devnet/server/devnetWorker.ts): starts the devnet in a worker thread and talks to
 // it by messages, so that a contract running to its compute limit blocks the worker, never the wallet's main thread.
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { WalletError } from '../../koinos/errors.ts';
 import { nodeErrorToWalletError } from './nodeError.ts';
+import { workerEntry } from '../../devnet/server/workerEntry.ts';
 import type {
   DevnetThreadMessage,
   DevnetThreadOptions,
@@ -20,30 +18,6 @@ export interface ThreadAccount {
   index: number;
   address: string;
   wif: string;
-}
-
-/**
- * The worker's entry: the TypeScript source beside this one under tsx and vitest (loaded through tsx), the built
- * `devnetWorker.js` of electron-vite's main output otherwise (next to the entry, or one level up from a chunk).
- */
-function workerEntry(): { url: URL | string; eval?: boolean } {
-  const here = import.meta.url;
-  if (here.endsWith('.ts')) {
-    // Node 20 does not apply `--import tsx` to a worker's own imports: the worker registers tsx itself.
-    const source = new URL('../../devnet/server/devnetWorker.ts', here).href;
-    return {
-      url: `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(source)}, ${JSON.stringify(source)}))`,
-      eval: true,
-    };
-  }
-  const dir = dirname(fileURLToPath(here));
-  for (const candidate of [join(dir, 'devnetWorker.js'), join(dir, '..', 'devnetWorker.js')]) {
-    if (existsSync(candidate)) return { url: pathToFileURL(candidate) };
-  }
-  throw new WalletError(
-    'INTERNAL',
-    `expected the devnet worker (devnetWorker.js) beside ${dir}, found none; rebuild with npm run build`,
-  );
 }
 
 /**
@@ -100,7 +74,7 @@ export class DevnetThread {
    * @throws the devnet's own start error (WalletError), e.g. its port in use or its data folder taken.
    */
   static start(options: DevnetThreadOptions, log: (line: string) => void): Promise<DevnetThread> {
-    const entry = workerEntry();
+    const entry = workerEntry('devnetWorker');
     const worker = new Worker(entry.url, { workerData: options, eval: entry.eval });
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
     return new Promise<DevnetThread>((resolve, reject) => {

@@ -1,0 +1,83 @@
+// The node's side of the HTTP worker (httpWorker.ts): starts it, answers the requests it reads with the node's backend
+// in this thread, and orders it to listen and to stop. The worker does the HTTP work (a third of a busy node's thread:
+// parsing, headers, socket writes and their garbage) on another core, so this thread runs the chain alone.
+import { Worker } from 'node:worker_threads';
+import { batchedPost, type BackendAnswer, type HttpBackend, type HttpFront } from './httpServer.ts';
+import type { FromHttpWorker, HttpWorkerData, ThreadAnswer, ThreadRequest, ToHttpWorker } from './httpWorker.ts';
+import { describeInternalError } from './wireError.ts';
+import { workerEntry } from './workerEntry.ts';
+
+/** The last-resort answer, as the in-thread server gives it when the backend fails (the cause goes to the log). */
+const UNKNOWN_ERROR: BackendAnswer = { status: 500, text: JSON.stringify({ error: 'unknown error' }) };
+
+type Order = { type: 'listen'; port: number; host: string } | { type: 'stop'; graceMs: number };
+
+/**
+ * Starts the HTTP worker for `backend`; every request it reads is answered by `backend` in this thread.
+ * `log` receives the worker's log lines and the backend's unexpected failures.
+ */
+export function startHttpThread(backend: HttpBackend, data: HttpWorkerData, log: (line: string) => void): HttpFront {
+  const entry = workerEntry('httpWorker');
+  const worker = new Worker(entry.url, { eval: entry.eval, workerData: data });
+  const orders = new Map<number, (reply: FromHttpWorker | undefined) => void>();
+  let nextId = 1;
+  let exited = false;
+  const gone = new Promise<void>((resolve) =>
+    worker.once('exit', () => {
+      exited = true;
+      for (const settle of orders.values()) settle(undefined);
+      orders.clear();
+      resolve();
+    }),
+  );
+  worker.on('error', (error) => log(`the HTTP thread failed: ${describeInternalError(error)}`));
+
+  const reply = batchedPost<ThreadAnswer>((answers) => {
+    if (!exited) worker.postMessage({ type: 'answers', answers } satisfies ToHttpWorker);
+  });
+  const answer = (request: ThreadRequest) => {
+    const asked =
+      request.kind === 'jsonrpc'
+        ? backend.jsonRpc(request.body)
+        : backend.rest(request.method, request.path, request.query, request.body);
+    asked
+      .catch((error: unknown) => {
+        log(`http ${request.method} ${request.path} failed: ${describeInternalError(error)}`);
+        return UNKNOWN_ERROR;
+      })
+      .then((answered) => reply({ id: request.id, answer: answered }));
+  };
+
+  worker.on('message', (message: FromHttpWorker) => {
+    if (message.type === 'requests') message.requests.forEach(answer);
+    else if (message.type === 'log') log(message.line);
+    else {
+      const settle = orders.get(message.id);
+      orders.delete(message.id);
+      settle?.(message);
+    }
+  });
+
+  const order = (what: Order): Promise<FromHttpWorker | undefined> => {
+    if (exited) return Promise.resolve(undefined);
+    const id = nextId++;
+    return new Promise((resolve) => {
+      orders.set(id, resolve);
+      worker.postMessage({ ...what, id } satisfies ToHttpWorker);
+    });
+  };
+
+  return {
+    async listen(port, host) {
+      const reply = await order({ type: 'listen', port, host });
+      if (reply?.type === 'listened') return reply.port;
+      const failed = reply?.type === 'failed' ? reply : { message: 'the HTTP thread stopped before listening' };
+      throw Object.assign(new Error(failed.message), 'code' in failed ? { code: failed.code } : {});
+    },
+    async stop(graceMs) {
+      await order({ type: 'stop', graceMs });
+      await worker.terminate();
+      await gone;
+    },
+  };
+}

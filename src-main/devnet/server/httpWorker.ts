@@ -1,0 +1,80 @@
+// The devnet's HTTP layer in a worker thread (started by httpThread.ts): this thread reads and writes HTTP (parsing,
+// CORS, the API key, the body limit, the socket writes) and hands each request's body to the node's thread, which
+// answers it with text ready for the wire. The node's thread then spends its time on the chain alone.
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { batchedPost, httpFront, type BackendAnswer, type HttpBackend } from './httpServer.ts';
+
+/** A request read here, for the node's thread: a JSON-RPC body, or a REST call (`path` under /v1, `query` "" or "?…"). */
+export interface ThreadRequest {
+  id: number;
+  kind: 'jsonrpc' | 'rest';
+  method: string;
+  path: string;
+  query: string;
+  body: string;
+}
+
+/** The answer to request `id`. */
+export interface ThreadAnswer {
+  id: number;
+  answer: BackendAnswer;
+}
+
+/** What the node's thread posts: answers to requests, or an order to listen or stop (with its own `id`). */
+export type ToHttpWorker =
+  | { type: 'answers'; answers: ThreadAnswer[] }
+  | { type: 'listen'; id: number; port: number; host: string }
+  | { type: 'stop'; id: number; graceMs: number };
+
+/** What this thread posts: requests (those read in one turn of its event loop), a log line, or how an order went. */
+export type FromHttpWorker =
+  | { type: 'requests'; requests: ThreadRequest[] }
+  | { type: 'log'; line: string }
+  | { type: 'listened'; id: number; port: number }
+  | { type: 'failed'; id: number; code?: string; message: string }
+  | { type: 'stopped'; id: number };
+
+/** The worker's data: the API key every request must carry, when set. */
+export interface HttpWorkerData {
+  apiKey?: string;
+}
+
+function serve(port: MessagePort, data: HttpWorkerData): void {
+  const post = (message: FromHttpWorker) => port.postMessage(message);
+  const waiting = new Map<number, (answer: BackendAnswer) => void>();
+  let nextId = 1;
+  const request = batchedPost<ThreadRequest>((requests) => post({ type: 'requests', requests }));
+  const ask = (kind: ThreadRequest['kind'], method: string, path: string, query: string, body: string) =>
+    new Promise<BackendAnswer>((resolve) => {
+      const id = nextId++;
+      waiting.set(id, resolve);
+      request({ id, kind, method, path, query, body });
+    });
+  const backend: HttpBackend = {
+    jsonRpc: (body) => ask('jsonrpc', 'POST', '/jsonrpc', '', body),
+    rest: (method, path, query, body) => ask('rest', method, path, query, body),
+  };
+  const front = httpFront(backend, { apiKey: data.apiKey, log: (line) => post({ type: 'log', line }) });
+  port.on('message', (message: ToHttpWorker) => {
+    if (message.type === 'answers') {
+      for (const { id, answer } of message.answers) {
+        const resolve = waiting.get(id);
+        waiting.delete(id);
+        resolve?.(answer);
+      }
+    } else if (message.type === 'listen') {
+      front.listen(message.port, message.host).then(
+        (bound) => post({ type: 'listened', id: message.id, port: bound }),
+        (error: NodeJS.ErrnoException) =>
+          post({ type: 'failed', id: message.id, code: error.code, message: String(error.message) }),
+      );
+    } else {
+      void front.stop(message.graceMs).then(() => {
+        post({ type: 'stopped', id: message.id });
+        port.close();
+      });
+    }
+  });
+}
+
+if (parentPort) serve(parentPort, workerData as HttpWorkerData);
