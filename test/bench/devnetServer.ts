@@ -16,6 +16,9 @@ const devnet = await startDevnet({
   // The benchmark sends thousands of transactions per account before they are included.
   pendingTransactionLimit: 1_000_000_000,
   irreversibleDepth: 0,
+  // As the CLI's devnet serves: HTTP on a thread of its own (BENCH_HTTP_THREAD=0 measures the single-thread server).
+  httpThread: process.env.BENCH_HTTP_THREAD !== '0',
+  ...(process.env.BENCH_SIGNATURE_THREADS ? { signatureThreads: Number(process.env.BENCH_SIGNATURE_THREADS) } : {}),
 });
 console.log(
   JSON.stringify({ url: devnet.url, chainId: devnet.chainId, koin: devnet.koinAddress, accounts: devnet.accounts }),

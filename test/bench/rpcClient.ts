@@ -217,3 +217,41 @@ export async function submitQueues(
   }
   return { latency, lastId, elapsed: performance.now() - start };
 }
+
+/**
+ * Submits the queues at a steady `perSecond` in all (open loop: transfer i of the round-robin order is due at
+ * start + i / perSecond, whatever the node answers), each queue in order on its own connection. A transfer's latency
+ * runs from when it was due if its connection was still waiting for the previous answer then (the time the node
+ * made it wait counts, as wrk2 counts it), else from when it was sent (a timer firing late is the client's, not the
+ * node's). At a rate the node sustains, this is the latency a client sees at that rate; at saturation (submitQueues)
+ * every request also waits behind the other senders' by construction.
+ */
+export async function submitAtRate(
+  url: string,
+  queues: string[][],
+  perSecond: number,
+): Promise<{ latency: number[]; lastId: string; elapsed: number }> {
+  const connections = await Promise.all(queues.map(() => LeanConnection.open(url)));
+  const latency: number[] = [];
+  let lastId = '';
+  const start = performance.now();
+  const due = (q: number, k: number) => start + ((k * queues.length + q) * 1000) / perSecond;
+  try {
+    await Promise.all(
+      queues.map(async (queue, q) => {
+        for (let k = 0; k < queue.length; k++) {
+          const at = due(q, k);
+          const overdue = performance.now() >= at;
+          if (!overdue) await new Promise((resolve) => setTimeout(resolve, at - performance.now()));
+          const from = overdue ? at : performance.now();
+          const result = await connections[q]!.call('chain.submit_transaction', queue[k]!);
+          latency.push(performance.now() - from);
+          lastId = result.receipt.id;
+        }
+      }),
+    );
+  } finally {
+    for (const connection of connections) connection.close();
+  }
+  return { latency, lastId, elapsed: performance.now() - start };
+}
