@@ -1,7 +1,8 @@
-// The devnet's HTTP layer on a worker thread (startDevnet's httpThread, the CLI devnet's way): over real HTTP it answers
-// exactly as the server in the node's own thread does (JSON-RPC, REST, CORS, the API key, the body limit, unknown routes),
-// keeps each answer with its request under concurrent load, reports the node's unexpected failures as that server does,
-// reports a port in use with its cause, and on stop answers the requests under way before the port closes.
+// The devnet's HTTP layer on a worker thread (startDevnet's httpThread, the CLI devnet's way): over real HTTP it
+// answers exactly as the server in the node's own thread does (JSON-RPC, REST, CORS, the API key, the body limit,
+// unknown routes), keeps each answer with its request under concurrent load, reports the node's unexpected failures as
+// that server does, reports a port in use with its cause, and on stop answers the requests under way before the port
+// closes.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { connect } from 'node:net';
 import { startDevnet, type Devnet } from '../../src-main/devnet/server/startDevnet.ts';
@@ -118,7 +119,7 @@ describe('the HTTP layer on its own thread', () => {
 });
 
 describe('the HTTP thread around the node', () => {
-  it("answers 500 without details when the node fails unexpectedly, and logs the cause in the node's thread", async () => {
+  it("answers 500 without details when the node fails unexpectedly, logging the cause in the node's", async () => {
     const base = threaded.node;
     const node: DevnetNode = Object.create(base, {
       call: {

@@ -104,8 +104,9 @@ export interface DevnetHttpServer {
 }
 
 /**
- * An HTTP server for the node behind `backend` (not yet listening). JSON-RPC answers HTTP 200 with a JSON-RPC envelope, errors included;
- * REST answers 200, 400 `{"error": message}`, 404 for unknown routes, 500 `{"error": "unknown error"}`.
+ * An HTTP server for the node behind `backend` (not yet listening). JSON-RPC answers HTTP 200 with a JSON-RPC
+ * envelope, errors included; REST answers 200, 400 `{"error": message}`, 404 for unknown routes, 500
+ * `{"error": "unknown error"}`.
  * Bodies over {@link MAX_BODY_BYTES} get 413, a missing or wrong API key 401, both before anything runs.
  * @example
  * const { server } = createHttpServer(nodeBackend(node, log), { apiKey: 'secret' });
@@ -226,7 +227,7 @@ export function createHttpServer(backend: HttpBackend, options: HttpServerOption
 
 /** The HTTP layer as startDevnet drives it: in this thread (httpFront) or in a worker of its own (httpThread.ts). */
 export interface HttpFront {
-  /** Listens on `port` (0: any free one) of `host`; resolves the bound port, rejects with the system's error (`code` kept). */
+  /** Listens on `port` (0: any free one) of `host`; resolves the bound port, rejects with the system's error. */
   listen(port: number, host: string): Promise<number>;
   /** Stops accepting, lets the requests being answered finish for up to `graceMs`, then closes every connection. */
   stop(graceMs: number): Promise<void>;

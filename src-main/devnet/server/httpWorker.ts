@@ -4,7 +4,7 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { batchedPost, httpFront, type BackendAnswer, type HttpBackend } from './httpServer.ts';
 
-/** A request read here, for the node's thread: a JSON-RPC body, or a REST call (`path` under /v1, `query` "" or "?…"). */
+/** A request read here for the node's thread: a JSON-RPC body or a REST call (`path` under /v1, `query` of the URL). */
 export interface ThreadRequest {
   id: number;
   kind: 'jsonrpc' | 'rest';

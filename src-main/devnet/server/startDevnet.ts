@@ -107,12 +107,13 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
   const node = await openNode({ ...config, log });
   const logLine = log ?? ((line: string) => console.error(line));
   const backend = nodeBackend(node, logLine);
-  const front: HttpFront = httpThread
-    ? startHttpThread(backend, apiKey === undefined ? {} : { apiKey }, logLine)
-    : httpFront(backend, { apiKey, log: logLine });
+  let front: HttpFront | undefined;
   let tried = port;
   let bound: number;
   try {
+    front = httpThread
+      ? startHttpThread(backend, apiKey === undefined ? {} : { apiKey }, logLine)
+      : httpFront(backend, { apiKey, log: logLine });
     try {
       bound = await front.listen(port, host);
     } catch (cause) {
@@ -125,11 +126,13 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
       bound = await front.listen(0, host);
     }
   } catch (cause) {
-    // The listen error is the one to report.
-    await front.stop(0).catch(() => {});
+    // This error is the one to report; the chain's folder is left free for the next start.
+    await front?.stop(0).catch(() => {});
     await node.close().catch(() => {});
-    throw listenError(cause, host, tried);
+    // A WalletError already says what went wrong (the HTTP worker's built file missing); a system error is the port's.
+    throw cause instanceof WalletError ? cause : listenError(cause, host, tried);
   }
+  const serving = front;
 
   let stopping: Promise<void> | undefined;
   return {
@@ -146,7 +149,7 @@ export async function startDevnet(options: StartDevnetOptions = {}): Promise<Dev
     stop() {
       stopping ??= (async () => {
         // Stop accepting, let the requests being answered finish (briefly), then drop every connection.
-        await front.stop(STOP_GRACE_MS);
+        await serving.stop(STOP_GRACE_MS);
         await node.close();
       })();
       return stopping;
