@@ -27,8 +27,14 @@ type AsSentMethod = 'chain.submit_transaction' | 'chain.submit_block' | 'chain.p
 /** The request a method's handler reads: normalized (every default filled in), or as sent for the AS_SENT methods. */
 export type HandlerRequest<M extends NodeMethod> = M extends AsSentMethod ? NodeRequestInput<M> : NodeRequest<M>;
 
-/** The handler of one method: its request in, its response out. */
-export type Handler<M extends NodeMethod> = (request: HandlerRequest<M>) => Promise<NodeAnswer<M>> | NodeAnswer<M>;
+/**
+ * The handler of one method: its request in, its response out. `complete` says an AS_SENT request has every default
+ * filled all the same (the caller said so: the strict JSON reader's output).
+ */
+export type Handler<M extends NodeMethod> = (
+  request: HandlerRequest<M>,
+  complete: boolean,
+) => Promise<NodeAnswer<M>> | NodeAnswer<M>;
 
 /** One handler per method, each typed by its method's messages. */
 export type Handlers = { [M in NodeMethod]: Handler<M> };
@@ -38,9 +44,13 @@ export interface MethodTableDeps {
   reader: ChainReader;
   mempool: Mempool;
   developer: DeveloperMethods;
-  /** chain.submit_transaction: recovers the signatures, then accepts the transaction on the node's queue. */
+  /**
+   * chain.submit_transaction: recovers the signatures, then accepts the transaction on the node's queue; `complete`
+   * as the handler got it.
+   */
   submitTransaction(
     request: NodeRequestInput<'chain.submit_transaction'>,
+    complete: boolean,
   ): Promise<NodeAnswer<'chain.submit_transaction'>>;
 }
 
@@ -64,7 +74,10 @@ export async function runMethod<M extends NodeMethod>(
 ): Promise<NodeAnswer<M>> {
   const handler: Handler<M> = handlers[method];
   // The compiler cannot follow the set test to the conditional type; AS_SENT and AsSentMethod name the same methods.
-  return handler((complete || AS_SENT.has(method) ? request : normalize(method, request)) as HandlerRequest<M>);
+  return handler(
+    (complete || AS_SENT.has(method) ? request : normalize(method, request)) as HandlerRequest<M>,
+    complete,
+  );
 }
 
 /** The one handler table: one handler per NODE_METHODS entry, so a method without a handler (or a stray one) does not compile. */
@@ -73,7 +86,7 @@ export function makeHandlers({ reader, mempool, developer, submitTransaction }: 
     throw failure(`${method} is not supported by the devnet: it produces its own blocks (use devnet.produce_block)`);
   };
   return {
-    'chain.submit_transaction': (r) => submitTransaction(r),
+    'chain.submit_transaction': (r, complete) => submitTransaction(r, complete),
     'chain.submit_block': notSupported('chain.submit_block'),
     'chain.propose_block': notSupported('chain.propose_block'),
     'chain.get_head_info': () => ({

@@ -157,7 +157,7 @@ class Devnet implements DevnetNode {
       reader,
       mempool: this.mempool,
       developer: this.developer,
-      submitTransaction: (r) => this.submitTransaction(r),
+      submitTransaction: (r, complete) => this.submitTransaction(r, complete),
     });
   }
 
@@ -471,9 +471,10 @@ class Devnet implements DevnetNode {
 
   private async submitTransaction(
     request: NodeRequestInput<'chain.submit_transaction'>,
+    complete: boolean,
   ): Promise<NodeAnswer<'chain.submit_transaction'>> {
     const broadcast = request.broadcast === true;
-    const prepared = prepareTransaction(request.transaction);
+    const prepared = prepareTransaction(request.transaction, complete);
     // Only the signatures rc_limit pays for: the node recovers lazily while metering, and would never reach the rest.
     const signatures = prepared.tx.signatures.slice(
       0,

@@ -13,6 +13,34 @@ describe('jsonDepth', () => {
     expect(jsonDepth('["\\"[[["]')).toBe(1);
   });
 
+  it('ends a string at the first quote after an even run of backslashes, as a character-at-a-time reading does', () => {
+    // The reading jsonDepth replaced: every character in turn, a backslash in a string skipping the next.
+    const reference = (text: string): number => {
+      let depth = 0;
+      let deepest = 0;
+      let inString = false;
+      for (let i = 0; i < text.length; i++) {
+        const c = text[i];
+        if (inString) {
+          if (c === '\\') i++;
+          else if (c === '"') inString = false;
+        } else if (c === '"') inString = true;
+        else if (c === '{' || c === '[') deepest = Math.max(deepest, ++depth);
+        else if (c === '}' || c === ']') depth--;
+      }
+      return deepest;
+    };
+    expect(jsonDepth('["\\\\"[[]]')).toBe(3);
+    expect(jsonDepth('["\\\\\\"[[]]"]')).toBe(1);
+    // Texts of the characters that matter, in every mix (a fixed pseudo-random sequence, so a failure repeats).
+    let seed = 7;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 16;
+    for (let n = 0; n < 5000; n++) {
+      const text = Array.from({ length: next() % 40 }, () => '[]{}"\\a'[next() % 7]).join('');
+      expect(jsonDepth(text), JSON.stringify(text)).toBe(reference(text));
+    }
+  });
+
   it('stops counting past the limit, so a megabyte of brackets costs one short scan', () => {
     expect(jsonDepth('['.repeat(1_000_000), 64)).toBe(65);
     expect(jsonDepth('['.repeat(MAX_JSON_DEPTH) + ']'.repeat(MAX_JSON_DEPTH))).toBe(MAX_JSON_DEPTH);

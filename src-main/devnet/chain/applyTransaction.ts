@@ -117,16 +117,52 @@ function multihashCode(bytes: Uint8Array): number {
   return i < bytes.length - 1 ? code : -1;
 }
 
+/** Reads the varint at `at` of `bytes` (at most 2^53); returns it and the offset after it. */
+function varintAt(bytes: Uint8Array, at: number): [number, number] {
+  let value = 0;
+  let scale = 1;
+  for (let i = at; i < bytes.length; i++) {
+    const byte = bytes[i]!;
+    value += (byte & 0x7f) * scale;
+    if (byte < 0x80) return [value, i + 1];
+    scale *= 128;
+  }
+  throw new Error('a canonical transaction ended inside a varint');
+}
+
 /**
- * Checks the required fields (chain `validate_transaction`) and computes id, merkle root and sizes.
+ * The canonical bytes of the header and of each operation, read out of a transaction's canonical bytes: a field's
+ * submessage is written exactly as it encodes alone, so these are the bytes encoding them again would give. Every field
+ * of `transaction` is length-delimited (id 1, header 2, operations 3, signatures 4).
+ */
+export function transactionParts(bytes: Uint8Array): { header: Uint8Array; operations: Uint8Array[] } {
+  let header: Uint8Array = new Uint8Array(0);
+  const operations: Uint8Array[] = [];
+  for (let i = 0; i < bytes.length;) {
+    const [tag, afterTag] = varintAt(bytes, i);
+    const [length, start] = varintAt(bytes, afterTag);
+    i = start + length;
+    if (tag === 0x12) header = bytes.subarray(start, i);
+    else if (tag === 0x1a) operations.push(bytes.subarray(start, i));
+  }
+  return { header, operations };
+}
+
+/**
+ * Checks the required fields (chain `validate_transaction`) and computes id, merkle root and sizes. `complete` says
+ * the input already has every default filled (the strict JSON reader's, or a decoded message): it is then read as it
+ * is instead of through a decode of its bytes.
  * @throws ChainError -1002 "missing expected field in transaction: <field>" / "... transaction header: <field>";
  *   -1 when the transaction has more than MAX_TRANSACTION_SIGNATURES signatures (a devnet limit).
  */
-export function prepareTransaction(input: Transaction | MessageInput<Transaction> | undefined): PreparedTransaction {
+export function prepareTransaction(
+  input: Transaction | MessageInput<Transaction> | undefined,
+  complete = false,
+): PreparedTransaction {
   // Encoding checks every field's type; decoding the canonical bytes gives the copy with every default filled
   // that the checks below read.
   const bytes = encode('koinos.protocol.transaction', input ?? {});
-  const tx = decode('koinos.protocol.transaction', bytes);
+  const tx = complete && input ? (input as Transaction) : decode('koinos.protocol.transaction', bytes);
   const id = tx.id;
   if (id.length === 0) throw missing('id', 'transaction', id);
   if (!tx.header) throw missing('header', 'transaction', id);
@@ -143,12 +179,9 @@ export function prepareTransaction(input: Transaction | MessageInput<Transaction
       },
     );
   }
-  const operations = tx.operations;
-
-  const headerBytes = encode('koinos.protocol.transaction_header', header);
+  const { header: headerBytes, operations: operationBytes } = transactionParts(bytes);
   const idDigest = sha256Fast(headerBytes);
   const expectedId = multihashSha256(idDigest);
-  const operationBytes = operations.map((op) => encode('koinos.protocol.operation', op));
   const root = multihashSha256(merkleRoot(operationBytes.map(sha256Fast), sha256Fast));
   const merkleCode = multihashCode(header.operation_merkle_root);
 
