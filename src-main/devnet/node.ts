@@ -111,6 +111,8 @@ class Devnet implements DevnetNode {
   private readonly handlers: Handlers;
   /** The last block left pending transactions out for lack of room: the timer makes the next one at once. */
   private lastBlockFull = false;
+  /** The block timer's step, once started. */
+  private tick: (() => void) | undefined;
 
   constructor(init: {
     settings: Settings;
@@ -248,7 +250,10 @@ class Devnet implements DevnetNode {
   // -------------------------------------------------------------------------------------------------------------
   // Block production
 
-  /** Starts the block timer (not in manual mode, nor with blockTimeMs 0); produces block 1 at once on a new chain. */
+  /**
+   * Starts the block timer (not in manual mode, nor with blockTimeMs 0); produces block 1 at once on a new chain.
+   * Blocks come every blockTimeMs, and sooner when a block's worth is pending (see produceWhenFull).
+   */
   start(): void {
     if (this.settings.manual || this.settings.blockTimeMs === 0) return;
     const tick = (): void => {
@@ -263,10 +268,24 @@ class Devnet implements DevnetNode {
           this.pacing = undefined;
           // A full block rolls over to the next at once (the devnet does not wait for a slot while transactions
           // wait for room), so a burst larger than a block is included at the speed blocks are made.
-          if (!this.closed) this.timer = setTimeout(tick, this.lastBlockFull ? 0 : this.settings.blockTimeMs);
+          if (this.closed) return;
+          const now = this.lastBlockFull || this.mempool.fillsBlock();
+          this.timer = setTimeout(tick, now ? 0 : this.settings.blockTimeMs);
         });
     };
+    this.tick = tick;
     this.timer = setTimeout(tick, this.head.height === 0n ? 0 : this.settings.blockTimeMs);
+  }
+
+  /**
+   * Makes the timer's next block now when the pending transactions fill one, rather than at the end of the slot: as a
+   * full block rolls over at once, so does a full mempool. Under a steady load the blocks then come as the
+   * transactions do, each planned while submissions are answered, instead of all of a slot's blocks back to back.
+   */
+  private produceWhenFull(): void {
+    if (this.timer === undefined || this.pacing !== undefined || !this.tick || !this.mempool.fillsBlock()) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(this.tick, 0);
   }
 
   /** A block the node made on its own (timer, or one per transaction) failed: nobody awaits it, so log it. */
@@ -522,6 +541,7 @@ class Devnet implements DevnetNode {
     if (applied.reversion) throw applied.reversion;
     if (broadcast) {
       this.mempool.add({ prepared, receipt: applied.receipt, maxPayerRc });
+      this.produceWhenFull();
       if (this.settings.blockTimeMs === 0 && !this.settings.manual) {
         // The transaction is accepted whatever happens to its block: a failed block is logged, and the transaction
         // goes into the next one.

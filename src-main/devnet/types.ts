@@ -11,7 +11,10 @@ export interface DevnetConfig {
   accounts?: number;
   /** KOIN (base units) given to each development account at genesis (default 1,000,000 KOIN). */
   initialBalance?: bigint;
-  /** Block interval in ms (default 3000); 0 produces one block per accepted transaction. */
+  /**
+   * Block interval in ms (default 3000), shorter when the pending transactions fill a block (a full block is made at
+   * once); 0 produces one block per accepted transaction.
+   */
   blockTimeMs?: number;
   /** Produce blocks only on request (`produceBlock()` / JSON-RPC `devnet.produce_block`). */
   manual?: boolean;

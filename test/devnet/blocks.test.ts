@@ -11,6 +11,7 @@ import type { Block, BlockReceipt, Transaction } from '../../src-main/koinos/typ
 import type { DevnetNode } from '../../src-main/devnet/types.ts';
 import { balanceOf, key, KOIN, nextNonce, nonceOf, pendingCount, submit, transferTx, testNodes } from './helpers.ts';
 import { until } from '../helpers/until.ts';
+import { fillsBlock } from '../../src-main/devnet/chain/blockFill.ts';
 
 const node = testNodes();
 
@@ -290,5 +291,29 @@ describe('automatic block production', () => {
     expect(head.head_block_time).toBeGreaterThan(0n);
     const items = await blocksByHeight(n, 1n, 3, head.head_topology.id);
     expect(items.every((i, k) => k === 0 || equalBytes(i.block!.header!.previous, items[k - 1]!.block_id!))).toBe(true);
+  });
+
+  it("makes the timer's block as soon as the pending transactions fill one, not at the end of its slot", async () => {
+    const n = await node({ manual: false, blockTimeMs: 600_000, pendingTransactionLimit: 10_000 });
+    await until('block 1', async () => ((await headInfo(n)).head_topology.height === 1n ? true : undefined));
+    // Transfers until, by what they used when accepted, the pending ones fill a block (blockFill.ts's lower bound).
+    const used = [0n, 0n, 0n];
+    let pending = 0;
+    while (!fillsBlock(used)) {
+      expect((await headInfo(n)).head_topology.height, `${pending} pending, not a block's worth`).toBe(1n);
+      const receipt = await submit(n, await transferTx(n, A, B, 1n, { nonce: BigInt(pending + 1) }));
+      used[0]! += receipt.disk_storage_used;
+      used[1]! += receipt.network_bandwidth_used;
+      used[2]! += receipt.compute_bandwidth_used;
+      pending++;
+    }
+    // The ten-minute slot has not ended: the block came because the mempool held a block's worth, all of it.
+    const head = await until('block 2', async () => {
+      const h = await headInfo(n);
+      return h.head_topology.height === 2n ? h : undefined;
+    });
+    const [item] = await blocksByHeight(n, 2n, 1, head.head_topology.id);
+    expect(item!.block!.transactions).toHaveLength(pending);
+    expect(await pendingCount(n)).toBe(0);
   });
 });

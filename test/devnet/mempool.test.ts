@@ -1,16 +1,18 @@
 // The mempool's per-account nonce bookkeeping (koinos-mempool): the highest pending nonce, kept as transactions come and
-// go in any order, the count the pending-transaction limit reads, and the check that refuses a nonce already pending.
+// go in any order, the count the pending-transaction limit reads, and the check that refuses a nonce already pending;
+// and the resources its transactions used in all, which tell the block timer when a block's worth is waiting.
 import { describe, expect, it } from 'vitest';
 import type { PreparedTransaction } from '../../src-main/devnet/chain/applyTransaction.ts';
 import { Mempool } from '../../src-main/devnet/chain/mempool.ts';
 import type { TransactionReceipt } from '../../src-main/koinos/types.ts';
 import { key } from './helpers.ts';
+import { RESOURCE_LIMITS } from '../../src-main/devnet/state/resources.ts';
 
 const alice = key(0).addressBytes;
 const bob = key(1).addressBytes;
 
-/** A pending transaction of `account` with `nonce`: only what the mempool's bookkeeping reads. */
-function pending(account: Uint8Array, nonce: bigint) {
+/** A pending transaction of `account` with `nonce` that used `compute` when accepted: what the bookkeeping reads. */
+function pending(account: Uint8Array, nonce: bigint, compute = 0n) {
   const prepared = {
     idHex: `${key(account === alice ? 0 : 1).address}-${nonce}`,
     payer: account,
@@ -18,7 +20,8 @@ function pending(account: Uint8Array, nonce: bigint) {
     nonce,
     rcLimit: 1_000n,
   } as unknown as PreparedTransaction;
-  return { prepared, receipt: {} as TransactionReceipt, maxPayerRc: 1_000_000n };
+  const receipt = { disk_storage_used: 0n, network_bandwidth_used: 0n, compute_bandwidth_used: compute };
+  return { prepared, receipt: receipt as TransactionReceipt, maxPayerRc: 1_000_000n };
 }
 
 describe('mempool nonces', () => {
@@ -48,5 +51,29 @@ describe('mempool nonces', () => {
     expect(mempool.pendingNonce(alice)).toBeUndefined();
     expect(mempool.pendingCount(alice)).toBe(0);
     expect(mempool.pendingNonce(bob)).toBe(7n);
+  });
+});
+
+describe('mempool resources', () => {
+  it('says when its transactions, by what they used when accepted, fill a block, as they come, go and are cleared', () => {
+    const mempool = new Mempool();
+    // A block takes no more once a resource reaches 75 % of its limit (blockFill.ts, fill_block's lower bound).
+    const bound = (RESOURCE_LIMITS.compute_bandwidth_limit * 75n) / 100n;
+    const first = pending(alice, 1n, bound / 2n);
+    const second = pending(alice, 2n, bound - bound / 2n - 1n); // one short of the bound, together
+    mempool.add(first);
+    mempool.add(second);
+    expect(mempool.fillsBlock()).toBe(false);
+    const third = pending(bob, 1n, 1n);
+    mempool.add(third);
+    expect(mempool.fillsBlock()).toBe(true);
+    mempool.remove(first.prepared.idHex);
+    expect(mempool.fillsBlock()).toBe(false);
+    mempool.add(first);
+    expect(mempool.fillsBlock()).toBe(true);
+    mempool.clear();
+    expect(mempool.fillsBlock()).toBe(false);
+    mempool.add(second);
+    expect(mempool.fillsBlock()).toBe(false);
   });
 });

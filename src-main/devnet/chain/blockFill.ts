@@ -17,6 +17,11 @@ const LIMITS = [
   RESOURCE_LIMITS.compute_bandwidth_limit,
 ] as const;
 
+/** Whether resources `used` (disk, network, compute) reach the share of a block at which it takes no more. */
+export function fillsBlock(used: readonly bigint[]): boolean {
+  return used.some((amount, i) => amount * 100n >= LIMITS[i]! * RESOURCES_LOWER_BOUND);
+}
+
 /** The running totals of one block being filled. */
 class BlockFill {
   private readonly used = [0n, 0n, 0n];
@@ -31,7 +36,7 @@ class BlockFill {
   admit(
     receipt: Pick<TransactionReceipt, 'disk_storage_used' | 'network_bandwidth_used' | 'compute_bandwidth_used'>,
   ): 'take' | 'skip' | 'stop' {
-    if (this.used.some((used, i) => used * 100n >= LIMITS[i]! * RESOURCES_LOWER_BOUND)) return 'stop';
+    if (fillsBlock(this.used)) return 'stop';
     const next = [
       this.used[0]! + receipt.disk_storage_used,
       this.used[1]! + receipt.network_bandwidth_used,

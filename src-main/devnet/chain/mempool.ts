@@ -3,6 +3,7 @@
 // per (account, nonce), and the pending nonce and count of each account. Held in memory only (lost on a kill).
 import type { TransactionReceipt } from '../../koinos/types.ts';
 import type { PreparedTransaction } from './applyTransaction.ts';
+import { fillsBlock } from './blockFill.ts';
 import { keyText } from '../store/storeKeys.ts';
 
 /** A transaction in the mempool, with what its acceptance computed. */
@@ -32,6 +33,19 @@ export class Mempool {
   private readonly reservations = new Map<string, Reservation>();
   /** Pending nonces per nonce account. */
   private readonly nonces = new Map<string, PendingNonces>();
+  /** Disk, network and compute the pending transactions used when accepted, in all. */
+  private readonly used = [0n, 0n, 0n];
+
+  /** Whether the pending transactions, by what they used when accepted, would fill a block (blockFill.ts). */
+  fillsBlock(): boolean {
+    return fillsBlock(this.used);
+  }
+
+  private count(receipt: TransactionReceipt, sign: 1n | -1n): void {
+    this.used[0]! += sign * receipt.disk_storage_used;
+    this.used[1]! += sign * receipt.network_bandwidth_used;
+    this.used[2]! += sign * receipt.compute_bandwidth_used;
+  }
 
   /** koinos-mempool check_pending_account_resources: the payer's reserved rc leaves room for `rcLimit`. */
   checkPendingAccountResources(payer: Uint8Array, maxPayerRc: bigint, rcLimit: bigint): boolean {
@@ -63,6 +77,7 @@ export class Mempool {
   add(entry: PendingEntry): void {
     const { prepared, maxPayerRc } = entry;
     this.entries.set(prepared.idHex, entry);
+    this.count(entry.receipt, 1n);
     const payer = keyText(prepared.payer);
     const rcLimit = prepared.rcLimit;
     const r = this.reservations.get(payer);
@@ -87,6 +102,7 @@ export class Mempool {
     this.entries.clear();
     this.reservations.clear();
     this.nonces.clear();
+    this.used.fill(0n);
   }
 
   /** Removes a transaction (included in a block, or dropped), releasing its reservation and nonce. */
@@ -94,6 +110,7 @@ export class Mempool {
     const entry = this.entries.get(idHex);
     if (!entry) return;
     this.entries.delete(idHex);
+    this.count(entry.receipt, -1n);
     const { prepared } = entry;
     const payer = keyText(prepared.payer);
     const r = this.reservations.get(payer);
