@@ -113,6 +113,8 @@ class Devnet implements DevnetNode {
   private lastBlockFull = false;
   /** The block timer's step, once started. */
   private tick: (() => void) | undefined;
+  /** The timer's last block failed: the next is tried at the end of the slot only, however full the mempool. */
+  private lastBlockFailed = false;
 
   constructor(init: {
     settings: Settings;
@@ -259,9 +261,11 @@ class Devnet implements DevnetNode {
     const tick = (): void => {
       this.timer = undefined;
       if (this.closed) return;
+      this.lastBlockFailed = false;
       this.pacing = this.producePaced()
         .catch((error) => {
           this.lastBlockFull = false;
+          this.lastBlockFailed = true;
           this.reportBlockFailure(error);
         })
         .finally(() => {
@@ -269,7 +273,7 @@ class Devnet implements DevnetNode {
           // A full block rolls over to the next at once (the devnet does not wait for a slot while transactions
           // wait for room), so a burst larger than a block is included at the speed blocks are made.
           if (this.closed) return;
-          const now = this.lastBlockFull || this.mempool.fillsBlock();
+          const now = this.lastBlockFull || (!this.lastBlockFailed && this.mempool.fillsBlock());
           this.timer = setTimeout(tick, now ? 0 : this.settings.blockTimeMs);
         });
     };
@@ -283,7 +287,8 @@ class Devnet implements DevnetNode {
    * transactions do, each planned while submissions are answered, instead of all of a slot's blocks back to back.
    */
   private produceWhenFull(): void {
-    if (this.timer === undefined || this.pacing !== undefined || !this.tick || !this.mempool.fillsBlock()) return;
+    if (this.timer === undefined || this.pacing !== undefined || !this.tick || this.lastBlockFailed) return;
+    if (!this.mempool.fillsBlock()) return;
     clearTimeout(this.timer);
     this.timer = setTimeout(this.tick, 0);
   }
