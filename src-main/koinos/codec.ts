@@ -735,6 +735,30 @@ export function decode(type: string, bytes: Uint8Array): ProtoMessage {
   return decodeWith<ProtoMessage>(BUILTIN, type, bytes);
 }
 
+/**
+ * The length-delimited fields of protobuf bytes (submessages, bytes, strings) in the order they come, as views into
+ * `bytes`, without decoding them: a submessage's canonical bytes inside its parent are the ones it encodes to alone.
+ * Fields of other wire types are skipped. `type` names the message in errors only.
+ * @throws WalletError INVALID_PROTOBUF on truncated or malformed bytes.
+ * @example
+ * lengthDelimitedFields('koinos.protocol.transaction', txBytes).filter((f) => f.field === 3) // the operations
+ */
+export function lengthDelimitedFields(type: string, bytes: Uint8Array): { field: number; bytes: Uint8Array }[] {
+  const r = new Reader(bytes, type);
+  const out: { field: number; bytes: Uint8Array }[] = [];
+  while (r.pos < bytes.length) {
+    const key = Number(r.varint());
+    if ((key & 7) !== 2) {
+      r.skip(key & 7);
+      continue;
+    }
+    const length = r.length();
+    out.push({ field: Math.floor(key / 8), bytes: bytes.subarray(r.pos, r.pos + length) });
+    r.pos += length;
+  }
+  return out;
+}
+
 function decodeWith<T>(schema: Schema, type: string, bytes: Uint8Array): T {
   const plan = planOf(type, schema);
   if (!(bytes instanceof Uint8Array)) fail(plan.name, 'protobuf bytes (a Uint8Array)', bytes, 'INVALID_ARGUMENT');

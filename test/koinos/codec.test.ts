@@ -1,6 +1,7 @@
 // The codec: canonical bytes whatever the input object looks like, tolerant decoding, and gateway JSON.
 import { describe, expect, it } from 'vitest';
-import { decode, encode, fromJson, toJson } from '../../src-main/koinos/codec.ts';
+import { decode, encode, fromJson, lengthDelimitedFields, toJson } from '../../src-main/koinos/codec.ts';
+import { multihashSha256, sha256 } from '../../src-main/koinos/hash.ts';
 import { fromBase64, fromHex, toBase64Url, toHex } from '../../src-main/koinos/bytes.ts';
 import { WalletError } from '../../src-main/koinos/errors.ts';
 import { TYPES } from '../../src-main/koinos/types.ts';
@@ -102,6 +103,24 @@ describe('decoding', () => {
     const full = fromBase64(offline.full_transaction_base64url);
     expect(() => decode(TYPES.transaction, full.subarray(0, full.length - 5))).toThrow(WalletError);
     expect(() => decode(TYPES.transaction, full.subarray(0, full.length - 5))).toThrow(
+      /bytes that end in the middle of a field/,
+    );
+  });
+
+  it("reads a real mainnet transaction's header and operation bytes out of it, skipping other wire types", () => {
+    const full = fromBase64(offline.full_transaction_base64url);
+    const fields = lengthDelimitedFields(TYPES.transaction, full);
+    expect(fields.map((f) => f.field)).toEqual([1, 2, 3, 4]);
+    const header = fields.find((f) => f.field === 2)!.bytes;
+    // The id is the multihash of the header's canonical bytes: these are they, as they sit in the transaction.
+    expect(`0x${toHex(multihashSha256(sha256(header)))}`).toBe(offline.transaction_id);
+    const operation = decode(TYPES.operation, fields.find((f) => f.field === 3)!.bytes);
+    expect(toBase64Url(operation.call_contract!.args)).toBe(offline.args);
+    // In the header, rc_limit (field 2, a varint) is skipped; chain_id, nonce, merkle root and payer are read.
+    const inHeader = lengthDelimitedFields(TYPES.transactionHeader, header);
+    expect(inHeader.map((f) => f.field)).toEqual([1, 3, 4, 5]);
+    expect(toBase64Url(inHeader[0]!.bytes)).toBe(offline.chain_id);
+    expect(() => lengthDelimitedFields(TYPES.transaction, full.subarray(0, full.length - 5))).toThrow(
       /bytes that end in the middle of a field/,
     );
   });

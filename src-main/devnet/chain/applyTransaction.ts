@@ -6,7 +6,7 @@
 // and a block keeps (apply_block).
 import { createHash } from 'node:crypto';
 import { concatAll, equalBytes, toBase58, toHex } from '../../koinos/bytes.ts';
-import { decode, encode, type MessageInput } from '../../koinos/codec.ts';
+import { decode, encode, lengthDelimitedFields, type MessageInput } from '../../koinos/codec.ts';
 import { multihashSha256 } from '../../koinos/hash.ts';
 import { merkleRoot, nonceToBytes } from '../../koinos/transaction.ts';
 import type { EventData, Operation, Transaction, TransactionHeader, TransactionReceipt } from '../../koinos/types.ts';
@@ -117,33 +117,16 @@ function multihashCode(bytes: Uint8Array): number {
   return i < bytes.length - 1 ? code : -1;
 }
 
-/** Reads the varint at `at` of `bytes` (at most 2^53); returns it and the offset after it. */
-function varintAt(bytes: Uint8Array, at: number): [number, number] {
-  let value = 0;
-  let scale = 1;
-  for (let i = at; i < bytes.length; i++) {
-    const byte = bytes[i]!;
-    value += (byte & 0x7f) * scale;
-    if (byte < 0x80) return [value, i + 1];
-    scale *= 128;
-  }
-  throw new Error('a canonical transaction ended inside a varint');
-}
-
 /**
- * The canonical bytes of the header and of each operation, read out of a transaction's canonical bytes: a field's
- * submessage is written exactly as it encodes alone, so these are the bytes encoding them again would give. Every field
- * of `transaction` is length-delimited (id 1, header 2, operations 3, signatures 4).
+ * The canonical bytes of the header and of each operation, read out of a transaction's canonical bytes
+ * (codec.ts lengthDelimitedFields): the bytes encoding them again would give. Header is field 2, operations field 3.
  */
 export function transactionParts(bytes: Uint8Array): { header: Uint8Array; operations: Uint8Array[] } {
   let header: Uint8Array = new Uint8Array(0);
   const operations: Uint8Array[] = [];
-  for (let i = 0; i < bytes.length;) {
-    const [tag, afterTag] = varintAt(bytes, i);
-    const [length, start] = varintAt(bytes, afterTag);
-    i = start + length;
-    if (tag === 0x12) header = bytes.subarray(start, i);
-    else if (tag === 0x1a) operations.push(bytes.subarray(start, i));
+  for (const { field, bytes: part } of lengthDelimitedFields('koinos.protocol.transaction', bytes)) {
+    if (field === 2) header = part;
+    else if (field === 3) operations.push(part);
   }
   return { header, operations };
 }
