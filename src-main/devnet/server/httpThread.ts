@@ -10,7 +10,9 @@ import { workerEntry } from './workerEntry.ts';
 /** The last-resort answer, as the in-thread server gives it when the backend fails (the cause goes to the log). */
 const UNKNOWN_ERROR: BackendAnswer = { status: 500, text: JSON.stringify({ error: 'unknown error' }) };
 
-type Order = { type: 'listen'; port: number; host: string } | { type: 'stop'; graceMs: number };
+/** An order to the worker (listen, stop) before its id is given. */
+type Order =
+  Exclude<ToHttpWorker, { type: 'answers' }> extends infer O ? (O extends unknown ? Omit<O, 'id'> : never) : never;
 
 /**
  * Starts the HTTP worker for `backend`; every request it reads is answered by `backend` in this thread.
