@@ -97,6 +97,8 @@ interface MessagePlan {
   byId: Map<number, FieldPlan>;
   byJsonKey: Map<string, FieldPlan>;
   oneofs: Map<string, FieldPlan[]>;
+  /** The members of each oneof (the values of `oneofs`), for the encoder's check. */
+  oneofGroups: FieldPlan[][];
 }
 
 const WIRE: Record<Kind, number> = {
@@ -182,6 +184,7 @@ function planOf(name: string, schema: Schema = BUILTIN): MessagePlan {
     byId: new Map(),
     byJsonKey: new Map(),
     oneofs: new Map(),
+    oneofGroups: [],
   };
   plans.set(name, plan);
   for (const field of [...type.fieldsArray].sort((a, b) => a.id - b.id)) {
@@ -219,6 +222,7 @@ function planOf(name: string, schema: Schema = BUILTIN): MessagePlan {
     plan.byJsonKey.set(f.jsonName, f);
     if (f.oneof) plan.oneofs.set(f.oneof, [...(plan.oneofs.get(f.oneof) ?? []), f]);
   }
+  plan.oneofGroups = [...plan.oneofs.values()];
   return plan;
 }
 
@@ -296,11 +300,14 @@ class Writer {
     this.pos += b.length;
   }
 
-  /** Writes a length-delimited body produced by `body`, patching the length in front of it. */
-  delimited(body: () => void): void {
+  /** Starts a length-delimited body: returns where its length goes, for closeDelimited once the body is written. */
+  openDelimited(): number {
     this.ensure(1);
-    const lenPos = this.pos++;
-    body();
+    return this.pos++;
+  }
+
+  /** Ends the body opened at `lenPos`: writes its length there, moving the body when the length takes more bytes. */
+  closeDelimited(lenPos: number): void {
     const len = this.pos - lenPos - 1;
     if (len < 0x80) {
       this.buf[lenPos] = len;
@@ -354,20 +361,22 @@ function fail(path: string, expected: string, got: unknown, code: 'INVALID_JSON'
  */
 const MAX_INTEGER_TEXT = 21;
 
-/** Accepts bigint, a safe integer number or a decimal string; returns a bigint in the kind's range. */
-function toInteger(kind: Kind, value: unknown, path: string, code: 'INVALID_JSON' | 'INVALID_ARGUMENT'): bigint {
+/**
+ * Accepts bigint, a safe integer number or a decimal string; returns a bigint in the kind's range, or what was wrong
+ * ("expected …, got …") for the caller to put after the field's path.
+ */
+function toInteger(kind: Kind, value: unknown): bigint | string {
   let n: bigint;
   if (typeof value === 'bigint') n = value;
   else if (typeof value === 'number' && Number.isSafeInteger(value)) n = BigInt(value);
   else if (typeof value === 'string' && value.length > MAX_INTEGER_TEXT && /^-?\d+$/.test(value)) {
-    throw new WalletError(
-      code,
-      `${path}: expected ${kindLabel(kind)} of at most 20 digits, got ${value.length} characters`,
-    );
+    return `expected ${kindLabel(kind)} of at most 20 digits, got ${value.length} characters`;
   } else if (typeof value === 'string' && /^-?\d+$/.test(value)) n = BigInt(value);
-  else return fail(path, `${kindLabel(kind)}${IS_64.has(kind) ? ' as a decimal string' : ''}`, value, code);
-  const [min, max] = RANGES[kind]!;
-  if (n < min || n > max) fail(path, `${kindLabel(kind)} between ${min} and ${max}`, value, code);
+  else return `expected ${kindLabel(kind)}${IS_64.has(kind) ? ' as a decimal string' : ''}, got ${describe(value)}`;
+  const range = RANGES[kind]!;
+  if (n < range[0] || n > range[1]) {
+    return `expected ${kindLabel(kind)} between ${range[0]} and ${range[1]}, got ${describe(value)}`;
+  }
   return n;
 }
 
@@ -389,35 +398,46 @@ function isDefault(f: FieldPlan, v: unknown): boolean {
 // ---------------------------------------------------------------------------------------------
 // Encode
 
-function writeScalar(w: Writer, f: FieldPlan, v: unknown, path: string): void {
+/**
+ * The path of field `f` of the message at `path`, item `index` of it when given. Built only for an error message: an
+ * encoding writes hundreds of fields, and a path made for each was a fifth of what a devnet transfer allocated.
+ */
+function fieldPath(path: string, f: FieldPlan, index?: number): string {
+  return index === undefined ? `${path}.${f.name}` : `${path}.${f.name}[${index}]`;
+}
+
+/** Writes scalar `v` of field `f` (item `index` when repeated) of the message at `path`. */
+function writeScalar(w: Writer, f: FieldPlan, v: unknown, path: string, index?: number): void {
   const code = 'INVALID_ARGUMENT';
   switch (f.kind) {
     case 'bool':
-      if (typeof v !== 'boolean') fail(path, 'a boolean', v, code);
+      if (typeof v !== 'boolean') fail(fieldPath(path, f, index), 'a boolean', v, code);
       w.varint(v ? 1 : 0);
       return;
     case 'string':
-      if (typeof v !== 'string') fail(path, 'a string', v, code);
+      if (typeof v !== 'string') fail(fieldPath(path, f, index), 'a string', v, code);
       w.bytes(utf8ToBytes(v));
       return;
     case 'bytes':
-      if (!(v instanceof Uint8Array)) fail(path, 'bytes (a Uint8Array)', v, code);
+      if (!(v instanceof Uint8Array)) fail(fieldPath(path, f, index), 'bytes (a Uint8Array)', v, code);
       w.bytes(v);
       return;
     case 'double':
     case 'float':
-      if (typeof v !== 'number') fail(path, 'a number', v, code);
+      if (typeof v !== 'number') fail(fieldPath(path, f, index), 'a number', v, code);
       w.float(v, f.kind === 'double');
       return;
     case 'enum': {
       const n = typeof v === 'string' ? f.enumValues![v] : v;
-      if (typeof n !== 'number' || !Number.isInteger(n))
-        fail(path, `one of ${Object.keys(f.enumValues!).join(', ')}`, v, code);
+      if (typeof n !== 'number' || !Number.isInteger(n)) {
+        fail(fieldPath(path, f, index), `one of ${Object.keys(f.enumValues!).join(', ')}`, v, code);
+      }
       w.varint64(BigInt.asUintN(64, BigInt(n)));
       return;
     }
     default: {
-      const n = toInteger(f.kind, v, path, code);
+      const n = toInteger(f.kind, v);
+      if (typeof n === 'string') throw new WalletError(code, `${fieldPath(path, f, index)}: ${n}`);
       switch (f.kind) {
         case 'int32':
         case 'int64':
@@ -447,42 +467,47 @@ function writeMessage(w: Writer, plan: MessagePlan, value: unknown, path: string
     fail(path, `a ${plan.name} message object`, value, 'INVALID_ARGUMENT');
   }
   const obj = value as ProtoMessage;
-  for (const [oneof, members] of plan.oneofs) {
-    const set = members.filter((m) => obj[m.name] !== undefined && obj[m.name] !== null);
-    if (set.length > 1) {
+  for (const members of plan.oneofGroups) {
+    let count = 0;
+    for (const m of members) if (obj[m.name] !== undefined && obj[m.name] !== null) count++;
+    if (count > 1) {
+      const set = members.filter((m) => obj[m.name] !== undefined && obj[m.name] !== null);
       throw new WalletError(
         'INVALID_ARGUMENT',
-        `${path}: expected one member of oneof ${oneof}, got ${set.map((m) => m.name).join(' and ')}`,
+        `${path}: expected one member of oneof ${members[0]!.oneof}, got ${set.map((m) => m.name).join(' and ')}`,
       );
     }
   }
   for (const f of plan.fields) {
     const v = obj[f.name];
     if (v === undefined || v === null) continue;
-    const fpath = `${path}.${f.name}`;
     if (f.repeated) {
-      if (!Array.isArray(v)) fail(fpath, 'an array', v, 'INVALID_ARGUMENT');
+      if (!Array.isArray(v)) fail(fieldPath(path, f), 'an array', v, 'INVALID_ARGUMENT');
       if (v.length === 0) continue;
       if (f.packed) {
         w.varint((f.id << 3) | 2);
-        w.delimited(() => v.forEach((item, i) => writeScalar(w, f, item, `${fpath}[${i}]`)));
+        const lenPos = w.openDelimited();
+        for (let i = 0; i < v.length; i++) writeScalar(w, f, v[i], path, i);
+        w.closeDelimited(lenPos);
         continue;
       }
-      v.forEach((item, i) => writeField(w, f, item, `${fpath}[${i}]`));
+      for (let i = 0; i < v.length; i++) writeField(w, f, v[i], path, i);
       continue;
     }
     if (!f.presence && isDefault(f, v)) continue;
-    writeField(w, f, v, fpath);
+    writeField(w, f, v, path);
   }
 }
 
-function writeField(w: Writer, f: FieldPlan, v: unknown, path: string): void {
+/** Writes field `f` (item `index` when repeated) of the message at `path`, its tag and then its value. */
+function writeField(w: Writer, f: FieldPlan, v: unknown, path: string, index?: number): void {
   w.varint((f.id << 3) | f.wireType);
   if (f.kind === 'message') {
-    const sub = subPlan(f);
-    w.delimited(() => writeMessage(w, sub, v, path));
+    const lenPos = w.openDelimited();
+    writeMessage(w, subPlan(f), v, fieldPath(path, f, index));
+    w.closeDelimited(lenPos);
   } else {
-    writeScalar(w, f, v, path);
+    writeScalar(w, f, v, path, index);
   }
 }
 
@@ -852,19 +877,22 @@ function messageToJson(plan: MessagePlan, obj: ProtoMessage, path: string): Json
     const v = obj[f.name];
     if (v === undefined || v === null) continue;
     if (f.repeated) {
-      if (!Array.isArray(v)) fail(`${path}.${f.name}`, 'an array', v, 'INVALID_ARGUMENT');
+      if (!Array.isArray(v)) fail(fieldPath(path, f), 'an array', v, 'INVALID_ARGUMENT');
       if (v.length === 0) continue;
-      out[f.name] = v.map((item, i) => fieldToJson(f, item, `${path}.${f.name}[${i}]`));
+      const items: JsonValue[] = new Array(v.length);
+      for (let i = 0; i < v.length; i++) items[i] = fieldToJson(f, v[i], path, i);
+      out[f.name] = items;
       continue;
     }
     if (!f.presence && f.kind !== 'message' && isDefault(f, v)) continue;
-    out[f.name] = fieldToJson(f, v, `${path}.${f.name}`);
+    out[f.name] = fieldToJson(f, v, path);
   }
   return out;
 }
 
-function fieldToJson(f: FieldPlan, v: unknown, path: string): JsonValue {
-  if (f.kind === 'message') return messageToJson(subPlan(f), v as ProtoMessage, path);
+/** JSON of field `f` (item `index` when repeated) of the message at `path`. */
+function fieldToJson(f: FieldPlan, v: unknown, path: string, index?: number): JsonValue {
+  if (f.kind === 'message') return messageToJson(subPlan(f), v as ProtoMessage, fieldPath(path, f, index));
   return scalarToJson(f, v);
 }
 
@@ -893,20 +921,21 @@ interface ReadMode {
   rejectUnknown: boolean;
 }
 
-function scalarFromJson(f: FieldPlan, v: unknown, path: string, mode: ReadMode): unknown {
+/** Reads scalar `v` of field `f` (item `index` when repeated) of the message at `path`. */
+function scalarFromJson(f: FieldPlan, v: unknown, path: string, mode: ReadMode, index?: number): unknown {
   switch (f.kind) {
     case 'bool':
-      if (typeof v !== 'boolean') fail(path, 'true or false', v, 'INVALID_JSON');
+      if (typeof v !== 'boolean') fail(jsonFieldPath(path, f, index), 'true or false', v, 'INVALID_JSON');
       return v;
     case 'string':
-      if (typeof v !== 'string') fail(path, 'a string', v, 'INVALID_JSON');
+      if (typeof v !== 'string') fail(jsonFieldPath(path, f, index), 'a string', v, 'INVALID_JSON');
       return v;
     case 'bytes':
-      return bytesFromJson(v, f.btype, path, mode.strict);
+      return bytesFromJson(v, f.btype, jsonFieldPath(path, f, index), mode.strict);
     case 'enum': {
       if (typeof v === 'string' && Object.hasOwn(f.enumValues!, v)) return f.enumValues![v];
       if (typeof v === 'number' && f.enumNames!.has(v)) return v;
-      return fail(path, `one of ${Object.keys(f.enumValues!).join(', ')}`, v, 'INVALID_JSON');
+      return fail(jsonFieldPath(path, f, index), `one of ${Object.keys(f.enumValues!).join(', ')}`, v, 'INVALID_JSON');
     }
     case 'double':
     case 'float':
@@ -915,9 +944,10 @@ function scalarFromJson(f: FieldPlan, v: unknown, path: string, mode: ReadMode):
       if (v === 'Infinity') return Infinity;
       if (v === '-Infinity') return -Infinity;
       if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
-      return fail(path, 'a number', v, 'INVALID_JSON');
+      return fail(jsonFieldPath(path, f, index), 'a number', v, 'INVALID_JSON');
     default: {
-      const n = toInteger(f.kind, v, path, 'INVALID_JSON');
+      const n = toInteger(f.kind, v);
+      if (typeof n === 'string') throw new WalletError('INVALID_JSON', `${jsonFieldPath(path, f, index)}: ${n}`);
       return IS_64.has(f.kind) ? n : Number(n);
     }
   }
@@ -926,6 +956,12 @@ function scalarFromJson(f: FieldPlan, v: unknown, path: string, mode: ReadMode):
 /** `parent.name`, or `name` at the top of a strict read (whose paths start at the message's fields). */
 function childPath(path: string, name: string): string {
   return path === '' ? name : `${path}.${name}`;
+}
+
+/** The path of field `f` (item `index` when given) of the message at `path` in a JSON read; built for errors only. */
+function jsonFieldPath(path: string, f: FieldPlan, index?: number): string {
+  const at = childPath(path, f.name);
+  return index === undefined ? at : `${at}[${index}]`;
 }
 
 /** The error for a key the message does not have, naming the closest valid field. */
@@ -954,13 +990,16 @@ function messageFromJson(plan: MessagePlan, json: unknown, path: string, mode: R
     fail(path, 'a JSON object', json, 'INVALID_JSON');
   }
   const obj = emptyMessage(plan);
-  const seenOneof = new Map<string, string>();
-  for (const [key, v] of Object.entries(json as Record<string, unknown>)) {
+  let seenOneof: Map<string, string> | undefined;
+  const record = json as Record<string, unknown>;
+  for (const key in record) {
+    if (!Object.hasOwn(record, key)) continue;
+    const v = record[key];
     const f = plan.byJsonKey.get(key);
     if (!f && mode.rejectUnknown) throw unknownField(plan, key, path);
     if (!f || v === null || v === undefined) continue; // unknown fields are discarded, as the gateway does
-    const fpath = childPath(path, f.name);
     if (f.oneof) {
+      seenOneof ??= new Map();
       const other = seenOneof.get(f.oneof);
       if (other && other !== f.name) {
         throw new WalletError(
@@ -971,18 +1010,21 @@ function messageFromJson(plan: MessagePlan, json: unknown, path: string, mode: R
       seenOneof.set(f.oneof, f.name);
     }
     if (f.repeated) {
-      if (!Array.isArray(v)) fail(fpath, 'an array', v, 'INVALID_JSON');
-      obj[f.name] = v.map((item, i) => fieldFromJson(f, item, `${fpath}[${i}]`, mode));
+      if (!Array.isArray(v)) fail(jsonFieldPath(path, f), 'an array', v, 'INVALID_JSON');
+      const items: unknown[] = new Array(v.length);
+      for (let i = 0; i < v.length; i++) items[i] = fieldFromJson(f, v[i], path, mode, i);
+      obj[f.name] = items;
     } else {
-      obj[f.name] = fieldFromJson(f, v, fpath, mode);
+      obj[f.name] = fieldFromJson(f, v, path, mode);
     }
   }
   return obj;
 }
 
-function fieldFromJson(f: FieldPlan, v: unknown, path: string, mode: ReadMode): unknown {
-  if (f.kind === 'message') return messageFromJson(subPlan(f), v, path, mode);
-  return scalarFromJson(f, v, path, mode);
+/** Reads field `f` (item `index` when repeated) of the message at `path`. */
+function fieldFromJson(f: FieldPlan, v: unknown, path: string, mode: ReadMode, index?: number): unknown {
+  if (f.kind === 'message') return messageFromJson(subPlan(f), v, jsonFieldPath(path, f, index), mode);
+  return scalarFromJson(f, v, path, mode, index);
 }
 
 /** Options of {@link fromJson}. */

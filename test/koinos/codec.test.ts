@@ -55,7 +55,9 @@ describe('canonical encoding', () => {
       /transaction_header\.rc_limit: expected an unsigned 64-bit integer/,
     );
     expect(() => encode(TYPES.transactionHeader, { rc_limit: -1n })).toThrow(/between 0 and 18446744073709551615/);
-    expect(() => encode(TYPES.operation, { call_contract: {}, upload_contract: {} })).toThrow(/one member of oneof op/);
+    expect(() => encode(TYPES.operation, { call_contract: {}, upload_contract: {} })).toThrow(
+      'koinos.protocol.operation: expected one member of oneof op, got upload_contract and call_contract',
+    );
   });
 
   it('names the field deep in a message and its index in a list, for encode, toJson and fromJson alike', () => {
