@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ObjectSpace } from '../../src-main/koinos/types.ts';
 import { ORDERED_KEYS_WORK } from '../../src-main/devnet/state/orderedKeys.ts';
-import { BaseState, objectSpace, StateView } from '../../src-main/devnet/state/state.ts';
+import { BaseState, objectSpace, parseStateKey, stateKey, StateView } from '../../src-main/devnet/state/state.ts';
 import { viewObjectStore } from '../../src-main/devnet/state/stateObjectStore.ts';
 import { databaseKeyText } from '../../src-main/devnet/vm/objectStore.ts';
 import { keyText } from '../../src-main/devnet/store/storeKeys.ts';
@@ -153,5 +153,31 @@ describe('neighbours across state layers', () => {
     expect(ORDERED_KEYS_WORK.probes - before.probes).toBeLessThan(2 * 3 * 20);
     expect(ORDERED_KEYS_WORK.merged - before.merged).toBe(0);
     expect(tx.changes.size).toBe(0);
+  });
+});
+
+describe('state keys', () => {
+  it('are the serialized database_key as latin1 text, and read back, for keys of every length class', () => {
+    const spaces = [
+      objectSpace(ZONE, 1, false),
+      objectSpace(new Uint8Array(0), 4),
+      objectSpace(new Uint8Array(200), 300),
+    ];
+    for (const space of spaces) {
+      for (const length of [0, 1, 25, 127, 128, 300, 1023, 1500, 20_000]) {
+        const key = Uint8Array.from({ length }, (_, i) => (i * 37 + length) & 0xff);
+        const text = stateKey(space, key);
+        expect(text).toBe(databaseKeyText(space, key));
+        expect(parseStateKey(text)).toEqual({ space: { system: space.system, zone: space.zone, id: space.id }, key });
+      }
+    }
+  });
+
+  it('spell any bytes one character per byte, short or long', () => {
+    for (const length of [0, 25, 1024, 1025, 5000]) {
+      const bytes = Uint8Array.from({ length }, (_, i) => (i * 101) & 0xff);
+      expect(keyText(bytes)).toBe(Buffer.from(bytes).toString('latin1'));
+      expect(keyText(bytes.subarray(1))).toBe(Buffer.from(bytes.subarray(1)).toString('latin1'));
+    }
   });
 });

@@ -15,6 +15,8 @@ export interface Space extends ObjectSpace {
   readonly id: number;
   /** `0x0a <length> <object_space bytes>`: the first field of every database_key in this space. */
   readonly prefix: string;
+  /** The same as bytes. */
+  readonly prefixBytes: Uint8Array;
 }
 
 function varint(value: number): number[] {
@@ -34,8 +36,8 @@ export function objectSpace(zone: Uint8Array, id: number, system = true): Space 
   if (system) body.push(0x08, 0x01);
   if (zone.length > 0) body.push(0x12, ...varint(zone.length), ...zone);
   if (id !== 0) body.push(0x18, ...varint(id));
-  const prefix = keyText(Uint8Array.from([0x0a, ...varint(body.length), ...body]));
-  return { system, zone, id, prefix };
+  const prefixBytes = Uint8Array.from([0x0a, ...varint(body.length), ...body]);
+  return { system, zone, id, prefix: keyText(prefixBytes), prefixBytes };
 }
 
 /** Kernel spaces (zone empty; koinos/chain/object_spaces.proto): metadata 0, contract metadata 3, nonces 4. */
@@ -52,11 +54,31 @@ export const KERNEL_SPACES = {
  */
 export function stateKey(space: Space, key: Uint8Array): string {
   if (key.length === 0) return space.prefix;
-  // The field header `0x12 <varint length>` as latin1 text: one or two characters for any key the chain holds.
-  const header =
-    key.length < 0x80 ? String.fromCharCode(0x12, key.length) : String.fromCharCode(0x12, ...varint(key.length));
-  return space.prefix + header + keyText(key);
+  const prefix = space.prefixBytes;
+  // The key's field `0x12 <varint length> <key>` after the prefix; one or two length bytes for any key the chain holds.
+  const lengthBytes = key.length < 0x80 ? 1 : key.length < 0x4000 ? 2 : 3;
+  const size = prefix.length + 1 + lengthBytes + key.length;
+  if (size > KEY_SCRATCH.length) {
+    return space.prefix + keyText(Uint8Array.from([0x12, ...varint(key.length)])) + keyText(key);
+  }
+  // Written into one buffer and read out as one flat text: the parts joined as texts made several strings a key, and
+  // a map lookup then flattened them again (keys are made for every state read).
+  KEY_SCRATCH.set(prefix, 0);
+  let at = prefix.length;
+  KEY_SCRATCH[at++] = 0x12;
+  for (let v = key.length; ; v = Math.floor(v / 128)) {
+    if (v < 0x80) {
+      KEY_SCRATCH[at++] = v;
+      break;
+    }
+    KEY_SCRATCH[at++] = (v & 0x7f) | 0x80;
+  }
+  KEY_SCRATCH.set(key, at);
+  return KEY_SCRATCH.toString('latin1', 0, size);
 }
+
+/** stateKey's scratch: state keys are tens of bytes; a longer one is joined from texts. */
+const KEY_SCRATCH = Buffer.allocUnsafeSlow(1024);
 
 /** Reads `<varint>` at `offset` of a latin1 key text; returns [value, next offset]. */
 function readVarint(text: string, offset: number): [number, number] {

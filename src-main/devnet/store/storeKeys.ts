@@ -35,8 +35,16 @@ function storeKey(prefix: string, ...parts: Uint8Array[]): Uint8Array {
  * keyText(Uint8Array.of(0, 255)); // '\u0000\u00ff'
  */
 export function keyText(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  if (bytes.length > TEXT_SCRATCH.length) return Buffer.from(bytes).toString('latin1');
+  // Copied into a scratch buffer, not viewed through `bytes.buffer`: reading `.buffer` of a small typed array moves
+  // its bytes out of the JavaScript heap into memory of their own (V8 keeps arrays of up to 64 bytes inline), so that
+  // every key made that way cost an allocation and a free on the C heap, several times the cost of the text itself.
+  TEXT_SCRATCH.set(bytes, 0);
+  return TEXT_SCRATCH.toString('latin1', 0, bytes.length);
 }
+
+/** keyText's scratch: keys and addresses are tens of bytes; a longer text goes through a Buffer of its own. */
+const TEXT_SCRATCH = Buffer.allocUnsafeSlow(1024);
 
 /** The bytes of a {@link keyText} string. */
 export function keyTextBytes(text: string): Uint8Array {
@@ -48,16 +56,24 @@ export function keyTextBytes(text: string): Uint8Array {
 
 /** Big-endian 8-byte encoding, so that heights and sequence numbers sort in key order. */
 function u64Key(value: bigint | number): Uint8Array {
-  const out = new Uint8Array(8);
-  new DataView(out.buffer).setBigUint64(0, BigInt(value));
-  return out;
+  // Two 32-bit halves, written without a DataView over `out.buffer` (see keyText).
+  const high = typeof value === 'bigint' ? Number(value >> 32n) : Math.floor(value / 2 ** 32);
+  const low = typeof value === 'bigint' ? Number(value & 0xffffffffn) : value >>> 0;
+  return Uint8Array.of(
+    high >>> 24,
+    (high >>> 16) & 0xff,
+    (high >>> 8) & 0xff,
+    high & 0xff,
+    low >>> 24,
+    (low >>> 16) & 0xff,
+    (low >>> 8) & 0xff,
+    low & 0xff,
+  );
 }
 
 /** Big-endian 4-byte encoding. */
 function u32Key(value: number): Uint8Array {
-  const out = new Uint8Array(4);
-  new DataView(out.buffer).setUint32(0, value);
-  return out;
+  return Uint8Array.of(value >>> 24, (value >>> 16) & 0xff, (value >>> 8) & 0xff, value & 0xff);
 }
 
 /** `meta`: what the chain was created with. */
