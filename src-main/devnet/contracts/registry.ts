@@ -11,6 +11,7 @@ import { TOKEN_METHODS } from '../../koinos/koin.ts';
 import { KOIN_ADDRESS, labelAddress } from './builtInAddresses.ts';
 import type { NativeSystemContract } from '../chain/shapes.ts';
 import { KERNEL_SPACES, objectSpace, type Space, type StateView } from '../state/state.ts';
+import { keyText } from '../store/storeKeys.ts';
 import { KoinContract } from './koin.ts';
 import { ClaimContract, claimAbi } from './claim.ts';
 import { GovernanceContract, governanceAbi } from './governance.ts';
@@ -60,7 +61,8 @@ export type SystemContract =
  */
 export const NATIVE_PLACEMENT_SPACE: Space = objectSpace(labelAddress('koinos-devnet/native'), 0);
 
-const placed = new Map<string, SystemContract>();
+/** The built-in contracts made so far, by kind and by the key text of their address. */
+const placed = new Map<NativeKind, Map<string, SystemContract>>();
 
 /**
  * The address a system name resolves to in this state, as System.getContractAddress answers a contract: the name
@@ -93,20 +95,25 @@ const MAKE: Record<NativeKind, (address: Uint8Array) => SystemContract> = {
 
 /** The built-in contract of `kind` answering at `address` (one instance per placement). */
 export function nativeContract(kind: NativeKind, address: Uint8Array): SystemContract {
-  const key = `${kind}:${toHex(address)}`;
-  let contract = placed.get(key);
+  // Found for every contract call (twice): the address's key text and one map per kind, no hex and no joined text.
+  let ofKind = placed.get(kind);
+  if (!ofKind) placed.set(kind, (ofKind = new Map()));
+  const key = keyText(address);
+  let contract = ofKind.get(key);
   if (!contract) {
     contract = MAKE[kind](address);
-    placed.set(key, contract);
+    ofKind.set(key, contract);
   }
   return contract;
 }
+
+const UTF8 = new TextDecoder();
 
 /** The kind of built-in contract placed at `address` in this state, if any. */
 function nativeKindAt(view: StateView, address: Uint8Array): NativeKind | undefined {
   if (address.length === 0) return undefined;
   const bytes = view.get(NATIVE_PLACEMENT_SPACE, address);
-  return bytes ? (new TextDecoder().decode(bytes) as NativeKind) : undefined;
+  return bytes ? (UTF8.decode(bytes) as NativeKind) : undefined;
 }
 
 /** The built-in contract (system contracts, the KAP stand-in) placed at `address`, if any. */

@@ -80,39 +80,65 @@ export function stateKey(space: Space, key: Uint8Array): string {
 /** stateKey's scratch: state keys are tens of bytes; a longer one is joined from texts. */
 const KEY_SCRATCH = Buffer.allocUnsafeSlow(1024);
 
-/** Reads `<varint>` at `offset` of a latin1 key text; returns [value, next offset]. */
-function readVarint(text: string, offset: number): [number, number] {
-  let value = 0;
-  let scale = 1;
-  let i = offset;
-  for (;;) {
-    const byte = text.charCodeAt(i++);
-    value += (byte & 0x7f) * scale;
-    if (byte < 0x80) return [value, i];
-    scale *= 128;
+/** Reads a latin1 key text's varints from a position it moves. */
+class KeyTextReader {
+  constructor(
+    readonly text: string,
+    public pos: number,
+  ) {}
+
+  varint(): number {
+    let value = 0;
+    let scale = 1;
+    for (;;) {
+      const byte = this.text.charCodeAt(this.pos++);
+      value += (byte & 0x7f) * scale;
+      if (byte < 0x80) return value;
+      scale *= 128;
+    }
   }
 }
 
+/**
+ * The object spaces read by parseStateKey, by the key text of their serialized form: a block's delta entries name a
+ * few spaces thousands of times. Frozen, as they are shared.
+ */
+const PARSED_SPACES = new Map<string, ObjectSpace>();
+
 /** The object space and key bytes of a state key (the inverse of stateKey). */
 export function parseStateKey(text: string): { space: ObjectSpace; key: Uint8Array } {
-  const [spaceLength, spaceStart] = readVarint(text, 1);
+  const reader = new KeyTextReader(text, 1);
+  const spaceLength = reader.varint();
+  const spaceStart = reader.pos;
   const spaceEnd = spaceStart + spaceLength;
+  const spaceText = text.slice(spaceStart, spaceEnd);
+  let space = PARSED_SPACES.get(spaceText);
+  if (!space) {
+    space = parseSpace(reader, spaceEnd);
+    if (PARSED_SPACES.size >= 10_000) PARSED_SPACES.clear();
+    PARSED_SPACES.set(spaceText, space);
+  }
+  if (spaceEnd >= text.length) return { space, key: EMPTY };
+  reader.pos = spaceEnd + 1;
+  const keyLength = reader.varint();
+  return { space, key: keyTextBytes(text.slice(reader.pos, reader.pos + keyLength)) };
+}
+
+/** Reads a serialized object_space from the reader's position up to `end`. */
+function parseSpace(reader: KeyTextReader, end: number): ObjectSpace {
   let system = false;
   let zone = EMPTY;
   let id = 0;
-  let i = spaceStart;
-  while (i < spaceEnd) {
-    const tag = text.charCodeAt(i++);
-    if (tag === 0x08) [system, i] = [text.charCodeAt(i) !== 0, i + 1];
+  while (reader.pos < end) {
+    const tag = reader.text.charCodeAt(reader.pos++);
+    if (tag === 0x08) system = reader.text.charCodeAt(reader.pos++) !== 0;
     else if (tag === 0x12) {
-      const [length, start] = readVarint(text, i);
-      zone = keyTextBytes(text.slice(start, start + length));
-      i = start + length;
-    } else [id, i] = readVarint(text, i);
+      const length = reader.varint();
+      zone = keyTextBytes(reader.text.slice(reader.pos, reader.pos + length));
+      reader.pos += length;
+    } else id = reader.varint();
   }
-  if (spaceEnd >= text.length) return { space: { system, zone, id }, key: EMPTY };
-  const [keyLength, keyStart] = readVarint(text, spaceEnd + 1);
-  return { space: { system, zone, id }, key: keyTextBytes(text.slice(keyStart, keyStart + keyLength)) };
+  return Object.freeze({ system, zone, id });
 }
 
 /** Something objects can be read from: undefined means the object does not exist. */
