@@ -49,7 +49,6 @@ import {
 } from './store/chainData.ts';
 import { LevelStore, MemoryStore, type Store } from './store/store.ts';
 import { keyText, metaKey } from './store/storeKeys.ts';
-import { rememberRecoveredKey } from './vm/cryptoThunks.ts';
 import { RECOVERY_IMPLEMENTATION } from './vm/secp256k1Recovery.ts';
 import {
   type CreateTokenOptions,
@@ -508,9 +507,6 @@ class Devnet implements DevnetNode {
     return this.enqueue(async () => {
       const results = await recovery;
       if (this.closed) throw closedError();
-      // A contract's check_authority recovers the same signatures: it finds these keys instead of recovering again.
-      for (const [i, r] of results.entries())
-        if ('publicKey' in r) rememberRecoveredKey(signatures[i]!, prepared.idDigest, r.publicKey);
       prepared.signers = results.map((r) =>
         'publicKey' in r ? { address: this.addressOf(r.publicKey) } : { error: r.error },
       );

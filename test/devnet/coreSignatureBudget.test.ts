@@ -23,6 +23,17 @@ const node = testNodes();
 const A = key(0);
 const B = key(1);
 const C = key(2);
+/**
+ * `count` different signatures by C (over other transactions): a signature the node has recovered once over a digest
+ * is not recovered again, so a padding of copies would be recovered once whatever the rc_limit pays for.
+ */
+async function othersSignatures(n: Awaited<ReturnType<typeof node>>, count: number): Promise<Uint8Array[]> {
+  const out: Uint8Array[] = [];
+  for (let i = 0; i < count; i++)
+    out.push((await transferTx(n, A, B, KOIN + BigInt(i), { signers: [C] })).signatures[0]!);
+  return out;
+}
+
 /** Mana one signature recovery costs. */
 const RECOVERY_RC = BigInt(COMPUTE.recover_public_key) * RESOURCE_LIMITS.compute_bandwidth_cost;
 
@@ -35,10 +46,10 @@ describe('signature recovery budget', () => {
 
   it('recovers only the signatures the rc_limit pays for, and fails with the node text when it runs out', async () => {
     const n = await node();
-    const byC = (await transferTx(n, A, B, KOIN, { signers: [C] })).signatures[0]!;
+    const byC = await othersSignatures(n, 40);
     const tx = await transferTx(n, A, B, KOIN, { rcLimit: 400_000n });
     // 40 signatures by someone else before the payer's: the node would recover them one by one, charging each
-    const padded = { ...tx, signatures: [...Array.from({ length: 40 }, () => byC), tx.signatures[0]!] };
+    const padded = { ...tx, signatures: [...byC, tx.signatures[0]!] };
     const before = await snapshot(n, [A, B]);
     recoveries.count = 0;
     const e = await rejection(submit(n, padded));
@@ -50,13 +61,10 @@ describe('signature recovery budget', () => {
 
   it('accepts the same transaction when its rc_limit pays for every recovery, as the node does', async () => {
     const n = await node();
-    const byC = (await transferTx(n, A, B, KOIN, { signers: [C] })).signatures[0]!;
+    const byC = await othersSignatures(n, 40);
     const tx = await transferTx(n, A, B, KOIN);
     recoveries.count = 0;
-    const receipt = await submit(n, {
-      ...tx,
-      signatures: [...Array.from({ length: 40 }, () => byC), tx.signatures[0]!],
-    });
+    const receipt = await submit(n, { ...tx, signatures: [...byC, tx.signatures[0]!] });
     expect(receipt.reverted).toBe(false);
     expect(recoveries.count).toBe(41);
   });

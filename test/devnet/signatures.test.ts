@@ -13,9 +13,13 @@ import * as wasm from 'tiny-secp256k1';
 import { RECOVERY_IMPLEMENTATION, recoverPublicKeyFrom } from '../../src-main/devnet/vm/secp256k1Recovery.ts';
 import { key } from './helpers.ts';
 
-function samples(count: number): { signature: Uint8Array; digest: Uint8Array }[] {
+/**
+ * `count` signatures over digests of `label`: a test that counts where signatures are recovered uses a label of its
+ * own, as a signature recovered once on this thread is found in the recovery cache afterwards.
+ */
+function samples(count: number, label = 'message'): { signature: Uint8Array; digest: Uint8Array }[] {
   return Array.from({ length: count }, (_, i) => {
-    const digest = sha256(utf8ToBytes(`message ${i}`));
+    const digest = sha256(utf8ToBytes(`${label} ${i}`));
     return { signature: signDigest(digest, key(i % 3).privateKey), digest };
   });
 }
@@ -49,7 +53,7 @@ describe('signature recovery', () => {
   });
 
   it('recovers a lone signature on this thread while the workers idle, and a burst of concurrent ones on the workers', async () => {
-    const items = samples(12);
+    const items = samples(12, 'lone and burst');
     const expected = items.map((item) => ({ publicKey: recoverPublicKey(item.signature, item.digest) }));
     const workers = workerRecoverer(1, 2);
     try {

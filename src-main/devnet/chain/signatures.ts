@@ -4,7 +4,7 @@
 // thread when libsecp256k1 runs natively (cheaper than the round trip). openNode chooses how many workers.
 import { Worker } from 'node:worker_threads';
 import { isCanonicalSignature } from '../../koinos/keys.ts';
-import { RECOVERY_MODULES, recoverPublicKeyFrom } from '../vm/secp256k1Recovery.ts';
+import { knownRecovered, RECOVERY_MODULES, recoverPublicKeyFrom, rememberRecovered } from '../vm/secp256k1Recovery.ts';
 
 /** The outcome for one signature: the 33-byte compressed public key, or the node's error text. */
 export type RecoveryResult = { publicKey: Uint8Array } | { error: string };
@@ -23,12 +23,20 @@ export function signatureFormatError(signature: Uint8Array): string | undefined 
   return undefined;
 }
 
+/** The result for a recovered key (null: the signature recovers no valid key). */
+function resultOf(publicKey: Uint8Array | null): RecoveryResult {
+  return publicKey ? { publicKey } : { error: 'public key is invalid' };
+}
+
 function recoverOne(signature: Uint8Array, digest: Uint8Array): RecoveryResult {
   const error = signatureFormatError(signature);
   if (error) return { error };
-  // Header = recovery id + 31; the node reads the recovery id as header >> 5 (keys.ts recoverPublicKey).
-  const publicKey = recoverPublicKeyFrom(digest, signature.subarray(1), signature[0]! >> 5, true);
-  return publicKey ? { publicKey } : { error: 'public key is invalid' };
+  let key = knownRecovered(signature, digest, true);
+  if (key === undefined) {
+    key = recoverHere([[signature, digest]])[0]!;
+    rememberRecovered(signature, digest, true, key);
+  }
+  return resultOf(key);
 }
 
 /** Recovers on the calling thread (tests, and machines with one core). */
@@ -131,6 +139,7 @@ interface Queued {
 
 /** Recovery of pre-checked items on the calling thread (the workers' fallback). */
 function recoverHere(items: Checked[]): (Uint8Array | null)[] {
+  // Header = recovery id + 31; the node reads the recovery id as header >> 5 (keys.ts recoverPublicKey).
   return items.map(([signature, digest]) =>
     recoverPublicKeyFrom(digest, signature.subarray(1), signature[0]! >> 5, true),
   );
@@ -231,6 +240,12 @@ export function workerRecoverer(threads: number, offloadFrom = 1): WorkerRecover
           results[i] = { error };
           return;
         }
+        // Recovered already, for an earlier submission of the same transaction or by a contract's check_authority.
+        const known = knownRecovered(signature, digest, true);
+        if (known !== undefined) {
+          results[i] = resultOf(known);
+          return;
+        }
         toWorker.push([signature, digest]);
         slots.push(i);
       });
@@ -249,8 +264,9 @@ export function workerRecoverer(threads: number, offloadFrom = 1): WorkerRecover
         if (queue.items.length >= BATCH_SIZE) flush();
       });
       slots.forEach((slot, j) => {
-        const key = keys[j];
-        results[slot] = key ? { publicKey: key } : { error: 'public key is invalid' };
+        const key = keys[j] ?? null;
+        rememberRecovered(toWorker[j]![0], toWorker[j]![1], true, key);
+        results[slot] = resultOf(key);
       });
       return results;
     },

@@ -7,7 +7,7 @@ import { keccak_256 } from '@noble/hashes/sha3.js';
 import { ChainError, ERROR_CODE } from '../state/chainError.ts';
 import { isCanonicalSignature } from '../../koinos/keys.ts';
 import { vrfVerify } from '../../koinos/vrf.ts';
-import { recoverPublicKeyFrom } from './secp256k1Recovery.ts';
+import { knownRecovered, recoverPublicKeyFrom, rememberRecovered } from './secp256k1Recovery.ts';
 import type { ComputeName } from './computeRegistry.ts';
 import { HOST_ERROR, type ExecutionContext } from './executionContext.ts';
 
@@ -84,31 +84,16 @@ export function hash(
   return { value: multihash(code, digest) };
 }
 
-/** Recovered keys by signature and digest: recovery is a pure function and the costliest host work (charged anyway). */
-const recovered = new Map<string, Uint8Array | null>();
-const RECOVERED_CACHE_SIZE = 4096;
-
-function recoveredKey(signature: Uint8Array, digest: Uint8Array, compressed: boolean): string {
-  return `${Buffer.from(signature).toString('base64')}:${Buffer.from(digest).toString('base64')}:${compressed ? 1 : 0}`;
-}
-
 /**
- * Gives the recovery cache a compressed key the node already recovered for a transaction's signature over its
- * 32-byte id digest (signatures.ts, the same libsecp256k1 recovery), so that check_authority in a contract does not
- * recover it again. The compute charged is unchanged.
+ * A recovery for the recover_public_key system call: check_authority recovers a transaction's signatures over its id
+ * digest, which the node recovered when the transaction came (chain/signatures.ts): found in the shared cache. The
+ * compute charged is unchanged.
  */
-export function rememberRecoveredKey(signature: Uint8Array, digest: Uint8Array, publicKey: Uint8Array): void {
-  if (recovered.size >= RECOVERED_CACHE_SIZE) recovered.delete(recovered.keys().next().value!);
-  recovered.set(recoveredKey(signature, digest, true), publicKey);
-}
-
 function recover(signature: Uint8Array, digest: Uint8Array, compressed: boolean): Uint8Array | null {
-  const key = recoveredKey(signature, digest, compressed);
-  const hit = recovered.get(key);
-  if (hit !== undefined) return hit;
+  const known = knownRecovered(signature, digest, compressed);
+  if (known !== undefined) return known;
   const out = recoverPublicKeyFrom(digest, signature.subarray(1), signature[0]! >> 5, compressed);
-  if (recovered.size >= RECOVERED_CACHE_SIZE) recovered.delete(recovered.keys().next().value!);
-  recovered.set(key, out);
+  rememberRecovered(signature, digest, compressed, out);
   return out;
 }
 

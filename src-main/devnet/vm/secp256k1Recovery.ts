@@ -74,3 +74,49 @@ export const recoverPublicKeyFrom: RecoverFunction = (digest, compactSignature, 
     return null;
   }
 };
+
+// ---------------------------------------------------------------------------------------------------------------
+// Keys recovered already
+
+/**
+ * Recovered keys by signature, digest and form, on this thread: recovery is a pure function and the costliest check a
+ * node makes. The node's signature checks (chain/signatures.ts) fill it and read it, and so does the recover_public_key
+ * system call, so that a contract's check_authority finds the keys of the transaction's signatures. The oldest entry
+ * goes when it is full.
+ */
+const recovered = new Map<string, Uint8Array | null>();
+const RECOVERED_CACHE_SIZE = 4096;
+const PAIR_SCRATCH = Buffer.allocUnsafeSlow(256);
+
+/** The cache key: signature, digest and form as one latin1 text (null when the pair is longer than any real one). */
+function pairText(signature: Uint8Array, digest: Uint8Array, compressed: boolean): string | null {
+  const size = signature.length + digest.length + 1;
+  if (size > PAIR_SCRATCH.length) return null;
+  PAIR_SCRATCH.set(signature, 0);
+  PAIR_SCRATCH.set(digest, signature.length);
+  PAIR_SCRATCH[size - 1] = compressed ? 1 : 0;
+  return PAIR_SCRATCH.toString('latin1', 0, size);
+}
+
+/** Remembers what `signature` over `digest` recovers to (`null`: no valid key). */
+export function rememberRecovered(
+  signature: Uint8Array,
+  digest: Uint8Array,
+  compressed: boolean,
+  key: Uint8Array | null,
+): void {
+  const text = pairText(signature, digest, compressed);
+  if (text === null) return;
+  if (recovered.size >= RECOVERED_CACHE_SIZE) recovered.delete(recovered.keys().next().value!);
+  recovered.set(text, key);
+}
+
+/** What `signature` over `digest` was found to recover to, or undefined when it was not recovered here yet. */
+export function knownRecovered(
+  signature: Uint8Array,
+  digest: Uint8Array,
+  compressed: boolean,
+): Uint8Array | null | undefined {
+  const text = pairText(signature, digest, compressed);
+  return text === null ? undefined : recovered.get(text);
+}
