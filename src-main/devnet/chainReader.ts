@@ -5,11 +5,11 @@ import { equalBytes, toHex } from '../koinos/bytes.ts';
 import { decode, type MessageInput } from '../koinos/codec.ts';
 import { WalletError } from '../koinos/errors.ts';
 import type { BlockStoreBlockItem, BlockTopology, MempoolPendingTransaction } from '../koinos/generated/messages.ts';
-import type { TransactionReceipt } from '../koinos/types.ts';
 import type { PreparedTransaction } from './chain/applyTransaction.ts';
 import { headFacts } from './chain/chainFacts.ts';
 import type { DevKey } from './chain/devKeys.ts';
 import type { HistoryPage } from './chain/history.ts';
+import type { ResourcesUsed } from './chain/mempool.ts';
 import type { ChainShape } from './chain/shapes.ts';
 import { invokeSystemCallReadOnly, isWasmContract, readWasmContract } from './chain/wasmContracts.ts';
 import { loadCommunityContract } from './contracts/communityContracts.ts';
@@ -303,12 +303,12 @@ export class ChainReader {
 /** A mempool entry as mempool.get_pending_transactions answers it. */
 export function pendingTransaction(entry: {
   prepared: PreparedTransaction;
-  receipt: TransactionReceipt;
+  used: ResourcesUsed;
 }): MessageInput<MempoolPendingTransaction> {
   return {
     transaction: entry.prepared.tx,
-    disk_storage_used: entry.receipt.disk_storage_used,
-    network_bandwidth_used: entry.receipt.network_bandwidth_used,
-    compute_bandwidth_used: entry.receipt.compute_bandwidth_used,
+    disk_storage_used: entry.used.disk_storage_used,
+    network_bandwidth_used: entry.used.network_bandwidth_used,
+    compute_bandwidth_used: entry.used.compute_bandwidth_used,
   };
 }

@@ -378,7 +378,7 @@ class Devnet implements DevnetNode {
     const height = parent.height + 1n;
     const pending = this.mempool
       .list(MAX_INCLUSION_ATTEMPTS)
-      .map((entry) => ({ idHex: entry.prepared.idHex, receipt: entry.receipt, entry }));
+      .map((entry) => ({ idHex: entry.prepared.idHex, receipt: entry.used, entry }));
     const proposal = await proposeBlock(
       pending,
       this.mempool.entries.size > pending.length,
@@ -541,7 +541,9 @@ class Devnet implements DevnetNode {
     const applied = applyTransaction(ctx, prepared);
     if (applied.reversion) throw applied.reversion;
     if (broadcast) {
-      this.mempool.add({ prepared, receipt: applied.receipt, maxPayerRc });
+      const { disk_storage_used, network_bandwidth_used, compute_bandwidth_used } = applied.receipt;
+      const used = { disk_storage_used, network_bandwidth_used, compute_bandwidth_used };
+      this.mempool.add({ prepared, used, maxPayerRc });
       this.produceWhenFull();
       if (this.settings.blockTimeMs === 0 && !this.settings.manual) {
         // The transaction is accepted whatever happens to its block: a failed block is logged, and the transaction

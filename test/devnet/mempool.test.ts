@@ -4,7 +4,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PreparedTransaction } from '../../src-main/devnet/chain/applyTransaction.ts';
 import { Mempool } from '../../src-main/devnet/chain/mempool.ts';
-import type { TransactionReceipt } from '../../src-main/koinos/types.ts';
 import { key } from './helpers.ts';
 import { RESOURCE_LIMITS } from '../../src-main/devnet/state/resources.ts';
 
@@ -20,8 +19,8 @@ function pending(account: Uint8Array, nonce: bigint, compute = 0n) {
     nonce,
     rcLimit: 1_000n,
   } as unknown as PreparedTransaction;
-  const receipt = { disk_storage_used: 0n, network_bandwidth_used: 0n, compute_bandwidth_used: compute };
-  return { prepared, receipt: receipt as TransactionReceipt, maxPayerRc: 1_000_000n };
+  const used = { disk_storage_used: 0n, network_bandwidth_used: 0n, compute_bandwidth_used: compute };
+  return { prepared, used, maxPayerRc: 1_000_000n };
 }
 
 describe('mempool nonces', () => {

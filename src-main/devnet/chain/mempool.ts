@@ -6,11 +6,21 @@ import type { PreparedTransaction } from './applyTransaction.ts';
 import { fillsBlock } from './blockFill.ts';
 import { keyText } from '../store/storeKeys.ts';
 
+/** What a transaction used when it was accepted: what block filling and get_pending_transactions read of it. */
+export type ResourcesUsed = Pick<
+  TransactionReceipt,
+  'disk_storage_used' | 'network_bandwidth_used' | 'compute_bandwidth_used'
+>;
+
 /** A transaction in the mempool, with what its acceptance computed. */
 export interface PendingEntry {
   prepared: PreparedTransaction;
-  /** Receipt of the execution at submission (against the head state); the block applies it again. */
-  receipt: TransactionReceipt;
+  /**
+   * What the execution at submission (against the head state) used; the block applies it again. Only these figures of
+   * the receipt are kept: the rest of it (events, logs, delta entries) would otherwise live until the block, and every
+   * young-generation collection on the way copies what lives.
+   */
+  used: ResourcesUsed;
   /** Payer's mana in the head state when the transaction was accepted (the mempool's max_payer_rc). */
   maxPayerRc: bigint;
 }
@@ -41,10 +51,10 @@ export class Mempool {
     return fillsBlock(this.used);
   }
 
-  private count(receipt: TransactionReceipt, sign: 1n | -1n): void {
-    this.used[0]! += sign * receipt.disk_storage_used;
-    this.used[1]! += sign * receipt.network_bandwidth_used;
-    this.used[2]! += sign * receipt.compute_bandwidth_used;
+  private count(used: ResourcesUsed, sign: 1n | -1n): void {
+    this.used[0]! += sign * used.disk_storage_used;
+    this.used[1]! += sign * used.network_bandwidth_used;
+    this.used[2]! += sign * used.compute_bandwidth_used;
   }
 
   /** koinos-mempool check_pending_account_resources: the payer's reserved rc leaves room for `rcLimit`. */
@@ -77,7 +87,7 @@ export class Mempool {
   add(entry: PendingEntry): void {
     const { prepared, maxPayerRc } = entry;
     this.entries.set(prepared.idHex, entry);
-    this.count(entry.receipt, 1n);
+    this.count(entry.used, 1n);
     const payer = keyText(prepared.payer);
     const rcLimit = prepared.rcLimit;
     const r = this.reservations.get(payer);
@@ -110,7 +120,7 @@ export class Mempool {
     const entry = this.entries.get(idHex);
     if (!entry) return;
     this.entries.delete(idHex);
-    this.count(entry.receipt, -1n);
+    this.count(entry.used, -1n);
     const { prepared } = entry;
     const payer = keyText(prepared.payer);
     const r = this.reservations.get(payer);
