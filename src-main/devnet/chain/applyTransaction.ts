@@ -389,15 +389,15 @@ export function applyTransaction(ctx: ApplyContext, prepared: PreparedTransactio
 
 function applyOperation(ctx: CallContext, op: Operation): void {
   const call = op.call_contract;
-  if (call && !builtInAt(ctx.view, call.contract_id) && isWasmContract(ctx.view, call.contract_id)) {
+  // Looked up once: the built-in contract a call goes to, when it goes to one.
+  const contract = call ? builtInAt(ctx.view, call.contract_id) : undefined;
+  if (call && !contract && isWasmContract(ctx.view, call.contract_id)) {
     callWasmContract(ctx, ctx.transaction, ctx.logs ?? [], call.contract_id, call.entry_point, call.args);
     return;
   }
   if (op.upload_contract) return uploadWasmContract(ctx, ctx.transaction, ctx.logs ?? [], op.upload_contract);
-  if (op.call_contract) {
+  if (call) {
     ctx.meter?.useCompute(COMPUTE.call);
-    const call = op.call_contract;
-    const contract = builtInAt(ctx.view, call.contract_id);
     if (!contract) throw new ChainError(ERROR_CODE.invalid_contract, 'contract does not exist');
     try {
       contract.call(ctx, call.entry_point, call.args);
