@@ -10,7 +10,12 @@ import { sha256 } from '../../src-main/koinos/hash.ts';
 import { recoverPublicKey, signDigest } from '../../src-main/koinos/keys.ts';
 import { inlineRecoverer, signatureFormatError, workerRecoverer } from '../../src-main/devnet/chain/signatures.ts';
 import * as wasm from 'tiny-secp256k1';
-import { RECOVERY_IMPLEMENTATION, recoverPublicKeyFrom } from '../../src-main/devnet/vm/secp256k1Recovery.ts';
+import {
+  knownRecovered,
+  RECOVERY_IMPLEMENTATION,
+  recoverPublicKeyFrom,
+  rememberRecovered,
+} from '../../src-main/devnet/vm/secp256k1Recovery.ts';
 import { key } from './helpers.ts';
 
 /**
@@ -129,5 +134,25 @@ describe('libsecp256k1 recovery (secp256k1Recovery.ts)', () => {
       }
     }
     expect(recoverPublicKeyFrom(digest.subarray(1), highS, 0, true)).toBeNull();
+  });
+});
+
+describe('the cache of recovered keys', () => {
+  it('answers only for the same signature, digest and form', async () => {
+    const [{ signature, digest }] = samples(1, 'cache') as [{ signature: Uint8Array; digest: Uint8Array }];
+    expect(knownRecovered(signature, digest, true)).toBeUndefined();
+    const [result] = await inlineRecoverer().recover([{ signature, digest }]);
+    expect(knownRecovered(signature, digest, true)).toEqual((result as { publicKey: Uint8Array }).publicKey);
+    expect(knownRecovered(signature, digest, false)).toBeUndefined();
+    expect(knownRecovered(signature, sha256(digest), true)).toBeUndefined();
+  });
+
+  it('keeps pairs of other lengths apart, even when their bytes run on alike', () => {
+    const [{ signature, digest }] = samples(1, 'cache lengths') as [{ signature: Uint8Array; digest: Uint8Array }];
+    // A contract's recover_public_key may pass any lengths: 66 bytes and 31 make the same run of bytes as 65 and 32.
+    const longer = Uint8Array.from([...signature, digest[0]!]);
+    rememberRecovered(longer, digest.subarray(1), true, null);
+    expect(knownRecovered(longer, digest.subarray(1), true)).toBeNull();
+    expect(knownRecovered(signature, digest, true)).toBeUndefined();
   });
 });

@@ -88,12 +88,17 @@ const recovered = new Map<string, Uint8Array | null>();
 const RECOVERED_CACHE_SIZE = 4096;
 const PAIR_SCRATCH = Buffer.allocUnsafeSlow(256);
 
-/** The cache key: signature, digest and form as one latin1 text (null when the pair is longer than any real one). */
+/**
+ * The cache key: the signature's length, the signature, the digest and the form as one latin1 text; null when the pair
+ * is longer than any real one. The length comes first so that no two pairs share a key: a contract's recover_public_key
+ * may pass bytes of any length, and a 66-byte signature with a 31-byte digest must not answer for a 65 and a 32.
+ */
 function pairText(signature: Uint8Array, digest: Uint8Array, compressed: boolean): string | null {
-  const size = signature.length + digest.length + 1;
+  const size = 1 + signature.length + digest.length + 1;
   if (size > PAIR_SCRATCH.length) return null;
-  PAIR_SCRATCH.set(signature, 0);
-  PAIR_SCRATCH.set(digest, signature.length);
+  PAIR_SCRATCH[0] = signature.length;
+  PAIR_SCRATCH.set(signature, 1);
+  PAIR_SCRATCH.set(digest, 1 + signature.length);
   PAIR_SCRATCH[size - 1] = compressed ? 1 : 0;
   return PAIR_SCRATCH.toString('latin1', 0, size);
 }
