@@ -1,6 +1,7 @@
 // get_next_object / get_prev_object over the devnet's state layers (head state, block view, transaction view): state_db
 // order of the serialized database_key, removals in upper layers hiding lower objects, checked against a brute-force
-// model; and a space of 100,000 objects where a neighbour costs a few binary searches, not a scan.
+// model; and a space of 100,000 objects where a neighbour costs a few binary searches, not a scan. The state keys
+// themselves: the serialized database_key as latin1 text for keys of every length, read back by parseStateKey.
 import { describe, expect, it } from 'vitest';
 import type { ObjectSpace } from '../../src-main/koinos/types.ts';
 import { ORDERED_KEYS_WORK } from '../../src-main/devnet/state/orderedKeys.ts';
