@@ -8,8 +8,8 @@ import type { BlockStoreBlockItem, BlockTopology, MempoolPendingTransaction } fr
 import type { PreparedTransaction } from './chain/applyTransaction.ts';
 import { headFacts } from './chain/chainFacts.ts';
 import type { DevKey } from './chain/devKeys.ts';
+import type { ResourcesUsed } from './chain/blockFill.ts';
 import type { HistoryPage } from './chain/history.ts';
-import type { ResourcesUsed } from './chain/mempool.ts';
 import type { ChainShape } from './chain/shapes.ts';
 import { invokeSystemCallReadOnly, isWasmContract, readWasmContract } from './chain/wasmContracts.ts';
 import { loadCommunityContract } from './contracts/communityContracts.ts';

@@ -17,6 +17,12 @@ const LIMITS = [
   RESOURCE_LIMITS.compute_bandwidth_limit,
 ] as const;
 
+/** What a transaction used of a block (its receipt's figures): what block filling and the mempool's totals read. */
+export type ResourcesUsed = Pick<
+  TransactionReceipt,
+  'disk_storage_used' | 'network_bandwidth_used' | 'compute_bandwidth_used'
+>;
+
 /** Whether resources `used` (disk, network, compute) reach the share of a block at which it takes no more. */
 export function fillsBlock(used: readonly bigint[]): boolean {
   return used.some((amount, i) => amount * 100n >= LIMITS[i]! * RESOURCES_LOWER_BOUND);
@@ -33,9 +39,7 @@ class BlockFill {
    * One difference from fill_block: the first transaction of a block is taken whatever it uses (the chain's own
    * limits, 100 %, still apply when it runs), so that a transaction the node accepted is never left out of every block.
    */
-  admit(
-    receipt: Pick<TransactionReceipt, 'disk_storage_used' | 'network_bandwidth_used' | 'compute_bandwidth_used'>,
-  ): 'take' | 'skip' | 'stop' {
+  admit(receipt: ResourcesUsed): 'take' | 'skip' | 'stop' {
     if (fillsBlock(this.used)) return 'stop';
     const next = [
       this.used[0]! + receipt.disk_storage_used,
@@ -52,7 +56,7 @@ class BlockFill {
 /** A pending transaction as the producer weighs it: its id and the resources it used when the node accepted it. */
 export interface BlockCandidate {
   idHex: string;
-  receipt: Pick<TransactionReceipt, 'disk_storage_used' | 'network_bandwidth_used' | 'compute_bandwidth_used'>;
+  receipt: ResourcesUsed;
 }
 
 /** A transaction a proposed block could not take: dropped from the mempool, or (`wait`) left there for a later block. */

@@ -1,16 +1,9 @@
 // The devnet's mempool: transactions accepted with broadcast=true and waiting for the next block, with the rules
 // of koinos-mempool: per-payer rc reservation (rc_limit of every pending transaction), one pending transaction
 // per (account, nonce), and the pending nonce and count of each account. Held in memory only (lost on a kill).
-import type { TransactionReceipt } from '../../koinos/types.ts';
 import type { PreparedTransaction } from './applyTransaction.ts';
-import { fillsBlock } from './blockFill.ts';
+import { fillsBlock, type ResourcesUsed } from './blockFill.ts';
 import { keyText } from '../store/storeKeys.ts';
-
-/** What a transaction used when it was accepted: what block filling and get_pending_transactions read of it. */
-export type ResourcesUsed = Pick<
-  TransactionReceipt,
-  'disk_storage_used' | 'network_bandwidth_used' | 'compute_bandwidth_used'
->;
 
 /** A transaction in the mempool, with what its acceptance computed. */
 export interface PendingEntry {
