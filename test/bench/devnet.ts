@@ -16,6 +16,7 @@ import { koinOperation } from '../../src-main/koinos/koin.ts';
 import { nonceToBytes, signTransaction, transactionToJson } from '../../src-main/koinos/transaction.ts';
 import type { Transaction } from '../../src-main/koinos/types.ts';
 import {
+  collectClientGarbage,
   latencies,
   percentile,
   rpc,
@@ -104,6 +105,7 @@ export async function benchDevnet(transfers: number): Promise<void> {
     // Saturation: each sender's transfers go in nonce order on one connection, the next sent when the previous is
     // answered; the senders run concurrently. This measures how many the node takes a second; its latencies are
     // mostly the wait behind the other senders' requests (16 in flight at N/s: 16/N s on average, by construction).
+    collectClientGarbage();
     const start = performance.now();
     const cpuBefore = cpuMs();
     const clientBefore = process.cpuUsage();
@@ -129,6 +131,7 @@ export async function benchDevnet(transfers: number): Promise<void> {
 
     // Steady: the same senders at a fixed rate in all, whatever the node answers (open loop; rpcClient.submitAtRate):
     // the latency a client sees when the node is asked for `steadyRate` transfers a second.
+    collectClientGarbage();
     const steadyStart = performance.now();
     const steady = await submitAtRate(info.url, steadyQueues, steadyRate);
     await waitIncluded(info.url, steady.lastId);

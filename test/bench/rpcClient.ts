@@ -6,6 +6,8 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 /** What devnetServer.ts prints on its first line. */
 export interface ServerInfo {
@@ -114,15 +116,17 @@ export async function waitIncluded(url: string, id: string, timeoutMs = 120_000)
 }
 
 /**
- * One keep-alive HTTP/1.1 connection that sends a JSON-RPC body and reads the answer with as little client work as
- * possible (a fixed request head, the answer's Content-Length read from its head), so that on a machine the node
- * shares, the figures measure the node and not the load generator: node:http's client costs about 0.15 ms of CPU a
- * call, several times this. It reads only what the devnet writes (a Content-Length body, never chunked).
+ * One keep-alive HTTP/1.1 connection that sends JSON-RPC requests built before the clock starts and reads the answers
+ * with as little client work as possible (the answer's Content-Length read from its head, the body checked, not
+ * parsed), so that on a machine the node shares, the figures measure the node and not the load generator: node:http's
+ * client costs about 0.15 ms of CPU a call, several times this, and a client that parses every answer collects its
+ * garbage while the node works (on two cores its collector's threads took the node's CPU in about a quarter of
+ * the slow answers of one measured run). It reads only what the devnet writes (a Content-Length body, never chunked).
  */
 class LeanConnection {
   private readonly socket: Socket;
-  private buffer: Buffer = Buffer.alloc(0);
-  private waiting: { resolve: (body: string) => void; reject: (error: Error) => void } | undefined;
+  private buffer: Buffer | undefined;
+  private waiting: { resolve: (body: Buffer) => void; reject: (error: Error) => void } | undefined;
   private readonly head: string;
 
   private constructor(socket: Socket, host: string) {
@@ -130,7 +134,7 @@ class LeanConnection {
     this.head = `POST /jsonrpc HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: `;
     socket.setNoDelay(true);
     socket.on('data', (chunk: Buffer) => {
-      this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+      this.buffer = this.buffer ? Buffer.concat([this.buffer, chunk]) : chunk;
       this.readAnswer();
     });
     const fail = (error: Error) => {
@@ -153,40 +157,78 @@ class LeanConnection {
     });
   }
 
+  /** The whole request for a JSON-RPC body: head and body, ready to write. */
+  request(body: string): Buffer {
+    return Buffer.from(`${this.head}${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  }
+
   private readAnswer(): void {
-    const end = this.buffer.indexOf('\r\n\r\n');
-    if (end < 0 || !this.waiting) return;
-    const head = this.buffer.toString('latin1', 0, end);
-    const length = /\r\ncontent-length: *(\d+)/i.exec(head);
+    const buffer = this.buffer;
+    if (!buffer || !this.waiting) return;
+    const end = buffer.indexOf('\r\n\r\n');
+    if (end < 0) return;
     const waiting = this.waiting;
+    const length = /\r\ncontent-length: *(\d+)/i.exec(buffer.toString('latin1', 0, end));
     if (!length) {
       this.waiting = undefined;
-      waiting.reject(new Error(`expected an answer with a Content-Length, got: ${head}`));
+      waiting.reject(new Error(`expected an answer with a Content-Length, got: ${buffer.toString('latin1', 0, end)}`));
       return;
     }
     const total = end + 4 + Number(length[1]);
-    if (this.buffer.length < total) return;
-    const body = this.buffer.toString('utf8', end + 4, total);
-    this.buffer = this.buffer.subarray(total);
+    if (buffer.length < total) return;
+    this.buffer = buffer.length > total ? buffer.subarray(total) : undefined;
     this.waiting = undefined;
-    waiting.resolve(body);
+    waiting.resolve(buffer.subarray(end + 4, total));
   }
 
-  /** Sends one body and resolves the JSON-RPC result; rejects with the error object's message. */
-  call(method: string, body: string): Promise<any> {
-    return new Promise<string>((resolve, reject) => {
+  /** Sends one request (see {@link request}) and resolves the answer's body, unparsed. */
+  send(request: Buffer): Promise<Buffer> {
+    return new Promise<Buffer>((resolve, reject) => {
       this.waiting = { resolve, reject };
-      this.socket.write(`${this.head}${Buffer.byteLength(body)}\r\n\r\n${body}`);
-    }).then((text) => {
-      const reply = JSON.parse(text);
-      if (reply.error) throw new Error(`${method}: ${reply.error.message} ${JSON.stringify(reply.error.data ?? '')}`);
-      return reply.result;
+      this.socket.write(request);
     });
   }
 
   close(): void {
     this.socket.end();
   }
+}
+
+/** How every answer with a result begins (the devnet writes `jsonrpc` first, then `result` or `error`). */
+const RESULT_START = Buffer.from('{"jsonrpc":"2.0","result":');
+
+/** Throws the JSON-RPC error of an answer that holds no result; parses only such answers. */
+function checkAnswer(method: string, body: Buffer): void {
+  if (body.subarray(0, RESULT_START.length).equals(RESULT_START)) return;
+  const reply = JSON.parse(body.toString('utf8'));
+  if (reply.error || !('result' in reply))
+    throw new Error(`${method}: ${reply.error?.message} ${JSON.stringify(reply.error?.data ?? '')}`);
+}
+
+/** The receipt id of a submit_transaction answer. */
+function receiptId(body: Buffer): string {
+  return JSON.parse(body.toString('utf8')).result.receipt.id;
+}
+
+/** Opens one connection per queue and builds each queue's requests, before any clock starts. */
+async function openQueues(
+  url: string,
+  queues: string[][],
+): Promise<{ connection: LeanConnection; requests: Buffer[] }[]> {
+  const connections = await Promise.all(queues.map(() => LeanConnection.open(url)));
+  return connections.map((connection, q) => ({
+    connection,
+    requests: queues[q]!.map((body) => connection.request(body)),
+  }));
+}
+
+/**
+ * Collects the client's garbage before a measured run (a full collection of its own heap, `global.gc` opened for
+ * the purpose), so that its collector does not take the cores the node runs on while it is measured.
+ */
+export function collectClientGarbage(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
 }
 
 /**
@@ -197,25 +239,27 @@ export async function submitQueues(
   url: string,
   queues: string[][],
 ): Promise<{ latency: number[]; lastId: string; elapsed: number }> {
-  const connections = await Promise.all(queues.map(() => LeanConnection.open(url)));
+  const lanes = await openQueues(url, queues);
   const latency: number[] = [];
-  let lastId = '';
+  let last: Buffer | undefined;
   const start = performance.now();
   try {
     await Promise.all(
-      queues.map(async (queue, q) => {
-        for (const body of queue) {
+      lanes.map(async ({ connection, requests }) => {
+        for (const request of requests) {
           const t = performance.now();
-          const result = await connections[q]!.call('chain.submit_transaction', body);
+          const answer = await connection.send(request);
           latency.push(performance.now() - t);
-          lastId = result.receipt.id;
+          checkAnswer('chain.submit_transaction', answer);
+          last = answer;
         }
       }),
     );
   } finally {
-    for (const connection of connections) connection.close();
+    for (const { connection } of lanes) connection.close();
   }
-  return { latency, lastId, elapsed: performance.now() - start };
+  const elapsed = performance.now() - start;
+  return { latency, lastId: last ? receiptId(last) : '', elapsed };
 }
 
 /**
@@ -233,31 +277,35 @@ export async function submitAtRate(
   queues: string[][],
   perSecond: number,
 ): Promise<{ latency: number[]; response: number[]; lastId: string; elapsed: number }> {
-  const connections = await Promise.all(queues.map(() => LeanConnection.open(url)));
-  const latency: number[] = [];
-  const response: number[] = [];
-  let lastId = '';
+  const lanes = await openQueues(url, queues);
+  const total = queues.reduce((sum, queue) => sum + queue.length, 0);
+  const latency = new Float64Array(total);
+  const response = new Float64Array(total);
+  let answered = 0;
+  let last: Buffer | undefined;
   const start = performance.now();
   const due = (q: number, k: number) => start + ((k * queues.length + q) * 1000) / perSecond;
   try {
     await Promise.all(
-      queues.map(async (queue, q) => {
-        for (let k = 0; k < queue.length; k++) {
+      lanes.map(async ({ connection, requests }, q) => {
+        for (let k = 0; k < requests.length; k++) {
           const at = due(q, k);
           const overdue = performance.now() >= at;
           if (!overdue) await new Promise((resolve) => setTimeout(resolve, at - performance.now()));
           const sent = performance.now();
           const from = overdue ? at : sent;
-          const result = await connections[q]!.call('chain.submit_transaction', queue[k]!);
-          const answered = performance.now();
-          latency.push(answered - from);
-          response.push(answered - sent);
-          lastId = result.receipt.id;
+          const answer = await connection.send(requests[k]!);
+          const now = performance.now();
+          latency[answered] = now - from;
+          response[answered++] = now - sent;
+          checkAnswer('chain.submit_transaction', answer);
+          last = answer;
         }
       }),
     );
   } finally {
-    for (const connection of connections) connection.close();
+    for (const { connection } of lanes) connection.close();
   }
-  return { latency, response, lastId, elapsed: performance.now() - start };
+  const elapsed = performance.now() - start;
+  return { latency: [...latency], response: [...response], lastId: last ? receiptId(last) : '', elapsed };
 }
