@@ -17,7 +17,7 @@ import {
   type ApplyContext,
   type PreparedTransaction,
 } from './chain/applyTransaction.ts';
-import { buildBlock, type BuiltBlock, type IncludedTransaction } from './chain/blockBuilder.ts';
+import { buildBlock, type BuiltBlock, type IncludedTransaction, type Pause } from './chain/blockBuilder.ts';
 import { MAX_INCLUSION_ATTEMPTS, proposeBlock, type LeftOut, type ProposalRun } from './chain/blockFill.ts';
 import { blockFacts, headFacts } from './chain/chainFacts.ts';
 import type { ChainFacts } from './contracts/context.ts';
@@ -366,9 +366,10 @@ class Devnet implements DevnetNode {
    * Transactions are chosen as koinos-block-producer's fill_block chooses them (see BlockFill): one that would take
    * the block past its limits waits in the mempool for a later block. Signs the block with the genesis key and builds
    * its one batch. Changes nothing: commitBlock writes and publishes the plan.
-   * @param sliceMs when set, pause for other work each time the application has run this long
+   * @param sliceMs when set, pause for other work each time the application and the build have run this long
    */
   private async planBlock(adjust?: BlockAdjust, sliceMs?: number): Promise<PlannedBlock> {
+    const pause = this.slicer(sliceMs);
     // Checked before anything changes: the history index packs heights into numbers (history.ts).
     if (this.head.height >= BigInt(MAX_HISTORY_HEIGHT))
       throw new Error(`the devnet holds at most ${MAX_HISTORY_HEIGHT} blocks`);
@@ -396,13 +397,9 @@ class Devnet implements DevnetNode {
         const included: IncludedTransaction[] = [];
         const failed: LeftOut[] = [];
         const block = new BlockResources();
-        let sliceStart = performance.now();
         for (const prepared of transactions) {
-          if (sliceMs !== undefined && performance.now() - sliceStart >= sliceMs) {
-            await new Promise((resolve) => setImmediate(resolve));
-            if (this.closed) throw closedError();
-            sliceStart = performance.now();
-          }
+          const paused = pause();
+          if (paused) await paused;
           const before = { disk: block.disk, network: block.network, compute: block.compute };
           try {
             const applied = applyTransaction(
@@ -432,14 +429,17 @@ class Devnet implements DevnetNode {
       },
     );
     const { view, included } = proposal.applied;
-    const built = buildBlock({
-      parent,
-      timestamp,
-      entries: included,
-      changes: view.changes,
-      signer: this.genesisKey,
-      history: { persistent: this.store.persistent, nextSeq: (address) => chain.history.nextSeq(address) },
-    });
+    const built = await buildBlock(
+      {
+        parent,
+        timestamp,
+        entries: included,
+        changes: view.changes,
+        signer: this.genesisKey,
+        history: { persistent: this.store.persistent, nextSeq: (address) => chain.history.nextSeq(address) },
+      },
+      pause,
+    );
     return {
       chain,
       view,
@@ -448,6 +448,22 @@ class Devnet implements DevnetNode {
       done: [...proposal.chosen, ...proposal.dropped].map((c) => c.idHex),
       full: proposal.full,
       abiUpdate: this.abis.blockUpdate(included.map((e) => ({ tx: e.prepared.tx, receipt: e.receipt }))),
+    };
+  }
+
+  /**
+   * The pause of a paced block's work (planBlock): once `sliceMs` of work has run since the last pause, it lets the
+   * waiting requests through (setImmediate) before the work goes on; without `sliceMs` it never pauses.
+   */
+  private slicer(sliceMs: number | undefined): Pause {
+    if (sliceMs === undefined) return () => undefined;
+    let sliceStart = performance.now();
+    return () => {
+      if (performance.now() - sliceStart < sliceMs) return undefined;
+      return new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+        if (this.closed) throw closedError();
+        sliceStart = performance.now();
+      });
     };
   }
 
