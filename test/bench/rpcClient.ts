@@ -117,15 +117,19 @@ export async function waitIncluded(url: string, id: string, timeoutMs = 120_000)
 
 /**
  * One keep-alive HTTP/1.1 connection that sends JSON-RPC requests built before the clock starts and reads the answers
- * with as little client work as possible (the answer's Content-Length read from its head, the body checked, not
- * parsed), so that on a machine the node shares, the figures measure the node and not the load generator: node:http's
- * client costs about 0.15 ms of CPU a call, several times this, and a client that parses every answer collects its
- * garbage while the node works (on two cores its collector's threads took the node's CPU in about a quarter of
- * the slow answers of one measured run). It reads only what the devnet writes (a Content-Length body, never chunked).
+ * with as little client work as possible, so that on a machine the node shares, the figures measure the node and not
+ * the load generator: node:http's client costs about 0.15 ms of CPU a call, several times this, and a client that
+ * makes garbage collects it while the node works (on two cores its collector's threads took the node's CPU in about a
+ * quarter of the slow answers of one measured run, and its marking steps land in the times it measures). So the socket
+ * reads into one buffer of the connection's (net's `onread`), the answer is gathered in another that is reused, its
+ * Content-Length read from its head, and its body handed over unparsed. It reads only what the devnet writes (a
+ * Content-Length body, never chunked).
  */
 class LeanConnection {
   private readonly socket: Socket;
-  private buffer: Buffer | undefined;
+  /** The answer being read, in `received[0, length)`; grown when an answer does not fit, never shrunk. */
+  private received = Buffer.alloc(1 << 17);
+  private length = 0;
   private waiting: { resolve: (body: Buffer) => void; reject: (error: Error) => void } | undefined;
   private readonly head: string;
 
@@ -133,10 +137,6 @@ class LeanConnection {
     this.socket = socket;
     this.head = `POST /jsonrpc HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: `;
     socket.setNoDelay(true);
-    socket.on('data', (chunk: Buffer) => {
-      this.buffer = this.buffer ? Buffer.concat([this.buffer, chunk]) : chunk;
-      this.readAnswer();
-    });
     const fail = (error: Error) => {
       const waiting = this.waiting;
       this.waiting = undefined;
@@ -149,11 +149,25 @@ class LeanConnection {
   static open(url: string): Promise<LeanConnection> {
     const { hostname, port, host } = new URL(url);
     return new Promise((resolve, reject) => {
-      const socket = connect(Number(port), hostname, () => {
-        socket.off('error', reject);
-        resolve(new LeanConnection(socket, host));
+      let connection: LeanConnection | undefined;
+      const socket = connect({
+        port: Number(port),
+        host: hostname,
+        onread: {
+          buffer: Buffer.alloc(1 << 16),
+          callback: (size, buffer) => {
+            // The devnet says nothing before it is asked: the connection exists by the first byte.
+            connection!.take(buffer, size);
+            return true;
+          },
+        },
       });
       socket.once('error', reject);
+      socket.once('connect', () => {
+        socket.off('error', reject);
+        connection = new LeanConnection(socket, host);
+        resolve(connection);
+      });
     });
   }
 
@@ -162,26 +176,39 @@ class LeanConnection {
     return Buffer.from(`${this.head}${Buffer.byteLength(body)}\r\n\r\n${body}`);
   }
 
-  private readAnswer(): void {
-    const buffer = this.buffer;
-    if (!buffer || !this.waiting) return;
-    const end = buffer.indexOf('\r\n\r\n');
-    if (end < 0) return;
+  /** Appends `size` bytes the socket read, and resolves the answer once it is whole. */
+  private take(chunk: Uint8Array, size: number): void {
+    if (this.length + size > this.received.length) {
+      const grown = Buffer.alloc(Math.max(this.received.length * 2, this.length + size));
+      this.received.copy(grown, 0, 0, this.length);
+      this.received = grown;
+    }
+    this.received.set(chunk.subarray(0, size), this.length);
+    this.length += size;
     const waiting = this.waiting;
-    const length = /\r\ncontent-length: *(\d+)/i.exec(buffer.toString('latin1', 0, end));
+    if (!waiting) return;
+    const end = this.received.subarray(0, this.length).indexOf('\r\n\r\n');
+    if (end < 0) return;
+    const length = /\r\ncontent-length: *(\d+)/i.exec(this.received.toString('latin1', 0, end));
     if (!length) {
       this.waiting = undefined;
-      waiting.reject(new Error(`expected an answer with a Content-Length, got: ${buffer.toString('latin1', 0, end)}`));
+      waiting.reject(
+        new Error(`expected an answer with a Content-Length, got: ${this.received.toString('latin1', 0, end)}`),
+      );
       return;
     }
     const total = end + 4 + Number(length[1]);
-    if (buffer.length < total) return;
-    this.buffer = buffer.length > total ? buffer.subarray(total) : undefined;
+    if (this.length < total) return;
+    // One request is in flight at a time: nothing follows the answer.
+    this.length = 0;
     this.waiting = undefined;
-    waiting.resolve(buffer.subarray(end + 4, total));
+    waiting.resolve(this.received.subarray(end + 4, total));
   }
 
-  /** Sends one request (see {@link request}) and resolves the answer's body, unparsed. */
+  /**
+   * Sends one request (see {@link request}) and resolves the answer's body, unparsed: a view into the connection's
+   * buffer, valid until the next request of this connection.
+   */
   send(request: Buffer): Promise<Buffer> {
     return new Promise<Buffer>((resolve, reject) => {
       this.waiting = { resolve, reject };
@@ -232,6 +259,44 @@ export function collectClientGarbage(): void {
 }
 
 /**
+ * Times `count` calls of `method` one after another on one connection, the i-th with `params(i)`: from the request
+ * sent to the answer's last byte read. `check` gets each answer's bytes after its time is taken, unparsed: a client
+ * that parses every answer (a 50-record history page is 75 KB of JSON) collects its garbage between the calls, and
+ * its collector's marking steps land in the times measured (measured: one every ~110 ms, 5-10 ms each).
+ */
+export async function timeCalls(
+  url: string,
+  method: string,
+  count: number,
+  params: (i: number) => object,
+  check: (answer: Buffer) => void = () => {},
+): Promise<number[]> {
+  const connection = await LeanConnection.open(url);
+  const latency: number[] = [];
+  try {
+    for (let i = 0; i < count; i++) {
+      const request = connection.request(rpcBody(method, params(i)));
+      const t = performance.now();
+      const answer = await connection.send(request);
+      latency.push(performance.now() - t);
+      checkAnswer(method, answer);
+      check(answer);
+    }
+  } finally {
+    connection.close();
+  }
+  return latency;
+}
+
+/** How many times `key` occurs in an answer's JSON as a key (`"key":`), read without parsing it. */
+export function keyCount(answer: Buffer, key: string): number {
+  const needle = Buffer.from(`"${key}":`);
+  let count = 0;
+  for (let at = answer.indexOf(needle); at >= 0; at = answer.indexOf(needle, at + needle.length)) count++;
+  return count;
+}
+
+/**
  * Submits each queue's bodies in order on one connection, the queues concurrently (one per sender, so nonces
  * arrive in order); returns the submit latencies, the id of the last one accepted and the elapsed ms.
  */
@@ -251,7 +316,7 @@ export async function submitQueues(
           const answer = await connection.send(request);
           latency.push(performance.now() - t);
           checkAnswer('chain.submit_transaction', answer);
-          last = answer;
+          if (request === requests[requests.length - 1]) last = Buffer.from(answer);
         }
       }),
     );
@@ -299,7 +364,7 @@ export async function submitAtRate(
           latency[answered] = now - from;
           response[answered++] = now - sent;
           checkAnswer('chain.submit_transaction', answer);
-          last = answer;
+          if (k === requests.length - 1) last = Buffer.from(answer);
         }
       }),
     );
