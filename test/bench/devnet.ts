@@ -16,7 +16,6 @@ import { koinOperation } from '../../src-main/koinos/koin.ts';
 import { nonceToBytes, signTransaction, transactionToJson } from '../../src-main/koinos/transaction.ts';
 import type { Transaction } from '../../src-main/koinos/types.ts';
 import {
-  collectClientGarbage,
   latencies,
   percentile,
   rpc,
@@ -107,7 +106,6 @@ export async function benchDevnet(transfers: number): Promise<void> {
     // Saturation: each sender's transfers go in nonce order on one connection, the next sent when the previous is
     // answered; the senders run concurrently. This measures how many the node takes a second; its latencies are
     // mostly the wait behind the other senders' requests (16 in flight at N/s: 16/N s on average, by construction).
-    collectClientGarbage();
     const start = performance.now();
     const cpuBefore = cpuMs();
     const clientBefore = process.cpuUsage();
@@ -133,7 +131,6 @@ export async function benchDevnet(transfers: number): Promise<void> {
 
     // Steady: the same senders at a fixed rate in all, whatever the node answers (open loop; rpcClient.submitAtRate):
     // the latency a client sees when the node is asked for `steadyRate` transfers a second.
-    collectClientGarbage();
     const steadyStart = performance.now();
     const steady = await submitAtRate(info.url, steadyQueues, steadyRate);
     await waitIncluded(info.url, steady.lastId);
@@ -151,7 +148,6 @@ export async function benchDevnet(transfers: number): Promise<void> {
     // The same transfers from sent to answered: without the wait for the connection a slow answer passes on.
     console.log(`  of which the node's answer, sent to answered: ${latencies(steady.response)}`);
 
-    collectClientGarbage();
     const rcLatency = await timeCalls(info.url, 'chain.get_account_rc', 2000, (i) => ({
       account: info.accounts[(i % senders.length) + 1]!.address,
     }));
@@ -171,7 +167,6 @@ export async function benchDevnet(transfers: number): Promise<void> {
     });
     if (first.values.length !== 50 || first.values.some((record: { seq_num?: string }) => record.seq_num === undefined))
       throw new Error(`expected a page of 50 records with their seq_num, got ${JSON.stringify(first).slice(0, 200)}`);
-    collectClientGarbage();
     const historyLatency = await timeCalls(
       info.url,
       'account_history.get_account_history',
