@@ -16,13 +16,13 @@ import { koinOperation } from '../../src-main/koinos/koin.ts';
 import { nonceToBytes, signTransaction, transactionToJson } from '../../src-main/koinos/transaction.ts';
 import type { Transaction } from '../../src-main/koinos/types.ts';
 import {
+  keyCount,
   latencies,
   percentile,
   rpc,
   rpcBody,
   startServer,
   submitAtRate,
-  keyCount,
   submitQueues,
   timeCalls,
   waitIncluded,

@@ -85,7 +85,8 @@ class SlabArena {
  * The in-memory store (no data directory). A chain written here is mostly written once (blocks, transaction records,
  * account history): those values are copied into slabs (SlabArena), so that a chain of a million transactions is a
  * few hundred array objects, not millions, which every garbage collection of the devnet's thread would otherwise walk
- * (in a run of 200,000 transfers the young-generation collections took twice as long at the end as at the start).
+ * (in a run of 200,000 transfers the young-generation collections took nearly twice as long at the end as at the
+ * start).
  * A key written again (state objects, the head) keeps its later values apart, as plain arrays: the slabs only ever
  * hold one stale value per such key, so they need no compaction. A value read is a view into its slab: like the
  * arrays stored before, it must not be changed.
