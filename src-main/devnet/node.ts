@@ -26,7 +26,12 @@ import { buildGenesis, type Genesis } from './chain/genesis.ts';
 import { historyAddresses, MAX_HISTORY_HEIGHT } from './chain/history.ts';
 import { Mempool } from './chain/mempool.ts';
 import { resolveShape, shapeFromSpec, shapeSpec, type ChainShape } from './chain/shapes.ts';
-import { inlineRecoverer, workerRecoverer, type SignatureRecoverer } from './chain/signatures.ts';
+import {
+  defaultSignatureThreads,
+  inlineRecoverer,
+  workerRecoverer,
+  type SignatureRecoverer,
+} from './chain/signatures.ts';
 import { ChainReader } from './chainReader.ts';
 import { genesisParams, settingsOf, type Settings } from './config.ts';
 import { KOIN } from './contracts/registry.ts';
@@ -683,11 +688,8 @@ export async function openNode(config: DevnetConfig = {}): Promise<DevnetNode> {
       };
       chain = await newChain(store, genesis, meta);
     }
-    // Workers on the other cores (at most two: recovery is a small part of a submission), started when first needed.
-    // With native libsecp256k1 a lone signature is recovered here: a thread pays only for concurrent requests.
     const native = RECOVERY_IMPLEMENTATION === 'native';
-    const cores = availableParallelism();
-    const threads = config.signatureThreads ?? (cores > 1 ? Math.min(2, cores - 1) : native ? 0 : 1);
+    const threads = config.signatureThreads ?? defaultSignatureThreads(availableParallelism(), native);
     const recoverer = threads > 0 ? workerRecoverer(threads, native ? 2 : 1) : inlineRecoverer();
     const node = new Devnet({
       settings,

@@ -30,8 +30,8 @@ export interface DevnetConfig {
   pendingTransactionLimit?: number;
   /**
    * Worker threads that recover signatures, started when first needed; 0 recovers on the calling thread. Default:
-   * cores - 1, at most 2 (on one core: 0 when libsecp256k1 runs natively here, else 1). With native libsecp256k1 a lone
-   * signature is recovered on the calling thread anyway; concurrent submissions go to the workers.
+   * cores - 1, at most 2 (on one or two cores: 0 when libsecp256k1 runs natively here, else 1). With native
+   * libsecp256k1 a lone signature is recovered on the calling thread anyway; concurrent submissions go to the workers.
    */
   signatureThreads?: number;
   /** Called after each block is produced (in memory; its batch is queued for the disk). */

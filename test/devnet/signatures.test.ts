@@ -8,7 +8,12 @@ import { describe, expect, it } from 'vitest';
 import { utf8ToBytes } from '../../src-main/koinos/bytes.ts';
 import { sha256 } from '../../src-main/koinos/hash.ts';
 import { recoverPublicKey, signDigest } from '../../src-main/koinos/keys.ts';
-import { inlineRecoverer, signatureFormatError, workerRecoverer } from '../../src-main/devnet/chain/signatures.ts';
+import {
+  defaultSignatureThreads,
+  inlineRecoverer,
+  signatureFormatError,
+  workerRecoverer,
+} from '../../src-main/devnet/chain/signatures.ts';
 import * as wasm from 'tiny-secp256k1';
 import {
   knownRecovered,
@@ -30,6 +35,20 @@ function samples(count: number, label = 'message'): { signature: Uint8Array; dig
 }
 
 describe('signature recovery', () => {
+  it('starts workers on the other cores, none on one or two cores when recovery runs natively', () => {
+    const choices = [1, 2, 3, 4, 16].map((cores) => [
+      defaultSignatureThreads(cores, true),
+      defaultSignatureThreads(cores, false),
+    ]);
+    expect(choices).toEqual([
+      [0, 1],
+      [0, 1],
+      [2, 2],
+      [2, 2],
+      [2, 2],
+    ]);
+  });
+
   it('recovers the same keys on workers, on this thread and with the protocol library', async () => {
     const items = samples(40);
     const workers = workerRecoverer(1);
