@@ -1,7 +1,8 @@
 // Signature checks of the devnet, as the node makes them (chain `recover_public_key`): length, canonical form, then
-// full public-key recovery (libsecp256k1, secp256k1Recovery.ts). Under load the node recovers on worker threads, so
-// that its main thread goes on answering requests; a lone signature with the workers idle is recovered on the calling
-// thread when libsecp256k1 runs natively (cheaper than the round trip). openNode chooses how many workers.
+// full public-key recovery (libsecp256k1, secp256k1Recovery.ts). With cores to spare the node recovers on worker
+// threads under load, so that its main thread goes on answering requests; a lone signature with the workers idle is
+// recovered on the calling thread when libsecp256k1 runs natively (cheaper than the round trip), and on two cores
+// every one is (defaultSignatureThreads). openNode chooses how many workers.
 import { Worker } from 'node:worker_threads';
 import { isCanonicalSignature } from '../../koinos/keys.ts';
 import { knownRecovered, RECOVERY_MODULES, recoverPublicKeyFrom, rememberRecovered } from '../vm/secp256k1Recovery.ts';
