@@ -166,7 +166,7 @@ function packItems(items: Checked[]): Uint8Array<ArrayBuffer> {
  * native recovery. On two cores the node's thread and its HTTP thread already take both, and a worker's round trip
  * (two wake-ups of sleeping threads) costs the node's thread about as much as the ~50 µs recovery itself: at 3,000
  * transfers/s, server CPU per transfer 0.229-0.254 ms recovering here against 0.257-0.262 ms with a worker, and the
- * answer's p99 8.8-9.4 against 9.8-11.2 ms. WebAssembly recovery is several times slower: it keeps a worker.
+ * answer's p99 8.8-9.4 against 9.8-11.2 ms. WebAssembly recovery (~190 µs here, four times native) keeps a worker.
  */
 export function defaultSignatureThreads(cores: number, native: boolean): number {
   if (cores > 2) return Math.min(2, cores - 1);
