@@ -97,8 +97,6 @@ interface MessagePlan {
   byId: Map<number, FieldPlan>;
   byJsonKey: Map<string, FieldPlan>;
   oneofs: Map<string, FieldPlan[]>;
-  /** The members of each oneof (the values of `oneofs`), for the encoder's check. */
-  oneofGroups: FieldPlan[][];
 }
 
 const WIRE: Record<Kind, number> = {
@@ -184,7 +182,6 @@ function planOf(name: string, schema: Schema = BUILTIN): MessagePlan {
     byId: new Map(),
     byJsonKey: new Map(),
     oneofs: new Map(),
-    oneofGroups: [],
   };
   plans.set(name, plan);
   for (const field of [...type.fieldsArray].sort((a, b) => a.id - b.id)) {
@@ -222,7 +219,6 @@ function planOf(name: string, schema: Schema = BUILTIN): MessagePlan {
     plan.byJsonKey.set(f.jsonName, f);
     if (f.oneof) plan.oneofs.set(f.oneof, [...(plan.oneofs.get(f.oneof) ?? []), f]);
   }
-  plan.oneofGroups = [...plan.oneofs.values()];
   return plan;
 }
 
@@ -351,8 +347,13 @@ function kindLabel(kind: Kind): string {
   return 'a 32-bit integer';
 }
 
+/** What was wrong with a value: "expected …, got …", for after the path of where it was found. */
+function expectation(expected: string, got: unknown): string {
+  return `expected ${expected}, got ${describe(got)}`;
+}
+
 function fail(path: string, expected: string, got: unknown, code: 'INVALID_JSON' | 'INVALID_ARGUMENT'): never {
-  throw new WalletError(code, `${path}: expected ${expected}, got ${describe(got)}`);
+  throw new WalletError(code, `${path}: ${expectation(expected, got)}`);
 }
 
 /**
@@ -372,11 +373,9 @@ function toInteger(kind: Kind, value: unknown): bigint | string {
   else if (typeof value === 'string' && value.length > MAX_INTEGER_TEXT && /^-?\d+$/.test(value)) {
     return `expected ${kindLabel(kind)} of at most 20 digits, got ${value.length} characters`;
   } else if (typeof value === 'string' && /^-?\d+$/.test(value)) n = BigInt(value);
-  else return `expected ${kindLabel(kind)}${IS_64.has(kind) ? ' as a decimal string' : ''}, got ${describe(value)}`;
+  else return expectation(`${kindLabel(kind)}${IS_64.has(kind) ? ' as a decimal string' : ''}`, value);
   const range = RANGES[kind]!;
-  if (n < range[0] || n > range[1]) {
-    return `expected ${kindLabel(kind)} between ${range[0]} and ${range[1]}, got ${describe(value)}`;
-  }
+  if (n < range[0] || n > range[1]) return expectation(`${kindLabel(kind)} between ${range[0]} and ${range[1]}`, value);
   return n;
 }
 
@@ -467,7 +466,7 @@ function writeMessage(w: Writer, plan: MessagePlan, value: unknown, path: string
     fail(path, `a ${plan.name} message object`, value, 'INVALID_ARGUMENT');
   }
   const obj = value as ProtoMessage;
-  for (const members of plan.oneofGroups) {
+  for (const members of plan.oneofs.values()) {
     let count = 0;
     for (const m of members) if (obj[m.name] !== undefined && obj[m.name] !== null) count++;
     if (count > 1) {
