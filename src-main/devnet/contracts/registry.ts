@@ -95,7 +95,7 @@ const MAKE: Record<NativeKind, (address: Uint8Array) => SystemContract> = {
 
 /** The built-in contract of `kind` answering at `address` (one instance per placement). */
 export function nativeContract(kind: NativeKind, address: Uint8Array): SystemContract {
-  // Found for every contract call (twice): the address's key text and one map per kind, no hex and no joined text.
+  // Found for every contract call: the address's key text and one map per kind, no hex and no joined text.
   let ofKind = placed.get(kind);
   if (!ofKind) placed.set(kind, (ofKind = new Map()));
   const key = keyText(address);
