@@ -66,7 +66,12 @@ export async function benchDevnet(transfers: number): Promise<void> {
     const steadyRate = Number(process.env.BENCH_RATE ?? 3000);
     if (!(steadyRate > 0))
       throw new Error(`BENCH_RATE: expected transfers a second above 0, got ${process.env.BENCH_RATE}`);
-    const steadyTransfers = Math.min(transfers, steadyRate * 5);
+    // Ten seconds: one major collection of the server's heap (every 3-6 s at 3,000/s) slows a few hundred answers,
+    // so a shorter run's p99 depends on how many fell inside it (5-s runs of one build gave 13 and 93 ms).
+    const steadySeconds = Number(process.env.BENCH_STEADY_SECONDS ?? 10);
+    if (!(steadySeconds > 0))
+      throw new Error(`BENCH_STEADY_SECONDS: expected seconds above 0, got ${process.env.BENCH_STEADY_SECONDS}`);
+    const steadyTransfers = Math.min(transfers, Math.round(steadyRate * steadySeconds));
     const t0 = performance.now();
     const nonces = senders.map(() => 0n);
     const signQueues = (count: number): string[][] => {
@@ -132,9 +137,11 @@ export async function benchDevnet(transfers: number): Promise<void> {
     // Steady: the same senders at a fixed rate in all, whatever the node answers (open loop; rpcClient.submitAtRate):
     // the latency a client sees when the node is asked for `steadyRate` transfers a second.
     const steadyStart = performance.now();
+    const steadyCpuBefore = cpuMs();
     const steady = await submitAtRate(info.url, steadyQueues, steadyRate);
     await waitIncluded(info.url, steady.lastId);
     const steadyIncluded = performance.now() - steadyStart;
+    const steadyCpuAfter = cpuMs();
     const steadyP99 = percentile(
       [...steady.latency].sort((a, b) => a - b),
       99,
@@ -147,6 +154,13 @@ export async function benchDevnet(transfers: number): Promise<void> {
     );
     // The same transfers from sent to answered: without the wait for the connection a slow answer passes on.
     console.log(`  of which the node's answer, sent to answered: ${latencies(steady.response)}`);
+    // How loaded the server was: a queue's tail grows with its load, and the garbage collector's threads share the cores.
+    if (steadyCpuBefore !== undefined && steadyCpuAfter !== undefined) {
+      const used = steadyCpuAfter - steadyCpuBefore;
+      console.log(
+        `  devnet server CPU at that rate: ${(used / steadyTransfers).toFixed(3)} ms per transfer, ${Math.round((used / steadyIncluded) * 100)} % of one core`,
+      );
+    }
 
     const rcLatency = await timeCalls(info.url, 'chain.get_account_rc', 2000, (i) => ({
       account: info.accounts[(i % senders.length) + 1]!.address,

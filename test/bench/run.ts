@@ -2,7 +2,8 @@
 // BENCH_TRANSFERS sets how many transfers the devnet benchmark sends (default 100,000: the history goal is
 // stated for an account with 100,000 records); BENCH_TOKEN_TRANSFERS how many token transfers (default 3,000).
 // BENCH_ONLY=devnet,wasm,... runs only the named sections (signing, vault, wasm, wasmRpc, devnet, send, renderer).
-// The devnet's: BENCH_RATE the steady rate its submission latency is measured at (default 3,000/s),
+// The devnet's: BENCH_RATE the steady rate its submission latency is measured at (default 3,000/s) for
+// BENCH_STEADY_SECONDS (default 10),
 // BENCH_HTTP_THREAD=0 serves HTTP on the node's thread, BENCH_SIGNATURE_THREADS sets the signature workers.
 import { benchSigning } from './signing.ts';
 import { benchDevnet } from './devnet.ts';
