@@ -154,11 +154,11 @@ export async function benchDevnet(transfers: number): Promise<void> {
     );
     // The same transfers from sent to answered: without the wait for the connection a slow answer passes on.
     console.log(`  of which the node's answer, sent to answered: ${latencies(steady.response)}`);
-    // How loaded the server was: a queue's tail grows with its load, and the garbage collector's threads share the cores.
+    // How loaded the server was: a queue's tail grows with its load (the collector's threads share the same cores).
     if (steadyCpuBefore !== undefined && steadyCpuAfter !== undefined) {
       const used = steadyCpuAfter - steadyCpuBefore;
       console.log(
-        `  devnet server CPU at that rate: ${(used / steadyTransfers).toFixed(3)} ms per transfer, ${Math.round((used / steadyIncluded) * 100)} % of one core`,
+        `  devnet server CPU from the first transfer until all were included: ${(used / steadyTransfers).toFixed(3)} ms per transfer, ${Math.round((used / steadyIncluded) * 100)} % of one core`,
       );
     }
 
