@@ -1,5 +1,6 @@
 // The in-memory store (store.ts MemoryStore) against a plain map: values written once go to slabs, values written
-// again and long values stay apart, and every read, batch and listing answers as a map of copies would.
+// again and long values stay apart, released slab values are compacted away, and every read, batch and listing
+// answers as a map of copies would.
 import { describe, expect, it } from 'vitest';
 import { equalBytes, toHex } from '../../src-main/koinos/bytes.ts';
 import { MemoryStore, type StoreOp } from '../../src-main/devnet/store/store.ts';
@@ -81,6 +82,26 @@ describe('the in-memory store', () => {
     }));
     await store.write(ops);
     for (const [i, op] of ops.entries()) expect(toHex((await store.get(Uint8Array.of(9, i)))!)).toBe(toHex(op.value!));
+  });
+
+  it('keeps the slabs near the live size when values are deleted and written again, as a revert does', async () => {
+    const store = new MemoryStore();
+    const keys = Array.from({ length: 40 }, (_, i) => Uint8Array.of(7, i));
+    const ids = keys.map((_, i) => i);
+    await store.write(keys.map((key, i) => ({ type: 'put', key, value: bytes(50_000, ids[i]!) })));
+    // About 2 MB live. Each round deletes half the values and writes them again, so that without compaction the slabs
+    // would hold every round's values (over 12 MB after 12 rounds), and a compaction copies the other half.
+    for (let round = 1; round <= 12; round++) {
+      const again = keys.map((_, i) => i).filter((i) => (i + round) % 2 === 0);
+      await store.write(again.map((i) => ({ type: 'del', key: keys[i]! })));
+      for (const i of again) ids[i] = round * 100 + i;
+      await store.write(again.map((i) => ({ type: 'put', key: keys[i]!, value: bytes(50_000, ids[i]!) })));
+      const got = await store.getMany(keys);
+      keys.forEach((key, i) => {
+        expect(equalBytes(got[i]!, bytes(50_000, ids[i]!)), `key ${toHex(key)} in round ${round}`).toBe(true);
+      });
+      expect(store.slabBytes, `after round ${round}`).toBeLessThanOrEqual(6 << 20);
+    }
   });
 
   it('forgets everything on clear, and takes new values after it', async () => {

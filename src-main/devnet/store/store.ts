@@ -51,6 +51,9 @@ class SlabArena {
   private readonly slabs: Uint8Array[] = [];
   private slab = new Uint8Array(0);
   private used = 0;
+  /** Bytes appended (each value with its 2-byte length), and how many of them were released since. */
+  private appended = 0;
+  private released = 0;
 
   /** Copies `value` (at most MAX_PACKED bytes) in and returns its place. */
   append(value: Uint8Array): number {
@@ -64,6 +67,7 @@ class SlabArena {
     this.slab[at + 1] = value.length >>> 8;
     this.slab.set(value, at + 2);
     this.used = at + 2 + value.length;
+    this.appended += 2 + value.length;
     return (this.slabs.length - 1) * SLAB_BYTES + at;
   }
 
@@ -74,10 +78,19 @@ class SlabArena {
     return slab.subarray(at + 2, at + 2 + (slab[at]! | (slab[at + 1]! << 8)));
   }
 
-  clear(): void {
-    this.slabs.length = 0;
-    this.slab = new Uint8Array(0);
-    this.used = 0;
+  /** Counts the value at `place` as no longer read (replaced or deleted): its bytes stay until a compaction. */
+  release(place: number): void {
+    this.released += 2 + this.read(place).length;
+  }
+
+  /** True once released values take more of the slabs than live ones (and at least a slab's worth). */
+  get wasteful(): boolean {
+    return this.released > SLAB_BYTES && this.released > this.appended - this.released;
+  }
+
+  /** Bytes of the slabs held. */
+  get bytes(): number {
+    return this.slabs.length * SLAB_BYTES;
   }
 }
 
@@ -87,15 +100,21 @@ class SlabArena {
  * few hundred array objects, not millions, which every garbage collection of the devnet's thread would otherwise walk
  * (in a run of 200,000 transfers the young-generation collections took nearly twice as long at the end as at the
  * start).
- * A key written again (state objects, the head) keeps its later values apart, as plain arrays: the slabs only ever
- * hold one stale value per such key, so they need no compaction. A value read is a view into its slab: like the
- * arrays stored before, it must not be changed.
+ * A key written again (state objects, the head) keeps its later values apart, as plain arrays, so that its updates do
+ * not fill the slabs. A slab value replaced or deleted (a developer's revert deletes blocks that are then written
+ * again) stays in its slab until such values outweigh the live ones; the live ones are then copied into new slabs.
+ * A value read is a view into its slab: like the arrays stored before, it must not be changed.
  */
 export class MemoryStore implements Store {
   readonly persistent = false;
   private readonly packed = new Map<string, number>();
   private readonly loose = new Map<string, Uint8Array>();
-  private readonly arena = new SlabArena();
+  private arena = new SlabArena();
+
+  /** Bytes of the slabs held, live values and released ones (for tests: compaction keeps it near the live size). */
+  get slabBytes(): number {
+    return this.arena.bytes;
+  }
 
   private value(key: string): Uint8Array | undefined {
     const place = this.packed.get(key);
@@ -113,14 +132,26 @@ export class MemoryStore implements Store {
   async write(ops: StoreOp[]): Promise<void> {
     for (const op of ops) {
       const key = keyText(op.key);
-      if (op.type === 'put' && !this.packed.has(key) && !this.loose.has(key) && op.value!.length <= MAX_PACKED) {
+      const place = this.packed.get(key);
+      if (op.type === 'put' && place === undefined && !this.loose.has(key) && op.value!.length <= MAX_PACKED) {
         this.packed.set(key, this.arena.append(op.value!));
         continue;
       }
-      this.packed.delete(key);
+      if (place !== undefined) {
+        this.arena.release(place);
+        this.packed.delete(key);
+      }
       if (op.type === 'put') this.loose.set(key, op.value!);
       else this.loose.delete(key);
     }
+    if (this.arena.wasteful) this.compact();
+  }
+
+  /** Copies the live slab values into new slabs, leaving the released ones behind. */
+  private compact(): void {
+    const old = this.arena;
+    this.arena = new SlabArena();
+    for (const [key, place] of this.packed) this.packed.set(key, this.arena.append(old.read(place)));
   }
 
   async *entries(prefix: Uint8Array): AsyncIterable<[Uint8Array, Uint8Array]> {
@@ -132,7 +163,7 @@ export class MemoryStore implements Store {
   async clear(): Promise<void> {
     this.packed.clear();
     this.loose.clear();
-    this.arena.clear();
+    this.arena = new SlabArena();
   }
 
   async close(): Promise<void> {}
