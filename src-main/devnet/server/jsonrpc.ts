@@ -4,9 +4,8 @@ import {
   addressFieldPaths,
   fromJson,
   hasType,
-  toJson,
+  toJsonText,
   type JsonObject,
-  type JsonValue,
   type MessageMap,
   type MessageType,
 } from '../../koinos/codec.ts';
@@ -16,19 +15,20 @@ import { isNodeMethod, requestType, responseType, type NodeMethod, type NodeRequ
 import type { DevnetNode } from '../types.ts';
 import { JSONRPC_ERROR, ParamsError, jsonRpcErrorOf } from './wireError.ts';
 
-/** Answers one JSON-RPC request body (already read and size-checked) with the response envelope. */
-export type JsonRpcHandler = (body: string) => Promise<JsonObject>;
+/** Answers one JSON-RPC request body (already read and size-checked) with the response envelope's JSON text. */
+export type JsonRpcHandler = (body: string) => Promise<string>;
 
 type Id = string | number | null;
 
-function reply(id: Id, result: JsonValue): JsonObject {
-  return { jsonrpc: '2.0', result, id };
+/** The envelope of a result given as JSON text: `{ jsonrpc: '2.0', result, id }`, stringified. */
+function reply(id: Id, resultText: string): string {
+  return `{"jsonrpc":"2.0","result":${resultText},"id":${JSON.stringify(id)}}`;
 }
 
-function error(id: Id, code: number, message: string, data?: string): JsonObject {
+function error(id: Id, code: number, message: string, data?: string): string {
   const err: JsonObject = { code, message };
   if (data !== undefined) err.data = data;
-  return { jsonrpc: '2.0', error: err, id };
+  return JSON.stringify({ jsonrpc: '2.0', error: err, id });
 }
 
 function kindOf(value: unknown): string {
@@ -105,24 +105,24 @@ export function parseMessage<K extends MessageType>(type: K, json: unknown, subj
 
 /**
  * A JSON-RPC handler over `node`: every method in `node.methods` (including the devnet's own `devnet.produce_block`),
- * with params parsed as `koinos.rpc.<service>.<method>_request` and results rendered as `..._response`.
- * Never throws: every failure becomes an error envelope (unexpected ones are logged through `log`).
+ * with params parsed as `koinos.rpc.<service>.<method>_request` and results rendered as `..._response`; the answer is
+ * the envelope's JSON text. Never throws: every failure becomes an error envelope (unexpected ones are logged through `log`).
  * @example
  * const handle = createJsonRpcHandler(node, console.error);
  * await handle('{"jsonrpc":"2.0","id":1,"method":"chain.get_chain_id","params":{}}');
- * // { jsonrpc: '2.0', result: { chain_id: 'EiB…' }, id: 1 }
+ * // '{"jsonrpc":"2.0","result":{"chain_id":"EiB…"},"id":1}'
  */
 export function createJsonRpcHandler(node: DevnetNode, log: (line: string) => void): JsonRpcHandler {
   // Only methods whose request and response messages exist in proto/ can be translated, as in the gateway.
   const methods = new Set(node.methods.filter((m) => hasType(requestType(m)) && hasType(responseType(m))));
   const services = new Set(node.methods.map((m) => m.split('.')[0]!));
 
-  async function run<M extends NodeMethod>(method: M, params: NodeRequest<M>): Promise<JsonValue> {
+  async function run<M extends NodeMethod>(method: M, params: NodeRequest<M>): Promise<string> {
     // The strict reader fills every field: the node runs the params as they are.
-    return toJson(responseType(method), await node.call(method, params, { complete: true }));
+    return toJsonText(responseType(method), await node.call(method, params, { complete: true }));
   }
 
-  return async function handle(body: string): Promise<JsonObject> {
+  return async function handle(body: string): Promise<string> {
     let request: unknown;
     // JSON.parse costs about a second for a megabyte of "[[[[": nesting no message needs is refused unread.
     if (jsonDepth(body) > MAX_JSON_DEPTH) {
