@@ -415,8 +415,10 @@ class Devnet implements DevnetNode {
             const { receipt } = applied;
             included.push({
               prepared,
-              receipt,
               receiptBytes: encode('koinos.protocol.transaction_receipt', receipt),
+              disk: receipt.disk_storage_used,
+              compute: receipt.compute_bandwidth_used,
+              reverted: receipt.reverted,
               impacted: historyAddresses(prepared, receipt),
             });
           } catch (error) {
@@ -452,7 +454,7 @@ class Devnet implements DevnetNode {
       transactionCount: included.length,
       done: [...proposal.chosen, ...proposal.dropped].map((c) => c.idHex),
       full: proposal.full,
-      abiUpdate: this.abis.blockUpdate(included.map((e) => ({ tx: e.prepared.tx, receipt: e.receipt }))),
+      abiUpdate: this.abis.blockUpdate(included.map((e) => ({ tx: e.prepared.tx, reverted: e.reverted }))),
     };
   }
 

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { AbiStore } from '../../src-main/devnet/store/abiStore.ts';
 import { MemoryStore } from '../../src-main/devnet/store/store.ts';
 import type { DevnetNode } from '../../src-main/devnet/types.ts';
-import type { Transaction, TransactionReceipt } from '../../src-main/koinos/types.ts';
+import type { Transaction } from '../../src-main/koinos/types.ts';
 import { key, koinTx, submit, testNodes } from './helpers.ts';
 import { wat } from './vm/wat.ts';
 
@@ -114,7 +114,7 @@ describe('the contract meta store', () => {
     });
     const entry = (abi: string, reverted: boolean) => ({
       tx: { operations: [op(abi)] } as unknown as Transaction,
-      receipt: { reverted } as TransactionReceipt,
+      reverted,
     });
     const update = store.blockUpdate([entry('first', false), entry('second', false), entry('reverted', true)]);
     expect(update.ops).toHaveLength(1);

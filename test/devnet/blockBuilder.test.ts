@@ -48,8 +48,10 @@ function included(index: number, value: bigint): IncludedTransaction {
   };
   return {
     prepared,
-    receipt,
     receiptBytes: encode('koinos.protocol.transaction_receipt', receipt),
+    disk: receipt.disk_storage_used,
+    compute: receipt.compute_bandwidth_used,
+    reverted: receipt.reverted,
     impacted: [from.addressBytes, key(0).addressBytes],
   };
 }

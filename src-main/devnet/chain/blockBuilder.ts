@@ -5,7 +5,7 @@ import { concatAll, concatBytes } from '../../koinos/bytes.ts';
 import { encode } from '../../koinos/codec.ts';
 import { multihashSha256 } from '../../koinos/hash.ts';
 import { merkleRoot, signBlock } from '../../koinos/transaction.ts';
-import type { BlockHeader, TransactionReceipt } from '../../koinos/types.ts';
+import type { BlockHeader } from '../../koinos/types.ts';
 import { sha256Fast } from './applyTransaction.ts';
 import type { Head } from '../store/chainData.ts';
 import type { DevKey } from './devKeys.ts';
@@ -29,9 +29,15 @@ const EMPTY = new Uint8Array(0);
 /** A transaction as the block applied it. */
 export interface IncludedTransaction {
   prepared: PreparedTransaction;
-  receipt: TransactionReceipt;
-  /** The receipt's canonical bytes. */
+  /**
+   * Its receipt's canonical bytes, and of the receipt what the block needs: a block of a few hundred transactions is
+   * planned in slices over tens of milliseconds, and receipts kept whole until the block was written (their events
+   * and state deltas) outlived collections that copied them.
+   */
   receiptBytes: Uint8Array;
+  disk: bigint;
+  compute: bigint;
+  reverted: boolean;
   /** Addresses that get an account history record for it (history.ts historyAddresses). */
   impacted: Uint8Array[];
 }
@@ -120,9 +126,9 @@ export async function buildBlock(input: BlockInput, pause: Pause = () => undefin
   });
   let disk = 0n;
   let compute = 0n;
-  for (const { receipt } of entries) {
-    disk += receipt.disk_storage_used;
-    compute += receipt.compute_bandwidth_used;
+  for (const entry of entries) {
+    disk += entry.disk;
+    compute += entry.compute;
   }
   const network = BigInt(blockBytes.length);
   const blockReceiptBytes = encode('koinos.devnet.encoded_block_receipt', {

@@ -3,7 +3,7 @@
 // restart. As koinos-contract-meta-store does (cmd/koinos-contract-meta-store/main.go, the koinos.block.accept
 // handler), each upload replaces the contract's item, and an upload without an ABI leaves none.
 import { decode, encode } from '../../koinos/codec.ts';
-import type { TransactionReceipt, Transaction } from '../../koinos/types.ts';
+import type { Transaction } from '../../koinos/types.ts';
 import type { Store, StoreOp } from './store.ts';
 import { abiKey, abiKeyText, abiPrefix, keyText } from './storeKeys.ts';
 
@@ -41,10 +41,10 @@ export class AbiStore {
    * revert. (koinos-contract-meta-store reads the ABI of every upload in an accepted block, reverted or not; the devnet
    * keeps only uploads that happened, so a reverted upload cannot replace a contract's ABI.)
    */
-  blockUpdate(transactions: { tx: Transaction; receipt: TransactionReceipt }[]): AbiUpdate {
+  blockUpdate(transactions: { tx: Transaction; reverted: boolean }[]): AbiUpdate {
     const latest = new Map<string, { id: Uint8Array; abi: string }>();
-    for (const { tx, receipt } of transactions) {
-      if (receipt.reverted) continue;
+    for (const { tx, reverted } of transactions) {
+      if (reverted) continue;
       for (const op of tx.operations) {
         const upload = op.upload_contract;
         if (upload) latest.set(keyText(upload.contract_id), { id: upload.contract_id, abi: upload.abi ?? '' });
