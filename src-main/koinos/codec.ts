@@ -72,8 +72,6 @@ type Kind =
 interface FieldPlan {
   name: string;
   jsonName: string;
-  /** `"name":`, the field's key as the JSON text writer writes it. */
-  keyText: string;
   id: number;
   kind: Kind;
   repeated: boolean;
@@ -200,7 +198,6 @@ function planOf(name: string, schema: Schema = BUILTIN): MessagePlan {
     const f: FieldPlan = {
       name: field.name,
       jsonName: field.name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()),
-      keyText: `${JSON.stringify(field.name)}:`,
       id: field.id,
       kind,
       repeated: field.repeated,
@@ -913,66 +910,6 @@ export function toJson(type: string, value: object): JsonObject {
 function toJsonWith(schema: Schema, type: string, value: object): JsonObject {
   const plan = planOf(type, schema);
   return messageToJson(plan, value as ProtoMessage, plan.name);
-}
-
-// The same JSON as text, written directly: a devnet answer made as objects by toJson and then stringified left a few
-// kilobytes of garbage per answer, and took a fifth longer. The writer takes only well-formed messages; for anything
-// else it gives up (NOT_JSON) and toJsonText falls back to toJson, so that both answer bad input alike.
-const NOT_JSON = new Error('not a well-formed message');
-
-function scalarText(f: FieldPlan, v: unknown): string {
-  if (f.kind !== 'bytes') return JSON.stringify(scalarToJson(f, v));
-  if (!(v instanceof Uint8Array)) throw NOT_JSON;
-  // Hex, base58 and base64url need no escaping.
-  return `"${bytesToJson(v, f.btype)}"`;
-}
-
-function messageText(plan: MessagePlan, value: unknown): string {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw NOT_JSON;
-  const obj = value as ProtoMessage;
-  let out = '';
-  for (const f of plan.fields) {
-    const v = obj[f.name];
-    if (v === undefined || v === null) continue;
-    let text: string;
-    if (f.repeated) {
-      if (!Array.isArray(v)) throw NOT_JSON;
-      if (v.length === 0) continue;
-      text = '[';
-      for (let i = 0; i < v.length; i++) {
-        const item: unknown = v[i];
-        if (item === undefined || item === null) throw NOT_JSON;
-        text += (i === 0 ? '' : ',') + (f.kind === 'message' ? messageText(subPlan(f), item) : scalarText(f, item));
-      }
-      text += ']';
-    } else if (f.kind === 'message') {
-      text = messageText(subPlan(f), v);
-    } else if (!f.presence && isDefault(f, v)) {
-      continue;
-    } else {
-      text = scalarText(f, v);
-    }
-    out += (out === '' ? '' : ',') + f.keyText + text;
-  }
-  return `{${out}}`;
-}
-
-/**
- * `JSON.stringify(toJson(type, value))`, written directly (less time, and far less garbage).
- * @throws WalletError UNKNOWN_TYPE for a name not in proto/; what toJson throws for a value it refuses.
- * @example
- * toJsonText('koinos.chain.value_type', { uint64_value: 1n }) // '{"uint64_value":"1"}'
- */
-export function toJsonText<K extends MessageType>(type: K, value: MessageMap[K] | MessageInput<MessageMap[K]>): string;
-export function toJsonText<S extends string>(type: RuntimeName<S>, value: object): string;
-export function toJsonText(type: string, value: object): string {
-  const plan = planOf(type, BUILTIN);
-  try {
-    return messageText(plan, value);
-  } catch (e) {
-    if (e !== NOT_JSON) throw e;
-    return JSON.stringify(messageToJson(plan, value as ProtoMessage, plan.name));
-  }
 }
 
 /** How the JSON reader treats what the message does not define and what an ADDRESS field holds. */

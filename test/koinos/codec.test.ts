@@ -1,7 +1,6 @@
 // The codec: canonical bytes whatever the input object looks like, tolerant decoding, and gateway JSON.
-import protobuf from 'protobufjs';
 import { describe, expect, it } from 'vitest';
-import { decode, encode, fromJson, lengthDelimitedFields, toJson, toJsonText } from '../../src-main/koinos/codec.ts';
+import { decode, encode, fromJson, lengthDelimitedFields, toJson } from '../../src-main/koinos/codec.ts';
 import { multihashSha256, sha256 } from '../../src-main/koinos/hash.ts';
 import { fromBase64, fromHex, toBase64Url, toHex } from '../../src-main/koinos/bytes.ts';
 import { WalletError } from '../../src-main/koinos/errors.ts';
@@ -200,115 +199,6 @@ describe('JSON', () => {
     expect(toJson(TYPES.transactionHeader, fromJson(TYPES.transactionHeader, { rc_limit: '7', surprise: 1 }))).toEqual({
       rc_limit: '7',
     });
-  });
-});
-
-describe('JSON text', () => {
-  /** A small deterministic generator (xorshift32), so that a failure repeats. */
-  function random(seed: number): (below: number) => number {
-    let state = seed;
-    return (below) => {
-      state ^= state << 13;
-      state ^= state >>> 17;
-      state ^= state << 5;
-      return (state >>> 0) % below;
-    };
-  }
-
-  const root = protobuf.Root.fromJSON(DESCRIPTOR);
-  const types: protobuf.Type[] = [];
-  (function collect(ns: protobuf.NamespaceBase): void {
-    for (const child of ns.nestedArray) {
-      if (child instanceof protobuf.Type) types.push(child);
-      if (child instanceof protobuf.Namespace || child instanceof protobuf.Type) collect(child);
-    }
-  })(root);
-
-  const STRINGS = ['', 'transfer', 'quote " backslash \\ slash /', 'tab\t line\n nul\u0000 sep\u2028', 'kōin 🪙'];
-  const NUMBERS = [0, 1, -1, 0.5, -0, 1e21, 5e-324, NaN, Infinity, -Infinity];
-  const BIG = [0n, 1n, 255n, 2n ** 63n - 1n, 2n ** 64n - 1n, -(2n ** 63n)];
-
-  /** A message of `type` with random fields set (some to their defaults), nested `depth` levels at most. */
-  function randomMessage(type: protobuf.Type, next: (below: number) => number, depth: number): object {
-    const out: Record<string, unknown> = {};
-    for (const field of type.fieldsArray) {
-      field.resolve();
-      if (next(3) === 0) continue;
-      const one = (): unknown => {
-        const resolved = field.resolvedType;
-        if (resolved instanceof protobuf.Type) return depth > 0 ? randomMessage(resolved, next, depth - 1) : {};
-        if (resolved instanceof protobuf.Enum) return next(4) === 0 ? 99 : Object.values(resolved.values)[0];
-        switch (field.type) {
-          case 'bytes':
-            return Uint8Array.from({ length: [0, 1, 25, 34][next(4)]! }, () => next(256));
-          case 'string':
-            return STRINGS[next(STRINGS.length)];
-          case 'bool':
-            return next(2) === 0;
-          case 'double':
-          case 'float':
-            return NUMBERS[next(NUMBERS.length)];
-          case 'int64':
-          case 'uint64':
-          case 'sint64':
-          case 'fixed64':
-          case 'sfixed64':
-            return BIG[next(BIG.length)];
-          default:
-            return next(4) === 0 ? 0 : next(1 << 30) - (1 << 29);
-        }
-      };
-      out[field.name] = field.repeated ? Array.from({ length: next(4) }, one) : one();
-    }
-    return out;
-  }
-
-  it(`writes what JSON.stringify(toJson(...)) gives, for random messages of every type in proto/`, () => {
-    const next = random(7);
-    expect(types.length).toBeGreaterThan(200);
-    let compared = 0;
-    for (const type of types) {
-      const name = type.fullName.slice(1);
-      for (let round = 0; round < 4; round++) {
-        const message = randomMessage(type, next, 3);
-        expect(toJsonText(name, message), name).toBe(JSON.stringify(toJson(name, message)));
-        compared++;
-      }
-    }
-    expect(compared).toBe(types.length * 4);
-  });
-
-  it('writes the vectors and a decoded transaction, defaults filled, as toJson does', () => {
-    const tx = decode(TYPES.transaction, fromBase64(offline.full_transaction_base64url));
-    expect(toJsonText(TYPES.transaction, tx)).toBe(JSON.stringify(toJson(TYPES.transaction, tx)));
-    const header = vector('koilib-block-signed').header;
-    const decoded = decode(TYPES.blockHeader, encode(TYPES.blockHeader, fromJson(TYPES.blockHeader, header)));
-    expect(JSON.parse(toJsonText(TYPES.blockHeader, decoded))).toEqual(header);
-  });
-
-  it('refuses or renders a malformed value exactly as toJson does', () => {
-    /** What a call gives: its text, or the message it throws. */
-    const outcome = (render: () => string): string => {
-      try {
-        return `text ${render()}`;
-      } catch (e) {
-        return `error ${(e as Error).message}`;
-      }
-    };
-    const malformed = [
-      { events: 'not a list' },
-      { id: 'not bytes', payer: [1, 2, 3] },
-      { events: [{ name: 'x', impacted: [null] }] },
-      { events: [null] },
-      { events: [{ data: 5 }], rc_used: '7' },
-    ];
-    const outcomes = malformed.map((value) => {
-      const text = outcome(() => toJsonText(TYPES.transactionReceipt, value as never));
-      expect(text).toBe(outcome(() => JSON.stringify(toJson(TYPES.transactionReceipt, value as never))));
-      return text;
-    });
-    expect(outcomes[0]).toBe('error koinos.protocol.transaction_receipt.events: expected an array, got "not a list"');
-    expect(outcome(() => toJsonText('koinos.nothing' as never, {}))).toMatch(/^error .*koinos\.nothing/);
   });
 });
 

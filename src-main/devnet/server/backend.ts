@@ -11,7 +11,7 @@ export function nodeBackend(node: DevnetNode, log: (line: string) => void): Http
   const rest = createRestHandler(node, log);
   return {
     async jsonRpc(body: string): Promise<BackendAnswer> {
-      return { status: 200, text: await jsonRpc(body) };
+      return { status: 200, text: JSON.stringify(await jsonRpc(body)) };
     },
     async rest(method: string, path: string, query: string, body: string): Promise<BackendAnswer> {
       const answer = await rest(method, path, new URLSearchParams(query), body);

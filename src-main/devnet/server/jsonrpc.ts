@@ -4,8 +4,9 @@ import {
   addressFieldPaths,
   fromJson,
   hasType,
-  toJsonText,
+  toJson,
   type JsonObject,
+  type JsonValue,
   type MessageMap,
   type MessageType,
 } from '../../koinos/codec.ts';
@@ -15,20 +16,19 @@ import { isNodeMethod, requestType, responseType, type NodeMethod, type NodeRequ
 import type { DevnetNode } from '../types.ts';
 import { JSONRPC_ERROR, ParamsError, jsonRpcErrorOf } from './wireError.ts';
 
-/** Answers one JSON-RPC request body (already read and size-checked) with the response envelope's JSON text. */
-export type JsonRpcHandler = (body: string) => Promise<string>;
+/** Answers one JSON-RPC request body (already read and size-checked) with the response envelope. */
+export type JsonRpcHandler = (body: string) => Promise<JsonObject>;
 
 type Id = string | number | null;
 
-/** The envelope of a result given as JSON text: `{ jsonrpc: '2.0', result, id }`, stringified. */
-function reply(id: Id, resultText: string): string {
-  return `{"jsonrpc":"2.0","result":${resultText},"id":${JSON.stringify(id)}}`;
+function reply(id: Id, result: JsonValue): JsonObject {
+  return { jsonrpc: '2.0', result, id };
 }
 
-function error(id: Id, code: number, message: string, data?: string): string {
+function error(id: Id, code: number, message: string, data?: string): JsonObject {
   const err: JsonObject = { code, message };
   if (data !== undefined) err.data = data;
-  return JSON.stringify({ jsonrpc: '2.0', error: err, id });
+  return { jsonrpc: '2.0', error: err, id };
 }
 
 function kindOf(value: unknown): string {
@@ -105,24 +105,24 @@ export function parseMessage<K extends MessageType>(type: K, json: unknown, subj
 
 /**
  * A JSON-RPC handler over `node`: every method in `node.methods` (including the devnet's own `devnet.produce_block`),
- * with params parsed as `koinos.rpc.<service>.<method>_request` and results rendered as `..._response`; the answer is
- * the envelope's JSON text. Never throws: every failure becomes an error envelope (unexpected ones are logged through `log`).
+ * with params parsed as `koinos.rpc.<service>.<method>_request` and results rendered as `..._response`.
+ * Never throws: every failure becomes an error envelope (unexpected ones are logged through `log`).
  * @example
  * const handle = createJsonRpcHandler(node, console.error);
  * await handle('{"jsonrpc":"2.0","id":1,"method":"chain.get_chain_id","params":{}}');
- * // '{"jsonrpc":"2.0","result":{"chain_id":"EiB…"},"id":1}'
+ * // { jsonrpc: '2.0', result: { chain_id: 'EiB…' }, id: 1 }
  */
 export function createJsonRpcHandler(node: DevnetNode, log: (line: string) => void): JsonRpcHandler {
   // Only methods whose request and response messages exist in proto/ can be translated, as in the gateway.
   const methods = new Set(node.methods.filter((m) => hasType(requestType(m)) && hasType(responseType(m))));
   const services = new Set(node.methods.map((m) => m.split('.')[0]!));
 
-  async function run<M extends NodeMethod>(method: M, params: NodeRequest<M>): Promise<string> {
+  async function run<M extends NodeMethod>(method: M, params: NodeRequest<M>): Promise<JsonValue> {
     // The strict reader fills every field: the node runs the params as they are.
-    return toJsonText(responseType(method), await node.call(method, params, { complete: true }));
+    return toJson(responseType(method), await node.call(method, params, { complete: true }));
   }
 
-  return async function handle(body: string): Promise<string> {
+  return async function handle(body: string): Promise<JsonObject> {
     let request: unknown;
     // JSON.parse costs about a second for a megabyte of "[[[[": nesting no message needs is refused unread.
     if (jsonDepth(body) > MAX_JSON_DEPTH) {
