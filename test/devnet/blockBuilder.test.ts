@@ -1,7 +1,8 @@
 // The block build's pauses (blockBuilder.ts): the block timer's build lets requests through between its steps, and
-// a build that paused makes the same block and the same batch as one made at once.
+// a build that paused makes the same block and the same batch as one made at once; its block receipt sums what the
+// transactions used.
 import { describe, expect, it } from 'vitest';
-import { encode } from '../../src-main/koinos/codec.ts';
+import { decode, encode } from '../../src-main/koinos/codec.ts';
 import { digestOfMultihash, multihashSha256, sha256 } from '../../src-main/koinos/hash.ts';
 import { signDigest } from '../../src-main/koinos/keys.ts';
 import { koinOperation } from '../../src-main/koinos/koin.ts';
@@ -100,6 +101,22 @@ describe('building a block in steps', () => {
       expect(otherWork).toBe(pauses);
     });
   }
+
+  it("sums the transactions' disk and compute into the block receipt, and charges the block's size as network", async () => {
+    const block = input(5, false);
+    block.entries = block.entries.map((entry, i) => ({
+      ...entry,
+      disk: BigInt(10 + i),
+      compute: BigInt(1000 * (i + 1)),
+    }));
+    const built = await buildBlock(block);
+    const item = decode('koinos.devnet.encoded_block_item', built.ops[0]!.value!);
+    const receipt = decode('koinos.devnet.encoded_block_receipt', item.receipt);
+    expect([receipt.disk_storage_used, receipt.compute_bandwidth_used]).toEqual([10n + 11n + 12n + 13n + 14n, 15_000n]);
+    expect([receipt.disk_storage_charged, receipt.compute_bandwidth_charged]).toEqual([60n, 15_000n]);
+    expect(receipt.network_bandwidth_used).toBe(BigInt(item.block.length));
+    expect(receipt.transaction_receipts).toEqual(block.entries.map((entry) => entry.receiptBytes));
+  });
 
   it('goes on at once when the pause says so', async () => {
     let asked = 0;

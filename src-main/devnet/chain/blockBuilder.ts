@@ -26,17 +26,19 @@ import {
 
 const EMPTY = new Uint8Array(0);
 
-/** A transaction as the block applied it. */
+/**
+ * A transaction as the block applied it. Of its receipt the block keeps the bytes and the figures it reads: a block of
+ * a few hundred transactions is planned in slices over tens of milliseconds, and receipts kept whole until the block
+ * was written (their events and state deltas) outlived young-generation collections that copied them.
+ */
 export interface IncludedTransaction {
   prepared: PreparedTransaction;
-  /**
-   * Its receipt's canonical bytes, and of the receipt what the block needs: a block of a few hundred transactions is
-   * planned in slices over tens of milliseconds, and receipts kept whole until the block was written (their events
-   * and state deltas) outlived collections that copied them.
-   */
+  /** The receipt's canonical bytes. */
   receiptBytes: Uint8Array;
+  /** The receipt's disk_storage_used and compute_bandwidth_used: the block receipt sums them. */
   disk: bigint;
   compute: bigint;
+  /** Whether the transaction reverted: the contract meta store ignores a reverted upload. */
   reverted: boolean;
   /** Addresses that get an account history record for it (history.ts historyAddresses). */
   impacted: Uint8Array[];
