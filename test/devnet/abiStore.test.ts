@@ -8,7 +8,10 @@ import { AbiStore } from '../../src-main/devnet/store/abiStore.ts';
 import { MemoryStore } from '../../src-main/devnet/store/store.ts';
 import type { DevnetNode } from '../../src-main/devnet/types.ts';
 import type { Transaction } from '../../src-main/koinos/types.ts';
-import { key, koinTx, submit, testNodes } from './helpers.ts';
+import { addressFromString } from '../../src-main/koinos/address.ts';
+import { koinOperation } from '../../src-main/koinos/koin.ts';
+import type { TransactionReceipt } from '../../src-main/koinos/types.ts';
+import { balanceOf, key, koinTx, submit, testNodes, transferTx } from './helpers.ts';
 import { wat } from './vm/wat.ts';
 
 const node = testNodes();
@@ -97,6 +100,59 @@ describe('the contract meta store', () => {
     expect(await metaOf(n, 1)).toEqual({});
     await n.call('devnet.reset', {});
     expect(await metaOf(n, 0)).toEqual({});
+  });
+
+  it('keeps nothing of an upload whose transaction passed at submission but reverts in its block', async () => {
+    const n = await node();
+    const [sender, payer, contract] = [key(1), key(2), key(5)];
+    // Two transfers of more than half the sender's balance: each passes alone against the head state, as at
+    // submission, but in the block the second finds too little left and its transaction reverts.
+    const value = (await balanceOf(n, sender.addressBytes)) / 2n + 1n;
+    await submit(n, await transferTx(n, sender, key(0), value));
+    const bytecode = await wat('(module (memory (export "memory") 1) (func (export "_start")))');
+    const tx = await koinTx(
+      n,
+      sender,
+      'transfer',
+      {},
+      {
+        payer,
+        signers: [payer, sender, contract],
+        operations: [
+          {
+            upload_contract: {
+              contract_id: contract.addressBytes,
+              bytecode,
+              abi: ABI,
+              authorizes_call_contract: false,
+              authorizes_transaction_application: false,
+              authorizes_upload_contract: false,
+            },
+          },
+          koinOperation(addressFromString(n.koinAddress), 'transfer', {
+            from: sender.addressBytes,
+            to: key(0).addressBytes,
+            value,
+          }),
+        ],
+      },
+    );
+    expect((await submit(n, tx)).reverted ?? false).toBe(false);
+    await n.call('devnet.produce_block', {});
+    const head = (await n.call('chain.get_head_info', {})) as { head_topology: { id: Uint8Array; height: bigint } };
+    const { block_items } = (await n.call('block_store.get_blocks_by_height', {
+      head_block_id: head.head_topology.id,
+      ancestor_start_height: head.head_topology.height,
+      num_blocks: 1,
+      return_block: false,
+      return_receipt: true,
+    })) as { block_items: { receipt: { transaction_receipts: TransactionReceipt[] } }[] };
+    const receipts = block_items[0]!.receipt.transaction_receipts;
+    expect(receipts.map((r) => [r.id, r.reverted ?? false])).toEqual([
+      [receipts[0]!.id, false],
+      [tx.id, true],
+    ]);
+    expect(await metaOf(n, 5)).toEqual({});
   });
 
   it('takes the uploads of transactions that did not revert, the last one of a block winning', async () => {
