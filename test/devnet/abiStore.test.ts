@@ -7,10 +7,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { AbiStore } from '../../src-main/devnet/store/abiStore.ts';
 import { MemoryStore } from '../../src-main/devnet/store/store.ts';
 import type { DevnetNode } from '../../src-main/devnet/types.ts';
-import type { Transaction } from '../../src-main/koinos/types.ts';
 import { addressFromString } from '../../src-main/koinos/address.ts';
 import { koinOperation } from '../../src-main/koinos/koin.ts';
-import type { TransactionReceipt } from '../../src-main/koinos/types.ts';
+import type { Transaction, TransactionReceipt } from '../../src-main/koinos/types.ts';
 import { balanceOf, key, koinTx, submit, testNodes, transferTx } from './helpers.ts';
 import { wat } from './vm/wat.ts';
 
@@ -108,7 +107,8 @@ describe('the contract meta store', () => {
     // Two transfers of more than half the sender's balance: each passes alone against the head state, as at
     // submission, but in the block the second finds too little left and its transaction reverts.
     const value = (await balanceOf(n, sender.addressBytes)) / 2n + 1n;
-    await submit(n, await transferTx(n, sender, key(0), value));
+    const first = await transferTx(n, sender, key(0), value);
+    await submit(n, first);
     const bytecode = await wat('(module (memory (export "memory") 1) (func (export "_start")))');
     const tx = await koinTx(
       n,
@@ -149,7 +149,7 @@ describe('the contract meta store', () => {
     })) as { block_items: { receipt: { transaction_receipts: TransactionReceipt[] } }[] };
     const receipts = block_items[0]!.receipt.transaction_receipts;
     expect(receipts.map((r) => [r.id, r.reverted ?? false])).toEqual([
-      [receipts[0]!.id, false],
+      [first.id, false],
       [tx.id, true],
     ]);
     expect(await metaOf(n, 5)).toEqual({});
