@@ -9,8 +9,8 @@ import { MemoryStore } from '../../src-main/devnet/store/store.ts';
 import type { DevnetNode } from '../../src-main/devnet/types.ts';
 import { addressFromString } from '../../src-main/koinos/address.ts';
 import { koinOperation } from '../../src-main/koinos/koin.ts';
-import type { Transaction, TransactionReceipt } from '../../src-main/koinos/types.ts';
-import { balanceOf, key, koinTx, submit, testNodes, transferTx } from './helpers.ts';
+import type { Transaction } from '../../src-main/koinos/types.ts';
+import { balanceOf, key, koinTx, storedBlock, submit, testNodes, transferTx } from './helpers.ts';
 import { wat } from './vm/wat.ts';
 
 const node = testNodes();
@@ -138,16 +138,7 @@ describe('the contract meta store', () => {
       },
     );
     expect((await submit(n, tx)).reverted ?? false).toBe(false);
-    await n.call('devnet.produce_block', {});
-    const head = (await n.call('chain.get_head_info', {})) as { head_topology: { id: Uint8Array; height: bigint } };
-    const { block_items } = (await n.call('block_store.get_blocks_by_height', {
-      head_block_id: head.head_topology.id,
-      ancestor_start_height: head.head_topology.height,
-      num_blocks: 1,
-      return_block: false,
-      return_receipt: true,
-    })) as { block_items: { receipt: { transaction_receipts: TransactionReceipt[] } }[] };
-    const receipts = block_items[0]!.receipt.transaction_receipts;
+    const receipts = (await storedBlock(n, await n.produceBlock())).receipt.transaction_receipts;
     expect(receipts.map((r) => [r.id, r.reverted ?? false])).toEqual([
       [first.id, false],
       [tx.id, true],

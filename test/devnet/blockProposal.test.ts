@@ -6,8 +6,19 @@ import { proposeBlock } from '../../src-main/devnet/chain/blockFill.ts';
 import type { DevnetNode } from '../../src-main/devnet/types.ts';
 import { SYSTEM_CALL_IDS } from '../../src-main/devnet/vm/systemCallIds.ts';
 import { decode } from '../../src-main/koinos/codec.ts';
-import type { Operation, TransactionReceipt } from '../../src-main/koinos/types.ts';
-import { KOIN, balanceOf, key, koinTx, manaOf, pendingCount, submit, testNodes, transferTx } from './helpers.ts';
+import type { Operation } from '../../src-main/koinos/types.ts';
+import {
+  KOIN,
+  balanceOf,
+  key,
+  koinTx,
+  manaOf,
+  pendingCount,
+  storedBlock,
+  submit,
+  testNodes,
+  transferTx,
+} from './helpers.ts';
 import { eventProbeContract } from './vm/hostEnv.ts';
 
 const logs: string[] = [];
@@ -32,23 +43,6 @@ async function deploy(n: DevnetNode, keyIndex: number, bytecode: Uint8Array): Pr
   ).toBe(false);
   await n.produceBlock();
   return contract.addressBytes;
-}
-
-async function storedBlock(n: DevnetNode, block: { id: Uint8Array; height: bigint }) {
-  const { block_items } = (await n.call('block_store.get_blocks_by_height', {
-    head_block_id: block.id,
-    ancestor_start_height: block.height,
-    num_blocks: 1,
-    return_block: true,
-    return_receipt: true,
-  })) as {
-    block_items: {
-      block_id: Uint8Array;
-      block: { transactions: { id: Uint8Array }[] };
-      receipt: { transaction_receipts: TransactionReceipt[] };
-    }[];
-  };
-  return block_items[0]!;
 }
 
 describe('the block contracts see is the block written', () => {

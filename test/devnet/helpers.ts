@@ -108,6 +108,24 @@ export async function submit(
   return receipt;
 }
 
+/** Block `block` (as produceBlock names it) as the block store holds it: its id, its transactions and its receipt. */
+export async function storedBlock(n: DevnetNode, block: { id: Uint8Array; height: bigint }) {
+  const { block_items } = (await n.call('block_store.get_blocks_by_height', {
+    head_block_id: block.id,
+    ancestor_start_height: block.height,
+    num_blocks: 1,
+    return_block: true,
+    return_receipt: true,
+  })) as {
+    block_items: {
+      block_id: Uint8Array;
+      block: { transactions: { id: Uint8Array }[] };
+      receipt: { transaction_receipts: TransactionReceipt[] };
+    }[];
+  };
+  return block_items[0]!;
+}
+
 export async function balanceOf(node: DevnetNode, address: Uint8Array): Promise<bigint> {
   const { result } = (await node.call('chain.read_contract', {
     contract_id: addressFromString(node.koinAddress),
