@@ -119,7 +119,7 @@ export async function storedBlock(n: DevnetNode, block: { id: Uint8Array; height
   })) as {
     block_items: {
       block_id: Uint8Array;
-      block: { transactions: { id: Uint8Array }[] };
+      block: { header: { timestamp: bigint }; transactions: { id: Uint8Array }[] };
       receipt: { transaction_receipts: TransactionReceipt[] };
     }[];
   };

@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { SYSTEM_CALL_IDS } from '../../../src-main/devnet/vm/systemCallIds.ts';
 import type { DevnetNode } from '../../../src-main/devnet/types.ts';
 import { decode, encode } from '../../../src-main/koinos/codec.ts';
-import type { Operation, TransactionReceipt } from '../../../src-main/koinos/types.ts';
-import { genesisKey, key, koinTx, rejection, submit, testNodes } from '../helpers.ts';
+import type { Operation } from '../../../src-main/koinos/types.ts';
+import { genesisKey, key, koinTx, rejection, storedBlock, submit, testNodes } from '../helpers.ts';
 import { eventProbeContract, probeContract, probeResult } from './hostEnv.ts';
 
 const M = 'koinos.chain.';
@@ -116,19 +116,7 @@ describe('chain facts inside contracts', () => {
     expect(decode(`${M}error_data`, submitted.events[1]!.data)).toEqual({ message: 'block does not exist' });
 
     const block = await n.produceBlock();
-    const { block_items } = (await n.call('block_store.get_blocks_by_height', {
-      head_block_id: block.id,
-      ancestor_start_height: block.height,
-      num_blocks: 1,
-      return_block: true,
-      return_receipt: true,
-    })) as {
-      block_items: {
-        block: { header: { timestamp: bigint } };
-        receipt: { transaction_receipts: TransactionReceipt[] };
-      }[];
-    };
-    const item = block_items[0]!;
+    const item = await storedBlock(n, block);
     const events = item.receipt.transaction_receipts[0]!.events;
     const head = decode(`${M}get_head_info_result`, events[0]!.data);
     expect(head.value).toEqual({
