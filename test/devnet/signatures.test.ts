@@ -19,6 +19,7 @@ import {
   knownRecovered,
   RECOVERY_IMPLEMENTATION,
   recoverPublicKeyFrom,
+  recoverRemembered,
   rememberRecovered,
 } from '../../src-main/devnet/vm/secp256k1Recovery.ts';
 import { key } from './helpers.ts';
@@ -164,6 +165,23 @@ describe('the cache of recovered keys', () => {
     expect(knownRecovered(signature, digest, true)).toEqual((result as { publicKey: Uint8Array }).publicKey);
     expect(knownRecovered(signature, digest, false)).toBeUndefined();
     expect(knownRecovered(signature, sha256(digest), true)).toBeUndefined();
+  });
+
+  it('is read before recovering, and filled by a recovery, for the node and the system call alike', () => {
+    const [first, second] = samples(2, 'read or recover') as { signature: Uint8Array; digest: Uint8Array }[];
+    // A key remembered for the pair is answered as it is, without recovering (a recovery would give the real key).
+    const remembered = new Uint8Array(33).fill(2);
+    rememberRecovered(first!.signature, first!.digest, true, remembered);
+    expect(recoverRemembered(first!.signature, first!.digest, true)).toEqual(remembered);
+    // An unknown pair is recovered, in the form asked for, and remembered for the next check.
+    const { signature, digest } = second!;
+    const compressed = recoverRemembered(signature, digest, true);
+    expect(compressed).toEqual(recoverPublicKey(signature, digest));
+    expect(knownRecovered(signature, digest, true)).toEqual(compressed);
+    expect(knownRecovered(signature, digest, false)).toBeUndefined();
+    const uncompressed = recoverRemembered(signature, digest, false);
+    expect(uncompressed).toHaveLength(65);
+    expect(knownRecovered(signature, digest, false)).toEqual(uncompressed);
   });
 
   it('keeps pairs of other lengths apart, even when their bytes run on alike', () => {

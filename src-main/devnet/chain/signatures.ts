@@ -5,7 +5,13 @@
 // every one is (defaultSignatureThreads). openNode chooses how many workers.
 import { Worker } from 'node:worker_threads';
 import { isCanonicalSignature } from '../../koinos/keys.ts';
-import { knownRecovered, RECOVERY_MODULES, recoverPublicKeyFrom, rememberRecovered } from '../vm/secp256k1Recovery.ts';
+import {
+  knownRecovered,
+  RECOVERY_MODULES,
+  recoverPublicKeyFrom,
+  recoverRemembered,
+  rememberRecovered,
+} from '../vm/secp256k1Recovery.ts';
 
 /** The outcome for one signature: the 33-byte compressed public key, or the node's error text. */
 export type RecoveryResult = { publicKey: Uint8Array } | { error: string };
@@ -32,12 +38,7 @@ function resultOf(publicKey: Uint8Array | null): RecoveryResult {
 function recoverOne(signature: Uint8Array, digest: Uint8Array): RecoveryResult {
   const error = signatureFormatError(signature);
   if (error) return { error };
-  let key = knownRecovered(signature, digest, true);
-  if (key === undefined) {
-    key = recoverHere([[signature, digest]])[0]!;
-    rememberRecovered(signature, digest, true, key);
-  }
-  return resultOf(key);
+  return resultOf(recoverRemembered(signature, digest, true));
 }
 
 /** Recovers on the calling thread (tests, and machines with one core). */

@@ -7,7 +7,7 @@ import { keccak_256 } from '@noble/hashes/sha3.js';
 import { ChainError, ERROR_CODE } from '../state/chainError.ts';
 import { isCanonicalSignature } from '../../koinos/keys.ts';
 import { vrfVerify } from '../../koinos/vrf.ts';
-import { knownRecovered, recoverPublicKeyFrom, rememberRecovered } from './secp256k1Recovery.ts';
+import { recoverRemembered } from './secp256k1Recovery.ts';
 import type { ComputeName } from './computeRegistry.ts';
 import { HOST_ERROR, type ExecutionContext } from './executionContext.ts';
 
@@ -84,19 +84,6 @@ export function hash(
   return { value: multihash(code, digest) };
 }
 
-/**
- * A recovery for the recover_public_key system call: check_authority recovers a transaction's signatures over its id
- * digest, which the node recovered when the transaction came (chain/signatures.ts): found in the shared cache. The
- * compute charged is unchanged.
- */
-function recover(signature: Uint8Array, digest: Uint8Array, compressed: boolean): Uint8Array | null {
-  const known = knownRecovered(signature, digest, compressed);
-  if (known !== undefined) return known;
-  const out = recoverPublicKeyFrom(digest, signature.subarray(1), signature[0]! >> 5, compressed);
-  rememberRecovered(signature, digest, compressed, out);
-  return out;
-}
-
 export function recoverPublicKeyThunk(
   ctx: ExecutionContext,
   args: { type?: number; signature?: Uint8Array; digest?: Uint8Array; compressed?: boolean },
@@ -108,9 +95,10 @@ export function recoverPublicKeyThunk(
   if (!isCanonicalSignature(signature))
     throw new ChainError(ERROR_CODE.invalid_signature, 'signature must be canonical');
   const digest = multihashDigest(args.digest ?? new Uint8Array(0));
-  // libsecp256k1 (secp256k1Recovery.ts, as the devnet's signature checks): a host call must be synchronous. The node
-  // reads the recovery id as header >> 5 (keys.ts recoverPublicKey).
-  const key = recover(signature, digest, args.compressed === true);
+  // libsecp256k1 (secp256k1Recovery.ts, as the devnet's signature checks): a host call must be synchronous.
+  // check_authority recovers a transaction's signatures over its id digest, which the node recovered when the
+  // transaction came (chain/signatures.ts): found in the shared cache. The compute charged is unchanged.
+  const key = recoverRemembered(signature, digest, args.compressed === true);
   if (!key) throw new ChainError(ERROR_CODE.invalid_signature, 'public key is invalid');
   return { value: key };
 }

@@ -111,9 +111,29 @@ export function rememberRecovered(
   key: Uint8Array | null,
 ): void {
   const text = pairText(signature, digest, compressed);
-  if (text === null) return;
+  if (text !== null) remember(text, key);
+}
+
+function remember(text: string, key: Uint8Array | null): void {
   if (recovered.size >= RECOVERED_CACHE_SIZE) recovered.delete(recovered.keys().next().value!);
   recovered.set(text, key);
+}
+
+/**
+ * The key `signature` (65 bytes, header first) over `digest` recovers to, from the cache when it was recovered here
+ * already, else recovered now and remembered: what the node's signature checks and the recover_public_key system call
+ * both do. `null` when it recovers no valid key.
+ * @example
+ * const key = recoverRemembered(signature, digest, true); // the 33-byte compressed public key
+ */
+export function recoverRemembered(signature: Uint8Array, digest: Uint8Array, compressed: boolean): Uint8Array | null {
+  const text = pairText(signature, digest, compressed);
+  const known = text === null ? undefined : recovered.get(text);
+  if (known !== undefined) return known;
+  // Header = recovery id + 31; the node reads the recovery id as header >> 5 (keys.ts recoverPublicKey).
+  const key = recoverPublicKeyFrom(digest, signature.subarray(1), signature[0]! >> 5, compressed);
+  if (text !== null) remember(text, key);
+  return key;
 }
 
 /** What `signature` over `digest` was found to recover to, or undefined when it was not recovered here yet. */
