@@ -167,14 +167,15 @@ describe('the cache of recovered keys', () => {
     expect(knownRecovered(signature, sha256(digest), true)).toBeUndefined();
   });
 
-  it('is read before recovering, and filled by a recovery, for the node and the system call alike', () => {
-    const [first, second] = samples(2, 'read or recover') as { signature: Uint8Array; digest: Uint8Array }[];
+  it('is read before recovering, and filled by a recovery', () => {
+    type Sample = { signature: Uint8Array; digest: Uint8Array };
+    const [first, second] = samples(2, 'read or recover') as [Sample, Sample];
     // A key remembered for the pair is answered as it is, without recovering (a recovery would give the real key).
     const remembered = new Uint8Array(33).fill(2);
-    rememberRecovered(first!.signature, first!.digest, true, remembered);
-    expect(recoverRemembered(first!.signature, first!.digest, true)).toEqual(remembered);
+    rememberRecovered(first.signature, first.digest, true, remembered);
+    expect(recoverRemembered(first.signature, first.digest, true)).toEqual(remembered);
     // An unknown pair is recovered, in the form asked for, and remembered for the next check.
-    const { signature, digest } = second!;
+    const { signature, digest } = second;
     const compressed = recoverRemembered(signature, digest, true);
     expect(compressed).toEqual(recoverPublicKey(signature, digest));
     expect(knownRecovered(signature, digest, true)).toEqual(compressed);
