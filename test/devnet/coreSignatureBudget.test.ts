@@ -1,8 +1,8 @@
 // How much signature recovery a transaction can make the devnet do: no more than its rc_limit pays for (the node
 // recovers lazily while metering, 29,630 compute a signature), and never more than MAX_TRANSACTION_SIGNATURES.
 // Recoveries are counted by wrapping secp256k1Recovery.ts's two ways in: `recoverRemembered` for a pair not in the
-// cache of recovered keys (what the signature checks on this thread call), and `recoverPublicKeyFrom` (native or
-// WebAssembly libsecp256k1, what the workers' fallback calls).
+// cache of recovered keys (what the signature checks on this thread call), and `recoverSignature` (what the workers'
+// fallback calls); both recover with native or WebAssembly libsecp256k1.
 import { describe, expect, it, vi } from 'vitest';
 import { MAX_TRANSACTION_SIGNATURES, recoverableSignatures } from '../../src-main/devnet/chain/applyTransaction.ts';
 import { COMPUTE, RESOURCE_LIMITS } from '../../src-main/devnet/state/resources.ts';
@@ -13,9 +13,9 @@ vi.mock('../../src-main/devnet/vm/secp256k1Recovery.ts', async (importOriginal) 
   const actual = await importOriginal<typeof import('../../src-main/devnet/vm/secp256k1Recovery.ts')>();
   return {
     ...actual,
-    recoverPublicKeyFrom: (...args: Parameters<typeof actual.recoverPublicKeyFrom>) => {
+    recoverSignature: (...args: Parameters<typeof actual.recoverSignature>) => {
       recoveries.count++;
-      return actual.recoverPublicKeyFrom(...args);
+      return actual.recoverSignature(...args);
     },
     recoverRemembered: (...args: Parameters<typeof actual.recoverRemembered>) => {
       if (actual.knownRecovered(...args) === undefined) recoveries.count++;

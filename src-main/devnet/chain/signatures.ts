@@ -8,8 +8,8 @@ import { isCanonicalSignature } from '../../koinos/keys.ts';
 import {
   knownRecovered,
   RECOVERY_MODULES,
-  recoverPublicKeyFrom,
   recoverRemembered,
+  recoverSignature,
   rememberRecovered,
 } from '../vm/secp256k1Recovery.ts';
 
@@ -141,10 +141,7 @@ interface Queued {
 
 /** Recovery of pre-checked items on the calling thread (the workers' fallback). */
 function recoverHere(items: Checked[]): (Uint8Array | null)[] {
-  // Header = recovery id + 31; the node reads the recovery id as header >> 5 (keys.ts recoverPublicKey).
-  return items.map(([signature, digest]) =>
-    recoverPublicKeyFrom(digest, signature.subarray(1), signature[0]! >> 5, true),
-  );
+  return items.map(([signature, digest]) => recoverSignature(signature, digest, true));
 }
 
 /** The items as one buffer for a worker: per item the recovery id (header >> 5), the signature body, the digest. */

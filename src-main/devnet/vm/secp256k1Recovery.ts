@@ -130,10 +130,18 @@ export function recoverRemembered(signature: Uint8Array, digest: Uint8Array, com
   const text = pairText(signature, digest, compressed);
   const known = text === null ? undefined : recovered.get(text);
   if (known !== undefined) return known;
-  // Header = recovery id + 31; the node reads the recovery id as header >> 5 (keys.ts recoverPublicKey).
-  const key = recoverPublicKeyFrom(digest, signature.subarray(1), signature[0]! >> 5, compressed);
+  const key = recoverSignature(signature, digest, compressed);
   if (text !== null) remember(text, key);
   return key;
+}
+
+/**
+ * The key `signature` (65 bytes, header first) over `digest` recovers to, without the cache: for a batch whose keys
+ * the caller remembers itself (the signature workers' fallback). `null` when it recovers no valid key.
+ */
+export function recoverSignature(signature: Uint8Array, digest: Uint8Array, compressed: boolean): Uint8Array | null {
+  // Header = recovery id + 31; the node reads the recovery id as header >> 5 (keys.ts recoverPublicKey).
+  return recoverPublicKeyFrom(digest, signature.subarray(1), signature[0]! >> 5, compressed);
 }
 
 /** What `signature` over `digest` was found to recover to, or undefined when it was not recovered here yet. */
