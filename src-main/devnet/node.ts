@@ -24,6 +24,7 @@ import type { ChainFacts } from './contracts/context.ts';
 import { DEV_MNEMONIC, type DevKey } from './chain/devKeys.ts';
 import { buildGenesis, type Genesis } from './chain/genesis.ts';
 import { historyAddresses, MAX_HISTORY_HEIGHT } from './chain/history.ts';
+import { Admission } from './chain/admission.ts';
 import { Mempool } from './chain/mempool.ts';
 import { resolveShape, shapeFromSpec, shapeSpec, type ChainShape } from './chain/shapes.ts';
 import {
@@ -72,6 +73,13 @@ const EMPTY: Uint8Array = new Uint8Array(0);
  */
 const PACED_SLICE_MS = 1;
 
+/**
+ * How many blocks' worth of pending transactions make the blocks "behind": a submission then waits until they catch
+ * up (chain/admission.ts). Under a steady load the timer makes a block each time one block's worth is pending, so the
+ * mempool stays under two; three leaves room for a burst.
+ */
+const BACKLOG_BLOCKS = 3n;
+
 /** A block planned on a head (Devnet.planBlock), ready to be written and published (Devnet.commitBlock). */
 interface PlannedBlock {
   /** The chain whose head the block follows. */
@@ -119,6 +127,8 @@ class Devnet implements DevnetNode {
   private tick: (() => void) | undefined;
   /** The timer's last block failed: the next is tried at the end of the slot only, however full the mempool. */
   private lastBlockFailed = false;
+  /** Submissions waiting while the timer's blocks are behind them (see blocksBehind). */
+  private readonly admission = new Admission(() => this.blocksBehind());
 
   constructor(init: {
     settings: Settings;
@@ -233,6 +243,8 @@ class Devnet implements DevnetNode {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // Waiting submissions go on, to be refused as closed.
+    this.admission.review();
     if (this.timer) clearTimeout(this.timer);
     await this.pacing;
     await this.tail.catch(() => {});
@@ -249,7 +261,9 @@ class Devnet implements DevnetNode {
       if (this.closed) throw closedError();
       return work();
     });
-    this.tail = run.catch(() => {});
+    // Every change of the chain and of the mempool is a step of this queue: after each, waiting submissions may go on.
+    const review = () => this.admission.review();
+    this.tail = run.then(review, review);
     return run;
   }
 
@@ -274,6 +288,8 @@ class Devnet implements DevnetNode {
         })
         .finally(() => {
           this.pacing = undefined;
+          // A failed block leaves the timer slow: submissions do not wait for blocks that may not come.
+          this.admission.review();
           // A full block rolls over to the next at once (the devnet does not wait for a slot while transactions
           // wait for room), so a burst larger than a block is included at the speed blocks are made.
           if (this.closed) return;
@@ -283,6 +299,14 @@ class Devnet implements DevnetNode {
     };
     this.tick = tick;
     this.timer = setTimeout(tick, this.head.height === 0n ? 0 : this.settings.blockTimeMs);
+  }
+
+  /**
+   * Whether the timer's blocks are behind the submissions: it makes blocks (not manual mode, nor one per transaction),
+   * its last block did not fail, and BACKLOG_BLOCKS blocks' worth is pending.
+   */
+  private blocksBehind(): boolean {
+    return this.tick !== undefined && !this.lastBlockFailed && !this.closed && this.mempool.fillsBlock(BACKLOG_BLOCKS);
   }
 
   /**
@@ -520,6 +544,9 @@ class Devnet implements DevnetNode {
     complete: boolean,
   ): Promise<NodeAnswer<'chain.submit_transaction'>> {
     const broadcast = request.broadcast === true;
+    // One that would join the mempool waits while the blocks are behind (chain/admission.ts), before any work.
+    const room = broadcast ? this.admission.wait() : undefined;
+    if (room) await room;
     const prepared = prepareTransaction(request.transaction, complete);
     // Only the signatures rc_limit pays for: the node recovers lazily while metering, and would never reach the rest.
     const signatures = prepared.tx.signatures.slice(

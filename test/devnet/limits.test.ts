@@ -1,12 +1,14 @@
 // Mainnet's per-block limits on the devnet: what get_resource_limits reports, transactions drawing on what their block
-// has left, a burst larger than a block rolling over into the next block(s) rather than being refused, and an endless
-// contract loop ending at the rc limit or at the block's compute limit with nothing changed.
+// has left, a burst larger than a block rolling over into the next block(s) rather than being refused, a sender held
+// back while the timed blocks are behind it, and an endless contract loop ending at the rc limit or at the block's
+// compute limit with nothing changed.
 import { describe, expect, it } from 'vitest';
 import type { Transaction } from '../../src-main/koinos/types.ts';
 import { ChainError } from '../../src-main/devnet/state/chainError.ts';
 import { openNode } from '../../src-main/devnet/node.ts';
 import { BlockResources, RcMeter, RESOURCE_LIMITS } from '../../src-main/devnet/state/resources.ts';
 import type { DevnetNode } from '../../src-main/devnet/types.ts';
+import { until } from '../helpers/until.ts';
 import { wat } from './vm/wat.ts';
 import {
   balanceOf,
@@ -110,6 +112,44 @@ describe('block limits', () => {
       const { head_topology } = (await timed.call('chain.get_head_info', {})) as { head_topology: { height: bigint } };
       expect(head_topology.height).toBeGreaterThanOrEqual(2n);
       expect(await balanceOf(timed, B.addressBytes)).toBe(KOIN * 1_000_000n + 500n);
+    } finally {
+      await timed.close();
+    }
+  });
+
+  it('holds a sender back while the timed blocks are behind it, and answers it once a block has caught up', async () => {
+    // A KOIN transfer uses about 1/380 of a block's compute, so 1,300 of them are more than the three blocks' worth
+    // pending at which the blocks are behind (node.ts BACKLOG_BLOCKS).
+    const probe = await node();
+    const count = 1300;
+    const txs: Transaction[] = [];
+    for (let i = 0; i < count; i++)
+      txs.push(await transferTx(probe, A, B, 1n, { nonce: BigInt(i + 1), rcLimit: KOIN / 10n }));
+    let answered = 0;
+    const blocks: { answered: number; transactions: number }[] = [];
+    const timed = await openNode({
+      accounts: 3,
+      signatureThreads: 0,
+      log: () => {},
+      blockTimeMs: 3_600_000,
+      pendingTransactionLimit: 10_000,
+      onBlock: ({ transactionCount }) => blocks.push({ answered, transactions: transactionCount }),
+    });
+    try {
+      await until('block 1', () => (blocks.length > 0 ? true : undefined));
+      // One sender, each transfer sent once the last is answered. Nothing else gives the event loop a turn, so without
+      // the backpressure every transfer is answered before a block is planned.
+      for (const transaction of txs) {
+        await timed.call('chain.submit_transaction', { transaction, broadcast: true });
+        answered++;
+      }
+      await until('every transfer included', async () => ((await pendingCount(timed)) === 0 ? true : undefined));
+      const second = blocks[1]!;
+      // The sender was held before it was done, after it had gone two blocks ahead.
+      expect(second.answered).toBeLessThan(count);
+      expect(second.answered).toBeGreaterThan(2 * second.transactions);
+      expect(blocks.reduce((sum, block) => sum + block.transactions, 0)).toBe(count);
+      expect(await balanceOf(timed, B.addressBytes)).toBe(KOIN * 1_000_000n + BigInt(count));
     } finally {
       await timed.close();
     }

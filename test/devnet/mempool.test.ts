@@ -54,7 +54,7 @@ describe('mempool nonces', () => {
 });
 
 describe('mempool resources', () => {
-  it('says when its transactions, by what they used when accepted, fill a block, as they come, go and are cleared', () => {
+  it('says when its transactions, by what they used when accepted, fill a block or two, as they come, go and are cleared', () => {
     const mempool = new Mempool();
     // A block takes no more once a resource reaches 75 % of its limit (blockFill.ts, fill_block's lower bound).
     const bound = (RESOURCE_LIMITS.compute_bandwidth_limit * 75n) / 100n;
@@ -66,6 +66,13 @@ describe('mempool resources', () => {
     const third = pending(bob, 1n, 1n);
     mempool.add(third);
     expect(mempool.fillsBlock()).toBe(true);
+    // Two blocks' worth is twice that.
+    expect(mempool.fillsBlock(2n)).toBe(false);
+    const fourth = pending(bob, 2n, bound);
+    mempool.add(fourth);
+    expect(mempool.fillsBlock(2n)).toBe(true);
+    mempool.remove(fourth.prepared.idHex);
+    expect(mempool.fillsBlock(2n)).toBe(false);
     mempool.remove(first.prepared.idHex);
     expect(mempool.fillsBlock()).toBe(false);
     mempool.add(first);

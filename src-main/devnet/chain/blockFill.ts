@@ -23,9 +23,12 @@ export type ResourcesUsed = Pick<
   'disk_storage_used' | 'network_bandwidth_used' | 'compute_bandwidth_used'
 >;
 
-/** Whether resources `used` (disk, network, compute) reach the share of a block at which it takes no more. */
-export function fillsBlock(used: readonly bigint[]): boolean {
-  return used.some((amount, i) => amount * 100n >= LIMITS[i]! * RESOURCES_LOWER_BOUND);
+/**
+ * Whether resources `used` (disk, network, compute) reach the share of a block at which it takes no more, or of
+ * `blocks` blocks: what that many blocks in a row would take at least.
+ */
+export function fillsBlock(used: readonly bigint[], blocks = 1n): boolean {
+  return used.some((amount, i) => amount * 100n >= LIMITS[i]! * RESOURCES_LOWER_BOUND * blocks);
 }
 
 /** The running totals of one block being filled. */

@@ -39,9 +39,9 @@ export class Mempool {
   /** Disk, network and compute the pending transactions used when accepted, in all. */
   private readonly used = [0n, 0n, 0n];
 
-  /** Whether the pending transactions, by what they used when accepted, would fill a block (blockFill.ts). */
-  fillsBlock(): boolean {
-    return fillsBlock(this.used);
+  /** Whether the pending transactions, by what they used when accepted, would fill `blocks` blocks (blockFill.ts). */
+  fillsBlock(blocks = 1n): boolean {
+    return fillsBlock(this.used, blocks);
   }
 
   private count(used: ResourcesUsed, sign: 1n | -1n): void {
