@@ -110,7 +110,8 @@ export async function benchDevnet(transfers: number): Promise<void> {
 
     // Saturation: each sender's transfers go in nonce order on one connection, the next sent when the previous is
     // answered; the senders run concurrently. This measures how many the node takes a second; its latencies are
-    // mostly the wait behind the other senders' requests (16 in flight at N/s: 16/N s on average, by construction).
+    // mostly the wait behind the other senders' requests (16 in flight at N/s: 16/N s on average, by construction) and,
+    // once three blocks' worth is pending, the wait for a block (the node's admission, src-main/devnet/chain).
     const start = performance.now();
     const cpuBefore = cpuMs();
     const clientBefore = process.cpuUsage();

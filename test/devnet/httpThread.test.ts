@@ -2,12 +2,12 @@
 // answers exactly as the server in the node's own thread does (JSON-RPC, REST, CORS, the API key, the body limit,
 // unknown routes), keeps each answer with its request under concurrent load, reports the node's unexpected failures as
 // that server does, reports a port in use with its cause, and on stop answers the requests under way before the port
-// closes.
+// closes. The node's thread sends its answers as soon as they are given, ahead of the block planner's next slice.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { connect } from 'node:net';
 import { startDevnet, type Devnet } from '../../src-main/devnet/server/startDevnet.ts';
 import { nodeBackend } from '../../src-main/devnet/server/backend.ts';
-import { startHttpThread } from '../../src-main/devnet/server/httpThread.ts';
+import { answerSender, startHttpThread } from '../../src-main/devnet/server/httpThread.ts';
 import type { NodeMethod } from '../../src-main/devnet/methods.ts';
 import type { DevnetNode } from '../../src-main/devnet/types.ts';
 import { rpcRaw, transferJson } from './httpHelpers.ts';
@@ -115,6 +115,31 @@ describe('the HTTP layer on its own thread', () => {
     await call('devnet.produce_block', {});
     const found = await call('transaction_store.get_transactions_by_id', { transaction_ids: [submitted.receipt.id] });
     expect(found.transactions[0].containing_blocks).toHaveLength(1);
+  });
+});
+
+describe("the node thread's answers", () => {
+  it('go in one message once the requests of a message are answered, before the next slice of a block being planned', async () => {
+    const posted: { ids: number[]; slicesRun: number }[] = [];
+    let slicesRun = 0;
+    const send = answerSender((answers) => posted.push({ ids: answers.map((a) => a.id), slicesRun }));
+    // A block being planned: its next slice already waits for the end of this turn, as node.ts's planner gives way.
+    const slice = new Promise<void>((resolve) =>
+      setImmediate(() => {
+        slicesRun++;
+        resolve();
+      }),
+    );
+    // The requests of one message, answered in promise jobs as the backend answers them, one of them a job later.
+    await Promise.all(
+      [1, 2, 3].map(async (id) => {
+        await Promise.resolve();
+        if (id === 3) await Promise.resolve();
+        send({ id, answer: { status: 200, text: String(id) } });
+      }),
+    );
+    await slice;
+    expect(posted).toEqual([{ ids: [1, 2, 3], slicesRun: 0 }]);
   });
 });
 
