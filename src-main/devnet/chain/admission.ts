@@ -1,6 +1,6 @@
 // Backpressure on submissions while the blocks fall behind them. The devnet answers submissions and makes blocks on
-// one thread: answered at once, clients under a load above what blocks include send faster than blocks take, the
-// mempool grows without end (25,000 transactions in the benchmark's saturation run) and with it the heap, whose
+// one thread: answered at once, clients under a load above what blocks include send faster than blocks take, and the
+// mempool grows without end (to 25,000 transactions in the benchmark's saturation run) and with it the heap, whose
 // collections then stall every request for 30-150 ms. A submission that finds the blocks behind waits here, in order,
 // until a block has caught up; it is then checked and applied as any other. A node under no such load never waits.
 
@@ -20,7 +20,7 @@ export class Admission {
     return new Promise((resolve) => this.waiting.push(resolve));
   }
 
-  /** Lets every waiting submission go on, in order, unless the blocks are still behind (after anything that may change that). */
+  /** After anything that may end the backlog: lets every waiting submission go on, in order, unless it did not end. */
   review(): void {
     if (this.waiting.length === 0 || this.behind()) return;
     const admitted = this.waiting;
