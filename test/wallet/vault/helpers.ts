@@ -83,6 +83,7 @@ export async function vaultFixture(overrides: Partial<VaultOptions> = {}) {
   const dataDir = await tempDir();
   const keychainService = uniqueService();
   const clock = new ManualClock();
+  const opened: Vault[] = [];
   const options: VaultOptions = {
     dataDir,
     keychain: KEYTAR,
@@ -96,8 +97,16 @@ export async function vaultFixture(overrides: Partial<VaultOptions> = {}) {
     keychainService,
     clock,
     options,
-    open: (more: Partial<VaultOptions> = {}) => Vault.open({ ...options, ...more }),
+    async open(more: Partial<VaultOptions> = {}) {
+      const vault = await Vault.open({ ...options, ...more });
+      opened.push(vault);
+      return vault;
+    },
     async cleanup() {
+      // An unlock leaves the vault listing the keychain in the background (its orphans). Deleting entries while keytar
+      // lists them can crash the process: FindCredentials reads the secret of an entry gone meanwhile, which libsecret
+      // did not load (atom/node-keytar#477). So every vault's work ends first.
+      await Promise.all(opened.map((vault) => vault.settled().catch(() => undefined)));
       await removeService(keychainService, KEYTAR).catch(() => undefined);
       await rm(dataDir, { recursive: true, force: true });
     },
