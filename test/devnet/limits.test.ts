@@ -7,7 +7,7 @@ import type { Transaction } from '../../src-main/koinos/types.ts';
 import { ChainError } from '../../src-main/devnet/state/chainError.ts';
 import { openNode } from '../../src-main/devnet/node.ts';
 import { BlockResources, RcMeter, RESOURCE_LIMITS } from '../../src-main/devnet/state/resources.ts';
-import type { DevnetNode } from '../../src-main/devnet/types.ts';
+import type { DevnetConfig, DevnetNode } from '../../src-main/devnet/types.ts';
 import { until } from '../helpers/until.ts';
 import { wat } from './vm/wat.ts';
 import {
@@ -27,6 +27,26 @@ const node = testNodes();
 const A = key(0);
 const B = key(1);
 const C = key(2);
+
+/**
+ * `count` transfers of 1 from A to B, nonces 1 to `count`, signed on a node of the tests' genesis, so that a node opened
+ * afterwards (same genesis, same chain ID) takes them.
+ */
+async function presignedTransfers(count: number): Promise<Transaction[]> {
+  const probe = await node();
+  const txs: Transaction[] = [];
+  for (let i = 0; i < count; i++)
+    txs.push(await transferTx(probe, A, B, 1n, { nonce: BigInt(i + 1), rcLimit: KOIN / 10n }));
+  return txs;
+}
+
+/**
+ * A node whose timer makes its blocks an hour apart: after block 1, which comes at once, only a block's worth pending
+ * makes one sooner. The caller closes it.
+ */
+function timedNode(config: DevnetConfig): Promise<DevnetNode> {
+  return openNode({ accounts: 3, signatureThreads: 0, log: () => {}, blockTimeMs: 3_600_000, ...config });
+}
 
 describe('block limits', () => {
   it("reports mainnet's per-block limits of resources.cpp", async () => {
@@ -90,17 +110,8 @@ describe('block limits', () => {
   it('rolls over to the next block at once when a timed block is full', async () => {
     // Transactions signed before the node opens (same genesis, same chain ID), then all submitted before its first
     // block: the first block is full, and the next comes at once rather than an hour later.
-    const probe = await node();
-    const txs: Transaction[] = [];
-    for (let i = 0; i < 500; i++)
-      txs.push(await transferTx(probe, A, B, 1n, { nonce: BigInt(i + 1), rcLimit: KOIN / 10n }));
-    const timed = await openNode({
-      accounts: 3,
-      signatureThreads: 0,
-      log: () => {},
-      blockTimeMs: 3_600_000,
-      pendingTransactionLimit: 1000,
-    });
+    const txs = await presignedTransfers(500);
+    const timed = await timedNode({ pendingTransactionLimit: 1000 });
     try {
       const accepted = txs.map((transaction) =>
         timed.call('chain.submit_transaction', { transaction, broadcast: true }),
@@ -120,18 +131,11 @@ describe('block limits', () => {
   it('holds a sender back while the timed blocks are behind it, and answers it once a block has caught up', async () => {
     // A KOIN transfer uses about 1/380 of a block's compute, so 1,300 of them are more than the three blocks' worth
     // pending at which the blocks are behind (node.ts BACKLOG_BLOCKS).
-    const probe = await node();
     const count = 1300;
-    const txs: Transaction[] = [];
-    for (let i = 0; i < count; i++)
-      txs.push(await transferTx(probe, A, B, 1n, { nonce: BigInt(i + 1), rcLimit: KOIN / 10n }));
+    const txs = await presignedTransfers(count);
     let answered = 0;
     const blocks: { answered: number; transactions: number }[] = [];
-    const timed = await openNode({
-      accounts: 3,
-      signatureThreads: 0,
-      log: () => {},
-      blockTimeMs: 3_600_000,
+    const timed = await timedNode({
       pendingTransactionLimit: 10_000,
       onBlock: ({ transactionCount }) => blocks.push({ answered, transactions: transactionCount }),
     });
