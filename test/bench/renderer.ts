@@ -16,6 +16,7 @@ import { startDevnet, type Devnet } from '../../src-main/devnet/server/startDevn
 import { devKey } from '../../src-main/devnet/chain/devKeys.ts';
 import { addressFromString } from '../../src-main/koinos/address.ts';
 import { koinOperation } from '../../src-main/koinos/koin.ts';
+import { removeKeychainService } from '../helpers/keychain.ts';
 import { nonceToBytes, signTransaction } from '../../src-main/koinos/transaction.ts';
 import type { Transaction } from '../../src-main/koinos/types.ts';
 import { startBrowserShell } from '../../src-main/shells/browser/browserShell.ts';
@@ -381,9 +382,7 @@ export async function benchRenderer(): Promise<void> {
     await shell.stop();
     await wallet.close();
     await history.stop();
-    const keychain = await import('../../src-main/wallet/vault/secretStore.ts').then((m) => m.loadKeytar());
-    for (const { account } of await keychain.findCredentials(keychainService).catch(() => []))
-      await keychain.deletePassword(keychainService, account);
+    await removeKeychainService(keychainService);
     for (const dir of [dataDir, profile, history.dir]) await rm(dir, { recursive: true, force: true });
   }
 }

@@ -9,6 +9,7 @@ import { nonceToBytes } from '../../src-main/koinos/transaction.ts';
 import { loadKeytar } from '../../src-main/wallet/vault/secretStore.ts';
 import { Vault } from '../../src-main/wallet/vault/vault.ts';
 import { approvalFor } from '../helpers/approval.ts';
+import { removeKeychainService } from '../helpers/keychain.ts';
 
 const PASSWORD = 'benchmark password';
 
@@ -60,8 +61,7 @@ async function unlockFigures(
       .vault.kdf;
     return { unlockMs: median(times), firstSignMs: median(signs), storage: vault.status().storage, N };
   } finally {
-    for (const { account } of await keychain.findCredentials(keychainService).catch(() => []))
-      await keychain.deletePassword(keychainService, account);
+    await removeKeychainService(keychainService);
     await rm(dataDir, { recursive: true, force: true });
   }
 }

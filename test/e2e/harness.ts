@@ -12,6 +12,7 @@ import type { Clock } from '../../src-main/wallet/vault/idleTimer.ts';
 import { loadKeytar } from '../../src-main/wallet/vault/secretStore.ts';
 import { createWalletApp, type WalletApp, type WalletAppOptions } from '../../src-main/wallet/walletApp.ts';
 import { TEST_SCRYPT } from '../helpers/constants.ts';
+import { removeKeychainService } from '../helpers/keychain.ts';
 import { sharedChromium } from './sharedChromium.ts';
 
 export { chromiumMissing } from './sharedChromium.ts';
@@ -91,9 +92,7 @@ export async function startE2eWallet(options: E2eOptions): Promise<E2eWallet> {
       await context.close().catch(() => {});
       await shell.stop();
       await wallet.close();
-      for (const { account } of await keychain.findCredentials(keychainService).catch(() => [])) {
-        await keychain.deletePassword(keychainService, account).catch(() => false);
-      }
+      await removeKeychainService(keychainService);
       await rm(dataDir, { recursive: true, force: true });
       // CSP violations, uncaught errors: the page must run clean.
       expect(pageErrors, `page errors; wallet log:\n${logs.join('\n')}`).toEqual([]);

@@ -6,7 +6,7 @@
 import { WalletError } from '../../koinos/errors.ts';
 import type { ApiKeyStore, StoredApiKey } from '../chain/apiKeyStore.ts';
 import { newId, requireText } from './accountBook.ts';
-import { apiKeyEntry, keychainApiKeyEntry, openEntry, removeAll, sealEntry } from './entries.ts';
+import { apiKeyEntry, keychainApiKeyEntry, openEntry, removeAll, sealEntry, withStrays } from './entries.ts';
 import { apiKeyOf, apiKeyPayload } from './secretPayload.ts';
 import type { SecretStore } from './secretStore.ts';
 import type { VaultSession } from './vaultSession.ts';
@@ -160,16 +160,18 @@ export class VaultApiKeys implements ApiKeyStore {
       const session = this.#vault.requireSession();
       const vault = this.#vault.vault();
       const name = apiKeyEntry(vault.generation, networkId);
+      // Listed as a stray before it is written or once it is no longer named (entries.ts withStrays).
       if (text === null) {
-        await this.#vault.commit({ ...current, apiKeys });
+        await this.#vault.commit({ ...current, apiKeys, vault: withStrays(vault, { add: [name] }) });
         await removeAll(store, [name]);
         return;
       }
       const payload = apiKeyPayload(text);
       const sealed = sealEntry(vault, session.key, name, payload);
       zero(payload);
+      await this.#vault.commit({ ...current, vault: withStrays(vault, { add: [name] }) });
       await store.write(name, sealed);
-      await this.#vault.commit({ ...current, apiKeys });
+      await this.#vault.commit({ ...this.#vault.file(), apiKeys, vault: withStrays(vault, { drop: [name] }) });
     });
   }
 }

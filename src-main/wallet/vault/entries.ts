@@ -89,7 +89,41 @@ export async function resealGeneration(
   }
 }
 
-/** Removes entries, ignoring failures: what is left is sealed, unreferenced, and removed at a later unlock. */
-export async function removeAll(store: SecretStore, names: readonly string[]): Promise<void> {
-  for (const name of names) await store.remove(name).catch(() => undefined);
+/**
+ * Removes entries, ignoring failures: what is left is sealed and unreferenced, and stays listed as a stray entry where
+ * it was. Returns the names it removed.
+ */
+export async function removeAll(store: SecretStore, names: readonly string[]): Promise<string[]> {
+  const removed: string[] = [];
+  for (const name of names) {
+    try {
+      await store.remove(name);
+      removed.push(name);
+    } catch {
+      // stays where it is listed, for the next unlock
+    }
+  }
+  return removed;
+}
+
+/**
+ * The vault record with its list of stray entries changed: the names that may be in the store while the vault does
+ * not name them. A commit lists an entry before it is written (the commit after names it) and when it stops naming
+ * it (it is deleted after), so a crash in between leaves a listed name; the next unlock deletes what is listed
+ * (Vault.#removeStrays). The vault therefore never has to list the keychain, which keytar cannot do safely: its
+ * FindCredentials crashes the process on an entry whose secret the keychain did not hand over (a cancelled unlock
+ * prompt, or an entry deleted meanwhile: atom/node-keytar#477).
+ * @example
+ * await commit({ ...file, vault: withStrays(vault, { add: [name] }) }); // then write the entry
+ */
+export function withStrays(
+  vault: VaultRecord,
+  change: { add?: readonly string[]; drop?: readonly string[] },
+): VaultRecord {
+  const drop = new Set(change.drop);
+  const strays = [...new Set([...(vault.strayEntries ?? []).filter((name) => !drop.has(name)), ...(change.add ?? [])])];
+  const next: VaultRecord = { ...vault };
+  if (strays.length > 0) next.strayEntries = strays;
+  else delete next.strayEntries;
+  return next;
 }

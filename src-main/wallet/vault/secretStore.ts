@@ -5,12 +5,15 @@ import { WalletError } from '../../koinos/errors.ts';
 import { writeFileAtomic } from '../atomicFile.ts';
 import { withFileLock } from './fileLock.ts';
 
-/** The part of keytar (`@github/keytar`) the vault uses; tests pass the real module, or a wrapper that fails on cue. */
+/**
+ * The part of keytar (`@github/keytar`) the vault uses; tests pass the real module, or a wrapper that fails on cue.
+ * Not its listing (findCredentials): that crashes the process on an entry whose secret the keychain did not hand over,
+ * as after a cancelled unlock prompt (atom/node-keytar#477), so the vault keeps its own list (entries.ts withStrays).
+ */
 export interface Keychain {
   getPassword(service: string, account: string): Promise<string | null>;
   setPassword(service: string, account: string, password: string): Promise<void>;
   deletePassword(service: string, account: string): Promise<boolean>;
-  findCredentials(service: string): Promise<Array<{ account: string; password: string }>>;
 }
 
 /** Writes a file atomically; the vault takes it as an option so that tests can make a write fail mid-way. */
@@ -22,8 +25,6 @@ export interface SecretStore {
   read(name: string): Promise<string | undefined>;
   write(name: string, value: string): Promise<void>;
   remove(name: string): Promise<void>;
-  /** Every entry name this wallet holds in the store. */
-  names(): Promise<string[]>;
 }
 
 /** The sentence shown when the wallet keeps its entries in a file (VaultStatus.storageNotice). */
@@ -69,17 +70,6 @@ export function keychainStore(keychain: Keychain, service: string, prefix: strin
         await keychain.deletePassword(service, account(name));
       } catch (cause) {
         throw keychainError('delete a key', cause);
-      }
-    },
-    async names() {
-      try {
-        const found = await keychain.findCredentials(service);
-        return found
-          .map((c) => c.account)
-          .filter((a) => a.startsWith(`${prefix}/`))
-          .map((a) => a.slice(prefix.length + 1));
-      } catch (cause) {
-        throw keychainError('list the wallet keys', cause);
       }
     },
   };
@@ -181,9 +171,6 @@ export function fileStore(path: string, writeFile: WriteFile = writeFileAtomic):
         await save(entries);
       });
     },
-    async names() {
-      return Object.keys(await load());
-    },
   };
 }
 
@@ -200,6 +187,6 @@ export async function loadKeytar(): Promise<Keychain> {
     const fail = async (): Promise<never> => {
       throw new Error(`keytar could not be loaded: ${(error as Error).message}`);
     };
-    return { getPassword: fail, setPassword: fail, deletePassword: fail, findCredentials: fail };
+    return { getPassword: fail, setPassword: fail, deletePassword: fail };
   }
 }

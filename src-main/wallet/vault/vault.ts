@@ -28,7 +28,7 @@ import {
 import { VaultApiKeys, sealedApiKeys } from './apiKeys.ts';
 import { openBackup, sealBackup, type BackupPayload } from './backupFile.ts';
 import { backupPayloadOf, mergeBackup } from './backupMerge.ts';
-import { entryNames, openEntry, removeAll, resealGeneration, sealEntry, secretEntry } from './entries.ts';
+import { entryNames, openEntry, removeAll, resealGeneration, sealEntry, secretEntry, withStrays } from './entries.ts';
 import { IdleTimer, SYSTEM_CLOCK, type Clock } from './idleTimer.ts';
 import { addressOfKey, deriveAccount, keyOf, keyPayload, phraseOf, phrasePayload } from './secretPayload.ts';
 import {
@@ -235,9 +235,8 @@ export class Vault implements TransactionSigner {
         this.touch();
       } else {
         this.#startSession(key);
-        // Listing the keychain reads every entry (slow with many accounts): done after the unlock answers, so that
-        // 50 accounts unlock as fast as 1.
-        void this.#exclusive(() => this.#removeOrphans());
+        // Done after the unlock answers: the keychain may first ask the user to unlock it.
+        void this.#exclusive(() => this.#removeStrays());
       }
       return this.status();
     });
@@ -285,16 +284,17 @@ export class Vault implements TransactionSigner {
       const newKey = await deriveKey(newPassword, kdf);
       const generation = newId();
       const names = entryNames(current, sealedApiKeys(this.#file, this.#store));
+      const written = names.map((name) => name(generation));
+      const replaced = names.map((name) => name(current.generation));
       try {
+        await this.#commit({ ...this.#file, vault: withStrays(current, { add: written }) });
         await resealGeneration(this.#store, current, names, oldKey, newKey, generation);
         const check = makeCheck(newKey, `${current.walletId}/${generation}`);
         try {
-          await this.#commit({ ...this.#file, vault: { ...current, kdf, generation, check } });
+          const vault = { ...withStrays(current, { add: replaced }), kdf, generation, check };
+          await this.#commit({ ...this.#file, vault });
         } catch (error) {
-          await removeAll(
-            this.#store,
-            names.map((name) => name(generation)),
-          );
+          await removeAll(this.#store, written);
           throw error;
         }
       } catch (error) {
@@ -307,10 +307,7 @@ export class Vault implements TransactionSigner {
       // generation); the old generation is garbage now, and what a crash leaves of it goes at the next unlock.
       if (this.#session) this.#session.replaceKey(newKey);
       else zero(newKey);
-      await removeAll(
-        this.#store,
-        names.map((name) => name(current.generation)),
-      );
+      await removeAll(this.#store, replaced);
       return this.status();
     });
   }
@@ -616,14 +613,12 @@ export class Vault implements TransactionSigner {
       const vault = structuredClone(this.#vault());
       const record = findAccount(vault, args?.id);
       const gone = removeAccount(vault, record);
+      const goneEntries = gone.map((id) => secretEntry(vault.generation, id));
       const settings = { ...this.#file.settings };
       if (settings.selectedAccountId === record.id) delete settings.selectedAccountId;
-      await this.#commit({ ...this.#file, settings, vault });
+      await this.#commit({ ...this.#file, settings, vault: withStrays(vault, { add: goneEntries }) });
       this.#session?.forget(record.id, gone);
-      await removeAll(
-        this.#store,
-        gone.map((id) => secretEntry(vault.generation, id)),
-      );
+      await removeAll(this.#store, goneEntries);
       return this.listAccounts();
     });
   }
@@ -869,19 +864,24 @@ export class Vault implements TransactionSigner {
     return toInfo(record);
   }
 
-  /** Writes new sealed entries, then commits wallet.json; on failure removes the entries again (else: orphans). */
+  /**
+   * Lists new sealed entries as strays, writes them, then commits `vault`, which names them; on failure removes the
+   * entries again (what a crash leaves, the next unlock removes).
+   */
   async #writeEntriesAndCommit(vault: VaultRecord, entries: [string, Uint8Array][], key: Uint8Array): Promise<void> {
     const sealed = entries.map(
       ([id, payload]) =>
         [secretEntry(vault.generation, id), sealEntry(vault, key, secretEntry(vault.generation, id), payload)] as const,
     );
+    const names = sealed.map(([name]) => name);
+    await this.#commit({ ...this.#file, vault: withStrays(this.#vault(), { add: names }) });
     const written: string[] = [];
     try {
       for (const [name, value] of sealed) {
         await this.#store.write(name, value);
         written.push(name);
       }
-      await this.#commit({ ...this.#file, vault });
+      await this.#commit({ ...this.#file, vault: withStrays(vault, { drop: names }) });
     } catch (error) {
       await removeAll(this.#store, written);
       throw error;
@@ -894,24 +894,28 @@ export class Vault implements TransactionSigner {
   }
 
   /**
-   * Deletes entries of this wallet that wallet.json does not name (left by a crash); failures wait for next time.
-   * Another process on the folder may have written an entry it has not committed yet, or committed one this view
-   * predates, so an unnamed entry is deleted only after a commit of this same view succeeds: that proves the view was
-   * the newest when the entries were listed, and makes any other writer's commit fail (it then removes its own
-   * entries). A stale view fails that commit with VAULT_CHANGED and deletes nothing.
+   * Deletes the stray entries wallet.json lists (left by a crash, or by a failed delete) unless it names them; what
+   * fails to go stays listed for next time. Another process on the folder may be between listing its new entries and
+   * the commit that names them, so they are deleted only after a commit of this same view succeeds: that proves the
+   * view is the newest, and makes the other writer's commit fail (it then removes its own entries). A stale view fails
+   * that commit with VAULT_CHANGED and deletes nothing.
    */
-  async #removeOrphans(): Promise<void> {
+  async #removeStrays(): Promise<void> {
     const vault = this.#vault();
+    if (!vault.strayEntries) return;
     try {
       const wanted = new Set(
         entryNames(vault, sealedApiKeys(this.#file, this.#store)).map((name) => name(vault.generation)),
       );
-      const orphans = (await this.#store.names()).filter((name) => !wanted.has(name));
-      if (orphans.length === 0) return;
       await this.#commit({ ...this.#file });
-      await removeAll(this.#store, orphans);
+      const removed = await removeAll(
+        this.#store,
+        vault.strayEntries.filter((name) => !wanted.has(name)),
+      );
+      const named = vault.strayEntries.filter((name) => wanted.has(name));
+      await this.#commit({ ...this.#file, vault: withStrays(this.#vault(), { drop: [...removed, ...named] }) });
     } catch {
-      // Orphans are sealed and harmless; the next unlock tries again.
+      // Strays are sealed and harmless; the next unlock tries again.
     }
   }
 }

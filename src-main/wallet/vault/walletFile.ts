@@ -50,6 +50,11 @@ export interface VaultRecord {
   check: string;
   accounts: AccountRecord[];
   phrases: PhraseRecord[];
+  /**
+   * Names of entries that may be in the store though nothing above names them: listed before an entry is written and
+   * when a commit stops naming one, deleted at the next unlock (entries.ts withStrays). Absent when there are none.
+   */
+  strayEntries?: string[];
 }
 
 export interface WalletFile {
@@ -79,6 +84,8 @@ function corrupt(path: string, what: string): WalletError {
 }
 
 const isString = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 200;
+/** An entry name: a generation, a kind and an id, or a network id's encoding, which may be longer than an id. */
+const isEntryName = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 2000;
 const isIndex = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < 2 ** 31;
 
 /** Checks settings read from the file or sent by the renderer; returns the field that is wrong, if any. */
@@ -120,6 +127,8 @@ function checkVault(path: string, v: VaultRecord, minScryptN: number): VaultReco
   if (v.accounts.some(accountProblem)) throw corrupt(path, 'an account entry is incomplete');
   if (v.phrases.some((p) => !isString(p.id) || !isIndex(p.nextIndex) || !isString(p.firstAddress)))
     throw corrupt(path, 'a phrase entry is incomplete');
+  if (v.strayEntries !== undefined && !(Array.isArray(v.strayEntries) && v.strayEntries.every(isEntryName)))
+    throw corrupt(path, 'its list of stray entries is not a list of entry names');
   return v;
 }
 

@@ -1,15 +1,21 @@
 // Changing the password: every key stays readable with the old or the new password whatever write fails (a crash or a
 // full disk at step k, for every k), and the wallet knows which password is current. Run in both stores.
 import { afterEach, describe, expect, it } from 'vitest';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { RevealedSecret } from '../../../src-main/ipc/contract.ts';
 import { WalletError } from '../../../src-main/koinos/errors.ts';
 import type { StoredApiKey } from '../../../src-main/wallet/chain/apiKeyStore.ts';
 import type { Keychain } from '../../../src-main/wallet/vault/secretStore.ts';
 import type { Vault } from '../../../src-main/wallet/vault/vault.ts';
 import { vector } from '../../vectors.ts';
-import { KEYTAR, NO_KEYCHAIN, NO_SECRET_SERVICE, PASSWORD, WriteFaults, vaultFixture } from './helpers.ts';
+import {
+  KEYTAR,
+  NO_KEYCHAIN,
+  NO_SECRET_SERVICE,
+  PASSWORD,
+  WriteFaults,
+  storedEntries,
+  vaultFixture,
+} from './helpers.ts';
 import { expectWalletError } from '../../helpers/expectWalletError.ts';
 
 const NEW_PASSWORD = 'a new and longer password';
@@ -33,8 +39,7 @@ async function filled(keychain: Keychain) {
 }
 
 async function entryCount(fx: Awaited<ReturnType<typeof vaultFixture>>, kind: 'keychain' | 'file'): Promise<number> {
-  if (kind === 'keychain') return (await KEYTAR.findCredentials(fx.keychainService)).length;
-  return Object.keys(JSON.parse(await readFile(join(fx.dataDir, 'vault-keys.json'), 'utf8')).entries).length;
+  return (await storedEntries(fx, kind)).length;
 }
 
 async function opens(vault: Vault, password: string): Promise<boolean> {
@@ -84,47 +89,52 @@ for (const store of stores) {
       reopened.lock();
     });
 
-    it('leaves every key readable with exactly one of the passwords when write k fails, for every k', async () => {
+    it('leaves every key readable with exactly one of the passwords when write k fails or the process dies there, for every k', async () => {
       const kind = store.keychain === KEYTAR ? 'keychain' : 'file';
-      let sawOld = false;
-      let sawNew = false;
-      for (let k = 1; ; k++) {
-        const { fx, faults, vault } = await filled(store.keychain);
-        cleanups.push(fx.cleanup);
-        const before = await secrets(vault, PASSWORD);
-        faults.step = 0;
-        faults.failAt = k;
-        const failed = await vault.changePassword({ oldPassword: PASSWORD, newPassword: NEW_PASSWORD }).then(
-          () => undefined,
-          (error: unknown) => error as WalletError,
-        );
-        const reachedEnd = faults.step < k;
-        if (failed) {
-          expect(['STORAGE_FAILED', 'KEYCHAIN_UNAVAILABLE']).toContain(failed.code);
-          expect(failed.message).not.toContain(PASSWORD);
-          expect(failed.message).not.toContain(NEW_PASSWORD);
+      // A full disk fails write k alone, and the change cleans up after itself; a crash fails every write from k on.
+      for (const crash of [false, true]) {
+        let sawOld = false;
+        let sawNew = false;
+        for (let k = 1; ; k++) {
+          const step = `${crash ? 'crash' : 'failure'} at write ${k}`;
+          const { fx, faults, vault } = await filled(store.keychain);
+          cleanups.push(fx.cleanup);
+          const before = await secrets(vault, PASSWORD);
+          faults.step = 0;
+          faults.failAt = k;
+          faults.crash = crash;
+          const failed = await vault.changePassword({ oldPassword: PASSWORD, newPassword: NEW_PASSWORD }).then(
+            () => undefined,
+            (error: unknown) => error as WalletError,
+          );
+          const reachedEnd = faults.step < k;
+          if (failed) {
+            expect(['STORAGE_FAILED', 'KEYCHAIN_UNAVAILABLE']).toContain(failed.code);
+            expect(failed.message).not.toContain(PASSWORD);
+            expect(failed.message).not.toContain(NEW_PASSWORD);
+          }
+          // The process and its memory are gone now; a new one starts from what is stored.
+          vault.lock();
+          const reopened = await fx.open({ keychain: store.keychain, writeFile: undefined });
+          const oldWorks = await opens(reopened, PASSWORD);
+          const newWorks = oldWorks ? false : await opens(reopened, NEW_PASSWORD);
+          expect(oldWorks !== newWorks, `${step}: exactly one password opens the wallet`).toBe(true);
+          // A reported failure means nothing changed; a success means the new password is the one.
+          expect(oldWorks, step).toBe(failed !== undefined);
+          expect(await secrets(reopened, oldWorks ? PASSWORD : NEW_PASSWORD), step).toEqual(before);
+          // The unlock removed what the interrupted change left behind (in the background: wait for it).
+          await reopened.settled();
+          expect(await entryCount(fx, kind), step).toBe(3);
+          reopened.lock();
+          await fx.cleanup();
+          cleanups.pop();
+          sawOld ||= oldWorks;
+          sawNew ||= !oldWorks;
+          if (reachedEnd) break;
+          expect(k).toBeLessThan(50);
         }
-        // A crash now: the process and its memory are gone; a new one starts from what is stored.
-        vault.lock();
-        const reopened = await fx.open({ keychain: store.keychain, writeFile: undefined });
-        const oldWorks = await opens(reopened, PASSWORD);
-        const newWorks = oldWorks ? false : await opens(reopened, NEW_PASSWORD);
-        expect(oldWorks !== newWorks, `step ${k}: exactly one password opens the wallet`).toBe(true);
-        // A reported failure means nothing changed; a success means the new password is the one.
-        expect(oldWorks, `step ${k}`).toBe(failed !== undefined);
-        expect(await secrets(reopened, oldWorks ? PASSWORD : NEW_PASSWORD), `step ${k}`).toEqual(before);
-        // The unlock removed what the interrupted change left behind (in the background: wait for it).
-        await reopened.settled();
-        expect(await entryCount(fx, kind), `step ${k}`).toBe(3);
-        reopened.lock();
-        await fx.cleanup();
-        cleanups.pop();
-        sawOld ||= oldWorks;
-        sawNew ||= !oldWorks;
-        if (reachedEnd) break;
-        expect(k).toBeLessThan(50);
+        expect(sawOld && sawNew).toBe(true);
       }
-      expect(sawOld && sawNew).toBe(true);
     });
   });
 }

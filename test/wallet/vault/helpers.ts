@@ -1,23 +1,19 @@
 // Test helpers of the vault: the real keychain (gnome-keyring through keytar) under a unique service name that each
 // test removes again, a hand-driven clock, throwaway data folders and a cheap scrypt cost.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../../src-main/wallet/atomicFile.ts';
-import {
-  keychainAnswers,
-  loadKeytar,
-  type Keychain,
-  type WriteFile,
-} from '../../../src-main/wallet/vault/secretStore.ts';
+import { keychainAnswers, type Keychain, type WriteFile } from '../../../src-main/wallet/vault/secretStore.ts';
 import type { Clock } from '../../../src-main/wallet/vault/idleTimer.ts';
 import { Vault, type VaultOptions } from '../../../src-main/wallet/vault/vault.ts';
 import { TEST_SCRYPT } from '../../helpers/constants.ts';
+import { loadListingKeytar, removeKeychainService, type ListingKeychain } from '../../helpers/keychain.ts';
 
 export { TEST_SCRYPT };
 export const PASSWORD = 'correct horse battery staple';
 
-export const KEYTAR: Keychain = await loadKeytar();
+export const KEYTAR: ListingKeychain = await loadListingKeytar();
 const probe = await keychainAnswers(KEYTAR, `koinos-wallet-test-probe-${process.pid}`);
 /** Why the keychain tests cannot run here, or undefined when a Secret Service answers. */
 export const NO_KEYCHAIN: string | undefined = probe.ok ? undefined : probe.reason;
@@ -36,9 +32,17 @@ export function uniqueService(): string {
   return `koinos-wallet-test-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
 }
 
-/** Deletes every keychain entry under a service (the tests' cleanup). */
-export async function removeService(service: string, keychain: Keychain = KEYTAR): Promise<void> {
-  for (const { account } of await keychain.findCredentials(service)) await keychain.deletePassword(service, account);
+/** Deletes every keychain entry under a service (the tests' cleanup, once no vault on it is at work). */
+export const removeService = (service: string): Promise<void> => removeKeychainService(service, KEYTAR);
+
+/** The names of the sealed entries a fixture's wallet holds in its store, sorted (once no vault of it is at work). */
+export async function storedEntries(
+  fx: { dataDir: string; keychainService: string },
+  kind: 'keychain' | 'file',
+): Promise<string[]> {
+  if (kind === 'keychain') return (await KEYTAR.findCredentials(fx.keychainService)).map((c) => c.account).sort();
+  const text = await readFile(join(fx.dataDir, 'vault-keys.json'), 'utf8').catch(() => '{"entries":{}}');
+  return Object.keys(JSON.parse(text).entries).sort();
 }
 
 export async function tempDir(): Promise<string> {
@@ -103,11 +107,9 @@ export async function vaultFixture(overrides: Partial<VaultOptions> = {}) {
       return vault;
     },
     async cleanup() {
-      // An unlock leaves the vault listing the keychain in the background (its orphans). Deleting entries while keytar
-      // lists them can crash the process: FindCredentials reads the secret of an entry gone meanwhile, which libsecret
-      // did not load (atom/node-keytar#477). So every vault's work ends first.
+      // Every vault's work ends first: an unlock leaves one deleting its stray entries in the background.
       await Promise.all(opened.map((vault) => vault.settled().catch(() => undefined)));
-      await removeService(keychainService, KEYTAR).catch(() => undefined);
+      await removeKeychainService(keychainService, KEYTAR);
       await rm(dataDir, { recursive: true, force: true });
     },
   };
@@ -121,25 +123,25 @@ export const NO_SECRET_SERVICE: Keychain = {
   getPassword: () => Promise.reject(new Error('Could not connect: No such file or directory')),
   setPassword: () => Promise.reject(new Error('Could not connect: No such file or directory')),
   deletePassword: () => Promise.reject(new Error('Could not connect: No such file or directory')),
-  findCredentials: () => Promise.reject(new Error('Could not connect: No such file or directory')),
 };
 
 /**
  * Counts every write the vault makes (keychain set and delete, atomic file write) and makes write number `failAt`
- * fail as a full disk would; the write does not happen. `failAt = Infinity` lets everything through.
+ * fail as a full disk would; the write does not happen. With `crash`, every write from `failAt` on fails: the process
+ * died there, and only a restart sees what it left. `failAt = Infinity` lets everything through.
  */
 export class WriteFaults {
   step = 0;
   failAt = Infinity;
+  crash = false;
   #hit(): void {
     this.step += 1;
-    if (this.step === this.failAt)
+    if (this.step === this.failAt || (this.crash && this.step > this.failAt))
       throw Object.assign(new Error('ENOSPC: no space left on device, write (injected)'), { code: 'ENOSPC' });
   }
   keychain(inner: Keychain): Keychain {
     return {
       getPassword: (s, a) => inner.getPassword(s, a),
-      findCredentials: (s) => inner.findCredentials(s),
       setPassword: async (s, a, p) => {
         this.#hit();
         return inner.setPassword(s, a, p);

@@ -174,8 +174,9 @@ describe('interrupted writes', () => {
   });
 
   it('a failed import (entry written, wallet.json not) leaves no account and no stray entry', async () => {
-    // Step 1 writes the sealed key to the key file, step 2 would commit wallet.json.
-    await failNextWrite(2);
+    // Step 1 lists the entry as a stray in wallet.json, step 2 writes the sealed key to the key file, step 3 would
+    // commit the account.
+    await failNextWrite(3);
     await expectWalletError(
       vault.importKey({ key: vector('koilib-key-1').private_key_hex, name: 'K' }),
       'STORAGE_FAILED',

@@ -1,0 +1,31 @@
+// keytar as the tests use it: the part the vault uses, and its listing (findCredentials), which the vault never calls
+// (see secretStore.ts Keychain) but a test may, once no vault of it is at work, to see or clear what is stored.
+import { loadKeytar, type Keychain } from '../../src-main/wallet/vault/secretStore.ts';
+
+export interface ListingKeychain extends Keychain {
+  findCredentials(service: string): Promise<Array<{ account: string; password: string }>>;
+}
+
+/** The real keytar, with its listing; where it did not load, a keychain that fails every call (nothing is stored). */
+export async function loadListingKeytar(): Promise<ListingKeychain> {
+  const keychain = (await loadKeytar()) as Partial<ListingKeychain> & Keychain;
+  return {
+    getPassword: (service, account) => keychain.getPassword(service, account),
+    setPassword: (service, account, password) => keychain.setPassword(service, account, password),
+    deletePassword: (service, account) => keychain.deletePassword(service, account),
+    findCredentials: async (service) => {
+      if (!keychain.findCredentials) throw new Error('keytar could not be loaded');
+      return keychain.findCredentials(service);
+    },
+  };
+}
+
+/**
+ * Deletes every keychain entry under a keytar service: a test's or a benchmark's cleanup, once no vault on it is at
+ * work (listing while entries are deleted can crash the process, atom/node-keytar#477). Failures are ignored.
+ */
+export async function removeKeychainService(service: string, keychain?: ListingKeychain): Promise<void> {
+  const keytar = keychain ?? (await loadListingKeytar());
+  for (const { account } of await keytar.findCredentials(service).catch(() => []))
+    await keytar.deletePassword(service, account).catch(() => false);
+}

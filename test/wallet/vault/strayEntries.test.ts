@@ -1,0 +1,177 @@
+// What a crash leaves in the secret store goes at the next unlock, found in the list of stray entries that wallet.json
+// keeps (entries.ts withStrays), never by listing the keychain: keytar's listing crashes the process on an entry whose
+// secret the keychain did not hand over, as after a cancelled unlock prompt (atom/node-keytar#477). Run in both stores.
+import { afterEach, describe, expect, it } from 'vitest';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Keychain } from '../../../src-main/wallet/vault/secretStore.ts';
+import type { VaultRecord } from '../../../src-main/wallet/vault/walletFile.ts';
+import { vector } from '../../vectors.ts';
+import { expectWalletError } from '../../helpers/expectWalletError.ts';
+import {
+  KEYTAR,
+  NO_KEYCHAIN,
+  NO_SECRET_SERVICE,
+  PASSWORD,
+  WriteFaults,
+  storedEntries,
+  vaultFixture,
+} from './helpers.ts';
+
+const PHRASE = 'legal winner thank year wave sausage worth useful legal winner thank yellow';
+
+const stores: { name: string; keychain: Keychain; kind: 'keychain' | 'file'; skip: boolean }[] = [
+  { name: 'system keychain', keychain: KEYTAR, kind: 'keychain', skip: NO_KEYCHAIN !== undefined },
+  { name: 'owner-only file (no Secret Service)', keychain: NO_SECRET_SERVICE, kind: 'file', skip: false },
+];
+
+type Fixture = Awaited<ReturnType<typeof vaultFixture>>;
+
+/** The vault's name of a stored entry: the keychain's account names carry the wallet id in front. */
+const entryName = (stored: string, kind: 'keychain' | 'file') =>
+  kind === 'keychain' ? stored.slice(stored.indexOf('/') + 1) : stored;
+
+async function vaultSection(fx: Fixture): Promise<VaultRecord> {
+  return JSON.parse(await readFile(join(fx.dataDir, 'wallet.json'), 'utf8')).vault;
+}
+
+for (const store of stores) {
+  describe.skipIf(store.skip)(`stray entries (${store.name})`, () => {
+    const cleanups: (() => Promise<void>)[] = [];
+    afterEach(async () => {
+      for (const cleanup of cleanups.splice(0)) await cleanup();
+    });
+
+    /** A wallet with one phrase account, whose writes can fail, on a keychain that records any listing. */
+    async function wallet() {
+      const faults = new WriteFaults();
+      const listings: string[] = [];
+      const keychain = {
+        ...faults.keychain(store.keychain),
+        findCredentials: async (service: string) => {
+          listings.push(service);
+          return [];
+        },
+      };
+      const fx = await vaultFixture({ keychain, writeFile: faults.writeFile() });
+      cleanups.push(fx.cleanup);
+      const vault = await fx.open();
+      await vault.create({ password: PASSWORD });
+      const phrase = await vault.importPhrase({ phrase: PHRASE, name: 'P' });
+      const [phraseEntry] = await storedEntries(fx, store.kind);
+      return { fx, faults, listings, vault, phrase, phraseEntry: phraseEntry! };
+    }
+
+    it('deletes at the next unlock the entry of an import that crashed before the commit naming it', async () => {
+      const { fx, faults, listings, vault, phraseEntry } = await wallet();
+      // The import's writes: 1 lists its entry as a stray, 2 writes the entry, 3 commits the account. The process
+      // dies at 3, so nothing removes the entry.
+      faults.step = 0;
+      faults.failAt = 3;
+      faults.crash = true;
+      const key = vector('koilib-key-1');
+      await expectWalletError(vault.importKey({ key: key.wif_compressed, name: 'K' }), 'STORAGE_FAILED');
+      const left = await storedEntries(fx, store.kind);
+      expect(left).toHaveLength(2);
+      const stray = left.find((name) => name !== phraseEntry)!;
+      expect((await vaultSection(fx)).strayEntries).toEqual([entryName(stray, store.kind)]);
+      vault.lock();
+
+      faults.failAt = Infinity;
+      const restarted = await fx.open();
+      await restarted.unlock({ password: PASSWORD });
+      await restarted.settled();
+      expect(await storedEntries(fx, store.kind)).toEqual([phraseEntry]);
+      expect((await vaultSection(fx)).strayEntries).toBeUndefined();
+      expect(restarted.listAccounts().map((a) => a.name)).toEqual(['P']);
+      const again = await restarted.importKey({ key: key.wif_compressed, name: 'K' });
+      expect(await restarted.reveal({ id: again.id, password: PASSWORD })).toEqual({
+        kind: 'wif',
+        secret: key.wif_compressed,
+      });
+      expect(listings).toEqual([]);
+      restarted.lock();
+    });
+
+    it('deletes at the next unlock the entry of a removed account when the process died before deleting it', async () => {
+      const { fx, faults, listings, vault, phrase, phraseEntry } = await wallet();
+      const key = await vault.importKey({ key: vector('koilib-key-1').wif_compressed, name: 'K' });
+      const keyEntry = (await storedEntries(fx, store.kind)).find((name) => name !== phraseEntry)!;
+      // The removal's writes: 1 commits wallet.json without the account, 2 deletes its entry. The process dies at 2.
+      faults.step = 0;
+      faults.failAt = 2;
+      faults.crash = true;
+      await vault.removeAccount({ id: key.id, password: PASSWORD });
+      expect(await storedEntries(fx, store.kind)).toEqual([phraseEntry, keyEntry].sort());
+      vault.lock();
+
+      faults.failAt = Infinity;
+      const restarted = await fx.open();
+      await restarted.unlock({ password: PASSWORD });
+      await restarted.settled();
+      expect(await storedEntries(fx, store.kind)).toEqual([phraseEntry]);
+      expect((await vaultSection(fx)).strayEntries).toBeUndefined();
+      expect(await restarted.reveal({ id: phrase.id, password: PASSWORD })).toEqual({ kind: 'phrase', secret: PHRASE });
+      expect(listings).toEqual([]);
+      restarted.lock();
+    });
+
+    // With a keychain, API keys are keychain entries outside the vault's generations (apiKeys.ts).
+    if (store.kind === 'file')
+      it("deletes at the next unlock a network's sealed API key whose commit the process did not reach", async () => {
+        const { fx, faults, listings, vault, phraseEntry } = await wallet();
+        // Without a keychain an API key is a sealed entry: 1 lists it as a stray, 2 writes it, 3 commits. Dies at 3.
+        faults.step = 0;
+        faults.failAt = 3;
+        faults.crash = true;
+        await expectWalletError(vault.apiKeys.set('custom', 'the-api-key'), 'STORAGE_FAILED');
+        expect(await storedEntries(fx, store.kind)).toHaveLength(2);
+        vault.lock();
+
+        faults.failAt = Infinity;
+        const restarted = await fx.open();
+        await restarted.unlock({ password: PASSWORD });
+        await restarted.settled();
+        expect(await storedEntries(fx, store.kind)).toEqual([phraseEntry]);
+        expect(await restarted.apiKeys.has('custom')).toBe(false);
+        await restarted.apiKeys.set('custom', 'the-api-key');
+        expect(await restarted.apiKeys.get('custom')).toEqual({ key: 'the-api-key' });
+        expect(listings).toEqual([]);
+        restarted.lock();
+      });
+
+    it('keeps a listed entry that wallet.json names, and only drops it from the list', async () => {
+      const { fx, vault, phrase, phraseEntry } = await wallet();
+      vault.lock();
+      // As a crash of another process between its commits could leave it: the phrase's own entry listed as a stray.
+      const path = join(fx.dataDir, 'wallet.json');
+      const file = JSON.parse(await readFile(path, 'utf8'));
+      file.vault.strayEntries = [entryName(phraseEntry, store.kind)];
+      await writeFile(path, JSON.stringify(file));
+      const restarted = await fx.open();
+      await restarted.unlock({ password: PASSWORD });
+      await restarted.settled();
+      expect(await storedEntries(fx, store.kind)).toEqual([phraseEntry]);
+      expect((await vaultSection(fx)).strayEntries).toBeUndefined();
+      expect(await restarted.reveal({ id: phrase.id, password: PASSWORD })).toEqual({ kind: 'phrase', secret: PHRASE });
+      restarted.lock();
+    });
+  });
+}
+
+describe('the list of stray entries in wallet.json', () => {
+  it('refuses a list that is not one of entry names', async () => {
+    const fx = await vaultFixture({ keychain: NO_SECRET_SERVICE });
+    const vault = await fx.open();
+    await vault.create({ password: PASSWORD });
+    vault.lock();
+    const path = join(fx.dataDir, 'wallet.json');
+    const file = JSON.parse(await readFile(path, 'utf8'));
+    for (const strayEntries of ['a/secret/b', [''], [7]]) {
+      await writeFile(path, JSON.stringify({ ...file, vault: { ...file.vault, strayEntries } }));
+      const error = await expectWalletError(fx.open(), 'VAULT_CORRUPT');
+      expect(error.shortMessage).toContain('its list of stray entries is not a list of entry names');
+    }
+    await fx.cleanup();
+  });
+});
