@@ -7,24 +7,11 @@ import type { StoredApiKey } from '../../../src-main/wallet/chain/apiKeyStore.ts
 import type { Keychain } from '../../../src-main/wallet/vault/secretStore.ts';
 import type { Vault } from '../../../src-main/wallet/vault/vault.ts';
 import { vector } from '../../vectors.ts';
-import {
-  KEYTAR,
-  NO_KEYCHAIN,
-  NO_SECRET_SERVICE,
-  PASSWORD,
-  WriteFaults,
-  storedEntries,
-  vaultFixture,
-} from './helpers.ts';
+import { PASSWORD, STORES, WriteFaults, storedEntries, vaultFixture } from './helpers.ts';
 import { expectWalletError } from '../../helpers/expectWalletError.ts';
 
 const NEW_PASSWORD = 'a new and longer password';
 const PHRASE = 'legal winner thank year wave sausage worth useful legal winner thank yellow';
-
-const stores: { name: string; keychain: Keychain; skip: boolean }[] = [
-  { name: 'system keychain', keychain: KEYTAR, skip: NO_KEYCHAIN !== undefined },
-  { name: 'owner-only file (no Secret Service)', keychain: NO_SECRET_SERVICE, skip: false },
-];
 
 async function filled(keychain: Keychain) {
   const faults = new WriteFaults();
@@ -59,7 +46,7 @@ async function secrets(vault: Vault, password: string): Promise<(RevealedSecret 
   return out;
 }
 
-for (const store of stores) {
+for (const store of STORES) {
   describe.skipIf(store.skip)(`change password (${store.name})`, () => {
     const cleanups: (() => Promise<void>)[] = [];
     afterEach(async () => {
@@ -80,7 +67,7 @@ for (const store of stores) {
       expect(await vault.apiKeys.get('custom')).toEqual({ key: 'the-api-key' });
       await expectWalletError(vault.reveal({ id: vault.listAccounts()[0]!.id, password: PASSWORD }), 'WRONG_PASSWORD');
       expect(await secrets(vault, NEW_PASSWORD)).toEqual(before);
-      expect(await entryCount(fx, store.keychain === KEYTAR ? 'keychain' : 'file')).toBe(3);
+      expect(await entryCount(fx, store.kind)).toBe(3);
       vault.lock();
       const reopened = await fx.open({ keychain: store.keychain });
       expect(await opens(reopened, PASSWORD)).toBe(false);
@@ -90,7 +77,7 @@ for (const store of stores) {
     });
 
     it('leaves every key readable with exactly one of the passwords when write k fails or the process dies there, for every k', async () => {
-      const kind = store.keychain === KEYTAR ? 'keychain' : 'file';
+      const kind = store.kind;
       // A full disk fails write k alone, and the change cleans up after itself; a crash fails every write from k on.
       for (const crash of [false, true]) {
         let sawOld = false;

@@ -7,8 +7,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { privateKeyToWif } from '../../../src-main/koinos/keys.ts';
-import type { Keychain } from '../../../src-main/wallet/vault/secretStore.ts';
-import { KEYTAR, NO_KEYCHAIN, NO_SECRET_SERVICE, PASSWORD, storedEntries, vaultFixture } from './helpers.ts';
+import { NO_SECRET_SERVICE, PASSWORD, STORES, storedEntries, vaultFixture } from './helpers.ts';
 import { expectWalletError } from '../../helpers/expectWalletError.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -17,21 +16,13 @@ const K2 = '22'.repeat(32);
 const K3 = '33'.repeat(32);
 const wifOf = (hex: string) => privateKeyToWif(Uint8Array.from(Buffer.from(hex, 'hex')));
 
-const stores: { name: string; keychain: Keychain; skip: boolean }[] = [
-  { name: 'system keychain', keychain: KEYTAR, skip: NO_KEYCHAIN !== undefined },
-  { name: 'owner-only file (no Secret Service)', keychain: NO_SECRET_SERVICE, skip: false },
-];
-
 type Fixture = Awaited<ReturnType<typeof vaultFixture>>;
-
-/** The names of the sealed entries in the store, sorted. */
-const sealedEntries = (fx: Fixture, keychain: Keychain) => storedEntries(fx, keychain === KEYTAR ? 'keychain' : 'file');
 
 async function walletJson(fx: Fixture): Promise<{ revision?: number; vault: { accounts: { name: string }[] } }> {
   return JSON.parse(await readFile(join(fx.dataDir, 'wallet.json'), 'utf8'));
 }
 
-for (const store of stores) {
+for (const store of STORES) {
   describe.skipIf(store.skip)(`two wallets on one data folder (${store.name})`, () => {
     const cleanups: (() => Promise<void>)[] = [];
     afterEach(async () => {
@@ -54,12 +45,12 @@ for (const store of stores) {
       const b = await fx.open();
       // 3. A imports K2.
       const k2 = await a.importKey({ key: K2, name: 'K2' });
-      const entries = await sealedEntries(fx, store.keychain);
+      const entries = await storedEntries(fx, store.kind);
       expect(entries).toHaveLength(2);
       // 4. B is unlocked; its background cleanup judges by a stale wallet.json and must delete nothing.
       await b.unlock({ password: PASSWORD });
       await b.settled();
-      expect(await sealedEntries(fx, store.keychain)).toEqual(entries);
+      expect(await storedEntries(fx, store.kind)).toEqual(entries);
       // 5. B's next commits (a rename, a setting, a watch account) are refused and write nothing.
       const onDisk = await readFile(join(fx.dataDir, 'wallet.json'), 'utf8');
       const error = await expectWalletError(b.renameAccount({ id: k1.id, name: 'renamed' }), 'VAULT_CHANGED');
@@ -75,7 +66,7 @@ for (const store of stores) {
       await expectWalletError(b.importKey({ key: K3, name: 'K3' }), 'VAULT_CHANGED');
       expect(await readFile(join(fx.dataDir, 'wallet.json'), 'utf8')).toBe(onDisk);
       // B's refused import removed its own entry again, and nothing else.
-      expect(await sealedEntries(fx, store.keychain)).toEqual(entries);
+      expect(await storedEntries(fx, store.kind)).toEqual(entries);
       // 6. A still reveals K2, and a reopened wallet has both accounts.
       expect(await a.reveal({ id: k2.id, password: PASSWORD })).toEqual({ kind: 'wif', secret: wifOf(K2) });
       expect((await walletJson(fx)).vault.accounts.map((x) => x.name)).toEqual(['K1', 'K2']);
@@ -105,7 +96,7 @@ for (const store of stores) {
       await reopened.unlock({ password: PASSWORD });
       const [account] = reopened.listAccounts();
       expect(reopened.listAccounts()).toHaveLength(1);
-      expect(await sealedEntries(fx, store.keychain)).toHaveLength(1);
+      expect(await storedEntries(fx, store.kind)).toHaveLength(1);
       expect(await reopened.reveal({ id: account!.id, password: PASSWORD })).toEqual({
         kind: 'wif',
         secret: wifOf(account!.name === 'K2' ? K2 : K3),
@@ -121,13 +112,13 @@ for (const store of stores) {
       const b = await fx.open();
       await b.unlock({ password: PASSWORD });
       const k2 = await a.importKey({ key: K2, name: 'K2' });
-      const entries = await sealedEntries(fx, store.keychain);
+      const entries = await storedEntries(fx, store.kind);
       await expectWalletError(
         b.changePassword({ oldPassword: PASSWORD, newPassword: 'a different password' }),
         'VAULT_CHANGED',
       );
       // B's new generation is gone again; A's entries are untouched and A's password still opens.
-      expect(await sealedEntries(fx, store.keychain)).toEqual(entries);
+      expect(await storedEntries(fx, store.kind)).toEqual(entries);
       expect(await a.reveal({ id: k2.id, password: PASSWORD })).toEqual({ kind: 'wif', secret: wifOf(K2) });
       a.lock();
       b.lock();
@@ -150,13 +141,13 @@ for (const store of stores) {
       expect(child.status, child.stderr).toBe(0);
       const k2 = JSON.parse(child.stdout.trim().split('\n').pop()!) as { id: string; name: string };
       expect(k2.name).toBe('From the other process');
-      const entries = await sealedEntries(fx, store.keychain);
+      const entries = await storedEntries(fx, store.kind);
       expect(entries).toHaveLength(2);
       // A is now stale: a lock and unlock runs its cleanup, which must not touch K2; its writes are refused.
       a.lock();
       await a.unlock({ password: PASSWORD });
       await a.settled();
-      expect(await sealedEntries(fx, store.keychain)).toEqual(entries);
+      expect(await storedEntries(fx, store.kind)).toEqual(entries);
       await expectWalletError(a.renameAccount({ id: k1.id, name: 'renamed' }), 'VAULT_CHANGED');
       const reopened = await fx.open();
       await reopened.unlock({ password: PASSWORD });

@@ -125,6 +125,12 @@ export const NO_SECRET_SERVICE: Keychain = {
   deletePassword: () => Promise.reject(new Error('Could not connect: No such file or directory')),
 };
 
+/** The two stores the vault keeps its sealed entries in; a describe per store runs a test in both. */
+export const STORES: { name: string; keychain: Keychain; kind: 'keychain' | 'file'; skip: boolean }[] = [
+  { name: 'system keychain', keychain: KEYTAR, kind: 'keychain', skip: NO_KEYCHAIN !== undefined },
+  { name: 'owner-only file (no Secret Service)', keychain: NO_SECRET_SERVICE, kind: 'file', skip: false },
+];
+
 /**
  * Counts every write the vault makes (keychain set and delete, atomic file write) and makes write number `failAt`
  * fail as a full disk would; the write does not happen. With `crash`, every write from `failAt` on fails: the process

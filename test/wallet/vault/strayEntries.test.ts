@@ -4,26 +4,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Keychain } from '../../../src-main/wallet/vault/secretStore.ts';
+import type { Vault } from '../../../src-main/wallet/vault/vault.ts';
 import type { VaultRecord } from '../../../src-main/wallet/vault/walletFile.ts';
 import { vector } from '../../vectors.ts';
 import { expectWalletError } from '../../helpers/expectWalletError.ts';
-import {
-  KEYTAR,
-  NO_KEYCHAIN,
-  NO_SECRET_SERVICE,
-  PASSWORD,
-  WriteFaults,
-  storedEntries,
-  vaultFixture,
-} from './helpers.ts';
+import { NO_SECRET_SERVICE, PASSWORD, STORES, WriteFaults, storedEntries, vaultFixture } from './helpers.ts';
 
 const PHRASE = 'legal winner thank year wave sausage worth useful legal winner thank yellow';
-
-const stores: { name: string; keychain: Keychain; kind: 'keychain' | 'file'; skip: boolean }[] = [
-  { name: 'system keychain', keychain: KEYTAR, kind: 'keychain', skip: NO_KEYCHAIN !== undefined },
-  { name: 'owner-only file (no Secret Service)', keychain: NO_SECRET_SERVICE, kind: 'file', skip: false },
-];
 
 type Fixture = Awaited<ReturnType<typeof vaultFixture>>;
 
@@ -35,7 +22,7 @@ async function vaultSection(fx: Fixture): Promise<VaultRecord> {
   return JSON.parse(await readFile(join(fx.dataDir, 'wallet.json'), 'utf8')).vault;
 }
 
-for (const store of stores) {
+for (const store of STORES) {
   describe.skipIf(store.skip)(`stray entries (${store.name})`, () => {
     const cleanups: (() => Promise<void>)[] = [];
     afterEach(async () => {
@@ -59,16 +46,24 @@ for (const store of stores) {
       await vault.create({ password: PASSWORD });
       const phrase = await vault.importPhrase({ phrase: PHRASE, name: 'P' });
       const [phraseEntry] = await storedEntries(fx, store.kind);
-      return { fx, faults, listings, vault, phrase, phraseEntry: phraseEntry! };
+      /** The process dies at its `k`th write from now: that write and every later one fail. */
+      const crashAt = (k: number) => Object.assign(faults, { step: 0, failAt: k, crash: true });
+      /** A new process on the same folder, unlocked, once its cleanup of stray entries is done. */
+      const restart = async (): Promise<Vault> => {
+        faults.failAt = Infinity;
+        const restarted = await fx.open();
+        await restarted.unlock({ password: PASSWORD });
+        await restarted.settled();
+        return restarted;
+      };
+      return { fx, crashAt, restart, listings, vault, phrase, phraseEntry: phraseEntry! };
     }
 
     it('deletes at the next unlock the entry of an import that crashed before the commit naming it', async () => {
-      const { fx, faults, listings, vault, phraseEntry } = await wallet();
+      const { fx, crashAt, restart, listings, vault, phraseEntry } = await wallet();
       // The import's writes: 1 lists its entry as a stray, 2 writes the entry, 3 commits the account. The process
       // dies at 3, so nothing removes the entry.
-      faults.step = 0;
-      faults.failAt = 3;
-      faults.crash = true;
+      crashAt(3);
       const key = vector('koilib-key-1');
       await expectWalletError(vault.importKey({ key: key.wif_compressed, name: 'K' }), 'STORAGE_FAILED');
       const left = await storedEntries(fx, store.kind);
@@ -77,10 +72,7 @@ for (const store of stores) {
       expect((await vaultSection(fx)).strayEntries).toEqual([entryName(stray, store.kind)]);
       vault.lock();
 
-      faults.failAt = Infinity;
-      const restarted = await fx.open();
-      await restarted.unlock({ password: PASSWORD });
-      await restarted.settled();
+      const restarted = await restart();
       expect(await storedEntries(fx, store.kind)).toEqual([phraseEntry]);
       expect((await vaultSection(fx)).strayEntries).toBeUndefined();
       expect(restarted.listAccounts().map((a) => a.name)).toEqual(['P']);
@@ -94,21 +86,16 @@ for (const store of stores) {
     });
 
     it('deletes at the next unlock the entry of a removed account when the process died before deleting it', async () => {
-      const { fx, faults, listings, vault, phrase, phraseEntry } = await wallet();
+      const { fx, crashAt, restart, listings, vault, phrase, phraseEntry } = await wallet();
       const key = await vault.importKey({ key: vector('koilib-key-1').wif_compressed, name: 'K' });
       const keyEntry = (await storedEntries(fx, store.kind)).find((name) => name !== phraseEntry)!;
       // The removal's writes: 1 commits wallet.json without the account, 2 deletes its entry. The process dies at 2.
-      faults.step = 0;
-      faults.failAt = 2;
-      faults.crash = true;
+      crashAt(2);
       await vault.removeAccount({ id: key.id, password: PASSWORD });
       expect(await storedEntries(fx, store.kind)).toEqual([phraseEntry, keyEntry].sort());
       vault.lock();
 
-      faults.failAt = Infinity;
-      const restarted = await fx.open();
-      await restarted.unlock({ password: PASSWORD });
-      await restarted.settled();
+      const restarted = await restart();
       expect(await storedEntries(fx, store.kind)).toEqual([phraseEntry]);
       expect((await vaultSection(fx)).strayEntries).toBeUndefined();
       expect(await restarted.reveal({ id: phrase.id, password: PASSWORD })).toEqual({ kind: 'phrase', secret: PHRASE });
@@ -119,19 +106,14 @@ for (const store of stores) {
     // With a keychain, API keys are keychain entries outside the vault's generations (apiKeys.ts).
     if (store.kind === 'file')
       it("deletes at the next unlock a network's sealed API key whose commit the process did not reach", async () => {
-        const { fx, faults, listings, vault, phraseEntry } = await wallet();
+        const { fx, crashAt, restart, listings, vault, phraseEntry } = await wallet();
         // Without a keychain an API key is a sealed entry: 1 lists it as a stray, 2 writes it, 3 commits. Dies at 3.
-        faults.step = 0;
-        faults.failAt = 3;
-        faults.crash = true;
+        crashAt(3);
         await expectWalletError(vault.apiKeys.set('custom', 'the-api-key'), 'STORAGE_FAILED');
         expect(await storedEntries(fx, store.kind)).toHaveLength(2);
         vault.lock();
 
-        faults.failAt = Infinity;
-        const restarted = await fx.open();
-        await restarted.unlock({ password: PASSWORD });
-        await restarted.settled();
+        const restarted = await restart();
         expect(await storedEntries(fx, store.kind)).toEqual([phraseEntry]);
         expect(await restarted.apiKeys.has('custom')).toBe(false);
         await restarted.apiKeys.set('custom', 'the-api-key');
@@ -141,16 +123,14 @@ for (const store of stores) {
       });
 
     it('keeps a listed entry that wallet.json names, and only drops it from the list', async () => {
-      const { fx, vault, phrase, phraseEntry } = await wallet();
+      const { fx, restart, vault, phrase, phraseEntry } = await wallet();
       vault.lock();
       // As a crash of another process between its commits could leave it: the phrase's own entry listed as a stray.
       const path = join(fx.dataDir, 'wallet.json');
       const file = JSON.parse(await readFile(path, 'utf8'));
       file.vault.strayEntries = [entryName(phraseEntry, store.kind)];
       await writeFile(path, JSON.stringify(file));
-      const restarted = await fx.open();
-      await restarted.unlock({ password: PASSWORD });
-      await restarted.settled();
+      const restarted = await restart();
       expect(await storedEntries(fx, store.kind)).toEqual([phraseEntry]);
       expect((await vaultSection(fx)).strayEntries).toBeUndefined();
       expect(await restarted.reveal({ id: phrase.id, password: PASSWORD })).toEqual({ kind: 'phrase', secret: PHRASE });
