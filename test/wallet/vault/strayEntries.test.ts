@@ -1,14 +1,23 @@
 // What a crash leaves in the secret store goes at the next unlock, found in the list of stray entries that wallet.json
 // keeps (entries.ts withStrays), never by listing the keychain: keytar's listing crashes the process on an entry whose
 // secret the keychain did not hand over, as after a cancelled unlock prompt (atom/node-keytar#477). Run in both stores.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Vault } from '../../../src-main/wallet/vault/vault.ts';
 import type { VaultRecord } from '../../../src-main/wallet/vault/walletFile.ts';
 import { vector } from '../../vectors.ts';
 import { expectWalletError } from '../../helpers/expectWalletError.ts';
-import { NO_SECRET_SERVICE, PASSWORD, STORES, WriteFaults, storedEntries, vaultFixture } from './helpers.ts';
+import {
+  KEYTAR,
+  NO_KEYCHAIN,
+  NO_SECRET_SERVICE,
+  PASSWORD,
+  STORES,
+  WriteFaults,
+  storedEntries,
+  vaultFixture,
+} from './helpers.ts';
 
 const PHRASE = 'legal winner thank year wave sausage worth useful legal winner thank yellow';
 
@@ -153,5 +162,46 @@ describe('the list of stray entries in wallet.json', () => {
       expect(error.shortMessage).toContain('its list of stray entries is not a list of entry names');
     }
     await fx.cleanup();
+  });
+});
+
+describe.skipIf(NO_KEYCHAIN !== undefined)('stray entries of another window (system keychain)', () => {
+  it("refuses a window's import whose entry another window's unlock deleted, so no account lacks its key", async () => {
+    const fx = await vaultFixture();
+    onTestFinished(fx.cleanup);
+    const first = await fx.open();
+    await first.create({ password: PASSWORD });
+    first.lock();
+    // Window A's import stops once its entry is in the keychain, before the commit that names the account.
+    let written!: () => void;
+    const entryWritten = new Promise<void>((resolve) => (written = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const a = await fx.open({
+      keychain: {
+        ...KEYTAR,
+        setPassword: async (service, account, password) => {
+          await KEYTAR.setPassword(service, account, password);
+          written();
+          await released;
+        },
+      },
+    });
+    await a.unlock({ password: PASSWORD });
+    await a.settled();
+    const importing = a.importKey({ key: vector('koilib-key-1').wif_compressed, name: 'K' });
+    await entryWritten;
+    expect(await storedEntries(fx, 'keychain')).toHaveLength(1);
+    // Window B opens now: wallet.json lists A's entry as a stray, and B's unlock deletes it.
+    const b = await fx.open();
+    await b.unlock({ password: PASSWORD });
+    await b.settled();
+    expect(await storedEntries(fx, 'keychain')).toEqual([]);
+    // A's commit is refused: the user is told the import was not saved, and no account names a missing key.
+    release();
+    await expectWalletError(importing, 'VAULT_CHANGED');
+    const reopened = await fx.open();
+    expect(reopened.listAccounts()).toEqual([]);
+    for (const vault of [a, b]) vault.lock();
   });
 });
