@@ -9,13 +9,11 @@ export interface ListingKeychain extends Keychain {
 /** The real keytar, with its listing; where it did not load, a keychain that fails every call (nothing is stored). */
 export async function loadListingKeytar(): Promise<ListingKeychain> {
   const keychain = (await loadKeytar()) as Partial<ListingKeychain> & Keychain;
+  if (keychain.findCredentials) return keychain as ListingKeychain;
   return {
-    getPassword: (service, account) => keychain.getPassword(service, account),
-    setPassword: (service, account, password) => keychain.setPassword(service, account, password),
-    deletePassword: (service, account) => keychain.deletePassword(service, account),
-    findCredentials: async (service) => {
-      if (!keychain.findCredentials) throw new Error('keytar could not be loaded');
-      return keychain.findCredentials(service);
+    ...keychain,
+    findCredentials: async () => {
+      throw new Error('keytar could not be loaded');
     },
   };
 }

@@ -151,6 +151,7 @@ for (const store of STORES) {
 describe('the list of stray entries in wallet.json', () => {
   it('refuses a list that is not one of entry names', async () => {
     const fx = await vaultFixture({ keychain: NO_SECRET_SERVICE });
+    onTestFinished(fx.cleanup);
     const vault = await fx.open();
     await vault.create({ password: PASSWORD });
     vault.lock();
@@ -161,7 +162,6 @@ describe('the list of stray entries in wallet.json', () => {
       const error = await expectWalletError(fx.open(), 'VAULT_CORRUPT');
       expect(error.shortMessage).toContain('its list of stray entries is not a list of entry names');
     }
-    await fx.cleanup();
   });
 });
 
