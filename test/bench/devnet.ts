@@ -52,7 +52,7 @@ export async function benchDevnet(transfers: number): Promise<void> {
     `raw signature checks on this machine (one core): @noble/secp256k1 recover ${Math.round(checks.recoverPerSec)} /s, node:crypto verify ${Math.round(checks.verifyPerSec)} /s`,
   );
 
-  const { info, stop, cpuMs } = await startServer();
+  const { info, stop, cpuMs, threadsCpuMs, pid } = await startServer();
   try {
     const chainId = fromBase64(info.chainId);
     const koin = addressFromString(info.koin);
@@ -139,10 +139,12 @@ export async function benchDevnet(transfers: number): Promise<void> {
     // the latency a client sees when the node is asked for `steadyRate` transfers a second.
     const steadyStart = performance.now();
     const steadyCpuBefore = cpuMs();
+    const steadyThreadsBefore = threadsCpuMs();
     const steady = await submitAtRate(info.url, steadyQueues, steadyRate);
     await waitIncluded(info.url, steady.lastId);
     const steadyIncluded = performance.now() - steadyStart;
     const steadyCpuAfter = cpuMs();
+    const steadyThreadsAfter = threadsCpuMs();
     const steadyP99 = percentile(
       [...steady.latency].sort((a, b) => a - b),
       99,
@@ -161,6 +163,17 @@ export async function benchDevnet(transfers: number): Promise<void> {
       console.log(
         `  devnet server CPU from the first transfer until all were included: ${(used / steadyTransfers).toFixed(3)} ms per transfer, ${Math.round((used / steadyIncluded) * 100)} % of one core`,
       );
+    }
+    // The node's thread answers every request in turn: its share of a core, not the total, is what the tail waits on.
+    if (steadyThreadsBefore && steadyThreadsAfter && pid !== undefined) {
+      const used = [...steadyThreadsAfter].map(([tid, ms]) => [tid, ms - (steadyThreadsBefore.get(tid) ?? 0)] as const);
+      const node = used.find(([tid]) => tid === pid)?.[1] ?? 0;
+      const other = Math.max(0, ...used.filter(([tid]) => tid !== pid).map(([, ms]) => ms));
+      const share = (ms: number) =>
+        `${((ms * 1000) / steadyTransfers).toFixed(0)} µs per transfer, ${Math.round((ms / steadyIncluded) * 100)} % of one core`;
+      // With the HTTP layer on its worker (the default), that worker is the busiest other thread by far.
+      const otherName = process.env.BENCH_HTTP_THREAD === '0' ? 'the busiest other thread' : 'the HTTP thread';
+      console.log(`  of which the node's thread ${share(node)}; ${otherName} ${share(other)}`);
     }
 
     const rcLatency = await timeCalls(info.url, 'chain.get_account_rc', 2000, (i) => ({

@@ -1,7 +1,7 @@
 // The JSON-RPC load client the devnet benchmarks share: a devnet server in its own process (so the load generator
 // does not share its event loop), keep-alive JSON-RPC calls, and latency percentiles.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'node:http';
@@ -63,9 +63,13 @@ export function latencies(samples: number[]): string {
  * Starts devnetServer.ts in a child process; `env` overrides its settings (BENCH_ACCOUNTS, BENCH_BLOCK_TIME).
  * BENCH_PROFILE=<dir> writes the server's CPU profile there (node --cpu-prof) when it stops.
  */
-export async function startServer(
-  env: Record<string, string> = {},
-): Promise<{ info: ServerInfo; stop: () => Promise<void>; cpuMs: () => number | undefined }> {
+export async function startServer(env: Record<string, string> = {}): Promise<{
+  info: ServerInfo;
+  stop: () => Promise<void>;
+  cpuMs: () => number | undefined;
+  threadsCpuMs: () => Map<number, number> | undefined;
+  pid: number | undefined;
+}> {
   const entry = fileURLToPath(new URL('./devnetServer.ts', import.meta.url));
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE] : [];
   const child = spawn(process.execPath, [...profile, '--import', 'tsx', entry], {
@@ -81,6 +85,8 @@ export async function startServer(
   return {
     info: JSON.parse(first) as ServerInfo,
     cpuMs: () => processCpuMs(child.pid),
+    threadsCpuMs: () => threadCpuMs(child.pid),
+    pid: child.pid,
     stop: () => {
       child.kill('SIGTERM');
       return exited;
@@ -93,9 +99,33 @@ export async function startServer(
  * shared with other work this is steadier than wall time: it counts only the server's own work.
  */
 export function processCpuMs(pid: number | undefined): number | undefined {
+  return pid === undefined ? undefined : statCpuMs(`/proc/${pid}/stat`);
+}
+
+/**
+ * CPU time each thread of a process has used so far, in ms, by thread id (the main thread's id is the process id), from
+ * /proc (Linux); undefined elsewhere. A submission's tail waits on the busiest thread, not on the process's total.
+ */
+export function threadCpuMs(pid: number | undefined): Map<number, number> | undefined {
   if (pid === undefined) return undefined;
+  let tids: string[];
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return undefined;
+  }
+  const threads = new Map<number, number>();
+  for (const tid of tids) {
+    const ms = statCpuMs(`/proc/${pid}/task/${tid}/stat`);
+    if (ms !== undefined) threads.set(Number(tid), ms); // undefined: the thread ended since the listing
+  }
+  return threads;
+}
+
+/** utime + stime of a stat(5) file in ms, or undefined when it cannot be read. */
+function statCpuMs(path: string): number | undefined {
+  try {
+    const stat = readFileSync(path, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 a second on Linux).
     return (Number(fields[11]) + Number(fields[12])) * 10;
