@@ -4,10 +4,10 @@
 //
 // Measured and not kept: this thread recovering the signers of the transactions a body submits, sent along with the
 // request for the node's cache of recovered keys (secp256k1Recovery.ts). On two cores at 3,000 KOIN transfers/s the
-// node's thread spent 80-100 µs less a transfer and this one about 100 µs more, but in alternated benchmark runs the
-// submissions' p99 from due grew (218-281 ms against 41-73 ms) and the saturation throughput did not rise (2,923-3,827
-// against 3,213-4,229 /s): each request waits for the recoveries of its turn's batch before it is posted, and on two
-// cores the total CPU, not the node's thread alone, bounds the load.
+// node's thread spent 80-100 µs less a transfer and this one about 110 µs more. In three alternated benchmark pairs the
+// submissions' p99 from due was 192, 281 and 218 ms against 237, 73 and 41 ms without it, and the saturation throughput
+// 2,923, 3,382 and 3,827 against 3,213, 4,229 and 3,467 /s: each request waits for the recoveries of its turn's batch
+// before it is posted, and on two cores the total CPU, not the node's thread alone, bounds the load.
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { batchedPost, httpFront, type BackendAnswer, type HttpBackend } from './httpServer.ts';
 
