@@ -1,7 +1,8 @@
 // Benchmark of the devnet over real HTTP: signed KOIN transfers accepted and included per second through
 // JSON-RPC (keep-alive, several concurrent senders, each waiting for its answer: the node at saturation), then the
-// latency of submit_transaction at a steady offered rate (BENCH_RATE, default the goal's 3,000/s, open loop), and
-// p50/p99 latencies of get_account_rc and a 50-record history page on an account with 100,000 records.
+// latency of submit_transaction at a steady offered rate (BENCH_RATE, default the goal's 3,000/s, open loop) beside the
+// machine's floor at that rate (floorServer.ts), and p50/p99 latencies of get_account_rc and a 50-record history page
+// on an account with 100,000 records.
 import { createPublicKey, verify as nodeVerify } from 'node:crypto';
 import { fromBase64, fromHex } from '../../src-main/koinos/bytes.ts';
 import { sha256 } from '../../src-main/koinos/hash.ts';
@@ -21,6 +22,7 @@ import {
   percentile,
   rpc,
   rpcBody,
+  startFloorServer,
   startServer,
   submitAtRate,
   submitQueues,
@@ -174,6 +176,18 @@ export async function benchDevnet(transfers: number): Promise<void> {
       // With the HTTP layer on its worker (the default), that worker is the busiest other thread by far.
       const otherName = process.env.BENCH_HTTP_THREAD === '0' ? 'the busiest other thread' : 'the HTTP thread';
       console.log(`  of which the node's thread ${share(node)}; ${otherName} ${share(other)}`);
+    }
+    // The machine's floor at the same rate: the same client and requests, answered at once by a server that only
+    // parses them (floorServer.ts). What is left of a p99 here is the machine's (its scheduler, node:http, the client),
+    // not the node's; on a shared machine it moves from run to run, so the devnet's p99 is read beside it.
+    const floor = await startFloorServer(steady.lastAnswer);
+    try {
+      const floorRun = await submitAtRate(floor.url, steadyQueues, steadyRate);
+      console.log(
+        `  the machine's floor at ${steadyRate} /s (same client and requests, a server that only parses them): ${latencies(floorRun.latency)}`,
+      );
+    } finally {
+      await floor.stop();
     }
 
     const rcLatency = await timeCalls(info.url, 'chain.get_account_rc', 2000, (i) => ({

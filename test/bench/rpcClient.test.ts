@@ -1,7 +1,8 @@
 // The benchmark's CPU readings from /proc: the whole process's, and each thread's by id, the main thread's id being the
-// process id (what the devnet benchmark uses to tell the node's thread from the HTTP worker's).
+// process id (what the devnet benchmark uses to tell the node's thread from the HTTP worker's). And the floor server the
+// steady submission latency is read beside, driven by the benchmark's own open-loop client.
 import { describe, expect, it } from 'vitest';
-import { processCpuMs, threadCpuMs } from './rpcClient.ts';
+import { processCpuMs, rpcBody, startFloorServer, submitAtRate, threadCpuMs } from './rpcClient.ts';
 
 describe.skipIf(process.platform !== 'linux')("the benchmark's CPU readings", () => {
   it("count this thread's work under the process id, within the process's total", () => {
@@ -23,5 +24,39 @@ describe.skipIf(process.platform !== 'linux')("the benchmark's CPU readings", ()
     expect(threadCpuMs(2 ** 31 - 1)).toBeUndefined();
     expect(processCpuMs(2 ** 31 - 1)).toBeUndefined();
     expect(threadCpuMs(undefined)).toBeUndefined();
+  });
+});
+
+describe('the floor server', () => {
+  const answer = JSON.stringify({ jsonrpc: '2.0', result: { receipt: { id: '0x1220ab' } }, id: 1 });
+
+  it("gives every request of the open-loop client the stored answer, and the client's figures cover each", async () => {
+    const floor = await startFloorServer(answer);
+    try {
+      const queues = [0, 1, 2].map((q) =>
+        Array.from({ length: 4 }, (_, k) => rpcBody('chain.submit_transaction', { queue: q, k })),
+      );
+      const run = await submitAtRate(floor.url, queues, 200);
+      expect(run.latency).toHaveLength(12);
+      expect(run.response).toHaveLength(12);
+      expect(run.latency.every((ms, i) => ms >= run.response[i]! && ms > 0)).toBe(true);
+      expect(run.lastAnswer).toBe(answer);
+      expect(run.lastId).toBe('0x1220ab');
+    } finally {
+      await floor.stop();
+    }
+  });
+
+  it('parses each body: one that is not JSON gets a 400', async () => {
+    const floor = await startFloorServer(answer);
+    try {
+      const bad = await fetch(`${floor.url}/jsonrpc`, { method: 'POST', body: '{"jsonrpc":' });
+      expect(bad.status).toBe(400);
+      expect(await bad.text()).toBe('expected a JSON body');
+      const good = await fetch(`${floor.url}/jsonrpc`, { method: 'POST', body: '{}' });
+      expect(await good.text()).toBe(answer);
+    } finally {
+      await floor.stop();
+    }
   });
 });

@@ -70,9 +70,34 @@ export async function startServer(env: Record<string, string> = {}): Promise<{
   threadsCpuMs: () => Map<number, number> | undefined;
   pid: number | undefined;
 }> {
-  const entry = fileURLToPath(new URL('./devnetServer.ts', import.meta.url));
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', entry], {
+  const { first, stop, pid } = await startProcess('./devnetServer.ts', profile, env);
+  return {
+    info: JSON.parse(first) as ServerInfo,
+    cpuMs: () => processCpuMs(pid),
+    threadsCpuMs: () => threadCpuMs(pid),
+    pid,
+    stop,
+  };
+}
+
+/**
+ * Starts floorServer.ts in a child process: a server that answers every request with `answer` once it has parsed the
+ * body, the floor under the devnet's latency on this machine. Resolves its URL and how to stop it.
+ */
+export async function startFloorServer(answer: string): Promise<{ url: string; stop: () => Promise<void> }> {
+  const { first, stop } = await startProcess('./floorServer.ts', [], { FLOOR_ANSWER: answer });
+  return { url: (JSON.parse(first) as { url: string }).url, stop };
+}
+
+/** Starts a benchmark server of this folder under tsx, and resolves the first line it prints. */
+async function startProcess(
+  file: string,
+  nodeOptions: string[],
+  env: Record<string, string>,
+): Promise<{ first: string; stop: () => Promise<void>; pid: number | undefined }> {
+  const entry = fileURLToPath(new URL(file, import.meta.url));
+  const child = spawn(process.execPath, [...nodeOptions, '--import', 'tsx', entry], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, ...env },
   });
@@ -80,12 +105,10 @@ export async function startServer(env: Record<string, string> = {}): Promise<{
   const first = await new Promise<string>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
     lines.once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`devnet server exited with ${code}`)));
+    child.once('exit', (code) => reject(new Error(`${file} exited with ${code}`)));
   });
   return {
-    info: JSON.parse(first) as ServerInfo,
-    cpuMs: () => processCpuMs(child.pid),
-    threadsCpuMs: () => threadCpuMs(child.pid),
+    first,
     pid: child.pid,
     stop: () => {
       child.kill('SIGTERM');
@@ -398,13 +421,14 @@ export async function submitQueues(
  * node's). At a rate the node sustains, this is the latency a client sees at that rate; at saturation (submitQueues)
  * every request also waits behind the other senders' by construction. `response` holds each transfer's time from sent
  * to answered: what a lone client waits, without the wait for its connection that one slow answer causes the queue's
- * next transfers (at 3,000/s over 16 connections a transfer is due on each every 5.3 ms).
+ * next transfers (at 3,000/s over 16 connections a transfer is due on each every 5.3 ms). `lastAnswer` is the body of
+ * the last answer (the one `lastId` is read from), as it came: what the floor server gives back (startFloorServer).
  */
 export async function submitAtRate(
   url: string,
   queues: string[][],
   perSecond: number,
-): Promise<{ latency: number[]; response: number[]; lastId: string; elapsed: number }> {
+): Promise<{ latency: number[]; response: number[]; lastId: string; lastAnswer: string; elapsed: number }> {
   const lanes = await openQueues(url, queues);
   const total = queues.reduce((sum, queue) => sum + queue.length, 0);
   const latency = new Float64Array(total);
@@ -435,5 +459,11 @@ export async function submitAtRate(
     for (const { connection } of lanes) connection.close();
   }
   const elapsed = performance.now() - start;
-  return { latency: [...latency], response: [...response], lastId: last ? receiptId(last) : '', elapsed };
+  return {
+    latency: [...latency],
+    response: [...response],
+    lastId: last ? receiptId(last) : '',
+    lastAnswer: last ? last.toString('utf8') : '',
+    elapsed,
+  };
 }
