@@ -1,6 +1,6 @@
 // Benchmark helper: the machine's floor under the devnet's steady submission latency. A server in its own process that
 // answers every POST with one stored answer (FLOOR_ANSWER) once it has read and parsed the body as JSON, what any
-// JSON-RPC server does before its method runs; on node:http with keep-alive, as the devnet serves. The benchmark's
+// JSON-RPC server does before its method runs; on node:http with its default keep-alive, as the devnet serves. The benchmark's
 // client, at the devnet's rate with the devnet's requests, then measures what the machine, node:http and the client
 // cost without the node's work. Prints one JSON line with its URL; stops on SIGTERM.
 import { createServer } from 'node:http';
@@ -22,8 +22,6 @@ const server = createServer((request, response) => {
     response.writeHead(200, { 'content-type': 'application/json', 'content-length': answer.length }).end(answer);
   });
 });
-// As long as a benchmark's pause between two phases: its connections stay open, as the devnet keeps them.
-server.keepAliveTimeout = 60_000;
 server.listen(0, '127.0.0.1', () => {
   console.log(JSON.stringify({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }));
 });
