@@ -1,8 +1,8 @@
 // Benchmark helper: the machine's floor under the devnet's steady submission latency. A server in its own process that
 // answers every POST with one stored answer (FLOOR_ANSWER) once it has read and parsed the body as JSON, what any
-// JSON-RPC server does before its method runs; on node:http with its default keep-alive, as the devnet serves. The benchmark's
-// client, at the devnet's rate with the devnet's requests, then measures what the machine, node:http and the client
-// cost without the node's work. Prints one JSON line with its URL; stops on SIGTERM.
+// JSON-RPC server does before its method runs; on node:http with its default keep-alive, as the devnet serves. The
+// benchmark's client, at the devnet's rate with the devnet's requests, then measures what the machine, node:http and
+// the client cost without the node's work. Prints one JSON line with its URL; stops on SIGTERM.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
