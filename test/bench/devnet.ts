@@ -26,6 +26,7 @@ import {
   startServer,
   submitAtRate,
   submitQueues,
+  threadSplit,
   timeCalls,
   waitIncluded,
 } from './rpcClient.ts';
@@ -168,9 +169,7 @@ export async function benchDevnet(transfers: number): Promise<void> {
     }
     // The node's thread answers every request in turn: its share of a core, not the total, is what the tail waits on.
     if (steadyThreadsBefore && steadyThreadsAfter && pid !== undefined) {
-      const used = [...steadyThreadsAfter].map(([tid, ms]) => [tid, ms - (steadyThreadsBefore.get(tid) ?? 0)] as const);
-      const node = used.find(([tid]) => tid === pid)?.[1] ?? 0;
-      const other = Math.max(0, ...used.filter(([tid]) => tid !== pid).map(([, ms]) => ms));
+      const { main: node, busiestOther: other } = threadSplit(steadyThreadsBefore, steadyThreadsAfter, pid);
       const share = (ms: number) =>
         `${((ms * 1000) / steadyTransfers).toFixed(0)} µs per transfer, ${Math.round((ms / steadyIncluded) * 100)} % of one core`;
       // With the HTTP layer on its worker (the default), that worker is the busiest other thread by far.

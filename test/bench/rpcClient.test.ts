@@ -1,8 +1,8 @@
 // The benchmark's CPU readings from /proc: the whole process's, and each thread's by id, the main thread's id being the
-// process id (what the devnet benchmark uses to tell the node's thread from the HTTP worker's). And the floor server
+// process id (what the devnet benchmark uses to tell the node's thread from the others). And the floor server
 // that the steady submission latency is read beside, driven by the benchmark's own open-loop client.
 import { describe, expect, it } from 'vitest';
-import { processCpuMs, rpcBody, startFloorServer, submitAtRate, threadCpuMs } from './rpcClient.ts';
+import { processCpuMs, rpcBody, startFloorServer, submitAtRate, threadCpuMs, threadSplit } from './rpcClient.ts';
 
 describe.skipIf(process.platform !== 'linux')("the benchmark's CPU readings", () => {
   it("count this thread's work under the process id, within the process's total", () => {
@@ -18,6 +18,22 @@ describe.skipIf(process.platform !== 'linux')("the benchmark's CPU readings", ()
     const total = processCpuMs(process.pid)!;
     expect(after.get(process.pid)!).toBeLessThanOrEqual(total);
     expect([...after.values()].reduce((sum, ms) => sum + ms, 0)).toBeLessThanOrEqual(total + 10 * after.size);
+  });
+
+  it("splits a run's CPU into the main thread's, the busiest other's and all the others'", () => {
+    // Thread 7 is the main thread (the process id); 9 started during the run, 8 used nothing in it.
+    const before = new Map([
+      [7, 100],
+      [8, 40],
+      [10, 5],
+    ]);
+    const after = new Map([
+      [7, 160],
+      [8, 40],
+      [9, 30],
+      [10, 25],
+    ]);
+    expect(threadSplit(before, after, 7)).toEqual({ main: 60, busiestOther: 30, others: 50 });
   });
 
   it('reads nothing for a process that does not exist', () => {

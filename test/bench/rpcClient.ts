@@ -145,6 +145,29 @@ export function threadCpuMs(pid: number | undefined): Map<number, number> | unde
   return threads;
 }
 
+/**
+ * How the CPU a run took (threadCpuMs before and after it) split among a process's threads: its main thread (the
+ * node's), the busiest of the others, and all the others together (with the HTTP thread, V8's compiler and GC helpers).
+ */
+export function threadSplit(
+  before: Map<number, number>,
+  after: Map<number, number>,
+  pid: number,
+): { main: number; busiestOther: number; others: number } {
+  let main = 0;
+  let busiestOther = 0;
+  let others = 0;
+  for (const [tid, ms] of after) {
+    const used = ms - (before.get(tid) ?? 0);
+    if (tid === pid) main = used;
+    else {
+      busiestOther = Math.max(busiestOther, used);
+      others += used;
+    }
+  }
+  return { main, busiestOther, others };
+}
+
 /** utime + stime of a stat(5) file in ms, or undefined when it cannot be read. */
 function statCpuMs(path: string): number | undefined {
   try {
