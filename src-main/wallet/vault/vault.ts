@@ -907,12 +907,11 @@ export class Vault implements TransactionSigner {
       const wanted = new Set(
         entryNames(vault, sealedApiKeys(this.#file, this.#store)).map((name) => name(vault.generation)),
       );
+      const named: string[] = [];
+      const unnamed: string[] = [];
+      for (const name of vault.strayEntries) (wanted.has(name) ? named : unnamed).push(name);
       await this.#commit({ ...this.#file });
-      const removed = await removeAll(
-        this.#store,
-        vault.strayEntries.filter((name) => !wanted.has(name)),
-      );
-      const named = vault.strayEntries.filter((name) => wanted.has(name));
+      const removed = await removeAll(this.#store, unnamed);
       await this.#commit({ ...this.#file, vault: withStrays(this.#vault(), { drop: [...removed, ...named] }) });
     } catch {
       // Strays are sealed and harmless; the next unlock tries again.
