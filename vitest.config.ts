@@ -17,9 +17,6 @@ const NEEDS_ISOLATION = [
   'test/devnet/coreSignatureBudget.test.ts',
   'test/wallet/vault/vaultSession.test.ts',
   'test/wallet/vault/secretHygiene.test.ts',
-  // electron-builder's builder-util installs source-map-support, whose Error.prepareStackTrace changes the stack text
-  // of a WebAssembly trap that the devnet's metering reads (test/devnet/vm/metering.test.ts then fails after it).
-  'test/shells/packaging.test.ts',
   // Its dApp client sets DISABLE_GLOBAL_CORE in the environment for the rest of the process.
   'test/wallet/dapps/walletConnect.test.ts',
 ];

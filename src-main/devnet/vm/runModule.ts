@@ -48,13 +48,33 @@ function resolvePtr(memory: ArrayBuffer, memSize: number, ptr: number, size: num
 }
 
 /**
- * The ticks a trap left unrun: its segment was charged whole, fizzy charges up to the trapping instruction. The
- * instruction is found from the top wasm frame of the trap's stack (V8: `wasm-function[i]:0xOFFSET`, module offset).
+ * The module offset of the instruction a trap stopped at: V8's column of the top WebAssembly frame of its stack, the
+ * byte offset plus one. Read from the stack's frames, not from its text: a process-wide Error.prepareStackTrace (as
+ * source-map-support installs) renders that text its own way. The frames are there until the stack is first read,
+ * which for a trap just caught is now.
  */
+function trapOffset(error: Error): number | undefined {
+  const previous = Error.prepareStackTrace;
+  let offset: number | undefined;
+  Error.prepareStackTrace = (trap: Error, sites: NodeJS.CallSite[]) => {
+    const top = sites.find((site) => site.getFileName()?.startsWith('wasm://'));
+    const column = top?.getColumnNumber();
+    if (column) offset = column - 1;
+    return [`${trap.name}: ${trap.message}`, ...sites.map((site) => `    at ${String(site)}`)].join('\n');
+  };
+  try {
+    void error.stack;
+  } finally {
+    Error.prepareStackTrace = previous;
+  }
+  return offset;
+}
+
+/** The ticks a trap left unrun: its segment was charged whole, fizzy charges up to the trapping instruction. */
 function unrunTicks(prepared: PreparedModule, error: unknown): bigint {
-  if (!(error instanceof wasmApi.RuntimeError) || typeof error.stack !== 'string') return 0n;
-  const at = /wasm-function\[\d+\]:0x([0-9a-f]+)/.exec(error.stack);
-  return at ? BigInt(trapRefund(prepared.refunds, parseInt(at[1]!, 16))) : 0n;
+  if (!(error instanceof wasmApi.RuntimeError)) return 0n;
+  const offset = trapOffset(error);
+  return offset === undefined ? 0n : BigInt(trapRefund(prepared.refunds, offset));
 }
 
 function isTrap(error: unknown): boolean {

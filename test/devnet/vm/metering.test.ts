@@ -189,6 +189,21 @@ describe('ticks of a run that traps, as fizzy', () => {
     );
   });
 
+  it('charges the same when the process renders error stacks its own way (as source-map-support does)', async () => {
+    const previous = Error.prepareStackTrace;
+    // A rendering that names no frame's offset: the trap's instruction is read from the frames themselves.
+    Error.prepareStackTrace = (error: Error) => `${error.name}: rendered by another library`;
+    try {
+      expect(
+        await ticksOfTrap('(module (func (export "_start") i32.const 1 i32.const 0 i32.div_u drop nop nop))'),
+      ).toBe(3n);
+      // And the rendering stays the process's for every other error.
+      expect(new Error('other').stack).toBe('Error: rendered by another library');
+    } finally {
+      Error.prepareStackTrace = previous;
+    }
+  });
+
   it('charges a load past the end of memory and what ran before it', async () => {
     expect(
       await ticksOfTrap('(module (memory 1) (func (export "_start") nop i32.const 65536 i32.load drop nop nop))'),
