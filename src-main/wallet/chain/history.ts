@@ -10,7 +10,7 @@ import type { HistoryEntry, HistoryPage, HistoryRecord, TokenInfo } from './type
 import type { HistoryEntryMessage, KoinosNode } from './koinosNode.ts';
 import type { NetworkService } from './networks.ts';
 import type { PendingTransactions } from './pendingTransactions.ts';
-import { readTokenInfo, type TokenService } from './tokens.ts';
+import { withEventTokens, type TokenService } from './tokens.ts';
 
 /** The account history service answers at most this many records per request. */
 export const MAX_HISTORY_PAGE = 500;
@@ -187,8 +187,15 @@ export class HistoryService {
       node.head(),
       this.deps.tokens.list(network.id).catch(() => this.deps.tokens.known(network.id)),
     ]);
-    const tokens = await this.withEventTokens(node, values, known);
-    const blocks = await this.blocksOf(node, values);
+    // The tokens of the page's events and the blocks of its transactions are read at the same time.
+    const [tokens, blocks] = await Promise.all([
+      withEventTokens(
+        node,
+        values.flatMap((v) => v.trx?.receipt?.events ?? []),
+        known,
+      ),
+      this.blocksOf(node, values),
+    ]);
     const records: HistoryRecord[] = values.map((v) => this.record(v, address, tokens, blocks, head.lastIrreversible));
 
     const last = values.at(-1)?.seq_num;
@@ -218,28 +225,6 @@ export class HistoryService {
       else records.push(...waiting);
     }
     return { records, ...(next !== undefined ? { next: next.toString() } : {}) };
-  }
-
-  /** The known tokens plus those whose events appear in the page (read from their contracts; unreadable ones skipped). */
-  private async withEventTokens(
-    node: KoinosNode,
-    values: HistoryEntryMessage[],
-    known: TokenInfo[],
-  ): Promise<TokenInfo[]> {
-    const tokens = [...known];
-    const sources = new Set<string>();
-    for (const v of values)
-      for (const e of v.trx?.receipt?.events ?? [])
-        if (tokenEventType(e.name)) sources.add(bytesToJson(e.source, BTYPE.CONTRACT_ID));
-    for (const source of sources) {
-      if (tokens.some((t) => t.contract === source)) continue;
-      try {
-        tokens.push(await readTokenInfo(node, addressFromString(source)));
-      } catch {
-        // shown without symbol and decimals
-      }
-    }
-    return tokens;
   }
 
   /**

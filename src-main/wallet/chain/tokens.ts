@@ -4,7 +4,8 @@
 import { BTYPE, bytesToJson, decode, encode } from '../../koinos/codec.ts';
 import { WalletError, describe } from '../../koinos/errors.ts';
 import { addressFromString } from '../../koinos/address.ts';
-import { KOIN_METHODS } from '../../koinos/koin.ts';
+import { KOIN_METHODS, tokenEventType } from '../../koinos/koin.ts';
+import type { EventData } from '../../koinos/types.ts';
 import type { TokenInfo } from './types.ts';
 import type { ChainSettingsStore } from './chainSettings.ts';
 import { decodeAnswer, type KoinosNode } from './koinosNode.ts';
@@ -67,6 +68,25 @@ export async function readTokenInfo(node: KoinosNode, contract: Uint8Array): Pro
     'UNKNOWN_TOKEN',
     `expected a KCS-4 token at ${address} (answering name, symbol and decimals), found a contract that ${whatItDid(answered, refused, flaws)}. Only KCS-4 tokens can be added: check the address.`,
   );
+}
+
+/**
+ * `known`, then the KCS-4 tokens of the contracts whose token events are among `events` and that `known` lacks, read
+ * from those contracts all at once (one round trip, however many there are). A contract that does not answer as a
+ * token is left out: its amounts stay in base units.
+ * @example
+ * const tokens = await withEventTokens(node, receipt.events, await tokenService.list(networkId));
+ */
+export async function withEventTokens(
+  node: KoinosNode,
+  events: Iterable<EventData>,
+  known: readonly TokenInfo[],
+): Promise<TokenInfo[]> {
+  const sources = new Set<string>();
+  for (const event of events) if (tokenEventType(event.name)) sources.add(bytesToJson(event.source, BTYPE.CONTRACT_ID));
+  const unknown = [...sources].filter((source) => !known.some((token) => token.contract === source));
+  const read = await Promise.allSettled(unknown.map((source) => readTokenInfo(node, addressFromString(source))));
+  return [...known, ...read.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []))];
 }
 
 export interface TokenServiceOptions {

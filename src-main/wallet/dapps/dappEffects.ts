@@ -1,7 +1,6 @@
 // What a dApp's transaction did in its signed dry run, as the second step of its approval shows it: the events decoded
 // (token transfers, mints and burns as sentences with amounts in the token's decimals, other events with the dApp's or
 // the node's ABI), the mana used against the rc_limit it is signed with, or why the steps after the approval failed.
-import { addressFromString } from '../../koinos/address.ts';
 import { formatAmount } from '../../koinos/amounts.ts';
 import { BTYPE, bytesToJson, decode } from '../../koinos/codec.ts';
 import type { ContractDecoder } from '../../koinos/contractDecoder.ts';
@@ -11,7 +10,7 @@ import type { EventData } from '../../koinos/types.ts';
 import type { DecodedEvent, TransactionEffects } from '../approvals/types.ts';
 import type { TokenInfo } from '../chain/types.ts';
 import type { HeldSignature } from '../chain/approvedSubmit.ts';
-import { readTokenInfo } from '../chain/tokens.ts';
+import { withEventTokens } from '../chain/tokens.ts';
 import type { ChainNetwork } from './chains.ts';
 
 /** A dry run emits at most a few dozen events; more than this many are summed up in one line, not decoded. */
@@ -38,27 +37,6 @@ function tokenEventSummary(event: EventData, token: TokenInfo | undefined): stri
   return `Burn ${amount} from ${who(data.from)}`;
 }
 
-/** The known tokens plus those whose events the dry run emitted (read from their contracts; unreadable ones skipped). */
-async function withEventTokens(
-  ctx: ChainNetwork,
-  events: readonly EventData[],
-  known: readonly TokenInfo[],
-): Promise<TokenInfo[]> {
-  const tokens = [...known];
-  const sources = new Set(
-    events.filter((e) => tokenEventType(e.name)).map((e) => bytesToJson(e.source, BTYPE.CONTRACT_ID)),
-  );
-  for (const source of sources) {
-    if (tokens.some((t) => t.contract === source)) continue;
-    try {
-      tokens.push(await readTokenInfo(ctx.node, addressFromString(source)));
-    } catch {
-      // shown in base units of the contract
-    }
-  }
-  return tokens;
-}
-
 /**
  * The effects of a held transaction: its dry run's events decoded with `decoder` (the dApp's ABIs, then the node's),
  * token events as sentences, and the mana used against the rc_limit it is signed with.
@@ -76,7 +54,7 @@ export async function describeEffects(
   if (!held.dryRun) return { dryRun: false, events: [], ...base };
   const all = held.dryRun.events;
   const shown = all.slice(0, MAX_SHOWN_EVENTS);
-  const tokens = await withEventTokens(ctx, shown, known);
+  const tokens = await withEventTokens(ctx.node, shown, known);
   const events: DecodedEvent[] = [];
   for (const event of shown) {
     const contract = bytesToJson(event.source, BTYPE.CONTRACT_ID);
