@@ -32,7 +32,7 @@ const INFO_METHODS = ['name', 'symbol', 'decimals'] as const;
  * @example
  * await readTokenInfo(node, addressFromString('1Abc...')); // { contract: '1Abc...', name: 'My Token', symbol: 'TKN', decimals: 8 }
  */
-export async function readTokenInfo(node: KoinosNode, contract: Uint8Array): Promise<TokenInfo> {
+async function readTokenInfo(node: KoinosNode, contract: Uint8Array): Promise<TokenInfo> {
   const address = bytesToJson(contract, BTYPE.ADDRESS);
   const reads = await Promise.allSettled(
     INFO_METHODS.map((name) => node.readContract(contract, KOIN_METHODS[name].entryPoint, EMPTY)),
