@@ -1,6 +1,6 @@
 // The benchmark's CPU readings from /proc: the whole process's, and each thread's by id, the main thread's id being the
-// process id (what the devnet benchmark uses to tell the node's thread from the others). And the floor server
-// that the steady submission latency is read beside, driven by the benchmark's own open-loop client.
+// process id (what the devnet benchmarks use to tell the node's thread from the others). And the floor server that the
+// steady submission latency is read beside, driven by the benchmark's own open-loop client.
 import { describe, expect, it } from 'vitest';
 import { processCpuMs, rpcBody, startFloorServer, submitAtRate, threadCpuMs, threadSplit } from './rpcClient.ts';
 
