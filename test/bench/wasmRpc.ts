@@ -167,10 +167,8 @@ export async function benchWasmRpc(transfers: number): Promise<void> {
       console.log(`devnet server CPU per token transfer (submitted, then applied in its block): ${cold.cpu}`);
     const warm = await measure(batches[1]!);
     console.log(
-      `the next ${transfers} on the same devnet, its code compiled by now: ${Math.round(warm.perSec)} transfers/s accepted and included ${goal(warm.perSec)}; p99 ${percentile(
-        [...warm.latency].sort((a, b) => a - b),
-        99,
-      ).toFixed(2)} ms` + (warm.cpu ? `; server CPU ${warm.cpu}` : ''),
+      `the next ${transfers} on the same devnet, its code compiled by now: ${Math.round(warm.perSec)} transfers/s accepted and included ${goal(warm.perSec)}; ${latencies(warm.latency)}` +
+        (warm.cpu ? `; server CPU ${warm.cpu}` : ''),
     );
 
     // Every transfer landed: the owner holds one token per transfer.
