@@ -1,5 +1,6 @@
 // Keys, addresses, WIF, compact signatures and recovery phrases against the shared known-answer vectors,
 // plus the error each malformed input gets. Independent re-implementations here use the raw libraries, not keys.ts.
+import { pbkdf2Sync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import bs58 from 'bs58';
 import { ripemd160 as nobleRipemd160 } from '@noble/hashes/legacy.js';
@@ -33,8 +34,10 @@ import {
   publicKeyFromPrivateKey,
   recoverAddress,
   recoverPublicKey,
+  seedFromMnemonic,
   signDigest,
   validateMnemonic,
+  type Pbkdf2Sha512,
 } from '../../src-main/koinos/keys.ts';
 import { ripemd160, sha256 } from '../../src-main/koinos/hash.ts';
 import { vector } from '../vectors.ts';
@@ -524,6 +527,25 @@ describe('recovery phrases (BIP39) and account keys (BIP32)', () => {
     // Pinned after the three independent derivations above agreed, so a change to any of them is noticed.
     expect(addressOf(privateKeyFromMnemonic(TEST_PHRASE, 0))).toBe('1DFF1akeStY8SfomzFsSYsZPesQcbnF1vR');
     expect(derivationPath(3)).toBe("m/44'/659'/3'/0/0");
+  });
+
+  it('computes the BIP39 seed with its own PBKDF2 or the one it is given, the passphrase in NFKD', () => {
+    const native: Pbkdf2Sha512 = (password, salt, rounds, length) =>
+      pbkdf2Sync(password, salt, rounds, length, 'sha512');
+    // BIP39's first test vector (trezor/python-mnemonic vectors.json), with its passphrase TREZOR.
+    const TREZOR_SEED_HEX =
+      'c55257c360c07c72029aebc1b53c05ed0362ada38ead3e3e9efa3708e53495531f09a6987599d18264c1e1c92f2cf141630c7a3c4ab7c81b2f001698e7463b04';
+    for (const pbkdf2 of [undefined, native]) {
+      expect(toHex(seedFromMnemonic(TEST_PHRASE, '', pbkdf2))).toBe(TEST_SEED_HEX);
+      expect(toHex(seedFromMnemonic(TEST_PHRASE, 'TREZOR', pbkdf2))).toBe(TREZOR_SEED_HEX);
+      // "café" composed and decomposed are one passphrase.
+      expect(toHex(seedFromMnemonic(TEST_PHRASE, 'caf\u00e9', pbkdf2))).toBe(
+        toHex(mnemonicToSeedSync(TEST_PHRASE, 'cafe\u0301')),
+      );
+    }
+    expect(privateKeyFromMnemonic(TEST_PHRASE, 3, 'TREZOR', native)).toEqual(
+      privateKeyFromMnemonic(TEST_PHRASE, 3, 'TREZOR'),
+    );
   });
 
   it('ignores case and extra whitespace, but not the passphrase', () => {

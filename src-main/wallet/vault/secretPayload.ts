@@ -1,8 +1,9 @@
 // What a sealed entry holds once opened: a recovery phrase, a private key or an API key, as bytes with a kind tag, so
 // that the vault can zero-fill them on lock (a JavaScript string cannot be overwritten; bytes can).
+import { pbkdf2Sync } from 'node:crypto';
 import { WalletError } from '../../koinos/errors.ts';
 import { addressFromPublicKey, addressToString } from '../../koinos/address.ts';
-import { privateKeyFromMnemonic, publicKeyFromPrivateKey } from '../../koinos/keys.ts';
+import { privateKeyFromMnemonic, publicKeyFromPrivateKey, type Pbkdf2Sha512 } from '../../koinos/keys.ts';
 
 const PHRASE_TAG = 1;
 const KEY_TAG = 2;
@@ -68,8 +69,12 @@ export function addressOfKey(privateKey: Uint8Array): string {
   return addressToString(addressFromPublicKey(publicKeyFromPrivateKey(privateKey)));
 }
 
+/** BIP39's PBKDF2 by node:crypto: the seed of a phrase in ~1 ms, a ninth of the pure-JavaScript default's time. */
+const nodePbkdf2Sha512: Pbkdf2Sha512 = (password, salt, iterations, keyLength) =>
+  pbkdf2Sync(password, salt, iterations, keyLength, 'sha512');
+
 /** The private key and address of account `index` of a phrase (m/44'/659'/index'/0/0). */
 export function deriveAccount(phrase: string, index: number): { privateKey: Uint8Array; address: string } {
-  const privateKey = privateKeyFromMnemonic(phrase, index);
+  const privateKey = privateKeyFromMnemonic(phrase, index, '', nodePbkdf2Sha512);
   return { privateKey, address: addressOfKey(privateKey) };
 }
