@@ -2,8 +2,14 @@
 import { describe, expect, it } from 'vitest';
 import { openNode } from '../../src-main/devnet/node.ts';
 import { decode, encode } from '../../src-main/koinos/codec.ts';
-import { addressFromString } from '../../src-main/koinos/address.ts';
-import { privateKeyFromMnemonic, validateMnemonic } from '../../src-main/koinos/keys.ts';
+import { addressFromPublicKey, addressFromString, addressToString } from '../../src-main/koinos/address.ts';
+import { toHex } from '../../src-main/koinos/bytes.ts';
+import {
+  privateKeyFromMnemonic,
+  privateKeyToWif,
+  publicKeyFromPrivateKey,
+  validateMnemonic,
+} from '../../src-main/koinos/keys.ts';
 import { decodeKoinResult, KOIN_METHODS } from '../../src-main/koinos/koin.ts';
 import { chainIdFromGenesis } from '../../src-main/koinos/transaction.ts';
 import { DEV_MNEMONIC, devKey, GENESIS_KEY_INDEX } from '../../src-main/devnet/chain/devKeys.ts';
@@ -15,10 +21,16 @@ import { balanceOf, KOIN, manaOf, nonceOf, testNodes } from './helpers.ts';
 const node = testNodes({ accounts: DEFAULT_ACCOUNTS });
 
 describe('development keys', () => {
-  it('uses a valid BIP39 phrase and derives accounts on the Koinos path', () => {
+  it('uses a valid BIP39 phrase and derives accounts on the Koinos path, with their public keys and addresses', () => {
     expect(validateMnemonic(DEV_MNEMONIC)).toBe(true);
-    for (const index of [0, 1, GENESIS_KEY_INDEX]) {
-      expect(devKey(index).privateKey).toEqual(privateKeyFromMnemonic(DEV_MNEMONIC, index));
+    for (const index of [0, 1, 7, GENESIS_KEY_INDEX]) {
+      const key = devKey(index);
+      expect(key.privateKey).toEqual(privateKeyFromMnemonic(DEV_MNEMONIC, index));
+      const publicKey = publicKeyFromPrivateKey(key.privateKey);
+      expect(key.publicKey).toBe(toHex(publicKey));
+      expect(key.addressBytes).toEqual(addressFromPublicKey(publicKey));
+      expect(key.address).toBe(addressToString(addressFromPublicKey(publicKey)));
+      expect(key.wif).toBe(privateKeyToWif(key.privateKey));
     }
   });
 
