@@ -1,11 +1,12 @@
 // The built app (out/, what `npm run build` makes and package.json's bin runs) for the tests that run it as a user
 // does: the spawned CLI and browser shell (out/main/cli.js starts in a quarter of a second, where node + tsx on the
-// sources takes three times that in CPU) and the browser suite's renderer. It is built again when it is missing or
-// older than a source file, so that no test runs stale code; `npm test` builds it once before its two vitest
-// processes start.
+// sources takes three times that in CPU), the browser suite's renderer, and the devnet's worker threads. It is built
+// again when it is missing or older than a source file, so that no test runs stale code; `npm test` builds it once
+// before its two vitest processes start.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { BUILT_WORKERS_ENV } from '../../src-main/devnet/server/workerEntry.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -41,7 +42,11 @@ export function buildAppIfStale(): void {
   });
 }
 
-/** Vitest global setup (unit and e2e projects). */
+/**
+ * Vitest global setup (unit and e2e projects): the build made fresh, and named to the test workers, so that the devnet
+ * and HTTP worker threads the sources start run from it, as the app's do (src-main/devnet/server/workerEntry.ts).
+ */
 export function setup(): void {
   buildAppIfStale();
+  process.env[BUILT_WORKERS_ENV] = join(ROOT, 'out/main');
 }
