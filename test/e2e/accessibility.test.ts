@@ -103,10 +103,10 @@ describe.skipIf(missing !== undefined)('accessibility of every screen', () => {
   });
 
   it('has no serious or critical axe violation on any screen, in either theme', { timeout: 480_000 }, async () => {
-    e2e = await startE2eWallet({ name: 'accessibility' });
+    e2e = await startE2eWallet({ name: 'accessibility' }, false);
     const { page, context } = e2e;
     await context.addInitScript({ path: AXE });
-    await page.reload();
+    await page.goto(e2e.shell.url);
     const shots = new AuditedShots(RESULTS);
 
     await page.getByRole('button', { name: 'Create a new wallet' }).waitFor();

@@ -45,8 +45,11 @@ export interface E2eOptions {
   clock?: Clock;
 }
 
-/** Starts the wallet and the browser shell, opens a new context of the run's Chromium, and loads the printed URL. */
-export async function startE2eWallet(options: E2eOptions): Promise<E2eWallet> {
+/**
+ * Starts the wallet and the browser shell, opens a new context of the run's Chromium, and loads the printed URL (unless
+ * `load` is false: the caller loads it when the wallet is ready, and the app is not loaded twice).
+ */
+export async function startE2eWallet(options: E2eOptions, load = true): Promise<E2eWallet> {
   const dataDir = await mkdtemp(join(tmpdir(), 'koinos-e2e-'));
   const keychainService = `koinos-wallet-e2e-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
   const keychain = await loadKeytar();
@@ -72,7 +75,7 @@ export async function startE2eWallet(options: E2eOptions): Promise<E2eWallet> {
   page.on('console', (message) => {
     if (message.type() === 'error' && !/Failed to load resource/.test(message.text())) pageErrors.push(message.text());
   });
-  await page.goto(shell.url);
+  if (load) await page.goto(shell.url);
   const shots = new Shots(join(RESULTS, options.name));
   await shots.ready();
 
@@ -117,7 +120,7 @@ export interface E2eWalletReady extends E2eWallet {
  * await selectAccount(e2e.page, 'Devnet account 0');
  */
 export async function useE2eWallet(options: E2eOptions & { devAccounts?: number[] }): Promise<E2eWalletReady> {
-  const e2e = await startE2eWallet(options);
+  const e2e = await startE2eWallet(options, false);
   try {
     const call = e2e.wallet.handlers;
     await call['vault:create']({ password: PASSWORD });
@@ -127,7 +130,7 @@ export async function useE2eWallet(options: E2eOptions & { devAccounts?: number[
     const dev: string[] = [];
     for (const index of options.devAccounts ?? [])
       dev.push((await call['devnet:importAccount']({ index, watchOnly: false })).address);
-    await e2e.page.reload();
+    await e2e.page.goto(e2e.shell.url);
     await e2e.page.getByRole('navigation', { name: 'Screens' }).waitFor();
     return { ...e2e, own, dev };
   } catch (error) {
@@ -137,11 +140,13 @@ export async function useE2eWallet(options: E2eOptions & { devAccounts?: number[
 }
 
 /**
- * Which themes a screenshot is taken in: both on a developer's machine (to look at), the light one in CI, where nobody
- * looks and each full-page capture costs a second of a 2-core machine; `E2E_SHOTS=both|light|none` decides.
+ * Which themes a screenshot is taken in: both on a developer's machine (to look at), none in CI, where nobody looks
+ * and the ~100 captures of a run in one theme cost about a tenth of the browser suite's CPU (accessibility.test.ts
+ * audits both themes itself, and the last state of every page is still captured on stop); `E2E_SHOTS=both|light|none`
+ * decides.
  */
 const SHOT_THEMES: readonly ('light' | 'dark')[] = (() => {
-  const choice = process.env['E2E_SHOTS'] ?? (process.env['CI'] ? 'light' : 'both');
+  const choice = process.env['E2E_SHOTS'] ?? (process.env['CI'] ? 'none' : 'both');
   if (choice === 'both') return ['light', 'dark'];
   if (choice === 'light') return ['light'];
   if (choice === 'none') return [];
