@@ -10,10 +10,9 @@ import { DurationSequencer } from './test/durationSequencer.ts';
 
 /**
  * Unit files that need a fresh module graph: a vi.mock of a module that others load too, spies on shared prototypes,
- * the renderer's rune modules (state in module scope), and libraries that change process-wide hooks.
+ * and libraries that change process-wide hooks. Each runs in a new process of its own (~1 s of CPU).
  */
 const NEEDS_ISOLATION = [
-  'test/renderer/**/*.test.ts',
   'test/devnet/coreSignatureBudget.test.ts',
   'test/wallet/vault/vaultSession.test.ts',
   'test/wallet/vault/secretHygiene.test.ts',
