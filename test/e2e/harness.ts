@@ -141,9 +141,9 @@ export async function useE2eWallet(options: E2eOptions & { devAccounts?: number[
 
 /**
  * Which themes a screenshot is taken in: both on a developer's machine (to look at), none in CI, where nobody looks
- * and the ~100 captures of a run in one theme cost about a tenth of the browser suite's CPU (accessibility.test.ts
- * audits both themes itself, and the last state of every page is still captured on stop); `E2E_SHOTS=both|light|none`
- * decides.
+ * (the ~100 captures of a run in one theme and a second load of each app, both dropped at once, were a tenth of the
+ * browser suite's CPU). accessibility.test.ts audits both themes itself, and the last state of every page is still
+ * captured on stop. `E2E_SHOTS=both|light|none` decides.
  */
 const SHOT_THEMES: readonly ('light' | 'dark')[] = (() => {
   const choice = process.env['E2E_SHOTS'] ?? (process.env['CI'] ? 'none' : 'both');
