@@ -77,8 +77,8 @@ for (const store of STORES) {
     });
 
     // A full disk fails write k alone, and the change cleans up after itself; a crash fails every write from k on.
-    // Each mode makes a new wallet for every write k of the change, about ten: more work than the 30 s a test gets
-    // on a loaded 2-core machine allows.
+    // Each mode makes a new wallet for every write k of the change (7 to 9 of them): more work than the 30 s a test
+    // gets allows on a loaded 2-core machine.
     for (const crash of [false, true]) {
       const what = crash ? 'the process dies at write k' : 'write k alone fails';
       it(`leaves every key readable with exactly one of the passwords when ${what}, for every k`, async () => {
