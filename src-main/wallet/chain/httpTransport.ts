@@ -296,10 +296,14 @@ function send(
 }
 
 /** An answer longer than the cap, stopped while it arrived. */
-class AnswerTooLarge extends Error {}
+export class AnswerTooLarge extends Error {}
 
-/** The whole of a body, refused (AnswerTooLarge) as soon as it passes `maxBytes`, not read to its end first. */
-function readCapped(body: Readable, maxBytes: number): Promise<Buffer> {
+/**
+ * The whole of an answer's body, refused (AnswerTooLarge, the body destroyed) as soon as it passes `maxBytes`, not read
+ * to its end first.
+ * @throws AnswerTooLarge, or the body's error (a connection that closed before its end: code ECONNRESET).
+ */
+export function readCapped(body: Readable, maxBytes: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

@@ -7,6 +7,7 @@ import type { LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { WalletError, describe } from '../../koinos/errors.ts';
 import { MAX_JSON_DEPTH, jsonDepth } from '../../koinos/jsonDepth.ts';
+import { AnswerTooLarge, readCapped } from './httpTransport.ts';
 import { resolvePublic, type CheckedAddress, type RefusedAddress, type ResolvePublicOptions } from './publicAddress.ts';
 import { redactUrl } from './redactUrl.ts';
 
@@ -171,7 +172,12 @@ async function fetchCapped(url: URL, what: string, maxBytes: number, options: Me
         answer.destroy();
         throw refused(`${shown} is ${declared} bytes, more than the ${maxBytes} bytes allowed.`);
       }
-      return await readCapped(answer, maxBytes, shown);
+      try {
+        return new Uint8Array(await readCapped(answer, maxBytes));
+      } catch (error) {
+        if (error instanceof AnswerTooLarge) throw refused(`${shown} is more than the ${maxBytes} bytes allowed.`);
+        throw error;
+      }
     }
   } catch (error) {
     if (error instanceof WalletError) throw error;
@@ -181,20 +187,6 @@ async function fetchCapped(url: URL, what: string, maxBytes: number, options: Me
       error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : describe(error),
     );
   }
-}
-
-async function readCapped(answer: IncomingMessage, maxBytes: number, shown: string): Promise<Uint8Array> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of answer as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBytes) {
-      answer.destroy();
-      throw refused(`${shown} is more than the ${maxBytes} bytes allowed.`);
-    }
-    chunks.push(chunk);
-  }
-  return new Uint8Array(Buffer.concat(chunks, size));
 }
 
 /**
