@@ -1,13 +1,13 @@
 // Signature recovery of the devnet: worker threads and the calling thread agree with the protocol library's
 // recovery, and both give the node's error texts for malformed signatures; the native libsecp256k1 loads here and
-// answers as its WebAssembly build does.
+// answers as its WebAssembly build does, for recoveries and for the development keys' public keys.
 import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { utf8ToBytes } from '../../src-main/koinos/bytes.ts';
 import { sha256 } from '../../src-main/koinos/hash.ts';
-import { recoverPublicKey, signDigest } from '../../src-main/koinos/keys.ts';
+import { publicKeyFromPrivateKey, recoverPublicKey, signDigest } from '../../src-main/koinos/keys.ts';
 import {
   defaultSignatureThreads,
   inlineRecoverer,
@@ -17,6 +17,7 @@ import {
 import * as wasm from 'tiny-secp256k1';
 import {
   knownRecovered,
+  publicKeyOf,
   RECOVERY_IMPLEMENTATION,
   recoverPublicKeyFrom,
   recoverRemembered,
@@ -154,6 +155,16 @@ describe('libsecp256k1 recovery (secp256k1Recovery.ts)', () => {
       }
     }
     expect(recoverPublicKeyFrom(digest.subarray(1), highS, 0, true)).toBeNull();
+  });
+
+  it('gives the public key of a private key as the protocol library and the WebAssembly build do, and none for 0 or n', () => {
+    for (let i = 0; i < 8; i++) {
+      const privateKey = sha256(utf8ToBytes(`private key ${i}`));
+      expect(publicKeyOf(privateKey)).toEqual(publicKeyFromPrivateKey(privateKey));
+      expect(publicKeyOf(privateKey)).toEqual(wasm.pointFromScalar(privateKey, true));
+    }
+    const n = Uint8Array.from(Buffer.from('fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141', 'hex'));
+    for (const invalid of [new Uint8Array(32), n]) expect(() => publicKeyOf(invalid)).toThrow();
   });
 });
 

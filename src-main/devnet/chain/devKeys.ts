@@ -1,10 +1,11 @@
 // The devnet's development keys: a fixed, published recovery phrase, the pre-funded accounts derived from it,
 // and the genesis key that signs every block. FOR DEVELOPMENT ONLY: anyone can spend from these keys.
-import { createECDH, createHmac, pbkdf2Sync } from 'node:crypto';
+import { createHmac, pbkdf2Sync } from 'node:crypto';
 import { fromHex, toHex } from '../../koinos/bytes.ts';
 import { addressFromPublicKey, addressToString } from '../../koinos/address.ts';
 import { derivationPath, KOINOS_COIN_PATH, privateKeyToWif, seedFromMnemonic } from '../../koinos/keys.ts';
 import type { DevAccount } from '../types.ts';
+import { publicKeyOf } from '../vm/secp256k1Recovery.ts';
 
 /**
  * The published development recovery phrase (the one Hardhat and Anvil use). Importing it into Kondor or any
@@ -37,13 +38,6 @@ interface ExtendedKey {
 const CURVE_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 const HARDENED = 0x80000000;
 
-/** The compressed public key of a private key, by OpenSSL (native: no curve tables to build in a new thread). */
-function compressedPublicKey(privateKey: Uint8Array): Uint8Array {
-  const ecdh = createECDH('secp256k1');
-  ecdh.setPrivateKey(privateKey);
-  return new Uint8Array(ecdh.getPublicKey(null, 'compressed'));
-}
-
 /** BIP32's split of HMAC-SHA512: IL as a number below n (else the derivation has no key at this index), and IR. */
 function split(mac: Buffer, what: string): { tweak: bigint; chainCode: Uint8Array } {
   const tweak = BigInt(`0x${mac.subarray(0, 32).toString('hex')}`);
@@ -61,7 +55,7 @@ function keyBytes(value: bigint, what: string): Uint8Array {
 function childKey(parent: ExtendedKey, index: number): ExtendedKey {
   const data = Buffer.alloc(37);
   if (index >= HARDENED) data.set(parent.key, 1);
-  else data.set(compressedPublicKey(parent.key), 0);
+  else data.set(publicKeyOf(parent.key), 0);
   data.writeUInt32BE(index, 33);
   const { tweak, chainCode } = split(createHmac('sha512', parent.chainCode).update(data).digest(), `child ${index}`);
   return { key: keyBytes((tweak + BigInt(`0x${toHex(parent.key)}`)) % CURVE_ORDER, `child ${index}`), chainCode };
@@ -92,8 +86,8 @@ function devCoinNode(): ExtendedKey {
  * The development key of account `index` of {@link DEV_MNEMONIC}: the key `privateKeyFromMnemonic` derives
  * (m/44'/659'/index'/0/0), from the node m/44'/659' derived once. A devnet may fund hundreds of accounts, and every
  * devnet thread derives its own, in a new thread where a JavaScript curve would first build its tables (a fifth of a
- * devnet's start with @scure/bip32): BIP32 is computed here with node:crypto's HMAC-SHA512 and OpenSSL's curve, three
- * public keys an account.
+ * devnet's start with @scure/bip32): BIP32 is computed here with node:crypto's HMAC-SHA512 and libsecp256k1's public
+ * keys (secp256k1Recovery.ts), three an account.
  * @throws WalletError INVALID_ARGUMENT for an index outside 0..2^31-1.
  * @example
  * devKey(0).address; // the first development account, base58
@@ -104,7 +98,7 @@ export function devKey(index: number): DevKey {
   const path = derivationPath(index); // validates the index
   coinNode ??= devCoinNode();
   const privateKey = pathIndexes(`m${path.slice(KOINOS_COIN_PATH.length)}`).reduce(childKey, coinNode).key;
-  const publicKey = compressedPublicKey(privateKey);
+  const publicKey = publicKeyOf(privateKey);
   const addressBytes = addressFromPublicKey(publicKey);
   const key: DevKey = {
     index,
