@@ -23,8 +23,8 @@ const node = testNodes({ accounts: DEFAULT_ACCOUNTS });
 describe('development keys', () => {
   it('uses a valid BIP39 phrase and derives accounts on the Koinos path, with their public keys and addresses', () => {
     expect(validateMnemonic(DEV_MNEMONIC)).toBe(true);
-    // devKey derives with node:crypto; privateKeyFromMnemonic with @scure/bip32 from the master. Account 205's key starts
-    // with a zero byte (kept, 32 bytes), and 2^31 - 1 is the last account index.
+    // devKey derives with node:crypto and libsecp256k1; privateKeyFromMnemonic with @scure/bip32 from the master.
+    // Account 205's key starts with a zero byte (kept, 32 bytes), and 2^31 - 1 is the last account index.
     for (const index of [0, 1, 7, 205, GENESIS_KEY_INDEX, 2 ** 31 - 1]) {
       const key = devKey(index);
       expect(key.privateKey).toHaveLength(32);
