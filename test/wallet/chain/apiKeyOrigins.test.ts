@@ -186,7 +186,8 @@ describe('redirects', () => {
       secure.closeAllConnections();
       await new Promise<void>((resolve) => secure.close(() => resolve()));
     });
-    // The certificate is made here and trusted by nobody; the wallet's transport takes no CA per request, so for this test only.
+    // The certificate is made here and trusted by nobody; the wallet's transport takes no CA per request, so for this
+    // test only.
     const previous = process.env['NODE_TLS_REJECT_UNAUTHORIZED'];
     process.env['NODE_TLS_REJECT_UNAUTHORIZED'] = '0';
     onCleanup(async () => {
