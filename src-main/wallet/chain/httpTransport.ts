@@ -34,6 +34,8 @@ const DECODERS: Record<string, () => Transform> = {
   br: createBrotliDecompress,
 };
 const ACCEPT_ENCODING = 'gzip, deflate, br';
+/** UTF-8 as fetch's text() read it: invalid bytes replaced, a leading byte order mark dropped. */
+const UTF8 = new TextDecoder();
 
 export interface HttpRequest {
   url: string;
@@ -224,7 +226,7 @@ export async function exchange(request: HttpRequest): Promise<HttpAnswer> {
   let text: string;
   try {
     const body = decoder ? pipeline(response, decoder(), () => {}) : response;
-    text = utf8(await readCapped(body, maxBytes));
+    text = UTF8.decode(await readCapped(body, maxBytes));
   } catch (error) {
     response.destroy();
     if (error instanceof AnswerTooLarge)
@@ -319,12 +321,6 @@ export function readCapped(body: Readable, maxBytes: number): Promise<Buffer> {
       if (!body.readableEnded) reject(Object.assign(new Error('the answer ended early'), { code: 'ECONNRESET' }));
     });
   });
-}
-
-/** UTF-8 text as fetch's text() reads it: invalid bytes replaced, a leading byte order mark dropped. */
-function utf8(bytes: Buffer): string {
-  const text = bytes.toString('utf8');
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 /** A 3xx answer: where it pointed (without credentials), and that nothing (no key) was sent there. */
