@@ -26,7 +26,7 @@ secp.hashes.sha256 = nobleSha256;
 secp.hashes.hmacSha256 = (key, message) => hmac(nobleSha256, key, message);
 
 /** Order n of the secp256k1 group: valid private keys are 1..n-1. */
-const CURVE_ORDER = secp.Point.CURVE().n;
+export const CURVE_ORDER = secp.Point.CURVE().n;
 const HALF_CURVE_ORDER = CURVE_ORDER >> 1n;
 const ENGLISH_WORDS: ReadonlySet<string> = new Set(ENGLISH_WORDLIST);
 

@@ -3,7 +3,7 @@
 import { createHmac, pbkdf2Sync } from 'node:crypto';
 import { fromHex, toHex } from '../../koinos/bytes.ts';
 import { addressFromPublicKey, addressToString } from '../../koinos/address.ts';
-import { derivationPath, KOINOS_COIN_PATH, privateKeyToWif, seedFromMnemonic } from '../../koinos/keys.ts';
+import { CURVE_ORDER, derivationPath, KOINOS_COIN_PATH, privateKeyToWif, seedFromMnemonic } from '../../koinos/keys.ts';
 import type { DevAccount } from '../types.ts';
 import { publicKeyOf } from '../vm/secp256k1Recovery.ts';
 
@@ -34,8 +34,6 @@ interface ExtendedKey {
   chainCode: Uint8Array;
 }
 
-/** Order n of the secp256k1 group. */
-const CURVE_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 const HARDENED = 0x80000000;
 
 /** BIP32's split of HMAC-SHA512: IL as a number below n (else the derivation has no key at this index), and IR. */
