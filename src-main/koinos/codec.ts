@@ -716,7 +716,8 @@ function readMessage(r: Reader, plan: MessagePlan, end: number, depth = 0): Prot
       continue;
     }
     if (f.packed && wireType === 2) {
-      const stop = r.pos + r.length();
+      const length = r.length(); // read first: the items start after the length's own bytes
+      const stop = r.pos + length;
       const list = obj[f.name] as unknown[];
       while (r.pos < stop) list.push(readScalar(r, f));
       if (r.pos !== stop) r.truncated();

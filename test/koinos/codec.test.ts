@@ -1,6 +1,7 @@
 // The codec: canonical bytes whatever the input object looks like, tolerant decoding, and gateway JSON.
 import { describe, expect, it } from 'vitest';
-import { decode, encode, fromJson, lengthDelimitedFields, toJson } from '../../src-main/koinos/codec.ts';
+import protobuf from 'protobufjs';
+import { createCodec, decode, encode, fromJson, lengthDelimitedFields, toJson } from '../../src-main/koinos/codec.ts';
 import { multihashSha256, sha256 } from '../../src-main/koinos/hash.ts';
 import { fromBase64, fromHex, toBase64Url, toHex } from '../../src-main/koinos/bytes.ts';
 import { WalletError } from '../../src-main/koinos/errors.ts';
@@ -99,6 +100,24 @@ describe('decoding', () => {
     const header = decode(TYPES.transactionHeader, newer);
     expect(header.rc_limit).toBe(10n);
     expect(toHex(encode(TYPES.transactionHeader, header))).toBe('100a');
+  });
+
+  it('reads packed repeated numbers as protobufjs writes them, and writes the same bytes', () => {
+    // proto3 packs repeated scalars: one length-delimited field. The items start after the length's own bytes (a
+    // reader that counted from before them took the last items for field tags, and failed).
+    const type = 'koinos.rpc.chain.propose_block_response';
+    const indices = [1, 300, 70_000, 2 ** 32 - 1];
+    const oracle = protobuf.Root.fromJSON(DESCRIPTOR).lookupType(type);
+    const bytes = oracle.encode({ failed_transaction_indices: indices }).finish();
+    expect(toHex(bytes)).toBe('120b01ac02f0a204ffffffff0f');
+    expect(decode(type, bytes).failed_transaction_indices).toEqual(indices);
+    expect(toHex(encode(type, { failed_transaction_indices: indices }))).toBe(toHex(bytes));
+    // A contract's repeated uint64, read through its ABI's codec.
+    const abi = createCodec(
+      { nested: { r: { fields: { v: { rule: 'repeated', type: 'uint64', id: 1 } } } } },
+      'an ABI',
+    );
+    expect(abi.decode('r', fromHex('0a0401ac0207'))).toEqual({ v: [1n, 300n, 7n] });
   });
 
   it('reports truncated bytes instead of returning a partial message', () => {
