@@ -1,6 +1,7 @@
 // Canonical protobuf binary and gateway-style JSON for every message in proto/, driven by the descriptors.
-// protobufjs supplies the schema (reflection); the byte layout is written here so that canonical order,
-// omitted defaults and 64-bit integers as bigint are enforced rather than assumed.
+// protobufjs parses proto/ into the generated descriptor (proto/compile.mjs), read here as it is, and reflects a
+// contract ABI's types; the byte layout is written here so that canonical order, omitted defaults and 64-bit
+// integers as bigint are enforced rather than assumed.
 import protobuf from 'protobufjs';
 import { DESCRIPTOR } from './generated/descriptor.ts';
 import type { MessageMap } from './generated/messages.ts';
@@ -137,33 +138,156 @@ const PACKABLE = new Set<Kind>([
 ]);
 const BTYPE_NAMES: Record<string, Btype> = BTYPE;
 
-/** A set of protobuf types (protobufjs reflection) and the plans made from them: proto/, or a contract ABI's types. */
+/** A field as the planner reads it, from either source of types (see {@link Schema}). */
+interface FieldShape {
+  name: string;
+  id: number;
+  repeated: boolean;
+  /** The type as written: a scalar's name, or the message or enum type's name. */
+  type: string;
+  /** The full name of the message type it resolves to. */
+  message?: string;
+  /** The values of the enum type it resolves to. */
+  enumValues?: Record<string, number>;
+  options: Record<string, unknown>;
+  /** The oneof it is a member of (a proto3 `optional` field's synthetic one included). */
+  oneof?: string;
+}
+
+/** A message type as the planner reads it: its full name and its fields. */
+interface MessageShape {
+  fullName: string;
+  fields: FieldShape[];
+}
+
+/**
+ * A set of protobuf types and the plans made from them: proto/ (read straight from the generated descriptor), or a
+ * contract ABI's types (protobufjs reflection, whose lookup rules koilib applies to the same ABIs).
+ */
 interface Schema {
-  root: protobuf.Root;
+  /** The message type called `name` (a full name, with or without the leading dot), or undefined. */
+  shapeOf(name: string): MessageShape | undefined;
   plans: Map<string, MessagePlan>;
   /** Where the types come from, for error messages ("proto/", "the contract's ABI"). */
   origin: string;
 }
 
-const root = protobuf.Root.fromJSON(DESCRIPTOR);
-root.resolveAll();
-const BUILTIN: Schema = { root, plans: new Map(), origin: 'proto/' };
+const SCALAR_TYPES = new Set(Object.keys(WIRE).filter((kind) => kind !== 'enum' && kind !== 'message'));
 
-function lookupType(name: string, schema: Schema): protobuf.Type {
-  const full = name.startsWith('.') ? name.slice(1) : name;
-  let found: protobuf.ReflectionObject | null = null;
-  try {
-    found = schema.root.lookup(full);
-  } catch {
-    // a malformed name finds nothing
-  }
-  if (!(found instanceof protobuf.Type)) {
+/** A namespace, message or enum of the generated descriptor (protobufjs's JSON form; messages have `fields`). */
+interface DescriptorItem {
+  nested?: Record<string, DescriptorItem>;
+  fields?: Record<string, { type: string; id: number; rule?: string; options?: Record<string, unknown> }>;
+  oneofs?: Record<string, { oneof: string[] }>;
+  values?: Record<string, number>;
+}
+
+/**
+ * The schema of proto/, read from the generated descriptor without building protobufjs's reflection of it (28–42 ms of
+ * CPU in every new process and thread: a CLI command, a devnet thread). Every message and enum is indexed by its full
+ * name, and a field's type name is looked up in the message's own scope first, then in each enclosing one (a test
+ * checks every field of proto/ against protobufjs's resolution).
+ */
+function descriptorSchema(namespace: DescriptorItem): Schema {
+  const types = new Map<string, DescriptorItem>();
+  const index = (ns: DescriptorItem, prefix: string): void => {
+    for (const [name, item] of Object.entries(ns.nested ?? {})) {
+      const full = prefix === '' ? name : `${prefix}.${name}`;
+      if (item.fields || item.values) types.set(full, item);
+      index(item, full);
+    }
+  };
+  index(namespace, '');
+  const resolve = (name: string, scope: string): [string, DescriptorItem] | undefined => {
+    if (name.startsWith('.')) {
+      const found = types.get(name.slice(1));
+      return found && [name.slice(1), found];
+    }
+    for (let at = scope; ; at = at.slice(0, Math.max(0, at.lastIndexOf('.')))) {
+      const full = at === '' ? name : `${at}.${name}`;
+      const found = types.get(full);
+      if (found) return [full, found];
+      if (at === '') return undefined;
+    }
+  };
+  return {
+    origin: 'proto/',
+    plans: new Map(),
+    shapeOf(name) {
+      const fullName = name.startsWith('.') ? name.slice(1) : name;
+      const type = types.get(fullName);
+      if (!type?.fields) return undefined;
+      const oneofOf = new Map<string, string>();
+      for (const [oneof, { oneof: members }] of Object.entries(type.oneofs ?? {}))
+        for (const member of members) oneofOf.set(member, oneof);
+      const fields = Object.entries(type.fields).map(([fieldName, field]): FieldShape => {
+        const shape: FieldShape = {
+          name: fieldName,
+          id: field.id,
+          repeated: field.rule === 'repeated',
+          type: field.type,
+          options: field.options ?? {},
+          oneof: oneofOf.get(fieldName),
+        };
+        if (SCALAR_TYPES.has(field.type)) return shape;
+        const resolved = resolve(field.type, fullName);
+        if (!resolved) {
+          throw new WalletError('INTERNAL', `${fullName}.${fieldName}: no type ${field.type} in proto/`);
+        }
+        if (resolved[1].values) shape.enumValues = resolved[1].values;
+        else shape.message = resolved[0];
+        return shape;
+      });
+      return { fullName, fields };
+    },
+  };
+}
+
+const BUILTIN = descriptorSchema(DESCRIPTOR as DescriptorItem);
+
+/** The schema of a protobufjs namespace (a contract ABI's types), through protobufjs's reflection and lookup. */
+function reflectedSchema(root: protobuf.Root, origin: string): Schema {
+  return {
+    origin,
+    plans: new Map(),
+    shapeOf(name) {
+      let found: protobuf.ReflectionObject | null = null;
+      try {
+        found = root.lookup(name.startsWith('.') ? name.slice(1) : name);
+      } catch {
+        // a malformed name finds nothing
+      }
+      if (!(found instanceof protobuf.Type)) return undefined;
+      return {
+        fullName: found.fullName.slice(1),
+        fields: found.fieldsArray.map((field) => {
+          field.resolve();
+          const resolved = field.resolvedType;
+          return {
+            name: field.name,
+            id: field.id,
+            repeated: field.repeated,
+            type: field.type,
+            message: resolved instanceof protobuf.Type ? resolved.fullName.slice(1) : undefined,
+            enumValues: resolved instanceof protobuf.Enum ? resolved.values : undefined,
+            options: (field.options ?? {}) as Record<string, unknown>,
+            oneof: field.partOf?.name,
+          };
+        }),
+      };
+    },
+  };
+}
+
+function lookupType(name: string, schema: Schema): MessageShape {
+  const shape = schema.shapeOf(name);
+  if (!shape) {
     throw new WalletError(
       'UNKNOWN_TYPE',
       `expected the name of a protobuf message in ${schema.origin}, got ${describe(name)}`,
     );
   }
-  return found;
+  return shape;
 }
 
 /** The plan of a message-typed field. */
@@ -177,22 +301,19 @@ function planOf(name: string, schema: Schema = BUILTIN): MessagePlan {
   if (cached) return cached;
   const type = lookupType(name, schema);
   const plan: MessagePlan = {
-    name: type.fullName.slice(1),
+    name: type.fullName,
     fields: [],
     byId: new Map(),
     byJsonKey: new Map(),
     oneofs: new Map(),
   };
   plans.set(name, plan);
-  for (const field of [...type.fieldsArray].sort((a, b) => a.id - b.id)) {
-    field.resolve();
-    const options = (field.options ?? {}) as Record<string, unknown>;
-    const resolved = field.resolvedType;
-    const kind: Kind =
-      resolved instanceof protobuf.Enum ? 'enum' : resolved instanceof protobuf.Type ? 'message' : (field.type as Kind);
+  for (const field of [...type.fields].sort((a, b) => a.id - b.id)) {
+    const options = field.options;
+    const kind: Kind = field.enumValues ? 'enum' : field.message !== undefined ? 'message' : (field.type as Kind);
     if (!(kind in WIRE))
       throw new WalletError('INTERNAL', `unsupported protobuf type ${field.type} in ${plan.name}.${field.name}`);
-    const realOneof = field.partOf && !options.proto3_optional ? field.partOf.name : undefined;
+    const realOneof = field.oneof !== undefined && !options.proto3_optional ? field.oneof : undefined;
     // koilib reads both spellings of the option: `(koinos.btype)` (koinos-proto) and `(btype)` (contract protos).
     const btypeOption = options['(koinos.btype)'] ?? options['(btype)'];
     const f: FieldPlan = {
@@ -206,12 +327,12 @@ function planOf(name: string, schema: Schema = BUILTIN): MessagePlan {
       oneof: realOneof,
       btype: typeof btypeOption === 'string' ? (BTYPE_NAMES[btypeOption] ?? BTYPE.BASE64) : BTYPE.BASE64,
       wireType: WIRE[kind],
-      typeName: resolved instanceof protobuf.Type ? resolved.fullName.slice(1) : undefined,
+      typeName: field.message,
       schema,
     };
-    if (resolved instanceof protobuf.Enum) {
-      f.enumValues = resolved.values;
-      f.enumNames = new Map(Object.entries(resolved.values).map(([k, v]) => [v, k]));
+    if (field.enumValues) {
+      f.enumValues = field.enumValues;
+      f.enumNames = new Map(Object.entries(field.enumValues).map(([k, v]) => [v, k]));
     }
     plan.fields.push(f);
     plan.byId.set(f.id, f);
@@ -1133,7 +1254,7 @@ export function createCodec(namespace: protobuf.INamespace, origin: string): Pro
       { cause },
     );
   }
-  const schema: Schema = { root: schemaRoot, plans: new Map(), origin };
+  const schema = reflectedSchema(schemaRoot, origin);
   return {
     hasType(name) {
       try {

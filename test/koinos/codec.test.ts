@@ -1,7 +1,17 @@
 // The codec: canonical bytes whatever the input object looks like, tolerant decoding, and gateway JSON.
 import { describe, expect, it } from 'vitest';
 import protobuf from 'protobufjs';
-import { createCodec, decode, encode, fromJson, lengthDelimitedFields, toJson } from '../../src-main/koinos/codec.ts';
+import {
+  createCodec,
+  decode,
+  encode,
+  fromJson,
+  hasType,
+  lengthDelimitedFields,
+  toJson,
+  type JsonObject,
+  type JsonValue,
+} from '../../src-main/koinos/codec.ts';
 import { multihashSha256, sha256 } from '../../src-main/koinos/hash.ts';
 import { fromBase64, fromHex, toBase64Url, toHex } from '../../src-main/koinos/bytes.ts';
 import { WalletError } from '../../src-main/koinos/errors.ts';
@@ -277,5 +287,59 @@ describe('proto/', () => {
     visit(DESCRIPTOR as Parameters<typeof visit>[0], '');
     expect(maps).toEqual([]);
     expect(Object.keys(DESCRIPTOR.nested ?? {})).toContain('koinos');
+  });
+
+  it('plans every message of proto/ as protobufjs resolves its types, without building its reflection', () => {
+    // The oracle: protobufjs's reflection of the same descriptor (what the codec built at start before), and a codec
+    // planned through it. Every message gets a sample with every field set (one member per oneof), which both codecs
+    // must read and write alike: a field type resolved otherwise would fail to read or change the bytes.
+    const root = protobuf.Root.fromJSON(DESCRIPTOR);
+    root.resolveAll();
+    const reflected = createCodec(DESCRIPTOR, 'proto/ through protobufjs');
+    const address = '1AM1c4PC3Zv2rrTJRNqCGvjfGgrrM2TETr';
+    const scalar = (field: protobuf.Field): JsonValue => {
+      if (field.resolvedType instanceof protobuf.Enum) return Object.keys(field.resolvedType.values).at(-1)!;
+      if (field.type === 'bool') return true;
+      if (field.type === 'string') return 'text';
+      if (field.type === 'double' || field.type === 'float') return 1.5;
+      if (field.type !== 'bytes') return /64/.test(field.type) ? '7' : 7;
+      const btype = (field.options ?? {})['(koinos.btype)'];
+      if (btype === 'ADDRESS' || btype === 'CONTRACT_ID' || btype === 'BASE58') return address;
+      if (btype === 'HEX' || btype === 'BLOCK_ID' || btype === 'TRANSACTION_ID') return '0x1220ab';
+      return 'AQID';
+    };
+    const sample = (type: protobuf.Type, depth: number): JsonObject => {
+      const out: JsonObject = {};
+      const oneofsSet = new Set<string>();
+      for (const field of type.fieldsArray) {
+        const oneof = field.partOf && !(field.options ?? {}).proto3_optional ? field.partOf.name : undefined;
+        if (oneof && oneofsSet.has(oneof)) continue;
+        let value: JsonValue;
+        if (field.resolvedType instanceof protobuf.Type) {
+          if (depth >= 3) continue;
+          value = sample(field.resolvedType, depth + 1);
+        } else value = scalar(field);
+        if (oneof) oneofsSet.add(oneof);
+        out[field.name] = field.repeated ? [value, value] : value;
+      }
+      return out;
+    };
+    const types: protobuf.Type[] = [];
+    const collect = (ns: protobuf.NamespaceBase): void => {
+      for (const item of ns.nestedArray) {
+        if (item instanceof protobuf.Type) types.push(item);
+        if (item instanceof protobuf.Namespace) collect(item);
+      }
+    };
+    collect(root);
+    expect(types.length).toBeGreaterThan(200);
+    for (const type of types) {
+      const name = type.fullName.slice(1);
+      expect(hasType(name), name).toBe(true);
+      const json = sample(type, 0);
+      const bytes = encode(name, fromJson(name, json));
+      expect(toHex(bytes), name).toBe(toHex(reflected.encode(name, reflected.fromJson(name, json))));
+      expect(toJson(name, decode(name, bytes)), name).toEqual(reflected.toJson(name, reflected.decode(name, bytes)));
+    }
   });
 });
