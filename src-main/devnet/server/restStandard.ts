@@ -15,7 +15,6 @@ export interface StandardDeps {
 
 /** Reads and operations of one standard interface. */
 export interface StandardContract {
-  readonly abi: ContractAbi;
   /**
    * koilib `contract.functions[name](args)` of a read-only method: its result as JSON with the defaults koilib keeps
    * (uint64 "0", empty lists), or undefined when the contract answers no bytes (the standard ABIs have no default_output).
@@ -69,11 +68,20 @@ function withDefaults(type: protobuf.Type, json: JsonObject): JsonObject {
  * await kcs4.read(koinAddress, 'decimals'); // { value: 8 }
  */
 export function standardContract(abiText: string, deps: StandardDeps): StandardContract {
-  const abi = parseAbi(abiText);
-  const root = protobuf.Root.fromJSON(abi.json.koilib_types as protobuf.INamespace);
-  root.resolveAll();
+  // Read on the first call: a devnet starts without paying for routes it may never be asked.
+  let loaded: { abi: ContractAbi; root: protobuf.Root } | undefined;
+  const load = (): NonNullable<typeof loaded> => {
+    if (!loaded) {
+      const abi = parseAbi(abiText);
+      const root = protobuf.Root.fromJSON(abi.json.koilib_types as protobuf.INamespace);
+      root.resolveAll();
+      loaded = { abi, root };
+    }
+    return loaded;
+  };
 
   function encode(name: string, args: JsonObject): { entryPoint: number; bytes: Uint8Array } {
+    const { abi } = load();
     const m = abi.method(name);
     try {
       // Fields the standard does not define are dropped, as koilib's serializer drops them (koinos-rest passes a
@@ -87,7 +95,6 @@ export function standardContract(abiText: string, deps: StandardDeps): StandardC
   }
 
   return {
-    abi,
     async read(contractId, name, args = {}) {
       const { entryPoint, bytes } = encode(name, args);
       const { result } = await deps.rpc('chain.read_contract', {
@@ -97,6 +104,7 @@ export function standardContract(abiText: string, deps: StandardDeps): StandardC
       });
       const answer = (result as Uint8Array | undefined) ?? new Uint8Array(0);
       if (answer.length === 0) return undefined;
+      const { abi, root } = load();
       const m = abi.method(name);
       return withDefaults(root.lookupType(m.return), abi.decodeResult(m, answer) as JsonObject);
     },
