@@ -1,4 +1,4 @@
-// Turns proto/**/*.proto into the descriptor that protobufjs loads at run time,
+// Turns proto/**/*.proto into the descriptor that the codec reads at run time (protobufjs parses the files here),
 // src-main/koinos/generated/descriptor.ts, and the TypeScript shape of every message the codec reads and writes,
 // src-main/koinos/generated/messages.ts (both generated; do not edit). Run with `npm run proto`.
 import fs from 'node:fs';
