@@ -203,11 +203,14 @@ function descriptorSchema(namespace: DescriptorItem): Schema {
       const found = types.get(name.slice(1));
       return found && [name.slice(1), found];
     }
-    for (let at = scope; ; at = at.slice(0, Math.max(0, at.lastIndexOf('.')))) {
+    // The message's own scope first (its nested types), then each enclosing scope up to the root.
+    for (let at = scope; ;) {
       const full = at === '' ? name : `${at}.${name}`;
       const found = types.get(full);
       if (found) return [full, found];
       if (at === '') return undefined;
+      const dot = at.lastIndexOf('.');
+      at = dot < 0 ? '' : at.slice(0, dot);
     }
   };
   return {
@@ -234,8 +237,9 @@ function descriptorSchema(namespace: DescriptorItem): Schema {
         if (!resolved) {
           throw new WalletError('INTERNAL', `${fullName}.${fieldName}: no type ${field.type} in proto/`);
         }
-        if (resolved[1].values) shape.enumValues = resolved[1].values;
-        else shape.message = resolved[0];
+        const [typeName, item] = resolved;
+        if (item.values) shape.enumValues = item.values;
+        else shape.message = typeName;
         return shape;
       });
       return { fullName, fields };
