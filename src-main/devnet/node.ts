@@ -54,7 +54,7 @@ import {
   type LoadedChain,
 } from './store/chainData.ts';
 import { LevelStore, MemoryStore, type Store } from './store/store.ts';
-import { keyText, metaKey } from './store/storeKeys.ts';
+import { metaKey } from './store/storeKeys.ts';
 import { RECOVERY_IMPLEMENTATION } from './vm/secp256k1Recovery.ts';
 import {
   type CreateTokenOptions,
@@ -110,7 +110,6 @@ class Devnet implements DevnetNode {
   private readonly abis: AbiStore;
   private chain: Chain;
   private readonly mempool = new Mempool();
-  private readonly addresses = new Map<string, Uint8Array>();
   private tail: Promise<unknown> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   /** The timer's block being made (producePaced), until it is written or given up. */
@@ -537,17 +536,6 @@ class Devnet implements DevnetNode {
   // -------------------------------------------------------------------------------------------------------------
   // Transactions
 
-  private addressOf(publicKey: Uint8Array): Uint8Array {
-    const key = keyText(publicKey);
-    let address = this.addresses.get(key);
-    if (!address) {
-      address = addressFromPublicKey(publicKey);
-      if (this.addresses.size > 100_000) this.addresses.clear();
-      this.addresses.set(key, address);
-    }
-    return address;
-  }
-
   private async submitTransaction(
     request: NodeRequestInput<'chain.submit_transaction'>,
     complete: boolean,
@@ -567,7 +555,7 @@ class Devnet implements DevnetNode {
       const results = await recovery;
       if (this.closed) throw closedError();
       prepared.signers = results.map((r) =>
-        'publicKey' in r ? { address: this.addressOf(r.publicKey) } : { error: r.error },
+        'publicKey' in r ? { address: addressFromPublicKey(r.publicKey) } : { error: r.error },
       );
       return { receipt: await this.acceptTransaction(prepared, broadcast) };
     });

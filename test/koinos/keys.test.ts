@@ -99,6 +99,15 @@ describe('private keys, public keys and addresses (koilib-key-1)', () => {
     );
   });
 
+  it('gives each caller its own copy of a remembered address', () => {
+    const key = fromHex(v.public_key_compressed_hex);
+    const first = addressFromPublicKey(key);
+    first.fill(0); // a caller that reuses the bytes it was given
+    const again = addressFromPublicKey(key);
+    expect(addressToString(again)).toBe(v.address_compressed);
+    expect(again).not.toBe(addressFromPublicKey(key));
+  });
+
   it('writes both WIF forms and reads them back with their compression flag', () => {
     const key = keyOf('koilib-key-1');
     expect(privateKeyToWif(key)).toBe(v.wif_compressed);
