@@ -3,6 +3,8 @@
 // notificationText.ts's; showing them is a shell's (Electron's Notification) or the page's (the browser's).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { addressFromString } from '../../koinos/address.ts';
+import type { HistoryRecord } from '../chain/types.ts';
 import type { AccountInfo } from '../vault/types.ts';
 import type { NotificationSettings, WalletNotification } from './types.ts';
 import { writeFileAtomic } from '../atomicFile.ts';
@@ -124,27 +126,47 @@ export class Notifier {
     const nameOf = (address: string) => accounts.find((a) => a.address === address)?.name;
     for (const account of accounts) {
       const key = `${networkId}|${account.address}`;
-      let page;
+      const last = this.seen.get(key);
+      let newest: bigint;
+      const fresh: HistoryRecord[] = [];
       try {
-        page = await this.o.history.page({
-          networkId,
-          address: account.address,
-          limit: INCOMING_PAGE,
-          ascending: false,
-          irreversibleOnly: false,
-        });
+        // The newest record alone first: most looks find nothing new, and a page of decoded records (three or four
+        // requests to the node, every few seconds, for every account) is read only when there is something to tell.
+        newest = await this.newestRecord(networkId, account.address);
+        if (last !== undefined && this.enabled && newest > last) {
+          const page = await this.o.history.page({
+            networkId,
+            address: account.address,
+            limit: INCOMING_PAGE,
+            ascending: false,
+            irreversibleOnly: false,
+          });
+          for (const record of page.records) {
+            const seq = record.seqNum === undefined ? undefined : BigInt(record.seqNum);
+            if (seq === undefined || seq <= last) continue;
+            fresh.push(record);
+            if (seq > newest) newest = seq; // arrived since the first request
+          }
+        }
       } catch {
         continue; // the node is unreachable for now: the next look catches up
       }
-      const seqs = page.records.flatMap((r) => (r.seqNum !== undefined ? [BigInt(r.seqNum)] : []));
-      const newest = seqs.reduce((a, b) => (a > b ? a : b), -1n);
-      const last = this.seen.get(key);
       this.seen.set(key, last === undefined || newest > last ? newest : last);
-      if (last === undefined || !this.enabled) continue;
-      const fresh = page.records.filter((r) => r.seqNum !== undefined && BigInt(r.seqNum) > last);
       for (const n of incomingNotifications(fresh, networkId, { accountId: account.id, name: account.name }, nameOf))
         this.show(n);
     }
+  }
+
+  /** The sequence number of the account's newest history record on the network (-1 when it has none). */
+  private async newestRecord(networkId: string, address: string): Promise<bigint> {
+    const { node } = await this.o.networks.node(networkId);
+    const [record] = await node.accountHistory({
+      address: addressFromString(address),
+      limit: 1n,
+      ascending: false,
+      irreversible: false,
+    });
+    return record?.seq_num ?? -1n;
   }
 
   private show(notification: WalletNotification): void {

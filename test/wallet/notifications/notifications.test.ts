@@ -6,7 +6,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AccountInfo, IpcEvents, WalletNotification } from '../../../src-main/ipc/contract.ts';
 import { transactionFromBase64 } from '../../../src-main/koinos/transaction.ts';
-import { expectedTokenEvents, transactionEntries } from '../../../src-main/wallet/chain/history.ts';
+import {
+  expectedTokenEvents,
+  transactionEntries,
+  type HistoryService,
+} from '../../../src-main/wallet/chain/history.ts';
 import { PendingTransactions } from '../../../src-main/wallet/chain/pendingTransactions.ts';
 import { TransactionFollower } from '../../../src-main/wallet/chain/transactionFollower.ts';
 import { shortId, txUpdateNotification } from '../../../src-main/wallet/notifications/notificationText.ts';
@@ -149,5 +153,38 @@ describe('notifications', () => {
 
     notifier.stop();
     expect((await Notifier.open(options)).settings().enabled).toBe(false);
+  });
+
+  it('reads a page of history only when a look finds a record newer than the last it saw', async () => {
+    const devnet = await testDevnet();
+    const s = testServices(devnet);
+    const [a, b] = devnet.accounts.map((x) => x.address) as [string, string];
+    // The real history service, counted: each page is three requests to the node and the decoding of its records.
+    let pages = 0;
+    const history = {
+      page: (request: Parameters<HistoryService['page']>[0]) => {
+        pages++;
+        return s.history.page(request);
+      },
+    } as HistoryService;
+    const shown: WalletNotification[] = [];
+    const notifier = await Notifier.open({
+      dataDir: await tempDir(),
+      ...s,
+      history,
+      accounts: () => [{ id: 'acc-b', name: 'Bob', address: b, kind: 'watch' }],
+      emit: (n) => shown.push(n),
+      presenter: 'page',
+    });
+    await notifier.checkIncoming(); // the first look only notes the newest record
+    await notifier.checkIncoming();
+    expect(pages).toBe(0);
+
+    const id = await transfer(s, a, b, '0.5');
+    await notifier.checkIncoming();
+    expect(pages).toBe(1);
+    expect(shown.map((n) => n.id)).toEqual([`in:local:${id}:acc-b:0`]);
+    await notifier.checkIncoming();
+    expect(pages).toBe(1);
   });
 });
