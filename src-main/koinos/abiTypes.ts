@@ -3,7 +3,7 @@
 // way koilib's Serializer reads them (koilib src/Serializer.ts: koilib_types first, else the descriptor set).
 import type { INamespace } from 'protobufjs';
 import { fromBase64 } from './bytes.ts';
-import { createCodec } from './codec.ts';
+import { SCALAR_TYPES, createCodec } from './codec.ts';
 import { WalletError, describe } from './errors.ts';
 
 /** Most types (messages and enums) an ABI may define. */
@@ -17,23 +17,6 @@ const MAX_TYPE_NAME = 256;
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 const TYPE_REFERENCE = /^\.?[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$/;
-const SCALARS = new Set([
-  'double',
-  'float',
-  'int32',
-  'int64',
-  'uint32',
-  'uint64',
-  'sint32',
-  'sint64',
-  'fixed32',
-  'fixed64',
-  'sfixed32',
-  'sfixed64',
-  'bool',
-  'string',
-  'bytes',
-]);
 /** koinos/options.proto `bytes_type`, by number (the value of field option 50000 in a descriptor set). */
 const BTYPE_NAMES = ['BASE64', 'BASE58', 'HEX', 'BLOCK_ID', 'TRANSACTION_ID', 'CONTRACT_ID', 'ADDRESS'];
 const MAX_FIELD_ID = 536_870_911;
@@ -70,7 +53,11 @@ function name(text: string, path: string): string {
 function cleanField(json: unknown, path: string): Record<string, unknown> {
   if (!isObject(json)) throw invalid(`${path}: expected a field object, got ${describe(json)}`);
   const { type, id, rule, options } = json;
-  if (typeof type !== 'string' || type.length > MAX_TYPE_NAME || !(SCALARS.has(type) || TYPE_REFERENCE.test(type))) {
+  if (
+    typeof type !== 'string' ||
+    type.length > MAX_TYPE_NAME ||
+    !(SCALAR_TYPES.has(type) || TYPE_REFERENCE.test(type))
+  ) {
     throw invalid(`${path}.type: expected a scalar type or a type name, got ${describe(type)}`);
   }
   if (typeof id !== 'number' || !Number.isInteger(id) || id < 1 || id > MAX_FIELD_ID) {

@@ -172,7 +172,10 @@ interface Schema {
   origin: string;
 }
 
-const SCALAR_TYPES = new Set(Object.keys(WIRE).filter((kind) => kind !== 'enum' && kind !== 'message'));
+/** The names of protobuf's scalar types, as a field's `type` gives them. */
+export const SCALAR_TYPES: ReadonlySet<string> = new Set(
+  Object.keys(WIRE).filter((kind) => kind !== 'enum' && kind !== 'message'),
+);
 
 /** A namespace, message or enum of the generated descriptor (protobufjs's JSON form; messages have `fields`). */
 interface DescriptorItem {
