@@ -286,10 +286,18 @@ export async function optionLabel(select: Locator, name: string | RegExp): Promi
   return options.find(matches)!;
 }
 
+/**
+ * Selects the option of `select` that optionLabel finds, once the list has it. Reading the options at once and selecting
+ * what was found is a race: before the list fills the read finds nothing, and a selectOption given no label picks the
+ * first option without a word (sendPayer.test.ts once reviewed a send paid by its own sender that way).
+ */
+export async function selectOptionNamed(select: Locator, name: string | RegExp): Promise<void> {
+  await select.selectOption({ label: await optionLabel(select, name) });
+}
+
 /** Selects an account by its name in the top bar. */
 export async function selectAccount(page: Page, name: string | RegExp): Promise<void> {
-  const select = page.getByRole('combobox', { name: 'Account', exact: true });
-  await select.selectOption({ label: await optionLabel(select, name) });
+  await selectOptionNamed(page.getByRole('combobox', { name: 'Account', exact: true }), name);
 }
 
 /** The base-unit-free text of a balance cell, e.g. "50,000,000 KOIN" -> "50000000". */

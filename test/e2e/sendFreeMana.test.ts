@@ -11,6 +11,7 @@ import {
   go,
   importDevAccount,
   selectAccount,
+  selectOptionNamed,
   startE2eWallet,
   type E2eWallet,
 } from './harness.ts';
@@ -30,10 +31,7 @@ async function fillSend(
   const label = `${symbol} — ${available} available`;
   await expect.poll(async () => token.getByRole('option').allTextContents(), { timeout: 20_000 }).toContain(label);
   await token.selectOption({ label });
-  const pick = page.getByLabel('Pick one of your accounts');
-  await pick.selectOption({
-    label: (await pick.getByRole('option').allTextContents()).find((o) => o.startsWith(`${toAccount} — `))!,
-  });
+  await selectOptionNamed(page.getByLabel('Pick one of your accounts'), `${toAccount} — `);
   await page.getByLabel(/^Amount/).fill(amount);
 }
 

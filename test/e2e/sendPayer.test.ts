@@ -2,7 +2,15 @@
 // says who pays and lists both signers; one approval, whose dialog names the co-signer, covers both signatures; the
 // transfer is included.
 import { afterEach, describe, expect, it } from 'vitest';
-import { approve, chromiumMissing, go, selectAccount, useE2eWallet, type E2eWallet } from './harness.ts';
+import {
+  approve,
+  chromiumMissing,
+  go,
+  selectAccount,
+  selectOptionNamed,
+  useE2eWallet,
+  type E2eWallet,
+} from './harness.ts';
 
 const missing = chromiumMissing();
 
@@ -24,14 +32,8 @@ describe.skipIf(missing !== undefined)('a send paid by another account', () => {
       .toBe(true);
     await selectAccount(page, 'Devnet account 1');
     await go(page, 'Send');
-    const paidBy = page.getByLabel('Mana paid by');
-    await paidBy.selectOption({
-      label: (await paidBy.getByRole('option').allTextContents()).find((o) => o.startsWith('Devnet account 0 — '))!,
-    });
-    const pick = page.getByLabel('Pick one of your accounts');
-    await pick.selectOption({
-      label: (await pick.getByRole('option').allTextContents()).find((o) => o.startsWith('Account 1 — '))!,
-    });
+    await selectOptionNamed(page.getByLabel('Mana paid by'), 'Devnet account 0 — ');
+    await selectOptionNamed(page.getByLabel('Pick one of your accounts'), 'Account 1 — ');
     await page.getByLabel(/^Amount/).fill('2');
     await shots.take(page, 'send-payer-form');
     await page.getByRole('button', { name: 'Review' }).click();

@@ -11,6 +11,7 @@ import {
   approve,
   chromiumMissing,
   go,
+  optionLabel,
   selectAccount,
   useE2eWallet,
   type E2eWallet,
@@ -72,9 +73,9 @@ describe.skipIf(missing !== undefined)('an uploaded KCS-4 token in the browser',
 
     await page.getByRole('main').getByRole('button', { name: 'Send', exact: true }).click();
     const tokenSelect = page.getByLabel('Token', { exact: true });
-    const option = (await tokenSelect.getByRole('option').allTextContents()).find((o) => o.startsWith('TKN'));
+    const option = await optionLabel(tokenSelect, 'TKN');
     expect(option).toBe('TKN — 1,000 available');
-    await tokenSelect.selectOption({ label: option! });
+    await tokenSelect.selectOption({ label: option });
     await page.getByLabel('Recipient address').fill(ownAddress);
     await page.getByLabel(/^Amount/).fill('12.5');
     await page.getByRole('button', { name: 'Review' }).click();
