@@ -1,6 +1,17 @@
 // Koinos addresses: the 25-byte form, its base58 text, and the checks every address read from text must pass
 // (protocol spec §1.4, §3.7). Pure and key-free: the renderer may import it (keys.ts, with secp256k1, may not).
-import { assertBytes, concatBytes, equalBytes, firstNonBase58, fromBase58, hexByte, toBase58, toHex } from './bytes.ts';
+import {
+  assertBytes,
+  bytesKey,
+  concatBytes,
+  equalBytes,
+  firstNonBase58,
+  fromBase58,
+  hexByte,
+  remember,
+  toBase58,
+  toHex,
+} from './bytes.ts';
 import { WalletError, describe } from './errors.ts';
 import { ripemd160, sha256 } from './hash.ts';
 
@@ -52,12 +63,11 @@ export function addressFromPublicKey(publicKey: Uint8Array): Uint8Array {
         (publicKey.length > 0 ? ` starting ${toHex(publicKey.subarray(0, 1))}` : ''),
     );
   }
-  const key = String.fromCharCode.apply(null, publicKey as unknown as number[]);
+  const key = bytesKey(publicKey);
   const known = ADDRESSES_OF_KEYS.get(key);
   if (known) return known.slice();
   const address = addressFromHash160(ripemd160(sha256(publicKey)));
-  if (ADDRESSES_OF_KEYS.size >= ADDRESSES_OF_KEYS_MAX) ADDRESSES_OF_KEYS.clear();
-  ADDRESSES_OF_KEYS.set(key, address);
+  remember(ADDRESSES_OF_KEYS, key, address, ADDRESSES_OF_KEYS_MAX);
   return address.slice();
 }
 

@@ -155,15 +155,21 @@ const ADDRESS_CACHE_MAX = 50_000;
 const ADDRESS_TEXTS = new Map<string, string>();
 const ADDRESS_BYTES = new Map<string, Uint8Array>();
 
-function remember<V>(cache: Map<string, V>, key: string, value: V): void {
-  if (cache.size >= ADDRESS_CACHE_MAX) cache.clear();
+/** Short bytes (an address, a public key) as the key of a cache of recent values: one character per byte. */
+export function bytesKey(bytes: Uint8Array): string {
+  return String.fromCharCode.apply(null, bytes as unknown as number[]);
+}
+
+/** Keeps `value` in a cache of recent values; a cache that holds `max` already starts over. */
+export function remember<V>(cache: Map<string, V>, key: string, value: V, max = ADDRESS_CACHE_MAX): void {
+  if (cache.size >= max) cache.clear();
   cache.set(key, value);
 }
 
 /** Base58 (Bitcoin alphabet). */
 export function toBase58(bytes: Uint8Array): string {
   if (bytes.length !== 25) return bs58.encode(bytes);
-  const key = String.fromCharCode.apply(null, bytes as unknown as number[]);
+  const key = bytesKey(bytes);
   let text = ADDRESS_TEXTS.get(key);
   if (text === undefined) {
     text = bs58.encode(bytes);
