@@ -7,10 +7,11 @@ import { addressFromString } from '../../koinos/address.ts';
 import { koinMethodByEntryPoint, tokenEventType } from '../../koinos/koin.ts';
 import type { EventData, Transaction } from '../../koinos/types.ts';
 import type { HistoryEntry, HistoryPage, HistoryRecord, TokenInfo } from './types.ts';
-import type { HistoryEntryMessage, KoinosNode } from './koinosNode.ts';
+import type { HeadTopology, HistoryEntryMessage, KoinosNode } from './koinosNode.ts';
 import type { NetworkService } from './networks.ts';
 import type { PendingTransactions } from './pendingTransactions.ts';
 import { withEventTokens, type TokenService } from './tokens.ts';
+import { hexId, includingBlocks } from './includingBlocks.ts';
 
 /** The account history service answers at most this many records per request. */
 export const MAX_HISTORY_PAGE = 500;
@@ -41,7 +42,7 @@ export interface HistoryServiceOptions {
   pending: PendingTransactions;
 }
 
-const hex = (bytes: Uint8Array) => `0x${Buffer.from(bytes).toString('hex')}`;
+const hex = hexId;
 
 /** The entries one event gives the account `address`: a token movement of its own, or a named event. */
 function eventEntries(event: EventData, address: string, token: TokenInfo | undefined): HistoryEntry[] {
@@ -194,7 +195,7 @@ export class HistoryService {
         values.flatMap((v) => v.trx?.receipt?.events ?? []),
         known,
       ),
-      this.blocksOf(node, values),
+      this.blocksOf(node, head, values),
     ]);
     const records: HistoryRecord[] = values.map((v) => this.record(v, address, tokens, blocks, head.lastIrreversible));
 
@@ -228,38 +229,48 @@ export class HistoryService {
   }
 
   /**
-   * Height, time and id of the block holding each transaction of the page: one request for the containing blocks, and
-   * one for the headers of blocks not read before (block ids name one header forever).
+   * Height, time and id of the block holding each transaction of the page: one request for the blocks that list each
+   * transaction, one for the headers of blocks not read before, and, for a transaction listed in several blocks (a
+   * fork), one for the block the chain has at each of their heights (includingBlocks.ts).
    */
-  private async blocksOf(node: KoinosNode, values: HistoryEntryMessage[]): Promise<Map<string, BlockInfo>> {
+  private async blocksOf(
+    node: KoinosNode,
+    head: HeadTopology,
+    values: HistoryEntryMessage[],
+  ): Promise<Map<string, BlockInfo>> {
     const out = new Map<string, BlockInfo>();
     const ids = values.flatMap((v) => (v.trx?.transaction ? [v.trx.transaction.id] : []));
     if (ids.length === 0) return out;
     let cache = this.blockCache.get(node);
     if (!cache) this.blockCache.set(node, (cache = new Map()));
     try {
-      const found = await node.transactionsById(ids);
+      const listed = (await node.transactionsById(ids)).flatMap((f) =>
+        f.transaction ? [{ id: f.transaction.id, containing_blocks: f.containing_blocks }] : [],
+      );
       const unknown = [
         ...new Map(
-          found.flatMap((f) => {
-            const block = f.containing_blocks[0];
-            return block && !cache.has(hex(block)) ? [[hex(block), block] as const] : [];
-          }),
+          listed.flatMap((t) => t.containing_blocks.filter((b) => !cache.has(hex(b))).map((b) => [hex(b), b] as const)),
         ).values(),
       ];
-      const fresh = new Map<string, BlockInfo>();
+      const read = new Map<string, BlockInfo>();
       for (const i of await node.blocksById(unknown)) {
         const info = { id: i.block_id, height: i.block_height, time: i.block?.header?.timestamp };
-        fresh.set(hex(i.block_id), info);
+        read.set(hex(i.block_id), info);
         // An answer without the header (a node that does not have the block) is asked again next time.
         if (!i.block?.header) continue;
         if (cache.size >= BLOCK_CACHE_SIZE) cache.delete(cache.keys().next().value!);
         cache.set(hex(i.block_id), info);
       }
-      for (const f of found) {
-        const block = f.containing_blocks[0];
-        const info = block && (fresh.get(hex(block)) ?? cache.get(hex(block)));
-        if (f.transaction && info) out.set(hex(f.transaction.id), info);
+      const info = (block: Uint8Array) => read.get(hex(block)) ?? cache.get(hex(block));
+      const heights = new Map<string, bigint>();
+      for (const t of listed)
+        for (const b of t.containing_blocks) {
+          const known = info(b);
+          if (known) heights.set(hex(b), known.height);
+        }
+      for (const [id, block] of await includingBlocks(node, head, listed, heights, false)) {
+        const known = info(block.id);
+        if (known) out.set(id, known);
       }
     } catch (error) {
       // A node without the transaction or block store still gives the history; only heights and times are missing.

@@ -255,6 +255,29 @@ export class KoinosNode {
   }
 
   /**
+   * The id of the block at each of `heights` on the chain that ends at block `headId` (that block and its ancestors),
+   * by height; a height the node gives no block for is left out. One request per height: callers ask for the few
+   * heights of a fork.
+   */
+  async chainBlockIds(headId: Uint8Array, heights: bigint[]): Promise<Map<bigint, Uint8Array>> {
+    const out = new Map<bigint, Uint8Array>();
+    await Promise.all(
+      [...new Set(heights)].map(async (height) => {
+        const { block_items } = await this.rpc.callMessage('block_store.get_blocks_by_height', {
+          head_block_id: headId,
+          ancestor_start_height: height,
+          num_blocks: 1,
+          return_block: false,
+          return_receipt: false,
+        });
+        const item = block_items[0];
+        if (item && item.block_height === height) out.set(height, item.block_id);
+      }),
+    );
+    return out;
+  }
+
+  /**
    * callMessage for an answer of which the wallet reads a few fields: `keep` drops the others from the gateway JSON
    * before it is decoded (a block's hundreds of transactions are not decoded only to be dropped). What it keeps is
    * read as strictly as callMessage reads it; an answer of another shape reaches the reader unchanged and fails there.

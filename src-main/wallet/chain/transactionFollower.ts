@@ -1,8 +1,10 @@
 // Follows this wallet's submitted transactions until they are in a block and then irreversible (or expire from the
 // mempool), polling the node - no busy loop, and no timer at all when nothing is followed - and reports each change
-// as a `tx:update` event.
+// as a `tx:update` event. Its block is the one the chain has (includingBlocks.ts): a transaction whose block lost its
+// fork is pending again, and none is called irreversible in a block the chain does not have.
 import { BTYPE, bytesFromJson } from '../../koinos/codec.ts';
 import { WalletError } from '../../koinos/errors.ts';
+import { hexId, includingBlocks } from './includingBlocks.ts';
 import type { TxStatus, TxUpdate } from './types.ts';
 import type { NetworkService } from './networks.ts';
 import type { PendingTransaction, PendingTransactions } from './pendingTransactions.ts';
@@ -146,45 +148,50 @@ export class TransactionFollower {
     const { node } = await this.networks.node(networkId);
     const ids = entries.map((e) => bytesFromJson(e.id, BTYPE.TRANSACTION_ID, 'id'));
     const [found, head] = await Promise.all([node.transactionsById(ids), node.head()]);
-    const blockOf = new Map<string, Uint8Array>();
-    for (const item of found) {
-      const tx = item.transaction;
-      const block = item.containing_blocks[0];
-      if (tx && block) blockOf.set(`0x${Buffer.from(tx.id).toString('hex')}`, block);
-    }
-    const blockIds = [...new Set([...blockOf.values()])];
+    const listed = found.flatMap((item) =>
+      item.transaction ? [{ id: item.transaction.id, containing_blocks: item.containing_blocks }] : [],
+    );
+    const blockIds = [...new Map(listed.flatMap((t) => t.containing_blocks).map((b) => [hexId(b), b])).values()];
     const heights = new Map<string, bigint>();
-    for (const item of await node.blocksById(blockIds))
-      heights.set(Buffer.from(item.block_id).toString('hex'), item.block_height);
+    for (const item of await node.blocksById(blockIds)) heights.set(hexId(item.block_id), item.block_height);
+    // Before a transaction is called irreversible, its block is checked to be on the chain: the transaction store also
+    // lists blocks of abandoned forks.
+    const blockOf = await includingBlocks(node, head, listed, heights, true);
+    // Listed in a block the node does not give (yet: its block store may be behind its transaction store): undecided.
+    const undecided = new Set(
+      listed.filter((t) => t.containing_blocks.some((b) => !heights.has(hexId(b)))).map((t) => hexId(t.id)),
+    );
 
     const missing: PendingTransaction[] = [];
     for (const entry of entries) {
       const block = blockOf.get(entry.id);
       if (!block) {
-        missing.push(entry);
+        if (!undecided.has(entry.id)) missing.push(entry);
         continue;
       }
-      const height = heights.get(Buffer.from(block).toString('hex')) ?? entry.blockHeight;
-      const status: TxStatus = height !== undefined && height <= head.lastIrreversible ? 'irreversible' : 'included';
+      const height = block.height;
+      const status: TxStatus = height <= head.lastIrreversible ? 'irreversible' : 'included';
       if (status !== entry.status || height !== entry.blockHeight) {
-        this.pending.update(entry.id, { status, ...(height !== undefined ? { blockHeight: height } : {}) });
-        this.emit({
-          transactionId: entry.id,
-          networkId,
-          status,
-          ...(height !== undefined ? { blockHeight: height.toString() } : {}),
-        });
+        this.pending.update(entry.id, { status, blockHeight: height });
+        this.emit({ transactionId: entry.id, networkId, status, blockHeight: height.toString() });
       }
       if (status === 'irreversible') this.pending.remove(entry.id);
     }
     if (missing.length === 0) return;
     const inMempool = new Set(
       (await node.pendingById(missing.map((e) => bytesFromJson(e.id, BTYPE.TRANSACTION_ID, 'id')))).flatMap((p) =>
-        p.transaction ? [`0x${Buffer.from(p.transaction.id).toString('hex')}`] : [],
+        p.transaction ? [hexId(p.transaction.id)] : [],
       ),
     );
     for (const entry of missing) {
-      if (inMempool.has(entry.id) || Date.now() - entry.submittedAt < this.expireAfterMs) continue;
+      if (inMempool.has(entry.id) || Date.now() - entry.submittedAt < this.expireAfterMs) {
+        // In a block at the last look and in none of the chain's now: that block lost its fork. Pending again.
+        if (entry.status === 'included') {
+          this.pending.update(entry.id, { status: 'pending', blockHeight: undefined });
+          this.emit({ transactionId: entry.id, networkId, status: 'pending' });
+        }
+        continue;
+      }
       this.pending.remove(entry.id);
       this.emit({
         transactionId: entry.id,

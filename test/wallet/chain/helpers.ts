@@ -99,3 +99,85 @@ export async function deadUrl(): Promise<string> {
   await server.close();
   return server.url;
 }
+
+type Json = Record<string, unknown>;
+
+/**
+ * A real HTTP server in front of a devnet whose transaction store and block store remember what they answered once, as
+ * koinos-transaction-store and koinos-block-store do across forks (the devnet's revert forgets it): a transaction is
+ * listed with every block it was seen in, in the order seen, also after that block lost its fork, and such a block is
+ * still given by id. The rest, and the chain's own view (heads, blocks by height), comes from the devnet unchanged.
+ */
+export async function forkKeepingProxy(target: string): Promise<TestServer> {
+  const listed = new Map<string, { transaction: unknown; blocks: string[] }>();
+  const kept = new Map<string, Json>();
+  const call = async (method: string, params: Json): Promise<Json> => {
+    const answer = await fetch(`${target}/jsonrpc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    });
+    return ((await answer.json()) as { result: Json }).result;
+  };
+  const answerRpc = async (body: string): Promise<string> => {
+    const request = JSON.parse(body) as { method?: string; params?: Json };
+    const answer = (await (await fetch(`${target}/jsonrpc`, { method: 'POST', body })).json()) as { result?: Json };
+    const result = answer.result;
+    if (!result) return JSON.stringify(answer);
+    if (request.method === 'transaction_store.get_transactions_by_id') {
+      for (const item of (result['transactions'] ?? []) as {
+        transaction: { id: string };
+        containing_blocks: string[];
+      }[]) {
+        const seen = listed.get(item.transaction.id) ?? { transaction: item.transaction, blocks: [] };
+        listed.set(item.transaction.id, seen);
+        for (const block of item.containing_blocks) {
+          if (seen.blocks.includes(block)) continue;
+          seen.blocks.push(block);
+          const { block_items } = await call('block_store.get_blocks_by_id', {
+            block_ids: [block],
+            return_block: true,
+            return_receipt: false,
+          });
+          kept.set(block, (block_items as Json[])[0]!);
+        }
+      }
+      result['transactions'] = ((request.params?.['transaction_ids'] ?? []) as string[]).flatMap((id) => {
+        const seen = listed.get(id);
+        return seen ? [{ transaction: seen.transaction, containing_blocks: seen.blocks }] : [];
+      });
+    }
+    if (request.method === 'block_store.get_blocks_by_id') {
+      const ids = (request.params?.['block_ids'] ?? []) as string[];
+      result['block_items'] = ((result['block_items'] ?? []) as Json[]).map((item, i) => {
+        const block = kept.get(ids[i]!);
+        if (item['block_id'] || !block) return item;
+        return request.params?.['return_block']
+          ? block
+          : { block_id: block['block_id'], block_height: block['block_height'] };
+      });
+    }
+    return JSON.stringify(answer);
+  };
+  return testServer((req, res, body) => {
+    const path = req.url ?? '/';
+    const answer: Promise<[number, string]> =
+      req.method === 'POST' && path === '/jsonrpc'
+        ? answerRpc(body).then((text) => [200, text])
+        : fetch(`${target}${path}`, {
+            method: req.method,
+            headers: { 'content-type': 'application/json' },
+            ...(req.method === 'POST' ? { body } : {}),
+          }).then(async (r) => [r.status, await r.text()]);
+    answer.then(
+      ([status, text]) => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(text);
+      },
+      () => {
+        res.writeHead(502);
+        res.end();
+      },
+    );
+  });
+}

@@ -1,0 +1,98 @@
+// A sent transaction whose block loses its fork, against a devnet behind a proxy whose transaction and block stores keep
+// what a real node's keep (forkKeepingProxy): the store goes on listing the abandoned block. The follower and the
+// history give the block the chain has, and the follower never calls irreversible a transaction the chain dropped.
+import { describe, expect, it } from 'vitest';
+import type { Devnet } from '../../../src-main/devnet/server/startDevnet.ts';
+import type { Transaction } from '../../../src-main/koinos/types.ts';
+import type { TxUpdate } from '../../../src-main/wallet/chain/types.ts';
+import { forkKeepingProxy, testDevnet } from './helpers.ts';
+import { testServices, type TestServices } from './services.ts';
+
+/** Services over `devnet` seen through a forkKeepingProxy, with every follower update kept. */
+async function behindProxy(devnet: Devnet): Promise<{ s: TestServices; updates: TxUpdate[] }> {
+  const proxy = await forkKeepingProxy(devnet.url);
+  const s = testServices({ localUrl: async () => proxy.url, wifs: devnet.accounts.map((a) => a.wif) });
+  const updates: TxUpdate[] = [];
+  s.follower.on((u) => updates.push(u));
+  return { s, updates };
+}
+
+/** Sends 1 KOIN from the first development account to the second; the transaction id once the node accepted it. */
+async function send(s: TestServices, devnet: Devnet): Promise<string> {
+  const [a, b] = devnet.accounts;
+  const review = await s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '1' });
+  return (await s.send.confirm(review.reviewId)).transactionId;
+}
+
+/** The signed transaction `id` as the devnet holds it (taken before a revert removes it). */
+async function signed(devnet: Devnet, id: string): Promise<Transaction> {
+  const { transactions } = (await devnet.node.call('transaction_store.get_transactions_by_id', {
+    transaction_ids: [Buffer.from(id.slice(2), 'hex')],
+  })) as { transactions: { transaction: Transaction }[] };
+  return transactions[0]!.transaction;
+}
+
+describe('a transaction in a block that lost its fork', () => {
+  it('is followed into the block the chain has, and the history shows that block, not the first one listed', async () => {
+    const devnet = await testDevnet({ irreversibleDepth: 2 });
+    const { s, updates } = await behindProxy(devnet);
+    const fork = await devnet.node.snapshot();
+    const id = await send(s, devnet);
+    const first = await s.follower.waitFor(id, ['included'], 10_000);
+    const lostHeight = BigInt(first.blockHeight!);
+    const transaction = await signed(devnet, id);
+
+    // The fork: back before the transfer, an empty block at its height, then the same signed transfer one block higher.
+    await devnet.node.revert(fork);
+    await devnet.node.produceBlock();
+    await devnet.node.call('chain.submit_transaction', { transaction, broadcast: true });
+    // Two more blocks: the transfer's new block is irreversible (irreversibleDepth 2).
+    await devnet.node.produceBlocks(2);
+
+    const final = await s.follower.waitFor(id, ['irreversible'], 20_000);
+    expect(final.blockHeight).toBe(String(lostHeight + 1n));
+    expect(updates.filter((u) => u.transactionId === id && u.status === 'irreversible')).toHaveLength(1);
+
+    const { node } = await s.networks.node();
+    const head = await node.head();
+    const [onChain] = (await node.chainBlockIds(head.id, [lostHeight + 1n])).values();
+    const page = await s.history.page({
+      address: devnet.accounts[0]!.address,
+      limit: 5,
+      ascending: false,
+      irreversibleOnly: false,
+    });
+    const record = page.records.find((r) => r.transactionId === id)!;
+    expect(record.blockHeight).toBe(String(lostHeight + 1n));
+    expect(record.blockId).toBe(`0x${Buffer.from(onChain!).toString('hex')}`);
+    expect(record.status).toBe('irreversible');
+    // The proxy does list the lost block first, as the real store would.
+    const [listed] = await node.transactionsById([Buffer.from(id.slice(2), 'hex')]);
+    expect(listed!.containing_blocks).toHaveLength(2);
+  });
+
+  it('is pending again once the chain has moved past its block without it, and is never called irreversible', async () => {
+    const devnet = await testDevnet({ irreversibleDepth: 2 });
+    const { s, updates } = await behindProxy(devnet);
+    const fork = await devnet.node.snapshot();
+    const id = await send(s, devnet);
+    const first = await s.follower.waitFor(id, ['included'], 10_000);
+
+    // The fork drops the transfer (a revert empties the mempool); the chain grows past its old block's height until
+    // that height is irreversible.
+    await devnet.node.revert(fork);
+    await devnet.node.produceBlocks(3);
+    const { node } = await s.networks.node();
+    expect((await node.head()).lastIrreversible).toBeGreaterThanOrEqual(BigInt(first.blockHeight!));
+
+    const update = await s.follower.waitFor(id, ['pending'], 20_000);
+    expect(update.status).toBe('pending');
+    expect(s.pending.get(id)).toMatchObject({ status: 'pending' });
+    expect(s.pending.get(id)?.blockHeight).toBeUndefined();
+    expect(updates.filter((u) => u.transactionId === id).map((u) => u.status)).toEqual([
+      'pending',
+      'included',
+      'pending',
+    ]);
+  });
+});
