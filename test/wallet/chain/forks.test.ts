@@ -8,20 +8,29 @@ import type { TxUpdate } from '../../../src-main/wallet/chain/types.ts';
 import { forkKeepingProxy, testDevnet } from './helpers.ts';
 import { testServices, type TestServices } from './services.ts';
 
-/** Services over `devnet` seen through a forkKeepingProxy, with every follower update kept. */
-async function behindProxy(devnet: Devnet): Promise<{ s: TestServices; updates: TxUpdate[] }> {
+/**
+ * A devnet (irreversibleDepth 2) seen through a forkKeepingProxy, with every follower update kept, and a snapshot taken
+ * just before 1 KOIN is sent from its first development account to its second: the transfer's id, once included.
+ */
+async function sentAfterSnapshot(): Promise<{
+  devnet: Devnet;
+  s: TestServices;
+  updates: TxUpdate[];
+  fork: bigint;
+  id: string;
+  height: bigint;
+}> {
+  const devnet = await testDevnet({ irreversibleDepth: 2 });
   const proxy = await forkKeepingProxy(devnet.url);
   const s = testServices({ localUrl: async () => proxy.url, wifs: devnet.accounts.map((a) => a.wif) });
   const updates: TxUpdate[] = [];
   s.follower.on((u) => updates.push(u));
-  return { s, updates };
-}
-
-/** Sends 1 KOIN from the first development account to the second; the transaction id once the node accepted it. */
-async function send(s: TestServices, devnet: Devnet): Promise<string> {
+  const fork = await devnet.node.snapshot();
   const [a, b] = devnet.accounts;
   const review = await s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '1' });
-  return (await s.send.confirm(review.reviewId)).transactionId;
+  const { transactionId: id } = await s.send.confirm(review.reviewId);
+  const included = await s.follower.waitFor(id, ['included'], 10_000);
+  return { devnet, s, updates, fork, id, height: BigInt(included.blockHeight!) };
 }
 
 /** The signed transaction `id` as the devnet holds it (taken before a revert removes it). */
@@ -34,12 +43,7 @@ async function signed(devnet: Devnet, id: string): Promise<Transaction> {
 
 describe('a transaction in a block that lost its fork', () => {
   it('is followed into the block the chain has, and the history shows that block, not the first one listed', async () => {
-    const devnet = await testDevnet({ irreversibleDepth: 2 });
-    const { s, updates } = await behindProxy(devnet);
-    const fork = await devnet.node.snapshot();
-    const id = await send(s, devnet);
-    const first = await s.follower.waitFor(id, ['included'], 10_000);
-    const lostHeight = BigInt(first.blockHeight!);
+    const { devnet, s, updates, fork, id, height: lostHeight } = await sentAfterSnapshot();
     const transaction = await signed(devnet, id);
 
     // The fork: back before the transfer, an empty block at its height, then the same signed transfer one block higher.
@@ -72,18 +76,14 @@ describe('a transaction in a block that lost its fork', () => {
   });
 
   it('is pending again once the chain has moved past its block without it, and is never called irreversible', async () => {
-    const devnet = await testDevnet({ irreversibleDepth: 2 });
-    const { s, updates } = await behindProxy(devnet);
-    const fork = await devnet.node.snapshot();
-    const id = await send(s, devnet);
-    const first = await s.follower.waitFor(id, ['included'], 10_000);
+    const { devnet, s, updates, fork, id, height } = await sentAfterSnapshot();
 
     // The fork drops the transfer (a revert empties the mempool); the chain grows past its old block's height until
     // that height is irreversible.
     await devnet.node.revert(fork);
     await devnet.node.produceBlocks(3);
     const { node } = await s.networks.node();
-    expect((await node.head()).lastIrreversible).toBeGreaterThanOrEqual(BigInt(first.blockHeight!));
+    expect((await node.head()).lastIrreversible).toBeGreaterThanOrEqual(height);
 
     const update = await s.follower.waitFor(id, ['pending'], 20_000);
     expect(update.status).toBe('pending');
