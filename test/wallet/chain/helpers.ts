@@ -121,7 +121,12 @@ export async function forkKeepingProxy(target: string): Promise<TestServer> {
   };
   const answerRpc = async (body: string): Promise<string> => {
     const request = JSON.parse(body) as { method?: string; params?: Json };
-    const answer = (await (await fetch(`${target}/jsonrpc`, { method: 'POST', body })).json()) as { result?: Json };
+    const forwarded = await fetch(`${target}/jsonrpc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
+    const answer = (await forwarded.json()) as { result?: Json };
     const result = answer.result;
     if (!result) return JSON.stringify(answer);
     if (request.method === 'transaction_store.get_transactions_by_id') {
