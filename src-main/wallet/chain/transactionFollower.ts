@@ -1,7 +1,8 @@
 // Follows this wallet's submitted transactions until they are in a block and then irreversible (or expire from the
 // mempool), polling the node - no busy loop, and no timer at all when nothing is followed - and reports each change
-// as a `tx:update` event. Its block is the one the chain has (includingBlocks.ts): a transaction whose block lost its
-// fork is pending again, and none is called irreversible in a block the chain does not have.
+// as a `tx:update` event. Its block is the one the chain has (includingBlocks.ts): none is called irreversible in a
+// block the chain does not have, and a transaction whose block lost its fork is pending again if the node has it in its
+// mempool, else dropped at once.
 import { BTYPE, bytesFromJson } from '../../koinos/codec.ts';
 import { WalletError } from '../../koinos/errors.ts';
 import { hexId, includingBlocks } from './includingBlocks.ts';
@@ -184,21 +185,26 @@ export class TransactionFollower {
       ),
     );
     for (const entry of missing) {
-      if (inMempool.has(entry.id) || Date.now() - entry.submittedAt < this.expireAfterMs) {
-        // In a block at the last look and in none of the chain's now: that block lost its fork. Pending again.
-        if (entry.status === 'included') {
+      // In a block at the last look, and in none of the chain's now: that block lost its fork.
+      const forked = entry.status === 'included';
+      if (inMempool.has(entry.id)) {
+        if (forked) {
           this.pending.update(entry.id, { status: 'pending', blockHeight: undefined });
           this.emit({ transactionId: entry.id, networkId, status: 'pending' });
         }
         continue;
       }
+      // Not seen yet is not gone yet (a node may list a new transaction late); gone after a fork is gone now, so that
+      // its nonce is free for the next transaction at once.
+      if (!forked && Date.now() - entry.submittedAt < this.expireAfterMs) continue;
       this.pending.remove(entry.id);
       this.emit({
         transactionId: entry.id,
         networkId,
         status: 'expired',
-        message:
-          'The transaction left the node without being included in a block. Nothing was changed; send it again if needed.',
+        message: forked
+          ? 'Its block lost a fork, and the node no longer has the transaction. Nothing was changed; send it again if needed.'
+          : 'The transaction left the node without being included in a block. Nothing was changed; send it again if needed.',
       });
     }
   }

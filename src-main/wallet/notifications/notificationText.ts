@@ -71,7 +71,8 @@ export function txUpdateNotification(
       break;
     case 'expired':
       title = 'Transaction dropped';
-      body = `${what} was dropped without being included.${update.message ? ` ${update.message}` : ''}`;
+      // The follower's message says why: never included, or in a block that lost its fork.
+      body = `${what} was dropped.${update.message ? ` ${update.message}` : ' It was not included in a block.'}`;
       break;
   }
   return {

@@ -75,7 +75,7 @@ describe('a transaction in a block that lost its fork', () => {
     expect(listed!.containing_blocks).toHaveLength(2);
   });
 
-  it('is pending again once the chain has moved past its block without it, and is never called irreversible', async () => {
+  it('is dropped once the chain has moved past its block without it, never called irreversible, and frees its nonce', async () => {
     const { devnet, s, updates, fork, id, height } = await sentAfterSnapshot();
 
     // The fork drops the transfer (a revert empties the mempool); the chain grows past its old block's height until
@@ -85,14 +85,61 @@ describe('a transaction in a block that lost its fork', () => {
     const { node } = await s.networks.node();
     expect((await node.head()).lastIrreversible).toBeGreaterThanOrEqual(height);
 
-    const update = await s.follower.waitFor(id, ['pending'], 20_000);
-    expect(update.status).toBe('pending');
-    expect(s.pending.get(id)).toMatchObject({ status: 'pending' });
-    expect(s.pending.get(id)?.blockHeight).toBeUndefined();
+    const update = await s.follower.waitFor(id, ['expired'], 20_000);
+    expect(update.status).toBe('expired');
+    expect(update.message).toMatch(/^Its block lost a fork, and the node no longer has the transaction\./);
     expect(updates.filter((u) => u.transactionId === id).map((u) => u.status)).toEqual([
       'pending',
       'included',
-      'pending',
+      'expired',
     ]);
+    expect(s.pending.get(id)).toBeUndefined();
+
+    // The next transfer takes the dropped one's nonce and goes through.
+    const [a, b] = devnet.accounts;
+    const review = await s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '2' });
+    expect(review.nonce).toBe('1');
+    const { transactionId } = await s.send.confirm(review.reviewId);
+    expect((await s.follower.waitFor(transactionId, ['included', 'irreversible'], 10_000)).status).not.toBe('expired');
+  });
+
+  it('is pending again when its block lost a fork and the node has it in its mempool once more', async () => {
+    const devnet = await testDevnet({ irreversibleDepth: 2, manual: true });
+    const proxy = await forkKeepingProxy(devnet.url);
+    const s = testServices({ localUrl: async () => proxy.url, wifs: devnet.accounts.map((a) => a.wif) });
+    const updates: TxUpdate[] = [];
+    s.follower.on((u) => updates.push(u));
+    const { node } = await s.networks.node();
+    const fork = await devnet.node.snapshot();
+    const [a, b] = devnet.accounts;
+    const review = await s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '1' });
+    const { transactionId: id } = await s.send.confirm(review.reviewId);
+    await devnet.node.produceBlock();
+    const { blockHeight } = await s.follower.waitFor(id, ['included'], 10_000);
+    const transaction = await signed(devnet, id);
+    // The follower looks no more while the chain is rewritten (a revert empties the mempool for a moment).
+    s.follower.stop();
+
+    // Two forks at that height: the transfer in another block there, then in none and back in the mempool.
+    await devnet.node.revert(fork);
+    const again = await devnet.node.snapshot();
+    await devnet.node.call('chain.submit_transaction', { transaction, broadcast: true });
+    await devnet.node.produceBlock();
+    const [listed] = await node.transactionsById([Buffer.from(id.slice(2), 'hex')]);
+    expect(listed!.containing_blocks).toHaveLength(2);
+    await devnet.node.revert(again);
+    await devnet.node.call('chain.submit_transaction', { transaction, broadcast: true });
+
+    s.follower.resume();
+    expect((await s.follower.waitFor(id, ['pending'], 20_000)).status).toBe('pending');
+    expect(s.pending.get(id)).toMatchObject({ status: 'pending', blockHeight: undefined });
+    // Included once more, and followed to the end.
+    await devnet.node.produceBlocks(3);
+    const final = await s.follower.waitFor(id, ['irreversible'], 20_000);
+    expect(final.blockHeight).toBe(blockHeight);
+    // Whether a look fell between that block and the last two, to say 'included' first, depends on timing.
+    const statuses = updates.filter((u) => u.transactionId === id).map((u) => u.status);
+    expect(statuses.slice(0, 3)).toEqual(['pending', 'included', 'pending']);
+    expect(statuses.slice(3).filter((status) => status !== 'included')).toEqual(['irreversible']);
   });
 });

@@ -94,7 +94,9 @@ describe('notifications', () => {
     expect(txUpdateNotification(dropped, { entries: droppedEntries })).toMatchObject({
       title: 'Transaction dropped',
       body: expect.stringMatching(
-        new RegExp(`^Sending 3 KOIN to ${shortId(c)} was dropped without being included\\. `),
+        new RegExp(
+          `^Sending 3 KOIN to ${shortId(c)} was dropped\\. The transaction left the node without being included`,
+        ),
       ),
       target: { networkId: 'local', transactionId: lostId },
     });
