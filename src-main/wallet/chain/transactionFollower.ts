@@ -2,7 +2,7 @@
 // mempool), polling the node - no busy loop, and no timer at all when nothing is followed - and reports each change
 // as a `tx:update` event. Its block is the one the chain has (includingBlocks.ts): none is called irreversible in a
 // block the chain does not have, and a transaction whose block lost its fork is pending again if the node has it in its
-// mempool, else dropped at once.
+// mempool, else dropped at once (when the node still lists that block; a node that lists nothing may only be late).
 import { BTYPE, bytesFromJson } from '../../koinos/codec.ts';
 import { WalletError } from '../../koinos/errors.ts';
 import { hexId, includingBlocks } from './includingBlocks.ts';
@@ -184,18 +184,21 @@ export class TransactionFollower {
         p.transaction ? [hexId(p.transaction.id)] : [],
       ),
     );
+    const stillListed = new Set(listed.map((t) => hexId(t.id)));
     for (const entry of missing) {
-      // In a block at the last look, and in none of the chain's now: that block lost its fork.
-      const forked = entry.status === 'included';
       if (inMempool.has(entry.id)) {
-        if (forked) {
+        // In a block at the last look, in none of the chain's now, and waiting again: pending.
+        if (entry.status === 'included') {
           this.pending.update(entry.id, { status: 'pending', blockHeight: undefined });
           this.emit({ transactionId: entry.id, networkId, status: 'pending' });
         }
         continue;
       }
-      // Not seen yet is not gone yet (a node may list a new transaction late); gone after a fork is gone now, so that
-      // its nonce is free for the next transaction at once.
+      // Included before, and the store still lists it but in no block of the chain: its block lost a fork, and the
+      // node no longer has it. It is dropped now, so that its nonce is free for the next transaction at once. One the
+      // node does not list at all may only be late (one of several nodes behind an address, behind the others): it has
+      // the usual time.
+      const forked = entry.status === 'included' && stillListed.has(entry.id);
       if (!forked && Date.now() - entry.submittedAt < this.expireAfterMs) continue;
       this.pending.remove(entry.id);
       this.emit({

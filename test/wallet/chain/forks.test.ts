@@ -6,23 +6,30 @@ import { describe, expect, it } from 'vitest';
 import type { Devnet } from '../../../src-main/devnet/server/startDevnet.ts';
 import type { Transaction } from '../../../src-main/koinos/types.ts';
 import type { TxUpdate } from '../../../src-main/wallet/chain/types.ts';
-import { forkKeepingProxy, testDevnet } from './helpers.ts';
+import { forkKeepingProxy, recordingProxy, testDevnet, type TestServer } from './helpers.ts';
+import { until } from '../../helpers/until.ts';
 import { testServices, type TestServices } from './services.ts';
 
 /**
- * A devnet (irreversibleDepth 2) seen through a forkKeepingProxy, with every follower update kept, and a snapshot taken
- * just before 1 KOIN is sent from its first development account to its second: the transfer's id, once included.
+ * A devnet (irreversibleDepth 2) seen through a proxy (a forkKeepingProxy unless told), with every follower update
+ * kept, and a snapshot taken just before 1 KOIN is sent from its first development account to its second: the
+ * transfer's id and height once included. `manual`: the devnet makes blocks only when told (one is made for the
+ * transfer), so that a transaction can wait in its mempool. `stop`: the follower stops as soon as it says included
+ * (the look that said it asks the node nothing more), so that it does not look while a test rewrites the chain.
  */
-async function sentAfterSnapshot(): Promise<{
+async function sentAfterSnapshot(
+  options: { proxy?: (target: string) => Promise<TestServer>; manual?: boolean; stop?: boolean } = {},
+): Promise<{
   devnet: Devnet;
+  proxy: TestServer;
   s: TestServices;
   updates: TxUpdate[];
   fork: bigint;
   id: string;
   height: bigint;
 }> {
-  const devnet = await testDevnet({ irreversibleDepth: 2 });
-  const proxy = await forkKeepingProxy(devnet.url);
+  const devnet = await testDevnet({ irreversibleDepth: 2, ...(options.manual ? { manual: true } : {}) });
+  const proxy = await (options.proxy ?? forkKeepingProxy)(devnet.url);
   const s = testServices({ localUrl: async () => proxy.url, wifs: devnet.accounts.map((a) => a.wif) });
   const updates: TxUpdate[] = [];
   s.follower.on((u) => updates.push(u));
@@ -30,8 +37,10 @@ async function sentAfterSnapshot(): Promise<{
   const [a, b] = devnet.accounts;
   const review = await s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '1' });
   const { transactionId: id } = await s.send.confirm(review.reviewId);
+  if (options.manual) await devnet.node.produceBlock();
   const included = await s.follower.waitFor(id, ['included'], 10_000);
-  return { devnet, s, updates, fork, id, height: BigInt(included.blockHeight!) };
+  if (options.stop) s.follower.stop();
+  return { devnet, proxy, s, updates, fork, id, height: BigInt(included.blockHeight!) };
 }
 
 /** The signed transaction `id` as the devnet holds it (taken before a revert removes it). */
@@ -105,21 +114,10 @@ describe('a transaction in a block that lost its fork', () => {
   });
 
   it('is pending again when its block lost a fork and the node has it in its mempool once more', async () => {
-    const devnet = await testDevnet({ irreversibleDepth: 2, manual: true });
-    const proxy = await forkKeepingProxy(devnet.url);
-    const s = testServices({ localUrl: async () => proxy.url, wifs: devnet.accounts.map((a) => a.wif) });
-    const updates: TxUpdate[] = [];
-    s.follower.on((u) => updates.push(u));
-    const { node } = await s.networks.node();
-    const fork = await devnet.node.snapshot();
-    const [a, b] = devnet.accounts;
-    const review = await s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '1' });
-    const { transactionId: id } = await s.send.confirm(review.reviewId);
-    await devnet.node.produceBlock();
-    const { blockHeight } = await s.follower.waitFor(id, ['included'], 10_000);
-    const transaction = await signed(devnet, id);
     // The follower looks no more while the chain is rewritten (a revert empties the mempool for a moment).
-    s.follower.stop();
+    const { devnet, s, updates, fork, id, height } = await sentAfterSnapshot({ manual: true, stop: true });
+    const { node } = await s.networks.node();
+    const transaction = await signed(devnet, id);
 
     // Two forks at that height: the transfer in another block there, then in none and back in the mempool.
     await devnet.node.revert(fork);
@@ -137,10 +135,26 @@ describe('a transaction in a block that lost its fork', () => {
     // Included once more, and followed to the end.
     await devnet.node.produceBlocks(3);
     const final = await s.follower.waitFor(id, ['irreversible'], 20_000);
-    expect(final.blockHeight).toBe(blockHeight);
+    expect(final.blockHeight).toBe(String(height));
     // Whether a look fell between that block and the last two, to say 'included' first, depends on timing.
     const statuses = updates.filter((u) => u.transactionId === id).map((u) => u.status);
     expect(statuses.slice(0, 3)).toEqual(['pending', 'included', 'pending']);
     expect(statuses.slice(3).filter((status) => status !== 'included')).toEqual(['irreversible']);
+  });
+
+  it('stays included, neither pending nor dropped, while a node lists the transaction nowhere (it may only be late)', async () => {
+    // No fork-keeping store here: after the revert the devnet knows nothing of the transfer, as a node behind the
+    // others would not yet. Only a store that still lists its block shows the block lost a fork.
+    const { devnet, proxy, s, updates, fork, id, height } = await sentAfterSnapshot({ proxy: recordingProxy });
+
+    await devnet.node.revert(fork);
+    await devnet.node.produceBlocks(3);
+    // Two more looks of the follower, both made after the chain changed (a look asks the transaction store first).
+    const looks = () => proxy.requests.filter((r) => r.includes('transaction_store.get_transactions_by_id')).length;
+    const seen = looks();
+    await until('two more looks of the follower', () => (looks() >= seen + 2 ? true : undefined));
+
+    expect(s.pending.get(id)).toMatchObject({ status: 'included', blockHeight: height });
+    expect(updates.filter((u) => u.transactionId === id).map((u) => u.status)).toEqual(['pending', 'included']);
   });
 });
