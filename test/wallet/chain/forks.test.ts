@@ -1,7 +1,8 @@
 // A sent transaction whose block loses its fork, against a devnet behind a proxy whose transaction and block stores keep
 // what a real node's keep (forkKeepingProxy): the store goes on listing the abandoned block. The follower and the
 // history give the block the chain has. The follower never calls irreversible a transaction the chain dropped: it
-// drops it at once (its nonce is free again), or follows it again when the node has it back in its mempool.
+// drops it at once (its nonce is free again), or follows it again when the node has it back in its mempool. A node that
+// lists the transaction nowhere may only be late: the follower keeps its status then.
 import { describe, expect, it } from 'vitest';
 import type { Devnet } from '../../../src-main/devnet/server/startDevnet.ts';
 import type { Transaction } from '../../../src-main/koinos/types.ts';
