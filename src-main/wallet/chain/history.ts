@@ -11,7 +11,7 @@ import type { HeadTopology, HistoryEntryMessage, KoinosNode } from './koinosNode
 import type { NetworkService } from './networks.ts';
 import type { PendingTransactions } from './pendingTransactions.ts';
 import { withEventTokens, type TokenService } from './tokens.ts';
-import { hexId, includingBlocks } from './includingBlocks.ts';
+import { hexId as hex, includingBlocks } from './includingBlocks.ts';
 
 /** The account history service answers at most this many records per request. */
 export const MAX_HISTORY_PAGE = 500;
@@ -41,8 +41,6 @@ export interface HistoryServiceOptions {
   tokens: TokenService;
   pending: PendingTransactions;
 }
-
-const hex = hexId;
 
 /** The entries one event gives the account `address`: a token movement of its own, or a named event. */
 function eventEntries(event: EventData, address: string, token: TokenInfo | undefined): HistoryEntry[] {

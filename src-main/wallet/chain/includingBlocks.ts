@@ -3,7 +3,7 @@
 // has it and removes none (internal/trxstore/transaction_store.go AddIncludedTransaction), and the block store keeps
 // the blocks of abandoned forks too. So a listed block may have lost its fork, and the transaction may be in a later
 // block, or in none. The first listed block is the first that included it, not the one on the chain.
-import { toHex } from '../../koinos/bytes.ts';
+import { equalBytes, toHex } from '../../koinos/bytes.ts';
 import type { HeadTopology, KoinosNode } from './koinosNode.ts';
 
 /** A transaction or block id as the wallet writes it: hex with 0x. */
@@ -63,7 +63,7 @@ export async function includingBlocks(
   for (const tx of undecided) {
     const found = tx.blocks.find((b) => {
       const chainId = onChain.get(b.height);
-      return chainId !== undefined && hexId(chainId) === hexId(b.id);
+      return chainId !== undefined && equalBytes(chainId, b.id);
     });
     // A block newer than the head read cannot be checked yet: the only one such is taken, and the next read checks it.
     const newer = tx.blocks.filter((b) => b.height > head.height);

@@ -111,22 +111,19 @@ type Json = Record<string, unknown>;
 export async function forkKeepingProxy(target: string): Promise<TestServer> {
   const listed = new Map<string, { transaction: unknown; blocks: string[] }>();
   const kept = new Map<string, Json>();
-  const call = async (method: string, params: Json): Promise<Json> => {
+  const post = async (body: string): Promise<{ result?: Json }> => {
     const answer = await fetch(`${target}/jsonrpc`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-    });
-    return ((await answer.json()) as { result: Json }).result;
-  };
-  const answerRpc = async (body: string): Promise<string> => {
-    const request = JSON.parse(body) as { method?: string; params?: Json };
-    const forwarded = await fetch(`${target}/jsonrpc`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body,
     });
-    const answer = (await forwarded.json()) as { result?: Json };
+    return (await answer.json()) as { result?: Json };
+  };
+  const call = async (method: string, params: Json): Promise<Json> =>
+    (await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }))).result!;
+  const answerRpc = async (body: string): Promise<string> => {
+    const request = JSON.parse(body) as { method?: string; params?: Json };
+    const answer = await post(body);
     const result = answer.result;
     if (!result) return JSON.stringify(answer);
     if (request.method === 'transaction_store.get_transactions_by_id') {
