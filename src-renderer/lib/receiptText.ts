@@ -1,0 +1,44 @@
+// What a submitted transaction's receipt says: where it stands, from main's follower updates, and whether the figures
+// of the node's answer at submission (its mana and events) still describe what the chain did.
+import type { SubmitReceipt, TxUpdate } from '../../src-main/ipc/contract.ts';
+
+export interface ReceiptStanding {
+  /** The status line. */
+  text: string;
+  /**
+   * The transaction was sent but the chain did not apply it (dropped after it left the node, or refused): the mana
+   * and events of the node's answer at submission never happened.
+   */
+  notApplied: boolean;
+}
+
+/** Where `receipt`'s transaction stands, given the follower's latest `update` for it (none yet: just sent). */
+export function receiptStanding(receipt: SubmitReceipt, update: TxUpdate | undefined): ReceiptStanding {
+  if (!receipt.broadcast) return { text: 'Trial run only: nothing was sent.', notApplied: false };
+  if (receipt.reverted)
+    return { text: 'The transaction was reverted: it changed nothing, but its mana was used.', notApplied: false };
+  switch (update?.status) {
+    case undefined:
+    case 'pending':
+      return { text: 'Sent. Waiting for it to be included in a block…', notApplied: false };
+    case 'included':
+      return {
+        text: `Included in block ${update.blockHeight ?? ''}. Waiting until it is irreversible…`,
+        notApplied: false,
+      };
+    case 'irreversible':
+      return {
+        text: `Irreversible (block ${update.blockHeight ?? ''}). It can no longer be undone.`,
+        notApplied: false,
+      };
+    case 'expired':
+      return {
+        text:
+          update.message ??
+          'It expired without being included in a block: nothing was changed. Send it again if needed.',
+        notApplied: true,
+      };
+    case 'failed':
+      return { text: `It failed: ${update.message ?? 'the node refused it'}.`, notApplied: true };
+  }
+}

@@ -1,0 +1,55 @@
+// End to end: a transfer whose block loses its fork, on a custom network whose node keeps what a real node's stores
+// keep (forkKeepingProxy). The receipt goes from included to dropped with the follower's reason, and no longer shows
+// the mana and events of the node's answer at submission as what happened.
+import { afterEach, describe, expect, it } from 'vitest';
+import { forkKeepingProxy, testDevnet } from '../wallet/chain/helpers.ts';
+import { addCustomNetwork, approve, chromiumMissing, selectAccount, useE2eWallet, type E2eWallet } from './harness.ts';
+
+const missing = chromiumMissing();
+
+describe.skipIf(missing !== undefined)('a dropped transfer in the browser', () => {
+  let e2e: E2eWallet | undefined;
+  afterEach(async () => {
+    await e2e?.stop();
+    e2e = undefined;
+  });
+
+  it('says the transfer was dropped and why, and that its mana and events never happened', async () => {
+    // A devnet of its own that makes a block per transaction: the test decides when the chain forks.
+    const devnet = await testDevnet();
+    const proxy = await forkKeepingProxy(devnet.url);
+    // Development account 0 is the same key on every devnet.
+    e2e = await useE2eWallet({ name: 'dropped-receipt', devAccounts: [0] });
+    const { page, shots } = e2e;
+    await addCustomNetwork(page, 'Forking node', `${proxy.url}/jsonrpc`);
+    await selectAccount(page, 'Devnet account 0');
+    const fork = await devnet.node.snapshot();
+
+    await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: 'Send', exact: true }).click();
+    await page.getByLabel('Recipient address').fill(devnet.accounts[1]!.address);
+    await page.getByLabel(/^Amount/).fill('1');
+    await page.getByRole('button', { name: 'Review' }).click();
+    await page.getByRole('button', { name: 'Sign and send' }).click();
+    await approve(page);
+
+    const status = page.getByTestId('tx-status');
+    const mana = page.getByTestId('tx-mana');
+    await expect.poll(() => status.textContent(), { timeout: 30_000 }).toMatch(/^Included in block \d+\./);
+    expect(await mana.textContent()).toMatch(/of at most/);
+    await expect.poll(() => page.getByRole('heading', { name: 'Events', exact: true }).count()).toBe(1);
+    await shots.take(page, 'receipt-included');
+
+    // The fork: back before the transfer (a revert empties the mempool), and the chain grows past its block.
+    await devnet.node.revert(fork);
+    await devnet.node.produceBlocks(3);
+
+    await expect
+      .poll(() => status.textContent(), { timeout: 30_000 })
+      .toMatch(/^Its block lost a fork, and the node no longer has the transaction\. Nothing was changed/);
+    expect(await mana.textContent()).toMatch(/^\s*None: the transaction was not applied\.\s+When the node took it/);
+    expect(await page.getByRole('heading', { name: 'Events it would have emitted' }).count()).toBe(1);
+    expect(await page.getByRole('heading', { name: 'Events', exact: true }).count()).toBe(0);
+    expect(await page.getByText('None of them happened: the chain did not apply the transaction.').count()).toBe(1);
+    await shots.take(page, 'receipt-dropped');
+  });
+});

@@ -1,0 +1,73 @@
+// A receipt's status line for each standing of its transaction, and which standings mean the chain never applied it
+// (so that the mana and events of the node's answer at submission are not shown as what happened).
+import { describe, expect, it } from 'vitest';
+import type { SubmitReceipt, TxUpdate } from '../../src-main/ipc/contract.ts';
+import { receiptStanding } from '../../src-renderer/lib/receiptText.ts';
+
+const receipt: SubmitReceipt = {
+  transactionId: '0x1220' + 'ab'.repeat(32),
+  rcUsed: '2500000',
+  rcLimit: '10000000',
+  reverted: false,
+  events: [
+    {
+      name: 'koinos.contracts.token.transfer_event',
+      source: '15DJN4a8SgrbGhhGksSBASiSYjGnMU8dGL',
+      impacted: [],
+      data: {},
+    },
+  ],
+  broadcast: true,
+};
+const update = (status: TxUpdate['status'], more: Partial<TxUpdate> = {}): TxUpdate => ({
+  transactionId: receipt.transactionId,
+  networkId: 'local',
+  status,
+  ...more,
+});
+
+describe('receiptStanding', () => {
+  it('follows a sent transaction from waiting to irreversible, applied all along', () => {
+    expect(receiptStanding(receipt, undefined)).toEqual({
+      text: 'Sent. Waiting for it to be included in a block…',
+      notApplied: false,
+    });
+    expect(receiptStanding(receipt, update('pending')).text).toBe('Sent. Waiting for it to be included in a block…');
+    expect(receiptStanding(receipt, update('included', { blockHeight: '12' }))).toEqual({
+      text: 'Included in block 12. Waiting until it is irreversible…',
+      notApplied: false,
+    });
+    expect(receiptStanding(receipt, update('irreversible', { blockHeight: '12' }))).toEqual({
+      text: 'Irreversible (block 12). It can no longer be undone.',
+      notApplied: false,
+    });
+  });
+
+  it("says a dropped transaction was not applied, with the follower's reason or a plain one", () => {
+    const reason = 'Its block lost a fork, and the node no longer has the transaction. Nothing was changed.';
+    expect(receiptStanding(receipt, update('expired', { message: reason }))).toEqual({
+      text: reason,
+      notApplied: true,
+    });
+    expect(receiptStanding(receipt, update('expired'))).toEqual({
+      text: 'It expired without being included in a block: nothing was changed. Send it again if needed.',
+      notApplied: true,
+    });
+    expect(receiptStanding(receipt, update('failed', { message: 'the payer has no mana' }))).toEqual({
+      text: 'It failed: the payer has no mana.',
+      notApplied: true,
+    });
+  });
+
+  it('keeps a trial run and a reverted transaction apart from what a follower says', () => {
+    // A trial run is never followed; a reverted transaction was applied (its mana was used) whatever comes next.
+    expect(receiptStanding({ ...receipt, broadcast: false }, update('expired'))).toEqual({
+      text: 'Trial run only: nothing was sent.',
+      notApplied: false,
+    });
+    expect(receiptStanding({ ...receipt, reverted: true }, update('included', { blockHeight: '3' }))).toEqual({
+      text: 'The transaction was reverted: it changed nothing, but its mana was used.',
+      notApplied: false,
+    });
+  });
+});
