@@ -1,6 +1,6 @@
 // End to end: a transfer whose block loses its fork, on a custom network whose node keeps what a real node's stores
 // keep (forkKeepingProxy). The receipt goes from included to dropped with the follower's reason, and no longer shows
-// the mana and events of the node's answer at submission as what happened.
+// the mana and events of the node's answer at submission as what happened, nor sends the user to a history without it.
 import { afterEach, describe, expect, it } from 'vitest';
 import { forkKeepingProxy, testDevnet } from '../wallet/chain/helpers.ts';
 import { addCustomNetwork, approve, chromiumMissing, selectAccount, useE2eWallet, type E2eWallet } from './harness.ts';
@@ -37,6 +37,8 @@ describe.skipIf(missing !== undefined)('a dropped transfer in the browser', () =
     await expect.poll(() => status.textContent(), { timeout: 30_000 }).toMatch(/^Included in block \d+\./);
     expect(await mana.textContent()).toMatch(/of at most/);
     await expect.poll(() => page.getByRole('heading', { name: 'Events', exact: true }).count()).toBe(1);
+    const toHistory = page.getByRole('button', { name: 'See it in the history' });
+    expect(await toHistory.count()).toBe(1);
     await shots.take(page, 'receipt-included');
 
     // The fork: back before the transfer (a revert empties the mempool), and the chain grows past its block.
@@ -50,6 +52,8 @@ describe.skipIf(missing !== undefined)('a dropped transfer in the browser', () =
     expect(await page.getByRole('heading', { name: 'Events it would have emitted' }).count()).toBe(1);
     expect(await page.getByRole('heading', { name: 'Events', exact: true }).count()).toBe(0);
     expect(await page.getByText('None of them happened: the chain did not apply the transaction.').count()).toBe(1);
+    // The history will not list it: no way there from this receipt.
+    expect(await toHistory.count()).toBe(0);
     await shots.take(page, 'receipt-dropped');
   });
 });
