@@ -37,6 +37,8 @@ export interface SentTransactionContext {
   entries: readonly HistoryEntry[];
   /** The wallet account that sent it, when it is one. */
   accountId?: string;
+  /** The block height of the last "included" notification shown for it: a later block means a fork moved it. */
+  includedIn?: string;
 }
 
 /**
@@ -52,18 +54,31 @@ export function txUpdateNotification(
 ): WalletNotification | undefined {
   const what = transactionSummary(context.entries, update.transactionId);
   const block = update.blockHeight !== undefined ? ` block ${update.blockHeight}` : '';
+  // Announced in another block before: that block lost a fork, and the chain has the transaction in this one.
+  const moved =
+    context.includedIn !== undefined && update.blockHeight !== undefined && context.includedIn !== update.blockHeight;
+  let id = `tx:${update.transactionId}:${update.status}`;
   let title: string;
   let body: string;
   switch (update.status) {
     case 'pending':
       return undefined;
     case 'included':
-      title = 'Transaction included';
-      body = `${what} is in${block || ' a block'}. It becomes final once the block is irreversible.`;
+      if (moved) {
+        id += `:${update.blockHeight}`;
+        title = 'Transaction moved to another block';
+        body = `${what} is now in${block}: block ${context.includedIn}, which had it, lost a fork.`;
+      } else {
+        title = 'Transaction included';
+        body = `${what} is in${block || ' a block'}.`;
+      }
+      body += ' It becomes final once the block is irreversible.';
       break;
     case 'irreversible':
       title = 'Transaction final';
       body = `${what} is irreversible${block ? ` (${block.trim()})` : ''}.`;
+      // Final in this block before the follower saw it included here.
+      if (moved) body += ` Block ${context.includedIn}, which had it first, lost a fork.`;
       break;
     case 'failed':
       title = 'Transaction failed';
@@ -76,7 +91,7 @@ export function txUpdateNotification(
       break;
   }
   return {
-    id: `tx:${update.transactionId}:${update.status}`,
+    id,
     title,
     body,
     target: {

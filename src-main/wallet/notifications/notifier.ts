@@ -103,6 +103,9 @@ export class Notifier {
       if (update.status !== 'included') this.sent.delete(update.transactionId);
       const notification = txUpdateNotification(update, context);
       if (notification) this.show(notification);
+      // The block it was announced in: should a fork move it, the next "included" says so.
+      if (update.status === 'included' && update.blockHeight !== undefined)
+        this.sent.set(update.transactionId, { ...context, includedIn: update.blockHeight });
     });
     if (this.enabled) this.arm(0);
   }

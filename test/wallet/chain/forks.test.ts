@@ -1,13 +1,16 @@
 // A sent transaction whose block loses its fork, against a devnet behind a proxy whose transaction and block stores keep
 // what a real node's keep (forkKeepingProxy): the store goes on listing the abandoned block. The follower and the
 // history give the block the chain has. The follower never calls irreversible a transaction the chain dropped: it
-// drops it at once (its nonce is free again), or follows it again when the node has it back in its mempool. A node that
-// lists the transaction nowhere may only be late: the follower keeps its status then.
+// drops it at once (its nonce is free again), or follows it again when the node has it back in its mempool, and a
+// notification announces its new block. A node that lists the transaction nowhere may only be late: the follower keeps
+// its status then.
 import { describe, expect, it } from 'vitest';
 import type { Devnet } from '../../../src-main/devnet/server/startDevnet.ts';
 import type { Transaction } from '../../../src-main/koinos/types.ts';
 import type { TxUpdate } from '../../../src-main/wallet/chain/types.ts';
-import { forkKeepingProxy, recordingProxy, testDevnet, type TestServer } from './helpers.ts';
+import type { AccountInfo, WalletNotification } from '../../../src-main/ipc/contract.ts';
+import { Notifier } from '../../../src-main/wallet/notifications/notifier.ts';
+import { forkKeepingProxy, onCleanup, recordingProxy, tempDir, testDevnet, type TestServer } from './helpers.ts';
 import { until } from '../../helpers/until.ts';
 import { testServices, type TestServices } from './services.ts';
 
@@ -17,9 +20,16 @@ import { testServices, type TestServices } from './services.ts';
  * transfer's id and height once included. `manual`: the devnet makes blocks only when told (one is made for the
  * transfer), so that a transaction can wait in its mempool. `stop`: the follower stops as soon as it says included
  * (the look that said it asks the node nothing more), so that it does not look while a test rewrites the chain.
+ * `watch`: runs before the transfer is sent.
  */
 async function sentAfterSnapshot(
-  options: { proxy?: (target: string) => Promise<TestServer>; manual?: boolean; stop?: boolean } = {},
+  options: {
+    proxy?: (target: string) => Promise<TestServer>;
+    manual?: boolean;
+    stop?: boolean;
+    /** Called with the services before the transfer is sent (to listen from the start). */
+    watch?: (s: TestServices, devnet: Devnet) => Promise<void>;
+  } = {},
 ): Promise<{
   devnet: Devnet;
   proxy: TestServer;
@@ -34,6 +44,7 @@ async function sentAfterSnapshot(
   const s = testServices({ localUrl: async () => proxy.url, wifs: devnet.accounts.map((a) => a.wif) });
   const updates: TxUpdate[] = [];
   s.follower.on((u) => updates.push(u));
+  await options.watch?.(s, devnet);
   const fork = await devnet.node.snapshot();
   const [a, b] = devnet.accounts;
   const review = await s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '1' });
@@ -55,7 +66,7 @@ async function signed(devnet: Devnet, id: string): Promise<Transaction> {
 describe('a transaction in a block that lost its fork', () => {
   it('is followed into the block the chain has, and the history shows that block, not the first one listed', async () => {
     // The follower looks no more while the chain is rewritten: between the revert and the transfer's new block, a look
-    // would find it in no block of the chain and in no mempool, and drop it (as the next test shows).
+    // would find it in no block of the chain and in no mempool, and drop it (as a test below shows).
     const { devnet, s, updates, fork, id, height: lostHeight } = await sentAfterSnapshot({ stop: true });
     const transaction = await signed(devnet, id);
 
@@ -87,6 +98,69 @@ describe('a transaction in a block that lost its fork', () => {
     // The proxy does list the lost block first, as the real store would.
     const [listed] = await node.transactionsById([Buffer.from(id.slice(2), 'hex')]);
     expect(listed!.containing_blocks).toHaveLength(2);
+  });
+
+  it('is announced again when a fork moves it: the notification names its new block and the one that lost', async () => {
+    const shown: WalletNotification[] = [];
+    const {
+      devnet,
+      s,
+      fork,
+      id,
+      height: lostHeight,
+    } = await sentAfterSnapshot({
+      stop: true,
+      watch: async (s, devnet) => {
+        const accounts: AccountInfo[] = [
+          { id: 'acc-a', name: 'Alice', address: devnet.accounts[0]!.address, kind: 'key' },
+        ];
+        const notifier = await Notifier.open({
+          dataDir: await tempDir(),
+          ...s,
+          accounts: () => accounts,
+          emit: (n: WalletNotification) => shown.push(n),
+          presenter: 'page',
+          intervalMs: 20,
+        });
+        notifier.start();
+        onCleanup(async () => notifier.stop());
+      },
+    });
+    const transaction = await signed(devnet, id);
+    await until('the first "included" notification', () => shown.find((n) => n.id === `tx:${id}:included`), 10_000);
+
+    // The same fork as above (the follower stopped meanwhile): the transfer lands one block higher, in a block of its
+    // own (this devnet makes one per transaction), and is final two blocks later.
+    await devnet.node.revert(fork);
+    await devnet.node.produceBlock();
+    await devnet.node.call('chain.submit_transaction', { transaction, broadcast: true });
+    s.follower.resume();
+    await until(
+      'the "moved" notification',
+      () => shown.find((n) => n.id === `tx:${id}:included:${lostHeight + 1n}`),
+      10_000,
+    );
+    await devnet.node.produceBlocks(2);
+
+    const final = await until('"Transaction final"', () => shown.find((n) => n.id === `tx:${id}:irreversible`), 20_000);
+    expect(final.body).toMatch(new RegExp(`is irreversible \\(block ${lostHeight + 1n}\\)\\.$`));
+    const mine = shown.filter((n) => n.target.transactionId === id);
+    expect(mine.map((n) => n.title)).toEqual([
+      'Transaction included',
+      'Transaction moved to another block',
+      'Transaction final',
+    ]);
+    expect(mine[0]!.body).toMatch(new RegExp(`^Sending 1 KOIN to \\S+ is in block ${lostHeight}\\.`));
+    expect(mine[1]).toEqual({
+      id: `tx:${id}:included:${lostHeight + 1n}`,
+      title: 'Transaction moved to another block',
+      body: expect.stringMatching(
+        new RegExp(
+          `^Sending 1 KOIN to \\S+ is now in block ${lostHeight + 1n}: block ${lostHeight}, which had it, lost a fork\\. It becomes final`,
+        ),
+      ),
+      target: { networkId: 'local', transactionId: id, accountId: 'acc-a' },
+    });
   });
 
   it('is dropped once the chain has moved past its block without it, never called irreversible, and frees its nonce', async () => {

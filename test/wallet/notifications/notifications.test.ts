@@ -102,6 +102,26 @@ describe('notifications', () => {
     });
   });
 
+  it('says so when a transaction is final in another block than the one it was announced in (a fork moved it)', () => {
+    const update: TxUpdate = {
+      transactionId: '0x1220ab',
+      networkId: 'local',
+      status: 'irreversible',
+      blockHeight: '13',
+    };
+    const to = '1AbCdEfGhJkLmNoPqRsTuVwXyZ';
+    const entries = [{ kind: 'sent' as const, amount: '2', counterparty: to }];
+    expect(txUpdateNotification(update, { entries, includedIn: '12' })).toMatchObject({
+      id: 'tx:0x1220ab:irreversible',
+      title: 'Transaction final',
+      body: `Sending 2 base units to ${shortId(to)} is irreversible (block 13). Block 12, which had it first, lost a fork.`,
+    });
+    // Announced in that same block: nothing more to say.
+    expect(txUpdateNotification(update, { entries, includedIn: '13' })?.body).toBe(
+      `Sending 2 base units to ${shortId(to)} is irreversible (block 13).`,
+    );
+  });
+
   it('notifies tokens arriving in an account and its own sends, until turned off; the setting outlives a restart', async () => {
     const devnet = await testDevnet();
     const s = testServices(devnet);
