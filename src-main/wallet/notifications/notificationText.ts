@@ -37,7 +37,7 @@ export interface SentTransactionContext {
   entries: readonly HistoryEntry[];
   /** The wallet account that sent it, when it is one. */
   accountId?: string;
-  /** The block height of the last "included" notification shown for it: a later block means a fork moved it. */
+  /** The block height its last "included" update named: an "included" in another block means a fork moved it. */
   includedIn?: string;
 }
 
