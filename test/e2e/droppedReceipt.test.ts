@@ -1,11 +1,20 @@
 // End to end: a transfer whose block loses its fork, on a custom network whose node keeps what a real node's stores
 // keep (forkKeepingProxy). The receipt goes from included to dropped with the follower's reason, and no longer shows
 // the mana and events of the node's answer at submission as what happened, nor sends the user to a history without it.
+// "Send it again" opens the form as it was (so does Back from a review), and the new transfer takes the freed nonce.
+import type { Locator } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { forkKeepingProxy, testDevnet } from '../wallet/chain/helpers.ts';
 import { addCustomNetwork, approve, chromiumMissing, selectAccount, useE2eWallet, type E2eWallet } from './harness.ts';
 
 const missing = chromiumMissing();
+
+/** The nonce a review shows. */
+async function nonceOf(review: Locator): Promise<string> {
+  return (
+    (await review.getByText('Nonce', { exact: true }).locator('xpath=following-sibling::dd[1]').textContent()) ?? ''
+  ).trim();
+}
 
 describe.skipIf(missing !== undefined)('a dropped transfer in the browser', () => {
   let e2e: E2eWallet | undefined;
@@ -14,7 +23,7 @@ describe.skipIf(missing !== undefined)('a dropped transfer in the browser', () =
     e2e = undefined;
   });
 
-  it('says the transfer was dropped and why, and that its mana and events never happened', async () => {
+  it('says the transfer was dropped and why, that its mana and events never happened, and sends it again', async () => {
     // A devnet of its own that makes a block per transaction: the test decides when the chain forks.
     const devnet = await testDevnet();
     const proxy = await forkKeepingProxy(devnet.url);
@@ -25,9 +34,20 @@ describe.skipIf(missing !== undefined)('a dropped transfer in the browser', () =
     await selectAccount(page, 'Devnet account 0');
     const fork = await devnet.node.snapshot();
 
+    const recipient = page.getByLabel('Recipient address');
+    const amount = page.getByLabel(/^Amount/);
+    const review = page.getByRole('region', { name: 'Review what will be signed' });
     await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: 'Send', exact: true }).click();
-    await page.getByLabel('Recipient address').fill(devnet.accounts[1]!.address);
-    await page.getByLabel(/^Amount/).fill('1');
+    await recipient.fill(devnet.accounts[1]!.address);
+    await amount.fill('1');
+    await page.getByRole('button', { name: 'Review' }).click();
+    await review.waitFor({ timeout: 20_000 });
+    const nonce = await nonceOf(review);
+    expect(nonce).toMatch(/^[1-9]\d*$/);
+    // Back from the review: the form as it was.
+    await page.getByRole('button', { name: 'Back' }).click();
+    expect(await recipient.inputValue()).toBe(devnet.accounts[1]!.address);
+    expect(await amount.inputValue()).toBe('1');
     await page.getByRole('button', { name: 'Review' }).click();
     await page.getByRole('button', { name: 'Sign and send' }).click();
     await approve(page);
@@ -52,8 +72,21 @@ describe.skipIf(missing !== undefined)('a dropped transfer in the browser', () =
     expect(await page.getByRole('heading', { name: 'Events it would have emitted' }).count()).toBe(1);
     expect(await page.getByRole('heading', { name: 'Events', exact: true }).count()).toBe(0);
     expect(await page.getByText('None of them happened: the chain did not apply the transaction.').count()).toBe(1);
-    // The history will not list it: no way there from this receipt.
+    // The history will not list it: no way there from this receipt; the way to send it again instead.
     expect(await toHistory.count()).toBe(0);
     await shots.take(page, 'receipt-dropped');
+
+    // Sent again: the same fields in the form, a new review with the nonce the dropped one had freed, a new approval.
+    await page.getByRole('button', { name: 'Send it again' }).click();
+    expect(await recipient.inputValue()).toBe(devnet.accounts[1]!.address);
+    expect(await amount.inputValue()).toBe('1');
+    await shots.take(page, 'form-sent-again');
+    await page.getByRole('button', { name: 'Review' }).click();
+    await review.waitFor({ timeout: 20_000 });
+    expect(await nonceOf(review)).toBe(nonce);
+    await page.getByRole('button', { name: 'Sign and send' }).click();
+    await approve(page);
+    await expect.poll(() => status.textContent(), { timeout: 30_000 }).toMatch(/^Included in block \d+\./);
+    expect(await mana.textContent()).toMatch(/of at most/);
   });
 });

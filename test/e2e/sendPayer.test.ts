@@ -1,6 +1,6 @@
 // End to end: a send whose mana another account of the wallet pays. The form's "Mana paid by" picks it; the review
-// says who pays and lists both signers; one approval, whose dialog names the co-signer, covers both signatures; the
-// transfer is included.
+// says who pays and lists both signers (Back from it finds the form as it was, the payer included); one approval, whose
+// dialog names the co-signer, covers both signatures; the transfer is included.
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   approve,
@@ -36,6 +36,18 @@ describe.skipIf(missing !== undefined)('a send paid by another account', () => {
     await selectOptionNamed(page.getByLabel('Pick one of your accounts'), 'Account 1 — ');
     await page.getByLabel(/^Amount/).fill('2');
     await shots.take(page, 'send-payer-form');
+    const form = async () =>
+      Promise.all([
+        page.getByLabel('Mana paid by').inputValue(),
+        page.getByLabel('Recipient address').inputValue(),
+        page.getByLabel(/^Amount/).inputValue(),
+      ]);
+    const filled = await form();
+    expect(filled[0]).not.toBe('self');
+    // Back from the review finds the form as it was, the payer included.
+    await page.getByRole('button', { name: 'Review' }).click();
+    await page.getByRole('button', { name: 'Back' }).click();
+    expect(await form()).toEqual(filled);
     await page.getByRole('button', { name: 'Review' }).click();
 
     const review = page.getByRole('region', { name: 'Review what will be signed' });
