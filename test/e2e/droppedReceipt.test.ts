@@ -4,7 +4,7 @@
 // "Send it again" opens the form as it was (so does Back from a review), and the new transfer takes the freed nonce.
 import type { Locator } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { forkKeepingProxy, testDevnet } from '../wallet/chain/helpers.ts';
+import { forkKeepingProxy, runCleanups, testDevnet } from '../wallet/chain/helpers.ts';
 import { addCustomNetwork, approve, chromiumMissing, selectAccount, useE2eWallet, type E2eWallet } from './harness.ts';
 
 const missing = chromiumMissing();
@@ -21,6 +21,7 @@ describe.skipIf(missing !== undefined)('a dropped transfer in the browser', () =
   afterEach(async () => {
     await e2e?.stop();
     e2e = undefined;
+    await runCleanups();
   });
 
   it('says the transfer was dropped and why, that its mana and events never happened, and sends it again', async () => {

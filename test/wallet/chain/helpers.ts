@@ -6,10 +6,17 @@ import { afterEach } from 'vitest';
 import { startDevnet, type Devnet, type StartDevnetOptions } from '../../../src-main/devnet/server/startDevnet.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
+
+/**
+ * Runs what onCleanup registered, newest first. It runs after each test of the file that loaded this module. In the
+ * e2e project, whose files share one module graph, a later file finds the module loaded already, its afterEach hooked
+ * to the first file: such a file calls this from its own afterEach.
+ */
+export async function runCleanups(): Promise<void> {
   const all = cleanups.splice(0).reverse();
   for (const c of all) await c().catch(() => {});
-});
+}
+afterEach(runCleanups);
 
 /** Runs `fn` after the current test (in reverse order of registration). */
 export function onCleanup(fn: () => Promise<void>): void {
