@@ -2,11 +2,13 @@
 // mempool), polling the node - no busy loop, and no timer at all when nothing is followed - and reports each change
 // as a `tx:update` event. Its block is the one the chain has (includingBlocks.ts): none is called irreversible in a
 // block the chain does not have, and a transaction whose block lost its fork is pending again if the node has it in its
-// mempool, else dropped at once (when the node still lists that block; a node that lists nothing may only be late).
+// mempool, else dropped at once (when the node still lists that block; a node that lists nothing may only be late,
+// except the Local devnet, a single node: what it lists nowhere is gone).
 import { BTYPE, bytesFromJson } from '../../koinos/codec.ts';
 import { WalletError } from '../../koinos/errors.ts';
 import { hexId, includingBlocks } from './includingBlocks.ts';
 import type { TxStatus, TxUpdate } from './types.ts';
+import type { KoinosNode } from './koinosNode.ts';
 import type { NetworkService } from './networks.ts';
 import type { PendingTransaction, PendingTransactions } from './pendingTransactions.ts';
 
@@ -146,7 +148,7 @@ export class TransactionFollower {
   }
 
   private async pollNetwork(networkId: string, entries: PendingTransaction[]): Promise<void> {
-    const { node } = await this.networks.node(networkId);
+    const { network, node } = await this.networks.node(networkId);
     const ids = entries.map((e) => bytesFromJson(e.id, BTYPE.TRANSACTION_ID, 'id'));
     const [found, head] = await Promise.all([node.transactionsById(ids), node.head()]);
     const listed = found.flatMap((item) =>
@@ -185,6 +187,15 @@ export class TransactionFollower {
       ),
     );
     const stillListed = new Set(listed.map((t) => hexId(t.id)));
+    // The Local devnet is one node on this machine: what it has in no block and not in its mempool is gone (a revert or
+    // a new chain removed it), where a node behind an address may only be late.
+    const gone =
+      network.kind === 'local'
+        ? await goneFrom(
+            node,
+            missing.filter((e) => !inMempool.has(e.id) && !stillListed.has(e.id)),
+          )
+        : new Set<string>();
     for (const entry of missing) {
       if (inMempool.has(entry.id)) {
         // In a block at the last look, in none of the chain's now, and waiting again: pending.
@@ -197,9 +208,10 @@ export class TransactionFollower {
       // Included before, and the store still lists it but in no block of the chain: its block lost a fork, and the
       // node no longer has it. It is dropped now, so that its nonce is free for the next transaction at once. One the
       // node does not list at all may only be late (one of several nodes behind an address, behind the others): it has
-      // the usual time.
+      // the usual time, unless the node is the Local devnet (`gone`).
       const forked = entry.status === 'included' && stillListed.has(entry.id);
-      if (!forked && Date.now() - entry.submittedAt < this.expireAfterMs) continue;
+      const removed = gone.has(entry.id);
+      if (!forked && !removed && Date.now() - entry.submittedAt < this.expireAfterMs) continue;
       this.pending.remove(entry.id);
       this.emit({
         transactionId: entry.id,
@@ -207,8 +219,21 @@ export class TransactionFollower {
         status: 'expired',
         message: forked
           ? 'Its block lost a fork, and the node no longer has the transaction. Nothing was changed; send it again if needed.'
-          : 'The transaction left the node without being included in a block. Nothing was changed; send it again if needed.',
+          : removed && entry.status === 'included'
+            ? 'The devnet no longer has the transaction or its block: its chain was reverted or started again. Nothing was changed; send it again if needed.'
+            : 'The transaction left the node without being included in a block. Nothing was changed; send it again if needed.',
       });
     }
   }
+}
+
+/**
+ * Of `entries`, which a single node had in no block and not in its mempool, those it still lists in no block when asked
+ * once more: one that moved from the mempool into a block between the two reads of a look was seen in neither.
+ */
+async function goneFrom(node: KoinosNode, entries: PendingTransaction[]): Promise<Set<string>> {
+  if (entries.length === 0) return new Set();
+  const found = await node.transactionsById(entries.map((e) => bytesFromJson(e.id, BTYPE.TRANSACTION_ID, 'id')));
+  const listed = new Set(found.flatMap((item) => (item.transaction ? [hexId(item.transaction.id)] : [])));
+  return new Set(entries.filter((e) => !listed.has(e.id)).map((e) => e.id));
 }

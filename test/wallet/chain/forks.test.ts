@@ -3,7 +3,7 @@
 // history give the block the chain has. The follower never calls irreversible a transaction the chain dropped: it
 // drops it at once (its nonce is free again), or follows it again when the node has it back in its mempool, and a
 // notification announces its new block. A node that lists the transaction nowhere may only be late: the follower keeps
-// its status then.
+// its status then, except on the Local devnet, a single node, where it drops it at once.
 import { describe, expect, it } from 'vitest';
 import type { Devnet } from '../../../src-main/devnet/server/startDevnet.ts';
 import type { Transaction } from '../../../src-main/koinos/types.ts';
@@ -27,6 +27,8 @@ async function sentAfterSnapshot(
     proxy?: (target: string) => Promise<TestServer>;
     manual?: boolean;
     stop?: boolean;
+    /** Sent on a custom network at the proxy's address rather than on the Local network (a single node). */
+    custom?: boolean;
     /** Called with the services before the transfer is sent (to listen from the start). */
     watch?: (s: TestServices, devnet: Devnet) => Promise<void>;
   } = {},
@@ -44,6 +46,10 @@ async function sentAfterSnapshot(
   const s = testServices({ localUrl: async () => proxy.url, wifs: devnet.accounts.map((a) => a.wif) });
   const updates: TxUpdate[] = [];
   s.follower.on((u) => updates.push(u));
+  if (options.custom) {
+    const network = await s.networks.add({ name: 'Behind a proxy', jsonRpcUrl: `${proxy.url}/jsonrpc` });
+    await s.networks.select(network.id);
+  }
   await options.watch?.(s, devnet);
   const fork = await devnet.node.snapshot();
   const [a, b] = devnet.accounts;
@@ -222,8 +228,12 @@ describe('a transaction in a block that lost its fork', () => {
 
   it('stays included, neither pending nor dropped, while a node lists the transaction nowhere (it may only be late)', async () => {
     // No fork-keeping store here: after the revert the devnet knows nothing of the transfer, as a node behind the
-    // others would not yet. Only a store that still lists its block shows the block lost a fork.
-    const { devnet, proxy, s, updates, fork, id, height } = await sentAfterSnapshot({ proxy: recordingProxy });
+    // others would not yet. Only a store that still lists its block shows the block lost a fork. A custom network:
+    // the Local network is a single node, which is never late (next test).
+    const { devnet, proxy, s, updates, fork, id, height } = await sentAfterSnapshot({
+      proxy: recordingProxy,
+      custom: true,
+    });
 
     await devnet.node.revert(fork);
     await devnet.node.produceBlocks(3);
@@ -234,5 +244,23 @@ describe('a transaction in a block that lost its fork', () => {
 
     expect(s.pending.get(id)).toMatchObject({ status: 'included', blockHeight: height });
     expect(updates.filter((u) => u.transactionId === id).map((u) => u.status)).toEqual(['pending', 'included']);
+  });
+
+  it('is dropped at once on the Local devnet, a single node, once the devnet lists it nowhere, and frees its nonce', async () => {
+    // The devnet's own revert: it forgets the blocks it removes, so nothing lists the transfer any more.
+    const { devnet, s, updates, fork, id } = await sentAfterSnapshot({ proxy: recordingProxy });
+    await devnet.node.revert(fork);
+    await devnet.node.produceBlocks(3);
+
+    const update = await s.follower.waitFor(id, ['expired'], 10_000);
+    expect(update.message).toMatch(/^The devnet no longer has the transaction or its block: its chain was reverted/);
+    expect(updates.filter((u) => u.transactionId === id).map((u) => u.status)).toEqual([
+      'pending',
+      'included',
+      'expired',
+    ]);
+    const [a, b] = devnet.accounts;
+    const review = await s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '2' });
+    expect(review.nonce).toBe('1');
   });
 });
