@@ -149,8 +149,7 @@ export class TransactionFollower {
 
   private async pollNetwork(networkId: string, entries: PendingTransaction[]): Promise<void> {
     const { network, node } = await this.networks.node(networkId);
-    const ids = entries.map((e) => bytesFromJson(e.id, BTYPE.TRANSACTION_ID, 'id'));
-    const [found, head] = await Promise.all([node.transactionsById(ids), node.head()]);
+    const [found, head] = await Promise.all([node.transactionsById(entries.map(idBytes)), node.head()]);
     const listed = found.flatMap((item) =>
       item.transaction ? [{ id: item.transaction.id, containing_blocks: item.containing_blocks }] : [],
     );
@@ -182,9 +181,7 @@ export class TransactionFollower {
     }
     if (missing.length === 0) return;
     const inMempool = new Set(
-      (await node.pendingById(missing.map((e) => bytesFromJson(e.id, BTYPE.TRANSACTION_ID, 'id')))).flatMap((p) =>
-        p.transaction ? [hexId(p.transaction.id)] : [],
-      ),
+      (await node.pendingById(missing.map(idBytes))).flatMap((p) => (p.transaction ? [hexId(p.transaction.id)] : [])),
     );
     const stillListed = new Set(listed.map((t) => hexId(t.id)));
     // The Local devnet is one node on this machine: what it has in no block and not in its mempool is gone (a revert or
@@ -227,13 +224,18 @@ export class TransactionFollower {
   }
 }
 
+/** A followed transaction's id as the node takes it. */
+function idBytes(entry: PendingTransaction): Uint8Array {
+  return bytesFromJson(entry.id, BTYPE.TRANSACTION_ID, 'id');
+}
+
 /**
  * Of `entries`, which a single node had in no block and not in its mempool, those it still lists in no block when asked
  * once more: one that moved from the mempool into a block between the two reads of a look was seen in neither.
  */
 async function goneFrom(node: KoinosNode, entries: PendingTransaction[]): Promise<Set<string>> {
   if (entries.length === 0) return new Set();
-  const found = await node.transactionsById(entries.map((e) => bytesFromJson(e.id, BTYPE.TRANSACTION_ID, 'id')));
+  const found = await node.transactionsById(entries.map(idBytes));
   const listed = new Set(found.flatMap((item) => (item.transaction ? [hexId(item.transaction.id)] : [])));
   return new Set(entries.filter((e) => !listed.has(e.id)).map((e) => e.id));
 }
