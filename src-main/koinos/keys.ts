@@ -247,7 +247,16 @@ export function signDigest(digest: Uint8Array, privateKey: Uint8Array): Uint8Arr
   assertBytes(digest, 32, 'a digest');
   assertPrivateKey(privateKey);
   const recovered = secp.sign(digest, privateKey, { prehash: false, lowS: true, format: 'recovered' });
-  const recoveryId = recovered[0]!;
+  return koinosSignature(recovered[0]!, recovered.subarray(1));
+}
+
+/**
+ * The 65-byte Koinos compact signature `recid+31 || r || s` of a recovery id and the 64 bytes `r || s`: for a
+ * signature made by another secp256k1 library (the devnet signs its blocks with libsecp256k1).
+ * @throws WalletError INTERNAL for a recovery id above 1, which the node cannot recover.
+ */
+export function koinosSignature(recoveryId: number, compact: Uint8Array): Uint8Array {
+  assertBytes(compact, 64, 'a compact signature (r || s)');
   if (recoveryId > 1) {
     // Only when r ≥ n - p (probability about 2^-127); the node reads header 33 as recovery id 1, so it could not
     // recover this signature.
@@ -255,7 +264,7 @@ export function signDigest(digest: Uint8Array, privateKey: Uint8Array): Uint8Arr
   }
   const signature = new Uint8Array(SIGNATURE_LENGTH);
   signature[0] = recoveryId + SIGNATURE_HEADER_OFFSET;
-  signature.set(recovered.subarray(1), 1);
+  signature.set(compact, 1);
   return signature;
 }
 

@@ -206,11 +206,18 @@ export function transactionMerkleRoot(transactions: Transaction[]): Uint8Array {
   return multihashSha256(merkleRoot(leaves));
 }
 
-/** Signs a block: sets `id` from the header and `signature` over the id digest. */
-export function signBlock(block: Block, privateKey: Uint8Array): Block {
+/**
+ * Signs a block: sets `id` from the header and `signature` over the id digest, by `sign` (any signer that gives
+ * {@link signDigest}'s bytes; the devnet's is libsecp256k1).
+ */
+export function signBlock(
+  block: Block,
+  privateKey: Uint8Array,
+  sign: (digest: Uint8Array, privateKey: Uint8Array) => Uint8Array = signDigest,
+): Block {
   if (!block.header) throw new WalletError('INVALID_ARGUMENT', 'expected a block with a header, got one without');
   const id = blockId(block.header);
-  return { ...block, id, signature: signDigest(digestOfMultihash(id), privateKey) };
+  return { ...block, id, signature: sign(digestOfMultihash(id), privateKey) };
 }
 
 /** Chain id: multihash sha256 of the serialized genesis data. */

@@ -1,13 +1,17 @@
 // Signature recovery of the devnet: worker threads and the calling thread agree with the protocol library's
 // recovery, and both give the node's error texts for malformed signatures; the native libsecp256k1 loads here and
-// answers as its WebAssembly build does, for recoveries and for the development keys' public keys.
+// answers as its WebAssembly build does, for recoveries, for the development keys' public keys and for the signatures
+// of the devnet's blocks.
 import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { utf8ToBytes } from '../../src-main/koinos/bytes.ts';
 import { sha256 } from '../../src-main/koinos/hash.ts';
-import { publicKeyFromPrivateKey, recoverPublicKey, signDigest } from '../../src-main/koinos/keys.ts';
+import { fromHex, toBase64Url, toHex, utf8ToBytes } from '../../src-main/koinos/bytes.ts';
+import { fromJson } from '../../src-main/koinos/codec.ts';
+import { koinosSignature, publicKeyFromPrivateKey, recoverPublicKey, signDigest } from '../../src-main/koinos/keys.ts';
+import { signBlock } from '../../src-main/koinos/transaction.ts';
+import { TYPES } from '../../src-main/koinos/types.ts';
 import {
   defaultSignatureThreads,
   inlineRecoverer,
@@ -22,8 +26,10 @@ import {
   recoverPublicKeyFrom,
   recoverRemembered,
   rememberRecovered,
+  signDigestWithLibsecp256k1,
 } from '../../src-main/devnet/vm/secp256k1Recovery.ts';
 import { key } from './helpers.ts';
+import { vector } from '../vectors.ts';
 
 /**
  * `count` signatures over digests of `label`: a test that counts where signatures are recovered uses a label of its
@@ -165,6 +171,39 @@ describe('libsecp256k1 recovery (secp256k1Recovery.ts)', () => {
     }
     const n = Uint8Array.from(Buffer.from('fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141', 'hex'));
     for (const invalid of [new Uint8Array(32), n]) expect(() => publicKeyOf(invalid)).toThrow();
+  });
+});
+
+describe('libsecp256k1 signing of the devnet’s blocks (secp256k1Recovery.ts)', () => {
+  it('gives the protocol library’s bytes, and the WebAssembly build’s, for any key and digest', () => {
+    for (let i = 0; i < 16; i++) {
+      const privateKey = sha256(utf8ToBytes(`block signer ${i}`));
+      const digest = sha256(utf8ToBytes(`block ${i}`));
+      const signature = signDigestWithLibsecp256k1(digest, privateKey);
+      expect(signature).toEqual(signDigest(digest, privateKey));
+      const { signature: compact, recoveryId } = wasm.signRecoverable(digest, privateKey);
+      expect(signature).toEqual(koinosSignature(recoveryId, compact));
+    }
+  });
+
+  it('signs the block koilib publishes with koilib’s signature', () => {
+    const v = vector('koilib-block-signed');
+    const header = fromJson(TYPES.blockHeader, v.header);
+    const key1 = fromHex(vector('koilib-key-1').private_key_hex);
+    const block = signBlock(
+      { id: new Uint8Array(0), header, transactions: [], signature: new Uint8Array(0) },
+      key1,
+      signDigestWithLibsecp256k1,
+    );
+    expect(`0x${toHex(block.id)}`).toBe(v.block_id);
+    expect(toBase64Url(block.signature)).toBe(v.signature);
+  });
+
+  it('refuses a key of 0 or n and a digest that is not 32 bytes', () => {
+    const n = Uint8Array.from(Buffer.from('fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141', 'hex'));
+    const digest = sha256(utf8ToBytes('block'));
+    for (const invalid of [new Uint8Array(32), n]) expect(() => signDigestWithLibsecp256k1(digest, invalid)).toThrow();
+    expect(() => signDigestWithLibsecp256k1(digest.subarray(1), key(0).privateKey)).toThrow(/32/);
   });
 });
 

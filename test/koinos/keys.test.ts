@@ -36,6 +36,7 @@ import {
   recoverPublicKey,
   seedFromMnemonic,
   signDigest,
+  koinosSignature,
   validateMnemonic,
   type Pbkdf2Sha512,
 } from '../../src-main/koinos/keys.ts';
@@ -488,6 +489,17 @@ describe('signatures', () => {
         'signature does not recover a public key',
       );
     }
+  });
+
+  it('makes the 65-byte form of another library’s signature, refusing a recovery id the node cannot read', () => {
+    const key = keyOf('koilib-key-1');
+    const digest = nobleSha256(Uint8Array.of(1));
+    const recovered = secp.sign(digest, key, { prehash: false, lowS: true, format: 'recovered' });
+    expect(koinosSignature(recovered[0]!, recovered.subarray(1))).toEqual(signDigest(digest, key));
+    expect(expectWalletError(() => koinosSignature(2, recovered.subarray(1)), 'INTERNAL').shortMessage).toBe(
+      'signature has recovery id 2, which the Koinos node cannot recover',
+    );
+    expectWalletError(() => koinosSignature(0, recovered), 'INVALID_BYTES');
   });
 
   it('rejects a digest that is not 32 bytes', () => {

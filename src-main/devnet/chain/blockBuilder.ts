@@ -9,6 +9,7 @@ import type { BlockHeader } from '../../koinos/types.ts';
 import { sha256Fast } from './applyTransaction.ts';
 import type { Head } from '../store/chainData.ts';
 import type { DevKey } from './devKeys.ts';
+import { signDigestWithLibsecp256k1 } from '../vm/secp256k1Recovery.ts';
 import type { PreparedTransaction } from './applyTransaction.ts';
 import { deltaEntries, encodeDeltaEntry } from '../state/state.ts';
 import type { StoreOp } from '../store/store.ts';
@@ -115,7 +116,11 @@ export async function buildBlock(input: BlockInput, pause: Pause = () => undefin
     approved_proposals: [],
   };
   await pause();
-  const signed = signBlock({ id: EMPTY, header, transactions: [], signature: EMPTY }, signer.privateKey);
+  const signed = signBlock(
+    { id: EMPTY, header, transactions: [], signature: EMPTY },
+    signer.privateKey,
+    signDigestWithLibsecp256k1,
+  );
   const id = signed.id;
   await pause();
 

@@ -10,6 +10,7 @@ import type { StateSource } from '../state/state.ts';
 import { sha256Fast, type PreparedTransaction } from './applyTransaction.ts';
 import type { Head } from '../store/chainData.ts';
 import type { DevKey } from './devKeys.ts';
+import { signDigestWithLibsecp256k1 } from '../vm/secp256k1Recovery.ts';
 
 const EMPTY = new Uint8Array(0);
 
@@ -67,7 +68,11 @@ export function blockFacts(
       signer: signer.addressBytes,
       approved_proposals: [],
     };
-    const signed = signBlock({ id: EMPTY, header, transactions: [], signature: EMPTY }, signer.privateKey);
+    const signed = signBlock(
+      { id: EMPTY, header, transactions: [], signature: EMPTY },
+      signer.privateKey,
+      signDigestWithLibsecp256k1,
+    );
     return { ...signed, transactions: transactions.map((prepared) => prepared.tx) };
   });
   return {
