@@ -10,6 +10,11 @@ export interface ReceiptStanding {
    * and events of the node's answer at submission never happened.
    */
   notApplied: boolean;
+  /**
+   * The chain included the transaction but reverted it: the mana it charged (base units, the block's figure, not the
+   * node's answer at submission). Its events never happened.
+   */
+  revertedRcUsed?: string;
 }
 
 /** Where `receipt`'s transaction stands, given the follower's latest `update` for it (none yet: just sent). */
@@ -39,6 +44,13 @@ export function receiptStanding(receipt: SubmitReceipt, update: TxUpdate | undef
         notApplied: true,
       };
     case 'failed':
+      if (update.rcUsed !== undefined) {
+        return {
+          text: update.message ?? `Included in block ${update.blockHeight ?? ''}, but the chain reverted it.`,
+          notApplied: false,
+          revertedRcUsed: update.rcUsed,
+        };
+      }
       return { text: `It failed: ${update.message ?? 'the node refused it'}.`, notApplied: true };
   }
 }

@@ -7,6 +7,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { testDevnet } from '../wallet/chain/helpers.ts';
 import { runCli, spawnCli, type CliResult } from '../helpers/cli.ts';
 import { EXPORT_COLUMNS } from '../../src-main/wallet/chain/historyExport.ts';
+import { addressFromString } from '../../src-main/koinos/address.ts';
+import { KOIN } from '../helpers/constants.ts';
+import { until } from '../helpers/until.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'koinos-cli-chain-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -191,6 +194,38 @@ describe('network commands of the CLI', () => {
     ]);
     expect(wrongPayerKey.stderr).toMatch(/not the key of --payer/);
   }, 240_000);
+
+  it('exits with an error that says why when the chain includes the transfer but reverts it', async () => {
+    const devnet = await testDevnet({ manual: true });
+    const [a, b] = devnet.accounts;
+    const sending = runCli([
+      'transfer',
+      '--from',
+      a!.address,
+      '--to',
+      b!.address,
+      '--amount',
+      '1',
+      '--wif-file',
+      file('reverted.wif', `${a!.wif}\n`),
+      '--network',
+      `${devnet.url}/jsonrpc`,
+    ]);
+    // Once it waits in the mempool, the balance drops under the amount in a block of its own, which includes it.
+    await until('the transfer in the mempool', async () => {
+      const { pending_transactions } = (await devnet.node.call('mempool.get_pending_transactions', {
+        limit: 1n,
+      })) as { pending_transactions: unknown[] };
+      return pending_transactions.length > 0 ? true : undefined;
+    });
+    await devnet.node.call('devnet.set_balance', { account: addressFromString(a!.address), value: KOIN / 2n });
+    const reverted = await sending;
+    expect(reverted.status).toBe(1);
+    expect(reverted.stdout).toBe('');
+    expect(reverted.stderr).toMatch(
+      /Included in block \d+, but the chain reverted it: account 'from' has insufficient balance\. Nothing was changed but the mana it used\./,
+    );
+  });
 
   it('reports an unreachable node, a wrong API key and a bad --network as one line each', async () => {
     const devnet = await testDevnet({ apiKey: 'cli-right-key-77' });

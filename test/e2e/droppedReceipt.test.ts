@@ -2,9 +2,13 @@
 // keep (forkKeepingProxy). The receipt goes from included to dropped with the follower's reason, and no longer shows
 // the mana and events of the node's answer at submission as what happened, nor sends the user to a history without it.
 // "Send it again" opens the form as it was (so does Back from a review), and the new transfer takes the freed nonce.
+// And a transfer the chain includes but reverts (its balance cut while it waited): the receipt says so and why, with
+// the mana its block charged, and its events as ones that never happened.
 import type { Locator } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
+import { addressFromString } from '../../src-main/koinos/address.ts';
 import { forkKeepingProxy, runCleanups, testDevnet } from '../wallet/chain/helpers.ts';
+import { KOIN } from '../helpers/constants.ts';
 import { addCustomNetwork, approve, chromiumMissing, selectAccount, useE2eWallet, type E2eWallet } from './harness.ts';
 
 const missing = chromiumMissing();
@@ -16,7 +20,7 @@ async function nonceOf(review: Locator): Promise<string> {
   ).trim();
 }
 
-describe.skipIf(missing !== undefined)('a dropped transfer in the browser', () => {
+describe.skipIf(missing !== undefined)('a transfer the chain did not apply, in the browser', () => {
   let e2e: E2eWallet | undefined;
   afterEach(async () => {
     await e2e?.stop();
@@ -89,5 +93,40 @@ describe.skipIf(missing !== undefined)('a dropped transfer in the browser', () =
     await approve(page);
     await expect.poll(() => status.textContent(), { timeout: 30_000 }).toMatch(/^Included in block \d+\./);
     expect(await mana.textContent()).toMatch(/of at most/);
+  });
+
+  it('says the chain reverted the transfer in its block, and why, with the mana charged and no event happened', async () => {
+    // A devnet that makes blocks only when told: the transfer waits in its mempool while its balance is cut.
+    const devnet = await testDevnet({ manual: true });
+    e2e = await useE2eWallet({ name: 'reverted-receipt', devAccounts: [0] });
+    const { page, shots } = e2e;
+    await addCustomNetwork(page, 'Manual devnet', `${devnet.url}/jsonrpc`);
+    await selectAccount(page, 'Devnet account 0');
+    await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: 'Send', exact: true }).click();
+    await page.getByLabel('Recipient address').fill(devnet.accounts[1]!.address);
+    await page.getByLabel(/^Amount/).fill('1');
+    await page.getByRole('button', { name: 'Review' }).click();
+    await page.getByRole('button', { name: 'Sign and send' }).click();
+    await approve(page);
+    const status = page.getByTestId('tx-status');
+    await expect.poll(() => status.textContent(), { timeout: 30_000 }).toMatch(/^Sent\. Waiting/);
+
+    await devnet.node.call('devnet.set_balance', {
+      account: addressFromString(devnet.accounts[0]!.address),
+      value: KOIN / 2n,
+    });
+    await expect
+      .poll(() => status.textContent(), { timeout: 30_000 })
+      .toMatch(
+        /^Included in block \d+, but the chain reverted it: account 'from' has insufficient balance\. Nothing was changed but the mana it used\.$/,
+      );
+    expect(await page.getByTestId('tx-mana').textContent()).toMatch(
+      /^\s*0\.0\d+\s+charged for the reverted transaction, of at most /,
+    );
+    expect(await page.getByRole('heading', { name: 'Events it would have emitted' }).count()).toBe(1);
+    expect(await page.getByText('None of them happened: the chain reverted the transaction.').count()).toBe(1);
+    // The history lists it, reverted: the way there stays.
+    expect(await page.getByRole('button', { name: 'See it in the history' }).count()).toBe(1);
+    await shots.take(page, 'receipt-reverted');
   });
 });

@@ -1,5 +1,6 @@
 // A receipt's status line for each standing of its transaction, and which standings mean the chain never applied it
-// (so that the mana and events of the node's answer at submission are not shown as what happened).
+// (so that the mana and events of the node's answer at submission are not shown as what happened), or reverted it in
+// its block (the block's mana figure instead).
 import { describe, expect, it } from 'vitest';
 import type { SubmitReceipt, TxUpdate } from '../../src-main/ipc/contract.ts';
 import { receiptStanding } from '../../src-renderer/lib/receiptText.ts';
@@ -57,6 +58,17 @@ describe('receiptStanding', () => {
       text: 'It failed: the payer has no mana.',
       notApplied: true,
     });
+  });
+
+  it('says a transaction the chain reverted in its block was applied that far: its block charged mana, nothing else', () => {
+    const reason =
+      "Included in block 7, but the chain reverted it: account 'from' has insufficient balance. Nothing was changed but the mana it used.";
+    expect(
+      receiptStanding(receipt, update('failed', { blockHeight: '7', rcUsed: '2228304', message: reason })),
+    ).toEqual({ text: reason, notApplied: false, revertedRcUsed: '2228304' });
+    expect(receiptStanding(receipt, update('failed', { blockHeight: '7', rcUsed: '2228304' })).text).toBe(
+      'Included in block 7, but the chain reverted it.',
+    );
   });
 
   it('keeps a trial run and a reverted transaction apart from what a follower says', () => {

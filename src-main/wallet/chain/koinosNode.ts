@@ -255,6 +255,35 @@ export class KoinosNode {
   }
 
   /**
+   * The receipts of the transactions in the blocks `ids` (id, reverted, mana used and logs; their events are not
+   * read), for whether the chain reverted a transaction where it included it. A block the node does not give adds none.
+   */
+  async transactionReceiptsIn(
+    ids: Uint8Array[],
+  ): Promise<Pick<TransactionReceipt, 'id' | 'reverted' | 'rc_used' | 'logs'>[]> {
+    if (ids.length === 0) return [];
+    const { block_items } = await this.callKeeping(
+      'block_store.get_blocks_by_id',
+      { block_ids: ids, return_block: false, return_receipt: true },
+      (result) => ({
+        ...result,
+        block_items: each(result['block_items'], (item) => {
+          const receipt = item['receipt'];
+          if (!isObject(receipt)) return item;
+          const transactionReceipts = each(receipt['transaction_receipts'], (r) =>
+            only(r, ['id', 'reverted', 'rc_used', 'logs']),
+          );
+          return {
+            ...item,
+            receipt: { ...only(receipt, ['id', 'height']), transaction_receipts: transactionReceipts },
+          };
+        }),
+      }),
+    );
+    return block_items.flatMap((item) => item.receipt?.transaction_receipts ?? []);
+  }
+
+  /**
    * The id of the block at each of `heights` on the chain that ends at block `headId` (that block and its ancestors),
    * by height; a height the node gives no block for is left out. One request per height: callers ask for the few
    * heights of a fork.
@@ -312,6 +341,11 @@ function withoutIn(item: Record<string, unknown>, field: string, drop: readonly 
   const copy = { ...value };
   for (const key of drop) delete copy[key];
   return { ...item, [field]: copy };
+}
+
+/** `item` with only the keys `keep` that it has. */
+function only(item: Record<string, unknown>, keep: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(keep.filter((key) => key in item).map((key) => [key, item[key]]));
 }
 
 /** A decoded message of `type`, or a NODE_MALFORMED_ANSWER naming what did not decode. */

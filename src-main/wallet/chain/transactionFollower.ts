@@ -1,9 +1,10 @@
 // Follows this wallet's submitted transactions until they are in a block and then irreversible (or expire from the
-// mempool), polling the node - no busy loop, and no timer at all when nothing is followed - and reports each change
-// as a `tx:update` event. Its block is the one the chain has (includingBlocks.ts): none is called irreversible in a
-// block the chain does not have, and a transaction whose block lost its fork is pending again if the node has it in its
-// mempool, else dropped at once (when the node still lists that block; a node that lists nothing may only be late,
-// except the Local devnet, a single node: what it lists nowhere is gone).
+// mempool, or the chain reverts them in their block), polling the node - no busy loop, and no timer at all when nothing
+// is followed - and reports each change as a `tx:update` event. Its block is the one the chain has
+// (includingBlocks.ts): none is called irreversible in a block the chain does not have, and a transaction whose block
+// lost its fork is pending again if the node has it in its mempool, else dropped at once (when the node still lists
+// that block; a node that lists nothing may only be late, except the Local devnet, a single node: what it lists nowhere
+// is gone).
 import { BTYPE, bytesFromJson } from '../../koinos/codec.ts';
 import { WalletError } from '../../koinos/errors.ts';
 import { hexId, includingBlocks } from './includingBlocks.ts';
@@ -164,6 +165,17 @@ export class TransactionFollower {
       listed.filter((t) => t.containing_blocks.some((b) => !heights.has(hexId(b)))).map((t) => hexId(t.id)),
     );
 
+    // A transaction that passed at submission is included reverted when the state it read changed before its block
+    // (another spend of the balance, a contract's own state): its block's receipt says so, read once per block it is
+    // seen in.
+    const seenIn = entries.flatMap((entry) => {
+      const block = blockOf.get(entry.id);
+      return block && block.height !== entry.blockHeight ? [block.id] : [];
+    });
+    const reverted = new Map(
+      (await node.transactionReceiptsIn(seenIn)).filter((r) => r.reverted).map((r) => [hexId(r.id), r]),
+    );
+
     const missing: PendingTransaction[] = [];
     for (const entry of entries) {
       const block = blockOf.get(entry.id);
@@ -172,6 +184,20 @@ export class TransactionFollower {
         continue;
       }
       const height = block.height;
+      const receipt = reverted.get(entry.id);
+      if (receipt) {
+        // Final as far as this wallet goes: its nonce is used, and it changed nothing but its payer's mana.
+        this.pending.remove(entry.id);
+        this.emit({
+          transactionId: entry.id,
+          networkId,
+          status: 'failed',
+          blockHeight: height.toString(),
+          rcUsed: receipt.rc_used.toString(),
+          message: `Included in block ${height}, but the chain reverted it: ${revertReason(receipt.logs)}. Nothing was changed but the mana it used.`,
+        });
+        continue;
+      }
       const status: TxStatus = height <= head.lastIrreversible ? 'irreversible' : 'included';
       if (status !== entry.status || height !== entry.blockHeight) {
         this.pending.update(entry.id, { status, blockHeight: height });
@@ -222,6 +248,13 @@ export class TransactionFollower {
       });
     }
   }
+}
+
+/** Why the chain reverted a transaction, from its receipt's logs ("transaction reverted: <reason>"). */
+function revertReason(logs: readonly string[]): string {
+  const prefix = 'transaction reverted: ';
+  const line = logs.find((log) => log.startsWith(prefix));
+  return line ? line.slice(prefix.length) : 'its receipt gives no reason';
 }
 
 /** A followed transaction's id as the node takes it. */

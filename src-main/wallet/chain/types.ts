@@ -355,6 +355,11 @@ export interface TxUpdate {
   status: TxStatus;
   blockHeight?: UintString;
   message?: string;
+  /**
+   * The mana the chain charged a transaction it included but reverted (status failed, with the block's height), in
+   * base units: the chain applied nothing else of it.
+   */
+  rcUsed?: UintString;
 }
 
 // ---- History export ------------------------------------------------------------------------------------------------

@@ -70,6 +70,33 @@ describe('SendService', () => {
     await s.follower.waitFor(c2.transactionId, ['included', 'irreversible'], 20_000);
   });
 
+  it('reports a transfer the chain included but reverted (its balance cut before its block) as failed there, with why and the mana', async () => {
+    const devnet = await testDevnet({ manual: true });
+    const s = testServices(devnet);
+    const statuses: string[] = [];
+    s.follower.on((u) => statuses.push(u.status));
+    const [a, b] = devnet.accounts;
+    const review = await s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '1' });
+    const { transactionId: id } = await s.send.confirm(review.reviewId);
+    // The balance drops under the amount in a block of its own, which includes the waiting transfer: it now reverts.
+    await devnet.node.call('devnet.set_balance', { account: addressFromString(a!.address), value: KOIN / 2n });
+
+    const update = await s.follower.waitFor(id, ['included', 'irreversible'], 20_000);
+    expect(update.status).toBe('failed');
+    expect(update.message).toBe(
+      `Included in block ${update.blockHeight}, but the chain reverted it: account 'from' has insufficient balance. Nothing was changed but the mana it used.`,
+    );
+    expect(BigInt(update.rcUsed!)).toBeGreaterThan(0n);
+    expect(statuses).toEqual(['pending', 'failed']);
+    // In the block, reverted, as the history says; its nonce is used, and the wallet waits for it no more.
+    const page = await s.history.page({ address: a!.address, limit: 1, ascending: false, irreversibleOnly: false });
+    expect(page.records[0]).toMatchObject({ transactionId: id, blockHeight: update.blockHeight, reverted: true });
+    expect(page.records[0]!.rcUsed).toBe(update.rcUsed);
+    expect(s.pending.waiting('local', a!.address)).toEqual([]);
+    const next = await s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '0.1' });
+    expect(next.nonce).toBe('2');
+  });
+
   it('refuses a bad recipient, the sender itself, bad amounts and more than the balance, before anything is signed', async () => {
     const devnet = await testDevnet();
     const s = testServices(devnet);

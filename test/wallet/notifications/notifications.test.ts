@@ -122,6 +122,27 @@ describe('notifications', () => {
     );
   });
 
+  it("says a transaction the chain reverted in its block failed, with the follower's why", () => {
+    const message =
+      "Included in block 7, but the chain reverted it: account 'from' has insufficient balance. Nothing was changed but the mana it used.";
+    const update: TxUpdate = {
+      transactionId: '0x1220cd',
+      networkId: 'local',
+      status: 'failed',
+      blockHeight: '7',
+      rcUsed: '2228304',
+      message,
+    };
+    const to = '1AbCdEfGhJkLmNoPqRsTuVwXyZ';
+    expect(
+      txUpdateNotification(update, { entries: [{ kind: 'sent' as const, amount: '2', counterparty: to }] }),
+    ).toMatchObject({
+      id: 'tx:0x1220cd:failed',
+      title: 'Transaction failed',
+      body: `Sending 2 base units to ${shortId(to)} failed. ${message}`,
+    });
+  });
+
   it('notifies tokens arriving in an account and its own sends, until turned off; the setting outlives a restart', async () => {
     const devnet = await testDevnet();
     const s = testServices(devnet);
