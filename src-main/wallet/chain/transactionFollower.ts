@@ -250,11 +250,22 @@ export class TransactionFollower {
   }
 }
 
-/** Why the chain reverted a transaction, from its receipt's logs ("transaction reverted: <reason>"). */
-function revertReason(logs: readonly string[]): string {
+/** The longest reason shown: the node is not trusted, and its logs could fill a screen or a notification. */
+const MAX_REASON_CHARS = 200;
+
+/**
+ * Why the chain reverted a transaction, from its receipt's logs ("transaction reverted: <reason>"): on one line, and cut
+ * at MAX_REASON_CHARS.
+ */
+export function revertReason(logs: readonly string[]): string {
   const prefix = 'transaction reverted: ';
   const line = logs.find((log) => log.startsWith(prefix));
-  return line ? line.slice(prefix.length) : 'its receipt gives no reason';
+  if (!line) return 'its receipt gives no reason';
+  const reason = line
+    .slice(prefix.length)
+    .replace(/[\u0000-\u001f\u007f\s]+/g, ' ')
+    .trim();
+  return reason.length > MAX_REASON_CHARS ? `${reason.slice(0, MAX_REASON_CHARS - 1)}…` : reason || 'no reason given';
 }
 
 /** A followed transaction's id as the node takes it. */

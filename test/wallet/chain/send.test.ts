@@ -6,6 +6,7 @@ import { formatAmount } from '../../../src-main/koinos/amounts.ts';
 import { KoinosNode } from '../../../src-main/wallet/chain/koinosNode.ts';
 import { addressFromString } from '../../../src-main/koinos/address.ts';
 import { tokenBalance } from '../../../src-main/wallet/chain/tokens.ts';
+import { revertReason } from '../../../src-main/wallet/chain/transactionFollower.ts';
 import { onCleanup, tempDir, testDevnet } from './helpers.ts';
 import { testServices } from './services.ts';
 import { KOIN } from '../../helpers/constants.ts';
@@ -95,6 +96,18 @@ describe('SendService', () => {
     expect(s.pending.waiting('local', a!.address)).toEqual([]);
     const next = await s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '0.1' });
     expect(next.nonce).toBe('2');
+  });
+
+  it("reads the chain's reason from a reverted receipt's logs, on one line and at most 200 characters (the node is not trusted)", () => {
+    expect(revertReason(['something else', "transaction reverted: account 'from' has insufficient balance"])).toBe(
+      "account 'from' has insufficient balance",
+    );
+    expect(revertReason(['transaction reverted: two\nlines\u0007 and\ttabs'])).toBe('two lines and tabs');
+    const long = revertReason([`transaction reverted: ${'x'.repeat(5000)}`]);
+    expect(long).toHaveLength(200);
+    expect(long.endsWith('…')).toBe(true);
+    expect(revertReason([])).toBe('its receipt gives no reason');
+    expect(revertReason(['transaction reverted: '])).toBe('no reason given');
   });
 
   it('refuses a bad recipient, the sender itself, bad amounts and more than the balance, before anything is signed', async () => {
