@@ -3,13 +3,24 @@
 // the mana and events of the node's answer at submission as what happened, nor sends the user to a history without it.
 // "Send it again" opens the form as it was (so does Back from a review), and the new transfer takes the freed nonce.
 // And a transfer the chain includes but reverts (its balance cut while it waited): the receipt says so and why, with
-// the mana its block charged, and its events as ones that never happened.
+// the mana its block charged, and its events as ones that never happened; so does its notification, which opens it in
+// the history, marked reverted.
 import type { Locator } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { addressFromString } from '../../src-main/koinos/address.ts';
 import { forkKeepingProxy, runCleanups, testDevnet } from '../wallet/chain/helpers.ts';
 import { KOIN } from '../helpers/constants.ts';
-import { addCustomNetwork, approve, chromiumMissing, selectAccount, useE2eWallet, type E2eWallet } from './harness.ts';
+import {
+  addCustomNetwork,
+  approve,
+  chromiumMissing,
+  clickNotification,
+  notification,
+  recordNotifications,
+  selectAccount,
+  useE2eWallet,
+  type E2eWallet,
+} from './harness.ts';
 
 const missing = chromiumMissing();
 
@@ -100,6 +111,7 @@ describe.skipIf(missing !== undefined)('a transfer the chain did not apply, in t
     const devnet = await testDevnet({ manual: true });
     e2e = await useE2eWallet({ name: 'reverted-receipt', devAccounts: [0] });
     const { page, shots } = e2e;
+    await recordNotifications(e2e);
     await addCustomNetwork(page, 'Manual devnet', `${devnet.url}/jsonrpc`);
     await selectAccount(page, 'Devnet account 0');
     await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: 'Send', exact: true }).click();
@@ -128,5 +140,16 @@ describe.skipIf(missing !== undefined)('a transfer the chain did not apply, in t
     // The history lists it, reverted: the way there stays.
     expect(await page.getByRole('button', { name: 'See it in the history' }).count()).toBe(1);
     await shots.take(page, 'receipt-reverted');
+
+    // The notification says it failed and why; a click opens it in the history, marked reverted.
+    const failed = await notification(page, 'Transaction failed');
+    expect(failed.body).toMatch(
+      /^Sending 1 KOIN to 1\w+…\w{4} failed\. Included in block \d+, but the chain reverted it: account 'from' has insufficient balance\./,
+    );
+    await clickNotification(page, 'Transaction failed');
+    const focused = page.getByRole('region', { name: 'The notified transaction' });
+    await expect.poll(() => focused.textContent(), { timeout: 20_000 }).toMatch(/reverted/);
+    expect(await focused.locator('.badge.danger').textContent()).toBe('reverted');
+    await shots.take(page, 'history-reverted');
   });
 });

@@ -105,6 +105,57 @@ export async function startE2eWallet(options: E2eOptions, load = true): Promise<
   };
 }
 
+/**
+ * Runs in the page before its scripts: every Notification constructed is recorded, and kept to be clicked (headless
+ * Chromium displays none). A string (the tests' TypeScript has no DOM types); init scripts are injected by the browser,
+ * not evaluated under the CSP.
+ */
+const RECORD_NOTIFICATIONS = `(() => {
+  const Original = window.Notification;
+  const notified = [];
+  const shown = [];
+  class Recorded extends Original {
+    constructor(title, options) {
+      super(title, options);
+      notified.push({ title, body: (options && options.body) || '' });
+      shown.push(this);
+    }
+  }
+  Object.defineProperty(window, 'Notification', { value: Recorded, configurable: true, writable: true });
+  window.notified = notified;
+  window.shown = shown;
+})();`;
+
+/** What RECORD_NOTIFICATIONS keeps on the page. */
+interface Recorded {
+  notified: { title: string; body: string }[];
+  shown: { title: string; onclick: ((event: unknown) => void) | null }[];
+}
+
+/** Lets the wallet's page show notifications and records each one it shows (RECORD_NOTIFICATIONS); reloads the page. */
+export async function recordNotifications(e2e: E2eWallet): Promise<void> {
+  await e2e.context.grantPermissions(['notifications'], { origin: new URL(e2e.shell.url).origin });
+  await e2e.context.addInitScript({ content: RECORD_NOTIFICATIONS });
+  await e2e.page.reload();
+  await e2e.page.getByRole('navigation', { name: 'Screens' }).waitFor();
+}
+
+/** The first notification titled `title` the page showed, once it has shown one (recordNotifications first). */
+export async function notification(page: Page, title: string): Promise<{ title: string; body: string }> {
+  const find = async () =>
+    (await page.evaluate(() => (globalThis as unknown as Recorded).notified)).find((n) => n.title === title);
+  await expect.poll(find, { timeout: 30_000 }).toBeDefined();
+  return (await find())!;
+}
+
+/** Clicks the first notification titled `title` the page showed, as the user would on the desktop. */
+export async function clickNotification(page: Page, title: string): Promise<void> {
+  await page.evaluate(
+    (wanted) => (globalThis as unknown as Recorded).shown.find((n) => n.title === wanted)?.onclick?.({}),
+    title,
+  );
+}
+
 /** A wallet of {@link useE2eWallet}: its first account and the development accounts it signs with. */
 export interface E2eWalletReady extends E2eWallet {
   /** The address of "Account 1", the first account of a new phrase. */

@@ -1,36 +1,20 @@
 // End to end in the browser shell: a sent transaction's inclusion shows a notification through the page's Notification
-// API (headless Chromium displays none, so an init script records each one constructed); clicking it opens the entry
-// in History; the setting is in Settings; History exports a CSV that is saved as a download.
+// API (headless Chromium displays none: harness.ts recordNotifications); clicking it opens the entry in History; the setting is in Settings; History exports a CSV that is saved as a download.
 import { text } from 'node:stream/consumers';
 import { afterEach, describe, expect, it } from 'vitest';
-import { approve, chromiumMissing, go, selectAccount, useE2eWallet, type E2eWallet } from './harness.ts';
+import {
+  approve,
+  chromiumMissing,
+  clickNotification,
+  go,
+  notification,
+  recordNotifications,
+  selectAccount,
+  useE2eWallet,
+  type E2eWallet,
+} from './harness.ts';
 
 const missing = chromiumMissing();
-
-/**
- * Runs in the page before its scripts: every Notification constructed is recorded, and kept to be clicked. A string
- * (the tests' TypeScript has no DOM types); init scripts are injected by the browser, not evaluated under the CSP.
- */
-const RECORD_NOTIFICATIONS = `(() => {
-  const Original = window.Notification;
-  const notified = [];
-  const shown = [];
-  class Recorded extends Original {
-    constructor(title, options) {
-      super(title, options);
-      notified.push({ title, body: (options && options.body) || '' });
-      shown.push(this);
-    }
-  }
-  Object.defineProperty(window, 'Notification', { value: Recorded, configurable: true, writable: true });
-  window.notified = notified;
-  window.shown = shown;
-})();`;
-
-interface Recorded {
-  notified: { title: string; body: string }[];
-  shown: { title: string; onclick: ((event: unknown) => void) | null }[];
-}
 
 describe.skipIf(missing !== undefined)('notifications and export in the browser', () => {
   let e2e: E2eWallet | undefined;
@@ -41,11 +25,8 @@ describe.skipIf(missing !== undefined)('notifications and export in the browser'
 
   it('notifies an inclusion through the Notification API, opens its entry on click, and exports the history as CSV', async () => {
     e2e = await useE2eWallet({ name: 'notify-and-export', devAccounts: [0] });
-    const { page, context, shell, wallet, shots } = e2e;
-    await context.grantPermissions(['notifications'], { origin: new URL(shell.url).origin });
-    await context.addInitScript({ content: RECORD_NOTIFICATIONS });
-    await page.reload();
-    await page.getByRole('navigation', { name: 'Screens' }).waitFor();
+    const { page, wallet, shots } = e2e;
+    await recordNotifications(e2e);
     const own = (await wallet.handlers['accounts:list']())[0]!;
     await selectAccount(page, 'Devnet account 0');
 
@@ -71,17 +52,11 @@ describe.skipIf(missing !== undefined)('notifications and export in the browser'
     await approve(page);
     const { transactionId } = await confirmed;
 
-    const notified = () => page.evaluate(() => (globalThis as unknown as Recorded).notified);
-    const included = await expect
-      .poll(async () => (await notified()).find((n) => n.title === 'Transaction included'), { timeout: 30_000 })
-      .toBeDefined()
-      .then(async () => (await notified()).find((n) => n.title === 'Transaction included')!);
+    const included = await notification(page, 'Transaction included');
     expect(included.body).toMatch(/^Sending 2\.5 KOIN to 1\w+…\w{4} is in block \d+\./);
 
     await go(page, 'Dashboard');
-    await page.evaluate(() =>
-      (globalThis as unknown as Recorded).shown.find((n) => n.title === 'Transaction included')?.onclick?.({}),
-    );
+    await clickNotification(page, 'Transaction included');
     await page.getByRole('heading', { level: 1, name: 'History' }).waitFor();
     const focused = page.getByRole('region', { name: 'The notified transaction' });
     await expect.poll(() => focused.getByTestId('focused-transaction').textContent()).toBe(transactionId);
