@@ -1,5 +1,6 @@
 // End to end in the browser shell: a sent transaction's inclusion shows a notification through the page's Notification
-// API (headless Chromium displays none: harness.ts recordNotifications); clicking it opens the entry in History; the setting is in Settings; History exports a CSV that is saved as a download.
+// API (headless Chromium displays none: harness.ts recordNotifications); clicking it opens the entry in History; the
+// setting is in Settings; History exports a CSV that is saved as a download.
 import { text } from 'node:stream/consumers';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
