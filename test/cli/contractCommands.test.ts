@@ -8,11 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { addressFromPublicKey, addressToString } from '../../src-main/koinos/address.ts';
+import { addressFromPublicKey, addressFromString, addressToString } from '../../src-main/koinos/address.ts';
 import { parsePrivateKey, publicKeyFromPrivateKey } from '../../src-main/koinos/keys.ts';
 import { KOIN } from '../devnet/helpers.ts';
 import { testDevnet } from '../wallet/chain/helpers.ts';
 import { runCli, type CliResult } from '../helpers/cli.ts';
+import { until } from '../helpers/until.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TOKEN = join(ROOT, 'node_modules/@koinosbox/contracts/assembly/token');
@@ -40,6 +41,35 @@ function file(name: string, content: string): string {
 }
 
 describe('contract commands of the CLI', () => {
+  it("exits with the chain's reason, on one line, when the chain includes a call but reverts it", async () => {
+    const devnet = await testDevnet({ manual: true });
+    const [a, b] = devnet.accounts;
+    const calling = runCli([
+      'contract',
+      'call',
+      'koin',
+      'transfer',
+      JSON.stringify({ from: a!.address, to: b!.address, value: String(KOIN) }),
+      '--key-file',
+      file('reverted.wif', `${a!.wif}\n`),
+      '--network',
+      `${devnet.url}/jsonrpc`,
+    ]);
+    // Once it waits in the mempool, the balance drops under the amount in a block of its own, which includes it.
+    await until('the call in the mempool', async () => {
+      const { pending_transactions } = (await devnet.node.call('mempool.get_pending_transactions', {
+        limit: 1n,
+      })) as { pending_transactions: unknown[] };
+      return pending_transactions.length > 0 ? true : undefined;
+    });
+    await devnet.node.call('devnet.set_balance', { account: addressFromString(a!.address), value: KOIN / 2n });
+    fails(
+      await calling,
+      1,
+      /Included in block \d+, but the chain reverted it: account 'from' has insufficient balance\. Nothing was changed but the mana it used\./,
+    );
+  });
+
   it(
     'uploads the KCS-4 token with its ABI, then mints, transfers and reads it by method name',
     { timeout: 240_000 },
