@@ -4,12 +4,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { testDevnet } from '../wallet/chain/helpers.ts';
+import { cutBalanceUnderWaiting, testDevnet } from '../wallet/chain/helpers.ts';
 import { runCli, spawnCli, type CliResult } from '../helpers/cli.ts';
 import { EXPORT_COLUMNS } from '../../src-main/wallet/chain/historyExport.ts';
-import { addressFromString } from '../../src-main/koinos/address.ts';
-import { KOIN } from '../helpers/constants.ts';
-import { until } from '../helpers/until.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'koinos-cli-chain-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -211,14 +208,7 @@ describe('network commands of the CLI', () => {
       '--network',
       `${devnet.url}/jsonrpc`,
     ]);
-    // Once it waits in the mempool, the balance drops under the amount in a block of its own, which includes it.
-    await until('the transfer in the mempool', async () => {
-      const { pending_transactions } = (await devnet.node.call('mempool.get_pending_transactions', {
-        limit: 1n,
-      })) as { pending_transactions: unknown[] };
-      return pending_transactions.length > 0 ? true : undefined;
-    });
-    await devnet.node.call('devnet.set_balance', { account: addressFromString(a!.address), value: KOIN / 2n });
+    await cutBalanceUnderWaiting(devnet, a!.address);
     const reverted = await sending;
     expect(reverted.status).toBe(1);
     expect(reverted.stdout).toBe('');

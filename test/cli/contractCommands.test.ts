@@ -8,12 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { addressFromPublicKey, addressFromString, addressToString } from '../../src-main/koinos/address.ts';
+import { addressFromPublicKey, addressToString } from '../../src-main/koinos/address.ts';
 import { parsePrivateKey, publicKeyFromPrivateKey } from '../../src-main/koinos/keys.ts';
 import { KOIN } from '../devnet/helpers.ts';
-import { testDevnet } from '../wallet/chain/helpers.ts';
+import { cutBalanceUnderWaiting, testDevnet } from '../wallet/chain/helpers.ts';
 import { runCli, type CliResult } from '../helpers/cli.ts';
-import { until } from '../helpers/until.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TOKEN = join(ROOT, 'node_modules/@koinosbox/contracts/assembly/token');
@@ -55,14 +54,7 @@ describe('contract commands of the CLI', () => {
       '--network',
       `${devnet.url}/jsonrpc`,
     ]);
-    // Once it waits in the mempool, the balance drops under the amount in a block of its own, which includes it.
-    await until('the call in the mempool', async () => {
-      const { pending_transactions } = (await devnet.node.call('mempool.get_pending_transactions', {
-        limit: 1n,
-      })) as { pending_transactions: unknown[] };
-      return pending_transactions.length > 0 ? true : undefined;
-    });
-    await devnet.node.call('devnet.set_balance', { account: addressFromString(a!.address), value: KOIN / 2n });
+    await cutBalanceUnderWaiting(devnet, a!.address);
     fails(
       await calling,
       1,

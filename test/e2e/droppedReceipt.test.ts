@@ -7,9 +7,7 @@
 // the history, marked reverted.
 import type { Locator } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { addressFromString } from '../../src-main/koinos/address.ts';
-import { forkKeepingProxy, runCleanups, testDevnet } from '../wallet/chain/helpers.ts';
-import { KOIN } from '../helpers/constants.ts';
+import { cutBalanceUnderWaiting, forkKeepingProxy, runCleanups, testDevnet } from '../wallet/chain/helpers.ts';
 import {
   addCustomNetwork,
   approve,
@@ -123,10 +121,7 @@ describe.skipIf(missing !== undefined)('a transfer the chain did not apply, in t
     const status = page.getByTestId('tx-status');
     await expect.poll(() => status.textContent(), { timeout: 30_000 }).toMatch(/^Sent\. Waiting/);
 
-    await devnet.node.call('devnet.set_balance', {
-      account: addressFromString(devnet.accounts[0]!.address),
-      value: KOIN / 2n,
-    });
+    await cutBalanceUnderWaiting(devnet, devnet.accounts[0]!.address);
     await expect
       .poll(() => status.textContent(), { timeout: 30_000 })
       .toMatch(

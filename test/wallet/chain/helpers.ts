@@ -4,6 +4,9 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 import { afterEach } from 'vitest';
 import { startDevnet, type Devnet, type StartDevnetOptions } from '../../../src-main/devnet/server/startDevnet.ts';
+import { addressFromString } from '../../../src-main/koinos/address.ts';
+import { KOIN } from '../../helpers/constants.ts';
+import { until } from '../../helpers/until.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
 
@@ -36,6 +39,21 @@ export async function testDevnet(options: StartDevnetOptions = {}): Promise<Devn
   });
   onCleanup(() => devnet.stop());
   return devnet;
+}
+
+/**
+ * Makes the transaction waiting in a manual devnet's mempool revert where it is included: once one waits (a command
+ * may still be sending it), `address`'s KOIN balance is cut to half a KOIN in a block of its own, which includes the
+ * waiting transaction; a transfer of more than that reverts there ("account 'from' has insufficient balance").
+ */
+export async function cutBalanceUnderWaiting(devnet: Devnet, address: string): Promise<void> {
+  await until('a transaction in the mempool', async () => {
+    const { pending_transactions } = (await devnet.node.call('mempool.get_pending_transactions', {
+      limit: 1n,
+    })) as { pending_transactions: unknown[] };
+    return pending_transactions.length > 0 ? true : undefined;
+  });
+  await devnet.node.call('devnet.set_balance', { account: addressFromString(address), value: KOIN / 2n });
 }
 
 /** A fresh folder removed after the test. */

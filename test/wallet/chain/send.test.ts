@@ -7,7 +7,7 @@ import { KoinosNode } from '../../../src-main/wallet/chain/koinosNode.ts';
 import { addressFromString } from '../../../src-main/koinos/address.ts';
 import { tokenBalance } from '../../../src-main/wallet/chain/tokens.ts';
 import { revertReason } from '../../../src-main/wallet/chain/transactionFollower.ts';
-import { onCleanup, tempDir, testDevnet } from './helpers.ts';
+import { cutBalanceUnderWaiting, onCleanup, tempDir, testDevnet } from './helpers.ts';
 import { testServices } from './services.ts';
 import { KOIN } from '../../helpers/constants.ts';
 import { expectWalletError } from '../../helpers/expectWalletError.ts';
@@ -79,8 +79,7 @@ describe('SendService', () => {
     const [a, b] = devnet.accounts;
     const review = await s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '1' });
     const { transactionId: id } = await s.send.confirm(review.reviewId);
-    // The balance drops under the amount in a block of its own, which includes the waiting transfer: it now reverts.
-    await devnet.node.call('devnet.set_balance', { account: addressFromString(a!.address), value: KOIN / 2n });
+    await cutBalanceUnderWaiting(devnet, a!.address);
 
     const update = await s.follower.waitFor(id, ['included', 'irreversible'], 20_000);
     expect(update.status).toBe('failed');
