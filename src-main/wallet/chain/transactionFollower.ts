@@ -154,7 +154,7 @@ export class TransactionFollower {
     const listed = found.flatMap((item) =>
       item.transaction ? [{ id: item.transaction.id, containing_blocks: item.containing_blocks }] : [],
     );
-    const blockIds = [...new Map(listed.flatMap((t) => t.containing_blocks).map((b) => [hexId(b), b])).values()];
+    const blockIds = distinctIds(listed.flatMap((t) => t.containing_blocks));
     const heights = new Map<string, bigint>();
     for (const item of await node.blocksById(blockIds)) heights.set(hexId(item.block_id), item.block_height);
     // Before a transaction is called irreversible, its block is checked to be on the chain: the transaction store also
@@ -167,11 +167,13 @@ export class TransactionFollower {
 
     // A transaction that passed at submission is included reverted when the state it read changed before its block
     // (another spend of the balance, a contract's own state): its block's receipt says so, read once per block it is
-    // seen in.
-    const seenIn = entries.flatMap((entry) => {
-      const block = blockOf.get(entry.id);
-      return block && block.height !== entry.blockHeight ? [block.id] : [];
-    });
+    // seen in (several followed transactions in one block: one receipt read).
+    const seenIn = distinctIds(
+      entries.flatMap((entry) => {
+        const block = blockOf.get(entry.id);
+        return block && block.height !== entry.blockHeight ? [block.id] : [];
+      }),
+    );
     const reverted = new Map(
       (await node.transactionReceiptsIn(seenIn)).filter((r) => r.reverted).map((r) => [hexId(r.id), r]),
     );
@@ -266,6 +268,11 @@ export function revertReason(logs: readonly string[]): string {
     .replace(/[\u0000-\u001f\u007f\s]+/g, ' ')
     .trim();
   return reason.length > MAX_REASON_CHARS ? `${reason.slice(0, MAX_REASON_CHARS - 1)}…` : reason || 'no reason given';
+}
+
+/** `ids` with each id once (the first of equal ones kept). */
+function distinctIds(ids: Uint8Array[]): Uint8Array[] {
+  return [...new Map(ids.map((id) => [hexId(id), id])).values()];
 }
 
 /** A followed transaction's id as the node takes it. */

@@ -7,7 +7,7 @@ import { KoinosNode } from '../../../src-main/wallet/chain/koinosNode.ts';
 import { addressFromString } from '../../../src-main/koinos/address.ts';
 import { tokenBalance } from '../../../src-main/wallet/chain/tokens.ts';
 import { revertReason } from '../../../src-main/wallet/chain/transactionFollower.ts';
-import { cutBalanceUnderWaiting, onCleanup, tempDir, testDevnet } from './helpers.ts';
+import { cutBalanceUnderWaiting, onCleanup, recordingProxy, tempDir, testDevnet } from './helpers.ts';
 import { testServices } from './services.ts';
 import { KOIN } from '../../helpers/constants.ts';
 import { expectWalletError } from '../../helpers/expectWalletError.ts';
@@ -95,6 +95,28 @@ describe('SendService', () => {
     expect(s.pending.waiting('local', a!.address)).toEqual([]);
     const next = await s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '0.1' });
     expect(next.nonce).toBe('2');
+  });
+
+  it('reads the receipt of a block once for two followed transfers the chain reverted in it', async () => {
+    const devnet = await testDevnet({ manual: true });
+    const proxy = await recordingProxy(devnet.url);
+    const s = testServices({ localUrl: async () => proxy.url, wifs: devnet.accounts.map((a) => a.wif) });
+    const [a, b] = devnet.accounts;
+    const ids: string[] = [];
+    for (const amount of ['1', '2']) {
+      const review = await s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount });
+      ids.push((await s.send.confirm(review.reviewId)).transactionId);
+    }
+    await cutBalanceUnderWaiting(devnet, a!.address);
+
+    const updates = await Promise.all(ids.map((id) => s.follower.waitFor(id, ['included', 'irreversible'], 20_000)));
+    expect(updates.map((u) => u.status)).toEqual(['failed', 'failed']);
+    expect(updates[1]!.blockHeight).toBe(updates[0]!.blockHeight);
+    const receiptReads = proxy.requests
+      .filter((body) => body.startsWith('{')) // JSON-RPC calls, not the GETs
+      .map((body) => JSON.parse(body) as { method: string; params: { block_ids: string[]; return_receipt?: boolean } })
+      .filter((r) => r.method === 'block_store.get_blocks_by_id' && r.params.return_receipt);
+    expect(receiptReads.map((r) => r.params.block_ids.length)).toEqual([1]);
   });
 
   it("reads the chain's reason from a reverted receipt's logs, on one line and at most 200 characters (the node is not trusted)", () => {
