@@ -10,6 +10,8 @@ import type {
   Settings,
   VaultStatus,
 } from '../../src-main/ipc/contract.ts';
+import { HistoryAhead, type PageFor } from './historyAhead.ts';
+import { FIRST_HISTORY_PAGE } from './historyPages.ts';
 import { call } from './ipc.ts';
 import { toProblem, type Problem } from './problem.ts';
 import { applyTheme } from './theme.ts';
@@ -48,9 +50,19 @@ class WalletState {
   onboarding = $state(false);
   /** Latest status of each transaction, by id, from `tx:update`. */
   txStatus = $state<Record<string, TxUpdate>>({});
+  /** The History screen's first page, fetched ahead by the Dashboard (historyAhead.ts). */
+  readonly historyAhead = new HistoryAhead((accountId) =>
+    call('history:page', { accountId, limit: FIRST_HISTORY_PAGE, ascending: false, irreversibleOnly: false }),
+  );
 
   selectedAccount = $derived(this.accounts.find((a) => a.id === this.selectedAccountId));
   selectedNetwork = $derived(this.networks.find((n) => n.id === this.selectedNetworkId));
+  /** The account, network and chain whose history the History screen shows, once the chain is known. */
+  historyTarget = $derived.by((): PageFor | undefined => {
+    const chainId = this.head?.chainId;
+    if (!this.selectedAccountId || !this.selectedNetworkId || !chainId) return undefined;
+    return { accountId: this.selectedAccountId, networkId: this.selectedNetworkId, chainId };
+  });
 
   #refreshing = false;
   #refreshAgain = false;
@@ -63,6 +75,7 @@ class WalletState {
       window.koinos.on('head:new', (head) => this.#onHead(head)),
       window.koinos.on('tx:update', (update) => {
         this.txStatus = { ...this.txStatus, [update.transactionId]: update };
+        this.historyAhead.drop();
       }),
     );
     // The theme comes with the settings: ask for both at once so the first paint has the right colours.
@@ -231,6 +244,7 @@ class WalletState {
     this.dashboard = undefined;
     this.dashboardProblem = undefined;
     this.txStatus = {};
+    this.historyAhead.drop();
     this.onboarding = false;
     this.screen = 'dashboard';
   }

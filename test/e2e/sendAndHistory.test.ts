@@ -1,6 +1,11 @@
 // End to end: a new wallet imports a development account, sees its balance and mana, sends KOIN to its own second
-// account through the review, sees the receipt, the transfer in both histories, and balances and mana change.
+// account through the review, sees the receipt, the transfer in both histories, and balances and mana change. Then
+// History's first page fetched ahead on the Dashboard: painted at once, the fresh page after it, and never a page from
+// before the window's own send.
+import { Contract, Provider, Signer, utils } from 'koilib';
+import type { Page, Route } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
+import { devKey } from '../../src-main/devnet/chain/devKeys.ts';
 import {
   amountText,
   approve,
@@ -10,6 +15,7 @@ import {
   importDevAccount,
   selectAccount,
   startE2eWallet,
+  useE2eWallet,
   type E2eWallet,
 } from './harness.ts';
 
@@ -93,4 +99,101 @@ describe.skipIf(missing !== undefined)('sending KOIN in the browser', () => {
       .toBeGreaterThan(0);
     await shots.take(page, 'history-recipient');
   });
+
+  it('opens History on the page the Dashboard fetched ahead, then the fresh one; after a send, only a fresh one', async () => {
+    const ready = await useE2eWallet({ name: 'history-ahead', devAccounts: [0] });
+    e2e = ready;
+    const { page } = ready;
+    const dev0 = ready.dev[0]!;
+    const dev0Id = (await ready.wallet.handlers['accounts:list']()).find((a) => a.address === dev0)!.id;
+    const history = page.getByLabel('Transaction history');
+    const rows = (text: RegExp) => history.getByRole('listitem').filter({ hasText: text });
+    await transferOutside(ready, 1, dev0, '100000000');
+
+    // The Dashboard of development account 0 fetches History's first page once it has its figures.
+    let fetchedAhead = aheadAnswer(page, dev0Id);
+    await selectAccount(page, 'Devnet account 0');
+    await go(page, 'Dashboard');
+    await fetchedAhead;
+    // A transfer in after that page, from outside the window: no news of it reaches the page.
+    await transferOutside(ready, 1, dev0, '200000000');
+
+    // History paints the page fetched ahead while its own ask for the first page is held, then the fresh page.
+    let held = await holdHistoryRequests(page);
+    await go(page, 'History');
+    await expect.poll(() => held.asked, { timeout: 20_000 }).toBeGreaterThan(0);
+    await expect.poll(() => rows(/Received 1 KOIN/).count(), { timeout: 20_000 }).toBe(1);
+    expect(await rows(/Received 2 KOIN/).count()).toBe(0);
+    await held.release();
+    await expect.poll(() => rows(/Received 2 KOIN/).count(), { timeout: 20_000 }).toBe(1);
+    await expect.poll(() => rows(/Received 1 KOIN/).count()).toBe(1);
+
+    // A page fetched before the window's own send is not shown after it: History waits for the fresh page.
+    fetchedAhead = aheadAnswer(page, dev0Id);
+    await go(page, 'Dashboard');
+    await fetchedAhead;
+    await page.getByRole('main').getByRole('button', { name: 'Send', exact: true }).click();
+    await page.getByLabel('Recipient address').fill(ready.own);
+    await page.getByLabel(/^Amount/).fill('0.5');
+    await page.getByRole('button', { name: 'Review' }).click();
+    await page.getByRole('button', { name: 'Sign and send' }).click();
+    await approve(page);
+    await page.getByTestId('tx-status').waitFor({ timeout: 20_000 });
+    held = await holdHistoryRequests(page);
+    await page.getByRole('button', { name: 'See it in the history' }).click();
+    await expect.poll(() => held.asked, { timeout: 20_000 }).toBeGreaterThan(0);
+    expect(await history.getByRole('listitem').count()).toBe(0);
+    await held.release();
+    await expect.poll(() => rows(/Sent 0\.5 KOIN/).count(), { timeout: 20_000 }).toBe(1);
+    await expect.poll(() => rows(/Received 2 KOIN/).count()).toBe(1);
+  });
 });
+
+/** The answer to the Dashboard's history:page request for account `accountId` (the page fetched ahead). */
+async function aheadAnswer(page: Page, accountId: string): Promise<void> {
+  await page.waitForResponse(
+    (r) => r.url().includes('/ipc/history%3Apage') && (r.request().postData() ?? '').includes(accountId),
+    { timeout: 20_000 },
+  );
+}
+
+/**
+ * Holds the page's history:page requests (the real requests, sent on when released) and counts them; release() sends
+ * the held ones on, lets later ones through, and stops holding.
+ */
+async function holdHistoryRequests(page: Page): Promise<{ asked: number; release: () => Promise<void> }> {
+  const pattern = '**/ipc/history%3Apage';
+  const waiting: Route[] = [];
+  let released = false;
+  const state = {
+    asked: 0,
+    release: async () => {
+      released = true;
+      await Promise.all(waiting.map((route) => route.continue()));
+      await page.unroute(pattern);
+    },
+  };
+  await page.route(pattern, async (route) => {
+    state.asked++;
+    if (released) await route.continue();
+    else waiting.push(route);
+  });
+  return state;
+}
+
+/** KOIN from development account `from` to `to`, sent with koilib straight to the devnet and awaited in a block. */
+async function transferOutside(e2e: E2eWallet, from: number, to: string, value: string): Promise<void> {
+  const { url } = await e2e.wallet.handlers['devnet:status']();
+  const koin = (await e2e.wallet.handlers['tokens:list']({})).find((t) => t.system === 'koin')!;
+  const provider = new Provider([`${url}/jsonrpc`]);
+  const key = devKey(from);
+  const contract = new Contract({
+    id: koin.contract,
+    abi: utils.tokenAbi,
+    provider,
+    signer: Object.assign(Signer.fromWif(key.wif), { provider }),
+  });
+  const { transaction } = await contract.functions.transfer!({ from: key.address, to, value });
+  // byTransactionId: koilib's 'byBlock' misses a block made within its first second (the Local network makes one every 200 ms).
+  await transaction!.wait('byTransactionId', 30_000);
+}
