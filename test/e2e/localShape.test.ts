@@ -1,5 +1,6 @@
 // End to end: the Local network's shape, chosen on the Networks screen. A new chain shaped like mainnet is started
-// from there, the screen says which shape runs, and the dashboard's KOIN is then mainnet's KOIN contract.
+// from there, the screen says which shape runs, and the dashboard's KOIN is then mainnet's KOIN contract. Before, the
+// panel's head block follows the blocks of the selected Local network without a status request each block.
 import { afterEach, describe, expect, it } from 'vitest';
 import { chromiumMissing, go, useE2eWallet, type E2eWallet } from './harness.ts';
 
@@ -18,6 +19,15 @@ describe.skipIf(missing !== undefined)('the Local network shape in the browser',
     await go(page, 'Networks');
     const shape = page.getByTestId('local-shape');
     await expect.poll(() => shape.textContent(), { timeout: 20_000 }).toBe("The devnet's own addresses");
+    // Local is the selected network: the panel's head block follows the blocks without asking main for the status.
+    const statusAsked: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/ipc/devnet%3Astatus')) statusAsked.push(request.url());
+    });
+    const head = page.locator('dt:text-is("Head block") + dd');
+    const first = Number(await head.textContent());
+    await expect.poll(async () => Number(await head.textContent()), { timeout: 20_000 }).toBeGreaterThan(first + 2);
+    expect(statusAsked).toEqual([]);
     const before = (await wallet.handlers['devnet:status']()).chainId;
     await page.getByLabel('Shape of a new chain').selectOption({ label: "Mainnet's addresses" });
     await page.getByRole('button', { name: 'Start a new chain shaped like this' }).click();
