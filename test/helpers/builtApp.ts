@@ -16,6 +16,8 @@ export const BUILT_CLI = join(ROOT, 'out/main/cli.js');
 export const BUILT_BROWSER_SHELL = join(ROOT, 'out/main/browser.js');
 const BUILT = [BUILT_CLI, join(ROOT, 'out/renderer/index.html')];
 const SOURCES = ['src-main', 'src-renderer', 'proto'];
+/** How they are built: a change of it makes another build too. */
+const BUILD_CONFIG = join(ROOT, 'electron.vite.config.ts');
 
 function newestSource(dir: string): number {
   let newest = 0;
@@ -28,7 +30,7 @@ function newestSource(dir: string): number {
 
 /** Whether out/ holds a build at least as new as every source file. */
 export function builtAppIsFresh(): boolean {
-  const sources = Math.max(...SOURCES.map((dir) => newestSource(join(ROOT, dir))));
+  const sources = Math.max(...SOURCES.map((dir) => newestSource(join(ROOT, dir))), statSync(BUILD_CONFIG).mtimeMs);
   return BUILT.every((file) => existsSync(file) && statSync(file).mtimeMs >= sources);
 }
 
