@@ -1,6 +1,10 @@
-// Builds a test contract of test/contracts/<name>/ from npm sources in the test run: Debian's protoc with the
-// @koinos/as-proto-gen plugin writes its AssemblyScript messages, asc compiles it with its asconfig.json, and its ABI
-// (koilib's format) is made from the same .proto. The output is cached in test/contracts/.build/ by a hash of the inputs.
+// Builds a test contract of test/contracts/<name>/ from npm sources: Debian's protoc with the @koinos/as-proto-gen
+// plugin writes its AssemblyScript messages, asc compiles it with its asconfig.json, and its ABI (koilib's format) is
+// made from the same .proto. The tests use the build committed in test/contracts/built/<name>/ when it was made from
+// the current inputs (their hash is beside it; builtContracts.test.ts fails when it is not, and the README's test
+// builds the guestbook from source again and compares the bytes); otherwise they build it here, cached in
+// test/contracts/.build/ by a hash of the inputs. `npx tsx test/contracts/build.ts --commit NAME` writes the committed
+// build.
 import { createHash, randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import {
@@ -22,6 +26,10 @@ import descriptor from 'protobufjs/ext/descriptor/index.js';
 const ROOT = join(import.meta.dirname, '../..');
 const CONTRACTS = join(ROOT, 'test/contracts');
 const CACHE = join(CONTRACTS, '.build');
+/** The committed builds: built/<name>/ holds contract.wasm, abi.json and INPUTS_FILE. */
+export const COMMITTED = join(CONTRACTS, 'built');
+/** The hash of the inputs a committed build was made from ({@link inputHash} without protoc's version). */
+const INPUTS_FILE = 'inputs.sha256';
 /** The koinos options (btype) the contracts' .proto files import. */
 const KOINOS_PROTO = join(ROOT, 'proto');
 const require = createRequire(import.meta.url);
@@ -44,8 +52,11 @@ export interface BuiltContract {
   dir: string;
 }
 
-/** The inputs that decide the output: sources, this script, the toolchain's versions and protoc's. */
-function inputHash(name: string, protoc: string): string {
+/**
+ * The inputs that decide the output: sources, this script, the toolchain's versions and, for the cache, protoc's (a
+ * committed build is compared with a build by the machine's own protoc in the README's test instead).
+ */
+export function inputHash(name: string, protoc?: string): string {
   const hash = createHash('sha256');
   const add = (label: string, data: string | Uint8Array) => hash.update(`${label}\0${data.length}\0`).update(data);
   const walk = (dir: string) => {
@@ -64,7 +75,7 @@ function inputHash(name: string, protoc: string): string {
       String((JSON.parse(readFileSync(require.resolve(`${pkg}/package.json`), 'utf8')) as { version: string }).version),
     );
   }
-  add('protoc', execFileSync(protoc, ['--version'], { encoding: 'utf8' }));
+  if (protoc !== undefined) add('protoc', execFileSync(protoc, ['--version'], { encoding: 'utf8' }));
   return hash.digest('hex').slice(0, 16);
 }
 
@@ -209,22 +220,45 @@ async function buildOnce(dir: string, build: () => Promise<void>): Promise<void>
   }
 }
 
-/**
- * Builds test/contracts/<name> (its assembly/ with assembly/proto/<name>.proto, and asconfig.json), or returns the
- * cached build of the same inputs. Concurrent callers build once (a lock file), and a build is renamed into place whole.
- * @throws Error with protoc's or asc's output when a step fails.
- * @example
- * const { bytecode, abi } = await buildContract('guestbook');
- */
-export async function buildContract(name: string): Promise<BuiltContract> {
-  const protoc = findProtoc();
-  const dir = join(CACHE, `${name}-${inputHash(name, protoc)}`);
-  await buildOnce(dir, () => compile(name, protoc, dir));
+function readBuild(dir: string): BuiltContract {
   return {
     bytecode: new Uint8Array(readFileSync(join(dir, 'contract.wasm'))),
     abi: JSON.parse(readFileSync(join(dir, 'abi.json'), 'utf8')) as ContractAbi,
     dir,
   };
+}
+
+/** The hash of the inputs the committed build of `name` was made from, or undefined when there is none. */
+export function committedInputs(name: string): string | undefined {
+  try {
+    return readFileSync(join(COMMITTED, name, INPUTS_FILE), 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Builds test/contracts/<name> (its assembly/ with assembly/proto/<name>.proto, and asconfig.json) from source, or
+ * returns the cached build of the same inputs. Concurrent callers build once (a lock file), and a build is renamed
+ * into place whole.
+ * @throws Error with protoc's or asc's output when a step fails.
+ */
+export async function buildFromSource(name: string): Promise<BuiltContract> {
+  const protoc = findProtoc();
+  const dir = join(CACHE, `${name}-${inputHash(name, protoc)}`);
+  await buildOnce(dir, () => compile(name, protoc, dir));
+  return readBuild(dir);
+}
+
+/**
+ * The contract test/contracts/<name>: its committed build when that was made from the current inputs, else a build
+ * from source ({@link buildFromSource}).
+ * @example
+ * const { bytecode, abi } = await buildContract('guestbook');
+ */
+export async function buildContract(name: string): Promise<BuiltContract> {
+  if (committedInputs(name) === inputHash(name)) return readBuild(join(COMMITTED, name));
+  return buildFromSource(name);
 }
 
 /** protoc + as-proto-gen, the ABI, then asc, in a folder of its own renamed to `dir` when all went well. */
@@ -267,14 +301,32 @@ async function compile(name: string, protoc: string, dir: string): Promise<void>
   }
 }
 
-// `npx tsx test/contracts/build.ts NAME` builds test/contracts/NAME and prints the folder of contract.wasm and abi.json.
+/** The contracts of test/contracts: its folders with an asconfig.json. */
+export function contractNames(): string[] {
+  return readdirSync(CONTRACTS)
+    .filter((entry) => existsSync(join(CONTRACTS, entry, 'asconfig.json')))
+    .sort();
+}
+
+// `npx tsx test/contracts/build.ts NAME` builds test/contracts/NAME from source and prints the folder of contract.wasm
+// and abi.json; with --commit, it writes that build and the hash of its inputs to test/contracts/built/NAME.
 if (process.argv[1] && resolve(process.argv[1]) === import.meta.filename) {
-  const name = process.argv[2];
-  if (!name || !existsSync(join(CONTRACTS, name, 'asconfig.json'))) {
+  const commit = process.argv[2] === '--commit';
+  const name = process.argv[commit ? 3 : 2];
+  if (!name || !contractNames().includes(name)) {
     process.stderr.write(
-      `usage: npx tsx test/contracts/build.ts NAME (a folder of test/contracts with an asconfig.json); got ${name ?? 'nothing'}\n`,
+      `usage: npx tsx test/contracts/build.ts [--commit] NAME (NAME one of ${contractNames().join(', ')}); got ${name ?? 'nothing'}\n`,
     );
     process.exit(2);
   }
-  process.stdout.write(`${(await buildContract(name)).dir}\n`);
+  const built = await buildFromSource(name);
+  if (commit) {
+    const dir = join(COMMITTED, name);
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    cpSync(join(built.dir, 'contract.wasm'), join(dir, 'contract.wasm'));
+    cpSync(join(built.dir, 'abi.json'), join(dir, 'abi.json'));
+    writeFileSync(join(dir, INPUTS_FILE), `${inputHash(name)}\n`);
+  }
+  process.stdout.write(`${commit ? join(COMMITTED, name) : built.dir}\n`);
 }

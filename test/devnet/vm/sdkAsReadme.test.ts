@@ -1,6 +1,6 @@
 // README's "Develop a contract" as written: its two build commands compile the guestbook in a contract folder of its
-// own, its asconfig advice matches the guestbook's asconfig.json, and its koilib upload script uploads and calls the
-// contract on a real devnet over HTTP.
+// own, byte for byte the committed build the other tests use, its asconfig advice matches the guestbook's
+// asconfig.json, and its koilib upload script uploads and calls the contract on a real devnet over HTTP.
 import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
@@ -82,6 +82,11 @@ describe.skipIf(NO_PROTOC !== undefined)("README's Develop a contract", () => {
       const wasm = new Uint8Array(readFileSync(join(folder, 'build/contract.wasm')));
       expect(checkModule(wasm).exports.map((e) => e.name)).toContain('_start');
       expect(existsSync(join(folder, 'assembly/proto/guestbook.ts'))).toBe(true);
+      // The guestbook the other tests use (test/contracts/built/, committed) is what these commands make, byte for byte.
+      expect(
+        Buffer.from(wasm).equals(Buffer.from(built.bytecode)),
+        'the README build differs from the guestbook used',
+      ).toBe(true);
 
       // Without the two options (as koinos-sdk-as-cli's template builds), asc 0.27 uses bulk memory and a wasm start
       // section: the module the next test uploads. Built unoptimized (-O0): the features are in the module at any
