@@ -1,8 +1,9 @@
 // The History screen's first page, fetched ahead. The Dashboard, one click from History, asks main for it once it has
 // shown the account's figures and the page is idle; History then paints those rows at once and asks for the first page
 // again at the same time, as it does at every new head, so that the page on screen is the node's newest within one
-// answer. A page fetched ahead is for one account on one chain, is taken once, and is dropped after MAX_AGE_MS, on a
-// transaction's news from main (a send of this window is then in the fresh page only) and on a lock.
+// answer. A page fetched ahead is for one account on one network and chain, is taken once, and is dropped after
+// MAX_AGE_MS, at a transaction's news from main, when this window's send is answered (so that History never shows a
+// page from before it) and on a lock.
 import type { HistoryPage } from '../../src-main/ipc/contract.ts';
 
 /** How long a page fetched ahead may stand in for the first page: older, History waits for a fresh one. */
