@@ -1,7 +1,7 @@
 // End to end: a new wallet imports a development account, sees its balance and mana, sends KOIN to its own second
 // account through the review, sees the receipt, the transfer in both histories, and balances and mana change. Then
-// History's first page fetched ahead on the Dashboard: painted at once, the fresh page after it, and never a page from
-// before the window's own send.
+// History's first page fetched ahead on the Dashboard: painted at once, the fresh page after it (one request however
+// many blocks come while it waits), and never a page from before the window's own send.
 import { Contract, Provider, Signer, utils } from 'koilib';
 import type { Page, Route } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -124,6 +124,11 @@ describe.skipIf(missing !== undefined)('sending KOIN in the browser', () => {
     await expect.poll(() => held.asked, { timeout: 20_000 }).toBeGreaterThan(0);
     await expect.poll(() => rows(/Received 1 KOIN/).count(), { timeout: 20_000 }).toBe(1);
     expect(await rows(/Received 2 KOIN/).count()).toBe(0);
+    // Blocks that come while that request waits make no more requests (one more once it is answered).
+    const headOf = async () => BigInt((await ready.wallet.handlers['networks:head']({})).height);
+    const heldAt = await headOf();
+    await expect.poll(headOf, { timeout: 20_000 }).toBeGreaterThan(heldAt + 4n);
+    expect(held.asked).toBe(1);
     await held.release();
     await expect.poll(() => rows(/Received 2 KOIN/).count(), { timeout: 20_000 }).toBe(1);
     await expect.poll(() => rows(/Received 1 KOIN/).count()).toBe(1);
