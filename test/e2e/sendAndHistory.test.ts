@@ -1,7 +1,8 @@
 // End to end: a new wallet imports a development account, sees its balance and mana, sends KOIN to its own second
 // account through the review, sees the receipt, the transfer in both histories, and balances and mana change. Then
-// History's first page fetched ahead on the Dashboard: painted at once, the fresh page after it (one request however
-// many blocks come while it waits), and never a page from before the window's own send.
+// History's first page fetched ahead on the Dashboard (or under the pointer on its button): painted at once, the fresh
+// page after it (one request however many blocks come while it waits), and never a page from before the window's own
+// send.
 import { Contract, Provider, Signer, utils } from 'koilib';
 import type { Page, Route } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -100,7 +101,7 @@ describe.skipIf(missing !== undefined)('sending KOIN in the browser', () => {
     await shots.take(page, 'history-recipient');
   });
 
-  it('opens History on the page the Dashboard fetched ahead, then the fresh one; after a send, only a fresh one', async () => {
+  it('opens History on the page fetched ahead, then the fresh one; after a send, only a fresh one', async () => {
     const ready = await useE2eWallet({ name: 'history-ahead', devAccounts: [0] });
     e2e = ready;
     const { page } = ready;
@@ -151,6 +152,18 @@ describe.skipIf(missing !== undefined)('sending KOIN in the browser', () => {
     await held.release();
     await expect.poll(() => rows(/Sent 0\.5 KOIN/).count(), { timeout: 20_000 }).toBe(1);
     await expect.poll(() => rows(/Received 2 KOIN/).count()).toBe(1);
+
+    // From another screen, the pointer on the History button fetches the page before the click.
+    await go(page, 'Accounts');
+    fetchedAhead = aheadAnswer(page, dev0Id);
+    const historyButton = page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: 'History' });
+    await historyButton.hover();
+    await fetchedAhead;
+    held = await holdHistoryRequests(page);
+    await historyButton.click();
+    await expect.poll(() => held.asked, { timeout: 20_000 }).toBeGreaterThan(0);
+    await expect.poll(() => rows(/Sent 0\.5 KOIN/).count(), { timeout: 20_000 }).toBe(1);
+    await held.release();
   });
 });
 
