@@ -12,6 +12,7 @@ import type {
 } from '../../src-main/ipc/contract.ts';
 import { HistoryAhead, type PageFor } from './historyAhead.ts';
 import { FIRST_HISTORY_PAGE } from './historyPages.ts';
+import { coalesced } from './coalesced.ts';
 import { call } from './ipc.ts';
 import { toProblem, type Problem } from './problem.ts';
 import { applyTheme } from './theme.ts';
@@ -64,8 +65,6 @@ class WalletState {
     return { accountId: this.selectedAccountId, networkId: this.selectedNetworkId, chainId };
   });
 
-  #refreshing = false;
-  #refreshAgain = false;
   #unsubscribe: (() => void)[] = [];
 
   /** Reads the vault status and, when unlocked, everything else; subscribes to main's pushes. Call once. */
@@ -196,32 +195,26 @@ class WalletState {
    * Fetches the selected account's dashboard. Calls that arrive while one is under way are folded into one more
    * call after it, so a burst of head blocks costs two requests; the old figures stay on screen meanwhile.
    */
-  async refreshDashboard(): Promise<void> {
-    if (this.#refreshing) {
-      this.#refreshAgain = true;
-      return;
-    }
-    this.#refreshing = true;
+  readonly refreshDashboard = coalesced(async () => {
+    const accountId = this.selectedAccountId;
+    const networkId = this.selectedNetworkId;
+    if (!accountId || !this.status?.unlocked) return;
     try {
-      do {
-        this.#refreshAgain = false;
-        const accountId = this.selectedAccountId;
-        const networkId = this.selectedNetworkId;
-        if (!accountId || !this.status?.unlocked) break;
-        try {
-          const dashboard = await call('dashboard:get', { accountId });
-          if (accountId === this.selectedAccountId && networkId === this.selectedNetworkId) {
-            this.dashboard = dashboard;
-            this.head = dashboard.head;
-            this.dashboardProblem = undefined;
-          }
-        } catch (error) {
-          if (accountId === this.selectedAccountId) this.dashboardProblem = toProblem(error, 'dashboard:get');
-        }
-      } while (this.#refreshAgain);
-    } finally {
-      this.#refreshing = false;
+      const dashboard = await call('dashboard:get', { accountId });
+      if (accountId === this.selectedAccountId && networkId === this.selectedNetworkId) {
+        this.dashboard = dashboard;
+        this.head = dashboard.head;
+        this.dashboardProblem = undefined;
+      }
+    } catch (error) {
+      if (accountId === this.selectedAccountId) this.dashboardProblem = toProblem(error, 'dashboard:get');
     }
+  });
+
+  /** Asks for History's first page ahead of its opening (historyAhead.ts), once the chain is known. */
+  fetchHistoryAhead(): void {
+    const target = this.historyTarget;
+    if (target) this.historyAhead.fetch(target);
   }
 
   #onHead(head: HeadInfo): void {
