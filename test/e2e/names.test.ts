@@ -30,7 +30,7 @@ async function register(
   });
   await contract.fetchAbi();
   const { transaction } = await contract.functions[entryPoint]!(args(key.address));
-  // byTransactionId: koilib's 'byBlock' misses a block made within its first second (the Local network makes one every 200 ms).
+  // byTransactionId: koilib's 'byBlock' misses a block made within its first second (the Local network makes one every second).
   await transaction!.wait('byTransactionId', 30_000);
   return key.address;
 }

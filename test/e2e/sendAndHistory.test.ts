@@ -214,6 +214,6 @@ async function transferOutside(e2e: E2eWallet, from: number, to: string, value: 
     signer: Object.assign(Signer.fromWif(key.wif), { provider }),
   });
   const { transaction } = await contract.functions.transfer!({ from: key.address, to, value });
-  // byTransactionId: koilib's 'byBlock' misses a block made within its first second (the Local network makes one every 200 ms).
+  // byTransactionId: koilib's 'byBlock' misses a block made within its first second (the Local network makes one every second).
   await transaction!.wait('byTransactionId', 30_000);
 }
