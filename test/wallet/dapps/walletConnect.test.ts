@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { Contract, Signer as KoilibSigner, utils as koilibUtils, type TransactionJson } from 'koilib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AccountInfo, ApprovalRequest } from '../../../src-main/ipc/contract.ts';
 import { nonceToBytes } from '../../../src-main/koinos/transaction.ts';
 import { createWalletApp, type WalletApp } from '../../../src-main/wallet/walletApp.ts';
@@ -123,6 +123,12 @@ describe('WalletConnect: a dApp connected to the wallet over a relay on 127.0.0.
     koin = (await wallet.handlers['tokens:list']({})).find((t) => t.system === 'koin')!.contract;
     dapp = await dappClient(relay.url);
     topic = await connect(dapp, [signer.address, watcher.address]);
+  });
+
+  // A case that fails or times out prints what the relay saw (the clients' subscriptions and messages, in order): where
+  // an exchange stopped. One clean run saw "ends the dApp's session…" time out, and none since.
+  beforeEach(({ onTestFailed }) => {
+    onTestFailed(() => console.error(`The relay's trace:\n${relay.trace.join('\n')}`));
   });
 
   afterAll(async () => {
