@@ -4,7 +4,8 @@
 // chain/ and contracts/, vm/ stays a library; the wallet and the CLI reach the devnet only through its entry points,
 // and import nothing of src-main/ipc (the contract imports the wallet's types), but for the wallet's two IPC files;
 // src-main/koinos imports no other room; the IPC contract imports only the wallet's types; the wallet imports neither
-// the shells nor the CLI, and the CLI not the shells.
+// the shells nor the CLI, and the CLI not the shells. `npm run lint:imports` runs it over src-main and src-renderer, the
+// rooms these fences are about (no rule applies to the tests or the configuration files).
 import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
 import svelteParser from 'svelte-eslint-parser';
