@@ -1,7 +1,8 @@
 // koilib contract helpers the tests share: a method by name (failing clearly when the ABI lacks it), a write that
-// waits for its block, and the error a call must end with.
+// waits for its block, a wait for a transaction's block without koilib's sleeps, and the error a call must end with.
 import { expect } from 'vitest';
-import type { Contract } from 'koilib';
+import type { Contract, Provider } from 'koilib';
+import { until } from '../helpers/until.ts';
 
 /** The ABI method `name` of `contract`. */
 export function method(contract: Contract, name: string): NonNullable<Contract['functions'][string]> {
@@ -15,6 +16,28 @@ export async function write(contract: Contract, name: string, args: Record<strin
   const answer = await method(contract, name)(args);
   await answer.transaction!.wait('byBlock', 15_000);
   return answer;
+}
+
+/**
+ * Resolves once `provider`'s node lists the sent `transaction` in a block, as koilib's 'byTransactionId' wait does, but
+ * without its second of sleep before each look: the fixtures' uploads and mints waited a second each on devnets that
+ * make the block at once, in files that then ended the test run on idle cores.
+ */
+export async function included(
+  provider: Provider,
+  transaction: { id?: string } | undefined,
+  ms = 60_000,
+): Promise<void> {
+  const id = transaction?.id;
+  if (!id) throw new Error('expected a sent koilib transaction, with its id');
+  await until(
+    `transaction ${id} in a block`,
+    async () => {
+      const { transactions } = await provider.getTransactionsById([id]);
+      return transactions?.[0]?.containing_blocks?.length ? true : undefined;
+    },
+    ms,
+  );
 }
 
 /** The error a call ends with (koilib throws the node's error); fails the test if it succeeds. */

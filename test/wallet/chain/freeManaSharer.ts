@@ -4,12 +4,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Contract, Provider, Signer, utils } from 'koilib';
-import { method } from '../../devnet/koilibContract.ts';
+import { included, method } from '../../devnet/koilibContract.ts';
 
 type Abi = ConstructorParameters<typeof Contract>[0]['abi'];
 const DIR = join(import.meta.dirname, '../../../node_modules/@koinosbox/contracts/assembly/freemanasharer');
-/** Two cores are shared: koilib waits this long for a block. */
-const WAIT_MS = 60_000;
 
 /**
  * Uploads the sharer at the address of the key made from `seed`, after `funder` gave that key `koin` base units of KOIN
@@ -30,13 +28,13 @@ export async function uploadFreeManaSharer(
     token,
     'transfer',
   )({ from: funder.address, to: key.getAddress(), value: koin.toString() });
-  await funding.transaction!.wait('byTransactionId', WAIT_MS);
+  await included(provider, funding.transaction);
 
   const abi = JSON.parse(readFileSync(join(DIR, 'freemanasharer-abi.json'), 'utf8')) as Abi;
   const bytecode = new Uint8Array(readFileSync(join(DIR, 'release/freemanasharer.wasm')));
   const contract = new Contract({ id: key.getAddress(), abi, provider, signer: key, bytecode });
   const deployed = await contract.deploy({ abi: JSON.stringify(abi), authorizesTransactionApplication: true });
   if (deployed.receipt?.reverted) throw new Error('the upload of the free mana sharer was reverted');
-  await deployed.transaction!.wait('byTransactionId', WAIT_MS);
+  await included(provider, deployed.transaction);
   return key.getAddress();
 }

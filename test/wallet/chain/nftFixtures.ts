@@ -4,12 +4,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import { Contract, Provider, Signer } from 'koilib';
-import { method } from '../../devnet/koilibContract.ts';
+import { included, method } from '../../devnet/koilibContract.ts';
 import { uploadKoinosbox } from './wasmToken.ts';
 
 type Abi = ConstructorParameters<typeof Contract>[0]['abi'];
 const NFT_ABI = join(import.meta.dirname, '../../../node_modules/@koinosbox/contracts/assembly/nft/nft-abi.json');
-const WAIT_MS = 60_000;
 
 function chunk(type: string, data: Uint8Array): Buffer {
   const length = Buffer.alloc(4);
@@ -63,7 +62,7 @@ export async function uploadCollection(
   const write = async (name: string, args: Record<string, unknown>) => {
     const answer = await method(contract, name)(args);
     if (answer.receipt?.reverted) throw new Error(`${name} was reverted`);
-    await answer.transaction!.wait('byTransactionId', WAIT_MS);
+    await included(provider, answer.transaction);
   };
   return {
     address: uploaded.address,

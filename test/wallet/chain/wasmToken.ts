@@ -4,12 +4,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Contract, Provider, Signer, utils } from 'koilib';
-import { method } from '../../devnet/koilibContract.ts';
+import { included, method } from '../../devnet/koilibContract.ts';
 
 type Abi = ConstructorParameters<typeof Contract>[0]['abi'];
 const PACKAGE = join(import.meta.dirname, '../../../node_modules/@koinosbox/contracts/assembly');
-/** Two cores are shared: koilib waits this long for a block. (Its 'byBlock' wait misses a block made within its first second.) */
-const WAIT_MS = 60_000;
 
 function artifact(name: 'token' | 'nft'): { abi: Abi; bytecode: Uint8Array } {
   const dir = join(PACKAGE, name);
@@ -46,20 +44,20 @@ export async function uploadKoinosbox(
     koin,
     'transfer',
   )({ from: funder.address, to: signer.getAddress(), value: (100n * 100_000_000n).toString() });
-  await funding.transaction!.wait('byTransactionId', WAIT_MS);
+  await included(provider, funding.transaction);
 
   const { abi, bytecode } = artifact(name);
   const contract = new Contract({ id: signer.getAddress(), abi, provider, signer, bytecode });
   const deployed = await contract.deploy({ abi: JSON.stringify(abi) });
   if (deployed.receipt?.reverted) throw new Error(`the upload of ${name} was reverted`);
-  await deployed.transaction!.wait('byTransactionId', WAIT_MS);
+  await included(provider, deployed.transaction);
 
   return {
     address: signer.getAddress(),
     async mint(to, value) {
       const minted = await method(contract, 'mint')({ to, value: value.toString() });
       if (minted.receipt?.reverted) throw new Error('the mint was reverted');
-      await minted.transaction!.wait('byTransactionId', WAIT_MS);
+      await included(provider, minted.transaction);
     },
   };
 }
