@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src-main/devnet/server/startDevnet.ts';
 import { rest, rpc } from './httpHelpers.ts';
 import { KOIN } from '../helpers/constants.ts';
+import { included } from './koilibContract.ts';
 
 const dir = join(import.meta.dirname, '../../node_modules/@koinosbox/contracts/assembly/token');
 const abiText = readFileSync(join(dir, 'token-abi.json'), 'utf8');
@@ -43,9 +44,11 @@ beforeAll(async () => {
     provider,
     signer: Object.assign(Signer.fromWif(alice.wif), { provider }),
   });
-  await (
-    await fn(koin, 'transfer')({ from: alice.address, to: tokenSigner.getAddress(), value: (100n * KOIN).toString() })
-  ).transaction!.wait('byBlock', 30_000);
+  await included(
+    provider,
+    (await fn(koin, 'transfer')({ from: alice.address, to: tokenSigner.getAddress(), value: (100n * KOIN).toString() }))
+      .transaction,
+  );
   // Deployed with the ABI text koilib sends in upload_contract.abi; nothing else tells the node about the token.
   const deployer = new Contract({
     id: tokenSigner.getAddress(),
@@ -55,7 +58,7 @@ beforeAll(async () => {
     bytecode,
   });
   const deployed = await deployer.deploy({ abi: abiText });
-  await deployed.transaction!.wait('byBlock', 30_000);
+  await included(provider, deployed.transaction);
 });
 
 afterAll(async () => {
@@ -68,7 +71,7 @@ describe('an uploaded contract with its ABI', () => {
     const abi = await token.fetchAbi();
     expect(abi).toEqual(JSON.parse(abiText));
     const minted = await fn(token, 'mint')({ to: alice.address, value: '1000' });
-    await minted.transaction!.wait('byBlock', 30_000);
+    await included(provider, minted.transaction);
 
     const asAlice = new Contract({
       id: tokenSigner.getAddress(),
@@ -77,7 +80,7 @@ describe('an uploaded contract with its ABI', () => {
     });
     await asAlice.fetchAbi();
     const sent = await fn(asAlice, 'transfer')({ from: alice.address, to: bob.address, value: '300' });
-    await sent.transaction!.wait('byBlock', 30_000);
+    await included(provider, sent.transaction);
     transferId = sent.transaction!.id!;
     const event = sent.receipt!.events!.find((e) => e.name === 'token.transfer_event')!;
     expect((await asAlice.decodeEvent(event)).args).toEqual({ from: alice.address, to: bob.address, value: '300' });
@@ -161,14 +164,18 @@ describe('an uploaded contract with its ABI', () => {
       provider,
       signer: Object.assign(Signer.fromWif(alice.wif), { provider }),
     });
-    await (
-      await fn(koin, 'transfer')({ from: alice.address, to: signer.getAddress(), value: (10n * KOIN).toString() })
-    ).transaction!.wait('byBlock', 30_000);
+    await included(
+      provider,
+      (await fn(koin, 'transfer')({ from: alice.address, to: signer.getAddress(), value: (10n * KOIN).toString() }))
+        .transaction,
+    );
     const module = await wat('(module (memory (export "memory") 1) (func (export "_start")))');
     const bad = new Contract({ id: signer.getAddress(), abi: { methods: {} }, provider, signer, bytecode: module });
-    await (
-      await bad.deploy({ abi: JSON.stringify({ methods: { m: { argument: '', return: '', entry_point: 'one' } } }) })
-    ).transaction!.wait('byBlock', 30_000);
+    await included(
+      provider,
+      (await bad.deploy({ abi: JSON.stringify({ methods: { m: { argument: '', return: '', entry_point: 'one' } } }) }))
+        .transaction,
+    );
     const answer = await rest(devnet.url, `/v1/contract/${signer.getAddress()}/abi`);
     expect(answer.status).toBe(400);
     expect(answer.body.error).toBe(

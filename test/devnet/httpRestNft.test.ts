@@ -11,7 +11,7 @@ import { parseAbi } from '../../src-main/koinos/contractAbi.ts';
 import { KCS5_ABI } from '../../src-main/devnet/contracts/abi/systemAbis.ts';
 import { startDevnet, type Devnet } from '../../src-main/devnet/server/startDevnet.ts';
 import { uploadKoinosbox } from '../wallet/chain/wasmToken.ts';
-import { method } from './koilibContract.ts';
+import { included, method } from './koilibContract.ts';
 import { rest, rpc, signedOperationsJson } from './httpHelpers.ts';
 import { KOIN } from '../helpers/constants.ts';
 
@@ -41,7 +41,7 @@ beforeAll(async () => {
     ['set_metadata', { token_id: '0x31', metadata: '{"name":"one"}' }],
   ] as const) {
     const { transaction } = await method(collection, name)(args);
-    await transaction!.wait('byTransactionId', WAIT_MS);
+    await included(provider, transaction);
   }
 }, 120_000);
 

@@ -11,10 +11,11 @@ export function method(contract: Contract, name: string): NonNullable<Contract['
   return fn;
 }
 
-/** Runs a write and waits for its block; returns koilib's answer with the receipt. */
+/** Runs a write and waits for its block (`included`); returns koilib's answer with the receipt. */
 export async function write(contract: Contract, name: string, args: Record<string, unknown>) {
+  if (!contract.provider) throw new Error('expected a contract with a provider');
   const answer = await method(contract, name)(args);
-  await answer.transaction!.wait('byBlock', 15_000);
+  await included(contract.provider, answer.transaction);
   return answer;
 }
 
@@ -24,7 +25,7 @@ export async function write(contract: Contract, name: string, args: Record<strin
  * make the block at once, in files that then ended the test run on idle cores.
  */
 export async function included(
-  provider: Provider,
+  provider: Pick<Provider, 'getTransactionsById'>,
   transaction: { id?: string } | undefined,
   ms = 60_000,
 ): Promise<void> {

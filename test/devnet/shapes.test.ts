@@ -13,7 +13,7 @@ import { rpc } from './httpHelpers.ts';
 import { addressFromString } from '../../src-main/koinos/address.ts';
 import { fromBase64, toBase64Url } from '../../src-main/koinos/bytes.ts';
 import { decode, encode } from '../../src-main/koinos/codec.ts';
-import { failure, method, write } from './koilibContract.ts';
+import { failure, included, method, write } from './koilibContract.ts';
 import { KOIN } from '../helpers/constants.ts';
 
 /** koilib's own e2e suite hard-codes harbinger chain #1's KOIN (joticajulian/koilib tests/wallet.e2e-spec.ts). */
@@ -238,7 +238,7 @@ describe('a devnet shaped like mainnet', () => {
     await transaction.sign();
     const receipt = await transaction.send();
     expect(receipt.payer).toBe(MAINNET.freemanasharer);
-    await transaction.wait('byBlock', 15_000);
+    await included(provider, transaction.transaction);
     const { result } = await method(nicknames, 'get_address')({ value: 'nomana' });
     expect((result as { value: string }).value).toBe(user.getAddress());
   });

@@ -5,7 +5,7 @@ import { Contract, Provider, Signer, Transaction, utils } from 'koilib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src-main/devnet/server/startDevnet.ts';
 import { RESOURCE_LIMITS } from '../../src-main/devnet/state/resources.ts';
-import { failure, method, write } from './koilibContract.ts';
+import { failure, included, method, write } from './koilibContract.ts';
 import { KOIN } from '../helpers/constants.ts';
 
 /** koinos-cli .koinosrc (mainnet), as src-main/devnet/shapes.ts names it; read here so a wrong table fails the test. */
@@ -111,7 +111,7 @@ describe('system contracts of a devnet shaped like mainnet', () => {
     await transaction.pushOperation(approve.operation!);
     await transaction.pushOperation(burn.operation!);
     const receipt = await transaction.send();
-    await transaction.wait('byBlock', 15_000);
+    await included(provider, transaction.transaction);
 
     expect(receipt.reverted ?? false).toBe(false);
     expect(receipt.events.map((e) => [e.name, e.source])).toEqual([

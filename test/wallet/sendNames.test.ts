@@ -10,6 +10,7 @@ import { devKey } from '../../src-main/devnet/chain/devKeys.ts';
 import { WalletError } from '../../src-main/koinos/errors.ts';
 import { createWalletApp, type WalletApp } from '../../src-main/wallet/walletApp.ts';
 import { KEYTAR, PASSWORD, TEST_SCRYPT, removeService, uniqueService } from './vault/helpers.ts';
+import { included } from '../devnet/koilibContract.ts';
 
 const NICKNAMES_MAINNET = '1KD9Es7LBBjA1FY3ViCgQJ7e6WH1ipKbhz';
 
@@ -51,7 +52,7 @@ describe('names in send:prepare and send:confirm', () => {
       to: dave.address,
       token_id: `0x${Buffer.from('dave').toString('hex')}`,
     });
-    await transaction!.wait('byTransactionId', 30_000);
+    await included(provider, transaction);
 
     const input = { fromAccountId: from.id, to: dave.address, token: 'koin', amount: '1', recipientName: '@dave' };
     const review = await h['send:prepare'](input);

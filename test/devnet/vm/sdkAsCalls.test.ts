@@ -5,7 +5,7 @@ import { Contract, Provider, Signer, utils } from 'koilib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../../src-main/devnet/server/startDevnet.ts';
 import { NO_PROTOC, buildContract, type BuiltContract } from '../../contracts/build.ts';
-import { method, write, failure } from '../koilibContract.ts';
+import { failure, included, method, write } from '../koilibContract.ts';
 import { KOIN } from '../../helpers/constants.ts';
 
 /** Two cold builds (protoc, as-proto-gen and asc each): tens of seconds each on a busy 2-core machine. */
@@ -57,7 +57,7 @@ beforeAll(async () => {
       signer: key,
       bytecode,
     }).deploy({ abi: JSON.stringify(abi) });
-    await deployed.transaction!.wait('byBlock', 15_000);
+    await included(provider, deployed.transaction);
   }
 }, BUILD_TIMEOUT_MS);
 

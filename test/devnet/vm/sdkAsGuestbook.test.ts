@@ -9,7 +9,7 @@ import { startDevnet, type Devnet } from '../../../src-main/devnet/server/startD
 import { checkModule } from '../../../src-main/devnet/vm/checkModule.ts';
 import { NO_PROTOC, buildContract, entryPoint, type BuiltContract } from '../../contracts/build.ts';
 import { rpc, rpcError } from '../httpHelpers.ts';
-import { method, write, failure } from '../koilibContract.ts';
+import { failure, included, method, write } from '../koilibContract.ts';
 import { KOIN } from '../../helpers/constants.ts';
 
 /** A cold build runs protoc, as-proto-gen and asc: tens of seconds on a busy 2-core machine. */
@@ -73,7 +73,7 @@ beforeAll(async () => {
     abi: JSON.stringify(built.abi),
   });
   expect(deployed.receipt?.reverted ?? false).toBe(false);
-  await deployed.transaction!.wait('byBlock', 15_000);
+  await included(provider, deployed.transaction);
 }, BUILD_TIMEOUT_MS);
 
 afterAll(async () => {

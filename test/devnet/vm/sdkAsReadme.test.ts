@@ -11,6 +11,7 @@ import { startDevnet, type Devnet } from '../../../src-main/devnet/server/startD
 import { checkModule } from '../../../src-main/devnet/vm/checkModule.ts';
 import { NO_PROTOC, buildContract, findProtoc, type BuiltContract } from '../../contracts/build.ts';
 import { rpcError } from '../httpHelpers.ts';
+import { included } from '../koilibContract.ts';
 import { BUILT_CLI } from '../../helpers/builtApp.ts';
 
 const run = promisify(execFile);
@@ -154,7 +155,7 @@ describe.skipIf(NO_PROTOC !== undefined)("README's Develop a contract", () => {
         sendTransaction: false,
       });
       const signed = await payer.signTransaction(await key.signTransaction(deployed.transaction!));
-      await (await key.provider!.sendTransaction(signed)).transaction.wait('byBlock', 15_000);
+      await included(key.provider!, (await key.provider!.sendTransaction(signed)).transaction);
       const error = await rpcError(devnet.url, 'chain.read_contract', {
         contract_id: key.getAddress(),
         entry_point: built.abi.methods.count!.entry_point,

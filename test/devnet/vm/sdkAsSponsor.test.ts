@@ -6,7 +6,7 @@ import { Contract, Provider, Signer, utils } from 'koilib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../../src-main/devnet/server/startDevnet.ts';
 import { NO_PROTOC, buildContract, type BuiltContract } from '../../contracts/build.ts';
-import { failure, method, write } from '../koilibContract.ts';
+import { failure, included, method, write } from '../koilibContract.ts';
 import { KOIN } from '../../helpers/constants.ts';
 
 /** One cold build (protoc, as-proto-gen and asc): tens of seconds on a busy 2-core machine. */
@@ -65,7 +65,7 @@ beforeAll(async () => {
     abi: JSON.stringify(built.abi),
     authorizesTransactionApplication: true,
   });
-  await deployed.transaction!.wait('byBlock', 15_000);
+  await included(provider, deployed.transaction);
 }, BUILD_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -85,7 +85,7 @@ describe.skipIf(NO_PROTOC !== undefined)('a contract paying for transactions', (
       { payer: sponsor, payee: alice.address, rcLimit: (KOIN / 2n).toString() },
     );
     expect(sent.transaction!.signatures).toHaveLength(1);
-    await sent.transaction!.wait('byBlock', 15_000);
+    await included(provider, sent.transaction);
     const receipt = sent.receipt!;
     expect([receipt.payer, receipt.reverted ?? false]).toEqual([sponsor, false]);
     // The sponsor's mana went down by rc_used, less what regenerated meanwhile (mana regenerates with time).

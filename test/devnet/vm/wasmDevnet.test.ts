@@ -6,7 +6,7 @@ import { Contract, Provider, Signer } from 'koilib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../../src-main/devnet/server/startDevnet.ts';
 import { rpc, rpcError } from '../httpHelpers.ts';
-import { method } from '../koilibContract.ts';
+import { included, method } from '../koilibContract.ts';
 import { KOIN } from '../../helpers/constants.ts';
 
 const dir = join(import.meta.dirname, '../../../node_modules/@koinosbox/contracts/assembly/token');
@@ -50,18 +50,18 @@ describe('an uploaded KCS-4 token on the devnet', () => {
       koin,
       'transfer',
     )({ from: alice.address, to: tokenSigner.getAddress(), value: (100n * KOIN).toString() });
-    await funding.transaction!.wait('byBlock', 15_000);
+    await included(provider, funding.transaction);
 
     const token = new Contract({ id: tokenSigner.getAddress(), abi, provider, signer: tokenSigner, bytecode });
     const deployed = await token.deploy({ abi: JSON.stringify(abi) });
     expect(deployed.receipt?.reverted ?? false).toBe(false);
-    await deployed.transaction!.wait('byBlock', 15_000);
+    await included(provider, deployed.transaction);
 
     const minted = await method(token, 'mint')({ to: alice.address, value: '1000' });
     expect(minted.receipt?.reverted ?? false).toBe(false);
     expect(minted.receipt?.events?.map((e) => e.name)).toEqual(['token.mint_event']);
     expect(BigInt(minted.receipt!.compute_bandwidth_used)).toBeGreaterThan(1_000_000n);
-    await minted.transaction!.wait('byBlock', 15_000);
+    await included(provider, minted.transaction);
 
     const aliceToken = new Contract({
       id: tokenSigner.getAddress(),
@@ -70,7 +70,7 @@ describe('an uploaded KCS-4 token on the devnet', () => {
       signer: Object.assign(Signer.fromWif(alice.wif), { provider }),
     });
     const sent = await method(aliceToken, 'transfer')({ from: alice.address, to: bob.address, value: '300' });
-    await sent.transaction!.wait('byBlock', 15_000);
+    await included(provider, sent.transaction);
 
     expect((await method(token, 'balance_of')({ owner: alice.address })).result).toEqual({ value: '700' });
     expect((await method(token, 'balance_of')({ owner: bob.address })).result).toEqual({ value: '300' });
@@ -99,11 +99,13 @@ describe('an uploaded KCS-4 token on the devnet', () => {
       provider,
       signer: Object.assign(Signer.fromWif(alice.wif), { provider }),
     });
-    await (
-      await method(koin, 'transfer')({ from: alice.address, to: signer.getAddress(), value: (10n * KOIN).toString() })
-    ).transaction!.wait('byBlock', 15_000);
+    await included(
+      provider,
+      (await method(koin, 'transfer')({ from: alice.address, to: signer.getAddress(), value: (10n * KOIN).toString() }))
+        .transaction,
+    );
     const loop = new Contract({ id: signer.getAddress(), abi: { methods: {} }, provider, signer, bytecode: endless });
-    await (await loop.deploy()).transaction!.wait('byBlock', 15_000);
+    await included(provider, (await loop.deploy()).transaction);
 
     const error = await rpcError(devnet.url, 'chain.read_contract', {
       contract_id: signer.getAddress(),
