@@ -6,6 +6,7 @@
 import { Contract, Provider, Signer } from 'koilib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { devKey } from '../../src-main/devnet/chain/devKeys.ts';
+import { included } from '../devnet/koilibContract.ts';
 import { approve, chromiumMissing, go, selectAccount, useE2eWallet, type E2eWallet } from './harness.ts';
 import type { Page } from 'playwright-core';
 
@@ -30,8 +31,7 @@ async function register(
   });
   await contract.fetchAbi();
   const { transaction } = await contract.functions[entryPoint]!(args(key.address));
-  // byTransactionId: koilib's 'byBlock' misses a block made within its first second (the Local network makes one every second).
-  await transaction!.wait('byTransactionId', 30_000);
+  await included(provider, transaction, 30_000);
   return key.address;
 }
 

@@ -7,6 +7,7 @@ import { Contract, Provider, Signer, utils } from 'koilib';
 import type { Page, Route } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { devKey } from '../../src-main/devnet/chain/devKeys.ts';
+import { included } from '../devnet/koilibContract.ts';
 import {
   amountText,
   approve,
@@ -214,6 +215,5 @@ async function transferOutside(e2e: E2eWallet, from: number, to: string, value: 
     signer: Object.assign(Signer.fromWif(key.wif), { provider }),
   });
   const { transaction } = await contract.functions.transfer!({ from: key.address, to, value });
-  // byTransactionId: koilib's 'byBlock' misses a block made within its first second (the Local network makes one every second).
-  await transaction!.wait('byTransactionId', 30_000);
+  await included(provider, transaction, 30_000);
 }
