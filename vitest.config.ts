@@ -1,6 +1,6 @@
 // Vitest: "unit" is every test under test/ but the browser suite (the few files that need a fresh module graph are in
 // "unit-isolated", run alongside); "e2e" drives the built renderer in the system Chromium against the browser shell
-// and a real devnet, one file at a time in one worker (one browser for the run, the wallet's modules loaded once), with
+// and a real devnet, one file at a time in one worker (one browser for the worker, the wallet's modules loaded once), with
 // timeouts long enough for blocks, an idle lock and a build of the renderer when it is stale. `npm test` (test/run.ts)
 // runs the two as two vitest processes side by side; `npx vitest run` runs them one after the other.
 import { availableParallelism } from 'node:os';
@@ -58,7 +58,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
-          globalSetup: ['test/helpers/builtApp.ts', 'test/e2e/sharedChromium.ts'],
+          globalSetup: ['test/helpers/builtApp.ts'],
           fileParallelism: false,
           // The files share the worker's module graph: every file starts its own wallet, devnet, shell and browser
           // context and stops them, so nothing but compiled code and the browser connection carries over.

@@ -1,7 +1,7 @@
 // End to end in the browser shell: a sent transaction's inclusion shows a notification through the page's Notification
 // API (headless Chromium displays none: harness.ts recordNotifications); clicking it opens the entry in History; the
 // setting is in Settings; History exports a CSV that is saved as a download.
-import { text } from 'node:stream/consumers';
+import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   approve,
@@ -75,8 +75,7 @@ describe.skipIf(missing !== undefined)('notifications and export in the browser'
     expect(download.suggestedFilename()).toMatch(
       new RegExp(`^koinos-history-${from.address}-\\d{4}-\\d{2}-\\d{2}\\.csv$`),
     );
-    // Streamed from the browser: the run's Chromium is a browser server, whose download has no local path.
-    const csv = await text(await download.createReadStream());
+    const csv = await readFile(await download.path(), 'utf8');
     const row = csv.split('\r\n').find((line) => line.includes(transactionId));
     expect(row).toMatch(
       new RegExp(
