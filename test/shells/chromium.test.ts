@@ -1,6 +1,7 @@
-// The browser tests' Chromium as the e2e run launches it (a playwright-core browser server with CHROMIUM_ARGS): our
-// --disable-features switch, which replaces playwright's (Chromium keeps the last), still turns off every feature
-// playwright's did, and a new browser context opens no omnibox popup of Chromium's own.
+// The browser tests' Chromium, launched with CHROMIUM_ARGS (here as a playwright-core browser server, whose process shows
+// the command line playwright-core gave it): our --disable-features switch, which replaces playwright's (Chromium keeps
+// the last), still turns off every feature playwright's did, and a new browser context opens no omnibox popup of
+// Chromium's own.
 import { chromium, type BrowserServer } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, chromiumMissing } from './chromium.ts';
