@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src-main/devnet/server/startDevnet.ts';
 import { rest, rpc } from './httpHelpers.ts';
 import { KOIN } from '../helpers/constants.ts';
-import { included } from './koilibContract.ts';
+import { included, method, write } from './koilibContract.ts';
 
 const dir = join(import.meta.dirname, '../../node_modules/@koinosbox/contracts/assembly/token');
 const abiText = readFileSync(join(dir, 'token-abi.json'), 'utf8');
@@ -20,12 +20,6 @@ const tokenSigner = Signer.fromSeed('koinos-wallet abi test token key');
 let alice: { address: string; wif: string };
 let bob: { address: string; wif: string };
 let transferId: string;
-
-function fn(contract: Contract, name: string): NonNullable<Contract['functions'][string]> {
-  const f = contract.functions[name];
-  if (!f) throw new Error(`the ABI has no method ${name}`);
-  return f;
-}
 
 beforeAll(async () => {
   devnet = await startDevnet({
@@ -44,11 +38,7 @@ beforeAll(async () => {
     provider,
     signer: Object.assign(Signer.fromWif(alice.wif), { provider }),
   });
-  await included(
-    provider,
-    (await fn(koin, 'transfer')({ from: alice.address, to: tokenSigner.getAddress(), value: (100n * KOIN).toString() }))
-      .transaction,
-  );
+  await write(koin, 'transfer', { from: alice.address, to: tokenSigner.getAddress(), value: (100n * KOIN).toString() });
   // Deployed with the ABI text koilib sends in upload_contract.abi; nothing else tells the node about the token.
   const deployer = new Contract({
     id: tokenSigner.getAddress(),
@@ -70,8 +60,7 @@ describe('an uploaded contract with its ABI', () => {
     const token = new Contract({ id: tokenSigner.getAddress(), provider, signer: tokenSigner });
     const abi = await token.fetchAbi();
     expect(abi).toEqual(JSON.parse(abiText));
-    const minted = await fn(token, 'mint')({ to: alice.address, value: '1000' });
-    await included(provider, minted.transaction);
+    await write(token, 'mint', { to: alice.address, value: '1000' });
 
     const asAlice = new Contract({
       id: tokenSigner.getAddress(),
@@ -79,12 +68,11 @@ describe('an uploaded contract with its ABI', () => {
       signer: Object.assign(Signer.fromWif(alice.wif), { provider }),
     });
     await asAlice.fetchAbi();
-    const sent = await fn(asAlice, 'transfer')({ from: alice.address, to: bob.address, value: '300' });
-    await included(provider, sent.transaction);
+    const sent = await write(asAlice, 'transfer', { from: alice.address, to: bob.address, value: '300' });
     transferId = sent.transaction!.id!;
     const event = sent.receipt!.events!.find((e) => e.name === 'token.transfer_event')!;
     expect((await asAlice.decodeEvent(event)).args).toEqual({ from: alice.address, to: bob.address, value: '300' });
-    expect((await fn(asAlice, 'balance_of')({ owner: bob.address })).result).toEqual({ value: '300' });
+    expect((await method(asAlice, 'balance_of')({ owner: bob.address })).result).toEqual({ value: '300' });
   });
 
   it('serves the ABI, the metadata and reads by method name over REST', async () => {
@@ -164,11 +152,7 @@ describe('an uploaded contract with its ABI', () => {
       provider,
       signer: Object.assign(Signer.fromWif(alice.wif), { provider }),
     });
-    await included(
-      provider,
-      (await fn(koin, 'transfer')({ from: alice.address, to: signer.getAddress(), value: (10n * KOIN).toString() }))
-        .transaction,
-    );
+    await write(koin, 'transfer', { from: alice.address, to: signer.getAddress(), value: (10n * KOIN).toString() });
     const module = await wat('(module (memory (export "memory") 1) (func (export "_start")))');
     const bad = new Contract({ id: signer.getAddress(), abi: { methods: {} }, provider, signer, bytecode: module });
     await included(

@@ -11,7 +11,7 @@ import { parseAbi } from '../../src-main/koinos/contractAbi.ts';
 import { KCS5_ABI } from '../../src-main/devnet/contracts/abi/systemAbis.ts';
 import { startDevnet, type Devnet } from '../../src-main/devnet/server/startDevnet.ts';
 import { uploadKoinosbox } from '../wallet/chain/wasmToken.ts';
-import { included, method } from './koilibContract.ts';
+import { write } from './koilibContract.ts';
 import { rest, rpc, signedOperationsJson } from './httpHelpers.ts';
 import { KOIN } from '../helpers/constants.ts';
 
@@ -40,8 +40,7 @@ beforeAll(async () => {
     ['mint', { to: address(1), token_id: '0x31' }],
     ['set_metadata', { token_id: '0x31', metadata: '{"name":"one"}' }],
   ] as const) {
-    const { transaction } = await method(collection, name)(args);
-    await included(provider, transaction);
+    await write(collection, name, args);
   }
 }, 120_000);
 

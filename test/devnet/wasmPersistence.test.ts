@@ -8,7 +8,7 @@ import { Contract, Provider, Signer, utils } from 'koilib';
 import type { TransactionJson } from 'koilib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawnDevnet, type DevnetProcess } from './devnetProcess.ts';
-import { included, method } from './koilibContract.ts';
+import { included, method, write } from './koilibContract.ts';
 import { KOIN } from '../helpers/constants.ts';
 
 const TOKEN_DIR = join(import.meta.dirname, '../../node_modules/@koinosbox/contracts/assembly/token');
@@ -49,24 +49,13 @@ describe('uploaded contracts on disk', () => {
       provider,
       signer: withProvider(aliceKey),
     });
-    await included(
-      provider,
-      (
-        await method(
-          koin,
-          'transfer',
-        )({ from: alice.address, to: tokenKey.getAddress(), value: (100n * KOIN).toString() })
-      ).transaction,
-    );
+    await write(koin, 'transfer', { from: alice.address, to: tokenKey.getAddress(), value: (100n * KOIN).toString() });
 
     const token = new Contract({ id: tokenKey.getAddress(), abi, provider, signer: withProvider(tokenKey), bytecode });
     await included(provider, (await token.deploy()).transaction);
-    await included(provider, (await method(token, 'mint')({ to: alice.address, value: '1000' })).transaction);
+    await write(token, 'mint', { to: alice.address, value: '1000' });
     const asAlice = new Contract({ id: tokenKey.getAddress(), abi, provider, signer: withProvider(aliceKey) });
-    await included(
-      provider,
-      (await method(asAlice, 'transfer')({ from: alice.address, to: bob.address, value: '300' })).transaction,
-    );
+    await write(asAlice, 'transfer', { from: alice.address, to: bob.address, value: '300' });
 
     // One signed transfer, dry-run (broadcast false: nothing changes) in each process.
     const { transaction } = await method(asAlice, 'transfer')(

@@ -6,7 +6,7 @@ import { Contract, Provider, Signer } from 'koilib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../../src-main/devnet/server/startDevnet.ts';
 import { rpc, rpcError } from '../httpHelpers.ts';
-import { included, method } from '../koilibContract.ts';
+import { included, method, write } from '../koilibContract.ts';
 import { KOIN } from '../../helpers/constants.ts';
 
 const dir = join(import.meta.dirname, '../../../node_modules/@koinosbox/contracts/assembly/token');
@@ -46,11 +46,11 @@ describe('an uploaded KCS-4 token on the devnet', () => {
       provider,
       signer: Object.assign(Signer.fromWif(alice.wif), { provider }),
     });
-    const funding = await method(
-      koin,
-      'transfer',
-    )({ from: alice.address, to: tokenSigner.getAddress(), value: (100n * KOIN).toString() });
-    await included(provider, funding.transaction);
+    await write(koin, 'transfer', {
+      from: alice.address,
+      to: tokenSigner.getAddress(),
+      value: (100n * KOIN).toString(),
+    });
 
     const token = new Contract({ id: tokenSigner.getAddress(), abi, provider, signer: tokenSigner, bytecode });
     const deployed = await token.deploy({ abi: JSON.stringify(abi) });
@@ -99,11 +99,7 @@ describe('an uploaded KCS-4 token on the devnet', () => {
       provider,
       signer: Object.assign(Signer.fromWif(alice.wif), { provider }),
     });
-    await included(
-      provider,
-      (await method(koin, 'transfer')({ from: alice.address, to: signer.getAddress(), value: (10n * KOIN).toString() }))
-        .transaction,
-    );
+    await write(koin, 'transfer', { from: alice.address, to: signer.getAddress(), value: (10n * KOIN).toString() });
     const loop = new Contract({ id: signer.getAddress(), abi: { methods: {} }, provider, signer, bytecode: endless });
     await included(provider, (await loop.deploy()).transaction);
 
