@@ -66,6 +66,8 @@ class WalletState {
   });
 
   #unsubscribe: (() => void)[] = [];
+  /** Heads pushed by main (`head:new`) so far: how a dashboard answer knows whether a head came while it was asked. */
+  #headPushes = 0;
 
   /** Reads the vault status and, when unlocked, everything else; subscribes to main's pushes. Call once. */
   async start(): Promise<void> {
@@ -199,11 +201,15 @@ class WalletState {
     const accountId = this.selectedAccountId;
     const networkId = this.selectedNetworkId;
     if (!accountId || !this.status?.unlocked) return;
+    const pushesBefore = this.#headPushes;
     try {
       const dashboard = await call('dashboard:get', { accountId });
       if (accountId === this.selectedAccountId && networkId === this.selectedNetworkId) {
         this.dashboard = dashboard;
-        this.head = dashboard.head;
+        // The answer's head was read after the ask, so it is newer than every head pushed before it. A head pushed
+        // meanwhile may be newer than the answer's (a block came, the chain was reset): it stays on screen, and the
+        // refresh it asked for runs next. Heights are not compared: after a revert the newer head is the lower one.
+        if (this.#headPushes === pushesBefore) this.head = dashboard.head;
         this.dashboardProblem = undefined;
       }
     } catch (error) {
@@ -220,6 +226,7 @@ class WalletState {
   #onHead(head: HeadInfo): void {
     if (!this.status?.unlocked) return;
     if (this.selectedNetworkId && head.networkId !== this.selectedNetworkId) return;
+    this.#headPushes += 1;
     this.head = head;
     void this.refreshDashboard();
   }
