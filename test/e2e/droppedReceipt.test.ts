@@ -125,7 +125,7 @@ describe.skipIf(missing !== undefined)('a transfer the chain did not apply, in t
     await expect
       .poll(() => status.textContent(), { timeout: 30_000 })
       .toMatch(
-        /^Included in block \d+, but the chain reverted it: account 'from' has insufficient balance\. Nothing was changed but the mana it used\.$/,
+        /^Included in block \d+, but the chain reverted it: account 'from' has insufficient balance\. Nothing was changed but the mana it used\. It becomes final once the block is irreversible\.$/,
       );
     expect(await page.getByTestId('tx-mana').textContent()).toMatch(
       /^\s*0\.0\d+\s+charged for the reverted transaction, of at most /,

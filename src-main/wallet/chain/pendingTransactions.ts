@@ -12,7 +12,8 @@ import { writeFileAtomic } from '../atomicFile.ts';
 /** The file name inside the data folder. */
 export const PENDING_TRANSACTIONS_FILE = 'pending-transactions.json';
 
-const STATUSES: ReadonlySet<TxStatus> = new Set(['pending', 'included']);
+// Followed: waiting, in a block, or reverted in a block that is not irreversible yet.
+const STATUSES: ReadonlySet<TxStatus> = new Set(['pending', 'included', 'failed']);
 
 export interface PendingTransaction {
   networkId: string;

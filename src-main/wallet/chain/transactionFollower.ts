@@ -1,6 +1,7 @@
 // Follows this wallet's submitted transactions until they are in a block and then irreversible (or expire from the
-// mempool, or the chain reverts them in their block), polling the node - no busy loop, and no timer at all when nothing
-// is followed - and reports each change as a `tx:update` event. Its block is the one the chain has
+// mempool), polling the node - no busy loop, and no timer at all when nothing is followed - and reports each change as
+// a `tx:update` event. One the chain reverted in its block is reported failed at once and followed until that block is
+// irreversible: a fork may still put it in a block where it goes through. Its block is the one the chain has
 // (includingBlocks.ts): none is called irreversible in a block the chain does not have, and a transaction whose block
 // lost its fork is pending again if the node has it in its mempool, else dropped at once (when the node still lists
 // that block; a node that lists nothing may only be late, except the Local devnet, a single node: what it lists nowhere
@@ -72,12 +73,18 @@ export class TransactionFollower {
    */
   waitFor(id: string, statuses: TxStatus[], timeoutMs: number): Promise<TxUpdate> {
     const entry = this.pending.get(id);
-    if (entry && statuses.includes(entry.status)) {
+    // One reverted in a block that is not irreversible yet is still followed, and failed is a final answer here.
+    if (entry && (statuses.includes(entry.status) || entry.status === 'failed')) {
       return Promise.resolve({
         transactionId: id,
         networkId: entry.networkId,
         status: entry.status,
         ...(entry.blockHeight !== undefined ? { blockHeight: entry.blockHeight.toString() } : {}),
+        ...(entry.status === 'failed'
+          ? {
+              message: `Included in block ${entry.blockHeight}, but the chain reverted it. Nothing was changed but the mana it used.`,
+            }
+          : {}),
       });
     }
     return new Promise((resolve, reject) => {
@@ -171,7 +178,10 @@ export class TransactionFollower {
     const seenIn = distinctIds(
       entries.flatMap((entry) => {
         const block = blockOf.get(entry.id);
-        return block && block.height !== entry.blockHeight ? [block.id] : [];
+        if (!block) return [];
+        // Once more when one that reverted there is final: the last word on it comes with the receipt.
+        const failedFinal = entry.status === 'failed' && block.height <= head.lastIrreversible;
+        return block.height !== entry.blockHeight || failedFinal ? [block.id] : [];
       }),
     );
     const reverted = new Map(
@@ -186,21 +196,29 @@ export class TransactionFollower {
         continue;
       }
       const height = block.height;
+      const final = height <= head.lastIrreversible;
       const receipt = reverted.get(entry.id);
       if (receipt) {
-        // Final as far as this wallet goes: its nonce is used, and it changed nothing but its payer's mana.
-        this.pending.remove(entry.id);
+        // Reverted in its block: its nonce is used, and it changed nothing but its payer's mana. It is followed until
+        // that block is irreversible, as an included one is: until then a fork may still put it in a block where it
+        // goes through, and the wallet says so then.
+        if (final) this.pending.remove(entry.id);
+        else this.pending.update(entry.id, { status: 'failed', blockHeight: height });
         this.emit({
           transactionId: entry.id,
           networkId,
           status: 'failed',
           blockHeight: height.toString(),
           rcUsed: receipt.rc_used.toString(),
-          message: `Included in block ${height}, but the chain reverted it: ${revertReason(receipt.logs)}. Nothing was changed but the mana it used.`,
+          message:
+            `Included in block ${height}, but the chain reverted it: ${revertReason(receipt.logs)}. Nothing was changed but the mana it used.` +
+            (final ? '' : ' It becomes final once the block is irreversible.'),
         });
         continue;
       }
-      const status: TxStatus = height <= head.lastIrreversible ? 'irreversible' : 'included';
+      // Reverted in this block at an earlier look, which is not irreversible yet (its receipt is read again then).
+      if (entry.status === 'failed' && height === entry.blockHeight) continue;
+      const status: TxStatus = final ? 'irreversible' : 'included';
       if (status !== entry.status || height !== entry.blockHeight) {
         this.pending.update(entry.id, { status, blockHeight: height });
         this.emit({ transactionId: entry.id, networkId, status, blockHeight: height.toString() });
@@ -224,7 +242,7 @@ export class TransactionFollower {
     for (const entry of missing) {
       if (inMempool.has(entry.id)) {
         // In a block at the last look, in none of the chain's now, and waiting again: pending.
-        if (entry.status === 'included') {
+        if (entry.status === 'included' || entry.status === 'failed') {
           this.pending.update(entry.id, { status: 'pending', blockHeight: undefined });
           this.emit({ transactionId: entry.id, networkId, status: 'pending' });
         }
@@ -234,7 +252,8 @@ export class TransactionFollower {
       // node no longer has it. It is dropped now, so that its nonce is free for the next transaction at once. One the
       // node does not list at all may only be late (one of several nodes behind an address, behind the others): it has
       // the usual time, unless the node is the Local devnet (`gone`).
-      const forked = entry.status === 'included' && stillListed.has(entry.id);
+      const inBlockBefore = entry.status === 'included' || entry.status === 'failed';
+      const forked = inBlockBefore && stillListed.has(entry.id);
       const removed = gone.has(entry.id);
       if (!forked && !removed && Date.now() - entry.submittedAt < this.expireAfterMs) continue;
       this.pending.remove(entry.id);
@@ -244,7 +263,7 @@ export class TransactionFollower {
         status: 'expired',
         message: forked
           ? 'Its block lost a fork, and the node no longer has the transaction. Nothing was changed; send it again if needed.'
-          : removed && entry.status === 'included'
+          : removed && inBlockBefore
             ? 'The devnet no longer has the transaction or its block: its chain was reverted or started again. Nothing was changed; send it again if needed.'
             : 'The transaction left the node without being included in a block. Nothing was changed; send it again if needed.',
       });

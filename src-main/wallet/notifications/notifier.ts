@@ -100,11 +100,15 @@ export class Notifier {
         return;
       }
       const context = this.sent.get(update.transactionId) ?? { entries: [] };
-      if (update.status !== 'included') this.sent.delete(update.transactionId);
+      // Followed on while its block may still lose a fork: included, or reverted there and still followed.
+      const inBlock =
+        update.status === 'included' ||
+        (update.status === 'failed' && this.o.pending.get(update.transactionId) !== undefined);
+      if (!inBlock) this.sent.delete(update.transactionId);
       const notification = txUpdateNotification(update, context);
       if (notification) this.show(notification);
       // The block it was announced in: should a fork move it, the next "included" says so.
-      if (update.status === 'included' && update.blockHeight !== undefined)
+      if (inBlock && update.blockHeight !== undefined)
         this.sent.set(update.transactionId, { ...context, includedIn: update.blockHeight });
     });
     if (this.enabled) this.arm(0);

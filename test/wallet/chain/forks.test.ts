@@ -2,16 +2,28 @@
 // what a real node's keep (forkKeepingProxy): the store goes on listing the abandoned block. The follower and the
 // history give the block the chain has. The follower never calls irreversible a transaction the chain dropped: it
 // drops it at once (its nonce is free again), or follows it again when the node has it back in its mempool, and a
-// notification announces its new block. A node that lists the transaction nowhere may only be late: the follower keeps
-// its status then, except on the Local devnet, a single node, where it drops it at once.
+// notification announces its new block. One the chain reverted in its block is followed on too, until that block is
+// irreversible. A node that lists the transaction nowhere may only be late: the follower keeps its status then, except
+// on the Local devnet, a single node, where it drops it at once.
 import { describe, expect, it } from 'vitest';
 import type { Devnet } from '../../../src-main/devnet/server/startDevnet.ts';
 import type { Transaction } from '../../../src-main/koinos/types.ts';
 import type { TxUpdate } from '../../../src-main/wallet/chain/types.ts';
 import type { AccountInfo, WalletNotification } from '../../../src-main/ipc/contract.ts';
 import { Notifier } from '../../../src-main/wallet/notifications/notifier.ts';
-import { forkKeepingProxy, onCleanup, recordingProxy, tempDir, testDevnet, type TestServer } from './helpers.ts';
+import {
+  cutBalanceUnderWaiting,
+  forkKeepingProxy,
+  onCleanup,
+  recordingProxy,
+  tempDir,
+  testDevnet,
+  type TestServer,
+} from './helpers.ts';
 import { until } from '../../helpers/until.ts';
+import { KOIN } from '../../helpers/constants.ts';
+import { addressFromString } from '../../../src-main/koinos/address.ts';
+import { tokenBalance } from '../../../src-main/wallet/chain/tokens.ts';
 import { testServices, type TestServices } from './services.ts';
 
 /**
@@ -167,6 +179,80 @@ describe('a transaction in a block that lost its fork', () => {
       ),
       target: { networkId: 'local', transactionId: id, accountId: 'acc-a' },
     });
+  });
+
+  it('is followed on after the chain reverted it in its block, and told included when a fork puts it where it goes through', async () => {
+    const devnet = await testDevnet({ manual: true }); // irreversibleDepth 2
+    const proxy = await forkKeepingProxy(devnet.url);
+    const s = testServices({ localUrl: async () => proxy.url, wifs: devnet.accounts.map((a) => a.wif) });
+    const updates: TxUpdate[] = [];
+    s.follower.on((u) => updates.push(u));
+    const shown: WalletNotification[] = [];
+    const accounts: AccountInfo[] = [{ id: 'acc-a', name: 'Alice', address: devnet.accounts[0]!.address, kind: 'key' }];
+    const notifier = await Notifier.open({
+      dataDir: await tempDir(),
+      ...s,
+      accounts: () => accounts,
+      emit: (n: WalletNotification) => shown.push(n),
+      presenter: 'page',
+      intervalMs: 20,
+    });
+    notifier.start();
+    onCleanup(async () => notifier.stop());
+    const fork = await devnet.node.snapshot();
+    const [a, b] = devnet.accounts;
+    const before = await tokenBalance(
+      (await s.networks.node()).node,
+      await s.tokens.resolve('local', 'koin'),
+      addressFromString(b!.address),
+    );
+    const review = await s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '1' });
+    const { transactionId: id } = await s.send.confirm(review.reviewId);
+    await cutBalanceUnderWaiting(devnet, a!.address);
+    const failed = await until('failed', () => updates.find((u) => u.status === 'failed'), 10_000);
+    expect(failed.message).toMatch(
+      /reverted it: account 'from' has insufficient balance\..* It becomes final once the block is irreversible\.$/,
+    );
+    // Not final yet: still followed (the follower looks no more while the chain is rewritten).
+    expect(s.pending.get(id)).toMatchObject({ status: 'failed', blockHeight: BigInt(failed.blockHeight!) });
+    s.follower.stop();
+    const transaction = await signed(devnet, id);
+
+    // The fork: back before the transfer and the cut, an empty block at its height, then the same signed transfer one
+    // block higher, where the balance is whole.
+    await devnet.node.revert(fork);
+    await devnet.node.produceBlock();
+    await devnet.node.call('chain.submit_transaction', { transaction, broadcast: true });
+    await devnet.node.produceBlock();
+    s.follower.resume();
+    const included = await until('included', () => updates.find((u) => u.status === 'included'), 10_000);
+    expect(included.blockHeight).toBe(String(BigInt(failed.blockHeight!) + 1n));
+    await devnet.node.produceBlocks(2);
+    expect((await s.follower.waitFor(id, ['irreversible'], 20_000)).blockHeight).toBe(included.blockHeight);
+    expect(updates.filter((u) => u.transactionId === id).map((u) => u.status)).toEqual([
+      'pending',
+      'failed',
+      'included',
+      'irreversible',
+    ]);
+    expect(s.pending.get(id)).toBeUndefined();
+    // It went through: the second account holds the KOIN it had at the fork and the one sent.
+    const { node } = await s.networks.node();
+    const koin = await s.tokens.resolve('local', 'koin');
+    expect(await tokenBalance(node, koin, addressFromString(b!.address))).toBe(before + KOIN);
+
+    await until('"Transaction final"', () => shown.find((n) => n.id === `tx:${id}:irreversible`), 10_000);
+    const mine = shown.filter((n) => n.target.transactionId === id);
+    expect(mine.map((n) => n.title)).toEqual([
+      'Transaction failed',
+      'Transaction moved to another block',
+      'Transaction final',
+    ]);
+    expect(mine[1]!.body).toMatch(
+      new RegExp(
+        `^Sending 1 KOIN to \\S+ is now in block ${included.blockHeight}: block ${failed.blockHeight}, which had it, lost a fork\\.`,
+      ),
+    );
   });
 
   it('is dropped once the chain has moved past its block without it, never called irreversible, and frees its nonce', async () => {

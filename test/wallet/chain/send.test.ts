@@ -7,8 +7,11 @@ import { KoinosNode } from '../../../src-main/wallet/chain/koinosNode.ts';
 import { addressFromString } from '../../../src-main/koinos/address.ts';
 import { tokenBalance } from '../../../src-main/wallet/chain/tokens.ts';
 import { revertReason } from '../../../src-main/wallet/chain/transactionFollower.ts';
+import { PendingTransactions } from '../../../src-main/wallet/chain/pendingTransactions.ts';
 import { cutBalanceUnderWaiting, onCleanup, recordingProxy, tempDir, testDevnet } from './helpers.ts';
 import { testServices } from './services.ts';
+import type { TxUpdate } from '../../../src-main/wallet/chain/types.ts';
+import { until } from '../../helpers/until.ts';
 import { KOIN } from '../../helpers/constants.ts';
 import { expectWalletError } from '../../helpers/expectWalletError.ts';
 
@@ -72,10 +75,10 @@ describe('SendService', () => {
   });
 
   it('reports a transfer the chain included but reverted (its balance cut before its block) as failed there, with why and the mana', async () => {
-    const devnet = await testDevnet({ manual: true });
+    const devnet = await testDevnet({ manual: true }); // irreversibleDepth 2
     const s = testServices(devnet);
-    const statuses: string[] = [];
-    s.follower.on((u) => statuses.push(u.status));
+    const updates: TxUpdate[] = [];
+    s.follower.on((u) => updates.push(u));
     const [a, b] = devnet.accounts;
     const review = await s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '1' });
     const { transactionId: id } = await s.send.confirm(review.reviewId);
@@ -83,18 +86,31 @@ describe('SendService', () => {
 
     const update = await s.follower.waitFor(id, ['included', 'irreversible'], 20_000);
     expect(update.status).toBe('failed');
-    expect(update.message).toBe(
-      `Included in block ${update.blockHeight}, but the chain reverted it: account 'from' has insufficient balance. Nothing was changed but the mana it used.`,
-    );
+    const reverted = `Included in block ${update.blockHeight}, but the chain reverted it: account 'from' has insufficient balance. Nothing was changed but the mana it used.`;
+    expect(update.message).toBe(`${reverted} It becomes final once the block is irreversible.`);
     expect(BigInt(update.rcUsed!)).toBeGreaterThan(0n);
-    expect(statuses).toEqual(['pending', 'failed']);
-    // In the block, reverted, as the history says; its nonce is used, and the wallet waits for it no more.
+    expect(updates.map((u) => u.status)).toEqual(['pending', 'failed']);
+    // In the block, reverted, as the history says; its nonce is used, and no mana is held for it.
     const page = await s.history.page({ address: a!.address, limit: 1, ascending: false, irreversibleOnly: false });
     expect(page.records[0]).toMatchObject({ transactionId: id, blockHeight: update.blockHeight, reverted: true });
     expect(page.records[0]!.rcUsed).toBe(update.rcUsed);
     expect(s.pending.waiting('local', a!.address)).toEqual([]);
     const next = await s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '0.1' });
     expect(next.nonce).toBe('2');
+
+    // Followed until its block is irreversible (a fork could still put it where it goes through): then the last word,
+    // and the wallet follows it no more.
+    expect(s.pending.get(id)).toMatchObject({ status: 'failed', blockHeight: BigInt(update.blockHeight!) });
+    // A restart follows it on: the data folder's file keeps it as it is.
+    const dir = await tempDir();
+    const kept = await PendingTransactions.open(dir);
+    kept.add(s.pending.get(id)!);
+    await kept.flush();
+    expect((await PendingTransactions.open(dir)).get(id)).toEqual(s.pending.get(id));
+    await devnet.node.produceBlocks(2);
+    const final = await until('the final update', () => (updates.length > 2 ? updates[2] : undefined), 20_000);
+    expect(final).toEqual({ ...update, message: reverted });
+    expect(s.pending.get(id)).toBeUndefined();
   });
 
   it('reads the receipt of a block once for two followed transfers the chain reverted in it', async () => {
