@@ -81,6 +81,21 @@ async function signed(devnet: Devnet, id: string): Promise<Transaction> {
   return transactions[0]!.transaction;
 }
 
+/** Starts a notifier over `s` for the devnet's first account ("Alice"); what it shows is pushed to `shown`. */
+async function notifyInto(s: TestServices, devnet: Devnet, shown: WalletNotification[]): Promise<void> {
+  const accounts: AccountInfo[] = [{ id: 'acc-a', name: 'Alice', address: devnet.accounts[0]!.address, kind: 'key' }];
+  const notifier = await Notifier.open({
+    dataDir: await tempDir(),
+    ...s,
+    accounts: () => accounts,
+    emit: (n: WalletNotification) => shown.push(n),
+    presenter: 'page',
+    intervalMs: 20,
+  });
+  notifier.start();
+  onCleanup(async () => notifier.stop());
+}
+
 describe('a transaction in a block that lost its fork', () => {
   it('is followed into the block the chain has, and the history shows that block, not the first one listed', async () => {
     // The follower looks no more while the chain is rewritten: between the revert and the transfer's new block, a look
@@ -128,21 +143,7 @@ describe('a transaction in a block that lost its fork', () => {
       height: lostHeight,
     } = await sentAfterSnapshot({
       stop: true,
-      watch: async (s, devnet) => {
-        const accounts: AccountInfo[] = [
-          { id: 'acc-a', name: 'Alice', address: devnet.accounts[0]!.address, kind: 'key' },
-        ];
-        const notifier = await Notifier.open({
-          dataDir: await tempDir(),
-          ...s,
-          accounts: () => accounts,
-          emit: (n: WalletNotification) => shown.push(n),
-          presenter: 'page',
-          intervalMs: 20,
-        });
-        notifier.start();
-        onCleanup(async () => notifier.stop());
-      },
+      watch: (s, devnet) => notifyInto(s, devnet, shown),
     });
     const transaction = await signed(devnet, id);
     await until('the first "included" notification', () => shown.find((n) => n.id === `tx:${id}:included`), 10_000);
@@ -188,17 +189,7 @@ describe('a transaction in a block that lost its fork', () => {
     const updates: TxUpdate[] = [];
     s.follower.on((u) => updates.push(u));
     const shown: WalletNotification[] = [];
-    const accounts: AccountInfo[] = [{ id: 'acc-a', name: 'Alice', address: devnet.accounts[0]!.address, kind: 'key' }];
-    const notifier = await Notifier.open({
-      dataDir: await tempDir(),
-      ...s,
-      accounts: () => accounts,
-      emit: (n: WalletNotification) => shown.push(n),
-      presenter: 'page',
-      intervalMs: 20,
-    });
-    notifier.start();
-    onCleanup(async () => notifier.stop());
+    await notifyInto(s, devnet, shown);
     const fork = await devnet.node.snapshot();
     const [a, b] = devnet.accounts;
     const before = await tokenBalance(
