@@ -27,6 +27,8 @@ export interface PendingTransaction {
   submittedAt: number;
   status: TxStatus;
   blockHeight?: bigint;
+  /** `0x…`, the block it was last seen in (a fork may put it in another block at the same height). */
+  blockId?: string;
 }
 
 /** The account whose nonce the transaction uses: its payee when it names one, else its payer (as koinos-chain checks it). */
@@ -46,6 +48,7 @@ interface StoredEntry {
   submittedAt: number;
   status: TxStatus;
   blockHeight?: string;
+  blockId?: string;
 }
 
 function toStored(e: PendingTransaction): StoredEntry {
@@ -59,10 +62,13 @@ function toStored(e: PendingTransaction): StoredEntry {
     submittedAt: e.submittedAt,
     status: e.status,
     ...(e.blockHeight !== undefined ? { blockHeight: e.blockHeight.toString() } : {}),
+    ...(e.blockId !== undefined ? { blockId: e.blockId } : {}),
   };
 }
 
 const UINT = /^\d{1,20}$/;
+/** A block id as hexId writes it (0x, then a multihash: 0x1220 and the 32 bytes of a sha256 on Koinos). */
+const BLOCK_ID = /^0x(?:[0-9a-f]{2}){1,100}$/;
 
 /** An entry read back, or undefined when it is damaged (it is dropped: the node's nonce and history take over). */
 function fromStored(raw: unknown): PendingTransaction | undefined {
@@ -79,6 +85,7 @@ function fromStored(raw: unknown): PendingTransaction | undefined {
     return undefined;
   if (typeof r.submittedAt !== 'number' || !STATUSES.has(r.status as TxStatus)) return undefined;
   if (r.blockHeight !== undefined && (typeof r.blockHeight !== 'string' || !UINT.test(r.blockHeight))) return undefined;
+  if (r.blockId !== undefined && (typeof r.blockId !== 'string' || !BLOCK_ID.test(r.blockId))) return undefined;
   let transaction: Transaction;
   try {
     transaction = transactionFromBase64(r.transaction as string);
@@ -96,6 +103,7 @@ function fromStored(raw: unknown): PendingTransaction | undefined {
     submittedAt: r.submittedAt,
     status: r.status as TxStatus,
     ...(r.blockHeight !== undefined ? { blockHeight: BigInt(r.blockHeight as string) } : {}),
+    ...(r.blockId !== undefined ? { blockId: r.blockId as string } : {}),
   };
 }
 
@@ -157,7 +165,7 @@ export class PendingTransactions {
     return this.entries.get(id);
   }
 
-  update(id: string, patch: Partial<Pick<PendingTransaction, 'status' | 'blockHeight'>>): void {
+  update(id: string, patch: Partial<Pick<PendingTransaction, 'status' | 'blockHeight' | 'blockId'>>): void {
     const entry = this.entries.get(id);
     if (!entry) return;
     this.entries.set(id, { ...entry, ...patch });

@@ -181,7 +181,7 @@ export class TransactionFollower {
         if (!block) return [];
         // Once more when one that reverted there is final: the last word on it comes with the receipt.
         const failedFinal = entry.status === 'failed' && block.height <= head.lastIrreversible;
-        return block.height !== entry.blockHeight || failedFinal ? [block.id] : [];
+        return !lastSeenIn(entry, block) || failedFinal ? [block.id] : [];
       }),
     );
     const reverted = new Map(
@@ -196,6 +196,7 @@ export class TransactionFollower {
         continue;
       }
       const height = block.height;
+      const blockId = hexId(block.id);
       const final = height <= head.lastIrreversible;
       const receipt = reverted.get(entry.id);
       if (receipt) {
@@ -203,7 +204,7 @@ export class TransactionFollower {
         // that block is irreversible, as an included one is: until then a fork may still put it in a block where it
         // goes through, and the wallet says so then.
         if (final) this.pending.remove(entry.id);
-        else this.pending.update(entry.id, { status: 'failed', blockHeight: height });
+        else this.pending.update(entry.id, { status: 'failed', blockHeight: height, blockId });
         this.emit({
           transactionId: entry.id,
           networkId,
@@ -216,12 +217,16 @@ export class TransactionFollower {
         });
         continue;
       }
-      // Reverted in this block at an earlier look, which is not irreversible yet (its receipt is read again then).
-      if (entry.status === 'failed' && height === entry.blockHeight) continue;
+      // Reverted in this block at an earlier look, which is not irreversible yet (its receipt is read again then; if
+      // that block's receipt no longer says reverted, it goes on as included or irreversible below).
+      if (entry.status === 'failed' && !final && lastSeenIn(entry, block)) continue;
       const status: TxStatus = final ? 'irreversible' : 'included';
       if (status !== entry.status || height !== entry.blockHeight) {
-        this.pending.update(entry.id, { status, blockHeight: height });
+        this.pending.update(entry.id, { status, blockHeight: height, blockId });
         this.emit({ transactionId: entry.id, networkId, status, blockHeight: height.toString() });
+      } else if (blockId !== entry.blockId) {
+        // Another block at the same height, where it goes through too: nothing to tell, but later looks compare with it.
+        this.pending.update(entry.id, { blockId });
       }
       if (status === 'irreversible') this.pending.remove(entry.id);
     }
@@ -243,7 +248,7 @@ export class TransactionFollower {
       if (inMempool.has(entry.id)) {
         // In a block at the last look, in none of the chain's now, and waiting again: pending.
         if (entry.status === 'included' || entry.status === 'failed') {
-          this.pending.update(entry.id, { status: 'pending', blockHeight: undefined });
+          this.pending.update(entry.id, { status: 'pending', blockHeight: undefined, blockId: undefined });
           this.emit({ transactionId: entry.id, networkId, status: 'pending' });
         }
         continue;
@@ -269,6 +274,14 @@ export class TransactionFollower {
       });
     }
   }
+}
+
+/**
+ * Whether `block` is the one `entry` was seen in at the last look: by its id (a fork may put the transaction in another
+ * block at the same height), or by its height for an entry kept before ids were.
+ */
+function lastSeenIn(entry: PendingTransaction, block: { id: Uint8Array; height: bigint }): boolean {
+  return entry.blockId !== undefined ? entry.blockId === hexId(block.id) : entry.blockHeight === block.height;
 }
 
 /** The longest reason shown: the node is not trusted, and its logs could fill a screen or a notification. */

@@ -246,6 +246,57 @@ describe('a transaction in a block that lost its fork', () => {
     );
   });
 
+  // A fork most often puts another block at the same height: the follower tells the blocks apart by id.
+  it.each([
+    { first: 'reverted', then: 'goes through', statuses: ['pending', 'failed', 'included', 'irreversible'] },
+    { first: 'goes through', then: 'reverted', statuses: ['pending', 'included', 'failed'] },
+  ])(
+    'is followed into another block at the same height: first $first, then $then there',
+    async ({ first, statuses }) => {
+      const devnet = await testDevnet({ manual: true }); // irreversibleDepth 2
+      const proxy = await forkKeepingProxy(devnet.url);
+      const s = testServices({ localUrl: async () => proxy.url, wifs: devnet.accounts.map((a) => a.wif) });
+      const updates: TxUpdate[] = [];
+      s.follower.on((u) => updates.push(u));
+      const fork = await devnet.node.snapshot();
+      const [a, b] = devnet.accounts;
+      const review = await s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '1' });
+      const { transactionId: id } = await s.send.confirm(review.reviewId);
+      // In block A: reverted (its balance cut in that block) or through.
+      if (first === 'reverted') await cutBalanceUnderWaiting(devnet, a!.address);
+      else await devnet.node.produceBlock();
+      const seen = await until('in block A', () => updates.find((u) => u.blockHeight !== undefined), 10_000);
+      s.follower.stop();
+      const transaction = await signed(devnet, id);
+
+      // The fork: block B at the same height holds the same signed transfer, with the balance whole or cut.
+      await devnet.node.revert(fork);
+      await devnet.node.call('chain.submit_transaction', { transaction, broadcast: true });
+      if (first === 'reverted') await devnet.node.produceBlock();
+      else await cutBalanceUnderWaiting(devnet, a!.address);
+      s.follower.resume();
+      const last = statuses.at(-1)!;
+      await until(`${statuses.at(-2)!} in block B`, () =>
+        updates.filter((u) => u.transactionId === id).length >= statuses.length - (last === 'irreversible' ? 1 : 0)
+          ? true
+          : undefined,
+      );
+      if (last === 'irreversible') {
+        await devnet.node.produceBlocks(2);
+        await s.follower.waitFor(id, ['irreversible'], 20_000);
+      }
+      const mine = updates.filter((u) => u.transactionId === id);
+      expect(mine.map((u) => u.status)).toEqual(statuses);
+      expect(mine.slice(1).every((u) => u.blockHeight === seen.blockHeight)).toBe(true);
+      // What the history says of it: its block B.
+      const page = await s.history.page({ address: a!.address, limit: 3, ascending: false, irreversibleOnly: false });
+      expect(page.records.find((r) => r.transactionId === id)).toMatchObject({
+        blockHeight: seen.blockHeight,
+        reverted: first !== 'reverted',
+      });
+    },
+  );
+
   it('is dropped once the chain has moved past its block without it, never called irreversible, and frees its nonce', async () => {
     const { devnet, s, updates, fork, id, height } = await sentAfterSnapshot();
 
