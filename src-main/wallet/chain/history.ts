@@ -208,7 +208,7 @@ export class HistoryService {
       // or a later one, may still be 'pending' here. The chain's nonce, read after the history answered, is at least
       // as new as the history: a transaction whose nonce it has reached is in a block (or was replaced), not pending.
       const listed = new Set(records.map((r) => r.transactionId));
-      const candidates = this.deps.pending.waiting(network.id, address).filter((p) => !listed.has(p.id));
+      const candidates = this.deps.pending.waitingOf(network.id, address).filter((p) => !listed.has(p.id));
       const unconfirmed =
         candidates.length === 0
           ? []

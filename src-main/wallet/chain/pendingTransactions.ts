@@ -204,6 +204,17 @@ export class PendingTransactions {
   }
 
   /**
+   * The transactions on a network not in a block yet that the account pays for or sends (uses its nonce while another
+   * account or a free mana sharer pays): the ones its history lists as pending.
+   */
+  waitingOf(networkId: string, address: string): PendingTransaction[] {
+    return this.all().filter(
+      (e) =>
+        e.networkId === networkId && e.status === 'pending' && (e.payer === address || nonceAccountOf(e) === address),
+    );
+  }
+
+  /**
    * Those of `entries` the chain has not taken in yet: their nonce is above the nonce the chain stored for their nonce
    * account (`confirmedNonce`, read once per account). The follower learns of an inclusion only at its next poll, so a
    * status of 'pending' can be stale; a nonce the chain has reached cannot be (the transaction is in a block, or another

@@ -1,7 +1,8 @@
 // Someone else pays the mana, against real contracts on a devnet over HTTP: the free mana sharer of @koinosbox
 // (uploaded as its author deploys it) pays for a token transfer of an account with no mana at all; another account of
 // the wallet pays and signs under the same approval; an offline transfer with a separate payer is signed on two
-// "machines" (each holding one key, no node) and sent; and when nobody can pay, the error says what to do.
+// "machines" (each holding one key, no node) and sent; and when nobody can pay, the error says what to do. Until its
+// block, a transfer another account pays for is listed as pending in the sender's history as in the payer's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../../src-main/devnet/server/startDevnet.ts';
 import { addressFromString } from '../../../src-main/koinos/address.ts';
@@ -166,6 +167,39 @@ describe('a payer other than the sender', () => {
     },
     SLOW,
   );
+
+  it("lists a transfer another account pays for as pending in its sender's history, and in its payer's", async () => {
+    // Blocks only when told: the transfer waits in the mempool while the histories are read.
+    const manual = await startDevnet({ port: 0, manual: true, accounts: 2, signatureThreads: 0, log: () => {} });
+    try {
+      const [x, y] = manual.accounts as [Account, Account];
+      const s = testServices({ localUrl: async () => manual.url, wifs: [x.wif, y.wif] });
+      const review = await s.send.prepare({
+        from: y.address,
+        to: x.address,
+        token: 'koin',
+        amount: '1',
+        payer: { kind: 'account', address: x.address },
+      });
+      const { transactionId } = await s.send.confirm(review.reviewId);
+      const newest = async (address: string) =>
+        (await s.history.page({ address, limit: 5, ascending: false, irreversibleOnly: false })).records[0]!;
+
+      for (const address of [y.address, x.address]) {
+        const record = await newest(address);
+        expect(record).toMatchObject({ status: 'pending', transactionId, payer: x.address });
+      }
+      expect((await newest(y.address)).entries).toEqual([
+        expect.objectContaining({ kind: 'sent', amount: String(KOIN), counterparty: x.address }),
+      ]);
+
+      await manual.node.produceBlock();
+      await s.follower.waitFor(transactionId, ['included', 'irreversible'], 30_000);
+      expect(await newest(y.address)).toMatchObject({ transactionId, status: expect.not.stringMatching(/^pending$/) });
+    } finally {
+      await manual.stop();
+    }
+  });
 
   it(
     'exports a transfer with a separate payer, signed by the payer and the sender on two machines, and sends it',
