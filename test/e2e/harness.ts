@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import type { IpcArgs, IpcChannel, IpcValue } from '../../src-main/ipc/contract.ts';
+import type { IpcHandlers } from '../../src-main/ipc/dispatcher.ts';
 import { startBrowserShell, type BrowserShell } from '../../src-main/shells/browser/browserShell.ts';
 import type { Clock } from '../../src-main/wallet/vault/idleTimer.ts';
 import { loadKeytar } from '../../src-main/wallet/vault/secretStore.ts';
@@ -419,4 +421,36 @@ export async function alertText(page: Page, pattern: RegExp, timeout = 30_000): 
   const alert = page.getByRole('alert').filter({ hasText: pattern });
   await alert.first().waitFor({ timeout });
   return (await alert.first().textContent()) ?? '';
+}
+
+/**
+ * Makes the wallet's next call of `channel` (the next one `when` picks) wait, once main has answered it, until `release`
+ * is called: the page gets that answer late, as from a slow node. `answered` resolves with main's answer as soon as it
+ * is made. Every other call is answered at once, and holds of the same channel stack (each takes its own next call).
+ * @example
+ * const held = holdNext(e2e.wallet.handlers, 'dashboard:get');
+ * const read = await held.answered; // what the page will get...
+ * held.release(); // ...now
+ */
+export function holdNext<C extends IpcChannel>(
+  handlers: IpcHandlers,
+  channel: C,
+  when: (...args: IpcArgs<C>) => boolean = () => true,
+): { answered: Promise<IpcValue<C>>; release: () => void } {
+  type Handler = (...args: IpcArgs<C>) => Promise<IpcValue<C>>;
+  const previous = handlers[channel] as Handler;
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let armed = true;
+  const answered = new Promise<IpcValue<C>>((resolveAnswered) => {
+    (handlers[channel] as Handler) = async (...args) => {
+      if (!armed || !when(...args)) return previous(...args);
+      armed = false;
+      const answer = await previous(...args);
+      resolveAnswered(answer);
+      await released;
+      return answer;
+    };
+  });
+  return { answered, release };
 }

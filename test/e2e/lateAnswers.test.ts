@@ -1,0 +1,106 @@
+// End to end: answers that come late, as from a slow node, never put older data on screen.
+// - The head block on the Dashboard never steps back. The page hears of the head from two sources: main's push of every
+//   new head (`head:new`), and the head that comes with each dashboard answer. An answer read before a newer head was
+//   pushed arrives after it when the dashboard takes longer than a block; its older head must not come back on screen.
+// - History loses no record when the first page, asked again at a new head, lands while the next page is on its way.
+// Main's answers are held with the harness's holdNext: the real answer, given late.
+import { afterEach, describe, expect, it } from 'vitest';
+import { KOIN, key, submit, transferTx } from '../devnet/helpers.ts';
+import { runCleanups, testDevnet } from '../wallet/chain/helpers.ts';
+import {
+  addCustomNetwork,
+  chromiumMissing,
+  go,
+  holdNext,
+  selectAccount,
+  useE2eWallet,
+  type E2eWallet,
+} from './harness.ts';
+
+const missing = chromiumMissing();
+
+/**
+ * Runs in the page: records every text the head height shows, in order, in `window.shownHeights`. A string (the tests'
+ * TypeScript has no DOM types); the observer reads the element at each change of the page.
+ */
+const RECORD_HEIGHTS = `(() => {
+  const shown = [];
+  window.shownHeights = shown;
+  const note = () => {
+    const text = document.querySelector('[data-testid="head-height"]')?.textContent?.trim();
+    if (text && text !== shown[shown.length - 1]) shown.push(text);
+  };
+  note();
+  new MutationObserver(note).observe(document.body, { subtree: true, childList: true, characterData: true });
+})()`;
+
+describe.skipIf(missing !== undefined)('answers that come late', () => {
+  let e2e: E2eWallet | undefined;
+  afterEach(async () => {
+    await e2e?.stop();
+    e2e = undefined;
+    await runCleanups();
+  });
+
+  it('keep a newer pushed head on the Dashboard when a dashboard answer read before it comes later', async () => {
+    e2e = await useE2eWallet({ name: 'head-order' });
+    const { page, wallet } = e2e;
+    const height = page.getByTestId('head-height');
+    await height.waitFor({ timeout: 20_000 });
+    await page.evaluate(RECORD_HEIGHTS);
+
+    // A block a second, a push a second: the next dashboard answer is read, then held until a later head is pushed.
+    const held = holdNext(wallet.handlers, 'dashboard:get');
+    const read = BigInt((await held.answered).head.height);
+    await expect
+      .poll(async () => BigInt((await height.textContent())?.trim() ?? '0'), { timeout: 20_000 })
+      .toBeGreaterThan(read);
+    // The page asks again (the push asked for a refresh while the held one ran) only once the held answer is shown.
+    const after = holdNext(wallet.handlers, 'dashboard:get');
+    after.release();
+    held.release();
+    await after.answered;
+
+    const shown = (await page.evaluate('window.shownHeights')) as string[];
+    const heights = shown.map(BigInt);
+    expect(heights.some((h) => h > read)).toBe(true);
+    for (let i = 1; i < heights.length; i++)
+      expect(heights[i]! >= heights[i - 1]!, `heights shown, in order: ${shown.join(', ')}`).toBe(true);
+  });
+  it("lose no History record when a new head's first page lands while the next page is on its way", async () => {
+    // Devnet account 0 with more records than History's first page (40): a block per transaction.
+    const devnet = await testDevnet();
+    for (let i = 0; i < 44; i++) await submit(devnet.node, await transferTx(devnet.node, key(1), key(0), KOIN));
+    e2e = await useE2eWallet({ name: 'late-history-page', devAccounts: [0] });
+    const { page, wallet } = e2e;
+    await addCustomNetwork(page, 'Busy devnet', `${devnet.url}/jsonrpc`);
+    await selectAccount(page, 'Devnet account 0');
+    await go(page, 'History');
+    const count = page.locator('.count[role="status"]');
+    await expect.poll(() => count.textContent(), { timeout: 20_000 }).toBe('40+ records');
+
+    // A new record makes a new head: the screen asks for the first page again, and that answer is held.
+    const first = holdNext(wallet.handlers, 'history:page', (query) => query.seqNum === undefined);
+    await submit(devnet.node, await transferTx(devnet.node, key(1), key(0), KOIN));
+    await first.answered;
+    // Meanwhile the user scrolls to the end: the next page is asked for, and held too.
+    const next = holdNext(wallet.handlers, 'history:page', (query) => query.seqNum !== undefined);
+    await page.getByLabel('Transaction history').evaluate((list) => (list.scrollTop = list.scrollHeight));
+    await next.answered;
+    // The first page lands first, then the next one.
+    const landed = page.waitForResponse((response) => response.url().includes('/ipc/history%3Apage'));
+    first.release();
+    await (await landed).finished();
+    next.release();
+
+    // Every record of the account, none missing: as many as the node has.
+    const { values } = (await devnet.node.call('account_history.get_account_history', {
+      address: key(0).addressBytes,
+      limit: 1n,
+      ascending: false,
+    })) as { values: { seq_num?: bigint }[] };
+    const total = (values[0]!.seq_num ?? 0n) + 1n;
+    await expect.poll(() => count.textContent(), { timeout: 20_000 }).toMatch(/^\d+ records$/);
+    expect(await count.textContent()).toBe(`${total} records`);
+  });
+});
