@@ -213,7 +213,8 @@ class WalletState {
         this.dashboardProblem = undefined;
       }
     } catch (error) {
-      if (accountId === this.selectedAccountId) this.dashboardProblem = toProblem(error, 'dashboard:get');
+      if (accountId === this.selectedAccountId && networkId === this.selectedNetworkId)
+        this.dashboardProblem = toProblem(error, 'dashboard:get');
     }
   });
 

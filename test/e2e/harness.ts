@@ -426,7 +426,8 @@ export async function alertText(page: Page, pattern: RegExp, timeout = 30_000): 
 /**
  * Makes the wallet's next call of `channel` (the next one `when` picks) wait, once main has answered it, until `release`
  * is called: the page gets that answer late, as from a slow node. `answered` resolves with main's answer as soon as it
- * is made. Every other call is answered at once, and holds of the same channel stack (each takes its own next call).
+ * is made, `settled` as soon as main has answered or failed (a failure is held and given late too). Every other call is
+ * answered at once, and holds of the same channel stack (each takes its own next call).
  * @example
  * const held = holdNext(e2e.wallet.handlers, 'dashboard:get');
  * const read = await held.answered; // what the page will get...
@@ -436,21 +437,28 @@ export function holdNext<C extends IpcChannel>(
   handlers: IpcHandlers,
   channel: C,
   when: (...args: IpcArgs<C>) => boolean = () => true,
-): { answered: Promise<IpcValue<C>>; release: () => void } {
+): { answered: Promise<IpcValue<C>>; settled: Promise<void>; release: () => void } {
   type Handler = (...args: IpcArgs<C>) => Promise<IpcValue<C>>;
   const previous = handlers[channel] as Handler;
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
+  let resolveAnswered!: (value: IpcValue<C>) => void;
+  const answered = new Promise<IpcValue<C>>((resolve) => (resolveAnswered = resolve));
+  let resolveSettled!: () => void;
+  const settled = new Promise<void>((resolve) => (resolveSettled = resolve));
   let armed = true;
-  const answered = new Promise<IpcValue<C>>((resolveAnswered) => {
-    (handlers[channel] as Handler) = async (...args) => {
-      if (!armed || !when(...args)) return previous(...args);
-      armed = false;
-      const answer = await previous(...args);
-      resolveAnswered(answer);
-      await released;
-      return answer;
-    };
-  });
-  return { answered, release };
+  (handlers[channel] as Handler) = async (...args) => {
+    if (!armed || !when(...args)) return previous(...args);
+    armed = false;
+    const outcome = await previous(...args).then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error }),
+    );
+    if ('value' in outcome) resolveAnswered(outcome.value);
+    resolveSettled();
+    await released;
+    if ('error' in outcome) throw outcome.error;
+    return outcome.value;
+  };
+  return { answered, settled, release };
 }

@@ -3,16 +3,21 @@
 //   new head (`head:new`), and the head that comes with each dashboard answer. An answer read before a newer head was
 //   pushed arrives after it when the dashboard takes longer than a block; its older head must not come back on screen.
 // - History loses no record when the first page, asked again at a new head, lands while the next page is on its way.
+// - A network the user has left puts no late answer (balances, a stopped node's failure) on the screens of the one
+//   chosen since.
 // Main's answers are held with the harness's holdNext: the real answer, given late.
+import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KOIN, key, submit, transferTx } from '../devnet/helpers.ts';
 import { runCleanups, testDevnet } from '../wallet/chain/helpers.ts';
 import {
   addCustomNetwork,
+  alertText,
   chromiumMissing,
   go,
   holdNext,
   selectAccount,
+  selectOptionNamed,
   useE2eWallet,
   type E2eWallet,
 } from './harness.ts';
@@ -33,6 +38,32 @@ const RECORD_HEIGHTS = `(() => {
   note();
   new MutationObserver(note).observe(document.body, { subtree: true, childList: true, characterData: true });
 })()`;
+
+/** Runs in the page: records the text of every alert shown from now on, in `window.shownAlerts`. */
+const RECORD_ALERTS = `(() => {
+  const shown = [];
+  window.shownAlerts = shown;
+  new MutationObserver(() => {
+    for (const alert of document.querySelectorAll('[role="alert"]')) {
+      const text = alert.textContent.trim();
+      if (text && !shown.includes(text)) shown.push(text);
+    }
+  }).observe(document.body, { subtree: true, childList: true, characterData: true });
+})()`;
+
+/** A call from the page after everything it has received so far: the page has read those answers when it returns. */
+async function pageRoundTrip(page: Page): Promise<void> {
+  await page.evaluate('window.koinos.call("settings:get")');
+}
+
+/** Chooses a network in the top bar, and returns once the page has taken main's answer (the screens follow it). */
+async function chooseNetwork(e2e: E2eWallet, name: string): Promise<void> {
+  const selected = holdNext(e2e.wallet.handlers, 'networks:select');
+  selected.release();
+  await selectOptionNamed(e2e.page.getByRole('combobox', { name: 'Network', exact: true }), name);
+  await selected.answered;
+  await pageRoundTrip(e2e.page);
+}
 
 describe.skipIf(missing !== undefined)('answers that come late', () => {
   let e2e: E2eWallet | undefined;
@@ -102,5 +133,66 @@ describe.skipIf(missing !== undefined)('answers that come late', () => {
     const total = (values[0]!.seq_num ?? 0n) + 1n;
     await expect.poll(() => count.textContent(), { timeout: 20_000 }).toMatch(/^\d+ records$/);
     expect(await count.textContent()).toBe(`${total} records`);
+  });
+  it("keep a left network's late answers off the screens of the network chosen since", async () => {
+    // Another devnet, where Devnet account 0 has sent 1 KOIN: its balance there differs from Local's.
+    const other = await testDevnet();
+    await submit(other.node, await transferTx(other.node, key(0), key(1), KOIN));
+    e2e = await useE2eWallet({ name: 'late-network-answers', devAccounts: [0] });
+    const { page, wallet } = e2e;
+    const balance = page.getByRole('listitem', { name: 'Devnet account 0' }).locator('.balance');
+    await go(page, 'Accounts');
+    await expect.poll(() => balance.textContent(), { timeout: 20_000 }).toMatch(/KOIN$/);
+    const onLocal = await balance.textContent();
+    await addCustomNetwork(page, 'Other devnet', `${other.url}/jsonrpc`);
+    await go(page, 'Accounts');
+    await expect.poll(() => balance.textContent(), { timeout: 20_000 }).not.toMatch(new RegExp(`^(…|${onLocal})$`));
+    const onOther = await balance.textContent();
+
+    // The accounts' balances on the other devnet come late, once the user has chosen Local again.
+    await go(page, 'Dashboard');
+    const balances = holdNext(wallet.handlers, 'accounts:koinBalances');
+    await go(page, 'Accounts');
+    await balances.answered;
+    await chooseNetwork(e2e, 'Local (devnet)');
+    // From now on, with Local chosen: every figure the row shows.
+    await page.evaluate(`(() => {
+      const cell = document.querySelector('[aria-label="Devnet account 0"] .balance');
+      const shown = [];
+      window.shownBalances = shown;
+      new MutationObserver(() => shown.push(cell.textContent)).observe(cell, { subtree: true, childList: true, characterData: true });
+    })()`);
+    const landed = page.waitForResponse((response) => response.url().includes('/ipc/accounts%3AkoinBalances'));
+    balances.release();
+    await (await landed).finished();
+    await pageRoundTrip(page);
+    await expect.poll(() => balance.textContent(), { timeout: 20_000 }).toBe(onLocal);
+    const shown = (await page.evaluate('window.shownBalances')) as string[];
+    expect(shown).not.toContain(onOther);
+
+    // A stopped node's dashboard, asked when the user picks another account there, fails late.
+    const stopped = await testDevnet();
+    const url = `${stopped.url}/jsonrpc`;
+    await stopped.stop();
+    await addCustomNetwork(page, 'Stopped node', url);
+    await go(page, 'Dashboard');
+    // Every failure of the stopped node names its address.
+    const port = new URL(url).port;
+    expect(await alertText(page, /node|reach|answer/i)).toContain(port);
+    const dashboard = holdNext(wallet.handlers, 'dashboard:get');
+    await selectAccount(page, 'Devnet account 0');
+    await dashboard.settled;
+    // The page asks for Local's dashboard once the late failure has come (one dashboard call at a time).
+    const localDashboard = holdNext(wallet.handlers, 'dashboard:get');
+    localDashboard.release();
+    await chooseNetwork(e2e, 'Local (devnet)');
+    // Local chosen: the stopped node's problem, shown until now, is gone.
+    await expect.poll(() => page.getByRole('alert').count(), { timeout: 20_000 }).toBe(0);
+    await page.evaluate(RECORD_ALERTS);
+    dashboard.release();
+    await localDashboard.answered;
+    await expect.poll(() => page.getByTestId('balance-KOIN').count(), { timeout: 20_000 }).toBe(1);
+    const alerts = (await page.evaluate('window.shownAlerts')) as string[];
+    expect(alerts.filter((text) => text.includes(port))).toEqual([]);
   });
 });
