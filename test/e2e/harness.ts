@@ -462,3 +462,17 @@ export function holdNext<C extends IpcChannel>(
   };
   return { answered, settled, release };
 }
+
+/** A call from the page after everything it has received so far: the page has read those answers when it returns. */
+export async function pageRoundTrip(page: Page): Promise<void> {
+  await page.evaluate('window.koinos.call("settings:get")');
+}
+
+/** Chooses a network in the top bar, and returns once the page has taken main's answer (the screens follow it). */
+export async function chooseNetwork(e2e: E2eWallet, name: string): Promise<void> {
+  const selected = holdNext(e2e.wallet.handlers, 'networks:select');
+  selected.release();
+  await selectOptionNamed(e2e.page.getByRole('combobox', { name: 'Network', exact: true }), name);
+  await selected.answered;
+  await pageRoundTrip(e2e.page);
+}

@@ -6,18 +6,18 @@
 // - A network the user has left puts no late answer (balances, a stopped node's failure) on the screens of the one
 //   chosen since.
 // Main's answers are held with the harness's holdNext: the real answer, given late.
-import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KOIN, key, submit, transferTx } from '../devnet/helpers.ts';
 import { runCleanups, testDevnet } from '../wallet/chain/helpers.ts';
 import {
   addCustomNetwork,
   alertText,
+  chooseNetwork,
   chromiumMissing,
   go,
   holdNext,
+  pageRoundTrip,
   selectAccount,
-  selectOptionNamed,
   useE2eWallet,
   type E2eWallet,
 } from './harness.ts';
@@ -50,20 +50,6 @@ const RECORD_ALERTS = `(() => {
     }
   }).observe(document.body, { subtree: true, childList: true, characterData: true });
 })()`;
-
-/** A call from the page after everything it has received so far: the page has read those answers when it returns. */
-async function pageRoundTrip(page: Page): Promise<void> {
-  await page.evaluate('window.koinos.call("settings:get")');
-}
-
-/** Chooses a network in the top bar, and returns once the page has taken main's answer (the screens follow it). */
-async function chooseNetwork(e2e: E2eWallet, name: string): Promise<void> {
-  const selected = holdNext(e2e.wallet.handlers, 'networks:select');
-  selected.release();
-  await selectOptionNamed(e2e.page.getByRole('combobox', { name: 'Network', exact: true }), name);
-  await selected.answered;
-  await pageRoundTrip(e2e.page);
-}
 
 describe.skipIf(missing !== undefined)('answers that come late', () => {
   let e2e: E2eWallet | undefined;

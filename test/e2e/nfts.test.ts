@@ -1,16 +1,20 @@
 // End to end: a KCS-5 collection (real WebAssembly) is refused where it is not one and added on the NFTs screen; its
 // tokens show no images on the local network, and main's fetched image (PNG shown; SVG and an address on the user's own
-// network refused) on the same chain as a custom network; one NFT is sent through review and approval to the recipient.
+// network refused) on the same chain as a custom network; one NFT is sent through review and approval to the recipient;
+// the NFTs of a network the user has left, come late, are not shown on the one chosen since.
 import { afterEach, describe, expect, it } from 'vitest';
 import { devKey } from '../../src-main/devnet/chain/devKeys.ts';
 import { png, SVG, uploadCollection } from '../wallet/chain/nftFixtures.ts';
-import { runCleanups, testServer } from '../wallet/chain/helpers.ts';
+import { runCleanups, testDevnet, testServer } from '../wallet/chain/helpers.ts';
 import {
   addCustomNetwork,
   alertText,
   approve,
+  chooseNetwork,
   chromiumMissing,
   go,
+  holdNext,
+  pageRoundTrip,
   selectAccount,
   useE2eWallet,
   type E2eWallet,
@@ -143,5 +147,23 @@ describe.skipIf(missing !== undefined)('NFTs in the browser', () => {
       .poll(() => page.getByRole('img', { name: 'Image of Blue square' }).count(), { timeout: 20_000 })
       .toBe(1);
     await shots.take(page, 'nfts-recipient');
+
+    // The NFTs of a network the user has left come late: they are not shown on the network chosen since.
+    const empty = await testDevnet();
+    await addCustomNetwork(page, 'Empty devnet', `${empty.url}/jsonrpc`);
+    await go(page, 'NFTs');
+    const none = page.getByText('No collection is added on this network yet.');
+    await none.waitFor({ timeout: 20_000 });
+    const late = holdNext(wallet.handlers, 'nfts:owned');
+    await chooseNetwork(ready, 'Devnet by URL');
+    expect((await late.answered).collections.length).toBe(1);
+    await chooseNetwork(ready, 'Empty devnet');
+    await none.waitFor({ timeout: 20_000 });
+    const landed = page.waitForResponse((response) => response.url().includes('/ipc/nfts%3Aowned'));
+    late.release();
+    await (await landed).finished();
+    await pageRoundTrip(page);
+    expect(await none.count()).toBe(1);
+    expect(await page.getByRole('listitem', { name: 'Blue square' }).count()).toBe(0);
   });
 });
