@@ -50,9 +50,12 @@ class NotificationState {
     this.settings = await call('notifications:update', { enabled });
   }
 
-  /** Shows the History screen of the entry's account with the entry on top. */
+  /** Shows the History screen of the entry's account, on the entry's network, with the entry on top. */
   async open(target: NotificationTarget): Promise<void> {
     window.focus();
+    // A transaction's updates come from the network it was sent on, which the user may have left since.
+    if (target.networkId !== wallet.selectedNetworkId && wallet.networks.some((n) => n.id === target.networkId))
+      await wallet.selectNetwork(target.networkId);
     if (target.accountId && wallet.accounts.some((a) => a.id === target.accountId))
       await wallet.selectAccount(target.accountId);
     this.focus = target;

@@ -1,9 +1,12 @@
 // End to end in the browser shell: a sent transaction's inclusion shows a notification through the page's Notification
-// API (headless Chromium displays none: harness.ts recordNotifications); clicking it opens the entry in History; the
-// setting is in Settings; History exports a CSV that is saved as a download.
+// API (headless Chromium displays none: harness.ts recordNotifications); clicking it opens the entry in History, on the
+// network it was sent on though the user has chosen another since; the setting is in Settings; History exports a CSV
+// that is saved as a download.
 import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runCleanups, testDevnet } from '../wallet/chain/helpers.ts';
 import {
+  addCustomNetwork,
   approve,
   chromiumMissing,
   clickNotification,
@@ -22,6 +25,7 @@ describe.skipIf(missing !== undefined)('notifications and export in the browser'
   afterEach(async () => {
     await e2e?.stop();
     e2e = undefined;
+    await runCleanups();
   });
 
   it('notifies an inclusion through the Notification API, opens its entry on click, and exports the history as CSV', async () => {
@@ -56,12 +60,20 @@ describe.skipIf(missing !== undefined)('notifications and export in the browser'
     const included = await notification(page, 'Transaction included');
     expect(included.body).toMatch(/^Sending 2\.5 KOIN to 1\w+…\w{4} is in block \d+\./);
 
+    // The user has gone on to another network since: the click comes back to the one the transfer was sent on.
+    const other = await testDevnet();
+    await addCustomNetwork(page, 'Other devnet', `${other.url}/jsonrpc`);
     await go(page, 'Dashboard');
     await clickNotification(page, 'Transaction included');
     await page.getByRole('heading', { level: 1, name: 'History' }).waitFor();
+    const network = page.getByRole('combobox', { name: 'Network', exact: true });
+    await expect.poll(() => network.inputValue()).toBe('local');
     const focused = page.getByRole('region', { name: 'The notified transaction' });
     await expect.poll(() => focused.getByTestId('focused-transaction').textContent()).toBe(transactionId);
     await expect.poll(() => focused.textContent(), { timeout: 20_000 }).toMatch(/Sent 2\.5 KOIN/);
+    // The list below it is that network's: it holds the transfer too.
+    const rows = page.getByLabel('Transaction history').getByRole('listitem');
+    await expect.poll(() => rows.filter({ hasText: 'Sent 2.5 KOIN' }).count(), { timeout: 20_000 }).toBe(1);
 
     await page.getByText('Export history', { exact: true }).click();
     await page.getByRole('button', { name: 'Export', exact: true }).click();
