@@ -463,6 +463,17 @@ export function holdNext<C extends IpcChannel>(
   return { answered, settled, release };
 }
 
+/**
+ * Releases an answer held with holdNext, and returns once the page has read it: its response has come in whole, and a
+ * call the page makes after it has come back.
+ */
+export async function releaseToPage(page: Page, held: { release: () => void }, channel: IpcChannel): Promise<void> {
+  const landed = page.waitForResponse((response) => response.url().includes(`/ipc/${encodeURIComponent(channel)}`));
+  held.release();
+  await (await landed).finished();
+  await pageRoundTrip(page);
+}
+
 /** A call from the page after everything it has received so far: the page has read those answers when it returns. */
 export async function pageRoundTrip(page: Page): Promise<void> {
   await page.evaluate('window.koinos.call("settings:get")');

@@ -16,7 +16,7 @@ import {
   chromiumMissing,
   go,
   holdNext,
-  pageRoundTrip,
+  releaseToPage,
   selectAccount,
   useE2eWallet,
   type E2eWallet,
@@ -105,9 +105,7 @@ describe.skipIf(missing !== undefined)('answers that come late', () => {
     await page.getByLabel('Transaction history').evaluate((list) => (list.scrollTop = list.scrollHeight));
     await next.answered;
     // The first page lands first, then the next one.
-    const landed = page.waitForResponse((response) => response.url().includes('/ipc/history%3Apage'));
-    first.release();
-    await (await landed).finished();
+    await releaseToPage(page, first, 'history:page');
     next.release();
 
     // Every record of the account, none missing: as many as the node has.
@@ -148,10 +146,7 @@ describe.skipIf(missing !== undefined)('answers that come late', () => {
       window.shownBalances = shown;
       new MutationObserver(() => shown.push(cell.textContent)).observe(cell, { subtree: true, childList: true, characterData: true });
     })()`);
-    const landed = page.waitForResponse((response) => response.url().includes('/ipc/accounts%3AkoinBalances'));
-    balances.release();
-    await (await landed).finished();
-    await pageRoundTrip(page);
+    await releaseToPage(page, balances, 'accounts:koinBalances');
     await expect.poll(() => balance.textContent(), { timeout: 20_000 }).toBe(onLocal);
     const shown = (await page.evaluate('window.shownBalances')) as string[];
     expect(shown).not.toContain(onOther);

@@ -14,7 +14,7 @@ import {
   chromiumMissing,
   go,
   holdNext,
-  pageRoundTrip,
+  releaseToPage,
   selectAccount,
   useE2eWallet,
   type E2eWallet,
@@ -159,10 +159,7 @@ describe.skipIf(missing !== undefined)('NFTs in the browser', () => {
     expect((await late.answered).collections.length).toBe(1);
     await chooseNetwork(ready, 'Empty devnet');
     await none.waitFor({ timeout: 20_000 });
-    const landed = page.waitForResponse((response) => response.url().includes('/ipc/nfts%3Aowned'));
-    late.release();
-    await (await landed).finished();
-    await pageRoundTrip(page);
+    await releaseToPage(page, late, 'nfts:owned');
     expect(await none.count()).toBe(1);
     expect(await page.getByRole('listitem', { name: 'Blue square' }).count()).toBe(0);
   });
