@@ -4,7 +4,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TxStatus } from './types.ts';
-import { BTYPE, bytesToJson } from '../../koinos/codec.ts';
+import { BTYPE, bytesToJson, decode } from '../../koinos/codec.ts';
+import { KOIN_METHODS } from '../../koinos/koin.ts';
 import { transactionFromBase64, transactionToBase64 } from '../../koinos/transaction.ts';
 import type { Transaction } from '../../koinos/types.ts';
 import { writeFileAtomic } from '../atomicFile.ts';
@@ -201,6 +202,33 @@ export class PendingTransactions {
   /** The account's transactions on a network that are not in a block yet (they hold mana and nonces). */
   waiting(networkId: string, payer: string): PendingTransaction[] {
     return this.all().filter((e) => e.networkId === networkId && e.payer === payer && e.status === 'pending');
+  }
+
+  /**
+   * What the account's transactions not in a block yet will still move out of it of the token at `contract`: the
+   * values of their transfers from it. The chain's balance does not count them yet, and a transfer signed after them
+   * (its nonce after theirs: no dry run can see their effect) would revert for what they take. `confirmedNonce`, the
+   * nonce the chain stored for `from`, leaves out those already in a block that the follower has not seen there yet
+   * (the balance counts them already).
+   */
+  outgoing(networkId: string, from: string, contract: string, confirmedNonce: bigint): bigint {
+    let total = 0n;
+    for (const entry of this.waitingOf(networkId, from)) {
+      if (nonceAccountOf(entry) === from && entry.nonce <= confirmedNonce) continue;
+      for (const op of entry.transaction.operations ?? []) {
+        const call = op.call_contract;
+        if (!call || call.entry_point !== KOIN_METHODS.transfer.entryPoint) continue;
+        if (bytesToJson(call.contract_id, BTYPE.CONTRACT_ID) !== contract) continue;
+        let args: { from?: Uint8Array; value?: bigint };
+        try {
+          args = decode(KOIN_METHODS.transfer.argsType, call.args);
+        } catch {
+          continue; // not a token transfer's arguments: it moves nothing this can count
+        }
+        if (args.from && bytesToJson(args.from, BTYPE.ADDRESS) === from) total += args.value ?? 0n;
+      }
+    }
+    return total;
   }
 
   /**

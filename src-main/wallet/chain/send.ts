@@ -61,8 +61,10 @@ export class SendService {
   }
 
   /**
-   * The most of `token` the account can send now: its balance, and for KOIN its mana minus the transaction's cost;
-   * with that expected cost (the form checks an amount against the mana as it is typed) and where it comes from.
+   * The most of `token` the account can send now: its balance, and for KOIN its mana minus the transaction's cost,
+   * less what its transfers waiting for a block will take (for KOIN, their mana too: the KOIN leaves with its mana, and
+   * they hold their mana limits); with that expected cost (the form checks an amount against the mana as it is typed)
+   * and where it comes from.
    */
   async maxAmount(
     networkId: string | undefined,
@@ -71,7 +73,13 @@ export class SendService {
   ): Promise<{ amount: bigint; decimals: number; rcEstimate: bigint; estimateSource: 'measured' | 'default' }> {
     const { network, node } = await this.deps.networks.node(networkId);
     const info = await this.deps.tokens.resolve(network.id, token);
-    const balance = await this.deps.tokens.balanceOf(network.id, info, from);
+    const fromBytes = addressFromString(from);
+    const [onChain, confirmedNonce] = await Promise.all([
+      this.deps.tokens.balanceOf(network.id, info, from),
+      node.nonce(fromBytes),
+    ]);
+    const outgoing = this.deps.pending.outgoing(network.id, from, info.contract, confirmedNonce);
+    const balance = onChain > outgoing ? onChain - outgoing : 0n;
     const measured = this.reviews.measured(costKeyOf(network.id, info.contract, 'self')); // the sender pays its own transfer
     const cost = measured ?? DEFAULT_TRANSFER_RESERVE;
     const estimate = {
@@ -79,8 +87,9 @@ export class SendService {
       estimateSource: measured !== undefined ? ('measured' as const) : ('default' as const),
     };
     if (info.system !== 'koin') return { amount: balance, decimals: info.decimals, ...estimate };
-    const mana = await node.rc(addressFromString(from));
-    const spendable = mana > cost ? mana - cost : 0n;
+    const [rc, reserved] = await Promise.all([node.rc(fromBytes), node.reservedRc(fromBytes)]);
+    const taken = outgoing + (reserved ?? this.deps.pending.heldMana(network.id, from)) + cost;
+    const spendable = rc > taken ? rc - taken : 0n;
     return { amount: spendable < balance ? spendable : balance, decimals: info.decimals, ...estimate };
   }
 

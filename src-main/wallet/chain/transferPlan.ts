@@ -223,10 +223,16 @@ export async function planTransfer(deps: TransferDeps, request: TransferRequest)
   const { chainId, nonce, senderMana, mana, availableMana } = prepared;
   await deps.networks.observeChainId(network.id, chainId);
 
-  if (amount > balance) {
+  // What the sender's transfers still waiting for a block take of the balance is not the sender's to send again.
+  const outgoing = deps.pending.outgoing(network.id, from, token.contract, prepared.confirmedNonce);
+  const spendable = balance > outgoing ? balance - outgoing : 0n;
+  if (amount > spendable) {
+    const of = (value: bigint) => `${formatAmount(value, token.decimals)} ${token.symbol}`;
     throw new WalletError(
       'INSUFFICIENT_BALANCE',
-      `The amount ${formatAmount(amount, token.decimals)} ${token.symbol} is more than the balance of ${formatAmount(balance, token.decimals)} ${token.symbol}. Send at most the balance.`,
+      outgoing === 0n
+        ? `The amount ${of(amount)} is more than the balance of ${of(balance)}. Send at most the balance.`
+        : `The amount ${of(amount)} is more than the ${of(spendable)} left of the balance of ${of(balance)} once the account's transfers waiting for a block (${of(outgoing)}) are in. Send at most ${of(spendable)}, or wait for them.`,
     );
   }
   const maxMana = async (): Promise<bigint> =>

@@ -207,6 +207,52 @@ describe('SendService', () => {
     expect(await node.nonce(addressFromString(a!.address))).toBe(0n);
   });
 
+  it('counts what its transfers waiting for a block take: the max is what is left, and more is refused before signing', async () => {
+    const devnet = await testDevnet({ manual: true }); // the first transfer waits in the mempool
+    const s = testServices(devnet);
+    const [a, b] = devnet.accounts;
+    const koin = await s.tokens.resolve('local', 'koin');
+    const balance = await s.tokens.balanceOf('local', koin, a!.address);
+    const first = await s.send.prepare({
+      from: a!.address,
+      to: b!.address,
+      token: 'koin',
+      amount: formatAmount(balance / 2n),
+    });
+    const { transactionId: firstId } = await s.send.confirm(first.reviewId);
+
+    // Half the KOIN leaves with the first transfer, with its mana; its mana limit is held meanwhile.
+    const node = new KoinosNode({ jsonRpc: { url: `${devnet.url}/jsonrpc` } });
+    const outgoing = async () =>
+      s.pending.outgoing('local', a!.address, koin.contract, await node.nonce(addressFromString(a!.address)));
+    expect(await outgoing()).toBe(balance / 2n);
+    const max = await s.send.maxAmount(undefined, a!.address, 'koin');
+    const held = s.pending.heldMana('local', a!.address);
+    expect(held).toBeGreaterThan(0n);
+    expect(max.amount).toBe(balance - balance / 2n - held - max.rcEstimate);
+    // The chain's balance alone would allow more: refused before anything is signed.
+    const tooMuch = await expectWalletError(
+      s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: formatAmount(balance / 2n + KOIN) }),
+    );
+    expect(tooMuch.code).toBe('INSUFFICIENT_BALANCE');
+    expect(tooMuch.shortMessage).toMatch(/once the account's transfers waiting for a block \(\S+ KOIN\) are in\./);
+    expect(s.person.seen).toHaveLength(1);
+
+    // The max goes through once both are in a block.
+    const second = await s.send.prepare({
+      from: a!.address,
+      to: b!.address,
+      token: 'koin',
+      amount: formatAmount(max.amount),
+    });
+    const { transactionId: secondId } = await s.send.confirm(second.reviewId);
+    await devnet.node.produceBlock();
+    // In a block, whether the follower has looked yet or not: the balance counts them now, and they are not counted twice.
+    expect(await outgoing()).toBe(0n);
+    for (const id of [firstId, secondId])
+      expect((await s.follower.waitFor(id, ['included', 'irreversible'], 20_000)).status).not.toBe('failed');
+  });
+
   it('refuses to sign when the chain ID changed between review and confirm (a reset devnet), and sends nothing', async () => {
     const dir = await tempDir();
     let devnet = await startDevnet({
