@@ -60,6 +60,9 @@ function decodeOther(op: Operation): DecodedOperation {
   return { contract: '', entryPoint: 'unknown', args: json, summary: 'An operation of an unknown kind' };
 }
 
+/** The largest uint64: an allowance of it is unlimited. */
+const U64_MAX = (1n << 64n) - 1n;
+
 /**
  * Decodes one operation. Token methods share their entry points across KCS-4 contracts, so any call whose entry point
  * is a token method and whose arguments decode as that method's is shown decoded; `tokens` give symbol and decimals.
@@ -91,6 +94,10 @@ export function decodeOperation(op: Operation, tokens: readonly TokenInfo[]): De
       break;
     case 'burn':
       summary = `Burn ${amount(args['value'])} from ${who(args['from'])}`;
+      break;
+    case 'approve':
+      // An allowance: the spender may take it from the owner later, in transfers nobody is asked about again.
+      summary = `Allow ${who(args['spender'])} to spend up to ${amount(args['value'])}${args['value'] === U64_MAX ? ' (no limit)' : ''} from ${who(args['owner'])}`;
       break;
     default:
       summary = `Call ${method.name} on ${token ? `${token.symbol} (${contract})` : contract}`;

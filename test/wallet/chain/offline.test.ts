@@ -1,6 +1,6 @@
 // Offline signing against a real devnet: export an unsigned transfer, sign it with the node stopped, restart the
 // node on its data folder, submit, and see it included; warnings and risk flags on inspection; compatibility with
-// `koinos-wallet tx`.
+// `koinos-wallet tx`; an allowance's amount in the approval.
 import { describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../../src-main/devnet/server/startDevnet.ts';
 import { parsePrivateKey } from '../../../src-main/koinos/keys.ts';
@@ -12,6 +12,8 @@ import {
   transactionToJson,
 } from '../../../src-main/koinos/transaction.ts';
 import { parseTransactionText } from '../../../src-main/koinos/transactionText.ts';
+import { koinOperation } from '../../../src-main/koinos/koin.ts';
+import { approvalText } from '../../../src-main/wallet/approvals/approvalText.ts';
 import { onCleanup, tempDir, testDevnet } from './helpers.ts';
 import { testServices } from './services.ts';
 import { expectWalletError } from '../../helpers/expectWalletError.ts';
@@ -82,6 +84,33 @@ describe('OfflineService', () => {
     const signed = await s.offline.sign(JSON.stringify(next.json), a!.address);
     expect(transactionToBase64(transactionFromBase64(signed.base64))).toBe(signed.base64);
     expect(transactionToJson(transactionFromBase64(signed.base64))).toEqual(signed.json);
+  });
+
+  it('shows what an allowance signed offline lets its spender take, and says when it has no limit', async () => {
+    const devnet = await testDevnet();
+    const s = testServices({ localUrl: async () => devnet.url, wifs: devnet.accounts.map((x) => x.wif) });
+    const [a, b] = devnet.accounts;
+    const unsigned = await s.offline.exportUnsigned({ from: a!.address, to: b!.address, token: 'koin', amount: '1' });
+    const tx = transactionFromBase64(unsigned.base64);
+    const call = tx.operations[0]!.call_contract!;
+    const allow = (value: bigint) =>
+      transactionToBase64({
+        ...tx,
+        operations: [
+          koinOperation(call.contract_id, 'approve', {
+            owner: addressFromString(a!.address),
+            spender: addressFromString(b!.address),
+            value,
+          }),
+        ],
+      });
+    await s.offline.sign(allow(250_000_000n), a!.address);
+    await s.offline.sign(allow((1n << 64n) - 1n), a!.address);
+    const [limited, unlimited] = s.person.seen.map((request) => approvalText(request).lines);
+    expect(limited).toContain(`Allow ${b!.address} to spend up to 2.5 KOIN from ${a!.address}`);
+    expect(unlimited).toContain(
+      `Allow ${b!.address} to spend up to 184467440737.09551615 KOIN (no limit) from ${a!.address}`,
+    );
   });
 
   it('warns about a foreign chain ID, content that does not match its id, and a signer that is not the payer', async () => {
