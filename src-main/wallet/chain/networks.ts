@@ -410,6 +410,11 @@ export class NetworkService {
     return { network, node };
   }
 
+  /** The chain ID last seen on this network (base64), without asking its node: undefined when none was seen yet. */
+  async lastChainId(networkId: string): Promise<string | undefined> {
+    return (await this.settings.load()).lastChainIds[networkId];
+  }
+
   /**
    * Fetches the chain ID now and compares it with the one last seen on this network; remembers the new one.
    * Returns the change when there is one (a testnet restart): anything signed for `previous` cannot be submitted. The

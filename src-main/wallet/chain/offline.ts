@@ -2,7 +2,7 @@
 // sender when asked) as URL-safe base64 and JSON; read either form back and show it decoded with warnings, risk flags and
 // the signatures present and still needed; sign it with no node reachable, in any order of signers; submit a signed one.
 // The forms are the ones `koinos-wallet tx` and koinos-cli exchange (the same base64 of the protobuf bytes).
-import { BTYPE, bytesToJson } from '../../koinos/codec.ts';
+import { BTYPE, bytesFromJson, bytesToJson } from '../../koinos/codec.ts';
 import { formatAmount } from '../../koinos/amounts.ts';
 import { equalBytes } from '../../koinos/bytes.ts';
 import { WalletError } from '../../koinos/errors.ts';
@@ -273,14 +273,22 @@ export class OfflineService {
     }
     const network = await this.deps.networks.get(networkId).catch(() => undefined);
     const tokens = network ? await this.deps.tokens.known(network.id) : [];
-    const facts: NetworkFacts = { ...(network ? { networkKind: network.kind } : {}), signer: address };
+    // No node is asked: the chain ID this network had when it was last reached says whether the transaction is for it.
+    const known = network ? await this.deps.networks.lastChainId(network.id) : undefined;
+    const facts: NetworkFacts = {
+      ...(network ? { networkKind: network.kind } : {}),
+      ...(known !== undefined ? { chainId: bytesFromJson(known, BTYPE.BASE64, 'lastChainIds') } : {}),
+      signer: address,
+    };
     const review = inspectTransaction(prepared, tokens, facts);
+    // The approval names the network only when the transaction is made for the chain it was last seen with.
+    const forNetwork = network !== undefined && known === review.chainId;
     const payee = prepared.header!.payee;
     const approval = await this.deps.approvals.request(
       {
         kind: 'sign',
         origin: WALLET_ORIGIN,
-        ...(network ? { networkName: network.name } : {}),
+        ...(forNetwork ? { networkName: network.name } : {}),
         chainId: review.chainId,
         signer: address,
         payer: review.payer,
@@ -293,7 +301,7 @@ export class OfflineService {
       { signer: address, transaction: prepared },
     );
     const signed = await this.deps.signer.signTransaction(address, prepared, approval);
-    return inspectTransaction(signed, tokens, network ? { networkKind: network.kind } : {});
+    return inspectTransaction(signed, tokens, facts);
   }
 
   /**

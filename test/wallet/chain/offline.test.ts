@@ -123,7 +123,12 @@ describe('OfflineService', () => {
     const foreign = testServices(other);
     const onOther = await foreign.offline.inspect(unsigned.base64);
     expect(onOther.warnings.map((w) => w.code)).toContain('CHAIN_ID_MISMATCH');
+    // Signed without a node where the network was last seen with another chain: the approval does not name it.
+    const signedThere = await foreign.offline.sign(unsigned.base64, a!.address);
+    expect(signedThere.warnings.map((w) => w.code)).toContain('CHAIN_ID_MISMATCH');
+    expect(approvalText(foreign.person.seen[0]!).title).toBe('Sign?');
     const signed = await s.offline.sign(unsigned.base64, a!.address);
+    expect(approvalText(s.person.seen[0]!).title).toBe('Sign on Local (devnet)?');
     const refused = await expectWalletError(foreign.offline.submit(signed.base64, true));
     expect(refused.code).toBe('CHAIN_ID_MISMATCH');
     expect(refused.shortMessage).toContain('It was not sent');
