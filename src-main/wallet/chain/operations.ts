@@ -64,6 +64,16 @@ function decodeOther(op: Operation): DecodedOperation {
 const U64_MAX = (1n << 64n) - 1n;
 
 /**
+ * The sentence of a token allowance (an approve call, or the event it emits): the spender may take it from the owner
+ * later, in transfers nobody is asked about again.
+ * @example
+ * allowanceSummary('1Spender…', '2.5 KOIN', 250_000_000n, '1Owner…'); // 'Allow 1Spender… to spend up to 2.5 KOIN from 1Owner…'
+ */
+export function allowanceSummary(spender: string, amount: string, value: unknown, owner: string): string {
+  return `Allow ${spender} to spend up to ${amount}${value === U64_MAX ? ' (no limit)' : ''} from ${owner}`;
+}
+
+/**
  * Decodes one operation. Token methods share their entry points across KCS-4 contracts, so any call whose entry point
  * is a token method and whose arguments decode as that method's is shown decoded; `tokens` give symbol and decimals.
  * @example
@@ -96,8 +106,7 @@ export function decodeOperation(op: Operation, tokens: readonly TokenInfo[]): De
       summary = `Burn ${amount(args['value'])} from ${who(args['from'])}`;
       break;
     case 'approve':
-      // An allowance: the spender may take it from the owner later, in transfers nobody is asked about again.
-      summary = `Allow ${who(args['spender'])} to spend up to ${amount(args['value'])}${args['value'] === U64_MAX ? ' (no limit)' : ''} from ${who(args['owner'])}`;
+      summary = allowanceSummary(who(args['spender']), amount(args['value']), args['value'], who(args['owner']));
       break;
     default:
       summary = `Call ${method.name} on ${token ? `${token.symbol} (${contract})` : contract}`;

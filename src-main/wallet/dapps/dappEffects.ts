@@ -10,17 +10,20 @@ import type { EventData } from '../../koinos/types.ts';
 import type { DecodedEvent, TransactionEffects } from '../approvals/types.ts';
 import type { TokenInfo } from '../chain/types.ts';
 import type { HeldSignature } from '../chain/approvedSubmit.ts';
+import { allowanceSummary } from '../chain/operations.ts';
 import { withEventTokens } from '../chain/tokens.ts';
 import type { ChainNetwork } from './chains.ts';
 
 /** A dry run emits at most a few dozen events; more than this many are summed up in one line, not decoded. */
 const MAX_SHOWN_EVENTS = 100;
 
-/** The sentence of a token event (`token.transfer_event`, `mint`, `burn`), or undefined for any other event. */
+/**
+ * The sentence of a token event (`token.transfer_event`, `mint`, `burn`, `approve`), or undefined for any other event.
+ */
 function tokenEventSummary(event: EventData, token: TokenInfo | undefined): string | undefined {
   const type = tokenEventType(event.name);
   if (!type) return undefined;
-  let data: { from?: Uint8Array; to?: Uint8Array; value?: bigint };
+  let data: { from?: Uint8Array; to?: Uint8Array; owner?: Uint8Array; spender?: Uint8Array; value?: bigint };
   try {
     data = decode(type, event.data);
   } catch {
@@ -34,6 +37,7 @@ function tokenEventSummary(event: EventData, token: TokenInfo | undefined): stri
     bytes && bytes.length > 0 ? bytesToJson(bytes, BTYPE.ADDRESS) : '(nobody)';
   if (type.endsWith('transfer_event')) return `Transfer ${amount} from ${who(data.from)} to ${who(data.to)}`;
   if (type.endsWith('mint_event')) return `Mint ${amount} to ${who(data.to)}`;
+  if (type.endsWith('approve_event')) return allowanceSummary(who(data.spender), amount, data.value, who(data.owner));
   return `Burn ${amount} from ${who(data.from)}`;
 }
 

@@ -77,12 +77,17 @@ describe("the effects step of a dApp's transaction", () => {
     const koin = (await s.tokens.resolve('local', 'koin')).contract;
     const direct = new KoinosNode({ jsonRpc: { url: `${devnet.url}/jsonrpc` } });
 
-    /** A KOIN transfer as the dApp builds it with koilib, asked for over `method`. */
-    const ask = async (method: 'koinos_signTransaction' | 'koinos_signAndSendTransaction', value: string) => {
-      const operation = await new Contract({ id: koin, abi: koilibUtils.tokenAbi }).encodeOperation({
-        name: 'transfer',
-        args: { from: signer.address, to, value },
-      });
+    /** A KOIN transfer (or, with `allow`, an allowance for `to`) as the dApp builds it with koilib, asked over `method`. */
+    const ask = async (
+      method: 'koinos_signTransaction' | 'koinos_signAndSendTransaction',
+      value: string,
+      allow = false,
+    ) => {
+      const operation = await new Contract({ id: koin, abi: koilibUtils.tokenAbi }).encodeOperation(
+        allow
+          ? { name: 'approve', args: { owner: signer.address, spender: to, value } }
+          : { name: 'transfer', args: { from: signer.address, to, value } },
+      );
       return dapps.handle({
         origin: ORIGIN,
         transport: 'walletconnect',
@@ -132,6 +137,20 @@ describe("the effects step of a dApp's transaction", () => {
       ['approved', undefined],
       ['rejected', 'effects'],
     ]);
+  });
+
+  it('names the spender and the amount of an allowance at both steps, and says when it has no limit', async () => {
+    const { approvals, ask, signer, to } = await setUp();
+    const answer = ask('koinos_signTransaction', '18446744073709551615', true);
+    answer.catch(() => undefined); // rejected below
+    const allowance = `Allow ${to} to spend up to 184467440737.09551615 KOIN (no limit) from ${signer.address}`;
+    const review = await until('the review', () => approvals.state().pending[0]);
+    expect(review.review.operations.map((op) => op.summary)).toEqual([allowance]);
+    await approvals.answer({ requestId: review.id, approve: true, password: PASSWORD });
+    const step = await until('the effects step', () => approvals.state().pending.find((r) => r.review.effects));
+    expect(step.review.effects!.events.map((e) => e.summary)).toEqual([allowance]);
+    await approvals.answer({ requestId: step.id, approve: false });
+    await expect(answer).rejects.toMatchObject({ code: 'REJECTED' });
   });
 
   it("hands a signTransaction's signature to the dApp only once the effects are confirmed, and none when they are rejected", async () => {
