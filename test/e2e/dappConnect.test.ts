@@ -89,7 +89,11 @@ describe.skipIf(missing !== undefined)('a dApp over WalletConnect in the browser
     expect(text).toContain('Requested by https://dapp.example');
     expect(text).toContain(`Transfer 1.5 KOIN from ${sender} to ${ownAddress}`);
     const effects = await confirmEffects(page, { shots, shot: 'transfer-effects' });
-    expect(effects).toMatch(new RegExp(`What its dry run did\\s*Transfer 1\\.5 KOIN from ${sender} to ${ownAddress}`));
+    expect(effects).toMatch(
+      new RegExp(
+        `What its dry run did\\s*Its dry run ran on the node with a copy signed after your first approval: a node you do not trust could still\\s+send that copy\\.\\s*Transfer 1\\.5 KOIN from ${sender} to ${ownAddress}`,
+      ),
+    );
     const { transaction } = await sent;
     expect(transaction.id).toMatch(/^0x1220[0-9a-f]{64}$/);
 

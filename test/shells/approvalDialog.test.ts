@@ -194,6 +194,7 @@ describe("the native dialog of a dApp's requests", () => {
       'Approved: Transfer 1.5 KOIN',
       '',
       'It is signed and held: it is sent only if you confirm.',
+      'Its dry run ran on the node with a copy signed after your first approval: a node you do not trust could still send that copy.',
       'Its dry run emitted:',
       `1. Transfer 1.5 KOIN from ${FROM} to ${TO}`,
       `2. app.greeted from ${TO} {"who":"you"}`,
@@ -228,7 +229,7 @@ describe("the native dialog of a dApp's requests", () => {
       buttons: ['Close'],
     });
     expect(dialog!.detail).toContain(
-      'The chain would revert this transaction.\n\nNothing was sent, and no signature left the wallet.',
+      'The chain would revert this transaction.\n\nIt was not sent: the node saw at most the copy signed for its dry run.',
     );
     expect(await dialogApprover(scriptedDialog([0]).show).decide(failed, new AbortController().signal)).toBe(false);
   });

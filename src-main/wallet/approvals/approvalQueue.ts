@@ -10,6 +10,7 @@ import { WalletError } from '../../koinos/errors.ts';
 import { prepareTransaction } from '../../koinos/transaction.ts';
 import type { Transaction } from '../../koinos/types.ts';
 import type { ApprovalAnswer, ApprovalRequest, ApprovalReview, ApprovalState, TransactionEffects } from './types.ts';
+import { NOT_SENT } from './approvalText.ts';
 
 /** The origin of the wallet's own screens in a request (a dApp's requests carry the dApp's origin). */
 export const WALLET_ORIGIN = 'This wallet';
@@ -199,7 +200,7 @@ function sameTransaction(grant: Grant, transaction: Transaction): boolean {
 /** Why an effects step released nothing, as the caller's error: a person's rejection, the clock, or a failed dialog. */
 function effectsRefusal(decision: ApprovalRecord['decision'], reason: string | undefined, error: unknown): WalletError {
   if (error instanceof WalletError) return error;
-  const discarded = 'The signed transaction was discarded: nothing was sent, and no signature left the wallet.';
+  const discarded = `The signed transaction was discarded. ${NOT_SENT}`;
   return decision === 'expired'
     ? new WalletError('APPROVAL_EXPIRED', `The transaction's effects were not confirmed in time. ${discarded}`)
     : new WalletError(

@@ -72,6 +72,16 @@ export function approvalText(request: ApprovalRequest): { title: string; lines: 
   return { title: `${approvalAction(request)}${where}?`, lines, riskLines: riskLines(r.risks) };
 }
 
+/** The held transaction was not sent: only a dry run may have run, on the copy DRY_RUN_COPY tells of. */
+export const NOT_SENT = 'It was not sent: the node saw at most the copy signed for its dry run.';
+
+/**
+ * A signed dry run needs a valid signature: the node has seen a copy of the transaction, signed after the first step
+ * with the same nonce and the approved mana limit, which a node could send on its own until the nonce is used.
+ */
+const DRY_RUN_COPY =
+  'Its dry run ran on the node with a copy signed after your first approval: a node you do not trust could still send that copy.';
+
 /** The second step of a dApp's transaction: what its signed dry run did, or why the steps after the approval failed. */
 function effectsText(
   request: ApprovalRequest,
@@ -82,7 +92,7 @@ function effectsText(
   const lines = [`Requested by: ${r.origin}`];
   for (const op of r.operations) lines.push(`Approved: ${op.summary ?? `Call ${op.entryPoint} on ${op.contract}`}`);
   if (effects.failure !== undefined) {
-    lines.push('', effects.failure, '', 'Nothing was sent, and no signature left the wallet.');
+    lines.push('', effects.failure, '', NOT_SENT);
     return { title: `This transaction failed after your approval${where}`, lines, riskLines: [] };
   }
   lines.push(
@@ -93,11 +103,13 @@ function effectsText(
   );
   if (!effects.dryRun) {
     lines.push('No dry run could run (another transaction of this account is still pending): its events are unknown.');
-  } else if (effects.events.length === 0) {
-    lines.push('Its dry run emitted no events.');
   } else {
-    lines.push('Its dry run emitted:');
-    effects.events.forEach((event, i) => lines.push(`${i + 1}. ${eventLine(event)}`));
+    lines.push(DRY_RUN_COPY);
+    if (effects.events.length === 0) lines.push('Its dry run emitted no events.');
+    else {
+      lines.push('Its dry run emitted:');
+      effects.events.forEach((event, i) => lines.push(`${i + 1}. ${eventLine(event)}`));
+    }
   }
   const used = effects.rcUsed !== undefined ? `${formatAmount(BigInt(effects.rcUsed))} used in the dry run; ` : '';
   lines.push(`Mana: ${used}at most ${formatAmount(BigInt(effects.rcLimit))} (the rc_limit it is signed with)`);
