@@ -274,14 +274,16 @@ async function txSign(argv: string[]): Promise<number> {
   let signed: Transaction;
   try {
     assertReadyToSign(tx);
-    const id = prepareTransaction(tx).id;
+    // The content as signed: merkle root and id computed from it, whatever the header says of them.
+    const prepared = prepareTransaction(tx);
+    const id = prepared.id;
     if (tx.signatures.length > 0 && !equalBytes(id, tx.id)) {
       throw new WalletError(
         'INVALID_TRANSACTION',
         `the transaction carries ${tx.signatures.length} signature(s) over id ${describe(bytesToJson(tx.id, BTYPE.TRANSACTION_ID))}, but its content gives id ${bytesToJson(id, BTYPE.TRANSACTION_ID)}; remove the old signatures or restore the content they signed`,
       );
     }
-    if (recoverSigners(tx).some((s) => s.address === signer)) {
+    if (recoverSigners(prepared).some((s) => s.address === signer)) {
       throw new WalletError(
         'INVALID_TRANSACTION',
         `the transaction is already signed by ${signer}; sign with another key to add a signature`,
@@ -293,7 +295,7 @@ async function txSign(argv: string[]): Promise<number> {
       keys,
       signer,
       tx,
-      transactionRisks(tx, [], signer),
+      transactionRisks(prepared, [], signer),
     );
   } finally {
     keys.wipe();

@@ -71,6 +71,14 @@ describe('tx sign', () => {
       1,
       new RegExp(`already signed by ${key1.address_compressed}`),
     );
+    // The same, with the merkle root left out of the header: the signers are read from the content as signed.
+    const { operation_merkle_root: _dropped, ...header } = decoded.transaction.header;
+    const stripped = JSON.stringify({ ...decoded.transaction, header });
+    failsWith(
+      await runCli(['tx', 'sign', stripped, '--wif-file', key1File]),
+      1,
+      new RegExp(`already signed by ${key1.address_compressed}`),
+    );
   });
 
   it('refuses a transaction without rc_limit, nonce or chain_id, naming the field', async () => {
