@@ -276,7 +276,7 @@ describe('a transaction in a block that lost its fork', () => {
       else await cutBalanceUnderWaiting(devnet, a!.address);
       s.follower.resume();
       const last = statuses.at(-1)!;
-      await until(`${statuses.at(-2)!} in block B`, () =>
+      await until('its update for block B', () =>
         updates.filter((u) => u.transactionId === id).length >= statuses.length - (last === 'irreversible' ? 1 : 0)
           ? true
           : undefined,
