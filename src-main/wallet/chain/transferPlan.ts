@@ -239,11 +239,17 @@ export async function planTransfer(deps: TransferDeps, request: TransferRequest)
     self && token.system === 'koin'
       ? balance
       : tokenBalance(node, await deps.tokens.resolve(network.id, 'koin'), payer.bytes);
-  // The KOIN contract itself refuses to move KOIN whose mana the sender used, whoever pays for the transaction.
-  if (token.system === 'koin' && amount > senderMana) {
+  // The KOIN contract itself refuses to move KOIN whose mana the sender used, whoever pays for the transaction; the
+  // KOIN the sender's waiting transfers move leaves with its mana.
+  const unusedMana = token.system === 'koin' && senderMana > outgoing ? senderMana - outgoing : 0n;
+  if (token.system === 'koin' && amount > unusedMana) {
+    const has =
+      outgoing > 0n
+        ? `${formatAmount(senderMana)} mana, of which ${formatAmount(outgoing)} leaves with its transfers waiting for a block: ${formatAmount(unusedMana)}`
+        : `${formatAmount(senderMana)} mana`;
     throw notEnoughMana(
-      `Only KOIN whose mana is unused can be sent: the account has ${formatAmount(senderMana)} mana for ${formatAmount(amount)} KOIN. Send less, or wait for mana to regenerate.`,
-      { needed: amount, available: senderMana, current: senderMana, max: balance },
+      `Only KOIN whose mana is unused can be sent: the account has ${has} for ${formatAmount(amount)} KOIN. Send less, or wait for mana to regenerate.`,
+      { needed: amount, available: unusedMana, current: senderMana, max: balance },
     );
   }
   const who = self ? 'The account' : payer.kind === 'sharer' ? 'The free mana sharer' : `The payer ${payer.address}`;

@@ -253,6 +253,34 @@ describe('SendService', () => {
       expect((await s.follower.waitFor(id, ['included', 'irreversible'], 20_000)).status).not.toBe('failed');
   });
 
+  it('counts the mana that leaves with KOIN still waiting for a block: more than the unused rest is refused', async () => {
+    const devnet = await testDevnet({ manual: true });
+    const s = testServices(devnet);
+    const [a, b] = devnet.accounts;
+    // A first transfer in a block uses some mana: the account's mana is now below its balance.
+    const used = await s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '1' });
+    const { transactionId: usedId } = await s.send.confirm(used.reviewId);
+    await devnet.node.produceBlock();
+    await s.follower.waitFor(usedId, ['included', 'irreversible'], 20_000);
+    const koin = await s.tokens.resolve('local', 'koin');
+    const balance = await s.tokens.balanceOf('local', koin, a!.address);
+    const node = new KoinosNode({ jsonRpc: { url: `${devnet.url}/jsonrpc` } });
+    const mana = await node.rc(addressFromString(a!.address));
+    expect(mana).toBeLessThan(balance);
+    // Half the balance waits for a block; the other half passes the balance check, but not its mana.
+    const half = balance / 2n;
+    const first = await s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: formatAmount(half) });
+    await s.send.confirm(first.reviewId);
+    const rest = formatAmount(balance - half);
+    const refused = await expectWalletError(
+      s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: rest }),
+    );
+    expect(refused.code).toBe('NOT_ENOUGH_MANA');
+    expect(refused.shortMessage).toBe(
+      `Only KOIN whose mana is unused can be sent: the account has ${formatAmount(mana)} mana, of which ${formatAmount(half)} leaves with its transfers waiting for a block: ${formatAmount(mana - half)} for ${rest} KOIN. Send less, or wait for mana to regenerate.`,
+    );
+  });
+
   it('refuses to sign when the chain ID changed between review and confirm (a reset devnet), and sends nothing', async () => {
     const dir = await tempDir();
     let devnet = await startDevnet({
