@@ -148,12 +148,15 @@ function decodeTransaction(
   tokens: readonly string[] = [],
 ): DecodedTransaction {
   const check = checkTransaction(tx);
-  const errors = check.signers.flatMap((s, i) =>
-    s.address ? [] : [{ signature: i, error: s.error ?? 'signature does not recover' }],
-  );
   const noId = tx.id.length === 0;
   const noRoot = tx.header!.operation_merkle_root.length === 0;
   const missing = [noId && 'id', noRoot && 'operation merkle root'].filter(Boolean).join(' and ');
+  // Signatures over a header without its merkle root were made over the root computed from the content (as tx sign
+  // makes them): read from the given header, they would name keys that never signed.
+  const signers = noRoot && tx.signatures.length > 0 ? recoverSigners(prepareTransaction(tx)) : check.signers;
+  const errors = signers.flatMap((s, i) =>
+    s.address ? [] : [{ signature: i, error: s.error ?? 'signature does not recover' }],
+  );
   return {
     transaction: transactionToJson(tx),
     computed_id: bytesToJson(check.computedId, BTYPE.TRANSACTION_ID),
@@ -161,14 +164,17 @@ function decodeTransaction(
     operation_merkle_root_matches: noRoot ? null : check.merkleRootMatches,
     ...(missing
       ? {
-          note: `the transaction has no ${missing} yet: it is unsigned; "tx sign" computes ${noId && noRoot ? 'them' : 'it'} from the content`,
+          note:
+            tx.signatures.length > 0
+              ? `the transaction has signatures but no ${missing}: its signers are read from its content as "tx sign" computes ${noId && noRoot ? 'them' : 'it'}`
+              : `the transaction has no ${missing} yet: it is unsigned; "tx sign" computes ${noId && noRoot ? 'them' : 'it'} from the content`,
         }
       : {}),
-    signers: check.signers.map((s) => s.address ?? null),
+    signers: signers.map((s) => s.address ?? null),
     ...(errors.length > 0 ? { signer_errors: errors } : {}),
     ...signatureStatus(
       tx,
-      check.signers.flatMap((s) => (s.address ? [s.address] : [])),
+      signers.flatMap((s) => (s.address ? [s.address] : [])),
     ),
     operations: tx.operations.map((op) => decodeOperationJson(op, isKoin)),
     risks: transactionRisks(tx, tokens),

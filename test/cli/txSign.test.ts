@@ -1,6 +1,6 @@
 // `tx sign` run in process (main with captured streams): a signature that `tx decode` recovers to the signing key,
 // several signatures, and refusals (missing header fields, both inputs on stdin, a second signature by the same key,
-// risks not allowed).
+// also with the merkle root left out, which tx decode then reads from the content; risks not allowed).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -78,6 +78,11 @@ describe('tx sign', () => {
       await runCli(['tx', 'sign', stripped, '--wif-file', key1File]),
       1,
       new RegExp(`already signed by ${key1.address_compressed}`),
+    );
+    const strippedDecoded = okJson(await runCli(['tx', 'decode', stripped]));
+    expect(strippedDecoded.signers).toEqual([key1.address_compressed]);
+    expect(strippedDecoded.note).toBe(
+      'the transaction has signatures but no operation merkle root: its signers are read from its content as "tx sign" computes it',
     );
   });
 
