@@ -4,8 +4,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TxStatus } from './types.ts';
-import { BTYPE, bytesToJson, decode } from '../../koinos/codec.ts';
-import { KOIN_METHODS } from '../../koinos/koin.ts';
+import { BTYPE, bytesToJson } from '../../koinos/codec.ts';
+import { KOIN_METHODS, decodeKoinArgs, type KoinArguments } from '../../koinos/koin.ts';
 import { transactionFromBase64, transactionToBase64 } from '../../koinos/transaction.ts';
 import type { Transaction } from '../../koinos/types.ts';
 import { writeFileAtomic } from '../atomicFile.ts';
@@ -219,9 +219,9 @@ export class PendingTransactions {
         const call = op.call_contract;
         if (!call || call.entry_point !== KOIN_METHODS.transfer.entryPoint) continue;
         if (bytesToJson(call.contract_id, BTYPE.CONTRACT_ID) !== contract) continue;
-        let args: { from?: Uint8Array; value?: bigint };
+        let args: KoinArguments<'transfer'>;
         try {
-          args = decode(KOIN_METHODS.transfer.argsType, call.args);
+          args = decodeKoinArgs('transfer', call.args);
         } catch {
           continue; // not a token transfer's arguments: it moves nothing this can count
         }

@@ -14,6 +14,7 @@ import type { NetworkService } from './networks.ts';
 import { decodeOperation } from './operations.ts';
 import type { PendingTransactions } from './pendingTransactions.ts';
 import { ReviewBook } from './reviewBook.ts';
+import { readAccountNow } from './submission.ts';
 import { assessRisks, knownContractsOf } from './riskFlags.ts';
 import type { TokenService } from './tokens.ts';
 import type { TransactionFollower } from './transactionFollower.ts';
@@ -73,12 +74,14 @@ export class SendService {
   ): Promise<{ amount: bigint; decimals: number; rcEstimate: bigint; estimateSource: 'measured' | 'default' }> {
     const { network, node } = await this.deps.networks.node(networkId);
     const info = await this.deps.tokens.resolve(network.id, token);
-    const fromBytes = addressFromString(from);
-    const [onChain, confirmedNonce] = await Promise.all([
+    // The sender pays its own transfer: its nonce, its mana and what its waiting transactions hold, read as a review
+    // reads them.
+    const self = { address: from, bytes: addressFromString(from) };
+    const [onChain, now] = await Promise.all([
       this.deps.tokens.balanceOf(network.id, info, from),
-      node.nonce(fromBytes),
+      readAccountNow(node, this.deps.pending, network.id, self, self),
     ]);
-    const outgoing = this.deps.pending.outgoing(network.id, from, info.contract, confirmedNonce);
+    const outgoing = this.deps.pending.outgoing(network.id, from, info.contract, now.confirmedNonce);
     const balance = onChain > outgoing ? onChain - outgoing : 0n;
     const measured = this.reviews.measured(costKeyOf(network.id, info.contract, 'self')); // the sender pays its own transfer
     const cost = measured ?? DEFAULT_TRANSFER_RESERVE;
@@ -87,9 +90,8 @@ export class SendService {
       estimateSource: measured !== undefined ? ('measured' as const) : ('default' as const),
     };
     if (info.system !== 'koin') return { amount: balance, decimals: info.decimals, ...estimate };
-    const [rc, reserved] = await Promise.all([node.rc(fromBytes), node.reservedRc(fromBytes)]);
-    const taken = outgoing + (reserved ?? this.deps.pending.heldMana(network.id, from)) + cost;
-    const spendable = rc > taken ? rc - taken : 0n;
+    const taken = outgoing + now.held + cost;
+    const spendable = now.senderMana > taken ? now.senderMana - taken : 0n;
     return { amount: spendable < balance ? spendable : balance, decimals: info.decimals, ...estimate };
   }
 
