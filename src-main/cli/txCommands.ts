@@ -151,6 +151,7 @@ function decodeTransaction(
   const noId = tx.id.length === 0;
   const noRoot = tx.header!.operation_merkle_root.length === 0;
   const missing = [noId && 'id', noRoot && 'operation merkle root'].filter(Boolean).join(' and ');
+  const them = noId && noRoot ? 'them' : 'it';
   // Signatures over a header without its merkle root were made over the root computed from the content (as tx sign
   // makes them): read from the given header, they would name keys that never signed.
   const signers = noRoot && tx.signatures.length > 0 ? recoverSigners(prepareTransaction(tx)) : check.signers;
@@ -166,8 +167,8 @@ function decodeTransaction(
       ? {
           note:
             tx.signatures.length > 0
-              ? `the transaction has signatures but no ${missing}: its signers are read from its content as "tx sign" computes ${noId && noRoot ? 'them' : 'it'}`
-              : `the transaction has no ${missing} yet: it is unsigned; "tx sign" computes ${noId && noRoot ? 'them' : 'it'} from the content`,
+              ? `the transaction has signatures but no ${missing}: its signers are read from its content as "tx sign" computes ${them}`
+              : `the transaction has no ${missing} yet: it is unsigned; "tx sign" computes ${them} from the content`,
         }
       : {}),
     signers: signers.map((s) => s.address ?? null),
