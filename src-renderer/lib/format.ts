@@ -39,6 +39,18 @@ export function displayDuration(msText: string | number | bigint): string {
   return `${m} min`;
 }
 
+/**
+ * How old the head block is, as the network facts show it: a chain with no block yet (height 0, a genesis without a
+ * time) says so rather than dating its head to 1970.
+ * @example
+ * headAge({ height: '0', time: '0' }, Date.now()); // 'no block yet'
+ * headAge({ height: '9', time: '1000' }, 46_000); // '45 s ago'
+ */
+export function headAge(head: { height: string; time: string }, now: number): string {
+  if (head.height === '0') return 'no block yet';
+  return `${displayDuration(Math.max(0, now - Number(head.time)))} ago`;
+}
+
 /** Share `part / whole` in percent with one decimal, "0" when whole is zero. */
 export function percent(part: string, whole: string): number {
   const w = BigInt(whole);

@@ -5,6 +5,7 @@ import {
   displayAmount,
   displayDuration,
   displayTime,
+  headAge,
   percent,
   plainAmount,
   shortAddress,
@@ -34,6 +35,14 @@ describe('plainAmount', () => {
   it('gives the amount as typed in a field: no grouping, all the decimals that are not zero', () => {
     expect(plainAmount('150000000000', 8)).toBe('1500');
     expect(plainAmount('123456789', 8)).toBe('1.23456789');
+  });
+});
+
+describe('headAge', () => {
+  it('dates a head block by its time, and a chain with no block yet by nothing', () => {
+    expect(headAge({ height: '9', time: '1000' }, 46_000)).toBe('45 s ago');
+    expect(headAge({ height: '9', time: '50000' }, 46_000)).toBe('0 s ago');
+    expect(headAge({ height: '0', time: '0' }, 1_795_000_000_000)).toBe('no block yet');
   });
 });
 

@@ -453,7 +453,9 @@ export class NetworkService {
     const { network, node } = await this.node(id);
     const [chainId, head] = await Promise.all([node.chainId(), node.head()]);
     const change = await this.observeChainId(network.id, chainId);
-    const lag = BigInt(Math.floor(this.now())) - head.time;
+    // A chain with no block yet (a fresh devnet that makes blocks on demand) has a genesis head without a time: it
+    // has not fallen behind, it has not started.
+    const lag = head.height === 0n ? 0n : BigInt(Math.floor(this.now())) - head.time;
     const lagMs = lag > 0n ? lag : 0n;
     return {
       networkId: network.id,

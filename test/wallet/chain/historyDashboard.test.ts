@@ -221,6 +221,17 @@ describe('DashboardService', () => {
     expect(head.stale).toBe(false);
   });
 
+  it('does not call a chain with no block yet stuck: its genesis has no time', async () => {
+    const devnet = await testDevnet();
+    const s = testServices(devnet);
+    const fresh = await s.networks.head();
+    expect([fresh.height, fresh.time, fresh.lagMs, fresh.stale]).toEqual(['0', '0', '0', false]);
+    await devnet.node.produceBlock();
+    const first = await s.networks.head();
+    expect(first.height).toBe('1');
+    expect(BigInt(first.time)).toBeGreaterThan(0n);
+  });
+
   it('computes the time until mana is full from the 5-day regeneration', () => {
     expect(msUntilFullMana(0n, 100n * KOIN)).toBe(MANA_REGEN_MS);
     expect(msUntilFullMana(50n * KOIN, 100n * KOIN)).toBe(MANA_REGEN_MS / 2n);
