@@ -89,6 +89,7 @@ const RISK_CODES: Record<RiskCode, true> = {
   SELF_TRANSFER: true,
   UNKNOWN_CONTRACT: true,
   CHAIN_ID_CHANGED: true,
+  OTHER_CHAIN: true,
 };
 
 /** A `wc:` pairing URI (about 200 characters), bare or inside a `koinos-wallet://wc?uri=` link, percent-encoded. */

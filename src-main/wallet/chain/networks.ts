@@ -416,6 +416,16 @@ export class NetworkService {
   }
 
   /**
+   * The network last seen with this chain ID (base64), without asking any node: `preferredId`'s when it was, else the
+   * first other one that was; undefined when none was.
+   */
+  async seenWith(chainId: string, preferredId?: string): Promise<NetworkInfo | undefined> {
+    const [{ networks }, { lastChainIds }] = await Promise.all([this.list(), this.settings.load()]);
+    const preferred = networks.find((n) => n.id === preferredId);
+    return [...(preferred ? [preferred] : []), ...networks].find((n) => lastChainIds[n.id] === chainId);
+  }
+
+  /**
    * Fetches the chain ID now and compares it with the one last seen on this network; remembers the new one.
    * Returns the change when there is one (a testnet restart): anything signed for `previous` cannot be submitted. The
    * change is kept in the settings file and reported on every call until dismissChainIdChange() (or the next change).

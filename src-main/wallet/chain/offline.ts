@@ -52,6 +52,11 @@ export interface NetworkFacts {
   chainIdChanged?: boolean;
   /** The kind of the network the transaction is reviewed on, for the contracts known there; absent: none chosen. */
   networkKind?: NetworkInfo['kind'];
+  /**
+   * When `chainId` is not the transaction's: the name of another network last seen with the transaction's chain.
+   * Absent then, no network was, and the review flags OTHER_CHAIN.
+   */
+  chainSeenOn?: string;
   /** The account about to sign it, for the flags that depend on who signs (an upload over its own address). */
   signer?: string;
   /**
@@ -128,10 +133,13 @@ function inspectTransaction(
       message: `Signed by ${foreign.join(', ')}, not by the payer ${payer}: the node will refuse it unless the payer signs too.`,
     });
   }
-  if (facts.chainId && !equalBytes(facts.chainId, header.chain_id)) {
+  const otherChain =
+    facts.chainId && !equalBytes(facts.chainId, header.chain_id) ? bytesToJson(facts.chainId, BTYPE.BASE64) : undefined;
+  if (otherChain !== undefined) {
+    const seen = facts.chainSeenOn !== undefined ? ` (${facts.chainSeenOn}'s)` : '';
     warnings.push({
       code: 'CHAIN_ID_MISMATCH',
-      message: `It is made for chain ${bytesToJson(header.chain_id, BTYPE.BASE64)}, but the selected network's chain ID is ${bytesToJson(facts.chainId, BTYPE.BASE64)}: the node will refuse it.`,
+      message: `It is made for chain ${bytesToJson(header.chain_id, BTYPE.BASE64)}${seen}, but the selected network's chain ID is ${otherChain}: the node will refuse it.`,
     });
   }
   if (facts.confirmedNonce !== undefined && nonce <= facts.confirmedNonce) {
@@ -153,6 +161,8 @@ function inspectTransaction(
       tokens.map((t) => t.contract),
     ),
     chainIdChanged: facts.chainIdChanged === true,
+    // A network restarted since (CHAIN_ID_CHANGED) was seen with the transaction's chain: that flag says it.
+    ...(otherChain !== undefined && facts.chainSeenOn === undefined && !facts.chainIdChanged ? { otherChain } : {}),
   });
   return {
     base64: transactionToBase64(tx),
@@ -233,10 +243,14 @@ export class OfflineService {
         separatePayer ? authorizesByContract(node, header.payer) : Promise.resolve(undefined),
       ]);
       const change = await this.deps.networks.observeChainId(network.id, chainId);
+      const seenOn = equalBytes(chainId, header.chain_id)
+        ? undefined
+        : await this.deps.networks.seenWith(bytesToJson(header.chain_id, BTYPE.BASE64));
       const facts: NetworkFacts = {
         chainId,
         chainIdChanged: change !== undefined,
         networkKind: network.kind,
+        ...(seenOn ? { chainSeenOn: seenOn.name } : {}),
         ...(confirmedNonce !== undefined ? { confirmedNonce } : {}),
         ...(contractPayer !== undefined ? { contractPayer } : {}),
       };
@@ -271,9 +285,13 @@ export class OfflineService {
     if (checkTransaction(prepared).signers.some((s) => s.address === address)) {
       throw new WalletError('INVALID_TRANSACTION', `The transaction is already signed by ${address}.`);
     }
-    const network = await this.deps.networks.get(networkId).catch(() => undefined);
+    // No node is asked: the chain IDs networks had when they were last reached say which one the transaction is for,
+    // the selected one first. When none had its chain, it is reviewed on the selected one, and flagged when that one's
+    // chain is known to be another.
+    const selected = await this.deps.networks.get(networkId).catch(() => undefined);
+    const made = await this.deps.networks.seenWith(bytesToJson(prepared.header!.chain_id, BTYPE.BASE64), selected?.id);
+    const network = made ?? selected;
     const tokens = network ? await this.deps.tokens.known(network.id) : [];
-    // No node is asked: the chain ID this network had when it was last reached says whether the transaction is for it.
     const known = network ? await this.deps.networks.lastChainId(network.id) : undefined;
     const facts: NetworkFacts = {
       ...(network ? { networkKind: network.kind } : {}),

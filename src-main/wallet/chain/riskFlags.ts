@@ -20,6 +20,11 @@ export interface RiskContext {
   contractsWithAbi?: readonly string[];
   /** True when the network's chain ID differs from the one last seen on it (a restart, or another network). */
   chainIdChanged?: boolean;
+  /**
+   * The chain ID (base64) of the network the transaction is reviewed on, when the transaction is made for another chain
+   * that none of this wallet's networks was seen with (an offline signature while another network is selected).
+   */
+  otherChain?: string;
 }
 
 /** The order flags are listed in: what takes an account over first. */
@@ -29,6 +34,7 @@ const ORDER: readonly RiskCode[] = [
   'SET_SYSTEM_CONTRACT',
   'SET_SYSTEM_CALL',
   'CHAIN_ID_CHANGED',
+  'OTHER_CHAIN',
   'UNKNOWN_CONTRACT',
   'NO_ABI',
   'SELF_TRANSFER',
@@ -44,6 +50,7 @@ export const RISK_NAMES: Readonly<Record<RiskCode, string>> = {
   SELF_TRANSFER: 'self-transfer',
   UNKNOWN_CONTRACT: 'unknown-contract',
   CHAIN_ID_CHANGED: 'chain-id-changed',
+  OTHER_CHAIN: 'other-chain',
 };
 
 const CODE_BY_NAME = new Map(Object.entries(RISK_NAMES).map(([code, name]) => [name, code as RiskCode]));
@@ -120,6 +127,7 @@ function list(items: readonly string[]): string {
  * - a call whose arguments do not decode as a token method, to a contract not in `contractsWithAbi`: NO_ABI.
  * - a token `transfer` from a signer to that same signer: SELF_TRANSFER.
  * - `context.chainIdChanged`: CHAIN_ID_CHANGED.
+ * - `context.otherChain`: OTHER_CHAIN, naming the transaction's chain and the network's.
  * @example
  * const risks = assessRisks(tx, { signers: [payer], knownContracts: knownContractsOf('mainnet') });
  * risks.map((r) => r.name); // ['replaces-account', 'upload-contract'] for an upload over the payer's address
@@ -169,6 +177,9 @@ export function assessRisks(tx: Transaction, context: RiskContext): RiskFlag[] {
     }
   }
   if (context.chainIdChanged) found.set('CHAIN_ID_CHANGED', []);
+  if (context.otherChain !== undefined) {
+    found.set('OTHER_CHAIN', [bytesToJson(tx.header!.chain_id, BTYPE.BASE64), context.otherChain]);
+  }
 
   return ORDER.filter((code) => found.has(code)).map((code) => ({
     code,
@@ -190,6 +201,8 @@ function riskMessage(code: RiskCode, items: string[]): string {
       return `It replaces the chain's system call${s} ${list(items)}: a governance operation that changes how every transaction runs.`;
     case 'CHAIN_ID_CHANGED':
       return "The network's chain ID changed since the wallet last saw it (it was restarted, or another network answers at the same address): check that this is the network you mean.";
+    case 'OTHER_CHAIN':
+      return `It is made for chain ${items[0]}, which none of this wallet's networks was seen with, not for ${items[1]}, the chain of the network it is reviewed on: check that it is for the network you mean, as its signature is valid only there.`;
     case 'UNKNOWN_CONTRACT':
       return `It calls ${list(items)}, ${items.length > 1 ? 'contracts that are' : 'a contract that is'} neither a known token nor a system contract of this network: check what ${items.length > 1 ? 'they do' : 'it does'} before signing.`;
     case 'NO_ABI':

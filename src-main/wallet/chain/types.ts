@@ -199,7 +199,9 @@ export type RiskCode =
   /** A call to a contract that is neither a known token nor a system contract of this network. */
   | 'UNKNOWN_CONTRACT'
   /** The network's chain ID changed since it was last seen (a restart, or another network behind the same URL). */
-  | 'CHAIN_ID_CHANGED';
+  | 'CHAIN_ID_CHANGED'
+  /** Made for another chain than the one of the network it is reviewed on, and for none this wallet has seen. */
+  | 'OTHER_CHAIN';
 
 export interface RiskFlag {
   code: RiskCode;

@@ -124,9 +124,23 @@ describe('OfflineService', () => {
     const onOther = await foreign.offline.inspect(unsigned.base64);
     expect(onOther.warnings.map((w) => w.code)).toContain('CHAIN_ID_MISMATCH');
     // Signed without a node where the network was last seen with another chain: the approval does not name it.
+    // Signed without a node where the network was last seen with another chain, and no network with this one: the
+    // approval names none, and flags it.
     const signedThere = await foreign.offline.sign(unsigned.base64, a!.address);
     expect(signedThere.warnings.map((w) => w.code)).toContain('CHAIN_ID_MISMATCH');
+    expect(signedThere.risks.map((r) => r.code)).toEqual(['OTHER_CHAIN']);
     expect(approvalText(foreign.person.seen[0]!).title).toBe('Sign?');
+    expect(approvalText(foreign.person.seen[0]!).riskLines.join(' ')).toContain(
+      `It is made for chain ${devnet.chainId}, which none of this wallet's networks was seen with, not for ${other.chainId}`,
+    );
+    // Once one of its networks was seen with the transaction's chain, that network is the one named, whichever is
+    // selected, and the transaction is reviewed as one of it: no chain flag (a custom network has no known contracts).
+    const there = await foreign.networks.add({ name: 'Team devnet', jsonRpcUrl: `${devnet.url}/jsonrpc` });
+    await foreign.networks.head(there.id);
+    const named = await foreign.offline.sign(unsigned.base64, a!.address);
+    expect([named.warnings, named.risks.map((r) => r.code)]).toEqual([[], ['UNKNOWN_CONTRACT']]);
+    expect(approvalText(foreign.person.seen[1]!).title).toBe('Sign on Team devnet?');
+    expect((await foreign.networks.list()).selectedId).toBe('local');
     const signed = await s.offline.sign(unsigned.base64, a!.address);
     expect(approvalText(s.person.seen[0]!).title).toBe('Sign on Local (devnet)?');
     const refused = await expectWalletError(foreign.offline.submit(signed.base64, true));
