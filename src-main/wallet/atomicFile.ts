@@ -11,7 +11,9 @@ export interface AtomicWriteOptions {
 
 /**
  * Replaces `path` with `content` atomically: temp file, fsync, rename, fsync of the folder.
- * @throws the file system's error (ENOSPC, EACCES, ...) after removing the temporary file; `path` is untouched.
+ * @throws the file system's error (ENOSPC, EACCES, ...) after removing the temporary file; `path` is untouched. Only
+ *   the folder's sync comes after the rename: when it fails (EIO, EMFILE), `path` already holds the new content, and a
+ *   caller that must know reads it back (writeWalletFile does).
  * @example
  * await writeFileAtomic('/home/me/.config/wallet/settings.json', JSON.stringify(settings));
  */

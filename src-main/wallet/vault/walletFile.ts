@@ -237,7 +237,8 @@ async function makeFoldersOrFail(dataDir: string): Promise<void> {
 
 /**
  * Replaces the wallet file atomically (owner-only), creating the data folder (owner-only) when needed. No revision
- * check: the vault commits through {@link commitWalletFile}.
+ * check: the vault commits through {@link commitWalletFile}. A write that reports a failure after it landed (the folder's
+ * sync failing after the rename) is a success: the vault would otherwise remove the entries the file on disk names.
  * @throws WalletError STORAGE_FAILED when the write fails; the previous file is then intact.
  */
 async function writeWalletFile(
@@ -246,12 +247,15 @@ async function writeWalletFile(
   writeFile: WriteFile = writeFileAtomic,
 ): Promise<void> {
   const path = join(dataDir, WALLET_FILE_NAME);
+  const written = { ...file };
+  delete written.legacySelectedNetworkId; // read from old files only, never written back
+  const text = JSON.stringify(written, null, 2) + '\n';
   try {
     await makeFolders(dataDir, 0o700);
-    const written = { ...file };
-    delete written.legacySelectedNetworkId; // read from old files only, never written back
-    await writeFile(path, JSON.stringify(written, null, 2) + '\n', { mode: 0o600 });
+    await writeFile(path, text, { mode: 0o600 });
   } catch (error) {
+    // The text carries the new revision: finding it on disk proves this write put it there.
+    if ((await readFile(path, 'utf8').catch(() => undefined)) === text) return;
     throw new WalletError('STORAGE_FAILED', `expected to save ${path}, but the write failed; nothing was changed`, {
       metaMessages: ['Check that the disk has free space and the folder is writable, then try again.'],
       details: (error as Error).message,

@@ -76,11 +76,17 @@ for (const store of STORES) {
       reopened.lock();
     });
 
-    // A full disk fails write k alone, and the change cleans up after itself; a crash fails every write from k on.
+    // A full disk fails write k alone, and the change cleans up after itself; a crash fails every write from k on; a
+    // write that lands and then reports a failure (the folder's sync after the rename) leaves its result in place.
     // Each mode makes a new wallet for every write k of the change (7 to 9 of them): more work than the 30 s a test
     // gets allows on a loaded 2-core machine.
-    for (const crash of [false, true]) {
-      const what = crash ? 'the process dies at write k' : 'write k alone fails';
+    for (const mode of ['fails', 'crash', 'lands'] as const) {
+      const crash = mode === 'crash';
+      const what = {
+        fails: 'write k alone fails',
+        crash: 'the process dies at write k',
+        lands: 'write k lands and then reports a failure',
+      }[mode];
       it(`leaves every key readable with exactly one of the passwords when ${what}, for every k`, async () => {
         const kind = store.kind;
         let sawOld = false;
@@ -93,6 +99,7 @@ for (const store of STORES) {
           faults.step = 0;
           faults.failAt = k;
           faults.crash = crash;
+          faults.lands = mode === 'lands';
           const failed = await vault.changePassword({ oldPassword: PASSWORD, newPassword: NEW_PASSWORD }).then(
             () => undefined,
             (error: unknown) => error as WalletError,

@@ -134,34 +134,36 @@ export const STORES: { name: string; keychain: Keychain; kind: 'keychain' | 'fil
 /**
  * Counts every write the vault makes (keychain set and delete, atomic file write) and makes write number `failAt`
  * fail as a full disk would; the write does not happen. With `crash`, every write from `failAt` on fails: the process
- * died there, and only a restart sees what it left. `failAt = Infinity` lets everything through.
+ * died there, and only a restart sees what it left. With `lands`, write `failAt` happens and then reports a failure,
+ * as a file whose rename went through before the folder's sync failed, or a keychain that stored the secret and then
+ * timed out. `failAt = Infinity` lets everything through.
  */
 export class WriteFaults {
   step = 0;
   failAt = Infinity;
   crash = false;
-  #hit(): void {
+  lands = false;
+  async #write(done: () => Promise<unknown>): Promise<void> {
     this.step += 1;
-    if (this.step === this.failAt || (this.crash && this.step > this.failAt))
+    const fails = this.step === this.failAt || (this.crash && this.step > this.failAt);
+    if (!fails) return void (await done());
+    if (!this.lands)
       throw Object.assign(new Error('ENOSPC: no space left on device, write (injected)'), { code: 'ENOSPC' });
+    await done();
+    throw Object.assign(new Error('EIO: i/o error, fsync (injected, after the write)'), { code: 'EIO' });
   }
   keychain(inner: Keychain): Keychain {
     return {
       getPassword: (s, a) => inner.getPassword(s, a),
-      setPassword: async (s, a, p) => {
-        this.#hit();
-        return inner.setPassword(s, a, p);
-      },
+      setPassword: (s, a, p) => this.#write(() => inner.setPassword(s, a, p)),
       deletePassword: async (s, a) => {
-        this.#hit();
-        return inner.deletePassword(s, a);
+        let deleted = false;
+        await this.#write(async () => (deleted = await inner.deletePassword(s, a)));
+        return deleted;
       },
     };
   }
   writeFile(): WriteFile {
-    return async (path, content, options) => {
-      this.#hit();
-      await writeFileAtomic(path, content, options);
-    };
+    return (path, content, options) => this.#write(() => writeFileAtomic(path, content, options));
   }
 }

@@ -56,7 +56,9 @@ for (const store of STORES) {
       const phrase = await vault.importPhrase({ phrase: PHRASE, name: 'P' });
       const [phraseEntry] = await storedEntries(fx, store.kind);
       /** The process dies at its `k`th write from now: that write and every later one fail. */
-      const crashAt = (k: number) => Object.assign(faults, { step: 0, failAt: k, crash: true });
+      const crashAt = (k: number) => Object.assign(faults, { step: 0, failAt: k, crash: true, lands: false });
+      /** Its `k`th write from now happens, then reports a failure; the later ones go through. */
+      const landsAt = (k: number) => Object.assign(faults, { step: 0, failAt: k, crash: false, lands: true });
       /** A new process on the same folder, unlocked, once its cleanup of stray entries is done. */
       const restart = async (): Promise<Vault> => {
         faults.failAt = Infinity;
@@ -65,7 +67,7 @@ for (const store of STORES) {
         await restarted.settled();
         return restarted;
       };
-      return { fx, crashAt, restart, listings, vault, phrase, phraseEntry: phraseEntry! };
+      return { fx, faults, crashAt, landsAt, restart, listings, vault, phrase, phraseEntry: phraseEntry! };
     }
 
     it('deletes at the next unlock the entry of an import that crashed before the commit naming it', async () => {
@@ -92,6 +94,35 @@ for (const store of STORES) {
       });
       expect(listings).toEqual([]);
       restarted.lock();
+    });
+
+    it('keeps an imported key whose write landed but reported a failure, or drops the account with it, for every write', async () => {
+      const key = vector('koilib-key-1');
+      for (let k = 1; ; k++) {
+        const { fx, faults, landsAt, restart, vault } = await wallet();
+        landsAt(k);
+        const failed = await vault.importKey({ key: key.wif_compressed, name: 'K' }).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        const reachedEnd = faults.step < k;
+        vault.lock();
+        // Whatever the import said, a new process finds the account with its key, or no account.
+        const restarted = await restart();
+        const account = restarted.listAccounts().find((a) => a.name === 'K');
+        if (account) {
+          expect(await restarted.reveal({ id: account.id, password: PASSWORD }), `write ${k}`).toEqual({
+            kind: 'wif',
+            secret: key.wif_compressed,
+          });
+        }
+        expect(account !== undefined || failed !== undefined, `write ${k}`).toBe(true);
+        restarted.lock();
+        await fx.cleanup();
+        cleanups.splice(cleanups.indexOf(fx.cleanup), 1);
+        if (reachedEnd) break;
+        expect(k).toBeLessThan(20);
+      }
     });
 
     it('deletes at the next unlock the entry of a removed account when the process died before deleting it', async () => {
