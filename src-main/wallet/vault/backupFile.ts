@@ -2,6 +2,7 @@
 // a key derived by scrypt from a backup password (its own salt). It needs no keychain, so it moves keys to a new machine.
 import type { AccountKind } from './types.ts';
 import { WalletError } from '../../koinos/errors.ts';
+import { isIndex } from './walletFile.ts';
 import {
   MIN_SCRYPT_LOG_N,
   deriveKey,
@@ -85,22 +86,31 @@ function invalid(what: string): WalletError {
   });
 }
 
+/** What a derivation index that is not one is, for the refusal: indexes run from 0 to 2^31 - 1. */
+function badIndex(value: unknown): string {
+  const shown = typeof value === 'number' ? String(value) : typeof value;
+  return `${shown.slice(0, 40)}, not a whole number from 0 to 2147483647`;
+}
+
 function checkPayload(value: unknown): BackupPayload {
   const p = value as BackupPayload;
   if (!p || !Array.isArray(p.phrases) || !Array.isArray(p.accounts)) throw invalid('its content has no account list');
   for (const phrase of p.phrases) {
-    if (typeof phrase?.ref !== 'string' || typeof phrase.phrase !== 'string' || !Number.isInteger(phrase.nextIndex)) {
+    if (typeof phrase?.ref !== 'string' || typeof phrase.phrase !== 'string' || phrase.nextIndex === undefined) {
       throw invalid('a recovery phrase entry is incomplete');
     }
+    if (!isIndex(phrase.nextIndex)) throw invalid(`a recovery phrase's next index is ${badIndex(phrase.nextIndex)}`);
   }
   for (const a of p.accounts) {
     const ok =
       typeof a?.name === 'string' &&
       typeof a.address === 'string' &&
-      ((a.kind === 'phrase' && typeof a.phraseRef === 'string' && Number.isInteger(a.derivationIndex)) ||
+      ((a.kind === 'phrase' && typeof a.phraseRef === 'string' && a.derivationIndex !== undefined) ||
         (a.kind === 'key' && typeof a.privateKeyHex === 'string') ||
         a.kind === 'watch');
     if (!ok) throw invalid('an account entry is incomplete');
+    if (a.kind === 'phrase' && !isIndex(a.derivationIndex))
+      throw invalid(`an account's derivation index is ${badIndex(a.derivationIndex)}`);
   }
   if (p.contacts !== undefined) {
     if (!Array.isArray(p.contacts)) throw invalid('its contacts are not a list');

@@ -86,7 +86,9 @@ function corrupt(path: string, what: string): WalletError {
 const isString = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 200;
 /** An entry name: a generation, a kind and an id, or a network id's encoding, which may be longer than an id. */
 const isEntryName = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 2000;
-const isIndex = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < 2 ** 31;
+/** A BIP32 child index below the hardened range: what a phrase account's index and a phrase's next index can be. */
+export const isIndex = (v: unknown): v is number =>
+  typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < 2 ** 31;
 
 /** Checks settings read from the file or sent by the renderer; returns the field that is wrong, if any. */
 export function settingsProblem(settings: Partial<VaultSettings>): string | undefined {

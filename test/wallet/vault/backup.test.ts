@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AccountInfo } from '../../../src-main/ipc/contract.ts';
 import type { Vault } from '../../../src-main/wallet/vault/vault.ts';
+import { openBackup, sealBackup } from '../../../src-main/wallet/vault/backupFile.ts';
 import { vector } from '../../vectors.ts';
 import { NO_SECRET_SERVICE, PASSWORD, vaultFixture } from './helpers.ts';
 import { expectWalletError } from '../../helpers/expectWalletError.ts';
@@ -121,6 +122,35 @@ describe('encrypted backup', () => {
       'INVALID_BACKUP',
     );
     expect(to.listAccounts()).toEqual([]);
+  });
+
+  it('refuses a backup whose derivation indexes wallet.json could not hold, before anything is written', async () => {
+    const from = await source();
+    const { content } = await from.exportBackup({ password: PASSWORD, backupPassword: BACKUP_PASSWORD });
+    const { kdf } = JSON.parse(content) as { kdf: { N: number; r: number; p: number } };
+    const payload = await openBackup(content, BACKUP_PASSWORD, { minScryptN: kdf.N });
+    const to = await wallet();
+    const mine = await to.importKey({ key: vector('crypto-cpp-wif-foobar').wif_compressed, name: 'Mine' });
+    const crafted = [
+      { ...payload, phrases: payload.phrases.map((p) => ({ ...p, nextIndex: 2 ** 31 })) },
+      { ...payload, phrases: payload.phrases.map((p) => ({ ...p, nextIndex: -1 })) },
+      {
+        ...payload,
+        accounts: payload.accounts.map((a) => (a.kind === 'phrase' ? { ...a, derivationIndex: 2 ** 31 } : a)),
+      },
+    ];
+    for (const bad of crafted) {
+      const text = await sealBackup(bad, BACKUP_PASSWORD, kdf, new Date());
+      const error = await expectWalletError(
+        to.importBackup({ content: text, backupPassword: BACKUP_PASSWORD }),
+        'INVALID_BACKUP',
+      );
+      expect(error.shortMessage).toContain('index');
+    }
+    // The wallet is as it was, and still saves.
+    expect(to.listAccounts().map((a) => a.name)).toEqual(['Mine']);
+    await to.renameAccount({ id: mine.id, name: 'Still mine' });
+    expect(to.listAccounts().map((a) => a.name)).toEqual(['Still mine']);
   });
 
   it('asks the wallet password to export, a backup password of 8 characters or more, and an unlocked wallet', async () => {
