@@ -1,7 +1,10 @@
 // End to end: the wallet locks itself after the idle time set on the Settings screen, asks for the password, and leaves
-// nothing secret on the page (no phrase, no revealed key, no password), then unlocks again. The vault's clock is driven
+// nothing secret on the page (no phrase, no revealed key, no password), then unlocks again. On its way, a backup is
+// exported with its password typed twice. The vault's clock is driven
 // by hand, so that the minute passes at once; the browser and the pushes to it are real.
+import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
+import { openBackup } from '../../src-main/wallet/vault/backupFile.ts';
 import { ManualClock } from '../wallet/vault/helpers.ts';
 import {
   chromiumMissing,
@@ -14,6 +17,7 @@ import {
 } from './harness.ts';
 
 const missing = chromiumMissing();
+const BACKUP_PASSWORD = 'the backup file password';
 
 describe.skipIf(missing !== undefined)('the idle lock in the browser', () => {
   let e2e: E2eWallet | undefined;
@@ -38,6 +42,25 @@ describe.skipIf(missing !== undefined)('the idle lock in the browser', () => {
     const wif = ((await secret.textContent()) ?? '').trim();
     expect(wif).toMatch(/^[5KL][1-9A-HJ-NP-Za-km-z]{50,51}$/);
     await shots.take(page, 'secret-revealed');
+
+    // The backup password is typed twice: a typo would show only when the backup is needed, after the machine is gone.
+    await page.getByRole('button', { name: 'Export backup' }).click();
+    await page.getByLabel('Backup password').fill(BACKUP_PASSWORD);
+    await page.getByLabel('Confirm the password').fill(`${BACKUP_PASSWORD}x`);
+    await page.getByText('The two passwords differ: type the same password twice.').waitFor();
+    expect(await page.getByRole('button', { name: 'Create backup' }).count()).toBe(0);
+    await shots.take(page, 'backup-passwords-differ');
+    await page.getByLabel('Confirm the password').fill(BACKUP_PASSWORD);
+    await page.getByLabel('Wallet password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Create backup' }).click();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Save backup file' }).click(),
+    ]);
+    const content = await readFile(await download.path(), 'utf8');
+    const { kdf } = JSON.parse(content) as { kdf: { N: number } };
+    const payload = await openBackup(content, BACKUP_PASSWORD, { minScryptN: kdf.N });
+    expect(payload.accounts.map((a) => a.name)).toEqual(['Account 1', 'Devnet account 0']);
 
     await go(page, 'Settings');
     await page.getByLabel('Lock after this many minutes without use').fill('1');
