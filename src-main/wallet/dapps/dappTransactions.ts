@@ -68,7 +68,7 @@ export async function fillHeader(
   pending: PendingTransactions,
   signer: string,
   tx: Transaction,
-): Promise<{ tx: Transaction; confirmed: bigint }> {
+): Promise<{ tx: Transaction; confirmed: bigint; next: bigint }> {
   const given = tx.header;
   const chain_id = given?.chain_id && given.chain_id.length > 0 ? given.chain_id : ctx.chainId;
   if (!equalBytes(chain_id, ctx.chainId)) {
@@ -93,7 +93,7 @@ export async function fillHeader(
       'The transaction carries signatures over other content (its id does not match its header). Nothing was signed.',
     );
   }
-  return { tx: prepared, confirmed };
+  return { tx: prepared, confirmed, next };
 }
 
 /** What decodes a dApp's operations: the tokens the wallet knows, the ABIs the dApp sent, and the node's. */
@@ -179,7 +179,8 @@ export interface DappReviewDeps {
 
 /**
  * The review of a dApp's transaction, ready for signApproved: nothing is signed, nothing is sent.
- * @throws WalletError INVALID_TRANSACTION (the signer is neither payer nor payee), CHAIN_ID_MISMATCH, NOT_ENOUGH_MANA
+ * @throws WalletError INVALID_TRANSACTION (the signer is neither payer nor payee), INVALID_NONCE (not the next nonce),
+ *   CHAIN_ID_MISMATCH, NOT_ENOUGH_MANA
  *   (no mana to cap rc_limit with), node errors.
  */
 export async function reviewDappTransaction(
@@ -187,12 +188,11 @@ export async function reviewDappTransaction(
   deps: DappReviewDeps,
   request: DappTransactionRequest,
 ): Promise<PreparedSubmission> {
-  const { tx: filled, confirmed } = await fillHeader(
-    ctx,
-    deps.pending,
-    request.signer,
-    readDappTransaction(request.transaction),
-  );
+  const {
+    tx: filled,
+    confirmed,
+    next,
+  } = await fillHeader(ctx, deps.pending, request.signer, readDappTransaction(request.transaction));
   const header = filled.header!;
   const payer = bytesToJson(header.payer, BTYPE.ADDRESS);
   const payee = header.payee.length > 0 ? bytesToJson(header.payee, BTYPE.ADDRESS) : undefined;
@@ -200,6 +200,15 @@ export async function reviewDappTransaction(
     throw new WalletError(
       'INVALID_TRANSACTION',
       `The transaction is paid by ${payer}${payee ? ` for ${payee}` : ''}: a signature of ${request.signer} would not count. Nothing was signed.`,
+    );
+  }
+  // Only the next nonce is signed: a later one would give the dApp a signature it could keep and send after the
+  // person's next transactions (and no dry run could show what it does); an earlier one can never go through.
+  const nonce = nonceFromBytes(header.nonce);
+  if (nonce !== next) {
+    throw new WalletError(
+      'INVALID_NONCE',
+      `The dApp set nonce ${nonce}, but the next nonce of ${payee ?? payer} is ${next}: ${nonce > next ? 'a signature for a later nonce could be kept and sent after your next transactions' : 'that nonce is used already'}. Nothing was signed; ask the dApp again.`,
     );
   }
   const rcByHand = header.rc_limit > 0n;
@@ -224,7 +233,6 @@ export async function reviewDappTransaction(
     contractsWithAbi: withAbi,
     chainIdChanged: deps.chainIdChanged,
   });
-  const nonce = nonceFromBytes(header.nonce);
   const costKey = `${ctx.network.id} dapp ${request.origin}`;
   const measured = deps.measuredCost(costKey);
   const approval: ApprovalReview = {

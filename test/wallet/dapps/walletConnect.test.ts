@@ -278,6 +278,26 @@ describe('WalletConnect: a dApp connected to the wallet over a relay on 127.0.0.
     );
   });
 
+  it('refuses a nonce the dApp set other than the next one, before anyone is asked', async () => {
+    const stored = BigInt((await ask('koinos_getNonce', { address: signer.address })) as number);
+    const withNonce = async (nonce: bigint) => ({
+      ...(await transferJson('100')),
+      header: { nonce: koilibUtils.encodeBase64url(nonceToBytes(nonce)) },
+    });
+    // A later nonce: the signature could be kept and sent after the person's next transactions, with no dry run.
+    await expect(
+      ask('koinos_signTransaction', { address: signer.address, transaction: await withNonce(stored + 2n) }),
+    ).rejects.toMatchObject({
+      message: expect.stringContaining(
+        `The dApp set nonce ${stored + 2n}, but the next nonce of ${signer.address} is ${stored + 1n}: a signature for a later nonce could be kept`,
+      ),
+    });
+    await expect(
+      ask('koinos_signTransaction', { address: signer.address, transaction: await withNonce(stored) }),
+    ).rejects.toMatchObject({ message: expect.stringContaining('that nonce is used already') });
+    expect((await wallet.handlers['approvals:list']()).pending).toEqual([]);
+  });
+
   it("decodes a call with the dApp's ABI and flags what has none, an unknown contract and an upload over the signer", async () => {
     const abi = {
       methods: {
