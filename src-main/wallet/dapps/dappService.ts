@@ -297,7 +297,8 @@ export class DappService {
     abis: unknown,
     send: boolean,
   ): Promise<unknown> {
-    const tokens = await this.#o.tokens.known(ctx.network.id);
+    // KOIN and VHP as the node resolves them now, with the added tokens: a review decodes their amounts.
+    const tokens = await this.#o.tokens.list(ctx.network.id);
     const change = await this.#o.networks.observeChainId(ctx.network.id, ctx.chainId);
     const review = await reviewDappTransaction(
       ctx,

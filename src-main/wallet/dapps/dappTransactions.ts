@@ -8,6 +8,7 @@ import { BTYPE, bytesToJson, type JsonObject } from '../../koinos/codec.ts';
 import { contractDecoder, type ContractDecoder } from '../../koinos/contractDecoder.ts';
 import { WalletError, describe } from '../../koinos/errors.ts';
 import { jsonDepth } from '../../koinos/jsonDepth.ts';
+import { koinMethodByEntryPoint } from '../../koinos/koin.ts';
 import {
   checkTransaction,
   nonceFromBytes,
@@ -123,30 +124,48 @@ export function dappDecoder(ctx: ChainNetwork, abis: unknown): ContractDecoder {
   });
 }
 
-/** The operations decoded (token calls by the token ABI; others by the dApp's ABI, else the node's) and who has an ABI. */
+/** An ABI's name for an entry point, in either spelling ABIs use (`balance_of`, koilib's `balanceOf`). */
+const snakeCase = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/**
+ * The operations decoded (token calls by the token ABI; others by the dApp's ABI, else the node's) and who has an ABI.
+ * A token method's entry point is never named otherwise by an ABI: a token whose chain code reads arguments leniently
+ * could take a call a dApp's ABI calls `claim_reward` for a transfer. To a token the wallet knows, such a call whose
+ * arguments do not decode as that method's is refused; to another contract it is shown undecoded, and flagged.
+ * @throws WalletError INVALID_TRANSACTION for a known token's method with arguments that are not that method's.
+ */
 async function decodeDappOperations(
   ctx: ChainNetwork,
   tx: Transaction,
   sources: OperationSources,
 ): Promise<{ operations: DecodedOperation[]; withAbi: string[] }> {
   const decoder = dappDecoder(ctx, sources.dappAbis);
+  const knownTokens = new Set(sources.tokens.map((t) => t.contract));
   const withAbi: string[] = [];
   const operations: DecodedOperation[] = [];
-  for (const op of tx.operations) {
+  for (const [index, op] of tx.operations.entries()) {
     const call = op.call_contract;
     if (!call || tokenCall(call)) {
       operations.push(decodeOperation(op, sources.tokens));
       continue;
     }
     const contract = bytesToJson(call.contract_id, BTYPE.CONTRACT_ID);
+    const tokenMethod = koinMethodByEntryPoint(call.entry_point)?.name;
+    if (tokenMethod !== undefined && knownTokens.has(contract)) {
+      throw new WalletError(
+        'INVALID_TRANSACTION',
+        `Operation ${index + 1} calls ${tokenMethod} on the token ${contract} with arguments that do not decode as a ${tokenMethod}'s: the token could read them as one this review cannot show. Nothing was signed.`,
+      );
+    }
     const decoded = (await decoder.operation(op))['call_contract'] as JsonObject | undefined;
-    if (decoded && typeof decoded['entry_point'] === 'string') {
+    const name = decoded?.['entry_point'];
+    if (typeof name === 'string' && (tokenMethod === undefined || snakeCase(name) === tokenMethod)) {
       withAbi.push(contract);
       operations.push({
         contract,
-        entryPoint: decoded['entry_point'],
-        args: decoded['args'] ?? {},
-        summary: `Call ${decoded['entry_point']} on ${contract}`,
+        entryPoint: name,
+        args: decoded!['args'] ?? {},
+        summary: `Call ${name} on ${contract}`,
       });
     } else {
       operations.push(decodeOperation(op, sources.tokens));

@@ -298,6 +298,48 @@ describe('WalletConnect: a dApp connected to the wallet over a relay on 127.0.0.
     expect((await wallet.handlers['approvals:list']()).pending).toEqual([]);
   });
 
+  it("never lets a dApp's ABI rename a token method: refused on a known token, shown undecoded elsewhere", async () => {
+    // A transfer whose arguments start with a field the wallet's strict decoder refuses, and that a token reading
+    // leniently (as-proto's) takes for a transfer all the same; the dApp's ABI calls its entry point claim_reward.
+    const transfer = (await transferJson('500000000')).operations![0]!.call_contract!;
+    const disguised = (contract: string) => ({
+      call_contract: {
+        contract_id: contract,
+        entry_point: transfer.entry_point,
+        args: koilibUtils.encodeBase64url(
+          Uint8Array.from([0x08, 0x00, ...koilibUtils.decodeBase64url(transfer.args as string)]),
+        ),
+      },
+    });
+    const claimAbi = {
+      methods: { claim_reward: { entry_point: transfer.entry_point, argument: '', return: '', read_only: false } },
+    };
+    await expect(
+      ask('koinos_signTransaction', {
+        address: signer.address,
+        transaction: { operations: [disguised(koin)] },
+        options: { abis: { [koin]: claimAbi } },
+      }),
+    ).rejects.toMatchObject({
+      message: expect.stringContaining(`Operation 1 calls transfer on the token ${koin} with arguments that do not`),
+    });
+    expect((await wallet.handlers['approvals:list']()).pending).toEqual([]);
+
+    const other = '1BoatSLRHtKNngkdXEeobR76b53LETtpyT';
+    const answer = ask('koinos_signTransaction', {
+      address: signer.address,
+      transaction: { operations: [disguised(other)] },
+      options: { abis: { [other]: claimAbi } },
+    });
+    const request = await pendingRequest('sign');
+    // Shown as the bytes it is, under its entry point's number: not as the dApp named it.
+    expect(request.review.operations[0]).toMatchObject({ contract: other, entryPoint: String(transfer.entry_point) });
+    expect(JSON.stringify(request.review.operations)).not.toContain('claim_reward');
+    expect(request.review.risks.map((r) => r.code)).toEqual(['UNKNOWN_CONTRACT', 'NO_ABI']);
+    await reject();
+    await expect(answer).rejects.toMatchObject({ code: 5000 });
+  });
+
   it("decodes a call with the dApp's ABI and flags what has none, an unknown contract and an upload over the signer", async () => {
     const abi = {
       methods: {
