@@ -128,7 +128,7 @@ export class DeveloperMethods {
     if (!(account instanceof Uint8Array) || account.length === 0)
       throw new WalletError('INVALID_ARGUMENT', 'account: expected an address, got nothing');
     const contractId = options.contract && options.contract.length > 0 ? options.contract : this.koinBytes;
-    return this.core.enqueue(() => {
+    return this.core.enqueue(async () => {
       const token = contractAt(new StateView(this.committed), contractId);
       if (!token) {
         throw new WalletError(
@@ -136,17 +136,16 @@ export class DeveloperMethods {
           `contract_id: expected KOIN, VHP or a token made with devnet.create_token, got ${toBase58(contractId)}`,
         );
       }
-      let problem: string | undefined;
-      const block = this.core.produceNow((view, timestamp, height) => {
+      // A refusal thrown from the block's plan leaves no block: nothing is committed, and the step of the queue lasts
+      // until the block is made, so the next step plans on it.
+      return this.core.produceNow((view, timestamp, height) => {
         try {
           token.setBalance(view, account, value, timestamp, height);
         } catch (error) {
           if (!(error instanceof RangeError)) throw error;
-          problem = error.message;
+          throw new WalletError('INVALID_ARGUMENT', `value: ${error.message}; choose a smaller balance`);
         }
       });
-      if (problem) throw new WalletError('INVALID_ARGUMENT', `value: ${problem}; choose a smaller balance`);
-      return block;
     });
   }
 

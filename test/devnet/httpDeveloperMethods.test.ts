@@ -126,6 +126,41 @@ describe('devnet.set_balance', () => {
     await rpc(url, 'devnet.set_balance', { account: address(0), value: String(old) });
   });
 
+  it('makes no block when it refuses a balance, so waiting transactions keep waiting and each height has one block', async () => {
+    const height = async () => BigInt((await rpc(url, 'chain.get_head_info', {})).head_topology.height);
+    const waiting = async () =>
+      ((await rpc(url, 'mempool.get_pending_transactions', { limit: '10' })).pending_transactions ?? []).length;
+    const start = await height();
+    const nonce = await nextNonce(url, address(1));
+    await rpc(url, 'chain.submit_transaction', {
+      transaction: transferJson(devnet, 1, 2, KOIN, nonce),
+      broadcast: true,
+    });
+    const tooMuch = { account: address(2), value: String((1n << 64n) - 1n) };
+    const error = await rpcError(url, 'devnet.set_balance', tooMuch);
+    expect(error.message).toMatch(/^value: the total supply would exceed .*; choose a smaller balance$/);
+    expect([await height(), await waiting(), await nextNonce(url, address(1))]).toEqual([start, 1, nonce]);
+
+    // Refused between two blocks asked at the same moment: two blocks, one on the other.
+    const [refused] = await Promise.allSettled([
+      rpcError(url, 'devnet.set_balance', tooMuch),
+      rpc(url, 'devnet.produce_block', {}),
+      rpc(url, 'devnet.produce_block', {}),
+    ]);
+    expect(refused.status).toBe('fulfilled');
+    expect(await height()).toBe(start + 2n);
+    const { block_items } = await rpc(url, 'block_store.get_blocks_by_height', {
+      head_block_id: (await rpc(url, 'chain.get_head_info', {})).head_topology.id,
+      ancestor_start_height: String(start + 1n),
+      num_blocks: 2,
+      return_block: true,
+      return_receipt: false,
+    });
+    expect(block_items.map((b: { block_height: string }) => BigInt(b.block_height))).toEqual([start + 1n, start + 2n]);
+    expect(block_items[1].block.header.previous).toBe(block_items[0].block_id);
+    expect(await waiting()).toBe(0);
+  });
+
   it('refuses a contract that is not a token of the devnet', async () => {
     const error = await rpcError(url, 'devnet.set_balance', {
       contract_id: address(1),
