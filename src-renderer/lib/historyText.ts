@@ -4,7 +4,9 @@ import { displayAmount, shortAddress } from './format.ts';
 
 function amountOf(entry: HistoryEntry): string {
   if (!entry.token || entry.amount === undefined) return entry.amount ?? '';
-  return `${displayAmount(entry.amount, entry.token.decimals)} ${entry.token.symbol}`;
+  const amount = `${displayAmount(entry.amount, entry.token.decimals)} ${entry.token.symbol}`;
+  // Any contract can call itself KOIN: one the wallet does not list is named by its address too.
+  return entry.token.unlisted ? `${amount} (unlisted token ${shortAddress(entry.token.contract)})` : amount;
 }
 
 /** A name for an address (a contact's label, the names main found), when there is one. */

@@ -22,6 +22,10 @@ describe('describeEntry', () => {
     expect(describeEntry({ ...sent, kind: 'received' })).toBe('Received 1.5 KOIN from 1AbCdEfG…uVwXyZ');
     expect(describeEntry({ kind: 'minted', token: KOIN, amount: '100000000' })).toBe('Minted 1 KOIN');
     expect(describeEntry({ kind: 'burned', token: KOIN, amount: '1' })).toBe('Burned 0.00000001 KOIN');
+    // A token the wallet does not list claims its symbol: its address goes beside it.
+    expect(describeEntry({ ...sent, kind: 'received', token: { ...KOIN, contract: OTHER, unlisted: true } })).toBe(
+      'Received 1.5 KOIN (unlisted token 1AbCdEfG…uVwXyZ) from 1AbCdEfG…uVwXyZ',
+    );
     expect(describeEntry({ ...sent, kind: 'approved' })).toBe('Allowed 1AbCdEfG…uVwXyZ to spend 1.5 KOIN');
     expect(describeEntry({ kind: 'call', name: 'transfer', contract: KOIN.contract })).toBe(
       `Called transfer on ${KOIN.contract.slice(0, 8)}…${KOIN.contract.slice(-6)}`,

@@ -72,8 +72,8 @@ async function readTokenInfo(node: KoinosNode, contract: Uint8Array): Promise<To
 
 /**
  * `known`, then the KCS-4 tokens of the contracts whose token events are among `events` and that `known` lacks, read
- * from those contracts all at once (one round trip, however many there are). A contract that does not answer as a
- * token is left out: its amounts stay in base units.
+ * from those contracts all at once (one round trip, however many there are), marked `unlisted`. A contract that does
+ * not answer as a token is left out: its amounts stay in base units.
  * @example
  * const tokens = await withEventTokens(node, receipt.events, await tokenService.list(networkId));
  */
@@ -86,7 +86,10 @@ export async function withEventTokens(
   for (const event of events) if (tokenEventType(event.name)) sources.add(bytesToJson(event.source, BTYPE.CONTRACT_ID));
   const unknown = [...sources].filter((source) => !known.some((token) => token.contract === source));
   const read = await Promise.allSettled(unknown.map((source) => readTokenInfo(node, addressFromString(source))));
-  return [...known, ...read.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []))];
+  return [
+    ...known,
+    ...read.flatMap((result) => (result.status === 'fulfilled' ? [{ ...result.value, unlisted: true as const }] : [])),
+  ];
 }
 
 export interface TokenServiceOptions {

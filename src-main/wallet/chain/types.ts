@@ -64,6 +64,11 @@ export interface TokenInfo {
   decimals: number;
   /** Set for the chain's system tokens, resolved by system name. */
   system?: 'koin' | 'vhp';
+  /**
+   * Read from a contract the wallet does not list (neither a system token nor one the person added), for its events:
+   * its name and symbol are that contract's own claim, which any contract can make ("KOIN"). Shown with its address.
+   */
+  unlisted?: true;
 }
 
 export interface TokenBalance {

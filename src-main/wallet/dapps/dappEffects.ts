@@ -30,9 +30,10 @@ function tokenEventSummary(event: EventData, token: TokenInfo | undefined): stri
     return undefined; // named like a token event, but its data is not one: shown as an event
   }
   const contract = bytesToJson(event.source, BTYPE.CONTRACT_ID);
-  const amount = token
-    ? `${formatAmount(data.value ?? 0n, token.decimals)} ${token.symbol}`
-    : `${(data.value ?? 0n).toString()} base units of ${contract}`;
+  // A symbol only a contract the wallet lists may give alone: any contract can call itself KOIN.
+  const amount = !token
+    ? `${(data.value ?? 0n).toString()} base units of ${contract}`
+    : `${formatAmount(data.value ?? 0n, token.decimals)} ${token.symbol}${token.unlisted ? ` (unlisted token ${contract})` : ''}`;
   const who = (bytes: Uint8Array | undefined) =>
     bytes && bytes.length > 0 ? bytesToJson(bytes, BTYPE.ADDRESS) : '(nobody)';
   if (type.endsWith('transfer_event')) return `Transfer ${amount} from ${who(data.from)} to ${who(data.to)}`;

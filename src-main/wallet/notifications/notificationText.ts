@@ -12,7 +12,9 @@ export function shortId(text: string): string {
 function amountText(entry: HistoryEntry): string {
   if (entry.amount === undefined) return '';
   if (!entry.token) return `${entry.amount} base units`;
-  return `${formatAmount(BigInt(entry.amount), entry.token.decimals)} ${entry.token.symbol}`;
+  const amount = `${formatAmount(BigInt(entry.amount), entry.token.decimals)} ${entry.token.symbol}`;
+  // Any contract can call itself KOIN: one the wallet does not list is named by its address too.
+  return entry.token.unlisted ? `${amount} (unlisted token ${shortId(entry.token.contract)})` : amount;
 }
 
 /** What a transaction did, as the start of a sentence: `Sending 1.5 KOIN to 1Abc…`. */

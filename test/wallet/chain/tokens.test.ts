@@ -1,7 +1,12 @@
 // Tokens other than KOIN end to end on a devnet: a KCS-4 test token (2 decimals) added by contract address, its
-// balance on the dashboard, sent with its own decimals, decoded in history and in an offline export; VHP sent too.
+// balance on the dashboard, sent with its own decimals, decoded in history and in an offline export; VHP sent too. A
+// token nobody added that calls itself KOIN is named by its address wherever its events are read.
 import { describe, expect, it } from 'vitest';
-import { BTYPE, bytesToJson } from '../../../src-main/koinos/codec.ts';
+import { BTYPE, bytesToJson, encode } from '../../../src-main/koinos/codec.ts';
+import { fromBase64 } from '../../../src-main/koinos/bytes.ts';
+import type { HeldSignature } from '../../../src-main/wallet/chain/approvedSubmit.ts';
+import { describeEffects } from '../../../src-main/wallet/dapps/dappEffects.ts';
+import { dappDecoder } from '../../../src-main/wallet/dapps/dappTransactions.ts';
 import { addressFromString } from '../../../src-main/koinos/address.ts';
 import { HistoryService } from '../../../src-main/wallet/chain/history.ts';
 import { testDevnet } from './helpers.ts';
@@ -126,5 +131,60 @@ describe('tokens other than KOIN', () => {
     expect(review.operations[0]!.summary).toMatch(/^Transfer 1 VHP/);
     await s.send.confirm(review.reviewId);
     expect(await s.tokens.balanceOf('local', vhp, b!.address)).toBeGreaterThanOrEqual(100_000_000n);
+  });
+});
+
+describe('a token the wallet does not list', () => {
+  it('is named by its address beside the symbol it claims, in history and in the effects of a dry run', async () => {
+    const devnet = await testDevnet();
+    const s = testServices(devnet);
+    const [a, b] = devnet.accounts;
+    const created = await devnet.node.createToken({
+      name: 'Koin',
+      symbol: 'KOIN',
+      decimals: 8,
+      initialSupply: 1_000n * 100_000_000n,
+      owner: addressFromString(a!.address),
+    });
+    const fake = bytesToJson(created.contractId, BTYPE.CONTRACT_ID);
+    const review = await s.send.prepare({ from: a!.address, to: b!.address, token: fake, amount: '1000' });
+    await s.send.confirm(review.reviewId);
+
+    const page = await s.history.page({ address: b!.address, limit: 1, ascending: false, irreversibleOnly: false });
+    expect(page.records[0]!.entries).toEqual([
+      expect.objectContaining({
+        kind: 'received',
+        amount: String(1_000n * 100_000_000n),
+        token: expect.objectContaining({ contract: fake, symbol: 'KOIN', unlisted: true }),
+      }),
+    ]);
+    // The real KOIN is listed: no mark.
+    const koin = (await s.tokens.list('local'))[0]!;
+    expect(koin.unlisted).toBeUndefined();
+
+    // A dApp's dry run whose events hold the look-alike's transfer: the effects step names its address.
+    const { node, network } = await s.networks.node('local');
+    const event = {
+      sequence: 0,
+      source: created.contractId,
+      name: 'koinos.contracts.token.transfer_event',
+      data: encode('koinos.contracts.token.transfer_event', {
+        from: addressFromString(a!.address),
+        to: addressFromString(b!.address),
+        value: 100_000_000n,
+      }),
+      impacted: [],
+    };
+    const held = {
+      approval: {} as HeldSignature['approval'],
+      signed: { id: new Uint8Array(34), operations: [], signatures: [] },
+      rcLimit: 1n,
+      dryRun: { events: [event], rc_used: 1n } as unknown as HeldSignature['dryRun'],
+    } as HeldSignature;
+    const ctx = { chain: '', network, node, chainId: fromBase64(devnet.chainId) };
+    const effects = await describeEffects(ctx, held, [koin], dappDecoder(ctx, {}));
+    expect(effects.events[0]!.summary).toBe(
+      `Transfer 1 KOIN (unlisted token ${fake}) from ${a!.address} to ${b!.address}`,
+    );
   });
 });

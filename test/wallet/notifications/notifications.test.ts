@@ -13,7 +13,11 @@ import {
 } from '../../../src-main/wallet/chain/history.ts';
 import { PendingTransactions } from '../../../src-main/wallet/chain/pendingTransactions.ts';
 import { TransactionFollower } from '../../../src-main/wallet/chain/transactionFollower.ts';
-import { shortId, txUpdateNotification } from '../../../src-main/wallet/notifications/notificationText.ts';
+import {
+  incomingNotifications,
+  shortId,
+  txUpdateNotification,
+} from '../../../src-main/wallet/notifications/notificationText.ts';
 import { NOTIFICATION_SETTINGS_FILE, Notifier } from '../../../src-main/wallet/notifications/notifier.ts';
 import { onCleanup, tempDir, testDevnet } from '../chain/helpers.ts';
 import { testServices, type TestServices } from '../chain/services.ts';
@@ -27,6 +31,33 @@ async function transfer(s: TestServices, from: string, to: string, amount: strin
   await s.follower.waitFor(transactionId, ['included', 'irreversible'], 10_000);
   return transactionId;
 }
+
+describe('incomingNotifications', () => {
+  it('names a token the wallet does not list by its address beside the symbol it claims', () => {
+    const fake = '1AGNa15ZQXAZUgFiqJ2i7Z2DPU2J6hW62i';
+    const from = '1BoatSLRHtKNngkdXEeobR76b53LETtpyT';
+    const token = { contract: fake, name: 'Koin', symbol: 'KOIN', decimals: 8 };
+    const record = (unlisted: boolean) => ({
+      seqNum: '1',
+      status: 'included' as const,
+      transactionId: '0x1220aa',
+      blockHeight: '5',
+      entries: [
+        {
+          kind: 'received' as const,
+          token: unlisted ? { ...token, unlisted: true as const } : token,
+          amount: '100000000000',
+          counterparty: from,
+        },
+      ],
+    });
+    const bob = { accountId: 'acc-b', name: 'Bob' };
+    expect(incomingNotifications([record(true)], 'local', bob)[0]!.title).toBe(
+      `Received 1000 KOIN (unlisted token ${shortId(fake)})`,
+    );
+    expect(incomingNotifications([record(false)], 'local', bob)[0]!.title).toBe('Received 1000 KOIN');
+  });
+});
 
 describe('notifications', () => {
   it('words each update of a sent transaction, with the entry it opens', async () => {
