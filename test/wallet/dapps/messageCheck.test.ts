@@ -33,6 +33,16 @@ describe('signableMessage', () => {
       expect(refusal(text)).toMatch(/printable text/);
   });
 
+  it('refuses direction marks and invisible characters, and text pushed out of sight by empty lines', () => {
+    const invisible = ['\u061C', '\u200B', '\u200E', '\u200F', '\u2028', '\u2029', '\u2060', '\u2064', '\uFEFF'];
+    for (const c of [...invisible, '\u{E0041}', '\u180E']) expect(refusal(`pay${c}me`)).toMatch(/printable text/);
+    expect(refusal(`Sign in${'\n'.repeat(400)}and allow everything`)).toMatch(/more than two empty lines in a row/);
+    expect(refusal('Sign in\r\n\r\n \r\n\t\r\nthen')).toMatch(/more than two empty lines/);
+    // Two empty lines, zero width joiners (Persian, emoji) and non-joiners stay signable.
+    for (const text of ['Sign in\n\n\nnonce 42', 'می\u200Cخواهم', '👨\u200D👩\u200D👧'])
+      expect(refusal(text)).toBe('signed');
+  });
+
   it('refuses a real transaction header (as the raw bytes a dApp would pass off as text)', () => {
     const header = headerBytes({
       chain_id: Uint8Array.from([0x12, 0x20, ...new Uint8Array(32).fill(7)]),
