@@ -85,6 +85,8 @@ export interface VaultOptions {
 }
 
 const CHECK_WORDS = 3;
+/** Phrase indexes deriveNext skips at most, one after another, when their addresses are in the wallet already. */
+const MAX_SKIPPED_INDEXES = 100;
 
 /**
  * The wallet's keys behind a password. One class because the IPC contract maps onto its methods one to one; the
@@ -542,7 +544,8 @@ export class Vault implements TransactionSigner {
   }
 
   /**
-   * `accounts:deriveNext`: the phrase's next account (index never reused, even after a removal).
+   * `accounts:deriveNext`: the phrase's next account (index never reused, even after a removal). An index whose address
+   * is in the wallet already (its key imported as a WIF, or watched) is skipped: else the phrase could add no more.
    * @throws WalletError NOT_FOUND (no such phrase), VAULT_LOCKED, ACCOUNT_EXISTS.
    */
   deriveNext(args: { phraseId: string; name: string }): Promise<AccountInfo> {
@@ -556,8 +559,16 @@ export class Vault implements TransactionSigner {
           `expected a recovery phrase of this wallet, got unknown phrase id ${describe(args?.phraseId)}`,
         );
       const payload = await this.#payload(session, phrase.id);
-      const index = phrase.nextIndex;
-      const { privateKey, address } = deriveAccount(phraseOf(payload), index);
+      let index = phrase.nextIndex;
+      let { privateKey, address } = deriveAccount(phraseOf(payload), index);
+      for (
+        let skipped = 0;
+        skipped < MAX_SKIPPED_INDEXES && vault.accounts.some((a) => a.address === address);
+        skipped++
+      ) {
+        zero(privateKey);
+        ({ privateKey, address } = deriveAccount(phraseOf(payload), ++index));
+      }
       const record: AccountRecord = {
         id: newId(),
         name: cleanName(args?.name, vault),

@@ -207,6 +207,16 @@ describe.skipIf(NO_KEYCHAIN !== undefined)('vault in the system keychain', () =>
     reopened.lock();
   });
 
+  it("skips a phrase index whose address is in the wallet already, so the phrase's later accounts can be added", async () => {
+    await vault.create({ password: PASSWORD });
+    const first = await vault.importPhrase({ phrase: TEST_PHRASE, name: 'Phrase 0' });
+    // Index 1 came in another way first (watched here; a WIF from another wallet is the same).
+    await vault.addWatch({ address: referenceAddress(TEST_PHRASE, 1), name: 'Watched' });
+    const next = await vault.deriveNext({ phraseId: first.phraseId!, name: 'Phrase 2' });
+    expect(next).toMatchObject({ kind: 'phrase', derivationIndex: 2, address: referenceAddress(TEST_PHRASE, 2) });
+    expect(vault.listAccounts().map((a) => a.name)).toEqual(['Phrase 0', 'Watched', 'Phrase 2']);
+  });
+
   it('rejects an invalid phrase or key without quoting it', async () => {
     await vault.create({ password: PASSWORD });
     const phrase = TEST_PHRASE.replace(/about$/, 'abandon');
