@@ -22,6 +22,27 @@ export interface LockHolder {
   since: string;
   /** Random per acquisition, so that a release never removes a lock another acquisition made. */
   nonce: string;
+  /**
+   * When the process started, where the system says (Linux: the boot's id and the start time in /proc): a pid alive
+   * now but started otherwise is another process that got the pid after a crash.
+   */
+  started?: string;
+}
+
+/** The nonces of the locks this process holds: a lock naming this pid with another nonce was left by an earlier one. */
+const heldHere = new Set<string>();
+
+/** When process `pid` started, as `<boot id> <start time in clock ticks>`; undefined where /proc cannot tell. */
+function startOf(pid: number | 'self'): string | undefined {
+  try {
+    const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces and parentheses): state is field 3, starttime field 22.
+    const start = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    return start ? `${boot} ${start}` : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export interface DataFolderLockOptions {
@@ -68,6 +89,8 @@ export async function acquireDataFolderLock(dir: string, options: DataFolderLock
     since: new Date().toISOString(),
     nonce: randomBytes(12).toString('hex'),
   };
+  const started = startOf('self');
+  if (started) mine.started = started;
   const deadline = Date.now() + TAKEOVER_DEADLINE_MS;
   for (;;) {
     if (tryCreate(path, mine)) break;
@@ -91,10 +114,12 @@ function lockHandle(path: string, mine: LockHolder, releaseOnExit: boolean): Dat
   const release = (): void => {
     if (released) return;
     released = true;
+    heldHere.delete(mine.nonce);
     process.off('exit', release);
     const current = readHolder(path);
     if (typeof current === 'object' && current.nonce === mine.nonce) removeQuietly(path);
   };
+  heldHere.add(mine.nonce);
   if (releaseOnExit) process.on('exit', release);
   return { path, holder: mine, release };
 }
@@ -182,10 +207,17 @@ function readHolder(path: string): LockHolder | 'missing' | 'unreadable' {
 
 /**
  * Whether the lock's process may still be running. A lock from another machine (a shared folder) cannot be checked,
- * so it counts as running. A zombie (exited, not yet reaped) has stopped using the folder.
+ * so it counts as running. A zombie (exited, not yet reaped) has stopped using the folder. A pid reused since (by
+ * this very process, as after a crash in a container, or by another) is told apart by the nonces held here and by
+ * the recorded start.
  */
 function isRunning(lock: LockHolder): boolean {
   if (lock.host !== hostname()) return true;
+  if (lock.pid === process.pid) return heldHere.has(lock.nonce);
+  if (lock.started !== undefined) {
+    const now = startOf(lock.pid);
+    if (now !== undefined) return now === lock.started;
+  }
   try {
     process.kill(lock.pid, 0);
   } catch (cause) {

@@ -1,10 +1,10 @@
 // The data folder lock in one process: it records its holder, refuses a second acquisition while held, takes over a
 // lock whose process is gone, and releases only its own lock file.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { LOCK_FILE_NAME, acquireDataFolderLock, type DataFolderLock } from '../../src-main/wallet/dataFolderLock.ts';
 import { expectWalletError } from '../helpers/expectWalletError.ts';
 
@@ -89,6 +89,41 @@ describe('acquireDataFolderLock', () => {
     const lock = await acquire(dir, 'electron');
     expect(JSON.parse(readFileSync(lock.path, 'utf8'))).toMatchObject({ holder: 'electron', pid: process.pid });
   });
+
+  it('takes over a lock naming this very pid that this process does not hold (a crash, then the same pid again)', async () => {
+    const dir = folder();
+    const left = {
+      holder: 'electron',
+      pid: process.pid,
+      host: hostname(),
+      since: '2020-01-01T00:00:00.000Z',
+      nonce: 'x',
+    };
+    writeFileSync(join(dir, LOCK_FILE_NAME), JSON.stringify(left));
+    const lock = await acquire(dir, 'electron');
+    expect(JSON.parse(readFileSync(lock.path, 'utf8')).nonce).toBe(lock.holder.nonce);
+  });
+
+  it.skipIf(!existsSync('/proc/self/stat'))(
+    'takes over a lock whose pid another process got since, told apart by when it started',
+    async () => {
+      const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+      onTestFinished(() => void child.kill());
+      const pid = child.pid!;
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const start = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+      const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+      const record = { holder: 'browser', pid, host: hostname(), since: '2020-01-01T00:00:00.000Z', nonce: 'y' };
+      const dir = folder();
+      // Started when the child did: the child holds it.
+      writeFileSync(join(dir, LOCK_FILE_NAME), JSON.stringify({ ...record, started: `${boot} ${start}` }));
+      expect(await refusal(acquire(dir))).toContain(`in use by the browser shell (pid ${pid}, since`);
+      // Started earlier: a process that crashed, whose pid the child got since.
+      writeFileSync(join(dir, LOCK_FILE_NAME), JSON.stringify({ ...record, started: `${boot} ${Number(start) - 1}` }));
+      const lock = await acquire(dir, 'electron');
+      expect(lock.holder.started).toMatch(new RegExp(`^${boot} \\d+$`));
+    },
+  );
 
   it('takes over a lock file that does not say who holds it', async () => {
     const dir = folder();
