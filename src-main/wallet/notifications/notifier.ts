@@ -133,14 +133,18 @@ export class Notifier {
     const nameOf = (address: string) => accounts.find((a) => a.address === address)?.name;
     for (const account of accounts) {
       const key = `${networkId}|${account.address}`;
-      const last = this.seen.get(key);
+      let last = this.seen.get(key);
       let newest: bigint;
       const fresh: HistoryRecord[] = [];
       try {
         // The newest record alone first: most looks find nothing new, and a page of decoded records (three or four
         // requests to the node, every few seconds, for every account) is read only when there is something to tell.
         newest = await this.newestRecord(networkId, account.address);
+        // A history shorter than the last look's is another chain's (a devnet reset, a restarted testnet): all it
+        // holds arrived since.
+        if (last !== undefined && newest < last) last = -1n;
         if (last !== undefined && this.enabled && newest > last) {
+          const mark = last;
           const page = await this.o.history.page({
             networkId,
             address: account.address,
@@ -150,7 +154,7 @@ export class Notifier {
           });
           for (const record of page.records) {
             const seq = record.seqNum === undefined ? undefined : BigInt(record.seqNum);
-            if (seq === undefined || seq <= last) continue;
+            if (seq === undefined || seq <= mark) continue;
             fresh.push(record);
             if (seq > newest) newest = seq; // arrived since the first request
           }

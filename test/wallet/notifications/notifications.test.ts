@@ -174,6 +174,34 @@ describe('notifications', () => {
     });
   });
 
+  it('notifies what arrives on a chain that replaced the one it last looked at (a devnet reset)', async () => {
+    const devnet = await testDevnet();
+    const s = testServices(devnet);
+    const [a, b] = devnet.accounts.map((x) => x.address) as [string, string];
+    const shown: WalletNotification[] = [];
+    const notifier = await Notifier.open({
+      dataDir: await tempDir(),
+      ...s,
+      accounts: () => [{ id: 'acc-a', name: 'Alice', address: a, kind: 'watch' }],
+      emit: (n: WalletNotification) => shown.push(n),
+      presenter: 'page' as const,
+    });
+    await notifier.checkIncoming(); // the first look
+    for (const amount of ['1', '2', '3']) await transfer(s, b, a, amount);
+    await notifier.checkIncoming();
+    expect(shown.map((n) => n.title)).toEqual(['Received 1 KOIN', 'Received 2 KOIN', 'Received 3 KOIN']);
+
+    // The new chain's history is shorter than the old one's: what it holds is news.
+    await devnet.node.reset();
+    s.tokens.forgetSystemTokens('local');
+    await transfer(s, b, a, '5');
+    await notifier.checkIncoming();
+    expect(shown.map((n) => n.title).slice(3)).toEqual(['Received 5 KOIN']);
+    await transfer(s, b, a, '6');
+    await notifier.checkIncoming();
+    expect(shown.map((n) => n.title).slice(3)).toEqual(['Received 5 KOIN', 'Received 6 KOIN']);
+  });
+
   it('notifies tokens arriving in an account and its own sends, until turned off; the setting outlives a restart', async () => {
     const devnet = await testDevnet();
     const s = testServices(devnet);
