@@ -262,7 +262,10 @@ export function walletChannels(s: WalletServices): IpcHandlers {
     'history:export': async ({ accountId, format, from, to, exportId }) => {
       const { address } = account(accountId);
       const accounts = vault.listAccounts();
+      // Every page from the network selected now: a switch during a long export does not mix two chains in one file.
+      const networkId = await selectedNetworkId();
       const { content, rows } = await exportHistory(s.history, {
+        networkId,
         address,
         format,
         ...(from !== undefined ? { from: BigInt(from) } : {}),
@@ -271,7 +274,7 @@ export function walletChannels(s: WalletServices): IpcHandlers {
         onProgress: (progress) => s.exportProgress({ exportId, ...progress }),
       });
       const day = new Date().toISOString().slice(0, 10);
-      return { fileName: `koinos-history-${address}-${day}.${format}`, content, rows };
+      return { fileName: `koinos-history-${networkId}-${address}-${day}.${format}`, content, rows };
     },
     // One balance_of per account and nothing else (no head, no other tokens, no mana): the list stays quick with many.
     'accounts:koinBalances': async () => {

@@ -63,8 +63,10 @@ describe('network commands of the CLI', () => {
     const [header, ...rows] = exported.stdout.split('\r\n');
     expect(header).toBe(EXPORT_COLUMNS.join(','));
     expect(rows.at(-1)).toBe(''); // the last line ends with CRLF too
-    expect(rows.filter((r) => r.includes(',sent,'))).toEqual([
-      expect.stringMatching(new RegExp(`,sent,KOIN,\\w+,1\\.5,${b!.address},,0\\.\\d+,(included|irreversible)$`)),
+    expect(rows.filter((r) => r.includes(',"sent",'))).toEqual([
+      expect.stringMatching(
+        new RegExp(`,"sent","KOIN","\\w+","1\\.5","${b!.address}","","0\\.\\d+","(included|irreversible)"$`),
+      ),
     ]);
     expect((await spawnCli(['history', a!.address, '--format', 'csv', '--from', '2100-01-01', ...net])).stdout).toBe(
       `${header}\r\n`,

@@ -85,13 +85,13 @@ describe.skipIf(missing !== undefined)('notifications and export in the browser'
       page.getByRole('button', { name: /^Save koinos-history-/ }).click(),
     ]);
     expect(download.suggestedFilename()).toMatch(
-      new RegExp(`^koinos-history-${from.address}-\\d{4}-\\d{2}-\\d{2}\\.csv$`),
+      new RegExp(`^koinos-history-local-${from.address}-\\d{4}-\\d{2}-\\d{2}\\.csv$`),
     );
     const csv = await readFile(await download.path(), 'utf8');
     const row = csv.split('\r\n').find((line) => line.includes(transactionId));
     expect(row).toMatch(
       new RegExp(
-        `,${transactionId},sent,KOIN,\\w+,2\\.5,${own.address},${own.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')},`,
+        `,"${transactionId}","sent","KOIN","\\w+","2\\.5","${own.address}","${own.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}",`,
       ),
     );
   }, 180_000);

@@ -62,14 +62,15 @@ function eventEntries(event: EventData, address: string, token: TokenInfo | unde
     const entries: HistoryEntry[] = [];
     if (from === address) entries.push({ kind: 'sent', amount, ...(to ? { counterparty: to } : {}), ...base });
     if (to === address) entries.push({ kind: 'received', amount, ...(from ? { counterparty: from } : {}), ...base });
-    return entries.length > 0 ? entries : [{ kind: 'event', name: event.name, amount, contract }];
+    // Another account's movement (this account paid its mana): its amount still in the token's units.
+    return entries.length > 0 ? entries : [{ kind: 'event', name: event.name, amount, ...base }];
   }
   if (type.endsWith('mint_event'))
     return [
-      to === address ? { kind: 'minted', amount, ...base } : { kind: 'event', name: event.name, amount, contract },
+      to === address ? { kind: 'minted', amount, ...base } : { kind: 'event', name: event.name, amount, ...base },
     ];
   return [
-    from === address ? { kind: 'burned', amount, ...base } : { kind: 'event', name: event.name, amount, contract },
+    from === address ? { kind: 'burned', amount, ...base } : { kind: 'event', name: event.name, amount, ...base },
   ];
 }
 

@@ -37,11 +37,12 @@ export interface HistoryExportRequest {
 }
 
 /**
- * The rows of one record: one per entry, oldest entry first. The mana a transaction used is on its first row only, so
- * that a sum of the column is the mana spent.
+ * The rows of one record of `address`: one per entry, oldest entry first. The mana a transaction used is on its first
+ * row only, and only in the history of the account that paid it, so that a sum of the column is the mana it spent.
  */
 function recordRows(
   record: HistoryRecord,
+  address: string,
   nameOf: (address: string) => string | undefined = () => undefined,
 ): ExportRow[] {
   const entries = record.entries.length > 0 ? record.entries : [{ kind: 'call' as const, name: 'transaction' }];
@@ -58,29 +59,38 @@ function recordRows(
       block: record.blockHeight ?? '',
       transaction_id: record.transactionId ?? '',
       kind: entry.kind,
-      // Calls and other events name themselves here: what was called, or which event.
-      token: entry.token?.symbol ?? (entry.kind === 'call' || entry.kind === 'event' ? (entry.name ?? '') : ''),
+      // Calls and other events name themselves here: what was called, or which event. A token nobody listed claims
+      // its symbol (any contract can call itself KOIN): it is marked, so that a sum by symbol leaves it out.
+      token: entry.token
+        ? `${entry.token.symbol}${entry.token.unlisted ? ' (unlisted)' : ''}`
+        : entry.kind === 'call' || entry.kind === 'event'
+          ? (entry.name ?? '')
+          : '',
       token_contract: entry.token?.contract ?? entry.contract ?? '',
       amount,
       counterparty: entry.counterparty ?? '',
       counterparty_name: entry.counterparty ? (nameOf(entry.counterparty) ?? '') : '',
-      mana_used: index === 0 && record.rcUsed !== undefined ? formatAmount(BigInt(record.rcUsed), KOIN_DECIMALS) : '',
+      mana_used:
+        index === 0 && record.rcUsed !== undefined && record.payer === address
+          ? formatAmount(BigInt(record.rcUsed), KOIN_DECIMALS)
+          : '',
       status: record.reverted ? 'reverted' : record.status,
     };
   });
 }
 
 /**
- * One CSV field (RFC 4180): quoted when it holds a comma, a quote, CR or LF, with quotes doubled. A field a spreadsheet
- * would run as a formula (it starts with = + - @ or a tab) gets a leading apostrophe: token symbols and names come
- * from contracts anyone can deploy (OWASP's CSV injection advice). No column the wallet writes itself starts so.
+ * One CSV field (RFC 4180), always quoted, with quotes doubled: a spreadsheet that splits at semicolons (Excel in many
+ * European languages) keeps `x;=1+1` one cell. A field a spreadsheet would run as a formula (it starts with = + - @ or
+ * a tab) gets a leading apostrophe: token symbols and names come from contracts anyone can deploy (OWASP's CSV
+ * injection advice). No column the wallet writes itself starts so.
  * @example
  * csvField('a,b'); // '"a,b"'
  * csvField('=HYPERLINK("x")'); // '"\'=HYPERLINK(""x"")"'
  */
 export function csvField(value: string): string {
   const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+  return `"${safe.replaceAll('"', '""')}"`;
 }
 
 /** The rows as CSV: a header line, then one line per row, every line ended by CRLF (RFC 4180). */
@@ -140,7 +150,7 @@ export async function exportHistory(
     seqNum = page.next;
   }
   picked.reverse();
-  const rows = picked.flatMap((r) => recordRows(r, request.nameOf));
+  const rows = picked.flatMap((r) => recordRows(r, request.address, request.nameOf));
   const content =
     request.format === 'csv'
       ? rowsToCsv(rows)

@@ -87,7 +87,9 @@ describe('history export', () => {
           amount: formatAmount(data.value, 8),
           counterparty,
           counterparty_name: names[counterparty] ?? '',
-          mana_used: first ? formatAmount(v.trx!.receipt!.rc_used, 8) : '',
+          // The mana is on the payer's rows alone: a's history holds the transfers b and c paid for.
+          mana_used:
+            first && bytesToJson(tx.header!.payer, BTYPE.ADDRESS) === a ? formatAmount(v.trx!.receipt!.rc_used, 8) : '',
         });
         first = false;
       }
@@ -113,13 +115,38 @@ describe('history export', () => {
     ).toBe('INVALID_ARGUMENT');
   });
 
-  it('quotes fields per RFC 4180 and defuses spreadsheet formulas', () => {
-    expect(csvField('plain')).toBe('plain');
+  it('writes the movement of a transfer an account paid for in token units, and the mana on the payer rows only', async () => {
+    const devnet = await testDevnet();
+    const s = testServices(devnet);
+    const [a, b, c] = devnet.accounts.map((x) => x.address) as [string, string, string];
+    const review = await s.send.prepare({
+      from: a,
+      to: b,
+      token: 'koin',
+      amount: '1.5',
+      payer: { kind: 'account', address: c },
+    });
+    const { transactionId } = await s.send.confirm(review.reviewId);
+    await s.follower.waitFor(transactionId, ['included', 'irreversible'], 10_000);
+    const rowsOf = async (address: string) =>
+      (
+        JSON.parse((await exportHistory(s.history, { address, format: 'json' })).content) as { rows: ExportRow[] }
+      ).rows.filter((r) => r.transaction_id === transactionId);
+    const [payer] = await rowsOf(c);
+    expect(payer).toMatchObject({ kind: 'event', token: 'KOIN', amount: '1.5' });
+    expect(BigInt(payer!.mana_used.replace('.', ''))).toBeGreaterThan(0n);
+    expect((await rowsOf(a)).map((r) => [r.kind, r.amount, r.mana_used])).toEqual([['sent', '1.5', '']]);
+  });
+
+  it('quotes every field per RFC 4180 and defuses spreadsheet formulas', () => {
+    expect(csvField('plain')).toBe('"plain"');
+    // Quoted, a symbol stays one cell where a spreadsheet splits at semicolons (Excel in many European languages).
+    expect(csvField('x;=1+1')).toBe('"x;=1+1"');
     expect(csvField('a,b')).toBe('"a,b"');
     expect(csvField('say "hi"')).toBe('"say ""hi"""');
     expect(csvField('two\r\nlines')).toBe('"two\r\nlines"');
     expect(csvField('=HYPERLINK("http://x")')).toBe(`"'=HYPERLINK(""http://x"")"`);
-    expect(csvField('@SUM(A1)')).toBe("'@SUM(A1)");
+    expect(csvField('@SUM(A1)')).toBe(`"'@SUM(A1)"`);
     const row = {
       ...Object.fromEntries(EXPORT_COLUMNS.map((c) => [c, ''])),
       kind: 'received',

@@ -9,6 +9,7 @@ import { describeEffects } from '../../../src-main/wallet/dapps/dappEffects.ts';
 import { dappDecoder } from '../../../src-main/wallet/dapps/dappTransactions.ts';
 import { addressFromString } from '../../../src-main/koinos/address.ts';
 import { HistoryService } from '../../../src-main/wallet/chain/history.ts';
+import { exportHistory } from '../../../src-main/wallet/chain/historyExport.ts';
 import { testDevnet } from './helpers.ts';
 import { testServices } from './services.ts';
 import { expectWalletError } from '../../helpers/expectWalletError.ts';
@@ -158,6 +159,11 @@ describe('a token the wallet does not list', () => {
         token: expect.objectContaining({ contract: fake, symbol: 'KOIN', unlisted: true }),
       }),
     ]);
+    // In an export too, so that a sum by symbol leaves it out.
+    const exported = JSON.parse((await exportHistory(s.history, { address: b!.address, format: 'json' })).content) as {
+      rows: { token: string; token_contract: string }[];
+    };
+    expect(exported.rows.find((r) => r.token_contract === fake)!.token).toBe('KOIN (unlisted)');
     // The real KOIN is listed: no mark.
     const koin = (await s.tokens.list('local'))[0]!;
     expect(koin.unlisted).toBeUndefined();
