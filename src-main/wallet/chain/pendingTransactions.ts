@@ -33,7 +33,7 @@ export interface PendingTransaction {
 }
 
 /** The account whose nonce the transaction uses: its payee when it names one, else its payer (as koinos-chain checks it). */
-function nonceAccountOf(entry: PendingTransaction): string {
+export function nonceAccountOf(entry: PendingTransaction): string {
   const payee = entry.transaction.header?.payee;
   return payee && payee.length > 0 ? bytesToJson(payee, BTYPE.ADDRESS) : entry.payer;
 }

@@ -10,7 +10,7 @@ import type { NotificationSettings, WalletNotification } from './types.ts';
 import { writeFileAtomic } from '../atomicFile.ts';
 import { expectedTokenEvents, transactionEntries, type HistoryService } from '../chain/history.ts';
 import type { NetworkService } from '../chain/networks.ts';
-import type { PendingTransactions } from '../chain/pendingTransactions.ts';
+import { nonceAccountOf, type PendingTransactions } from '../chain/pendingTransactions.ts';
 import type { TokenService } from '../chain/tokens.ts';
 import type { TransactionFollower } from '../chain/transactionFollower.ts';
 import { incomingNotifications, txUpdateNotification, type SentTransactionContext } from './notificationText.ts';
@@ -190,13 +190,15 @@ export class Notifier {
   private async remember(id: string): Promise<void> {
     const entry = this.o.pending.get(id);
     if (!entry || this.sent.has(id)) return;
-    const account = this.o.accounts().find((a) => a.address === entry.payer);
+    // Its sender is the account whose nonce it uses: the payer may be another account, or the free mana sharer.
+    const sender = nonceAccountOf(entry);
+    const account = this.o.accounts().find((a) => a.address === sender);
     this.sent.set(id, { entries: [], ...(account ? { accountId: account.id } : {}) });
     const tokens = await this.o.tokens.known(entry.networkId).catch(() => []);
     const entries = transactionEntries(
       entry.transaction,
       expectedTokenEvents(entry.transaction, tokens),
-      entry.payer,
+      sender,
       tokens,
     );
     const current = this.sent.get(id);

@@ -174,6 +174,38 @@ describe('notifications', () => {
     });
   });
 
+  it("words a transfer another account paid for as its sender's, and opens the sender's account", async () => {
+    const devnet = await testDevnet();
+    const s = testServices(devnet);
+    const [a, b, c] = devnet.accounts.map((x) => x.address) as [string, string, string];
+    const shown: WalletNotification[] = [];
+    const notifier = await Notifier.open({
+      dataDir: await tempDir(),
+      ...s,
+      accounts: () => [
+        { id: 'acc-a', name: 'Alice', address: a, kind: 'key' },
+        { id: 'acc-c', name: 'Carol', address: c, kind: 'key' },
+      ],
+      emit: (n: WalletNotification) => shown.push(n),
+      presenter: 'page' as const,
+    });
+    notifier.start();
+    onCleanup(async () => notifier.stop());
+    const review = await s.send.prepare({
+      from: a,
+      to: b,
+      token: 'koin',
+      amount: '1.5',
+      payer: { kind: 'account', address: c },
+    });
+    const { transactionId } = await s.send.confirm(review.reviewId);
+    const included = await until('the inclusion notice', () =>
+      shown.find((n) => n.id === `tx:${transactionId}:included`),
+    );
+    expect(included.body).toMatch(new RegExp(`^Sending 1\\.5 KOIN to ${shortId(b)} `));
+    expect(included.target).toMatchObject({ accountId: 'acc-a' });
+  });
+
   it('notifies what arrives on a chain that replaced the one it last looked at (a devnet reset)', async () => {
     const devnet = await testDevnet();
     const s = testServices(devnet);
