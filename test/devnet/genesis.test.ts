@@ -54,6 +54,18 @@ describe('development keys', () => {
     expect(error).toMatchObject({ name: 'WalletError', code: 'INVALID_ARGUMENT' });
     expect((error as Error).message).toContain(`at most ${GENESIS_KEY_INDEX}`);
   });
+
+  it('refuses an initial balance that would take the total supply over 2^64 - 1, saying the largest', async () => {
+    const balance = 2n ** 63n - 1n;
+    const error = await openNode({ accounts: 2, initialBalance: balance, manual: true, signatureThreads: 0 }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({ name: 'WalletError', code: 'INVALID_ARGUMENT' });
+    expect((error as Error).message).toMatch(
+      new RegExp(`^initial balance: expected at most \\d+ base units, got ${balance}: [34] accounts get it`),
+    );
+  });
 });
 
 describe('chain ID', () => {

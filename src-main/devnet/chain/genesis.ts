@@ -2,7 +2,9 @@
 // from them (facts §3.4), the fixed addresses of the genesis key and of KOIN's storage, and the network shape: where
 // the system contracts answer, their names in the name service, and the community contracts.
 import { concatBytes, utf8ToBytes } from '../../koinos/bytes.ts';
+import { UINT64_MAX } from '../../koinos/amounts.ts';
 import { encode } from '../../koinos/codec.ts';
+import { WalletError } from '../../koinos/errors.ts';
 import { multihashSha256, sha256 } from '../../koinos/hash.ts';
 import { KOIN_ADDRESS } from '../contracts/builtInAddresses.ts';
 
@@ -138,6 +140,13 @@ export function buildGenesis(params: GenesisParams): Genesis {
   const shape = params.shape ?? resolveShape();
   const sharer = shape.community.get('freemanasharer');
   const funded = [genesisKey.addressBytes, ...accounts.map((a) => a.addressBytes), ...(sharer ? [sharer] : [])];
+  const most = UINT64_MAX / BigInt(funded.length);
+  if (params.initialBalance > most) {
+    throw new WalletError(
+      'INVALID_ARGUMENT',
+      `initial balance: expected at most ${most} base units, got ${params.initialBalance}: ${funded.length} accounts get it (the genesis key, ${accounts.length} development account${accounts.length === 1 ? '' : 's'}${sharer ? ' and the free mana sharer' : ''}), and KOIN's total supply must stay within 2^64-1`,
+    );
+  }
   add(
     'S',
     new Uint8Array(0),
