@@ -201,10 +201,14 @@ export class Vault implements TransactionSigner {
       const key = await deriveKey(password, kdf);
       const walletId = newId();
       const generation = newId();
-      const store = await Vault.#storeFor(this.#options, undefined);
+      // API keys saved before the wallet existed are entries of the keychain that answered then: the wallet keeps that
+      // keychain even when it does not answer this moment (locked, its prompt cancelled), rather than look for the
+      // keys in a file they were never in. Without such keys, the keychain is asked now.
+      const keptKeychain = (this.#file.apiKeys?.length ?? 0) > 0 && this.#store.kind === 'keychain';
+      const storage = keptKeychain ? 'keychain' : (await Vault.#storeFor(this.#options, undefined)).kind;
       const vault: VaultRecord = {
         walletId,
-        storage: store.kind,
+        storage,
         keychainService: this.#options.keychainService ?? 'koinos-wallet',
         kdf,
         generation,

@@ -6,7 +6,7 @@ import { readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { addressOfKey } from '../../../src-main/wallet/vault/secretPayload.ts';
-import { FILE_STORAGE_NOTICE, type WriteFile } from '../../../src-main/wallet/vault/secretStore.ts';
+import { FILE_STORAGE_NOTICE, type Keychain, type WriteFile } from '../../../src-main/wallet/vault/secretStore.ts';
 import type { Vault } from '../../../src-main/wallet/vault/vault.ts';
 import { vector } from '../../vectors.ts';
 import { KEYTAR, NO_KEYCHAIN, NO_SECRET_SERVICE, PASSWORD, WriteFaults, tempDir, vaultFixture } from './helpers.ts';
@@ -219,5 +219,32 @@ describe('interrupted writes', () => {
       'VAULT_CORRUPT',
     );
     expect(await readFile(join(dataDir, 'wallet.json'), 'utf8')).toBe('not json');
+  });
+});
+
+describe.skipIf(NO_KEYCHAIN !== undefined)('API keys saved before the wallet exists', () => {
+  it('stay readable when the keychain they are in does not answer at the moment the wallet is created', async () => {
+    let down = false;
+    const locked = () => Promise.reject(new Error('Cannot create an item in a locked collection'));
+    const keychain: Keychain = {
+      getPassword: (s, a) => (down ? locked() : KEYTAR.getPassword(s, a)),
+      setPassword: (s, a, p) => (down ? locked() : KEYTAR.setPassword(s, a, p)),
+      deletePassword: (s, a) => (down ? locked() : KEYTAR.deletePassword(s, a)),
+    };
+    const fx = await vaultFixture({ keychain });
+    const vault = await fx.open();
+    try {
+      await vault.apiKeys.set('mainnet', 'the-api-key', ['https://api.koinos.io']);
+      down = true; // a locked keychain, or its unlock prompt cancelled
+      await vault.create({ password: PASSWORD });
+      down = false;
+      expect(vault.status().storage).toBe('keychain');
+      expect(await vault.apiKeys.get('mainnet')).toEqual({ key: 'the-api-key', origins: ['https://api.koinos.io'] });
+      await vault.changePassword({ oldPassword: PASSWORD, newPassword: 'another good password' });
+      expect(await vault.apiKeys.get('mainnet')).toEqual({ key: 'the-api-key', origins: ['https://api.koinos.io'] });
+    } finally {
+      vault.lock();
+      await fx.cleanup();
+    }
   });
 });
