@@ -185,6 +185,7 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
     notifier,
     names: new NameResolver({ networks, tokens }),
     addressBook: new AddressBook(options.dataDir),
+    log,
     dapps,
     walletConnect,
     exportProgress: (progress) => hub.emit('history:exportProgress', progress),

@@ -1,7 +1,7 @@
 // What each channel of the IPC contract does, over the vault and the chain services: account ids become addresses
 // (and the vault the signer), the `settings:*` channels join the vault's settings and the chain's network selection
 // (each kept by its one owner), and amounts leave as decimal strings. Arguments arrive already checked by ipc/argumentParsers.ts.
-import { WalletError, describe } from '../koinos/errors.ts';
+import { WalletError, causeText, describe } from '../koinos/errors.ts';
 import type { AccountInfo, Settings } from './vault/types.ts';
 import type { HistoryExportProgress, TransactionReview, TransferInput } from './chain/types.ts';
 import type { IpcHandlers } from '../ipc/dispatcher.ts';
@@ -46,6 +46,8 @@ export interface WalletServices {
   nftTransfers: NftTransferService;
   dapps: DappService;
   walletConnect: WalletConnectBridge;
+  /** Receives log lines (never a secret). */
+  log: (line: string) => void;
 }
 
 /**
@@ -238,7 +240,15 @@ export function walletChannels(s: WalletServices): IpcHandlers {
       const receipt = await s.send.confirm(reviewId);
       const sent = recipients.get(reviewId);
       recipients.delete(reviewId);
-      if (sent) await s.addressBook.recordSent(sent.networkId, sent.to, sent.name);
+      // Sent: a recipient the address book fails to remember must not read as a failed send (it would be sent twice).
+      if (sent)
+        await s.addressBook
+          .recordSent(sent.networkId, sent.to, sent.name)
+          .catch((error: unknown) =>
+            s.log(
+              `[address book] ${receipt.transactionId} was sent, but its recipient was not remembered: ${causeText(error)}`,
+            ),
+          );
       return receipt;
     },
 

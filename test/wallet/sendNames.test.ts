@@ -1,13 +1,15 @@
 // Names in the send flow, through the wallet's handler table on a mainnet-shaped Local network: send:prepare resolves
 // the typed name again and refuses a review whose address is not where the name points now; the review carries the
-// recipient's names and the first-payment flag, which a submitted transfer clears; the recipient is remembered.
-import { mkdtemp, rm } from 'node:fs/promises';
+// recipient's names and the first-payment flag, which a submitted transfer clears; the recipient is remembered, and a
+// failure to remember it does not turn a sent transfer into a failed one.
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Contract, Provider, Signer } from 'koilib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { devKey } from '../../src-main/devnet/chain/devKeys.ts';
 import { WalletError } from '../../src-main/koinos/errors.ts';
+import { ADDRESS_BOOK_FILE } from '../../src-main/wallet/addressBook.ts';
 import { createWalletApp, type WalletApp } from '../../src-main/wallet/walletApp.ts';
 import { KEYTAR, PASSWORD, TEST_SCRYPT, removeService, uniqueService } from './vault/helpers.ts';
 import { included } from '../devnet/koilibContract.ts';
@@ -26,6 +28,7 @@ describe('names in send:prepare and send:confirm', () => {
 
   it('re-resolves the typed name, names the recipient, and warns of a first payment only until one was sent', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'koinos-send-names-'));
+    const logged: string[] = [];
     const service = uniqueService();
     const wallet = await createWalletApp({
       dataDir,
@@ -33,7 +36,7 @@ describe('names in send:prepare and send:confirm', () => {
       vault: { keychainService: service, scryptCost: TEST_SCRYPT },
       devnet: { port: 0, devnet: { blockTimeMs: 0, accounts: 3, shape: { like: 'mainnet' } } },
       approver: { mode: 'dialog', decide: async () => true },
-      log: () => {},
+      log: (line) => logged.push(line),
     });
     opened = { wallet, dataDir, service };
     const h = wallet.handlers;
@@ -78,5 +81,16 @@ describe('names in send:prepare and send:confirm', () => {
     expect(
       (await h['send:prepare']({ fromAccountId: from.id, to: own.address, token: 'koin', amount: '1' })).firstPayment,
     ).toBe(false);
+
+    // A send whose recipient the address book cannot remember (its file cannot be written) is still a send: its
+    // receipt comes back, and the log says what was not remembered. Else it would read as failed, and be sent again.
+    await rm(join(dataDir, ADDRESS_BOOK_FILE));
+    await mkdir(join(dataDir, ADDRESS_BOOK_FILE));
+    const third = await h['send:prepare']({ ...input, amount: '3' });
+    const sent = await h['send:confirm']({ reviewId: third.reviewId });
+    expect(sent.reverted).toBe(false);
+    expect(logged.filter((l) => l.startsWith('[address book]'))).toEqual([
+      expect.stringContaining(`${sent.transactionId} was sent, but its recipient was not remembered`),
+    ]);
   }, 120_000);
 });
