@@ -57,6 +57,8 @@ export class ReviewBook {
   /** What is sent, in the messages ("transfer", "NFT transfer"). */
   private readonly what: string;
   private readonly reviews = new Map<string, PreparedSubmission>();
+  /** The reviews confirmed (until they would have expired), so that a second confirmation says so. */
+  private readonly confirmed = new Map<string, number>();
   private readonly lastCost = new Map<string, bigint>();
 
   constructor(deps: ApprovedSubmitDeps, what: string) {
@@ -131,6 +133,7 @@ export class ReviewBook {
   private sweep(): void {
     const now = Date.now();
     for (const [id, r] of this.reviews) if (r.expires < now) this.reviews.delete(id);
+    for (const [id, expires] of this.confirmed) if (expires < now) this.confirmed.delete(id);
   }
 
   /**
@@ -140,7 +143,7 @@ export class ReviewBook {
    *   CHAIN_ID_MISMATCH, INVALID_NONCE, NOT_ENOUGH_MANA, TRANSACTION_REVERTED, node errors.
    */
   async confirm(reviewId: string): Promise<SubmitReceipt> {
-    return submitApproved(this.deps, this.take(reviewId), this.lastCost);
+    return this.using(reviewId, (review) => submitApproved(this.deps, review, this.lastCost));
   }
 
   /**
@@ -149,19 +152,35 @@ export class ReviewBook {
    * @throws as confirm.
    */
   async confirmSigned(reviewId: string): Promise<ApprovedSignature> {
-    return signApproved(this.deps, this.take(reviewId), this.lastCost, true);
+    return this.using(reviewId, (review) => signApproved(this.deps, review, this.lastCost, true));
   }
 
-  /** The review kept under `reviewId`, taken out so that it is confirmed once. */
-  private take(reviewId: string): PreparedSubmission {
+  /**
+   * Runs `confirm` with the review kept under `reviewId`, taken out so that it is confirmed once. When the approval
+   * queue turns it away before anyone saw it (another of the wallet's requests waits for a decision), nothing was
+   * signed or sent: the review is put back, to be confirmed once that one is answered.
+   */
+  private async using<T>(reviewId: string, confirm: (review: PreparedSubmission) => Promise<T>): Promise<T> {
     this.sweep();
     const review = this.reviews.get(reviewId);
-    if (!review)
+    if (!review) {
       throw new WalletError(
         'NOT_FOUND',
-        `This review is no longer valid (it was sent already or is older than 10 minutes). Prepare the ${this.what} again.`,
+        this.confirmed.has(reviewId)
+          ? `This ${this.what} was confirmed already: look for it in History before you prepare it again.`
+          : `This review is unknown or older than 10 minutes; nothing was sent. Prepare the ${this.what} again.`,
       );
+    }
     this.reviews.delete(reviewId);
-    return review;
+    this.confirmed.set(reviewId, review.expires);
+    try {
+      return await confirm(review);
+    } catch (error) {
+      if (error instanceof WalletError && error.code === 'APPROVAL_PENDING') {
+        this.confirmed.delete(reviewId);
+        this.reviews.set(reviewId, review);
+      }
+      throw error;
+    }
   }
 }

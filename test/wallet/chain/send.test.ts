@@ -59,6 +59,27 @@ describe('SendService', () => {
     expect((await expectWalletError(s.send.confirm(review.reviewId))).code).toBe('NOT_FOUND');
   });
 
+  it('keeps a review the approval queue turned away while another waited, and says when one was confirmed already', async () => {
+    const devnet = await testDevnet();
+    const s = testServices(devnet);
+    const [a, b, c] = devnet.accounts;
+    const first = await s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '1' });
+    const second = await s.send.prepare({ from: c!.address, to: b!.address, token: 'koin', amount: '2' });
+    // Confirmed at once (two windows, a double click across two reviews): the second meets the first's approval.
+    const [one, two] = await Promise.allSettled([s.send.confirm(first.reviewId), s.send.confirm(second.reviewId)]);
+    expect(one.status).toBe('fulfilled');
+    expect(two).toMatchObject({ status: 'rejected', reason: { code: 'APPROVAL_PENDING' } });
+    // Nothing of it was signed or sent: it is still there to confirm.
+    const sent = await s.send.confirm(second.reviewId);
+    expect(sent.reverted).toBe(false);
+    const again = await expectWalletError(s.send.confirm(first.reviewId), 'NOT_FOUND');
+    expect(again.shortMessage).toBe(
+      'This transfer was confirmed already: look for it in History before you prepare it again.',
+    );
+    const unknown = await expectWalletError(s.send.confirm('no-such-review'), 'NOT_FOUND');
+    expect(unknown.shortMessage).toMatch(/^This review is unknown or older than 10 minutes; nothing was sent\./);
+  });
+
   it('two sends in a row from one account both succeed (nonces 1 and 2)', async () => {
     const devnet = await testDevnet({ blockTimeMs: 60_000 }); // nothing is included in between
     const s = testServices(devnet);
