@@ -474,6 +474,13 @@ export class ApprovalQueue {
     for (const id of [...this.#pending.keys()]) this.#settle(id, 'rejected', reason);
   }
 
+  /** Rejects the pending requests of one origin, either step (a dApp disconnected). */
+  rejectOrigin(origin: string, reason: string): void {
+    for (const [id, pending] of [...this.#pending]) {
+      if (pending.request.review.origin === origin) this.#settle(id, 'rejected', reason);
+    }
+  }
+
   #expire(id: string): void {
     this.#settle(id, 'expired', 'no decision in time');
   }

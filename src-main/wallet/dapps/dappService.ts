@@ -200,9 +200,13 @@ export class DappService {
     this.#changed();
   }
 
-  /** Removes an origin's grant; true when it had one. */
+  /**
+   * Removes an origin's grant; true when it had one. Its requests waiting for a decision are rejected: a person who
+   * disconnected a dApp (or whose dApp ended its session) signs nothing more for it.
+   */
   async revoke(origin: string): Promise<boolean> {
     const had = await this.#o.store.removeGrant(origin);
+    this.#o.approvals.rejectOrigin(origin, 'the dApp was disconnected');
     if (had) this.#changed();
     return had;
   }
@@ -235,9 +239,7 @@ export class DappService {
         methods: [method],
       });
     }
-    if (!grant.chains.includes(chain)) throw notGranted(`the chain ${chain}`);
-    if (!grant.methods.includes(method)) throw notGranted(`the method ${method}`);
-    if (address !== undefined && !grant.accounts.includes(address)) throw notGranted(`the account ${address}`);
+    assertCovers(grant, chain, method, address);
     const ctx = await networkOfChain(this.#o.networks, chain);
     if (DAPP_METHODS[method] === 'read' && method !== 'koinos_prepareTransaction')
       return answerRead(ctx, this.#o.pending, method as ReadMethod, params);
@@ -325,9 +327,26 @@ export class DappService {
     // The second step: what the signed dry run did, confirmed before the signature leaves main; a failure after the
     // first approval is shown too (it can only be closed), and the dApp then gets that error.
     const decoder = dappDecoder(ctx, abis);
+    // The grant is read again around the second step: a dApp disconnected (or granted less) while the first step, the
+    // dry run or the second step went on gets nothing, and nothing is sent for it.
+    const method = send ? 'koinos_signAndSendTransaction' : 'koinos_signTransaction';
+    const stillGranted = () => {
+      const grant = this.#o.store.grant(origin);
+      if (!grant) {
+        throw new WalletError(
+          'REJECTED',
+          `${origin} was disconnected while its request waited. Nothing was handed to it or sent.`,
+        );
+      }
+      assertCovers(grant, ctx.chain, method, address);
+    };
     const hold: ReleaseHold = {
-      release: async (held) =>
-        this.#o.approvals.requestEffects(held.approval, held.signed, await describeEffects(ctx, held, tokens, decoder)),
+      release: async (held) => {
+        const effects = await describeEffects(ctx, held, tokens, decoder);
+        stillGranted();
+        await this.#o.approvals.requestEffects(held.approval, held.signed, effects);
+        stillGranted();
+      },
       failed: async (approval, error) => {
         await this.#o.approvals
           .requestEffects(approval, review.transaction, failedEffects(error, review.rcCap))
@@ -391,6 +410,13 @@ export class DappService {
   #changed(): void {
     for (const listener of this.#listeners) listener();
   }
+}
+
+/** The grant covers the chain, the method and the account (when the request names one). */
+function assertCovers(grant: StoredGrant, chain: string, method: string, address: string | undefined): void {
+  if (!grant.chains.includes(chain)) throw notGranted(`the chain ${chain}`);
+  if (!grant.methods.includes(method)) throw notGranted(`the method ${method}`);
+  if (address !== undefined && !grant.accounts.includes(address)) throw notGranted(`the account ${address}`);
 }
 
 function notGranted(what: string): WalletError {

@@ -63,17 +63,20 @@ describe("the effects step of a dApp's transaction", () => {
       store,
     });
     const chain = chainOf(await (await s.networks.node('local')).node.chainId());
-    await store.putGrant({
-      origin: ORIGIN,
-      name: 'Test dApp',
-      url: ORIGIN,
-      transport: 'walletconnect',
-      chains: [chain],
-      accounts: [signer.address],
-      methods: ['koinos_signTransaction', 'koinos_signAndSendTransaction'],
-      grantedAt: '0',
-      sessions: [],
-    });
+    /** The dApp's grant, as its connection left it. */
+    const grant = () =>
+      store.putGrant({
+        origin: ORIGIN,
+        name: 'Test dApp',
+        url: ORIGIN,
+        transport: 'walletconnect',
+        chains: [chain],
+        accounts: [signer.address],
+        methods: ['koinos_signTransaction', 'koinos_signAndSendTransaction'],
+        grantedAt: '0',
+        sessions: [],
+      });
+    await grant();
     const koin = (await s.tokens.resolve('local', 'koin')).contract;
     const direct = new KoinosNode({ jsonRpc: { url: `${devnet.url}/jsonrpc` } });
 
@@ -109,7 +112,7 @@ describe("the effects step of a dApp's transaction", () => {
     const calls = () => proxy.requests.filter((b) => b !== '').map((b) => JSON.parse(b) as Rpc); // GETs (REST reads) carry no body
     const submits = () => calls().filter((c) => c.method === 'chain.submit_transaction');
     const nonce = () => direct.nonce(addressFromString(signer.address));
-    return { dapps, approvals, signer, to, s, ask, approveThenEffects, calls, submits, nonce, proxy };
+    return { dapps, approvals, signer, to, s, ask, approveThenEffects, calls, submits, nonce, proxy, grant };
   }
 
   it('rejected at the effects step, sends nothing: the node saw the dry run only, never the transaction it showed', async () => {
@@ -137,6 +140,29 @@ describe("the effects step of a dApp's transaction", () => {
       ['approved', undefined],
       ['rejected', 'effects'],
     ]);
+  });
+
+  it('withdraws what a dApp asked once it is disconnected, at either step, and sends nothing for it', async () => {
+    const { dapps, approvals, ask, approveThenEffects, submits, nonce, grant } = await setUp();
+    const before = await nonce();
+    // Disconnected while its review waits: the review is withdrawn.
+    const first = ask('koinos_signAndSendTransaction', '3000');
+    first.catch(() => undefined);
+    await until('the review', () => approvals.state().pending[0]);
+    await dapps.revoke(ORIGIN);
+    await expect(first).rejects.toMatchObject({ code: 'REJECTED' });
+    expect(approvals.state().pending).toEqual([]);
+
+    // Connected again, then disconnected while the effects step waits: withdrawn too, nothing handed over or sent.
+    await grant();
+    const second = ask('koinos_signAndSendTransaction', '3000');
+    second.catch(() => undefined);
+    await approveThenEffects();
+    await dapps.revoke(ORIGIN);
+    await expect(second).rejects.toMatchObject({ code: 'REJECTED' });
+    expect(approvals.state().pending).toEqual([]);
+    expect(submits().map((c) => c.params?.broadcast ?? false)).toEqual([false]); // the second's dry run alone
+    expect(await nonce()).toBe(before);
   });
 
   it('names the spender and the amount of an allowance at both steps, and says when it has no limit', async () => {
