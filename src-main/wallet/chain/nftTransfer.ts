@@ -19,7 +19,13 @@ import { ReviewBook } from './reviewBook.ts';
 import { assessRisks, knownContractsOf } from './riskFlags.ts';
 import { DEFAULT_TRANSFER_RESERVE } from './send.ts';
 import type { TokenService } from './tokens.ts';
-import { checkRecipient, notEnoughMana, readAccountNow, unsignedTransaction } from './transferPlan.ts';
+import {
+  checkRecipient,
+  notEnoughMana,
+  readAccountNow,
+  refuseContractRecipient,
+  unsignedTransaction,
+} from './transferPlan.ts';
 
 /** An NFT transfer as the service takes it: the account by its address (the shells map account ids to addresses). */
 export interface NftTransferRequest {
@@ -87,6 +93,7 @@ export class NftTransferService {
     const added = await this.deps.nfts.list(network.id);
     const collection: NftCollectionInfo =
       added.find((c) => c.contract === contract) ?? (await readCollectionInfo(node, contractBytes));
+    refuseContractRecipient(to, [collection, ...added]);
 
     const owner = (await readKcs5(node, contractBytes, 'owner_of', { token_id: tokenId }))['value'];
     if (typeof owner !== 'string' || owner === '') {

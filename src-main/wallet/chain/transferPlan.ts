@@ -116,6 +116,21 @@ export function checkRecipient(from: string, to: string): { to: string; toBytes:
 }
 
 /**
+ * Refuses a recipient that is a contract the transfer goes through (the token's own, or another token the wallet
+ * lists; an NFT collection's): it is no account, and what is sent there cannot be taken out again.
+ * @throws WalletError INVALID_ADDRESS naming the contract.
+ */
+export function refuseContractRecipient(to: string, contracts: readonly { contract: string; symbol: string }[]): void {
+  const hit = contracts.find((c) => c.contract === to);
+  if (hit) {
+    throw new WalletError(
+      'INVALID_ADDRESS',
+      `The recipient is the ${hit.symbol} contract, not an account: what is sent there cannot be taken out again. Choose another recipient.`,
+    );
+  }
+}
+
+/**
  * A NOT_ENOUGH_MANA error whose hint carries the figures: "0.41 mana needed, 0.12 available, full again in about 2 h".
  * @example
  * throw notEnoughMana('Send less.', { needed: 41_000_000n, available: 12_000_000n, current: 12_000_000n, max: 100_000_000n });
@@ -190,6 +205,7 @@ export async function planTransfer(deps: TransferDeps, request: TransferRequest)
   const rcLimitByHand = parseRcLimit(request.rcLimit);
   const { network, node } = await deps.networks.node(request.networkId);
   const token = await deps.tokens.resolve(network.id, request.token);
+  refuseContractRecipient(to, [token, ...(await deps.tokens.list(network.id).catch(() => []))]);
   const amount = parseAmount(request.amount, token.decimals);
   if (amount === 0n)
     throw new WalletError(

@@ -144,6 +144,19 @@ describe('NFT collections in the wallet', () => {
         'INVALID_ARGUMENT',
       );
 
+      // Nor to the collection's own contract, which could never give it back.
+      const toCollection = await expectWalletError(
+        transfers.prepare({
+          networkId: 'local',
+          from: a!.address,
+          to: collection.address,
+          contract: collection.address,
+          tokenId: '0x01',
+        }),
+        'INVALID_ADDRESS',
+      );
+      expect(toCollection.shortMessage).toMatch(/^The recipient is the \S+ contract, not an account/);
+
       // Someone else's token cannot be sent.
       const notOwner = await expectWalletError(
         transfers.prepare({

@@ -180,6 +180,16 @@ describe('SendService', () => {
       (await expectWalletError(s.send.prepare({ from: a!.address, to: a!.address, token: 'koin', amount: '1' })))
         .shortMessage,
     ).toContain('sending account itself');
+    // A token contract is no account: KOIN sent to KOIN's own contract, or to VHP's, could never be taken out.
+    for (const token of await s.tokens.list('local')) {
+      const refused = await expectWalletError(
+        s.send.prepare({ from: a!.address, to: token.contract, token: 'koin', amount: '1' }),
+        'INVALID_ADDRESS',
+      );
+      expect(refused.shortMessage).toBe(
+        `The recipient is the ${token.symbol} contract, not an account: what is sent there cannot be taken out again. Choose another recipient.`,
+      );
+    }
     expect(
       (await expectWalletError(s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '0' }))).code,
     ).toBe('INVALID_AMOUNT');
