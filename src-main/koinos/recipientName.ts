@@ -28,6 +28,29 @@ export function kapLabelProblem(label: string): string | undefined {
   return undefined;
 }
 
+/** Characters that show as nothing (zero width spaces and joiners, direction marks, the byte order mark, tags). */
+const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Cf}]/u;
+/** The scripts whose letters look alike (Latin a, Cyrillic а, Greek α): one name mixing them is likely a look-alike. */
+const ALIKE_SCRIPTS = [/\p{Script=Latin}/u, /\p{Script=Cyrillic}/u, /\p{Script=Greek}/u];
+
+/**
+ * Why the wallet will not send to a name it reads, though its contract may hold it: a name with invisible characters,
+ * or a part of one mixing Latin, Cyrillic or Greek letters, can look exactly like another person's name. Undefined for a name
+ * that shows what it is. The contracts accept such names (KAP allows any character from U+00A1): the wallet does not
+ * resolve or show them.
+ * @example
+ * lookalikeProblem('\u0430lice.koin'); // 'the name mixes Latin, Cyrillic or Greek letters, …'
+ */
+export function lookalikeProblem(name: string): string | undefined {
+  if (INVISIBLE.test(name))
+    return 'the name holds characters that show as nothing, so it can look like another name; paste the address instead';
+  const mixed = (part: string) => ALIKE_SCRIPTS.filter((script) => script.test(part)).length > 1;
+  // Part by part: алиса.koin is a Cyrillic label under a Latin domain, not a look-alike.
+  if (name.split('.').some(mixed))
+    return 'the name mixes Latin, Cyrillic or Greek letters, which can look alike, so it can look like another name; paste the address instead';
+  return undefined;
+}
+
 /**
  * Splits a KAP name into its label and domain (`alice.koin` → alice, koin), lower-cased as KAP stores it.
  * @returns the parts, or the reason the text is not a KAP name.
@@ -65,11 +88,14 @@ export function readRecipientText(text: string): RecipientText {
     if (nickname.length > MAX_NAME_CHARS)
       return { kind: 'invalid', reason: `a nickname has at most ${MAX_NAME_CHARS} characters` };
     if (/\s/.test(nickname)) return { kind: 'invalid', reason: 'a nickname has no spaces' };
-    return { kind: 'nickname', nickname };
+    const lookalike = lookalikeProblem(nickname);
+    return lookalike ? { kind: 'invalid', reason: lookalike } : { kind: 'nickname', nickname };
   }
   if (trimmed.includes('.')) {
     const parsed = parseKapName(trimmed);
-    return 'reason' in parsed ? { kind: 'invalid', reason: parsed.reason } : { kind: 'kap', ...parsed };
+    if ('reason' in parsed) return { kind: 'invalid', reason: parsed.reason };
+    const lookalike = lookalikeProblem(parsed.name);
+    return lookalike ? { kind: 'invalid', reason: lookalike } : { kind: 'kap', ...parsed };
   }
   // Anything else is meant as an address: address.ts (addressFromString) says what is wrong with it, if anything.
   return { kind: 'address', address: trimmed };

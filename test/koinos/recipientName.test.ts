@@ -1,7 +1,12 @@
 // What a recipient field holds, read before any node is asked: @nickname, a KAP name (lower-cased, KAP's characters),
 // or text meant as an address (which address.ts checks).
 import { describe, expect, it } from 'vitest';
-import { kapLabelProblem, parseKapName, readRecipientText } from '../../src-main/koinos/recipientName.ts';
+import {
+  kapLabelProblem,
+  lookalikeProblem,
+  parseKapName,
+  readRecipientText,
+} from '../../src-main/koinos/recipientName.ts';
 
 describe('readRecipientText', () => {
   it('reads @nicknames, KAP names and addresses apart', () => {
@@ -33,6 +38,34 @@ describe('readRecipientText', () => {
       kind: 'invalid',
       reason: expect.stringContaining('at most 64'),
     });
+  });
+});
+
+describe('look-alike names', () => {
+  it('refuses a name with invisible characters or a part mixing Latin, Cyrillic or Greek letters', () => {
+    for (const text of [
+      '\u0430lice.koin',
+      'ali\u200bce.koin',
+      '@\u0430lice',
+      '@ali\u200dce',
+      'alice\u00ad.koin',
+      'p\u03b1y.koin',
+    ]) {
+      expect(readRecipientText(text), JSON.stringify(text)).toMatchObject({
+        kind: 'invalid',
+        reason: expect.stringContaining('can look like another name; paste the address instead'),
+      });
+    }
+    // One script a part: a Cyrillic or Greek name under a Latin domain, or any script without look-alikes, is a name.
+    for (const text of [
+      '\u0430\u043b\u0438\u0441\u0430.koin',
+      '\u03b1\u03bb\u03c6\u03b1.koin',
+      '\u4e2d\u6587.koin',
+      '@\u0430\u043b\u0438\u0441\u0430',
+    ]) {
+      expect(readRecipientText(text).kind, JSON.stringify(text)).not.toBe('invalid');
+    }
+    expect(lookalikeProblem('alice.koin')).toBeUndefined();
   });
 });
 

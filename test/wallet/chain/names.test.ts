@@ -70,6 +70,22 @@ describe('recipient names on a mainnet-shaped Local network', () => {
     ]);
   });
 
+  it('neither resolves nor shows a name made to look like another (a Cyrillic а, a zero width space)', async () => {
+    const { devnet, names, bob, carol } = await mainnetShaped();
+    const kap = await contractAs(devnet, KAP_MAINNET, carol);
+    for (const name of ['b\u043eb.koin', 'bo\u200bb.koin'])
+      await write(kap, 'mint', { name, duration_increments: 1, owner: carol.address });
+    for (const name of ['b\u043eb.koin', 'bo\u200bb.koin']) {
+      const refused = await expectWalletError(names.resolve('local', name), 'INVALID_ARGUMENT');
+      expect(refused.shortMessage).toContain('can look like another name; paste the address instead');
+    }
+    // Beside carol's address, they would vouch for it as bob's: not shown.
+    expect(await names.reverse('local', [carol.address, bob.address])).toEqual([
+      { address: carol.address, kap: [] },
+      { address: bob.address, kap: ['bob.koin'] },
+    ]);
+  });
+
   it('says that nobody holds a name, for each kind, instead of falling back to the text', async () => {
     const { names } = await mainnetShaped();
     const nick = await expectWalletError(names.resolve('local', '@nobody'));
