@@ -349,5 +349,19 @@ describe.skipIf(missing !== undefined || NO_KEYCHAIN !== undefined)(
       expect((await wallet.handlers['dapps:list']()).grants.map((g) => g.origin)).toEqual([dapp]);
       await page.context().close();
     });
+
+    it('asks a page again once the chain it was granted on is gone (the Local chain replaced), and answers on the new', async () => {
+      const [before] = (await wallet.handlers['dapps:list']()).grants;
+      await wallet.handlers['devnet:setShape']({ like: 'harbinger' });
+      const page = await openPage(`${dapp}/`);
+      const accounts = page.evaluate(() => window.kondor.getAccounts());
+      const request = await approve('connect');
+      expect(request.review.origin).toBe(dapp);
+      expect(await accounts).toEqual([{ name: signer.name, address: signer.address, signers: [] }]);
+      const [after] = (await wallet.handlers['dapps:list']()).grants;
+      expect(after!.chains).not.toEqual(before!.chains);
+      expect(await page.evaluate(() => window.kondor.provider.getHeadInfo())).toHaveProperty('head_topology');
+      await page.context().close();
+    });
   },
 );

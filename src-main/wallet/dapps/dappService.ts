@@ -184,6 +184,20 @@ export class DappService {
     return chainOf(await node.chainId());
   }
 
+  /** Whether one of `chains` is the chain of a network of the wallet that answers now. */
+  async anyChainReachable(chains: readonly string[]): Promise<boolean> {
+    for (const chain of chains) {
+      if (
+        await networkOfChain(this.#o.networks, chain).then(
+          () => true,
+          () => false,
+        )
+      )
+        return true;
+    }
+    return false;
+  }
+
   /** The names this wallet gives addresses (an account's first name when several entries share an address). */
   accountNames(): Map<string, string> {
     const names = new Map<string, string>();

@@ -154,11 +154,18 @@ async function run(dapps: DappService, { origin, command, args }: KondorRequest)
   return method === 'koinos_signMessage' ? base64ToBase64url(answer as string) : answer;
 }
 
-/** The origin's grant; one without asks a person for one (every method kondor can send, on the selected network). */
+/**
+ * The origin's grant; one without asks a person for one (every method kondor can send, on the selected network). So
+ * does a grant on a chain no network of the wallet that answers is on (a testnet restart, a devnet reset): else the
+ * page could never reach the wallet again, each request answering that its chain is gone. The new grant is asked for
+ * the selected network's chain, as a page without one is.
+ */
 async function grantOf(dapps: DappService, origin: string): Promise<DappGrantInfo> {
   const existing = dapps.grant(origin);
-  if (existing) return existing;
-  const chain = await dapps.selectedChain();
+  const selected = await dapps.selectedChain().catch(() => undefined);
+  if (existing && (selected === undefined || existing.chains.includes(selected))) return existing;
+  if (existing && (await dapps.anyChainReachable(existing.chains))) return existing;
+  const chain = selected ?? (await dapps.selectedChain());
   return dapps.connect({
     origin,
     name: origin,
