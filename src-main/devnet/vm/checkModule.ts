@@ -16,6 +16,11 @@ export const VM_LIMITS = {
    * lib/fizzy/execute.cpp line 563), so a run can nest 2048 - 251 = 1797 frames, `_start` and host functions included.
    */
   callFrames: 2048 - 251,
+  /**
+   * Ticks a start section may run at instantiation: a block's whole compute (mainnet's `compute_bandwidth_limit`).
+   * fizzy runs it unmetered, so a start section that never ends hangs a real node; no contract could need more.
+   */
+  startTicks: 287_500_000n,
 } as const;
 
 /** The host functions a contract may import, all of type (i32 × 6) -> i32 (fizzy_vm_backend.cpp). */

@@ -14,8 +14,6 @@ export const RESET_EXPORT = '\u0000koinos.reset';
 /** Export of the global holding the memory's size in pages, as the contract sees it. */
 export const PAGES_EXPORT = '\u0000koinos.pages';
 
-const I64_MAX = (1n << 63n) - 1n;
-
 /*
  * How fizzy (Koinos' fork, lib/fizzy/execute.cpp) counts: every instruction of its internal code costs one tick
  * before it runs, and the internal code keeps `block`, `loop`, `if`, `else`, `nop` and every `end`. A branch to a
@@ -235,8 +233,9 @@ function appendToVector(layout: ModuleLayout, id: number, extra: Uint8Array[]): 
 }
 
 /**
- * The instrumented module of a checked one: same behaviour, plus the exported tick counter (i64, starts at the
- * maximum so that a start section runs unmetered as in fizzy's instantiate), the call-depth check, traps on
+ * The instrumented module of a checked one: same behaviour, plus the exported tick counter (i64, starts at
+ * VM_LIMITS.startTicks: a start section runs unmetered in fizzy's instantiate, here up to a block's compute, so that one
+ * that never ends fails the instantiation rather than hang the node), the call-depth check, traps on
  * floating-point instructions, and memory capped at 512 pages. `metering: false` leaves out the charges and the
  * depth check (only for the benchmark that measures what metering costs).
  */
@@ -317,7 +316,7 @@ export function instrument(
   const maxPages = memory ? Math.min(memory.max ?? VM_LIMITS.memoryPages, VM_LIMITS.memoryPages) : 0;
   const minBytes = BigInt(memory?.min ?? 0) * 65536n;
   const globalSection = appendToVector(layout, 6, [
-    new WasmWriter().byte(0x7e).byte(1).byte(OP.i64_const).s64(I64_MAX).byte(OP.end).finish(),
+    new WasmWriter().byte(0x7e).byte(1).byte(OP.i64_const).s64(VM_LIMITS.startTicks).byte(OP.end).finish(),
     new WasmWriter().byte(0x7f).byte(1).byte(OP.i32_const).s32(1).byte(OP.end).finish(),
     ...(memory
       ? [

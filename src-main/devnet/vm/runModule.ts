@@ -153,6 +153,22 @@ function instantiate(prepared: PreparedModule): Instance {
 }
 
 /**
+ * A new instance; a start section that traps, overflows the stack or runs past VM_LIMITS.startTicks fails the
+ * instantiation with koinos-chain's reversion (fizzy_vm_backend.cpp wraps fizzy's error): the transaction reverts, and
+ * a block that holds it goes on.
+ * @throws ChainError reversion "could not instantiate module - FizzyErrorInstantiationFailed: start function failed to
+ *   execute", or what a host call from the start section threw.
+ */
+function instantiateOrRevert(prepared: PreparedModule): Instance {
+  try {
+    return instantiate(prepared);
+  } catch (error) {
+    if (!isTrap(error)) throw error;
+    throw reversion('could not instantiate module - FizzyErrorInstantiationFailed: start function failed to execute');
+  }
+}
+
+/**
  * Puts an instance back in its state right after instantiation and keeps it: the memory as a new instance has it,
  * and zeros up to the size the run reached (past it nothing could write, so the bytes are still zero).
  */
@@ -176,7 +192,7 @@ function release(prepared: PreparedModule, instance: Instance): void {
  *   "module exited due to trap" / "invalid ret_ptr in invoke_system_call()".
  */
 export function runModule(prepared: PreparedModule, host: HostFunction, meter: TickMeter): void {
-  const instance = (prepared.idle.pop() as Instance | undefined) ?? instantiate(prepared);
+  const instance = (prepared.idle.pop() as Instance | undefined) ?? instantiateOrRevert(prepared);
   const counter = instance.counter;
   const run: Run = { host, meter, previous: remaining(meter) };
   counter.value = run.previous;

@@ -7,7 +7,7 @@ import { Serializer } from 'koilib';
 import { describe, expect, it } from 'vitest';
 import type { DevKey } from '../../../src-main/devnet/chain/devKeys.ts';
 import type { Operation, TransactionReceipt } from '../../../src-main/koinos/types.ts';
-import { key, KOIN, koinTx, submit, testNodes } from '../helpers.ts';
+import { key, KOIN, koinTx, pendingCount, storedBlock, submit, testNodes, transferTx } from '../helpers.ts';
 import { ChainError } from '../../../src-main/devnet/state/chainError.ts';
 import { VM_LIMITS } from '../../../src-main/devnet/vm/checkModule.ts';
 import { prepareModule } from '../../../src-main/devnet/vm/prepareModule.ts';
@@ -319,6 +319,22 @@ describe('limits', () => {
   });
 });
 
+describe('the start section', () => {
+  const FAILED = 'could not instantiate module - FizzyErrorInstantiationFailed: start function failed to execute';
+
+  it("fails the instantiation as fizzy does when it traps or overflows the stack: koinos-chain's reversion", async () => {
+    for (const body of ['unreachable', 'call $init', 'i32.const 1 i32.const 0 i32.div_u drop']) {
+      const text = `(module (memory 1) (func $init ${body}) (start $init) (func (export "_start")))`;
+      expect((await runError(text)).message, body).toBe(FAILED);
+    }
+  });
+
+  it('is stopped when it never ends, as the instantiation failing, where fizzy would hang the node', async () => {
+    const text = '(module (func $init (loop $l br $l)) (start $init) (func (export "_start")))';
+    expect((await runError(text)).message).toBe(FAILED);
+  });
+});
+
 describe('instances reused across runs', () => {
   // One module whose host call says what to do (the mode); every run first checks the state of a new instance.
   const MODES = `(module ${IMPORT}
@@ -404,6 +420,44 @@ describe('a KCS-4 token on the devnet, metered', () => {
       entry_point: abi.methods[name]!.entry_point,
       args: await serializer.serialize(args, abi.methods[name]!.argument),
     },
+  });
+
+  it('includes a call that meets a start section that traps reverted, and goes on making blocks', async () => {
+    const node = await nodes();
+    const [owner, bob] = [key(0), key(2)];
+    const uploadOf = async (text: string): Promise<Operation> => ({
+      upload_contract: {
+        contract_id: owner.addressBytes,
+        bytecode: await wat(text),
+        abi: '',
+        authorizes_call_contract: false,
+        authorizes_transaction_application: false,
+        authorizes_upload_contract: false,
+      },
+    });
+    const ops = (operations: Operation[]) => ({ operations });
+    await submit(
+      node,
+      await koinTx(node, owner, 'transfer', {}, ops([await uploadOf('(module (memory 1) (func (export "_start")))')])),
+    );
+    await node.produceBlock();
+    // Both pass at submission, on the head state; in the block, the upload comes first and the call meets its trap.
+    const trapping = '(module (memory 1) (func $init unreachable) (start $init) (func (export "_start")))';
+    await submit(node, await koinTx(node, owner, 'transfer', {}, ops([await uploadOf(trapping)])));
+    const callOp: Operation = {
+      call_contract: { contract_id: owner.addressBytes, entry_point: 1, args: new Uint8Array() },
+    };
+    const call = await koinTx(node, bob, 'transfer', {}, ops([callOp]));
+    await submit(node, call);
+    const block = await node.produceBlock();
+    const stored = await storedBlock(node, block);
+    const receipts = stored.receipt.transaction_receipts;
+    expect(receipts.map((r) => r.reverted)).toEqual([false, true]);
+    expect(receipts[1]!.logs.join(' ')).toContain('start function failed to execute');
+    expect(await pendingCount(node)).toBe(0);
+    // The chain goes on.
+    await submit(node, await transferTx(node, bob, owner, 1n));
+    expect((await node.produceBlock()).height).toBe(block.height + 1n);
   });
 
   // Figures computed before the VM's speed work (instance reuse and the rest): every change must keep them.
