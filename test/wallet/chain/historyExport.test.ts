@@ -15,7 +15,7 @@ import {
 } from '../../../src-main/wallet/chain/historyExport.ts';
 import { parseCsv } from './csv.ts';
 import { testDevnet } from './helpers.ts';
-import { testServices } from './services.ts';
+import { sendPaidBy, testServices } from './services.ts';
 import { expectWalletError } from '../../helpers/expectWalletError.ts';
 
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
@@ -119,14 +119,7 @@ describe('history export', () => {
     const devnet = await testDevnet();
     const s = testServices(devnet);
     const [a, b, c] = devnet.accounts.map((x) => x.address) as [string, string, string];
-    const review = await s.send.prepare({
-      from: a,
-      to: b,
-      token: 'koin',
-      amount: '1.5',
-      payer: { kind: 'account', address: c },
-    });
-    const { transactionId } = await s.send.confirm(review.reviewId);
+    const transactionId = await sendPaidBy(s, { from: a, to: b, amount: '1.5', payer: c });
     await s.follower.waitFor(transactionId, ['included', 'irreversible'], 10_000);
     const rowsOf = async (address: string) =>
       (

@@ -77,3 +77,12 @@ export function testServices(
     person,
   };
 }
+
+/** A KOIN transfer from `from` to `to` whose mana another account of the wallet, `payer`, pays; confirmed, its id. */
+export async function sendPaidBy(
+  s: TestServices,
+  { from, to, amount, payer }: { from: string; to: string; amount: string; payer: string },
+): Promise<string> {
+  const review = await s.send.prepare({ from, to, token: 'koin', amount, payer: { kind: 'account', address: payer } });
+  return (await s.send.confirm(review.reviewId)).transactionId;
+}

@@ -20,7 +20,7 @@ import {
 } from '../../../src-main/wallet/notifications/notificationText.ts';
 import { NOTIFICATION_SETTINGS_FILE, Notifier } from '../../../src-main/wallet/notifications/notifier.ts';
 import { onCleanup, tempDir, testDevnet } from '../chain/helpers.ts';
-import { testServices, type TestServices } from '../chain/services.ts';
+import { sendPaidBy, testServices, type TestServices } from '../chain/services.ts';
 import { until } from '../../helpers/until.ts';
 
 type TxUpdate = IpcEvents['tx:update'];
@@ -191,14 +191,7 @@ describe('notifications', () => {
     });
     notifier.start();
     onCleanup(async () => notifier.stop());
-    const review = await s.send.prepare({
-      from: a,
-      to: b,
-      token: 'koin',
-      amount: '1.5',
-      payer: { kind: 'account', address: c },
-    });
-    const { transactionId } = await s.send.confirm(review.reviewId);
+    const transactionId = await sendPaidBy(s, { from: a, to: b, amount: '1.5', payer: c });
     const included = await until('the inclusion notice', () =>
       shown.find((n) => n.id === `tx:${transactionId}:included`),
     );
