@@ -35,9 +35,9 @@ const ALIKE_SCRIPTS = [/\p{Script=Latin}/u, /\p{Script=Cyrillic}/u, /\p{Script=G
 
 /**
  * Why the wallet will not send to a name it reads, though its contract may hold it: a name with invisible characters,
- * or a part of one mixing Latin, Cyrillic or Greek letters, can look exactly like another person's name. Undefined for a name
- * that shows what it is. The contracts accept such names (KAP allows any character from U+00A1): the wallet does not
- * resolve or show them.
+ * or a part of one mixing Latin, Cyrillic or Greek letters, can look exactly like another person's name. Undefined for
+ * a name that shows what it is. The contracts accept such names (KAP allows any character from U+00A1): the wallet
+ * does not resolve or show them.
  * @example
  * lookalikeProblem('\u0430lice.koin'); // 'the name mixes Latin, Cyrillic or Greek letters, …'
  */

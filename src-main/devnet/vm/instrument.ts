@@ -234,8 +234,8 @@ function appendToVector(layout: ModuleLayout, id: number, extra: Uint8Array[]): 
 
 /**
  * The instrumented module of a checked one: same behaviour, plus the exported tick counter (i64, starts at
- * VM_LIMITS.startTicks: a start section runs unmetered in fizzy's instantiate, here up to a block's compute, so that one
- * that never ends fails the instantiation rather than hang the node), the call-depth check, traps on
+ * VM_LIMITS.startTicks: a start section runs unmetered in fizzy's instantiate, here up to a block's compute, so that
+ * one that never ends fails the instantiation rather than hang the node), the call-depth check, traps on
  * floating-point instructions, and memory capped at 512 pages. `metering: false` leaves out the charges and the
  * depth check (only for the benchmark that measures what metering costs).
  */
