@@ -289,24 +289,25 @@ export class OfflineService {
     // the selected one first. When none had its chain, it is reviewed on the selected one, and flagged when that one's
     // chain is known to be another.
     const selected = await this.deps.networks.get(networkId).catch(() => undefined);
-    const made = await this.deps.networks.seenWith(bytesToJson(prepared.header!.chain_id, BTYPE.BASE64), selected?.id);
+    const chain = bytesToJson(prepared.header!.chain_id, BTYPE.BASE64);
+    const made = await this.deps.networks.seenWith(chain, selected?.id);
     const network = made ?? selected;
     const tokens = network ? await this.deps.tokens.known(network.id) : [];
-    const known = network ? await this.deps.networks.lastChainId(network.id) : undefined;
+    // The network found by the transaction's chain was last seen with it; the selected one, with its own.
+    const known = made ? chain : selected ? await this.deps.networks.lastChainId(selected.id) : undefined;
     const facts: NetworkFacts = {
       ...(network ? { networkKind: network.kind } : {}),
       ...(known !== undefined ? { chainId: bytesFromJson(known, BTYPE.BASE64, 'lastChainIds') } : {}),
       signer: address,
     };
     const review = inspectTransaction(prepared, tokens, facts);
-    // The approval names the network only when the transaction is made for the chain it was last seen with.
-    const forNetwork = network !== undefined && known === review.chainId;
     const payee = prepared.header!.payee;
     const approval = await this.deps.approvals.request(
       {
         kind: 'sign',
         origin: WALLET_ORIGIN,
-        ...(forNetwork ? { networkName: network.name } : {}),
+        // Named only when the transaction is made for the chain the network was last seen with.
+        ...(made ? { networkName: made.name } : {}),
         chainId: review.chainId,
         signer: address,
         payer: review.payer,
