@@ -205,7 +205,7 @@ export async function planTransfer(deps: TransferDeps, request: TransferRequest)
   const rcLimitByHand = parseRcLimit(request.rcLimit);
   const { network, node } = await deps.networks.node(request.networkId);
   const token = await deps.tokens.resolve(network.id, request.token);
-  refuseContractRecipient(to, [token, ...(await deps.tokens.list(network.id).catch(() => []))]);
+  refuseContractRecipient(to, [token, ...(await deps.tokens.list(network.id))]);
   const amount = parseAmount(request.amount, token.decimals);
   if (amount === 0n)
     throw new WalletError(
