@@ -37,6 +37,8 @@ export const ERROR_CATALOG = {
   NOT_ENOUGH_MANA: { input: false },
   INSUFFICIENT_BALANCE: { input: false },
   TRANSACTION_REVERTED: { input: false },
+  // A signed transaction went to the node and no answer says whether it arrived: the wallet follows it, it may land.
+  SUBMISSION_UNKNOWN: { input: false },
   UNKNOWN_TOKEN: { input: false },
   NOT_FOUND: { input: true },
   // NFTs: a contract that is no KCS-5 collection, and an image the wallet will not show.
@@ -93,6 +95,11 @@ export interface WalletErrorOptions {
   /** Extra lines shown under the message (a hint, the field that was wrong). */
   metaMessages?: string[];
   cause?: unknown;
+  /**
+   * A write (a submitted transaction) that may have reached the node and been acted on: it went out, and its answer
+   * was lost, cut short or unreadable. Set by the node clients; it stays in the process (not in `toJSON`).
+   */
+  deliveryUnknown?: boolean;
 }
 
 /** A WalletError as plain data, the one form in which it crosses a boundary (IPC, a worker thread); see `toJSON`. */
@@ -134,6 +141,8 @@ export class WalletError extends Error {
   readonly shortMessage: string;
   readonly details?: string;
   readonly metaMessages: string[];
+  /** See WalletErrorOptions.deliveryUnknown. */
+  readonly deliveryUnknown: boolean;
 
   constructor(code: ErrorCode, shortMessage: string, options: WalletErrorOptions = {}) {
     const details = options.details ?? detailsOf(options.cause);
@@ -144,6 +153,7 @@ export class WalletError extends Error {
     this.shortMessage = shortMessage;
     this.details = details;
     this.metaMessages = options.metaMessages ?? [];
+    this.deliveryUnknown = options.deliveryUnknown ?? false;
   }
 
   /**

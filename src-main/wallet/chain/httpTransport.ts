@@ -71,6 +71,12 @@ export interface HttpAnswer {
 }
 
 /** The codes of a connection that was never made or was dropped before an answer: safe to try a read again. */
+/**
+ * A write's connection that broke after it was made (reset, a closed pipe): the request may have been read and acted on.
+ * Any other connection error (refused, unreachable, no such name, a TLS handshake refused) came before it was sent.
+ */
+const BROKEN_AFTER_CONNECT = new Set(['ECONNRESET', 'EPIPE']);
+
 const CONNECTION_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -148,6 +154,8 @@ export async function exchange(request: HttpRequest): Promise<HttpAnswer> {
     headers[apiKey.header] = apiKey.value;
   }
   const secret = apiKey?.value;
+  // A write whose answer is lost, cut short or unreadable may have been acted on (see WalletError.deliveryUnknown).
+  const unsure = request.kind === 'write';
   const clean = (text: string) =>
     redactSecret(
       redactSecret(text.split(request.url).join(where), target.searchParams.get('apikey') ?? undefined),
@@ -171,7 +179,7 @@ export async function exchange(request: HttpRequest): Promise<HttpAnswer> {
           request.kind === 'write'
             ? `The node at ${where} did not answer within ${request.timeoutMs / 1000} s; the transaction may or may not have reached it. Check the account's history before sending again.`
             : `The node at ${where} did not answer within ${request.timeoutMs / 1000} s. Try again, or choose another node.`,
-          { details: `${request.what}: timeout after ${request.timeoutMs} ms`, cause: error },
+          { details: `${request.what}: timeout after ${request.timeoutMs} ms`, cause: error, deliveryUnknown: unsure },
         );
       }
       const code = causeCode(error);
@@ -186,6 +194,7 @@ export async function exchange(request: HttpRequest): Promise<HttpAnswer> {
         {
           details: clean(`${request.what}: ${code ?? (error instanceof Error ? error.message : String(error))}`),
           cause: error,
+          deliveryUnknown: unsure && (code === undefined || BROKEN_AFTER_CONNECT.has(code)),
         },
       );
     }
@@ -215,13 +224,18 @@ export async function exchange(request: HttpRequest): Promise<HttpAnswer> {
   const length = Number(response.headers['content-length'] ?? '0');
   if (length > maxBytes) {
     response.destroy();
-    throw malformed(where, request.what, `an answer of ${length} bytes (at most ${maxBytes})`);
+    throw malformed(where, request.what, `an answer of ${length} bytes (at most ${maxBytes})`, unsure);
   }
   const encoding = (response.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
   const decoder = DECODERS[encoding];
   if (!decoder && encoding !== 'identity') {
     response.destroy();
-    throw malformed(where, request.what, `an answer in the ${encoding} encoding, which the wallet did not ask for`);
+    throw malformed(
+      where,
+      request.what,
+      `an answer in the ${encoding} encoding, which the wallet did not ask for`,
+      unsure,
+    );
   }
   let text: string;
   try {
@@ -230,7 +244,7 @@ export async function exchange(request: HttpRequest): Promise<HttpAnswer> {
   } catch (error) {
     response.destroy();
     if (error instanceof AnswerTooLarge)
-      throw malformed(where, request.what, `an answer of more than ${maxBytes} bytes`);
+      throw malformed(where, request.what, `an answer of more than ${maxBytes} bytes`, unsure);
     if (signal.aborted) {
       throw new WalletError(
         'NODE_TIMEOUT',
@@ -238,13 +252,19 @@ export async function exchange(request: HttpRequest): Promise<HttpAnswer> {
         {
           details: `${request.what}: timeout while reading the body`,
           cause: error,
+          deliveryUnknown: unsure,
         },
       );
     }
     // Not the connection's error, nor its early end: the decoder's (zlib's Z_DATA_ERROR, "incorrect header check"...).
     const code = causeCode(error);
     if (decoder && !(code && (CONNECTION_CODES.has(code) || code === 'ERR_STREAM_PREMATURE_CLOSE'))) {
-      throw malformed(where, request.what, `a ${encoding} answer that does not decompress (${code ?? String(error)})`);
+      throw malformed(
+        where,
+        request.what,
+        `a ${encoding} answer that does not decompress (${code ?? String(error)})`,
+        unsure,
+      );
     }
     throw new WalletError(
       'NODE_UNREACHABLE',
@@ -252,6 +272,7 @@ export async function exchange(request: HttpRequest): Promise<HttpAnswer> {
       {
         details: `${request.what}: ${code ?? String(error)}`,
         cause: error,
+        deliveryUnknown: unsure,
       },
     );
   }
@@ -266,10 +287,11 @@ export async function exchange(request: HttpRequest): Promise<HttpAnswer> {
         `The node at ${where} failed with HTTP ${status}. Try again later, or choose another node.`,
         {
           details: `${request.what}: HTTP ${status} ${shown}`,
+          deliveryUnknown: unsure,
         },
       );
     }
-    throw malformed(where, request.what, `HTTP ${status} with a body that is not JSON: ${shown}`);
+    throw malformed(where, request.what, `HTTP ${status} with a body that is not JSON: ${shown}`, unsure);
   }
 }
 
@@ -350,12 +372,13 @@ function redirected(
 }
 
 /** An answer the wallet cannot read: the node (or something posing as it) does not speak the Koinos API. */
-export function malformed(where: string, what: string, found: string): WalletError {
+export function malformed(where: string, what: string, found: string, deliveryUnknown = false): WalletError {
   return new WalletError(
     'NODE_MALFORMED_ANSWER',
     `The node at ${where} sent an answer the wallet cannot read. Check that the address is a Koinos node.`,
     {
       details: `${what}: ${found}`,
+      deliveryUnknown,
     },
   );
 }

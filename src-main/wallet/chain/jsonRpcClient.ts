@@ -86,6 +86,8 @@ export class JsonRpcClient {
       apiKey: this.apiKey,
     });
     const where = this.displayUrl;
+    // A write the node answered with anything but a JSON-RPC error or a result may have been acted on.
+    const unsure = kind === 'write';
     const body = answer.json;
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       if (answer.status >= 500) {
@@ -94,6 +96,7 @@ export class JsonRpcClient {
           `The node at ${where} failed with HTTP ${answer.status}. Try again later, or choose another node.`,
           {
             details: `${method}: HTTP ${answer.status} ${answer.text}`,
+            deliveryUnknown: unsure,
           },
         );
       }
@@ -101,6 +104,7 @@ export class JsonRpcClient {
         where,
         method,
         `HTTP ${answer.status}, expected a JSON-RPC object, got ${answer.text === '' ? 'nothing' : answer.text}`,
+        unsure,
       );
     }
     const envelope = body as Record<string, unknown>;
@@ -130,14 +134,15 @@ export class JsonRpcClient {
         `The node at ${where} failed with HTTP ${answer.status}. Try again later, or choose another node.`,
         {
           details: `${method}: HTTP ${answer.status} ${answer.text}`,
+          deliveryUnknown: unsure,
         },
       );
     }
     const result = envelope['result'];
     if (envelope['id'] !== id)
-      throw malformed(where, method, `an answer to request ${JSON.stringify(envelope['id'])}, expected ${id}`);
+      throw malformed(where, method, `an answer to request ${JSON.stringify(envelope['id'])}, expected ${id}`, unsure);
     if (typeof result !== 'object' || result === null || Array.isArray(result)) {
-      throw malformed(where, method, `a result that is not an object: ${answer.text}`);
+      throw malformed(where, method, `a result that is not an object: ${answer.text}`, unsure);
     }
     return result as Record<string, unknown>;
   }
@@ -159,7 +164,7 @@ export class JsonRpcClient {
       // The strict reader checks every address in the answer; fields a newer node adds are skipped, as the gateway does.
       return fromJson(rpcResponseType(method), result, { strict: true, unknownFields: 'discard' });
     } catch (cause) {
-      throw malformed(this.displayUrl, method, causeText(cause));
+      throw malformed(this.displayUrl, method, causeText(cause), kind === 'write');
     }
   }
 }

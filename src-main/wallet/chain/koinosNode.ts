@@ -187,7 +187,8 @@ export class KoinosNode {
   /** Submits a signed transaction; sent exactly once (never retried). `broadcast: false` only runs it on the node. */
   async submit(transaction: Transaction, broadcast: boolean): Promise<TransactionReceipt> {
     const { receipt } = await this.rpc.callMessage('chain.submit_transaction', { transaction, broadcast }, 'write');
-    if (!receipt) throw malformed(this.rpc.displayUrl, 'chain.submit_transaction', 'a result without a receipt');
+    if (!receipt)
+      throw malformed(this.rpc.displayUrl, 'chain.submit_transaction', 'a result without a receipt', broadcast);
     return receipt;
   }
 

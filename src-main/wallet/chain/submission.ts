@@ -234,20 +234,42 @@ export interface SubmitTarget {
 /**
  * Submits a signed transaction once; with `broadcast` the node sends it to the network and it is recorded as pending
  * (its nonce and rc_limit count for the next preparation) and followed until it is irreversible. Without, the node
- * only runs it (a dry run) and nothing is recorded.
- * @throws node errors (nothing is recorded then).
+ * only runs it (a dry run) and nothing is recorded. A broadcast whose answer was lost, cut short or unreadable may
+ * have arrived: it is recorded and followed all the same (it shows as pending, its nonce is not used again, and the
+ * follower drops it once the node shows it does not have it), so that nobody sends it twice believing it was not sent.
+ * @throws WalletError SUBMISSION_UNKNOWN for that case; the node's errors otherwise (nothing is recorded then).
  */
 export async function submitAndTrack(
   target: SubmitTarget,
   signed: Transaction,
   broadcast: boolean,
 ): Promise<TransactionReceipt> {
-  const receipt = await target.node.submit(signed, broadcast);
-  if (!broadcast) return receipt;
+  if (!broadcast) return target.node.submit(signed, false);
+  let receipt: TransactionReceipt;
+  try {
+    receipt = await target.node.submit(signed, true);
+  } catch (error) {
+    if (!(error instanceof WalletError && error.deliveryUnknown)) throw error;
+    const id = track(target, signed);
+    throw new WalletError(
+      'SUBMISSION_UNKNOWN',
+      `Transaction ${id} was sent, but no answer says whether the node received it. The wallet follows it: History ` +
+        'shows it as pending until a block includes it, or drops it once the node shows it does not have it (within ' +
+        'about three minutes). Check History before sending it again: if it arrived, a second one is a second transfer.',
+      { cause: error },
+    );
+  }
+  track(target, signed);
+  return receipt;
+}
+
+/** Records a broadcast transaction as pending and follows it; returns its id. */
+function track(target: SubmitTarget, signed: Transaction): string {
   const header = signed.header!;
+  const id = bytesToJson(signed.id, BTYPE.TRANSACTION_ID);
   target.follower.track({
     networkId: target.networkId,
-    id: bytesToJson(signed.id, BTYPE.TRANSACTION_ID),
+    id,
     payer: bytesToJson(header.payer, BTYPE.ADDRESS),
     nonce: nonceFromBytes(header.nonce),
     rcLimit: header.rc_limit,
@@ -255,5 +277,5 @@ export async function submitAndTrack(
     submittedAt: Date.now(),
     status: 'pending',
   });
-  return receipt;
+  return id;
 }

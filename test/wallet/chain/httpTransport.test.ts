@@ -106,6 +106,33 @@ describe('answers on the wire', () => {
     expect(write.code).toBe('NODE_UNREACHABLE');
     expect(breaks.requests).toHaveLength(2);
   });
+
+  it('says a write may have reached the node when its answer was lost or cut, and not when it never went out', async () => {
+    const half = JSON.stringify(ANSWER).slice(0, 500);
+    const stalls = await testServer((_req, res) => {
+      res.writeHead(200, { 'content-length': '5000' });
+      res.write(half);
+    });
+    const cuts = await testServer((req) => req.socket.destroy());
+    const garbles = await testServer((_req, res) => res.writeHead(502).end('<html>Bad gateway</html>'));
+    const refuses = await testServer((_req, res) => res.writeHead(401).end());
+    const closed = await testServer(() => {});
+    await closed.close();
+    const cases: [string, string, boolean][] = [
+      [stalls.url, 'NODE_TIMEOUT', true],
+      [cuts.url, 'NODE_UNREACHABLE', true],
+      [garbles.url, 'NODE_ERROR', true],
+      [refuses.url, 'NODE_UNAUTHORIZED', false],
+      [closed.url, 'NODE_UNREACHABLE', false], // refused: nothing went out
+    ];
+    for (const [url, code, unknown] of cases) {
+      const write = await expectWalletError(read(url, { kind: 'write', timeoutMs: 300 }));
+      expect([write.code, write.deliveryUnknown], url).toEqual([code, unknown]);
+      // A read is asked again: whether it arrived does not matter.
+      const reading = await expectWalletError(read(url, { timeoutMs: 300 }));
+      expect(reading.deliveryUnknown, url).toBe(false);
+    }
+  });
 });
 
 describe('connections', () => {
