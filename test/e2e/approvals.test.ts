@@ -1,6 +1,7 @@
 // End to end: the approval in the browser shell. The wallet uses a node that records everything it is sent (as a
-// malicious node would): a review abandoned with Back, and one rejected in the approval dialog, leave it no signed
-// transaction; an approved send takes one review and one approval; a flagged offline signature needs every warning
+// malicious node would): a review abandoned with Back, one left by choosing another account, and one rejected in the
+// approval dialog leave it no signed transaction; an approved send takes one review and one approval; one whose answer
+// the node loses is said to be maybe sent, and shows in History; a flagged offline signature needs every warning
 // confirmed before Approve is even enabled.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -22,17 +23,25 @@ import {
 
 const missing = chromiumMissing();
 
-/** A JSON-RPC node in front of `target` that forwards every call and keeps its body. */
-async function recordingNode(target: string): Promise<{ url: string; bodies: string[]; close: () => Promise<void> }> {
+/**
+ * A JSON-RPC node in front of `target` that forwards every call and keeps its body; with `loseBroadcasts` set, it
+ * forwards a broadcast submission and cuts the connection instead of answering.
+ */
+async function recordingNode(
+  target: string,
+): Promise<{ url: string; bodies: string[]; loseBroadcasts: boolean; close: () => Promise<void> }> {
   const bodies: string[] = [];
+  const node = { loseBroadcasts: false };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
       bodies.push(body);
+      const lose = node.loseBroadcasts && body.includes('"broadcast":true');
       void fetch(`${target}${req.url}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
         .then(async (answer) => {
+          if (lose) return res.socket?.destroy();
           res.writeHead(answer.status, { 'content-type': 'application/json' });
           res.end(await answer.text());
         })
@@ -40,11 +49,11 @@ async function recordingNode(target: string): Promise<{ url: string; bodies: str
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
+  return Object.assign(node, {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     bodies,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  });
 }
 
 /** The signed transactions a node was sent. */
@@ -65,7 +74,7 @@ describe.skipIf(missing !== undefined)('approving signatures in the browser', ()
     e2e = proxy = undefined;
   });
 
-  it('sends nothing signed for a review left with Back or rejected, and one approval sends it', async () => {
+  it('sends nothing signed for a review left with Back, another account or a rejection; one approval sends it', async () => {
     e2e = await startE2eWallet({ name: 'approvals' });
     const { page, shots, wallet } = e2e;
     await createWallet(page);
@@ -89,6 +98,14 @@ describe.skipIf(missing !== undefined)('approving signatures in the browser', ()
     await page.getByRole('button', { name: 'Back' }).click();
     expect(signedSubmits(proxy.bodies)).toEqual([]);
 
+    // A review is of one account: choosing another at the top takes it off the screen, fields and all.
+    await review();
+    await selectAccount(page, 'Account 1');
+    await page.getByText(`From Account 1 ${own}`).waitFor({ timeout: 20_000 });
+    expect(await page.getByRole('region', { name: 'Review what will be signed' }).count()).toBe(0);
+    expect(await page.getByLabel('Recipient address').inputValue()).toBe('');
+    await selectAccount(page, 'Devnet account 0');
+
     await review();
     await page.getByRole('button', { name: 'Sign and send' }).click();
     const dialog = page.getByRole('dialog', { name: /^Approve/ });
@@ -101,8 +118,11 @@ describe.skipIf(missing !== undefined)('approving signatures in the browser', ()
     await dialog.waitFor({ state: 'detached' });
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('rejected');
     expect(signedSubmits(proxy.bodies)).toEqual([]);
-
-    await page.getByRole('button', { name: 'Back' }).click();
+    // The rejected review is spent: no Sign and send that main would refuse, only the way back to the fields.
+    expect(await page.getByRole('alert').textContent()).toContain('Nothing was sent.');
+    expect(await page.getByRole('button', { name: 'Sign and send' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Back to the form' }).click();
+    expect(await page.getByLabel('Recipient address').inputValue()).toBe(own);
     await review();
     await page.getByRole('button', { name: 'Sign and send' }).click();
     await approve(page);
@@ -110,6 +130,24 @@ describe.skipIf(missing !== undefined)('approving signatures in the browser', ()
     // After the approval: the dry run that sizes rc_limit, then the transaction itself, once.
     expect(signedSubmits(proxy.bodies).map((c) => c.params?.broadcast ?? false)).toEqual([false, true]);
     await shots.take(page, 'receipt');
+
+    // The node takes the next one and its answer is lost: not "nothing was sent", and History shows the transfer.
+    proxy.loseBroadcasts = true;
+    await page.getByRole('button', { name: 'New transfer' }).click();
+    await page.getByLabel('Recipient address').fill(own);
+    await page.getByLabel(/^Amount/).fill('3');
+    await page.getByRole('button', { name: 'Review' }).click();
+    await page.getByRole('button', { name: 'Sign and send' }).click();
+    await approve(page);
+    const alert = page.getByRole('alert');
+    await expect.poll(() => alert.textContent(), { timeout: 30_000 }).toContain('It may have been sent.');
+    expect(await alert.textContent()).toContain('Check History before sending it again');
+    expect(await page.getByRole('button', { name: 'Sign and send' }).count()).toBe(0);
+    await shots.take(page, 'maybe-sent');
+    await page.getByRole('button', { name: 'See it in the history' }).click();
+    const row = page.getByRole('listitem').filter({ hasText: /Sent 3 KOIN/ });
+    await expect.poll(() => row.count(), { timeout: 30_000 }).toBeGreaterThan(0);
+    expect(signedSubmits(proxy.bodies).filter((c) => c.params?.broadcast)).toHaveLength(2);
   });
 
   it('asks for every warning of a flagged offline signature to be confirmed before it can be approved', async () => {
