@@ -1,8 +1,8 @@
 // End to end: the approval in the browser shell. The wallet uses a node that records everything it is sent (as a
 // malicious node would): a review abandoned with Back, one left by choosing another account, and one rejected in the
-// approval dialog leave it no signed transaction; an approved send takes one review and one approval; one whose answer
-// the node loses is said to be maybe sent, and shows in History; a flagged offline signature needs every warning
-// confirmed before Approve is even enabled.
+// approval dialog (modal: it holds the focus) leave it no signed transaction; an approved send takes one review and one
+// approval; one whose answer the node loses is said to be maybe sent, and shows in History; a flagged offline
+// signature needs every warning confirmed before Approve is even enabled.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -111,6 +111,11 @@ describe.skipIf(missing !== undefined)('approving signatures in the browser', ()
     const dialog = page.getByRole('dialog', { name: /^Approve/ });
     await dialog.waitFor({ timeout: 20_000 });
     expect(await dialog.textContent()).toContain('Requested by This wallet');
+    // Modal: the focus is on its title, and nothing behind it takes a click or a Tab.
+    await expect.poll(() => page.evaluate('document.activeElement.id')).toBe('approval-title');
+    expect(await page.locator('.shell').getAttribute('inert')).not.toBeNull();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('!!document.activeElement.closest("[role=dialog]")')).toBe(true);
     const approveButton = dialog.getByRole('button', { name: /^Approve/ });
     expect(await approveButton.isDisabled()).toBe(true); // no password typed yet
     await shots.take(page, 'approval-dialog');
@@ -118,6 +123,9 @@ describe.skipIf(missing !== undefined)('approving signatures in the browser', ()
     await dialog.waitFor({ state: 'detached' });
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('rejected');
     expect(signedSubmits(proxy.bodies)).toEqual([]);
+    // The focus is back on the screen (its Sign and send is gone), which takes clicks again.
+    await expect.poll(() => page.evaluate('document.activeElement.textContent')).toBe('Send');
+    expect(await page.locator('.shell').getAttribute('inert')).toBeNull();
     // The rejected review is spent: no Sign and send that main would refuse, only the way back to the fields.
     expect(await page.getByRole('alert').textContent()).toContain('Nothing was sent.');
     expect(await page.getByRole('button', { name: 'Sign and send' }).count()).toBe(0);
