@@ -331,9 +331,10 @@ export const ARGUMENT_PARSERS: { [C in IpcChannel]: ArgumentParser<C> } = {
     }),
   ),
 
-  'send:maxAmount': one('send:maxAmount', ['fromAccountId', 'token'], (f) => ({
+  'send:maxAmount': one('send:maxAmount', ['fromAccountId', 'token', 'payer'], (f) => ({
     fromAccountId: str(f('fromAccountId'), ID),
     token: str(f('token'), TOKEN),
+    payer: optional(f('payer'), readTransferPayer),
   })),
   'send:prepare': readTransferInput('send:prepare'),
   'send:confirm': one('send:confirm', ['reviewId'], (f) => ({ reviewId: str(f('reviewId'), ID) })),

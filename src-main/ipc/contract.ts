@@ -34,6 +34,7 @@ import type {
   TokenInfo,
   TransactionReview,
   TransferInput,
+  TransferPayer,
   TxUpdate,
 } from '../wallet/chain/types.ts';
 import type { DappConnections, WalletConnectSettings } from '../wallet/dapps/types.ts';
@@ -109,7 +110,7 @@ export interface IpcContract {
   'history:page': { args: [HistoryQuery]; result: HistoryPage };
 
   /** The most the account can send now (for KOIN, the mana minus the expected cost), and that expected cost. */
-  'send:maxAmount': { args: [{ fromAccountId: string; token: string }]; result: MaxAmount };
+  'send:maxAmount': { args: [{ fromAccountId: string; token: string; payer?: TransferPayer }]; result: MaxAmount };
   'send:prepare': { args: [TransferInput]; result: TransactionReview };
   'send:confirm': { args: [{ reviewId: string }]; result: SubmitReceipt };
 

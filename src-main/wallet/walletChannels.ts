@@ -216,8 +216,10 @@ export function walletChannels(s: WalletServices): IpcHandlers {
     'history:page': async ({ accountId, ...query }) =>
       s.history.page({ ...query, address: account(accountId).address }),
 
-    'send:maxAmount': async ({ fromAccountId, token }) => {
-      const max = await s.send.maxAmount(undefined, account(fromAccountId).address, token);
+    'send:maxAmount': async ({ fromAccountId, token, payer }) => {
+      const kind =
+        payer?.kind === 'freeMana' ? 'sharer' : payer && payer.accountId !== fromAccountId ? 'account' : 'self';
+      const max = await s.send.maxAmount(undefined, account(fromAccountId).address, token, kind);
       return {
         amount: max.amount.toString(),
         decimals: max.decimals,

@@ -1,6 +1,7 @@
-// End to end: a send whose mana another account of the wallet pays. The form's "Mana paid by" picks it; the review
-// says who pays and lists both signers (Back from it finds the form as it was, the payer included); one approval, whose
-// dialog names the co-signer, covers both signatures; the transfer is included.
+// End to end: a send whose mana another account of the wallet pays. The form's "Mana paid by" picks it (and Max then
+// keeps no cost of the sender's); the review says who pays and lists both signers (Back from it finds the form as it
+// was, the payer included); one approval, whose dialog names the co-signer, covers both signatures; the transfer is
+// included.
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   approve,
@@ -34,6 +35,11 @@ describe.skipIf(missing !== undefined)('a send paid by another account', () => {
     await go(page, 'Send');
     await selectOptionNamed(page.getByLabel('Mana paid by'), 'Devnet account 0 — ');
     await selectOptionNamed(page.getByLabel('Pick one of your accounts'), 'Account 1 — ');
+    // Max keeps no cost of the sender's when another account pays: the whole balance.
+    const hint = page.getByText(/^Balance: [\d,.]+ KOIN\. The payer pays the mana of this transfer\.$/);
+    const whole = /Balance: ([\d,.]+) KOIN/.exec((await hint.textContent()) ?? '')![1]!.replace(/,/g, '');
+    await page.getByRole('button', { name: /^Max/ }).click();
+    await expect.poll(() => page.getByLabel(/^Amount/).inputValue()).toBe(whole);
     await page.getByLabel(/^Amount/).fill('2');
     await shots.take(page, 'send-payer-form');
     const form = async () =>

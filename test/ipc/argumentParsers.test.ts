@@ -115,6 +115,9 @@ describe('argument parsers', () => {
     expect(refusal('send:maxAmount', [{ fromAccountId: 'a', token: 'KOIN!' }])).toBe(
       'send:maxAmount: expected token to be "koin", "vhp" or a token contract address, got "KOIN!"',
     );
+    expect(
+      parseArguments('send:maxAmount', [{ fromAccountId: 'a', token: 'koin', payer: { kind: 'freeMana' } }]),
+    ).toEqual([{ fromAccountId: 'a', token: 'koin', payer: { kind: 'freeMana' } }]);
   });
 
   it('reads amounts as decimal strings and 64-bit integers as decimal strings within uint64', () => {

@@ -221,6 +221,8 @@ describe('SendService', () => {
     // Max keeps the expected cost, which it tells (nothing measured yet on this network: the reserve).
     expect(max.estimateSource).toBe('default');
     expect(max.amount + max.rcEstimate).toBe(1_000_000n * KOIN);
+    // Another account pays the cost: the whole balance (KOIN still leaves with as much of the sender's mana).
+    expect((await s.send.maxAmount(undefined, a!.address, 'koin', 'account')).amount).toBe(1_000_000n * KOIN);
     const review = await s.send.prepare({
       from: a!.address,
       to: b!.address,
@@ -261,6 +263,8 @@ describe('SendService', () => {
     const held = s.pending.heldMana('local', a!.address);
     expect(held).toBeGreaterThan(0n);
     expect(max.amount).toBe(balance - balance / 2n - held - max.rcEstimate);
+    const paid = await s.send.maxAmount(undefined, a!.address, 'koin', 'sharer');
+    expect(paid.amount).toBe(balance - balance / 2n - held);
     // The chain's balance alone would allow more: refused before anything is signed.
     const tooMuch = await expectWalletError(
       s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: formatAmount(balance / 2n + KOIN) }),
