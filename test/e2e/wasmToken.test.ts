@@ -157,6 +157,7 @@ describe.skipIf(missing !== undefined)('an uploaded KCS-4 token in the browser',
     expect(await gone.textContent()).toContain('its balance could not be read on this network. Choose a token.');
     expect(await tokenSelect.evaluate((select) => (select as unknown as { value: string }).value)).toBe(token.address);
     expect(await page.getByRole('button', { name: 'Review' }).isDisabled()).toBe(true);
+    expect(await page.getByLabel(/^Amount \(TKN\)/).inputValue()).toBe('5'); // still TKN's amount, not KOIN's
     await shots.take(page, 'send-token-gone');
     await selectAccount(page, 'Account 1');
     await go(page, 'Dashboard');
