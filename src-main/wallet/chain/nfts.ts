@@ -265,20 +265,25 @@ export class NftService {
     return { networkId: network.id, collections, images: mode };
   }
 
-  /** get_tokens_by_owner, page after page from the last id seen, up to the cap. */
+  /**
+   * get_tokens_by_owner, page after page from the last id of the last page, up to the cap; each id once. A page that
+   * adds no new id (a collection that lists an id twice, or ignores `start`) ends the list, as a short page does.
+   */
   private async tokenIds(node: KoinosNode, collection: NftCollectionInfo, owner: string): Promise<string[]> {
     const contract = contractAddress(collection.contract).bytes;
-    const ids: string[] = [];
+    const ids = new Set<string>();
+    let start: string | undefined;
     for (;;) {
-      const start = ids.at(-1);
       const answer = await readKcs5(node, contract, 'get_tokens_by_owner', {
         owner,
         ...(start ? { start } : {}),
         limit: PAGE,
       });
       const page = Array.isArray(answer['token_ids']) ? (answer['token_ids'] as string[]) : [];
-      for (const id of page) if (id !== start && ids.length < MAX_TOKENS_PER_COLLECTION) ids.push(id);
-      if (page.length < PAGE || ids.length >= MAX_TOKENS_PER_COLLECTION) return ids;
+      const before = ids.size;
+      for (const id of page) if (ids.size < MAX_TOKENS_PER_COLLECTION) ids.add(id);
+      start = page.at(-1);
+      if (page.length < PAGE || ids.size >= MAX_TOKENS_PER_COLLECTION || ids.size === before) return [...ids];
     }
   }
 

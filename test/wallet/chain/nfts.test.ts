@@ -1,8 +1,10 @@
 // NFTs in the wallet against a real KCS-5 collection on the devnet (@koinosbox/contracts' NFT as WebAssembly): added by
 // address once it answers as the standard says (and refused when it does not), per network; the tokens an account
-// owns with their on-chain metadata; images fetched only where they may be (not on the local network, not when turned
-// off), as data URLs of raster bytes; and a transfer through review, approval, dry run, signature and submission.
+// owns with their on-chain metadata (each once, from a node that lists them twice); images fetched only where they may
+// be (not on the local network, not when turned off), as data URLs of raster bytes; and a transfer through review,
+// approval, dry run, signature and submission.
 import { describe, expect, it } from 'vitest';
+import { KCS5_ABI } from '../../../src-main/wallet/chain/kcs5.ts';
 import { NftService, readKcs5 } from '../../../src-main/wallet/chain/nfts.ts';
 import { NftTransferService } from '../../../src-main/wallet/chain/nftTransfer.ts';
 import { addressFromString } from '../../../src-main/koinos/address.ts';
@@ -107,6 +109,33 @@ describe('NFT collections in the wallet', () => {
       await nfts.add(custom.id, collection.address);
       const online = await nfts.owned(custom.id, a!.address);
       expect(online.images).toBe('on');
+      // A node (or a collection) that lists every id twice: each token is listed once (the screen keys its list by id).
+      const listsTwice = await testServer((req, res, body) => {
+        const call = (req.url === '/jsonrpc' ? JSON.parse(body) : {}) as {
+          method?: string;
+          params?: { entry_point?: number };
+        };
+        const tokensByOwner = KCS5_ABI.method('get_tokens_by_owner').entryPoint;
+        const doubled = call.method === 'chain.read_contract' && call.params?.entry_point === tokensByOwner;
+        void fetch(`${devnet.url}${req.url}`, {
+          method: req.method,
+          headers: { 'content-type': 'application/json' },
+          ...(req.method === 'POST' ? { body } : {}),
+        })
+          .then((answer) => answer.text())
+          .then((text) => {
+            const answer = JSON.parse(text) as { result?: { result?: string } };
+            if (doubled && answer.result?.result) {
+              const page = Buffer.from(answer.result.result, 'base64url');
+              answer.result.result = Buffer.concat([page, page]).toString('base64url');
+            }
+            res.writeHead(200, { 'content-type': 'application/json' }).end(doubled ? JSON.stringify(answer) : text);
+          });
+      });
+      const twice = await s.networks.add({ name: 'Lists twice', jsonRpcUrl: `${listsTwice.url}/jsonrpc` });
+      await nfts.add(twice.id, collection.address);
+      const listed = (await nfts.owned(twice.id, a!.address)).collections[0]!.tokens.map((t) => t.tokenId);
+      expect(listed).toEqual(['0x01', '0x02', '0x03']);
       expect((await nfts.image(custom.id, collection.address, '0x01')).dataUrl).toBe(
         `data:image/png;base64,${PNG.toString('base64')}`,
       );
