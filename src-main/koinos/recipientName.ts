@@ -30,25 +30,71 @@ export function kapLabelProblem(label: string): string | undefined {
 
 /** Characters that show as nothing (zero width spaces and joiners, direction marks, the byte order mark, tags). */
 const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\p{Cf}]/u;
-/** The scripts whose letters look alike (Latin a, Cyrillic а, Greek α): one name mixing them is likely a look-alike. */
-const ALIKE_SCRIPTS = [/\p{Script=Latin}/u, /\p{Script=Cyrillic}/u, /\p{Script=Greek}/u];
+/** A letter and the script it belongs to (Common and Inherited, such as digits and accents, belong to none). */
+const LETTER = /\p{L}/u;
+const NO_SCRIPT = /[\p{Script=Common}\p{Script=Inherited}]/u;
+/**
+ * Cyrillic and Greek letters drawn as a Latin letter (а е о р с у х і ј ѕ к м н т в, α ο ρ ν ι κ τ υ χ…): a part
+ * written only in them reads as a Latin word (аре.koin as ape.koin).
+ */
+const LATIN_LOOKING = new Set([...'авеђзіјкмнорстухѕһԁԛԝүӏɡ', ...'αβεικνορτυχ']);
+
+/** The script of a letter, as one of the names Unicode gives (undefined for digits, marks, "-"). */
+function scriptOf(char: string): string | undefined {
+  if (!LETTER.test(char) || NO_SCRIPT.test(char)) return undefined;
+  for (const script of SCRIPTS) if (script.pattern.test(char)) return script.name;
+  return 'other';
+}
+const SCRIPTS = ['Latin', 'Cyrillic', 'Greek', 'Armenian', 'Georgian', 'Cherokee', 'Han', 'Hiragana', 'Katakana'].map(
+  (name) => ({ name, pattern: new RegExp(`\\p{Script=${name}}`, 'u') }),
+);
+
+/** Why one part of a name (between dots) can look like another, or undefined. */
+function partProblem(part: string): string | undefined {
+  const scripts = new Set([...part].map(scriptOf).filter((script) => script !== undefined));
+  // Han with Hiragana or Katakana is how Japanese is written; any other pair is not a name's one script.
+  const japanese = [...scripts].every((script) => ['Han', 'Hiragana', 'Katakana'].includes(script));
+  if (scripts.size > 1 && !japanese) return 'mixes letters of different scripts, which can look alike';
+  for (const char of part) {
+    // A Latin letter outside a-z must be one with an accent (é is e and a mark), not a letter drawn like one (ɑ, ı).
+    if (scriptOf(char) === 'Latin' && !/^[a-z]\p{M}*$/u.test(char.normalize('NFD')))
+      return `has the letter "${char}", which looks like a plain Latin letter`;
+  }
+  if (!scripts.has('Latin') && [...part].every((char) => LATIN_LOOKING.has(char) || !LETTER.test(char)))
+    return 'is written in letters that look like Latin ones';
+  return undefined;
+}
 
 /**
- * Why the wallet will not send to a name it reads, though its contract may hold it: a name with invisible characters,
- * or a part of one mixing Latin, Cyrillic or Greek letters, can look exactly like another person's name. Undefined for
- * a name that shows what it is. The contracts accept such names (KAP allows any character from U+00A1): the wallet
- * does not resolve or show them.
+ * Why the wallet will not send to a name it reads, though its contract may hold it: a name that can look exactly like
+ * another person's. That is a name with invisible characters; with compatibility characters (fullwidth ｋ, Roman ⅰ)
+ * that are another character dressed differently; or with a part that mixes scripts (Latin a and Cyrillic а), has a
+ * Latin letter drawn like a plain one (ɑ), or is written only in Cyrillic or Greek letters shaped like Latin ones (аре).
+ * Undefined for a name that shows what it is (алиса.koin, café.koin, 中文.koin). The contracts accept such names (KAP
+ * allows any character from U+00A1): the wallet does not resolve or show them.
  * @example
- * lookalikeProblem('\u0430lice.koin'); // 'the name mixes Latin, Cyrillic or Greek letters, …'
+ * lookalikeProblem('\u0430lice.koin'); // 'a part of the name mixes letters of different scripts, …'
  */
 export function lookalikeProblem(name: string): string | undefined {
-  if (INVISIBLE.test(name))
-    return 'the name holds characters that show as nothing, so it can look like another name; paste the address instead';
-  const mixed = (part: string) => ALIKE_SCRIPTS.filter((script) => script.test(part)).length > 1;
+  const advice = 'so it can look like another name; paste the address instead';
+  if (INVISIBLE.test(name)) return `the name holds characters that show as nothing, ${advice}`;
+  if (name.normalize('NFKC') !== name.normalize('NFC'))
+    return `the name holds characters that stand for others (fullwidth or styled letters), ${advice}`;
   // Part by part: алиса.koin is a Cyrillic label under a Latin domain, not a look-alike.
-  if (name.split('.').some(mixed))
-    return 'the name mixes Latin, Cyrillic or Greek letters, which can look alike, so it can look like another name; paste the address instead';
+  for (const part of name.split('.')) {
+    const problem = partProblem(part.replace(/^@/, ''));
+    if (problem) return `a part of the name ${problem}, ${advice}`;
+  }
   return undefined;
+}
+
+/**
+ * Whether a name found for an address (reverse: someone else chose it) is shown beside it: only names of a-z, 0-9 and
+ * "-" parts. Whoever sends to an account can name their own address anything, and a name in other letters could pass
+ * for a known one in a way no rule of look-alikes catches; the address is shown either way.
+ */
+export function shownBesideAddress(name: string): boolean {
+  return /^@?[a-z0-9-]+(\.[a-z0-9-]+)*$/.test(name);
 }
 
 /**

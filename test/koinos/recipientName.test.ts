@@ -42,7 +42,7 @@ describe('readRecipientText', () => {
 });
 
 describe('look-alike names', () => {
-  it('refuses a name with invisible characters or a part mixing Latin, Cyrillic or Greek letters', () => {
+  it('refuses a name with invisible or styled characters, mixed scripts, or letters drawn like plain Latin ones', () => {
     for (const text of [
       '\u0430lice.koin',
       'ali\u200bce.koin',
@@ -50,6 +50,12 @@ describe('look-alike names', () => {
       '@ali\u200dce',
       'alice\u00ad.koin',
       'p\u03b1y.koin',
+      '\u0430\u0440\u0435.koin', // аре: Cyrillic only, and reads as ape
+      '\u0251lice.koin', // ɑ, a Latin letter drawn as a
+      '\u2170nfo.koin', // ⅰ, a Roman numeral
+      'g\u0585\u0585gle.koin', // Armenian օ in a Latin word
+      '\uff4boin.koin', // a fullwidth k
+      '@\u0455\u0441\u043e\u0440\u0435', // ѕсоре
     ]) {
       expect(readRecipientText(text), JSON.stringify(text)).toMatchObject({
         kind: 'invalid',
@@ -62,6 +68,8 @@ describe('look-alike names', () => {
       '\u03b1\u03bb\u03c6\u03b1.koin',
       '\u4e2d\u6587.koin',
       '@\u0430\u043b\u0438\u0441\u0430',
+      'caf\u00e9.koin',
+      '\u65e5\u672c\u3054.koin', // Han with Hiragana: Japanese
     ]) {
       expect(readRecipientText(text).kind, JSON.stringify(text)).not.toBe('invalid');
     }

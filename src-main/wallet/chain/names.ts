@@ -6,7 +6,7 @@ import { bytesToUtf8, equalBytes } from '../../koinos/bytes.ts';
 import { BTYPE, bytesToJson, encode } from '../../koinos/codec.ts';
 import { WalletError } from '../../koinos/errors.ts';
 import { addressFromString } from '../../koinos/address.ts';
-import { lookalikeProblem, readRecipientText } from '../../koinos/recipientName.ts';
+import { readRecipientText, shownBesideAddress } from '../../koinos/recipientName.ts';
 import type { AddressNames, NameSource, ResolvedName } from './types.ts';
 import { decodeAnswer, type KoinosNode } from './koinosNode.ts';
 import type { NetworkService } from './networks.ts';
@@ -205,8 +205,7 @@ export class NameResolver {
         const target = forward
           ? decodeAnswer(`${NICK}address_data`, forward, node.rpc.displayUrl, 'get_address').value
           : undefined;
-        if (target && equalBytes(target, owner) && lookalikeProblem(nickname) === undefined)
-          names.nickname = `@${nickname}`;
+        if (target && equalBytes(target, owner) && shownBesideAddress(nickname)) names.nickname = `@${nickname}`;
       }
     }
     if (contracts.kap) {
@@ -217,8 +216,8 @@ export class NameResolver {
       const list = bytes
         ? (decodeAnswer(`${KAP}get_names_result`, bytes, node.rpc.displayUrl, 'get_names').names ?? [])
         : [];
-      // A look-alike name beside an address would vouch for it as someone else's: it is not shown.
-      names.kap = list.map((n) => `${n.name}.${n.domain}`).filter((name) => lookalikeProblem(name) === undefined);
+      // A look-alike name beside an address would vouch for it as someone else's: only plain names are shown.
+      names.kap = list.map((n) => `${n.name}.${n.domain}`).filter(shownBesideAddress);
     }
     this.reverseCache.set(key, { at: Date.now(), names });
     if (this.reverseCache.size > 5_000) this.reverseCache.clear();

@@ -70,16 +70,19 @@ describe('recipient names on a mainnet-shaped Local network', () => {
     ]);
   });
 
-  it('neither resolves nor shows a name made to look like another (a Cyrillic а, a zero width space)', async () => {
+  it('neither resolves nor shows a name made to look like another (a Cyrillic о, a zero width space, an ɑ)', async () => {
     const { devnet, names, bob, carol } = await mainnetShaped();
     const kap = await contractAs(devnet, KAP_MAINNET, carol);
-    for (const name of ['b\u043eb.koin', 'bo\u200bb.koin'])
+    const lookalikes = ['b\u043eb.koin', 'bo\u200bb.koin', '\u0251lice.koin'];
+    for (const name of [...lookalikes, '\u0430\u043b\u0438\u0441\u0430.koin'])
       await write(kap, 'mint', { name, duration_increments: 1, owner: carol.address });
-    for (const name of ['b\u043eb.koin', 'bo\u200bb.koin']) {
+    for (const name of lookalikes) {
       const refused = await expectWalletError(names.resolve('local', name), 'INVALID_ARGUMENT');
       expect(refused.shortMessage).toContain('can look like another name; paste the address instead');
     }
-    // Beside carol's address, they would vouch for it as bob's: not shown.
+    // A name in other letters than a-z is carol's to be sent to when typed (алиса.koin)...
+    expect((await names.resolve('local', '\u0430\u043b\u0438\u0441\u0430.koin')).address).toBe(carol.address);
+    // ...but beside her address, any of them would vouch for it as someone else's: only plain names are shown.
     expect(await names.reverse('local', [carol.address, bob.address])).toEqual([
       { address: carol.address, kap: [] },
       { address: bob.address, kap: ['bob.koin'] },
