@@ -87,10 +87,14 @@ export function pairingUri(text: string): string {
       );
     uri = link.searchParams.get('uri')!.trim();
   }
-  if (!/^wc:[0-9a-f]{64}@2\?\S*symKey=[0-9a-f]{64}/.test(uri)) {
+  // What sign-client's parseUri needs, field by field, so that a URI it would refuse is refused here as a wrong URI and
+  // not heard as a relay that cannot be reached.
+  const parts = /^wc:([0-9a-f]{64})@2\?(\S+)$/.exec(uri);
+  const query = parts ? new URLSearchParams(parts[2]) : undefined;
+  if (!query || !/^[0-9a-f]{64}$/.test(query.get('symKey') ?? '') || !query.get('relay-protocol')) {
     throw new WalletError(
       'INVALID_ARGUMENT',
-      `expected a WalletConnect v2 URI ("wc:<topic>@2?…symKey=…"), got ${describe(uri)}`,
+      `expected a WalletConnect v2 URI ("wc:<topic>@2?relay-protocol=…&symKey=…"), got ${describe(uri)}`,
       { metaMessages: ["Copy the URI again from the dApp's WalletConnect window."] },
     );
   }

@@ -16,10 +16,13 @@ describe('pairing URIs and links', () => {
     expect(pairingUri(`koinos-wallet://wc?uri=${encodeURIComponent(URI)}`)).toBe(URI);
   });
 
-  it('refuses a version 1 URI, one without a symmetric key, and another link', () => {
+  it('refuses a version 1 URI, one without a symmetric key or a relay protocol, and another link', () => {
     for (const text of [
       `wc:${'ab'.repeat(32)}@1?bridge=x&key=${'cd'.repeat(32)}`,
       `wc:${'ab'.repeat(32)}@2?relay-protocol=irn`,
+      `wc:${'ab'.repeat(32)}@2?symKey=${'cd'.repeat(32)}`, // sign-client refuses it: no relay-protocol
+      `wc:${'ab'.repeat(32)}@2?relay-protocol=irn&xsymKey=${'cd'.repeat(32)}`,
+      `wc:${'ab'.repeat(32)}@2?relay-protocol=irn&symKey=${'cd'.repeat(33)}`,
       'koinos-wallet://send?to=1abc',
       'https://x.example',
     ]) {
