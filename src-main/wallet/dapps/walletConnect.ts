@@ -23,6 +23,9 @@ const CONNECT_TIMEOUT_MS = 15_000;
 const WC_ERRORS = {
   USER_REJECTED: 5000,
   UNSUPPORTED_CHAINS: 5100,
+  UNSUPPORTED_METHODS: 5101,
+  UNSUPPORTED_EVENTS: 5102,
+  UNSUPPORTED_NAMESPACE_KEY: 5104,
   UNAUTHORIZED_METHOD: 3001,
   USER_DISCONNECTED: 6000,
   SERVER_ERROR: -32000,
@@ -60,6 +63,41 @@ export interface WalletConnectOptions {
   log: (line: string) => void;
   /** The relay's state or the sessions changed (the `dapps:changed` push). */
   onChange: () => void;
+}
+
+/** The chains a proposal's required namespaces name (`koinos:<id>` keys, or their `chains`). */
+function requiredChains(required: Record<string, Namespace>): string[] {
+  return Object.entries(required).flatMap(([key, ns]) => (isKoinosChain(key) ? [key] : (ns.chains ?? [])));
+}
+
+/**
+ * Why the session the wallet approves cannot hold what a proposal requires, with WalletConnect's code for it: a
+ * namespace other than koinos, a chain that is no Koinos chain, a method the wallet does not know, or an event (the
+ * wallet emits none). Undefined when it can; whether the wallet is on the required chains is known once asked.
+ */
+export function unmetRequirements(required: Record<string, Namespace>): { code: number; message: string } | undefined {
+  const keys = Object.keys(required).filter((key) => key !== 'koinos' && !key.startsWith('koinos:'));
+  if (keys.length > 0)
+    return {
+      code: WC_ERRORS.UNSUPPORTED_NAMESPACE_KEY,
+      message: `This wallet answers only the "koinos" namespace; the dApp requires ${keys.join(', ')}.`,
+    };
+  const chains = requiredChains(required).filter((chain) => !isKoinosChain(chain));
+  if (chains.length > 0)
+    return { code: WC_ERRORS.UNSUPPORTED_CHAINS, message: `The dApp requires ${chains.join(', ')}: no Koinos chain.` };
+  const methods = Object.values(required).flatMap((ns) => (ns.methods ?? []).filter((m) => !isDappMethod(m)));
+  if (methods.length > 0)
+    return {
+      code: WC_ERRORS.UNSUPPORTED_METHODS,
+      message: `The dApp requires ${methods.join(', ')}, which this wallet does not answer.`,
+    };
+  const events = Object.values(required).flatMap((ns) => ns.events ?? []);
+  if (events.length > 0)
+    return {
+      code: WC_ERRORS.UNSUPPORTED_EVENTS,
+      message: `The dApp requires the events ${events.join(', ')}, which this wallet does not send.`,
+    };
+  return undefined;
 }
 
 /**
@@ -368,6 +406,10 @@ export class WalletConnectBridge {
         WC_ERRORS.UNSUPPORTED_CHAINS,
         'This wallet answers only Koinos chains (the "koinos" namespace).',
       ));
+    // What a proposal requires must all be in the session, or sign-client refuses the approval after the person was
+    // asked (and the dApp hears a rejection): what the wallet cannot give is refused first, with the code that says so.
+    const unmet = unmetRequirements(requiredNamespaces);
+    if (unmet) return void (await reject(unmet.code, unmet.message));
     let origin: string;
     try {
       origin = declaredOrigin(proposer.metadata.url);
@@ -375,6 +417,7 @@ export class WalletConnectBridge {
       return void (await reject(WC_ERRORS.USER_REJECTED, (error as WalletError).shortMessage));
     }
     const previous = this.#o.store.grant(origin)?.sessions ?? [];
+    let granted = false;
     try {
       const grant = await this.#o.service.connect(
         {
@@ -388,6 +431,13 @@ export class WalletConnectBridge {
         },
         previous,
       );
+      granted = true;
+      const missing = requiredChains(requiredNamespaces).filter((chain) => !grant.chains.includes(chain));
+      if (missing.length > 0)
+        throw new WalletError(
+          'NOT_FOUND',
+          `The dApp requires ${missing.join(', ')}, and no network of this wallet is on ${missing.length > 1 ? 'them' : 'it'} now.`,
+        );
       // The session names every known method it asked for, refused ones too, so that they reach the wallet and are
       // refused with a reason; the grant (what the wallet answers) holds only the others.
       const sessionMethods = [...methods].filter(isDappMethod);
@@ -406,8 +456,12 @@ export class WalletConnectBridge {
       await session.acknowledged().catch(() => undefined);
     } catch (error) {
       this.#o.log(`[walletconnect] proposal of ${origin} not approved: ${causeText(error)}`);
+      // A grant made for a session that did not come about is not kept (nor listed) without one.
+      if (granted && previous.length === 0) await this.#o.service.revoke(origin).catch(() => undefined);
       await reject(
-        WC_ERRORS.USER_REJECTED,
+        error instanceof WalletError && error.code === 'NOT_FOUND'
+          ? WC_ERRORS.UNSUPPORTED_CHAINS
+          : WC_ERRORS.USER_REJECTED,
         error instanceof WalletError ? error.shortMessage : 'The connection was not approved.',
       );
     }

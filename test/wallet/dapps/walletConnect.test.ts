@@ -11,6 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AccountInfo, ApprovalRequest } from '../../../src-main/ipc/contract.ts';
 import { nonceToBytes } from '../../../src-main/koinos/transaction.ts';
 import { createWalletApp, type WalletApp } from '../../../src-main/wallet/walletApp.ts';
+import { unmetRequirements } from '../../../src-main/wallet/dapps/walletConnect.ts';
 import { KEYTAR, PASSWORD, TEST_SCRYPT, removeService, uniqueService } from '../vault/helpers.ts';
 import { closeDapp, dappClient, proposeSession, SDK_METHODS, type DappClient } from './dappClient.ts';
 import { startTestRelay, type TestRelay } from './relay.ts';
@@ -564,6 +565,47 @@ describe('WalletConnect: a dApp connected to the wallet over a relay on 127.0.0.
     } finally {
       await closeDapp(other);
     }
+  });
+
+  it('refuses a proposal that requires what the session cannot hold before anyone is asked, with the code that says what', async () => {
+    const other = await dappClient(relay.url, 'https://multichain.example');
+    try {
+      // As a dApp on an older sign-client sends them (2.25 moves required namespaces to the optional ones).
+      const engine = (other as unknown as { engine: { sendProposeSession: (p: unknown) => Promise<unknown> } }).engine;
+      const send = engine.sendProposeSession.bind(engine);
+      engine.sendProposeSession = (p) => {
+        (p as { proposal: { requiredNamespaces: unknown } }).proposal.requiredNamespaces = {
+          koinos: { chains: [chain], methods: SDK_METHODS, events: [] },
+          eip155: { chains: ['eip155:1'], methods: ['personal_sign'], events: [] },
+        };
+        return send(p);
+      };
+      const { uri, session } = await proposeSession(other, {
+        optionalNamespaces: { koinos: { chains: [chain], methods: SDK_METHODS, events: [] } },
+      });
+      await wallet.handlers['dapps:pair']({ uri });
+      expect(
+        await session.then(
+          () => undefined,
+          (error: unknown) => error,
+        ),
+      ).toMatchObject({
+        code: 5104,
+        message: 'This wallet answers only the "koinos" namespace; the dApp requires eip155.',
+      });
+      expect((await wallet.handlers['approvals:list']()).pending).toEqual([]);
+      expect((await wallet.handlers['dapps:list']()).grants.map((g) => g.origin)).not.toContain(
+        'https://multichain.example',
+      );
+    } finally {
+      await closeDapp(other);
+    }
+    expect(unmetRequirements({ koinos: { chains: [chain], methods: ['koinos_signMessage', 'eth_sign'] } })).toEqual({
+      code: 5101,
+      message: 'The dApp requires eth_sign, which this wallet does not answer.',
+    });
+    expect(unmetRequirements({ koinos: { chains: [chain], events: ['accountsChanged'] } })?.code).toBe(5102);
+    expect(unmetRequirements({ [chain]: { methods: SDK_METHODS } })).toBeUndefined();
   });
 
   it('sent nothing anywhere but 127.0.0.1', () => {
