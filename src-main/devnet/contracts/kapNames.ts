@@ -83,12 +83,17 @@ export class KapNamesContract implements Contract {
     }
   }
 
-  /** The name object of a name that exists and has not expired (an expired name answers as absent, as KAP's get_name does). */
+  /**
+   * The name object of a name that exists and has not expired or is in its grace period, when its holder may still
+   * renew it (KAP's getName: expiration 0, or expiration or grace_period_end after the head block); after that it
+   * answers as absent, and anyone may mint it.
+   */
   private live(ctx: CallContext, fullName: string): NameObject | undefined {
     const bytes = getObject(ctx, this.names, utf8ToBytes(fullName));
     if (!bytes) return undefined;
     const found = decode(`${KAP}name_object`, bytes);
-    return found.expiration > ctx.headBlockTime ? found : undefined;
+    const now = ctx.headBlockTime;
+    return found.expiration === 0n || found.expiration > now || found.grace_period_end > now ? found : undefined;
   }
 
   private getNames(

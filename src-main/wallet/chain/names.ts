@@ -143,6 +143,14 @@ export class NameResolver {
     );
     const object = decodeAnswer(`${KAP}name_object`, bytes, node.rpc.displayUrl, `get_name of ${shown}`);
     if (!object.owner || object.owner.length === 0) throw notFound(shown, network.name);
+    // KAP still answers a name in its grace period: its holder let it lapse, and once the period ends anyone may take
+    // it. Sending to it now is sending to a name nobody keeps.
+    const expiration = object.expiration ?? 0n;
+    if (expiration > 0n && expiration <= (await node.head()).time)
+      throw new WalletError(
+        'NAME_NOT_FOUND',
+        `${shown} expired on ${day(expiration)} on ${network.name}. Its holder may renew it until ${day(object.grace_period_end ?? expiration)}; after that anyone can take it. Ask the recipient for their address, or for a name that has not expired.`,
+      );
     return {
       address: bytesToJson(object.owner, BTYPE.ADDRESS),
       name: shown,
@@ -167,7 +175,11 @@ export class NameResolver {
     const contracts = await this.contracts(networkId);
     if (!contracts.nicknames && !contracts.kap) return addresses.map((address) => ({ address, kap: [] }));
     const { node } = await this.networks.node(networkId);
-    return Promise.all([...new Set(addresses)].map((address) => this.namesOf(networkId, node, contracts, address)));
+    // The chain's time, not this machine's: a name is expired when the head block is past its expiration.
+    const now = contracts.kap ? (await node.head()).time : 0n;
+    return Promise.all(
+      [...new Set(addresses)].map((address) => this.namesOf(networkId, node, contracts, address, now)),
+    );
   }
 
   private async namesOf(
@@ -175,6 +187,7 @@ export class NameResolver {
     node: KoinosNode,
     contracts: NameContracts,
     address: string,
+    now: bigint,
   ): Promise<AddressNames> {
     const key = `${networkId}\n${address}`;
     const cached = this.reverseCache.get(key);
@@ -216,8 +229,12 @@ export class NameResolver {
       const list = bytes
         ? (decodeAnswer(`${KAP}get_names_result`, bytes, node.rpc.displayUrl, 'get_names').names ?? [])
         : [];
-      // A look-alike name beside an address would vouch for it as someone else's: only plain names are shown.
-      names.kap = list.map((n) => `${n.name}.${n.domain}`).filter(shownBesideAddress);
+      // A look-alike name beside an address would vouch for it as someone else's: only plain names are shown. A name
+      // in its grace period (KAP lists it still) is no longer the holder's to show.
+      names.kap = list
+        .filter((n) => !n.expiration || n.expiration > now)
+        .map((n) => `${n.name}.${n.domain}`)
+        .filter(shownBesideAddress);
     }
     this.reverseCache.set(key, { at: Date.now(), names });
     if (this.reverseCache.size > 5_000) this.reverseCache.clear();
@@ -279,6 +296,11 @@ function unavailable(source: NameSource, networkName: string, cause?: unknown): 
       ...causeOf(cause),
     },
   );
+}
+
+/** A time of the chain (ms since 1970) as its day, 2026-11-28. */
+function day(ms: bigint): string {
+  return new Date(Number(ms)).toISOString().slice(0, 10);
 }
 
 function notFound(shown: string, networkName: string, cause?: unknown): WalletError {

@@ -1,6 +1,7 @@
 // The wallet's name resolvers against the real contracts of a devnet over HTTP: the nicknames contract of
 // @koinosbox/contracts and the KAP stand-in, both at mainnet's addresses in a mainnet-shaped chain; the other way
-// (the names of an address); and the clear refusals: a name nobody holds, a network without the contract, a node down.
+// (the names of an address); and the clear refusals: a name nobody holds, an expired one, a network without the
+// contract, a node down.
 import { Contract, Provider, Signer } from 'koilib';
 import { describe, expect, it } from 'vitest';
 import type { Devnet } from '../../../src-main/devnet/server/startDevnet.ts';
@@ -87,6 +88,22 @@ describe('recipient names on a mainnet-shaped Local network', () => {
       { address: carol.address, kap: [] },
       { address: bob.address, kap: ['bob.koin'] },
     ]);
+  });
+
+  it('refuses a KAP name in its grace period, as expired, and shows it beside no address; then nobody holds it', async () => {
+    const { devnet, names, bob } = await mainnetShaped();
+    const year = 365 * 86_400_000;
+    await devnet.node.call('devnet.advance_time', { milliseconds: String(year + 86_400_000) });
+    // KAP still answers it (the holder may renew it): the wallet says it expired, and until when it can be renewed.
+    const expired = await expectWalletError(names.resolve('local', 'bob.koin'), 'NAME_NOT_FOUND');
+    expect(expired.shortMessage).toMatch(
+      /^bob\.koin expired on \d{4}-\d\d-\d\d on Local \(devnet\)\. Its holder may renew it until \d{4}-\d\d-\d\d; after that anyone can take it\./,
+    );
+    expect(await names.reverse('local', [bob.address])).toEqual([{ address: bob.address, kap: [] }]);
+    // Past the grace period KAP answers nothing, and anyone may mint it.
+    await devnet.node.call('devnet.advance_time', { milliseconds: String(31 * 86_400_000) });
+    const gone = await expectWalletError(names.resolve('local', 'bob.koin'), 'NAME_NOT_FOUND');
+    expect(gone.shortMessage).toContain('Nobody holds the name bob.koin');
   });
 
   it('says that nobody holds a name, for each kind, instead of falling back to the text', async () => {
