@@ -37,7 +37,12 @@ const NO_SCRIPT = /[\p{Script=Common}\p{Script=Inherited}]/u;
  * Cyrillic and Greek letters drawn as a Latin letter (а е о р с у х і ј ѕ к м н т в, α ο ρ ν ι κ τ υ χ…): a part
  * written only in them reads as a Latin word (аре.koin as ape.koin).
  */
-const LATIN_LOOKING = new Set([...'авеђзіјкмнорстухѕһԁԛԝүӏɡ', ...'αβεικνορτυχ']);
+const LATIN_LOOKING = new Set([...'авекмнорстухѕіјһԁԛԝүӏ', ...'αβεικνορτυχ']);
+
+/** The scripts told apart by name; a letter of any other is of "other". */
+const SCRIPTS = ['Latin', 'Cyrillic', 'Greek', 'Armenian', 'Georgian', 'Cherokee', 'Han', 'Hiragana', 'Katakana'].map(
+  (name) => ({ name, pattern: new RegExp(`\\p{Script=${name}}`, 'u') }),
+);
 
 /** The script of a letter, as one of the names Unicode gives (undefined for digits, marks, "-"). */
 function scriptOf(char: string): string | undefined {
@@ -45,9 +50,6 @@ function scriptOf(char: string): string | undefined {
   for (const script of SCRIPTS) if (script.pattern.test(char)) return script.name;
   return 'other';
 }
-const SCRIPTS = ['Latin', 'Cyrillic', 'Greek', 'Armenian', 'Georgian', 'Cherokee', 'Han', 'Hiragana', 'Katakana'].map(
-  (name) => ({ name, pattern: new RegExp(`\\p{Script=${name}}`, 'u') }),
-);
 
 /** Why one part of a name (between dots) can look like another, or undefined. */
 function partProblem(part: string): string | undefined {

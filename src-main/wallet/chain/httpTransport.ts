@@ -70,13 +70,13 @@ export interface HttpAnswer {
   text: string;
 }
 
-/** The codes of a connection that was never made or was dropped before an answer: safe to try a read again. */
 /**
  * A write's connection that broke after it was made (reset, a closed pipe): the request may have been read and acted on.
  * Any other connection error (refused, unreachable, no such name, a TLS handshake refused) came before it was sent.
  */
 const BROKEN_AFTER_CONNECT = new Set(['ECONNRESET', 'EPIPE']);
 
+/** The codes of a connection that was never made or was dropped before an answer: safe to try a read again. */
 const CONNECTION_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
