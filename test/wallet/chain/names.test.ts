@@ -93,7 +93,7 @@ describe('recipient names on a mainnet-shaped Local network', () => {
   it('refuses a KAP name in its grace period, as expired, and shows it beside no address; then nobody holds it', async () => {
     const { devnet, names, bob } = await mainnetShaped();
     const year = 365 * 86_400_000;
-    await devnet.node.call('devnet.advance_time', { milliseconds: String(year + 86_400_000) });
+    await devnet.node.call('devnet.advance_time', { milliseconds: BigInt(year + 86_400_000) });
     // KAP still answers it (the holder may renew it): the wallet says it expired, and until when it can be renewed.
     const expired = await expectWalletError(names.resolve('local', 'bob.koin'), 'NAME_NOT_FOUND');
     expect(expired.shortMessage).toMatch(
@@ -101,7 +101,7 @@ describe('recipient names on a mainnet-shaped Local network', () => {
     );
     expect(await names.reverse('local', [bob.address])).toEqual([{ address: bob.address, kap: [] }]);
     // Past the grace period KAP answers nothing, and anyone may mint it.
-    await devnet.node.call('devnet.advance_time', { milliseconds: String(31 * 86_400_000) });
+    await devnet.node.call('devnet.advance_time', { milliseconds: BigInt(31 * 86_400_000) });
     const gone = await expectWalletError(names.resolve('local', 'bob.koin'), 'NAME_NOT_FOUND');
     expect(gone.shortMessage).toContain('Nobody holds the name bob.koin');
   });
