@@ -30,6 +30,7 @@ import {
   readSecret,
   stringOption,
   type ParsedArgs,
+  shownWord,
 } from './io.ts';
 import { keyFromText } from './keyFile.ts';
 import { ALLOW_RISK_OPTION, ALLOW_RISK_USAGE, allowedRisks, requireAllowed } from './riskGate.ts';
@@ -85,9 +86,7 @@ export async function contractCommand(argv: string[]): Promise<number> {
     return EXIT_OK;
   }
   if (!Object.hasOwn(table, sub)) {
-    throw new UsageError(
-      `unknown contract command ${sub.length > 24 ? `(${sub.length} characters, not shown)` : `"${sub}"`}; expected upload, read, call or abi`,
-    );
+    throw new UsageError(`unknown contract command ${shownWord(sub)}; expected upload, read, call or abi`);
   }
   return table[sub as Subcommand](rest);
 }

@@ -244,7 +244,7 @@ async function readStdin(what: string): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-async function readTextFile(path: string, what: string): Promise<string> {
+async function readTextFile(path: string, what: string, shown = describe(path)): Promise<string> {
   try {
     return await readFile(path, 'utf8');
   } catch (cause) {
@@ -257,8 +257,18 @@ async function readTextFile(path: string, what: string): Promise<string> {
           : code === 'EISDIR'
             ? 'it is a directory'
             : (code ?? 'unreadable');
-    throw new WalletError('INVALID_ARGUMENT', `cannot read ${what} from file ${describe(path)}: ${reason}`, { cause });
+    throw new WalletError('INVALID_ARGUMENT', `cannot read ${what} from file ${shown}: ${reason}`, { cause });
   }
+}
+
+/**
+ * A word of the command line as an error quotes it: in full when short, else only its length. A mistyped line can
+ * hold a pasted secret (a WIF where a command or a file name was expected), and stderr ends up in logs.
+ * @example
+ * shownWord('inspekt'); // '"inspekt"'
+ */
+export function shownWord(text: string): string {
+  return text.length > 24 ? `(${text.length} characters, not shown)` : `"${text}"`;
 }
 
 /**
@@ -297,12 +307,12 @@ export async function readSecret(file: string | undefined, what: string): Promis
     ? atTerminal
       ? await readHiddenLine(what)
       : await readStdin(what)
-    : await readTextFile(file!, what);
+    : await readTextFile(file!, what, shownWord(file!));
   const text = raw.trim();
   if (text === '')
     throw new WalletError(
       'INVALID_ARGUMENT',
-      `expected ${what}, got nothing ${fromStdin ? 'on stdin' : `in file ${describe(file)}`}`,
+      `expected ${what}, got nothing ${fromStdin ? 'on stdin' : `in file ${shownWord(file!)}`}`,
     );
   const { secrets } = currentRun();
   secrets.add(text);

@@ -14,6 +14,7 @@ import {
   readSecret,
   stringOption,
   warn,
+  shownWord,
 } from './io.ts';
 
 /** Usage of the `key` commands, also part of the top-level `--help`. */
@@ -61,7 +62,7 @@ export async function keyCommand(argv: string[]): Promise<number> {
       printText(KEY_USAGE);
       return EXIT_OK;
     default:
-      throw new UsageError(`unknown command "key ${sub}"; expected "key new" or "key inspect"`);
+      throw new UsageError(`unknown command of key ${shownWord(sub)}; expected "key new" or "key inspect"`);
   }
 }
 

@@ -4,7 +4,7 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import packageJson from '../../package.json' with { type: 'json' };
 import { WalletError } from '../koinos/errors.ts';
-import { EXIT_OK, PROCESS_IO, UsageError, printText, reportError, withCliIo, type CliIo } from './io.ts';
+import { EXIT_OK, PROCESS_IO, UsageError, printText, reportError, shownWord, withCliIo, type CliIo } from './io.ts';
 import { KEY_USAGE, keyCommand } from './keyCommands.ts';
 import { TX_USAGE, txCommand } from './txCommands.ts';
 import { CHAIN_USAGE } from './chainUsage.ts';
@@ -102,7 +102,7 @@ async function run(argv: string[]): Promise<number> {
         throw new UsageError(
           command.startsWith('-')
             ? `unknown option ${command.split('=')[0]}`
-            : `unknown command ${command.length > 24 ? `(${command.length} characters, not shown)` : `"${command}"`}; expected key, tx, balance, history, transfer, contract or devnet`,
+            : `unknown command ${shownWord(command)}; expected key, tx, balance, history, transfer, contract or devnet`,
         );
     }
   } catch (error) {

@@ -31,6 +31,7 @@ import {
   readSecret,
   stringOption,
   warn,
+  shownWord,
 } from './io.ts';
 import { keyFromText } from './keyFile.ts';
 import { ALLOW_RISK_OPTION, ALLOW_RISK_USAGE, allowedRisks } from './riskGate.ts';
@@ -219,7 +220,9 @@ export async function txCommand(argv: string[]): Promise<number> {
       printText(TX_USAGE);
       return EXIT_OK;
     default:
-      throw new UsageError(`unknown command "tx ${sub}"; expected "tx decode", "tx encode", "tx sign" or "tx submit"`);
+      throw new UsageError(
+        `unknown command of tx ${shownWord(sub)}; expected "tx decode", "tx encode", "tx sign" or "tx submit"`,
+      );
   }
 }
 

@@ -22,6 +22,26 @@ describe('koinos-wallet', () => {
   it('rejects an unknown command or option with a usage error and exit code 2', async () => {
     failsWith(await runCli(['frobnicate']), 2, /unknown command "frobnicate"/);
     failsWith(await runCli(['tx', 'decode', '--frob=1']), 2, /unknown option --frob for "tx decode"/);
+    failsWith(await runCli(['key', 'inspekt']), 2, /unknown command of key "inspekt"/);
+  });
+
+  it('never quotes a secret typed where a command or a key file was expected', async () => {
+    const { wif_compressed: wif } = vector('koilib-key-1');
+    const tail = wif.slice(-15);
+    for (const args of [
+      [wif],
+      ['key', wif],
+      ['tx', wif],
+      ['contract', wif],
+      ['key', 'inspect', '--wif-file', wif],
+      ['tx', 'sign', '{}', '--wif-file', wif],
+    ]) {
+      const r = await runCli(args);
+      expect(r.status, args.join(' ')).not.toBe(0);
+      expect(r.stderr, args.join(' ')).toContain(`(${wif.length} characters, not shown)`);
+      expect(r.stderr + r.stdout, args.join(' ')).not.toContain(wif.slice(0, 24));
+      expect(r.stderr + r.stdout, args.join(' ')).not.toContain(tail);
+    }
   });
 });
 
