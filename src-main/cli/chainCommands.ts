@@ -5,6 +5,7 @@ import { formatAmount } from '../koinos/amounts.ts';
 import { WalletError } from '../koinos/errors.ts';
 import { exportHistory } from '../wallet/chain/historyExport.ts';
 import { PrivateKeySigner } from '../wallet/chain/privateKeySigner.ts';
+import { keyFromText } from './keyFile.ts';
 import { DATA_DIR_OPTION, NETWORK_OPTIONS, chainContext } from './chainContext.ts';
 import { CHAIN_USAGE } from './chainUsage.ts';
 import {
@@ -15,6 +16,7 @@ import {
   printJson,
   printText,
   readInput,
+  rcLimitOption,
   readSecret,
   stringOption,
   warn,
@@ -200,12 +202,13 @@ export async function transferCommand(argv: string[]): Promise<number> {
     throw new UsageError("--payer-key-file goes with --payer ADDRESS and --wif-file FILE (the sender's key)");
   }
   const allowed = allowedRisks(args);
+  const rcLimit = rcLimitOption(args);
   const request = {
     from,
     to,
     amount,
     token: stringOption(args, 'token') ?? 'koin',
-    ...(stringOption(args, 'rc-limit') ? { rcLimit: stringOption(args, 'rc-limit')! } : {}),
+    ...(rcLimit !== undefined ? { rcLimit: rcLimit.toString() } : {}),
     ...(payer !== undefined ? { payer: { kind: 'account' as const, address: payer } } : {}),
   };
 
@@ -219,10 +222,14 @@ export async function transferCommand(argv: string[]): Promise<number> {
       await ctx.close();
     }
   }
-  const senderKey = await readSecret(keyFile, 'a private key (WIF or 64 hex digits)');
-  const payerKey =
-    payerKeyFile !== undefined ? await readSecret(payerKeyFile, "the payer's private key (WIF or 64 hex digits)") : '';
-  const signer = PrivateKeySigner.fromText(`${senderKey}\n${payerKey}`);
+  // Each file as tx sign and contract read theirs: WIF, 64 hex digits or the JSON that key new writes.
+  const keys = [keyFromText(await readSecret(keyFile, 'a private key (WIF, 64 hex digits or a key new file)'))];
+  if (payerKeyFile !== undefined)
+    keys.push(
+      keyFromText(await readSecret(payerKeyFile, "the payer's private key (WIF, 64 hex digits or a key new file)")),
+    );
+  const signer = new PrivateKeySigner(keys.map((key) => key.privateKey));
+  for (const key of keys) key.privateKey.fill(0);
   const signerError = !signer.addresses.includes(from)
     ? `the key in --wif-file is not the key of --from ${from}; it signs for ${signer.addresses.join(', ')}`
     : payerKeyFile !== undefined && !signer.addresses.includes(payer!)

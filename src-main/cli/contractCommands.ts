@@ -31,6 +31,7 @@ import {
   stringOption,
   type ParsedArgs,
   shownWord,
+  rcLimitOption,
 } from './io.ts';
 import { keyFromText } from './keyFile.ts';
 import { ALLOW_RISK_OPTION, ALLOW_RISK_USAGE, allowedRisks, requireAllowed } from './riskGate.ts';
@@ -191,14 +192,6 @@ async function receiptJson(node: KoinosNode, receipt: TransactionReceipt): Promi
   });
   if (receipt.events.length > 0) json.events = await Promise.all(receipt.events.map((e) => decoder.event(e)));
   return json;
-}
-
-function rcLimitOption(args: ParsedArgs): bigint | undefined {
-  const text = stringOption(args, 'rc-limit');
-  if (text === undefined) return undefined;
-  if (!/^\d{1,20}$/.test(text) || BigInt(text) === 0n || BigInt(text) >= 2n ** 64n)
-    throw new UsageError('--rc-limit expects mana in base units: a whole number from 1 to 2^64-1');
-  return BigInt(text);
 }
 
 /**

@@ -156,7 +156,8 @@ export function parseArgs(argv: string[], spec: Record<string, OptionSpec>, comm
       value = arg.slice(eq + 1);
     } else {
       const next = argv[i + 1];
-      if (next === undefined || (next.startsWith('-') && next !== '-')) {
+      // A negative number is a value (refused by the option's own check, which says why), not the next option.
+      if (next === undefined || (next.startsWith('-') && next !== '-' && !/^-\d/.test(next))) {
         throw new UsageError(`option --${name} of "${command}" needs a value`);
       }
       value = next;
@@ -178,6 +179,20 @@ export function parseArgs(argv: string[], spec: Record<string, OptionSpec>, comm
 export function stringOption(args: ParsedArgs, name: string): string | undefined {
   const v = args.options[name];
   return typeof v === 'string' ? v : undefined;
+}
+
+/**
+ * The mana limit of --rc-limit in base units, or undefined when the option is absent.
+ * @throws UsageError for anything but a whole number from 1 to 2^64-1 (an empty value too), saying what was given.
+ */
+export function rcLimitOption(args: ParsedArgs): bigint | undefined {
+  const text = stringOption(args, 'rc-limit');
+  if (text === undefined) return undefined;
+  if (!/^\d{1,20}$/.test(text) || BigInt(text) === 0n || BigInt(text) >= 2n ** 64n)
+    throw new UsageError(
+      `--rc-limit expects mana in base units: a whole number from 1 to 2^64-1, got ${text === '' ? 'nothing' : describe(text)}`,
+    );
+  return BigInt(text);
 }
 
 /** The values of a repeatable string option (empty when not given). */

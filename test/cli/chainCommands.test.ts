@@ -32,20 +32,18 @@ describe('network commands of the CLI', () => {
     expect(balance.mana.current).toBe('1000000');
 
     const keyFile = file('a.wif', `${a!.wif}\n`);
-    const sent = ok(
-      await runCli([
-        'transfer',
-        '--from',
-        a!.address,
-        '--to',
-        b!.address,
-        '--amount',
-        '1.5',
-        '--wif-file',
-        keyFile,
-        ...net,
-      ]),
-    );
+    // The key file as "key new" writes it, as the README's example passes it.
+    const jsonKeyFile = file('a.json', `${JSON.stringify({ address: a!.address, wif: a!.wif })}\n`);
+    const transfer = ['transfer', '--from', a!.address, '--to', b!.address, '--amount'];
+    // A value is what follows its option, a negative number too, and an empty one is refused: each says what it got.
+    const negative = await runCli([...transfer, '-1', '--unsigned', ...net]);
+    expect([negative.status, negative.stderr]).toEqual([1, expect.stringMatching(/cannot be negative|without a sign/)]);
+    const emptyLimit = await runCli([...transfer, '1', '--rc-limit=', '--unsigned', ...net]);
+    expect([emptyLimit.status, emptyLimit.stderr]).toEqual([
+      2,
+      expect.stringContaining('--rc-limit expects mana in base units: a whole number from 1 to 2^64-1, got nothing'),
+    ]);
+    const sent = ok(await runCli([...transfer, '1.5', '--wif-file', jsonKeyFile, ...net]));
     expect(sent.receipt.reverted).toBe(false);
     expect(['included', 'irreversible']).toContain(sent.status);
     expect(sent.block_height).toBeDefined();

@@ -2,7 +2,7 @@
 // accounts sign through the vault instead). It signs only as the addresses of the keys it was given.
 import { WalletError } from '../../koinos/errors.ts';
 import { addressFromPublicKey, addressToString } from '../../koinos/address.ts';
-import { parsePrivateKey, publicKeyFromPrivateKey } from '../../koinos/keys.ts';
+import { publicKeyFromPrivateKey } from '../../koinos/keys.ts';
 import { prepareTransaction, signTransaction } from '../../koinos/transaction.ts';
 import type { Transaction } from '../../koinos/types.ts';
 import type { TransactionSigner } from '../signer.ts';
@@ -10,7 +10,7 @@ import { redeemApproval, type Approval } from '../approvals/approvalQueue.ts';
 
 /**
  * @example
- * const signer = PrivateKeySigner.fromText(await readFile('key.wif', 'utf8'));
+ * const signer = new PrivateKeySigner([parsePrivateKey(wif).privateKey]);
  * const signed = await signer.signTransaction(signer.addresses[0], tx);
  */
 export class PrivateKeySigner implements TransactionSigner {
@@ -19,16 +19,6 @@ export class PrivateKeySigner implements TransactionSigner {
   constructor(privateKeys: Uint8Array[]) {
     for (const key of privateKeys)
       this.keys.set(addressToString(addressFromPublicKey(publicKeyFromPrivateKey(key, true))), Uint8Array.from(key));
-  }
-
-  /** From WIF or 64 hex digits (one key per line). @throws WalletError INVALID_WIF / INVALID_PRIVATE_KEY. */
-  static fromText(text: string): PrivateKeySigner {
-    return new PrivateKeySigner(
-      text
-        .split(/\s+/)
-        .filter((line) => line !== '')
-        .map((line) => parsePrivateKey(line).privateKey),
-    );
   }
 
   /** The addresses this signer can sign as. */
