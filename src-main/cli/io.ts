@@ -287,6 +287,14 @@ export function shownWord(text: string): string {
 }
 
 /**
+ * The name of a secret's file as an error quotes it: a path (with a "/") as it is, anything else as a word (a key
+ * given where its file was expected has no "/": WIF, hex and API keys are written without one).
+ */
+function shownSecretPath(path: string): string {
+  return path.includes('/') ? describe(path) : shownWord(path);
+}
+
+/**
  * Reads a command's INPUT: the argument itself, `@FILE` for a file's content, `-` or no argument for stdin.
  * @throws WalletError INVALID_ARGUMENT when the file cannot be read or the input is empty.
  * @example
@@ -322,12 +330,12 @@ export async function readSecret(file: string | undefined, what: string): Promis
     ? atTerminal
       ? await readHiddenLine(what)
       : await readStdin(what)
-    : await readTextFile(file!, what, shownWord(file!));
+    : await readTextFile(file!, what, shownSecretPath(file!));
   const text = raw.trim();
   if (text === '')
     throw new WalletError(
       'INVALID_ARGUMENT',
-      `expected ${what}, got nothing ${fromStdin ? 'on stdin' : `in file ${shownWord(file!)}`}`,
+      `expected ${what}, got nothing ${fromStdin ? 'on stdin' : `in file ${shownSecretPath(file!)}`}`,
     );
   const { secrets } = currentRun();
   secrets.add(text);
