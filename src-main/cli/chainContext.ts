@@ -54,13 +54,16 @@ export interface ChainContext extends ChainServices {
 /** The data folder's pending transactions, held under its lock: a copy in memory that this command adds to. */
 interface FolderPending {
   pending: PendingTransactions;
-  /** Adds what this command submitted to the folder's file and releases the lock (once). */
+  /**
+   * Writes to the folder's file what this command submitted and what its follower learned of the entries it found
+   * there (included, or dropped), and releases the lock (once).
+   */
   record(): Promise<void>;
 }
 
 /**
  * Takes the data folder `dir` for command `command` and loads its pending transactions into memory; the file is
- * written only by record(), with what this command added.
+ * written only by record(), with what this command added and the news of what it found.
  * @throws WalletError STORAGE_FAILED when the wallet or another command holds the folder.
  */
 async function openFolderPending(dir: string, command: string): Promise<FolderPending> {
@@ -74,7 +77,13 @@ async function openFolderPending(dir: string, command: string): Promise<FolderPe
     const record = (): Promise<void> =>
       (recorded ??= (async () => {
         try {
-          for (const entry of pending.all()) if (!known.has(entry.id)) stored.add(entry);
+          // The folder is this command's until the lock is released: its copy in memory is the file's content now.
+          for (const id of known) if (!pending.get(id)) stored.remove(id);
+          for (const entry of pending.all()) {
+            if (!known.has(entry.id)) stored.add(entry);
+            else
+              stored.update(entry.id, { status: entry.status, blockHeight: entry.blockHeight, blockId: entry.blockId });
+          }
           await stored.flush();
         } finally {
           lock.release();
@@ -149,6 +158,9 @@ export async function chainContext(
     }
     if (keyFile !== undefined) await apiKeys.set(networkId, await readSecret(keyFile, 'an API key'));
     await chain.networks.select(networkId);
+    // The entries an earlier command left as pending: their fate is read first, so that an included one's nonce is not
+    // counted twice and a dropped one's is not counted at all.
+    if (folder) await chain.follower.settle();
     const recordPending = (): Promise<void> => folder?.record() ?? Promise.resolve();
     return {
       ...chain,

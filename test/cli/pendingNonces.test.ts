@@ -2,12 +2,13 @@
 // transactions of that data folder (the app's pending-transactions.json) and logs its approvals there. Two transfers in
 // a row, the second started while the first waits for its block, take consecutive nonces even from a node that does
 // not tell its mempool's pending nonce (the first's nonce comes from the folder). Processes against a devnet over HTTP.
+// A command reads what became of the entries it found (included, dropped) and writes it back: none stays pending.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PENDING_TRANSACTIONS_FILE } from '../../src-main/wallet/chain/pendingTransactions.ts';
 import { tempDir, testDevnet, testServer } from '../wallet/chain/helpers.ts';
-import { spawnCli } from '../helpers/cli.ts';
+import { runCli, spawnCli } from '../helpers/cli.ts';
 import { until } from '../helpers/until.ts';
 
 /** The data folder's pending entries (nonce, status), or [] while the file does not exist. */
@@ -101,4 +102,28 @@ describe("the CLI and the wallet's pending transactions", () => {
       ]);
     },
   );
+
+  it('writes back what became of the entries it found: an included one no longer counts as pending', async () => {
+    const devnet = await testDevnet();
+    const [a, b] = devnet.accounts;
+    const dir = await tempDir();
+    const keyFile = join(dir, '..', `${dir.split('/').at(-1)}-a.wif`);
+    writeFileSync(keyFile, `${a!.wif}\n`, { mode: 0o600 });
+    const transfer = async (amount: string) => {
+      const r = await runCli([
+        ...['transfer', '--from', a!.address, '--to', b!.address, '--amount', amount],
+        ...['--wif-file', keyFile, '--network', `${devnet.url}/jsonrpc`, '--data-dir', dir],
+      ]);
+      expect(r.status, r.stderr).toBe(0);
+      return JSON.parse(r.stdout) as { status: string; receipt: { transactionId: string } };
+    };
+    const first = await transfer('1');
+    expect(first.status).toMatch(/included|irreversible/);
+    // Recorded when it was sent, before its block: the folder was given up then, for the next command.
+    expect(pendingEntries(dir).map((e) => [e.id, e.status])).toEqual([[first.receipt.transactionId, 'pending']]);
+    const second = await transfer('2');
+    const entries = new Map(pendingEntries(dir).map((e) => [e.id, e.status]));
+    expect(entries.get(first.receipt.transactionId) ?? 'gone').not.toBe('pending');
+    expect(entries.get(second.receipt.transactionId)).toBe('pending');
+  });
 });

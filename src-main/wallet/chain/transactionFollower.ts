@@ -110,6 +110,16 @@ export class TransactionFollower {
     });
   }
 
+  /**
+   * Follows what `pending` already holds once, now, and returns when that look is done: a command that opens a data
+   * folder learns which of the last commands' transactions were included or dropped before it counts their nonces.
+   */
+  async settle(): Promise<void> {
+    if (this.pending.all().length === 0 || this.polling) return;
+    this.stopped = false;
+    await this.poll();
+  }
+
   /** Stops polling (the wallet quits); tracked transactions are kept but no longer followed. */
   stop(): void {
     this.stopped = true;
