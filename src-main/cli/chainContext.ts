@@ -160,7 +160,7 @@ export async function chainContext(
     await chain.networks.select(networkId);
     // The entries an earlier command left as pending: their fate is read first, so that an included one's nonce is not
     // counted twice and a dropped one's is not counted at all.
-    if (folder) await chain.follower.settle();
+    if (folder) await chain.follower.settle(networkId);
     const recordPending = (): Promise<void> => folder?.record() ?? Promise.resolve();
     return {
       ...chain,

@@ -111,13 +111,21 @@ export class TransactionFollower {
   }
 
   /**
-   * Follows what `pending` already holds once, now, and returns when that look is done: a command that opens a data
-   * folder learns which of the last commands' transactions were included or dropped before it counts their nonces.
+   * Looks once, now, at what `pending` holds for `networkId` (only that network's node is asked), and returns when
+   * that look is done: a command that opens a data folder learns which of the last commands' transactions were
+   * included or dropped before it counts their nonces. A node that does not answer leaves them as they were.
    */
-  async settle(): Promise<void> {
-    if (this.pending.all().length === 0 || this.polling) return;
-    this.stopped = false;
-    await this.poll();
+  async settle(networkId: string): Promise<void> {
+    const entries = this.pending.all().filter((e) => e.networkId === networkId);
+    if (entries.length === 0 || this.polling) return;
+    this.polling = true;
+    try {
+      await this.pollNetwork(networkId, entries);
+    } catch {
+      // the node is down: the entries stay as they are, and count as before
+    } finally {
+      this.polling = false;
+    }
   }
 
   /** Stops polling (the wallet quits); tracked transactions are kept but no longer followed. */
