@@ -14,19 +14,29 @@ import { testDevnet } from './helpers.ts';
 import { testServices } from './services.ts';
 import { expectWalletError } from '../../helpers/expectWalletError.ts';
 
+type TestDevnet = Awaited<ReturnType<typeof testDevnet>>;
+
+/** A KCS-4 token the devnet creates for `owner` with the whole supply; its contract id (bytes) and address. */
+async function createToken(
+  devnet: TestDevnet,
+  owner: string,
+  token: { name: string; symbol: string; decimals: number; initialSupply: bigint },
+): Promise<{ contractId: Uint8Array; contract: string }> {
+  const { contractId } = await devnet.node.createToken({ ...token, owner: addressFromString(owner) });
+  return { contractId, contract: bytesToJson(contractId, BTYPE.CONTRACT_ID) };
+}
+
 describe('tokens other than KOIN', () => {
   it('adds a KCS-4 token by address and sends, shows and decodes it with its own decimals', async () => {
     const devnet = await testDevnet();
     const s = testServices(devnet);
     const [a, b] = devnet.accounts;
-    const created = await devnet.node.createToken({
+    const { contract } = await createToken(devnet, a!.address, {
       name: 'Test Dollar',
       symbol: 'TUSD',
       decimals: 2,
       initialSupply: 100_000n,
-      owner: addressFromString(a!.address),
     });
-    const contract = bytesToJson(created.contractId, BTYPE.CONTRACT_ID);
 
     const token = await s.tokens.add('local', contract);
     expect(token).toEqual({ contract, name: 'Test Dollar', symbol: 'TUSD', decimals: 2 });
@@ -74,14 +84,12 @@ describe('tokens other than KOIN', () => {
     const symbols = ['ONE', 'TWO', 'SIX'];
     const contracts: string[] = [];
     for (const symbol of symbols) {
-      const created = await devnet.node.createToken({
+      const { contract } = await createToken(devnet, a!.address, {
         name: `Token ${symbol}`,
         symbol,
         decimals: 0,
         initialSupply: 10n,
-        owner: addressFromString(a!.address),
       });
-      const contract = bytesToJson(created.contractId, BTYPE.CONTRACT_ID);
       contracts.push(contract);
       await s.tokens.add('local', contract);
       const review = await s.send.prepare({ from: a!.address, to: b!.address, token: contract, amount: '1' });
@@ -140,14 +148,13 @@ describe('a token the wallet does not list', () => {
     const devnet = await testDevnet();
     const s = testServices(devnet);
     const [a, b] = devnet.accounts;
-    const created = await devnet.node.createToken({
+    const created = await createToken(devnet, a!.address, {
       name: 'Koin',
       symbol: 'KOIN',
       decimals: 8,
       initialSupply: 1_000n * 100_000_000n,
-      owner: addressFromString(a!.address),
     });
-    const fake = bytesToJson(created.contractId, BTYPE.CONTRACT_ID);
+    const fake = created.contract;
     const review = await s.send.prepare({ from: a!.address, to: b!.address, token: fake, amount: '1000' });
     await s.send.confirm(review.reviewId);
 
