@@ -3,13 +3,14 @@
 // (each kept by its one owner), and amounts leave as decimal strings. Arguments arrive already checked by ipc/argumentParsers.ts.
 import { WalletError, causeText, describe } from '../koinos/errors.ts';
 import type { AccountInfo, Settings } from './vault/types.ts';
-import type { HistoryExportProgress, TransactionReview, TransferInput } from './chain/types.ts';
+import type { HistoryExportProgress, TransactionReview, TransferInput, TransferPayer } from './chain/types.ts';
 import type { IpcHandlers } from '../ipc/dispatcher.ts';
 import type { DashboardService } from './chain/dashboard.ts';
 import type { EmbeddedDevnet } from './chain/embeddedDevnet.ts';
 import type { HistoryService } from './chain/history.ts';
 import { exportHistory } from './chain/historyExport.ts';
 import { LOCAL_NETWORK_ID, type NetworkService } from './chain/networks.ts';
+import type { PayerChoice } from './chain/payer.ts';
 import type { NftService } from './chain/nfts.ts';
 import type { NftTransferService } from './chain/nftTransfer.ts';
 import type { OfflineService } from './chain/offline.ts';
@@ -76,15 +77,15 @@ export function walletChannels(s: WalletServices): IpcHandlers {
       token: input.token,
       amount: input.amount,
       ...(input.rcLimit !== undefined ? { rcLimit: input.rcLimit } : {}),
-      ...(input.payer !== undefined
-        ? {
-            payer:
-              input.payer.kind === 'account'
-                ? { kind: 'account' as const, address: account(input.payer.accountId).address }
-                : { kind: 'freeMana' as const },
-          }
-        : {}),
+      ...(input.payer !== undefined ? { payer: payerChoice(input.payer) } : {}),
     };
+  }
+
+  /** The payer the renderer names by account id, as the chain services take it (by address). */
+  function payerChoice(payer: TransferPayer): PayerChoice {
+    return payer.kind === 'account'
+      ? { kind: 'account', address: account(payer.accountId).address }
+      : { kind: 'freeMana' };
   }
 
   const connections = () => ({ grants: s.dapps.grants(), walletConnect: s.walletConnect.status() });
@@ -217,9 +218,8 @@ export function walletChannels(s: WalletServices): IpcHandlers {
       s.history.page({ ...query, address: account(accountId).address }),
 
     'send:maxAmount': async ({ fromAccountId, token, payer }) => {
-      const kind =
-        payer?.kind === 'freeMana' ? 'sharer' : payer && payer.accountId !== fromAccountId ? 'account' : 'self';
-      const max = await s.send.maxAmount(undefined, account(fromAccountId).address, token, kind);
+      const from = account(fromAccountId).address;
+      const max = await s.send.maxAmount(undefined, from, token, payer ? payerChoice(payer) : undefined);
       return {
         amount: max.amount.toString(),
         decimals: max.decimals,

@@ -9,7 +9,7 @@ import { prepareTransaction } from '../../koinos/transaction.ts';
 import type { SubmitReceipt, TransactionReview } from './types.ts';
 import type { ApprovalQueue } from '../approvals/approvalQueue.ts';
 import type { TransactionSigner } from '../signer.ts';
-import type { SharerOverrides } from './payer.ts';
+import type { PayerChoice, SharerOverrides } from './payer.ts';
 import type { NetworkService } from './networks.ts';
 import { decodeOperation } from './operations.ts';
 import type { PendingTransactions } from './pendingTransactions.ts';
@@ -65,15 +65,23 @@ export class SendService {
    * The most of `token` the account can send now: its balance, and for KOIN its mana minus the transaction's cost,
    * less what its transfers waiting for a block will take (for KOIN, their mana too: the KOIN leaves with its mana, and
    * they hold their mana limits); with that expected cost (the form checks an amount against the mana as it is typed)
-   * and where it comes from. When `payer` is another account or the free mana sharer, the cost is theirs: a KOIN
-   * transfer still needs as much of the sender's mana as it sends (the KOIN contract's rule), but not its cost.
+   * and where it comes from. When `payer` (the choice prepare takes) is another account or the free mana sharer, the
+   * cost is theirs: a KOIN transfer still needs as much of the sender's mana as it sends (the KOIN contract's rule), but
+   * not its cost.
    */
   async maxAmount(
     networkId: string | undefined,
     from: string,
     token: string,
-    payer: 'self' | 'account' | 'sharer' = 'self',
+    payer?: PayerChoice,
   ): Promise<{ amount: bigint; decimals: number; rcEstimate: bigint; estimateSource: 'measured' | 'default' }> {
+    // Keyed as prepare keys its measured costs (an account payer that turns out to be a contract is the sharer there).
+    const payerKind =
+      !payer || (payer.kind === 'account' && payer.address === from)
+        ? 'self'
+        : payer.kind === 'freeMana'
+          ? 'sharer'
+          : 'account';
     const { network, node } = await this.deps.networks.node(networkId);
     const info = await this.deps.tokens.resolve(network.id, token);
     // The sender pays its own transfer: its nonce, its mana and what its waiting transactions hold, read as a review
@@ -85,14 +93,14 @@ export class SendService {
     ]);
     const outgoing = this.deps.pending.outgoing(network.id, from, info.contract, now.confirmedNonce);
     const balance = onChain > outgoing ? onChain - outgoing : 0n;
-    const measured = this.reviews.measured(costKeyOf(network.id, info.contract, payer)); // as prepare keys it
+    const measured = this.reviews.measured(costKeyOf(network.id, info.contract, payerKind));
     const cost = measured ?? DEFAULT_TRANSFER_RESERVE;
     const estimate = {
       rcEstimate: cost,
       estimateSource: measured !== undefined ? ('measured' as const) : ('default' as const),
     };
     if (info.system !== 'koin') return { amount: balance, decimals: info.decimals, ...estimate };
-    const taken = outgoing + now.held + (payer === 'self' ? cost : 0n);
+    const taken = outgoing + now.held + (payerKind === 'self' ? cost : 0n);
     const spendable = now.senderMana > taken ? now.senderMana - taken : 0n;
     return { amount: spendable < balance ? spendable : balance, decimals: info.decimals, ...estimate };
   }

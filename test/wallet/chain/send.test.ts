@@ -234,7 +234,9 @@ describe('SendService', () => {
     expect(max.estimateSource).toBe('default');
     expect(max.amount + max.rcEstimate).toBe(1_000_000n * KOIN);
     // Another account pays the cost: the whole balance (KOIN still leaves with as much of the sender's mana).
-    expect((await s.send.maxAmount(undefined, a!.address, 'koin', 'account')).amount).toBe(1_000_000n * KOIN);
+    expect(
+      (await s.send.maxAmount(undefined, a!.address, 'koin', { kind: 'account', address: b!.address })).amount,
+    ).toBe(1_000_000n * KOIN);
     const review = await s.send.prepare({
       from: a!.address,
       to: b!.address,
@@ -275,7 +277,7 @@ describe('SendService', () => {
     const held = s.pending.heldMana('local', a!.address);
     expect(held).toBeGreaterThan(0n);
     expect(max.amount).toBe(balance - balance / 2n - held - max.rcEstimate);
-    const paid = await s.send.maxAmount(undefined, a!.address, 'koin', 'sharer');
+    const paid = await s.send.maxAmount(undefined, a!.address, 'koin', { kind: 'freeMana' });
     expect(paid.amount).toBe(balance - balance / 2n - held);
     // The chain's balance alone would allow more: refused before anything is signed.
     const tooMuch = await expectWalletError(
