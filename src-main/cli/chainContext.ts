@@ -80,8 +80,14 @@ async function openFolderPending(dir: string, command: string): Promise<FolderPe
           // The folder is this command's until the lock is released: its copy in memory is the file's content now.
           for (const id of known) if (!pending.get(id)) stored.remove(id);
           for (const entry of pending.all()) {
-            if (!known.has(entry.id)) stored.add(entry);
-            else
+            const was = stored.get(entry.id);
+            if (!was) stored.add(entry);
+            // Each change is a write of the whole file: only what the follower changed is written back.
+            else if (
+              was.status !== entry.status ||
+              was.blockHeight !== entry.blockHeight ||
+              was.blockId !== entry.blockId
+            )
               stored.update(entry.id, { status: entry.status, blockHeight: entry.blockHeight, blockId: entry.blockId });
           }
           await stored.flush();
