@@ -7,7 +7,7 @@
 // the history, marked reverted.
 import type { Locator } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cutBalanceUnderWaiting, forkKeepingProxy, runCleanups, testDevnet } from '../wallet/chain/helpers.ts';
+import { cutBalanceUnderWaiting, forkKeepingProxy, testDevnet } from '../wallet/chain/helpers.ts';
 import {
   addCustomNetwork,
   approve,
@@ -34,7 +34,6 @@ describe.skipIf(missing !== undefined)('a transfer the chain did not apply, in t
   afterEach(async () => {
     await e2e?.stop();
     e2e = undefined;
-    await runCleanups();
   });
 
   it('says the transfer was dropped and why, that its mana and events never happened, and sends it again', async () => {

@@ -8,7 +8,7 @@
 // Main's answers are held with the harness's holdNext: the real answer, given late.
 import { afterEach, describe, expect, it } from 'vitest';
 import { KOIN, key, submit, transferTx } from '../devnet/helpers.ts';
-import { runCleanups, testDevnet } from '../wallet/chain/helpers.ts';
+import { testDevnet } from '../wallet/chain/helpers.ts';
 import {
   addCustomNetwork,
   alertText,
@@ -56,7 +56,6 @@ describe.skipIf(missing !== undefined)('answers that come late', () => {
   afterEach(async () => {
     await e2e?.stop();
     e2e = undefined;
-    await runCleanups();
   });
 
   it('keep a newer pushed head on the Dashboard when a dashboard answer read before it comes later', async () => {

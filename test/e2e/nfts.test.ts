@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { devKey } from '../../src-main/devnet/chain/devKeys.ts';
 import { png, SVG, uploadCollection } from '../wallet/chain/nftFixtures.ts';
-import { runCleanups, testDevnet, testServer } from '../wallet/chain/helpers.ts';
+import { testDevnet, testServer } from '../wallet/chain/helpers.ts';
 import {
   addCustomNetwork,
   alertText,
@@ -28,7 +28,6 @@ describe.skipIf(missing !== undefined)('NFTs in the browser', () => {
   afterEach(async () => {
     await e2e?.stop();
     e2e = undefined;
-    await runCleanups();
   });
 
   it('adds a collection by address, shows an NFT with its image where images are fetched, and sends it through the review', async () => {

@@ -4,7 +4,7 @@
 // that is saved as a download.
 import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCleanups, testDevnet } from '../wallet/chain/helpers.ts';
+import { testDevnet } from '../wallet/chain/helpers.ts';
 import {
   addCustomNetwork,
   approve,
@@ -25,7 +25,6 @@ describe.skipIf(missing !== undefined)('notifications and export in the browser'
   afterEach(async () => {
     await e2e?.stop();
     e2e = undefined;
-    await runCleanups();
   });
 
   it('notifies an inclusion through the Notification API, opens its entry on click, and exports the history as CSV', async () => {

@@ -2,28 +2,20 @@
 // servers of our own that misbehave on purpose (stall, fail, answer garbage, drop the connection), counting requests.
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach } from 'vitest';
+import { onTestFinished } from 'vitest';
 import { startDevnet, type Devnet, type StartDevnetOptions } from '../../../src-main/devnet/server/startDevnet.ts';
 import { addressFromString } from '../../../src-main/koinos/address.ts';
 import { KOIN } from '../../helpers/constants.ts';
 import { until } from '../../helpers/until.ts';
 
-const cleanups: (() => Promise<void>)[] = [];
-
 /**
- * Runs what onCleanup registered, newest first. It runs after each test of the file that loaded this module. In the
- * e2e project, whose files share one module graph, a later file finds the module loaded already, its afterEach hooked
- * to the first file: such a file calls this from its own afterEach.
+ * Runs `fn` when the current test has finished, after its afterEach hooks (newest first; a failure is ignored). Hooked to
+ * the test itself: the unit and e2e files share their worker's module graph (isolate: false), so an afterEach at this
+ * module's top level ran for the first file that loaded it only, and every later file's devnets and servers were left
+ * running until the worker ended.
  */
-export async function runCleanups(): Promise<void> {
-  const all = cleanups.splice(0).reverse();
-  for (const c of all) await c().catch(() => {});
-}
-afterEach(runCleanups);
-
-/** Runs `fn` after the current test (in reverse order of registration). */
 export function onCleanup(fn: () => Promise<void>): void {
-  cleanups.push(fn);
+  onTestFinished(() => fn().catch(() => {}));
 }
 
 /** A devnet on port 0 that makes one block per transaction, with three quiet development accounts. */
