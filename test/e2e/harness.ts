@@ -62,11 +62,12 @@ export async function startE2eWallet(options: E2eOptions, load = true): Promise<
     // The test scrypt cost: every unlock and every approval derives the key, and at the real cost (~250 ms each) the
     // browser suite spent a good part of its CPU in scrypt.
     vault: { keychainService, scryptCost: TEST_SCRYPT, ...(options.clock ? { clock: options.clock } : {}) },
-    // A block and a head every second (the app's defaults are 3 s), transactions followed every 150 ms. Blocks every
-    // 200 ms and heads every 250 ms cost an open page about a tenth of a core more, block after block re-rendered,
-    // over the whole browser run, and made it no faster: few cases wait for more than one block.
-    devnet: { port: 0, devnet: { blockTimeMs: 1000, accounts: 3, log: () => {}, ...options.devnet } },
-    polling: { headMs: 1000, transactionsMs: 150 },
+    // A block and a head every 250 ms (the app's defaults are 3 s), transactions followed every 150 ms: the browser
+    // files wait on blocks and heads more than they compute. Alone on this 2-core machine they took 99-101 s with a
+    // block and a head every second and 77-78 s with 250 ms, in the same CPU (50-53 s); 500 ms took 89 s, and 100 ms
+    // no less time than 250 ms with more CPU.
+    devnet: { port: 0, devnet: { blockTimeMs: 250, accounts: 3, log: () => {}, ...options.devnet } },
+    polling: { headMs: 250, transactionsMs: 150 },
     log: (line) => logs.push(line),
     ...(options.nftMedia ? { nftMedia: options.nftMedia } : {}),
     ...(options.env ? { env: options.env } : {}),
