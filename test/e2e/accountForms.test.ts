@@ -1,0 +1,55 @@
+// End to end: the Accounts screen's forms to add an account. The import form keeps a private key in its masked field: a
+// key typed there does not appear in the recovery phrase's plain text area when the person switches to "Recovery
+// phrase"; switching back finds it still typed, and it imports. The next account of a phrase comes from the phrase the
+// list shows, chosen from the start.
+import { afterEach, describe, expect, it } from 'vitest';
+import { devKey } from '../../src-main/devnet/chain/devKeys.ts';
+import { chromiumMissing, go, useE2eWallet, type E2eWallet } from './harness.ts';
+
+const missing = chromiumMissing();
+
+describe.skipIf(missing !== undefined)("the Accounts screen's forms in the browser", () => {
+  let e2e: E2eWallet | undefined;
+  afterEach(async () => {
+    await e2e?.stop();
+    e2e = undefined;
+  });
+
+  it('never shows a typed private key in the phrase field, and imports it', async () => {
+    e2e = await useE2eWallet({ name: 'account-forms' });
+    const { page, shots } = e2e;
+    const { wif, address } = devKey(1);
+    await go(page, 'Accounts');
+    await page.getByRole('button', { name: 'Import or watch' }).click();
+    await page.getByLabel('Private key (WIF or hex)').check();
+    await page.getByLabel('Private key', { exact: true }).fill(wif);
+
+    await page.getByLabel('Recovery phrase').check();
+    const phrase = page.getByRole('textbox', { name: 'Recovery phrase' });
+    expect(await phrase.inputValue()).toBe('');
+    expect(await page.content()).not.toContain(wif);
+    await shots.take(page, 'phrase-after-key');
+
+    await page.getByLabel('Private key (WIF or hex)').check();
+    expect(await page.getByLabel('Private key', { exact: true }).inputValue()).toBe(wif);
+    await page.getByRole('button', { name: 'Import account' }).click();
+    await expect.poll(() => page.getByText(address).count(), { timeout: 20_000 }).toBeGreaterThan(0);
+    await shots.take(page, 'imported');
+  });
+
+  it('shows the phrase the next account comes from, chosen from the start', async () => {
+    e2e = await useE2eWallet({ name: 'account-forms-derive' });
+    const { page, shots } = e2e;
+    await go(page, 'Accounts');
+    await page.getByRole('button', { name: 'Next account of a phrase' }).click();
+    const phrase = page.getByLabel('Phrase', { exact: true });
+    expect(await phrase.evaluate((el) => (el as unknown as { selectedIndex: number }).selectedIndex)).toBe(0);
+    expect(await phrase.locator('option:checked').textContent()).toBe('Account 1');
+    await shots.take(page, 'derive-form');
+    await page.getByRole('button', { name: 'Add next account' }).click();
+    await expect
+      .poll(() => page.getByText('Account 2', { exact: true }).count(), { timeout: 20_000 })
+      .toBeGreaterThan(0);
+    expect(await page.getByText('phrase #1').count()).toBe(1);
+  });
+});
