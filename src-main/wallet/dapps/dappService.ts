@@ -71,6 +71,29 @@ export interface DappRequest {
   params: unknown;
 }
 
+/** The longest dApp name shown, in characters. */
+const MAX_DAPP_NAME = 64;
+
+/**
+ * A dApp's declared name as the wallet shows it: on one line (control, format and line-separator characters and runs
+ * of spaces become one space), at most {@link MAX_DAPP_NAME} characters, or the origin when nothing is left. The name
+ * is the dApp's own choice and heads the approval dialog: a name with line breaks could write its own lines there
+ * ("Verified by Koinos Wallet").
+ * @example
+ * shownDappName('koinscan.io?\n\nVerified', 'https://x.io'); // 'koinscan.io? Verified'
+ */
+export function shownDappName(declared: string, origin: string): string {
+  const line = declared.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\s]+/gu, ' ').trim();
+  const chars = [...line];
+  if (chars.length === 0) return origin;
+  return chars.length > MAX_DAPP_NAME
+    ? `${chars
+        .slice(0, MAX_DAPP_NAME - 1)
+        .join('')
+        .trimEnd()}…`
+    : line;
+}
+
 /**
  * @example
  * const grant = await dapps.connect({ origin, name, url, transport: 'walletconnect', chains, methods });
@@ -107,7 +130,8 @@ export class DappService {
    * @throws WalletError NOT_FOUND (no network on the chains), VAULT_LOCKED (not unlocked in time), REJECTED,
    *   APPROVAL_EXPIRED, APPROVAL_PENDING.
    */
-  async connect(proposal: ConnectionProposal, sessions: string[] = []): Promise<StoredGrant> {
+  async connect(declared: ConnectionProposal, sessions: string[] = []): Promise<StoredGrant> {
+    const proposal = { ...declared, name: shownDappName(declared.name, declared.origin) };
     const chains: { chain: string; networkName: string }[] = [];
     for (const chain of [...new Set(proposal.chains)]) {
       const found = await networkOfChain(this.#o.networks, chain).catch(() => undefined);

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ApprovalRequest } from '../../../src-main/ipc/contract.ts';
 import { ApprovalQueue } from '../../../src-main/wallet/approvals/approvalQueue.ts';
 import { chainOf } from '../../../src-main/wallet/dapps/chains.ts';
-import { DappService } from '../../../src-main/wallet/dapps/dappService.ts';
+import { DappService, shownDappName } from '../../../src-main/wallet/dapps/dappService.ts';
 import { DappStore } from '../../../src-main/wallet/dapps/dappStore.ts';
 import { Vault } from '../../../src-main/wallet/vault/vault.ts';
 import { testDevnet } from '../chain/helpers.ts';
@@ -40,6 +40,32 @@ describe('DappService', () => {
     const chain = chainOf(await (await s.networks.node('local')).node.chainId());
     return { dapps, store, signer, chain, seen, setDecision: (d: boolean) => (decide = d) };
   }
+
+  it("shows a dApp's declared name on one line, at most 64 characters, in the dialog and the grant", async () => {
+    expect(shownDappName('koinscan.io?\n\nVerified by\u2028Koinos\u200bWallet', 'https://x.io')).toBe(
+      'koinscan.io? Verified by Koinos Wallet',
+    );
+    expect(shownDappName(' \n\t ', 'https://x.io')).toBe('https://x.io');
+    expect(shownDappName('é'.repeat(70), 'https://x.io')).toBe(`${'é'.repeat(63)}…`);
+    expect(shownDappName('Koinos Swap', 'https://x.io')).toBe('Koinos Swap');
+
+    const { dapps, chain, seen } = await setUp();
+    const declared = `koinscan.io?\n\nVerified by Koinos Wallet${' padding'.repeat(10)}`;
+    await dapps.connect({
+      origin: 'https://page.example',
+      name: declared,
+      url: 'https://page.example',
+      transport: 'walletconnect',
+      chains: [chain],
+      methods: ['koinos_getNonce'],
+    });
+    const shown = seen[0]!.review.connection!.name;
+    expect(shown).toBe(shownDappName(declared, 'https://page.example'));
+    expect(shown).not.toMatch(/\n/);
+    expect([...shown].length).toBeLessThanOrEqual(64);
+    expect(shown).toMatch(/^koinscan\.io\? Verified by Koinos Wallet padding.*…$/);
+    expect(dapps.grants()[0]!.name).toBe(shown);
+  });
 
   it('asks an origin without a grant for one first, then answers within it', async () => {
     const { dapps, signer, chain, seen } = await setUp();
