@@ -18,6 +18,8 @@ const PUBLIC_RELAY_URL = 'wss://relay.walletconnect.org';
 const WALLETCONNECT_FILE = 'walletconnect.json';
 /** How long the relay may take to accept the wallet or a pairing. */
 const CONNECT_TIMEOUT_MS = 15_000;
+/** How long close() lets the requests being answered finish. */
+const CLOSE_GRACE_MS = 2_000;
 
 /** WalletConnect's error codes the dApp's client knows (walletconnect-utils `SDK_ERRORS`). */
 const WC_ERRORS = {
@@ -176,6 +178,8 @@ export class WalletConnectBridge {
   #client: Client | undefined;
   #storage: FileKeyValueStorage | undefined;
   #starting: Promise<Client> | undefined;
+  /** What the client's events started and has not finished: close() lets it finish first. */
+  readonly #handling = new Set<Promise<void>>();
   #state: WalletConnectStatus['state'] = 'off';
   #problem: string | undefined;
 
@@ -293,10 +297,18 @@ export class WalletConnectBridge {
       client.removeAllListeners('session_request');
       client.removeAllListeners('session_delete');
       client.removeAllListeners('session_expire');
+      // A request still open answers its dApp before the relay connection goes: the wallet rejects its approvals
+      // before it closes. One that waits for something else (an unlock, a settings change) is not waited for long.
+      await withTimeout(Promise.all(this.#handling), CLOSE_GRACE_MS, () => new Error('still handling')).catch(
+        () => undefined,
+      );
       await client.core.relayer.transportClose().catch(() => undefined);
       client.core.heartbeat.stop();
     }
-    await this.#storage?.flush();
+    // A client started again reads the file afresh.
+    const storage = this.#storage;
+    this.#storage = undefined;
+    await storage?.close();
   }
 
   #start(): Promise<Client> {
@@ -356,10 +368,10 @@ export class WalletConnectBridge {
       // A private relay keeps everything on it: no attestation is fetched from WalletConnect's verify server.
       (client.core.verify as unknown as { resolve: () => Promise<undefined> }).resolve = async () => undefined;
     }
-    client.on('session_proposal', (event) => void this.#onProposal(client, event as unknown as ProposalEvent));
-    client.on('session_request', (event) => void this.#onRequest(client, event as unknown as RequestEvent));
-    client.on('session_delete', ({ topic }) => void this.#onSessionEnded(topic));
-    client.on('session_expire', ({ topic }) => void this.#onSessionEnded(topic));
+    client.on('session_proposal', (event) => this.#handle(this.#onProposal(client, event as unknown as ProposalEvent)));
+    client.on('session_request', (event) => this.#handle(this.#onRequest(client, event as unknown as RequestEvent)));
+    client.on('session_delete', ({ topic }) => this.#handle(this.#onSessionEnded(topic)));
+    client.on('session_expire', ({ topic }) => this.#handle(this.#onSessionEnded(topic)));
     client.core.relayer.on('relayer_connect', () => this.#setState('connected'));
     client.core.relayer.on('relayer_disconnect', () => this.#setState('connecting'));
     this.#client = client;
@@ -515,6 +527,14 @@ export class WalletConnectBridge {
     } catch {
       return undefined;
     }
+  }
+
+  /** Keeps `job` (an event's handling) until it ends; a failure is logged, never left unhandled. */
+  #handle(job: Promise<void>): void {
+    const tracked = job
+      .catch((error: unknown) => this.#o.log(`[walletconnect] event not handled: ${causeText(error)}`))
+      .finally(() => this.#handling.delete(tracked));
+    this.#handling.add(tracked);
   }
 
   /** The dApp (or the relay's expiry) ended a session: the grant goes with its last session. */

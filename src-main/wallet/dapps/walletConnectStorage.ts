@@ -15,6 +15,7 @@ export class FileKeyValueStorage {
   readonly #entries: Map<string, unknown>;
   #writing: Promise<void> = Promise.resolve();
   #dirty = false;
+  #closed = false;
 
   private constructor(path: string, entries: Map<string, unknown>) {
     this.#path = path;
@@ -65,13 +66,19 @@ export class FileKeyValueStorage {
     if (this.#entries.delete(key)) return this.#schedule();
   }
 
-  /** Resolves when what was set so far is on disk. */
-  flush(): Promise<void> {
+  /**
+   * Writes what was set so far, then nothing more: the client still changes a few entries after its relay connection
+   * closed (WalletConnect publishes an error answer in the background and records it once the relay acknowledged it),
+   * and those changes stay in memory instead of reaching a folder the wallet has let go of.
+   */
+  close(): Promise<void> {
+    this.#closed = true;
     return this.#writing;
   }
 
   /** One write after the current one for any number of changes made meanwhile. */
   #schedule(): Promise<void> {
+    if (this.#closed) return Promise.resolve();
     if (this.#dirty) return this.#writing;
     this.#dirty = true;
     const write = this.#writing.then(async () => {

@@ -2,7 +2,7 @@
 // approvals answered as the renderer answers them, with the password) and a dApp-side SignClient. Every koinos_*
 // method, approval and rejection, signatures checked with koilib, refusals, a restart, and a disconnect from each side.
 // A transaction is approved in two steps: its review, then the effects of its signed dry run before anything is released.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sha256 } from '@noble/hashes/sha2.js';
@@ -533,8 +533,16 @@ describe('WalletConnect: a dApp connected to the wallet over a relay on 127.0.0.
     expect(koilibUtils.decodeBase64(String(await answer))).toHaveLength(65);
   });
 
-  it('keeps the session across a restart of the wallet', async () => {
+  it('answers a request still open when the wallet closes, and keeps the session across a restart', async () => {
+    const refused = expect(ask('koinos_signMessage', { address: signer.address, message: 'at close' })).rejects;
+    const atClose = refused.toMatchObject({ code: 5000, data: 'REJECTED' });
+    await pendingRequest();
     await wallet.close();
+    // By then the dApp has its refusal and the client's file holds what the answer changed: no request pending, and
+    // nothing left to write into a folder the wallet has let go of.
+    await atClose;
+    const stored = JSON.parse(await readFile(join(dataDir, 'walletconnect.json'), 'utf8')) as Record<string, unknown>;
+    expect(stored['wc@2:client:0.3//request']).toEqual([]);
     wallet = await open();
     await wallet.handlers['vault:unlock']({ password: PASSWORD });
     await until('the session restored', async () =>
