@@ -1,6 +1,6 @@
 // The Electron shell's approver, over a stand-in for Electron's dialog.showMessageBox (Electron cannot run here): what
-// the native dialog says, that Reject is the default, that a flagged request asks twice, and that the window cannot
-// approve while the dialog is open.
+// the native dialog says, that Reject is the default, that a flagged request asks twice, that the window cannot
+// approve while the dialog is open, and that one request's dialog is open at a time.
 import { describe, expect, it } from 'vitest';
 import type { MessageBoxOptions, MessageBoxReturnValue } from 'electron';
 import type { ApprovalRequest, RiskFlag } from '../../src-main/ipc/contract.ts';
@@ -9,6 +9,7 @@ import { ApprovalQueue, WALLET_ORIGIN } from '../../src-main/wallet/approvals/ap
 import { groupAddress } from '../../src-main/wallet/approvals/approvalText.ts';
 import { nonceToBytes } from '../../src-main/koinos/transaction.ts';
 import { addressFromString } from '../../src-main/koinos/address.ts';
+import { until } from '../helpers/until.ts';
 
 const FROM = '1GE2JqXw5LMQaU1sj82Dy8ZEe2BRXQS1cs';
 const TO = '1Dj2Gu3ZbZhkDoWeXZJBGfL8fkhPbygLmZ';
@@ -114,6 +115,35 @@ describe('the native approval dialog', () => {
     await queue.answer({ requestId: id, approve: false });
     await expect(asked).rejects.toMatchObject({ code: 'REJECTED' });
     expect(signal?.aborted).toBe(true);
+  });
+
+  it("shows one request's dialog at a time, in order, and never one rejected while it waited", async () => {
+    const open: { options: MessageBoxOptions; answer: (response: number) => void }[] = [];
+    const approver = dialogApprover(
+      (options) =>
+        new Promise((resolve) =>
+          open.push({ options, answer: (response) => resolve({ response, checkboxChecked: false }) }),
+        ),
+    );
+    const named = (id: string, origin: string): ApprovalRequest => ({
+      ...request(),
+      id,
+      review: { ...request().review, origin },
+    });
+    const first = approver.decide(named('a', 'https://one.example'), new AbortController().signal);
+    const second = approver.decide(named('b', 'https://two.example'), new AbortController().signal);
+    const dropped = new AbortController();
+    const third = approver.decide(named('c', 'https://three.example'), dropped.signal);
+    await until('the first dialog', async () => (open.length > 0 ? true : undefined));
+    dropped.abort();
+    open[0]!.answer(1);
+    expect(await first).toBe(true);
+    await until('the second dialog', async () => (open.length > 1 ? true : undefined));
+    expect(open.map((d) => d.options.detail?.includes('two.example') ?? false)).toEqual([false, true]);
+    open[1]!.answer(0);
+    expect(await second).toBe(false);
+    expect(await third).toBe(false);
+    expect(open).toHaveLength(2);
   });
 });
 

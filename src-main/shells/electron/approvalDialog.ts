@@ -58,19 +58,29 @@ export function approvalDialogs(request: ApprovalRequest): MessageBoxOptions[] {
 }
 
 /**
+ * One request's dialogs at a time, in the order the requests came: two dialogs open at once would stack their action
+ * buttons in one place, and a dialog that appears just before a click meant for another would take it. A request
+ * rejected or expired while it waits is never shown.
  * @example
  * const approver = dialogApprover((options) => dialog.showMessageBox(mainWindow, options));
  * const wallet = await createWalletApp({ dataDir, approver });
  */
 export function dialogApprover(show: ShowMessageBox): DialogApprover {
+  let previous: Promise<unknown> = Promise.resolve();
+  const ask = async (request: ApprovalRequest, signal: AbortSignal): Promise<boolean> => {
+    for (const options of approvalDialogs(request)) {
+      if (signal.aborted) return false;
+      const { response } = await show({ ...options, signal });
+      if (signal.aborted || response !== 1) return false;
+    }
+    return !signal.aborted;
+  };
   return {
     mode: 'dialog',
-    async decide(request, signal) {
-      for (const options of approvalDialogs(request)) {
-        const { response } = await show({ ...options, signal });
-        if (signal.aborted || response !== 1) return false;
-      }
-      return !signal.aborted;
+    decide(request, signal) {
+      const turn = previous.then(() => ask(request, signal));
+      previous = turn.catch(() => undefined);
+      return turn;
     },
   };
 }
