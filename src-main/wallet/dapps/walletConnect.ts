@@ -11,6 +11,7 @@ import { isKoinosChain } from './chains.ts';
 import { isDappMethod } from './dappMethods.ts';
 import type { DappService } from './dappService.ts';
 import type { DappStore, StoredGrant } from './dappStore.ts';
+import { walletConnectLink } from './deepLink.ts';
 import { FileKeyValueStorage } from './walletConnectStorage.ts';
 
 /** WalletConnect's public relay (core 2.25's default). */
@@ -110,22 +111,14 @@ export function unmetRequirements(required: Record<string, Namespace>): { code: 
  */
 export function pairingUri(text: string): string {
   let uri = text.trim();
-  if (uri.startsWith('koinos-wallet:')) {
-    let link: URL;
-    try {
-      link = new URL(uri);
-    } catch {
+  if (/^koinos-wallet:/i.test(uri)) {
+    const linked = walletConnectLink(uri)?.searchParams.get('uri');
+    if (!linked)
       throw new WalletError(
         'INVALID_ARGUMENT',
-        'expected a "koinos-wallet://wc?uri=…" link, got text that is not a link',
+        `expected a "koinos-wallet://wc?uri=…" link carrying a WalletConnect URI, got ${describe(uri)}`,
       );
-    }
-    if (link.host !== 'wc' || !link.searchParams.get('uri'))
-      throw new WalletError(
-        'INVALID_ARGUMENT',
-        'expected a "koinos-wallet://wc?uri=…" link carrying a WalletConnect URI',
-      );
-    uri = link.searchParams.get('uri')!.trim();
+    uri = linked.trim();
   }
   // What sign-client's parseUri needs, field by field, so that a URI it would refuse is refused here as a wrong URI and
   // not heard as a relay that cannot be reached.

@@ -37,6 +37,22 @@ describe('pairing URIs and links', () => {
     expect(deepLinkIn([`koinos-wallet://wc?uri=${'x'.repeat(5000)}`])).toBeUndefined();
   });
 
+  it('takes the link however the system spells the scheme, and with a slash after wc, on the command line as pasted', () => {
+    const encoded = encodeURIComponent(URI);
+    for (const link of [`KOINOS-WALLET://wc?uri=${encoded}`, `koinos-wallet://WC/?uri=${encoded}`]) {
+      expect(deepLinkIn(['/opt/koinos-desktop-wallet', link])).toBe(link);
+      expect(pairingUri(link)).toBe(URI);
+    }
+    for (const other of [
+      `koinos-wallet://wc/pair?uri=${encoded}`,
+      `koinos-wallet://send?uri=${encoded}`,
+      'koinos-wallet:',
+    ]) {
+      expect(deepLinkIn([other])).toBeUndefined();
+      expect(() => pairingUri(other)).toThrow(/expected a "koinos-wallet:\/\/wc\?uri=…" link/);
+    }
+  });
+
   it('names a dApp by the origin it declares, and refuses a declaration that is no URL', () => {
     expect(declaredOrigin('https://app.example:8443/path?q=1')).toBe('https://app.example:8443');
     expect(() => declaredOrigin('app.example')).toThrow(/declare its address as a URL/);
