@@ -71,7 +71,10 @@ describe('bringToFront', () => {
     expect(open.calls).toEqual(['show', 'focus']);
   });
 
-  it('does nothing before the window exists', () => {
+  it('opens a new window when the wallet has none, and does nothing when it cannot yet', () => {
+    const created: string[] = [];
+    bringToFront(undefined, () => created.push('window'));
+    expect(created).toEqual(['window']);
     expect(() => bringToFront(undefined)).not.toThrow();
   });
 });

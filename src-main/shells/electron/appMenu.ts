@@ -69,9 +69,12 @@ export interface FocusableWindow {
   focus(): void;
 }
 
-/** Shows the existing window when the app is launched again (`second-instance`): restored if minimized, then focused. */
-export function bringToFront(window: FocusableWindow | undefined): void {
-  if (!window) return;
+/**
+ * Shows the wallet's window (the app launched again, a notification clicked, the dock icon): restored if minimized,
+ * then focused; `create` makes a new one when it was closed, a dApp's window being the only one left.
+ */
+export function bringToFront(window: FocusableWindow | undefined, create: () => void = () => {}): void {
+  if (!window) return create();
   if (window.isMinimized()) window.restore();
   window.show();
   window.focus();

@@ -45,6 +45,8 @@ const DAPP_PRELOAD_PATH = join(import.meta.dirname, '../preload/dapp.cjs');
 
 let wallet: Promise<WalletApp> | undefined;
 let folderLock: DataFolderLock | undefined;
+/** The wallet's own window while it is open (dApp windows are others'). */
+let walletWindow: BrowserWindow | undefined;
 
 /** Denies navigation, new windows, webviews and permissions for every web contents the app ever creates. */
 function lockDown(contents: WebContents): void {
@@ -66,10 +68,22 @@ function lockDown(contents: WebContents): void {
 
 function createWindow(ready: WalletApp): void {
   const window = new BrowserWindow(walletWindowOptions(PRELOAD_PATH, { isPackaged: app.isPackaged }));
+  walletWindow = window;
   const stopEvents = sendWalletEvents(ready, window.webContents);
-  window.on('closed', stopEvents);
+  window.on('closed', () => {
+    stopEvents();
+    if (walletWindow === window) walletWindow = undefined;
+  });
   window.once('ready-to-show', () => window.show());
   void window.loadURL(PAGE.devServerUrl ?? PAGE.appUrl);
+}
+
+/** The wallet's window to the front, a new one when it was closed; before the wallet is ready, its window opens then. */
+function showWalletWindow(): void {
+  void wallet?.then(
+    (ready) => bringToFront(walletWindow, () => createWindow(ready)),
+    () => undefined,
+  );
 }
 
 // Shown notifications are kept until clicked or closed: a collected Notification loses its click handler.
@@ -83,7 +97,7 @@ function showNotification(ready: WalletApp, notification: WalletNotification): v
   shown.on('close', () => shownNotifications.delete(shown));
   shown.on('click', () => {
     shownNotifications.delete(shown);
-    bringToFront(BrowserWindow.getAllWindows()[0]);
+    bringToFront(walletWindow, () => createWindow(ready));
     ready.openNotification(notification.target);
   });
   shown.show();
@@ -99,11 +113,11 @@ function failToStart(error: unknown): void {
 }
 
 /** Pairs with the dApp of a koinos-wallet://wc link; its proposal then asks for a grant in the approval dialog. */
-let linkBeforeReady: string | undefined;
+const linksBeforeReady = new Set<string>();
 function pairFromLink(link: string | undefined): void {
   if (!link) return;
   if (!wallet) {
-    linkBeforeReady = link; // macOS may send it before the wallet opened: paired once it has
+    linksBeforeReady.add(link); // macOS may send links before the wallet opened: paired once it has
     return;
   }
   void wallet
@@ -111,7 +125,14 @@ function pairFromLink(link: string | undefined): void {
     .catch((error: unknown) => {
       const message = error instanceof WalletError ? error.shortMessage : 'The link could not be opened.';
       console.error('[wallet] pairing from a link failed:', message);
-      dialog.showErrorBox('Koinos Wallet could not connect the dApp', message);
+      // Not showErrorBox: it blocks the main process until dismissed, and any web page can open such a link.
+      const options = {
+        type: 'error' as const,
+        title: 'Koinos Wallet',
+        message: 'The dApp could not be connected.',
+        detail: message,
+      };
+      void (walletWindow ? dialog.showMessageBox(walletWindow, options) : dialog.showMessageBox(options));
     });
 }
 
@@ -128,7 +149,7 @@ if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   app.on('second-instance', (_event, argv) => {
-    bringToFront(BrowserWindow.getAllWindows()[0]);
+    showWalletWindow();
     pairFromLink(deepLinkIn(argv));
   });
   // macOS hands a koinos-wallet:// link to the running app this way (also when it starts the app for it).
@@ -190,12 +211,14 @@ if (!app.requestSingleInstanceLock()) {
 
     createWindow(ready);
     // A dApp's koinos-wallet://wc?uri=… link hands its WalletConnect URI to this instance (Windows and Linux pass it
-    // on the command line, to the first instance or through second-instance).
-    app.setAsDefaultProtocolClient(DEEP_LINK_SCHEME);
-    pairFromLink(deepLinkIn(process.argv) ?? linkBeforeReady);
-    app.on('activate', () => {
-      if (BrowserWindow.getAllWindows().length === 0) createWindow(ready);
-    });
+    // on the command line, to the first instance or through second-instance). Only a packaged app registers: a
+    // development build would take the links from the installed wallet (and Electron's bare binary could not open
+    // them); it takes a link on its command line.
+    if (app.isPackaged) app.setAsDefaultProtocolClient(DEEP_LINK_SCHEME);
+    for (const link of new Set([deepLinkIn(process.argv), ...linksBeforeReady])) pairFromLink(link);
+    linksBeforeReady.clear();
+    // The dock icon (macOS) shows the wallet's window, also when a dApp's window is the only one open.
+    app.on('activate', showWalletWindow);
   });
 
   app.on('window-all-closed', () => {
