@@ -215,7 +215,9 @@ export async function transferCommand(argv: string[]): Promise<number> {
   if (unsigned) {
     const ctx = await chainContext(args, undefined, [], 'transfer');
     try {
-      const tx = await ctx.offline.exportUnsigned({ ...request, networkId: ctx.networkId });
+      const tx = await ctx.offline
+        .exportUnsigned({ ...request, networkId: ctx.networkId })
+        .catch((error: unknown) => Promise.reject(withRcLimitInBaseUnits(error, rcLimit)));
       printJson(tx.base64);
       return EXIT_OK;
     } finally {
@@ -242,7 +244,9 @@ export async function transferCommand(argv: string[]): Promise<number> {
   // The command line is the approval: the queue refuses a flagged transfer unless --allow-risk names each flag.
   const ctx = await chainContext(args, signer, allowed, 'transfer');
   try {
-    const review = await ctx.send.prepare({ ...request, networkId: ctx.networkId });
+    const review = await ctx.send
+      .prepare({ ...request, networkId: ctx.networkId })
+      .catch((error: unknown) => Promise.reject(withRcLimitInBaseUnits(error, rcLimit)));
     const missing = review.signers.filter((a) => !signer.addresses.includes(a));
     if (missing.length > 0) {
       // The payer's key is on another machine: the sender signs the export, the payer adds its signature with `tx sign`.
@@ -274,6 +278,21 @@ export async function transferCommand(argv: string[]): Promise<number> {
     await ctx.close();
     signer.wipe();
   }
+}
+
+/**
+ * The wallet names mana in whole units, as its screens do, and --rc-limit counts base units: a refusal for want of
+ * mana, when the limit was typed, also says what that limit was in mana.
+ */
+function withRcLimitInBaseUnits(error: unknown, rcLimit: bigint | undefined): unknown {
+  if (rcLimit === undefined || !(error instanceof WalletError) || error.code !== 'NOT_ENOUGH_MANA') return error;
+  return new WalletError(error.code, error.shortMessage, {
+    metaMessages: [
+      ...error.metaMessages,
+      `--rc-limit counts base units of mana (8 decimals): ${rcLimit} is ${formatAmount(rcLimit)} mana.`,
+    ],
+    ...(error.details !== undefined ? { details: error.details } : {}),
+  });
 }
 
 /** `tx submit [INPUT] [--dry-run]`. */

@@ -43,6 +43,14 @@ describe('network commands of the CLI', () => {
       2,
       expect.stringContaining('--rc-limit expects mana in base units: a whole number from 1 to 2^64-1, got nothing'),
     ]);
+    // The wallet's sentence names mana in whole units; the typed limit is in base units, and the CLI says both.
+    const tooMuch = await runCli([...transfer, '1', '--rc-limit', '100000000000000000', '--unsigned', ...net]);
+    expect([tooMuch.status, tooMuch.stderr]).toEqual([
+      1,
+      expect.stringMatching(
+        /mana limit 1000000000 is more than[^]*--rc-limit counts base units of mana \(8 decimals\): 100000000000000000 is 1000000000 mana\./,
+      ),
+    ]);
     const sent = ok(await runCli([...transfer, '1.5', '--wif-file', jsonKeyFile, ...net]));
     expect(sent.receipt.reverted).toBe(false);
     expect(['included', 'irreversible']).toContain(sent.status);
