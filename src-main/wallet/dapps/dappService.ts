@@ -56,6 +56,8 @@ export interface ConnectionProposal {
   transport: DappTransport;
   /** CAIP-2 chains the dApp asks for. */
   chains: string[];
+  /** Those of `chains` it cannot do without (WalletConnect's required namespaces): one the wallet is not on refuses. */
+  required?: string[];
   /** The methods it asks for. */
   methods: string[];
 }
@@ -125,9 +127,9 @@ export class DappService {
 
   /**
    * Asks a person for a grant (which accounts; the methods and chains asked for, the refused ones left out) and keeps
-   * it; a grant the origin had is replaced. Networks are resolved first: a chain no network of the wallet is on is
-   * left out, and none at all refuses the proposal.
-   * @throws WalletError NOT_FOUND (no network on the chains), VAULT_LOCKED (not unlocked in time), REJECTED,
+   * it; a grant the origin had is replaced. Networks are resolved first, before anyone is asked: a chain no network of
+   * the wallet is on is left out, and none at all, or a required one missing, refuses the proposal.
+   * @throws WalletError NOT_FOUND (no network on the chains, or on a required one), VAULT_LOCKED (not unlocked in time), REJECTED,
    *   APPROVAL_EXPIRED, APPROVAL_PENDING.
    */
   async connect(declared: ConnectionProposal, sessions: string[] = []): Promise<StoredGrant> {
@@ -141,6 +143,13 @@ export class DappService {
       throw new WalletError(
         'NOT_FOUND',
         `${proposal.name} asks for ${proposal.chains.join(', ') || 'no Koinos chain'}, and none of this wallet's networks is on ${proposal.chains.length > 1 ? 'any of them' : 'it'} now.`,
+      );
+    }
+    const missing = [...new Set(proposal.required)].filter((chain) => !chains.some((c) => c.chain === chain));
+    if (missing.length > 0) {
+      throw new WalletError(
+        'NOT_FOUND',
+        `${proposal.name} requires ${missing.join(', ')}, and no network of this wallet is on ${missing.length > 1 ? 'them' : 'it'} now.`,
       );
     }
     await this.#whenUnlocked();

@@ -432,17 +432,12 @@ export class WalletConnectBridge {
           description: proposer.metadata.description,
           transport: 'walletconnect',
           chains: [...chains],
+          required: requiredChains(requiredNamespaces),
           methods: [...methods],
         },
         previous,
       );
       granted = true;
-      const missing = requiredChains(requiredNamespaces).filter((chain) => !grant.chains.includes(chain));
-      if (missing.length > 0)
-        throw new WalletError(
-          'NOT_FOUND',
-          `The dApp requires ${missing.join(', ')}, and no network of this wallet is on ${missing.length > 1 ? 'them' : 'it'} now.`,
-        );
       // The session names every known method it asked for, refused ones too, so that they reach the wallet and are
       // refused with a reason; the grant (what the wallet answers) holds only the others.
       const sessionMethods = [...methods].filter(isDappMethod);

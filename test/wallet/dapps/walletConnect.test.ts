@@ -616,6 +616,40 @@ describe('WalletConnect: a dApp connected to the wallet over a relay on 127.0.0.
     expect(unmetRequirements({ [chain]: { methods: SDK_METHODS } })).toBeUndefined();
   });
 
+  it('refuses a proposal that requires a chain no network of the wallet is on, before anyone is asked', async () => {
+    const other = await dappClient(relay.url, 'https://elsewhere.example');
+    const nowhere = `koinos:${'Q'.repeat(32)}`;
+    try {
+      const engine = (other as unknown as { engine: { sendProposeSession: (p: unknown) => Promise<unknown> } }).engine;
+      const send = engine.sendProposeSession.bind(engine);
+      engine.sendProposeSession = (p) => {
+        (p as { proposal: { requiredNamespaces: unknown } }).proposal.requiredNamespaces = {
+          koinos: { chains: [nowhere], methods: SDK_METHODS, events: [] },
+        };
+        return send(p);
+      };
+      const { uri, session } = await proposeSession(other, {
+        optionalNamespaces: { koinos: { chains: [chain, nowhere], methods: SDK_METHODS, events: [] } },
+      });
+      await wallet.handlers['dapps:pair']({ uri });
+      expect(
+        await session.then(
+          () => undefined,
+          (error: unknown) => error,
+        ),
+      ).toMatchObject({
+        code: 5100,
+        message: `Test dApp requires ${nowhere}, and no network of this wallet is on it now.`,
+      });
+      expect((await wallet.handlers['approvals:list']()).pending).toEqual([]);
+      expect((await wallet.handlers['dapps:list']()).grants.map((g) => g.origin)).not.toContain(
+        'https://elsewhere.example',
+      );
+    } finally {
+      await closeDapp(other);
+    }
+  });
+
   it('sent nothing anywhere but 127.0.0.1', () => {
     expect(outside).toEqual([]);
   });
