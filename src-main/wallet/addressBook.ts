@@ -7,6 +7,7 @@ import { addressFromString } from '../koinos/address.ts';
 import { WalletError } from '../koinos/errors.ts';
 import type { AddressBookView, Contact, RecentRecipient } from './addressBookTypes.ts';
 import { JsonFileStore } from './jsonFileStore.ts';
+import { oneLine } from './oneLine.ts';
 
 /** The file name inside the data folder. */
 export const ADDRESS_BOOK_FILE = 'address-book.json';
@@ -81,12 +82,9 @@ function readData(json: unknown): AddressBookData {
   return data;
 }
 
-/** A label as stored: control characters become spaces, trimmed, at most 100 characters. */
+/** A label as stored: on one line ({@link oneLine}), at most 100 characters. */
 function cleanLabel(label: string): string {
-  const text = label
-    .replace(/\p{Cc}/gu, ' ')
-    .trim()
-    .slice(0, MAX_LABEL_CHARS);
+  const text = oneLine(label, MAX_LABEL_CHARS);
   if (text === '') throw new WalletError('INVALID_ARGUMENT', 'expected a label for the contact, got an empty one');
   return text;
 }

@@ -26,6 +26,7 @@ import type { DappStore, StoredGrant } from './dappStore.ts';
 import { describeEffects, failedEffects } from './dappEffects.ts';
 import { dappDecoder, fillHeader, readDappTransaction, reviewDappTransaction } from './dappTransactions.ts';
 import { signableMessage } from './messageCheck.ts';
+import { oneLine } from '../oneLine.ts';
 
 /** What the service needs of the vault: accounts, lock state, and the two signers (both behind approvals). */
 export interface DappVault extends TransactionSigner, MessageSigner {
@@ -77,23 +78,14 @@ export interface DappRequest {
 const MAX_DAPP_NAME = 64;
 
 /**
- * A dApp's declared name as the wallet shows it: on one line (control, format and line-separator characters and runs
- * of spaces become one space), at most {@link MAX_DAPP_NAME} characters, or the origin when nothing is left. The name
- * is the dApp's own choice and heads the approval dialog: a name with line breaks could write its own lines there
- * ("Verified by Koinos Wallet").
+ * A dApp's declared name as the wallet shows it: on one line ({@link oneLine}), at most {@link MAX_DAPP_NAME}
+ * characters, or the origin when nothing is left. The name is the dApp's own choice and heads the approval dialog: a
+ * name with line breaks could write its own lines there ("Verified by Koinos Wallet").
  * @example
  * shownDappName('koinscan.io?\n\nVerified', 'https://x.io'); // 'koinscan.io? Verified'
  */
 export function shownDappName(declared: string, origin: string): string {
-  const line = declared.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\s]+/gu, ' ').trim();
-  const chars = [...line];
-  if (chars.length === 0) return origin;
-  return chars.length > MAX_DAPP_NAME
-    ? `${chars
-        .slice(0, MAX_DAPP_NAME - 1)
-        .join('')
-        .trimEnd()}…`
-    : line;
+  return oneLine(declared, MAX_DAPP_NAME) || origin;
 }
 
 /**

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { AccountInfo } from './types.ts';
 import { WalletError, describe } from '../../koinos/errors.ts';
 import type { AccountRecord, VaultRecord } from './walletFile.ts';
+import { oneLine } from '../oneLine.ts';
 
 /** Shortest password a new wallet or a backup accepts. */
 export const MIN_PASSWORD_LENGTH = 8;
@@ -45,15 +46,9 @@ export function toInfo(a: AccountRecord): AccountInfo {
   return info;
 }
 
-/** A display name: control characters removed, trimmed, at most 64 characters; empty becomes the fallback. */
+/** A display name: on one line ({@link oneLine}), at most 64 characters; empty becomes the fallback. */
 export function cleanName(name: unknown, vault: VaultRecord, fallback?: string): string {
-  const text =
-    typeof name === 'string'
-      ? name
-          .replace(/\p{Cc}/gu, ' ')
-          .trim()
-          .slice(0, MAX_NAME_LENGTH)
-      : '';
+  const text = typeof name === 'string' ? oneLine(name, MAX_NAME_LENGTH) : '';
   return text || fallback || `Account ${vault.accounts.length + 1}`;
 }
 
