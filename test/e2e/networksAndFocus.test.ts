@@ -4,9 +4,11 @@
 // bar's network picker shows the network in use again after a switch main refused.
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { addCustomNetwork, chromiumMissing, useE2eWallet, type E2eWallet } from './harness.ts';
+import { addCustomNetwork, chromiumMissing, go, useE2eWallet, type E2eWallet } from './harness.ts';
 
 const missing = chromiumMissing();
+/** How long a poll waits for the page to move the focus (the machine may be busy with another run). */
+const SOON = { timeout: 10_000 };
 
 /** The element that has the keyboard focus: its tag, its text and its accessible label, read from document.activeElement. */
 async function focused(page: Page): Promise<{ tag: string; text: string; label: string }> {
@@ -31,6 +33,10 @@ describe.skipIf(missing !== undefined)('the Networks and Accounts screens in the
     const { url } = await e2e.wallet.handlers['devnet:status']();
     expect(url).toBeDefined();
     await addCustomNetwork(page, 'Second node', `${url!}/jsonrpc`, 'a-key');
+    // Its Use button went away when it came into use: the focus is on the row's title, which says so.
+    await expect
+      .poll(() => focused(page), SOON)
+      .toMatchObject({ text: expect.stringMatching(/^Second node\s+custom\s+in use/) });
 
     const ask = page.getByRole('button', { name: 'Remove Second node' });
     await ask.click();
@@ -53,7 +59,29 @@ describe.skipIf(missing !== undefined)('the Networks and Accounts screens in the
     expect(await status.textContent()).toBe('Second node was removed. Local (devnet) is now in use.');
     expect(await page.getByRole('listitem').filter({ hasText: 'Second node' }).count()).toBe(0);
     expect(await page.getByRole('combobox', { name: 'Network', exact: true }).inputValue()).toBe('local');
-    await expect.poll(() => focused(page)).toMatchObject({ tag: 'H1', text: 'Networks' });
+    await expect.poll(() => focused(page), SOON).toMatchObject({ tag: 'H1', text: 'Networks' });
     await shots.take(page, 'removed');
+  });
+
+  it('keeps the focus on the Accounts screen after Select and Save name', async () => {
+    e2e = await useE2eWallet({ name: 'accounts-focus', devAccounts: [0] });
+    const { page, shots } = e2e;
+    await go(page, 'Accounts');
+
+    // The account not selected yet: its Select button goes away once it is.
+    const selectButton = page.getByRole('button', { name: /^Select / });
+    const name = ((await selectButton.getAttribute('aria-label')) ?? '').replace(/^Select /, '');
+    expect(['Account 1', 'Devnet account 0']).toContain(name);
+    await selectButton.click();
+    await expect
+      .poll(() => focused(page), SOON)
+      .toMatchObject({ text: expect.stringMatching(new RegExp(`^${name}\\s+selected`)) });
+
+    await page.getByRole('button', { name: 'Rename Account 1' }).click();
+    await page.getByLabel('New name').fill('Savings');
+    await page.getByRole('button', { name: 'Save name' }).click();
+    await page.getByRole('button', { name: 'Rename Savings' }).waitFor();
+    await expect.poll(() => focused(page), SOON).toMatchObject({ tag: 'BUTTON', label: 'Rename Savings' });
+    await shots.take(page, 'renamed');
   });
 });
