@@ -10,12 +10,22 @@ const missing = chromiumMissing();
 /** How long a poll waits for the page to move the focus (the machine may be busy with another run). */
 const SOON = { timeout: 10_000 };
 
-/** The element that has the keyboard focus: its tag, its text and its accessible label, read from document.activeElement. */
-async function focused(page: Page): Promise<{ tag: string; text: string; label: string }> {
+/**
+ * The element that has the keyboard focus, read from document.activeElement: its tag, its text, its aria-label and the
+ * text of the elements its aria-describedby names.
+ */
+async function focused(page: Page): Promise<{ tag: string; text: string; label: string; described: string }> {
   // A string: the tests' TypeScript has no DOM types.
   return page.evaluate(`(() => {
     const el = document.activeElement;
-    return { tag: el ? el.tagName : '', text: el ? el.textContent.trim() : '', label: (el && el.getAttribute('aria-label')) || '' };
+    if (!el) return { tag: '', text: '', label: '', described: '' };
+    const ids = (el.getAttribute('aria-describedby') || '').split(' ').filter(Boolean);
+    return {
+      tag: el.tagName,
+      text: el.textContent.trim(),
+      label: el.getAttribute('aria-label') || '',
+      described: ids.map((id) => (document.getElementById(id) || { textContent: '' }).textContent.trim()).join(' '),
+    };
   })()`);
 }
 
@@ -63,7 +73,7 @@ describe.skipIf(missing !== undefined)('the Networks and Accounts screens in the
     await shots.take(page, 'removed');
   });
 
-  it('keeps the focus on the Accounts screen after Select and Save name', async () => {
+  it('keeps the focus on the Accounts screen after Select, Save name and a wrong password', async () => {
     e2e = await useE2eWallet({ name: 'accounts-focus', devAccounts: [0] });
     const { page, shots } = e2e;
     await go(page, 'Accounts');
@@ -83,5 +93,22 @@ describe.skipIf(missing !== undefined)('the Networks and Accounts screens in the
     await page.getByRole('button', { name: 'Rename Savings' }).waitFor();
     await expect.poll(() => focused(page), SOON).toMatchObject({ tag: 'BUTTON', label: 'Rename Savings' });
     await shots.take(page, 'renamed');
+
+    // A wrong password empties the field and disables the button that had the focus: the focus is back in the field,
+    // which is described by the error.
+    await page.getByRole('button', { name: 'Reveal the secret of Savings' }).click();
+    const field = page.getByLabel('Wallet password');
+    await field.fill('not the password');
+    await page.getByRole('button', { name: 'Reveal', exact: true }).click();
+    await page.getByRole('alert').filter({ hasText: "not this wallet's password" }).waitFor();
+    await expect
+      .poll(() => focused(page), SOON)
+      .toMatchObject({
+        tag: 'INPUT',
+        described: expect.stringContaining("That is not this wallet's password."),
+      });
+    expect(await field.getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByRole('alert').count()).toBe(1);
+    await shots.take(page, 'wrong-password');
   });
 });
