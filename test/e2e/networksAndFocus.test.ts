@@ -73,7 +73,7 @@ describe.skipIf(missing !== undefined)('the Networks and Accounts screens in the
     await shots.take(page, 'removed');
   });
 
-  it('keeps the focus on the Accounts screen after Select, Save name and a wrong password', async () => {
+  it('keeps the focus on the Accounts screen after Select, Save name and a wrong password; its toggles say when open', async () => {
     e2e = await useE2eWallet({ name: 'accounts-focus', devAccounts: [0] });
     const { page, shots } = e2e;
     await go(page, 'Accounts');
@@ -87,11 +87,29 @@ describe.skipIf(missing !== undefined)('the Networks and Accounts screens in the
       .poll(() => focused(page), SOON)
       .toMatchObject({ text: expect.stringMatching(new RegExp(`^${name}\\s+selected`)) });
 
-    await page.getByRole('button', { name: 'Rename Account 1' }).click();
+    // The Rename toggle says whether its form is open, and which element that is.
+    const renameToggle = page.getByRole('button', { name: 'Rename Account 1' });
+    expect(await renameToggle.getAttribute('aria-expanded')).toBe('false');
+    await renameToggle.click();
+    expect(await renameToggle.getAttribute('aria-expanded')).toBe('true');
+    const form = page.locator(`[id="${(await renameToggle.getAttribute('aria-controls')) ?? 'none'}"]`);
+    expect(await form.getByLabel('New name').count()).toBe(1);
     await page.getByLabel('New name').fill('Savings');
     await page.getByRole('button', { name: 'Save name' }).click();
     await page.getByRole('button', { name: 'Rename Savings' }).waitFor();
     await expect.poll(() => focused(page), SOON).toMatchObject({ tag: 'BUTTON', label: 'Rename Savings' });
+    expect(await page.getByRole('button', { name: 'Rename Savings' }).getAttribute('aria-expanded')).toBe('false');
+
+    // So does the QR toggle, for its code.
+    const qrToggle = page.getByRole('button', { name: 'Address QR code of Savings' });
+    expect(await qrToggle.getAttribute('aria-expanded')).toBe('false');
+    await qrToggle.click();
+    expect(await qrToggle.getAttribute('aria-expanded')).toBe('true');
+    const qr = page.locator(`[id="${(await qrToggle.getAttribute('aria-controls')) ?? 'none'}"]`);
+    expect(await qr.getByRole('img', { name: 'QR code of the address of Savings' }).count()).toBe(1);
+    await shots.take(page, 'qr-open');
+    await qrToggle.click();
+    expect(await qrToggle.getAttribute('aria-expanded')).toBe('false');
     await shots.take(page, 'renamed');
 
     // A wrong password empties the field and disables the button that had the focus: the focus is back in the field,
