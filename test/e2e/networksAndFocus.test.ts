@@ -4,7 +4,15 @@
 // bar's network picker shows the network in use again after a switch main refused.
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { addCustomNetwork, chromiumMissing, go, useE2eWallet, type E2eWallet } from './harness.ts';
+import {
+  addCustomNetwork,
+  alertText,
+  chromiumMissing,
+  go,
+  optionLabel,
+  useE2eWallet,
+  type E2eWallet,
+} from './harness.ts';
 
 const missing = chromiumMissing();
 /** How long a poll waits for the page to move the focus (the machine may be busy with another run). */
@@ -128,5 +136,34 @@ describe.skipIf(missing !== undefined)('the Networks and Accounts screens in the
     expect(await field.getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByRole('alert').count()).toBe(1);
     await shots.take(page, 'wrong-password');
+  });
+
+  it('shows the network in use again in the top bar after a switch main refused, and why', async () => {
+    e2e = await useE2eWallet({ name: 'network-picker' });
+    const { page, shots } = e2e;
+    const { url } = await e2e.wallet.handlers['devnet:status']();
+    await e2e.wallet.handlers['networks:add']({ name: 'Gone node', jsonRpcUrl: `${url!}/jsonrpc` });
+    // The Networks screen reads the list again: the top bar offers the new network from then on.
+    await go(page, 'Networks');
+    const picker = page.getByRole('combobox', { name: 'Network', exact: true });
+    await optionLabel(picker, 'Gone node');
+    await go(page, 'Dashboard');
+
+    // A second window of the same wallet removes it; this window's top bar still offers it.
+    const other = await e2e.context.newPage();
+    await other.goto(e2e.shell.url);
+    await go(other, 'Networks');
+    await other.getByRole('button', { name: 'Remove Gone node' }).click();
+    await other.getByRole('button', { name: 'Remove', exact: true }).click();
+    await other.getByRole('status').filter({ hasText: 'Gone node was removed.' }).waitFor();
+    await other.close();
+
+    await picker.selectOption({ label: 'Gone node' });
+    const message = await alertText(page, /network/i);
+    expect(message).toContain('custom-');
+    expect(await picker.inputValue()).toBe('local');
+    expect(await picker.locator('option:checked').textContent()).toBe('Local (devnet)');
+    await expect.poll(() => picker.getByRole('option', { name: 'Gone node' }).count(), SOON).toBe(0);
+    await shots.take(page, 'switch-refused');
   });
 });
