@@ -160,7 +160,7 @@ describe.skipIf(missing !== undefined)('the Networks and Accounts screens in the
 
     await picker.selectOption({ label: 'Gone node' });
     const message = await alertText(page, /network/i);
-    expect(message).toContain('custom-');
+    expect(message).toContain('That network is no longer in the wallet');
     expect(await picker.inputValue()).toBe('local');
     expect(await picker.locator('option:checked').textContent()).toBe('Local (devnet)');
     await expect.poll(() => picker.getByRole('option', { name: 'Gone node' }).count(), SOON).toBe(0);

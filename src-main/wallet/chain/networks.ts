@@ -240,8 +240,23 @@ export class NetworkService {
     return network;
   }
 
+  /**
+   * Makes `id` the network in use.
+   * @throws WalletError NOT_FOUND when it is not in the list (removed meanwhile, in another window or by the CLI), with
+   * a sentence saying so; the network in use stays.
+   */
   async select(id: string): Promise<NetworkInfo> {
-    const network = await this.get(id);
+    const network = await this.get(id).catch((error: unknown) => {
+      if (!(error instanceof WalletError) || error.code !== 'NOT_FOUND') throw error;
+      throw new WalletError(
+        'NOT_FOUND',
+        'That network is no longer in the wallet (it may have been removed in another window); the network in use stays.',
+        {
+          details: error.shortMessage,
+          metaMessages: ['Pick another network, or add it again on the Networks screen.'],
+        },
+      );
+    });
     await this.settings.update((d) => {
       d.selectedNetworkId = network.id;
     });

@@ -68,6 +68,11 @@ describe('NetworkService', () => {
     expect(left.map((n) => n.id)).toEqual(['local', 'testnet', 'mainnet']);
     expect((await again.list()).selectedId).toBe('local');
     expect((await expectWalletError(again.get('nope'))).code).toBe('NOT_FOUND');
+    // Selecting the removed network (a window that still lists it) says so in a sentence, and keeps the selection.
+    const gone = await expectWalletError(again.select(added.id), 'NOT_FOUND');
+    expect(gone.shortMessage).toMatch(/^That network is no longer in the wallet/);
+    expect(gone.details).toMatch(/^expected one of the networks local, testnet, mainnet, got "custom-/);
+    expect((await again.list()).selectedId).toBe('local');
   });
 
   it('uses the API key stored for a custom network against an API-key devnet: wrong key refused, right key works', async () => {
