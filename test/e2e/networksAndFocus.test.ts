@@ -107,6 +107,7 @@ describe.skipIf(missing !== undefined)('the Networks and Accounts screens in the
     await page.getByRole('button', { name: 'Rename Savings' }).waitFor();
     await expect.poll(() => focused(page), SOON).toMatchObject({ tag: 'BUTTON', label: 'Rename Savings' });
     expect(await page.getByRole('button', { name: 'Rename Savings' }).getAttribute('aria-expanded')).toBe('false');
+    await shots.take(page, 'renamed');
 
     // So does the QR toggle, for its code.
     const qrToggle = page.getByRole('button', { name: 'Address QR code of Savings' });
@@ -118,7 +119,6 @@ describe.skipIf(missing !== undefined)('the Networks and Accounts screens in the
     await shots.take(page, 'qr-open');
     await qrToggle.click();
     expect(await qrToggle.getAttribute('aria-expanded')).toBe('false');
-    await shots.take(page, 'renamed');
 
     // A wrong password empties the field and disables the button that had the focus: the focus is back in the field,
     // which is described by the error.
