@@ -171,13 +171,14 @@ export class AddressBook {
     return this.store.update((data) => {
       let added = 0;
       for (const c of contacts) {
-        if (!validAddress(c.address) || !isText(c.networkId) || typeof c.label !== 'string' || c.label.trim() === '')
-          continue;
+        // A label that is nothing once cleaned (only spaces or invisible characters) is skipped like a missing one.
+        const label = typeof c.label === 'string' ? oneLine(c.label, MAX_LABEL_CHARS) : '';
+        if (!validAddress(c.address) || !isText(c.networkId) || label === '') continue;
         if (data.contacts.some((d) => d.address === c.address && d.networkId === c.networkId)) continue;
         if (data.contacts.length >= MAX_CONTACTS) break;
         data.contacts.push({
           id: randomUUID(),
-          label: cleanLabel(c.label),
+          label,
           address: c.address,
           networkId: c.networkId,
           addedAt: String(this.now()),

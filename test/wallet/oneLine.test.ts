@@ -51,6 +51,13 @@ describe('the names that follow it', () => {
     await expect(book.addContact({ label: '\u2028\u202e', address: ADDRESS, networkId: 'testnet' })).rejects.toThrow(
       'expected a label for the contact, got an empty one',
     );
+    // From a backup, such a contact is skipped, and the others come in: the import has committed its accounts by then.
+    const merged = await book.mergeContacts([
+      { label: '\u200b', address: ADDRESS, networkId: 'testnet' },
+      { label: 'Carol\u2066', address: ADDRESS, networkId: 'harbinger' },
+    ]);
+    expect(merged).toBe(1);
+    expect((await book.view('harbinger')).contacts.map((c) => c.label)).toEqual(['Carol']);
   });
 
   it("a dApp's declared name, or its origin", () => {
