@@ -39,6 +39,8 @@ beforeAll(async () => {
   for (const [name, args] of [
     ['mint', { to: address(1), token_id: '0x31' }],
     ['set_metadata', { token_id: '0x31', metadata: '{"name":"one"}' }],
+    // Deep enough that writing it back as JSON overflows the stack.
+    ['set_metadata', { token_id: '0x33', metadata: `${'['.repeat(20_000)}${']'.repeat(20_000)}` }],
   ] as const) {
     await write(collection, name, args);
   }
@@ -79,6 +81,10 @@ describe('REST /v1/nft reads', () => {
     expect((await rest(url, `/v1/nft/${nft}/owner/${address(1)}?limit=10`)).body).toEqual({ values: ['0x31'] });
     expect((await rest(url, `/v1/nft/${nft}/0x31/metadata`)).body).toEqual({ name: 'one' });
     expect((await rest(url, `/v1/nft/${nft}/0x32/metadata`)).body).toEqual({});
+    expect(await rest(url, `/v1/nft/${nft}/0x33/metadata`)).toEqual({
+      status: 400,
+      body: { error: 'the metadata of token 0x33 nests deeper than 64 levels' },
+    });
     expect((await rest(url, `/v1/nft/${nft}/0x31/approved?limit=1`)).body).toEqual({ value: [] });
     expect((await rest(url, `/v1/nft/${nft}/approved_for_all/${address(1)}/${address(2)}`)).body).toEqual({
       value: false,

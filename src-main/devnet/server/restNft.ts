@@ -112,6 +112,9 @@ export function nftRoutes(deps: TokenRouteDeps & StandardDeps): { routes: Route[
         const result = await kcs5.read(id, 'metadata_of', { token_id: tokenId(p.token!) });
         const text = result?.value;
         if (typeof text !== 'string' || text === '') return {};
+        // The collection's own text: nested deep enough, it would overflow the stack when the answer is written (a 500).
+        if (jsonDepth(text) > MAX_JSON_DEPTH)
+          throw badRequest(`the metadata of token ${p.token} nests deeper than ${MAX_JSON_DEPTH} levels`);
         try {
           return JSON.parse(text) as JsonValue;
         } catch {
