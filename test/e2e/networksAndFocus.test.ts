@@ -1,7 +1,8 @@
 // End to end: the Networks and Accounts screens keep the person where they were. Removing a custom network asks first
 // and says which network is in use after it; the keyboard focus lands somewhere after a button that vanishes or turns
-// disabled (Use, Select, remove, Save name, a wrong password); the toggles say whether they are open; and the top
-// bar's network picker shows the network in use again after a switch main refused.
+// disabled (Use, Select, remove, Save name, a wrong password, a form or a question closed); the toggles say whether
+// they are open; and the top bar's network picker shows the network in use again after a switch main refused, with
+// why until the network in use changes.
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -55,6 +56,22 @@ describe.skipIf(missing !== undefined)('the Networks and Accounts screens in the
     await expect
       .poll(() => focused(page), SOON)
       .toMatchObject({ text: expect.stringMatching(/^Second node\s+custom\s+in use/) });
+
+    // The Edit toggle says whether its form is open; Cancel gives the focus back to it.
+    const edit = page.getByRole('button', { name: 'Edit Second node' });
+    await edit.click();
+    expect(await edit.getAttribute('aria-expanded')).toBe('true');
+    await shots.take(page, 'edit-open');
+    const form = page.locator(`[id="${(await edit.getAttribute('aria-controls')) ?? 'none'}"]`);
+    await form.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => focused(page), SOON).toMatchObject({ label: 'Edit Second node' });
+    expect(await edit.getAttribute('aria-expanded')).toBe('false');
+
+    // The local chain's reset asks first, with the focus on Cancel, which gives it back to the button.
+    await page.getByRole('button', { name: 'Reset to a new chain' }).click();
+    await expect.poll(() => focused(page), SOON).toMatchObject({ tag: 'BUTTON', text: 'Cancel' });
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => focused(page), SOON).toMatchObject({ text: 'Reset to a new chain' });
 
     const ask = page.getByRole('button', { name: 'Remove Second node' });
     await ask.click();
@@ -143,6 +160,7 @@ describe.skipIf(missing !== undefined)('the Networks and Accounts screens in the
     const { page, shots } = e2e;
     const { url } = await e2e.wallet.handlers['devnet:status']();
     await e2e.wallet.handlers['networks:add']({ name: 'Gone node', jsonRpcUrl: `${url!}/jsonrpc` });
+    await e2e.wallet.handlers['networks:add']({ name: 'Other node', jsonRpcUrl: `${url!}/jsonrpc` });
     // The Networks screen reads the list again: the top bar offers the new network from then on.
     await go(page, 'Networks');
     const picker = page.getByRole('combobox', { name: 'Network', exact: true });
@@ -165,5 +183,11 @@ describe.skipIf(missing !== undefined)('the Networks and Accounts screens in the
     expect(await picker.locator('option:checked').textContent()).toBe('Local (devnet)');
     await expect.poll(() => picker.getByRole('option', { name: 'Gone node' }).count(), SOON).toBe(0);
     await shots.take(page, 'switch-refused');
+
+    // Once the network in use changes (here on the Networks screen), the top bar's reason goes.
+    await go(page, 'Networks');
+    await page.getByRole('button', { name: 'Use Other node' }).click();
+    await expect.poll(() => picker.inputValue(), SOON).not.toBe('local');
+    await expect.poll(() => page.getByText('That network is no longer in the wallet').count(), SOON).toBe(0);
   });
 });
