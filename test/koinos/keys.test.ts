@@ -27,6 +27,7 @@ import {
   newPrivateKey,
   normalizeMnemonic,
   parsePrivateKey,
+  phraseKeys,
   privateKeyFromHex,
   privateKeyFromMnemonic,
   privateKeyFromWif,
@@ -548,6 +549,19 @@ describe('recovery phrases (BIP39) and account keys (BIP32)', () => {
     // Pinned after the three independent derivations above agreed, so a change to any of them is noticed.
     expect(addressOf(privateKeyFromMnemonic(TEST_PHRASE, 0))).toBe('1DFF1akeStY8SfomzFsSYsZPesQcbnF1vR');
     expect(derivationPath(3)).toBe("m/44'/659'/3'/0/0");
+  });
+
+  it('derives many accounts of one phrase from one seed, the same keys as one at a time', () => {
+    const keys = phraseKeys(TEST_PHRASE, 'TREZOR');
+    for (const index of [0, 1, 7, 2 ** 31 - 1]) {
+      const { privateKey, publicKey } = keys.keyAt(index);
+      expect(toHex(privateKey)).toBe(toHex(privateKeyFromMnemonic(TEST_PHRASE, index, 'TREZOR')));
+      expect(toHex(publicKey)).toBe(toHex(publicKeyFromPrivateKey(privateKey)));
+    }
+    expectWalletError(() => keys.keyAt(2 ** 31), 'INVALID_ARGUMENT');
+    keys.wipe();
+    expect(() => keys.keyAt(0)).toThrow();
+    expectWalletError(() => phraseKeys(TEST_PHRASE.replace(/about$/, 'abuot')), 'INVALID_MNEMONIC');
   });
 
   it('computes the BIP39 seed with its own PBKDF2 or the one it is given, the passphrase in NFKD', () => {

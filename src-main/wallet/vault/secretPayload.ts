@@ -3,7 +3,7 @@
 import { pbkdf2Sync } from 'node:crypto';
 import { WalletError } from '../../koinos/errors.ts';
 import { addressFromPublicKey, addressToString } from '../../koinos/address.ts';
-import { privateKeyFromMnemonic, publicKeyFromPrivateKey, type Pbkdf2Sha512 } from '../../koinos/keys.ts';
+import { phraseKeys, privateKeyFromMnemonic, publicKeyFromPrivateKey, type Pbkdf2Sha512 } from '../../koinos/keys.ts';
 
 const PHRASE_TAG = 1;
 const KEY_TAG = 2;
@@ -77,4 +77,22 @@ const nodePbkdf2Sha512: Pbkdf2Sha512 = (password, salt, iterations, keyLength) =
 export function deriveAccount(phrase: string, index: number): { privateKey: Uint8Array; address: string } {
   const privateKey = privateKeyFromMnemonic(phrase, index, '', nodePbkdf2Sha512);
   return { privateKey, address: addressOfKey(privateKey) };
+}
+
+/**
+ * Accounts of one phrase, its seed computed once (for an import of many accounts of one phrase): `accountAt(index)`
+ * is what {@link deriveAccount} answers; `wipe()` zeroes what the phrase's node holds.
+ */
+export function phraseAccounts(phrase: string): {
+  accountAt: (index: number) => { privateKey: Uint8Array; address: string };
+  wipe: () => void;
+} {
+  const keys = phraseKeys(phrase, '', nodePbkdf2Sha512);
+  return {
+    accountAt(index) {
+      const { privateKey, publicKey } = keys.keyAt(index);
+      return { privateKey, address: addressToString(addressFromPublicKey(publicKey)) };
+    },
+    wipe: keys.wipe,
+  };
 }
