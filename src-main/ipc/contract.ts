@@ -41,6 +41,7 @@ import type { DappConnections, WalletConnectSettings } from '../wallet/dapps/typ
 import type { NotificationSettings, NotificationTarget, WalletNotification } from '../wallet/notifications/types.ts';
 import type {
   AccountInfo,
+  BackupImportResult,
   EncryptedBackup,
   NewPhrase,
   RevealedSecret,
@@ -66,7 +67,8 @@ export interface IpcContract {
   'vault:lock': { args: []; result: VaultStatus };
   'vault:changePassword': { args: [{ oldPassword: string; newPassword: string }]; result: VaultStatus };
   'vault:exportBackup': { args: [{ password: string; backupPassword: string }]; result: EncryptedBackup };
-  'vault:importBackup': { args: [{ content: string; backupPassword: string }]; result: AccountInfo[] };
+  /** The wallet's accounts after the import, and what it did (added, already there, upgraded, contacts, warnings). */
+  'vault:importBackup': { args: [{ content: string; backupPassword: string }]; result: BackupImportResult };
 
   'settings:get': { args: []; result: Settings };
   'settings:update': { args: [Partial<Settings>]; result: Settings };

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { addressFromString } from '../koinos/address.ts';
 import { WalletError } from '../koinos/errors.ts';
-import type { AddressBookView, Contact, RecentRecipient } from './addressBookTypes.ts';
+import type { AddressBookView, Contact, ContactMergeSummary, RecentRecipient } from './addressBookTypes.ts';
 import { JsonFileStore } from './jsonFileStore.ts';
 import { oneLine } from './oneLine.ts';
 
@@ -166,26 +166,37 @@ export class AddressBook {
     return (await this.view(networkId)).contacts;
   }
 
-  /** Adds the backup's contacts that the book does not have (same address and network); labels here win. */
-  mergeContacts(contacts: readonly BackupContact[]): Promise<number> {
+  /**
+   * Adds the backup's contacts that the book does not have (same address and network; labels here win) on the
+   * networks in `networkIds` (the wallet's: a custom network's id is the other wallet's own, and its contacts would
+   * show nowhere), and says what it skipped.
+   * @example
+   * await book.mergeContacts(backup.contacts, new Set(['mainnet', 'harbinger', 'local'])); // { added: 2, … }
+   */
+  mergeContacts(contacts: readonly BackupContact[], networkIds: ReadonlySet<string>): Promise<ContactMergeSummary> {
     return this.store.update((data) => {
-      let added = 0;
+      const summary: ContactMergeSummary = { added: 0, invalid: 0, duplicate: 0, overLimit: 0, unknownNetwork: 0 };
+      const present = new Set(data.contacts.map((d) => `${d.networkId} ${d.address}`));
       for (const c of contacts) {
         // A label that is nothing once cleaned (only spaces or invisible characters) is skipped like a missing one.
         const label = typeof c.label === 'string' ? oneLine(c.label, MAX_LABEL_CHARS) : '';
-        if (!validAddress(c.address) || !isText(c.networkId) || label === '') continue;
-        if (data.contacts.some((d) => d.address === c.address && d.networkId === c.networkId)) continue;
-        if (data.contacts.length >= MAX_CONTACTS) break;
-        data.contacts.push({
-          id: randomUUID(),
-          label,
-          address: c.address,
-          networkId: c.networkId,
-          addedAt: String(this.now()),
-        });
-        added++;
+        if (!validAddress(c.address) || !isText(c.networkId) || label === '') summary.invalid++;
+        else if (!networkIds.has(c.networkId)) summary.unknownNetwork++;
+        else if (present.has(`${c.networkId} ${c.address}`)) summary.duplicate++;
+        else if (data.contacts.length >= MAX_CONTACTS) summary.overLimit++;
+        else {
+          data.contacts.push({
+            id: randomUUID(),
+            label,
+            address: c.address,
+            networkId: c.networkId,
+            addedAt: String(this.now()),
+          });
+          present.add(`${c.networkId} ${c.address}`);
+          summary.added++;
+        }
       }
-      return added;
+      return summary;
     });
   }
 

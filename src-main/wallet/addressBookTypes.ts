@@ -28,3 +28,16 @@ export interface AddressBookView {
   contacts: Contact[];
   recent: RecentRecipient[];
 }
+
+/** What merging a backup's contacts did: how many went in, and how many were skipped and why. */
+export interface ContactMergeSummary {
+  added: number;
+  /** No valid address, no network id, or a label that is empty once cleaned. */
+  invalid: number;
+  /** The book (or the backup, earlier) has that address on that network already. */
+  duplicate: number;
+  /** Past the 5,000 contacts the book holds. */
+  overLimit: number;
+  /** On a network this wallet does not have (a custom network of the other wallet: its id is its own). */
+  unknownNetwork: number;
+}

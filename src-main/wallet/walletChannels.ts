@@ -155,7 +155,18 @@ export function walletChannels(s: WalletServices): IpcHandlers {
       return vault.exportBackup(args, { contacts });
     },
     'vault:importBackup': (args) =>
-      vault.importBackup(args, { mergeContacts: (contacts) => s.addressBook.mergeContacts(contacts) }),
+      vault.importBackup(args, {
+        mergeContacts: async (contacts) => {
+          try {
+            const known = new Set((await networks.list()).networks.map((n) => n.id));
+            return await s.addressBook.mergeContacts(contacts, known);
+          } catch (error) {
+            // The import reports it as a warning (the accounts are in); the cause goes to the log.
+            s.log(`[backup] the backup's contacts could not be merged: ${causeText(error)}`);
+            throw error;
+          }
+        },
+      }),
 
     'settings:get': settings,
     'settings:update': updateSettings,

@@ -1,10 +1,12 @@
 // `npm run bench`: prints the benchmark figures of the protocol library and the devnet from one run.
 // BENCH_TRANSFERS sets how many transfers the devnet benchmark sends (default 100,000: the history goal is
 // stated for an account with 100,000 records); BENCH_TOKEN_TRANSFERS how many token transfers (default 3,000).
-// BENCH_ONLY=devnet,wasm,... runs only the named sections (signing, vault, wasm, wasmRpc, devnet, send, renderer).
+// BENCH_ONLY=devnet,wasm,... runs only the named sections (signing, vault, backup, wasm, wasmRpc, devnet, send,
+// renderer).
 // The devnet's: BENCH_RATE the steady rate its submission latency is measured at (default 3,000/s) for
 // BENCH_STEADY_SECONDS (default 10),
 // BENCH_HTTP_THREAD=0 serves HTTP on the node's thread, BENCH_SIGNATURE_THREADS sets the signature workers.
+import { benchBackupMerge } from './backupMerge.ts';
 import { benchSigning } from './signing.ts';
 import { benchDevnet } from './devnet.ts';
 import { benchRenderer } from './renderer.ts';
@@ -38,6 +40,11 @@ if (runs('signing')) {
 if (runs('vault')) {
   console.log('== vault (wallet password -> key)');
   await benchVault();
+}
+
+if (runs('backup')) {
+  console.log('== encrypted-backup import (merge of the opened backup into the wallet)');
+  await benchBackupMerge(1000);
 }
 
 if (runs('wasm')) {

@@ -4,6 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { WalletError } from '../../src-main/koinos/errors.ts';
 import { ADDRESS_BOOK_FILE, AddressBook } from '../../src-main/wallet/addressBook.ts';
 import { NO_SECRET_SERVICE, PASSWORD, vaultFixture } from './vault/helpers.ts';
 
@@ -79,7 +80,7 @@ describe('the address book', () => {
     expect((await new AddressBook(dir).view('mainnet')).contacts.map((c) => c.id)).toEqual(['c1']);
   });
 
-  it('travels in the encrypted backup and merges into another wallet without doubling a contact it has', async () => {
+  it('travels in the encrypted backup and merges into another wallet, saying what it added and what it skipped', async () => {
     const from = await vaultFixture({ keychain: NO_SECRET_SERVICE });
     const to = await vaultFixture({ keychain: NO_SECRET_SERVICE });
     cleanups.push(from.cleanup, to.cleanup);
@@ -88,6 +89,9 @@ describe('the address book', () => {
     const contacts = [
       { label: 'Bob', address: BOB, networkId: 'mainnet' },
       { label: 'Carol', address: CAROL, networkId: 'local' },
+      { label: 'Carol again', address: CAROL, networkId: 'local' },
+      { label: 'On my own node', address: CAROL, networkId: 'custom-5f0c6c2e-1f7e-4d0e-9a57-3f1c4a0b7d21' },
+      { label: 'Broken', address: 'not an address', networkId: 'mainnet' },
     ];
     const backup = await source.exportBackup(
       { password: PASSWORD, backupPassword: 'the backup password' },
@@ -100,12 +104,67 @@ describe('the address book', () => {
     await target.create({ password: PASSWORD });
     const book = new AddressBook(await folder());
     await book.addContact({ label: 'Robert', address: BOB, networkId: 'mainnet' });
-    await target.importBackup(
+    const { summary } = await target.importBackup(
       { content: backup.content, backupPassword: 'the backup password' },
-      { mergeContacts: (c) => book.mergeContacts(c) },
+      { mergeContacts: (c) => book.mergeContacts(c, new Set(['mainnet', 'harbinger', 'local'])) },
     );
     target.lock();
+    expect(summary.contacts).toEqual({ added: 1, invalid: 1, duplicate: 2, overLimit: 0, unknownNetwork: 1 });
+    expect(summary.warnings).toEqual([]);
     expect((await book.view('mainnet')).contacts.map((c) => c.label)).toEqual(['Robert']);
     expect((await book.view('local')).contacts.map((c) => [c.label, c.address])).toEqual([['Carol', CAROL]]);
+    expect((await book.view('custom-5f0c6c2e-1f7e-4d0e-9a57-3f1c4a0b7d21')).contacts).toEqual([]);
+  });
+
+  it('counts the contacts past the 5,000 a book holds, and keeps the book at 5,000', async () => {
+    const book = new AddressBook(await folder());
+    // 5,000 distinct valid addresses: one address on as many networks (a contact is an address on one network).
+    const many = Array.from({ length: 5_000 }, (_, i) => ({ label: `C${i}`, address: BOB, networkId: `n${i}` }));
+    const networks = new Set([...many.map((c) => c.networkId), 'mainnet']);
+    expect(await book.mergeContacts(many, networks)).toMatchObject({ added: 5_000, overLimit: 0 });
+    const more = [
+      { label: 'Carol', address: CAROL, networkId: 'mainnet' },
+      { label: 'Bob', address: BOB, networkId: 'mainnet' },
+      { label: 'Known', address: BOB, networkId: 'n7' },
+    ];
+    expect(await book.mergeContacts(more, networks)).toEqual({
+      added: 0,
+      invalid: 0,
+      duplicate: 1,
+      overLimit: 2,
+      unknownNetwork: 0,
+    });
+    expect((await book.allContacts()).length).toBe(5_000);
+  });
+
+  it('imports the accounts when the contacts cannot be saved, and says so as a warning, not a failure', async () => {
+    const from = await vaultFixture({ keychain: NO_SECRET_SERVICE });
+    const to = await vaultFixture({ keychain: NO_SECRET_SERVICE });
+    cleanups.push(from.cleanup, to.cleanup);
+    const source = await from.open();
+    await source.create({ password: PASSWORD });
+    await source.addWatch({ address: CAROL, name: 'Cold' });
+    const backup = await source.exportBackup(
+      { password: PASSWORD, backupPassword: 'the backup password' },
+      { contacts: [{ label: 'Bob', address: BOB, networkId: 'mainnet' }] },
+    );
+    source.lock();
+    const target = await to.open();
+    await target.create({ password: PASSWORD });
+    const result = await target.importBackup(
+      { content: backup.content, backupPassword: 'the backup password' },
+      {
+        mergeContacts: () =>
+          Promise.reject(new WalletError('STORAGE_FAILED', 'the address book could not be written: the disk is full')),
+      },
+    );
+    expect(result.accounts.map((a) => a.name)).toEqual(['Cold']);
+    expect(result.summary.addedAccountIds).toEqual([result.accounts[0]!.id]);
+    expect(result.summary.warnings).toEqual([
+      "The accounts were imported, but the backup's 1 contact(s) were not: the address book could not be written: the disk is full",
+    ]);
+    // Committed: a fresh open of the folder has the account.
+    target.lock();
+    expect((await to.open()).listAccounts().map((a) => a.name)).toEqual(['Cold']);
   });
 });

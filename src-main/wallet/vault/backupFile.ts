@@ -19,6 +19,22 @@ const BACKUP_FORMAT = 'koinos-wallet-backup';
 const BACKUP_VERSION = 1;
 /** A backup of thousands of accounts stays far below this; anything larger is refused before any work. */
 const MAX_BACKUP_CHARS = 4 * 1024 * 1024;
+/**
+ * The most accounts (and phrases) a backup carries: an import checks each one's address against its key, which holds
+ * main's event loop for about a millisecond per account.
+ */
+const MAX_BACKUP_ACCOUNTS = 1000;
+
+/**
+ * Export and import both check it, so that no wallet writes a backup it cannot read.
+ * @throws WalletError INVALID_BACKUP when a backup would carry more than {@link MAX_BACKUP_ACCOUNTS} `what`. */
+export function tooMany(count: number, what: 'accounts' | 'recovery phrases'): void {
+  if (count > MAX_BACKUP_ACCOUNTS)
+    throw new WalletError(
+      'INVALID_BACKUP',
+      `expected a backup of at most ${MAX_BACKUP_ACCOUNTS} ${what}, got ${count}`,
+    );
+}
 
 export interface BackupAccount {
   name: string;
@@ -92,31 +108,58 @@ function badIndex(value: unknown): string {
   return `${shown.slice(0, 40)}, not a whole number from 0 to 2147483647`;
 }
 
+/**
+ * What a field holds, for a refusal that must not quote it (a phrase, a key): its type only; a kind, a short text.
+ */
+function found(value: unknown, quote = false): string {
+  if (value === undefined) return 'nothing';
+  if (quote && typeof value === 'string') return JSON.stringify(value.slice(0, 20));
+  return value === null ? 'null' : Array.isArray(value) ? 'a list' : `a ${typeof value}`;
+}
+
+/** Why an account entry cannot be read (its field, what was expected and found), or undefined when it can. */
+function accountProblem(a: BackupAccount): string | undefined {
+  if (typeof a !== 'object' || a === null) return `is ${found(a)}, not an account`;
+  if (typeof a.name !== 'string') return `has ${found(a.name)} as its "name", not text`;
+  if (typeof a.address !== 'string') return `has ${found(a.address)} as its "address", not text`;
+  if (a.kind === 'phrase') {
+    if (typeof a.phraseRef !== 'string') return `has ${found(a.phraseRef)} as its "phraseRef", not text`;
+    if (!isIndex(a.derivationIndex)) return `has a "derivationIndex" of ${badIndex(a.derivationIndex)}`;
+  } else if (a.kind === 'key') {
+    // Never quoted: it is the private key.
+    if (typeof a.privateKeyHex !== 'string') return `has ${found(a.privateKeyHex)} as its "privateKeyHex", not text`;
+  } else if (a.kind !== 'watch') {
+    return `has ${found(a.kind, true)} as its "kind", not "phrase", "key" or "watch"`;
+  }
+  return undefined;
+}
+
 function checkPayload(value: unknown): BackupPayload {
   const p = value as BackupPayload;
   if (!p || !Array.isArray(p.phrases) || !Array.isArray(p.accounts)) throw invalid('its content has no account list');
-  for (const phrase of p.phrases) {
-    if (typeof phrase?.ref !== 'string' || typeof phrase.phrase !== 'string' || phrase.nextIndex === undefined) {
-      throw invalid('a recovery phrase entry is incomplete');
-    }
-    if (!isIndex(phrase.nextIndex)) throw invalid(`a recovery phrase's next index is ${badIndex(phrase.nextIndex)}`);
+  tooMany(p.accounts.length, 'accounts');
+  tooMany(p.phrases.length, 'recovery phrases');
+  for (const [i, phrase] of p.phrases.entries()) {
+    const entry = `recovery phrase entry ${i + 1} of ${p.phrases.length}`;
+    if (typeof phrase !== 'object' || phrase === null) throw invalid(`${entry} is ${found(phrase)}, not a phrase`);
+    if (typeof phrase.ref !== 'string') throw invalid(`${entry} has ${found(phrase.ref)} as its "ref", not text`);
+    // Never quoted: it is the phrase.
+    if (typeof phrase.phrase !== 'string')
+      throw invalid(`${entry} has ${found(phrase.phrase)} as its "phrase", not text`);
+    if (!isIndex(phrase.nextIndex)) throw invalid(`${entry} has a "nextIndex" of ${badIndex(phrase.nextIndex)}`);
   }
-  for (const a of p.accounts) {
-    const ok =
-      typeof a?.name === 'string' &&
-      typeof a.address === 'string' &&
-      ((a.kind === 'phrase' && typeof a.phraseRef === 'string' && a.derivationIndex !== undefined) ||
-        (a.kind === 'key' && typeof a.privateKeyHex === 'string') ||
-        a.kind === 'watch');
-    if (!ok) throw invalid('an account entry is incomplete');
-    if (a.kind === 'phrase' && !isIndex(a.derivationIndex))
-      throw invalid(`an account's derivation index is ${badIndex(a.derivationIndex)}`);
+  for (const [i, a] of p.accounts.entries()) {
+    const problem = accountProblem(a);
+    if (problem) throw invalid(`account entry ${i + 1} of ${p.accounts.length} ${problem}`);
   }
   if (p.contacts !== undefined) {
     if (!Array.isArray(p.contacts)) throw invalid('its contacts are not a list');
-    for (const c of p.contacts) {
-      if (typeof c?.label !== 'string' || typeof c.address !== 'string' || typeof c.networkId !== 'string')
-        throw invalid('a contact entry is incomplete');
+    for (const [i, c] of p.contacts.entries()) {
+      const field = (['label', 'address', 'networkId'] as const).find((f) => typeof c?.[f] !== 'string');
+      if (field)
+        throw invalid(
+          `contact entry ${i + 1} of ${p.contacts.length} has ${found(c?.[field])} as its "${field}", not text`,
+        );
     }
   }
   return p;

@@ -1,5 +1,6 @@
 // The vault's vocabulary: its status, settings, accounts and the secrets it shows once. Types only: the IPC contract
 // re-exports them for the renderer, and the wallet's modules import them from here.
+import type { ContactMergeSummary } from '../addressBookTypes.ts';
 
 export interface VaultStatus {
   /** A wallet (password, settings) exists in this data folder. */
@@ -33,6 +34,24 @@ export interface EncryptedBackup {
   fileName: string;
   /** The backup file's text: every secret in it is encrypted with the backup password. */
   content: string;
+}
+
+/** What `vault:importBackup` did: the wallet's accounts now, and an account of the import. */
+export interface BackupImportResult {
+  accounts: AccountInfo[];
+  summary: BackupImportSummary;
+}
+
+export interface BackupImportSummary {
+  /** The accounts the backup added, in the wallet's order. */
+  addedAccountIds: string[];
+  /** Watch-only accounts that the backup's key or phrase turned into signing accounts (same id, name and place). */
+  upgradedAccountIds: string[];
+  /** The backup's accounts the wallet had already. */
+  alreadyPresent: number;
+  contacts: ContactMergeSummary;
+  /** Sentences on what did not go in though the accounts did (the contacts could not be saved). */
+  warnings: string[];
 }
 
 export type AccountKind =

@@ -4,8 +4,18 @@
 // is the commit point of every change.
 import { randomInt } from 'node:crypto';
 import { join } from 'node:path';
-import type { AccountInfo, EncryptedBackup, NewPhrase, RevealedSecret, VaultSettings, VaultStatus } from './types.ts';
-import { WalletError, describe } from '../../koinos/errors.ts';
+import type {
+  AccountInfo,
+  BackupImportResult,
+  BackupImportSummary,
+  EncryptedBackup,
+  NewPhrase,
+  RevealedSecret,
+  VaultSettings,
+  VaultStatus,
+} from './types.ts';
+import type { ContactMergeSummary } from '../addressBookTypes.ts';
+import { WalletError, causeText, describe } from '../../koinos/errors.ts';
 import { addressFromString } from '../../koinos/address.ts';
 import { sha256 } from '../../koinos/hash.ts';
 import { assertMnemonic, newMnemonic, parsePrivateKey, privateKeyToWif, signDigest } from '../../koinos/keys.ts';
@@ -354,14 +364,17 @@ export class Vault implements TransactionSigner {
 
   /**
    * `vault:importBackup`: adds the backup's accounts to this (unlocked) wallet, skipping those it already has; phrases
-   * it already holds are matched, not duplicated. Returns every account of the wallet. The backup's contacts go to
-   * `mergeContacts` once the accounts are committed.
-   * @throws WalletError INVALID_BACKUP, WRONG_PASSWORD (the backup password), VAULT_LOCKED.
+   * it already holds are matched, not duplicated; a watch-only account becomes the backup's signing account of its
+   * address. The backup's contacts go to `mergeContacts` once the accounts are committed: its failure is a warning of
+   * the summary, not a failed import (the accounts are in). Returns the wallet's accounts and what the import did.
+   * @throws WalletError INVALID_BACKUP (nothing is imported), WRONG_PASSWORD (the backup password), VAULT_LOCKED.
    */
   importBackup(
     args: { content: string; backupPassword: string },
-    options: { mergeContacts?: (contacts: NonNullable<BackupPayload['contacts']>) => Promise<unknown> } = {},
-  ): Promise<AccountInfo[]> {
+    options: {
+      mergeContacts?: (contacts: NonNullable<BackupPayload['contacts']>) => Promise<ContactMergeSummary>;
+    } = {},
+  ): Promise<BackupImportResult> {
     return this.#exclusive(async () => {
       this.#requireSession();
       const backupPassword = requireText(args?.backupPassword, 'the backup password');
@@ -370,14 +383,30 @@ export class Vault implements TransactionSigner {
       });
       const session = this.#requireSession();
       const vault = structuredClone(this.#vault());
-      const entries = mergeBackup(vault, payload);
+      const { entries, addedIds, upgradedIds, alreadyPresent } = await mergeBackup(vault, payload);
       try {
         await this.#writeEntriesAndCommit(vault, entries, session.key);
       } finally {
         for (const [, bytes] of entries) zero(bytes);
       }
-      if (payload.contacts && options.mergeContacts) await options.mergeContacts(payload.contacts);
-      return this.listAccounts();
+      const summary: BackupImportSummary = {
+        addedAccountIds: addedIds,
+        upgradedAccountIds: upgradedIds,
+        alreadyPresent,
+        contacts: { added: 0, invalid: 0, duplicate: 0, overLimit: 0, unknownNetwork: 0 },
+        warnings: [],
+      };
+      const contacts = payload.contacts ?? [];
+      if (contacts.length > 0 && options.mergeContacts) {
+        try {
+          summary.contacts = await options.mergeContacts(contacts);
+        } catch (error) {
+          summary.warnings.push(
+            `The accounts were imported, but the backup's ${contacts.length} contact(s) were not: ${causeText(error)}`,
+          );
+        }
+      }
+      return { accounts: this.listAccounts(), summary };
     });
   }
 

@@ -3,7 +3,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AccountInfo } from '../../../src-main/ipc/contract.ts';
 import type { Vault } from '../../../src-main/wallet/vault/vault.ts';
-import { openBackup, sealBackup } from '../../../src-main/wallet/vault/backupFile.ts';
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { openBackup, sealBackup, type BackupPayload } from '../../../src-main/wallet/vault/backupFile.ts';
+import { backupPayloadOf } from '../../../src-main/wallet/vault/backupMerge.ts';
+import type { VaultRecord } from '../../../src-main/wallet/vault/walletFile.ts';
+import { deriveAccount } from '../../../src-main/wallet/vault/secretPayload.ts';
 import { vector } from '../../vectors.ts';
 import { NO_SECRET_SERVICE, PASSWORD, vaultFixture } from './helpers.ts';
 import { expectWalletError } from '../../helpers/expectWalletError.ts';
@@ -11,6 +16,24 @@ import { expectWalletError } from '../../helpers/expectWalletError.ts';
 const BACKUP_PASSWORD = 'the backup password';
 const PHRASE = 'legal winner thank year wave sausage worth useful legal winner thank yellow';
 const WATCHED = '1DFF1akeStY8SfomzFsSYsZPesQcbnF1vR';
+
+/** Every file of a data folder and its bytes: a refused import must leave them as they were. */
+async function files(dir: string): Promise<Record<string, string>> {
+  const names = (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile());
+  const out: Record<string, string> = {};
+  for (const e of names) {
+    const path = join(e.parentPath, e.name);
+    out[relative(dir, path)] = (await readFile(path)).toString('base64');
+  }
+  return out;
+}
+
+/** The backup `content` with its payload changed by `change`, sealed again with the same password and cost. */
+async function recrafted(content: string, change: (payload: BackupPayload) => BackupPayload): Promise<string> {
+  const { kdf } = JSON.parse(content) as { kdf: { N: number; r: number; p: number } };
+  const payload = await openBackup(content, BACKUP_PASSWORD, { minScryptN: kdf.N });
+  return sealBackup(change(payload), BACKUP_PASSWORD, kdf, new Date());
+}
 
 const shape = (accounts: AccountInfo[]) =>
   accounts.map(({ name, address, kind, derivationIndex, developmentOnly }) => ({
@@ -27,11 +50,14 @@ describe('encrypted backup', () => {
     for (const cleanup of cleanups.splice(0)) await cleanup();
   });
 
+  const dataDirs = new Map<Vault, string>();
+
   async function wallet(password = PASSWORD): Promise<Vault> {
     // The owner-only file store: a backup must not need the keychain on either side.
     const fx = await vaultFixture({ keychain: NO_SECRET_SERVICE });
     cleanups.push(fx.cleanup);
     const vault = await fx.open();
+    dataDirs.set(vault, fx.dataDir);
     await vault.create({ password });
     cleanups.push(async () => void vault.lock());
     return vault;
@@ -64,8 +90,16 @@ describe('encrypted backup', () => {
       expect(backup.content).not.toContain(secret);
     }
     const to = await wallet('another wallet password');
-    const imported = await to.importBackup({ content: backup.content, backupPassword: BACKUP_PASSWORD });
+    const { accounts: imported, summary } = await to.importBackup({
+      content: backup.content,
+      backupPassword: BACKUP_PASSWORD,
+    });
     expect(shape(imported)).toEqual(shape(from.listAccounts()));
+    expect(summary).toMatchObject({
+      addedAccountIds: imported.map((a) => a.id),
+      upgradedAccountIds: [],
+      alreadyPresent: 0,
+    });
     for (const [i, account] of imported.entries()) {
       if (account.kind === 'watch') continue;
       const original = from.listAccounts()[i]!;
@@ -82,10 +116,19 @@ describe('encrypted backup', () => {
     const { content } = await from.exportBackup({ password: PASSWORD, backupPassword: BACKUP_PASSWORD });
     const to = await wallet();
     const own = await to.importPhrase({ phrase: PHRASE, name: 'Mine' });
-    const result = await to.importBackup({ content, backupPassword: BACKUP_PASSWORD });
-    expect(result.map((a) => a.name)).toEqual(['Mine', 'Phrase 1', 'Dev key', 'Cold']);
-    expect(result[1]).toMatchObject({ phraseId: own.phraseId, derivationIndex: 1 });
-    expect(await to.importBackup({ content, backupPassword: BACKUP_PASSWORD })).toEqual(result);
+    const { accounts, summary } = await to.importBackup({ content, backupPassword: BACKUP_PASSWORD });
+    expect(accounts.map((a) => a.name)).toEqual(['Mine', 'Phrase 1', 'Dev key', 'Cold']);
+    expect(accounts[1]).toMatchObject({ phraseId: own.phraseId, derivationIndex: 1 });
+    expect(summary).toEqual({
+      addedAccountIds: accounts.slice(1).map((a) => a.id),
+      upgradedAccountIds: [],
+      alreadyPresent: 1,
+      contacts: { added: 0, invalid: 0, duplicate: 0, overLimit: 0, unknownNetwork: 0 },
+      warnings: [],
+    });
+    const again = await to.importBackup({ content, backupPassword: BACKUP_PASSWORD });
+    expect(again.accounts).toEqual(accounts);
+    expect(again.summary).toMatchObject({ addedAccountIds: [], upgradedAccountIds: [], alreadyPresent: 4 });
   });
 
   it('refuses a wrong backup password, an altered file, a foreign file and a crafted cost, changing nothing', async () => {
@@ -139,18 +182,185 @@ describe('encrypted backup', () => {
         accounts: payload.accounts.map((a) => (a.kind === 'phrase' ? { ...a, derivationIndex: 2 ** 31 } : a)),
       },
     ];
-    for (const bad of crafted) {
+    const found = [
+      'recovery phrase entry 1 of 1 has a "nextIndex" of 2147483648',
+      'recovery phrase entry 1 of 1 has a "nextIndex" of -1',
+      `account entry 1 of ${payload.accounts.length} has a "derivationIndex" of 2147483648`,
+    ];
+    for (const [i, bad] of crafted.entries()) {
       const text = await sealBackup(bad, BACKUP_PASSWORD, kdf, new Date());
       const error = await expectWalletError(
         to.importBackup({ content: text, backupPassword: BACKUP_PASSWORD }),
         'INVALID_BACKUP',
       );
-      expect(error.shortMessage).toContain('index');
+      expect(error.shortMessage).toBe(
+        `expected a Koinos wallet backup file, but ${found[i]}, not a whole number from 0 to 2147483647`,
+      );
     }
     // The wallet is as it was, and still saves.
     expect(to.listAccounts().map((a) => a.name)).toEqual(['Mine']);
     await to.renameAccount({ id: mine.id, name: 'Still mine' });
     expect(to.listAccounts().map((a) => a.name)).toEqual(['Still mine']);
+  });
+
+  it('refuses a phrase or key account whose address is not the one its key gives, naming it, changing nothing', async () => {
+    const from = await source();
+    const { content } = await from.exportBackup({ password: PASSWORD, backupPassword: BACKUP_PASSWORD });
+    const to = await wallet();
+    await to.addWatch({ address: WATCHED, name: 'Mine' });
+    const before = await files(dataDirs.get(to)!);
+    const [p0, p1, key] = from.listAccounts();
+    // Entry 2 is Phrase 1 (index 1), entry 3 the development key.
+    const cases = [
+      {
+        entry: 1,
+        what: 'recovery phrase account 1',
+        derived: p1!.address,
+        change: (p: BackupPayload) => ({
+          ...p,
+          accounts: p.accounts.map((a, i) => (i === 1 ? { ...a, address: p0!.address } : a)),
+        }),
+        written: p0!.address,
+      },
+      {
+        entry: 2,
+        what: 'an imported key',
+        derived: key!.address,
+        change: (p: BackupPayload) => ({
+          ...p,
+          accounts: p.accounts.map((a, i) => (i === 2 ? { ...a, address: WATCHED } : a)),
+        }),
+        written: WATCHED,
+      },
+    ];
+    for (const c of cases) {
+      const error = await expectWalletError(
+        to.importBackup({ content: await recrafted(content, c.change), backupPassword: BACKUP_PASSWORD }),
+        'INVALID_BACKUP',
+      );
+      expect(error.shortMessage).toBe(
+        `expected account entry ${c.entry + 1} of 4 of the backup (${c.what}) to have the address its key gives, ` +
+          `${c.derived}, but the backup says ${c.written}; nothing was imported`,
+      );
+    }
+    expect(to.listAccounts().map((a) => a.name)).toEqual(['Mine']);
+    expect(await files(dataDirs.get(to)!)).toEqual(before);
+  });
+
+  it("raises a phrase's next index above its highest account, whatever the file says", async () => {
+    const from = await source();
+    // The file says 1, but it holds account 7 of the phrase.
+    const content = await recrafted(
+      (await from.exportBackup({ password: PASSWORD, backupPassword: BACKUP_PASSWORD })).content,
+      (p) => ({
+        phrases: p.phrases.map((q) => ({ ...q, nextIndex: 1 })),
+        accounts: [
+          ...p.accounts,
+          {
+            name: 'Seven',
+            kind: 'phrase',
+            phraseRef: p.phrases[0]!.ref,
+            derivationIndex: 7,
+            address: deriveAccount(PHRASE, 7).address,
+          },
+        ],
+      }),
+    );
+    const fresh = await wallet();
+    const { accounts } = await fresh.importBackup({ content, backupPassword: BACKUP_PASSWORD });
+    expect((await fresh.deriveNext({ phraseId: accounts[0]!.phraseId!, name: 'next' })).derivationIndex).toBe(8);
+    // Merged into a phrase the wallet holds (its own next index is 1): the same.
+    const mine = await wallet();
+    const own = await mine.importPhrase({ phrase: PHRASE, name: 'Mine' });
+    await mine.importBackup({ content, backupPassword: BACKUP_PASSWORD });
+    expect((await mine.deriveNext({ phraseId: own.phraseId!, name: 'next' })).derivationIndex).toBe(8);
+  });
+
+  it('turns a watch-only account into the signing account the backup holds, keeping its name and place', async () => {
+    const from = await source();
+    const { content } = await from.exportBackup({ password: PASSWORD, backupPassword: BACKUP_PASSWORD });
+    const [, p1, key] = from.listAccounts();
+    const to = await wallet();
+    const first = await to.addWatch({ address: WATCHED, name: 'First' });
+    const savings = await to.addWatch({ address: p1!.address, name: 'Savings' });
+    const hot = await to.addWatch({ address: key!.address, name: 'Hot' });
+    const { accounts, summary } = await to.importBackup({ content, backupPassword: BACKUP_PASSWORD });
+    expect(shape(accounts)).toEqual([
+      { name: 'First', address: WATCHED, kind: 'watch' },
+      { name: 'Savings', address: p1!.address, kind: 'phrase', derivationIndex: 1 },
+      { name: 'Hot', address: key!.address, kind: 'key', developmentOnly: true },
+      { name: 'Phrase 0', address: from.listAccounts()[0]!.address, kind: 'phrase', derivationIndex: 0 },
+    ]);
+    expect(accounts.slice(0, 3).map((a) => a.id)).toEqual([first.id, savings.id, hot.id]);
+    expect(summary).toMatchObject({
+      addedAccountIds: [accounts[3]!.id],
+      upgradedAccountIds: [savings.id, hot.id],
+      alreadyPresent: 1,
+    });
+    // They sign now: their keys are in the wallet.
+    expect(await to.reveal({ id: hot.id, password: PASSWORD })).toEqual(
+      await from.reveal({ id: key!.id, password: PASSWORD }),
+    );
+  });
+
+  it('names the entry and the field of an incomplete account, never quoting a key', async () => {
+    const from = await source();
+    const { content } = await from.exportBackup({ password: PASSWORD, backupPassword: BACKUP_PASSWORD });
+    const to = await wallet();
+    const key = vector('koilib-key-1').private_key_hex;
+    const at = (i: number, patch: object) => (p: BackupPayload) => ({
+      ...p,
+      accounts: p.accounts.map((a, j) => (j === i ? { ...a, ...patch } : a)),
+    });
+    const cases: [(p: BackupPayload) => BackupPayload, string][] = [
+      [at(2, { privateKeyHex: undefined }), 'account entry 3 of 4 has nothing as its "privateKeyHex", not text'],
+      [at(2, { privateKeyHex: 42 }), 'account entry 3 of 4 has a number as its "privateKeyHex", not text'],
+      [at(1, { phraseRef: null }), 'account entry 2 of 4 has null as its "phraseRef", not text'],
+      [at(3, { address: undefined }), 'account entry 4 of 4 has nothing as its "address", not text'],
+      [
+        at(2, { kind: 'cold', privateKeyHex: key }),
+        'account entry 3 of 4 has "cold" as its "kind", not "phrase", "key" or "watch"',
+      ],
+    ];
+    for (const [change, found] of cases) {
+      const error = await expectWalletError(
+        to.importBackup({ content: await recrafted(content, change), backupPassword: BACKUP_PASSWORD }),
+        'INVALID_BACKUP',
+      );
+      expect(error.shortMessage).toBe(`expected a Koinos wallet backup file, but ${found}`);
+      expect(JSON.stringify(error)).not.toContain(key);
+    }
+    expect(to.listAccounts()).toEqual([]);
+  });
+
+  it('refuses a backup of more than 1000 accounts before deriving any, and will not write one', async () => {
+    const from = await source();
+    const { content } = await from.exportBackup({ password: PASSWORD, backupPassword: BACKUP_PASSWORD });
+    const to = await wallet();
+    const many = await recrafted(content, (p) => ({
+      ...p,
+      accounts: Array.from({ length: 1001 }, (_, i) => ({ ...p.accounts[0]!, name: `A${i}` })),
+    }));
+    const error = await expectWalletError(
+      to.importBackup({ content: many, backupPassword: BACKUP_PASSWORD }),
+      'INVALID_BACKUP',
+    );
+    expect(error.shortMessage).toBe('expected a backup of at most 1000 accounts, got 1001');
+    expect(to.listAccounts()).toEqual([]);
+    const big = {
+      phrases: [],
+      accounts: Array.from({ length: 1001 }, (_, i) => ({
+        id: `w${i}`,
+        name: `W${i}`,
+        address: WATCHED,
+        kind: 'watch',
+      })),
+    } as unknown as VaultRecord;
+    const refused = await expectWalletError(
+      backupPayloadOf(big, () => Promise.reject(new Error('no secret is read'))),
+      'INVALID_BACKUP',
+    );
+    expect(refused.shortMessage).toBe('expected a backup of at most 1000 accounts, got 1001');
   });
 
   it('asks the wallet password to export, a backup password of 8 characters or more, and an unlocked wallet', async () => {
