@@ -16,8 +16,8 @@ const NEEDS_ISOLATION = [
   'test/devnet/coreSignatureBudget.test.ts',
   'test/wallet/vault/vaultSession.test.ts',
   'test/wallet/vault/secretHygiene.test.ts',
-  // Counts node:crypto's pbkdf2Sync through a mock: the vault modules must load after it.
-  'test/wallet/vault/backupMergeCost.test.ts',
+  // Counts node:crypto's pbkdf2Sync and wraps the backup merge through mocks: the vault modules must load after them.
+  'test/wallet/vault/backupMergeTurns.test.ts',
   // Its dApp client sets DISABLE_GLOBAL_CORE in the environment for the rest of the process.
   'test/wallet/dapps/walletConnect.test.ts',
 ];

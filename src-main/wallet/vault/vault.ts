@@ -381,10 +381,12 @@ export class Vault implements TransactionSigner {
       const payload = await openBackup(args?.content, backupPassword, {
         minScryptN: Vault.#fileOptions(this.#options).minScryptN,
       });
-      const session = this.#requireSession();
+      this.#requireSession();
       const vault = structuredClone(this.#vault());
       const { entries, addedIds, upgradedIds, alreadyPresent } = await mergeBackup(vault, payload);
       try {
+        // The merge lets the event loop turn: the wallet may have locked meanwhile (idle time, sleep), its key wiped.
+        const session = this.#requireSession();
         await this.#writeEntriesAndCommit(vault, entries, session.key);
       } finally {
         for (const [, bytes] of entries) zero(bytes);
