@@ -575,21 +575,27 @@ describe('WalletConnect: a dApp connected to the wallet over a relay on 127.0.0.
     }
   });
 
-  it('refuses a proposal that requires what the session cannot hold before anyone is asked, with the code that says what', async () => {
-    const other = await dappClient(relay.url, 'https://multichain.example');
+  /**
+   * Pairs a new dApp of `origin` whose proposal requires `required` (as a dApp on an older sign-client sends it: 2.25
+   * moves required namespaces to the optional ones) and offers `offered`; checks that it is refused with `refusal`
+   * before anyone is asked, and that no grant is left.
+   */
+  async function refusedBeforeAsking(
+    origin: string,
+    required: Record<string, { chains: string[]; methods: string[]; events: string[] }>,
+    offered: string[],
+    refusal: { code: number; message: string },
+  ): Promise<void> {
+    const other = await dappClient(relay.url, origin);
     try {
-      // As a dApp on an older sign-client sends them (2.25 moves required namespaces to the optional ones).
       const engine = (other as unknown as { engine: { sendProposeSession: (p: unknown) => Promise<unknown> } }).engine;
       const send = engine.sendProposeSession.bind(engine);
       engine.sendProposeSession = (p) => {
-        (p as { proposal: { requiredNamespaces: unknown } }).proposal.requiredNamespaces = {
-          koinos: { chains: [chain], methods: SDK_METHODS, events: [] },
-          eip155: { chains: ['eip155:1'], methods: ['personal_sign'], events: [] },
-        };
+        (p as { proposal: { requiredNamespaces: unknown } }).proposal.requiredNamespaces = required;
         return send(p);
       };
       const { uri, session } = await proposeSession(other, {
-        optionalNamespaces: { koinos: { chains: [chain], methods: SDK_METHODS, events: [] } },
+        optionalNamespaces: { koinos: { chains: offered, methods: SDK_METHODS, events: [] } },
       });
       await wallet.handlers['dapps:pair']({ uri });
       expect(
@@ -597,17 +603,24 @@ describe('WalletConnect: a dApp connected to the wallet over a relay on 127.0.0.
           () => undefined,
           (error: unknown) => error,
         ),
-      ).toMatchObject({
-        code: 5104,
-        message: 'This wallet answers only the "koinos" namespace; the dApp requires eip155.',
-      });
+      ).toMatchObject(refusal);
       expect((await wallet.handlers['approvals:list']()).pending).toEqual([]);
-      expect((await wallet.handlers['dapps:list']()).grants.map((g) => g.origin)).not.toContain(
-        'https://multichain.example',
-      );
+      expect((await wallet.handlers['dapps:list']()).grants.map((g) => g.origin)).not.toContain(origin);
     } finally {
       await closeDapp(other);
     }
+  }
+
+  it('refuses a proposal that requires what the session cannot hold before anyone is asked, with the code that says what', async () => {
+    await refusedBeforeAsking(
+      'https://multichain.example',
+      {
+        koinos: { chains: [chain], methods: SDK_METHODS, events: [] },
+        eip155: { chains: ['eip155:1'], methods: ['personal_sign'], events: [] },
+      },
+      [chain],
+      { code: 5104, message: 'This wallet answers only the "koinos" namespace; the dApp requires eip155.' },
+    );
     expect(unmetRequirements({ koinos: { chains: [chain], methods: ['koinos_signMessage', 'eth_sign'] } })).toEqual({
       code: 5101,
       message: 'The dApp requires eth_sign, which this wallet does not answer.',
@@ -617,37 +630,13 @@ describe('WalletConnect: a dApp connected to the wallet over a relay on 127.0.0.
   });
 
   it('refuses a proposal that requires a chain no network of the wallet is on, before anyone is asked', async () => {
-    const other = await dappClient(relay.url, 'https://elsewhere.example');
     const nowhere = `koinos:${'Q'.repeat(32)}`;
-    try {
-      const engine = (other as unknown as { engine: { sendProposeSession: (p: unknown) => Promise<unknown> } }).engine;
-      const send = engine.sendProposeSession.bind(engine);
-      engine.sendProposeSession = (p) => {
-        (p as { proposal: { requiredNamespaces: unknown } }).proposal.requiredNamespaces = {
-          koinos: { chains: [nowhere], methods: SDK_METHODS, events: [] },
-        };
-        return send(p);
-      };
-      const { uri, session } = await proposeSession(other, {
-        optionalNamespaces: { koinos: { chains: [chain, nowhere], methods: SDK_METHODS, events: [] } },
-      });
-      await wallet.handlers['dapps:pair']({ uri });
-      expect(
-        await session.then(
-          () => undefined,
-          (error: unknown) => error,
-        ),
-      ).toMatchObject({
-        code: 5100,
-        message: `Test dApp requires ${nowhere}, and no network of this wallet is on it now.`,
-      });
-      expect((await wallet.handlers['approvals:list']()).pending).toEqual([]);
-      expect((await wallet.handlers['dapps:list']()).grants.map((g) => g.origin)).not.toContain(
-        'https://elsewhere.example',
-      );
-    } finally {
-      await closeDapp(other);
-    }
+    await refusedBeforeAsking(
+      'https://elsewhere.example',
+      { koinos: { chains: [nowhere], methods: SDK_METHODS, events: [] } },
+      [chain, nowhere],
+      { code: 5100, message: `Test dApp requires ${nowhere}, and no network of this wallet is on it now.` },
+    );
   });
 
   it('sent nothing anywhere but 127.0.0.1', () => {
