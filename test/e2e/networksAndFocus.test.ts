@@ -1,8 +1,8 @@
 // End to end: the Networks and Accounts screens keep the person where they were. Removing a custom network asks first
 // and says which network is in use after it; the keyboard focus lands somewhere after a button that vanishes or turns
-// disabled (Use, Select, remove, Save name, a wrong password, a form or a question closed); the toggles say whether
-// they are open; and the top bar's network picker shows the network in use again after a switch main refused, with
-// why until the network in use changes.
+// disabled (Use, Select, remove, Save name, a wrong password, a form, a prompt or a question closed, a secret revealed
+// or hidden, an account removed); the toggles say whether they are open; and the top bar's network picker shows the
+// network in use again after a switch main refused, with why until the network in use changes.
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -11,6 +11,7 @@ import {
   chromiumMissing,
   go,
   optionLabel,
+  PASSWORD,
   useE2eWallet,
   type E2eWallet,
 } from './harness.ts';
@@ -153,6 +154,48 @@ describe.skipIf(missing !== undefined)('the Networks and Accounts screens in the
     expect(await field.getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByRole('alert').count()).toBe(1);
     await shots.take(page, 'wrong-password');
+
+    // Cancel gives the focus back to the toggle; the right password moves it to the secret, Hide back to the toggle.
+    const revealToggle = page.getByRole('button', { name: 'Reveal the secret of Savings' });
+    expect(await revealToggle.getAttribute('aria-expanded')).toBe('true');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => focused(page), SOON).toMatchObject({ label: 'Reveal the secret of Savings' });
+    expect(await revealToggle.getAttribute('aria-expanded')).toBe('false');
+    await revealToggle.click();
+    await field.fill(PASSWORD);
+    await page.getByRole('button', { name: 'Reveal', exact: true }).click();
+    await expect.poll(() => focused(page), SOON).toMatchObject({ tag: 'DIV', label: 'Revealed secret' });
+    await page.getByRole('button', { name: 'Hide' }).click();
+    await expect.poll(() => focused(page), SOON).toMatchObject({ label: 'Reveal the secret of Savings' });
+
+    // So does Rename's Cancel.
+    await page.getByRole('button', { name: 'Rename Savings' }).click();
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => focused(page), SOON).toMatchObject({ label: 'Rename Savings' });
+
+    // The backup toggles say whether their forms are open.
+    for (const name of ['Export backup', 'Import backup']) {
+      // The first of the name: the import form's own button is named "Import backup" too.
+      const toggle = page
+        .getByRole('region', { name: 'Encrypted backup' })
+        .getByRole('button', { name, exact: true })
+        .first();
+      await toggle.click();
+      expect(await toggle.getAttribute('aria-expanded'), name).toBe('true');
+      expect(await page.locator(`[id="${(await toggle.getAttribute('aria-controls')) ?? 'none'}"]`).count()).toBe(1);
+      await toggle.click();
+      expect(await toggle.getAttribute('aria-expanded'), name).toBe('false');
+    }
+
+    // A removed account's row goes with the focus it had: the focus goes to the screen's heading.
+    const other = 'Devnet account 0';
+    const removeToggle = page.getByRole('button', { name: `Remove ${other}` });
+    await removeToggle.click();
+    expect(await removeToggle.getAttribute('aria-expanded')).toBe('true');
+    await page.getByLabel('Wallet password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Remove account' }).click();
+    await page.getByRole('listitem', { name: other }).waitFor({ state: 'detached' });
+    await expect.poll(() => focused(page), SOON).toMatchObject({ tag: 'H1', text: 'Accounts' });
   });
 
   it('shows the network in use again in the top bar after a switch main refused, and why', async () => {
