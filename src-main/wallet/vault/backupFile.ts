@@ -139,10 +139,15 @@ function checkPayload(value: unknown): BackupPayload {
   if (!p || !Array.isArray(p.phrases) || !Array.isArray(p.accounts)) throw invalid('its content has no account list');
   tooMany(p.accounts.length, 'accounts');
   tooMany(p.phrases.length, 'recovery phrases');
+  const refs = new Map<string, number>();
   for (const [i, phrase] of p.phrases.entries()) {
     const entry = `recovery phrase entry ${i + 1} of ${p.phrases.length}`;
     if (typeof phrase !== 'object' || phrase === null) throw invalid(`${entry} is ${found(phrase)}, not a phrase`);
     if (typeof phrase.ref !== 'string') throw invalid(`${entry} has ${found(phrase.ref)} as its "ref", not text`);
+    // Accounts name their phrase by it: two phrases of one name would leave it to chance which one an account means.
+    const twin = refs.get(phrase.ref);
+    if (twin !== undefined) throw invalid(`${entry} has the "ref" of recovery phrase entry ${twin + 1}`);
+    refs.set(phrase.ref, i);
     // Never quoted: it is the phrase.
     if (typeof phrase.phrase !== 'string')
       throw invalid(`${entry} has ${found(phrase.phrase)} as its "phrase", not text`);

@@ -321,6 +321,11 @@ describe('encrypted backup', () => {
         at(2, { kind: 'cold', privateKeyHex: key }),
         'account entry 3 of 4 has "cold" as its "kind", not "phrase", "key" or "watch"',
       ],
+      // Two phrases of one ref: which one its accounts mean would be left to chance.
+      [
+        (p) => ({ ...p, phrases: [...p.phrases, { ...p.phrases[0]!, phrase: 'abandon '.repeat(11) + 'about' }] }),
+        'recovery phrase entry 2 of 2 has the "ref" of recovery phrase entry 1',
+      ],
     ];
     for (const [change, found] of cases) {
       const error = await expectWalletError(
