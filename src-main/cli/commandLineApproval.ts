@@ -7,12 +7,25 @@ import { BTYPE, bytesToJson } from '../koinos/codec.ts';
 import { assertReadyToSign } from '../koinos/signingChecks.ts';
 import { nonceFromBytes, prepareTransaction } from '../koinos/transaction.ts';
 import type { Transaction } from '../koinos/types.ts';
-import type { RiskFlag } from '../wallet/chain/types.ts';
+import { KNOWN_TOKEN_CONTRACTS } from '../koinos/knownContracts.ts';
+import type { RiskFlag, TokenInfo } from '../wallet/chain/types.ts';
+import { knownChainName } from '../wallet/dapps/chains.ts';
 import { ApprovalQueue, WALLET_ORIGIN, chainIdText, type Approver } from '../wallet/approvals/approvalQueue.ts';
 import { approvalsLog } from '../wallet/approvals/approvalsLog.ts';
 import { decodeOperation } from '../wallet/chain/operations.ts';
 import type { TransactionSigner } from '../wallet/signer.ts';
+import { approvalText } from '../wallet/approvals/approvalText.ts';
+import { inform } from './io.ts';
 import { requireAllowed } from './riskGate.ts';
+
+/** KOIN and VHP of the networks the wallet knows, as decodeOperation reads tokens: amounts in KOIN, also offline. */
+const SYSTEM_TOKENS: TokenInfo[] = KNOWN_TOKEN_CONTRACTS.map((c) => ({
+  contract: c.address,
+  name: c.token === 'koin' ? 'Koin' : 'Virtual Hash Power',
+  symbol: c.token.toUpperCase(),
+  decimals: 8,
+  system: c.token,
+}));
 
 /**
  * The CLI's approver: the command the user typed is the approval, so an unflagged request is approved as asked; a
@@ -23,6 +36,14 @@ export function commandLineApprover(allowedRisks: readonly string[]): Approver {
     mode: 'dialog',
     async decide(request) {
       requireAllowed(request.review.risks, allowedRisks);
+      // What is signed, on stderr, in the words of the app's approval dialog: on an offline machine, the one look at
+      // what came from the online one before the key signs it.
+      const { title, lines, riskLines } = approvalText(request);
+      inform([
+        `koinos-wallet: signing: ${title.replace(/\?$/, '')}`,
+        ...lines.filter((line) => !line.startsWith('Requested by:')).map((line) => `  ${line}`),
+        ...(riskLines.length > 0 ? ['  Warnings allowed by --allow-risk:', ...riskLines.map((r) => `    ${r}`)] : []),
+      ]);
       return true;
     },
   };
@@ -61,6 +82,7 @@ export async function signApprovedByCommandLine(
   assertReadyToSign(transaction);
   const prepared = prepareTransaction(transaction);
   const header = prepared.header!;
+  const network = knownChainName(header.chain_id);
   const approval = await approvals.request(
     {
       kind: 'sign',
@@ -69,9 +91,10 @@ export async function signApprovedByCommandLine(
       signer: address,
       payer: header.payer.length > 0 ? bytesToJson(header.payer, BTYPE.ADDRESS) : '',
       ...(header.payee.length > 0 ? { payee: bytesToJson(header.payee, BTYPE.ADDRESS) } : {}),
+      ...(network !== undefined ? { networkName: network } : {}),
       nonce: nonceFromBytes(header.nonce).toString(),
       rcLimit: header.rc_limit.toString(),
-      operations: prepared.operations.map((op) => decodeOperation(op, [])),
+      operations: prepared.operations.map((op) => decodeOperation(op, SYSTEM_TOKENS)),
       risks,
     },
     { signer: address, transaction: prepared },

@@ -361,6 +361,11 @@ export function printText(text: string): void {
   cliIo().stdout.write(text.endsWith('\n') ? text : text + '\n');
 }
 
+/** Prints a block of text on stderr, where it stays apart from the result (stdout carries only that). */
+export function inform(lines: readonly string[]): void {
+  cliIo().stderr.write(`${lines.join('\n')}\n`);
+}
+
 /** Prints a one-line warning on stderr. */
 export function warn(message: string): void {
   cliIo().stderr.write(`koinos-wallet: warning: ${message}\n`);

@@ -12,7 +12,7 @@ import { addressFromPublicKey, addressToString } from '../../src-main/koinos/add
 import { parsePrivateKey, publicKeyFromPrivateKey } from '../../src-main/koinos/keys.ts';
 import { KOIN } from '../devnet/helpers.ts';
 import { cutBalanceUnderWaiting, testDevnet } from '../wallet/chain/helpers.ts';
-import { runCli, type CliResult } from '../helpers/cli.ts';
+import { failsWith, runCli, type CliResult } from '../helpers/cli.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TOKEN = join(ROOT, 'node_modules/@koinosbox/contracts/assembly/token');
@@ -22,15 +22,6 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function ok(r: CliResult): any {
   expect(r.status, r.stderr).toBe(0);
   return JSON.parse(r.stdout);
-}
-
-/** One line on stderr, no stack, matching `message`. */
-function fails(r: CliResult, status: number, message: RegExp): void {
-  expect(r.status, r.stderr).toBe(status);
-  expect(r.stdout).toBe('');
-  const lines = r.stderr.split('\n').filter((l) => l !== '');
-  expect(lines, r.stderr).toHaveLength(1);
-  expect(lines[0]).toMatch(message);
 }
 
 function file(name: string, content: string): string {
@@ -55,7 +46,7 @@ describe('contract commands of the CLI', () => {
       `${devnet.url}/jsonrpc`,
     ]);
     await cutBalanceUnderWaiting(devnet, a!.address);
-    fails(
+    failsWith(
       await calling,
       1,
       /Included in block \d+, but the chain reverted it: account 'from' has insufficient balance\. Nothing was changed but the mana it used\./,
@@ -101,17 +92,17 @@ describe('contract commands of the CLI', () => {
         tokenKey,
         ...net,
       ];
-      fails(
+      failsWith(
         await runCli(uploadArgs),
         1,
         /refused to sign: the transaction needs --allow-risk replaces-account --allow-risk upload-contract to be signed; nothing was signed or sent\. replaces-account: .*this replaces this account with contract code/,
       );
-      fails(
+      failsWith(
         await runCli([...uploadArgs, '--allow-risk', 'upload-contract']),
         1,
         /needs --allow-risk replaces-account to be signed/,
       );
-      fails(await runCli(['contract', 'abi', tokenAddress, ...net]), 1, /the node has no ABI for contract/); // nothing was uploaded
+      failsWith(await runCli(['contract', 'abi', tokenAddress, ...net]), 1, /the node has no ABI for contract/); // nothing was uploaded
       const uploaded = ok(
         await runCli([...uploadArgs, '--allow-risk', 'replaces-account', '--allow-risk', 'upload-contract']),
       );
@@ -136,7 +127,7 @@ describe('contract commands of the CLI', () => {
         tokenKey,
         ...net,
       ];
-      fails(
+      failsWith(
         await runCli(mint),
         1,
         new RegExp(
@@ -232,7 +223,11 @@ describe('contract commands of the CLI', () => {
         aliceKey,
         ...net,
       ];
-      fails(await runCli(transfer), 1, /needs --allow-risk unknown-contract to be signed; nothing was signed or sent/);
+      failsWith(
+        await runCli(transfer),
+        1,
+        /needs --allow-risk unknown-contract to be signed; nothing was signed or sent/,
+      );
       expect(
         ok(
           await runCli([
@@ -280,38 +275,38 @@ describe('contract commands of the CLI', () => {
           .value,
       ).toMatch(/^\d+$/);
 
-      fails(
+      failsWith(
         await runCli(['contract', 'read', tokenAddress, 'balance', '{}', ...net]),
         1,
         /method: expected one of the ABI's methods \(name, symbol, decimals, .*balance_of.*\), got "balance"/,
       );
-      fails(
+      failsWith(
         await runCli(['contract', 'read', tokenAddress, 'balance_of', '{"ownr": "x"}', ...net]),
         1,
         /arguments of balance_of: ownr: .*closest valid name is "owner"/,
       );
-      fails(
+      failsWith(
         await runCli(['contract', 'read', tokenAddress, 'balance_of', '{owner}', ...net]),
         1,
         /arguments of balance_of: expected a JSON object such as/,
       );
-      fails(
+      failsWith(
         await runCli(['contract', 'read', tokenAddress, 'transfer', '{}', ...net]),
         1,
         /expected a read-only method .* use "contract call"/,
       );
-      fails(await runCli(['contract', 'abi', bob!.address, ...net]), 1, /the node has no ABI for contract/);
-      fails(
+      failsWith(await runCli(['contract', 'abi', bob!.address, ...net]), 1, /the node has no ABI for contract/);
+      failsWith(
         await runCli(['contract', 'upload', join(TOKEN, 'token-abi.json'), '--key-file', tokenKey, ...net]),
         1,
         /WASM: expected a WebAssembly module/,
       );
-      fails(
+      failsWith(
         await runCli([...mint, '--allow-risk', 'all']),
         1,
         /--allow-risk: expected one of replaces-account, .*, got "all"/,
       );
-      fails(
+      failsWith(
         await runCli([
           'contract',
           'upload',
@@ -325,7 +320,7 @@ describe('contract commands of the CLI', () => {
         1,
         /ABI methods: expected an object/,
       );
-      fails(
+      failsWith(
         await runCli(['contract', 'deploy', ...net]),
         2,
         /unknown contract command "deploy"; expected upload, read, call or abi/,

@@ -1,12 +1,13 @@
 // `tx sign` run in process (main with captured streams): a signature that `tx decode` recovers to the signing key,
 // several signatures, and refusals (missing header fields, both inputs on stdin, a second signature by the same key,
-// also with the merkle root left out, which tx decode then reads from the content; risks not allowed).
+// also with the merkle root left out, which tx decode then reads from the content; risks not allowed), and the review
+// of what it signs, printed on stderr first.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, it, expect } from 'vitest';
 import { vector } from '../vectors.ts';
-import { failsWith, okJson, runCli } from '../helpers/cli.ts';
+import { failsWith, okJson, reviewsIn, runCli } from '../helpers/cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'koinos-cli-sign-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -45,6 +46,13 @@ describe('tx sign', () => {
     const r = await runCli(['tx', 'sign', '--wif-file', key1File], unsignedJson());
     const signed = okJson(r);
     expect(typeof signed).toBe('string');
+    // What it signs, on stderr before anything else, as the app's approval dialog words it: the amount in KOIN (the
+    // mainnet contract is known offline), both parties and the payer in full, the mana cap, the nonce and the network.
+    const [review] = reviewsIn(r.stderr);
+    expect(review).toMatch(/^koinos-wallet: signing: Sign on Koinos Mainnet\n/);
+    expect(review).toContain(`  Transfer 0.0001 KOIN from ${history.payer} to `);
+    expect(review).toContain('  Nonce: 1\n');
+    expect(review).toContain(`  Chain ID: ${history.chain_id}\n`);
     expect(r.stderr).toMatch(
       new RegExp(`warning: the signing key's address ${key1.address_compressed} is not the payer`),
     );

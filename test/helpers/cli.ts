@@ -60,21 +60,37 @@ export function spawnCli(args: string[], input = ''): Promise<CliResult> {
   });
 }
 
-/** Asserts a successful run (stderr holding warnings at most) and returns its stdout parsed as JSON. */
+/** A review block of stderr: "koinos-wallet: signing: <what>", then its indented lines (what a signature covered). */
+const REVIEW = /^koinos-wallet: signing: .*\n(?: {2}.*\n)*/gm;
+
+/** The review blocks a run printed on stderr, one text each (what each signature it made covered). */
+export function reviewsIn(stderr: string): string[] {
+  return stderr.match(REVIEW) ?? [];
+}
+
+/** stderr's lines other than its review blocks. */
+function otherLines(stderr: string): string[] {
+  return stderr
+    .replace(REVIEW, '')
+    .split('\n')
+    .filter((l) => l !== '');
+}
+
+/** Asserts a successful run (stderr holding reviews and warnings at most) and returns its stdout parsed as JSON. */
 export function okJson(r: CliResult): any {
   expect(r.status, r.stderr).toBe(0);
-  for (const line of r.stderr.split('\n').filter((l) => l !== '')) expect(line).toMatch(/^koinos-wallet: warning: /);
+  for (const line of otherLines(r.stderr)) expect(line).toMatch(/^koinos-wallet: warning: /);
   return JSON.parse(r.stdout);
 }
 
 /**
- * Asserts a failed run: the exit code, nothing on stdout, and exactly one stderr line (no stack trace) that
- * matches `message`. Returns that line.
+ * Asserts a failed run: the exit code, nothing on stdout, and exactly one stderr line besides the reviews of what was
+ * signed (no stack trace) that matches `message`. Returns that line.
  */
 export function failsWith(r: CliResult, status: number, message: RegExp): string {
   expect(r.status, r.stderr).toBe(status);
   expect(r.stdout).toBe('');
-  const lines = r.stderr.split('\n').filter((l) => l !== '');
+  const lines = otherLines(r.stderr);
   expect(lines, r.stderr).toHaveLength(1);
   expect(r.stderr).not.toMatch(/^\s+at /m);
   expect(lines[0]).toMatch(/^koinos-wallet: /);

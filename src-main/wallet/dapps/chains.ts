@@ -20,6 +20,18 @@ const HARBINGER_CHAINS: readonly string[] = [
 const CHAIN = /^koinos:[A-Za-z0-9_-]{32}$/;
 
 /**
+ * The public network a chain ID is known to be, by its CAIP-2 reference, or undefined (a devnet, a custom chain): for
+ * a review made with no node to ask, as on an offline machine.
+ * @example
+ * knownChainName(mainnetChainId); // 'Koinos Mainnet'
+ */
+export function knownChainName(chainId: Uint8Array): string | undefined {
+  const chain = chainOf(chainId);
+  if (chain === MAINNET_CHAIN) return 'Koinos Mainnet';
+  return HARBINGER_CHAINS.includes(chain) ? 'Harbinger testnet' : undefined;
+}
+
+/**
  * The CAIP-2 chain of a chain ID: `koinos:` and the first 32 characters of its base64url text.
  * @example
  * chainOf(chainId); // 'koinos:EiBZK_GGVP0H_fXVAM3j6EAuz3-B-l3e' on mainnet
