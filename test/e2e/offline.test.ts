@@ -9,6 +9,7 @@ import {
   addCustomNetwork,
   chromiumMissing,
   exportUnsigned,
+  go,
   selectAccount,
   signOffline,
   useE2eWallet,
@@ -62,6 +63,20 @@ describe.skipIf(missing !== undefined)('offline signing in the browser', () => {
     );
 
     await node.stop();
+    // A decoded transaction whose text is then changed is no longer shown, nor offered for signing: Sign would sign
+    // the text decoded, which the field no longer holds.
+    await go(page, 'Offline signing');
+    await page.getByRole('button', { name: '2. Sign' }).click();
+    const field = page.getByLabel('Unsigned transaction (base64 or JSON)');
+    await field.fill(unsigned);
+    await page.getByRole('button', { name: 'Decode' }).click();
+    const decoded = page.getByRole('region', { name: 'What you are about to sign' });
+    await decoded.waitFor({ timeout: 30_000 });
+    await field.fill(`${unsigned.slice(0, -4)}AAAA`);
+    await page.getByText('The transaction changed since it was decoded').waitFor();
+    expect(await decoded.count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Sign', exact: true }).count()).toBe(0);
+
     const signed = await signOffline(page, unsigned, shots);
     expect(signed).not.toBe(unsigned);
     const signedView = page.getByRole('region', { name: 'Signed transaction' });
