@@ -218,6 +218,10 @@ export async function transferCommand(argv: string[]): Promise<number> {
       const tx = await ctx.offline
         .exportUnsigned({ ...request, networkId: ctx.networkId })
         .catch((error: unknown) => Promise.reject(withRcLimitInBaseUnits(error, rcLimit)));
+      // The nonce is fixed now: a later export, or any transaction of the account sent first, takes it.
+      warn(
+        `the export uses nonce ${tx.nonce} of ${tx.payee ?? tx.payer}: submit it before any other transaction of that account, or it will be refused`,
+      );
       printJson(tx.base64);
       return EXIT_OK;
     } finally {

@@ -102,22 +102,25 @@ describe('network commands of the CLI', () => {
     const devnet = await testDevnet();
     const [a, b] = devnet.accounts;
     const net = ['--network', `${devnet.url}/jsonrpc`];
-    const unsigned = ok(
-      await runCli([
-        'transfer',
-        '--from',
-        a!.address,
-        '--to',
-        b!.address,
-        '--amount',
-        '2',
-        '--unsigned',
-        '--rc-limit',
-        '30000000',
-        ...net,
-      ]),
-    );
+    const exported = await runCli([
+      'transfer',
+      '--from',
+      a!.address,
+      '--to',
+      b!.address,
+      '--amount',
+      '2',
+      '--unsigned',
+      '--rc-limit',
+      '30000000',
+      ...net,
+    ]);
+    const unsigned = ok(exported);
     expect(typeof unsigned).toBe('string');
+    // The nonce it fixes, and what takes it: said on stderr, since the export is valid only until then.
+    expect(exported.stderr).toContain(
+      `warning: the export uses nonce 1 of ${a!.address}: submit it before any other transaction of that account`,
+    );
     const signed = ok(await runCli(['tx', 'sign', unsigned, '--wif-file', file('a2.wif', a!.wif)]));
     const dry = ok(await runCli(['tx', 'submit', signed, '--dry-run', ...net]));
     expect(dry.broadcast).toBe(false);
