@@ -78,7 +78,8 @@ export const TX_USAGE = `Transactions:
       payer, with an unknown or misspelled field or an address whose checksum does not match, a KOIN or VHP
       transfer without from, to or value, one whose existing signatures were made over another id, and a second
       signature by the same key, and one with risks (as "tx decode" lists them, the signing key counted as a signer)
-      that --allow-risk does not name. Sign again with another key to add more signatures.
+      that --allow-risk does not name. Sign again with another key to add more signatures. Before it signs, it
+      prints on stderr what it signs, in the words of the app's approval dialog.
       ${ALLOW_RISK_USAGE}`;
 
 /**

@@ -35,6 +35,7 @@ const ORDER: readonly RiskCode[] = [
   'SET_SYSTEM_CALL',
   'CHAIN_ID_CHANGED',
   'OTHER_CHAIN',
+  'TOKEN_ALLOWANCE',
   'UNKNOWN_CONTRACT',
   'NO_ABI',
   'SELF_TRANSFER',
@@ -48,6 +49,7 @@ export const RISK_NAMES: Readonly<Record<RiskCode, string>> = {
   SET_SYSTEM_CONTRACT: 'set-system-contract',
   NO_ABI: 'no-abi',
   SELF_TRANSFER: 'self-transfer',
+  TOKEN_ALLOWANCE: 'token-allowance',
   UNKNOWN_CONTRACT: 'unknown-contract',
   CHAIN_ID_CHANGED: 'chain-id-changed',
   OTHER_CHAIN: 'other-chain',
@@ -126,6 +128,8 @@ function list(items: readonly string[]): string {
  * - a call to a contract not in `knownContracts`: UNKNOWN_CONTRACT.
  * - a call whose arguments do not decode as a token method, to a contract not in `contractsWithAbi`: NO_ABI.
  * - a token `transfer` from a signer to that same signer: SELF_TRANSFER.
+ * - a token `approve` of more than 0 to a spender that does not sign: TOKEN_ALLOWANCE (the drainer's way in: the
+ *   spender takes the tokens later, with no signature of the owner).
  * - `context.chainIdChanged`: CHAIN_ID_CHANGED.
  * - `context.otherChain`: OTHER_CHAIN, naming the transaction's chain and the network's.
  * @example
@@ -175,6 +179,14 @@ export function assessRisks(tx: Transaction, context: RiskContext): RiskFlag[] {
       )
         add('SELF_TRANSFER', address(to));
     }
+    if (decoded?.method.name === 'approve') {
+      const { owner, spender, value } = decoded.args;
+      if (spender instanceof Uint8Array && !signers.has(address(spender)) && value !== 0n)
+        add(
+          'TOKEN_ALLOWANCE',
+          `${address(spender)} (tokens of ${contract}${owner instanceof Uint8Array ? ` held by ${address(owner)}` : ''})`,
+        );
+    }
   }
   if (context.chainIdChanged) found.set('CHAIN_ID_CHANGED', []);
   if (context.otherChain !== undefined) {
@@ -207,6 +219,8 @@ function riskMessage(code: RiskCode, items: string[]): string {
       return `It calls ${list(items)}, ${items.length > 1 ? 'contracts that are' : 'a contract that is'} neither a known token nor a system contract of this network: check what ${items.length > 1 ? 'they do' : 'it does'} before signing.`;
     case 'NO_ABI':
       return `Its call${s} to ${list(items)} ha${items.length > 1 ? 've' : 's'} arguments that cannot be decoded without the contract's ABI: they are shown as bytes, so what ${items.length > 1 ? 'they do' : 'it does'} cannot be checked here.`;
+    case 'TOKEN_ALLOWANCE':
+      return `It lets ${list(items)} take tokens later without another signature (an allowance): sign only if you trust ${items.length > 1 ? 'these accounts' : 'this account'} with them.`;
     case 'SELF_TRANSFER':
       return `It transfers tokens from ${list(items)} to the same address, the signer's own: nothing changes hands, yet it costs mana. Check the recipient.`;
   }

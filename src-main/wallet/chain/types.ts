@@ -201,6 +201,8 @@ export type RiskCode =
   | 'NO_ABI'
   /** A token transfer to the signer itself. */
   | 'SELF_TRANSFER'
+  /** A token allowance (approve) from a signer to an account that does not sign: it may take the tokens later. */
+  | 'TOKEN_ALLOWANCE'
   /** A call to a contract that is neither a known token nor a system contract of this network. */
   | 'UNKNOWN_CONTRACT'
   /** The network's chain ID changed since it was last seen (a restart, or another network behind the same URL). */

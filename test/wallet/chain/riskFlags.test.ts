@@ -121,6 +121,22 @@ describe('assessRisks', () => {
     expect(codes(tx(pulled), { ...context, signers: [signer, other] })).toEqual([]);
   });
 
+  it('flags an allowance to an account that does not sign, not one to a signer nor one taken back (0)', () => {
+    const approve = (spender: string, value: bigint) =>
+      koinOperation(addressFromString(koin), 'approve', {
+        owner: addressFromString(signer),
+        spender: addressFromString(spender),
+        value,
+      });
+    const risks = assessRisks(tx(approve(other, 10n ** 18n)), context);
+    expect(risks.map((r) => r.name)).toEqual(['token-allowance']);
+    expect(risks[0]!.message).toBe(
+      `It lets ${other} (tokens of ${koin} held by ${signer}) take tokens later without another signature (an allowance): sign only if you trust this account with them.`,
+    );
+    expect(codes(tx(approve(other, 0n)))).toEqual([]);
+    expect(codes(tx(approve(other, 5n)), { ...context, signers: [signer, other] })).toEqual([]);
+  });
+
   it('flags a chain ID change, and lists one flag per code naming every operation concerned', () => {
     expect(codes(tx(transfer(koin, other)), { ...context, chainIdChanged: true })).toEqual(['CHAIN_ID_CHANGED']);
     const third = newAddress();

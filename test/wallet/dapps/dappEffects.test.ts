@@ -165,14 +165,21 @@ describe("the effects step of a dApp's transaction", () => {
     expect(await nonce()).toBe(before);
   });
 
-  it('names the spender and the amount of an allowance at both steps, and says when it has no limit', async () => {
+  it('names the spender and the amount of an allowance at both steps, says when it has no limit, and flags it', async () => {
     const { approvals, ask, signer, to } = await setUp();
     const answer = ask('koinos_signTransaction', '18446744073709551615', true);
     answer.catch(() => undefined); // rejected below
     const allowance = `Allow ${to} to spend up to 184467440737.09551615 KOIN (no limit) from ${signer.address}`;
     const review = await until('the review', () => approvals.state().pending[0]);
     expect(review.review.operations.map((op) => op.summary)).toEqual([allowance]);
-    await approvals.answer({ requestId: review.id, approve: true, password: PASSWORD });
+    // The spender does not sign: a warning to confirm by name, as for every flag.
+    expect(review.review.risks.map((r) => r.name)).toEqual(['token-allowance']);
+    await approvals.answer({
+      requestId: review.id,
+      approve: true,
+      password: PASSWORD,
+      acknowledgedRisks: ['TOKEN_ALLOWANCE'],
+    });
     const step = await until('the effects step', () => approvals.state().pending.find((r) => r.review.effects));
     expect(step.review.effects!.events.map((e) => e.summary)).toEqual([allowance]);
     await approvals.answer({ requestId: step.id, approve: false });
