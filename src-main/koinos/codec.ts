@@ -966,7 +966,15 @@ export function bytesFromJson(text: unknown, btype: Btype, path: string, checkAd
       }
       return text === '' ? new Uint8Array(0) : fromBase58(text, `${path} (base58)`, MAX_ADDRESS_TEXT_LENGTH);
     default:
-      return fromBase64(text, `${path} (base64)`);
+      try {
+        return fromBase64(text, path);
+      } catch (error) {
+        // A nonce is the one bytes field people write by hand, as the number it stands for.
+        if (!(error instanceof WalletError) || !path.endsWith('header.nonce')) throw error;
+        throw new WalletError(error.code, error.shortMessage, {
+          metaMessages: ['A nonce is the base64 of its value_type message: nonce 1 is "KAE=", 2 is "KAI=".'],
+        });
+      }
   }
 }
 

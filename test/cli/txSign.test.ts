@@ -102,6 +102,14 @@ describe('tx sign', () => {
         new RegExp(`got none for ${field}\\b`),
       );
     }
+    // A nonce written as its number: the error says the form, with an example.
+    const written = JSON.parse(unsignedJson()) as { header: Record<string, string> };
+    written.header.nonce = '2';
+    failsWith(
+      await runCli(['tx', 'sign', '--wif-file', key1File], JSON.stringify(written)),
+      1,
+      /expected header\.nonce \(base64\), got "2" with a length that no base64 text has\. A nonce is the base64 of its value_type message: nonce 1 is "KAE=", 2 is "KAI="\./,
+    );
   });
 
   it('refuses to read both the transaction and the key from stdin, and a key given with --wif', async () => {
