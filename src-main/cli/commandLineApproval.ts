@@ -19,7 +19,7 @@ import { inform } from './io.ts';
 import { requireAllowed } from './riskGate.ts';
 
 /** KOIN and VHP of the networks the wallet knows, as decodeOperation reads tokens: amounts in KOIN, also offline. */
-const SYSTEM_TOKENS: TokenInfo[] = KNOWN_TOKEN_CONTRACTS.map((c) => ({
+export const SYSTEM_TOKENS: readonly TokenInfo[] = KNOWN_TOKEN_CONTRACTS.map((c) => ({
   contract: c.address,
   name: c.token === 'koin' ? 'Koin' : 'Virtual Hash Power',
   symbol: c.token.toUpperCase(),

@@ -9,6 +9,7 @@ import { addressFromString, addressToString } from '../koinos/address.ts';
 import { parseTransactionText } from '../koinos/transactionText.ts';
 import {
   checkTransaction,
+  nonceFromBytes,
   prepareTransaction,
   recoverSigners,
   transactionToBase64,
@@ -35,7 +36,10 @@ import {
 } from './io.ts';
 import { keyFromText } from './keyFile.ts';
 import { ALLOW_RISK_OPTION, ALLOW_RISK_USAGE, allowedRisks } from './riskGate.ts';
-import { commandLineApprovals, signApprovedByCommandLine } from './commandLineApproval.ts';
+import { SYSTEM_TOKENS, commandLineApprovals, signApprovedByCommandLine } from './commandLineApproval.ts';
+import { formatAmount } from '../koinos/amounts.ts';
+import { decodeOperation } from '../wallet/chain/operations.ts';
+import { knownChainName } from '../wallet/dapps/chains.ts';
 import { assertReadyToSign } from '../koinos/signingChecks.ts';
 import { PrivateKeySigner } from '../wallet/chain/privateKeySigner.ts';
 
@@ -53,15 +57,17 @@ export const TX_USAGE = `Transactions:
 
   koinos-wallet tx decode [INPUT] [--koin ADDRESS]...
       Prints {"transaction", "computed_id", "id_matches", "operation_merkle_root_matches", "signers",
-      "signatures_present", "signatures_needed", "operations", "risks"}: the transaction's JSON, the id computed from its header ("0x1220..."), whether the id and
+      "signatures_present", "signatures_needed", "operations", "summary", "risks"}: the transaction's JSON, the id computed from its header ("0x1220..."), whether the id and
       the operation merkle root it carries match its content (null, with a "note", for an unsigned transaction
       that has no id or merkle root yet), the address recovered from each signature (null for a signature that
       does not recover; "signer_errors" then lists [{"signature": index, "error"}]), which of the payer and the payee
       signed it and whose signatures it still needs (the free mana sharer of mainnet or testnet, a contract, signs
       nothing), and the operations with
-      token calls decoded ("entry_point": method name, "args": object), and the risks to look at twice before
-      signing it ([{"code", "name", "message"}]: an upload, a governance operation, a call to an unknown contract or
-      with arguments that do not decode, a transfer to the signer itself). Known without --koin:
+      token calls decoded ("entry_point": method name, "args": object), what it does in words ({"network": mainnet
+      or Harbinger by its chain ID, else null, "nonce": the number, "mana_limit": in mana, "operations": one
+      sentence each, KOIN and VHP amounts in tokens}), and the risks to look at twice before signing it
+      ([{"code", "name", "message"}]: an upload, a governance operation, a call to an unknown contract or with
+      arguments that do not decode, a transfer to the signer itself, an allowance). Known without --koin:
         ${KNOWN_LIST};
       --koin names any other token contract that follows the same standard.
 
@@ -122,6 +128,11 @@ export interface DecodedTransaction {
   /** The payer and payee whose signatures it still needs: a known free mana sharer (a contract payer) needs none. */
   signatures_needed: string[];
   operations: unknown[];
+  /**
+   * What it does, as a person reads it (the words of the signing review): the network when its chain ID is mainnet's
+   * or Harbinger's, the nonce as a number, the mana cap in mana, and one sentence per operation.
+   */
+  summary: { network: string | null; nonce: string | null; mana_limit: string; operations: string[] };
   /** What to look at twice before signing it, assessed as if its payer, payee and present signers sign it. */
   risks: RiskFlag[];
 }
@@ -180,7 +191,28 @@ function decodeTransaction(
       signers.flatMap((s) => (s.address ? [s.address] : [])),
     ),
     operations: tx.operations.map((op) => decodeOperationJson(op, isKoin)),
+    summary: summaryOf(tx),
     risks: transactionRisks(tx, tokens),
+  };
+}
+
+/** The `summary` of `tx decode`. */
+function summaryOf(tx: Transaction): DecodedTransaction['summary'] {
+  const header = tx.header!;
+  let nonce: string | null = null;
+  try {
+    nonce = nonceFromBytes(header.nonce).toString();
+  } catch {
+    // Not a value_type message: the header's own text shows what it holds.
+  }
+  return {
+    network: knownChainName(header.chain_id) ?? null,
+    nonce,
+    mana_limit: formatAmount(header.rc_limit),
+    operations: tx.operations.map((op) => {
+      const decoded = decodeOperation(op, SYSTEM_TOKENS);
+      return decoded.summary ?? `Call ${decoded.entryPoint} of ${decoded.contract}`;
+    }),
   };
 }
 

@@ -63,6 +63,15 @@ describe('tx sign', () => {
     expect(decoded.operation_merkle_root_matches).toBe(true);
     expect(decoded.transaction.header.operation_merkle_root).toBe(history.operation_merkle_root);
     expect(decoded.signers).toEqual([key1.address_compressed]);
+    // What it does, in the words of the signing review: the network named, the nonce a number, the mana cap in mana.
+    expect(decoded.summary).toEqual({
+      network: 'Koinos Mainnet',
+      nonce: '1',
+      mana_limit: '1', // rc_limit 100000000
+      operations: [
+        expect.stringMatching(new RegExp(`^Transfer 0\\.0001 KOIN from ${history.payer} to 1[1-9A-HJ-NP-Za-km-z]+$`)),
+      ],
+    });
 
     // The key from stdin this time, the transaction as an argument, and the result as JSON.
     const twice = okJson(await runCli(['tx', 'sign', signed, '--json'], foobar.wif_compressed));
