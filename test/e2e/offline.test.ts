@@ -74,6 +74,7 @@ describe.skipIf(missing !== undefined)('offline signing in the browser', () => {
     await decoded.waitFor({ timeout: 30_000 });
     await field.fill(`${unsigned.slice(0, -4)}AAAA`);
     await page.getByText('The transaction changed since it was decoded').waitFor();
+    await shots.take(page, 'offline-decode-stale');
     expect(await decoded.count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Sign', exact: true }).count()).toBe(0);
 
