@@ -491,16 +491,12 @@ export function privateKeyFromMnemonic(
   passphrase = '',
   pbkdf2Sha512: Pbkdf2Sha512 = noblePbkdf2Sha512,
 ): Uint8Array {
-  const normalized = assertMnemonic(mnemonic);
-  const path = derivationPath(accountIndex);
-  if (typeof passphrase !== 'string') {
-    throw new WalletError('INVALID_ARGUMENT', `expected the passphrase as text, got ${describe(passphrase)}`);
+  const keys = phraseKeys(mnemonic, passphrase, pbkdf2Sha512);
+  try {
+    return keys.keyAt(accountIndex).privateKey;
+  } finally {
+    keys.wipe();
   }
-  const seed = seedFromMnemonic(normalized, passphrase, pbkdf2Sha512);
-  const privateKey = HDKey.fromMasterSeed(seed).derive(path).privateKey;
-  seed.fill(0);
-  if (!privateKey) throw new WalletError('INTERNAL', 'BIP32 derivation returned no private key');
-  return Uint8Array.from(privateKey);
 }
 
 /**
