@@ -2,10 +2,11 @@
 // real browser shell, a fresh context (a new profile's state) of the run's one system Chromium driven by playwright-core
 // (test/e2e/sharedChromium.ts), and screenshots of each step in the light and the dark theme under test-results/e2e/.
 // Pages are driven by role and accessible name.
+import type { EventEmitter } from 'node:events';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContext, ConsoleMessage, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { IpcArgs, IpcChannel, IpcValue } from '../../src-main/ipc/contract.ts';
 import type { IpcHandlers } from '../../src-main/ipc/dispatcher.ts';
@@ -27,10 +28,17 @@ export interface E2eWallet {
   wallet: WalletApp;
   /** The run's shared Chromium: close the context, never the browser. */
   browser: Browser;
-  context: BrowserContext;
+  /**
+   * The page's context. A test that reads it (to grant a permission, add a script, open a page) keeps the page from
+   * being reused by the next wallet (releasePage).
+   */
+  readonly context: BrowserContext;
   page: Page;
   shots: Shots;
-  /** Closes the browser context, stops the shell and the wallet, and removes the data folder and keychain entries. */
+  /**
+   * Closes the browser context (or keeps its page for the next wallet), stops the shell and the wallet, and removes the
+   * data folder and keychain entries.
+   */
   stop(): Promise<void>;
 }
 
@@ -47,9 +55,74 @@ export interface E2eOptions {
   clock?: Clock;
 }
 
+/** The size every e2e page has (a test that resizes its page has it reset before the page is reused). */
+const VIEWPORT = { width: 1200, height: 860 };
+
 /**
- * Starts the wallet and the browser shell, opens a new context of the run's Chromium, and loads the printed URL (unless
- * `load` is false: the caller loads it when the wallet is ready, and the app is not loaded twice).
+ * A page whose wallet stopped, kept for the next wallet of the worker: a new browser context and its page cost about a
+ * quarter of a CPU-second of this 2-core machine (a window, a renderer process; 2.9 CPU-seconds more for 12 loads of
+ * the app than one page loading it 12 times), and the files start 32 wallets. Each wallet has an origin of its own
+ * (its shell's port), so nothing the page stored is seen again.
+ */
+let sparePage: { context: BrowserContext; page: Page } | undefined;
+
+/** The spare page of the worker if there is one (and its browser is this one), else a new context's first page. */
+async function takePage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
+  const spare = sparePage;
+  sparePage = undefined;
+  if (spare && spare.context.browser() === browser && !spare.page.isClosed()) return spare;
+  await spare?.context.close().catch(() => {});
+  const context = await browser.newContext({ viewport: VIEWPORT, colorScheme: 'light' });
+  const page = await context.newPage();
+  ownListeners.set(page, listeners(page));
+  return { context, page };
+}
+
+/**
+ * The page's listeners by event, as text: playwright-core's own are there from the start (ownListeners). Its Page is an
+ * EventEmitter at run time; its types name only the methods that add and remove listeners.
+ */
+function listeners(page: Page): string {
+  const emitter = page as unknown as Pick<EventEmitter, 'eventNames' | 'listenerCount'>;
+  return emitter
+    .eventNames()
+    .map((event) => `${String(event)} ${emitter.listenerCount(event)}`)
+    .join(', ');
+}
+const ownListeners = new WeakMap<Page, string>();
+
+/**
+ * Keeps a stopped wallet's page for the next one when `reusable` (its test never read the context) and nothing else was
+ * left on it: no other page, no listener of the test's own (its wallet's were removed), no route. The page is then
+ * reset to what a new context's page has: about:blank, the light scheme, the viewport. Anything else closes the context.
+ */
+async function releasePage(used: { context: BrowserContext; page: Page }, reusable: boolean): Promise<void> {
+  const { context, page } = used;
+  const untouched =
+    reusable &&
+    !sparePage &&
+    !page.isClosed() &&
+    context.pages().length === 1 &&
+    listeners(page) === ownListeners.get(page);
+  if (untouched) {
+    try {
+      await page.unrouteAll({ behavior: 'ignoreErrors' });
+      await page.goto('about:blank');
+      await page.emulateMedia({ colorScheme: 'light', reducedMotion: null, forcedColors: null, media: null });
+      await page.setViewportSize(VIEWPORT);
+      sparePage = used;
+      return;
+    } catch {
+      // Not reset: closed below.
+    }
+  }
+  await context.close().catch(() => {});
+}
+
+/**
+ * Starts the wallet and the browser shell, takes a page of the run's Chromium (a new context's, or the one the last
+ * stopped wallet left: takePage), and loads the printed URL (unless `load` is false: the caller loads it when the
+ * wallet is ready, and the app is not loaded twice).
  */
 export async function startE2eWallet(options: E2eOptions, load = true): Promise<E2eWallet> {
   const dataDir = await mkdtemp(join(tmpdir(), 'koinos-e2e-'));
@@ -74,13 +147,16 @@ export async function startE2eWallet(options: E2eOptions, load = true): Promise<
   });
   const shell = await startBrowserShell({ wallet, port: 0, log: (line) => logs.push(line) });
   const browser = await sharedChromium();
-  const context = await browser.newContext({ viewport: { width: 1200, height: 860 }, colorScheme: 'light' });
-  const page = await context.newPage();
+  const { context, page } = await takePage(browser);
+  // Reading the context marks the page as changed beyond what releasePage resets.
+  let contextRead = false;
   const pageErrors: string[] = [];
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  page.on('console', (message) => {
+  const onPageError = (error: Error) => pageErrors.push(error.message);
+  const onConsole = (message: ConsoleMessage) => {
     if (message.type() === 'error' && !/Failed to load resource/.test(message.text())) pageErrors.push(message.text());
-  });
+  };
+  page.on('pageerror', onPageError);
+  page.on('console', onConsole);
   if (load) await page.goto(shell.url);
   const shots = new Shots(join(RESULTS, options.name));
   await shots.ready();
@@ -90,7 +166,10 @@ export async function startE2eWallet(options: E2eOptions, load = true): Promise<
     shell,
     wallet,
     browser,
-    context,
+    get context() {
+      contextRead = true;
+      return context;
+    },
     page,
     shots,
     async stop() {
@@ -100,7 +179,9 @@ export async function startE2eWallet(options: E2eOptions, load = true): Promise<
       // screenshot is taken (CI keeps no file of the run): a full-page capture is a tenth of a second of the browser.
       if (SHOT_THEMES.length > 0)
         await page.screenshot({ path: join(RESULTS, options.name, 'zz-last.png'), fullPage: true }).catch(() => {});
-      await context.close().catch(() => {});
+      page.off('pageerror', onPageError);
+      page.off('console', onConsole);
+      await releasePage({ context, page }, !contextRead);
       await shell.stop();
       await wallet.close();
       await removeKeychainService(keychainService);
@@ -191,7 +272,7 @@ export async function useE2eWallet(options: E2eOptions & { devAccounts?: number[
       dev.push((await call['devnet:importAccount']({ index, watchOnly: false })).address);
     await e2e.page.goto(e2e.shell.url);
     await e2e.page.getByRole('navigation', { name: 'Screens' }).waitFor();
-    return { ...e2e, own, dev };
+    return Object.assign(e2e, { own, dev });
   } catch (error) {
     await e2e.stop().catch(() => {});
     throw error;
