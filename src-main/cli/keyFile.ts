@@ -1,6 +1,6 @@
 // The key file of `key new --out F` ({"address", "public_key", "wif"}, readable by its owner alone) and reading a key
 // back from such a file or from plain WIF / hex text. Nothing here ever puts the key in an error text.
-import { open } from 'node:fs/promises';
+import { open, rm } from 'node:fs/promises';
 import { addressFromPublicKey, addressToString } from '../koinos/address.ts';
 import { WalletError, describe } from '../koinos/errors.ts';
 import { parsePrivateKey, publicKeyFromPrivateKey, type ParsedPrivateKey } from '../koinos/keys.ts';
@@ -10,8 +10,10 @@ import { rememberSecret } from './io.ts';
 const KEY_FILE_MODE = 0o600;
 
 /**
- * Writes a new key file with mode 0600. An existing file is never replaced (it may hold another key).
- * @throws WalletError INVALID_ARGUMENT when the file exists or cannot be written, saying which.
+ * Writes a new key file with mode 0600. An existing file is never replaced (it may hold another key), and a file whose
+ * write failed is removed (a full disk, a size limit): no part of the key stays behind.
+ * @throws WalletError INVALID_ARGUMENT when the file exists or cannot be created, STORAGE_FAILED when it cannot be
+ *   written; saying which.
  * @example
  * await writeKeyFile('key.json', JSON.stringify({ address, public_key, wif }) + '\n');
  */
@@ -38,8 +40,33 @@ export async function writeKeyFile(path: string, content: string): Promise<void>
     await handle.chmod(KEY_FILE_MODE);
     await handle.writeFile(content, 'utf8');
     await handle.sync();
-  } finally {
-    await handle.close();
+  } catch (cause) {
+    await handle.close().catch(() => {});
+    // The file is this call's (opened with wx): the part of the key written must not stay on the disk, and the name
+    // must be free for the next try.
+    await rm(path, { force: true }).catch(() => {});
+    throw new WalletError(
+      'STORAGE_FAILED',
+      `cannot write the key file ${JSON.stringify(path)}: ${writeFailure((cause as NodeJS.ErrnoException).code)}; the unfinished file was removed`,
+      { cause },
+    );
+  }
+  await handle.close();
+}
+
+/** Why writing to a file already opened failed, from its system error code. */
+function writeFailure(code: string | undefined): string {
+  switch (code) {
+    case 'ENOSPC':
+      return 'the disk is full';
+    case 'EDQUOT':
+      return 'the disk quota is used up';
+    case 'EFBIG':
+      return 'the file is larger than this process may write (ulimit -f)';
+    case 'EIO':
+      return 'the disk reported an input/output error';
+    default:
+      return `the system refused (${code ?? 'unknown error'})`;
   }
 }
 

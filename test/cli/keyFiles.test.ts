@@ -1,13 +1,14 @@
-// Key files and terminals: in process, `key new --out F` writes a 0600 file that `key inspect` reads back, a key
-// typed at a terminal is not echoed (a process under a pseudo-terminal), and `--version` prints the package's version.
+// Key files and terminals: in process, `key new --out F` writes a 0600 file that `key inspect` reads back (and leaves
+// none when its write fails: a process under a file size limit), a key typed at a terminal is not echoed (a process
+// under a pseudo-terminal), and `--version` prints the package's version.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { vector } from '../vectors.ts';
-import { failsWith, okJson, runCli } from '../helpers/cli.ts';
+import { failsWith, okJson, runCli, spawnCli } from '../helpers/cli.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'koinos-cli-keyfile-'));
@@ -47,6 +48,21 @@ describe('key new --out', () => {
       /cannot write the key file ".*taken\.json": the file exists/,
     );
     expect(readFileSync(file, 'utf8')).toBe('old key');
+  });
+
+  it('removes a key file it could not finish writing, says why, and leaves the name free', async () => {
+    const file = join(dir, 'unfinished.json');
+    // No block may be written: the write fails as on a full disk, after the file was created.
+    const r = await spawnCli(['key', 'new', '--out', file], '', { maxFileBlocks: 0 });
+    const line = failsWith(
+      r,
+      1,
+      /cannot write the key file ".*unfinished\.json": the file is larger than this process may write \(ulimit -f\); the unfinished file was removed/,
+    );
+    expect(line).not.toMatch(/"wif"|[KL][1-9A-HJ-NP-Za-km-z]{50}/);
+    expect(existsSync(file)).toBe(false);
+    expect(okJson(await runCli(['key', 'new', '--out', file])).file).toBe(file);
+    expect(statSync(file).size).toBeGreaterThan(0);
   });
 
   it("refuses a key file whose address is not its key's, without quoting the key", async () => {

@@ -42,11 +42,16 @@ export async function runCli(
 
 /**
  * Runs `koinos-wallet ...args` as a real process (the built CLI, builtApp.ts), with `input` on stdin, without blocking
- * this process (a devnet it talks to may answer from here).
+ * this process (a devnet it talks to may answer from here). `maxFileBlocks` runs it under `ulimit -f` (512-byte
+ * blocks): a write to a file beyond that fails as it does on a full disk.
  */
-export function spawnCli(args: string[], input = ''): Promise<CliResult> {
+export function spawnCli(args: string[], input = '', options: { maxFileBlocks?: number } = {}): Promise<CliResult> {
+  const command =
+    options.maxFileBlocks === undefined
+      ? [process.execPath, BUILT_CLI, ...args]
+      : ['sh', '-c', `ulimit -f ${options.maxFileBlocks}; exec "$0" "$@"`, process.execPath, BUILT_CLI, ...args];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BUILT_CLI, ...args], {
+    const child = spawn(command[0]!, command.slice(1), {
       cwd: ROOT,
       env: { ...process.env, NO_COLOR: '1' },
     });
