@@ -61,7 +61,7 @@ describe.skipIf(missing !== undefined)('the encrypted backup import in the brows
     await page.getByLabel('Backup file').setInputFiles(file);
     await page.getByText('Loaded koinos-wallet-backup.json.').waitFor();
     await page.getByLabel('Backup password').fill(BACKUP_PASSWORD);
-    await form.getByRole('button', { name: 'Import backup', exact: true }).click();
+    await form.getByRole('button', { name: 'Decrypt and import', exact: true }).click();
     const status = page
       .getByRole('status')
       .filter({ hasText: '2 accounts added, 1 already in the wallet; 1 contact added, 1 skipped' });
@@ -102,14 +102,14 @@ describe.skipIf(missing !== undefined)('the encrypted backup import in the brows
     expect(await alert.textContent()).toBe(
       'Expected a file of at most 4.0 MB, but photo.json is 5.0 MB. Choose the right file.',
     );
-    expect(await page.getByRole('button', { name: 'Import backup', exact: true }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Decrypt and import', exact: true }).isDisabled()).toBe(true);
     await shots.take(page, 'backup-too-large');
 
     await page.getByLabel('Backup file').setInputFiles(file);
     await page.getByText('Loaded koinos-wallet-backup.json.').waitFor();
     expect(await page.getByRole('alert').count()).toBe(0);
     await page.getByLabel('Backup password').fill(BACKUP_PASSWORD);
-    await page.getByRole('button', { name: 'Import backup', exact: true }).click();
+    await page.getByRole('button', { name: 'Decrypt and import', exact: true }).click();
     await page.getByRole('heading', { name: 'Backup restored' }).waitFor();
     expect(await page.getByRole('status').textContent()).toBe(
       '3 accounts added; 1 contact added, 1 skipped: its network is not in this wallet.',

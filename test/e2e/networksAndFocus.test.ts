@@ -173,14 +173,12 @@ describe.skipIf(missing !== undefined)('the Networks and Accounts screens in the
     await page.getByRole('button', { name: 'Cancel' }).click();
     await expect.poll(() => focused(page), SOON).toMatchObject({ label: 'Rename Savings' });
 
-    // The backup toggles say whether their forms are open.
+    // The backup toggles say whether their forms are open, and no button of an open form has a toggle's name.
+    const backupRegion = page.getByRole('region', { name: 'Encrypted backup' });
     for (const name of ['Export backup', 'Import backup']) {
-      // The first of the name: the import form's own button is named "Import backup" too.
-      const toggle = page
-        .getByRole('region', { name: 'Encrypted backup' })
-        .getByRole('button', { name, exact: true })
-        .first();
+      const toggle = backupRegion.getByRole('button', { name, exact: true });
       await toggle.click();
+      expect(await toggle.count(), name).toBe(1);
       expect(await toggle.getAttribute('aria-expanded'), name).toBe('true');
       expect(await page.locator(`[id="${(await toggle.getAttribute('aria-controls')) ?? 'none'}"]`).count()).toBe(1);
       await toggle.click();
