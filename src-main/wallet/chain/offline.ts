@@ -22,6 +22,7 @@ import type { NetworkService } from './networks.ts';
 import { decodeOperation } from './operations.ts';
 import type { PendingTransactions } from './pendingTransactions.ts';
 import { assessRisks, knownContractsOf } from './riskFlags.ts';
+import { knownChainName } from '../dapps/chains.ts';
 import { toSubmitReceipt } from './receipts.ts';
 import { submitAndTrack } from './submission.ts';
 import type { TokenService } from './tokens.ts';
@@ -301,13 +302,15 @@ export class OfflineService {
       signer: address,
     };
     const review = inspectTransaction(prepared, tokens, facts);
+    const publicName = knownChainName(prepared.header!.chain_id);
     const payee = prepared.header!.payee;
     const approval = await this.deps.approvals.request(
       {
         kind: 'sign',
         origin: WALLET_ORIGIN,
-        // Named only when the transaction is made for the chain the network was last seen with.
-        ...(made ? { networkName: made.name } : {}),
+        // Named when a network was last seen with the transaction's chain, or when that chain is a public network's
+        // (an offline machine that never reached it knows mainnet's and Harbinger's chain IDs).
+        ...(made ? { networkName: made.name } : publicName ? { networkName: publicName } : {}),
         chainId: review.chainId,
         signer: address,
         payer: review.payer,

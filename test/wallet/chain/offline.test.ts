@@ -1,6 +1,6 @@
 // Offline signing against a real devnet: export an unsigned transfer, sign it with the node stopped, restart the
 // node on its data folder, submit, and see it included; warnings and risk flags on inspection; compatibility with
-// `koinos-wallet tx`; an allowance's amount in the approval.
+// `koinos-wallet tx`; an allowance's amount in the approval; the public network a transaction is for, named offline.
 import { describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../../src-main/devnet/server/startDevnet.ts';
 import { parsePrivateKey } from '../../../src-main/koinos/keys.ts';
@@ -17,6 +17,7 @@ import { approvalText } from '../../../src-main/wallet/approvals/approvalText.ts
 import { onCleanup, tempDir, testDevnet } from './helpers.ts';
 import { testServices } from './services.ts';
 import { expectWalletError } from '../../helpers/expectWalletError.ts';
+import { vector } from '../../vectors.ts';
 
 const QUIET = { blockTimeMs: 0, accounts: 3, signatureThreads: 0, log: () => {} };
 
@@ -123,7 +124,6 @@ describe('OfflineService', () => {
     const foreign = testServices(other);
     const onOther = await foreign.offline.inspect(unsigned.base64);
     expect(onOther.warnings.map((w) => w.code)).toContain('CHAIN_ID_MISMATCH');
-    // Signed without a node where the network was last seen with another chain: the approval does not name it.
     // Signed without a node where the network was last seen with another chain, and no network with this one: the
     // approval names none, and flags it.
     const signedThere = await foreign.offline.sign(unsigned.base64, a!.address);
@@ -156,6 +156,25 @@ describe('OfflineService', () => {
     const notSigned = await expectWalletError(s.offline.submit(unsigned.base64, true));
     expect(notSigned.code).toBe('INVALID_SIGNATURE');
     expect((await expectWalletError(s.offline.inspect('not a transaction'))).code).toBe('INVALID_TRANSACTION');
+  });
+
+  it('names the public network a transaction is made for in the approval, on a wallet that never reached it', async () => {
+    const devnet = await testDevnet();
+    const s = testServices(devnet);
+    const [a] = devnet.accounts;
+    // A KOIN transfer of mainnet's (the header and operation of a mainnet transaction), signed by a devnet account of
+    // a wallet whose only network reached is its devnet; the node is not asked.
+    const history = vector('mainnet-history-tx');
+    const unsigned = JSON.stringify({
+      header: { chain_id: history.chain_id, rc_limit: history.rc_limit, nonce: history.nonce, payer: history.payer },
+      operations: [
+        { call_contract: { contract_id: history.contract_id, entry_point: history.entry_point, args: history.args } },
+      ],
+    });
+    await s.offline.sign(unsigned, a!.address);
+    const text = approvalText(s.person.seen[0]!);
+    expect(text.title).toBe('Sign on Koinos Mainnet?');
+    expect(text.lines).toContain(`Chain ID: ${history.chain_id}`);
   });
 
   it("flags an upload over the payer's own address on inspect and sign, and a chain ID that changed", async () => {
