@@ -11,7 +11,7 @@ const KEY_FILE_MODE = 0o600;
 
 /**
  * Writes a new key file with mode 0600. An existing file is never replaced (it may hold another key), and a file whose
- * write failed is removed (a full disk, a size limit): no part of the key stays behind.
+ * write failed is removed (a full disk, a size limit): no file with part of the key in it stays behind.
  * @throws WalletError INVALID_ARGUMENT when the file exists or cannot be created, STORAGE_FAILED when it cannot be
  *   written; saying which.
  * @example
