@@ -184,6 +184,8 @@ export interface IpcEvents {
   'history:exportProgress': HistoryExportProgress;
   /** A grant was given or revoked, a session ended, or the relay's state changed. */
   'dapps:changed': DappConnections;
+  /** A network was added, changed or removed, or another was selected (in any window): the list as networks:list. */
+  'networks:changed': IpcContract['networks:list']['result'];
 }
 
 export type IpcChannel = keyof IpcContract;
@@ -279,6 +281,7 @@ const EVENT_SET: Record<IpcEvent, true> = {
   'notifications:open': true,
   'history:exportProgress': true,
   'dapps:changed': true,
+  'networks:changed': true,
 };
 
 /** The names of every channel, for the preload's allow-list and main's handler registration. */

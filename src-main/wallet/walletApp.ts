@@ -3,7 +3,7 @@
 // wallet through createWalletApp(); what each channel does is in walletChannels.ts.
 import type { NotificationTarget } from './notifications/types.ts';
 import type { IpcHandlers } from '../ipc/dispatcher.ts';
-import { WalletError } from '../koinos/errors.ts';
+import { WalletError, causeText } from '../koinos/errors.ts';
 import { ApprovalQueue, type Approver } from './approvals/approvalQueue.ts';
 import { createEventHub, type IpcEventSource } from '../ipc/eventHub.ts';
 import { FileChainSettings } from './chain/chainSettings.ts';
@@ -198,6 +198,17 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
     hub.emit('vault:lockState', status);
   });
   const stopApprovalEvents = approvals.onChange((state) => hub.emit('approvals:changed', state));
+  // Each push carries the list as it is once its change is written, read one after the other: two quick changes (an
+  // add, then a removal) arrive in their order, the last with the last state.
+  let networkPushes = Promise.resolve();
+  const stopNetworkEvents = networks.onChange(() => {
+    networkPushes = networkPushes
+      .then(() => networks.list())
+      .then(
+        (list) => hub.emit('networks:changed', list),
+        (error: unknown) => log(`the networks:changed push was not sent: ${causeText(error)}`),
+      );
+  });
   const stopTxEvents = follower.on((update) => hub.emit('tx:update', update));
   notifier.start();
   follower.resume();
@@ -245,6 +256,7 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
         stopDappEvents();
         await walletConnect.close();
         stopApprovalEvents();
+        stopNetworkEvents();
         notifier.stop();
         follower.stop();
         await pending.flush();

@@ -78,6 +78,10 @@ class WalletState {
         this.txStatus = { ...this.txStatus, [update.transactionId]: update };
         this.historyAhead.drop();
       }),
+      // Another window (or this one) added, changed or removed a network, or chose another one.
+      window.koinos.on('networks:changed', (list) => {
+        if (this.status?.unlocked) void this.#applyNetworks(list);
+      }),
     );
     // The theme comes with the settings: ask for both at once so the first paint has the right colours.
     const settings = this.loadSettings();
@@ -154,11 +158,16 @@ class WalletState {
   }
 
   async reloadNetworks(): Promise<void> {
-    const { networks, selectedId } = await call('networks:list');
+    await this.#applyNetworks(await call('networks:list'));
+  }
+
+  /** The networks and the selection as main has them; a change of selection loads the new network's dashboard. */
+  async #applyNetworks({ networks, selectedId }: IpcEvents['networks:changed']): Promise<void> {
     this.networks = networks;
     if (selectedId !== this.selectedNetworkId) {
       this.selectedNetworkId = selectedId;
       this.dashboard = undefined;
+      this.dashboardProblem = undefined;
       this.head = undefined;
       await this.refreshDashboard();
     }
@@ -178,6 +187,8 @@ class WalletState {
 
   async selectNetwork(id: string): Promise<void> {
     const network = await call('networks:select', { id });
+    // The networks:changed push of this selection may have come first and loaded the network's dashboard.
+    if (this.selectedNetworkId === network.id) return;
     this.selectedNetworkId = network.id;
     this.dashboard = undefined;
     this.dashboardProblem = undefined;

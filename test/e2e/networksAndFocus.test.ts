@@ -1,8 +1,9 @@
 // End to end: the Networks and Accounts screens keep the person where they were. Removing a custom network asks first
 // and says which network is in use after it; the keyboard focus lands somewhere after a button that vanishes or turns
 // disabled (Use, Select, remove, Save name, a wrong password, a form, a prompt or a question closed, a secret revealed
-// or hidden, an account removed); the toggles say whether they are open; and the top bar's network picker shows the
-// network in use again after a switch main refused, with why until the network in use changes.
+// or hidden, an account removed); the toggles say whether they are open; and the top bar's network picker follows
+// the networks another window adds and removes, and shows the network in use again after a switch main refused, with
+// why until the network in use changes.
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -196,28 +197,48 @@ describe.skipIf(missing !== undefined)('the Networks and Accounts screens in the
     await expect.poll(() => focused(page), SOON).toMatchObject({ tag: 'H1', text: 'Accounts' });
   });
 
-  it('shows the network in use again in the top bar after a switch main refused, and why', async () => {
+  it('follows the networks another window changes, and shows the network in use again after a switch main refused', async () => {
     e2e = await useE2eWallet({ name: 'network-picker' });
     const { page, shots } = e2e;
-    const { url } = await e2e.wallet.handlers['devnet:status']();
-    await e2e.wallet.handlers['networks:add']({ name: 'Gone node', jsonRpcUrl: `${url!}/jsonrpc` });
-    await e2e.wallet.handlers['networks:add']({ name: 'Other node', jsonRpcUrl: `${url!}/jsonrpc` });
-    // The Networks screen reads the list again: the top bar offers the new network from then on.
-    await go(page, 'Networks');
+    const handlers = e2e.wallet.handlers;
+    const { url } = await handlers['devnet:status']();
     const picker = page.getByRole('combobox', { name: 'Network', exact: true });
-    await optionLabel(picker, 'Gone node');
-    await go(page, 'Dashboard');
+    // Networks added in main (as by another window) reach this window's top bar without a reload (networks:changed).
+    const gone = await handlers['networks:add']({ name: 'Gone node', jsonRpcUrl: `${url!}/jsonrpc` });
+    await handlers['networks:add']({ name: 'Other node', jsonRpcUrl: `${url!}/jsonrpc` });
+    await handlers['networks:add']({ name: 'Spare node', jsonRpcUrl: `${url!}/jsonrpc` });
+    await optionLabel(picker, 'Spare node');
 
-    // A second window of the same wallet removes it; this window's top bar still offers it.
+    // A second window of the same wallet removes one; this window's top bar drops it too.
     const other = await e2e.context.newPage();
     await other.goto(e2e.shell.url);
     await go(other, 'Networks');
-    await other.getByRole('button', { name: 'Remove Gone node' }).click();
+    await other.getByRole('button', { name: 'Remove Spare node' }).click();
     await other.getByRole('button', { name: 'Remove', exact: true }).click();
-    await other.getByRole('status').filter({ hasText: 'Gone node was removed.' }).waitFor();
+    await other.getByRole('status').filter({ hasText: 'Spare node was removed.' }).waitFor();
     await other.close();
+    await expect.poll(() => picker.getByRole('option', { name: 'Spare node' }).count(), SOON).toBe(0);
 
-    await picker.selectOption({ label: 'Gone node' });
+    // The race the push leaves: this window picks a network while another removes it. The pick reaches main only once
+    // the removal is done (held here), and main refuses it.
+    const select = handlers['networks:select'];
+    let reached!: () => void;
+    const pickReached = new Promise<void>((resolve) => (reached = resolve));
+    let letThrough!: () => void;
+    const gate = new Promise<void>((resolve) => (letThrough = resolve));
+    handlers['networks:select'] = async (args) => {
+      reached();
+      await gate;
+      return select(args);
+    };
+    try {
+      await picker.selectOption({ label: 'Gone node' });
+      await pickReached;
+      await handlers['networks:remove']({ id: gone.id });
+      letThrough();
+    } finally {
+      handlers['networks:select'] = select;
+    }
     const message = await alertText(page, /network/i);
     expect(message).toContain('That network is no longer in the wallet');
     expect(await picker.inputValue()).toBe('local');

@@ -64,6 +64,7 @@ describe('event hub', () => {
       grants: [],
       walletConnect: { relayUrl: 'ws://127.0.0.1:1', hasProjectId: true, source: 'env', state: 'off' },
     });
+    hub.emit('networks:changed', { networks: [], selectedId: 'local' });
     stop();
     hub.emit('head:new', HEAD);
     expect(sent.map(([event]) => event)).toEqual([...IPC_EVENTS]);

@@ -1,14 +1,16 @@
 // The wallet facade's own rules, through its handler table: the settings and the network selection stay one, a
 // built-in network takes an API key (and only that) even when a form sends its other fields back unchanged, account
-// ids that are not the wallet's are refused, the accounts' KOIN balances come in one light call, and head:new comes from polling the selected network while someone listens.
+// ids that are not the wallet's are refused, the accounts' KOIN balances come in one light call, networks:changed follows
+// each change of the networks, and head:new comes from polling the selected network while someone listens.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { HeadInfo } from '../../src-main/ipc/contract.ts';
+import type { HeadInfo, IpcEvents } from '../../src-main/ipc/contract.ts';
 import { WalletError } from '../../src-main/koinos/errors.ts';
 import { createWalletApp, type WalletApp } from '../../src-main/wallet/walletApp.ts';
 import { KEYTAR, TEST_SCRYPT, removeService, uniqueService } from './vault/helpers.ts';
+import { until } from '../helpers/until.ts';
 
 async function rejection(promise: Promise<unknown>): Promise<WalletError> {
   const error = await promise.then(
@@ -137,6 +139,41 @@ describe('wallet facade', () => {
       { accountId: dev.id, balance: koin },
       { accountId: empty.id, balance: '0' },
     ]);
+  });
+
+  it('pushes networks:changed, the list as networks:list answers it, after each add, change, selection and removal', async () => {
+    const wallet = await open();
+    const h = wallet.handlers;
+    const pushed: IpcEvents['networks:changed'][] = [];
+    const off = wallet.events.on('networks:changed', (list) => pushed.push(list));
+    const names = (list: IpcEvents['networks:changed']) => list.networks.map((n) => n.name);
+    const next = async (count: number) => {
+      const list = await until(`push ${count} of networks:changed`, () => pushed[count - 1]);
+      expect(pushed).toHaveLength(count);
+      return list;
+    };
+
+    const added = await h['networks:add']({ name: 'Team node', jsonRpcUrl: 'https://team.example.com/jsonrpc' });
+    expect(names(await next(1))).toContain('Team node');
+    await h['networks:update']({ id: added.id, name: 'Team node 2' });
+    expect(names(await next(2))).toContain('Team node 2');
+    await h['networks:select']({ id: added.id });
+    expect((await next(3)).selectedId).toBe(added.id);
+    await h['settings:update']({ selectedNetworkId: 'testnet' });
+    expect((await next(4)).selectedId).toBe('testnet');
+    await h['networks:remove']({ id: added.id });
+    const last = await next(5);
+    expect(names(last)).not.toContain('Team node 2');
+    expect(last).toEqual(await h['networks:list']());
+    // A network added and removed right away: the last push has it gone.
+    const quick = h['networks:add']({ name: 'Quick node', jsonRpcUrl: 'https://quick.example.com/jsonrpc' });
+    await h['networks:remove']({ id: (await quick).id });
+    expect(names(await next(7))).not.toContain('Quick node');
+    // Reads push nothing.
+    await h['networks:list']();
+    await h['settings:get']();
+    expect(pushed).toHaveLength(7);
+    off();
   });
 
   it('polls the head for head:new listeners: the Local devnet starts and its head arrives', async () => {

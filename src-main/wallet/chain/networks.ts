@@ -168,6 +168,8 @@ export class NetworkService {
    * (`fingerprint`); node() builds a new one when either changed, remove() drops it.
    */
   private readonly clients = new Map<string, { fingerprint: string; node: KoinosNode }>();
+  /** Who is told of each change of the list or the selection (onChange). */
+  private readonly listeners = new Set<() => void>();
 
   constructor(options: NetworkServiceOptions) {
     this.settings = options.settings;
@@ -175,6 +177,20 @@ export class NetworkService {
     this.localDevnetUrl = options.localDevnetUrl;
     this.timeoutMs = options.timeoutMs;
     this.now = options.now ?? Date.now;
+  }
+
+  /**
+   * Calls `listener` after each change of the networks or of the selection made here (select, add, update, remove): the
+   * `networks:changed` push, which keeps every window's list and network picker as main has them. Returns the
+   * unsubscribe.
+   */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private changed(): void {
+    for (const listener of [...this.listeners]) listener();
   }
 
   private async hasKey(id: string): Promise<boolean> {
@@ -260,6 +276,7 @@ export class NetworkService {
     await this.settings.update((d) => {
       d.selectedNetworkId = network.id;
     });
+    this.changed();
     return network;
   }
 
@@ -287,6 +304,7 @@ export class NetworkService {
     await this.settings.update((d) => {
       d.customNetworks.push(entry);
     });
+    this.changed();
     return this.get(entry.id);
   }
 
@@ -342,6 +360,7 @@ export class NetworkService {
         }
       });
     }
+    this.changed();
     return this.get(id);
   }
 
@@ -386,6 +405,7 @@ export class NetworkService {
       if (d.selectedNetworkId === id) delete d.selectedNetworkId;
     });
     this.clients.delete(id);
+    this.changed();
     return (await this.list()).networks;
   }
 
