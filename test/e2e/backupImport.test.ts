@@ -75,6 +75,12 @@ describe.skipIf(missing !== undefined)('the encrypted backup import in the brows
       0,
     );
     await shots.take(page, 'backup-imported');
+    // The summary is of that import: it goes when the next backup action starts (here an export).
+    await page
+      .getByRole('region', { name: 'Encrypted backup' })
+      .getByRole('button', { name: 'Export backup', exact: true })
+      .click();
+    await expect.poll(() => status.count()).toBe(0);
   });
 
   it('goes back from the restore step, refuses a file too large before reading it, and shows the summary', async () => {
