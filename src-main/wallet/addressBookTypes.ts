@@ -40,4 +40,6 @@ export interface ContactMergeSummary {
   overLimit: number;
   /** On a network this wallet does not have (a custom network of the other wallet: its id is its own). */
   unknownNetwork: number;
+  /** Custom networks of the backup this wallet did not have, added with it (without an API key). Absent: none. */
+  networksAdded?: number;
 }

@@ -3,6 +3,7 @@
 // (each kept by its one owner), and amounts leave as decimal strings. Arguments arrive already checked by ipc/argumentParsers.ts.
 import { WalletError, causeText, describe } from '../koinos/errors.ts';
 import type { AccountInfo, Settings } from './vault/types.ts';
+import type { BackupNetwork } from './vault/backupFile.ts';
 import type { HistoryExportProgress, TransactionReview, TransferInput, TransferPayer } from './chain/types.ts';
 import type { IpcHandlers } from '../ipc/dispatcher.ts';
 import type { DashboardService } from './chain/dashboard.ts';
@@ -129,6 +130,35 @@ export function walletChannels(s: WalletServices): IpcHandlers {
   }
 
   /**
+   * The custom networks of a backup in this wallet: each is the network here with its id or its JSON-RPC address, or is
+   * added (without an API key: a backup has none). One that cannot be added (an address this wallet refuses) is left
+   * out, and its contacts are skipped as on an unknown network. Returns the backup's ids mapped to this wallet's.
+   */
+  async function adoptNetworks(
+    backupNetworks: readonly BackupNetwork[],
+  ): Promise<{ ids: Map<string, string>; added: number }> {
+    const ids = new Map<string, string>();
+    let added = 0;
+    for (const network of backupNetworks) {
+      const here = (await networks.list()).networks;
+      const same = here.find((n) => n.id === network.id) ?? here.find((n) => n.jsonRpcUrl === network.jsonRpcUrl);
+      if (same) {
+        ids.set(network.id, same.id);
+        continue;
+      }
+      try {
+        const { name, jsonRpcUrl, restUrl } = network;
+        ids.set(network.id, (await networks.add({ name, jsonRpcUrl, ...(restUrl ? { restUrl } : {}) })).id);
+        added++;
+      } catch (error) {
+        if (!(error instanceof WalletError) || error.code !== 'INVALID_ARGUMENT') throw error;
+        s.log(`[backup] the backup's network ${JSON.stringify(network.name)} was not added: ${error.shortMessage}`);
+      }
+    }
+    return { ids, added };
+  }
+
+  /**
    * `settings:update`: the network selection goes to the chain settings, the rest to the vault. An unknown network is
    * refused before anything is written; the selection is written last, after the vault took its part.
    */
@@ -152,14 +182,24 @@ export function walletChannels(s: WalletServices): IpcHandlers {
         address,
         networkId,
       }));
-      return vault.exportBackup(args, { contacts });
+      // The custom networks go too, so that the contacts on them come back with them: names and addresses, not the
+      // API keys.
+      const custom = (await networks.list()).networks
+        .filter((n) => n.kind === 'custom')
+        .map(({ id, name, jsonRpcUrl, restUrl }) => ({ id, name, jsonRpcUrl, ...(restUrl ? { restUrl } : {}) }));
+      return vault.exportBackup(args, { contacts, networks: custom });
     },
     'vault:importBackup': (args) =>
       vault.importBackup(args, {
-        mergeContacts: async (contacts) => {
+        mergeContacts: async (contacts, backupNetworks) => {
           try {
+            const { ids, added } = await adoptNetworks(backupNetworks);
+            const moved = contacts.map((c) => ({ ...c, networkId: ids.get(c.networkId) ?? c.networkId }));
             const known = new Set((await networks.list()).networks.map((n) => n.id));
-            return await s.addressBook.mergeContacts(contacts, known);
+            return {
+              ...(await s.addressBook.mergeContacts(moved, known)),
+              ...(added > 0 ? { networksAdded: added } : {}),
+            };
           } catch (error) {
             // The import reports it as a warning (the accounts are in); the cause goes to the log.
             s.log(`[backup] the backup's contacts could not be merged: ${causeText(error)}`);

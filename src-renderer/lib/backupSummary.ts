@@ -1,5 +1,6 @@
 // The sentence an encrypted-backup import ends with: what it added, what the wallet had already, the watch-only
-// accounts that can sign now, the contacts it added and why it skipped the others, then any warning.
+// accounts that can sign now, the contacts it added and why it skipped the others, the networks it added, then any
+// warning.
 import type { BackupImportSummary } from '../../src-main/ipc/contract.ts';
 
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -39,5 +40,7 @@ export function backupSummaryText(summary: BackupImportSummary): string {
   const why = skipped(summary.contacts);
   if (summary.contacts.added > 0 || why)
     parts.push([count(summary.contacts.added, 'contact added', 'contacts added'), why].filter(Boolean).join(', '));
+  const networks = summary.contacts.networksAdded ?? 0;
+  if (networks > 0) parts.push(`${count(networks, 'network added', 'networks added')} (without an API key)`);
   return [`${parts.join('; ')}.`, ...summary.warnings].join(' ');
 }

@@ -1,5 +1,5 @@
 // The line an encrypted-backup import ends with: accounts added, already there, upgraded; contacts added and why the
-// others were skipped; the warnings after it.
+// others were skipped; networks added; the warnings after it.
 import { describe, expect, it } from 'vitest';
 import type { BackupImportSummary } from '../../src-main/ipc/contract.ts';
 import { backupSummaryText } from '../../src-renderer/lib/backupSummary.ts';
@@ -40,6 +40,9 @@ describe('the backup import summary', () => {
         '(1 on a network this wallet does not have, 2 already in the address book, 1 not valid).',
     );
     expect(backupSummaryText(summary({ alreadyPresent: 4 }))).toBe('0 accounts added, 4 already in the wallet.');
+    expect(
+      backupSummaryText(summary({ addedAccountIds: ['a'], contacts: { ...NO_CONTACTS, added: 2, networksAdded: 1 } })),
+    ).toBe('1 account added; 2 contacts added; 1 network added (without an API key).');
   });
 
   it('ends with the warnings', () => {

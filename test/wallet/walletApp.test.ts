@@ -1,7 +1,8 @@
 // The wallet facade's own rules, through its handler table: the settings and the network selection stay one, a
 // built-in network takes an API key (and only that) even when a form sends its other fields back unchanged, account
 // ids that are not the wallet's are refused, the accounts' KOIN balances come in one light call, networks:changed follows
-// each change of the networks, and head:new comes from polling the selected network while someone listens.
+// each change of the networks, a backup brings its custom networks with their contacts, and head:new comes from
+// polling the selected network while someone listens.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { HeadInfo, IpcEvents } from '../../src-main/ipc/contract.ts';
 import { WalletError } from '../../src-main/koinos/errors.ts';
 import { createWalletApp, type WalletApp } from '../../src-main/wallet/walletApp.ts';
+import { openBackup } from '../../src-main/wallet/vault/backupFile.ts';
 import { KEYTAR, TEST_SCRYPT, removeService, uniqueService } from './vault/helpers.ts';
 import { until } from '../helpers/until.ts';
 
@@ -175,6 +177,53 @@ describe('wallet facade', () => {
     await h['networks:select']({ id: 'mainnet' });
     expect((await next(8)).selectedId).toBe('mainnet');
     off();
+  });
+
+  it("brings a backup's custom networks with the contacts on them, without their API keys, once", async () => {
+    const BOB = '1NsQbH5AhQXgtSNg1ejpFqTi2hmCWz1eQS';
+    const from = (await open()).handlers;
+    await from['vault:create']({ password: 'a long enough password' });
+    const team = await from['networks:add']({
+      name: 'Team node',
+      jsonRpcUrl: 'https://team.example.com/jsonrpc',
+      apiKey: 'team-api-key-1234',
+    });
+    await from['contacts:add']({ label: 'Bob at work', address: BOB, networkId: team.id });
+    await from['contacts:add']({ label: 'Bob', address: BOB, networkId: 'mainnet' });
+    const backup = await from['vault:exportBackup']({
+      password: 'a long enough password',
+      backupPassword: 'the backup password',
+    });
+    const sealed = await openBackup(backup.content, 'the backup password', { minScryptN: TEST_SCRYPT.N });
+    expect(sealed.networks).toEqual([
+      { id: team.id, name: 'Team node', jsonRpcUrl: 'https://team.example.com/jsonrpc' },
+    ]);
+    expect(JSON.stringify(sealed)).not.toContain('team-api-key-1234');
+
+    const to = (await open()).handlers;
+    await to['vault:create']({ password: 'a long enough password' });
+    const args = { content: backup.content, backupPassword: 'the backup password' };
+    expect((await to['vault:importBackup'](args)).summary.contacts).toEqual({
+      added: 2,
+      invalid: 0,
+      duplicate: 0,
+      overLimit: 0,
+      unknownNetwork: 0,
+      networksAdded: 1,
+    });
+    const added = (await to['networks:list']()).networks.find((n) => n.name === 'Team node')!;
+    expect(added).toMatchObject({ kind: 'custom', jsonRpcUrl: 'https://team.example.com/jsonrpc', hasApiKey: false });
+    expect(added.id).not.toBe(team.id); // an id of this wallet's own
+    expect((await to['contacts:list']({ networkId: added.id })).contacts.map((c) => c.label)).toEqual(['Bob at work']);
+    // Again: the network is found by its address, and the contacts are there already.
+    expect((await to['vault:importBackup'](args)).summary.contacts).toEqual({
+      added: 0,
+      invalid: 0,
+      duplicate: 2,
+      overLimit: 0,
+      unknownNetwork: 0,
+    });
+    expect((await to['networks:list']()).networks.filter((n) => n.name === 'Team node')).toHaveLength(1);
   });
 
   it('polls the head for head:new listeners: the Local devnet starts and its head arrives', async () => {

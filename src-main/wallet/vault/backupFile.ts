@@ -54,6 +54,19 @@ export interface BackupPayload {
   accounts: BackupAccount[];
   /** The address book's contacts (absent in backups made before there was one). */
   contacts?: { label: string; address: string; networkId: string }[];
+  /**
+   * The wallet's custom networks, which its contacts may be on: their names and addresses, never an API key (absent in
+   * backups made before they were kept, and when there is none).
+   */
+  networks?: BackupNetwork[];
+}
+
+/** A custom network in a backup: its id in the wallet that made it, its name and its addresses. */
+export interface BackupNetwork {
+  id: string;
+  name: string;
+  jsonRpcUrl: string;
+  restUrl?: string;
 }
 
 interface BackupEnvelope {
@@ -164,6 +177,17 @@ function checkPayload(value: unknown): BackupPayload {
       if (field)
         throw invalid(
           `contact entry ${i + 1} of ${p.contacts.length} has ${found(c?.[field])} as its "${field}", not text`,
+        );
+    }
+  }
+  if (p.networks !== undefined) {
+    if (!Array.isArray(p.networks)) throw invalid('its networks are not a list');
+    for (const [i, n] of p.networks.entries()) {
+      const field = (['id', 'name', 'jsonRpcUrl'] as const).find((f) => typeof n?.[f] !== 'string');
+      const bad = field ?? (n.restUrl !== undefined && typeof n.restUrl !== 'string' ? 'restUrl' : undefined);
+      if (bad)
+        throw invalid(
+          `network entry ${i + 1} of ${p.networks.length} has ${found(n?.[bad])} as its "${bad}", not text`,
         );
     }
   }

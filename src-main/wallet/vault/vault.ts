@@ -330,12 +330,13 @@ export class Vault implements TransactionSigner {
 
   /**
    * `vault:exportBackup`: every account and secret, sealed with `backupPassword` (its own salt), in one file's text,
-   * with the address book's contacts when given (they are not the vault's, but belong in the same sealed file).
+   * with the address book's contacts and the custom networks when given (they are not the vault's, but belong in the
+   * same sealed file).
    * @throws WalletError VAULT_LOCKED, WRONG_PASSWORD (the wallet password), WEAK_PASSWORD (the backup password).
    */
   exportBackup(
     args: { password: string; backupPassword: string },
-    extras: { contacts?: BackupPayload['contacts'] } = {},
+    extras: { contacts?: BackupPayload['contacts']; networks?: BackupPayload['networks'] } = {},
   ): Promise<EncryptedBackup> {
     return this.#exclusive(async () => {
       this.#requireSession();
@@ -351,6 +352,7 @@ export class Vault implements TransactionSigner {
         zero(key);
       }
       if (extras.contacts && extras.contacts.length > 0) payload.contacts = extras.contacts;
+      if (extras.networks && extras.networks.length > 0) payload.networks = extras.networks;
       const now = new Date(this.#clock.now());
       const content = await sealBackup(
         payload,
@@ -365,14 +367,18 @@ export class Vault implements TransactionSigner {
   /**
    * `vault:importBackup`: adds the backup's accounts to this (unlocked) wallet, skipping those it already has; phrases
    * it already holds are matched, not duplicated; a watch-only account becomes the backup's signing account of its
-   * address. The backup's contacts go to `mergeContacts` once the accounts are committed: its failure is a warning of
-   * the summary, not a failed import (the accounts are in). Returns the wallet's accounts and what the import did.
+   * address. The backup's contacts and custom networks go to `mergeContacts` once the accounts are committed: its
+   * failure is a warning of the summary, not a failed import (the accounts are in). Returns the wallet's accounts and
+   * what the import did.
    * @throws WalletError INVALID_BACKUP (nothing is imported), WRONG_PASSWORD (the backup password), VAULT_LOCKED.
    */
   importBackup(
     args: { content: string; backupPassword: string },
     options: {
-      mergeContacts?: (contacts: NonNullable<BackupPayload['contacts']>) => Promise<ContactMergeSummary>;
+      mergeContacts?: (
+        contacts: NonNullable<BackupPayload['contacts']>,
+        networks: NonNullable<BackupPayload['networks']>,
+      ) => Promise<ContactMergeSummary>;
     } = {},
   ): Promise<BackupImportResult> {
     return this.#exclusive(async () => {
@@ -399,9 +405,10 @@ export class Vault implements TransactionSigner {
         warnings: [],
       };
       const contacts = payload.contacts ?? [];
-      if (contacts.length > 0 && options.mergeContacts) {
+      const networks = payload.networks ?? [];
+      if ((contacts.length > 0 || networks.length > 0) && options.mergeContacts) {
         try {
-          summary.contacts = await options.mergeContacts(contacts);
+          summary.contacts = await options.mergeContacts(contacts, networks);
         } catch (error) {
           summary.warnings.push(
             `The accounts were imported, but the backup's ${contacts.length} contact(s) were not: ${causeText(error)}`,

@@ -203,6 +203,28 @@ describe('encrypted backup', () => {
     expect(to.listAccounts().map((a) => a.name)).toEqual(['Still mine']);
   });
 
+  it('refuses custom networks that are not a list of names and addresses, naming the entry and the field', async () => {
+    const from = await source();
+    const { content } = await from.exportBackup({ password: PASSWORD, backupPassword: BACKUP_PASSWORD });
+    const to = await wallet();
+    const network = { id: 'custom-1', name: 'Team node', jsonRpcUrl: 'https://team.example.com/jsonrpc' };
+    const cases: [unknown, string][] = [
+      ['https://team.example.com', 'its networks are not a list'],
+      [[network, { ...network, name: 3 }], 'network entry 2 of 2 has a number as its "name", not text'],
+      [[{ ...network, restUrl: ['x'] }], 'network entry 1 of 1 has a list as its "restUrl", not text'],
+      [[null], 'network entry 1 of 1 has nothing as its "id", not text'],
+    ];
+    for (const [networks, why] of cases) {
+      const text = await recrafted(content, (p) => ({ ...p, networks: networks as BackupPayload['networks'] }));
+      const error = await expectWalletError(
+        to.importBackup({ content: text, backupPassword: BACKUP_PASSWORD }),
+        'INVALID_BACKUP',
+      );
+      expect(error.shortMessage).toBe(`expected a Koinos wallet backup file, but ${why}`);
+    }
+    expect(to.listAccounts()).toEqual([]);
+  });
+
   it('refuses a phrase or key account whose address is not the one its key gives, naming it, changing nothing', async () => {
     const from = await source();
     const { content } = await from.exportBackup({ password: PASSWORD, backupPassword: BACKUP_PASSWORD });
