@@ -167,4 +167,34 @@ describe('the address book', () => {
     target.lock();
     expect((await to.open()).listAccounts().map((a) => a.name)).toEqual(['Cold']);
   });
+
+  it('says networks in the warning when a backup with networks and no contacts cannot be merged', async () => {
+    const from = await vaultFixture({ keychain: NO_SECRET_SERVICE });
+    const to = await vaultFixture({ keychain: NO_SECRET_SERVICE });
+    cleanups.push(from.cleanup, to.cleanup);
+    const source = await from.open();
+    await source.create({ password: PASSWORD });
+    const network = { id: 'custom-1', name: 'Team node', jsonRpcUrl: 'https://team.example.com/jsonrpc' };
+    const backup = await source.exportBackup(
+      { password: PASSWORD, backupPassword: 'the backup password' },
+      { networks: [network] },
+    );
+    source.lock();
+    const target = await to.open();
+    await target.create({ password: PASSWORD });
+    const given: unknown[] = [];
+    const result = await target.importBackup(
+      { content: backup.content, backupPassword: 'the backup password' },
+      {
+        mergeContacts: (contacts, networks) => {
+          given.push(contacts, networks);
+          return Promise.reject(new WalletError('STORAGE_FAILED', 'the network settings could not be written'));
+        },
+      },
+    );
+    expect(given).toEqual([[], [network]]);
+    expect(result.summary.warnings).toEqual([
+      "The accounts were imported, but the backup's 1 network(s) were not: the network settings could not be written",
+    ]);
+  });
 });

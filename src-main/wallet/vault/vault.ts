@@ -410,9 +410,8 @@ export class Vault implements TransactionSigner {
         try {
           summary.contacts = await options.mergeContacts(contacts, networks);
         } catch (error) {
-          summary.warnings.push(
-            `The accounts were imported, but the backup's ${contacts.length} contact(s) were not: ${causeText(error)}`,
-          );
+          const what = contacts.length > 0 ? `${contacts.length} contact(s)` : `${networks.length} network(s)`;
+          summary.warnings.push(`The accounts were imported, but the backup's ${what} were not: ${causeText(error)}`);
         }
       }
       return { accounts: this.listAccounts(), summary };
