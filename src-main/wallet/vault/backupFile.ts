@@ -170,28 +170,31 @@ function checkPayload(value: unknown): BackupPayload {
     const problem = accountProblem(a);
     if (problem) throw invalid(`account entry ${i + 1} of ${p.accounts.length} ${problem}`);
   }
-  if (p.contacts !== undefined) {
-    if (!Array.isArray(p.contacts)) throw invalid('its contacts are not a list');
-    for (const [i, c] of p.contacts.entries()) {
-      const field = (['label', 'address', 'networkId'] as const).find((f) => typeof c?.[f] !== 'string');
-      if (field)
-        throw invalid(
-          `contact entry ${i + 1} of ${p.contacts.length} has ${found(c?.[field])} as its "${field}", not text`,
-        );
-    }
-  }
-  if (p.networks !== undefined) {
-    if (!Array.isArray(p.networks)) throw invalid('its networks are not a list');
-    for (const [i, n] of p.networks.entries()) {
-      const field = (['id', 'name', 'jsonRpcUrl'] as const).find((f) => typeof n?.[f] !== 'string');
-      const bad = field ?? (n.restUrl !== undefined && typeof n.restUrl !== 'string' ? 'restUrl' : undefined);
-      if (bad)
-        throw invalid(
-          `network entry ${i + 1} of ${p.networks.length} has ${found(n?.[bad])} as its "${bad}", not text`,
-        );
-    }
-  }
+  checkTextEntries(p.contacts, 'contact', ['label', 'address', 'networkId']);
+  checkTextEntries(p.networks, 'network', ['id', 'name', 'jsonRpcUrl'], ['restUrl']);
   return p;
+}
+
+/**
+ * Checks an optional list of entries whose fields are all text: `fields` always, `optional` when present.
+ * @throws WalletError INVALID_BACKUP naming the entry and its first field that is not text.
+ */
+function checkTextEntries<T extends object>(
+  list: T[] | undefined,
+  what: 'contact' | 'network',
+  fields: readonly (keyof T & string)[],
+  optional: readonly (keyof T & string)[] = [],
+): void {
+  if (list === undefined) return;
+  if (!Array.isArray(list)) throw invalid(`its ${what}s are not a list`);
+  for (const [i, entry] of list.entries()) {
+    const value = (field: keyof T & string): unknown => (entry as Partial<T> | null)?.[field];
+    const bad =
+      fields.find((f) => typeof value(f) !== 'string') ??
+      optional.find((f) => value(f) !== undefined && typeof value(f) !== 'string');
+    if (bad)
+      throw invalid(`${what} entry ${i + 1} of ${list.length} has ${found(value(bad))} as its "${bad}", not text`);
+  }
 }
 
 /**
