@@ -26,7 +26,9 @@ import {
   startServer,
   submitAtRate,
   submitQueues,
+  threadGrowth,
   threadSplit,
+  threadWaitMs,
   timeCalls,
   waitIncluded,
 } from './rpcClient.ts';
@@ -55,7 +57,7 @@ export async function benchDevnet(transfers: number): Promise<void> {
     `raw signature checks on this machine (one core): @noble/secp256k1 recover ${Math.round(checks.recoverPerSec)} /s, node:crypto verify ${Math.round(checks.verifyPerSec)} /s`,
   );
 
-  const { info, stop, cpuMs, threadsCpuMs, pid } = await startServer();
+  const { info, stop, cpuMs, threadsCpuMs, threadsWaitMs, pid } = await startServer();
   try {
     const chainId = fromBase64(info.chainId);
     const koin = addressFromString(info.koin);
@@ -143,11 +145,15 @@ export async function benchDevnet(transfers: number): Promise<void> {
     const steadyStart = performance.now();
     const steadyCpuBefore = cpuMs();
     const steadyThreadsBefore = threadsCpuMs();
+    const steadyWaitsBefore = threadsWaitMs();
+    const clientWaitBefore = threadWaitMs(process.pid);
     const steady = await submitAtRate(info.url, steadyQueues, steadyRate);
     await waitIncluded(info.url, steady.lastId);
     const steadyIncluded = performance.now() - steadyStart;
     const steadyCpuAfter = cpuMs();
     const steadyThreadsAfter = threadsCpuMs();
+    const steadyWaitsAfter = threadsWaitMs();
+    const clientWaitAfter = threadWaitMs(process.pid);
     const steadyP99 = percentile(
       [...steady.latency].sort((a, b) => a - b),
       99,
@@ -169,12 +175,22 @@ export async function benchDevnet(transfers: number): Promise<void> {
     }
     // The node's thread answers every request in turn: its share of a core, not the total, is what the tail waits on.
     if (steadyThreadsBefore && steadyThreadsAfter && pid !== undefined) {
-      const { main: node, busiestOther: other } = threadSplit(steadyThreadsBefore, steadyThreadsAfter, pid);
-      const share = (ms: number) =>
-        `${((ms * 1000) / steadyTransfers).toFixed(0)} µs per transfer, ${Math.round((ms / steadyIncluded) * 100)} % of one core`;
+      const split = threadSplit(steadyThreadsBefore, steadyThreadsAfter, pid);
+      const perTransfer = (ms: number) => `${((ms * 1000) / steadyTransfers).toFixed(0)} µs per transfer`;
+      const share = (ms: number) => `${perTransfer(ms)}, ${Math.round((ms / steadyIncluded) * 100)} % of one core`;
       // With the HTTP layer on its worker (the default), that worker is the busiest other thread by far.
       const otherName = process.env.BENCH_HTTP_THREAD === '0' ? 'the busiest other thread' : 'the HTTP thread';
-      console.log(`  of which the node's thread ${share(node)}; ${otherName} ${share(other)}`);
+      console.log(`  of which the node's thread ${share(split.main)}; ${otherName} ${share(split.busiestOther)}`);
+      // Ready to run but waiting for a core: a wait a request's answer takes on top of the work, at each thread's turn.
+      const waits = [
+        ["the node's thread", threadGrowth(steadyWaitsBefore, steadyWaitsAfter, pid)],
+        [otherName, threadGrowth(steadyWaitsBefore, steadyWaitsAfter, split.busiestOtherId)],
+        ["the client's thread", threadGrowth(clientWaitBefore, clientWaitAfter, process.pid)],
+      ] as const;
+      if (waits.every(([, ms]) => ms !== undefined))
+        console.log(
+          `  waited for a core while ready to run (run-queue wait): ${waits.map(([name, ms]) => `${name} ${perTransfer(ms!)}`).join(', ')}`,
+        );
     }
     // The machine's floor at the same rate: the same client and requests, answered at once by a server that only
     // parses them (floorServer.ts). What is left of a p99 here is the machine's (its scheduler, node:http, the client),

@@ -2,7 +2,16 @@
 // process id (what the devnet benchmarks use to tell the node's thread from the others). And the floor server that the
 // steady submission latency is read beside, driven by the benchmark's own open-loop client.
 import { describe, expect, it } from 'vitest';
-import { processCpuMs, rpcBody, startFloorServer, submitAtRate, threadCpuMs, threadSplit } from './rpcClient.ts';
+import {
+  processCpuMs,
+  rpcBody,
+  startFloorServer,
+  submitAtRate,
+  threadCpuMs,
+  threadGrowth,
+  threadSplit,
+  threadWaitMs,
+} from './rpcClient.ts';
 
 describe.skipIf(process.platform !== 'linux')("the benchmark's CPU readings", () => {
   it("count this thread's work under the process id, within the process's total", () => {
@@ -33,10 +42,23 @@ describe.skipIf(process.platform !== 'linux')("the benchmark's CPU readings", ()
       [9, 30],
       [10, 25],
     ]);
-    expect(threadSplit(before, after, 7)).toEqual({ main: 60, busiestOther: 30, others: 50 });
+    expect(threadSplit(before, after, 7)).toEqual({ main: 60, busiestOther: 30, busiestOtherId: 9, others: 50 });
+    // A thread's growth between two readings: a thread new in the second counts from zero, an unknown one is unknown.
+    expect(threadGrowth(before, after, 10)).toBe(20);
+    expect(threadGrowth(before, after, 9)).toBe(30);
+    expect(threadGrowth(before, after, 11)).toBeUndefined();
+    expect(threadGrowth(before, after, undefined)).toBeUndefined();
+  });
+
+  it("reads each thread's run-queue wait, which only grows", () => {
+    const before = threadWaitMs(process.pid)!;
+    expect(before.get(process.pid)).toBeGreaterThanOrEqual(0);
+    const after = threadWaitMs(process.pid)!;
+    expect(threadGrowth(before, after, process.pid)).toBeGreaterThanOrEqual(0);
   });
 
   it('reads nothing for a process that does not exist', () => {
+    expect(threadWaitMs(2 ** 31 - 1)).toBeUndefined();
     expect(threadCpuMs(2 ** 31 - 1)).toBeUndefined();
     expect(processCpuMs(2 ** 31 - 1)).toBeUndefined();
     expect(threadCpuMs(undefined)).toBeUndefined();

@@ -68,6 +68,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<{
   stop: () => Promise<void>;
   cpuMs: () => number | undefined;
   threadsCpuMs: () => Map<number, number> | undefined;
+  threadsWaitMs: () => Map<number, number> | undefined;
   pid: number | undefined;
 }> {
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROFILE] : [];
@@ -76,6 +77,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<{
     info: JSON.parse(first) as ServerInfo,
     cpuMs: () => processCpuMs(pid),
     threadsCpuMs: () => threadCpuMs(pid),
+    threadsWaitMs: () => threadWaitMs(pid),
     pid,
     stop,
   };
@@ -130,6 +132,32 @@ export function processCpuMs(pid: number | undefined): number | undefined {
  * /proc (Linux); undefined elsewhere. A submission's tail waits on the busiest thread, not on the process's total.
  */
 export function threadCpuMs(pid: number | undefined): Map<number, number> | undefined {
+  return perThread(pid, (tid) => statCpuMs(`/proc/${pid}/task/${tid}/stat`));
+}
+
+/**
+ * How long each thread of a process has waited so far for a core while it was ready to run, in ms, by thread id (the
+ * kernel's run-queue wait, schedstat in proc(5)); undefined where the kernel does not keep it. A request waits for its
+ * thread's turn on a core on top of the thread's work: on a machine whose cores the other threads keep busy, that wait
+ * is part of every answer.
+ */
+export function threadWaitMs(pid: number | undefined): Map<number, number> | undefined {
+  return perThread(pid, (tid) => {
+    try {
+      // schedstat: time on a core, time waiting on a run queue (both in ns), timeslices run.
+      const waited = Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[1]) / 1e6;
+      return Number.isFinite(waited) ? waited : undefined;
+    } catch {
+      return undefined;
+    }
+  });
+}
+
+/** A reading of each thread of a process by thread id, undefined when the process's threads cannot be listed. */
+function perThread(
+  pid: number | undefined,
+  read: (tid: string) => number | undefined,
+): Map<number, number> | undefined {
   if (pid === undefined) return undefined;
   let tids: string[];
   try {
@@ -139,33 +167,49 @@ export function threadCpuMs(pid: number | undefined): Map<number, number> | unde
   }
   const threads = new Map<number, number>();
   for (const tid of tids) {
-    const ms = statCpuMs(`/proc/${pid}/task/${tid}/stat`);
-    if (ms !== undefined) threads.set(Number(tid), ms); // undefined: the thread ended since the listing
+    const value = read(tid);
+    if (value !== undefined) threads.set(Number(tid), value); // undefined: the thread ended since the listing
   }
   return threads;
 }
 
 /**
  * How the CPU a run took (threadCpuMs before and after it) split among a process's threads: its main thread (the
- * node's), the busiest of the others, and all the others together (with the HTTP thread, V8's compiler and GC helpers).
+ * node's), the busiest of the others (and its id), and all the others together (with the HTTP thread, V8's compiler
+ * and GC helpers).
  */
 export function threadSplit(
   before: Map<number, number>,
   after: Map<number, number>,
   pid: number,
-): { main: number; busiestOther: number; others: number } {
+): { main: number; busiestOther: number; busiestOtherId: number | undefined; others: number } {
   let main = 0;
   let busiestOther = 0;
+  let busiestOtherId: number | undefined;
   let others = 0;
   for (const [tid, ms] of after) {
     const used = ms - (before.get(tid) ?? 0);
     if (tid === pid) main = used;
     else {
-      busiestOther = Math.max(busiestOther, used);
+      if (busiestOtherId === undefined || used > busiestOther) {
+        busiestOther = used;
+        busiestOtherId = tid;
+      }
       others += used;
     }
   }
-  return { main, busiestOther, others };
+  return { main, busiestOther, busiestOtherId, others };
+}
+
+/** How much thread `tid` of a reading (threadWaitMs, threadCpuMs) grew between two readings, undefined if unknown. */
+export function threadGrowth(
+  before: Map<number, number> | undefined,
+  after: Map<number, number> | undefined,
+  tid: number | undefined,
+): number | undefined {
+  if (tid === undefined) return undefined;
+  const end = after?.get(tid);
+  return end === undefined ? undefined : end - (before?.get(tid) ?? 0);
 }
 
 /** utime + stime of a stat(5) file in ms, or undefined when it cannot be read. */
