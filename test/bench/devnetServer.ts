@@ -1,12 +1,25 @@
 // Benchmark helper: runs a devnet in its own process (so the load generator does not share its event loop)
 // and prints one JSON line with its URL, chain ID, KOIN address and accounts. Stops on SIGTERM, saying on stderr how
 // often garbage collection paused its main thread: the pauses are what a submission's p99 waits for.
-import { PerformanceObserver } from 'node:perf_hooks';
+import { PerformanceObserver, constants } from 'node:perf_hooks';
 import { startDevnet } from '../../src-main/devnet/server/startDevnet.ts';
 
 const pauses: number[] = [];
+/** Pauses over 3 ms by kind: a young-generation scavenge copies what lives, a full collection marks the whole heap. */
+const KINDS = new Map([
+  [constants.NODE_PERFORMANCE_GC_MINOR, 'young-generation'],
+  [constants.NODE_PERFORMANCE_GC_MAJOR, 'full'],
+  [constants.NODE_PERFORMANCE_GC_INCREMENTAL, 'incremental marking'],
+  [constants.NODE_PERFORMANCE_GC_WEAKCB, 'weak callbacks'],
+]);
+const longByKind = new Map<string, number>();
 new PerformanceObserver((list) => {
-  for (const entry of list.getEntries()) pauses.push(entry.duration);
+  for (const entry of list.getEntries()) {
+    pauses.push(entry.duration);
+    if (entry.duration <= 3) continue;
+    const kind = KINDS.get((entry as { detail?: { kind?: number } }).detail?.kind ?? -1) ?? 'other';
+    longByKind.set(kind, (longByKind.get(kind) ?? 0) + 1);
+  }
 }).observe({ entryTypes: ['gc'] });
 
 const devnet = await startDevnet({
@@ -27,7 +40,7 @@ const stop = () => {
   const long = pauses.filter((ms) => ms > 3);
   const total = pauses.reduce((sum, ms) => sum + ms, 0);
   console.error(
-    `devnet server, whole run: ${pauses.length} GC pauses of its main thread, ${long.length} over 3 ms, longest ${Math.max(0, ...pauses).toFixed(1)} ms, ${(total / 1000).toFixed(2)} s in all`,
+    `devnet server, whole run: ${pauses.length} GC pauses of its main thread, ${long.length} over 3 ms (${[...longByKind].map(([kind, n]) => `${n} ${kind}`).join(', ') || 'none'}), longest ${Math.max(0, ...pauses).toFixed(1)} ms, ${(total / 1000).toFixed(2)} s in all`,
   );
   void devnet.stop().then(() => process.exit(0));
 };
