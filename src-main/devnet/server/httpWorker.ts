@@ -4,13 +4,13 @@
 //
 // Measured and not kept: this thread recovering the signers of the transactions a body submits, sent along with the
 // request for the node's cache of recovered keys (secp256k1Recovery.ts). On two cores at 3,000 KOIN transfers/s the
-// node's thread spent 60-115 µs less a transfer and this one 90-110 µs more. The submissions' p99 from due did not
+// node's thread spent 55-112 µs less a transfer and this one 72-110 µs more. The submissions' p99 from due did not
 // follow: in three alternated benchmark pairs it was 192, 281 and 218 ms against 237, 73 and 41 ms without it; in eight
 // more pairs a later pass took (the keys sent as bytes, then as latin1 text), better in four and worse in four, while
 // the node's thread had more collections over 3 ms in seven of the eight (81-191 against 74-153 in a run). Nor did the
-// saturation throughput (2,923, 3,382 and 3,827 against 3,213, 4,229 and 3,467 /s). Both threads waited for a core
-// about a tenth of their working time (the benchmark prints it), so it is not the cores: the answers' tail follows the
-// node's thread's collections as much as its load.
+// saturation throughput (2,923, 3,382 and 3,827 against 3,213, 4,229 and 3,467 /s). The node's thread waited for a
+// core less than a tenth of its working time (the benchmark prints it), so it is not the cores: the answers' tail
+// follows the node's thread's collections as much as its load.
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { batchedPost, httpFront, type BackendAnswer, type HttpBackend } from './httpServer.ts';
 
