@@ -16,6 +16,16 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
+/** A wallet created in a folder of its own, whose backup goes to a second wallet's folder (not created yet). */
+async function backupPair() {
+  const from = await vaultFixture({ keychain: NO_SECRET_SERVICE });
+  const to = await vaultFixture({ keychain: NO_SECRET_SERVICE });
+  cleanups.push(from.cleanup, to.cleanup);
+  const source = await from.open();
+  await source.create({ password: PASSWORD });
+  return { source, to };
+}
+
 async function folder(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'address-book-'));
   cleanups.push(() => rm(dir, { recursive: true, force: true }));
@@ -81,11 +91,7 @@ describe('the address book', () => {
   });
 
   it('travels in the encrypted backup and merges into another wallet, saying what it added and what it skipped', async () => {
-    const from = await vaultFixture({ keychain: NO_SECRET_SERVICE });
-    const to = await vaultFixture({ keychain: NO_SECRET_SERVICE });
-    cleanups.push(from.cleanup, to.cleanup);
-    const source = await from.open();
-    await source.create({ password: PASSWORD });
+    const { source, to } = await backupPair();
     const contacts = [
       { label: 'Bob', address: BOB, networkId: 'mainnet' },
       { label: 'Carol', address: CAROL, networkId: 'local' },
@@ -138,11 +144,7 @@ describe('the address book', () => {
   });
 
   it('imports the accounts when the contacts cannot be saved, and says so as a warning, not a failure', async () => {
-    const from = await vaultFixture({ keychain: NO_SECRET_SERVICE });
-    const to = await vaultFixture({ keychain: NO_SECRET_SERVICE });
-    cleanups.push(from.cleanup, to.cleanup);
-    const source = await from.open();
-    await source.create({ password: PASSWORD });
+    const { source, to } = await backupPair();
     await source.addWatch({ address: CAROL, name: 'Cold' });
     const backup = await source.exportBackup(
       { password: PASSWORD, backupPassword: 'the backup password' },
@@ -169,11 +171,7 @@ describe('the address book', () => {
   });
 
   it('says networks in the warning when a backup with networks and no contacts cannot be merged', async () => {
-    const from = await vaultFixture({ keychain: NO_SECRET_SERVICE });
-    const to = await vaultFixture({ keychain: NO_SECRET_SERVICE });
-    cleanups.push(from.cleanup, to.cleanup);
-    const source = await from.open();
-    await source.create({ password: PASSWORD });
+    const { source, to } = await backupPair();
     const network = { id: 'custom-1', name: 'Team node', jsonRpcUrl: 'https://team.example.com/jsonrpc' };
     const backup = await source.exportBackup(
       { password: PASSWORD, backupPassword: 'the backup password' },
