@@ -132,15 +132,17 @@ export function walletChannels(s: WalletServices): IpcHandlers {
   /**
    * The custom networks of a backup in this wallet: each is the network here with its id or its JSON-RPC address, or is
    * added (without an API key: a backup has none). One that cannot be added (an address this wallet refuses) is left
-   * out, and its contacts are skipped as on an unknown network. Returns the backup's ids mapped to this wallet's.
+   * out, and its contacts are skipped as on an unknown network. Returns the backup's ids mapped to this wallet's, how
+   * many were added, and the ids of every network this wallet has now.
    */
   async function adoptNetworks(
     backupNetworks: readonly BackupNetwork[],
-  ): Promise<{ ids: Map<string, string>; added: number }> {
+  ): Promise<{ ids: Map<string, string>; added: number; known: Set<string> }> {
     const ids = new Map<string, string>();
     let added = 0;
+    // Read once (each read asks the keychain about every network's API key); an added network joins the list here.
+    const here = (await networks.list()).networks;
     for (const network of backupNetworks) {
-      const here = (await networks.list()).networks;
       const same = here.find((n) => n.id === network.id) ?? here.find((n) => n.jsonRpcUrl === network.jsonRpcUrl);
       if (same) {
         ids.set(network.id, same.id);
@@ -148,14 +150,16 @@ export function walletChannels(s: WalletServices): IpcHandlers {
       }
       try {
         const { name, jsonRpcUrl, restUrl } = network;
-        ids.set(network.id, (await networks.add({ name, jsonRpcUrl, ...(restUrl ? { restUrl } : {}) })).id);
+        const made = await networks.add({ name, jsonRpcUrl, ...(restUrl ? { restUrl } : {}) });
+        here.push(made);
+        ids.set(network.id, made.id);
         added++;
       } catch (error) {
         if (!(error instanceof WalletError) || error.code !== 'INVALID_ARGUMENT') throw error;
         s.log(`[backup] the backup's network ${JSON.stringify(network.name)} was not added: ${error.shortMessage}`);
       }
     }
-    return { ids, added };
+    return { ids, added, known: new Set(here.map((n) => n.id)) };
   }
 
   /**
@@ -193,9 +197,8 @@ export function walletChannels(s: WalletServices): IpcHandlers {
       vault.importBackup(args, {
         mergeContacts: async (contacts, backupNetworks) => {
           try {
-            const { ids, added } = await adoptNetworks(backupNetworks);
+            const { ids, added, known } = await adoptNetworks(backupNetworks);
             const moved = contacts.map((c) => ({ ...c, networkId: ids.get(c.networkId) ?? c.networkId }));
-            const known = new Set((await networks.list()).networks.map((n) => n.id));
             return {
               ...(await s.addressBook.mergeContacts(moved, known)),
               ...(added > 0 ? { networksAdded: added } : {}),
