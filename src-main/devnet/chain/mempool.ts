@@ -5,7 +5,17 @@ import type { PreparedTransaction } from './applyTransaction.ts';
 import { fillsBlock, type ResourcesUsed } from './blockFill.ts';
 import { keyText } from '../store/storeKeys.ts';
 
-/** A transaction in the mempool, with what its acceptance computed. */
+/**
+ * A transaction in the mempool, with what its acceptance computed.
+ *
+ * Measured and not kept: an entry that held only the transaction's canonical bytes and the figures the bookkeeping
+ * reads, the block preparing the transaction again from its bytes (its fields views into them). A pending KOIN
+ * transfer then held 18 objects and about 1.5 KB of the heap instead of 60 objects and 4.3 KB. In four alternated
+ * pairs of `npm run bench` the node's thread collected no less (full collections 9-14 against 10-14 a run, pauses
+ * over 3 ms 54-105 against 61-105, about 1 s of pauses in all either way) and the p99 from due was no better (22.9-166
+ * ms against 17.2-72.4), and a block, measured in process, took 3-13 µs a transaction more. Pending transactions are
+ * not what this thread spends its collections on.
+ */
 export interface PendingEntry {
   prepared: PreparedTransaction;
   /**
