@@ -95,10 +95,18 @@ interface MessagePlan {
   name: string;
   /** Ascending field number: the canonical order. */
   fields: FieldPlan[];
+  /** The fields a decoded message always has, in canonical order, and what each starts as (see emptyMessage). */
+  defaults: FieldDefault[];
   byId: Map<number, FieldPlan>;
   byJsonKey: Map<string, FieldPlan>;
   oneofs: Map<string, FieldPlan[]>;
 }
+
+/**
+ * What a field of a decoded message starts as: a new empty array (repeated), new empty bytes, or an immutable value
+ * (0, 0n, false, ''). Fields that start absent (messages, oneof members, `optional` fields) have none.
+ */
+type FieldDefault = { name: string; fresh: 'array' | 'bytes' } | { name: string; fresh: undefined; value: unknown };
 
 const WIRE: Record<Kind, number> = {
   double: 1,
@@ -310,6 +318,7 @@ function planOf(name: string, schema: Schema = BUILTIN): MessagePlan {
   const plan: MessagePlan = {
     name: type.fullName,
     fields: [],
+    defaults: [],
     byId: new Map(),
     byJsonKey: new Map(),
     oneofs: new Map(),
@@ -342,6 +351,8 @@ function planOf(name: string, schema: Schema = BUILTIN): MessagePlan {
       f.enumNames = new Map(Object.entries(field.enumValues).map(([k, v]) => [v, k]));
     }
     plan.fields.push(f);
+    const start = defaultOf(f);
+    if (start) plan.defaults.push(start);
     plan.byId.set(f.id, f);
     plan.byJsonKey.set(f.name, f);
     plan.byJsonKey.set(f.jsonName, f);
@@ -754,27 +765,43 @@ class Reader {
   }
 }
 
-function defaultOf(f: FieldPlan): unknown {
-  if (f.repeated) return [];
+/** What field `f` of a decoded message starts as, or undefined when it starts absent. */
+function defaultOf(f: FieldPlan): FieldDefault | undefined {
+  const name = f.name;
+  if (f.repeated) return { name, fresh: 'array' };
   if (f.presence || f.kind === 'message') return undefined;
   switch (f.kind) {
     case 'bool':
-      return false;
+      return { name, fresh: undefined, value: false };
     case 'string':
-      return '';
+      return { name, fresh: undefined, value: '' };
     case 'bytes':
-      return new Uint8Array(0);
+      return { name, fresh: 'bytes' };
     default:
-      return IS_64.has(f.kind) ? 0n : 0;
+      return { name, fresh: undefined, value: IS_64.has(f.kind) ? 0n : 0 };
   }
 }
 
+/**
+ * Where a bytes field of a message being read stays until it is read (see emptyMessage); never in a returned message.
+ */
+const UNREAD_BYTES = new Uint8Array(0);
+
+/**
+ * A message with every field at its default (its plan's `defaults`), arrays new for each message. A bytes field holds
+ * UNREAD_BYTES until the reader sets it: `finishMessage` gives those left unread bytes of their own, so that a read
+ * does not make empty bytes for every field it then reads (an array buffer each).
+ */
 function emptyMessage(plan: MessagePlan): ProtoMessage {
   const obj: ProtoMessage = {};
-  for (const f of plan.fields) {
-    const d = defaultOf(f);
-    if (d !== undefined) obj[f.name] = d;
-  }
+  for (const d of plan.defaults)
+    obj[d.name] = d.fresh === undefined ? d.value : d.fresh === 'array' ? [] : UNREAD_BYTES;
+  return obj;
+}
+
+/** Gives each bytes field of `obj` (made by emptyMessage) that was not read empty bytes of its own. */
+function finishMessage(plan: MessagePlan, obj: ProtoMessage): ProtoMessage {
+  for (const d of plan.defaults) if (obj[d.name] === UNREAD_BYTES) obj[d.name] = new Uint8Array(0);
   return obj;
 }
 
@@ -872,7 +899,7 @@ function readMessage(r: Reader, plan: MessagePlan, end: number, depth = 0): Prot
     }
   }
   if (r.pos !== end) r.truncated();
-  return obj;
+  return finishMessage(plan, obj);
 }
 
 /**
@@ -1154,7 +1181,7 @@ function messageFromJson(plan: MessagePlan, json: unknown, path: string, mode: R
       obj[f.name] = fieldFromJson(f, v, path, mode);
     }
   }
-  return obj;
+  return finishMessage(plan, obj);
 }
 
 /** Reads field `f` (item `index` when repeated) of the message at `path`. */

@@ -113,6 +113,25 @@ describe('decoding', () => {
     expect(toHex(encode(TYPES.transactionHeader, header))).toBe('100a');
   });
 
+  it('gives every absent bytes field empty bytes of its own, from bytes and from JSON alike', () => {
+    // Only rc_limit is set: chain_id, nonce, the merkle root, payer and payee are absent.
+    const read = [
+      decode(TYPES.transactionHeader, fromHex('100a')),
+      decode(TYPES.transactionHeader, fromHex('100a')),
+      fromJson(TYPES.transactionHeader, { rc_limit: '10' }),
+    ];
+    const absent = ['chain_id', 'nonce', 'operation_merkle_root', 'payer', 'payee'] as const;
+    const all = read.flatMap((header) => absent.map((field) => header[field]));
+    for (const bytes of all) {
+      expect(bytes).toBeInstanceOf(Uint8Array);
+      expect(bytes.length).toBe(0);
+    }
+    // Each its own: every buffer can be handed to another thread (transferring a buffer a second time throws).
+    expect(new Set(all.map((bytes) => bytes.buffer)).size).toBe(all.length);
+    for (const { buffer } of all) {
+      expect(() => structuredClone(buffer, { transfer: [buffer as ArrayBuffer] })).not.toThrow();
+    }
+  });
   it('reads packed repeated numbers as protobufjs writes them, and writes the same bytes', () => {
     // proto3 packs repeated scalars: one length-delimited field. The items start after the length's own bytes (a
     // reader that counted from before them took the last items for field tags, and failed).
