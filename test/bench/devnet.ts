@@ -141,7 +141,11 @@ export async function benchDevnet(transfers: number): Promise<void> {
     );
 
     // Steady: the same senders at a fixed rate in all, whatever the node answers (open loop; rpcClient.submitAtRate):
-    // the latency a client sees when the node is asked for `steadyRate` transfers a second.
+    // the latency a client sees when the node is asked for `steadyRate` transfers a second. A slow answer holds up its
+    // connection's next transfers (each is due every 5.3 ms at 3,000/s), so the p99 from due is a few times the
+    // answers'. More senders do not make it smaller: with 64 (BENCH_ACCOUNTS=65) in two pairs alternated with 16, the
+    // p99 from due was 47.6 and 44.9 ms against 19.5 and 34.0, the answers' own 30.2 and 27.4 ms against 8.7 and 10.1
+    // (more in flight), and the node's thread took 280 µs a transfer against 249-261.
     const steadyStart = performance.now();
     const steadyCpuBefore = cpuMs();
     const steadyThreadsBefore = threadsCpuMs();
@@ -182,6 +186,9 @@ export async function benchDevnet(transfers: number): Promise<void> {
       const otherName = process.env.BENCH_HTTP_THREAD === '0' ? 'the busiest other thread' : 'the HTTP thread';
       console.log(`  of which the node's thread ${share(split.main)}; ${otherName} ${share(split.busiestOther)}`);
       // Ready to run but waiting for a core: a wait a request's answer takes on top of the work, at each thread's turn.
+      // It is not what makes the tail: with the node's thread alone on one core and every other thread of the server
+      // and the client on the other (taskset, two runs), its wait was 0-1 µs a transfer and the p99 from due 77.7 and
+      // 84.8 ms (the answers' 10.1 and 10.6 ms).
       const waits = [
         ["the node's thread", threadGrowth(steadyWaitsBefore, steadyWaitsAfter, pid)],
         [otherName, threadGrowth(steadyWaitsBefore, steadyWaitsAfter, split.busiestOtherId)],
