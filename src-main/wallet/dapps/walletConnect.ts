@@ -21,6 +21,8 @@ const WALLETCONNECT_FILE = 'walletconnect.json';
 const CONNECT_TIMEOUT_MS = 15_000;
 /** How long close() lets the requests being answered finish. */
 const CLOSE_GRACE_MS = 2_000;
+/** How many answered requests a client remembers (see WalletConnectBridge.#forgetAnswered). */
+const ANSWERED_KEPT = 1_000;
 
 /** WalletConnect's error codes the dApp's client knows (walletconnect-utils `SDK_ERRORS`). */
 const WC_ERRORS = {
@@ -173,6 +175,8 @@ export class WalletConnectBridge {
   #starting: Promise<Client> | undefined;
   /** What the client's events started and has not finished: close() lets it finish first. */
   readonly #handling = new Set<Promise<void>>();
+  /** The requests this client answered (see #forgetAnswered), the latest ANSWERED_KEPT of them. */
+  readonly #answered = new Set<number>();
   #state: WalletConnectStatus['state'] = 'off';
   #problem: string | undefined;
 
@@ -295,6 +299,7 @@ export class WalletConnectBridge {
       await withTimeout(Promise.all(this.#handling), CLOSE_GRACE_MS, () => new Error('still handling')).catch(
         () => undefined,
       );
+      await this.#forgetAnswered(client);
       await client.core.relayer.transportClose().catch(() => undefined);
       client.core.heartbeat.stop();
     }
@@ -500,6 +505,26 @@ export class WalletConnectBridge {
     await client
       .respond({ topic: event.topic, response })
       .catch((error: unknown) => this.#o.log(`[walletconnect] answer not sent: ${String(error)}`));
+    this.#answered.add(event.id);
+    if (this.#answered.size > ANSWERED_KEPT) this.#answered.delete(this.#answered.values().next().value!);
+    await this.#forgetAnswered(client);
+  }
+
+  /**
+   * Removes the requests this client answered from its pending ones: after each answer, and before close() lets the
+   * client's state be written for the last time. One second after it starts, the client takes in again every message
+   * it has not acknowledged yet (sign-client's processPendingMessageEvents), the one it is taking in at that moment
+   * too: when the wallet answers that request first, the second pass records it as pending again after the answer
+   * deleted it (its `session_request` event is not emitted twice), and the next start would emit it as a request no
+   * dApp waits for.
+   */
+  async #forgetAnswered(client: Client): Promise<void> {
+    for (const request of client.pendingRequest.getAll()) {
+      if (!this.#answered.has(request.id)) continue;
+      await client.pendingRequest
+        .delete(request.id, { code: 0, message: 'answered' })
+        .catch((error: unknown) => this.#o.log(`[walletconnect] answered request kept: ${String(error)}`));
+    }
   }
 
   /**

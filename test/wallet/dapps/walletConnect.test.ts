@@ -553,6 +553,33 @@ describe('WalletConnect: a dApp connected to the wallet over a relay on 127.0.0.
     expect((await wallet.handlers['dapps:list']()).grants.map((g) => g.origin)).toEqual(['https://dapp.example']);
   });
 
+  it('writes no answered request as pending when requests come in as the client starts', async () => {
+    // One second after it starts, WalletConnect's client takes in again every message it has not acknowledged yet: a
+    // request it is still taking in then is recorded as pending once more if the wallet answered it meanwhile, and the
+    // next start would emit it again with no dApp waiting. Requests refused at once, back to back over that second.
+    const restart = async () => {
+      wallet = await open();
+      await wallet.handlers['vault:unlock']({ password: PASSWORD });
+      await until('the session restored', async () =>
+        (await wallet.handlers['dapps:list']()).walletConnect.state === 'connected' ? true : undefined,
+      );
+    };
+    await wallet.close();
+    await restart();
+    const restored = Date.now();
+    const hash = koilibUtils.encodeBase64(new Uint8Array(32));
+    let asked = 0;
+    for (; Date.now() - restored < 1_500; asked++) {
+      await expect(ask('koinos_signHash', { address: signer.address, hash })).rejects.toMatchObject({
+        message: expect.stringContaining('does not sign bare hashes'),
+      });
+    }
+    await wallet.close();
+    const stored = JSON.parse(await readFile(join(dataDir, 'walletconnect.json'), 'utf8')) as Record<string, unknown>;
+    expect(stored['wc@2:client:0.3//request'], `after ${asked} requests`).toEqual([]);
+    await restart();
+  });
+
   it('ends the grant when the dApp disconnects', async () => {
     await dapp.disconnect({ topic, reason: { code: 6000, message: 'bye' } });
     await until('the grant gone', async () =>
