@@ -132,6 +132,7 @@ describe('decoding', () => {
       expect(() => structuredClone(buffer, { transfer: [buffer as ArrayBuffer] })).not.toThrow();
     }
   });
+
   it('reads packed repeated numbers as protobufjs writes them, and writes the same bytes', () => {
     // proto3 packs repeated scalars: one length-delimited field. The items start after the length's own bytes (a
     // reader that counted from before them took the last items for field tags, and failed).

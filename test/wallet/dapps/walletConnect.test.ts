@@ -42,6 +42,15 @@ describe('WalletConnect: a dApp connected to the wallet over a relay on 127.0.0.
       log: () => {},
     });
 
+  /** Opens the wallet again on the same folder (once it closed), unlocks it, and waits for its session to come back. */
+  const reopen = async () => {
+    wallet = await open();
+    await wallet.handlers['vault:unlock']({ password: PASSWORD });
+    await until('the session restored', async () =>
+      (await wallet.handlers['dapps:list']()).walletConnect.state === 'connected' ? true : undefined,
+    );
+  };
+
   /** The next request waiting for a decision, as the approval panel sees it. */
   const pendingRequest = (kind?: ApprovalRequest['review']['kind']) =>
     until('an approval request', async () =>
@@ -543,11 +552,7 @@ describe('WalletConnect: a dApp connected to the wallet over a relay on 127.0.0.
     await atClose;
     const stored = JSON.parse(await readFile(join(dataDir, 'walletconnect.json'), 'utf8')) as Record<string, unknown>;
     expect(stored['wc@2:client:0.3//request']).toEqual([]);
-    wallet = await open();
-    await wallet.handlers['vault:unlock']({ password: PASSWORD });
-    await until('the session restored', async () =>
-      (await wallet.handlers['dapps:list']()).walletConnect.state === 'connected' ? true : undefined,
-    );
+    await reopen();
     const head = (await ask('koinos_getHeadInfo', {})) as { head_topology: { height: string } };
     expect(BigInt(head.head_topology.height)).toBeGreaterThan(0n);
     expect((await wallet.handlers['dapps:list']()).grants.map((g) => g.origin)).toEqual(['https://dapp.example']);
@@ -557,15 +562,8 @@ describe('WalletConnect: a dApp connected to the wallet over a relay on 127.0.0.
     // One second after it starts, WalletConnect's client takes in again every message it has not acknowledged yet: a
     // request it is still taking in then is recorded as pending once more if the wallet answered it meanwhile, and the
     // next start would emit it again with no dApp waiting. Requests refused at once, back to back over that second.
-    const restart = async () => {
-      wallet = await open();
-      await wallet.handlers['vault:unlock']({ password: PASSWORD });
-      await until('the session restored', async () =>
-        (await wallet.handlers['dapps:list']()).walletConnect.state === 'connected' ? true : undefined,
-      );
-    };
     await wallet.close();
-    await restart();
+    await reopen();
     const restored = Date.now();
     const hash = koilibUtils.encodeBase64(new Uint8Array(32));
     let asked = 0;
@@ -577,7 +575,7 @@ describe('WalletConnect: a dApp connected to the wallet over a relay on 127.0.0.
     await wallet.close();
     const stored = JSON.parse(await readFile(join(dataDir, 'walletconnect.json'), 'utf8')) as Record<string, unknown>;
     expect(stored['wc@2:client:0.3//request'], `after ${asked} requests`).toEqual([]);
-    await restart();
+    await reopen();
   });
 
   it('ends the grant when the dApp disconnects', async () => {
