@@ -21,7 +21,7 @@ const WALLETCONNECT_FILE = 'walletconnect.json';
 const CONNECT_TIMEOUT_MS = 15_000;
 /** How long close() lets the requests being answered finish. */
 const CLOSE_GRACE_MS = 2_000;
-/** How many answered requests a client remembers (see WalletConnectBridge.#forgetAnswered). */
+/** How many answered requests a client remembers (see WalletConnectBridge.#keepAnsweredOut). */
 const ANSWERED_KEPT = 1_000;
 
 /** WalletConnect's error codes the dApp's client knows (walletconnect-utils `SDK_ERRORS`). */
@@ -175,7 +175,7 @@ export class WalletConnectBridge {
   #starting: Promise<Client> | undefined;
   /** What the client's events started and has not finished: close() lets it finish first. */
   readonly #handling = new Set<Promise<void>>();
-  /** The requests this client answered (see #forgetAnswered), the latest ANSWERED_KEPT of them. */
+  /** The requests the wallet answered (see #keepAnsweredOut), the latest ANSWERED_KEPT of them. */
   readonly #answered = new Set<number>();
   #state: WalletConnectStatus['state'] = 'off';
   #problem: string | undefined;
@@ -299,7 +299,6 @@ export class WalletConnectBridge {
       await withTimeout(Promise.all(this.#handling), CLOSE_GRACE_MS, () => new Error('still handling')).catch(
         () => undefined,
       );
-      await this.#forgetAnswered(client);
       await client.core.relayer.transportClose().catch(() => undefined);
       client.core.heartbeat.stop();
     }
@@ -366,6 +365,7 @@ export class WalletConnectBridge {
       // A private relay keeps everything on it: no attestation is fetched from WalletConnect's verify server.
       (client.core.verify as unknown as { resolve: () => Promise<undefined> }).resolve = async () => undefined;
     }
+    this.#keepAnsweredOut(client);
     client.on('session_proposal', (event) => this.#handle(this.#onProposal(client, event as unknown as ProposalEvent)));
     client.on('session_request', (event) => this.#handle(this.#onRequest(client, event as unknown as RequestEvent)));
     client.on('session_delete', ({ topic }) => this.#handle(this.#onSessionEnded(topic)));
@@ -502,29 +502,28 @@ export class WalletConnectBridge {
         response = { id: event.id, jsonrpc: '2.0', error: toWalletConnectError(error) };
       }
     }
+    // Answered from here on, before the answer goes: see #keepAnsweredOut.
+    this.#answered.add(event.id);
+    if (this.#answered.size > ANSWERED_KEPT) this.#answered.delete(this.#answered.values().next().value!);
     await client
       .respond({ topic: event.topic, response })
       .catch((error: unknown) => this.#o.log(`[walletconnect] answer not sent: ${String(error)}`));
-    this.#answered.add(event.id);
-    if (this.#answered.size > ANSWERED_KEPT) this.#answered.delete(this.#answered.values().next().value!);
-    await this.#forgetAnswered(client);
   }
 
   /**
-   * Removes the requests this client answered from its pending ones: after each answer, and before close() lets the
-   * client's state be written for the last time. One second after it starts, the client takes in again every message
-   * it has not acknowledged yet (sign-client's processPendingMessageEvents), the one it is taking in at that moment
-   * too: when the wallet answers that request first, the second pass records it as pending again after the answer
-   * deleted it (its `session_request` event is not emitted twice), and the next start would emit it as a request no
-   * dApp waits for.
+   * Keeps `client` from recording a request the wallet answered as pending again. One second after it starts, the
+   * client takes in again every message it has not acknowledged yet (sign-client 2.25's processPendingMessageEvents),
+   * the request it is taking in at that moment too: when the wallet had answered that one first (a refusal answers at
+   * once), the second pass recorded it as pending after the answer had deleted it. Its `session_request` event is not
+   * emitted twice, so nothing answered it again, and the client's file kept it: the next start emitted it as a request
+   * no dApp waited for.
    */
-  async #forgetAnswered(client: Client): Promise<void> {
-    for (const request of client.pendingRequest.getAll()) {
-      if (!this.#answered.has(request.id)) continue;
-      await client.pendingRequest
-        .delete(request.id, { code: 0, message: 'answered' })
-        .catch((error: unknown) => this.#o.log(`[walletconnect] answered request kept: ${String(error)}`));
-    }
+  #keepAnsweredOut(client: Client): void {
+    const pending = client.pendingRequest;
+    const record = pending.set.bind(pending);
+    pending.set = async (id, request) => {
+      if (!this.#answered.has(id)) await record(id, request);
+    };
   }
 
   /**
