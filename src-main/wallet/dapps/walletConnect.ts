@@ -21,7 +21,7 @@ const WALLETCONNECT_FILE = 'walletconnect.json';
 const CONNECT_TIMEOUT_MS = 15_000;
 /** How long close() lets the requests being answered finish. */
 const CLOSE_GRACE_MS = 2_000;
-/** How many answered requests a client remembers (see WalletConnectBridge.#keepAnsweredOut). */
+/** How many answered requests the bridge remembers, across its clients (see WalletConnectBridge.#keepAnsweredOut). */
 const ANSWERED_KEPT = 1_000;
 
 /** WalletConnect's error codes the dApp's client knows (walletconnect-utils `SDK_ERRORS`). */
