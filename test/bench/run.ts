@@ -5,7 +5,8 @@
 // renderer).
 // The devnet's: BENCH_RATE the steady rate its submission latency is measured at (default 3,000/s) for
 // BENCH_STEADY_SECONDS (default 10),
-// BENCH_HTTP_THREAD=0 serves HTTP on the node's thread, BENCH_SIGNATURE_THREADS sets the signature workers.
+// BENCH_HTTP_THREAD=0 serves HTTP on the node's thread, BENCH_SIGNATURE_THREADS sets the signature workers,
+// BENCH_STORE=level keeps the chain in LevelDB as the wallet's embedded devnet does (default memory, as the CLI's).
 import { benchBackupMerge } from './backupMerge.ts';
 import { benchSigning } from './signing.ts';
 import { benchDevnet } from './devnet.ts';
