@@ -146,6 +146,12 @@ export async function benchDevnet(transfers: number): Promise<void> {
     // answers'. More senders do not make it smaller: with 64 (BENCH_ACCOUNTS=65) in two pairs alternated with 16, the
     // p99 from due was 47.6 and 44.9 ms against 19.5 and 34.0, the answers' own 30.2 and 27.4 ms against 8.7 and 10.1
     // (more in flight), and the node's thread took 280 µs a transfer against 249-261.
+    // Nor does the node's thread's work alone make it: with signature recovery taken out of the server (given each
+    // signer's key in advance, for a measurement only; a quarter of the thread's time in a profile), three runs had
+    // the thread at 196-221 µs a transfer against 289-296, 58-65 % of a core, 3,938-4,393 transfers/s at saturation,
+    // yet the p99 from due was 21.9-25.7 ms (the answers' own 8.7-9.5 ms), against 81.3 and 179.5 ms in two runs of
+    // the same day with recovery. What is left is the stalls of the node's thread (over a hundred collections over 3
+    // ms a run), each passed on by every connection to the transfers queued behind it.
     const steadyStart = performance.now();
     const steadyCpuBefore = cpuMs();
     const steadyThreadsBefore = threadsCpuMs();
