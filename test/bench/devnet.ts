@@ -150,8 +150,10 @@ export async function benchDevnet(transfers: number): Promise<void> {
     // signer's key in advance, for a measurement only; a quarter of the thread's time in a profile), three runs had
     // the thread at 196-221 µs a transfer against 289-296, 58-65 % of a core, 3,938-4,393 transfers/s at saturation,
     // yet the p99 from due was 21.9-25.7 ms (the answers' own 8.7-9.5 ms), against 81.3 and 179.5 ms in two runs of
-    // the same day with recovery. What is left is the stalls of the node's thread (over a hundred collections over 3
-    // ms a run), each passed on by every connection to the transfers queued behind it.
+    // the same day with recovery; on top of that a young generation four times the size (--max-semi-space-size=64, two
+    // runs) made a third of the collections, most over 3 ms, and a p99 of 25.4 and 44.6 ms. What is left is the
+    // stalls of the node's thread (over a hundred collections over 3 ms a run), each passed on by every connection to
+    // the transfers queued behind it.
     const steadyStart = performance.now();
     const steadyCpuBefore = cpuMs();
     const steadyThreadsBefore = threadsCpuMs();
