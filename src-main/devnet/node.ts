@@ -419,7 +419,7 @@ class Devnet implements DevnetNode {
       .map((entry) => ({ idHex: entry.prepared.idHex, receipt: entry.used, entry }));
     const proposal = await proposeBlock(
       pending,
-      this.mempool.entries.size > pending.length,
+      this.mempool.size > pending.length,
       async (chosen): Promise<ProposalRun<{ view: StateView; included: IncludedTransaction[] }>> => {
         const view = new StateView(chain.committed);
         adjust?.(view, timestamp, height);
