@@ -59,6 +59,10 @@ const devnet = await startDevnet({
   // As the CLI's devnet serves: HTTP on a thread of its own (BENCH_HTTP_THREAD=0 measures the single-thread server).
   httpThread: process.env.BENCH_HTTP_THREAD !== '0',
   ...(process.env.BENCH_SIGNATURE_THREADS ? { signatureThreads: Number(process.env.BENCH_SIGNATURE_THREADS) } : {}),
+}).catch((error: unknown) => {
+  // A devnet that did not start leaves no temporary folder behind either.
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  throw error;
 });
 console.log(
   JSON.stringify({ url: devnet.url, chainId: devnet.chainId, koin: devnet.koinAddress, accounts: devnet.accounts }),
