@@ -156,6 +156,10 @@ export async function benchDevnet(transfers: number): Promise<void> {
     // the transfers queued behind it. Not passing them on does not make it either: with each connection's transfers
     // sent at their time without waiting for the answer before (HTTP pipelining, for a measurement only), two pairs
     // alternated gave 29.5 and 145.7 ms against 52.3 and 48.9, and with recovery also taken out, 16.8 and 12.9 ms.
+    // Nor is it the node's thread waiting for a core: made real-time (chrt -f, as root, for a measurement only), it
+    // waited 0 µs a transfer instead of 17-18, and the runs had fewer collections over 3 ms (63 and 30 against 136 and
+    // 64), yet in two pairs alternated the p99 from due was 51.2 and 17.4 ms against 65.5 and 17.8 (the answers' own 9.7
+    // and 7.2 against 13.2 and 7.4): the machine's speed moved it more, from one pair to the next.
     const steadyStart = performance.now();
     const steadyCpuBefore = cpuMs();
     const steadyThreadsBefore = threadsCpuMs();
