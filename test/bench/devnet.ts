@@ -160,6 +160,9 @@ export async function benchDevnet(transfers: number): Promise<void> {
     // waited 0 µs a transfer instead of 17-18, and the runs had fewer collections over 3 ms (63 and 30 against 136 and
     // 64), yet in two pairs alternated the p99 from due was 51.2 and 17.4 ms against 65.5 and 17.8 (the answers' own 9.7
     // and 7.2 against 13.2 and 7.4): the machine's speed moved it more, from one pair to the next.
+    // Nor would a node's thread at half its cost a transfer be enough, going by a lower rate: at 1,500/s (the thread at
+    // 46-51 % of a core, 312-367 µs a transfer) the p99 from due was 10.7 and 13.8 ms (the answers' own 8.1 and 11.3),
+    // at 2,000/s 26.8 and 33.2 ms; the longest collections of those runs took 10.4-21.1 ms.
     const steadyStart = performance.now();
     const steadyCpuBefore = cpuMs();
     const steadyThreadsBefore = threadsCpuMs();
