@@ -112,6 +112,8 @@ class Devnet implements DevnetNode {
   private readonly mempool = new Mempool();
   private tail: Promise<unknown> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
+  /** The timer is set to make the next block at once (not at the end of the slot): see produceWhenFull. */
+  private timerNow = false;
   /** The timer's block being made (producePaced), until it is written or given up. */
   private pacing: Promise<void> | undefined;
   private closed = false;
@@ -277,6 +279,7 @@ class Devnet implements DevnetNode {
     if (this.settings.manual || this.settings.blockTimeMs === 0) return;
     const tick = (): void => {
       this.timer = undefined;
+      this.timerNow = false;
       if (this.closed) return;
       this.lastBlockFailed = false;
       this.pacing = this.producePaced()
@@ -294,6 +297,7 @@ class Devnet implements DevnetNode {
           if (this.closed) return;
           const now = this.lastBlockFull || (!this.lastBlockFailed && this.mempool.fillsBlock());
           this.timer = setTimeout(tick, now ? 0 : this.settings.blockTimeMs);
+          this.timerNow = now;
         });
     };
     this.tick = tick;
@@ -312,12 +316,15 @@ class Devnet implements DevnetNode {
    * Makes the timer's next block now when the pending transactions fill one, rather than at the end of the slot: as a
    * full block rolls over at once, so does a full mempool. Under a steady load the blocks then come as the
    * transactions do, each planned while submissions are answered, instead of all of a slot's blocks back to back.
+   * A timer already set for now is left as it is: set again at each submission, it was put off by each (they come
+   * more often than its millisecond under load) and fired only once the blocks were behind and submissions waited.
    */
   private produceWhenFull(): void {
-    if (this.timer === undefined || this.pacing !== undefined || !this.tick || this.lastBlockFailed) return;
-    if (!this.mempool.fillsBlock()) return;
+    if (this.timer === undefined || this.timerNow || this.pacing !== undefined || !this.tick) return;
+    if (this.lastBlockFailed || !this.mempool.fillsBlock()) return;
     clearTimeout(this.timer);
     this.timer = setTimeout(this.tick, 0);
+    this.timerNow = true;
   }
 
   /** A block the node made on its own (timer, or one per transaction) failed: nobody awaits it, so log it. */

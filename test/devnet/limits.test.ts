@@ -1,8 +1,8 @@
 // Mainnet's per-block limits on the devnet: what get_resource_limits reports, transactions drawing on what their block
-// has left, a burst larger than a block rolling over into the next block(s) rather than being refused, a sender held
-// back while the timed blocks are behind it, and an endless contract loop ending at the rc limit or at the block's
-// compute limit with nothing changed.
-import { describe, expect, it } from 'vitest';
+// has left, a burst larger than a block rolling over into the next block(s) rather than being refused, the next block
+// made as soon as a block's worth is pending while a sender goes on, a sender held back while the timed blocks are
+// behind it, and an endless contract loop ending at the rc limit or at the block's compute limit with nothing changed.
+import { describe, expect, it, vi } from 'vitest';
 import type { Transaction } from '../../src-main/koinos/types.ts';
 import { ChainError } from '../../src-main/devnet/state/chainError.ts';
 import { openNode } from '../../src-main/devnet/node.ts';
@@ -124,6 +124,44 @@ describe('block limits', () => {
       expect(head_topology.height).toBeGreaterThanOrEqual(2n);
       expect(await balanceOf(timed, B.addressBytes)).toBe(KOIN * 1_000_000n + 500n);
     } finally {
+      await timed.close();
+    }
+  });
+
+  it('makes the next block once a block’s worth is pending while a sender goes on, each transfer a turn apart', async () => {
+    // A sender as a client over HTTP is: each transfer sent once the last is answered, the event loop turning in
+    // between (setImmediate), far more often than every millisecond. The block timer, set for now once a block's worth
+    // is pending, fires at the first turn after its millisecond. It was set again at each submission, so each put it
+    // off: under a steady 3,000 transfers a second it fired only once the sender was held back at three blocks' worth
+    // (node.ts produceWhenFull), and every submission then waited for a block. Here a turn that took a millisecond
+    // (a collection) let it fire; so the timers set for now are counted too.
+    const count = 900;
+    const txs = await presignedTransfers(count);
+    let answered = 0;
+    const blocks: { answered: number; transactions: number }[] = [];
+    const timed = await timedNode({
+      pendingTransactionLimit: 10_000,
+      onBlock: ({ transactionCount }) => blocks.push({ answered, transactions: transactionCount }),
+    });
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    try {
+      await until('block 1', () => (blocks.length > 0 ? true : undefined));
+      timers.mockClear();
+      for (const transaction of txs) {
+        await timed.call('chain.submit_transaction', { transaction, broadcast: true });
+        answered++;
+        if (blocks.length > 1) break;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      const second = blocks[1];
+      expect(second, `no block 2 while ${answered} transfers were answered one after another`).toBeDefined();
+      // A full block (a KOIN transfer is about 1/380 of one), made while the sender was less than half a block ahead.
+      expect(second!.transactions).toBeGreaterThan(300);
+      expect(second!.answered).toBeLessThan(1.5 * second!.transactions);
+      // Set for now once the mempool filled a block, and once more after block 2 if it left transfers pending.
+      expect(timers.mock.calls.filter(([, ms]) => ms === 0).length).toBeLessThanOrEqual(2);
+    } finally {
+      timers.mockRestore();
       await timed.close();
     }
   });
