@@ -301,7 +301,8 @@ class Devnet implements DevnetNode {
         });
     };
     this.tick = tick;
-    this.timer = setTimeout(tick, this.head.height === 0n ? 0 : this.settings.blockTimeMs);
+    this.timerNow = this.head.height === 0n;
+    this.timer = setTimeout(tick, this.timerNow ? 0 : this.settings.blockTimeMs);
   }
 
   /**
