@@ -48,6 +48,32 @@ function timedNode(config: DevnetConfig): Promise<DevnetNode> {
   return openNode({ accounts: 3, signatureThreads: 0, log: () => {}, blockTimeMs: 3_600_000, ...config });
 }
 
+/**
+ * One sender's `count` transfers (presignedTransfers) and a timed node that notes, at each block, how many of them had
+ * been answered (`send` counts them). The caller waits for block 1, which comes at once, and closes the node.
+ */
+async function senderAndBlocks(count: number) {
+  const txs = await presignedTransfers(count);
+  let answered = 0;
+  const blocks: { answered: number; transactions: number }[] = [];
+  const timed = await timedNode({
+    pendingTransactionLimit: 10_000,
+    onBlock: ({ transactionCount }) => blocks.push({ answered, transactions: transactionCount }),
+  });
+  return {
+    txs,
+    timed,
+    blocks,
+    get answered() {
+      return answered;
+    },
+    async send(transaction: Transaction): Promise<void> {
+      await timed.call('chain.submit_transaction', { transaction, broadcast: true });
+      answered++;
+    },
+  };
+}
+
 describe('block limits', () => {
   it("reports mainnet's per-block limits of resources.cpp", async () => {
     const n = await node();
@@ -135,26 +161,19 @@ describe('block limits', () => {
     // off: under a steady 3,000 transfers a second it fired only once the sender was held back at three blocks' worth
     // (node.ts produceWhenFull), and every submission then waited for a block. Here a turn that took a millisecond
     // (a collection) let it fire; so the timers set for now are counted too.
-    const count = 900;
-    const txs = await presignedTransfers(count);
-    let answered = 0;
-    const blocks: { answered: number; transactions: number }[] = [];
-    const timed = await timedNode({
-      pendingTransactionLimit: 10_000,
-      onBlock: ({ transactionCount }) => blocks.push({ answered, transactions: transactionCount }),
-    });
+    const sender = await senderAndBlocks(900);
+    const { blocks } = sender;
     const timers = vi.spyOn(globalThis, 'setTimeout');
     try {
       await until('block 1', () => (blocks.length > 0 ? true : undefined));
       timers.mockClear();
-      for (const transaction of txs) {
-        await timed.call('chain.submit_transaction', { transaction, broadcast: true });
-        answered++;
+      for (const transaction of sender.txs) {
+        await sender.send(transaction);
         if (blocks.length > 1) break;
         await new Promise((resolve) => setImmediate(resolve));
       }
       const second = blocks[1];
-      expect(second, `no block 2 while ${answered} transfers were answered one after another`).toBeDefined();
+      expect(second, `no block 2 while ${sender.answered} transfers were answered one after another`).toBeDefined();
       // A full block (a KOIN transfer is about 1/380 of one), made while the sender was less than half a block ahead.
       expect(second!.transactions).toBeGreaterThan(300);
       expect(second!.answered).toBeLessThan(1.5 * second!.transactions);
@@ -162,7 +181,7 @@ describe('block limits', () => {
       expect(timers.mock.calls.filter(([, ms]) => ms === 0).length).toBeLessThanOrEqual(2);
     } finally {
       timers.mockRestore();
-      await timed.close();
+      await sender.timed.close();
     }
   });
 
@@ -170,21 +189,13 @@ describe('block limits', () => {
     // A KOIN transfer uses about 1/380 of a block's compute, so 1,300 of them are more than the three blocks' worth
     // pending at which the blocks are behind (node.ts BACKLOG_BLOCKS).
     const count = 1300;
-    const txs = await presignedTransfers(count);
-    let answered = 0;
-    const blocks: { answered: number; transactions: number }[] = [];
-    const timed = await timedNode({
-      pendingTransactionLimit: 10_000,
-      onBlock: ({ transactionCount }) => blocks.push({ answered, transactions: transactionCount }),
-    });
+    const sender = await senderAndBlocks(count);
+    const { timed, blocks } = sender;
     try {
       await until('block 1', () => (blocks.length > 0 ? true : undefined));
       // One sender, each transfer sent once the last is answered. Nothing else gives the event loop a turn, so without
       // the backpressure every transfer is answered before a block is planned.
-      for (const transaction of txs) {
-        await timed.call('chain.submit_transaction', { transaction, broadcast: true });
-        answered++;
-      }
+      for (const transaction of sender.txs) await sender.send(transaction);
       await until('every transfer included', async () => ((await pendingCount(timed)) === 0 ? true : undefined));
       const second = blocks[1]!;
       // The sender was held before it was done, after it had gone two blocks ahead.
