@@ -154,13 +154,13 @@ describe('block limits', () => {
     }
   });
 
-  it('makes the next block once a block’s worth is pending while a sender goes on, each transfer a turn apart', async () => {
+  it("makes the next block once a block's worth is pending while a sender goes on, each transfer a turn apart", async () => {
     // A sender as a client over HTTP is: each transfer sent once the last is answered, the event loop turning in
     // between (setImmediate), far more often than every millisecond. The block timer, set for now once a block's worth
     // is pending, fires at the first turn after its millisecond. It was set again at each submission, so each put it
     // off: under a steady 3,000 transfers a second it fired only once the sender was held back at three blocks' worth
-    // (node.ts produceWhenFull), and every submission then waited for a block. Here a turn that took a millisecond
-    // (a collection) let it fire; so the timers set for now are counted too.
+    // (node.ts produceWhenFull), and every submission then waited for a block. Here a turn that took a millisecond (a
+    // collection) let it fire after 17 to 167 submissions, so the test counts the timers set for now too.
     const sender = await senderAndBlocks(900);
     const { blocks } = sender;
     const timers = vi.spyOn(globalThis, 'setTimeout');
