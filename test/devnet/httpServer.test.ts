@@ -5,6 +5,7 @@ import { request as httpRequest, Agent } from 'node:http';
 import { connect } from 'node:net';
 import { startDevnet, type Devnet } from '../../src-main/devnet/server/startDevnet.ts';
 import { rest, rpc, rpcRaw, transferJson } from './httpHelpers.ts';
+import { until } from '../helpers/until.ts';
 
 const KEY = 'devnet-test-key-1';
 const MIB = 1024 * 1024;
@@ -145,6 +146,65 @@ describe('HTTP server', () => {
   it('answers 413 for REST bodies over 1 MiB too', async () => {
     const response = await fetch(`${url}/v1/transaction/submit`, { method: 'POST', body: 'x'.repeat(MIB + 1) });
     expect(response.status).toBe(413);
+  });
+
+  it('lets a client send the rest of an oversized body after its 413, then answers it on the same connection', async () => {
+    // A client still sending when the server closed the connection lost the 413 itself (fetch failed: EPIPE).
+    const chunk = Buffer.alloc(64 * 1024, 0x20);
+    const chunked = Buffer.concat(
+      Array.from({ length: 24 }, () => Buffer.concat([Buffer.from('10000\r\n'), chunk, Buffer.from('\r\n')])),
+    );
+    const uploads = [
+      // Declared too large: answered from the headers, the 2 MiB sent afterwards.
+      { headers: `Content-Length: ${2 * MIB}`, body: Buffer.alloc(2 * MIB, 0x20) },
+      // Sent in chunks without a length: answered once past 1 MiB, the rest still coming.
+      { headers: 'Transfer-Encoding: chunked', body: Buffer.concat([chunked, Buffer.from('0\r\n\r\n')]) },
+    ];
+    const next = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'chain.get_chain_id', params: {} });
+    for (const upload of uploads) {
+      const socket = connect(Number(new URL(url).port), '127.0.0.1');
+      let received = '';
+      let closed = false;
+      const errors: string[] = [];
+      socket.on('data', (data) => (received += data.toString('latin1')));
+      socket.on('close', () => (closed = true));
+      socket.on('error', (error) => errors.push(error.message));
+      // The next whole response on the connection (status line, headers, a Content-Length body), taken off the rest.
+      const response = () =>
+        until('an HTTP response', () => {
+          const end = received.indexOf('\r\n\r\n');
+          const length = end < 0 ? 0 : Number(/content-length: *(\d+)/i.exec(received.slice(0, end))?.[1] ?? 0);
+          if (end >= 0 && received.length >= end + 4 + length) {
+            const text = received.slice(0, end + 4 + length);
+            received = received.slice(end + 4 + length);
+            return text;
+          }
+          if (closed) throw new Error(`the connection closed; received ${JSON.stringify(received.slice(0, 200))}`);
+          return undefined;
+        });
+      try {
+        socket.write(
+          `POST /jsonrpc HTTP/1.1\r\nHost: devnet\r\nContent-Type: application/json\r\n${upload.headers}\r\n\r\n`,
+        );
+        socket.write(upload.body);
+        const refused = await response();
+        expect(refused).toMatch(/^HTTP\/1\.1 413 /);
+        expect(refused).toMatch(/request body too large/);
+        socket.write(
+          `POST /jsonrpc HTTP/1.1\r\nHost: devnet\r\nContent-Type: application/json\r\nContent-Length: ${next.length}\r\n\r\n${next}`,
+        );
+        const answered = await response();
+        expect(answered).toMatch(/^HTTP\/1\.1 200 /);
+        expect(JSON.parse(answered.slice(answered.indexOf('\r\n\r\n') + 4))).toEqual({
+          jsonrpc: '2.0',
+          id: 2,
+          result: { chain_id: devnet.chainId },
+        });
+        expect(errors).toEqual([]);
+      } finally {
+        socket.destroy();
+      }
+    }
   });
 
   it('answers unknown paths with 404 and JSON-RPC paths with 405 for GET', async () => {

@@ -7,8 +7,10 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { describeInternalError } from './wireError.ts';
 
-/** Largest request body accepted; larger ones get HTTP 413 without being read to the end. */
+/** Largest request body accepted; larger ones get HTTP 413 before they are read to the end. */
 const MAX_BODY_BYTES = 1024 * 1024;
+/** How much of an oversized body is read and dropped after its 413 (see discardRest); beyond, the connection closes. */
+const DISCARD_BYTES = 16 * MAX_BODY_BYTES;
 
 /** Options of {@link createHttpServer}. */
 export interface HttpServerOptions {
@@ -86,6 +88,23 @@ function readBody(req: IncomingMessage, limit: number): Promise<Body> {
     req.on('error', () => finish({ ok: false, reason: 'aborted' }));
     req.on('close', () => finish({ ok: false, reason: 'aborted' }));
   });
+}
+
+/**
+ * After a 413: reads and drops the rest of the body, so that a client still sending it reads the answer and may go on
+ * on the same connection. Closing the connection under a client's upload instead made it lose the answer (fetch
+ * failed: EPIPE) whenever it was still writing when the connection closed. A body larger than DISCARD_BYTES, declared
+ * or sent, closes the connection once answered: `close` says whether it must now.
+ */
+function discardRest(req: IncomingMessage): { close: boolean } {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > DISCARD_BYTES) return { close: true };
+  let dropped = 0;
+  req.on('data', (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > DISCARD_BYTES) req.socket.destroy();
+  });
+  return { close: false };
 }
 
 function digest(text: string): Buffer {
@@ -175,8 +194,14 @@ export function createHttpServer(backend: HttpBackend, options: HttpServerOption
     const body = await readBody(req, MAX_BODY_BYTES);
     if (!body.ok) {
       if (body.reason === 'too_large') {
-        // Answer at once and close the connection instead of reading the rest of an oversized body.
-        send(res, 413, { error: `request body too large: at most ${MAX_BODY_BYTES} bytes` }, { Connection: 'close' });
+        // Answered at once; the rest of the body is dropped as it comes, not kept.
+        const { close } = discardRest(req);
+        send(
+          res,
+          413,
+          { error: `request body too large: at most ${MAX_BODY_BYTES} bytes` },
+          close ? { Connection: 'close' } : {},
+        );
       }
       return;
     }
