@@ -155,9 +155,9 @@ describe('HTTP server', () => {
       Array.from({ length: 24 }, () => Buffer.concat([Buffer.from('10000\r\n'), chunk, Buffer.from('\r\n')])),
     );
     const uploads = [
-      // Declared too large: answered from the headers, the 2 MiB sent afterwards.
+      // Declared too large: answered from the headers, while the 2 MiB are still on their way.
       { headers: `Content-Length: ${2 * MIB}`, body: Buffer.alloc(2 * MIB, 0x20) },
-      // Sent in chunks without a length: answered once past 1 MiB, the rest still coming.
+      // Sent in chunks without a length: answered once past 1 MiB, while the rest is still on its way.
       { headers: 'Transfer-Encoding: chunked', body: Buffer.concat([chunked, Buffer.from('0\r\n\r\n')]) },
     ];
     const next = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'chain.get_chain_id', params: {} });
