@@ -147,10 +147,10 @@ export async function benchDevnet(transfers: number): Promise<void> {
     // Until b63859c the node's block timer was starved here: set for now again at each submission, it was put off by
     // each and fired when a millisecond passed without one, so some runs went on with two blocks' worth always
     // pending and every block made only once submissions were held back (chain/admission.ts). The figures below were
-    // measured so. Without it, nine runs on one machine the same evening: p99 from due 22.0-54.9 ms (the answers' own
-    // 9.6-15.2 ms), the node's thread 212-259 µs a transfer, and 125.2 ms (277 µs) in a slow spell, when the machine
-    // took only 2,796 a second at saturation; against 133.4 and 136.1 ms (286-290 µs) in two runs of the old timer
-    // between them, and 39.6 ms (231 µs) in a third, where the timer had not been starved.
+    // measured so. Without it, nine runs on one machine the same evening: p99 from due 22.0-54.9 ms in eight (the
+    // answers' own 9.6-15.2 ms, the node's thread 212-259 µs a transfer) and 125.2 ms (277 µs) in a slow spell, when the
+    // machine took only 2,796 a second at saturation; against 133.4 and 136.1 ms (286-290 µs) in two runs of the old
+    // timer between them, and 39.6 ms (231 µs) in a third, where the timer had not been starved.
     // More senders do not make it smaller: with 64 (BENCH_ACCOUNTS=65) in two pairs alternated with 16, the
     // p99 from due was 47.6 and 44.9 ms against 19.5 and 34.0, the answers' own 30.2 and 27.4 ms against 8.7 and 10.1
     // (more in flight), and the node's thread took 280 µs a transfer against 249-261.
