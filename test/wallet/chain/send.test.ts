@@ -144,14 +144,30 @@ describe('SendService', () => {
       const review = await s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount });
       ids.push((await s.send.confirm(review.reviewId)).transactionId);
     }
-    const receiptReads = () =>
+    const calls = () =>
       proxy.requests
         .filter((body) => body.startsWith('{')) // JSON-RPC calls, not the GETs
         .map(
-          (body) => JSON.parse(body) as { method: string; params: { block_ids: string[]; return_receipt?: boolean } },
-        )
+          (body) =>
+            JSON.parse(body) as {
+              method: string;
+              params: { block_ids: string[]; return_receipt?: boolean; transaction_ids?: string[] };
+            },
+        );
+    const receiptReads = () =>
+      calls()
         .filter((r) => r.method === 'block_store.get_blocks_by_id' && r.params.return_receipt)
         .map((r) => r.params.block_ids.length);
+    // The block comes once a poll asks for both: a poll that began before the second was followed asks for the first
+    // only, and would see the block and read its receipt for it alone (the next poll reads it for the second; CI saw
+    // [1, 1]). Polls take turns, so every poll after this one asks for both.
+    await until('a poll for both transfers', () =>
+      calls().some(
+        (r) => r.method === 'transaction_store.get_transactions_by_id' && r.params.transaction_ids?.length === 2,
+      )
+        ? true
+        : undefined,
+    );
     // Counted when the poll that found both reverted reports the second: a later poll (the block final, on a machine
     // that ran this test late) reads the receipt once more, as it should.
     const failed = new Set<string>();
