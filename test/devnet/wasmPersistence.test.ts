@@ -9,7 +9,7 @@ import type { TransactionJson } from 'koilib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawnDevnet, type DevnetProcess } from './devnetProcess.ts';
 import { included, method, write } from './koilibContract.ts';
-import { KOIN } from '../helpers/constants.ts';
+import { KOIN, LONG_TEST } from '../helpers/constants.ts';
 
 const TOKEN_DIR = join(import.meta.dirname, '../../node_modules/@koinosbox/contracts/assembly/token');
 
@@ -29,7 +29,7 @@ async function start(dataDir: string): Promise<DevnetProcess> {
   return p;
 }
 
-describe('uploaded contracts on disk', () => {
+describe('uploaded contracts on disk', LONG_TEST, () => {
   it('keeps a contract and its state across kill -9, with the same compute for the same transaction', async () => {
     const abi = JSON.parse(await readFile(join(TOKEN_DIR, 'token-abi.json'), 'utf8')) as ConstructorParameters<
       typeof Contract

@@ -1,5 +1,5 @@
-// Numbers the tests share: the KOIN unit (and that of any 8-decimal token), from the wallet's own decimals, and the
-// cheap scrypt cost of test wallets.
+// Numbers the tests share: the KOIN unit (and that of any 8-decimal token), from the wallet's own decimals, the
+// cheap scrypt cost of test wallets, and the timeout of tests whose own work is long.
 import { KOIN_DECIMALS } from '../../src-main/koinos/amounts.ts';
 import type { ScryptCost } from '../../src-main/wallet/vault/vaultCrypto.ts';
 
@@ -11,3 +11,10 @@ export const KOIN: bigint = 10n ** BigInt(KOIN_DECIMALS);
  * 2^15), a thousandth of its time; the calibration itself is tested in the vault's own tests.
  */
 export const TEST_SCRYPT: ScryptCost = { N: 2 ** 10, r: 8, p: 1 };
+
+/**
+ * The options of a test whose own work takes 8-13 s on an idle 2-core machine (a TypeScript parse of the whole tree,
+ * devnet processes it starts and kills): run with two busy loops beside the suite, such tests took 25-29 s, against
+ * the unit tests' default timeout of 30 s. A deadline for a broken test, not a timing any test relies on.
+ */
+export const LONG_TEST = { timeout: 120_000 };

@@ -7,6 +7,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { LONG_TEST } from '../helpers/constants.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Run by Node or Electron, never imported. */
@@ -92,7 +93,7 @@ describe('exports', () => {
     expect(valueExports(source)).toEqual(['used', 'unused']);
   });
 
-  it('exports from src-main only what another file imports', () => {
+  it('exports from src-main only what another file imports', LONG_TEST, () => {
     const files = [
       ...['src-main', 'src-renderer', 'test', 'proto'].flatMap((dir) => sources(join(ROOT, dir))),
       ...['electron.vite.config.ts', 'vitest.config.ts', 'eslint.config.js']

@@ -22,6 +22,13 @@ const SECTION = README.slice(README.indexOf('## Develop a contract'));
 const scratch = join(ROOT, 'test/contracts/.build', `readme-${process.pid}-${Date.now()}`);
 /** A cold build runs protoc, as-proto-gen and asc: tens of seconds on a busy 2-core machine. */
 const BUILD_TIMEOUT_MS = 300_000;
+/**
+ * A README script on the devnet: the CLI's five commands are five node processes, 8-13 s on an idle 2-core machine and
+ * over 30 s (the unit tests' default timeout, which failed it) with the machine twice as busy. The test waits longer
+ * than the script may run, so a script that hangs fails with its own output.
+ */
+const SCRIPT_TIMEOUT_MS = 120_000;
+const SCRIPT_TEST = { timeout: SCRIPT_TIMEOUT_MS + 10_000 };
 
 let built: BuiltContract;
 /** The guestbook built without exportStart and the disabled features (set by the build test). */
@@ -115,7 +122,7 @@ describe.skipIf(NO_PROTOC !== undefined)("README's Develop a contract", () => {
       await devnet?.stop();
     });
 
-    it('uploads and calls the contract with the koilib script as written', async () => {
+    it('uploads and calls the contract with the koilib script as written', SCRIPT_TEST, async () => {
       const script = join(scratch, 'upload.mjs');
       writeFileSync(script, blockAfter('### Upload and call it', 'js'));
       const [account] = devnet.accounts;
@@ -123,7 +130,7 @@ describe.skipIf(NO_PROTOC !== undefined)("README's Develop a contract", () => {
       const { stdout } = await run(process.execPath, [script, built.dir], {
         cwd: scratch,
         env: { ...process.env, DEVNET: `${devnet.url}/jsonrpc`, WIF: account!.wif },
-        timeout: 60_000,
+        timeout: SCRIPT_TIMEOUT_MS,
       });
       const [signed, count] = stdout
         .trim()
@@ -166,7 +173,7 @@ describe.skipIf(NO_PROTOC !== undefined)("README's Develop a contract", () => {
       );
     });
 
-    it('uploads, calls and reads the contract with the CLI commands as written', async () => {
+    it('uploads, calls and reads the contract with the CLI commands as written', SCRIPT_TEST, async () => {
       const folder = join(scratch, 'cli');
       mkdirSync(join(folder, 'build'), { recursive: true });
       cpSync(join(built.dir, 'contract.wasm'), join(folder, 'build/contract.wasm'));
@@ -180,7 +187,7 @@ describe.skipIf(NO_PROTOC !== undefined)("README's Develop a contract", () => {
       const { stdout } = await run('bash', ['-euo', 'pipefail', '-c', script], {
         cwd: folder,
         env: { ...process.env, DEVNET_URL: devnet.url },
-        timeout: 120_000,
+        timeout: SCRIPT_TIMEOUT_MS,
       });
       // key new wrote guestbook.json; then upload, call, read and abi print one JSON document each.
       const key = JSON.parse(readFileSync(join(folder, 'guestbook.json'), 'utf8')) as { address: string };
