@@ -1,6 +1,7 @@
 // The renderer's shared state as one rune class: vault status, settings, accounts, networks, the selected
 // account's dashboard and the head block, and the status of transactions this window sent. Screens read it and
-// call its methods; it refreshes the dashboard on every new head block, keeping the old figures until new ones come.
+// call its methods; it refreshes the dashboard on every new head block while a screen shows its figures (and once as
+// one opens after heads came), keeping the old figures until new ones come.
 import type {
   AccountInfo,
   Dashboard,
@@ -31,6 +32,13 @@ export const SCREENS = [
 ] as const;
 export type Screen = (typeof SCREENS)[number];
 
+/**
+ * The screens that show the dashboard's figures (balances, mana). A new head refreshes them only while one of these is
+ * open: on the others a refresh at every block (every 3 s on Koinos) asked the node for each token's balance and the
+ * mana for nothing, against a public node's rate limit or an API key's quota.
+ */
+const FIGURE_SCREENS: ReadonlySet<Screen> = new Set(['dashboard', 'send', 'offline']);
+
 export type TxUpdate = IpcEvents['tx:update'];
 
 /** The wallet as the renderer sees it. One instance, {@link wallet}. */
@@ -46,7 +54,7 @@ class WalletState {
   head = $state.raw<HeadInfo | undefined>();
   /** A problem loading the wallet itself (status, accounts, networks). */
   loadProblem = $state<Problem | undefined>();
-  screen = $state<Screen>('dashboard');
+  #screen = $state<Screen>('dashboard');
   /** True while the first-run flow is still adding the first account after the vault was created. */
   onboarding = $state(false);
   /** Latest status of each transaction, by id, from `tx:update`. */
@@ -66,8 +74,20 @@ class WalletState {
   });
 
   #unsubscribe: (() => void)[] = [];
+  /** A head came while no screen showed the figures: the next screen that shows them refreshes them first. */
+  #figuresBehind = false;
   /** Heads pushed by main (`head:new`) so far: how a dashboard answer knows whether a head came while it was asked. */
   #headPushes = 0;
+
+  /** The screen on view. Opening one that shows the figures refreshes them when heads came while none did. */
+  get screen(): Screen {
+    return this.#screen;
+  }
+
+  set screen(screen: Screen) {
+    this.#screen = screen;
+    if (this.#figuresBehind && FIGURE_SCREENS.has(screen)) void this.refreshDashboard();
+  }
 
   /** Reads the vault status and, when unlocked, everything else; subscribes to main's pushes. Call once. */
   async start(): Promise<void> {
@@ -212,6 +232,7 @@ class WalletState {
     const accountId = this.selectedAccountId;
     const networkId = this.selectedNetworkId;
     if (!accountId || !this.status?.unlocked) return;
+    this.#figuresBehind = false;
     const pushesBefore = this.#headPushes;
     try {
       const dashboard = await call('dashboard:get', { accountId });
@@ -240,7 +261,8 @@ class WalletState {
     if (this.selectedNetworkId && head.networkId !== this.selectedNetworkId) return;
     this.#headPushes += 1;
     this.head = head;
-    void this.refreshDashboard();
+    if (FIGURE_SCREENS.has(this.#screen)) void this.refreshDashboard();
+    else this.#figuresBehind = true;
   }
 
   async #onLockState(status: VaultStatus): Promise<void> {
@@ -258,7 +280,8 @@ class WalletState {
     this.txStatus = {};
     this.historyAhead.drop();
     this.onboarding = false;
-    this.screen = 'dashboard';
+    this.#figuresBehind = false;
+    this.#screen = 'dashboard';
   }
 }
 

@@ -2,9 +2,9 @@
 // account through the review, sees the receipt, the transfer in both histories, and balances and mana change. Then
 // History's first page fetched ahead on the Dashboard (or under the pointer on its button): painted at once, the fresh
 // page after it (one request however many blocks come while it waits), and never a page from before the window's own
-// send.
+// send. The Dashboard's figures asked for at a new head only on the screens that show them.
 import { Contract, Provider, Signer, utils } from 'koilib';
-import type { Page, Route } from 'playwright-core';
+import type { Page, Request, Route } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { devKey } from '../../src-main/devnet/chain/devKeys.ts';
 import { included } from '../devnet/koilibContract.ts';
@@ -168,7 +168,68 @@ describe.skipIf(missing !== undefined)('sending KOIN in the browser', () => {
     await expect.poll(() => rows(/Sent 0\.5 KOIN/).count(), { timeout: 20_000 }).toBe(1);
     await expect.poll(() => rows(/Received 2 KOIN/).count()).toBe(1);
   });
+
+  it("asks for the Dashboard's figures at a new head only while a screen shows them, and once as one opens after heads", async () => {
+    // A devnet that makes a block only when asked: each head is one this test makes, and nothing is asked meanwhile.
+    const ready = await useE2eWallet({ name: 'figures-on-screen', devAccounts: [0], devnet: { manual: true } });
+    e2e = ready;
+    const { page, wallet } = ready;
+    const { url } = await wallet.handlers['devnet:status']();
+    await selectAccount(page, 'Devnet account 0');
+    await go(page, 'Dashboard');
+    const koin = page.getByTestId('balance-KOIN');
+    await expect.poll(async () => amountText(await koin.textContent()), { timeout: 20_000 }).toMatch(/^[1-9]/);
+    const asked = new Set<Request>();
+    let answered = 0;
+    page.on('request', (r) => void (r.url().includes('/ipc/dashboard%3Aget') && asked.add(r)));
+    page.on('requestfinished', (r) => void (asked.has(r) && answered++));
+    await page.evaluate(COUNT_HEADS);
+    const heard = async () => Number(await page.evaluate('window.headsHeard'));
+    /** Makes a block, and returns once the page has heard of it and has every dashboard answer it asked for since. */
+    const nextHead = async () => {
+      const before = await heard();
+      await fetch(`${url}/jsonrpc`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'devnet.produce_block', params: {} }),
+      });
+      await expect.poll(heard, { timeout: 20_000 }).toBeGreaterThan(before);
+      await expect.poll(() => answered, { timeout: 20_000 }).toBe(asked.size);
+    };
+    // The first head after the wallet's start (which asked for the figures as it loaded), then one at a time.
+    await nextHead();
+    const start = asked.size;
+
+    // On the Dashboard and on Send (their figures), each head asks once.
+    await nextHead();
+    expect(asked.size - start).toBe(1);
+    await go(page, 'Send');
+    await nextHead();
+    expect(asked.size - start).toBe(2);
+    // On screens without them, heads ask nothing...
+    await go(page, 'Accounts');
+    await nextHead();
+    await nextHead();
+    await go(page, 'History');
+    await nextHead();
+    expect(asked.size - start).toBe(2);
+    // ...and the Dashboard, opened again, asks once at once (no head needed), and shows them.
+    await go(page, 'Dashboard');
+    await expect.poll(() => answered - start, { timeout: 20_000 }).toBe(3);
+    await expect.poll(async () => amountText(await koin.textContent()), { timeout: 20_000 }).toMatch(/^[1-9]/);
+    // With no head since, another screen and back ask nothing more.
+    await go(page, 'Accounts');
+    await go(page, 'Dashboard');
+    await koin.waitFor();
+    expect(asked.size - start).toBe(3);
+  });
 });
+
+/** Runs in the page: counts the heads main pushes to it from now on, in `window.headsHeard`. */
+const COUNT_HEADS = `(() => {
+  window.headsHeard = 0;
+  window.koinos.on('head:new', () => { window.headsHeard += 1; });
+})()`;
 
 /** The answer to the Dashboard's history:page request for account `accountId` (the page fetched ahead). */
 async function aheadAnswer(page: Page, accountId: string): Promise<void> {
