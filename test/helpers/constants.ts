@@ -13,8 +13,8 @@ export const KOIN: bigint = 10n ** BigInt(KOIN_DECIMALS);
 export const TEST_SCRYPT: ScryptCost = { N: 2 ** 10, r: 8, p: 1 };
 
 /**
- * The options of a test whose own work takes 8-13 s on an idle 2-core machine (a TypeScript parse of the whole tree,
- * devnet processes it starts and kills): run with two busy loops beside the suite, such tests took 25-29 s, against
- * the unit tests' default timeout of 30 s. A deadline for a broken test, not a timing any test relies on.
+ * The options of a test whose own work is long (a TypeScript parse of the whole tree, devnet processes it starts and
+ * kills): 6-10 s in a clean-clone run of the suite on a 2-core machine, 25-29 s in one with two busy loops beside it,
+ * against the unit tests' default timeout of 30 s. A deadline for a broken test, not a timing any test relies on.
  */
 export const LONG_TEST = { timeout: 120_000 };
