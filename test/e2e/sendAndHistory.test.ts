@@ -188,11 +188,12 @@ describe.skipIf(missing !== undefined)('sending KOIN in the browser', () => {
     /** Makes a block, and returns once the page has heard of it and has every dashboard answer it asked for since. */
     const nextHead = async () => {
       const before = await heard();
-      await fetch(`${url}/jsonrpc`, {
+      const made = await fetch(`${url}/jsonrpc`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'devnet.produce_block', params: {} }),
       });
+      expect(await made.json()).toHaveProperty('result.block_height');
       await expect.poll(heard, { timeout: 20_000 }).toBeGreaterThan(before);
       await expect.poll(() => answered, { timeout: 20_000 }).toBe(asked.size);
     };
