@@ -1,6 +1,7 @@
 // The browser shell as real processes (`node out/main/browser.js`, as `npm run start:browser` runs it): one process per
-// data folder (a second is refused, naming the first; a killed one's lock is taken over), and opening the browser
-// without the token on any command line (a fake browser records its argv).
+// data folder (a second is refused, naming the first; a killed one's lock is taken over), a clean stop on a signal
+// even during its start, and opening the browser without the token on any command line (a fake browser records its
+// argv).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -126,6 +127,18 @@ describe('browser shell process', () => {
     shell.child.kill('SIGINT');
     expect((await shell.exited).code).toBe(0);
     expect(existsSync(launchFile)).toBe(false);
+  }, 120_000);
+
+  it('stops cleanly on a SIGTERM that comes while it starts, and leaves no lock behind', async () => {
+    // The lock file is written as the start begins; the signal is sent then, before the shell says it is ready. (The
+    // shell used to listen only once it had said so: such a signal, or one sent at once on reading that line, killed
+    // it where it stood, its lock file left behind. CI saw the second.)
+    const dataDir = join(tempDir(), 'wallet');
+    const shell = startShell(dataDir, ['--no-open']);
+    await until(() => existsSync(join(dataDir, LOCK_FILE_NAME)), 'the lock file being written', shell);
+    shell.child.kill('SIGTERM');
+    expect(await shell.exited, shell.output()).toEqual({ code: 0, signal: null });
+    expect(existsSync(join(dataDir, LOCK_FILE_NAME))).toBe(false);
   }, 120_000);
 
   it('prints the full address with --no-open and writes no redirect file', async () => {

@@ -75,6 +75,20 @@ async function run(argv: string[]): Promise<void> {
     console.log(BROWSER_USAGE);
     return;
   }
+  // Signals are listened for before the start: one during it stops the shell once started, and one sent as soon as
+  // "Press Ctrl-C to stop." is read finds its handler (a supervisor that waited for that line and sent SIGTERM could
+  // come before the handler was set, and the shell died there, its lock file left behind). A second signal ends the
+  // process at once.
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  let stop: (() => void) | undefined;
+  let stopAsked = false;
+  const onSignal = (): void => {
+    for (const signal of signals) process.off(signal, onSignal);
+    if (stop) stop();
+    else stopAsked = true;
+  };
+  for (const signal of signals) process.on(signal, onSignal);
+
   const shell = await startBrowserShell({ dataDir: args.dataDir, port: args.port });
   let launchFile: string | undefined;
   try {
@@ -96,10 +110,7 @@ async function run(argv: string[]): Promise<void> {
     await shell.stop();
     throw error;
   }
-  console.log('Press Ctrl-C to stop.');
-  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-  const stop = (): void => {
-    for (const signal of signals) process.off(signal, stop);
+  stop = (): void => {
     (async () => {
       if (launchFile) await removeLaunchFile(launchFile);
       await shell.stop();
@@ -111,7 +122,8 @@ async function run(argv: string[]): Promise<void> {
       },
     );
   };
-  for (const signal of signals) process.on(signal, stop);
+  if (stopAsked) stop();
+  else console.log('Press Ctrl-C to stop.');
 }
 
 function isEntryPoint(): boolean {
