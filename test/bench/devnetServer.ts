@@ -11,12 +11,12 @@ const pauses: number[] = [];
 /**
  * Pauses over 3 ms by kind: a young-generation scavenge copies what lives, a full collection marks the whole heap.
  * At 3,000 transfers/s the node's thread scavenges every 40-70 ms and promotes about 1.1 MB each time (--trace-gc;
- * what lives that long was not measured apart); still about 1 MB in process after b63859c. The figures that follow were
- * measured before it, while the block timer was starved (test/bench/devnet.ts says how). Measured, not adopted (the CLI's devnet runs on its process's main
- * thread, whose young generation is sized at start): this server under `--max-semi-space-size=8` had 31-65 pauses
- * over 3 ms against 59-123 (16, the default) in nine alternated pairs, but its longest pause was longer in four (up to
- * 28 ms) and the p99 from due was better in four pairs, worse in two and the same in three. Sizes 2 and 32 did worse
- * (earlier passes); 4 and 12, one run each, no better.
+ * what lives that long was not measured apart); still about 1 MB in process after b63859c. The figures that follow
+ * were measured before it, while the block timer was starved (test/bench/devnet.ts says how). Measured, not adopted
+ * (the CLI's devnet runs on its process's main thread, whose young generation is sized at start): this server under
+ * `--max-semi-space-size=8` had 31-65 pauses over 3 ms against 59-123 (16, the default) in nine alternated pairs, but
+ * its longest pause was longer in four (up to 28 ms) and the p99 from due was better in four pairs, worse in two and
+ * the same in three. Sizes 2 and 32 did worse (earlier passes); 4 and 12, one run each, no better.
  */
 const KINDS = new Map([
   [constants.NODE_PERFORMANCE_GC_MINOR, 'young-generation'],
