@@ -1,14 +1,14 @@
 // End to end: names and contacts on a Local network shaped like mainnet (the nicknames contract and the KAP stand-in
 // at mainnet's addresses). Send to @name and to name.koin with the address shown in full before the review and a
 // first-payment warning in it; a contact added from the receipt and reused from the recipient field (no warning the
-// second time); names that do not resolve said under the field; the names beside addresses in the history; the contact
-// removed in Settings.
+// second time); names that do not resolve said under the field; the names beside addresses in the history, and a
+// contact added from a history entry; the contacts removed in Settings.
 import { Contract, Provider, Signer } from 'koilib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { devKey } from '../../src-main/devnet/chain/devKeys.ts';
 import { included } from '../devnet/koilibContract.ts';
 import { approve, chromiumMissing, go, selectAccount, useE2eWallet, type E2eWallet } from './harness.ts';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 
 const missing = chromiumMissing();
 const NICKNAMES_MAINNET = '1KD9Es7LBBjA1FY3ViCgQJ7e6WH1ipKbhz';
@@ -57,6 +57,14 @@ async function signAndWait(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Sign and send' }).click();
   await approve(page);
   await page.getByTestId('tx-status').waitFor({ timeout: 20_000 });
+}
+
+/** Whether a click at the middle of `control` reaches it (nothing covers it, and no ancestor cuts it off). */
+function receivesClicks(control: Locator): Promise<boolean> {
+  return control.evaluate((element) => {
+    const box = element.getBoundingClientRect();
+    return element.contains(element.ownerDocument.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2));
+  });
 }
 
 describe.skipIf(missing !== undefined)('names and contacts in the browser', () => {
@@ -162,14 +170,39 @@ describe.skipIf(missing !== undefined)('names and contacts in the browser', () =
       .toBeGreaterThan(0);
     await shots.take(page, 'history-names');
 
+    // An entry's "Add to contacts": the label field opens above the list (a row is two lines high), focused, with the
+    // name offered as the label; Cancel goes back to the button, and a saved contact names the entry.
+    const bobRow = page.getByRole('listitem').filter({ hasText: /Sent 2 KOIN to bob\.koin \(/ });
+    const addBob = bobRow.getByRole('button', { name: /^Add to contacts/ });
+    await addBob.click();
+    const adding = page.getByRole('region', { name: 'Add to contacts' });
+    const bobLabel = adding.getByLabel(/^Label for /);
+    await expect.poll(() => bobLabel.evaluate((field) => field === field.ownerDocument.activeElement)).toBe(true);
+    expect(await bobLabel.inputValue()).toBe('bob.koin');
+    for (const control of [bobLabel, adding.getByRole('button', { name: 'Cancel' })]) {
+      expect(await receivesClicks(control)).toBe(true);
+    }
+    await shots.take(page, 'history-add-contact');
+    await adding.getByRole('button', { name: 'Cancel' }).click();
+    expect(await adding.count()).toBe(0);
+    await expect.poll(() => addBob.evaluate((button) => button === button.ownerDocument.activeElement)).toBe(true);
+    await addBob.click();
+    await bobLabel.fill('Bob');
+    await adding.getByRole('button', { name: 'Save contact' }).click();
+    const bobContact = page.getByRole('listitem').filter({ hasText: /Sent 2 KOIN to Bob \(/ });
+    await expect.poll(() => bobContact.textContent()).toContain('In your contacts as Bob');
+    expect(await adding.count()).toBe(0);
+    const list = page.getByRole('list', { name: 'Transaction history' });
+    await expect.poll(() => list.evaluate((element) => element === element.ownerDocument.activeElement)).toBe(true);
+
     // The contacts in Settings, removed from there.
     await go(page, 'Settings');
     const contacts = page.getByRole('list', { name: 'Contacts on Local (devnet)' });
     await expect
-      .poll(() => contacts.getByRole('listitem').allTextContents())
-      .toEqual([expect.stringContaining('Carol')]);
+      .poll(async () => (await contacts.getByRole('listitem').allTextContents()).sort())
+      .toEqual([expect.stringContaining('Bob'), expect.stringContaining('Carol')]);
     await shots.take(page, 'settings-contacts');
-    await contacts.getByRole('button', { name: 'Remove Carol' }).click();
+    for (const name of ['Bob', 'Carol']) await contacts.getByRole('button', { name: `Remove ${name}` }).click();
     await page.getByText('No contacts on Local (devnet) yet.').waitFor();
   }, 240_000);
 });
