@@ -74,6 +74,14 @@ describe.skipIf(missing !== undefined)('the encrypted backup import in the brows
     expect(await page.getByRole('listitem', { name: 'Account 1' }).getByText('selected', { exact: true }).count()).toBe(
       0,
     );
+    // Two phrases now: each account's badge says which, then its index in it.
+    for (const [name, badge] of [
+      ['Account 1', 'phrase 1, #0'],
+      ['Restored 0', 'phrase 2, #0'],
+      ['Restored 1', 'phrase 2, #1'],
+    ] as const) {
+      expect(await page.getByRole('listitem', { name }).getByText(badge, { exact: true }).count(), name).toBe(1);
+    }
     await shots.take(page, 'backup-imported');
     // The summary is of that import: it goes when the next backup action starts (here an export).
     await page
