@@ -114,6 +114,8 @@ describe.skipIf(missing !== undefined)('names and contacts in the browser', () =
     await labelField.fill('Carol');
     await page.getByRole('button', { name: 'Save contact' }).click();
     await page.getByText('In your contacts as').waitFor();
+    // The form and its button are gone: the focus is on what says the contact is saved, not lost.
+    await expect.poll(() => page.evaluate('document.activeElement.textContent')).toBe('In your contacts as Carol');
     await shots.take(page, 'receipt-contact-added');
 
     // bob.koin through KAP.
