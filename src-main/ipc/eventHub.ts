@@ -45,10 +45,14 @@ export function createEventHub(log: (line: string) => void = (line) => console.e
 }
 
 /**
- * Forwards every push event of the contract from `source` to `send` (a window's webContents.send, an SSE stream).
- * Returns a function that stops forwarding.
+ * Forwards the push events of the contract (`events`, all by default) from `source` to `send` (a window's
+ * webContents.send, an SSE stream). Returns a function that stops forwarding.
  */
-export function forwardEvents(source: IpcEventSource, send: (event: IpcEvent, payload: unknown) => void): () => void {
-  const offs = IPC_EVENTS.map((event) => source.on(event, (payload) => send(event, payload)));
+export function forwardEvents(
+  source: IpcEventSource,
+  send: (event: IpcEvent, payload: unknown) => void,
+  events: readonly IpcEvent[] = IPC_EVENTS,
+): () => void {
+  const offs = events.map((event) => source.on(event, (payload) => send(event, payload)));
   return () => offs.forEach((off) => off());
 }

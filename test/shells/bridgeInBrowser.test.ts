@@ -3,9 +3,9 @@
 // leaves the address bar but survives a reload.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import type { IpcEvents, KoinosBridge } from '../../src-main/ipc/contract.ts';
+import type { KoinosBridge } from '../../src-main/ipc/contract.ts';
 import { createEventHub } from '../../src-main/ipc/eventHub.ts';
-import { browserShells } from './browserShellHelpers.ts';
+import { browserShells, headEvent, txEvent } from './browserShellHelpers.ts';
 import { chromiumMissing, launchChromium } from './chromium.ts';
 
 // The bodies given to page.evaluate run in the page; the Node tsconfig has no DOM, so declare what they touch.
@@ -80,35 +80,25 @@ describe.skipIf(missing !== undefined)('browser shell bridge in Chromium', () =>
     await page.close();
   });
 
-  it('delivers push events to on() listeners until they unsubscribe', async () => {
+  it('delivers push events to on() listeners until they unsubscribe, from the page load on', async () => {
     // A hub the test drives stands in for the wallet's event source; the transport under test is the shell's.
     const hub = createEventHub(() => {});
     const base = await start();
     const shell = await start({ wallet: { ...base.wallet, events: hub } });
     const { page } = await open(shell.url);
+    // Sent after the page loaded, before it listens (its stream opens on the first on()): it still reaches the page,
+    // as it would over Electron's IPC, where the page's state is read after its listeners exist.
+    hub.emit('tx:update', txEvent(1));
     await page.evaluate(() => {
-      const w = window as unknown as { heads: string[]; off: () => void };
+      const w = window as unknown as { txs: string[]; heads: string[]; off: () => void };
+      w.txs = [];
       w.heads = [];
+      window.koinos.on('tx:update', (update) => w.txs.push(update.transactionId));
       w.off = window.koinos.on('head:new', (head) => w.heads.push(head.height));
     });
-    const head: IpcEvents['head:new'] = {
-      networkId: 'local',
-      chainId: 'EiA',
-      height: '1',
-      time: '0',
-      lastIrreversible: '0',
-      lagMs: '0',
-      stale: false,
-    };
-    // The stream opens asynchronously: emit until the first event arrives (deadline, no sleep-and-hope).
-    const deadline = Date.now() + 10_000;
-    while ((await page.evaluate(() => (window as unknown as { heads: string[] }).heads.length)) === 0) {
-      if (Date.now() > deadline) throw new Error('no head:new event reached the page within 10 s');
-      hub.emit('head:new', head);
-      await page.waitForTimeout(50);
-    }
-    await page.evaluate(() => (window as unknown as { heads: string[] }).heads.splice(0));
-    hub.emit('head:new', { ...head, height: '2' });
+    await page.waitForFunction(() => (window as unknown as { txs: string[] }).txs.length === 1);
+    expect(await page.evaluate(() => (window as unknown as { txs: string[] }).txs)).toEqual(['tx-1']);
+    hub.emit('head:new', headEvent(2));
     await page.waitForFunction(() => (window as unknown as { heads: string[] }).heads.length === 1);
     expect(await page.evaluate(() => (window as unknown as { heads: string[] }).heads)).toEqual(['2']);
     await page.evaluate(() => {
@@ -116,8 +106,8 @@ describe.skipIf(missing !== undefined)('browser shell bridge in Chromium', () =>
       w.off();
       w.sawFour = new Promise<void>((resolve) => window.koinos.on('head:new', (h) => h.height === '4' && resolve()));
     });
-    hub.emit('head:new', { ...head, height: '3' });
-    hub.emit('head:new', { ...head, height: '4' });
+    hub.emit('head:new', headEvent(3));
+    hub.emit('head:new', headEvent(4));
     // Events arrive in order on one stream: once another listener has seen 4, the unsubscribed one would have seen 3.
     await page.evaluate(() => (window as unknown as { sawFour: Promise<void> }).sawFour);
     expect(await page.evaluate(() => (window as unknown as { heads: string[] }).heads)).toEqual(['2']);

@@ -7,10 +7,16 @@ import { networkInterfaces } from 'node:os';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { IPC_CHANNELS } from '../../src-main/ipc/contract.ts';
-import { MAX_BODY_BYTES, startBrowserShell } from '../../src-main/shells/browser/browserShell.ts';
+import { IPC_CHANNELS, type IpcEvents } from '../../src-main/ipc/contract.ts';
+import { createEventHub } from '../../src-main/ipc/eventHub.ts';
+import {
+  MAX_BODY_BYTES,
+  REPLAYED_EVENTS,
+  startBrowserShell,
+  type BrowserShell,
+} from '../../src-main/shells/browser/browserShell.ts';
 import { LOCK_FILE_NAME } from '../../src-main/wallet/dataFolderLock.ts';
-import { browserShells, eventsRequest, headersOnly, ipc, raw, streamed } from './browserShellHelpers.ts';
+import { browserShells, eventsRequest, txEvent, headersOnly, ipc, raw, streamed } from './browserShellHelpers.ts';
 
 const start = browserShells();
 
@@ -93,6 +99,72 @@ describe('browser shell: calls', () => {
     expect(a.token).not.toBe(b.token);
     expect(a.url).toBe(`${a.origin}/#koinos-token=${a.token}`);
     expect(a.origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  });
+});
+
+describe('browser shell: push events', () => {
+  /**
+   * The first `count` events of a stream opened with `headers`, as "id event transaction"; `whenOpen` runs once the stream
+   * has answered, when the shell has it: what is sent from then on reaches it.
+   */
+  function firstEvents(
+    shell: BrowserShell,
+    count: number,
+    headers: Record<string, string>,
+    whenOpen: () => void = () => {},
+  ): Promise<string[]> {
+    return new Promise((resolve, reject) => {
+      let text = '';
+      const request = eventsRequest(
+        shell,
+        (response) => {
+          response.on('data', (chunk: Buffer) => {
+            text += chunk.toString('utf8');
+            // Whole records (the text after the last blank line is not one yet), comments left out.
+            const records = text
+              .split('\n\n')
+              .slice(0, -1)
+              .filter((r) => r.startsWith('id: '));
+            if (records.length < count) return;
+            request.destroy();
+            resolve(
+              records.slice(0, count).map((r) => {
+                const [id, event, data] = r.split('\n').map((line) => line.slice(line.indexOf(' ') + 1));
+                return `${id} ${event} ${(JSON.parse(data!) as IpcEvents['tx:update']).transactionId}`;
+              }),
+            );
+          });
+          whenOpen();
+        },
+        headers,
+      );
+      request.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' ? undefined : reject(error)));
+    });
+  }
+
+  it('replays to a stream the events after the bridge script, or after the last one it saw, not older ones', async () => {
+    // A hub the test drives stands in for the wallet's event source; the transport under test is the shell's.
+    const hub = createEventHub(() => {});
+    const base = await start();
+    const shell = await start({ wallet: { ...base.wallet, events: hub } });
+    const bridge = async () => (await raw(shell, { path: '/koinos-bridge.js' })).text;
+    expect(await bridge()).toContain('let seen = "0";');
+    // A page loaded here whose first calls are answered before its stream opens: the events sent in between reach it.
+    hub.emit('tx:update', txEvent(1));
+    hub.emit('tx:update', txEvent(2));
+    expect(await bridge()).toContain('let seen = "2";');
+    expect(await firstEvents(shell, 2, { 'last-event-id': '0' })).toEqual(['1 tx:update tx-1', '2 tx:update tx-2']);
+    // A stream reopened after a drop: the events after the last one it saw.
+    expect(await firstEvents(shell, 1, { 'last-event-id': '1' })).toEqual(['2 tx:update tx-2']);
+    // None named (or a name that is not a number): only what comes once the stream is open.
+    expect(await firstEvents(shell, 1, {}, () => hub.emit('tx:update', txEvent(3)))).toEqual(['3 tx:update tx-3']);
+    expect(await firstEvents(shell, 1, { 'last-event-id': '2x' }, () => hub.emit('tx:update', txEvent(4)))).toEqual([
+      '4 tx:update tx-4',
+    ]);
+    // The shell keeps the last REPLAYED_EVENTS: a page that saw none of them gets those.
+    for (let n = 5; n <= REPLAYED_EVENTS + 10; n++) hub.emit('tx:update', txEvent(n));
+    const oldest = 11;
+    expect(await firstEvents(shell, 1, { 'last-event-id': '0' })).toEqual([`${oldest} tx:update tx-${oldest}`]);
   });
 });
 

@@ -5,6 +5,7 @@ import { request as httpRequest, type ClientRequest, type IncomingMessage } from
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach } from 'vitest';
+import type { IpcEvents } from '../../src-main/ipc/contract.ts';
 import {
   startBrowserShell,
   type BrowserShell,
@@ -56,6 +57,27 @@ export function browserShells(): (options?: Partial<BrowserShellOptions>) => Pro
     started.push({ shell, dirs: [dataDir, rendererDir], service });
     return shell;
   };
+}
+
+/** A head:new push at `height` (a stand-in for the wallet's events in the transport tests). */
+export function headEvent(height: number): IpcEvents['head:new'] {
+  return {
+    networkId: 'local',
+    chainId: 'EiA',
+    height: String(height),
+    time: '0',
+    lastIrreversible: '0',
+    lagMs: '0',
+    stale: false,
+  };
+}
+
+/**
+ * A tx:update push for transaction `tx-N` (a stand-in for the wallet's events in the transport tests: unlike head:new,
+ * the shell forwards it whether a page listens or not).
+ */
+export function txEvent(n: number): IpcEvents['tx:update'] {
+  return { transactionId: `tx-${n}`, networkId: 'local', status: 'included', blockHeight: String(n) };
 }
 
 export interface RawAnswer {
@@ -128,10 +150,14 @@ export function ipc(
 }
 
 /**
- * Opens the shell's event stream as the bridge does (POST /events with the token and the shell's Origin); `onResponse`
- * gets the stream. The caller listens for the request's errors.
+ * Opens the shell's event stream as the bridge does (POST /events with the token and the shell's Origin, and
+ * `headers`); `onResponse` gets the stream. The caller listens for the request's errors.
  */
-export function eventsRequest(shell: BrowserShell, onResponse: (response: IncomingMessage) => void): ClientRequest {
+export function eventsRequest(
+  shell: BrowserShell,
+  onResponse: (response: IncomingMessage) => void,
+  headers: Record<string, string> = {},
+): ClientRequest {
   const url = new URL(shell.origin);
   const request = httpRequest(
     {
@@ -139,7 +165,7 @@ export function eventsRequest(shell: BrowserShell, onResponse: (response: Incomi
       port: url.port,
       method: 'POST',
       path: '/events',
-      headers: { origin: shell.origin, 'x-koinos-token': shell.token },
+      headers: { origin: shell.origin, 'x-koinos-token': shell.token, ...headers },
     },
     onResponse,
   );

@@ -5,7 +5,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WalletError } from '../../koinos/errors.ts';
-import { isIpcChannel, type IpcError, type IpcResult } from '../../ipc/contract.ts';
+import { IPC_EVENTS, isIpcChannel, type IpcError, type IpcEvent, type IpcResult } from '../../ipc/contract.ts';
 import { createIpcDispatcher } from '../../ipc/dispatcher.ts';
 import { forwardEvents } from '../../ipc/eventHub.ts';
 import { createWalletApp, type WalletApp, type WalletAppOptions } from '../../wallet/walletApp.ts';
@@ -21,6 +21,11 @@ export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 const MAX_EVENT_STREAMS = 16;
 /** A comment line on idle event streams, so that proxies and the browser keep them open. */
 const KEEPALIVE_MS = 15_000;
+/**
+ * Push events kept for a page whose stream opens or reopens after they were sent (replayed after the last one the page
+ * saw). A page reconnects within 10 s of a drop; the wallet sends a few events a block (every 3 s on Koinos).
+ */
+export const REPLAYED_EVENTS = 256;
 
 export interface BrowserShellOptions extends Omit<WalletAppOptions, 'dataDir'> {
   /** The wallet's data folder (required unless `wallet` is given). */
@@ -97,6 +102,24 @@ export async function startBrowserShell(options: BrowserShellOptions): Promise<B
   const tokenBytes = Buffer.from(token);
   const dispatch = createIpcDispatcher({ handlers: wallet.handlers, onCall: () => wallet.touch(), log });
   const streams = new Set<ServerResponse>();
+  // Each push event gets the next number and is written once as an SSE record with it as its id. The page's calls and
+  // its event stream are separate requests: its first calls may be answered before its stream is open, and a stream
+  // that drops reopens after a pause. So that no event is lost in between (as none is over Electron's IPC, where
+  // listeners exist before the first call), the bridge script carries the number of the last event sent before the page
+  // loaded, the bridge sends the last number it has seen when it opens the stream, and the stream begins with the
+  // events after it that are still kept. head:new is asked for only while a page listens, as in Electron: the wallet
+  // polls the node for heads only then.
+  const recentEvents: { id: number; record: string }[] = [];
+  let lastEventId = 0;
+  const sendEvent = (event: IpcEvent, payload: unknown): void => {
+    const id = ++lastEventId;
+    const record = `id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(payload)}\n\n`;
+    recentEvents.push({ id, record });
+    if (recentEvents.length > REPLAYED_EVENTS) recentEvents.shift();
+    for (const stream of streams) writeEvent(stream, record);
+  };
+  let stopEvents = (): void => {};
+  let stopHeads = (): void => {};
   let origin = '';
   let host = '';
 
@@ -137,21 +160,18 @@ export async function startBrowserShell(options: BrowserShellOptions): Promise<B
       connection: 'keep-alive',
     });
     response.write(': connected\n\n');
+    const seen = lastSeenEvent(request.headers['last-event-id']);
+    if (seen !== undefined) {
+      for (const { id, record } of recentEvents) if (id > seen) response.write(record);
+    }
     streams.add(response);
-    // Between a stream's end (the page went, or the shell is stopping) and its 'close', events still come (the lock
-    // as the wallet closes): a write then would be an error with nobody to hear it.
-    const write = (text: string) => {
-      if (!response.writableEnded && !response.destroyed) response.write(text);
-    };
-    const stopForwarding = forwardEvents(wallet.events, (event, payload) => {
-      write(`event: ${event}\ndata: ${JSON.stringify(payload)}\n\n`);
-    });
-    const keepalive = setInterval(() => write(': keepalive\n\n'), KEEPALIVE_MS);
+    if (streams.size === 1) stopHeads = forwardEvents(wallet.events, sendEvent, ['head:new']);
+    const keepalive = setInterval(() => writeEvent(response, ': keepalive\n\n'), KEEPALIVE_MS);
     keepalive.unref();
     response.on('close', () => {
       clearInterval(keepalive);
-      stopForwarding();
       streams.delete(response);
+      if (streams.size === 0) stopHeads();
     });
   }
 
@@ -159,7 +179,7 @@ export async function startBrowserShell(options: BrowserShellOptions): Promise<B
     if (request.method !== 'GET' && request.method !== 'HEAD')
       throw refuse(405, `expected a GET request, got ${String(request.method).slice(0, 10)}`);
     if (path === BRIDGE_PATH) {
-      sendBody(response, request, 'text/javascript; charset=utf-8', Buffer.from(bridgeScript()));
+      sendBody(response, request, 'text/javascript; charset=utf-8', Buffer.from(bridgeScript(lastEventId)));
       return;
     }
     const file = await readRendererFile(rendererDir, path);
@@ -248,6 +268,11 @@ export async function startBrowserShell(options: BrowserShellOptions): Promise<B
   const port = (server.address() as AddressInfo).port;
   host = `${BROWSER_SHELL_HOST}:${port}`;
   origin = `http://${host}`;
+  stopEvents = forwardEvents(
+    wallet.events,
+    sendEvent,
+    IPC_EVENTS.filter((event) => event !== 'head:new'),
+  );
 
   let stopping: Promise<void> | undefined;
   return {
@@ -259,6 +284,8 @@ export async function startBrowserShell(options: BrowserShellOptions): Promise<B
     stop() {
       stopping ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        stopEvents();
+        stopHeads();
         for (const stream of streams) stream.end();
         server.closeAllConnections();
         await closed;
@@ -271,6 +298,19 @@ export async function startBrowserShell(options: BrowserShellOptions): Promise<B
       return stopping;
     },
   };
+}
+
+/**
+ * Writes to an event stream unless it has ended: between a stream's end (the page went, or the shell is stopping) and
+ * its 'close', events still come (the lock as the wallet closes), and a write then would be an error nobody hears.
+ */
+function writeEvent(stream: ServerResponse, text: string): void {
+  if (!stream.writableEnded && !stream.destroyed) stream.write(text);
+}
+
+/** The event number a reopened stream's Last-Event-ID names, or undefined when it names none (nothing is replayed). */
+function lastSeenEvent(header: string | string[] | undefined): number | undefined {
+  return typeof header === 'string' && /^\d{1,15}$/.test(header) ? Number(header) : undefined;
 }
 
 /** Reads a request body of at most MAX_BODY_BYTES; refuses a larger one (413) without reading it all. */
