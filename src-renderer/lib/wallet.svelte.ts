@@ -78,6 +78,12 @@ class WalletState {
   #figuresBehind = false;
   /** Heads pushed by main (`head:new`) so far: how a dashboard answer knows whether a head came while it was asked. */
   #headPushes = 0;
+  /**
+   * Network lists pushed by main (`networks:changed`) and applied so far. Main pushes every change of the networks once
+   * it is made, so a list pushed while a networks call was on its way is as new as that call's answer or newer (or a
+   * later push follows it): the answer, which may have been read before the change, is then not applied.
+   */
+  #networkPushes = 0;
 
   /** The screen on view. Opening one that shows the figures refreshes them when heads came while none did. */
   get screen(): Screen {
@@ -100,7 +106,9 @@ class WalletState {
       }),
       // Another window (or this one) added, changed or removed a network, or chose another one.
       window.koinos.on('networks:changed', (list) => {
-        if (this.status?.unlocked) void this.#applyNetworks(list);
+        if (!this.status?.unlocked) return;
+        this.#networkPushes++;
+        void this.#applyNetworks(list);
       }),
     );
     // The theme comes with the settings: ask for both at once so the first paint has the right colours.
@@ -136,13 +144,15 @@ class WalletState {
       const [settings, accounts, networks] = await Promise.all([
         call('settings:get'),
         call('accounts:list'),
-        call('networks:list'),
+        this.#networksAnswer(() => call('networks:list')),
       ]);
       this.settings = settings;
       applyTheme(settings.theme);
       this.accounts = accounts;
-      this.networks = networks.networks;
-      this.selectedNetworkId = networks.selectedId;
+      if (networks) {
+        this.networks = networks.networks;
+        this.selectedNetworkId = networks.selectedId;
+      }
       const selected = accounts.find((a) => a.id === settings.selectedAccountId) ?? accounts[0];
       this.selectedAccountId = selected?.id;
       this.loadProblem = undefined;
@@ -178,7 +188,15 @@ class WalletState {
   }
 
   async reloadNetworks(): Promise<void> {
-    await this.#applyNetworks(await call('networks:list'));
+    const list = await this.#networksAnswer(() => call('networks:list'));
+    if (list) await this.#applyNetworks(list);
+  }
+
+  /** Main's answer to a networks call, or undefined when a list was pushed meanwhile (see #networkPushes). */
+  async #networksAnswer<T>(ask: () => Promise<T>): Promise<T | undefined> {
+    const pushes = this.#networkPushes;
+    const answer = await ask();
+    return pushes === this.#networkPushes ? answer : undefined;
   }
 
   /** The networks and the selection as main has them; a change of selection loads the new network's dashboard. */
@@ -206,9 +224,10 @@ class WalletState {
   }
 
   async selectNetwork(id: string): Promise<void> {
-    const network = await call('networks:select', { id });
-    // The networks:changed push of this selection may have come first and loaded the network's dashboard.
-    if (this.selectedNetworkId === network.id) return;
+    const network = await this.#networksAnswer(() => call('networks:select', { id }));
+    // The networks:changed push of this selection (or of a later one, made in another window) came first: it chose
+    // the network and loaded its dashboard.
+    if (!network || this.selectedNetworkId === network.id) return;
     this.selectedNetworkId = network.id;
     this.dashboard = undefined;
     this.dashboardProblem = undefined;

@@ -5,6 +5,7 @@
 // - History loses no record when the first page, asked again at a new head, lands while the next page is on its way.
 // - A network the user has left puts no late answer (balances, a stopped node's failure) on the screens of the one
 //   chosen since.
+// - The network list read as the page loads, answered after a network was added and pushed, does not take it away.
 // Main's answers are held with the harness's holdNext: the real answer, given late.
 import { afterEach, describe, expect, it } from 'vitest';
 import { KOIN, key, submit, transferTx } from '../devnet/helpers.ts';
@@ -16,6 +17,7 @@ import {
   chromiumMissing,
   go,
   holdNext,
+  optionLabel,
   releaseToPage,
   selectAccount,
   useE2eWallet,
@@ -116,6 +118,23 @@ describe.skipIf(missing !== undefined)('answers that come late', () => {
     const total = (values[0]!.seq_num ?? 0n) + 1n;
     await expect.poll(() => count.textContent(), { timeout: 20_000 }).toMatch(/^\d+ records$/);
     expect(await count.textContent()).toBe(`${total} records`);
+  });
+  it('keep a network pushed while the page loaded on its network picker, when the list read before comes later', async () => {
+    e2e = await useE2eWallet({ name: 'late-network-list' });
+    const { page, wallet } = e2e;
+    const picker = page.getByRole('combobox', { name: 'Network', exact: true });
+    // The page loads again; main reads the network list it asks for, and the answer is held while a network is added
+    // (as by another window) and pushed to the page.
+    const held = holdNext(wallet.handlers, 'networks:list');
+    await page.reload();
+    await held.answered;
+    const { url } = await wallet.handlers['devnet:status']();
+    await wallet.handlers['networks:add']({ name: 'Spare node', jsonRpcUrl: `${url!}/jsonrpc` });
+    await optionLabel(picker, 'Spare node');
+    // The list read before the push comes now: the picker keeps the network.
+    await releaseToPage(page, held, 'networks:list');
+    const options = (await picker.getByRole('option').allTextContents()).map((o) => o.trim());
+    expect(options).toContain('Spare node');
   });
   it("keep a left network's late answers off the screens of the network chosen since", async () => {
     // Another devnet, where Devnet account 0 has sent 1 KOIN: its balance there differs from Local's.
