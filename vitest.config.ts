@@ -10,7 +10,8 @@ import { DurationSequencer } from './test/durationSequencer.ts';
 
 /**
  * Unit files that need a fresh module graph: a vi.mock of a module that others load too, spies on shared prototypes,
- * and libraries that change process-wide hooks. Each runs in a new process of its own (~1 s of CPU).
+ * and libraries that change process-wide hooks; and one that a long-lived worker's V8 slows. Each runs in a new process
+ * of its own (~1 s of CPU).
  */
 const NEEDS_ISOLATION = [
   'test/devnet/coreSignatureBudget.test.ts',
@@ -20,6 +21,11 @@ const NEEDS_ISOLATION = [
   'test/wallet/vault/backupMergeTurns.test.ts',
   // Its dApp client sets DISABLE_GLOBAL_CORE in the environment for the rest of the process.
   'test/wallet/dapps/walletConnect.test.ts',
+  // Its BIP39 and BIP32 tests run noble's SHA-512 in plain JavaScript for about a second. In a worker that ran some
+  // files before (changePassword.test.ts then kondorBridge.test.ts, in about half of the clean-clone runs), V8
+  // dropped the function's optimised code and never optimised it again (invocations counted, no profiler tick): the
+  // file took 13-17 CPU-seconds there and 41-79 s of a run, against 0.6-1.3 alone or in a fresh worker.
+  'test/koinos/keys.test.ts',
 ];
 
 /** The options both unit projects share (one group: their files run side by side on the same workers). */
