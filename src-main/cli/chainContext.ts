@@ -174,7 +174,7 @@ export async function chainContext(
       approvals,
       recordPending,
       close: async () => {
-        chain.follower.stop();
+        await chain.follower.stop();
         await recordPending();
       },
     };

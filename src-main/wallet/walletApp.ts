@@ -258,7 +258,8 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
         stopApprovalEvents();
         stopNetworkEvents();
         notifier.stop();
-        follower.stop();
+        // What a look at the node under way learns is written with the rest, before the data folder is let go.
+        await follower.stop();
         await pending.flush();
         await devnet.close();
       })();

@@ -36,7 +36,8 @@ export class TransactionFollower {
   private readonly listeners = new Set<(update: TxUpdate) => void>();
   private readonly waiters = new Set<{ id: string; statuses: ReadonlySet<TxStatus>; resolve: (u: TxUpdate) => void }>();
   private timer: NodeJS.Timeout | undefined;
-  private polling = false;
+  /** The look at the node under way (a poll, or settle's), which stop() waits for; undefined between looks. */
+  private looking: Promise<void> | undefined;
   private stopped = false;
 
   constructor(options: TransactionFollowerOptions) {
@@ -117,22 +118,32 @@ export class TransactionFollower {
    */
   async settle(networkId: string): Promise<void> {
     const entries = this.pending.all().filter((e) => e.networkId === networkId);
-    if (entries.length === 0 || this.polling) return;
-    this.polling = true;
-    try {
-      await this.pollNetwork(networkId, entries);
-    } catch {
-      // the node is down: the entries stay as they are, and count as before
-    } finally {
-      this.polling = false;
-    }
+    if (entries.length === 0 || this.looking) return;
+    await this.look(async () => {
+      try {
+        await this.pollNetwork(networkId, entries);
+      } catch {
+        // the node is down: the entries stay as they are, and count as before
+      }
+    });
   }
 
-  /** Stops polling (the wallet quits); tracked transactions are kept but no longer followed. */
-  stop(): void {
+  /**
+   * Stops polling (the wallet quits); tracked transactions are kept but no longer followed. Resolves once the look at
+   * the node under way, if any, is done: what it learned is then in `pending` (to be written before the data folder is
+   * let go), and nothing changes it after.
+   */
+  async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    await this.looking;
+  }
+
+  /** Runs one look at the node; looks do not overlap. */
+  private async look(run: () => Promise<void>): Promise<void> {
+    this.looking = run().finally(() => (this.looking = undefined));
+    await this.looking;
   }
 
   private emit(update: TxUpdate): void {
@@ -148,7 +159,7 @@ export class TransactionFollower {
   }
 
   private schedule(delay: number): void {
-    if (this.timer || this.polling || this.stopped) return;
+    if (this.timer || this.looking || this.stopped) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       void this.poll();
@@ -156,19 +167,19 @@ export class TransactionFollower {
   }
 
   private async poll(): Promise<void> {
-    this.polling = true;
     try {
-      const byNetwork = new Map<string, PendingTransaction[]>();
-      for (const e of this.pending.all()) byNetwork.set(e.networkId, [...(byNetwork.get(e.networkId) ?? []), e]);
-      for (const [networkId, entries] of byNetwork) {
-        try {
-          await this.pollNetwork(networkId, entries);
-        } catch {
-          // the node is down for now: the next poll tries again
+      await this.look(async () => {
+        const byNetwork = new Map<string, PendingTransaction[]>();
+        for (const e of this.pending.all()) byNetwork.set(e.networkId, [...(byNetwork.get(e.networkId) ?? []), e]);
+        for (const [networkId, entries] of byNetwork) {
+          try {
+            await this.pollNetwork(networkId, entries);
+          } catch {
+            // the node is down for now: the next poll tries again
+          }
         }
-      }
+      });
     } finally {
-      this.polling = false;
       if (this.pending.all().length > 0) this.schedule(this.intervalMs);
     }
   }

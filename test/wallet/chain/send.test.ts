@@ -8,7 +8,7 @@ import { addressFromString } from '../../../src-main/koinos/address.ts';
 import { tokenBalance } from '../../../src-main/wallet/chain/tokens.ts';
 import { revertReason } from '../../../src-main/wallet/chain/transactionFollower.ts';
 import { PendingTransactions } from '../../../src-main/wallet/chain/pendingTransactions.ts';
-import { cutBalanceUnderWaiting, onCleanup, recordingProxy, tempDir, testDevnet } from './helpers.ts';
+import { cutBalanceUnderWaiting, onCleanup, recordingProxy, tempDir, testDevnet, testServer } from './helpers.ts';
 import { testServices } from './services.ts';
 import type { TxUpdate } from '../../../src-main/wallet/chain/types.ts';
 import { until } from '../../helpers/until.ts';
@@ -93,6 +93,45 @@ describe('SendService', () => {
     expect(s.pending.waiting('local', a!.address).map((p) => p.nonce)).toEqual([1n, 2n]);
     await devnet.node.produceBlock();
     await s.follower.waitFor(c2.transactionId, ['included', 'irreversible'], 20_000);
+  });
+
+  it('stops once the look at the node under way is done, keeping what that look learned', async () => {
+    const devnet = await testDevnet({ blockTimeMs: 60_000 }); // blocks only when the test makes them
+    // The follower reaches the devnet through a proxy that can hold its next lookup of transactions by id.
+    let holdNext: ((release: () => void) => void) | undefined;
+    const proxy = await testServer((req, res, body) => {
+      const forward = () =>
+        fetch(`${devnet.url}${req.url ?? '/'}`, {
+          method: req.method,
+          headers: { 'content-type': 'application/json' },
+          ...(req.method === 'POST' ? { body } : {}),
+        })
+          .then(async (answer) => {
+            res.writeHead(answer.status, { 'content-type': 'application/json' });
+            res.end(await answer.text());
+          })
+          .catch(() => res.destroy());
+      const hold = body.includes('"transaction_store.get_transactions_by_id"') ? holdNext : undefined;
+      if (hold) {
+        holdNext = undefined;
+        hold(() => void forward());
+      } else void forward();
+    });
+    const s = testServices({ localUrl: async () => proxy.url, wifs: devnet.accounts.map((a) => a.wif) });
+    const [a, b] = devnet.accounts;
+    const review = await s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '1' });
+    const { transactionId } = await s.send.confirm(review.reviewId);
+    // A poll is under way, its lookup held; the transfer's block comes meanwhile.
+    const release = await new Promise<() => void>((resolve) => (holdNext = resolve));
+    await devnet.node.produceBlock();
+    let stopped = false;
+    const stopping = Promise.resolve(s.follower.stop()).then(() => (stopped = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(stopped).toBe(false);
+    // The lookup answers (the transfer is in a block): the poll finishes, and stop() returns once it has.
+    release();
+    await stopping;
+    expect(s.pending.get(transactionId)?.status).toBe('included');
   });
 
   it('reports a transfer the chain included but reverted (its balance cut before its block) as failed there, with why and the mana', async () => {
