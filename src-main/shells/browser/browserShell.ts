@@ -302,13 +302,13 @@ export async function startBrowserShell(options: BrowserShellOptions): Promise<B
 
 /**
  * Writes to an event stream unless it has ended: between a stream's end (the page went, or the shell is stopping) and
- * its 'close', events still come (the lock as the wallet closes), and a write then would be an error nobody hears.
+ * its 'close', events may still come, and a write then would be an error nobody hears.
  */
 function writeEvent(stream: ServerResponse, text: string): void {
   if (!stream.writableEnded && !stream.destroyed) stream.write(text);
 }
 
-/** The event number a reopened stream's Last-Event-ID names, or undefined when it names none (nothing is replayed). */
+/** The number of the last event a page saw, from its stream's Last-Event-ID; undefined when it names none. */
 function lastSeenEvent(header: string | string[] | undefined): number | undefined {
   return typeof header === 'string' && /^\d{1,15}$/.test(header) ? Number(header) : undefined;
 }
