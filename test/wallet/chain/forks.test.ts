@@ -69,7 +69,7 @@ async function sentAfterSnapshot(
   const { transactionId: id } = await s.send.confirm(review.reviewId);
   if (options.manual) await devnet.node.produceBlock();
   const included = await s.follower.waitFor(id, ['included'], 10_000);
-  if (options.stop) s.follower.stop();
+  if (options.stop) await s.follower.stop();
   return { devnet, proxy, s, updates, fork, id, height: BigInt(included.blockHeight!) };
 }
 
@@ -206,7 +206,7 @@ describe('a transaction in a block that lost its fork', () => {
     );
     // Not final yet: still followed (the follower looks no more while the chain is rewritten).
     expect(s.pending.get(id)).toMatchObject({ status: 'failed', blockHeight: BigInt(failed.blockHeight!) });
-    s.follower.stop();
+    await s.follower.stop();
     const transaction = await signed(devnet, id);
 
     // The fork: back before the transfer and the cut, an empty block at its height, then the same signed transfer one
@@ -266,7 +266,7 @@ describe('a transaction in a block that lost its fork', () => {
       if (first === 'reverted') await cutBalanceUnderWaiting(devnet, a!.address);
       else await devnet.node.produceBlock();
       const seen = await until('in block A', () => updates.find((u) => u.blockHeight !== undefined), 10_000);
-      s.follower.stop();
+      await s.follower.stop();
       const transaction = await signed(devnet, id);
 
       // The fork: block B at the same height holds the same signed transfer, with the balance whole or cut.
