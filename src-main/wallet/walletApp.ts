@@ -258,7 +258,8 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
         stopApprovalEvents();
         stopNetworkEvents();
         notifier.stop();
-        // What a look at the node under way learns is written with the rest, before the data folder is let go.
+        // A transfer on its way to the node, and what a look at the node under way learns, are written with the rest
+        // before the data folder is let go.
         await follower.stop();
         await pending.flush();
         await devnet.close();

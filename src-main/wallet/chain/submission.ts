@@ -245,22 +245,25 @@ export async function submitAndTrack(
   broadcast: boolean,
 ): Promise<TransactionReceipt> {
   if (!broadcast) return target.node.submit(signed, false);
-  let receipt: TransactionReceipt;
-  try {
-    receipt = await target.node.submit(signed, true);
-  } catch (error) {
-    if (!(error instanceof WalletError && error.deliveryUnknown)) throw error;
-    const id = track(target, signed);
-    throw new WalletError(
-      'SUBMISSION_UNKNOWN',
-      `Transaction ${id} was sent, but no answer says whether the node received it. The wallet follows it: History ` +
-        'shows it as pending until a block includes it, or drops it once the node shows it does not have it (within ' +
-        'about three minutes). Check History before sending it again: if it arrived, a second one is a second transfer.',
-      { cause: error },
-    );
-  }
-  track(target, signed);
-  return receipt;
+  // The wallet, closing, waits for a broadcast under way to be answered and recorded.
+  return target.follower.broadcasting(async () => {
+    let receipt: TransactionReceipt;
+    try {
+      receipt = await target.node.submit(signed, true);
+    } catch (error) {
+      if (!(error instanceof WalletError && error.deliveryUnknown)) throw error;
+      const id = track(target, signed);
+      throw new WalletError(
+        'SUBMISSION_UNKNOWN',
+        `Transaction ${id} was sent, but no answer says whether the node received it. The wallet follows it: History ` +
+          'shows it as pending until a block includes it, or drops it once the node shows it does not have it (within ' +
+          'about three minutes). Check History before sending it again: if it arrived, a second one is a second transfer.',
+        { cause: error },
+      );
+    }
+    track(target, signed);
+    return receipt;
+  });
 }
 
 /** Records a broadcast transaction as pending and follows it; returns its id. */

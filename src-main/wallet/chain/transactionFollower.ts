@@ -38,6 +38,8 @@ export class TransactionFollower {
   private timer: NodeJS.Timeout | undefined;
   /** The look at the node under way (a poll, or settle's), which stop() waits for; undefined between looks. */
   private looking: Promise<void> | undefined;
+  /** The submissions under way (broadcasting), which stop() waits for. */
+  private readonly broadcasts = new Set<Promise<unknown>>();
   private stopped = false;
 
   constructor(options: TransactionFollowerOptions) {
@@ -53,12 +55,30 @@ export class TransactionFollower {
     return () => this.listeners.delete(listener);
   }
 
-  /** Starts following a transaction the node accepted (it must already be in `pending`). */
+  /**
+   * Records a transaction the node accepted as pending and follows it (once stopped, it is recorded and followed
+   * after resume()).
+   */
   track(entry: PendingTransaction): void {
     this.pending.add(entry);
-    this.stopped = false;
     this.emit({ transactionId: entry.id, networkId: entry.networkId, status: 'pending' });
     this.schedule(0);
+  }
+
+  /**
+   * Runs `broadcast` (a submission to the node and the track() of what it sent) as one that stop() waits for, so that
+   * a transaction sent as the wallet closes is recorded before the data folder is let go. Refused once stopped.
+   * @throws WalletError NODE_UNREACHABLE after stop(); whatever `broadcast` throws otherwise.
+   */
+  async broadcasting<T>(broadcast: () => Promise<T>): Promise<T> {
+    if (this.stopped) throw new WalletError('NODE_UNREACHABLE', 'The wallet is closing: it sends nothing more.');
+    const sending = broadcast();
+    this.broadcasts.add(sending);
+    try {
+      return await sending;
+    } finally {
+      this.broadcasts.delete(sending);
+    }
   }
 
   /** Follows again what `pending` already holds: the transactions of the last run, after a restart. */
@@ -129,14 +149,15 @@ export class TransactionFollower {
   }
 
   /**
-   * Stops polling (the wallet quits); tracked transactions are kept but no longer followed. Resolves once the look at
-   * the node under way, if any, is done: what it learned is then in `pending` (to be written before the data folder is
-   * let go), and nothing changes it after.
+   * Stops polling and sending (the wallet quits); tracked transactions are kept but no longer followed. Resolves once
+   * the submissions under way are answered and tracked, and the look at the node under way is done: what they sent
+   * and learned is then in `pending` (to be written before the data folder is let go), and nothing changes it after.
    */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    await Promise.allSettled(this.broadcasts);
     await this.looking;
   }
 

@@ -15,6 +15,47 @@ import { until } from '../../helpers/until.ts';
 import { KOIN } from '../../helpers/constants.ts';
 import { expectWalletError } from '../../helpers/expectWalletError.ts';
 
+/**
+ * A proxy in front of the devnet at `target` that holds the next request `matches` picks once `held()` is called, until
+ * the function `held()` resolves with is called; everything else goes through at once.
+ */
+async function holdingProxy(
+  target: string,
+  matches: (body: string) => boolean,
+): Promise<{ url: string; requests: string[]; held: () => Promise<() => void> }> {
+  let holdNext: ((release: () => void) => void) | undefined;
+  const proxy = await testServer((req, res, body) => {
+    const forward = () =>
+      fetch(`${target}${req.url ?? '/'}`, {
+        method: req.method,
+        headers: { 'content-type': 'application/json' },
+        ...(req.method === 'POST' ? { body } : {}),
+      })
+        .then(async (answer) => {
+          res.writeHead(answer.status, { 'content-type': 'application/json' });
+          res.end(await answer.text());
+        })
+        .catch(() => res.destroy());
+    const hold = matches(body) ? holdNext : undefined;
+    if (hold) {
+      holdNext = undefined;
+      hold(() => void forward());
+    } else void forward();
+  });
+  return {
+    url: proxy.url,
+    requests: proxy.requests,
+    held: () => new Promise((resolve) => (holdNext = resolve)),
+  };
+}
+
+/** `promise`, and whether it has settled yet. */
+function settledFlag(promise: Promise<unknown>): { promise: Promise<unknown>; settled: boolean } {
+  const flag = { promise, settled: false };
+  flag.promise = promise.finally(() => (flag.settled = true));
+  return flag;
+}
+
 describe('SendService', () => {
   it('prepares a review of exactly what will be signed, then signs, submits and follows it into an irreversible block', async () => {
     const devnet = await testDevnet();
@@ -97,41 +138,44 @@ describe('SendService', () => {
 
   it('stops once the look at the node under way is done, keeping what that look learned', async () => {
     const devnet = await testDevnet({ blockTimeMs: 60_000 }); // blocks only when the test makes them
-    // The follower reaches the devnet through a proxy that can hold its next lookup of transactions by id.
-    let holdNext: ((release: () => void) => void) | undefined;
-    const proxy = await testServer((req, res, body) => {
-      const forward = () =>
-        fetch(`${devnet.url}${req.url ?? '/'}`, {
-          method: req.method,
-          headers: { 'content-type': 'application/json' },
-          ...(req.method === 'POST' ? { body } : {}),
-        })
-          .then(async (answer) => {
-            res.writeHead(answer.status, { 'content-type': 'application/json' });
-            res.end(await answer.text());
-          })
-          .catch(() => res.destroy());
-      const hold = body.includes('"transaction_store.get_transactions_by_id"') ? holdNext : undefined;
-      if (hold) {
-        holdNext = undefined;
-        hold(() => void forward());
-      } else void forward();
-    });
+    const proxy = await holdingProxy(devnet.url, (body) => body.includes('"transaction_store.get_transactions_by_id"'));
     const s = testServices({ localUrl: async () => proxy.url, wifs: devnet.accounts.map((a) => a.wif) });
     const [a, b] = devnet.accounts;
     const review = await s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '1' });
     const { transactionId } = await s.send.confirm(review.reviewId);
     // A poll is under way, its lookup held; the transfer's block comes meanwhile.
-    const release = await new Promise<() => void>((resolve) => (holdNext = resolve));
+    const release = await proxy.held();
     await devnet.node.produceBlock();
-    let stopped = false;
-    const stopping = Promise.resolve(s.follower.stop()).then(() => (stopped = true));
+    const stopping = settledFlag(s.follower.stop());
     await new Promise((resolve) => setImmediate(resolve));
-    expect(stopped).toBe(false);
+    expect(stopping.settled).toBe(false);
     // The lookup answers (the transfer is in a block): the poll finishes, and stop() returns once it has.
     release();
-    await stopping;
+    await stopping.promise;
     expect(s.pending.get(transactionId)?.status).toBe('included');
+  });
+
+  it('waits, stopping, for a broadcast under way and records it; once stopped it sends nothing', async () => {
+    const devnet = await testDevnet({ blockTimeMs: 60_000 });
+    const proxy = await holdingProxy(devnet.url, (body) => body.includes('"broadcast":true'));
+    const s = testServices({ localUrl: async () => proxy.url, wifs: devnet.accounts.map((a) => a.wif) });
+    const [a, b] = devnet.accounts;
+    const review = await s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '1' });
+    // Approved and signed, the transfer is on its way to the node (held there) as the wallet closes.
+    const confirming = s.send.confirm(review.reviewId);
+    const release = await proxy.held();
+    const stopping = settledFlag(s.follower.stop());
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(stopping.settled).toBe(false);
+    release();
+    const { transactionId } = await confirming;
+    await stopping.promise;
+    expect(s.pending.get(transactionId)?.status).toBe('pending');
+    // Stopped: the next transfer is refused before it reaches the node.
+    const next = await s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '2' });
+    const refused = await expectWalletError(s.send.confirm(next.reviewId), 'NODE_UNREACHABLE');
+    expect(refused.message).toBe('The wallet is closing: it sends nothing more.');
+    expect(proxy.requests.filter((r) => r.includes('"broadcast":true'))).toHaveLength(1);
   });
 
   it('reports a transfer the chain included but reverted (its balance cut before its block) as failed there, with why and the mana', async () => {
