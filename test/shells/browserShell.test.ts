@@ -16,7 +16,7 @@ import {
   type BrowserShell,
 } from '../../src-main/shells/browser/browserShell.ts';
 import { LOCK_FILE_NAME } from '../../src-main/wallet/dataFolderLock.ts';
-import { browserShells, eventsRequest, txEvent, headersOnly, ipc, raw, streamed } from './browserShellHelpers.ts';
+import { browserShells, eventsRequest, headersOnly, ipc, raw, streamed, txEvent } from './browserShellHelpers.ts';
 
 const start = browserShells();
 
@@ -162,8 +162,9 @@ describe('browser shell: push events', () => {
       '4 tx:update tx-4',
     ]);
     // The shell keeps the last REPLAYED_EVENTS: a page that saw none of them gets those.
-    for (let n = 5; n <= REPLAYED_EVENTS + 10; n++) hub.emit('tx:update', txEvent(n));
-    const oldest = 11;
+    const last = REPLAYED_EVENTS + 10;
+    for (let n = 5; n <= last; n++) hub.emit('tx:update', txEvent(n));
+    const oldest = last - REPLAYED_EVENTS + 1;
     expect(await firstEvents(shell, 1, { 'last-event-id': '0' })).toEqual([`${oldest} tx:update tx-${oldest}`]);
   });
 });
