@@ -21,10 +21,10 @@ const NEEDS_ISOLATION = [
   'test/wallet/vault/backupMergeTurns.test.ts',
   // Its dApp client sets DISABLE_GLOBAL_CORE in the environment for the rest of the process.
   'test/wallet/dapps/walletConnect.test.ts',
-  // Its BIP39 and BIP32 tests run noble's SHA-512 in plain JavaScript for about a second. In a worker that ran some
-  // files before (changePassword.test.ts then kondorBridge.test.ts, in about half of the clean-clone runs), V8
-  // dropped the function's optimised code and never optimised it again (invocations counted, no profiler tick): the
-  // file took 13-17 CPU-seconds there and 41-79 s of a run, against 0.6-1.3 alone or in a fresh worker.
+  // Its BIP39 and BIP32 tests run noble's SHA-512 in plain JavaScript for about a second. In a worker that had run
+  // changePassword.test.ts and then kondorBridge.test.ts's last test (about half of the clean-clone runs), V8 dropped
+  // that function's optimised code and never optimised it again (invocations counted, no profiler tick): the file
+  // took 13-17 CPU-seconds there and 41-79 s of a run, against 0.6-1.3 alone or in a fresh worker.
   'test/koinos/keys.test.ts',
 ];
 
