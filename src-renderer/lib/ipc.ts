@@ -1,7 +1,8 @@
 // The renderer's one way to reach main: a typed call() on the IPC contract that unwraps the envelope and
-// re-throws a failure as the WalletError it was in main (WalletError.fromJSON).
+// re-throws a failure as the WalletError it was in main (WalletError.fromJSON), and followPushed() for a state main
+// pushes at each change.
 import { WalletError } from '../../src-main/koinos/errors.ts';
-import type { IpcArgs, IpcChannel, IpcValue } from '../../src-main/ipc/contract.ts';
+import type { IpcArgs, IpcChannel, IpcEvent, IpcEvents, IpcValue } from '../../src-main/ipc/contract.ts';
 
 /**
  * Calls `channel` in main and returns its value.
@@ -14,4 +15,38 @@ export async function call<C extends IpcChannel>(channel: C, ...args: IpcArgs<C>
   if (result.ok) return result.value;
   // main wrote it with WalletError.toJSON (ipc/toIpcError.ts); a code this catalog does not know becomes INTERNAL.
   throw WalletError.fromJSON(result.error);
+}
+
+/**
+ * Follows a state main pushes on `event` at each of its changes, read once first with `read`: `apply` gets the read
+ * state, unless a push came while the read was on its way (main pushes every change once it is made, so that push is
+ * at least as new as the answer, which may have been read before the change), then every pushed state. `failed` gets
+ * a failed read. Returns the function that stops following (nothing is applied after it).
+ * @example
+ * $effect(() => followPushed('approvals:changed', () => call('approvals:list'), (next) => (queue = next)));
+ */
+export function followPushed<E extends IpcEvent>(
+  event: E,
+  read: () => Promise<IpcEvents[E]>,
+  apply: (state: IpcEvents[E]) => void,
+  failed: (error: unknown) => void = () => {},
+): () => void {
+  let pushed = false;
+  let following = true;
+  const off = window.koinos.on(event, (state) => {
+    pushed = true;
+    apply(state);
+  });
+  read().then(
+    (state) => {
+      if (following && !pushed) apply(state);
+    },
+    (error: unknown) => {
+      if (following) failed(error);
+    },
+  );
+  return () => {
+    following = false;
+    off();
+  };
 }

@@ -5,7 +5,8 @@
 // - History loses no record when the first page, asked again at a new head, lands while the next page is on its way.
 // - A network the user has left puts no late answer (balances, a stopped node's failure) on the screens of the one
 //   chosen since.
-// - The network list read as the page loads, answered after a network was added and pushed, does not take it away.
+// - The network list read as the page loads, answered after a network was added and pushed, does not take it away; nor
+//   does the list of signing requests read then take away a request pushed meanwhile.
 // Main's answers are held with the harness's holdNext: the real answer, given late.
 import { afterEach, describe, expect, it } from 'vitest';
 import { KOIN, key, submit, transferTx } from '../devnet/helpers.ts';
@@ -135,6 +136,26 @@ describe.skipIf(missing !== undefined)('answers that come late', () => {
     await releaseToPage(page, held, 'networks:list');
     const options = (await picker.getByRole('option').allTextContents()).map((o) => o.trim());
     expect(options).toContain('Spare node');
+  });
+  it('keep a signing request pushed while the page loaded on screen, when the list read before comes later', async () => {
+    const ready = await useE2eWallet({ name: 'late-approvals', devAccounts: [0] });
+    e2e = ready;
+    const { page, wallet, own, dev } = ready;
+    const fromAccountId = (await wallet.handlers['accounts:list']()).find((a) => a.address === dev[0])!.id;
+    // The page loads again; the list of waiting requests it asks for is read (none) and held while a transfer asks to
+    // be signed.
+    const held = holdNext(wallet.handlers, 'approvals:list');
+    await page.reload();
+    await held.answered;
+    const review = await wallet.handlers['send:prepare']({ fromAccountId, to: own, token: 'koin', amount: '1' });
+    const confirming = wallet.handlers['send:confirm']({ reviewId: review.reviewId }).catch((error: unknown) => error);
+    const dialog = page.getByRole('dialog', { name: /^Approve/ });
+    await dialog.waitFor();
+    // The list read before the request comes now: the request stays on screen, and is rejected from there.
+    await releaseToPage(page, held, 'approvals:list');
+    expect(await dialog.count()).toBe(1);
+    await dialog.getByRole('button', { name: /^Reject/ }).click();
+    expect(await confirming).toMatchObject({ code: 'REJECTED' });
   });
   it("keep a left network's late answers off the screens of the network chosen since", async () => {
     // Another devnet, where Devnet account 0 has sent 1 KOIN: its balance there differs from Local's.
