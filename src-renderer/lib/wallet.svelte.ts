@@ -84,6 +84,8 @@ class WalletState {
    * later push follows it): the answer, which may have been read before the change, is then not applied.
    */
   #networkPushes = 0;
+  /** Lock states pushed by main (`vault:lockState`) so far: the same for the status read as the page starts. */
+  #lockPushes = 0;
 
   /** The screen on view. Opening one that shows the figures refreshes them when heads came while none did. */
   get screen(): Screen {
@@ -98,7 +100,10 @@ class WalletState {
   /** Reads the vault status and, when unlocked, everything else; subscribes to main's pushes. Call once. */
   async start(): Promise<void> {
     this.#unsubscribe.push(
-      window.koinos.on('vault:lockState', (status) => void this.#onLockState(status)),
+      window.koinos.on('vault:lockState', (status) => {
+        this.#lockPushes++;
+        void this.#onLockState(status);
+      }),
       window.koinos.on('head:new', (head) => this.#onHead(head)),
       window.koinos.on('tx:update', (update) => {
         this.txStatus = { ...this.txStatus, [update.transactionId]: update };
@@ -113,15 +118,20 @@ class WalletState {
     );
     // The theme comes with the settings: ask for both at once so the first paint has the right colours.
     const settings = this.loadSettings();
+    const lockPushes = this.#lockPushes;
+    let status: VaultStatus;
     try {
-      this.status = await call('vault:status');
+      status = await call('vault:status');
       this.loadProblem = undefined;
     } catch (error) {
       this.loadProblem = toProblem(error, 'vault:status');
       return;
     }
+    // A lock or an unlock pushed while the status was asked is at least as new, and was applied (with what it loads).
+    if (lockPushes !== this.#lockPushes) return;
+    this.status = status;
     await settings;
-    if (this.status.unlocked) await this.loadUnlocked();
+    if (status.unlocked) await this.loadUnlocked();
   }
 
   /** Stops listening to main (tests and hot reload). */

@@ -5,10 +5,14 @@
 // - History loses no record when the first page, asked again at a new head, lands while the next page is on its way.
 // - A network the user has left puts no late answer (balances, a stopped node's failure) on the screens of the one
 //   chosen since.
-// - The network list read as the page loads, answered after a network was added and pushed, does not take it away; nor
-//   does the list of signing requests read then take away a request pushed meanwhile.
+// - The network list and the waiting signing requests, read as the page loads the unlocked wallet and answered after a
+//   change was pushed, do not take the change away; nor does the vault's status, read as the page starts, unlock on
+//   screen a wallet that locked meanwhile.
 // Main's answers are held with the harness's holdNext: the real answer, given late.
+import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { IpcChannel } from '../../src-main/ipc/contract.ts';
+import type { WalletApp } from '../../src-main/wallet/walletApp.ts';
 import { KOIN, key, submit, transferTx } from '../devnet/helpers.ts';
 import { testDevnet } from '../wallet/chain/helpers.ts';
 import {
@@ -19,6 +23,8 @@ import {
   go,
   holdNext,
   optionLabel,
+  PASSWORD,
+  pageRoundTrip,
   releaseToPage,
   selectAccount,
   useE2eWallet,
@@ -53,6 +59,26 @@ const RECORD_ALERTS = `(() => {
     }
   }).observe(document.body, { subtree: true, childList: true, characterData: true });
 })()`;
+
+/**
+ * Locks the wallet (in main) and unlocks it again on the page, holding the page's next call of `channel` (made as it
+ * loads the unlocked wallet): `whileHeld` runs once main has read that call's answer, and must release it.
+ */
+async function unlockHolding<C extends IpcChannel>(
+  page: Page,
+  wallet: WalletApp,
+  channel: C,
+  whileHeld: (held: { release: () => void }) => Promise<void>,
+): Promise<void> {
+  await wallet.handlers['vault:lock']();
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  // The calls the page made while it was unlocked have all reached main (they were sent before this one).
+  await pageRoundTrip(page);
+  const held = holdNext(wallet.handlers, channel);
+  await page.getByRole('button', { name: 'Unlock' }).click();
+  await held.answered;
+  await whileHeld(held);
+}
 
 describe.skipIf(missing !== undefined)('answers that come late', () => {
   let e2e: E2eWallet | undefined;
@@ -120,42 +146,57 @@ describe.skipIf(missing !== undefined)('answers that come late', () => {
     await expect.poll(() => count.textContent(), { timeout: 20_000 }).toMatch(/^\d+ records$/);
     expect(await count.textContent()).toBe(`${total} records`);
   });
-  it('keep a network pushed while the page loaded on its network picker, when the list read before comes later', async () => {
+  it('keep a network pushed while the page loads its networks on its picker, when the list read before comes later', async () => {
     e2e = await useE2eWallet({ name: 'late-network-list' });
     const { page, wallet } = e2e;
     const picker = page.getByRole('combobox', { name: 'Network', exact: true });
-    // The page loads again; main reads the network list it asks for, and the answer is held while a network is added
-    // (as by another window) and pushed to the page.
-    const held = holdNext(wallet.handlers, 'networks:list');
-    await page.reload();
-    await held.answered;
-    const { url } = await wallet.handlers['devnet:status']();
-    await wallet.handlers['networks:add']({ name: 'Spare node', jsonRpcUrl: `${url!}/jsonrpc` });
-    await optionLabel(picker, 'Spare node');
-    // The list read before the push comes now: the picker keeps the network.
-    await releaseToPage(page, held, 'networks:list');
+    await optionLabel(picker, 'Local (devnet)');
+    // The wallet locks and is unlocked again: the network list the page then asks for is read and held while a network
+    // is added (as by another window) and pushed to the page.
+    await unlockHolding(page, wallet, 'networks:list', async (held) => {
+      const { url } = await wallet.handlers['devnet:status']();
+      await wallet.handlers['networks:add']({ name: 'Spare node', jsonRpcUrl: `${url!}/jsonrpc` });
+      await optionLabel(picker, 'Spare node');
+      // The list read before the push comes now: the picker keeps the network.
+      await releaseToPage(page, held, 'networks:list');
+    });
     const options = (await picker.getByRole('option').allTextContents()).map((o) => o.trim());
     expect(options).toContain('Spare node');
   });
-  it('keep a signing request pushed while the page loaded on screen, when the list read before comes later', async () => {
+  it('keep a signing request pushed while the page loads the waiting ones on screen, when the list read before comes later', async () => {
     const ready = await useE2eWallet({ name: 'late-approvals', devAccounts: [0] });
     e2e = ready;
     const { page, wallet, own, dev } = ready;
     const fromAccountId = (await wallet.handlers['accounts:list']()).find((a) => a.address === dev[0])!.id;
-    // The page loads again; the list of waiting requests it asks for is read (none) and held while a transfer asks to
-    // be signed.
-    const held = holdNext(wallet.handlers, 'approvals:list');
-    await page.reload();
-    await held.answered;
-    const review = await wallet.handlers['send:prepare']({ fromAccountId, to: own, token: 'koin', amount: '1' });
-    const confirming = wallet.handlers['send:confirm']({ reviewId: review.reviewId }).catch((error: unknown) => error);
     const dialog = page.getByRole('dialog', { name: /^Approve/ });
-    await dialog.waitFor();
-    // The list read before the request comes now: the request stays on screen, and is rejected from there.
-    await releaseToPage(page, held, 'approvals:list');
+    let confirming: Promise<unknown> | undefined;
+    // The wallet locks and is unlocked again: the list of waiting requests the page then asks for is read (none) and
+    // held while a transfer asks to be signed.
+    await unlockHolding(page, wallet, 'approvals:list', async (held) => {
+      const review = await wallet.handlers['send:prepare']({ fromAccountId, to: own, token: 'koin', amount: '1' });
+      confirming = wallet.handlers['send:confirm']({ reviewId: review.reviewId }).catch((error: unknown) => error);
+      await dialog.waitFor();
+      // The list read before the request comes now: the request stays on screen, and is rejected from there.
+      await releaseToPage(page, held, 'approvals:list');
+    });
     expect(await dialog.count()).toBe(1);
     await dialog.getByRole('button', { name: /^Reject/ }).click();
     expect(await confirming).toMatchObject({ code: 'REJECTED' });
+  });
+  it('keep a wallet that locked while the page loaded locked on screen, when the status read before comes later', async () => {
+    e2e = await useE2eWallet({ name: 'late-lock' });
+    const { page, wallet } = e2e;
+    // The page loads again; the vault's status it asks for is read (unlocked) and held while the wallet locks.
+    const held = holdNext(wallet.handlers, 'vault:status');
+    await page.reload();
+    expect((await held.answered).unlocked).toBe(true);
+    await wallet.handlers['vault:lock']();
+    const unlock = page.getByRole('button', { name: 'Unlock' });
+    await unlock.waitFor();
+    // The status read before the lock comes now: the page stays locked.
+    await releaseToPage(page, held, 'vault:status');
+    expect(await unlock.count()).toBe(1);
+    expect(await page.getByRole('navigation', { name: 'Screens' }).count()).toBe(0);
   });
   it("keep a left network's late answers off the screens of the network chosen since", async () => {
     // Another devnet, where Devnet account 0 has sent 1 KOIN: its balance there differs from Local's.
