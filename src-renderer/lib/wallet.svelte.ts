@@ -14,7 +14,7 @@ import type {
 import { HistoryAhead, type PageFor } from './historyAhead.ts';
 import { FIRST_HISTORY_PAGE } from './historyPages.ts';
 import { coalesced } from './coalesced.ts';
-import { call } from './ipc.ts';
+import { call, PushCount } from './ipc.ts';
 import { toProblem, type Problem } from './problem.ts';
 import { applyTheme } from './theme.ts';
 
@@ -76,16 +76,12 @@ class WalletState {
   #unsubscribe: (() => void)[] = [];
   /** A head came while no screen showed the figures: the next screen that shows them refreshes them first. */
   #figuresBehind = false;
-  /** Heads pushed by main (`head:new`) so far: how a dashboard answer knows whether a head came while it was asked. */
-  #headPushes = 0;
-  /**
-   * Network lists pushed by main (`networks:changed`) and applied so far. Main pushes every change of the networks once
-   * it is made, so a list pushed while a networks call was on its way is as new as that call's answer or newer (or a
-   * later push follows it): the answer, which may have been read before the change, is then not applied.
-   */
-  #networkPushes = 0;
-  /** Lock states pushed by main (`vault:lockState`) so far: the same for the status read as the page starts. */
-  #lockPushes = 0;
+  /** Heads pushed by main (`head:new`): how a dashboard answer knows whether a head came while it was asked. */
+  readonly #headPushes = new PushCount();
+  /** Network lists pushed by main (`networks:changed`) and applied: a networks call's answer read before one is not. */
+  readonly #networkPushes = new PushCount();
+  /** Lock states pushed by main (`vault:lockState`): the status read as the page starts is not applied after one. */
+  readonly #lockPushes = new PushCount();
 
   /** The screen on view. Opening one that shows the figures refreshes them when heads came while none did. */
   get screen(): Screen {
@@ -101,7 +97,7 @@ class WalletState {
   async start(): Promise<void> {
     this.#unsubscribe.push(
       window.koinos.on('vault:lockState', (status) => {
-        this.#lockPushes++;
+        this.#lockPushes.add();
         void this.#onLockState(status);
       }),
       window.koinos.on('head:new', (head) => this.#onHead(head)),
@@ -112,23 +108,22 @@ class WalletState {
       // Another window (or this one) added, changed or removed a network, or chose another one.
       window.koinos.on('networks:changed', (list) => {
         if (!this.status?.unlocked) return;
-        this.#networkPushes++;
+        this.#networkPushes.add();
         void this.#applyNetworks(list);
       }),
     );
     // The theme comes with the settings: ask for both at once so the first paint has the right colours.
     const settings = this.loadSettings();
-    const lockPushes = this.#lockPushes;
-    let status: VaultStatus;
+    let status: VaultStatus | undefined;
     try {
-      status = await call('vault:status');
+      status = await this.#lockPushes.unlessPushed(() => call('vault:status'));
       this.loadProblem = undefined;
     } catch (error) {
       this.loadProblem = toProblem(error, 'vault:status');
       return;
     }
-    // A lock or an unlock pushed while the status was asked is at least as new, and was applied (with what it loads).
-    if (lockPushes !== this.#lockPushes) return;
+    // A lock or an unlock pushed while the status was asked was applied (with what it loads).
+    if (!status) return;
     this.status = status;
     await settings;
     if (status.unlocked) await this.loadUnlocked();
@@ -154,7 +149,7 @@ class WalletState {
       const [settings, accounts, networks] = await Promise.all([
         call('settings:get'),
         call('accounts:list'),
-        this.#networksAnswer(() => call('networks:list')),
+        this.#networkPushes.unlessPushed(() => call('networks:list')),
       ]);
       this.settings = settings;
       applyTheme(settings.theme);
@@ -198,15 +193,8 @@ class WalletState {
   }
 
   async reloadNetworks(): Promise<void> {
-    const list = await this.#networksAnswer(() => call('networks:list'));
+    const list = await this.#networkPushes.unlessPushed(() => call('networks:list'));
     if (list) await this.#applyNetworks(list);
-  }
-
-  /** Main's answer to a networks call, or undefined when a list was pushed meanwhile (see #networkPushes). */
-  async #networksAnswer<T>(ask: () => Promise<T>): Promise<T | undefined> {
-    const pushes = this.#networkPushes;
-    const answer = await ask();
-    return pushes === this.#networkPushes ? answer : undefined;
   }
 
   /** The networks and the selection as main has them; a change of selection loads the new network's dashboard. */
@@ -234,7 +222,7 @@ class WalletState {
   }
 
   async selectNetwork(id: string): Promise<void> {
-    const network = await this.#networksAnswer(() => call('networks:select', { id }));
+    const network = await this.#networkPushes.unlessPushed(() => call('networks:select', { id }));
     // The networks:changed push of this selection (or of a later one, made in another window) came first: it chose
     // the network and loaded its dashboard.
     if (!network || this.selectedNetworkId === network.id) return;
@@ -262,7 +250,7 @@ class WalletState {
     const networkId = this.selectedNetworkId;
     if (!accountId || !this.status?.unlocked) return;
     this.#figuresBehind = false;
-    const pushesBefore = this.#headPushes;
+    const headPushed = this.#headPushes.mark();
     try {
       const dashboard = await call('dashboard:get', { accountId });
       if (accountId === this.selectedAccountId && networkId === this.selectedNetworkId) {
@@ -270,7 +258,7 @@ class WalletState {
         // The answer's head was read after the ask, so it is newer than every head pushed before it. A head pushed
         // meanwhile may be newer than the answer's (a block came, the chain was reset): it stays on screen, and the
         // refresh it asked for runs next. Heights are not compared: after a revert the newer head is the lower one.
-        if (this.#headPushes === pushesBefore) this.head = dashboard.head;
+        if (!headPushed()) this.head = dashboard.head;
         this.dashboardProblem = undefined;
       }
     } catch (error) {
@@ -288,7 +276,7 @@ class WalletState {
   #onHead(head: HeadInfo): void {
     if (!this.status?.unlocked) return;
     if (this.selectedNetworkId && head.networkId !== this.selectedNetworkId) return;
-    this.#headPushes += 1;
+    this.#headPushes.add();
     this.head = head;
     if (FIGURE_SCREENS.has(this.#screen)) void this.refreshDashboard();
     else this.#figuresBehind = true;
