@@ -367,7 +367,10 @@ export class WalletConnectBridge {
     }
     this.#keepAnsweredOut(client);
     client.on('session_proposal', (event) => this.#handle(this.#onProposal(client, event as unknown as ProposalEvent)));
-    client.on('session_request', (event) => this.#handle(this.#onRequest(client, event as unknown as RequestEvent)));
+    client.on('session_request', (event) => {
+      if (!this.#answeredBefore(client, event.id))
+        this.#handle(this.#onRequest(client, event as unknown as RequestEvent));
+    });
     client.on('session_delete', ({ topic }) => this.#handle(this.#onSessionEnded(topic)));
     client.on('session_expire', ({ topic }) => this.#handle(this.#onSessionEnded(topic)));
     client.core.relayer.on('relayer_connect', () => this.#setState('connected'));
@@ -522,8 +525,20 @@ export class WalletConnectBridge {
     const pending = client.pendingRequest;
     const record = pending.set.bind(pending);
     pending.set = async (id, request) => {
-      if (!this.#answered.has(id)) await record(id, request);
+      if (!this.#answeredBefore(client, id)) await record(id, request);
     };
+  }
+
+  /**
+   * True when the wallet answered request `id` already, in this run or an earlier one. WalletConnect delivers a message
+   * at least once, and with its request queue off the client leaves telling them apart to the wallet: the client notes
+   * a message as taken in only after the wallet has the request, in a write of its own, so a wallet that closed or
+   * ended before that write takes the request in again at its next start (a close cut it short in one clean run). The
+   * answer is in the client's history by then (it is recorded once sent, and kept for 30 days): such a request is
+   * neither recorded as pending nor shown to the person again.
+   */
+  #answeredBefore(client: Client, id: number): boolean {
+    return this.#answered.has(id) || client.core.history.records.get(id)?.response !== undefined;
   }
 
   /**

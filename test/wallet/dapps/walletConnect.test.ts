@@ -2,7 +2,7 @@
 // approvals answered as the renderer answers them, with the password) and a dApp-side SignClient. Every koinos_*
 // method, approval and rejection, signatures checked with koilib, refusals, a restart, and a disconnect from each side.
 // A transaction is approved in two steps: its review, then the effects of its signed dry run before anything is released.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sha256 } from '@noble/hashes/sha2.js';
@@ -576,6 +576,34 @@ describe('WalletConnect: a dApp connected to the wallet over a relay on 127.0.0.
     const stored = JSON.parse(await readFile(join(dataDir, 'walletconnect.json'), 'utf8')) as Record<string, unknown>;
     expect(stored['wc@2:client:0.3//request'], `after ${asked} requests`).toEqual([]);
     await reopen();
+  });
+
+  it('does not take in again, after a restart, a request it answered before the client noted taking it in', async () => {
+    // The client notes that it took a message in only after the wallet has the request, in a write of its own: a wallet
+    // that closed or ended before that write (one clean run saw a close cut it short) finds the message not taken in
+    // at the next start, and the client takes it in again. Its answer went out: the person must not be asked again.
+    const refused = expect(ask('koinos_signMessage', { address: signer.address, message: 'answered once' })).rejects;
+    await reject();
+    await refused.toMatchObject({ code: 5000 });
+    await wallet.close();
+    const file = join(dataDir, 'walletconnect.json');
+    const stored = JSON.parse(await readFile(file, 'utf8')) as Record<string, Record<string, Record<string, string>>>;
+    const seen = Object.entries(stored['wc@2:core:0.3//messages']![topic]!);
+    const decoded = await Promise.all(
+      seen.map(async ([hash, message]) => ({ hash, message, payload: await dapp.core.crypto.decode(topic, message) })),
+    );
+    // The dApp's request (the wallet's answer does not repeat the message).
+    const answered = decoded.find(({ payload }) => JSON.stringify(payload).includes('"answered once"'))!;
+    stored['wc@2:core:0.3//messages_withoutClientAck'] = { [topic]: { [answered.hash]: answered.message } };
+    await writeFile(file, JSON.stringify(stored));
+
+    await reopen();
+    const after = await until('the message taken in again', async () => {
+      const now = JSON.parse(await readFile(file, 'utf8')) as Record<string, Record<string, unknown>>;
+      return now['wc@2:core:0.3//messages_withoutClientAck']?.[topic] === undefined ? now : undefined;
+    });
+    expect(after['wc@2:client:0.3//request']).toEqual([]);
+    expect((await wallet.handlers['approvals:list']()).pending).toEqual([]);
   });
 
   it('ends the grant when the dApp disconnects', async () => {
