@@ -4,6 +4,9 @@ import { readFile } from 'node:fs/promises';
 import { WalletError } from '../../koinos/errors.ts';
 import { writeFileAtomic } from '../atomicFile.ts';
 
+/** At most this many writes, each following the last, are waited for as the storage closes. */
+const CLOSE_ROUNDS = 8;
+
 /**
  * The shape @walletconnect/keyvaluestorage's IKeyValueStorage has (the client calls only these five).
  * @example
@@ -67,13 +70,24 @@ export class FileKeyValueStorage {
   }
 
   /**
-   * Writes what was set so far, then nothing more: the client still changes a few entries after its relay connection
-   * closed (WalletConnect publishes an error answer in the background and records it once the relay acknowledged it),
-   * and those changes stay in memory instead of reaching a folder the wallet has let go of.
+   * Writes what was set so far, and what a caller sets once a write of its own is on disk, then nothing more. The
+   * client records some changes in two steps, the second set when the first is written (what it saw of a message,
+   * then whether it took the message in): a close between the two left the file saying a request was not taken in,
+   * and the next start took it in again. Later changes (the client still changes a few entries after its relay
+   * connection closed: WalletConnect publishes an error answer in the background and records it once the relay
+   * acknowledged it) stay in memory instead of reaching a folder the wallet has let go of.
    */
-  close(): Promise<void> {
+  async close(): Promise<void> {
+    // The next step is set in the promise callbacks that follow a write: once they ran (one turn of the event loop),
+    // either a write was scheduled or none is coming.
+    for (let round = 0; round < CLOSE_ROUNDS; round++) {
+      const writing = this.#writing;
+      await writing;
+      await new Promise((resolve) => setImmediate(resolve));
+      if (this.#writing === writing) break;
+    }
     this.#closed = true;
-    return this.#writing;
+    await this.#writing;
   }
 
   /** One write after the current one for any number of changes made meanwhile. */

@@ -1,5 +1,6 @@
 // The file WalletConnect's client keeps its state in: what is set is on disk once its promise resolves, a damaged file is
-// refused with a way out, and after close() nothing more is written (the client still changes entries as it stops).
+// refused with a way out, a change set as a write under way ends is written as it closes, and after close() nothing
+// more is written (the client still changes entries as it stops).
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -27,6 +28,19 @@ describe('FileKeyValueStorage', () => {
     await writeFile(path, '[1, 2]');
     const error = await expectWalletError(FileKeyValueStorage.open(path), 'STORAGE_FAILED');
     expect(error.message).toContain('Move walletconnect.json out of the data folder');
+  });
+
+  it('writes, as it closes, what a caller sets once its write under way is on disk', async () => {
+    // The client's message tracker: what it saw of a message, then, once that is written, whether it took it in.
+    const path = await tempFile();
+    const storage = await FileKeyValueStorage.open(path);
+    const steps = (async () => {
+      await storage.setItem('messages', ['m']);
+      await storage.setItem('messages_withoutClientAck', []);
+    })();
+    await storage.close();
+    expect(await onDisk(path)).toEqual({ messages: ['m'], messages_withoutClientAck: [] });
+    await steps;
   });
 
   it('writes what was set before close(), and nothing after, even once its folder is gone', async () => {
