@@ -532,10 +532,10 @@ export class WalletConnectBridge {
   /**
    * True when the wallet answered request `id` already, in this run or an earlier one. WalletConnect delivers a message
    * at least once, and with its request queue off the client leaves telling them apart to the wallet: the client notes
-   * a message as taken in only after the wallet has the request, in a write of its own, so a wallet that closed or
-   * ended before that write takes the request in again at its next start (a close cut it short in one clean run). The
-   * answer is in the client's history by then (it is recorded once sent, and kept for 30 days): such a request is
-   * neither recorded as pending nor shown to the person again.
+   * a message as taken in only after the wallet has the request, in a write of its own, so a wallet that ended before
+   * that write (killed; or closed, as one clean run saw before FileKeyValueStorage.close() waited for it) takes the
+   * request in again at its next start. The answer is in the client's history by then (it is recorded once sent, and
+   * kept for 30 days): such a request is neither recorded as pending nor shown to the person again.
    */
   #answeredBefore(client: Client, id: number): boolean {
     return this.#answered.has(id) || client.core.history.records.get(id)?.response !== undefined;

@@ -580,8 +580,9 @@ describe('WalletConnect: a dApp connected to the wallet over a relay on 127.0.0.
 
   it('does not take in again, after a restart, a request it answered before the client noted taking it in', async () => {
     // The client notes that it took a message in only after the wallet has the request, in a write of its own: a wallet
-    // that closed or ended before that write (one clean run saw a close cut it short) finds the message not taken in
-    // at the next start, and the client takes it in again. Its answer went out: the person must not be asked again.
+    // that ended before that write (killed; or closed, as one clean run saw before the storage's close waited for it)
+    // finds the message not taken in at the next start, and the client takes it in again. Its answer went out: the
+    // person must not be asked again.
     const refused = expect(ask('koinos_signMessage', { address: signer.address, message: 'answered once' })).rejects;
     await reject();
     await refused.toMatchObject({ code: 5000 });
