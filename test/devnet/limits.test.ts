@@ -143,9 +143,11 @@ describe('block limits', () => {
         timed.call('chain.submit_transaction', { transaction, broadcast: true }),
       );
       await Promise.all(accepted);
-      const deadline = Date.now() + 60_000;
-      while ((await pendingCount(timed)) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-      expect(await pendingCount(timed)).toBe(0);
+      await until(
+        'every transaction in a block',
+        async () => ((await pendingCount(timed)) === 0 ? true : undefined),
+        60_000,
+      );
       const { head_topology } = (await timed.call('chain.get_head_info', {})) as { head_topology: { height: bigint } };
       expect(head_topology.height).toBeGreaterThanOrEqual(2n);
       expect(await balanceOf(timed, B.addressBytes)).toBe(KOIN * 1_000_000n + 500n);

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { spawnDevnet, type DevnetProcess } from './devnetProcess.ts';
 import { included, method, write } from './koilibContract.ts';
 import { KOIN, LONG_TEST } from '../helpers/constants.ts';
+import { until } from '../helpers/until.ts';
 
 const TOKEN_DIR = join(import.meta.dirname, '../../node_modules/@koinosbox/contracts/assembly/token');
 
@@ -89,14 +90,9 @@ describe('uploaded contracts on disk', LONG_TEST, () => {
     // and the contract runs on: the same transaction, now broadcast, is included with that compute
     const { receipt } = await provider.sendTransaction(transaction as TransactionJson, true);
     expect(BigInt(receipt.compute_bandwidth_used)).toBe(firstRun);
-    const deadline = Date.now() + 30_000;
-    while (
-      Date.now() < deadline &&
-      (await method(reader, 'balance_of')({ owner: bob.address })).result?.value !== '301'
-    ) {
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    expect((await method(reader, 'balance_of')({ owner: bob.address })).result).toEqual({ value: '301' });
+    const balance = async () => (await method(reader, 'balance_of')({ owner: bob.address })).result;
+    await until('the transfer included', async () => ((await balance())?.value === '301' ? true : undefined), 30_000);
+    expect(await balance()).toEqual({ value: '301' });
     console.log(
       `token transfer compute: ${firstRun} (first process), ${cachedRun} (again, cached module), ${restartedRun} (after kill -9: new process, cold cache)`,
     );

@@ -18,6 +18,7 @@ import {
 import { addressFromPublicKey, addressToString } from '../../src-main/koinos/address.ts';
 import type { BrowserShell } from '../../src-main/shells/browser/browserShell.ts';
 import { browserShells, eventsRequest, ipc, type RawAnswer } from './browserShellHelpers.ts';
+import { until } from '../helpers/until.ts';
 
 const PASSWORD = 'first wallet password 1';
 const NEW_PASSWORD = 'second wallet password 2';
@@ -87,12 +88,10 @@ describe('no secret leaves main through the browser shell', () => {
 
     /** Waits for the signing request `pending` made to be listed, approves it with the password, and returns its value. */
     async function approved<T>(pending: Promise<T>): Promise<T> {
-      let request: { id: string; review: { risks: { code: string }[] } } | undefined;
-      for (const deadline = Date.now() + 20_000; !request;) {
-        request = (await call('approvals:list')).pending[0];
-        if (!request && Date.now() > deadline) throw new Error('no signing request was listed');
-        if (!request) await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      const request: { id: string; review: { risks: { code: string }[] } } = await until(
+        'a signing request listed',
+        async () => (await call('approvals:list')).pending[0],
+      );
       await call('approvals:answer', [
         {
           requestId: request.id,
@@ -241,13 +240,10 @@ describe('no secret leaves main through the browser shell', () => {
     expect(new Set(traffic.map((t) => t.channel))).toEqual(new Set(IPC_CHANNELS));
 
     // The events the session caused arrived: lock changes and the sent transfer's progress.
-    const deadline = Date.now() + 10_000;
-    while (
-      !events.text().includes(`"transactionId":"${receipt.transactionId}","networkId":"local","status":"included"`)
-    ) {
-      if (Date.now() > deadline) throw new Error(`no tx:update "included" for ${receipt.transactionId} within 10 s`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    const included = `"transactionId":"${receipt.transactionId}","networkId":"local","status":"included"`;
+    await until(`a tx:update "included" for ${receipt.transactionId}`, () =>
+      events.text().includes(included) ? true : undefined,
+    );
     events.stop();
     expect(events.text()).toContain('event: vault:lockState');
     expect(events.text()).toContain('event: head:new');

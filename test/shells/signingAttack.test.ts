@@ -14,6 +14,7 @@ import type { BrowserShell } from '../../src-main/shells/browser/browserShell.ts
 import type { ApprovalRequest } from '../../src-main/ipc/contract.ts';
 import { PASSWORD } from '../wallet/vault/helpers.ts';
 import { browserShells, ipc } from './browserShellHelpers.ts';
+import { until } from '../helpers/until.ts';
 
 async function value(shell: BrowserShell, channel: string, args: unknown[] = []): Promise<any> {
   const answer = await ipc(shell, channel, args);
@@ -28,13 +29,11 @@ async function errorCode(shell: BrowserShell, channel: string, args: unknown[] =
 }
 
 /** The one pending request, once the queue lists it. */
-async function pendingRequest(shell: BrowserShell): Promise<ApprovalRequest> {
-  for (const deadline = Date.now() + 20_000; ;) {
+function pendingRequest(shell: BrowserShell): Promise<ApprovalRequest> {
+  return until('a signing request listed', async () => {
     const [request] = (await value(shell, 'approvals:list')).pending as ApprovalRequest[];
-    if (request) return request;
-    if (Date.now() > deadline) throw new Error('no signing request was listed');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+    return request;
+  });
 }
 
 describe('a compromised page cannot sign', () => {

@@ -231,11 +231,7 @@ describe('wallet facade', () => {
     expect((await wallet.handlers['devnet:status']()).running).toBe(false);
     const heads: HeadInfo[] = [];
     const off = wallet.events.on('head:new', (head) => heads.push(head));
-    const deadline = Date.now() + 10_000;
-    while (heads.length === 0) {
-      if (Date.now() > deadline) throw new Error('no head:new within 10 s');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await until('a head:new', () => heads[0]);
     off();
     off(); // a second call changes nothing
     const status = await wallet.handlers['devnet:status']();

@@ -16,22 +16,13 @@ import { Contract, utils as koilibUtils, type TransactionJson } from 'koilib';
 import { recordingProxy, testDevnet } from '../chain/helpers.ts';
 import { testServices } from '../chain/services.ts';
 import { KEYTAR, PASSWORD, TEST_SCRYPT, removeService, tempDir, uniqueService } from '../vault/helpers.ts';
+import { until } from '../../helpers/until.ts';
 
 const ORIGIN = 'https://dapp.example';
 
 interface Rpc {
   method: string;
   params?: { transaction?: { id?: string; signatures?: string[] }; broadcast?: boolean };
-}
-
-async function until<T>(what: string, probe: () => T | undefined, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const found = probe();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms / 1000} s`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 describe("the effects step of a dApp's transaction", () => {
