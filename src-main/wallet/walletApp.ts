@@ -252,7 +252,8 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
         stopHeads?.();
         stopLockEvents();
         stopTxEvents();
-        approvals.rejectAll('the wallet closed');
+        approvals.close('the wallet closed');
+        dapps.close();
         stopDappEvents();
         await walletConnect.close();
         stopApprovalEvents();

@@ -248,6 +248,8 @@ export class ApprovalQueue {
   readonly #record: (entry: ApprovalRecord) => void;
   readonly #admit: (review: ApprovalReview) => void;
   readonly #pending = new Map<string, Pending>();
+  /** Why the queue takes no more requests (the wallet closed), once close() was called. */
+  #closed: string | undefined;
   readonly #listeners = new Set<(state: ApprovalState) => void>();
   readonly #decisions: ApprovalRecord[] = [];
 
@@ -346,6 +348,7 @@ export class ApprovalQueue {
     subject: ApprovalSubject | MessageSubject | undefined,
     releases?: Approval,
   ): Promise<Approval> {
+    if (this.#closed !== undefined) return Promise.reject(rejection(this.#closed));
     try {
       this.#admit(review);
     } catch (error) {
@@ -469,9 +472,18 @@ export class ApprovalQueue {
     return { requestId: answer.requestId, approved: true };
   }
 
-  /** Rejects every pending request (the wallet locks or closes). */
+  /** Rejects every pending request (the wallet locks). */
   rejectAll(reason: string): void {
     for (const id of [...this.#pending.keys()]) this.#settle(id, 'rejected', reason);
+  }
+
+  /**
+   * Rejects every pending request, and every later one at once, for `reason` (the wallet closes): a request a dApp
+   * makes while the wallet closes is refused at once, not left waiting with no window to show it until it expires.
+   */
+  close(reason: string): void {
+    this.#closed = reason;
+    this.rejectAll(reason);
   }
 
   /** Rejects the pending requests of one origin, either step (a dApp disconnected). */
@@ -552,13 +564,7 @@ export class ApprovalQueue {
     } else if (error instanceof WalletError) {
       pending.settle(error); // the approver's own refusal (the CLI's missing --allow-risk) says best what to do
     } else {
-      pending.settle(
-        new WalletError(
-          'REJECTED',
-          'The signing request was rejected. Nothing was signed or sent.',
-          reason ? { details: reason } : {},
-        ),
-      );
+      pending.settle(rejection(reason));
     }
     this.#changed();
   }
@@ -567,6 +573,15 @@ export class ApprovalQueue {
     const state = this.state();
     for (const listener of this.#listeners) listener(state);
   }
+}
+
+/** What a rejected request fails with; `reason` (the wallet locked, closed) in its details. */
+function rejection(reason: string | undefined): WalletError {
+  return new WalletError(
+    'REJECTED',
+    'The signing request was rejected. Nothing was signed or sent.',
+    reason ? { details: reason } : {},
+  );
 }
 
 /** The chain ID of a transaction as reviews show it. */

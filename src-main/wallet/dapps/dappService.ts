@@ -88,6 +88,14 @@ export function shownDappName(declared: string, origin: string): string {
   return oneLine(declared, MAX_DAPP_NAME) || origin;
 }
 
+/** What a request that waited for an unlock fails with when the wallet closes. */
+function closedWhileLocked(): WalletError {
+  return new WalletError(
+    'VAULT_LOCKED',
+    'The wallet closed while it was locked. Open and unlock it, then ask again from the dApp.',
+  );
+}
+
 /**
  * @example
  * const grant = await dapps.connect({ origin, name, url, transport: 'walletconnect', chains, methods });
@@ -98,6 +106,9 @@ export class DappService {
   readonly #busy = new Set<string>();
   readonly #costs = new Map<string, bigint>();
   readonly #listeners = new Set<() => void>();
+  /** The requests waiting for the wallet to be unlocked: each one's way to fail. */
+  readonly #unlockWaits = new Set<(error: WalletError) => void>();
+  #closed = false;
 
   constructor(options: DappServiceOptions) {
     this.#o = options;
@@ -427,22 +438,38 @@ export class DappService {
     }
   }
 
+  /**
+   * The wallet closes: a request waiting for it to be unlocked is refused now, and so is every later one that would
+   * wait (the approvals are closed apart, ApprovalQueue.close). A dApp learns it at once instead of waiting for its
+   * request to expire, and the wallet's close does not wait for it.
+   */
+  close(): void {
+    this.#closed = true;
+    for (const fail of [...this.#unlockWaits]) fail(closedWhileLocked());
+  }
+
   /** Resolves once the vault is unlocked (the wallet shows its unlock screen meanwhile). */
   #whenUnlocked(): Promise<void> {
     if (this.#o.vault.status().unlocked) return Promise.resolve();
+    if (this.#closed) return Promise.reject(closedWhileLocked());
     const waitMs = this.#o.unlockWaitMs ?? APPROVAL_TTL_MS;
     return new Promise((resolve, reject) => {
-      const stop = this.#o.vault.onLockChange((status) => {
-        if (!status.unlocked) return;
+      const finish = (error?: WalletError) => {
         clearTimeout(timer);
         stop();
-        resolve();
+        this.#unlockWaits.delete(finish);
+        if (error) reject(error);
+        else resolve();
+      };
+      const stop = this.#o.vault.onLockChange((status) => {
+        if (status.unlocked) finish();
       });
-      const timer = setTimeout(() => {
-        stop();
-        reject(new WalletError('VAULT_LOCKED', 'The wallet is locked. Unlock it, then ask again from the dApp.'));
-      }, waitMs);
+      const timer = setTimeout(
+        () => finish(new WalletError('VAULT_LOCKED', 'The wallet is locked. Unlock it, then ask again from the dApp.')),
+        waitMs,
+      );
       timer.unref?.();
+      this.#unlockWaits.add(finish);
     });
   }
 

@@ -166,6 +166,18 @@ describe('ApprovalQueue', () => {
     expect(await codeOf(other)).toBe('REJECTED');
   });
 
+  it('once closed, rejects what waits and every later request at once, saying why', async () => {
+    const { queue } = passwordQueue();
+    const waiting = queue.request(review(), { signer: signerAddress, transaction: tx() });
+    queue.close('the wallet closed');
+    const rejected = { code: 'REJECTED', details: 'the wallet closed' };
+    await expect(waiting).rejects.toMatchObject(rejected);
+    await expect(
+      queue.request(review(), { signer: signerAddress, transaction: tx({ nonce: 2n }) }),
+    ).rejects.toMatchObject(rejected);
+    expect(queue.state().pending).toEqual([]);
+  });
+
   it('in dialog mode approves only from the dialog: an IPC answer can reject but not approve', async () => {
     let release: (approved: boolean) => void = () => {};
     const queue = new ApprovalQueue({

@@ -38,7 +38,7 @@ describe('DappService', () => {
       store,
     });
     const chain = chainOf(await (await s.networks.node('local')).node.chainId());
-    return { dapps, store, signer, chain, seen, setDecision: (d: boolean) => (decide = d) };
+    return { dapps, vault, store, signer, chain, seen, setDecision: (d: boolean) => (decide = d) };
   }
 
   it("shows a dApp's declared name on one line, at most 64 characters, in the dialog and the grant", async () => {
@@ -106,6 +106,34 @@ describe('DappService', () => {
       }),
     ).rejects.toMatchObject({ code: 'APPROVAL_REQUIRED' });
     expect(seen).toHaveLength(1);
+  });
+
+  it('refuses a request waiting for an unlock when the wallet closes, and every later one that would wait', async () => {
+    const { dapps, vault, signer, chain } = await setUp();
+    const signMessage = (message: string) =>
+      dapps.handle({
+        origin: 'https://page.example',
+        transport: 'walletconnect',
+        chain,
+        method: 'koinos_signMessage',
+        params: { address: signer.address, message },
+      });
+    expect(await signMessage('granted and signed')).toMatch(/^[A-Za-z0-9+/]+=*$/);
+    vault.lock();
+    // The request waits for the unlock once it listens for one.
+    let listening!: () => void;
+    const waits = new Promise<void>((resolve) => (listening = resolve));
+    const onLockChange = vault.onLockChange.bind(vault);
+    vault.onLockChange = (listener) => {
+      listening();
+      return onLockChange(listener);
+    };
+    const waiting = signMessage('asked while locked');
+    await waits;
+    dapps.close();
+    const closed = { code: 'VAULT_LOCKED', message: expect.stringContaining('The wallet closed while it was locked') };
+    await expect(waiting).rejects.toMatchObject(closed);
+    await expect(signMessage('asked once closed')).rejects.toMatchObject(closed);
   });
 
   it('answers nothing when the grant is refused, and again nothing once it is revoked', async () => {
