@@ -98,7 +98,8 @@ function cleanLabel(label: string): string {
  */
 export class AddressBook {
   readonly path: string;
-  // A damaged file starts empty rather than stopping the wallet; the backup holds the contacts.
+  // A damaged file starts empty rather than stopping the wallet; the backup holds the contacts, and a file that is not
+  // JSON is kept beside it (JsonFileStore).
   private readonly store: JsonFileStore<AddressBookData>;
   private readonly now: () => number;
 

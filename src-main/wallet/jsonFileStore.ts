@@ -1,6 +1,8 @@
 // One small JSON file in the data folder (the address book, the network settings): read once and kept, validated by
-// its owner's reader, and rewritten atomically on every change, the changes run one after another.
-import { readFile } from 'node:fs/promises';
+// its owner's reader, and rewritten atomically on every change, the changes run one after another. A file that is not
+// JSON is kept beside it before the first change replaces it.
+import { constants } from 'node:fs';
+import { copyFile, readFile } from 'node:fs/promises';
 import { WalletError, type ErrorCode } from '../koinos/errors.ts';
 import { writeFileAtomic } from './atomicFile.ts';
 
@@ -15,7 +17,9 @@ export interface JsonFileStoreOptions<T> {
 
 /**
  * The data of one JSON file: a damaged file reads as whatever `read` keeps of it (an empty store), never as an error;
- * each update writes `{ version: 1, ...data }` atomically, so a crash leaves the old file or the new one.
+ * each update writes `{ version: 1, ...data }` atomically, so a crash leaves the old file or the new one. A file that is
+ * not JSON at all (cut short, edited by hand) is copied to `<name>.damaged-<epoch ms>` before the first update replaces
+ * it: what it held can still be read there.
  * @example
  * const store = new JsonFileStore(join(dataDir, 'address-book.json'), { read: readData, what: 'the address book', code: 'STORAGE_FAILED' });
  * await store.update((d) => { d.contacts.push(contact); });
@@ -25,6 +29,8 @@ export class JsonFileStore<T extends object> {
   private readonly options: JsonFileStoreOptions<T>;
   private cached: T | undefined;
   private tail: Promise<unknown> = Promise.resolve();
+  /** True while the file read was not JSON and has not been kept aside yet. */
+  private damaged = false;
 
   constructor(path: string, options: JsonFileStoreOptions<T>) {
     this.path = path;
@@ -54,10 +60,24 @@ export class JsonFileStore<T extends object> {
         json = text === undefined ? undefined : JSON.parse(text);
       } catch {
         json = undefined; // a damaged file starts over rather than stopping the wallet
+        this.damaged = true;
       }
       this.cached = this.options.read(json);
     }
     return this.cached;
+  }
+
+  /**
+   * Copies the damaged file aside before it is replaced. A copy that fails writes nothing (the next change tries again);
+   * a file gone meanwhile has nothing to keep.
+   */
+  private async keepDamaged(): Promise<void> {
+    try {
+      await copyFile(this.path, `${this.path}.damaged-${Date.now()}`, constants.COPYFILE_EXCL);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    this.damaged = false;
   }
 
   /**
@@ -69,6 +89,7 @@ export class JsonFileStore<T extends object> {
     const run = this.tail.then(async () => {
       const next = structuredClone(await this.read());
       const result = change(next);
+      if (this.damaged) await this.keepDamaged();
       await writeFileAtomic(this.path, JSON.stringify({ version: 1, ...next }, null, 2));
       this.cached = next;
       return result;

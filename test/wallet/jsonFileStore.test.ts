@@ -1,8 +1,9 @@
-// The JSON file store under the address book and the network settings: a damaged file reads as what the reader keeps,
-// changes run one after another and are written as `{ version: 1, ... }`, and a change that throws writes nothing.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+// The JSON file store under the address book and the network settings: a damaged file reads as what the reader keeps
+// (one that is not JSON is kept beside it before a change replaces it), changes run one after another and are written
+// as `{ version: 1, ... }`, and a change that throws writes nothing.
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { JsonFileStore } from '../../src-main/wallet/jsonFileStore.ts';
 
@@ -29,6 +30,18 @@ describe('JsonFileStore', () => {
     const s = await store();
     await writeFile(s.path, '{ not json');
     expect(await s.read()).toEqual({ count: 0 });
+  });
+
+  it('keeps a file that is not JSON beside it before the first change replaces it, and only that one', async () => {
+    const s = await store();
+    await writeFile(s.path, '{ "count": 7, oops');
+    expect(await s.read()).toEqual({ count: 0 });
+    await s.update((d) => void (d.count = 1));
+    await s.update((d) => void (d.count = 2));
+    const kept = (await readdir(dirname(s.path))).filter((name) => name.startsWith('counter.json.damaged-'));
+    expect(kept).toHaveLength(1);
+    expect(await readFile(join(dirname(s.path), kept[0]!), 'utf8')).toBe('{ "count": 7, oops');
+    expect(JSON.parse(await readFile(s.path, 'utf8'))).toEqual({ version: 1, count: 2 });
   });
 
   it('runs changes one after another, each on what the one before wrote, and writes them with a version', async () => {

@@ -153,7 +153,8 @@ export class MemoryChainSettings implements ChainSettingsStore {
  */
 export class FileChainSettings implements ChainSettingsStore {
   readonly path: string;
-  // A damaged file starts over with the built-in networks; tokens are found again.
+  // A damaged file starts over with the built-in networks; tokens are found again, and a file that is not JSON is kept
+  // beside it (JsonFileStore).
   private readonly store: JsonFileStore<ChainSettingsData>;
 
   constructor(dataDir: string) {
