@@ -91,23 +91,44 @@ export async function testServer(
  * `/via` taken off the path (a second address on the same origin), and records what it received.
  */
 export async function recordingProxy(target: string): Promise<TestServer> {
-  return testServer((req, res, body) => {
-    const forwarded: Record<string, string> = {};
-    for (const name of ['content-type', 'accept', 'apikey', 'x-api-key']) {
-      const value = req.headers[name];
-      if (typeof value === 'string') forwarded[name] = value;
-    }
-    const path = (req.url ?? '/').replace(/^\/via(?=\/|$)/, '') || '/';
-    fetch(`${target}${path}`, { method: req.method, headers: forwarded, ...(req.method === 'POST' ? { body } : {}) })
-      .then(async (answer) => {
-        res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
-        res.end(await answer.text());
-      })
-      .catch(() => {
-        res.writeHead(502);
-        res.end();
-      });
+  return testServer((req, res, body) => forward(target, req, res, body));
+}
+
+/**
+ * A recordingProxy that holds the next request `matches` picks once `held()` is called, until the function `held()`
+ * resolves with is called; everything else goes through at once.
+ */
+export async function holdingProxy(
+  target: string,
+  matches: (body: string) => boolean,
+): Promise<TestServer & { held: () => Promise<() => void> }> {
+  let holdNext: ((release: () => void) => void) | undefined;
+  const proxy = await testServer((req, res, body) => {
+    const hold = matches(body) ? holdNext : undefined;
+    if (!hold) return forward(target, req, res, body);
+    holdNext = undefined;
+    hold(() => forward(target, req, res, body));
   });
+  return { ...proxy, held: () => new Promise((resolve) => (holdNext = resolve)) };
+}
+
+/** Sends a request the proxy received on to `target`, and its answer back (502 when `target` does not answer). */
+function forward(target: string, req: IncomingMessage, res: ServerResponse, body: string): void {
+  const forwarded: Record<string, string> = {};
+  for (const name of ['content-type', 'accept', 'apikey', 'x-api-key']) {
+    const value = req.headers[name];
+    if (typeof value === 'string') forwarded[name] = value;
+  }
+  const path = (req.url ?? '/').replace(/^\/via(?=\/|$)/, '') || '/';
+  fetch(`${target}${path}`, { method: req.method, headers: forwarded, ...(req.method === 'POST' ? { body } : {}) })
+    .then(async (answer) => {
+      res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
+      res.end(await answer.text());
+    })
+    .catch(() => {
+      res.writeHead(502);
+      res.end();
+    });
 }
 
 /** A URL on which nothing listens (a port that was free a moment ago). */

@@ -8,46 +8,12 @@ import { addressFromString } from '../../../src-main/koinos/address.ts';
 import { tokenBalance } from '../../../src-main/wallet/chain/tokens.ts';
 import { revertReason } from '../../../src-main/wallet/chain/transactionFollower.ts';
 import { PendingTransactions } from '../../../src-main/wallet/chain/pendingTransactions.ts';
-import { cutBalanceUnderWaiting, onCleanup, recordingProxy, tempDir, testDevnet, testServer } from './helpers.ts';
+import { cutBalanceUnderWaiting, holdingProxy, onCleanup, recordingProxy, tempDir, testDevnet } from './helpers.ts';
 import { testServices } from './services.ts';
 import type { TxUpdate } from '../../../src-main/wallet/chain/types.ts';
 import { until } from '../../helpers/until.ts';
 import { KOIN } from '../../helpers/constants.ts';
 import { expectWalletError } from '../../helpers/expectWalletError.ts';
-
-/**
- * A proxy in front of the devnet at `target` that holds the next request `matches` picks once `held()` is called, until
- * the function `held()` resolves with is called; everything else goes through at once.
- */
-async function holdingProxy(
-  target: string,
-  matches: (body: string) => boolean,
-): Promise<{ url: string; requests: string[]; held: () => Promise<() => void> }> {
-  let holdNext: ((release: () => void) => void) | undefined;
-  const proxy = await testServer((req, res, body) => {
-    const forward = () =>
-      fetch(`${target}${req.url ?? '/'}`, {
-        method: req.method,
-        headers: { 'content-type': 'application/json' },
-        ...(req.method === 'POST' ? { body } : {}),
-      })
-        .then(async (answer) => {
-          res.writeHead(answer.status, { 'content-type': 'application/json' });
-          res.end(await answer.text());
-        })
-        .catch(() => res.destroy());
-    const hold = matches(body) ? holdNext : undefined;
-    if (hold) {
-      holdNext = undefined;
-      hold(() => void forward());
-    } else void forward();
-  });
-  return {
-    url: proxy.url,
-    requests: proxy.requests,
-    held: () => new Promise((resolve) => (holdNext = resolve)),
-  };
-}
 
 /** `promise`, and whether it has settled yet. */
 function settledFlag(promise: Promise<unknown>): { promise: Promise<unknown>; settled: boolean } {
