@@ -25,6 +25,7 @@ import type {
   MaxAmount,
   NetworkInfo,
   NetworkInput,
+  NetworkList,
   NftCollectionInfo,
   NftImageSettings,
   NftOwned,
@@ -88,7 +89,7 @@ export interface IpcContract {
   'accounts:remove': { args: [{ id: string; password: string }]; result: AccountInfo[] };
   'accounts:reveal': { args: [{ id: string; password: string }]; result: RevealedSecret };
 
-  'networks:list': { args: []; result: { networks: NetworkInfo[]; selectedId: string } };
+  'networks:list': { args: []; result: NetworkList };
   'networks:select': { args: [{ id: string }]; result: NetworkInfo };
   'networks:add': { args: [NetworkInput]; result: NetworkInfo };
   /** Absent fields stay; `restUrl: ''` removes the REST URL; of a built-in network only the API key can change. */

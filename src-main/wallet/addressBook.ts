@@ -98,8 +98,8 @@ function cleanLabel(label: string): string {
  */
 export class AddressBook {
   readonly path: string;
-  // A damaged file starts empty rather than stopping the wallet; the backup holds the contacts, and a file that is not
-  // JSON is kept beside it (JsonFileStore).
+  // A damaged file starts empty rather than stopping the wallet; the backup holds the contacts, and a file the wallet
+  // cannot read whole is kept beside it as it was (JsonFileStore), which the view names.
   private readonly store: JsonFileStore<AddressBookData>;
   private readonly now: () => number;
 
@@ -109,11 +109,13 @@ export class AddressBook {
     this.now = options.now ?? Date.now;
   }
 
-  /** Contacts of a network, by label, and its recent recipients, newest first. */
+  /** Contacts of a network, by label, and its recent recipients, newest first; the copy of a damaged file, if any. */
   async view(networkId: string): Promise<AddressBookView> {
     const data = await this.store.read();
+    const keptAside = this.store.keptAside;
     return {
       networkId,
+      ...(keptAside ? { keptAside } : {}),
       contacts: data.contacts.filter((c) => c.networkId === networkId).sort((a, b) => a.label.localeCompare(b.label)),
       recent: data.recent
         .filter((r) => r.networkId === networkId)

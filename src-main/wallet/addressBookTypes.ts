@@ -25,6 +25,11 @@ export interface RecentRecipient {
 /** The address book of one network: contacts, then recent recipients (newest first). */
 export interface AddressBookView {
   networkId: string;
+  /**
+   * Where address-book.json is kept as it was when the wallet could not read all of it (not JSON, or entries it
+   * dropped): the book holds what it could read, and a change writes the file anew with that. Absent: read whole.
+   */
+  keptAside?: string;
   contacts: Contact[];
   recent: RecentRecipient[];
 }

@@ -1,8 +1,9 @@
 // One small JSON file in the data folder (the address book, the network settings): read once and kept, validated by
-// its owner's reader, and rewritten atomically on every change, the changes run one after another. A file that is not
-// JSON is kept beside it before the first change replaces it.
-import { constants } from 'node:fs';
-import { copyFile, readFile } from 'node:fs/promises';
+// its owner's reader, and rewritten atomically on every change, the changes run one after another. A file the reader
+// cannot keep whole (not JSON, or entries or fields it drops) is copied beside it as it was, before any change replaces
+// it.
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { WalletError, type ErrorCode } from '../koinos/errors.ts';
 import { writeFileAtomic } from './atomicFile.ts';
 
@@ -16,10 +17,28 @@ export interface JsonFileStoreOptions<T> {
 }
 
 /**
+ * Whether `kept` holds every value of `file`: equal scalars, arrays of the same length whose items hold the file's, and
+ * objects with each of the file's keys (`kept` may add keys, such as the defaults of fields an older wallet did not
+ * write).
+ */
+function holdsAll(kept: unknown, file: unknown): boolean {
+  if (typeof file !== 'object' || file === null) return Object.is(kept, file);
+  if (typeof kept !== 'object' || kept === null || Array.isArray(kept) !== Array.isArray(file)) return false;
+  if (Array.isArray(file)) {
+    const items = kept as unknown[];
+    return items.length === file.length && file.every((item, i) => holdsAll(items[i], item));
+  }
+  const fields = kept as Record<string, unknown>;
+  return Object.entries(file).every(([key, value]) => Object.hasOwn(fields, key) && holdsAll(fields[key], value));
+}
+
+/**
  * The data of one JSON file: a damaged file reads as whatever `read` keeps of it (an empty store), never as an error;
- * each update writes `{ version: 1, ...data }` atomically, so a crash leaves the old file or the new one. A file that is
- * not JSON at all (cut short, edited by hand) is copied to `<name>.damaged-<epoch ms>` before the first update replaces
- * it: what it held can still be read there.
+ * each update writes `{ version: 1, ...data }` atomically, so a crash leaves the old file or the new one. A file that
+ * holds more than `read` keeps (not JSON at all, cut short, edited by hand, entries the reader drops, fields or a version
+ * of a newer wallet) is copied byte for byte to `<name>.damaged-<12 hex digits of its SHA-256>` when it is read, and
+ * {@link keptAside} names the copy: what it held can still be read there. A copy that fails then is made again before
+ * the first update, which writes nothing without it; a file read again unchanged makes no second copy.
  * @example
  * const store = new JsonFileStore(join(dataDir, 'address-book.json'), { read: readData, what: 'the address book', code: 'STORAGE_FAILED' });
  * await store.update((d) => { d.contacts.push(contact); });
@@ -29,8 +48,10 @@ export class JsonFileStore<T extends object> {
   private readonly options: JsonFileStoreOptions<T>;
   private cached: T | undefined;
   private tail: Promise<unknown> = Promise.resolve();
-  /** True while the file read was not JSON and has not been kept aside yet. */
-  private damaged = false;
+  /** The file as read, while it holds more than the reader kept and has not been copied aside yet. */
+  private unkept: Buffer | undefined;
+  /** The copy of the file as read, when it held more than the reader kept. */
+  private copy: string | undefined;
 
   constructor(path: string, options: JsonFileStoreOptions<T>) {
     this.path = path;
@@ -43,9 +64,9 @@ export class JsonFileStore<T extends object> {
    */
   async read(): Promise<T> {
     if (!this.cached) {
-      let text: string | undefined;
+      let bytes: Buffer | undefined;
       try {
-        text = await readFile(this.path, 'utf8');
+        bytes = await readFile(this.path);
       } catch (cause) {
         if ((cause as NodeJS.ErrnoException).code !== 'ENOENT') {
           throw new WalletError(
@@ -56,28 +77,36 @@ export class JsonFileStore<T extends object> {
         }
       }
       let json: unknown;
+      let whole = true;
       try {
-        json = text === undefined ? undefined : JSON.parse(text);
+        json = bytes === undefined ? undefined : JSON.parse(bytes.toString('utf8'));
       } catch {
         json = undefined; // a damaged file starts over rather than stopping the wallet
-        this.damaged = true;
+        whole = false;
       }
-      this.cached = this.options.read(json);
+      const kept = this.options.read(json);
+      if (bytes !== undefined && !(whole && holdsAll({ version: 1, ...kept }, json))) {
+        this.unkept = bytes;
+        // A copy that fails now is made again before the first change replaces the file.
+        await this.keepAside().catch(() => {});
+      }
+      this.cached = kept;
     }
     return this.cached;
   }
 
-  /**
-   * Copies the damaged file aside before it is replaced. A copy that fails writes nothing (the next change tries again);
-   * a file gone meanwhile has nothing to keep.
-   */
-  private async keepDamaged(): Promise<void> {
-    try {
-      await copyFile(this.path, `${this.path}.damaged-${Date.now()}`, constants.COPYFILE_EXCL);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
-    this.damaged = false;
+  /** The copy of the file as read (a path beside it), when it held more than the wallet could keep; else undefined. */
+  get keptAside(): string | undefined {
+    return this.copy;
+  }
+
+  /** Copies the file as read aside, named by its content: the same damaged file read again is the same copy. */
+  private async keepAside(): Promise<void> {
+    const bytes = this.unkept!;
+    const copy = `${this.path}.damaged-${createHash('sha256').update(bytes).digest('hex').slice(0, 12)}`;
+    await writeFileAtomic(copy, bytes);
+    this.copy = copy;
+    this.unkept = undefined;
   }
 
   /**
@@ -89,7 +118,7 @@ export class JsonFileStore<T extends object> {
     const run = this.tail.then(async () => {
       const next = structuredClone(await this.read());
       const result = change(next);
-      if (this.damaged) await this.keepDamaged();
+      if (this.unkept) await this.keepAside();
       await writeFileAtomic(this.path, JSON.stringify({ version: 1, ...next }, null, 2));
       this.cached = next;
       return result;

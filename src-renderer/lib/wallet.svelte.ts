@@ -47,6 +47,8 @@ class WalletState {
   settings = $state<Settings | undefined>();
   accounts = $state.raw<AccountInfo[]>([]);
   networks = $state.raw<NetworkInfo[]>([]);
+  /** Where main kept the network settings file it could not read whole (NetworkList.settingsKeptAside). */
+  settingsKeptAside = $state<string | undefined>();
   selectedNetworkId = $state('');
   selectedAccountId = $state<string | undefined>();
   dashboard = $state.raw<Dashboard | undefined>();
@@ -157,6 +159,7 @@ class WalletState {
       if (networks) {
         this.networks = networks.networks;
         this.selectedNetworkId = networks.selectedId;
+        this.settingsKeptAside = networks.settingsKeptAside;
       }
       const selected = accounts.find((a) => a.id === settings.selectedAccountId) ?? accounts[0];
       this.selectedAccountId = selected?.id;
@@ -198,8 +201,9 @@ class WalletState {
   }
 
   /** The networks and the selection as main has them; a change of selection loads the new network's dashboard. */
-  async #applyNetworks({ networks, selectedId }: IpcEvents['networks:changed']): Promise<void> {
+  async #applyNetworks({ networks, selectedId, settingsKeptAside }: IpcEvents['networks:changed']): Promise<void> {
     this.networks = networks;
+    this.settingsKeptAside = settingsKeptAside;
     if (selectedId !== this.selectedNetworkId) {
       this.selectedNetworkId = selectedId;
       this.dashboard = undefined;

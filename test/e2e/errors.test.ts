@@ -1,6 +1,8 @@
 // End to end: mistakes and failures appear as messages that say what to do, and the wallet stays usable: an
 // invalid address (a stray character, and a wrong checksum, both caught as typed), an amount above the balance or
-// above what the mana allows (caught as typed, with the figures; Max fills what can be sent), a node that is down.
+// above what the mana allows (caught as typed, with the figures; Max fills what can be sent), a node that is down; a
+// damaged address book or network settings file, and where the wallet kept it as it was.
+import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestDevnet } from './devnetProcess.ts';
 import {
@@ -93,5 +95,33 @@ describe.skipIf(missing !== undefined)('error messages in the browser', () => {
     await expect.poll(() => page.getByTestId('balance-KOIN').count(), { timeout: 20_000 }).toBe(1);
     expect(await page.getByRole('alert').count()).toBe(0);
     await shots.take(page, 'usable-again');
+  });
+
+  it('says which data files it could not read whole, and where each is kept as it was', async () => {
+    const book = '{ "version": 1, "contacts": [{ "id": "c1", "label": "Bob", "addr';
+    const settings = JSON.stringify({ version: 1, customNetworks: [{ id: 'custom-1', name: 'Without an address' }] });
+    e2e = await useE2eWallet({
+      name: 'kept-aside',
+      files: { 'address-book.json': book, 'chain-settings.json': settings },
+    });
+    const { page, shots } = e2e;
+
+    await go(page, 'Networks');
+    const networksNotice = page.getByRole('status').filter({ hasText: 'Some of the network settings' });
+    await networksNotice.waitFor();
+    const settingsCopy = (await networksNotice.locator('code').textContent()) ?? '';
+    expect(settingsCopy).toMatch(/chain-settings\.json\.damaged-[0-9a-f]{12}$/);
+    expect(await readFile(settingsCopy, 'utf8')).toBe(settings);
+    await shots.take(page, 'networks-kept-aside');
+
+    await go(page, 'Settings');
+    const bookNotice = page.getByRole('status').filter({ hasText: 'Some of the address book could not be read' });
+    await bookNotice.waitFor();
+    const bookCopy = (await bookNotice.locator('code').textContent()) ?? '';
+    expect(bookCopy).toMatch(/address-book\.json\.damaged-[0-9a-f]{12}$/);
+    expect(await readFile(bookCopy, 'utf8')).toBe(book);
+    expect(await page.getByText(/No contacts on .* yet/).count()).toBe(1);
+    await bookNotice.scrollIntoViewIfNeeded();
+    await shots.take(page, 'contacts-kept-aside');
   });
 });

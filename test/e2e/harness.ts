@@ -3,7 +3,7 @@
 // (test/e2e/sharedChromium.ts), and screenshots of each step in the light and the dark theme under test-results/e2e/.
 // Pages are driven by role and accessible name.
 import type { EventEmitter } from 'node:events';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, ConsoleMessage, Locator, Page } from 'playwright-core';
@@ -53,6 +53,8 @@ export interface E2eOptions {
   env?: Record<string, string>;
   /** The vault's clock (default: the system's); a hand-driven one lets a test reach the idle lock without waiting. */
   clock?: Clock;
+  /** Files written in the new data folder before the wallet starts, by name (a damaged settings file). */
+  files?: Record<string, string>;
 }
 
 /** The size every e2e page has (a test that resizes its page has it reset before the page is reused). */
@@ -126,6 +128,7 @@ async function releasePage(used: { context: BrowserContext; page: Page }, reusab
  */
 export async function startE2eWallet(options: E2eOptions, load = true): Promise<E2eWallet> {
   const dataDir = await mkdtemp(join(tmpdir(), 'koinos-e2e-'));
+  for (const [name, content] of Object.entries(options.files ?? {})) await writeFile(join(dataDir, name), content);
   const keychainService = `koinos-wallet-e2e-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
   const keychain = await loadKeytar();
   const logs: string[] = [];

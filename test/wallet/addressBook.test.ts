@@ -1,6 +1,6 @@
 // The address book: contacts per network (relabelled rather than doubled), recent recipients newest first, the
 // first-payment question, a file that survives a restart and a damaged one, and contacts through the encrypted backup.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -73,21 +73,33 @@ describe('the address book', () => {
     ]);
   });
 
-  it('starts empty from a damaged file and keeps only the well-formed entries of a tampered one', async () => {
+  it('starts empty from a damaged file and keeps only the well-formed entries of a tampered one, naming each copy', async () => {
     const dir = await folder();
-    await writeFile(join(dir, ADDRESS_BOOK_FILE), '{ not json');
-    expect(await new AddressBook(dir).view('mainnet')).toEqual({ networkId: 'mainnet', contacts: [], recent: [] });
-    await writeFile(
-      join(dir, ADDRESS_BOOK_FILE),
-      JSON.stringify({
-        contacts: [
-          { id: 'c1', label: 'Bob', address: BOB, networkId: 'mainnet', addedAt: '1' },
-          { id: 'c2', label: 'Bad', address: 'nope', networkId: 'mainnet', addedAt: '1' },
-        ],
-        recent: 'x',
-      }),
-    );
-    expect((await new AddressBook(dir).view('mainnet')).contacts.map((c) => c.id)).toEqual(['c1']);
+    const path = join(dir, ADDRESS_BOOK_FILE);
+    await writeFile(path, '{ not json');
+    const damaged = await new AddressBook(dir).view('mainnet');
+    expect(damaged).toEqual({ networkId: 'mainnet', contacts: [], recent: [], keptAside: damaged.keptAside });
+    expect(damaged.keptAside).toMatch(/address-book\.json\.damaged-[0-9a-f]{12}$/);
+    expect(await readFile(damaged.keptAside!, 'utf8')).toBe('{ not json');
+    const tampered = JSON.stringify({
+      contacts: [
+        { id: 'c1', label: 'Bob', address: BOB, networkId: 'mainnet', addedAt: '1' },
+        { id: 'c2', label: 'Bad', address: 'nope', networkId: 'mainnet', addedAt: '1' },
+      ],
+      recent: [],
+    });
+    await writeFile(path, tampered);
+    const book = new AddressBook(dir);
+    const view = await book.view('mainnet');
+    expect(view.contacts.map((c) => c.id)).toEqual(['c1']);
+    expect(view.keptAside).not.toBe(damaged.keptAside);
+    expect(await readFile(view.keptAside!, 'utf8')).toBe(tampered);
+    // The next change writes what was read; the copy stays, and the file reads whole at the next start.
+    await book.addContact({ label: 'Carol', address: CAROL, networkId: 'mainnet' });
+    expect((await book.view('mainnet')).keptAside).toBe(view.keptAside);
+    const next = await new AddressBook(dir).view('mainnet');
+    expect(next.contacts.map((c) => c.label)).toEqual(['Bob', 'Carol']);
+    expect(next.keptAside).toBeUndefined();
   });
 
   it('travels in the encrypted backup and merges into another wallet, saying what it added and what it skipped', async () => {

@@ -41,6 +41,8 @@ export const DEFAULT_NFT_IMAGES: Readonly<NftImageSettings> = Object.freeze({
 export interface ChainSettingsStore {
   load(): Promise<ChainSettingsData>;
   update(change: (data: ChainSettingsData) => void): Promise<ChainSettingsData>;
+  /** Where the stored file is kept as it was, once `load` found more in it than it could read. */
+  readonly keptAside?: string | undefined;
 }
 
 /** The file name inside the data folder. */
@@ -153,8 +155,8 @@ export class MemoryChainSettings implements ChainSettingsStore {
  */
 export class FileChainSettings implements ChainSettingsStore {
   readonly path: string;
-  // A damaged file starts over with the built-in networks; tokens are found again, and a file that is not JSON is kept
-  // beside it (JsonFileStore).
+  // A damaged file starts over with the built-in networks; tokens are found again, and a file the wallet cannot read
+  // whole is kept beside it as it was (JsonFileStore).
   private readonly store: JsonFileStore<ChainSettingsData>;
 
   constructor(dataDir: string) {
@@ -164,6 +166,10 @@ export class FileChainSettings implements ChainSettingsStore {
 
   async load(): Promise<ChainSettingsData> {
     return structuredClone(await this.store.read());
+  }
+
+  get keptAside(): string | undefined {
+    return this.store.keptAside;
   }
 
   update(change: (data: ChainSettingsData) => void): Promise<ChainSettingsData> {

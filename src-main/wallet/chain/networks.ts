@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { BTYPE, bytesToJson } from '../../koinos/codec.ts';
 import { WalletError, describe } from '../../koinos/errors.ts';
-import type { HeadInfo, NetworkInfo, NetworkInput } from './types.ts';
+import type { HeadInfo, NetworkInfo, NetworkInput, NetworkList } from './types.ts';
 import type { ApiKeyStore } from './apiKeyStore.ts';
 import type { ChainSettingsStore, CustomNetwork } from './chainSettings.ts';
 import { originOf } from './httpTransport.ts';
@@ -212,8 +212,11 @@ export class NetworkService {
     return this.localDevnetUrl ? LOCAL_NETWORK_ID : MAINNET_NETWORK_ID;
   }
 
-  /** Every network (Local, Testnet, Mainnet, then custom ones in the order added) and the selected one's id. */
-  async list(): Promise<{ networks: NetworkInfo[]; selectedId: string }> {
+  /**
+   * Every network (Local, Testnet, Mainnet, then custom ones in the order added), the selected one's id, and where the
+   * settings file is kept when it could not be read whole.
+   */
+  async list(): Promise<NetworkList> {
     const data = await this.settings.load();
     const custom = data.customNetworks.map((n) => ({
       ...n,
@@ -237,7 +240,8 @@ export class NetworkService {
       data.selectedNetworkId && networks.some((n) => n.id === data.selectedNetworkId)
         ? data.selectedNetworkId
         : this.defaultId();
-    return { networks, selectedId: selected };
+    const settingsKeptAside = this.settings.keptAside;
+    return { networks, selectedId: selected, ...(settingsKeptAside ? { settingsKeptAside } : {}) };
   }
 
   /**

@@ -17,6 +17,17 @@ export interface NetworkInfo {
   hasApiKey: boolean;
 }
 
+/** Every network, the selected one's id, and the copy of a network settings file the wallet could not read whole. */
+export interface NetworkList {
+  networks: NetworkInfo[];
+  selectedId: string;
+  /**
+   * Where chain-settings.json (custom networks, tokens, NFT collections) is kept as it was when the wallet could not
+   * read all of it: the lists hold what it could read, and a change writes the file anew with that. Absent: read whole.
+   */
+  settingsKeptAside?: string;
+}
+
 export interface NetworkInput {
   name: string;
   jsonRpcUrl: string;

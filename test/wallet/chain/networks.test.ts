@@ -1,5 +1,5 @@
 // Networks, their persistence and API keys, the embedded devnet's lifecycle, the head watcher, and tokens.
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { threadId } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { MemoryApiKeyStore } from '../../../src-main/wallet/chain/apiKeyStore.ts';
@@ -53,7 +53,9 @@ describe('NetworkService', () => {
       apiKeys,
       localDevnetUrl: async () => 'http://127.0.0.1:9',
     });
-    expect((await again.list()).selectedId).toBe(added.id);
+    const listed = await again.list();
+    expect(listed.selectedId).toBe(added.id);
+    expect(listed.settingsKeptAside).toBeUndefined();
     const renamed = await again.update(added.id, { name: 'Renamed', apiKey: null });
     expect(renamed).toMatchObject({ name: 'Renamed', hasApiKey: false });
     expect((await expectWalletError(again.update('mainnet', { jsonRpcUrl: 'https://x.io' }))).code).toBe(
@@ -73,6 +75,19 @@ describe('NetworkService', () => {
     expect(gone.shortMessage).toMatch(/^That network is no longer in the wallet/);
     expect(gone.details).toMatch(/^expected one of the networks local, testnet, mainnet, got "custom-/);
     expect((await again.list()).selectedId).toBe('local');
+  });
+
+  it('lists what a damaged settings file holds and names the copy of the file as it was', async () => {
+    const dir = await tempDir();
+    const settings = new FileChainSettings(dir);
+    const good = { id: 'custom-1', name: 'Mine', jsonRpcUrl: 'https://node.example.com/jsonrpc' };
+    const content = JSON.stringify({ version: 1, customNetworks: [good, { id: 'custom-2', name: 'No address' }] });
+    await writeFile(settings.path, content);
+    const networks = new NetworkService({ settings, apiKeys: new MemoryApiKeyStore() });
+    const list = await networks.list();
+    expect(list.networks.map((n) => n.id)).toEqual(['testnet', 'mainnet', 'custom-1']);
+    expect(list.settingsKeptAside).toMatch(/chain-settings\.json\.damaged-[0-9a-f]{12}$/);
+    expect(await readFile(list.settingsKeptAside!, 'utf8')).toBe(content);
   });
 
   it('uses the API key stored for a custom network against an API-key devnet: wrong key refused, right key works', async () => {
