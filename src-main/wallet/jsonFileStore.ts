@@ -35,8 +35,8 @@ function holdsAll(kept: unknown, file: unknown): boolean {
 /**
  * The data of one JSON file: a damaged file reads as whatever `read` keeps of it (an empty store), never as an error;
  * each update writes `{ version: 1, ...data }` atomically, so a crash leaves the old file or the new one. A file that
- * holds more than `read` keeps (not JSON at all, cut short, edited by hand, entries the reader drops, fields or a version
- * of a newer wallet) is copied byte for byte to `<name>.damaged-<12 hex digits of its SHA-256>` when it is read, and
+ * holds more than `read` keeps (not JSON in UTF-8, cut short, edited by hand, entries the reader drops, fields or a
+ * version of a newer wallet) is copied byte for byte to `<name>.damaged-<12 hex digits of its SHA-256>` when it is read, and
  * {@link keptAside} names the copy: what it held can still be read there. A copy that fails then is made again before
  * the first update, which writes nothing without it; a file read again unchanged makes no second copy.
  * @example
@@ -79,7 +79,8 @@ export class JsonFileStore<T extends object> {
       let json: unknown;
       let whole = true;
       try {
-        json = bytes === undefined ? undefined : JSON.parse(bytes.toString('utf8'));
+        // Bytes that are not UTF-8 make the file damaged too: read as U+FFFD, they would be written back as such.
+        json = bytes === undefined ? undefined : JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
       } catch {
         json = undefined; // a damaged file starts over rather than stopping the wallet
         whole = false;

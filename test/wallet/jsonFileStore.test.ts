@@ -65,7 +65,7 @@ describe('JsonFileStore', () => {
     expect(JSON.parse(await readFile(s.path, 'utf8'))).toEqual({ version: 1, count: 2 });
   });
 
-  it('keeps aside a JSON file with more in it than the reader keeps: a field, a version, a value it drops', async () => {
+  it('keeps aside a JSON file with more in it than the reader keeps: a field, a version, a value, text not in UTF-8', async () => {
     for (const content of [
       '{ "version": 1, "count": 3, "note": "from a newer wallet" }',
       '{ "version": 2, "count": 3 }',
@@ -79,6 +79,19 @@ describe('JsonFileStore', () => {
       expect(await copies(s), content).toHaveLength(1);
       expect(await readFile(s.keptAside!, 'utf8'), content).toBe(content);
     }
+    // JSON whose text is not UTF-8, read by a reader that keeps text: read as U+FFFD, it would be written back as such.
+    const dir = dirname((await store()).path);
+    const notes = new JsonFileStore(join(dir, 'notes.json'), {
+      read: (json) => ({
+        note: typeof (json as { note?: unknown })?.note === 'string' ? (json as { note: string }).note : '',
+      }),
+      what: 'the notes',
+      code: 'STORAGE_FAILED',
+    });
+    const latin1 = Buffer.from('{ "note": "caf\xe9" }', 'latin1');
+    await writeFile(notes.path, latin1);
+    expect(await notes.read()).toEqual({ note: '' });
+    expect(await readFile(notes.keptAside!)).toEqual(latin1);
   });
 
   it('keeps nothing aside of a file read whole, nor of one without the fields that the reader gives defaults', async () => {
