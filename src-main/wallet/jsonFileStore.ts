@@ -1,7 +1,7 @@
 // One small JSON file in the data folder (the address book, the network settings): read once and kept, validated by
 // its owner's reader, and rewritten atomically on every change, the changes run one after another. A file the reader
 // cannot keep whole (not JSON, or entries or fields it drops) is copied beside it as it was, before any change replaces
-// it.
+// it. The reading and the copy serve the dApp connections' file too (dappStore.ts), which has its own writes.
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { WalletError, type ErrorCode } from '../koinos/errors.ts';
@@ -30,6 +30,57 @@ function holdsAll(kept: unknown, file: unknown): boolean {
   }
   const fields = kept as Record<string, unknown>;
   return Object.entries(file).every(([key, value]) => Object.hasOwn(fields, key) && holdsAll(fields[key], value));
+}
+
+/** A JSON file as read: what the reader kept of it, and the file's bytes when they held more. */
+export interface JsonFileRead<T> {
+  kept: T;
+  /** The file as it is, when it is not JSON in UTF-8 or holds more than `kept` (keep it aside before replacing it). */
+  unkept?: Buffer;
+}
+
+/**
+ * Reads a JSON file through its owner's reader (a missing file reads as `read(undefined)`).
+ * @throws WalletError with `options.code` when the file exists but cannot be read (permissions).
+ */
+export async function readJsonFile<T extends object>(
+  path: string,
+  options: JsonFileStoreOptions<T>,
+): Promise<JsonFileRead<T>> {
+  let bytes: Buffer | undefined;
+  try {
+    bytes = await readFile(path);
+  } catch (cause) {
+    if ((cause as NodeJS.ErrnoException).code !== 'ENOENT') {
+      throw new WalletError(options.code, `Cannot read ${options.what} in ${path}. Check the folder's permissions.`, {
+        cause,
+      });
+    }
+  }
+  let json: unknown;
+  let whole = true;
+  try {
+    // Bytes that are not UTF-8 make the file damaged too: read as U+FFFD, they would be written back as such.
+    json = bytes === undefined ? undefined : JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch {
+    json = undefined; // a damaged file starts over rather than stopping the wallet
+    whole = false;
+  }
+  const kept = options.read(json);
+  return bytes !== undefined && !(whole && holdsAll({ version: 1, ...kept }, json))
+    ? { kept, unkept: bytes }
+    : { kept };
+}
+
+/**
+ * Copies `bytes`, a file's content the wallet could not keep whole, to `<path>.damaged-<12 hex digits of its SHA-256>`
+ * (the same content is the same copy) and returns the copy's path.
+ * @throws the file system's error; nothing is left half-written.
+ */
+export async function keepAside(path: string, bytes: Uint8Array): Promise<string> {
+  const copy = `${path}.damaged-${createHash('sha256').update(bytes).digest('hex').slice(0, 12)}`;
+  await writeFileAtomic(copy, bytes);
+  return copy;
 }
 
 /**
@@ -64,32 +115,11 @@ export class JsonFileStore<T extends object> {
    */
   async read(): Promise<T> {
     if (!this.cached) {
-      let bytes: Buffer | undefined;
-      try {
-        bytes = await readFile(this.path);
-      } catch (cause) {
-        if ((cause as NodeJS.ErrnoException).code !== 'ENOENT') {
-          throw new WalletError(
-            this.options.code,
-            `Cannot read ${this.options.what} in ${this.path}. Check the folder's permissions.`,
-            { cause },
-          );
-        }
-      }
-      let json: unknown;
-      let whole = true;
-      try {
-        // Bytes that are not UTF-8 make the file damaged too: read as U+FFFD, they would be written back as such.
-        json = bytes === undefined ? undefined : JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
-      } catch {
-        json = undefined; // a damaged file starts over rather than stopping the wallet
-        whole = false;
-      }
-      const kept = this.options.read(json);
-      if (bytes !== undefined && !(whole && holdsAll({ version: 1, ...kept }, json))) {
-        this.unkept = bytes;
+      const { kept, unkept } = await readJsonFile(this.path, this.options);
+      if (unkept) {
+        this.unkept = unkept;
         // A copy that fails now is made again before the first change replaces the file.
-        await this.keepAside().catch(() => {});
+        await this.keepUnkept().catch(() => {});
       }
       this.cached = kept;
     }
@@ -101,12 +131,8 @@ export class JsonFileStore<T extends object> {
     return this.copy;
   }
 
-  /** Copies the file as read aside, named by its content: the same damaged file read again is the same copy. */
-  private async keepAside(): Promise<void> {
-    const bytes = this.unkept!;
-    const copy = `${this.path}.damaged-${createHash('sha256').update(bytes).digest('hex').slice(0, 12)}`;
-    await writeFileAtomic(copy, bytes);
-    this.copy = copy;
+  private async keepUnkept(): Promise<void> {
+    this.copy = await keepAside(this.path, this.unkept!);
     this.unkept = undefined;
   }
 
@@ -119,7 +145,7 @@ export class JsonFileStore<T extends object> {
     const run = this.tail.then(async () => {
       const next = structuredClone(await this.read());
       const result = change(next);
-      if (this.unkept) await this.keepAside();
+      if (this.unkept) await this.keepUnkept();
       await writeFileAtomic(this.path, JSON.stringify({ version: 1, ...next }, null, 2));
       this.cached = next;
       return result;

@@ -152,11 +152,9 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
     store: dappStore,
     ...(options.env ? { env: options.env } : {}),
     log,
-    onChange: () => hub.emit('dapps:changed', { grants: dapps.grants(), walletConnect: walletConnect.status() }),
+    onChange: () => hub.emit('dapps:changed', dapps.connections(walletConnect.status())),
   });
-  const stopDappEvents = dapps.onChange(() =>
-    hub.emit('dapps:changed', { grants: dapps.grants(), walletConnect: walletConnect.status() }),
-  );
+  const stopDappEvents = dapps.onChange(() => hub.emit('dapps:changed', dapps.connections(walletConnect.status())));
   const notifier = await Notifier.open({
     dataDir: options.dataDir,
     networks,

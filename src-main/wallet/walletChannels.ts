@@ -89,7 +89,7 @@ export function walletChannels(s: WalletServices): IpcHandlers {
       : { kind: 'freeMana' };
   }
 
-  const connections = () => ({ grants: s.dapps.grants(), walletConnect: s.walletConnect.status() });
+  const connections = () => s.dapps.connections(s.walletConnect.status());
 
   const selectedNetworkId = async (): Promise<string> => (await networks.list()).selectedId;
 

@@ -1,7 +1,7 @@
 // End to end: mistakes and failures appear as messages that say what to do, and the wallet stays usable: an
 // invalid address (a stray character, and a wrong checksum, both caught as typed), an amount above the balance or
 // above what the mana allows (caught as typed, with the figures; Max fills what can be sent), a node that is down; a
-// damaged address book or network settings file, and where the wallet kept it as it was.
+// damaged address book, network settings or dApp connections file, and where the wallet kept it as it was.
 import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestDevnet } from './devnetProcess.ts';
@@ -100,9 +100,11 @@ describe.skipIf(missing !== undefined)('error messages in the browser', () => {
   it('says which data files it could not read whole, and where each is kept as it was', async () => {
     const book = '{ "version": 1, "contacts": [{ "id": "c1", "label": "Bob", "addr';
     const settings = JSON.stringify({ version: 1, customNetworks: [{ id: 'custom-1', name: 'Without an address' }] });
+    const dapps = '{ "version": 1, "revision": 4, "grants": [{ "origin": "https://app.exa';
+    // A dApp connections file that is not JSON stopped the wallet from starting before.
     e2e = await useE2eWallet({
       name: 'kept-aside',
-      files: { 'address-book.json': book, 'chain-settings.json': settings },
+      files: { 'address-book.json': book, 'chain-settings.json': settings, 'dapps.json': dapps },
     });
     const { page, shots } = e2e;
 
@@ -123,5 +125,15 @@ describe.skipIf(missing !== undefined)('error messages in the browser', () => {
     expect(await page.getByText(/No contacts on .* yet/).count()).toBe(1);
     await bookNotice.scrollIntoViewIfNeeded();
     await shots.take(page, 'contacts-kept-aside');
+
+    await go(page, 'dApps');
+    const dappsNotice = page.getByRole('status').filter({ hasText: 'Some of the dApp connections' });
+    await dappsNotice.waitFor();
+    const dappsCopy = (await dappsNotice.locator('code').textContent()) ?? '';
+    expect(dappsCopy).toMatch(/dapps\.json\.damaged-[0-9a-f]{12}$/);
+    expect(await readFile(dappsCopy, 'utf8')).toBe(dapps);
+    expect(await page.getByText('No dApp is connected.').count()).toBe(1);
+    await dappsNotice.scrollIntoViewIfNeeded();
+    await shots.take(page, 'dapps-kept-aside');
   });
 });

@@ -11,7 +11,13 @@ import { transactionToJson } from '../../koinos/transaction.ts';
 import { TYPES } from '../../koinos/types.ts';
 import type { AccountInfo, VaultStatus } from '../vault/types.ts';
 import type { ApprovalReview } from '../approvals/types.ts';
-import type { DappConnectionRequest, DappGrantInfo, DappTransport } from './types.ts';
+import type {
+  DappConnectionRequest,
+  DappConnections,
+  DappGrantInfo,
+  DappTransport,
+  WalletConnectStatus,
+} from './types.ts';
 import { APPROVAL_TTL_MS, type ApprovalQueue } from '../approvals/approvalQueue.ts';
 import { signApproved, type ApprovedSubmitDeps, type ReleaseHold } from '../chain/approvedSubmit.ts';
 import type { NetworkService } from '../chain/networks.ts';
@@ -112,6 +118,15 @@ export class DappService {
 
   constructor(options: DappServiceOptions) {
     this.#o = options;
+  }
+
+  /**
+   * The grants and WalletConnect's `status`, as the dApps screen shows them, with where the store's file is kept when
+   * it could not be read whole.
+   */
+  connections(status: WalletConnectStatus): DappConnections {
+    const keptAside = this.#o.store.keptAside;
+    return { grants: this.grants(), walletConnect: status, ...(keptAside ? { keptAside } : {}) };
   }
 
   /** The grants, newest first. */

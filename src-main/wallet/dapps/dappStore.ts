@@ -1,11 +1,12 @@
 // What the wallet remembers of dApps, in dapps.json in the data folder: each origin's grant (accounts, methods, chains,
 // and the WalletConnect sessions it came with) and WalletConnect's settings. Written atomically, one write at a time,
-// and never over a newer revision another process wrote (the file then wins: reopen to see it).
-import { readFile } from 'node:fs/promises';
+// and never over a newer revision another process wrote (the file then wins: reopen to see it). A damaged file is kept
+// beside it as it was, and the wallet starts with what it could read of it (no grant at worst: dApps ask again).
 import { join } from 'node:path';
 import { WalletError } from '../../koinos/errors.ts';
 import type { DappGrantInfo, WalletConnectSettings } from './types.ts';
 import { writeFileAtomic } from '../atomicFile.ts';
+import { keepAside, readJsonFile, type JsonFileStoreOptions } from '../jsonFileStore.ts';
 
 export const DAPPS_FILE = 'dapps.json';
 /** More grants than anyone connects; a file with more is not one this wallet wrote. */
@@ -24,7 +25,12 @@ interface DappsFile {
   walletConnect: WalletConnectSettings;
 }
 
-const EMPTY: DappsFile = { version: 1, revision: 0, grants: [], walletConnect: { relayUrl: '', projectId: '' } };
+/** How dapps.json is read: its well-formed grants and settings, and what to say when it cannot be read at all. */
+const READING: JsonFileStoreOptions<DappsFile> = {
+  read: readDapps,
+  what: 'the dApp connections',
+  code: 'STORAGE_FAILED',
+};
 
 /**
  * @example
@@ -35,19 +41,29 @@ export class DappStore {
   readonly #path: string;
   #data: DappsFile;
   #writing: Promise<void> = Promise.resolve();
+  #keptAside: string | undefined;
 
-  private constructor(path: string, data: DappsFile) {
+  private constructor(path: string, data: DappsFile, keptAside: string | undefined) {
     this.#path = path;
     this.#data = data;
+    this.#keptAside = keptAside;
   }
 
   /**
-   * Reads dapps.json (a missing file is an empty store). Entries that do not have the expected shape are dropped.
-   * @throws WalletError STORAGE_FAILED when the file is not JSON.
+   * Reads dapps.json (a missing file is an empty store). Entries that do not have the expected shape are dropped; a file
+   * that is not JSON reads as an empty store. Either way the file as it was is copied beside it ({@link keptAside}; a
+   * copy that fails now is made before the first change replaces the file).
+   * @throws WalletError STORAGE_FAILED when the file exists but cannot be read (permissions).
    */
   static async open(dataDir: string): Promise<DappStore> {
     const path = join(dataDir, DAPPS_FILE);
-    return new DappStore(path, await readStore(path));
+    const { kept, unkept } = await readJsonFile(path, READING);
+    return new DappStore(path, kept, unkept && (await keepAside(path, unkept).catch(() => undefined)));
+  }
+
+  /** Where dapps.json is kept as it was when the wallet could not read all of it; else undefined. */
+  get keptAside(): string | undefined {
+    return this.#keptAside;
   }
 
   grants(): StoredGrant[] {
@@ -85,7 +101,7 @@ export class DappStore {
   /** Applies `change` and writes the file; refuses when the file on disk is newer than what this store read. */
   #commit(change: (data: DappsFile) => DappsFile): Promise<void> {
     const run = this.#writing.then(async () => {
-      const onDisk = await readStore(this.#path);
+      const { kept: onDisk, unkept } = await readJsonFile(this.#path, READING);
       if (onDisk.revision > this.#data.revision) {
         this.#data = onDisk;
         throw new WalletError(
@@ -94,6 +110,8 @@ export class DappStore {
         );
       }
       const next = { ...change(this.#data), version: 1 as const, revision: this.#data.revision + 1 };
+      // What the file holds that this store could not read is kept before the file is replaced (nothing written else).
+      if (unkept) this.#keptAside = await keepAside(this.#path, unkept);
       await writeFileAtomic(this.#path, `${JSON.stringify(next, null, 1)}\n`);
       this.#data = next;
     });
@@ -102,32 +120,14 @@ export class DappStore {
   }
 }
 
-async function readStore(path: string): Promise<DappsFile> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return structuredClone(EMPTY);
-    throw new WalletError('STORAGE_FAILED', 'The dApp connections could not be read.', {
-      cause: error,
-      details: (error as Error).message,
-    });
-  }
-  let json: Partial<DappsFile>;
-  try {
-    json = JSON.parse(text) as Partial<DappsFile>;
-  } catch (cause) {
-    throw new WalletError(
-      'STORAGE_FAILED',
-      `${DAPPS_FILE} in the data folder is not JSON: the dApp connections cannot be read. Move it away to start with none.`,
-      { cause },
-    );
-  }
-  const grants = Array.isArray(json.grants) ? json.grants.filter(isGrant).slice(0, MAX_GRANTS) : [];
-  const wc = json.walletConnect;
+/** The well-formed grants (at most MAX_GRANTS) and settings of what dapps.json holds (`undefined`: none, not JSON). */
+function readDapps(json: unknown): DappsFile {
+  const file = (typeof json === 'object' && json !== null ? json : {}) as Partial<DappsFile>;
+  const grants = Array.isArray(file.grants) ? file.grants.filter(isGrant).slice(0, MAX_GRANTS) : [];
+  const wc = file.walletConnect;
   return {
     version: 1,
-    revision: typeof json.revision === 'number' ? json.revision : 0,
+    revision: typeof file.revision === 'number' ? file.revision : 0,
     grants,
     walletConnect: {
       relayUrl: typeof wc?.relayUrl === 'string' ? wc.relayUrl : '',

@@ -51,6 +51,11 @@ export interface WalletConnectStatus {
 export interface DappConnections {
   grants: DappGrantInfo[];
   walletConnect: WalletConnectStatus;
+  /**
+   * Where dapps.json is kept as it was when the wallet could not read all of it: the grants and settings shown are what
+   * it could read, and a change writes the file anew with them. Absent: read whole.
+   */
+  keptAside?: string;
 }
 
 export interface WalletConnectSettings {

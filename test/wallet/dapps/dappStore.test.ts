@@ -1,6 +1,7 @@
-// dapps.json: grants and WalletConnect settings kept across runs, damaged entries dropped, and no write over a newer
-// revision another process made.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+// dapps.json: grants and WalletConnect settings kept across runs, damaged entries dropped and the file as it was kept
+// beside it (a file that is not JSON opens as an empty store), and no write over a newer revision another process made.
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -37,15 +38,43 @@ describe('DappStore', () => {
     expect((await DappStore.open(dir)).grants()).toEqual([]);
   });
 
-  it('drops entries that are not grants', async () => {
+  it('drops entries that are not grants, and keeps the file as it was beside it', async () => {
     dir = await mkdtemp(join(tmpdir(), 'koinos-dapps-'));
-    await writeFile(
-      join(dir, DAPPS_FILE),
-      JSON.stringify({ version: 1, revision: 3, grants: [GRANT, { origin: 5 }, null], walletConnect: { relayUrl: 7 } }),
-    );
+    const content = JSON.stringify({
+      version: 1,
+      revision: 3,
+      grants: [GRANT, { origin: 5 }, null],
+      walletConnect: { relayUrl: 7 },
+    });
+    await writeFile(join(dir, DAPPS_FILE), content);
     const store = await DappStore.open(dir);
     expect(store.grants().map((g) => g.origin)).toEqual([GRANT.origin]);
     expect(store.walletConnect()).toEqual({ relayUrl: '', projectId: '' });
+    expect(store.keptAside).toMatch(/dapps\.json\.damaged-[0-9a-f]{12}$/);
+    expect(await readFile(store.keptAside!, 'utf8')).toBe(content);
+    // Written whole again, the file reads whole.
+    await store.updateWalletConnect({ projectId: 'p' });
+    expect((await DappStore.open(dir)).keptAside).toBeUndefined();
+  });
+
+  it('opens a file that is not JSON as an empty store, and writes over it only once it is kept aside', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'koinos-dapps-'));
+    const path = join(dir, DAPPS_FILE);
+    await writeFile(path, '{ "version": 1, "grants": [');
+    // Where the copy goes, a folder: the copy fails as the store opens, which still opens, and at the change, which
+    // writes nothing.
+    const blocker = `${path}.damaged-${createHash('sha256').update('{ "version": 1, "grants": [').digest('hex').slice(0, 12)}`;
+    await mkdir(join(blocker, 'inside'), { recursive: true });
+    const store = await DappStore.open(dir);
+    expect(store.grants()).toEqual([]);
+    expect(store.keptAside).toBeUndefined();
+    await expect(store.putGrant(GRANT)).rejects.toThrow();
+    expect(await readFile(path, 'utf8')).toBe('{ "version": 1, "grants": [');
+    await rm(blocker, { recursive: true });
+    await store.putGrant(GRANT);
+    expect(store.keptAside).toBe(blocker);
+    expect(await readFile(blocker, 'utf8')).toBe('{ "version": 1, "grants": [');
+    expect((await DappStore.open(dir)).grants()).toEqual([GRANT]);
   });
 
   it('refuses to write over a newer revision, and then holds what is on disk', async () => {
