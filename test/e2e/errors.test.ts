@@ -108,32 +108,32 @@ describe.skipIf(missing !== undefined)('error messages in the browser', () => {
     });
     const { page, shots } = e2e;
 
-    await go(page, 'Networks');
-    const networksNotice = page.getByRole('status').filter({ hasText: 'Some of the network settings' });
-    await networksNotice.waitFor();
-    const settingsCopy = (await networksNotice.locator('code').textContent()) ?? '';
-    expect(settingsCopy).toMatch(/chain-settings\.json\.damaged-[0-9a-f]{12}$/);
-    expect(await readFile(settingsCopy, 'utf8')).toBe(settings);
-    await shots.take(page, 'networks-kept-aside');
-
-    await go(page, 'Settings');
-    const bookNotice = page.getByRole('status').filter({ hasText: 'Some of the address book could not be read' });
-    await bookNotice.waitFor();
-    const bookCopy = (await bookNotice.locator('code').textContent()) ?? '';
-    expect(bookCopy).toMatch(/address-book\.json\.damaged-[0-9a-f]{12}$/);
-    expect(await readFile(bookCopy, 'utf8')).toBe(book);
-    expect(await page.getByText(/No contacts on .* yet/).count()).toBe(1);
-    await bookNotice.scrollIntoViewIfNeeded();
-    await shots.take(page, 'contacts-kept-aside');
-
-    await go(page, 'dApps');
-    const dappsNotice = page.getByRole('status').filter({ hasText: 'Some of the dApp connections' });
-    await dappsNotice.waitFor();
-    const dappsCopy = (await dappsNotice.locator('code').textContent()) ?? '';
-    expect(dappsCopy).toMatch(/dapps\.json\.damaged-[0-9a-f]{12}$/);
-    expect(await readFile(dappsCopy, 'utf8')).toBe(dapps);
-    expect(await page.getByText('No dApp is connected.').count()).toBe(1);
-    await dappsNotice.scrollIntoViewIfNeeded();
-    await shots.take(page, 'dapps-kept-aside');
+    for (const { screen, says, file, content, empty } of [
+      { screen: 'Networks', says: 'Some of the network settings', file: 'chain-settings.json', content: settings },
+      {
+        screen: 'Settings',
+        says: 'Some of the address book could not be read',
+        file: 'address-book.json',
+        content: book,
+        empty: /No contacts on .* yet/,
+      },
+      {
+        screen: 'dApps',
+        says: 'Some of the dApp connections',
+        file: 'dapps.json',
+        content: dapps,
+        empty: 'No dApp is connected.',
+      },
+    ]) {
+      await go(page, screen);
+      const notice = page.getByRole('status').filter({ hasText: says });
+      await notice.waitFor();
+      const copy = (await notice.locator('code').textContent()) ?? '';
+      expect(copy).toMatch(new RegExp(`/${file.replace('.', '\\.')}\\.damaged-[0-9a-f]{12}$`));
+      expect(await readFile(copy, 'utf8')).toBe(content);
+      if (empty) expect(await page.getByText(empty).count()).toBe(1);
+      await notice.scrollIntoViewIfNeeded();
+      await shots.take(page, `${file}-kept-aside`);
+    }
   });
 });
