@@ -39,7 +39,7 @@ export class FileKeyValueStorage {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
         throw new WalletError(
           'STORAGE_FAILED',
-          'The WalletConnect sessions could not be read. Move walletconnect.json out of the data folder to start without them.',
+          `The WalletConnect sessions could not be read. Move ${path} away to start without them (dApps then connect again).`,
           { cause: error },
         );
       }

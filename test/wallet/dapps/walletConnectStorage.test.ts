@@ -23,11 +23,12 @@ describe('FileKeyValueStorage', () => {
     expect(await again.getEntries()).toEqual([['a', { n: 1 }]]);
   });
 
-  it('refuses a file that is not a JSON object, and says how to start without it', async () => {
+  it('refuses a file that is not a JSON object, says where it is and how to start without it, and leaves it', async () => {
     const path = await tempFile();
     await writeFile(path, '[1, 2]');
     const error = await expectWalletError(FileKeyValueStorage.open(path), 'STORAGE_FAILED');
-    expect(error.message).toContain('Move walletconnect.json out of the data folder');
+    expect(error.message).toContain(`Move ${path} away to start without them`);
+    expect(await readFile(path, 'utf8')).toBe('[1, 2]');
   });
 
   it('writes, as it closes, what a caller sets once its write under way is on disk', async () => {
