@@ -87,9 +87,9 @@ export async function keepAside(path: string, bytes: Uint8Array): Promise<string
  * The data of one JSON file: a damaged file reads as whatever `read` keeps of it (an empty store), never as an error;
  * each update writes `{ version: 1, ...data }` atomically, so a crash leaves the old file or the new one. A file that
  * holds more than `read` keeps (not JSON in UTF-8, cut short, edited by hand, entries the reader drops, fields or a
- * version of a newer wallet) is copied byte for byte to `<name>.damaged-<12 hex digits of its SHA-256>` when it is read, and
- * {@link keptAside} names the copy: what it held can still be read there. A copy that fails then is made again before
- * the first update, which writes nothing without it; a file read again unchanged makes no second copy.
+ * version of a newer wallet) is copied byte for byte as it is read ({@link keepAside}), and {@link keptAside} names the
+ * copy: what it held can still be read there. A copy that fails then is made again before the first update, which
+ * writes nothing without it; a file read again unchanged makes no second copy.
  * @example
  * const store = new JsonFileStore(join(dataDir, 'address-book.json'), { read: readData, what: 'the address book', code: 'STORAGE_FAILED' });
  * await store.update((d) => { d.contacts.push(contact); });

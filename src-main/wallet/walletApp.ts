@@ -146,15 +146,17 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
   const hub = createEventHub(log);
   const dappStore = await DappStore.open(options.dataDir);
   const dapps = new DappService({ vault, networks, tokens, pending, follower, approvals, store: dappStore });
+  // The dApps screen's list after a change of the grants or of WalletConnect's state.
+  const pushConnections = () => hub.emit('dapps:changed', dapps.connections(walletConnect.status()));
   const walletConnect = new WalletConnectBridge({
     dataDir: options.dataDir,
     service: dapps,
     store: dappStore,
     ...(options.env ? { env: options.env } : {}),
     log,
-    onChange: () => hub.emit('dapps:changed', dapps.connections(walletConnect.status())),
+    onChange: pushConnections,
   });
-  const stopDappEvents = dapps.onChange(() => hub.emit('dapps:changed', dapps.connections(walletConnect.status())));
+  const stopDappEvents = dapps.onChange(pushConnections);
   const notifier = await Notifier.open({
     dataDir: options.dataDir,
     networks,

@@ -146,7 +146,8 @@ describe('wallet facade', () => {
   it('pushes networks:changed, the list as networks:list answers it, after each add, change, selection and removal', async () => {
     const wallet = await open();
     const h = wallet.handlers;
-    // The Networks screen is the unlocked wallet's: without a Secret Service, a removed network's API key is in the vault.
+    // The Networks screen is the unlocked wallet's: without a Secret Service, a removed network's API key is in the
+    // vault.
     await h['vault:create']({ password: 'a long enough password' });
     const pushed: IpcEvents['networks:changed'][] = [];
     const off = wallet.events.on('networks:changed', (list) => pushed.push(list));

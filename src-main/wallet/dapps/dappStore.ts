@@ -50,9 +50,9 @@ export class DappStore {
   }
 
   /**
-   * Reads dapps.json (a missing file is an empty store). Entries that do not have the expected shape are dropped; a file
-   * that is not JSON reads as an empty store. Either way the file as it was is copied beside it ({@link keptAside}; a
-   * copy that fails now is made before the first change replaces the file).
+   * Reads dapps.json (a missing file is an empty store). Entries that do not have the expected shape are dropped; a
+   * file that is not JSON reads as an empty store. Either way the file as it was is copied beside it ({@link keptAside};
+   * a copy that fails now is made before the first change replaces the file).
    * @throws WalletError STORAGE_FAILED when the file exists but cannot be read (permissions).
    */
   static async open(dataDir: string): Promise<DappStore> {
