@@ -18,6 +18,7 @@ import { PendingTransactions } from './chain/pendingTransactions.ts';
 import { DappService } from './dapps/dappService.ts';
 import { DappStore } from './dapps/dappStore.ts';
 import { WalletConnectBridge } from './dapps/walletConnect.ts';
+import { storageKey } from './dapps/walletConnectStorage.ts';
 import { Notifier } from './notifications/notifier.ts';
 import { loadKeytar, type Keychain } from './vault/secretStore.ts';
 import { Vault, type VaultOptions } from './vault/vault.ts';
@@ -155,6 +156,7 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
     ...(options.env ? { env: options.env } : {}),
     log,
     onChange: pushConnections,
+    storageKey: () => storageKey(vault.apiKeys),
   });
   const stopDappEvents = dapps.onChange(pushConnections);
   const notifier = await Notifier.open({
@@ -195,6 +197,8 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
   const stopLockEvents = vault.onLockChange((status) => {
     // A locked wallet signs nothing: what waited for a decision is rejected, not left to be approved after unlocking.
     if (!status.unlocked) approvals.rejectAll('the wallet locked');
+    // Without a keychain, WalletConnect's file opens with a key sealed under the password: its sessions come back now.
+    else void walletConnect.resume();
     hub.emit('vault:lockState', status);
   });
   const stopApprovalEvents = approvals.onChange((state) => hub.emit('approvals:changed', state));

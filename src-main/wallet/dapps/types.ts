@@ -46,6 +46,11 @@ export interface WalletConnectStatus {
   state: 'off' | 'connecting' | 'connected' | 'unreachable';
   /** A sentence for the user when the relay cannot be reached or used. */
   problem?: string;
+  /**
+   * Where walletconnect.json is kept as it was when the wallet could not read it (damaged, or sealed with a key this
+   * wallet does not hold): the client started without its sessions. Absent: read whole.
+   */
+  keptAside?: string;
 }
 
 export interface DappConnections {

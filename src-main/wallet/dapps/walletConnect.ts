@@ -6,6 +6,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { SignClient } from '@walletconnect/sign-client';
 import { WalletError, describe, causeText } from '../../koinos/errors.ts';
+import { zero } from '../vault/vaultCrypto.ts';
 import type { WalletConnectSettings, WalletConnectStatus } from './types.ts';
 import { isKoinosChain } from './chains.ts';
 import { isDappMethod } from './dappMethods.ts';
@@ -68,6 +69,11 @@ export interface WalletConnectOptions {
   log: (line: string) => void;
   /** The relay's state or the sessions changed (the `dapps:changed` push). */
   onChange: () => void;
+  /**
+   * The key walletconnect.json is sealed with (walletConnectStorage.ts storageKey), asked for as the client starts.
+   * @throws WalletError VAULT_LOCKED where it is sealed under the password: the client starts at the next unlock.
+   */
+  storageKey: () => Promise<Uint8Array>;
 }
 
 /** The chains a proposal's required namespaces name (`koinos:<id>` keys, or their `chains`). */
@@ -179,6 +185,8 @@ export class WalletConnectBridge {
   readonly #answered = new Set<number>();
   #state: WalletConnectStatus['state'] = 'off';
   #problem: string | undefined;
+  /** Where walletconnect.json was kept as it was, when it could not be read (for the rest of the run). */
+  #keptAside: string | undefined;
 
   constructor(options: WalletConnectOptions) {
     this.#o = options;
@@ -207,6 +215,7 @@ export class WalletConnectBridge {
       source,
       state: this.#state,
       ...(this.#problem ? { problem: this.#problem } : {}),
+      ...(this.#keptAside ? { keptAside: this.#keptAside } : {}),
     };
   }
 
@@ -227,7 +236,9 @@ export class WalletConnectBridge {
     try {
       await this.#start();
     } catch (error) {
-      this.#o.log(`[walletconnect] ${causeText(error)}`);
+      // Without a keychain the file's key is sealed under the password: the client starts at the unlock (walletApp.ts).
+      if (!(error instanceof WalletError && error.code === 'VAULT_LOCKED'))
+        this.#o.log(`[walletconnect] ${causeText(error)}`);
     }
   }
 
@@ -325,6 +336,7 @@ export class WalletConnectBridge {
         'Set a WalletConnect project ID in Settings (from cloud.reown.com), or a private relay.',
       );
     }
+    const storage = (this.#storage ??= await this.#openStorage());
     // Several clients run in one process (a wallet reopened, the tests' dApp): a core shared through globalThis would
     // route one client's messages to another's listeners.
     process.env['DISABLE_GLOBAL_CORE'] = 'true';
@@ -333,11 +345,10 @@ export class WalletConnectBridge {
     // The client would retry a refused port until the timeout; a relay nothing can reach is said at once.
     const unreachable = await whyUnreachable(relayUrl);
     if (unreachable !== undefined) throw this.#unreachable(unreachable);
-    this.#storage ??= await FileKeyValueStorage.open(join(this.#o.dataDir, WALLETCONNECT_FILE));
     const init = SignClient.init({
       projectId,
       relayUrl,
-      storage: this.#storage,
+      storage,
       telemetryEnabled: false,
       logger: 'silent',
       // Requests reach the wallet as they come: a read need not wait behind a signature waiting for a person, and
@@ -380,6 +391,22 @@ export class WalletConnectBridge {
     this.#setState(client.core.relayer.connected ? 'connected' : 'off');
     await this.#reconcile(client);
     return client;
+  }
+
+  /** The client's file, read with its key; a file kept aside is said on the dApps screen. */
+  async #openStorage(): Promise<FileKeyValueStorage> {
+    const key = await this.#o.storageKey();
+    const path = join(this.#o.dataDir, WALLETCONNECT_FILE);
+    const storage = await FileKeyValueStorage.open(path, key).catch((error: unknown) => {
+      zero(key);
+      throw error;
+    });
+    if (storage.keptAside) {
+      this.#keptAside = storage.keptAside;
+      this.#o.log(`[walletconnect] ${path} could not be read; kept as ${storage.keptAside}, starting without sessions`);
+      this.#o.onChange();
+    }
+    return storage;
   }
 
   /** Sessions without a grant are ended; grants keep only the sessions the client still has. */

@@ -1,11 +1,41 @@
-// The key-value store WalletConnect's client keeps its state in (pairings, sessions, their symmetric keys): one JSON
-// file in the data folder, owner-only, written atomically, the writes of one burst coalesced into one.
+// The key-value store WalletConnect's client keeps its state in (pairings, sessions, their symmetric keys, the
+// client's own private key): one file in the data folder, sealed (AES-256-GCM) with a key the vault keeps as it keeps
+// an API key (a keychain entry; without a keychain, sealed under the password), owner-only, written atomically, the
+// writes of one burst coalesced into one. A file an older wallet wrote in plain JSON is read and sealed at once; one
+// that cannot be read (damaged, or sealed with a key this wallet does not hold) is kept beside it and the client
+// starts without sessions: dApps connect again.
+import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { WalletError } from '../../koinos/errors.ts';
 import { writeFileAtomic } from '../atomicFile.ts';
+import type { ApiKeyStore } from '../chain/apiKeyStore.ts';
+import { keepAside } from '../jsonFileStore.ts';
+import { open as openSealed, seal, zero } from '../vault/vaultCrypto.ts';
 
 /** At most this many writes, each following the last, are waited for as the storage closes. */
 const CLOSE_ROUNDS = 8;
+/** What the file's content is sealed for (the associated data): it opens as this file only. */
+const SEALED_AS = 'koinos-wallet/walletconnect.json';
+/**
+ * Where the key is kept: an entry of the vault's API key store that no network has (networks are mainnet, testnet,
+ * local and custom-<uuid>), so that it lives where API keys do and is never sent to a node.
+ */
+export const STORAGE_KEY_ID = 'walletconnect-storage';
+const KEY_BYTES = 32;
+
+/**
+ * The key the file is sealed with: the one kept in `keys`, or a new one kept there.
+ * @throws WalletError VAULT_LOCKED (no keychain: the key is sealed under the password), KEYCHAIN_UNAVAILABLE,
+ *   VAULT_NOT_FOUND.
+ */
+export async function storageKey(keys: ApiKeyStore): Promise<Uint8Array> {
+  const stored = await keys.get(STORAGE_KEY_ID);
+  const key = stored === undefined ? undefined : Buffer.from(stored.key, 'base64');
+  if (key?.length === KEY_BYTES) return new Uint8Array(key);
+  const made = randomBytes(KEY_BYTES);
+  await keys.set(STORAGE_KEY_ID, made.toString('base64'));
+  return new Uint8Array(made);
+}
 
 /**
  * The shape @walletconnect/keyvaluestorage's IKeyValueStorage has (the client calls only these five).
@@ -15,36 +45,56 @@ const CLOSE_ROUNDS = 8;
  */
 export class FileKeyValueStorage {
   readonly #path: string;
+  readonly #key: Uint8Array;
   readonly #entries: Map<string, unknown>;
+  /** Where the file was kept as it was, when it could not be read. */
+  readonly keptAside: string | undefined;
   #writing: Promise<void> = Promise.resolve();
   #dirty = false;
   #closed = false;
 
-  private constructor(path: string, entries: Map<string, unknown>) {
+  private constructor(path: string, key: Uint8Array, entries: Map<string, unknown>, keptAside?: string) {
     this.#path = path;
+    this.#key = key;
     this.#entries = entries;
+    this.keptAside = keptAside;
   }
 
   /**
-   * Reads the file (missing: empty).
-   * @throws WalletError STORAGE_FAILED when it is not a JSON object.
+   * Reads the file with `key` (missing: empty). A plain JSON object (an older wallet's) is sealed at once; a file that
+   * is neither a JSON object nor sealed with `key` is copied to `<path>.damaged-<hash>` and the storage starts empty.
+   * The storage keeps `key` until close() and zeroes it then.
+   * @throws WalletError STORAGE_FAILED when the file cannot be read (permissions), or a damaged one cannot be copied
+   *   aside, or an older one cannot be sealed: the file is left as it was.
    */
-  static async open(path: string): Promise<FileKeyValueStorage> {
-    let entries = new Map<string, unknown>();
+  static async open(path: string, key: Uint8Array): Promise<FileKeyValueStorage> {
+    let bytes: Buffer;
     try {
-      const json = JSON.parse(await readFile(path, 'utf8')) as unknown;
-      if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new Error('not an object');
-      entries = new Map(Object.entries(json));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-        throw new WalletError(
-          'STORAGE_FAILED',
-          `The WalletConnect sessions could not be read. Move ${path} away to start without them (dApps then connect again).`,
-          { cause: error },
-        );
-      }
+      bytes = await readFile(path);
+    } catch (cause) {
+      if ((cause as NodeJS.ErrnoException).code === 'ENOENT') return new FileKeyValueStorage(path, key, new Map());
+      throw failed(`Cannot read the WalletConnect sessions in ${path}. Check its permissions.`, cause);
     }
-    return new FileKeyValueStorage(path, entries);
+    const text = bytes.toString('utf8');
+    const opened = openSealedState(key, text);
+    const entries = opened ?? entriesOf(text);
+    const copy =
+      entries === undefined
+        ? await keepAside(path, bytes).catch((cause: unknown) => {
+            throw failed(
+              `The WalletConnect sessions in ${path} cannot be read, nor kept aside to start without them.`,
+              cause,
+            );
+          })
+        : undefined;
+    const storage = new FileKeyValueStorage(path, key, entries ?? new Map(), copy);
+    // Written in plain JSON by an older wallet, or kept aside: sealed anew before the client runs.
+    if (!opened) {
+      await storage.#schedule().catch((cause: unknown) => {
+        throw failed(`The WalletConnect sessions in ${path} could not be sealed.`, cause);
+      });
+    }
+    return storage;
   }
 
   async getKeys(): Promise<string[]> {
@@ -88,6 +138,7 @@ export class FileKeyValueStorage {
     }
     this.#closed = true;
     await this.#writing;
+    zero(this.#key);
   }
 
   /** One write after the current one for any number of changes made meanwhile. */
@@ -97,10 +148,48 @@ export class FileKeyValueStorage {
     this.#dirty = true;
     const write = this.#writing.then(async () => {
       this.#dirty = false;
-      await writeFileAtomic(this.#path, JSON.stringify(Object.fromEntries(this.#entries)));
+      await writeFileAtomic(this.#path, sealState(this.#key, this.#entries));
     });
     // A failed write fails the set that caused it; the next one writes everything again.
     this.#writing = write.catch(() => undefined);
     return write;
+  }
+}
+
+/** The file's content for `entries`, sealed with `key`. */
+export function sealState(key: Uint8Array, entries: ReadonlyMap<string, unknown>): string {
+  const plain = Buffer.from(JSON.stringify(Object.fromEntries(entries)), 'utf8');
+  try {
+    return seal(key, plain, SEALED_AS);
+  } finally {
+    plain.fill(0);
+  }
+}
+
+/** The entries of a file's content sealed with `key` by sealState, or undefined (not sealed, or not with this key). */
+export function openSealedState(key: Uint8Array, text: string): Map<string, unknown> | undefined {
+  const plain = openSealed(key, text, SEALED_AS);
+  if (plain === undefined) return undefined;
+  try {
+    return entriesOf(Buffer.from(plain).toString('utf8'));
+  } finally {
+    zero(plain);
+  }
+}
+
+/** The error of an open that leaves the file as it was. */
+function failed(message: string, cause: unknown): WalletError {
+  return new WalletError('STORAGE_FAILED', message, { cause });
+}
+
+/** The entries of a JSON object's text, or undefined for anything else. */
+function entriesOf(text: string): Map<string, unknown> | undefined {
+  try {
+    const json = JSON.parse(text) as unknown;
+    return typeof json === 'object' && json !== null && !Array.isArray(json)
+      ? new Map(Object.entries(json))
+      : undefined;
+  } catch {
+    return undefined;
   }
 }

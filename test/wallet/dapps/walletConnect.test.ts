@@ -12,6 +12,8 @@ import type { AccountInfo, ApprovalRequest } from '../../../src-main/ipc/contrac
 import { nonceToBytes } from '../../../src-main/koinos/transaction.ts';
 import { createWalletApp, type WalletApp } from '../../../src-main/wallet/walletApp.ts';
 import { unmetRequirements } from '../../../src-main/wallet/dapps/walletConnect.ts';
+import { openSealedState, sealState, storageKey } from '../../../src-main/wallet/dapps/walletConnectStorage.ts';
+import { Vault } from '../../../src-main/wallet/vault/vault.ts';
 import { KEYTAR, PASSWORD, TEST_SCRYPT, removeService, uniqueService } from '../vault/helpers.ts';
 import { closeDapp, dappClient, proposeSession, SDK_METHODS, type DappClient } from './dappClient.ts';
 import { startTestRelay, type TestRelay } from './relay.ts';
@@ -49,6 +51,25 @@ describe('WalletConnect: a dApp connected to the wallet over a relay on 127.0.0.
     await until('the session restored', async () =>
       (await wallet.handlers['dapps:list']()).walletConnect.state === 'connected' ? true : undefined,
     );
+  };
+
+  /**
+   * The key walletconnect.json is sealed with, read by a vault of the test's own on the data folder (once, while the
+   * wallet is closed: it does not change).
+   */
+  let fileKey: Uint8Array | undefined;
+  const walletConnectFile = () => join(dataDir, 'walletconnect.json');
+  /** What the wallet's client keeps in walletconnect.json. */
+  const readState = async (): Promise<Record<string, unknown>> => {
+    if (!fileKey) {
+      const vault = await Vault.open({ dataDir, keychain: KEYTAR, keychainService: service, scryptCost: TEST_SCRYPT });
+      await vault.unlock({ password: PASSWORD });
+      fileKey = await storageKey(vault.apiKeys);
+      vault.lock();
+    }
+    const entries = openSealedState(fileKey, await readFile(walletConnectFile(), 'utf8'));
+    expect(entries, 'walletconnect.json sealed with its key').toBeDefined();
+    return Object.fromEntries(entries!);
   };
 
   /** The next request waiting for a decision, as the approval panel sees it. */
@@ -550,12 +571,23 @@ describe('WalletConnect: a dApp connected to the wallet over a relay on 127.0.0.
     // By then the dApp has its refusal and the client's file holds what the answer changed: no request pending, and
     // nothing left to write into a folder the wallet has let go of.
     await atClose;
-    const stored = JSON.parse(await readFile(join(dataDir, 'walletconnect.json'), 'utf8')) as Record<string, unknown>;
+    const stored = await readState();
     expect(stored['wc@2:client:0.3//request']).toEqual([]);
     await reopen();
     const head = (await ask('koinos_getHeadInfo', {})) as { head_topology: { height: string } };
     expect(BigInt(head.head_topology.height)).toBeGreaterThan(0n);
     expect((await wallet.handlers['dapps:list']()).grants.map((g) => g.origin)).toEqual(['https://dapp.example']);
+  });
+
+  it("keeps the session's key and the client's own key sealed in walletconnect.json", async () => {
+    const symKey = dapp.core.crypto.keychain.get(topic);
+    expect(symKey).toMatch(/^[0-9a-f]{64}$/);
+    const stored = await readState();
+    expect(JSON.stringify(stored['wc@2:core:0.3//keychain'])).toContain(symKey);
+    const raw = await readFile(walletConnectFile(), 'utf8');
+    expect(raw).not.toContain(symKey);
+    expect(raw).not.toContain('client_ed25519_seed');
+    expect(raw).not.toContain(topic);
   });
 
   it('writes no answered request as pending when requests come in as the client starts', async () => {
@@ -573,7 +605,7 @@ describe('WalletConnect: a dApp connected to the wallet over a relay on 127.0.0.
       });
     }
     await wallet.close();
-    const stored = JSON.parse(await readFile(join(dataDir, 'walletconnect.json'), 'utf8')) as Record<string, unknown>;
+    const stored = await readState();
     expect(stored['wc@2:client:0.3//request'], `after ${asked} requests`).toEqual([]);
     await reopen();
   });
@@ -587,8 +619,7 @@ describe('WalletConnect: a dApp connected to the wallet over a relay on 127.0.0.
     await reject();
     await refused.toMatchObject({ code: 5000 });
     await wallet.close();
-    const file = join(dataDir, 'walletconnect.json');
-    const stored = JSON.parse(await readFile(file, 'utf8')) as Record<string, Record<string, Record<string, string>>>;
+    const stored = (await readState()) as Record<string, Record<string, Record<string, string>>>;
     const seen = Object.entries(stored['wc@2:core:0.3//messages']![topic]!);
     const decoded = await Promise.all(
       seen.map(async ([hash, message]) => ({ hash, message, payload: await dapp.core.crypto.decode(topic, message) })),
@@ -596,11 +627,11 @@ describe('WalletConnect: a dApp connected to the wallet over a relay on 127.0.0.
     // The dApp's request (the wallet's answer does not repeat the message).
     const answered = decoded.find(({ payload }) => JSON.stringify(payload).includes('"answered once"'))!;
     stored['wc@2:core:0.3//messages_withoutClientAck'] = { [topic]: { [answered.hash]: answered.message } };
-    await writeFile(file, JSON.stringify(stored));
+    await writeFile(walletConnectFile(), sealState(fileKey!, new Map(Object.entries(stored))));
 
     await reopen();
     const after = await until('the message taken in again', async () => {
-      const now = JSON.parse(await readFile(file, 'utf8')) as Record<string, Record<string, unknown>>;
+      const now = (await readState()) as Record<string, Record<string, unknown>>;
       return now['wc@2:core:0.3//messages_withoutClientAck']?.[topic] === undefined ? now : undefined;
     });
     expect(after['wc@2:client:0.3//request']).toEqual([]);
@@ -624,6 +655,29 @@ describe('WalletConnect: a dApp connected to the wallet over a relay on 127.0.0.
         other.session.getAll().some((s) => s.topic === otherTopic) ? undefined : true,
       );
       expect((await wallet.handlers['dapps:list']()).grants).toEqual([]);
+    } finally {
+      await closeDapp(other);
+    }
+  });
+
+  it('starts without sessions from a walletconnect.json sealed with another key, kept aside and named', async () => {
+    // A data folder copied from another machine: its file is sealed with a key this keychain does not hold.
+    const other = await dappClient(relay.url, 'https://other.example');
+    try {
+      await connect(other, [signer.address]);
+      await wallet.close();
+      const foreign = sealState(new Uint8Array(32).fill(7), new Map(Object.entries(await readState())));
+      await writeFile(walletConnectFile(), foreign);
+      wallet = await open();
+      await wallet.handlers['vault:unlock']({ password: PASSWORD });
+      const list = await until('the file kept aside and the grant of its session ended', async () => {
+        const now = await wallet.handlers['dapps:list']();
+        return now.walletConnect.keptAside !== undefined && now.grants.length === 0 ? now : undefined;
+      });
+      expect(list.walletConnect.keptAside).toMatch(/walletconnect\.json\.damaged-[0-9a-f]{12}$/);
+      expect(await readFile(list.walletConnect.keptAside!, 'utf8')).toBe(foreign);
+      // The file is the wallet's own again, sealed with its key, without the sessions it could not read.
+      expect((await readState())['wc@2:client:0.3//session'] ?? []).toEqual([]);
     } finally {
       await closeDapp(other);
     }
