@@ -1,6 +1,7 @@
 // End to end in the browser shell: a dApp (a SignClient in the test, on a relay on 127.0.0.1) shows a wc: URI; the
 // person pastes it on the dApps screen, approves the connection with the account it grants, approves the dApp's
 // KOIN transfer in the approval panel, and sees it in the history; then disconnects the dApp.
+import { readFile } from 'node:fs/promises';
 import { Contract, utils as koilibUtils } from 'koilib';
 import { afterEach, describe, expect, it, onTestFailed } from 'vitest';
 import { closeDapp, dappClient, proposeSession, SDK_METHODS, type DappClient } from '../wallet/dapps/dappClient.ts';
@@ -14,6 +15,7 @@ import {
   importDevAccount,
   selectAccount,
   startE2eWallet,
+  useE2eWallet,
   type E2eWallet,
 } from './harness.ts';
 
@@ -116,5 +118,38 @@ describe.skipIf(missing !== undefined)('a dApp over WalletConnect in the browser
     await page.getByText('No dApp is connected.').waitFor({ timeout: 20_000 });
     await expect.poll(() => dapp!.session.getAll().length, { timeout: 20_000 }).toBe(0);
     await shots.take(page, 'dapps-disconnected');
+  });
+
+  it('starts without the sessions of a walletconnect.json it cannot open, and names the copy on the dApps screen', async () => {
+    relay = await startTestRelay();
+    // A data folder copied from another machine: its WalletConnect file is sealed with a key this one does not hold.
+    const sessions = `v1.${Buffer.alloc(12, 1).toString('base64')}.${Buffer.alloc(48, 2).toString('base64')}`;
+    const grant = {
+      origin: 'https://app.example',
+      name: 'App',
+      url: 'https://app.example/',
+      transport: 'walletconnect',
+      chains: ['koinos:EiBZK_GGVP0H_fXVAM3j6EAuz3-B-l3e'],
+      accounts: ['1GE2JqXw5LMQaU1sj82Dy8ZEe2BRXQS1cs'],
+      methods: ['koinos_signMessage'],
+      grantedAt: '1700000000000',
+      sessions: ['a-session-it-cannot-read'],
+    };
+    const dapps = { version: 1, revision: 1, grants: [grant], walletConnect: { relayUrl: '', projectId: '' } };
+    e2e = await useE2eWallet({
+      name: 'walletconnect-kept-aside',
+      env: { KOINOS_WALLET_WC_RELAY_URL: relay.url, KOINOS_WALLET_WC_PROJECT_ID: 'test-project' },
+      files: { 'dapps.json': JSON.stringify(dapps), 'walletconnect.json': sessions },
+    });
+    const { page, shots } = e2e;
+    await go(page, 'dApps');
+    const notice = page.getByRole('status').filter({ hasText: 'Some of the WalletConnect sessions could not be read' });
+    await notice.waitFor();
+    const copy = (await notice.locator('code').textContent()) ?? '';
+    expect(copy).toMatch(/\/walletconnect\.json\.damaged-[0-9a-f]{12}$/);
+    expect(await readFile(copy, 'utf8')).toBe(sessions);
+    // The grant of a session the wallet no longer has is ended.
+    await page.getByText('No dApp is connected.').waitFor();
+    await shots.take(page, 'walletconnect-kept-aside');
   });
 });
