@@ -156,7 +156,7 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
     ...(options.env ? { env: options.env } : {}),
     log,
     onChange: pushConnections,
-    storageKey: () => storageKey(vault.apiKeys),
+    storageKey: (path) => storageKey(vault.apiKeys, path),
   });
   const stopDappEvents = dapps.onChange(pushConnections);
   const notifier = await Notifier.open({

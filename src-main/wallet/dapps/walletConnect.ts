@@ -70,10 +70,10 @@ export interface WalletConnectOptions {
   /** The relay's state or the sessions changed (the `dapps:changed` push). */
   onChange: () => void;
   /**
-   * The key walletconnect.json is sealed with (walletConnectStorage.ts storageKey), asked for as the client starts.
+   * The key the client's file at `path` is sealed with (walletConnectStorage.ts storageKey), asked for as it starts.
    * @throws WalletError VAULT_LOCKED where it is sealed under the password: the client starts at the next unlock.
    */
-  storageKey: () => Promise<Uint8Array>;
+  storageKey: (path: string) => Promise<Uint8Array>;
 }
 
 /** The chains a proposal's required namespaces name (`koinos:<id>` keys, or their `chains`). */
@@ -395,8 +395,8 @@ export class WalletConnectBridge {
 
   /** The client's file, read with its key; a file kept aside is said on the dApps screen. */
   async #openStorage(): Promise<FileKeyValueStorage> {
-    const key = await this.#o.storageKey();
     const path = join(this.#o.dataDir, WALLETCONNECT_FILE);
+    const key = await this.#o.storageKey(path);
     const storage = await FileKeyValueStorage.open(path, key).catch((error: unknown) => {
       zero(key);
       throw error;

@@ -5,7 +5,7 @@
 // that cannot be read (damaged, or sealed with a key this wallet does not hold) is kept beside it and the client
 // starts without sessions: dApps connect again.
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { WalletError } from '../../koinos/errors.ts';
 import { writeFileAtomic } from '../atomicFile.ts';
 import type { ApiKeyStore } from '../chain/apiKeyStore.ts';
@@ -24,17 +24,37 @@ export const STORAGE_KEY_ID = 'walletconnect-storage';
 const KEY_BYTES = 32;
 
 /**
- * The key the file is sealed with: the one kept in `keys`, or a new one kept there.
- * @throws WalletError VAULT_LOCKED (no keychain: the key is sealed under the password), KEYCHAIN_UNAVAILABLE,
- *   VAULT_NOT_FOUND.
+ * The key the file at `path` is sealed with: the one kept in `keys`, or a new one kept there. A key the store lists but
+ * does not hand over (a keychain that answers "nothing" while it is locked) is not replaced while the file it sealed
+ * is there: that would leave the sessions unreadable for good.
+ * @throws WalletError KEYCHAIN_UNAVAILABLE (that case, or a keychain that does not answer), VAULT_LOCKED (no keychain:
+ *   the key is sealed under the password), VAULT_NOT_FOUND.
  */
-export async function storageKey(keys: ApiKeyStore): Promise<Uint8Array> {
+export async function storageKey(keys: ApiKeyStore, path: string): Promise<Uint8Array> {
   const stored = await keys.get(STORAGE_KEY_ID);
   const key = stored === undefined ? undefined : Buffer.from(stored.key, 'base64');
   if (key?.length === KEY_BYTES) return new Uint8Array(key);
+  if (stored === undefined && (await keys.has?.(STORAGE_KEY_ID)) && (await exists(path))) {
+    throw new WalletError(
+      'KEYCHAIN_UNAVAILABLE',
+      `expected the key of the WalletConnect sessions in ${path} from the system keychain, but it did not hand it over`,
+      {
+        metaMessages: [
+          'Unlock the system keychain and start the wallet again; or move the file away to start without the sessions (dApps then connect again).',
+        ],
+      },
+    );
+  }
   const made = randomBytes(KEY_BYTES);
   await keys.set(STORAGE_KEY_ID, made.toString('base64'));
   return new Uint8Array(made);
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    (error: NodeJS.ErrnoException) => error.code !== 'ENOENT',
+  );
 }
 
 /**

@@ -64,7 +64,7 @@ describe('WalletConnect: a dApp connected to the wallet over a relay on 127.0.0.
     if (!fileKey) {
       const vault = await Vault.open({ dataDir, keychain: KEYTAR, keychainService: service, scryptCost: TEST_SCRYPT });
       await vault.unlock({ password: PASSWORD });
-      fileKey = await storageKey(vault.apiKeys);
+      fileKey = await storageKey(vault.apiKeys, walletConnectFile());
       vault.lock();
     }
     const entries = openSealedState(fileKey, await readFile(walletConnectFile(), 'utf8'));

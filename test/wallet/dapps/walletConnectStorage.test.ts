@@ -133,16 +133,36 @@ describe('FileKeyValueStorage', () => {
 describe('storageKey', () => {
   it('makes a key of 32 bytes once, keeps it in the API key store, and gives the same one after', async () => {
     const keys = new MemoryApiKeyStore();
-    const first = await storageKey(keys);
+    const path = await tempFile();
+    const first = await storageKey(keys, path);
     expect(first).toHaveLength(32);
     expect((await keys.get(STORAGE_KEY_ID))?.key).toBe(Buffer.from(first).toString('base64'));
-    expect(await storageKey(keys)).toEqual(first);
+    expect(await storageKey(keys, path)).toEqual(first);
   });
 
   it('replaces a stored value that is not a key of 32 bytes', async () => {
     const keys = new MemoryApiKeyStore({ [STORAGE_KEY_ID]: Buffer.from('short').toString('base64') });
-    const key = await storageKey(keys);
+    const key = await storageKey(keys, await tempFile());
     expect(key).toHaveLength(32);
     expect((await keys.get(STORAGE_KEY_ID))?.key).toBe(Buffer.from(key).toString('base64'));
+  });
+
+  it('does not replace a key the store lists but does not hand over while the file it sealed is there', async () => {
+    // A locked keychain may answer a read with nothing: a new key then would leave the sessions unreadable for good.
+    const set: string[] = [];
+    const silent = {
+      get: async () => undefined,
+      has: async () => true,
+      set: async (id: string) => void set.push(id),
+    };
+    const path = await tempFile();
+    await writeFile(path, 'sealed sessions');
+    const error = await expectWalletError(storageKey(silent, path), 'KEYCHAIN_UNAVAILABLE');
+    expect(error.message).toContain(path);
+    expect(set).toEqual([]);
+    // Once the file is moved away, a new key starts a new file.
+    await rm(path);
+    expect(await storageKey(silent, path)).toHaveLength(32);
+    expect(set).toEqual([STORAGE_KEY_ID]);
   });
 });
