@@ -393,20 +393,35 @@ export class WalletConnectBridge {
     return client;
   }
 
-  /** The client's file, read with its key; a file kept aside is said on the dApps screen. */
+  /**
+   * The client's file, read with its key; a file kept aside is said on the dApps screen, and so is why it could not be
+   * opened (a keychain that does not hand the key over, a file that cannot be read or written), but for a locked
+   * wallet without a keychain: the unlock starts the client.
+   */
   async #openStorage(): Promise<FileKeyValueStorage> {
     const path = join(this.#o.dataDir, WALLETCONNECT_FILE);
-    const key = await this.#o.storageKey(path);
-    const storage = await FileKeyValueStorage.open(path, key).catch((error: unknown) => {
-      zero(key);
+    try {
+      const key = await this.#o.storageKey(path);
+      const storage = await FileKeyValueStorage.open(path, key).catch((error: unknown) => {
+        zero(key);
+        throw error;
+      });
+      if (storage.keptAside) {
+        this.#keptAside = storage.keptAside;
+        this.#o.log(
+          `[walletconnect] ${path} could not be read; kept as ${storage.keptAside}, starting without sessions`,
+        );
+        this.#o.onChange();
+      }
+      return storage;
+    } catch (error) {
+      if (!(error instanceof WalletError && error.code === 'VAULT_LOCKED')) {
+        const why = error instanceof WalletError ? [error.shortMessage, ...error.metaMessages] : [causeText(error)];
+        this.#problem = `The WalletConnect sessions were not opened: ${why.map((w) => w.replace(/\.$/, '')).join('. ')}.`;
+        this.#o.onChange();
+      }
       throw error;
-    });
-    if (storage.keptAside) {
-      this.#keptAside = storage.keptAside;
-      this.#o.log(`[walletconnect] ${path} could not be read; kept as ${storage.keptAside}, starting without sessions`);
-      this.#o.onChange();
     }
-    return storage;
   }
 
   /** Sessions without a grant are ended; grants keep only the sessions the client still has. */

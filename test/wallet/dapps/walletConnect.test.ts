@@ -2,7 +2,7 @@
 // approvals answered as the renderer answers them, with the password) and a dApp-side SignClient. Every koinos_*
 // method, approval and rejection, signatures checked with koilib, refusals, a restart, and a disconnect from each side.
 // A transaction is approved in two steps: its review, then the effects of its signed dry run before anything is released.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sha256 } from '@noble/hashes/sha2.js';
@@ -14,7 +14,7 @@ import { createWalletApp, type WalletApp } from '../../../src-main/wallet/wallet
 import { unmetRequirements } from '../../../src-main/wallet/dapps/walletConnect.ts';
 import { openSealedState, sealState, storageKey } from '../../../src-main/wallet/dapps/walletConnectStorage.ts';
 import { Vault } from '../../../src-main/wallet/vault/vault.ts';
-import { KEYTAR, PASSWORD, TEST_SCRYPT, removeService, uniqueService } from '../vault/helpers.ts';
+import { KEYTAR, NO_KEYCHAIN, PASSWORD, TEST_SCRYPT, removeService, uniqueService } from '../vault/helpers.ts';
 import { closeDapp, dappClient, proposeSession, SDK_METHODS, type DappClient } from './dappClient.ts';
 import { startTestRelay, type TestRelay } from './relay.ts';
 import { until } from '../../helpers/until.ts';
@@ -682,6 +682,41 @@ describe('WalletConnect: a dApp connected to the wallet over a relay on 127.0.0.
       await closeDapp(other);
     }
   });
+
+  // With file storage the key is a sealed entry of the vault: a missing one is a damaged vault, not this case.
+  it.skipIf(NO_KEYCHAIN !== undefined)(
+    'says on the dApps screen that the keychain kept the key back, leaves the file, and starts anew once it is moved',
+    async () => {
+      const other = await dappClient(relay.url, 'https://third.example');
+      try {
+        await connect(other, [signer.address]);
+        await wallet.close();
+        // A keychain that answers "nothing" for the key (as one may while locked).
+        const { installId } = JSON.parse(await readFile(join(dataDir, 'wallet.json'), 'utf8')) as { installId: string };
+        expect(await KEYTAR.deletePassword(service, `install-${installId}/apikey/walletconnect-storage`)).toBe(true);
+        const before = await readFile(walletConnectFile());
+        wallet = await open();
+        const problem = await until(
+          'the problem said',
+          async () => (await wallet.handlers['dapps:list']()).walletConnect.problem,
+        );
+        expect(problem).toContain(
+          `The WalletConnect sessions were not opened: expected the key of the WalletConnect sessions in ${walletConnectFile()} from the system keychain`,
+        );
+        expect(problem).toContain('or move the file away to start without the sessions');
+        expect(await readFile(walletConnectFile())).toEqual(before);
+        // Moved away: the next start of the client (at the unlock) makes a new key and a file without the sessions.
+        await rename(walletConnectFile(), `${walletConnectFile()}.moved`);
+        await wallet.handlers['vault:unlock']({ password: PASSWORD });
+        await until('started without the sessions', async () => {
+          const now = await wallet.handlers['dapps:list']();
+          return now.walletConnect.problem === undefined && now.grants.length === 0 ? true : undefined;
+        });
+      } finally {
+        await closeDapp(other);
+      }
+    },
+  );
 
   /**
    * Pairs a new dApp of `origin` whose proposal requires `required` (as a dApp on an older sign-client sends it: 2.25
