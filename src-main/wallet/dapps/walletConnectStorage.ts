@@ -33,7 +33,7 @@ const KEY_BYTES = 32;
 export async function storageKey(keys: ApiKeyStore, path: string): Promise<Uint8Array> {
   const stored = await keys.get(STORAGE_KEY_ID);
   const key = stored === undefined ? undefined : Buffer.from(stored.key, 'base64');
-  if (key?.length === KEY_BYTES) return new Uint8Array(key);
+  if (key?.length === KEY_BYTES) return copyAndZero(key);
   if (stored === undefined && (await keys.has?.(STORAGE_KEY_ID)) && (await exists(path))) {
     throw new WalletError(
       'KEYCHAIN_UNAVAILABLE',
@@ -47,9 +47,17 @@ export async function storageKey(keys: ApiKeyStore, path: string): Promise<Uint8
   }
   const made = randomBytes(KEY_BYTES);
   await keys.set(STORAGE_KEY_ID, made.toString('base64'));
-  return new Uint8Array(made);
+  return copyAndZero(made);
 }
 
+/** The bytes in a Uint8Array of their own (not Node's shared Buffer pool), the Buffer zeroed. */
+function copyAndZero(buffer: Buffer): Uint8Array {
+  const bytes = new Uint8Array(buffer);
+  buffer.fill(0);
+  return bytes;
+}
+
+/** Whether there is a file at `path` (one that cannot be looked at counts as there). */
 async function exists(path: string): Promise<boolean> {
   return stat(path).then(
     () => true,
