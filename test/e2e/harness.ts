@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, ConsoleMessage, Locator, Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { expect, onTestFailed } from 'vitest';
 import type { IpcArgs, IpcChannel, IpcValue } from '../../src-main/ipc/contract.ts';
 import type { IpcHandlers } from '../../src-main/ipc/dispatcher.ts';
 import { startBrowserShell, type BrowserShell } from '../../src-main/shells/browser/browserShell.ts';
@@ -163,6 +163,16 @@ export async function startE2eWallet(options: E2eOptions, load = true): Promise<
   if (load) await page.goto(shell.url);
   const shots = new Shots(join(RESULTS, options.name));
   await shots.ready();
+  // A failed test prints what the page showed as the wallet stopped, and the wallet's log: CI keeps no screenshot, and
+  // a failure there is otherwise only a locator's timeout.
+  let lastSeen = 'nothing (the wallet was not stopped)';
+  try {
+    onTestFailed(() =>
+      console.error(`What the page showed at the end: ${lastSeen}\nThe wallet's log:\n${logs.join('\n')}`),
+    );
+  } catch {
+    // Started outside a test (a beforeAll): there is no test to report a failure of.
+  }
 
   let stopped = false;
   return {
@@ -178,6 +188,7 @@ export async function startE2eWallet(options: E2eOptions, load = true): Promise<
     async stop() {
       if (stopped) return;
       stopped = true;
+      lastSeen = await page.evaluate(PAGE_SUMMARY).then(String, (error: Error) => `unreadable (${error.message})`);
       // The last state of the page, whatever happened: the first thing to look at when a test failed. Not where no
       // screenshot is taken (CI keeps no file of the run): a full-page capture is a tenth of a second of the browser.
       if (SHOT_THEMES.length > 0)
@@ -194,6 +205,13 @@ export async function startE2eWallet(options: E2eOptions, load = true): Promise<
     },
   };
 }
+
+/** What the page shows, in one line: its address, heading, messages and dialogs (a string: no DOM types here). */
+const PAGE_SUMMARY = `(() => {
+  const text = (element) => (element.textContent ?? '').replace(/\\s+/g, ' ').trim().slice(0, 300);
+  const shown = [...document.querySelectorAll('h1, [role="alert"], [role="status"], [role="dialog"] h2')];
+  return [location.hash || location.pathname, ...shown.map(text).filter(Boolean)].join(' | ');
+})()`;
 
 /**
  * Runs in the page before its scripts: every Notification constructed is recorded, and kept to be clicked (headless
