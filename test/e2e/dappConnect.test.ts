@@ -143,7 +143,10 @@ describe.skipIf(missing !== undefined)('a dApp over WalletConnect in the browser
     });
     const { page, shots } = e2e;
     await go(page, 'dApps');
-    const notice = page.getByRole('status').filter({ hasText: 'Some of the WalletConnect sessions could not be read' });
+    const notice = page.getByRole('status').filter({
+      hasText:
+        'The WalletConnect sessions could not be read, so the wallet started without them: connect your dApps again.',
+    });
     await notice.waitFor();
     const copy = (await notice.locator('code').textContent()) ?? '';
     expect(copy).toMatch(/\/walletconnect\.json\.damaged-[0-9a-f]{12}$/);
