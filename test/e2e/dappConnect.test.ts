@@ -1,6 +1,7 @@
 // End to end in the browser shell: a dApp (a SignClient in the test, on a relay on 127.0.0.1) shows a wc: URI; the
 // person pastes it on the dApps screen, approves the connection with the account it grants, approves the dApp's
-// KOIN transfer in the approval panel, and sees it in the history; then disconnects the dApp.
+// KOIN transfer in the approval panel, and sees it in the history; then disconnects the dApp. And a wallet started on
+// a folder whose WalletConnect file it cannot open: the copy is named, the dApp's grant ended.
 import { readFile } from 'node:fs/promises';
 import { Contract, utils as koilibUtils } from 'koilib';
 import { afterEach, describe, expect, it, onTestFailed } from 'vitest';
