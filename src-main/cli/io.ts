@@ -2,7 +2,7 @@
 // (file or stdin only), JSON on stdout, and one-line errors on stderr with the exit codes the CLI promises.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { readFile } from 'node:fs/promises';
-import { WalletError, describe } from '../koinos/errors.ts';
+import { WalletError, describe, hintedText } from '../koinos/errors.ts';
 
 /**
  * Where one run of the CLI reads and writes: the process's streams and environment when run as a command, a test's
@@ -393,9 +393,7 @@ export function reportError(error: unknown): number {
     line = `${error.shortMessage} (see koinos-wallet --help)`;
     code = EXIT_USAGE;
   } else if (error instanceof WalletError) {
-    line = [error.shortMessage, ...error.metaMessages].reduce((all, next) =>
-      /[.!?:]$/.test(all) ? `${all} ${next}` : `${all}. ${next}`,
-    );
+    line = hintedText(error);
   } else {
     const message = error instanceof Error ? error.message : String(error);
     line = `unexpected error: ${message}`;

@@ -124,6 +124,18 @@ export function causeText(cause: unknown): string {
   return String(cause);
 }
 
+/**
+ * A WalletError's sentence and its hints as one line, with a period between two where the first ends with none.
+ * @example
+ * hintedText(new WalletError('KEYCHAIN_UNAVAILABLE', 'expected the keychain to answer', { metaMessages: ['Unlock it.'] }));
+ * // 'expected the keychain to answer. Unlock it.'
+ */
+export function hintedText(error: WalletError): string {
+  return [error.shortMessage, ...error.metaMessages].reduce((all, next) =>
+    /[.!?:]$/.test(all) ? `${all} ${next}` : `${all}. ${next}`,
+  );
+}
+
 function detailsOf(cause: unknown): string | undefined {
   if (cause === undefined) return undefined;
   if (cause instanceof WalletError) return cause.details ?? cause.shortMessage;

@@ -5,7 +5,7 @@
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { SignClient } from '@walletconnect/sign-client';
-import { WalletError, describe, causeText } from '../../koinos/errors.ts';
+import { WalletError, describe, causeText, hintedText } from '../../koinos/errors.ts';
 import { zero } from '../vault/vaultCrypto.ts';
 import type { WalletConnectSettings, WalletConnectStatus } from './types.ts';
 import { isKoinosChain } from './chains.ts';
@@ -416,8 +416,8 @@ export class WalletConnectBridge {
       return storage;
     } catch (error) {
       if (!(error instanceof WalletError && error.code === 'VAULT_LOCKED')) {
-        const why = error instanceof WalletError ? [error.shortMessage, ...error.metaMessages] : [causeText(error)];
-        this.#problem = `The WalletConnect sessions were not opened: ${why.map((w) => w.replace(/\.$/, '')).join('. ')}.`;
+        const why = error instanceof WalletError ? hintedText(error) : causeText(error);
+        this.#problem = `The WalletConnect sessions were not opened: ${why}${/[.!?]$/.test(why) ? '' : '.'}`;
         this.#o.onChange();
       }
       throw error;
