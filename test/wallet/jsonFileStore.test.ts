@@ -1,12 +1,12 @@
 // The JSON file store under the address book and the network settings: a damaged file reads as what the reader keeps,
 // and one that holds more than the reader keeps is copied beside it as it was before anything replaces it; changes run
 // one after another and are written as `{ version: 1, ... }`, and a change that throws writes nothing.
-import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { JsonFileStore } from '../../src-main/wallet/jsonFileStore.ts';
+import { keptAsidePath } from '../helpers/keptAside.ts';
 
 interface Counter {
   count: number;
@@ -113,8 +113,7 @@ describe('JsonFileStore', () => {
     await writeFile(s.path, '{ "count": 7, oops');
     // A folder where the copy goes: the copy fails at the read, which still answers, and at the change, which writes
     // nothing.
-    const hash = createHash('sha256').update('{ "count": 7, oops').digest('hex').slice(0, 12);
-    const blocker = join(dirname(s.path), `counter.json.damaged-${hash}`);
+    const blocker = keptAsidePath(s.path, '{ "count": 7, oops');
     await mkdir(join(blocker, 'inside'), { recursive: true });
     expect(await s.read()).toEqual({ count: 0 });
     expect(s.keptAside).toBeUndefined();

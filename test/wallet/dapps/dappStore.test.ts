@@ -1,11 +1,11 @@
 // dapps.json: grants and WalletConnect settings kept across runs, damaged entries dropped and the file as it was kept
 // beside it (a file that is not JSON opens as an empty store), and no write over a newer revision another process made.
-import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DAPPS_FILE, DappStore, type StoredGrant } from '../../../src-main/wallet/dapps/dappStore.ts';
+import { keptAsidePath } from '../../helpers/keptAside.ts';
 
 const GRANT: StoredGrant = {
   origin: 'https://app.example',
@@ -63,7 +63,7 @@ describe('DappStore', () => {
     await writeFile(path, '{ "version": 1, "grants": [');
     // Where the copy goes, a folder: the copy fails as the store opens, which still opens, and at the change, which
     // writes nothing.
-    const blocker = `${path}.damaged-${createHash('sha256').update('{ "version": 1, "grants": [').digest('hex').slice(0, 12)}`;
+    const blocker = keptAsidePath(path, '{ "version": 1, "grants": [');
     await mkdir(join(blocker, 'inside'), { recursive: true });
     const store = await DappStore.open(dir);
     expect(store.grants()).toEqual([]);

@@ -2,7 +2,7 @@
 // on disk), an older wallet's plain file sealed as it opens, a damaged one or one sealed with another key kept aside;
 // what is set is on disk once its promise resolves, a change set as a write under way ends is written as it closes, and
 // after close() nothing more is written (the client still changes entries as it stops).
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -15,6 +15,7 @@ import {
 } from '../../../src-main/wallet/dapps/walletConnectStorage.ts';
 import { expectWalletError } from '../../helpers/expectWalletError.ts';
 import { tempDir } from '../../helpers/tempDir.ts';
+import { keptAsidePath } from '../../helpers/keptAside.ts';
 
 const tempFile = async () => join(await tempDir('koinos-wcstore-'), 'walletconnect.json');
 const newKey = () => new Uint8Array(randomBytes(32));
@@ -24,9 +25,6 @@ const onDisk = async (path: string, key: Uint8Array) => {
   expect(entries, `${path} sealed with the key`).toBeDefined();
   return Object.fromEntries(entries!);
 };
-/** Where a file of this content is kept aside (jsonFileStore.ts keepAside). */
-const asideOf = (path: string, content: string | Uint8Array) =>
-  `${path}.damaged-${createHash('sha256').update(content).digest('hex').slice(0, 12)}`;
 
 /** The client's state as it is kept: its relay key and a session's symmetric key among the entries. */
 const SECRET = 'c0ffee'.repeat(10);
@@ -83,7 +81,7 @@ describe('FileKeyValueStorage', () => {
       await writeFile(path, content);
       const storage = await FileKeyValueStorage.open(path, new Uint8Array(key));
       expect(await storage.getKeys()).toEqual([]);
-      expect(storage.keptAside).toBe(asideOf(path, content));
+      expect(storage.keptAside).toBe(keptAsidePath(path, content));
       expect(await readFile(storage.keptAside!)).toEqual(Buffer.from(content));
       expect(await onDisk(path, key)).toEqual({});
       await storage.setItem('b', 2);
@@ -94,7 +92,7 @@ describe('FileKeyValueStorage', () => {
   it('refuses a file it cannot keep aside, says where it is, and leaves it', async () => {
     const path = await tempFile();
     await writeFile(path, '[1, 2]');
-    await mkdir(join(asideOf(path, '[1, 2]'), 'inside'), { recursive: true });
+    await mkdir(join(keptAsidePath(path, '[1, 2]'), 'inside'), { recursive: true });
     const error = await expectWalletError(FileKeyValueStorage.open(path, newKey()), 'STORAGE_FAILED');
     expect(error.message).toContain(path);
     expect(await readFile(path, 'utf8')).toBe('[1, 2]');
