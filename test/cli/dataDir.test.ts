@@ -12,6 +12,7 @@ import { LOCK_FILE_NAME } from '../../src-main/wallet/dataFolderLock.ts';
 import { runCli, type CliResult } from '../helpers/cli.ts';
 import { BUILT_CLI } from '../helpers/builtApp.ts';
 import { expectWalletError } from '../helpers/expectWalletError.ts';
+import { until } from '../helpers/until.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'koinos-data-dir-'));
@@ -78,12 +79,15 @@ describe('devnet --data-dir', () => {
     try {
       let stdout = '';
       first.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-      const deadline = Date.now() + 60_000;
-      while (!stdout.includes('Press Ctrl-C to stop.')) {
-        if (Date.now() > deadline || first.exitCode !== null)
-          throw new Error(`the first devnet did not start; stdout:\n${stdout}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      const started = () => stdout.includes('Press Ctrl-C to stop.');
+      await until(
+        'the first devnet starting',
+        () => (started() || first.exitCode !== null ? true : undefined),
+        60_000,
+      ).catch((error: Error) => {
+        throw new Error(`${error.message}; stdout:\n${stdout}`);
+      });
+      if (!started()) throw new Error(`the first devnet exited before it started; stdout:\n${stdout}`);
       const second = await devnetWith(folder);
       expect(second.status, second.stderr).toBe(1);
       expect(second.stderr).toContain(

@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { LOCK_FILE_NAME } from '../../src-main/wallet/dataFolderLock.ts';
 import { BROWSER_ENV, LAUNCH_FILE_NAME } from '../../src-main/shells/browser/launchFile.ts';
 import { BUILT_BROWSER_SHELL } from '../helpers/builtApp.ts';
+import { until } from '../helpers/until.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const READY = 'Press Ctrl-C to stop.';
@@ -55,16 +56,16 @@ function startShell(dataDir: string, args: string[], env: NodeJS.ProcessEnv = {}
   return shell;
 }
 
-/** Polls until `check` holds, or fails with `what` and the process output after the deadline. */
-async function until(check: () => boolean, what: string, shell?: ShellProcess, ms = 60_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline)
-      throw new Error(`${what} did not happen within ${ms} ms${shell ? `; output:\n${shell.output()}` : ''}`);
-    if (shell && shell.child.exitCode !== null)
-      throw new Error(`the shell exited (${shell.child.exitCode}) before ${what}; output:\n${shell.output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+/** Waits until `check` holds; fails when the shell exits first, or after the deadline, with the shell's output. */
+async function untilShell(what: string, shell: ShellProcess, check: () => boolean, ms = 60_000): Promise<void> {
+  const exited = () => shell.child.exitCode !== null;
+  try {
+    await until(what, () => (check() || exited() ? true : undefined), ms);
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; output:\n${shell.output()}`);
   }
+  if (!check())
+    throw new Error(`the shell exited (${shell.child.exitCode}) before ${what}; output:\n${shell.output()}`);
 }
 
 const lockRecord = (dataDir: string) =>
@@ -74,7 +75,7 @@ describe('browser shell process', () => {
   it('refuses a second shell on the same data folder, naming the first; takes over after the first is killed', async () => {
     const dataDir = join(tempDir(), 'wallet');
     const first = startShell(dataDir, ['--no-open']);
-    await until(() => first.output().includes(READY), 'the first shell starting', first);
+    await untilShell('the first shell starting', first, () => first.output().includes(READY));
     expect(lockRecord(dataDir)).toMatchObject({ pid: first.child.pid, holder: 'browser' });
 
     const second = startShell(dataDir, ['--no-open']);
@@ -89,7 +90,7 @@ describe('browser shell process', () => {
     expect(lockRecord(dataDir).pid).toBe(first.child.pid);
 
     const third = startShell(dataDir, ['--no-open']);
-    await until(() => third.output().includes(READY), 'the third shell starting', third);
+    await untilShell('the third shell starting', third, () => third.output().includes(READY));
     expect(lockRecord(dataDir)).toMatchObject({ pid: third.child.pid, holder: 'browser' });
 
     third.child.kill('SIGTERM');
@@ -110,7 +111,11 @@ describe('browser shell process', () => {
     chmodSync(fakeBrowser, 0o700);
 
     const shell = startShell(dataDir, [], { [BROWSER_ENV]: fakeBrowser });
-    await until(() => existsSync(record) && shell.output().includes(READY), 'the fake browser being started', shell);
+    await untilShell(
+      'the fake browser being started',
+      shell,
+      () => existsSync(record) && shell.output().includes(READY),
+    );
     const launchFile = join(dataDir, LAUNCH_FILE_NAME);
     const html = readFileSync(launchFile, 'utf8');
     const token = /#koinos-token=([A-Za-z0-9_-]{43})"/.exec(html)?.[1];
@@ -135,7 +140,7 @@ describe('browser shell process', () => {
     // it where it stood, its lock file left behind. CI saw the second.)
     const dataDir = join(tempDir(), 'wallet');
     const shell = startShell(dataDir, ['--no-open']);
-    await until(() => existsSync(join(dataDir, LOCK_FILE_NAME)), 'the lock file being written', shell);
+    await untilShell('the lock file being written', shell, () => existsSync(join(dataDir, LOCK_FILE_NAME)));
     shell.child.kill('SIGTERM');
     expect(await shell.exited, shell.output()).toEqual({ code: 0, signal: null });
     expect(existsSync(join(dataDir, LOCK_FILE_NAME))).toBe(false);
@@ -144,7 +149,7 @@ describe('browser shell process', () => {
   it('prints the full address with --no-open and writes no redirect file', async () => {
     const dataDir = join(tempDir(), 'wallet');
     const shell = startShell(dataDir, ['--no-open']);
-    await until(() => shell.output().includes(READY), 'the shell starting', shell);
+    await untilShell('the shell starting', shell, () => shell.output().includes(READY));
     expect(shell.output()).toMatch(/http:\/\/127\.0\.0\.1:\d+\/#koinos-token=[A-Za-z0-9_-]{43}/);
     expect(existsSync(join(dataDir, LAUNCH_FILE_NAME))).toBe(false);
   }, 120_000);
