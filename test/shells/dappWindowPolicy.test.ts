@@ -1,11 +1,13 @@
 // The dApp window's decisions without Electron: which pages open, the per-origin partition, the hardened options,
-// which navigations stay, ask or are refused, and which IPC sender frames speak for the page.
+// which navigations stay, ask or are refused (one question open at a time), and which IPC sender frames speak for the
+// page.
 import { describe, expect, it } from 'vitest';
 import {
   dappOrigin,
   dappPartition,
   dappWindowOptions,
   navigationDecision,
+  oneQuestionAtATime,
   senderOrigin,
 } from '../../src-main/shells/electron/dappWindowPolicy.ts';
 
@@ -69,5 +71,23 @@ describe('dApp window policy', () => {
     ).toBeUndefined();
     expect(senderOrigin({ url: `${APP}/x`, origin: APP, parent: null }, undefined)).toBeUndefined();
     expect(senderOrigin(null, APP)).toBeUndefined();
+  });
+
+  it('asks one question at a time: what the page asks while one is open is dropped, and asked again once answered', async () => {
+    const asked: string[] = [];
+    const answers: (() => void)[] = [];
+    const elsewhere = oneQuestionAtATime((target: string) => {
+      asked.push(target);
+      return new Promise<void>((resolve) => answers.push(resolve));
+    });
+    // A page that calls window.open in a loop: one dialog, not a hundred stacked over the window.
+    for (let i = 0; i < 100; i++) elsewhere(`https://evil${i}.example/`);
+    expect(asked).toEqual(['https://evil0.example/']);
+    answers[0]!();
+    // The gate opens once the answer's callbacks ran (one turn of the event loop).
+    await new Promise((resolve) => setImmediate(resolve));
+    elsewhere('https://next.example/');
+    elsewhere('https://dropped.example/');
+    expect(asked).toEqual(['https://evil0.example/', 'https://next.example/']);
   });
 });

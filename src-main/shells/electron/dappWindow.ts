@@ -6,7 +6,14 @@ import { BrowserWindow, dialog, session, type IpcMain, type Session, type WebCon
 import { KONDOR_IPC_CHANNEL } from '../../wallet/dapps/kondorCommands.ts';
 import { answerKondor } from '../../wallet/dapps/kondorRequests.ts';
 import type { DappService } from '../../wallet/dapps/dappService.ts';
-import { dappOrigin, dappPartition, dappWindowOptions, navigationDecision, senderOrigin } from './dappWindowPolicy.ts';
+import {
+  dappOrigin,
+  dappPartition,
+  dappWindowOptions,
+  navigationDecision,
+  oneQuestionAtATime,
+  senderOrigin,
+} from './dappWindowPolicy.ts';
 
 /** The sessions of dApp windows: the app's general lock-down leaves their contents to this file. */
 const dappSessions = new WeakSet<Session>();
@@ -35,23 +42,23 @@ export function openDappWindow(url: string, preloadPath: string): BrowserWindow 
   windowOrigins.set(id, origin);
   window.on('closed', () => windowOrigins.delete(id));
 
-  /** Another origin: asked, and opened in a window of its own (its own session and grant) when the person agrees. */
-  const elsewhere = (target: string): void => {
-    void dialog
-      .showMessageBox(window, {
-        type: 'question',
-        title: 'Leave this dApp?',
-        message: `${origin} wants to open ${target}.`,
-        detail: 'It opens in a window of its own, with its own connection to the wallet.',
-        buttons: ['Stay', 'Open'],
-        defaultId: 0,
-        cancelId: 0,
-        noLink: true,
-      })
-      .then(({ response }) => {
-        if (response === 1) openDappWindow(target, preloadPath);
-      });
-  };
+  /**
+   * Another origin: asked, and opened in a window of its own (its own session and grant) when the person agrees. One
+   * question at a time: what the page asks while one is open is dropped.
+   */
+  const elsewhere = oneQuestionAtATime(async (target: string) => {
+    const { response } = await dialog.showMessageBox(window, {
+      type: 'question',
+      title: 'Leave this dApp?',
+      message: `${origin} wants to open ${target}.`,
+      detail: 'It opens in a window of its own, with its own connection to the wallet.',
+      buttons: ['Stay', 'Open'],
+      defaultId: 0,
+      cancelId: 0,
+      noLink: true,
+    });
+    if (response === 1) openDappWindow(target, preloadPath);
+  });
   const guard = (event: { url: string; isMainFrame: boolean; preventDefault(): void }): void => {
     const decision = navigationDecision({ url: event.url, isMainFrame: event.isMainFrame }, origin);
     if (decision === 'allow') return;

@@ -111,3 +111,21 @@ export function senderOrigin(
   if (!frame || frame.parent !== null || windowOrigin === undefined) return undefined;
   return frame.origin === windowOrigin ? windowOrigin : undefined;
 }
+
+/**
+ * Asks with `ask` only while no earlier question of the same window is open: a request that comes meanwhile is dropped
+ * (the page stays where it is). A page that opens windows or navigates away in a loop would otherwise stack a native
+ * dialog per request over the window, each to be answered before the window can be used or closed.
+ * @example
+ * const elsewhere = oneQuestionAtATime((target: string) => askToOpen(target));
+ * elsewhere('https://a.example'); // asks
+ * elsewhere('https://b.example'); // dropped while the first question is open
+ */
+export function oneQuestionAtATime<T>(ask: (subject: T) => Promise<void>): (subject: T) => void {
+  let open = false;
+  return (subject) => {
+    if (open) return;
+    open = true;
+    void ask(subject).finally(() => (open = false));
+  };
+}
