@@ -26,6 +26,8 @@ export const ERROR_CATALOG = {
   APPROVAL_PENDING: { input: false },
   APPROVAL_EXPIRED: { input: false },
   REJECTED: { input: false },
+  // A dApp asked for more at once than the wallet takes from one origin.
+  TOO_MANY_REQUESTS: { input: false },
   // Talking to a node (wallet/chain): what went wrong on the way, then what the node refused.
   NODE_ERROR: { input: false },
   NODE_UNREACHABLE: { input: false },

@@ -82,6 +82,12 @@ export interface DappRequest {
 
 /** The longest dApp name shown, in characters. */
 const MAX_DAPP_NAME = 64;
+/**
+ * At most this many koinos_waitForTransaction of one origin under way. Each polls the node until the transaction is
+ * included or its deadline passes (up to a minute): without a bound, one message of a dApp per wait would make the
+ * wallet call the node, on the person's API key, a few times a second each.
+ */
+const MAX_WAITS_PER_ORIGIN = 8;
 
 /**
  * A dApp's declared name as the wallet shows it: on one line ({@link oneLine}), at most {@link MAX_DAPP_NAME}
@@ -110,6 +116,8 @@ function closedWhileLocked(): WalletError {
 export class DappService {
   readonly #o: DappServiceOptions;
   readonly #busy = new Set<string>();
+  /** The koinos_waitForTransaction under way, by origin. */
+  readonly #waits = new Map<string, number>();
   readonly #costs = new Map<string, bigint>();
   readonly #listeners = new Set<() => void>();
   /** The requests waiting for the wallet to be unlocked: each one's way to fail. */
@@ -281,7 +289,8 @@ export class DappService {
    * method and the account the request names).
    * @throws WalletError APPROVAL_REQUIRED (a method, account or chain outside the grant), INVALID_ARGUMENT (refused
    *   methods: koinos_signHash, koinos_submitBlock; a message that is no readable text), APPROVAL_PENDING (the origin
-   *   has a signing request waiting), WATCH_ONLY, VAULT_LOCKED, REJECTED, and the node's and reviews' errors.
+   *   has a signing request waiting), TOO_MANY_REQUESTS (the origin waits for as many transactions as it may),
+   *   WATCH_ONLY, VAULT_LOCKED, REJECTED, and the node's and reviews' errors.
    */
   async handle(request: DappRequest): Promise<unknown> {
     const { origin, chain, method } = request;
@@ -305,6 +314,12 @@ export class DappService {
       });
     }
     assertCovers(grant, chain, method, address);
+    // Counted from here, before anything is awaited: waits asked at once are counted in the order they came.
+    if (method === 'koinos_waitForTransaction') {
+      return this.#waiting(origin, async () =>
+        answerRead(await networkOfChain(this.#o.networks, chain), this.#o.pending, method, params),
+      );
+    }
     const ctx = await networkOfChain(this.#o.networks, chain);
     if (DAPP_METHODS[method] === 'read' && method !== 'koinos_prepareTransaction')
       return answerRead(ctx, this.#o.pending, method as ReadMethod, params);
@@ -434,6 +449,28 @@ export class DappService {
         'WATCH_ONLY',
         `${address} is watch-only in this wallet: it has no key to sign with. Nothing was signed.`,
       );
+    }
+  }
+
+  /**
+   * A wait for a transaction, refused when the origin has MAX_WAITS_PER_ORIGIN under way already (counted as it is
+   * called, before its first await).
+   */
+  async #waiting<T>(origin: string, run: () => Promise<T>): Promise<T> {
+    const under = this.#waits.get(origin) ?? 0;
+    if (under >= MAX_WAITS_PER_ORIGIN) {
+      throw new WalletError(
+        'TOO_MANY_REQUESTS',
+        `${origin} is waiting for ${under} transactions already, the most one dApp may wait for at once. Ask again once one of them is included or its wait ends.`,
+      );
+    }
+    this.#waits.set(origin, under + 1);
+    try {
+      return await run();
+    } finally {
+      const left = (this.#waits.get(origin) ?? 1) - 1;
+      if (left === 0) this.#waits.delete(origin);
+      else this.#waits.set(origin, left);
     }
   }
 

@@ -2,11 +2,13 @@
 // grant asks for one first; a grant limits accounts, methods and chains; revoking ends it. Real vault, real devnet.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApprovalRequest } from '../../../src-main/ipc/contract.ts';
+import type { JsonObject } from '../../../src-main/koinos/codec.ts';
 import { ApprovalQueue } from '../../../src-main/wallet/approvals/approvalQueue.ts';
 import { chainOf } from '../../../src-main/wallet/dapps/chains.ts';
 import { DappService, shownDappName } from '../../../src-main/wallet/dapps/dappService.ts';
 import { DappStore } from '../../../src-main/wallet/dapps/dappStore.ts';
 import { Vault } from '../../../src-main/wallet/vault/vault.ts';
+import { rpc, transferJson } from '../../devnet/httpHelpers.ts';
 import { testDevnet } from '../chain/helpers.ts';
 import { testServices } from '../chain/services.ts';
 import { KEYTAR, PASSWORD, TEST_SCRYPT, removeService, tempDir, uniqueService } from '../vault/helpers.ts';
@@ -38,7 +40,7 @@ describe('DappService', () => {
       store,
     });
     const chain = chainOf(await (await s.networks.node('local')).node.chainId());
-    return { dapps, vault, store, signer, chain, seen, setDecision: (d: boolean) => (decide = d) };
+    return { devnet, dapps, vault, store, signer, chain, seen, setDecision: (d: boolean) => (decide = d) };
   }
 
   it("shows a dApp's declared name on one line, at most 64 characters, in the dialog and the grant", async () => {
@@ -191,5 +193,54 @@ describe('DappService', () => {
       }),
     ).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     expect(seen).toEqual([]);
+  });
+
+  it('waits for at most 8 transactions of one origin at once, and refuses a ninth until one of them is included', async () => {
+    const { devnet, dapps, chain } = await setUp();
+    const PAGE = 'https://page.example';
+    const OTHER = 'https://other.example';
+    for (const origin of [PAGE, OTHER]) {
+      await dapps.connect({
+        origin,
+        name: origin,
+        url: origin,
+        transport: 'walletconnect',
+        chains: [chain],
+        methods: ['koinos_waitForTransaction'],
+      });
+    }
+    const wait = (origin: string, transaction: JsonObject) =>
+      dapps.handle({
+        origin,
+        transport: 'walletconnect',
+        chain,
+        method: 'koinos_waitForTransaction',
+        params: { transactionId: transaction['id'], timeout: 60_000 },
+      }) as Promise<{ blockId: string }>;
+    const submit = (transaction: JsonObject) =>
+      rpc(devnet.url, 'chain.submit_transaction', { transaction, broadcast: true });
+    // Ten transfers of the first development account, signed and not sent yet: each wait polls the node until then.
+    const transfers = Array.from({ length: 10 }, (_, i) => transferJson(devnet, 0, 1, 1n, BigInt(i + 1)));
+
+    const first = transfers.slice(0, 8).map((t) => wait(PAGE, t));
+    await expect(wait(PAGE, transfers[8]!)).rejects.toMatchObject({
+      code: 'TOO_MANY_REQUESTS',
+      message: expect.stringContaining(
+        'https://page.example is waiting for 8 transactions already, the most one dApp may wait for at once.',
+      ),
+    });
+    // The bound is the origin's: another dApp's wait is taken.
+    const other = wait(OTHER, transfers[9]!);
+
+    for (const t of transfers.slice(0, 8)) await submit(t);
+    const included = await Promise.all(first);
+    expect(included.map((w) => w.blockId)).toHaveLength(8);
+    expect(new Set(included.map((w) => w.blockId)).size).toBe(8);
+    // Its waits over, the origin may wait again.
+    const ninth = wait(PAGE, transfers[8]!);
+    await submit(transfers[8]!);
+    await submit(transfers[9]!);
+    expect((await ninth).blockId).toMatch(/^0x1220[0-9a-f]{64}$/);
+    expect((await other).blockId).toMatch(/^0x1220[0-9a-f]{64}$/);
   });
 });
