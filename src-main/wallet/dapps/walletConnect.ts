@@ -51,6 +51,8 @@ interface ProposalEvent {
     requiredNamespaces?: Record<string, Namespace>;
     optionalNamespaces?: Record<string, Namespace>;
     proposer: { metadata: { name: string; description?: string; url: string } };
+    /** The pairing the proposal came over (a dApp may propose again over a pairing it has). */
+    pairingTopic?: string;
   };
 }
 
@@ -181,6 +183,8 @@ export class WalletConnectBridge {
   #starting: Promise<Client> | undefined;
   /** What the client's events started and has not finished: close() lets it finish first. */
   readonly #handling = new Set<Promise<void>>();
+  /** The pairings with a proposal waiting for the person's decision. */
+  readonly #proposing = new Set<string>();
   /** The requests the wallet answered (see #keepAnsweredOut), the latest ANSWERED_KEPT of them. */
   readonly #answered = new Set<number>();
   #state: WalletConnectStatus['state'] = 'off';
@@ -446,7 +450,7 @@ export class WalletConnectBridge {
   }
 
   async #onProposal(client: Client, event: ProposalEvent): Promise<void> {
-    const { requiredNamespaces = {}, optionalNamespaces = {}, proposer } = event.params;
+    const { requiredNamespaces = {}, optionalNamespaces = {} } = event.params;
     const chains = new Set<string>();
     const methods = new Set<string>();
     for (const [key, ns] of [...Object.entries(requiredNamespaces), ...Object.entries(optionalNamespaces)]) {
@@ -465,6 +469,32 @@ export class WalletConnectBridge {
     // asked (and the dApp hears a rejection): what the wallet cannot give is refused first, with the code that says so.
     const unmet = unmetRequirements(requiredNamespaces);
     if (unmet) return void (await reject(unmet.code, unmet.message));
+    // A dApp declares its address anew with each proposal: over one pairing (one URI the person pasted), a second
+    // proposal under another address would be a second connection request waiting beside the first, and any number
+    // of them could be stacked before the person. One waits at a time; the others are refused at once.
+    const pairing = event.params.pairingTopic ?? '';
+    if (this.#proposing.has(pairing))
+      return void (await reject(
+        WC_ERRORS.USER_REJECTED,
+        'Another connection request of this dApp is waiting for a decision. Answer it first.',
+      ));
+    this.#proposing.add(pairing);
+    try {
+      await this.#propose(client, event, chains, methods, reject);
+    } finally {
+      this.#proposing.delete(pairing);
+    }
+  }
+
+  /** A proposal's grant asked for and, once given, its session approved (#onProposal checked what it requires). */
+  async #propose(
+    client: Client,
+    event: ProposalEvent,
+    chains: ReadonlySet<string>,
+    methods: ReadonlySet<string>,
+    reject: (code: number, message: string) => Promise<unknown>,
+  ): Promise<void> {
+    const { requiredNamespaces = {}, proposer } = event.params;
     let origin: string;
     try {
       origin = declaredOrigin(proposer.metadata.url);

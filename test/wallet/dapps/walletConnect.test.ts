@@ -782,6 +782,45 @@ describe('WalletConnect: a dApp connected to the wallet over a relay on 127.0.0.
     );
   });
 
+  it('takes one connection request of a pairing at a time: another, whatever address it declares, is refused at once', async () => {
+    const other = await dappClient(relay.url, 'https://first.example');
+    try {
+      const requiredNamespaces = { koinos: { chains: [chain], methods: SDK_METHODS, events: [] } };
+      const first = await proposeSession(other, { requiredNamespaces });
+      await wallet.handlers['dapps:pair']({ uri: first.uri });
+      expect((await pendingRequest('connect')).review.origin).toBe('https://first.example');
+      // The same pairing (`wc:<pairing topic>@2?…`), proposing again as another address while the first one waits.
+      // The SDK makes a new pairing while its first proposal is unanswered; a dApp that wants to stack requests need
+      // not: marked active, the client proposes over the pairing the wallet has.
+      const pairingTopic = first.uri.slice('wc:'.length, first.uri.indexOf('@'));
+      await other.core.pairing.activate({ topic: pairingTopic });
+      (other as unknown as { metadata: { url: string } }).metadata = {
+        ...other.metadata,
+        url: 'https://second.example',
+      };
+      const second = await proposeSession(other, { pairingTopic, requiredNamespaces });
+      const answered = settled(second.session);
+      const waiting = async () => (await wallet.handlers['approvals:list']()).pending.map((r) => r.review.origin);
+      await until('the second proposal answered, or put before the person', async () =>
+        answered() || (await waiting()).length > 1 ? true : undefined,
+      );
+      expect(await waiting()).toEqual(['https://first.example']);
+      expect(await second.session.then(undefined, (error: unknown) => error)).toMatchObject({
+        code: 5000,
+        message: 'Another connection request of this dApp is waiting for a decision. Answer it first.',
+      });
+      await reject();
+      expect(await first.session.then(undefined, (error: unknown) => error)).toMatchObject({ code: 5000 });
+      // Answered, the pairing may ask again.
+      const third = await proposeSession(other, { pairingTopic, requiredNamespaces });
+      expect((await pendingRequest('connect')).review.origin).toBe('https://second.example');
+      await reject();
+      expect(await third.session.then(undefined, (error: unknown) => error)).toMatchObject({ code: 5000 });
+    } finally {
+      await closeDapp(other);
+    }
+  });
+
   it('sent nothing anywhere but 127.0.0.1', () => {
     expect(outside).toEqual([]);
   });
