@@ -471,7 +471,8 @@ export class WalletConnectBridge {
     if (unmet) return void (await reject(unmet.code, unmet.message));
     // A dApp declares its address anew with each proposal: over one pairing (one URI the person pasted), a second
     // proposal under another address would be a second connection request waiting beside the first, and any number
-    // of them could be stacked before the person. One waits at a time; the others are refused at once.
+    // of them could be stacked before the person. One waits at a time; the others are refused at once. (The client
+    // always names the pairing; proposals that did not would share one turn.)
     const pairing = event.params.pairingTopic ?? '';
     if (this.#proposing.has(pairing))
       return void (await reject(
