@@ -26,10 +26,15 @@ export function isDappContents(contents: WebContents): boolean {
 }
 
 /**
- * Opens `url` in a dApp window of its own.
+ * Opens `url` in a dApp window of its own. `onLastClosed` is told an origin once its last window closed (what its page
+ * asked and still waits is refused then: DappService.pageClosed).
  * @throws WalletError INVALID_ARGUMENT when it is not https (or http on this computer).
  */
-export function openDappWindow(url: string, preloadPath: string): BrowserWindow {
+export function openDappWindow(
+  url: string,
+  preloadPath: string,
+  onLastClosed: (origin: string) => void,
+): BrowserWindow {
   const origin = dappOrigin(url);
   const partition = dappPartition(origin);
   const own = session.fromPartition(partition);
@@ -40,7 +45,10 @@ export function openDappWindow(url: string, preloadPath: string): BrowserWindow 
   const contents = window.webContents;
   const id = contents.id;
   windowOrigins.set(id, origin);
-  window.on('closed', () => windowOrigins.delete(id));
+  window.on('closed', () => {
+    windowOrigins.delete(id);
+    if (![...windowOrigins.values()].includes(origin)) onLastClosed(origin);
+  });
 
   /**
    * Another origin: asked, and opened in a window of its own (its own session and grant) when the person agrees. One
@@ -57,7 +65,7 @@ export function openDappWindow(url: string, preloadPath: string): BrowserWindow 
       cancelId: 0,
       noLink: true,
     });
-    if (response === 1) openDappWindow(target, preloadPath);
+    if (response === 1) openDappWindow(target, preloadPath, onLastClosed);
   });
   const guard = (event: { url: string; isMainFrame: boolean; preventDefault(): void }): void => {
     const decision = navigationDecision({ url: event.url, isMainFrame: event.isMainFrame }, origin);

@@ -192,7 +192,8 @@ if (!app.requestSingleInstanceLock()) {
         dataDir: app.getPath('userData'),
         approver,
         notificationPresenter: 'main',
-        openDappPage: (url) => void openDappWindow(url, DAPP_PRELOAD_PATH),
+        // A page opens from a screen, so once the wallet is ready.
+        openDappPage: (url) => void openDappWindow(url, DAPP_PRELOAD_PATH, (origin) => ready.dapps.pageClosed(origin)),
       });
       ready = await wallet;
     } catch (error) {

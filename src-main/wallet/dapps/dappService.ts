@@ -120,8 +120,8 @@ export class DappService {
   readonly #waits = new Map<string, number>();
   readonly #costs = new Map<string, bigint>();
   readonly #listeners = new Set<() => void>();
-  /** The requests waiting for the wallet to be unlocked: each one's way to fail. */
-  readonly #unlockWaits = new Set<(error: WalletError) => void>();
+  /** The requests waiting for the wallet to be unlocked: each one's way to fail, and whose request it is. */
+  readonly #unlockWaits = new Map<(error: WalletError) => void, string>();
   #closed = false;
 
   constructor(options: DappServiceOptions) {
@@ -178,7 +178,7 @@ export class DappService {
         `${proposal.name} requires ${missing.join(', ')}, and no network of this wallet is on ${missing.length > 1 ? 'them' : 'it'} now.`,
       );
     }
-    await this.#whenUnlocked();
+    await this.#whenUnlocked(proposal.origin);
     const accounts = this.#o.vault.listAccounts();
     if (accounts.length === 0)
       throw new WalletError(
@@ -279,9 +279,28 @@ export class DappService {
    */
   async revoke(origin: string): Promise<boolean> {
     const had = await this.#o.store.removeGrant(origin);
-    this.#o.approvals.rejectOrigin(origin, 'the dApp was disconnected');
+    this.#refuseWaiting(origin, 'the dApp was disconnected');
     if (had) this.#changed();
     return had;
+  }
+
+  /**
+   * The person closed the last page of `origin` the wallet opened (a dApp window): what the page asked that still
+   * waits, for a decision or for the unlock, is refused. Its answer would reach no page, and an approved transaction
+   * would be sent for a page that is gone. A dApp connected over WalletConnect is not that page: its requests stay.
+   */
+  pageClosed(origin: string): void {
+    if (this.#o.store.grant(origin)?.transport === 'walletconnect') return;
+    this.#refuseWaiting(origin, 'the dApp page was closed');
+  }
+
+  /** Rejects what `origin` asked that waits for a decision or for the unlock. */
+  #refuseWaiting(origin: string, reason: string): void {
+    this.#o.approvals.rejectOrigin(origin, reason);
+    for (const [fail, of] of [...this.#unlockWaits]) {
+      if (of === origin)
+        fail(new WalletError('REJECTED', `The request was refused: ${reason} while the wallet was locked.`));
+    }
   }
 
   /**
@@ -333,7 +352,7 @@ export class DappService {
       return transactionToJson(tx);
     }
     return this.#exclusive(origin, async () => {
-      await this.#whenUnlocked();
+      await this.#whenUnlocked(origin);
       this.#assertCanSign(address);
       if (method === 'koinos_signMessage') return this.#signMessage(ctx, origin, address, params['message']);
       const options = (
@@ -497,11 +516,11 @@ export class DappService {
    */
   close(): void {
     this.#closed = true;
-    for (const fail of [...this.#unlockWaits]) fail(closedWhileLocked());
+    for (const fail of [...this.#unlockWaits.keys()]) fail(closedWhileLocked());
   }
 
-  /** Resolves once the vault is unlocked (the wallet shows its unlock screen meanwhile). */
-  #whenUnlocked(): Promise<void> {
+  /** Resolves once the vault is unlocked (the wallet shows its unlock screen meanwhile), for a request of `origin`. */
+  #whenUnlocked(origin: string): Promise<void> {
     if (this.#o.vault.status().unlocked) return Promise.resolve();
     if (this.#closed) return Promise.reject(closedWhileLocked());
     const waitMs = this.#o.unlockWaitMs ?? APPROVAL_TTL_MS;
@@ -521,7 +540,7 @@ export class DappService {
         waitMs,
       );
       timer.unref?.();
-      this.#unlockWaits.add(finish);
+      this.#unlockWaits.set(finish, origin);
     });
   }
 

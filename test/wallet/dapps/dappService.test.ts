@@ -9,6 +9,7 @@ import { DappService, shownDappName } from '../../../src-main/wallet/dapps/dappS
 import { DappStore } from '../../../src-main/wallet/dapps/dappStore.ts';
 import { Vault } from '../../../src-main/wallet/vault/vault.ts';
 import { rpc, transferJson } from '../../devnet/httpHelpers.ts';
+import { until } from '../../helpers/until.ts';
 import { testDevnet } from '../chain/helpers.ts';
 import { testServices } from '../chain/services.ts';
 import { KEYTAR, PASSWORD, TEST_SCRYPT, removeService, tempDir, uniqueService } from '../vault/helpers.ts';
@@ -28,7 +29,14 @@ describe('DappService', () => {
     const signer = await vault.importKey({ key: devnet.accounts[0]!.wif, name: 'Dev 0' }, { developmentOnly: true });
     const seen: ApprovalRequest[] = [];
     let decide = true;
-    const approvals = new ApprovalQueue({ approver: { mode: 'dialog', decide: async (r) => (seen.push(r), decide) } });
+    // Held, a request waits for a decision until something else settles it.
+    let hold = false;
+    const approvals = new ApprovalQueue({
+      approver: {
+        mode: 'dialog',
+        decide: (r) => (seen.push(r), hold ? new Promise<boolean>(() => {}) : Promise.resolve(decide)),
+      },
+    });
     const store = await DappStore.open(dataDir);
     const dapps = new DappService({
       vault,
@@ -40,7 +48,18 @@ describe('DappService', () => {
       store,
     });
     const chain = chainOf(await (await s.networks.node('local')).node.chainId());
-    return { devnet, dapps, vault, store, signer, chain, seen, setDecision: (d: boolean) => (decide = d) };
+    return {
+      devnet,
+      dapps,
+      vault,
+      store,
+      signer,
+      chain,
+      seen,
+      approvals,
+      setDecision: (d: boolean) => (decide = d),
+      holdDecisions: () => (hold = true),
+    };
   }
 
   it("shows a dApp's declared name on one line, at most 64 characters, in the dialog and the grant", async () => {
@@ -242,5 +261,76 @@ describe('DappService', () => {
     await submit(transfers[9]!);
     expect((await ninth).blockId).toMatch(/^0x1220[0-9a-f]{64}$/);
     expect((await other).blockId).toMatch(/^0x1220[0-9a-f]{64}$/);
+  });
+
+  it("refuses what a closed dApp page (or a disconnected dApp) asked, waiting for a decision or the unlock; a WalletConnect dApp's requests stay", async () => {
+    const { dapps, vault, signer, chain, seen, approvals, holdDecisions } = await setUp();
+    const PAGE = 'https://page.example';
+    const OTHER = 'https://other.example';
+    for (const [origin, transport] of [
+      [PAGE, 'window'],
+      [OTHER, 'walletconnect'],
+    ] as const) {
+      await dapps.connect({
+        origin,
+        name: origin,
+        url: origin,
+        transport,
+        chains: [chain],
+        methods: ['koinos_signMessage'],
+      });
+    }
+    holdDecisions();
+    const signMessage = (origin: string, message: string) =>
+      dapps.handle({
+        origin,
+        transport: origin === PAGE ? 'window' : 'walletconnect',
+        chain,
+        method: 'koinos_signMessage',
+        params: { address: signer.address, message },
+      });
+    const waiting = () => approvals.state().pending.map((r) => r.review.origin);
+    const fromPage = signMessage(PAGE, 'asked by the page');
+    const fromOther = signMessage(OTHER, 'asked over WalletConnect');
+    await until('both requests before the person', () => (seen.length === 4 ? true : undefined));
+    expect(waiting().sort()).toEqual([OTHER, PAGE]);
+
+    dapps.pageClosed(PAGE);
+    await expect(fromPage).rejects.toMatchObject({ code: 'REJECTED' });
+    // The WalletConnect dApp has no page of the wallet's: closing one of its address changes nothing.
+    dapps.pageClosed(OTHER);
+    expect(waiting()).toEqual([OTHER]);
+
+    // A request that waits for the unlock is refused too, when the page closes or the dApp is disconnected.
+    vault.lock();
+    const onLockChange = vault.onLockChange.bind(vault);
+    /** The request, once it waits for the unlock (in an object: an async function would wait for the request). */
+    const askedWhileLocked = async (message: string) => {
+      const listening = new Promise<void>((resolve) => {
+        vault.onLockChange = (listener) => (resolve(), onLockChange(listener));
+      });
+      const asked = signMessage(PAGE, message);
+      await listening;
+      return { asked };
+    };
+    const { asked: whileLocked } = await askedWhileLocked('asked while locked');
+    dapps.pageClosed(PAGE);
+    await expect(whileLocked).rejects.toMatchObject({
+      code: 'REJECTED',
+      message: expect.stringContaining(
+        'The request was refused: the dApp page was closed while the wallet was locked.',
+      ),
+    });
+    const { asked: beforeRevoke } = await askedWhileLocked('asked before the revoke');
+    await dapps.revoke(PAGE);
+    await expect(beforeRevoke).rejects.toMatchObject({
+      code: 'REJECTED',
+      message: expect.stringContaining(
+        'The request was refused: the dApp was disconnected while the wallet was locked.',
+      ),
+    });
+    expect(seen).toHaveLength(4);
+    approvals.rejectAll('the test ends');
+    await expect(fromOther).rejects.toMatchObject({ code: 'REJECTED' });
   });
 });
