@@ -274,8 +274,8 @@ export class DappService {
   }
 
   /**
-   * Removes an origin's grant; true when it had one. Its requests waiting for a decision are rejected: a person who
-   * disconnected a dApp (or whose dApp ended its session) signs nothing more for it.
+   * Removes an origin's grant; true when it had one. Its requests waiting for a decision or for the unlock are
+   * refused: a person who disconnected a dApp (or whose dApp ended its session) signs nothing more for it.
    */
   async revoke(origin: string): Promise<boolean> {
     const had = await this.#o.store.removeGrant(origin);
