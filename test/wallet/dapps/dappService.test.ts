@@ -62,6 +62,24 @@ describe('DappService', () => {
     };
   }
 
+  /**
+   * `ask()`'s request once it waits for the vault's unlock, that is once it listens for one (in an object: an async
+   * function would wait for the request itself).
+   */
+  async function onceWaitingForUnlock<T>(vault: Vault, ask: () => Promise<T>): Promise<{ asked: Promise<T> }> {
+    const original = vault.onLockChange;
+    const listening = new Promise<void>((resolve) => {
+      vault.onLockChange = (listener) => {
+        vault.onLockChange = original;
+        resolve();
+        return original.call(vault, listener);
+      };
+    });
+    const asked = ask();
+    await listening;
+    return { asked };
+  }
+
   it("shows a dApp's declared name on one line, at most 64 characters, in the dialog and the grant", async () => {
     expect(shownDappName('koinscan.io?\n\nVerified by\u2028Koinos\u200bWallet', 'https://x.io')).toBe(
       'koinscan.io? Verified by Koinos Wallet',
@@ -141,16 +159,7 @@ describe('DappService', () => {
       });
     expect(await signMessage('granted and signed')).toMatch(/^[A-Za-z0-9+/]+=*$/);
     vault.lock();
-    // The request waits for the unlock once it listens for one.
-    let listening!: () => void;
-    const waits = new Promise<void>((resolve) => (listening = resolve));
-    const onLockChange = vault.onLockChange.bind(vault);
-    vault.onLockChange = (listener) => {
-      listening();
-      return onLockChange(listener);
-    };
-    const waiting = signMessage('asked while locked');
-    await waits;
+    const { asked: waiting } = await onceWaitingForUnlock(vault, () => signMessage('asked while locked'));
     dapps.close();
     const closed = { code: 'VAULT_LOCKED', message: expect.stringContaining('The wallet closed while it was locked') };
     await expect(waiting).rejects.toMatchObject(closed);
@@ -303,17 +312,7 @@ describe('DappService', () => {
 
     // A request that waits for the unlock is refused too, when the page closes or the dApp is disconnected.
     vault.lock();
-    const onLockChange = vault.onLockChange.bind(vault);
-    /** The request, once it waits for the unlock (in an object: an async function would wait for the request). */
-    const askedWhileLocked = async (message: string) => {
-      const listening = new Promise<void>((resolve) => {
-        vault.onLockChange = (listener) => (resolve(), onLockChange(listener));
-      });
-      const asked = signMessage(PAGE, message);
-      await listening;
-      return { asked };
-    };
-    const { asked: whileLocked } = await askedWhileLocked('asked while locked');
+    const { asked: whileLocked } = await onceWaitingForUnlock(vault, () => signMessage(PAGE, 'asked while locked'));
     dapps.pageClosed(PAGE);
     await expect(whileLocked).rejects.toMatchObject({
       code: 'REJECTED',
@@ -321,7 +320,9 @@ describe('DappService', () => {
         'The request was refused: the dApp page was closed while the wallet was locked.',
       ),
     });
-    const { asked: beforeRevoke } = await askedWhileLocked('asked before the revoke');
+    const { asked: beforeRevoke } = await onceWaitingForUnlock(vault, () =>
+      signMessage(PAGE, 'asked before the revoke'),
+    );
     await dapps.revoke(PAGE);
     await expect(beforeRevoke).rejects.toMatchObject({
       code: 'REJECTED',
