@@ -16,6 +16,24 @@ const MAX_RECENT_PER_NETWORK = 50;
 const MAX_CONTACTS = 5_000;
 const MAX_LABEL_CHARS = 100;
 
+/**
+ * True when two addresses differ yet begin and end alike, as one made to pass for the other does (address poisoning: an
+ * address whose first and last characters match one the person uses sends a small transfer, so that it shows in the
+ * history to be copied from there). After the leading 1, both ends match over 2 characters at least and 5 in all; two
+ * unrelated addresses do so about once in 300 million pairs.
+ * @example
+ * looksLike('1CVf2N57Ys641tvmppmqKBy5R7AZ1nUwC', '1CVfXr8c2hKq9TmPq4n7Bz3wYv6Gd1nUwC'); // true
+ */
+export function looksLike(a: string, b: string): boolean {
+  if (a === b) return false;
+  let start = 1;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let end = 0;
+  while (end < a.length - start && end < b.length - start && a[a.length - 1 - end] === b[b.length - 1 - end]) end++;
+  const leading = start - 1;
+  return leading >= 2 && end >= 2 && leading + end >= 5;
+}
+
 /** A contact as the backup file holds it (no id: the importing wallet gives its own). */
 export interface BackupContact {
   label: string;
@@ -206,6 +224,21 @@ export class AddressBook {
   /** Whether a transfer from this wallet to `address` on the network was recorded. */
   async hasSentTo(networkId: string, address: string): Promise<boolean> {
     return (await this.store.read()).recent.some((r) => r.networkId === networkId && r.address === address);
+  }
+
+  /**
+   * A contact or a recipient of this wallet on the network whose address `address` looks like without being it
+   * ({@link looksLike}), contacts first; undefined when there is none.
+   */
+  async lookalikeOf(
+    networkId: string,
+    address: string,
+  ): Promise<{ address: string; contactLabel?: string } | undefined> {
+    const data = await this.store.read();
+    const contact = data.contacts.find((c) => c.networkId === networkId && looksLike(c.address, address));
+    if (contact) return { address: contact.address, contactLabel: contact.label };
+    const recent = data.recent.find((r) => r.networkId === networkId && looksLike(r.address, address));
+    return recent ? { address: recent.address } : undefined;
   }
 
   /** The contact of an address on a network, if it is one. */

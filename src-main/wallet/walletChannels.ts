@@ -23,7 +23,7 @@ import type { DappService } from './dapps/dappService.ts';
 import type { WalletConnectBridge } from './dapps/walletConnect.ts';
 import type { Notifier } from './notifications/notifier.ts';
 import type { Vault } from './vault/vault.ts';
-import type { AddressBook } from './addressBook.ts';
+import { looksLike, type AddressBook } from './addressBook.ts';
 import type { NameResolver } from './chain/names.ts';
 
 /** The services the channels use, built by createWalletApp(). */
@@ -98,17 +98,33 @@ export function walletChannels(s: WalletServices): IpcHandlers {
 
   /**
    * What the review adds about the recipient: the typed name resolved again now (refused if it moved), the recipient's
-   * names on the network, its contact label, and whether this wallet ever sent to it there.
+   * names on the network, its contact label, whether this wallet ever sent to it there, and, for a first payment, the
+   * account, contact or recipient of this wallet whose address it looks like without being it.
    */
   async function withNames(input: TransferInput, review: TransactionReview): Promise<TransactionReview> {
     const { networkId } = review;
-    const [names, contact, sentBefore] = await Promise.all([
+    const [names, contact, sentBefore, lookalike] = await Promise.all([
       s.names.reverse(networkId, [input.to]),
       s.addressBook.contactOf(networkId, input.to),
       s.addressBook.hasSentTo(networkId, input.to),
+      s.addressBook.lookalikeOf(networkId, input.to),
     ]);
-    const own = vault.listAccounts().some((a) => a.address === input.to);
-    return { ...review, names, firstPayment: !sentBefore && !own, ...(contact ? { contactLabel: contact.label } : {}) };
+    const accounts = vault.listAccounts();
+    const own = accounts.some((a) => a.address === input.to);
+    const firstPayment = !sentBefore && !own;
+    const ownLookalike = accounts.find((a) => looksLike(a.address, input.to));
+    const resembles = !firstPayment
+      ? undefined
+      : ownLookalike
+        ? { address: ownLookalike.address, accountName: ownLookalike.name }
+        : lookalike;
+    return {
+      ...review,
+      names,
+      firstPayment,
+      ...(contact ? { contactLabel: contact.label } : {}),
+      ...(resembles ? { resembles } : {}),
+    };
   }
 
   /** The typed name, resolved again by main: the page's resolution is only what the user saw. */

@@ -1,12 +1,14 @@
 // End to end: names and contacts on a Local network shaped like mainnet (the nicknames contract and the KAP stand-in
 // at mainnet's addresses). Send to @name and to name.koin with the address shown in full before the review and a
 // first-payment warning in it; a contact added from the receipt and reused from the recipient field (no warning the
-// second time); names that do not resolve said under the field; the names beside addresses in the history, and a
-// contact added from a history entry; the contacts removed in Settings.
+// second time), and an address made to look like hers named as not hers; names that do not resolve said under the
+// field; the names beside addresses in the history, and a contact added from a history entry; the contacts removed in
+// Settings.
 import { Contract, Provider, Signer } from 'koilib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { devKey } from '../../src-main/devnet/chain/devKeys.ts';
 import { included } from '../devnet/koilibContract.ts';
+import { lookalikeAddress } from '../helpers/lookalike.ts';
 import { approve, chromiumMissing, go, selectAccount, useE2eWallet, type E2eWallet } from './harness.ts';
 import type { Locator, Page } from 'playwright-core';
 
@@ -138,6 +140,16 @@ describe.skipIf(missing !== undefined)('names and contacts in the browser', () =
     expect(again).not.toContain('You have never sent to this address');
     expect(again).toContain('Carol');
     await shots.take(page, 'review-contact');
+    await page.getByRole('button', { name: 'Back' }).click();
+
+    // An address made to look like Carol's (her first characters and last two): the review says whose it is not.
+    await page.getByLabel('Recipient address').fill(lookalikeAddress(carol));
+    const poisoned = await sendOne(page, '0.5');
+    expect(poisoned).toContain('This address is not your contact “Carol”, though it begins and ends like it');
+    expect(poisoned).toContain('You have never sent to this address');
+    const lookalike = page.getByTestId('lookalike-recipient');
+    expect(await lookalike.locator('code').getAttribute('data-address')).toBe(carol);
+    await shots.take(page, 'review-lookalike');
     await page.getByRole('button', { name: 'Back' }).click();
 
     // Names that do not resolve: a clear line under the field, and nothing to review.

@@ -1,11 +1,13 @@
 // The address book: contacts per network (relabelled rather than doubled), recent recipients newest first, the
-// first-payment question, a file that survives a restart and a damaged one, and contacts through the encrypted backup.
+// first-payment question, the addresses made to look like one it knows, a file that survives a restart and a damaged one, and contacts through the encrypted backup.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WalletError } from '../../src-main/koinos/errors.ts';
-import { ADDRESS_BOOK_FILE, AddressBook } from '../../src-main/wallet/addressBook.ts';
+import { isAddress } from '../../src-main/koinos/address.ts';
+import { ADDRESS_BOOK_FILE, AddressBook, looksLike } from '../../src-main/wallet/addressBook.ts';
+import { lookalikeAddress } from '../helpers/lookalike.ts';
 import { NO_SECRET_SERVICE, PASSWORD, vaultFixture } from './vault/helpers.ts';
 
 const BOB = '1GE2JqXw5LMQaU1sj82Dy8ZEe2BRXQS1cs';
@@ -71,6 +73,33 @@ describe('the address book', () => {
       [BOB, '5002'],
       [CAROL, '5001'],
     ]);
+  });
+
+  it('finds the contact or recipient whose address a new one begins and ends like, as address poisoning makes them', async () => {
+    const likeBob = lookalikeAddress(BOB);
+    expect(isAddress(likeBob)).toBe(true);
+    expect(likeBob).not.toBe(BOB);
+    expect([likeBob.slice(0, 8), likeBob.slice(-2)]).toEqual([BOB.slice(0, 8), BOB.slice(-2)]);
+    expect(looksLike(BOB, likeBob)).toBe(true);
+    expect(looksLike(BOB, BOB)).toBe(false);
+    expect(looksLike(BOB, CAROL)).toBe(false);
+    // After the leading 1: both ends over 2 characters at least, 5 in all.
+    const x = 'x'.repeat(26);
+    const y = 'y'.repeat(26);
+    expect(looksLike(`1AB${x}CDE`, `1AB${y}CDE`)).toBe(true);
+    expect(looksLike(`1ABC${x}DE`, `1ABC${y}DE`)).toBe(true);
+    expect(looksLike(`1AB${x}CD`, `1AB${y}CD`)).toBe(false);
+    expect(looksLike(`1A${x}BCDE`, `1A${y}BCDE`)).toBe(false);
+    expect(looksLike(`1ABCD${x}E`, `1ABCD${y}E`)).toBe(false);
+
+    const book = new AddressBook(await folder());
+    await book.addContact({ label: 'Bob', address: BOB, networkId: 'mainnet' });
+    await book.recordSent('mainnet', CAROL);
+    expect(await book.lookalikeOf('mainnet', likeBob)).toEqual({ address: BOB, contactLabel: 'Bob' });
+    expect(await book.lookalikeOf('mainnet', lookalikeAddress(CAROL))).toEqual({ address: CAROL });
+    // Per network, and never the address itself.
+    expect(await book.lookalikeOf('testnet', likeBob)).toBeUndefined();
+    expect(await book.lookalikeOf('mainnet', BOB)).toBeUndefined();
   });
 
   it('starts empty from a damaged file and keeps only the well-formed entries of a tampered one, naming each copy', async () => {

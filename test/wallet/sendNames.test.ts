@@ -1,7 +1,8 @@
 // Names in the send flow, through the wallet's handler table on a mainnet-shaped Local network: send:prepare resolves
 // the typed name again and refuses a review whose address is not where the name points now; the review carries the
 // recipient's names and the first-payment flag, which a submitted transfer clears; the recipient is remembered, and a
-// failure to remember it does not turn a sent transfer into a failed one.
+// failure to remember it does not turn a sent transfer into a failed one. A first payment to an address that begins and
+// ends like an account, a contact or a recipient of the wallet names the one it looks like.
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import { ADDRESS_BOOK_FILE } from '../../src-main/wallet/addressBook.ts';
 import { createWalletApp, type WalletApp } from '../../src-main/wallet/walletApp.ts';
 import { KEYTAR, PASSWORD, TEST_SCRYPT, removeService, uniqueService } from './vault/helpers.ts';
 import { included } from '../devnet/koilibContract.ts';
+import { lookalikeAddress } from '../helpers/lookalike.ts';
 
 const NICKNAMES_MAINNET = '1KD9Es7LBBjA1FY3ViCgQJ7e6WH1ipKbhz';
 
@@ -92,5 +94,45 @@ describe('names in send:prepare and send:confirm', () => {
     expect(logged.filter((l) => l.startsWith('[address book]'))).toEqual([
       expect.stringContaining(`${sent.transactionId} was sent, but its recipient was not remembered`),
     ]);
+  }, 120_000);
+
+  it("names the account, contact or recipient a first payment's address begins and ends like, and nothing otherwise", async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'koinos-send-lookalike-'));
+    const service = uniqueService();
+    const wallet = await createWalletApp({
+      dataDir,
+      keychain: KEYTAR,
+      vault: { keychainService: service, scryptCost: TEST_SCRYPT },
+      devnet: { port: 0, devnet: { blockTimeMs: 0, accounts: 3 } },
+      approver: { mode: 'dialog', decide: async () => true },
+      log: () => {},
+    });
+    opened = { wallet, dataDir, service };
+    const h = wallet.handlers;
+    await h['vault:create']({ password: PASSWORD });
+    const from = await h['devnet:importAccount']({ index: 0, watchOnly: false });
+    const prepare = (to: string) => h['send:prepare']({ fromAccountId: from.id, to, token: 'koin', amount: '1' });
+
+    // Sent to once: an address like it is named as the earlier recipient; the recipient itself is no first payment.
+    const recipient = devKey(1).address;
+    const first = await prepare(recipient);
+    const { networkId } = first;
+    await h['send:confirm']({ reviewId: first.reviewId });
+    const likeRecipient = await prepare(lookalikeAddress(recipient));
+    expect(likeRecipient.firstPayment).toBe(true);
+    expect(likeRecipient.resembles).toEqual({ address: recipient });
+    expect((await prepare(recipient)).resembles).toBeUndefined();
+    // A contact, by its label; one of the wallet's own accounts, by its name.
+    const contact = devKey(2).address;
+    await h['contacts:add']({ label: 'Carol', address: contact, networkId });
+    expect((await prepare(lookalikeAddress(contact))).resembles).toEqual({ address: contact, contactLabel: 'Carol' });
+    expect((await prepare(lookalikeAddress(from.address))).resembles).toEqual({
+      address: from.address,
+      accountName: from.name,
+    });
+    // An address like none of them: a first payment, named like nothing.
+    const stranger = await prepare(devKey(3).address);
+    expect(stranger.firstPayment).toBe(true);
+    expect(stranger.resembles).toBeUndefined();
   }, 120_000);
 });
