@@ -28,21 +28,30 @@ describe('names in send:prepare and send:confirm', () => {
     opened = undefined;
   });
 
-  it('re-resolves the typed name, names the recipient, and warns of a first payment only until one was sent', async () => {
+  /**
+   * A new wallet (created, its approvals granted at once) on an embedded devnet of three accounts, shaped as `shape`
+   * says; what it logs goes to `logged`.
+   */
+  async function newWallet(shape: { like: 'mainnet' } | undefined, logged: string[] = []) {
     const dataDir = await mkdtemp(join(tmpdir(), 'koinos-send-names-'));
-    const logged: string[] = [];
     const service = uniqueService();
     const wallet = await createWalletApp({
       dataDir,
       keychain: KEYTAR,
       vault: { keychainService: service, scryptCost: TEST_SCRYPT },
-      devnet: { port: 0, devnet: { blockTimeMs: 0, accounts: 3, shape: { like: 'mainnet' } } },
+      devnet: { port: 0, devnet: { blockTimeMs: 0, accounts: 3, ...(shape ? { shape } : {}) } },
       approver: { mode: 'dialog', decide: async () => true },
       log: (line) => logged.push(line),
     });
     opened = { wallet, dataDir, service };
+    await wallet.handlers['vault:create']({ password: PASSWORD });
+    return { wallet, dataDir };
+  }
+
+  it('re-resolves the typed name, names the recipient, and warns of a first payment only until one was sent', async () => {
+    const logged: string[] = [];
+    const { wallet, dataDir } = await newWallet({ like: 'mainnet' }, logged);
     const h = wallet.handlers;
-    await h['vault:create']({ password: PASSWORD });
     const from = await h['devnet:importAccount']({ index: 0, watchOnly: false });
     const { url } = await h['devnet:status']();
     const dave = devKey(1);
@@ -97,19 +106,8 @@ describe('names in send:prepare and send:confirm', () => {
   }, 120_000);
 
   it("names the account, contact or recipient a first payment's address begins and ends like, and nothing otherwise", async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'koinos-send-lookalike-'));
-    const service = uniqueService();
-    const wallet = await createWalletApp({
-      dataDir,
-      keychain: KEYTAR,
-      vault: { keychainService: service, scryptCost: TEST_SCRYPT },
-      devnet: { port: 0, devnet: { blockTimeMs: 0, accounts: 3 } },
-      approver: { mode: 'dialog', decide: async () => true },
-      log: () => {},
-    });
-    opened = { wallet, dataDir, service };
+    const { wallet } = await newWallet(undefined);
     const h = wallet.handlers;
-    await h['vault:create']({ password: PASSWORD });
     const from = await h['devnet:importAccount']({ index: 0, watchOnly: false });
     const prepare = (to: string) => h['send:prepare']({ fromAccountId: from.id, to, token: 'koin', amount: '1' });
 
