@@ -3,7 +3,7 @@
 // the contacts also travel in the encrypted backup.
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { addressFromString } from '../koinos/address.ts';
+import { addressFromString, looksLike } from '../koinos/address.ts';
 import { WalletError } from '../koinos/errors.ts';
 import type { AddressBookView, Contact, ContactMergeSummary, RecentRecipient } from './addressBookTypes.ts';
 import { JsonFileStore } from './jsonFileStore.ts';
@@ -15,24 +15,6 @@ export const ADDRESS_BOOK_FILE = 'address-book.json';
 const MAX_RECENT_PER_NETWORK = 50;
 const MAX_CONTACTS = 5_000;
 const MAX_LABEL_CHARS = 100;
-
-/**
- * True when two addresses differ yet begin and end alike, as one made to pass for the other does (address poisoning: an
- * address whose first and last characters match one the person uses sends a small transfer, so that it shows in the
- * history to be copied from there). After the leading 1, both ends match over 2 characters at least and 5 in all; two
- * unrelated addresses do so about once in 300 million pairs.
- * @example
- * looksLike('1CVf2N57Ys641tvmppmqKBy5R7AZ1nUwC', '1CVfXr8c2hKq9TmPq4n7Bz3wYv6Gd1nUwC'); // true
- */
-export function looksLike(a: string, b: string): boolean {
-  if (a === b) return false;
-  let start = 1;
-  while (start < a.length && start < b.length && a[start] === b[start]) start++;
-  let end = 0;
-  while (end < a.length - start && end < b.length - start && a[a.length - 1 - end] === b[b.length - 1 - end]) end++;
-  const leading = start - 1;
-  return leading >= 2 && end >= 2 && leading + end >= 5;
-}
 
 /** A contact as the backup file holds it (no id: the importing wallet gives its own). */
 export interface BackupContact {

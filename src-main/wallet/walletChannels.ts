@@ -1,6 +1,7 @@
 // What each channel of the IPC contract does, over the vault and the chain services: account ids become addresses
 // (and the vault the signer), the `settings:*` channels join the vault's settings and the chain's network selection
 // (each kept by its one owner), and amounts leave as decimal strings. Arguments arrive already checked by ipc/argumentParsers.ts.
+import { looksLike } from '../koinos/address.ts';
 import { WalletError, causeText, describe } from '../koinos/errors.ts';
 import type { AccountInfo, Settings } from './vault/types.ts';
 import type { BackupNetwork } from './vault/backupFile.ts';
@@ -23,7 +24,7 @@ import type { DappService } from './dapps/dappService.ts';
 import type { WalletConnectBridge } from './dapps/walletConnect.ts';
 import type { Notifier } from './notifications/notifier.ts';
 import type { Vault } from './vault/vault.ts';
-import { looksLike, type AddressBook } from './addressBook.ts';
+import type { AddressBook } from './addressBook.ts';
 import type { NameResolver } from './chain/names.ts';
 
 /** The services the channels use, built by createWalletApp(). */

@@ -2,11 +2,12 @@
 // at mainnet's addresses). Send to @name and to name.koin with the address shown in full before the review and a
 // first-payment warning in it; a contact added from the receipt and reused from the recipient field (no warning the
 // second time), and an address made to look like hers named as not hers; names that do not resolve said under the
-// field; the names beside addresses in the history, and a contact added from a history entry; the contacts removed in
-// Settings.
-import { Contract, Provider, Signer } from 'koilib';
+// field; the names beside addresses in the history, a poisoner's transfer marked as a look-alike of a contact, and a
+// contact added from a history entry; the contacts removed in Settings.
+import { Contract, Provider, Signer, utils } from 'koilib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { devKey } from '../../src-main/devnet/chain/devKeys.ts';
+import { rpc } from '../devnet/httpHelpers.ts';
 import { included } from '../devnet/koilibContract.ts';
 import { lookalikeAddress } from '../helpers/lookalike.ts';
 import { approve, chromiumMissing, go, selectAccount, useE2eWallet, type E2eWallet } from './harness.ts';
@@ -160,6 +161,21 @@ describe.skipIf(missing !== undefined)('names and contacts in the browser', () =
     await page.getByText('Nobody holds the name nobody.koin').waitFor({ timeout: 20_000 });
     await shots.take(page, 'send-name-not-found');
 
+    // An address poisoner sends a hair of KOIN to the account. (The test cannot make a key whose address looks like a
+    // contact's, so the contact, Dana, is saved at an address made to look like the poisoner's: the same pair.)
+    const poisoner = devKey(7).address;
+    await rpc(url!, 'devnet.set_balance', { account: poisoner, value: '100000000' });
+    await wallet.handlers['contacts:add']({ label: 'Dana', address: lookalikeAddress(poisoner) });
+    const provider = new Provider([`${url}/jsonrpc`]);
+    const koin = new Contract({
+      id: (await wallet.handlers['tokens:list']({})).find((t) => t.system === 'koin')!.contract,
+      abi: utils.tokenAbi,
+      provider,
+      signer: Object.assign(Signer.fromWif(devKey(7).wif), { provider }),
+    });
+    const { transaction } = await koin.functions['transfer']!({ from: poisoner, to: accounts[0]!.address, value: '1' });
+    await included(provider, transaction, 30_000);
+
     // The history names the other side: the contact's label, then the KAP name.
     await go(page, 'History');
     await expect
@@ -183,6 +199,13 @@ describe.skipIf(missing !== undefined)('names and contacts in the browser', () =
       )
       .toBeGreaterThan(0);
     await shots.take(page, 'history-names');
+    // The poisoner's transfer: flagged as a look-alike of the contact's address, not to be copied nor saved.
+    const poisonRow = page.getByRole('listitem').filter({ has: page.getByTestId('lookalike-counterparty') });
+    await expect.poll(() => poisonRow.count(), { timeout: 20_000 }).toBe(1);
+    expect(await poisonRow.textContent()).toContain('look-alike of your contact “Dana”: do not copy this address');
+    expect(await poisonRow.textContent()).toMatch(/Received 0\.00000001 KOIN from 1/);
+    expect(await poisonRow.getByRole('button', { name: /^Add to contacts/ }).count()).toBe(0);
+    await shots.take(page, 'history-lookalike');
 
     // An entry's "Add to contacts": the label field opens above the list (a row is two lines high), focused, with the
     // name offered as the label; Cancel goes back to the button, and a saved contact names the entry.
@@ -219,9 +242,9 @@ describe.skipIf(missing !== undefined)('names and contacts in the browser', () =
     const contacts = page.getByRole('list', { name: 'Contacts on Local (devnet)' });
     await expect
       .poll(async () => (await contacts.getByRole('listitem').allTextContents()).sort())
-      .toEqual([expect.stringContaining('Bob'), expect.stringContaining('Carol')]);
+      .toEqual([expect.stringContaining('Bob'), expect.stringContaining('Carol'), expect.stringContaining('Dana')]);
     await shots.take(page, 'settings-contacts');
-    for (const name of ['Bob', 'Carol']) await contacts.getByRole('button', { name: `Remove ${name}` }).click();
+    for (const name of ['Bob', 'Carol', 'Dana']) await contacts.getByRole('button', { name: `Remove ${name}` }).click();
     await page.getByText('No contacts on Local (devnet) yet.').waitFor();
   }, 240_000);
 });

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WalletError } from '../../src-main/koinos/errors.ts';
-import { isAddress } from '../../src-main/koinos/address.ts';
-import { ADDRESS_BOOK_FILE, AddressBook, looksLike } from '../../src-main/wallet/addressBook.ts';
+import { isAddress, looksLike } from '../../src-main/koinos/address.ts';
+import { ADDRESS_BOOK_FILE, AddressBook } from '../../src-main/wallet/addressBook.ts';
 import { lookalikeAddress } from '../helpers/lookalike.ts';
 import { NO_SECRET_SERVICE, PASSWORD, vaultFixture } from './vault/helpers.ts';
 
