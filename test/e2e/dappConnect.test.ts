@@ -7,6 +7,7 @@ import { Contract, utils as koilibUtils } from 'koilib';
 import { afterEach, describe, expect, it, onTestFailed } from 'vitest';
 import { closeDapp, dappClient, proposeSession, SDK_METHODS, type DappClient } from '../wallet/dapps/dappClient.ts';
 import { startTestRelay, type TestRelay } from '../wallet/dapps/relay.ts';
+import { STORED_GRANT } from '../helpers/dappGrant.ts';
 import {
   approve,
   chromiumMissing,
@@ -125,17 +126,7 @@ describe.skipIf(missing !== undefined)('a dApp over WalletConnect in the browser
     relay = await startTestRelay();
     // A data folder copied from another machine: its WalletConnect file is sealed with a key this one does not hold.
     const sessions = `v1.${Buffer.alloc(12, 1).toString('base64')}.${Buffer.alloc(48, 2).toString('base64')}`;
-    const grant = {
-      origin: 'https://app.example',
-      name: 'App',
-      url: 'https://app.example/',
-      transport: 'walletconnect',
-      chains: ['koinos:EiBZK_GGVP0H_fXVAM3j6EAuz3-B-l3e'],
-      accounts: ['1GE2JqXw5LMQaU1sj82Dy8ZEe2BRXQS1cs'],
-      methods: ['koinos_signMessage'],
-      grantedAt: '1700000000000',
-      sessions: ['a-session-it-cannot-read'],
-    };
+    const grant = { ...STORED_GRANT, sessions: ['a-session-it-cannot-read'] };
     const dapps = { version: 1, revision: 1, grants: [grant], walletConnect: { relayUrl: '', projectId: '' } };
     e2e = await useE2eWallet({
       name: 'walletconnect-kept-aside',

@@ -4,11 +4,11 @@
 import { addressFromHash160, addressFromString, addressToString } from '../../src-main/koinos/address.ts';
 
 /**
- * A valid address other than `address` with the same first dozen characters and the same last `ending` ones.
+ * A valid address other than `address` with the same first dozen characters and the same last two.
  * @example
  * lookalikeAddress('1GE2JqXw5LMQaU1sj82Dy8ZEe2BRXQS1cs'); // '1GE2JqXw5LMQaU…cs', another address
  */
-export function lookalikeAddress(address: string, ending = 2): string {
+export function lookalikeAddress(address: string): string {
   const hash = addressFromString(address).slice(1, 21);
   // The hash's bytes 9 and 10 change only the lower half of the base58 digits, and the checksum the last ones.
   for (let i = 1; i < 65_536; i++) {
@@ -16,7 +16,7 @@ export function lookalikeAddress(address: string, ending = 2): string {
     changed[9]! ^= i >> 8;
     changed[10]! ^= i & 0xff;
     const text = addressToString(addressFromHash160(changed));
-    if (text.slice(-ending) === address.slice(-ending)) return text;
+    if (text.slice(-2) === address.slice(-2)) return text;
   }
   throw new Error(`no address ending like ${address} found in 65,535 tries`);
 }

@@ -4,20 +4,11 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DAPPS_FILE, DappStore, type StoredGrant } from '../../../src-main/wallet/dapps/dappStore.ts';
+import { DAPPS_FILE, DappStore } from '../../../src-main/wallet/dapps/dappStore.ts';
+import { STORED_GRANT } from '../../helpers/dappGrant.ts';
 import { keptAsidePath } from '../../helpers/keptAside.ts';
 
-const GRANT: StoredGrant = {
-  origin: 'https://app.example',
-  name: 'App',
-  url: 'https://app.example/',
-  transport: 'walletconnect',
-  chains: ['koinos:EiBZK_GGVP0H_fXVAM3j6EAuz3-B-l3e'],
-  accounts: ['1GE2JqXw5LMQaU1sj82Dy8ZEe2BRXQS1cs'],
-  methods: ['koinos_signMessage'],
-  grantedAt: '1700000000000',
-  sessions: ['abc'],
-};
+const GRANT = STORED_GRANT;
 
 describe('DappStore', () => {
   let dir = '';
