@@ -1,6 +1,7 @@
 // The read-only koinos_* methods, answered from the network of the request's chain as koilib's Provider answers them
 // (the dApp SDK hands the results on as koilib's): raw JSON-RPC results, a nonce as a number, mana as a string.
 // Only inside a grant (dappService checks it); arguments are checked and bounded here.
+import { setTimeout as pause } from 'node:timers/promises';
 import { addressFromString, isAddress } from '../../koinos/address.ts';
 import { BTYPE, bytesToJson, type JsonObject } from '../../koinos/codec.ts';
 import { WalletError, describe } from '../../koinos/errors.ts';
@@ -71,6 +72,8 @@ export async function answerRead(
   pending: PendingTransactions,
   method: ReadMethod,
   params: Params,
+  /** Ends a koinos_waitForTransaction early, with its reason as the error. */
+  signal?: AbortSignal,
 ): Promise<unknown> {
   const rpc = ctx.node.rpc;
   switch (method) {
@@ -168,20 +171,27 @@ export async function answerRead(
           'a transaction id',
         ),
         params['timeout'],
+        signal,
       );
   }
 }
 
-/** Polls the transaction store until the transaction is in a block or the deadline passes. */
+/**
+ * Polls the transaction store until the transaction is in a block, the deadline passes or `signal` ends the wait (its
+ * reason is then the error, and the node is not asked again).
+ */
 async function waitFor(
   ctx: ChainNetwork,
   id: string,
   timeout: unknown,
+  signal?: AbortSignal,
 ): Promise<{ blockId: string; blockNumber?: number }> {
   const ms = typeof timeout === 'number' && timeout > 0 ? Math.min(timeout, MAX_WAIT_MS) : 15_000;
   const deadline = Date.now() + ms;
   for (;;) {
+    signal?.throwIfAborted();
     const answer = await ctx.node.rpc.call('transaction_store.get_transactions_by_id', { transaction_ids: [id] });
+    signal?.throwIfAborted();
     const item = ((answer['transactions'] as JsonObject[] | undefined) ?? [])[0];
     const blockId = ((item?.['containing_blocks'] as string[] | undefined) ?? [])[0];
     if (blockId) {
@@ -195,6 +205,7 @@ async function waitFor(
     }
     if (Date.now() > deadline)
       throw new WalletError('NODE_TIMEOUT', `Transaction ${id} was not included in a block within ${ms / 1000} s.`);
-    await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
+    // An aborted pause rejects with an AbortError: the loop's first line throws the signal's own reason instead.
+    await pause(WAIT_POLL_MS, undefined, { signal }).catch(() => undefined);
   }
 }

@@ -118,6 +118,8 @@ export class DappService {
   readonly #busy = new Set<string>();
   /** The koinos_waitForTransaction under way, by origin. */
   readonly #waits = new Map<string, number>();
+  /** Each wait under way: the way to end it, and whose it is. */
+  readonly #waitStops = new Map<AbortController, string>();
   readonly #costs = new Map<string, bigint>();
   readonly #listeners = new Set<() => void>();
   /** The requests waiting for the wallet to be unlocked: each one's way to fail, and whose request it is. */
@@ -294,12 +296,18 @@ export class DappService {
     this.#refuseWaiting(origin, 'the dApp page was closed');
   }
 
-  /** Rejects what `origin` asked that waits for a decision or for the unlock. */
+  /**
+   * Rejects what `origin` asked that waits for a decision or for the unlock, and ends its waits for transactions: the
+   * wallet stops asking the node for them.
+   */
   #refuseWaiting(origin: string, reason: string): void {
     this.#o.approvals.rejectOrigin(origin, reason);
     for (const [fail, of] of [...this.#unlockWaits]) {
       if (of === origin)
         fail(new WalletError('REJECTED', `The request was refused: ${reason} while the wallet was locked.`));
+    }
+    for (const [stop, of] of [...this.#waitStops]) {
+      if (of === origin) stop.abort(new WalletError('REJECTED', `The wait for the transaction ended: ${reason}.`));
     }
   }
 
@@ -335,8 +343,8 @@ export class DappService {
     assertCovers(grant, chain, method, address);
     // Counted from here, before anything is awaited: waits asked at once are counted in the order they came.
     if (method === 'koinos_waitForTransaction') {
-      return this.#waiting(origin, async () =>
-        answerRead(await networkOfChain(this.#o.networks, chain), this.#o.pending, method, params),
+      return this.#waiting(origin, async (signal) =>
+        answerRead(await networkOfChain(this.#o.networks, chain), this.#o.pending, method, params, signal),
       );
     }
     const ctx = await networkOfChain(this.#o.networks, chain);
@@ -473,9 +481,10 @@ export class DappService {
 
   /**
    * A wait for a transaction, refused when the origin has MAX_WAITS_PER_ORIGIN under way already (counted as it is
-   * called, before its first await).
+   * called, before its first await). `run` ends early, with the signal's reason, when the origin's page closes, the
+   * dApp is disconnected or the wallet closes.
    */
-  async #waiting<T>(origin: string, run: () => Promise<T>): Promise<T> {
+  async #waiting<T>(origin: string, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
     const under = this.#waits.get(origin) ?? 0;
     if (under >= MAX_WAITS_PER_ORIGIN) {
       throw new WalletError(
@@ -484,9 +493,12 @@ export class DappService {
       );
     }
     this.#waits.set(origin, under + 1);
+    const stop = new AbortController();
+    this.#waitStops.set(stop, origin);
     try {
-      return await run();
+      return await run(stop.signal);
     } finally {
+      this.#waitStops.delete(stop);
       const left = (this.#waits.get(origin) ?? 1) - 1;
       if (left === 0) this.#waits.delete(origin);
       else this.#waits.set(origin, left);
@@ -511,12 +523,14 @@ export class DappService {
 
   /**
    * The wallet closes: a request waiting for it to be unlocked is refused now, and so is every later one that would
-   * wait (the approvals are closed apart, ApprovalQueue.close). A dApp learns it at once instead of waiting for its
-   * request to expire, and the wallet's close does not wait for it.
+   * wait (the approvals are closed apart, ApprovalQueue.close); the waits for transactions end. A dApp learns it at
+   * once instead of waiting for its request to expire, and the wallet's close does not wait for it.
    */
   close(): void {
     this.#closed = true;
     for (const fail of [...this.#unlockWaits.keys()]) fail(closedWhileLocked());
+    for (const stop of [...this.#waitStops.keys()])
+      stop.abort(new WalletError('REJECTED', 'The wait for the transaction ended: the wallet closed.'));
   }
 
   /** Resolves once the vault is unlocked (the wallet shows its unlock screen meanwhile), for a request of `origin`. */

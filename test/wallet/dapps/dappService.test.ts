@@ -272,6 +272,54 @@ describe('DappService', () => {
     expect((await other).blockId).toMatch(/^0x1220[0-9a-f]{64}$/);
   });
 
+  it("ends a dApp's waits for transactions when its page closes, it is disconnected or the wallet closes", async () => {
+    const { devnet, dapps, chain } = await setUp();
+    const PAGE = 'https://page.example';
+    const OTHER = 'https://other.example';
+    const transportOf = (origin: string) => (origin === PAGE ? 'window' : 'walletconnect');
+    for (const origin of [PAGE, OTHER]) {
+      await dapps.connect({
+        origin,
+        name: origin,
+        url: origin,
+        transport: transportOf(origin),
+        chains: [chain],
+        methods: ['koinos_waitForTransaction'],
+      });
+    }
+    // Waits of a minute for transfers signed and never sent but the first: each would poll the node for all that minute.
+    const wait = (origin: string, transaction: JsonObject) =>
+      dapps.handle({
+        origin,
+        transport: transportOf(origin),
+        chain,
+        method: 'koinos_waitForTransaction',
+        params: { transactionId: transaction['id'], timeout: 60_000 },
+      }) as Promise<{ blockId: string }>;
+    const transfers = Array.from({ length: 6 }, (_, i) => transferJson(devnet, 0, 1, 1n, BigInt(i + 1)));
+    const ended = (reason: string) => ({
+      code: 'REJECTED',
+      message: `The wait for the transaction ended: ${reason}.`,
+    });
+
+    const fromOther = wait(OTHER, transfers[0]!);
+    const fromPage = [wait(PAGE, transfers[1]!), wait(PAGE, transfers[2]!)];
+    dapps.pageClosed(PAGE);
+    for (const w of fromPage) await expect(w).rejects.toMatchObject(ended('the dApp page was closed'));
+    // The WalletConnect dApp's wait goes on: it ends once its transaction is included.
+    await rpc(devnet.url, 'chain.submit_transaction', { transaction: transfers[0]!, broadcast: true });
+    expect((await fromOther).blockId).toMatch(/^0x1220[0-9a-f]{64}$/);
+
+    const beforeRevoke = wait(OTHER, transfers[3]!);
+    await dapps.revoke(OTHER);
+    await expect(beforeRevoke).rejects.toMatchObject(ended('the dApp was disconnected'));
+
+    // A page opened again waits again (the grant stays when a page closes), until the wallet closes.
+    const beforeClose = [wait(PAGE, transfers[4]!), wait(PAGE, transfers[5]!)];
+    dapps.close();
+    for (const w of beforeClose) await expect(w).rejects.toMatchObject(ended('the wallet closed'));
+  });
+
   it("refuses what a closed dApp page (or a disconnected dApp) asked, waiting for a decision or the unlock; a WalletConnect dApp's requests stay", async () => {
     const { dapps, vault, signer, chain, seen, approvals, holdDecisions } = await setUp();
     const PAGE = 'https://page.example';
