@@ -87,6 +87,7 @@ const RISK_CODES: Record<RiskCode, true> = {
   SET_SYSTEM_CONTRACT: true,
   NO_ABI: true,
   SELF_TRANSFER: true,
+  LOOKALIKE_RECIPIENT: true,
   TOKEN_ALLOWANCE: true,
   UNKNOWN_CONTRACT: true,
   CHAIN_ID_CHANGED: true,

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { addressFromString, looksLike } from '../koinos/address.ts';
 import { WalletError } from '../koinos/errors.ts';
 import type { AddressBookView, Contact, ContactMergeSummary, RecentRecipient } from './addressBookTypes.ts';
+import type { KnownAddress } from './chain/types.ts';
 import { JsonFileStore } from './jsonFileStore.ts';
 import { oneLine } from './oneLine.ts';
 
@@ -221,6 +222,23 @@ export class AddressBook {
     if (contact) return { address: contact.address, contactLabel: contact.label };
     const recent = data.recent.find((r) => r.networkId === networkId && looksLike(r.address, address));
     return recent ? { address: recent.address } : undefined;
+  }
+
+  /**
+   * The contacts and the recipients of this wallet on the network (on every network when `networkId` is absent), as a
+   * review names them, for it to compare a recipient with (LOOKALIKE_RECIPIENT).
+   */
+  async known(networkId?: string): Promise<KnownAddress[]> {
+    const data = await this.store.read();
+    const on = (id: string) => networkId === undefined || id === networkId;
+    return [
+      ...data.contacts
+        .filter((c) => on(c.networkId))
+        .map((c) => ({ address: c.address, label: `your contact ${c.label}` })),
+      ...data.recent
+        .filter((r) => on(r.networkId))
+        .map((r) => ({ address: r.address, label: 'an address you sent to' })),
+    ];
   }
 
   /** The contact of an address on a network, if it is one. */

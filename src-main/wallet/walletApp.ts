@@ -15,6 +15,7 @@ import { NftService } from './chain/nfts.ts';
 import type { MediaFetchOptions } from './chain/nftImages.ts';
 import { NftTransferService } from './chain/nftTransfer.ts';
 import { PendingTransactions } from './chain/pendingTransactions.ts';
+import type { KnownAddresses } from './chain/types.ts';
 import { DappService } from './dapps/dappService.ts';
 import { DappStore } from './dapps/dappStore.ts';
 import { WalletConnectBridge } from './dapps/walletConnect.ts';
@@ -130,6 +131,12 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
       }
     },
   });
+  const addressBook = new AddressBook(options.dataDir);
+  // What a review compares a transfer's recipient with: the wallet's accounts, its contacts and its recipients.
+  const knownAddresses: KnownAddresses = async (networkId) => [
+    ...vault.listAccounts().map((a) => ({ address: a.address, label: `your account ${a.name}` })),
+    ...(await addressBook.known(networkId)),
+  ];
   const chain = createChainServices({
     settings,
     apiKeys: vault.apiKeys,
@@ -137,6 +144,7 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
     approvals,
     signer: vault,
     pending,
+    knownAddresses,
     ...(options.polling?.transactionsMs !== undefined ? { followIntervalMs: options.polling.transactionsMs } : {}),
   });
   const { networks, tokens, follower, send, offline, history, dashboard } = chain;
@@ -146,7 +154,16 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
 
   const hub = createEventHub(log);
   const dappStore = await DappStore.open(options.dataDir);
-  const dapps = new DappService({ vault, networks, tokens, pending, follower, approvals, store: dappStore });
+  const dapps = new DappService({
+    vault,
+    networks,
+    tokens,
+    pending,
+    follower,
+    approvals,
+    store: dappStore,
+    knownAddresses,
+  });
   // The dApps screen's list after a change of the grants or of WalletConnect's state.
   const pushConnections = () => hub.emit('dapps:changed', dapps.connections(walletConnect.status()));
   const walletConnect = new WalletConnectBridge({
@@ -186,7 +203,7 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
     nftTransfers,
     notifier,
     names: new NameResolver({ networks, tokens }),
-    addressBook: new AddressBook(options.dataDir),
+    addressBook,
     log,
     dapps,
     walletConnect,

@@ -206,6 +206,17 @@ describe.skipIf(missing !== undefined)('names and contacts in the browser', () =
     expect(await poisonRow.textContent()).toMatch(/Received 0\.00000001 KOIN from 1/);
     expect(await poisonRow.getByRole('button', { name: /^Add to contacts/ }).count()).toBe(0);
     await shots.take(page, 'history-lookalike');
+    // Copied from there into an offline export, the poisoner's address is flagged in the export's review.
+    await go(page, 'Offline signing');
+    await page.getByRole('button', { name: '1. Export unsigned' }).click();
+    await page.getByLabel('Recipient address').fill(poisoner);
+    await page.getByLabel(/^Amount/).fill('1');
+    await page.getByRole('button', { name: 'Export unsigned transfer' }).click();
+    const flagged = page.getByTestId('risks').locator('[data-risk="lookalike-recipient"]');
+    await flagged.waitFor({ timeout: 30_000 });
+    expect(await flagged.textContent()).toContain(`It sends tokens to ${poisoner}, not your contact Dana (`);
+    await shots.take(page, 'offline-export-lookalike');
+    await go(page, 'History');
 
     // An entry's "Add to contacts": the label field opens above the list (a row is two lines high), focused, with the
     // name offered as the label; Cancel goes back to the button, and a saved contact names the entry.

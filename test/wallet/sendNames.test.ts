@@ -2,13 +2,15 @@
 // the typed name again and refuses a review whose address is not where the name points now; the review carries the
 // recipient's names and the first-payment flag, which a submitted transfer clears; the recipient is remembered, and a
 // failure to remember it does not turn a sent transfer into a failed one. A first payment to an address that begins and
-// ends like an account, a contact or a recipient of the wallet names the one it looks like.
+// ends like an account, a contact or a recipient of the wallet names the one it looks like; the offline reviews (export,
+// inspect, sign) flag such a recipient as a risk to confirm.
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Contract, Provider, Signer } from 'koilib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { devKey } from '../../src-main/devnet/chain/devKeys.ts';
+import type { ApprovalRequest } from '../../src-main/ipc/contract.ts';
 import { WalletError } from '../../src-main/koinos/errors.ts';
 import { ADDRESS_BOOK_FILE } from '../../src-main/wallet/addressBook.ts';
 import { createWalletApp, type WalletApp } from '../../src-main/wallet/walletApp.ts';
@@ -32,7 +34,11 @@ describe('names in send:prepare and send:confirm', () => {
    * A new wallet (created, its approvals granted at once) on an embedded devnet of three accounts, shaped as `shape`
    * says; what it logs goes to `logged`.
    */
-  async function newWallet(shape: { like: 'mainnet' } | undefined, logged: string[] = []) {
+  async function newWallet(
+    shape: { like: 'mainnet' } | undefined,
+    logged: string[] = [],
+    seen: ApprovalRequest[] = [],
+  ) {
     const dataDir = await mkdtemp(join(tmpdir(), 'koinos-send-names-'));
     const service = uniqueService();
     const wallet = await createWalletApp({
@@ -40,7 +46,7 @@ describe('names in send:prepare and send:confirm', () => {
       keychain: KEYTAR,
       vault: { keychainService: service, scryptCost: TEST_SCRYPT },
       devnet: { port: 0, devnet: { blockTimeMs: 0, accounts: 3, ...(shape ? { shape } : {}) } },
-      approver: { mode: 'dialog', decide: async () => true },
+      approver: { mode: 'dialog', decide: async (request) => (seen.push(request), true) },
       log: (line) => logged.push(line),
     });
     opened = { wallet, dataDir, service };
@@ -132,5 +138,35 @@ describe('names in send:prepare and send:confirm', () => {
     const stranger = await prepare(devKey(3).address);
     expect(stranger.firstPayment).toBe(true);
     expect(stranger.resembles).toBeUndefined();
+  }, 120_000);
+
+  it('flags a transfer to a look-alike of a contact or an account in the offline reviews: exported, inspected and signed', async () => {
+    const seen: ApprovalRequest[] = [];
+    const { wallet } = await newWallet(undefined, [], seen);
+    const h = wallet.handlers;
+    const from = await h['devnet:importAccount']({ index: 0, watchOnly: false });
+    const contact = devKey(2).address;
+    const { networkId } = await h['send:prepare']({ fromAccountId: from.id, to: contact, token: 'koin', amount: '1' });
+    await h['contacts:add']({ label: 'Carol', address: contact, networkId });
+    const exportTo = (to: string) =>
+      h['offline:exportUnsigned']({ fromAccountId: from.id, to, token: 'koin', amount: '1' });
+    const lookalikes = (review: { risks: { code: string; message: string }[] }) =>
+      review.risks.filter((r) => r.code === 'LOOKALIKE_RECIPIENT').map((r) => r.message);
+
+    const fake = lookalikeAddress(contact);
+    const exported = await exportTo(fake);
+    expect(lookalikes(exported)).toEqual([
+      `It sends tokens to ${fake}, not your contact Carol (${contact}): an address that begins and ends like one you know but is another. Addresses are made to look alike to be copied by mistake from a history: compare every character with the address you mean before signing.`,
+    ]);
+    // Read back on this computer, and signed after its approval: the same flag, in the review the person approves.
+    expect(lookalikes(await h['offline:inspect']({ input: exported.base64 }))).toEqual(lookalikes(exported));
+    await h['offline:sign']({ input: exported.base64, accountId: from.id });
+    expect(seen.map((r) => r.review.risks.map((k) => k.code))).toEqual([['LOOKALIKE_RECIPIENT']]);
+    // An address like one of the wallet's accounts, by its name; the contact itself and a stranger are not flagged.
+    expect(lookalikes(await exportTo(lookalikeAddress(from.address)))).toEqual([
+      expect.stringContaining(`, not your account ${from.name} (${from.address}):`),
+    ]);
+    expect(lookalikes(await exportTo(contact))).toEqual([]);
+    expect(lookalikes(await exportTo(devKey(3).address))).toEqual([]);
   }, 120_000);
 });

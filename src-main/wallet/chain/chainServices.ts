@@ -15,6 +15,7 @@ import { PendingTransactions } from './pendingTransactions.ts';
 import { SendService } from './send.ts';
 import { TokenService } from './tokens.ts';
 import { TransactionFollower } from './transactionFollower.ts';
+import type { KnownAddresses } from './types.ts';
 
 export interface ChainServicesOptions {
   settings: ChainSettingsStore;
@@ -33,6 +34,8 @@ export interface ChainServicesOptions {
   timeoutMs?: number;
   /** Where the free mana sharer is on networks the wallet cannot find it by itself (network id → address). */
   sharers?: SharerOverrides;
+  /** The addresses a transfer's recipient is compared with in offline reviews (the app's accounts and address book). */
+  knownAddresses?: KnownAddresses;
 }
 
 export interface ChainServices {
@@ -75,7 +78,16 @@ export function createChainServices(options: ChainServicesOptions): ChainService
     pending,
     follower,
     send: new SendService({ networks, tokens, pending, follower, signer, approvals, sharers }),
-    offline: new OfflineService({ networks, tokens, pending, follower, signer, approvals, sharers }),
+    offline: new OfflineService({
+      networks,
+      tokens,
+      pending,
+      follower,
+      signer,
+      approvals,
+      sharers,
+      ...(options.knownAddresses ? { knownAddresses: options.knownAddresses } : {}),
+    }),
     history: new HistoryService({ networks, tokens, pending }),
     dashboard: new DashboardService({ networks, tokens, pending }),
   };

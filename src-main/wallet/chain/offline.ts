@@ -14,7 +14,15 @@ import {
   transactionToJson,
 } from '../../koinos/transaction.ts';
 import type { Transaction } from '../../koinos/types.ts';
-import type { InspectedTransaction, NetworkInfo, SubmitReceipt, TokenInfo, TransactionWarning } from './types.ts';
+import type {
+  InspectedTransaction,
+  KnownAddress,
+  KnownAddresses,
+  NetworkInfo,
+  SubmitReceipt,
+  TokenInfo,
+  TransactionWarning,
+} from './types.ts';
 import { parseTransactionText } from '../../koinos/transactionText.ts';
 import { WALLET_ORIGIN, type ApprovalQueue } from '../approvals/approvalQueue.ts';
 import type { TransactionSigner } from '../signer.ts';
@@ -42,6 +50,8 @@ export interface OfflineServiceOptions {
   approvals: ApprovalQueue;
   /** Where the free mana sharer is on networks where the wallet cannot find it by itself (network id → address). */
   sharers?: SharerOverrides;
+  /** The addresses a transfer's recipient is compared with (absent: none, as in the CLI). */
+  knownAddresses?: KnownAddresses;
 }
 
 /** What the network says about a transaction, when it can be asked. */
@@ -92,13 +102,14 @@ function readTransaction(input: string): Transaction {
  * The decoded view of a transaction with its warnings and risk flags. Works offline; `facts` add the checks that need
  * the network. The risks are assessed as if its payer and payee (and whoever signed already) sign: the accounts the
  * chain makes sign it. Known contracts: `tokens` and the system tokens of `facts.networkKind` (of every known network
- * when absent, as on a computer that never chose one).
+ * when absent, as on a computer that never chose one). A transfer's recipient is compared with `known`.
  * @throws WalletError INVALID_TRANSACTION when the header's nonce is not a nonce.
  */
 function inspectTransaction(
   tx: Transaction,
   tokens: readonly TokenInfo[],
   facts: NetworkFacts = {},
+  known: readonly KnownAddress[] = [],
 ): InspectedTransaction {
   const header = tx.header!;
   const check = checkTransaction(tx);
@@ -162,6 +173,7 @@ function inspectTransaction(
       tokens.map((t) => t.contract),
     ),
     chainIdChanged: facts.chainIdChanged === true,
+    knownAddresses: known,
     // A network restarted since (CHAIN_ID_CHANGED) was seen with the transaction's chain: that flag says it.
     ...(otherChain !== undefined && facts.chainSeenOn === undefined && !facts.chainIdChanged ? { otherChain } : {}),
   });
@@ -216,22 +228,36 @@ export class OfflineService {
     const tx = prepareTransaction(plan.unsigned(rcLimit));
     const tokens = await this.deps.tokens.known(plan.network.id);
     const change = await this.deps.networks.observeChainId(plan.network.id, plan.chainId);
-    return inspectTransaction(tx, [plan.token, ...tokens], {
-      chainId: plan.chainId,
-      confirmedNonce: plan.confirmedNonce,
-      chainIdChanged: change !== undefined,
-      networkKind: plan.network.kind,
-      contractPayer: plan.payer.kind === 'sharer',
-    });
+    return inspectTransaction(
+      tx,
+      [plan.token, ...tokens],
+      {
+        chainId: plan.chainId,
+        confirmedNonce: plan.confirmedNonce,
+        chainIdChanged: change !== undefined,
+        networkKind: plan.network.kind,
+        contractPayer: plan.payer.kind === 'sharer',
+      },
+      await this.known(plan.network.id),
+    );
+  }
+
+  /** What a recipient is compared with on the network (every network: undefined). */
+  private known(networkId: string | undefined): Promise<KnownAddress[]> {
+    return this.deps.knownAddresses?.(networkId) ?? Promise.resolve([]);
   }
 
   /**
    * The network's chain ID (and whether it changed), the nonce account's nonce and whether a payer other than the payee
    * is a contract, when the node answers (undefined parts when it does not).
    */
-  private async facts(tx: Transaction, networkId?: string): Promise<{ facts: NetworkFacts; tokens: TokenInfo[] }> {
+  private async facts(
+    tx: Transaction,
+    networkId?: string,
+  ): Promise<{ facts: NetworkFacts; tokens: TokenInfo[]; known: KnownAddress[] }> {
     const network = await this.deps.networks.get(networkId);
     const tokens = await this.deps.tokens.known(network.id);
+    const known = await this.known(network.id);
     try {
       const { node } = await this.deps.networks.node(network.id);
       const header = tx.header!;
@@ -255,17 +281,17 @@ export class OfflineService {
         ...(confirmedNonce !== undefined ? { confirmedNonce } : {}),
         ...(contractPayer !== undefined ? { contractPayer } : {}),
       };
-      return { facts, tokens };
+      return { facts, tokens, known };
     } catch {
-      return { facts: { networkKind: network.kind }, tokens }; // offline: the checks that need the node are skipped
+      return { facts: { networkKind: network.kind }, tokens, known }; // offline: the checks that need the node are skipped
     }
   }
 
   /** Reads a transaction (base64 or JSON) and shows it decoded, with warnings and risks; asks the node when it can. */
   async inspect(input: string, networkId?: string): Promise<InspectedTransaction> {
     const tx = readTransaction(input);
-    const { facts, tokens } = await this.facts(tx, networkId);
-    return inspectTransaction(tx, tokens, facts);
+    const { facts, tokens, known } = await this.facts(tx, networkId);
+    return inspectTransaction(tx, tokens, facts, known);
   }
 
   /**
@@ -301,7 +327,9 @@ export class OfflineService {
       ...(known !== undefined ? { chainId: bytesFromJson(known, BTYPE.BASE64, 'lastChainIds') } : {}),
       signer: address,
     };
-    const review = inspectTransaction(prepared, tokens, facts);
+    // Compared with the addresses of the network the transaction's chain was seen on, or of every network.
+    const addresses = await this.known(made?.id);
+    const review = inspectTransaction(prepared, tokens, facts, addresses);
     const publicName = knownChainName(prepared.header!.chain_id);
     const payee = prepared.header!.payee;
     const approval = await this.deps.approvals.request(
@@ -323,7 +351,7 @@ export class OfflineService {
       { signer: address, transaction: prepared },
     );
     const signed = await this.deps.signer.signTransaction(address, prepared, approval);
-    return inspectTransaction(signed, tokens, facts);
+    return inspectTransaction(signed, tokens, facts, addresses);
   }
 
   /**

@@ -1,11 +1,12 @@
 // The one risk assessment behind every review (send, offline signing, the approval queue, the CLI's `tx decode` and
 // its signing commands): what in a transaction a person must look at twice, each with a name for `--allow-risk`.
+import { looksLike } from '../../koinos/address.ts';
 import { BTYPE, bytesToJson, decode } from '../../koinos/codec.ts';
 import { WalletError } from '../../koinos/errors.ts';
 import { KNOWN_TOKEN_CONTRACTS, type KnownNetwork } from '../../koinos/knownContracts.ts';
 import { koinMethodByEntryPoint, type TokenMethod } from '../../koinos/koin.ts';
 import type { CallContractOperation, Transaction } from '../../koinos/types.ts';
-import type { NetworkInfo, RiskCode, RiskFlag } from './types.ts';
+import type { KnownAddress, NetworkInfo, RiskCode, RiskFlag } from './types.ts';
 
 /** What the transaction alone does not tell: who signs, what this network's known contracts are, and its chain ID. */
 export interface RiskContext {
@@ -25,6 +26,12 @@ export interface RiskContext {
    * that none of this wallet's networks was seen with (an offline signature while another network is selected).
    */
   otherChain?: string;
+  /**
+   * The addresses the person knows on this network (the wallet's accounts, contacts and the recipients it sent to): a
+   * token transfer to an address that looks like one of them ({@link looksLike}) and is none of them is flagged.
+   * Absent: nothing is compared (a review that shows the resemblance its own way, the CLI).
+   */
+  knownAddresses?: readonly KnownAddress[];
 }
 
 /** The order flags are listed in: what takes an account over first. */
@@ -35,6 +42,7 @@ const ORDER: readonly RiskCode[] = [
   'SET_SYSTEM_CALL',
   'CHAIN_ID_CHANGED',
   'OTHER_CHAIN',
+  'LOOKALIKE_RECIPIENT',
   'TOKEN_ALLOWANCE',
   'UNKNOWN_CONTRACT',
   'NO_ABI',
@@ -53,6 +61,7 @@ export const RISK_NAMES: Readonly<Record<RiskCode, string>> = {
   UNKNOWN_CONTRACT: 'unknown-contract',
   CHAIN_ID_CHANGED: 'chain-id-changed',
   OTHER_CHAIN: 'other-chain',
+  LOOKALIKE_RECIPIENT: 'lookalike-recipient',
 };
 
 const CODE_BY_NAME = new Map(Object.entries(RISK_NAMES).map(([code, name]) => [name, code as RiskCode]));
@@ -128,6 +137,7 @@ function list(items: readonly string[]): string {
  * - a call to a contract not in `knownContracts`: UNKNOWN_CONTRACT.
  * - a call whose arguments do not decode as a token method, to a contract not in `contractsWithAbi`: NO_ABI.
  * - a token `transfer` from a signer to that same signer: SELF_TRANSFER.
+ * - a token `transfer` to an address that is none of `knownAddresses` but looks like one: LOOKALIKE_RECIPIENT.
  * - a token `approve` of more than 0 to a spender that does not sign: TOKEN_ALLOWANCE (the drainer's way in: the
  *   spender takes the tokens later, with no signature of the owner).
  * - `context.chainIdChanged`: CHAIN_ID_CHANGED.
@@ -140,6 +150,8 @@ export function assessRisks(tx: Transaction, context: RiskContext): RiskFlag[] {
   const signers = new Set(context.signers);
   const known = new Set(context.knownContracts);
   const withAbi = new Set(context.contractsWithAbi ?? []);
+  const knownAddresses = context.knownAddresses ?? [];
+  const knownSet = new Set(knownAddresses.map((k) => k.address));
   const found = new Map<RiskCode, string[]>();
   const add = (code: RiskCode, item: string) => {
     const items = found.get(code) ?? [];
@@ -178,6 +190,10 @@ export function assessRisks(tx: Transaction, context: RiskContext): RiskFlag[] {
         signers.has(address(to))
       )
         add('SELF_TRANSFER', address(to));
+      if (to instanceof Uint8Array && to.length > 0 && !knownSet.has(address(to))) {
+        const like = knownAddresses.find((k) => looksLike(k.address, address(to)));
+        if (like) add('LOOKALIKE_RECIPIENT', `${address(to)}, not ${like.label} (${like.address})`);
+      }
     }
     if (decoded?.method.name === 'approve') {
       const { owner, spender, value } = decoded.args;
@@ -221,6 +237,8 @@ function riskMessage(code: RiskCode, items: string[]): string {
       return `Its call${s} to ${list(items)} ha${items.length > 1 ? 've' : 's'} arguments that cannot be decoded without the contract's ABI: they are shown as bytes, so what ${items.length > 1 ? 'they do' : 'it does'} cannot be checked here.`;
     case 'TOKEN_ALLOWANCE':
       return `It lets ${list(items)} take tokens later without another signature (an allowance): sign only if you trust ${items.length > 1 ? 'these accounts' : 'this account'} with them.`;
+    case 'LOOKALIKE_RECIPIENT':
+      return `It sends tokens to ${list(items)}: ${items.length > 1 ? 'addresses that begin' : 'an address that begins'} and end${items.length > 1 ? '' : 's'} like one you know but ${items.length > 1 ? 'are' : 'is'} another. Addresses are made to look alike to be copied by mistake from a history: compare every character with the address you mean before signing.`;
     case 'SELF_TRANSFER':
       return `It transfers tokens from ${list(items)} to the same address, the signer's own: nothing changes hands, yet it costs mana. Check the recipient.`;
   }

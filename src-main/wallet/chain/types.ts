@@ -212,6 +212,8 @@ export type RiskCode =
   | 'NO_ABI'
   /** A token transfer to the signer itself. */
   | 'SELF_TRANSFER'
+  /** A token transfer to an address that begins and ends like one the person knows without being one they know. */
+  | 'LOOKALIKE_RECIPIENT'
   /** A token allowance (approve) from a signer to an account that does not sign: it may take the tokens later. */
   | 'TOKEN_ALLOWANCE'
   /** A call to a contract that is neither a known token nor a system contract of this network. */
@@ -220,6 +222,19 @@ export type RiskCode =
   | 'CHAIN_ID_CHANGED'
   /** Made for another chain than the one of the network it is reviewed on, and for none this wallet has seen. */
   | 'OTHER_CHAIN';
+
+/** An address the person knows, and how a review names it: "your account Main", "your contact Dana". */
+export interface KnownAddress {
+  address: string;
+  label: string;
+}
+
+/**
+ * The addresses a review compares a recipient with on a network (on every network when `networkId` is absent, as for a
+ * transaction made for a chain none of the wallet's networks was seen with): the wallet's accounts, contacts and the
+ * recipients it sent to.
+ */
+export type KnownAddresses = (networkId?: string) => Promise<KnownAddress[]>;
 
 export interface RiskFlag {
   code: RiskCode;

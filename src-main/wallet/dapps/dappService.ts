@@ -11,6 +11,7 @@ import { transactionToJson } from '../../koinos/transaction.ts';
 import { TYPES } from '../../koinos/types.ts';
 import type { AccountInfo, VaultStatus } from '../vault/types.ts';
 import type { ApprovalReview } from '../approvals/types.ts';
+import type { KnownAddresses } from '../chain/types.ts';
 import type {
   DappConnectionRequest,
   DappConnections,
@@ -52,6 +53,8 @@ export interface DappServiceOptions {
   store: DappStore;
   /** How long a request waits for the wallet to be unlocked (default: as long as an approval waits). */
   unlockWaitMs?: number;
+  /** The addresses a transfer's recipient is compared with (absent: none). */
+  knownAddresses?: KnownAddresses;
 }
 
 /** A dApp's request for a grant, as its transport heard it. */
@@ -421,6 +424,7 @@ export class DappService {
           return rc > held ? rc - held : 0n;
         },
         measuredCost: (key) => this.#costs.get(key),
+        knownAddresses: (await this.#o.knownAddresses?.(ctx.network.id)) ?? [],
       },
       { origin, signer: address, transaction, abis, send },
     );

@@ -18,7 +18,7 @@ import {
 } from '../../koinos/transaction.ts';
 import type { Transaction } from '../../koinos/types.ts';
 import type { ApprovalReview } from '../approvals/types.ts';
-import type { DecodedOperation, TokenInfo } from '../chain/types.ts';
+import type { DecodedOperation, KnownAddress, TokenInfo } from '../chain/types.ts';
 import { REVIEW_TTL_MS, type PreparedSubmission } from '../chain/approvedSubmit.ts';
 import type { PendingTransactions } from '../chain/pendingTransactions.ts';
 import { decodeOperation } from '../chain/operations.ts';
@@ -194,6 +194,8 @@ export interface DappReviewDeps {
   availableMana: (payer: Uint8Array) => Promise<bigint>;
   /** What the last transaction of this origin on this network used, measured by its dry run (an estimate). */
   measuredCost: (costKey: string) => bigint | undefined;
+  /** The addresses a transfer's recipient is compared with on the network. */
+  knownAddresses: readonly KnownAddress[];
 }
 
 /**
@@ -251,6 +253,7 @@ export async function reviewDappTransaction(
     ),
     contractsWithAbi: withAbi,
     chainIdChanged: deps.chainIdChanged,
+    knownAddresses: deps.knownAddresses,
   });
   const costKey = `${ctx.network.id} dapp ${request.origin}`;
   const measured = deps.measuredCost(costKey);

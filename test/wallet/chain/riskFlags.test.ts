@@ -16,6 +16,7 @@ import {
   type RiskContext,
 } from '../../../src-main/wallet/chain/riskFlags.ts';
 import { decodeOperation } from '../../../src-main/wallet/chain/operations.ts';
+import { lookalikeAddress } from '../../helpers/lookalike.ts';
 
 function newAddress(): string {
   return addressToString(addressFromPublicKey(publicKeyFromPrivateKey(newPrivateKey(), true)));
@@ -119,6 +120,33 @@ describe('assessRisks', () => {
       value: 5n,
     });
     expect(codes(tx(pulled), { ...context, signers: [signer, other] })).toEqual([]);
+  });
+
+  it('flags a transfer to an address that looks like a known one and is none, naming the known one', () => {
+    const carol = newAddress();
+    const known = {
+      ...context,
+      knownAddresses: [
+        { address: signer, label: 'your account Main' },
+        { address: carol, label: 'your contact Carol' },
+      ],
+    };
+    const [fakeCarol, fakeMain] = [lookalikeAddress(carol), lookalikeAddress(signer)];
+    const risks = assessRisks(tx(transfer(koin, fakeCarol), transfer(koin, fakeMain)), known);
+    expect(risks.map((r) => r.name)).toEqual(['lookalike-recipient']);
+    expect(risks[0]!.message).toBe(
+      `It sends tokens to ${fakeCarol}, not your contact Carol (${carol}) and ${fakeMain}, not your account Main (${signer}): addresses that begin and end like one you know but are another. Addresses are made to look alike to be copied by mistake from a history: compare every character with the address you mean before signing.`,
+    );
+    // The known address itself, an address like none, and a review that compares with nothing: no flag.
+    expect(codes(tx(transfer(koin, carol)), known)).toEqual([]);
+    expect(codes(tx(transfer(koin, other)), known)).toEqual([]);
+    expect(codes(tx(transfer(koin, fakeCarol)))).toEqual([]);
+    // An address like a known one, yet itself known (sent to before): no flag.
+    const sentTo = {
+      ...known,
+      knownAddresses: [...known.knownAddresses, { address: fakeCarol, label: 'an address you sent to' }],
+    };
+    expect(codes(tx(transfer(koin, fakeCarol)), sentTo)).toEqual([]);
   });
 
   it('flags an allowance to an account that does not sign, not one to a signer nor one taken back (0)', () => {

@@ -17,6 +17,8 @@ import { recordingProxy, testDevnet } from '../chain/helpers.ts';
 import { testServices } from '../chain/services.ts';
 import { KEYTAR, PASSWORD, TEST_SCRYPT, removeService, tempDir, uniqueService } from '../vault/helpers.ts';
 import { until } from '../../helpers/until.ts';
+import { lookalikeAddress } from '../../helpers/lookalike.ts';
+import type { KnownAddress } from '../../../src-main/wallet/chain/types.ts';
 
 const ORIGIN = 'https://dapp.example';
 
@@ -44,6 +46,8 @@ describe("the effects step of a dApp's transaction", () => {
       approver: { mode: 'password', checkPassword: (password) => vault.verifyPassword({ password }) },
     });
     const store = await DappStore.open(dataDir);
+    // The addresses the person knows, which a transfer's recipient is compared with (the app's accounts and contacts).
+    const known: KnownAddress[] = [];
     const dapps = new DappService({
       vault,
       networks: s.networks,
@@ -52,6 +56,7 @@ describe("the effects step of a dApp's transaction", () => {
       follower: s.follower,
       approvals,
       store,
+      knownAddresses: async () => known,
     });
     const chain = chainOf(await (await s.networks.node('local')).node.chainId());
     /** The dApp's grant, as its connection left it. */
@@ -103,7 +108,7 @@ describe("the effects step of a dApp's transaction", () => {
     const calls = () => proxy.requests.filter((b) => b !== '').map((b) => JSON.parse(b) as Rpc); // GETs (REST reads) carry no body
     const submits = () => calls().filter((c) => c.method === 'chain.submit_transaction');
     const nonce = () => direct.nonce(addressFromString(signer.address));
-    return { dapps, approvals, signer, to, s, ask, approveThenEffects, calls, submits, nonce, proxy, grant };
+    return { dapps, approvals, signer, to, s, ask, approveThenEffects, calls, submits, nonce, proxy, grant, known };
   }
 
   it('rejected at the effects step, sends nothing: the node saw the dry run only, never the transaction it showed', async () => {
@@ -174,6 +179,20 @@ describe("the effects step of a dApp's transaction", () => {
     const step = await until('the effects step', () => approvals.state().pending.find((r) => r.review.effects));
     expect(step.review.effects!.events.map((e) => e.summary)).toEqual([allowance]);
     await approvals.answer({ requestId: step.id, approve: false });
+    await expect(answer).rejects.toMatchObject({ code: 'REJECTED' });
+  });
+
+  it("flags a transfer to an address that looks like one of the person's contacts, naming the contact", async () => {
+    const { approvals, ask, to, known } = await setUp();
+    const carol = lookalikeAddress(to);
+    known.push({ address: carol, label: 'your contact Carol' });
+    const answer = ask('koinos_signTransaction', '1000');
+    answer.catch(() => undefined); // rejected below
+    const review = await until('the review', () => approvals.state().pending[0]);
+    expect(review.review.risks.map((r) => [r.name, r.message.split(':')[0]])).toEqual([
+      ['lookalike-recipient', `It sends tokens to ${to}, not your contact Carol (${carol})`],
+    ]);
+    await approvals.answer({ requestId: review.id, approve: false });
     await expect(answer).rejects.toMatchObject({ code: 'REJECTED' });
   });
 
