@@ -187,6 +187,7 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
     emit: (notification) => hub.emit('notifications:new', notification),
     presenter: options.notificationPresenter ?? 'page',
     intervalMs: options.polling?.headMs,
+    knownAddresses,
     log,
   });
   const services: WalletServices = {

@@ -10,7 +10,16 @@ import { devKey } from '../../src-main/devnet/chain/devKeys.ts';
 import { rpc } from '../devnet/httpHelpers.ts';
 import { included } from '../devnet/koilibContract.ts';
 import { lookalikeAddress } from '../helpers/lookalike.ts';
-import { approve, chromiumMissing, go, selectAccount, useE2eWallet, type E2eWallet } from './harness.ts';
+import {
+  approve,
+  chromiumMissing,
+  go,
+  notification,
+  recordNotifications,
+  selectAccount,
+  useE2eWallet,
+  type E2eWallet,
+} from './harness.ts';
 import type { Locator, Page } from 'playwright-core';
 
 const missing = chromiumMissing();
@@ -164,6 +173,7 @@ describe.skipIf(missing !== undefined)('names and contacts in the browser', () =
     // An address poisoner sends a hair of KOIN to the account. (The test cannot make a key whose address looks like a
     // contact's, so the contact, Dana, is saved at an address made to look like the poisoner's: the same pair.)
     const poisoner = devKey(7).address;
+    await recordNotifications(e2e);
     await rpc(url!, 'devnet.set_balance', { account: poisoner, value: '100000000' });
     await wallet.handlers['contacts:add']({ label: 'Dana', address: lookalikeAddress(poisoner) });
     const provider = new Provider([`${url}/jsonrpc`]);
@@ -175,6 +185,10 @@ describe.skipIf(missing !== undefined)('names and contacts in the browser', () =
     });
     const { transaction } = await koin.functions['transfer']!({ from: poisoner, to: accounts[0]!.address, value: '1' });
     await included(provider, transaction, 30_000);
+    // Its notification says it comes from a look-alike instead of giving the short form, which is the contact's too.
+    expect((await notification(page, 'Received 0.00000001 KOIN')).body).toMatch(
+      /^To Devnet account 0, in block \d+, from a look-alike of your contact Dana: do not copy its address or send to it\.$/,
+    );
 
     // The history names the other side: the contact's label, then the KAP name.
     await go(page, 'History');

@@ -124,6 +124,17 @@ export function knownContractsOf(kind: NetworkInfo['kind'] | undefined, extra: r
   return [...new Set([...fixed, ...extra])];
 }
 
+/**
+ * The address of `known` that `address` looks like ({@link looksLike}) without being any of them; undefined when it is
+ * one of them or looks like none.
+ * @example
+ * lookalikeAmong([{ address: dana, label: 'your contact Dana' }], poisoner); // { address: dana, label: … }
+ */
+export function lookalikeAmong(known: readonly KnownAddress[], address: string): KnownAddress | undefined {
+  if (known.some((k) => k.address === address)) return undefined;
+  return known.find((k) => looksLike(k.address, address));
+}
+
 function list(items: readonly string[]): string {
   return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }
@@ -148,10 +159,9 @@ function list(items: readonly string[]): string {
  */
 export function assessRisks(tx: Transaction, context: RiskContext): RiskFlag[] {
   const signers = new Set(context.signers);
-  const known = new Set(context.knownContracts);
+  const knownContracts = new Set(context.knownContracts);
   const withAbi = new Set(context.contractsWithAbi ?? []);
   const knownAddresses = context.knownAddresses ?? [];
-  const knownSet = new Set(knownAddresses.map((k) => k.address));
   const found = new Map<RiskCode, string[]>();
   const add = (code: RiskCode, item: string) => {
     const items = found.get(code) ?? [];
@@ -175,7 +185,7 @@ export function assessRisks(tx: Transaction, context: RiskContext): RiskFlag[] {
     const call = op.call_contract;
     if (!call) continue;
     const contract = address(call.contract_id);
-    if (!known.has(contract)) add('UNKNOWN_CONTRACT', contract);
+    if (!knownContracts.has(contract)) add('UNKNOWN_CONTRACT', contract);
     const decoded = tokenCall(call);
     if (!decoded && !withAbi.has(contract)) add('NO_ABI', `${contract} (entry point ${call.entry_point})`);
     if (decoded?.method.name === 'transfer') {
@@ -190,10 +200,9 @@ export function assessRisks(tx: Transaction, context: RiskContext): RiskFlag[] {
         signers.has(address(to))
       )
         add('SELF_TRANSFER', address(to));
-      if (to instanceof Uint8Array && to.length > 0 && !knownSet.has(address(to))) {
-        const like = knownAddresses.find((k) => looksLike(k.address, address(to)));
-        if (like) add('LOOKALIKE_RECIPIENT', `${address(to)}, not ${like.label} (${like.address})`);
-      }
+      const recipient = to instanceof Uint8Array && to.length > 0 ? address(to) : undefined;
+      const like = recipient === undefined ? undefined : lookalikeAmong(knownAddresses, recipient);
+      if (like) add('LOOKALIKE_RECIPIENT', `${recipient}, not ${like.label} (${like.address})`);
     }
     if (decoded?.method.name === 'approve') {
       const { owner, spender, value } = decoded.args;

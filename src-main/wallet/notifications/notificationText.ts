@@ -1,7 +1,7 @@
 // What the wallet notifies and in which words, decided without any shell: a sent transaction that is included,
 // irreversible, failed or dropped (from `tx:update`), and tokens that arrive (from the account's history). Pure.
 import { formatAmount } from '../../koinos/amounts.ts';
-import type { HistoryEntry, HistoryRecord, TxUpdate } from '../chain/types.ts';
+import type { HistoryEntry, HistoryRecord, KnownAddress, TxUpdate } from '../chain/types.ts';
 import type { WalletNotification } from './types.ts';
 
 /** `1AbcdE…WxYz`: long enough to recognise, short enough for a notification line. */
@@ -113,13 +113,16 @@ export interface WatchedAccount {
 /**
  * The notifications for tokens arriving in `records` (an account's history records newer than the last ones seen):
  * one per received or minted amount, oldest first. Records not yet in a block are skipped (they have no sequence
- * number and may never be).
+ * number and may never be). A sender whose address `lookalikeOf` finds made to look like a known one is said to be
+ * so, without its short form: that form is the known address's too (address poisoning sends a small amount so that
+ * the address is copied from a history or a notification).
  */
 export function incomingNotifications(
   records: readonly HistoryRecord[],
   networkId: string,
   account: WatchedAccount,
   nameOf: (address: string) => string | undefined = () => undefined,
+  lookalikeOf: (address: string) => KnownAddress | undefined = () => undefined,
 ): WalletNotification[] {
   const out: WalletNotification[] = [];
   const ordered = records
@@ -128,11 +131,16 @@ export function incomingNotifications(
   for (const record of ordered) {
     record.entries.forEach((entry, index) => {
       if (entry.kind !== 'received' && entry.kind !== 'minted') return;
-      const from = entry.counterparty ? (nameOf(entry.counterparty) ?? shortId(entry.counterparty)) : undefined;
+      const name = entry.counterparty ? nameOf(entry.counterparty) : undefined;
+      const like = entry.counterparty && name === undefined ? lookalikeOf(entry.counterparty) : undefined;
+      const from = entry.counterparty ? (name ?? shortId(entry.counterparty)) : undefined;
+      const block = record.blockHeight ? `, in block ${record.blockHeight}` : '';
       out.push({
         id: `in:${networkId}:${record.transactionId}:${account.accountId}:${index}`,
         title: `Received ${amountText(entry)}`,
-        body: `${from ? `From ${from} to` : 'To'} ${account.name}${record.blockHeight ? `, in block ${record.blockHeight}` : ''}.`,
+        body: like
+          ? `To ${account.name}${block}, from a look-alike of ${like.label}: do not copy its address or send to it.`
+          : `${from ? `From ${from} to` : 'To'} ${account.name}${block}.`,
         target: { networkId, transactionId: record.transactionId!, accountId: account.accountId },
       });
     });

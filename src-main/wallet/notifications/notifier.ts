@@ -4,7 +4,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { addressFromString } from '../../koinos/address.ts';
-import type { HistoryRecord } from '../chain/types.ts';
+import { lookalikeAmong } from '../chain/riskFlags.ts';
+import type { HistoryRecord, KnownAddress, KnownAddresses } from '../chain/types.ts';
 import type { AccountInfo } from '../vault/types.ts';
 import type { NotificationSettings, WalletNotification } from './types.ts';
 import { writeFileAtomic } from '../atomicFile.ts';
@@ -35,6 +36,8 @@ export interface NotifierOptions {
   presenter: NotificationSettings['presenter'];
   /** Between two looks at the accounts' history (default 3 s, the block time). */
   intervalMs?: number;
+  /** The addresses a sender is compared with, for a notification to say it was made to look like one (absent: none). */
+  knownAddresses?: KnownAddresses;
   log?: (line: string) => void;
 }
 
@@ -131,6 +134,8 @@ export class Notifier {
     if (accounts.length === 0) return;
     const networkId = (await this.o.networks.list()).selectedId;
     const nameOf = (address: string) => accounts.find((a) => a.address === address)?.name;
+    // Read once a look, when something arrived.
+    let known: KnownAddress[] | undefined;
     for (const account of accounts) {
       const key = `${networkId}|${account.address}`;
       let last = this.seen.get(key);
@@ -163,8 +168,11 @@ export class Notifier {
         continue; // the node is unreachable for now: the next look catches up
       }
       this.seen.set(key, last === undefined || newest > last ? newest : last);
-      for (const n of incomingNotifications(fresh, networkId, { accountId: account.id, name: account.name }, nameOf))
-        this.show(n);
+      if (fresh.length === 0) continue;
+      const among = (known ??= (await this.o.knownAddresses?.(networkId).catch(() => undefined)) ?? []);
+      const lookalikeOf = (address: string) => lookalikeAmong(among, address);
+      const watched = { accountId: account.id, name: account.name };
+      for (const n of incomingNotifications(fresh, networkId, watched, nameOf, lookalikeOf)) this.show(n);
     }
   }
 

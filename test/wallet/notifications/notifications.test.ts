@@ -18,12 +18,31 @@ import {
   shortId,
   txUpdateNotification,
 } from '../../../src-main/wallet/notifications/notificationText.ts';
-import { NOTIFICATION_SETTINGS_FILE, Notifier } from '../../../src-main/wallet/notifications/notifier.ts';
+import {
+  NOTIFICATION_SETTINGS_FILE,
+  Notifier,
+  type NotifierOptions,
+} from '../../../src-main/wallet/notifications/notifier.ts';
 import { onCleanup, tempDir, testDevnet } from '../chain/helpers.ts';
 import { sendPaidBy, testServices, type TestServices } from '../chain/services.ts';
 import { until } from '../../helpers/until.ts';
+import { lookalikeAddress } from '../../helpers/lookalike.ts';
 
 type TxUpdate = IpcEvents['tx:update'];
+
+/** A notifier of `s`'s services watching `accounts` (`more` replaces options), and the notifications it showed. */
+async function watching(s: TestServices, accounts: AccountInfo[], more: Partial<NotifierOptions> = {}) {
+  const shown: WalletNotification[] = [];
+  const notifier = await Notifier.open({
+    dataDir: await tempDir(),
+    ...s,
+    accounts: () => accounts,
+    emit: (n) => shown.push(n),
+    presenter: 'page',
+    ...more,
+  });
+  return { notifier, shown };
+}
 
 async function transfer(s: TestServices, from: string, to: string, amount: string): Promise<string> {
   const review = await s.send.prepare({ from, to, token: 'koin', amount });
@@ -178,17 +197,10 @@ describe('notifications', () => {
     const devnet = await testDevnet();
     const s = testServices(devnet);
     const [a, b, c] = devnet.accounts.map((x) => x.address) as [string, string, string];
-    const shown: WalletNotification[] = [];
-    const notifier = await Notifier.open({
-      dataDir: await tempDir(),
-      ...s,
-      accounts: () => [
-        { id: 'acc-a', name: 'Alice', address: a, kind: 'key' },
-        { id: 'acc-c', name: 'Carol', address: c, kind: 'key' },
-      ],
-      emit: (n: WalletNotification) => shown.push(n),
-      presenter: 'page' as const,
-    });
+    const { notifier, shown } = await watching(s, [
+      { id: 'acc-a', name: 'Alice', address: a, kind: 'key' },
+      { id: 'acc-c', name: 'Carol', address: c, kind: 'key' },
+    ]);
     notifier.start();
     onCleanup(async () => notifier.stop());
     const transactionId = await sendPaidBy(s, { from: a, to: b, amount: '1.5', payer: c });
@@ -203,14 +215,7 @@ describe('notifications', () => {
     const devnet = await testDevnet();
     const s = testServices(devnet);
     const [a, b] = devnet.accounts.map((x) => x.address) as [string, string];
-    const shown: WalletNotification[] = [];
-    const notifier = await Notifier.open({
-      dataDir: await tempDir(),
-      ...s,
-      accounts: () => [{ id: 'acc-a', name: 'Alice', address: a, kind: 'watch' }],
-      emit: (n: WalletNotification) => shown.push(n),
-      presenter: 'page' as const,
-    });
+    const { notifier, shown } = await watching(s, [{ id: 'acc-a', name: 'Alice', address: a, kind: 'watch' }]);
     await notifier.checkIncoming(); // the first look
     for (const amount of ['1', '2', '3']) await transfer(s, b, a, amount);
     await notifier.checkIncoming();
@@ -225,6 +230,30 @@ describe('notifications', () => {
     await transfer(s, b, a, '6');
     await notifier.checkIncoming();
     expect(shown.map((n) => n.title).slice(3)).toEqual(['Received 5 KOIN', 'Received 6 KOIN']);
+  });
+
+  it('says tokens came from an address made to look like a known one instead of giving its short form', async () => {
+    const devnet = await testDevnet();
+    const s = testServices(devnet);
+    const [a, poisoner, c] = devnet.accounts.map((x) => x.address) as [string, string, string];
+    // The contact Dana is at an address like the poisoner's (a key for an address like a given one cannot be made).
+    const dana = lookalikeAddress(poisoner);
+    const { notifier, shown } = await watching(s, [{ id: 'acc-a', name: 'Alice', address: a, kind: 'watch' }], {
+      knownAddresses: async () => [{ address: dana, label: 'your contact Dana' }],
+    });
+    await notifier.checkIncoming(); // the first look
+    await transfer(s, poisoner, a, '0.00000001');
+    await transfer(s, c, a, '2');
+    await notifier.checkIncoming();
+    expect(shown.map((n) => [n.title, n.body])).toEqual([
+      [
+        'Received 0.00000001 KOIN',
+        expect.stringMatching(
+          /^To Alice, in block \d+, from a look-alike of your contact Dana: do not copy its address or send to it\.$/,
+        ),
+      ],
+      ['Received 2 KOIN', expect.stringMatching(new RegExp(`^From ${shortId(c)} to Alice, in block \\d+\\.$`))],
+    ]);
   });
 
   it('notifies tokens arriving in an account and its own sends, until turned off; the setting outlives a restart', async () => {
@@ -294,14 +323,8 @@ describe('notifications', () => {
         return s.history.page(request);
       },
     } as HistoryService;
-    const shown: WalletNotification[] = [];
-    const notifier = await Notifier.open({
-      dataDir: await tempDir(),
-      ...s,
+    const { notifier, shown } = await watching(s, [{ id: 'acc-b', name: 'Bob', address: b, kind: 'watch' }], {
       history,
-      accounts: () => [{ id: 'acc-b', name: 'Bob', address: b, kind: 'watch' }],
-      emit: (n) => shown.push(n),
-      presenter: 'page',
     });
     await notifier.checkIncoming(); // the first look only notes the newest record
     await notifier.checkIncoming();
