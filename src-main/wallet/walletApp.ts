@@ -150,7 +150,16 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
   const { networks, tokens, follower, send, offline, history, dashboard } = chain;
   const heads = new HeadWatcher({ networks, intervalMs: options.polling?.headMs });
   const nfts = new NftService({ networks, settings, ...(options.nftMedia ? { media: options.nftMedia } : {}) });
-  const nftTransfers = new NftTransferService({ networks, tokens, nfts, pending, follower, signer: vault, approvals });
+  const nftTransfers = new NftTransferService({
+    networks,
+    tokens,
+    nfts,
+    pending,
+    follower,
+    signer: vault,
+    approvals,
+    knownAddresses,
+  });
 
   const hub = createEventHub(log);
   const dappStore = await DappStore.open(options.dataDir);

@@ -228,7 +228,7 @@ describe.skipIf(missing !== undefined)('names and contacts in the browser', () =
     await page.getByRole('button', { name: 'Export unsigned transfer' }).click();
     const flagged = page.getByTestId('risks').locator('[data-risk="lookalike-recipient"]');
     await flagged.waitFor({ timeout: 30_000 });
-    expect(await flagged.textContent()).toContain(`It sends tokens to ${poisoner}, not your contact Dana (`);
+    expect(await flagged.textContent()).toContain(`It transfers to ${poisoner}, not your contact Dana (`);
     await shots.take(page, 'offline-export-lookalike');
     await go(page, 'History');
 

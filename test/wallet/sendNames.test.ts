@@ -156,7 +156,7 @@ describe('names in send:prepare and send:confirm', () => {
     const fake = lookalikeAddress(contact);
     const exported = await exportTo(fake);
     expect(lookalikes(exported)).toEqual([
-      `It sends tokens to ${fake}, not your contact Carol (${contact}): an address that begins and ends like one you know but is another. Addresses are made to look alike to be copied by mistake from a history: compare every character with the address you mean before signing.`,
+      `It transfers to ${fake}, not your contact Carol (${contact}): an address that begins and ends like one you know but is another. Addresses are made to look alike to be copied by mistake from a history: compare every character with the address you mean before signing.`,
     ]);
     // Read back on this computer, and signed after its approval: the same flag, in the review the person approves.
     expect(lookalikes(await h['offline:inspect']({ input: exported.base64 }))).toEqual(lookalikes(exported));

@@ -10,7 +10,7 @@ import { addressFromString } from '../../koinos/address.ts';
 import { contractAbiOf, type ContractAbi } from '../../koinos/contractAbi.ts';
 import { prepareTransaction } from '../../koinos/transaction.ts';
 import type { Transaction } from '../../koinos/types.ts';
-import type { DecodedOperation, NftCollectionInfo, SubmitReceipt, TransactionReview } from './types.ts';
+import type { DecodedOperation, KnownAddresses, NftCollectionInfo, SubmitReceipt, TransactionReview } from './types.ts';
 import type { ApprovedSubmitDeps } from './approvedSubmit.ts';
 import { KCS5_ABI } from './kcs5.ts';
 import type { KoinosNode } from './koinosNode.ts';
@@ -41,6 +41,8 @@ export interface NftTransferRequest {
 export interface NftTransferOptions extends ApprovedSubmitDeps {
   nfts: NftService;
   tokens: TokenService;
+  /** The addresses the recipient is compared with (absent: none). */
+  knownAddresses?: KnownAddresses;
 }
 
 /** What to do after approval when mana is short, or when the chain would revert the transfer. */
@@ -154,6 +156,7 @@ export class NftTransferService {
       knownContracts: knownContractsOf(network.kind, [...known, ...added.map((c) => c.contract)]),
       contractsWithAbi: [contract],
       chainIdChanged,
+      knownAddresses: (await this.deps.knownAddresses?.(network.id)) ?? [],
     });
     return this.reviews.open({
       network,

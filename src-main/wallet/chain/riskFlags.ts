@@ -6,6 +6,7 @@ import { WalletError } from '../../koinos/errors.ts';
 import { KNOWN_TOKEN_CONTRACTS, type KnownNetwork } from '../../koinos/knownContracts.ts';
 import { koinMethodByEntryPoint, type TokenMethod } from '../../koinos/koin.ts';
 import type { CallContractOperation, Transaction } from '../../koinos/types.ts';
+import { KCS5_ABI } from './kcs5.ts';
 import type { KnownAddress, NetworkInfo, RiskCode, RiskFlag } from './types.ts';
 
 /** What the transaction alone does not tell: who signs, what this network's known contracts are, and its chain ID. */
@@ -135,6 +136,27 @@ export function lookalikeAmong(known: readonly KnownAddress[], address: string):
   return known.find((k) => looksLike(k.address, address));
 }
 
+/**
+ * The recipient (base58) of a call whose arguments decode as a token's `transfer` (`decoded`) or, failing that, as an
+ * NFT collection's (KCS-5: the same entry point, a token id instead of a value); undefined for any other call.
+ */
+function transferRecipient(call: CallContractOperation, decoded: ReturnType<typeof tokenCall>): string | undefined {
+  let to: unknown;
+  if (decoded) {
+    if (decoded.method.name !== 'transfer') return undefined;
+    to = decoded.args['to'] instanceof Uint8Array ? bytesToJson(decoded.args['to'], BTYPE.ADDRESS) : undefined;
+  } else {
+    const method = KCS5_ABI.methodByEntryPoint(call.entry_point);
+    if (method?.name !== 'transfer') return undefined;
+    try {
+      to = KCS5_ABI.decodeArguments(method, call.args)['to'];
+    } catch {
+      return undefined;
+    }
+  }
+  return typeof to === 'string' && to !== '' ? to : undefined;
+}
+
 function list(items: readonly string[]): string {
   return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }
@@ -148,7 +170,7 @@ function list(items: readonly string[]): string {
  * - a call to a contract not in `knownContracts`: UNKNOWN_CONTRACT.
  * - a call whose arguments do not decode as a token method, to a contract not in `contractsWithAbi`: NO_ABI.
  * - a token `transfer` from a signer to that same signer: SELF_TRANSFER.
- * - a token `transfer` to an address that is none of `knownAddresses` but looks like one: LOOKALIKE_RECIPIENT.
+ * - a token or NFT `transfer` to an address that is none of `knownAddresses` but looks like one: LOOKALIKE_RECIPIENT.
  * - a token `approve` of more than 0 to a spender that does not sign: TOKEN_ALLOWANCE (the drainer's way in: the
  *   spender takes the tokens later, with no signature of the owner).
  * - `context.chainIdChanged`: CHAIN_ID_CHANGED.
@@ -200,10 +222,10 @@ export function assessRisks(tx: Transaction, context: RiskContext): RiskFlag[] {
         signers.has(address(to))
       )
         add('SELF_TRANSFER', address(to));
-      const recipient = to instanceof Uint8Array && to.length > 0 ? address(to) : undefined;
-      const like = recipient === undefined ? undefined : lookalikeAmong(knownAddresses, recipient);
-      if (like) add('LOOKALIKE_RECIPIENT', `${recipient}, not ${like.label} (${like.address})`);
     }
+    const recipient = transferRecipient(call, decoded);
+    const like = recipient === undefined ? undefined : lookalikeAmong(knownAddresses, recipient);
+    if (like) add('LOOKALIKE_RECIPIENT', `${recipient}, not ${like.label} (${like.address})`);
     if (decoded?.method.name === 'approve') {
       const { owner, spender, value } = decoded.args;
       if (spender instanceof Uint8Array && !signers.has(address(spender)) && value !== 0n)
@@ -247,7 +269,7 @@ function riskMessage(code: RiskCode, items: string[]): string {
     case 'TOKEN_ALLOWANCE':
       return `It lets ${list(items)} take tokens later without another signature (an allowance): sign only if you trust ${items.length > 1 ? 'these accounts' : 'this account'} with them.`;
     case 'LOOKALIKE_RECIPIENT':
-      return `It sends tokens to ${list(items)}: ${items.length > 1 ? 'addresses that begin' : 'an address that begins'} and end${items.length > 1 ? '' : 's'} like one you know but ${items.length > 1 ? 'are' : 'is'} another. Addresses are made to look alike to be copied by mistake from a history: compare every character with the address you mean before signing.`;
+      return `It transfers to ${list(items)}: ${items.length > 1 ? 'addresses that begin' : 'an address that begins'} and end${items.length > 1 ? '' : 's'} like one you know but ${items.length > 1 ? 'are' : 'is'} another. Addresses are made to look alike to be copied by mistake from a history: compare every character with the address you mean before signing.`;
     case 'SELF_TRANSFER':
       return `It transfers tokens from ${list(items)} to the same address, the signer's own: nothing changes hands, yet it costs mana. Check the recipient.`;
   }

@@ -212,7 +212,7 @@ export type RiskCode =
   | 'NO_ABI'
   /** A token transfer to the signer itself. */
   | 'SELF_TRANSFER'
-  /** A token transfer to an address that begins and ends like one the person knows without being one they know. */
+  /** A token or NFT transfer to an address that begins and ends like one the person knows without being one of them. */
   | 'LOOKALIKE_RECIPIENT'
   /** A token allowance (approve) from a signer to an account that does not sign: it may take the tokens later. */
   | 'TOKEN_ALLOWANCE'

@@ -12,6 +12,8 @@ import { png, SVG, uploadCollection } from './nftFixtures.ts';
 import { testDevnet, testServer } from './helpers.ts';
 import { testServices } from './services.ts';
 import { expectWalletError } from '../../helpers/expectWalletError.ts';
+import { lookalikeAddress } from '../../helpers/lookalike.ts';
+import type { KnownAddress } from '../../../src-main/wallet/chain/types.ts';
 
 const SLOW = 240_000; // an upload of ~60 KB of wasm, mints and transfers, on two shared cores
 const PNG = png(8, [30, 120, 200]);
@@ -27,7 +29,9 @@ describe('NFT collections in the wallet', () => {
         settings: s.settings,
         media: { timeoutMs: 5_000, allowLoopbackForTests: true },
       });
-      const transfers = new NftTransferService({ ...s, nfts });
+      // The addresses the person knows, which the recipient is compared with.
+      const known: KnownAddress[] = [];
+      const transfers = new NftTransferService({ ...s, nfts, knownAddresses: async () => known });
       const [a, b] = devnet.accounts;
       const media = await testServer((req, res) => {
         if (req.url === '/one.png') res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
@@ -276,6 +280,19 @@ describe('NFT collections in the wallet', () => {
         tokenId: '0x02',
       });
       expect(next.estimateSource).toBe('measured');
+      // With a contact at an address like the recipient's, the recipient is flagged as made to look like it.
+      const bea = lookalikeAddress(b!.address);
+      known.push({ address: bea, label: 'your contact Bea' });
+      const flagged = await transfers.prepare({
+        networkId: 'local',
+        from: a!.address,
+        to: b!.address,
+        contract: collection.address,
+        tokenId: '0x02',
+      });
+      expect(flagged.risks.map((r) => [r.name, r.message.split(':')[0]])).toEqual([
+        ['lookalike-recipient', `It transfers to ${b!.address}, not your contact Bea (${bea})`],
+      ]);
     },
     SLOW,
   );

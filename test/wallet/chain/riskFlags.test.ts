@@ -135,7 +135,7 @@ describe('assessRisks', () => {
     const risks = assessRisks(tx(transfer(koin, fakeCarol), transfer(koin, fakeMain)), known);
     expect(risks.map((r) => r.name)).toEqual(['lookalike-recipient']);
     expect(risks[0]!.message).toBe(
-      `It sends tokens to ${fakeCarol}, not your contact Carol (${carol}) and ${fakeMain}, not your account Main (${signer}): addresses that begin and end like one you know but are another. Addresses are made to look alike to be copied by mistake from a history: compare every character with the address you mean before signing.`,
+      `It transfers to ${fakeCarol}, not your contact Carol (${carol}) and ${fakeMain}, not your account Main (${signer}): addresses that begin and end like one you know but are another. Addresses are made to look alike to be copied by mistake from a history: compare every character with the address you mean before signing.`,
     );
     // The known address itself, an address like none, and a review that compares with nothing: no flag.
     expect(codes(tx(transfer(koin, carol)), known)).toEqual([]);

@@ -190,7 +190,7 @@ describe("the effects step of a dApp's transaction", () => {
     answer.catch(() => undefined); // rejected below
     const review = await until('the review', () => approvals.state().pending[0]);
     expect(review.review.risks.map((r) => [r.name, r.message.split(':')[0]])).toEqual([
-      ['lookalike-recipient', `It sends tokens to ${to}, not your contact Carol (${carol})`],
+      ['lookalike-recipient', `It transfers to ${to}, not your contact Carol (${carol})`],
     ]);
     await approvals.answer({ requestId: review.id, approve: false });
     await expect(answer).rejects.toMatchObject({ code: 'REJECTED' });
