@@ -41,6 +41,7 @@ import type {
 import type { DappConnections, WalletConnectSettings } from '../wallet/dapps/types.ts';
 import type { NotificationSettings, NotificationTarget, WalletNotification } from '../wallet/notifications/types.ts';
 import type {
+  AccountDiscovery,
   AccountInfo,
   BackupImportResult,
   EncryptedBackup,
@@ -84,6 +85,8 @@ export interface IpcContract {
   'accounts:importKey': { args: [{ key: string; name: string }]; result: AccountInfo };
   'accounts:addWatch': { args: [{ address: string; name: string }]; result: AccountInfo };
   'accounts:deriveNext': { args: [{ phraseId: string; name: string }]; result: AccountInfo };
+  /** The phrase's next accounts that were used on the selected network, added (accountDiscovery.ts). */
+  'accounts:discover': { args: [{ phraseId: string }]; result: AccountDiscovery };
   'accounts:rename': { args: [{ id: string; name: string }]; result: AccountInfo };
   'accounts:reorder': { args: [{ ids: string[] }]; result: AccountInfo[] };
   'accounts:remove': { args: [{ id: string; password: string }]; result: AccountInfo[] };
@@ -216,6 +219,7 @@ export const CHANNEL_ACTIVITY: Readonly<Record<IpcChannel, 'user' | 'background'
   'accounts:importKey': 'user',
   'accounts:addWatch': 'user',
   'accounts:deriveNext': 'user',
+  'accounts:discover': 'user',
   'accounts:rename': 'user',
   'accounts:reorder': 'user',
   'accounts:remove': 'user',

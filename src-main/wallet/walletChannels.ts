@@ -3,7 +3,7 @@
 // (each kept by its one owner), and amounts leave as decimal strings. Arguments arrive already checked by ipc/argumentParsers.ts.
 import { looksLike } from '../koinos/address.ts';
 import { WalletError, causeText, describe } from '../koinos/errors.ts';
-import type { AccountInfo, Settings } from './vault/types.ts';
+import type { AccountDiscovery, AccountInfo, Settings } from './vault/types.ts';
 import type { BackupNetwork } from './vault/backupFile.ts';
 import type { HistoryExportProgress, TransactionReview, TransferInput, TransferPayer } from './chain/types.ts';
 import type { IpcHandlers } from '../ipc/dispatcher.ts';
@@ -26,6 +26,7 @@ import type { Notifier } from './notifications/notifier.ts';
 import type { Vault } from './vault/vault.ts';
 import type { AddressBook } from './addressBook.ts';
 import type { NameResolver } from './chain/names.ts';
+import { lastUsedIndex, usedOn } from './chain/accountDiscovery.ts';
 
 /** The services the channels use, built by createWalletApp(). */
 export interface WalletServices {
@@ -126,6 +127,22 @@ export function walletChannels(s: WalletServices): IpcHandlers {
       ...(contact ? { contactLabel: contact.label } : {}),
       ...(resembles ? { resembles } : {}),
     };
+  }
+
+  /**
+   * The phrase's next accounts that the selected network saw used, added with every one before the last used: the
+   * node is asked about the addresses only (derived in the vault, their keys zeroed), outside the vault's lock.
+   */
+  async function discoverAccounts(phraseId: string): Promise<AccountDiscovery> {
+    const from = vault.phraseNextIndex(phraseId);
+    const { network, node } = await networks.node(await selectedNetworkId());
+    const { lastUsed, checkedThrough } = await lastUsedIndex(
+      { addresses: (start, count) => vault.phraseAddresses({ phraseId, from: start, count }), used: usedOn(node) },
+      from,
+    );
+    const added =
+      lastUsed === undefined ? [] : await vault.addPhraseAccountsThrough({ phraseId, throughIndex: lastUsed });
+    return { networkName: network.name, added, checkedFrom: from, checkedThrough };
   }
 
   /** The typed name, resolved again by main: the page's resolution is only what the user saw. */
@@ -238,6 +255,7 @@ export function walletChannels(s: WalletServices): IpcHandlers {
     'accounts:importKey': (args) => vault.importKey(args),
     'accounts:addWatch': (args) => vault.addWatch(args),
     'accounts:deriveNext': (args) => vault.deriveNext(args),
+    'accounts:discover': ({ phraseId }) => discoverAccounts(phraseId),
     'accounts:rename': (args) => vault.renameAccount(args),
     'accounts:reorder': (args) => vault.reorderAccounts(args),
     'accounts:remove': (args) => vault.removeAccount(args),

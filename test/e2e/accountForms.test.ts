@@ -1,9 +1,11 @@
 // End to end: the Accounts screen's forms to add an account. The import form keeps a private key in its masked field: a
 // key typed there does not appear in the recovery phrase's plain text area when the person switches to "Recovery
 // phrase"; switching back finds it still typed, and it imports. The next account of a phrase comes from the phrase the
-// list shows, chosen from the start.
+// list shows, chosen from the start. An imported phrase brings the accounts it was used with on the selected network.
 import { afterEach, describe, expect, it } from 'vitest';
 import { devKey } from '../../src-main/devnet/chain/devKeys.ts';
+import { deriveAccount } from '../../src-main/wallet/vault/secretPayload.ts';
+import { rpc } from '../devnet/httpHelpers.ts';
 import { chromiumMissing, go, useE2eWallet, type E2eWallet } from './harness.ts';
 
 const missing = chromiumMissing();
@@ -51,5 +53,38 @@ describe.skipIf(missing !== undefined)("the Accounts screen's forms in the brows
       .poll(() => page.getByText('Account 2', { exact: true }).count(), { timeout: 20_000 })
       .toBeGreaterThan(0);
     expect(await page.getByText('phrase #1').count()).toBe(1);
+  });
+
+  it('imports a phrase with the accounts it was used with on the selected network, and looks again on request', async () => {
+    e2e = await useE2eWallet({ name: 'account-forms-discover' });
+    const { page, shots, wallet } = e2e;
+    const phrase = `${'abandon '.repeat(11)}about`;
+    const { url } = await wallet.handlers['devnet:status']();
+    const used = deriveAccount(phrase, 2);
+    used.privateKey.fill(0);
+    await rpc(url!, 'devnet.set_balance', { account: used.address, value: '100000000' });
+
+    await go(page, 'Accounts');
+    await page.getByRole('button', { name: 'Import or watch' }).click();
+    await page.getByRole('textbox', { name: 'Recovery phrase' }).fill(phrase);
+    await page.getByLabel('Account name').fill('Imported');
+    await page.getByRole('button', { name: 'Import account' }).click();
+    const status = page.getByRole('status').filter({ hasText: /Added|No other account/ });
+    await expect
+      .poll(() => status.textContent(), { timeout: 30_000 })
+      .toBe(
+        'Added Account 3 and Account 4, the accounts of this phrase up to the last one used on Local (devnet) (indexes 1 to 7 looked at).',
+      );
+    await expect.poll(() => page.getByText(used.address).count(), { timeout: 20_000 }).toBeGreaterThan(0);
+    await shots.take(page, 'phrase-discovered');
+
+    // The wallet's own phrase, looked at from the form of its next account: nothing of it was used here.
+    await page.getByRole('button', { name: 'Next account of a phrase' }).click();
+    await page.getByLabel('Phrase', { exact: true }).selectOption({ label: 'Account 1' });
+    await page.getByRole('button', { name: 'Find used accounts' }).click();
+    await expect
+      .poll(() => status.textContent(), { timeout: 30_000 })
+      .toMatch(/^No other account of this phrase was used on Local \(devnet\) \(indexes 1 to 5 looked at\)\./);
+    await shots.take(page, 'phrase-none-used');
   });
 });

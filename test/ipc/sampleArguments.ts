@@ -21,6 +21,7 @@ export const SAMPLE_ARGUMENTS: { [C in IpcChannel]: IpcArgs<C> } = {
   'accounts:importKey': [{ key: 'a'.repeat(64), name: 'Key' }],
   'accounts:addWatch': [{ address: ADDRESS, name: 'Watched' }],
   'accounts:deriveNext': [{ phraseId: 'phrase-1', name: 'Second' }],
+  'accounts:discover': [{ phraseId: 'phrase-1' }],
   'accounts:rename': [{ id: 'acc-1', name: 'Savings' }],
   'accounts:reorder': [{ ids: ['acc-2', 'acc-1'] }],
   'accounts:remove': [{ id: 'acc-1', password: 'pw' }],

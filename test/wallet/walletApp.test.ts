@@ -1,8 +1,8 @@
 // The wallet facade's own rules, through its handler table: the settings and the network selection stay one, a
 // built-in network takes an API key (and only that) even when a form sends its other fields back unchanged, account
 // ids that are not the wallet's are refused, the accounts' KOIN balances come in one light call, networks:changed follows
-// each change of the networks, a backup brings its custom networks with their contacts, and head:new comes from
-// polling the selected network while someone listens.
+// each change of the networks, a backup brings its custom networks with their contacts, an imported phrase brings the
+// accounts the selected network saw used, and head:new comes from polling the selected network while someone listens.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,8 +11,10 @@ import type { HeadInfo, IpcEvents } from '../../src-main/ipc/contract.ts';
 import { WalletError } from '../../src-main/koinos/errors.ts';
 import { createWalletApp, type WalletApp } from '../../src-main/wallet/walletApp.ts';
 import { openBackup } from '../../src-main/wallet/vault/backupFile.ts';
-import { KEYTAR, TEST_SCRYPT, removeService, uniqueService } from './vault/helpers.ts';
+import { KEYTAR, PASSWORD, TEST_SCRYPT, removeService, uniqueService } from './vault/helpers.ts';
 import { until } from '../helpers/until.ts';
+import { rpc } from '../devnet/httpHelpers.ts';
+import { deriveAccount } from '../../src-main/wallet/vault/secretPayload.ts';
 
 async function rejection(promise: Promise<unknown>): Promise<WalletError> {
   const error = await promise.then(
@@ -125,6 +127,42 @@ describe('wallet facade', () => {
     ]) {
       expect((await rejection(call)).code).toBe('ACCOUNT_NOT_FOUND');
     }
+  });
+
+  it("adds a phrase's accounts up to the last one the selected network saw used, looking 5 unused ones past it", async () => {
+    const { handlers: h } = await open();
+    await h['vault:create']({ password: PASSWORD });
+    const phrase = `${'abandon '.repeat(11)}about`;
+    const main = await h['accounts:importPhrase']({ phrase, name: 'Main' });
+    const phraseId = main.phraseId!;
+    // A new chain: nothing of the phrase was used, and five indexes after the first are looked at.
+    expect(await h['accounts:discover']({ phraseId })).toEqual({
+      networkName: 'Local (devnet)',
+      added: [],
+      checkedFrom: 1,
+      checkedThrough: 5,
+    });
+
+    // Index 3 and index 8 (four unused between them) hold KOIN; index 14 too, past five unused after 8.
+    const { url } = await h['devnet:status']();
+    const addressAt = (index: number) => {
+      const { privateKey, address } = deriveAccount(phrase, index);
+      privateKey.fill(0);
+      return address;
+    };
+    for (const index of [3, 8, 14])
+      await rpc(url!, 'devnet.set_balance', { account: addressAt(index), value: '100000000' });
+    const found = await h['accounts:discover']({ phraseId });
+    expect(found).toMatchObject({ networkName: 'Local (devnet)', checkedFrom: 1, checkedThrough: 13 });
+    // Every index up to the last used is added, the unused ones between too (the wallet that made them had them).
+    expect(found.added.map((a) => [a.derivationIndex, a.address, a.name])).toEqual(
+      [1, 2, 3, 4, 5, 6, 7, 8].map((index) => [index, addressAt(index), `Account ${index + 1}`]),
+    );
+    expect((await h['accounts:list']()).map((a) => a.derivationIndex)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    // Looked at again: from the next index, nothing new; "Next account of a phrase" goes on after the last added.
+    expect(await h['accounts:discover']({ phraseId })).toMatchObject({ added: [], checkedFrom: 9, checkedThrough: 13 });
+    expect((await h['accounts:deriveNext']({ phraseId, name: 'Tenth' })).derivationIndex).toBe(9);
+    expect((await rejection(h['accounts:discover']({ phraseId: 'nobody' }))).code).toBe('NOT_FOUND');
   });
 
   it('answers the KOIN balance of every account in one call, the same figure as its dashboard', async () => {

@@ -83,6 +83,16 @@ export interface NewPhrase {
   checkPositions: number[];
 }
 
+/** What `accounts:discover` found of a phrase on the selected network. */
+export interface AccountDiscovery {
+  networkName: string;
+  /** The accounts added, in index order: every one up to the last used (empty: none looked at was used). */
+  added: AccountInfo[];
+  /** The first and the last index looked at. */
+  checkedFrom: number;
+  checkedThrough: number;
+}
+
 export interface RevealedSecret {
   kind: 'phrase' | 'wif';
   secret: string;

@@ -40,7 +40,15 @@ import { openBackup, sealBackup, type BackupPayload } from './backupFile.ts';
 import { backupPayloadOf, mergeBackup } from './backupMerge.ts';
 import { entryNames, openEntry, removeAll, resealGeneration, sealEntry, secretEntry, withStrays } from './entries.ts';
 import { IdleTimer, SYSTEM_CLOCK, type Clock } from './idleTimer.ts';
-import { addressOfKey, deriveAccount, keyOf, keyPayload, phraseOf, phrasePayload } from './secretPayload.ts';
+import {
+  addressOfKey,
+  deriveAccount,
+  keyOf,
+  keyPayload,
+  phraseAccounts,
+  phraseOf,
+  phrasePayload,
+} from './secretPayload.ts';
 import {
   FILE_STORAGE_NOTICE,
   fileStore,
@@ -97,6 +105,19 @@ export interface VaultOptions {
 const CHECK_WORDS = 3;
 /** Phrase indexes deriveNext skips at most, one after another, when their addresses are in the wallet already. */
 const MAX_SKIPPED_INDEXES = 100;
+/** Addresses phraseAddresses derives at most in one call. */
+const MAX_PHRASE_ADDRESSES = 100;
+
+/** @throws WalletError NOT_FOUND when the vault has no phrase `id`. */
+function findPhrase(vault: VaultRecord, id: unknown): VaultRecord['phrases'][number] {
+  const phrase = vault.phrases.find((p) => p.id === id);
+  if (!phrase)
+    throw new WalletError(
+      'NOT_FOUND',
+      `expected a recovery phrase of this wallet, got unknown phrase id ${describe(id)}`,
+    );
+  return phrase;
+}
 
 /**
  * The wallet's keys behind a password. One class because the IPC contract maps onto its methods one to one; the
@@ -593,12 +614,7 @@ export class Vault implements TransactionSigner {
     return this.#exclusive(async () => {
       const session = this.#requireSession();
       const vault = structuredClone(this.#vault());
-      const phrase = vault.phrases.find((p) => p.id === args?.phraseId);
-      if (!phrase)
-        throw new WalletError(
-          'NOT_FOUND',
-          `expected a recovery phrase of this wallet, got unknown phrase id ${describe(args?.phraseId)}`,
-        );
+      const phrase = findPhrase(vault, args?.phraseId);
       const payload = await this.#payload(session, phrase.id);
       let index = phrase.nextIndex;
       let { privateKey, address } = deriveAccount(phraseOf(payload), index);
@@ -630,6 +646,90 @@ export class Vault implements TransactionSigner {
       if (this.#session === session) session.signingKeys.set(record.id, privateKey);
       else zero(privateKey);
       return toInfo(record);
+    });
+  }
+
+  /** The phrase's next index: the first its accounts were not added at. @throws WalletError NOT_FOUND. */
+  phraseNextIndex(phraseId: string): number {
+    return findPhrase(this.#vault(), phraseId).nextIndex;
+  }
+
+  /**
+   * The addresses of a phrase's accounts at `count` indexes from `from`, derived and not added: what account discovery
+   * asks a node about. The keys are zeroed at once.
+   * @throws WalletError NOT_FOUND (no such phrase), INVALID_ARGUMENT (count outside 1-100), VAULT_LOCKED.
+   */
+  phraseAddresses(args: {
+    phraseId: string;
+    from: number;
+    count: number;
+  }): Promise<{ index: number; address: string }[]> {
+    return this.#exclusive(async () => {
+      const session = this.#requireSession();
+      const phrase = findPhrase(this.#vault(), args?.phraseId);
+      const { from, count } = args;
+      if (!Number.isInteger(from) || from < 0 || !Number.isInteger(count) || count < 1 || count > MAX_PHRASE_ADDRESSES)
+        throw new WalletError(
+          'INVALID_ARGUMENT',
+          `expected an index from 0 and a count of 1 to ${MAX_PHRASE_ADDRESSES}, got ${describe(from)} and ${describe(count)}`,
+        );
+      const accounts = phraseAccounts(phraseOf(await this.#payload(session, phrase.id)));
+      try {
+        return Array.from({ length: count }, (_, i) => {
+          const { privateKey, address } = accounts.accountAt(from + i);
+          zero(privateKey);
+          return { index: from + i, address };
+        });
+      } finally {
+        accounts.wipe();
+      }
+    });
+  }
+
+  /**
+   * Adds a phrase's accounts from its next index through `throughIndex` in one write (account discovery found the last
+   * one used there), named as new accounts are; an index whose address is in the wallet already is skipped. None
+   * when the phrase's next index is past it.
+   * @throws WalletError NOT_FOUND (no such phrase), VAULT_LOCKED.
+   */
+  addPhraseAccountsThrough(args: { phraseId: string; throughIndex: number }): Promise<AccountInfo[]> {
+    return this.#exclusive(async () => {
+      const session = this.#requireSession();
+      const vault = structuredClone(this.#vault());
+      const phrase = findPhrase(vault, args?.phraseId);
+      const accounts = phraseAccounts(phraseOf(await this.#payload(session, phrase.id)));
+      const added: { record: AccountRecord; privateKey: Uint8Array }[] = [];
+      try {
+        for (let index = phrase.nextIndex; index <= args.throughIndex; index++) {
+          const { privateKey, address } = accounts.accountAt(index);
+          if (vault.accounts.some((a) => a.address === address)) {
+            zero(privateKey);
+            continue;
+          }
+          const record: AccountRecord = {
+            id: newId(),
+            name: cleanName('', vault),
+            address,
+            kind: 'phrase',
+            phraseId: phrase.id,
+            derivationIndex: index,
+          };
+          vault.accounts.push(record);
+          added.push({ record, privateKey });
+        }
+        phrase.nextIndex = Math.max(phrase.nextIndex, args.throughIndex + 1);
+        if (added.length > 0) await this.#commit({ ...this.#file, vault });
+      } catch (error) {
+        for (const { privateKey } of added) zero(privateKey);
+        throw error;
+      } finally {
+        accounts.wipe();
+      }
+      for (const { record, privateKey } of added) {
+        if (this.#session === session) session.signingKeys.set(record.id, privateKey);
+        else zero(privateKey);
+      }
+      return added.map(({ record }) => toInfo(record));
     });
   }
 
