@@ -125,6 +125,8 @@ describe('no secret leaves main through the browser shell', () => {
     const imported = await call('accounts:importPhrase', [{ phrase: importedPhrase, name: 'Imported phrase' }]);
     const derived = await call('accounts:deriveNext', [{ phraseId: imported.phraseId, name: 'Derived' }]);
     expect(derived.derivationIndex).toBe(1);
+    // The node is asked about the phrase's next addresses (none used here): what it answers carries no secret either.
+    expect((await call('accounts:discover', [{ phraseId: imported.phraseId }])).added).toEqual([]);
     const keyAccount = await call('accounts:importKey', [{ key: importedWif, name: 'Imported key' }]);
     const watched = addressToString(addressFromPublicKey(publicKeyFromPrivateKey(newPrivateKey())));
     const watch = await call('accounts:addWatch', [{ address: watched, name: 'Watched' }]);

@@ -8,9 +8,9 @@ import type { KoinosNode } from './koinosNode.ts';
  * Unused indexes in a row after which discovery stops. BIP44's account discovery stops at the first unused account;
  * Koinos wallets add accounts one after another and a person may leave a few unused, so a few more are looked at.
  */
-export const DISCOVERY_GAP = 5;
+const DISCOVERY_GAP = 5;
 /** The highest index discovery looks at, whatever it finds. */
-export const DISCOVERY_LAST_INDEX = 100;
+const DISCOVERY_LAST_INDEX = 100;
 
 /** What discovery asks: the phrase's addresses, and whether the network saw an address used. */
 export interface DiscoverySource {
