@@ -21,6 +21,7 @@ export const RENDERER_SAFE_KOINOS = [
   'hash',
   'knownContracts',
   'koin',
+  'memo',
   'recipientName',
   'types',
 ];

@@ -160,7 +160,7 @@ async function exportCommand(args: ParsedArgs, address: string, format: string):
 }
 
 /**
- * `transfer --from A --to B --amount X [--token T] [--rc-limit N] [--payer P [--payer-key-file F]]
+ * `transfer --from A --to B --amount X [--token T] [--rc-limit N] [--memo TEXT] [--payer P [--payer-key-file F]]
  * (--wif-file F | --unsigned) [--allow-risk NAME]... [--data-dir DIR]`. The key signs only what the command line's
  * approval queue approved: a transfer of a token this network is not known to hold is refused before its dry run is
  * signed, unless `--allow-risk unknown-contract`. With `--data-dir` the wallet's pending transactions there count.
@@ -175,6 +175,7 @@ export async function transferCommand(argv: string[]): Promise<number> {
     amount: { type: 'string' },
     token: { type: 'string' },
     'rc-limit': { type: 'string' },
+    memo: { type: 'string' },
     'wif-file': { type: 'string' },
     payer: { type: 'string' },
     'payer-key-file': { type: 'string' },
@@ -203,12 +204,14 @@ export async function transferCommand(argv: string[]): Promise<number> {
   }
   const allowed = allowedRisks(args);
   const rcLimit = rcLimitOption(args);
+  const memo = stringOption(args, 'memo');
   const request = {
     from,
     to,
     amount,
     token: stringOption(args, 'token') ?? 'koin',
     ...(rcLimit !== undefined ? { rcLimit: rcLimit.toString() } : {}),
+    ...(memo ? { memo } : {}),
     ...(payer !== undefined ? { payer: { kind: 'account' as const, address: payer } } : {}),
   };
 

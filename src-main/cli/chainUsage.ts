@@ -26,16 +26,17 @@ export const CHAIN_USAGE = `Accounts on a network:
 
   koinos-wallet history ADDRESS --format csv|json [--from DATE] [--to DATE] [network options]
       Prints the account's history as a file, oldest first: one row per movement or call with time, block,
-      transaction_id, kind, token, amount (in the token's decimals), counterparty, mana_used and status. CSV
+      transaction_id, kind, token, amount (in the token's decimals), counterparty, memo, mana_used and status. CSV
       follows RFC 4180 (CRLF line ends). DATE is 2026-01-31 (UTC; a --to date includes that day) or an ISO time.
 
   koinos-wallet transfer --from ADDRESS --to ADDRESS --amount 1.5 [--token koin|vhp|CONTRACT] [--rc-limit N]
-                         [--payer ADDRESS [--payer-key-file FILE]]
+                         [--memo TEXT] [--payer ADDRESS [--payer-key-file FILE]]
                          (--wif-file FILE | --unsigned) [--allow-risk NAME]... [network options]
       With --wif-file: checks the transfer, sizes rc_limit with a dry run (or takes --rc-limit, base units of
       mana), signs, submits, waits until it is in a block and prints {"receipt", "status", "block_height"}.
       A token contract this network is not known to hold (KOIN, VHP) is refused before anything is signed unless
-      --allow-risk unknown-contract (see "tx sign" for every risk name).
+      --allow-risk unknown-contract (see "tx sign" for every risk name). --memo: public text the chain keeps
+      with the transfer (KCS-4's memo), one line of at most 256 characters.
       With --unsigned: prints the unsigned transaction's base64 (chain ID, nonce and rc_limit fixed) for
       "tx sign" on an offline machine, then "tx submit" back online.
       --payer: another account pays the mana (the sender is the payee: its nonce, its signature; rc_limit from

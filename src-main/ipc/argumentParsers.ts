@@ -64,6 +64,8 @@ const TOKEN: StringRule = {
 const RECIPIENT_NAME: StringRule = { max: 80 };
 /** A contact's label. */
 const LABEL: StringRule = { max: 100 };
+/** A transfer's memo: 256 characters at most (memo.ts checks them), 4 UTF-16 units each at most. */
+const MEMO: StringRule = { max: 1024 };
 /** Addresses whose names one call asks for (a history page shows at most a few dozen). */
 const MAX_REVERSE_ADDRESSES = 200;
 /** One BIP39 word typed back. */
@@ -183,7 +185,7 @@ function readTransferPayer(f: Field): TransferPayer {
 }
 
 function readTransferInput(channel: IpcChannel): (args: unknown) => [TransferInput] {
-  return one(channel, ['fromAccountId', 'to', 'token', 'amount', 'rcLimit', 'payer', 'recipientName'], (f) =>
+  return one(channel, ['fromAccountId', 'to', 'token', 'amount', 'rcLimit', 'payer', 'recipientName', 'memo'], (f) =>
     compact({
       fromAccountId: str(f('fromAccountId'), ID),
       to: str(f('to'), ADDRESS),
@@ -192,6 +194,7 @@ function readTransferInput(channel: IpcChannel): (args: unknown) => [TransferInp
       rcLimit: optional(f('rcLimit'), (x) => readUintString(x.path, x.value)),
       payer: optional(f('payer'), readTransferPayer),
       recipientName: optional(f('recipientName'), (x) => str(x, RECIPIENT_NAME)),
+      memo: optional(f('memo'), (x) => str(x, MEMO)),
     }),
   );
 }

@@ -81,6 +81,7 @@ export function walletChannels(s: WalletServices): IpcHandlers {
       amount: input.amount,
       ...(input.rcLimit !== undefined ? { rcLimit: input.rcLimit } : {}),
       ...(input.payer !== undefined ? { payer: payerChoice(input.payer) } : {}),
+      ...(input.memo ? { memo: input.memo } : {}),
     };
   }
 

@@ -51,7 +51,7 @@ describe('network commands of the CLI', () => {
         /mana limit 1000000000 is more than[^]*--rc-limit counts base units of mana \(8 decimals\): 100000000000000000 is 1000000000 mana\./,
       ),
     ]);
-    const sent = ok(await runCli([...transfer, '1.5', '--wif-file', jsonKeyFile, ...net]));
+    const sent = ok(await runCli([...transfer, '1.5', '--memo', 'rent, March', '--wif-file', jsonKeyFile, ...net]));
     expect(sent.receipt.reverted).toBe(false);
     expect(['included', 'irreversible']).toContain(sent.status);
     expect(sent.block_height).toBeDefined();
@@ -62,6 +62,7 @@ describe('network commands of the CLI', () => {
       kind: 'sent',
       amount: '150000000',
       counterparty: b!.address,
+      memo: 'rent, March',
     });
     // The export is written to the process's stdout as it is (not through the CLI's io), so it runs as a process.
     const exported = await spawnCli(['history', a!.address, '--format', 'csv', '--from', '2000-01-01', ...net]);
@@ -71,7 +72,9 @@ describe('network commands of the CLI', () => {
     expect(rows.at(-1)).toBe(''); // the last line ends with CRLF too
     expect(rows.filter((r) => r.includes(',"sent",'))).toEqual([
       expect.stringMatching(
-        new RegExp(`,"sent","KOIN","\\w+","1\\.5","${b!.address}","","0\\.\\d+","(included|irreversible)"$`),
+        new RegExp(
+          `,"sent","KOIN","\\w+","1\\.5","${b!.address}","","rent, March","0\\.\\d+","(included|irreversible)"$`,
+        ),
       ),
     ]);
     expect((await spawnCli(['history', a!.address, '--format', 'csv', '--from', '2100-01-01', ...net])).stdout).toBe(

@@ -5,6 +5,8 @@ import { BTYPE, bytesToJson, decode } from '../../koinos/codec.ts';
 import { WalletError, describe } from '../../koinos/errors.ts';
 import { addressFromString } from '../../koinos/address.ts';
 import { koinMethodByEntryPoint, tokenEventType } from '../../koinos/koin.ts';
+import { MAX_MEMO_CHARS } from '../../koinos/memo.ts';
+import { oneLine } from '../oneLine.ts';
 import type { EventData, Transaction } from '../../koinos/types.ts';
 import type { HistoryEntry, HistoryPage, HistoryRecord, TokenInfo } from './types.ts';
 import type { HeadTopology, HistoryEntryMessage, KoinosNode } from './koinosNode.ts';
@@ -49,7 +51,7 @@ function eventEntries(event: EventData, address: string, token: TokenInfo | unde
   const base = { contract, ...(token ? { token } : {}) };
   if (/(^|\.)approve(_event)?$/.test(event.name)) return [{ kind: 'approved', name: event.name, ...base }];
   if (!type) return [{ kind: 'event', name: event.name, contract }];
-  let data: { from?: Uint8Array; to?: Uint8Array; value?: bigint };
+  let data: { from?: Uint8Array; to?: Uint8Array; value?: bigint; memo?: string };
   try {
     data = decode(type, event.data);
   } catch {
@@ -60,8 +62,11 @@ function eventEntries(event: EventData, address: string, token: TokenInfo | unde
   const amount = (data.value ?? 0n).toString();
   if (type.endsWith('transfer_event')) {
     const entries: HistoryEntry[] = [];
-    if (from === address) entries.push({ kind: 'sent', amount, ...(to ? { counterparty: to } : {}), ...base });
-    if (to === address) entries.push({ kind: 'received', amount, ...(from ? { counterparty: from } : {}), ...base });
+    // Written by whoever made the transfer: on one line, as every text someone else chose.
+    const memo = data.memo ? { memo: oneLine(data.memo, MAX_MEMO_CHARS) } : {};
+    if (from === address) entries.push({ kind: 'sent', amount, ...(to ? { counterparty: to } : {}), ...memo, ...base });
+    if (to === address)
+      entries.push({ kind: 'received', amount, ...(from ? { counterparty: from } : {}), ...memo, ...base });
     // Another account's movement (this account paid its mana): its amount still in the token's units.
     return entries.length > 0 ? entries : [{ kind: 'event', name: event.name, amount, ...base }];
   }

@@ -17,6 +17,7 @@ export const EXPORT_COLUMNS = [
   'amount',
   'counterparty',
   'counterparty_name',
+  'memo',
   'mana_used',
   'status',
 ] as const;
@@ -70,6 +71,7 @@ function recordRows(
       amount,
       counterparty: entry.counterparty ?? '',
       counterparty_name: entry.counterparty ? (nameOf(entry.counterparty) ?? '') : '',
+      memo: entry.memo ?? '',
       mana_used:
         index === 0 && record.rcUsed !== undefined && record.payer === address
           ? formatAmount(BigInt(record.rcUsed), KOIN_DECIMALS)

@@ -4,6 +4,8 @@
 import { BTYPE, bytesToJson, toJson } from '../../koinos/codec.ts';
 import { formatAmount } from '../../koinos/amounts.ts';
 import type { Operation } from '../../koinos/types.ts';
+import { MAX_MEMO_CHARS } from '../../koinos/memo.ts';
+import { oneLine } from '../oneLine.ts';
 import type { DecodedOperation, TokenInfo } from './types.ts';
 import { tokenCall } from './riskFlags.ts';
 
@@ -73,6 +75,11 @@ export function allowanceSummary(spender: string, amount: string, value: unknown
   return `Allow ${spender} to spend up to ${amount}${value === U64_MAX ? ' (no limit)' : ''} from ${owner}`;
 }
 
+/** A transfer's memo at the end of its summary, on one line and quoted (whoever made the transfer wrote it). */
+function memoText(memo: unknown): string {
+  return typeof memo === 'string' && memo !== '' ? `, with the memo “${oneLine(memo, MAX_MEMO_CHARS)}”` : '';
+}
+
 /**
  * Decodes one operation. Token methods share their entry points across KCS-4 contracts, so any call whose entry point
  * is a token method and whose arguments decode as that method's is shown decoded; `tokens` give symbol and decimals.
@@ -97,7 +104,7 @@ export function decodeOperation(op: Operation, tokens: readonly TokenInfo[]): De
   let summary: string | undefined;
   switch (method.name) {
     case 'transfer':
-      summary = `Transfer ${amount(args['value'])} from ${who(args['from'])} to ${who(args['to'])}`;
+      summary = `Transfer ${amount(args['value'])} from ${who(args['from'])} to ${who(args['to'])}${memoText(args['memo'])}`;
       break;
     case 'mint':
       summary = `Mint ${amount(args['value'])} to ${who(args['to'])}`;

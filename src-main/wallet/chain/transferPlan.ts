@@ -5,6 +5,7 @@ import { formatAmount, parseAmount } from '../../koinos/amounts.ts';
 import { WalletError, describe } from '../../koinos/errors.ts';
 import { addressFromString } from '../../koinos/address.ts';
 import { KOIN_METHODS } from '../../koinos/koin.ts';
+import { memoProblem } from '../../koinos/memo.ts';
 import type { Transaction } from '../../koinos/types.ts';
 import type { NetworkInfo, TokenInfo } from './types.ts';
 import type { KoinosNode } from './koinosNode.ts';
@@ -39,6 +40,8 @@ export interface TransferRequest {
   rcLimit?: string;
   /** Who pays the mana; absent: the sender. */
   payer?: PayerChoice;
+  /** Public text kept with the transfer on the chain (KCS-4 `memo`); absent or empty: none. */
+  memo?: string;
 }
 
 /** Who pays a planned transfer's mana. */
@@ -206,6 +209,9 @@ export async function planTransfer(deps: TransferDeps, request: TransferRequest)
   const { network, node } = await deps.networks.node(request.networkId);
   const token = await deps.tokens.resolve(network.id, request.token);
   refuseContractRecipient(to, [token, ...(await deps.tokens.list(network.id))]);
+  const memo = request.memo ?? '';
+  const badMemo = memoProblem(memo);
+  if (badMemo) throw new WalletError('INVALID_ARGUMENT', badMemo);
   const amount = parseAmount(request.amount, token.decimals);
   if (amount === 0n)
     throw new WalletError(
@@ -219,7 +225,12 @@ export async function planTransfer(deps: TransferDeps, request: TransferRequest)
     call_contract: {
       contract_id: addressFromString(token.contract),
       entry_point: KOIN_METHODS.transfer.entryPoint,
-      args: encode(KOIN_METHODS.transfer.argsType, { from: fromBytes, to: toBytes, value: amount }),
+      args: encode(KOIN_METHODS.transfer.argsType, {
+        from: fromBytes,
+        to: toBytes,
+        value: amount,
+        ...(memo !== '' ? { memo } : {}),
+      }),
     },
   };
   const [prepared, balance] = await Promise.all([

@@ -126,6 +126,8 @@ export interface HistoryEntry {
   amount?: UintString;
   /** The other side of a transfer or approval. */
   counterparty?: string;
+  /** A transfer's memo, on one line (someone else may have written it). */
+  memo?: string;
   /** Entry point or event name, for calls and other events. */
   name?: string;
   contract?: string;
@@ -179,6 +181,8 @@ export interface TransferInput {
    * review when it no longer points to `to`.
    */
   recipientName?: string;
+  /** Public text the chain keeps with the transfer (KCS-4 `memo`; memo.ts says what it may hold); absent: none. */
+  memo?: string;
 }
 
 /**

@@ -1,6 +1,6 @@
 // The history export: several transfers on a devnet, the CSV read back and checked row by row against the chain's
-// own account history (events decoded here, block times read from the block store); a date range; progress; JSON;
-// and RFC 4180 quoting of fields a name or a token symbol may bring.
+// own account history (events decoded here, block times read from the block store), memos included; a date range;
+// progress; JSON; and RFC 4180 quoting of fields a name, a memo or a token symbol may bring.
 import { describe, expect, it } from 'vitest';
 import { addressFromString } from '../../../src-main/koinos/address.ts';
 import { formatAmount } from '../../../src-main/koinos/amounts.ts';
@@ -21,18 +21,23 @@ import { expectWalletError } from '../../helpers/expectWalletError.ts';
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 
 describe('history export', () => {
-  it('writes a CSV whose every row matches the chain: time, block, id, kind, token, amount, counterparty and its name, mana', async () => {
+  it('writes a CSV whose every row matches the chain: time, block, id, kind, token, amount, counterparty and its name, memo, mana', async () => {
     const devnet = await testDevnet();
     const s = testServices(devnet);
     const [a, b, c] = devnet.accounts.map((x) => x.address) as [string, string, string];
     const sent: string[] = [];
-    for (const [from, to, amount] of [
-      [a, b, '1.5'],
-      [b, a, '0.25'],
-      [a, c, '2'],
-      [c, a, '0.00000001'],
-    ] as const) {
-      const review = await s.send.prepare({ from, to, token: 'koin', amount });
+    // A memo is anyone's text: one that a spreadsheet would run as a formula is defused in the CSV, kept in the JSON.
+    const memos: Record<number, string> = { 1: 'rent, "March"', 3: '=HYPERLINK("http://x")' };
+    for (const [i, [from, to, amount]] of (
+      [
+        [a, b, '1.5'],
+        [b, a, '0.25'],
+        [a, c, '2'],
+        [c, a, '0.00000001'],
+      ] as const
+    ).entries()) {
+      const memo = memos[i];
+      const review = await s.send.prepare({ from, to, token: 'koin', amount, ...(memo ? { memo } : {}) });
       sent.push((await s.send.confirm(review.reviewId)).transactionId);
       await s.follower.waitFor(sent.at(-1)!, ['included', 'irreversible'], 10_000);
     }
@@ -87,6 +92,7 @@ describe('history export', () => {
           amount: formatAmount(data.value, 8),
           counterparty,
           counterparty_name: names[counterparty] ?? '',
+          memo: data.memo.startsWith('=') ? `'${data.memo}` : data.memo,
           // The mana is on the payer's rows alone: a's history holds the transfers b and c paid for.
           mana_used:
             first && bytesToJson(tx.header!.payer, BTYPE.ADDRESS) === a ? formatAmount(v.trx!.receipt!.rc_used, 8) : '',
@@ -100,6 +106,7 @@ describe('history export', () => {
     transfers.forEach((row, i) => expect(row).toMatchObject(expected[i]!));
     expect(transfers.map((r) => r.amount)).toEqual(['1.5', '0.25', '2', '0.00000001']);
     expect(transfers[0]!.counterparty_name).toBe('Bob, "the builder"');
+    expect(transfers.map((r) => r.memo)).toEqual(['', 'rent, "March"', '', `'=HYPERLINK("http://x")`]);
 
     // A range: from the second transfer's time (inclusive) to the fourth's (exclusive).
     const from = BigInt(Date.parse(expected[1]!.time!));
@@ -108,7 +115,9 @@ describe('history export', () => {
     const json = JSON.parse(ranged.content) as { rows: ExportRow[] };
     const inRange = expected.filter((e) => BigInt(Date.parse(e.time!)) >= from && BigInt(Date.parse(e.time!)) < to);
     expect(json.rows.map((r) => r.transaction_id)).toEqual(inRange.map((e) => e.transaction_id));
-    json.rows.forEach((row, i) => expect(row).toMatchObject(inRange[i]!));
+    json.rows.forEach((row, i) =>
+      expect(row).toMatchObject({ ...inRange[i]!, memo: inRange[i]!.memo!.replace(/^'=/, '=') }),
+    );
 
     expect(
       (await expectWalletError(exportHistory(s.history, { address: a, format: 'csv', from: to, to: from }))).code,

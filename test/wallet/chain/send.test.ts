@@ -27,7 +27,13 @@ describe('SendService', () => {
     const devnet = await testDevnet();
     const s = testServices(devnet);
     const [a, b] = devnet.accounts;
-    const review = await s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '1.5' });
+    const review = await s.send.prepare({
+      from: a!.address,
+      to: b!.address,
+      token: 'koin',
+      amount: '1.5',
+      memo: 'invoice 42',
+    });
     expect(review.networkId).toBe('local');
     expect(review.chainId).toBe(devnet.chainId);
     expect(review.payer).toBe(a!.address);
@@ -38,7 +44,10 @@ describe('SendService', () => {
     expect(BigInt(review.rcLimit)).toBe(BigInt(review.availableMana) - 150_000_000n);
     expect(review.operations).toHaveLength(1);
     expect(review.operations[0]!.entryPoint).toBe('transfer');
-    expect(review.operations[0]!.summary).toMatch(/^Transfer 1\.5 KOIN from /);
+    expect(review.operations[0]!.summary).toBe(
+      `Transfer 1.5 KOIN from ${a!.address} to ${b!.address}, with the memo “invoice 42”`,
+    );
+    expect(review.operations[0]!.args).toMatchObject({ memo: 'invoice 42' });
 
     const node = new KoinosNode({ jsonRpc: { url: `${devnet.url}/jsonrpc` } });
     const koin = await s.tokens.resolve('local', 'koin');
@@ -270,6 +279,13 @@ describe('SendService', () => {
     expect(
       (await expectWalletError(s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '0' }))).code,
     ).toBe('INVALID_AMOUNT');
+    const memo = await expectWalletError(
+      s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '1', memo: 'two\nlines' }),
+      'INVALID_ARGUMENT',
+    );
+    expect(memo.shortMessage).toBe(
+      'expected a memo on one line without invisible or control characters, got one with U+000A',
+    );
     expect(
       (await expectWalletError(s.send.prepare({ from: a!.address, to: b!.address, token: 'koin', amount: '-1' }))).code,
     ).toBe('INVALID_AMOUNT');
