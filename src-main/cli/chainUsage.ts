@@ -26,8 +26,9 @@ export const CHAIN_USAGE = `Accounts on a network:
 
   koinos-wallet history ADDRESS --format csv|json [--from DATE] [--to DATE] [network options]
       Prints the account's history as a file, oldest first: one row per movement or call with time, block,
-      transaction_id, kind, token, amount (in the token's decimals), counterparty, memo, mana_used and status. CSV
-      follows RFC 4180 (CRLF line ends). DATE is 2026-01-31 (UTC; a --to date includes that day) or an ISO time.
+      transaction_id, kind, token, amount (in the token's decimals), counterparty, memo, note (the app's notes:
+      empty here), mana_used and status. CSV follows RFC 4180 (CRLF line ends). DATE is 2026-01-31 (UTC; a --to
+      date includes that day) or an ISO time.
 
   koinos-wallet transfer --from ADDRESS --to ADDRESS --amount 1.5 [--token koin|vhp|CONTRACT] [--rc-limit N]
                          [--memo TEXT] [--payer ADDRESS [--payer-key-file FILE]]

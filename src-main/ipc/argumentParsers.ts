@@ -64,6 +64,13 @@ const TOKEN: StringRule = {
 const RECIPIENT_NAME: StringRule = { max: 80 };
 /** A contact's label. */
 const LABEL: StringRule = { max: 100 };
+/** A transaction id: 0x1220 and the 64 hex digits of its SHA-256. */
+const TRANSACTION_ID: StringRule = {
+  max: 70,
+  pattern: { regex: /^0x1220[0-9a-f]{64}$/, means: 'a transaction id (0x1220 and 64 hex digits)' },
+};
+/** A note on a transaction, as typed (historyNotes.ts keeps one line of it). */
+const NOTE: StringRule = { max: 1000 };
 /** A transfer's memo: 256 characters at most (memo.ts checks them), 4 UTF-16 units each at most. */
 const MEMO: StringRule = { max: 1024 };
 /** Addresses whose names one call asks for (a history page shows at most a few dozen). */
@@ -336,6 +343,11 @@ export const ARGUMENT_PARSERS: { [C in IpcChannel]: ArgumentParser<C> } = {
       irreversibleOnly: readBoolean(f('irreversibleOnly').path, f('irreversibleOnly').value),
     }),
   ),
+  'history:setNote': one('history:setNote', ['networkId', 'transactionId', 'note'], (f) => ({
+    networkId: str(f('networkId'), ID),
+    transactionId: str(f('transactionId'), TRANSACTION_ID),
+    note: str(f('note'), NOTE),
+  })),
 
   'send:maxAmount': one('send:maxAmount', ['fromAccountId', 'token', 'payer'], (f) => ({
     fromAccountId: str(f('fromAccountId'), ID),

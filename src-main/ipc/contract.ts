@@ -114,6 +114,8 @@ export interface IpcContract {
 
   'dashboard:get': { args: [{ accountId: string }]; result: Dashboard };
   'history:page': { args: [HistoryQuery]; result: HistoryPage };
+  /** The person's note on a transaction of the network ('' removes it); answers the note as kept. */
+  'history:setNote': { args: [{ networkId: string; transactionId: string; note: string }]; result: { note: string } };
 
   /** The most the account can send now (for KOIN, the mana minus the expected cost), and that expected cost. */
   'send:maxAmount': { args: [{ fromAccountId: string; token: string; payer?: TransferPayer }]; result: MaxAmount };
@@ -240,6 +242,7 @@ export const CHANNEL_ACTIVITY: Readonly<Record<IpcChannel, 'user' | 'background'
   'tokens:remove': 'user',
   'dashboard:get': 'background',
   'history:page': 'background',
+  'history:setNote': 'user',
   'send:maxAmount': 'user',
   'send:prepare': 'user',
   'send:confirm': 'user',

@@ -25,6 +25,7 @@ import { loadKeytar, type Keychain } from './vault/secretStore.ts';
 import { Vault, type VaultOptions } from './vault/vault.ts';
 import { walletChannels, type WalletServices } from './walletChannels.ts';
 import { AddressBook } from './addressBook.ts';
+import { HistoryNotes } from './historyNotes.ts';
 import { NameResolver } from './chain/names.ts';
 
 export interface WalletAppOptions {
@@ -214,6 +215,7 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
     notifier,
     names: new NameResolver({ networks, tokens }),
     addressBook,
+    historyNotes: new HistoryNotes(options.dataDir),
     log,
     dapps,
     walletConnect,

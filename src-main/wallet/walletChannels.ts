@@ -5,7 +5,13 @@ import { looksLike } from '../koinos/address.ts';
 import { WalletError, causeText, describe } from '../koinos/errors.ts';
 import type { AccountDiscovery, AccountInfo, Settings } from './vault/types.ts';
 import type { BackupNetwork } from './vault/backupFile.ts';
-import type { HistoryExportProgress, TransactionReview, TransferInput, TransferPayer } from './chain/types.ts';
+import type {
+  HistoryExportProgress,
+  HistoryRecord,
+  TransactionReview,
+  TransferInput,
+  TransferPayer,
+} from './chain/types.ts';
 import type { IpcHandlers } from '../ipc/dispatcher.ts';
 import type { DashboardService } from './chain/dashboard.ts';
 import type { EmbeddedDevnet } from './chain/embeddedDevnet.ts';
@@ -25,6 +31,7 @@ import type { WalletConnectBridge } from './dapps/walletConnect.ts';
 import type { Notifier } from './notifications/notifier.ts';
 import type { Vault } from './vault/vault.ts';
 import type { AddressBook } from './addressBook.ts';
+import type { HistoryNotes } from './historyNotes.ts';
 import type { NameResolver } from './chain/names.ts';
 import { lastUsedIndex, usedOn } from './chain/accountDiscovery.ts';
 
@@ -42,6 +49,7 @@ export interface WalletServices {
   notifier: Notifier;
   names: NameResolver;
   addressBook: AddressBook;
+  historyNotes: HistoryNotes;
   /** Pushes `history:exportProgress`. */
   exportProgress: (progress: HistoryExportProgress) => void;
   /** Opens a kondor-js page in a wallet-owned window; only a shell that has windows gives it (Electron). */
@@ -304,8 +312,24 @@ export function walletChannels(s: WalletServices): IpcHandlers {
     'tokens:remove': async ({ contract }) => tokens.remove(await selectedNetworkId(), contract),
 
     'dashboard:get': async ({ accountId }) => s.dashboard.get({ accountId, address: account(accountId).address }),
-    'history:page': async ({ accountId, ...query }) =>
-      s.history.page({ ...query, address: account(accountId).address }),
+    'history:page': async ({ accountId, ...query }) => {
+      const { address } = account(accountId);
+      const networkId = await selectedNetworkId();
+      const page = await s.history.page({ ...query, networkId, address });
+      const notes = await s.historyNotes.notesOf(
+        networkId,
+        page.records.map((r) => r.transactionId),
+      );
+      if (notes.size === 0) return page;
+      const noted = (r: HistoryRecord) => {
+        const note = r.transactionId === undefined ? undefined : notes.get(r.transactionId);
+        return note === undefined ? r : { ...r, note };
+      };
+      return { ...page, records: page.records.map(noted) };
+    },
+    'history:setNote': async ({ networkId, transactionId, note }) => ({
+      note: await s.historyNotes.set(networkId, transactionId, note),
+    }),
 
     'send:maxAmount': async ({ fromAccountId, token, payer }) => {
       const from = account(fromAccountId).address;
@@ -366,10 +390,12 @@ export function walletChannels(s: WalletServices): IpcHandlers {
       const accounts = vault.listAccounts();
       // Every page from the network selected now: a switch during a long export does not mix two chains in one file.
       const networkId = await selectedNetworkId();
+      const notes = await s.historyNotes.notesOf(networkId);
       const { content, rows } = await exportHistory(s.history, {
         networkId,
         address,
         format,
+        noteOf: (transactionId) => notes.get(transactionId),
         ...(from !== undefined ? { from: BigInt(from) } : {}),
         ...(to !== undefined ? { to: BigInt(to) } : {}),
         nameOf: (a) => accounts.find((x) => x.address === a)?.name,

@@ -73,7 +73,7 @@ describe('network commands of the CLI', () => {
     expect(rows.filter((r) => r.includes(',"sent",'))).toEqual([
       expect.stringMatching(
         new RegExp(
-          `,"sent","KOIN","\\w+","1\\.5","${b!.address}","","rent, March","0\\.\\d+","(included|irreversible)"$`,
+          `,"sent","KOIN","\\w+","1\\.5","${b!.address}","","rent, March","","0\\.\\d+","(included|irreversible)"$`,
         ),
       ),
     ]);

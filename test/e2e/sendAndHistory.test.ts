@@ -88,6 +88,19 @@ describe.skipIf(missing !== undefined)('sending KOIN in the browser', () => {
     await expect.poll(() => sentRow.count(), { timeout: 20_000 }).toBeGreaterThan(0);
     expect(await sentRow.first().textContent()).toContain('Memo: “rent, March”');
     await shots.take(page, 'history-sender');
+    // The person's own note on the entry: written above the list, then on the entry, the focus back on its button.
+    await sentRow
+      .first()
+      .getByRole('button', { name: /^Add note/ })
+      .click();
+    const noting = page.getByRole('region', { name: 'Note on a transaction' });
+    await noting.getByLabel(/^Note on /).fill('paid from savings');
+    await shots.take(page, 'history-note-editor');
+    await noting.getByRole('button', { name: 'Save note' }).click();
+    await expect.poll(() => sentRow.first().textContent()).toContain('Note: paid from savings');
+    const editNote = sentRow.first().getByRole('button', { name: /^Edit note/ });
+    await expect.poll(() => editNote.evaluate((b) => b === b.ownerDocument.activeElement)).toBe(true);
+    await shots.take(page, 'history-note');
 
     await go(page, 'Dashboard');
     await expect

@@ -168,6 +168,7 @@ describe('no secret leaves main through the browser shell', () => {
     const receipt = await approved(call('send:confirm', [{ reviewId: review.reviewId }]));
     expect(receipt.reverted).toBe(false);
     await call('history:page', [{ accountId: dev.id, limit: 10, ascending: false, irreversibleOnly: false }]);
+    await call('history:setNote', [{ networkId: 'local', transactionId: receipt.transactionId, note: 'paid' }]);
 
     // ---- names and the address book (a plain devnet has no name contracts: an error is traffic too)
     await call('names:resolve', [{ text: '@alice' }], true);

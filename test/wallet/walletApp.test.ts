@@ -2,7 +2,8 @@
 // built-in network takes an API key (and only that) even when a form sends its other fields back unchanged, account
 // ids that are not the wallet's are refused, the accounts' KOIN balances come in one light call, networks:changed follows
 // each change of the networks, a backup brings its custom networks with their contacts, an imported phrase brings the
-// accounts the selected network saw used, and head:new comes from polling the selected network while someone listens.
+// accounts the selected network saw used, a note on a transaction shows on its record and in the export, and head:new
+// comes from polling the selected network while someone listens.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -163,6 +164,40 @@ describe('wallet facade', () => {
     expect(await h['accounts:discover']({ phraseId })).toMatchObject({ added: [], checkedFrom: 9, checkedThrough: 13 });
     expect((await h['accounts:deriveNext']({ phraseId, name: 'Tenth' })).derivationIndex).toBe(9);
     expect((await rejection(h['accounts:discover']({ phraseId: 'nobody' }))).code).toBe('NOT_FOUND');
+  });
+
+  it("keeps the person's note on a transaction: on its History record and in the export, until removed", async () => {
+    const { handlers: h } = await open();
+    await h['vault:create']({ password: PASSWORD });
+    const from = await h['devnet:importAccount']({ index: 0, watchOnly: false });
+    const { accounts } = await h['devnet:status']();
+    const review = await h['send:prepare']({
+      fromAccountId: from.id,
+      to: accounts[1]!.address,
+      token: 'koin',
+      amount: '1',
+    });
+    const confirmed = h['send:confirm']({ reviewId: review.reviewId });
+    const request = await until('the approval', async () => (await h['approvals:list']()).pending[0]);
+    await h['approvals:answer']({ requestId: request.id, approve: true, password: PASSWORD });
+    const { transactionId } = await confirmed;
+    const query = { accountId: from.id, limit: 10, ascending: false, irreversibleOnly: false };
+    const recordOf = async () =>
+      (await h['history:page'](query)).records.find((r) => r.transactionId === transactionId);
+    await until('the transfer in the history', recordOf);
+    expect((await recordOf())?.note).toBeUndefined();
+
+    expect(await h['history:setNote']({ networkId: 'local', transactionId, note: 'rent,\nMarch' })).toEqual({
+      note: 'rent, March',
+    });
+    expect((await recordOf())?.note).toBe('rent, March');
+    const exported = await h['history:export']({ accountId: from.id, format: 'json', exportId: 'e1' });
+    const rows = (JSON.parse(exported.content) as { rows: { transaction_id: string; note: string }[] }).rows;
+    expect(rows.filter((r) => r.transaction_id === transactionId).map((r) => r.note)).toEqual(['rent, March']);
+    // Another network's records do not take it; an empty note removes it.
+    await h['history:setNote']({ networkId: 'testnet', transactionId, note: 'elsewhere' });
+    expect(await h['history:setNote']({ networkId: 'local', transactionId, note: '' })).toEqual({ note: '' });
+    expect((await recordOf())?.note).toBeUndefined();
   });
 
   it('answers the KOIN balance of every account in one call, the same figure as its dashboard', async () => {

@@ -18,6 +18,7 @@ export const EXPORT_COLUMNS = [
   'counterparty',
   'counterparty_name',
   'memo',
+  'note',
   'mana_used',
   'status',
 ] as const;
@@ -34,6 +35,8 @@ export interface HistoryExportRequest {
   to?: bigint;
   /** The name the wallet gives an address (its own accounts), for the counterparty_name column. */
   nameOf?: (address: string) => string | undefined;
+  /** The person's note on a transaction, for the note column. */
+  noteOf?: (transactionId: string) => string | undefined;
   onProgress?: (progress: Omit<HistoryExportProgress, 'exportId'>) => void;
 }
 
@@ -45,7 +48,9 @@ function recordRows(
   record: HistoryRecord,
   address: string,
   nameOf: (address: string) => string | undefined = () => undefined,
+  noteOf: (transactionId: string) => string | undefined = () => undefined,
 ): ExportRow[] {
+  const note = record.transactionId === undefined ? '' : (noteOf(record.transactionId) ?? '');
   const entries = record.entries.length > 0 ? record.entries : [{ kind: 'call' as const, name: 'transaction' }];
   return entries.map((entry, index) => {
     const decimals = entry.token?.decimals;
@@ -72,6 +77,7 @@ function recordRows(
       counterparty: entry.counterparty ?? '',
       counterparty_name: entry.counterparty ? (nameOf(entry.counterparty) ?? '') : '',
       memo: entry.memo ?? '',
+      note,
       mana_used:
         index === 0 && record.rcUsed !== undefined && record.payer === address
           ? formatAmount(BigInt(record.rcUsed), KOIN_DECIMALS)
@@ -152,7 +158,7 @@ export async function exportHistory(
     seqNum = page.next;
   }
   picked.reverse();
-  const rows = picked.flatMap((r) => recordRows(r, request.address, request.nameOf));
+  const rows = picked.flatMap((r) => recordRows(r, request.address, request.nameOf, request.noteOf));
   const content =
     request.format === 'csv'
       ? rowsToCsv(rows)

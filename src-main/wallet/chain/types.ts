@@ -146,6 +146,8 @@ export interface HistoryRecord {
   rcUsed?: UintString;
   reverted?: boolean;
   entries: HistoryEntry[];
+  /** The person's own note on the transaction (historyNotes.ts), when there is one. */
+  note?: string;
 }
 
 export interface HistoryQuery {
