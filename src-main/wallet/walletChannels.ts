@@ -313,11 +313,9 @@ export function walletChannels(s: WalletServices): IpcHandlers {
 
     'dashboard:get': async ({ accountId }) => s.dashboard.get({ accountId, address: account(accountId).address }),
     'history:page': async ({ accountId, ...query }) => {
-      const { address } = account(accountId);
-      const networkId = await selectedNetworkId();
-      const page = await s.history.page({ ...query, networkId, address });
+      const page = await s.history.page({ ...query, address: account(accountId).address });
       const notes = await s.historyNotes.notesOf(
-        networkId,
+        page.networkId,
         page.records.map((r) => r.transactionId),
       );
       if (notes.size === 0) return page;

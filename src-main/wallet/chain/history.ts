@@ -229,7 +229,7 @@ export class HistoryService {
       if (first) records.unshift(...waiting.reverse());
       else records.push(...waiting);
     }
-    return { records, ...(next !== undefined ? { next: next.toString() } : {}) };
+    return { networkId: network.id, records, ...(next !== undefined ? { next: next.toString() } : {}) };
   }
 
   /**

@@ -160,6 +160,8 @@ export interface HistoryQuery {
 }
 
 export interface HistoryPage {
+  /** The network the page was read from. */
+  networkId: string;
   records: HistoryRecord[];
   /** The seqNum to ask for next in the same order; absent at the end. */
   next?: UintString;
