@@ -47,4 +47,6 @@ export interface ContactMergeSummary {
   unknownNetwork: number;
   /** Custom networks of the backup this wallet did not have, added with it (without an API key). Absent: none. */
   networksAdded?: number;
+  /** Notes on transactions added (one this wallet has on that transaction stays). Absent: none. */
+  notesAdded?: number;
 }

@@ -1,6 +1,7 @@
 // Notes on transactions: the person's own words for an entry of the history ("rent, March", "refund of order 12"), per
-// network and transaction, shown on its History row and written into the history export. Not secret, so kept beside
-// the wallet in history-notes.json (one atomic write per change, changes serialized; a damaged file is kept aside).
+// network and transaction, shown on its History row and written into the history export and the encrypted backup. Not
+// secret, so kept beside the wallet in history-notes.json (one atomic write per change, changes serialized; a damaged
+// file is kept aside).
 import { join } from 'node:path';
 import { WalletError, describe } from '../koinos/errors.ts';
 import { JsonFileStore } from './jsonFileStore.ts';
@@ -60,6 +61,33 @@ export class HistoryNotes {
     for (const n of (await this.store.read()).notes)
       if (n.networkId === networkId && (!wanted || wanted.has(n.transactionId))) notes.set(n.transactionId, n.note);
     return notes;
+  }
+
+  /** Every note, for the backup. */
+  async all(): Promise<NoteRecord[]> {
+    return structuredClone((await this.store.read()).notes);
+  }
+
+  /**
+   * Adds a backup's notes on the networks among `knownNetworks`, in one write: a transaction that has a note here keeps
+   * it, and an entry that is no note (a bad id, an empty note once on one line) is skipped. Returns how many were added.
+   */
+  async merge(notes: readonly NoteRecord[], knownNetworks: ReadonlySet<string>): Promise<number> {
+    return this.store.update((data) => {
+      const has = new Set(data.notes.map((n) => `${n.networkId} ${n.transactionId}`));
+      let added = 0;
+      for (const { networkId, transactionId, note: text } of notes) {
+        const note = typeof text === 'string' ? oneLine(text, MAX_NOTE_CHARS) : '';
+        const key = `${networkId} ${transactionId}`;
+        if (!knownNetworks.has(networkId) || !TRANSACTION_ID.test(transactionId) || note === '' || has.has(key))
+          continue;
+        if (data.notes.length >= MAX_NOTES) break;
+        data.notes.push({ networkId, transactionId, note });
+        has.add(key);
+        added++;
+      }
+      return added;
+    });
   }
 
   /**

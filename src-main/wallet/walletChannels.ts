@@ -234,17 +234,23 @@ export function walletChannels(s: WalletServices): IpcHandlers {
       const custom = (await networks.list()).networks
         .filter((n) => n.kind === 'custom')
         .map(({ id, name, jsonRpcUrl, restUrl }) => ({ id, name, jsonRpcUrl, ...(restUrl ? { restUrl } : {}) }));
-      return vault.exportBackup(args, { contacts, networks: custom });
+      const notes = await s.historyNotes.all();
+      return vault.exportBackup(args, { contacts, networks: custom, notes });
     },
     'vault:importBackup': (args) =>
       vault.importBackup(args, {
-        mergeContacts: async (contacts, backupNetworks) => {
+        mergeContacts: async (contacts, backupNetworks, notes) => {
           try {
             const { ids, added, known } = await adoptNetworks(backupNetworks);
-            const moved = contacts.map((c) => ({ ...c, networkId: ids.get(c.networkId) ?? c.networkId }));
+            const here = <T extends { networkId: string }>(item: T): T => ({
+              ...item,
+              networkId: ids.get(item.networkId) ?? item.networkId,
+            });
+            const notesAdded = notes.length > 0 ? await s.historyNotes.merge(notes.map(here), known) : 0;
             return {
-              ...(await s.addressBook.mergeContacts(moved, known)),
+              ...(await s.addressBook.mergeContacts(contacts.map(here), known)),
               ...(added > 0 ? { networksAdded: added } : {}),
+              ...(notesAdded > 0 ? { notesAdded } : {}),
             };
           } catch (error) {
             // The import reports it as a warning (the accounts are in); the cause goes to the log.

@@ -42,5 +42,7 @@ export function backupSummaryText(summary: BackupImportSummary): string {
     parts.push([count(summary.contacts.added, 'contact added', 'contacts added'), why].filter(Boolean).join(', '));
   const networks = summary.contacts.networksAdded ?? 0;
   if (networks > 0) parts.push(`${count(networks, 'network added', 'networks added')} (without an API key)`);
+  const notes = summary.contacts.notesAdded ?? 0;
+  if (notes > 0) parts.push(count(notes, 'note added', 'notes added'));
   return [`${parts.join('; ')}.`, ...summary.warnings].join(' ');
 }

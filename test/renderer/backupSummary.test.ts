@@ -43,6 +43,9 @@ describe('the backup import summary', () => {
     expect(
       backupSummaryText(summary({ addedAccountIds: ['a'], contacts: { ...NO_CONTACTS, added: 2, networksAdded: 1 } })),
     ).toBe('1 account added; 2 contacts added; 1 network added (without an API key).');
+    expect(backupSummaryText(summary({ contacts: { ...NO_CONTACTS, notesAdded: 3 } }))).toBe(
+      '0 accounts added; 3 notes added.',
+    );
   });
 
   it('ends with the warnings', () => {

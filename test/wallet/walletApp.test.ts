@@ -255,8 +255,9 @@ describe('wallet facade', () => {
     off();
   });
 
-  it("brings a backup's custom networks with the contacts on them, without their API keys, once", async () => {
+  it("brings a backup's custom networks with the contacts and notes on them, without their API keys, once", async () => {
     const BOB = '1NsQbH5AhQXgtSNg1ejpFqTi2hmCWz1eQS';
+    const [TX1, TX2] = ['1', '2'].map((d) => `0x1220${d.repeat(64)}`) as [string, string];
     const from = (await open()).handlers;
     await from['vault:create']({ password: 'a long enough password' });
     const team = await from['networks:add']({
@@ -266,6 +267,9 @@ describe('wallet facade', () => {
     });
     await from['contacts:add']({ label: 'Bob at work', address: BOB, networkId: team.id });
     await from['contacts:add']({ label: 'Bob', address: BOB, networkId: 'mainnet' });
+    await from['history:setNote']({ networkId: team.id, transactionId: TX1, note: 'at work' });
+    await from['history:setNote']({ networkId: 'mainnet', transactionId: TX2, note: 'lunch' });
+    await from['history:setNote']({ networkId: 'gone-network', transactionId: TX2, note: 'nowhere' });
     const backup = await from['vault:exportBackup']({
       password: 'a long enough password',
       backupPassword: 'the backup password',
@@ -278,6 +282,8 @@ describe('wallet facade', () => {
 
     const to = (await open()).handlers;
     await to['vault:create']({ password: 'a long enough password' });
+    // A note this wallet has on a transaction stays: the backup's on the same one is not taken.
+    await to['history:setNote']({ networkId: 'mainnet', transactionId: TX2, note: 'mine' });
     const args = { content: backup.content, backupPassword: 'the backup password' };
     expect((await to['vault:importBackup'](args)).summary.contacts).toEqual({
       added: 2,
@@ -286,11 +292,29 @@ describe('wallet facade', () => {
       overLimit: 0,
       unknownNetwork: 0,
       networksAdded: 1,
+      notesAdded: 1,
     });
     const added = (await to['networks:list']()).networks.find((n) => n.name === 'Team node')!;
     expect(added).toMatchObject({ kind: 'custom', jsonRpcUrl: 'https://team.example.com/jsonrpc', hasApiKey: false });
     expect(added.id).not.toBe(team.id); // an id of this wallet's own
     expect((await to['contacts:list']({ networkId: added.id })).contacts.map((c) => c.label)).toEqual(['Bob at work']);
+    const notesOf = async (handlers: WalletApp['handlers']) =>
+      (
+        await openBackup(
+          (
+            await handlers['vault:exportBackup']({
+              password: 'a long enough password',
+              backupPassword: 'the backup password',
+            })
+          ).content,
+          'the backup password',
+          { minScryptN: TEST_SCRYPT.N },
+        )
+      ).notes;
+    expect(await notesOf(to)).toEqual([
+      { networkId: 'mainnet', transactionId: TX2, note: 'mine' },
+      { networkId: added.id, transactionId: TX1, note: 'at work' },
+    ]);
     // Again: the network is found by its address, and the contacts are there already.
     expect((await to['vault:importBackup'](args)).summary.contacts).toEqual({
       added: 0,

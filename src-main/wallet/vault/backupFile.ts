@@ -59,6 +59,15 @@ export interface BackupPayload {
    * backups made before they were kept, and when there is none).
    */
   networks?: BackupNetwork[];
+  /** The person's notes on transactions (historyNotes.ts; absent in backups made before them, and when there is none). */
+  notes?: BackupNote[];
+}
+
+/** A note on a transaction in a backup: its network's id in the wallet that made it, the transaction and the note. */
+export interface BackupNote {
+  networkId: string;
+  transactionId: string;
+  note: string;
 }
 
 /** A custom network in a backup: its id in the wallet that made it, its name and its addresses. */
@@ -172,6 +181,7 @@ function checkPayload(value: unknown): BackupPayload {
   }
   checkTextEntries(p.contacts, 'contact', ['label', 'address', 'networkId']);
   checkTextEntries(p.networks, 'network', ['id', 'name', 'jsonRpcUrl'], ['restUrl']);
+  checkTextEntries(p.notes, 'note', ['networkId', 'transactionId', 'note']);
   return p;
 }
 
@@ -181,7 +191,7 @@ function checkPayload(value: unknown): BackupPayload {
  */
 function checkTextEntries<T extends object>(
   list: T[] | undefined,
-  what: 'contact' | 'network',
+  what: 'contact' | 'network' | 'note',
   fields: readonly (keyof T & string)[],
   optional: readonly (keyof T & string)[] = [],
 ): void {

@@ -357,7 +357,7 @@ export class Vault implements TransactionSigner {
    */
   exportBackup(
     args: { password: string; backupPassword: string },
-    extras: { contacts?: BackupPayload['contacts']; networks?: BackupPayload['networks'] } = {},
+    extras: Pick<BackupPayload, 'contacts' | 'networks' | 'notes'> = {},
   ): Promise<EncryptedBackup> {
     return this.#exclusive(async () => {
       this.#requireSession();
@@ -374,6 +374,7 @@ export class Vault implements TransactionSigner {
       }
       if (extras.contacts && extras.contacts.length > 0) payload.contacts = extras.contacts;
       if (extras.networks && extras.networks.length > 0) payload.networks = extras.networks;
+      if (extras.notes && extras.notes.length > 0) payload.notes = extras.notes;
       const now = new Date(this.#clock.now());
       const content = await sealBackup(
         payload,
@@ -388,7 +389,7 @@ export class Vault implements TransactionSigner {
   /**
    * `vault:importBackup`: adds the backup's accounts to this (unlocked) wallet, skipping those it already has; phrases
    * it already holds are matched, not duplicated; a watch-only account becomes the backup's signing account of its
-   * address. The backup's contacts and custom networks go to `mergeContacts` once the accounts are committed: its
+   * address. The backup's contacts, custom networks and notes go to `mergeContacts` once the accounts are committed: its
    * failure is a warning of the summary, not a failed import (the accounts are in). Returns the wallet's accounts and
    * what the import did.
    * @throws WalletError INVALID_BACKUP (nothing is imported), WRONG_PASSWORD (the backup password), VAULT_LOCKED.
@@ -399,6 +400,7 @@ export class Vault implements TransactionSigner {
       mergeContacts?: (
         contacts: NonNullable<BackupPayload['contacts']>,
         networks: NonNullable<BackupPayload['networks']>,
+        notes: NonNullable<BackupPayload['notes']>,
       ) => Promise<ContactMergeSummary>;
     } = {},
   ): Promise<BackupImportResult> {
@@ -427,11 +429,17 @@ export class Vault implements TransactionSigner {
       };
       const contacts = payload.contacts ?? [];
       const networks = payload.networks ?? [];
-      if ((contacts.length > 0 || networks.length > 0) && options.mergeContacts) {
+      const notes = payload.notes ?? [];
+      if ((contacts.length > 0 || networks.length > 0 || notes.length > 0) && options.mergeContacts) {
         try {
-          summary.contacts = await options.mergeContacts(contacts, networks);
+          summary.contacts = await options.mergeContacts(contacts, networks, notes);
         } catch (error) {
-          const what = contacts.length > 0 ? `${contacts.length} contact(s)` : `${networks.length} network(s)`;
+          const what =
+            contacts.length > 0
+              ? `${contacts.length} contact(s)`
+              : networks.length > 0
+                ? `${networks.length} network(s)`
+                : `${notes.length} note(s)`;
           summary.warnings.push(`The accounts were imported, but the backup's ${what} were not: ${causeText(error)}`);
         }
       }

@@ -203,7 +203,7 @@ describe('encrypted backup', () => {
     expect(to.listAccounts().map((a) => a.name)).toEqual(['Still mine']);
   });
 
-  it('refuses custom networks that are not a list of names and addresses, naming the entry and the field', async () => {
+  it('refuses custom networks and notes that are not lists of text entries, naming the entry and the field', async () => {
     const from = await source();
     const { content } = await from.exportBackup({ password: PASSWORD, backupPassword: BACKUP_PASSWORD });
     const to = await wallet();
@@ -216,6 +216,19 @@ describe('encrypted backup', () => {
     ];
     for (const [networks, why] of cases) {
       const text = await recrafted(content, (p) => ({ ...p, networks: networks as BackupPayload['networks'] }));
+      const error = await expectWalletError(
+        to.importBackup({ content: text, backupPassword: BACKUP_PASSWORD }),
+        'INVALID_BACKUP',
+      );
+      expect(error.shortMessage).toBe(`expected a Koinos wallet backup file, but ${why}`);
+    }
+    // Notes on transactions alike.
+    const note = { networkId: 'mainnet', transactionId: `0x1220${'a'.repeat(64)}`, note: 'rent' };
+    for (const [notes, why] of [
+      [{ note }, 'its notes are not a list'],
+      [[note, { ...note, note: 42 }], 'note entry 2 of 2 has a number as its "note", not text'],
+    ] as [unknown, string][]) {
+      const text = await recrafted(content, (p) => ({ ...p, notes: notes as BackupPayload['notes'] }));
       const error = await expectWalletError(
         to.importBackup({ content: text, backupPassword: BACKUP_PASSWORD }),
         'INVALID_BACKUP',
