@@ -29,7 +29,7 @@ export interface RiskContext {
   otherChain?: string;
   /**
    * The addresses the person knows on this network (the wallet's accounts, contacts and the recipients it sent to): a
-   * token transfer to an address that looks like one of them ({@link looksLike}) and is none of them is flagged.
+   * token or NFT transfer to an address that looks like one of them ({@link looksLike}) and is none of them is flagged.
    * Absent: nothing is compared (a review that shows the resemblance its own way, the CLI).
    */
   knownAddresses?: readonly KnownAddress[];
