@@ -125,6 +125,13 @@ export class DappService {
   readonly #waitStops = new Map<AbortController, string>();
   readonly #costs = new Map<string, bigint>();
   readonly #listeners = new Set<() => void>();
+  /**
+   * The dApp windows whose connection the person refused, by origin, with the page's life it was in: not asked again
+   * until that page closes (a page looping on a refused request would put the question before the person without end).
+   */
+  readonly #refusedPages = new Map<string, number>();
+  /** Each origin's page life: how many times a page of it closed. */
+  readonly #pageLives = new Map<string, number>();
   /** The requests waiting for the wallet to be unlocked: each one's way to fail, and whose request it is. */
   readonly #unlockWaits = new Map<(error: WalletError) => void, string>();
   #closed = false;
@@ -159,12 +166,21 @@ export class DappService {
   /**
    * Asks a person for a grant (which accounts; the methods and chains asked for, the refused ones left out) and keeps
    * it; a grant the origin had is replaced. Networks are resolved first, before anyone is asked: a chain no network of
-   * the wallet is on is left out, and none at all, or a required one missing, refuses the proposal.
+   * the wallet is on is left out, and none at all, or a required one missing, refuses the proposal. A dApp window whose
+   * connection the person refused is refused at once until its page closes.
    * @throws WalletError NOT_FOUND (no network on the chains, or on a required one), VAULT_LOCKED (not unlocked in time), REJECTED,
    *   APPROVAL_EXPIRED, APPROVAL_PENDING.
    */
   async connect(declared: ConnectionProposal, sessions: string[] = []): Promise<StoredGrant> {
     const proposal = { ...declared, name: shownDappName(declared.name, declared.origin) };
+    const inWindow = proposal.transport === 'window';
+    const life = this.#pageLives.get(proposal.origin) ?? 0;
+    if (inWindow && this.#refusedPages.get(proposal.origin) === life) {
+      throw new WalletError(
+        'REJECTED',
+        `You refused to connect ${proposal.origin} in this window. Close the dApp's window and open it again to be asked again.`,
+      );
+    }
     const chains: { chain: string; networkName: string }[] = [];
     for (const chain of [...new Set(proposal.chains)]) {
       const found = await networkOfChain(this.#o.networks, chain).catch(() => undefined);
@@ -217,7 +233,18 @@ export class DappService {
       risks: [],
       connection,
     };
-    const granted = await this.#o.approvals.requestConnection(review);
+    let granted: string[];
+    try {
+      granted = await this.#o.approvals.requestConnection(review);
+    } catch (error) {
+      // Refused with the wallet open and unlocked: the person said no (a lock and the wallet's close refuse with the
+      // same code, and are not the person's answer). Kept for the page's life it was asked in: the refusal a page's
+      // close settles is that page's, not the next one's.
+      const unlocked = this.#o.vault.status().unlocked && !this.#closed;
+      if (inWindow && error instanceof WalletError && error.code === 'REJECTED' && unlocked)
+        this.#refusedPages.set(proposal.origin, life);
+      throw error;
+    }
     const grant: StoredGrant = {
       origin: proposal.origin,
       name: proposal.name,
@@ -293,9 +320,13 @@ export class DappService {
    * The person closed the last page of `origin` the wallet opened (a dApp window): what the page asked that still
    * waits, for a decision or for the unlock, is refused. Its answer would reach no page, and an approved transaction
    * would be sent for a page that is gone. A dApp connected over WalletConnect is not that page: its requests stay.
+   * A connection the person refused in that page is asked again in the next one.
    */
   pageClosed(origin: string): void {
     if (this.#o.store.grant(origin)?.transport === 'walletconnect') return;
+    // Its next page asks anew, even after a refusal.
+    this.#pageLives.set(origin, (this.#pageLives.get(origin) ?? 0) + 1);
+    this.#refusedPages.delete(origin);
     this.#refuseWaiting(origin, 'the dApp page was closed');
   }
 

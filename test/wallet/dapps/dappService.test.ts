@@ -320,6 +320,55 @@ describe('DappService', () => {
     for (const w of beforeClose) await expect(w).rejects.toMatchObject(ended('the wallet closed'));
   });
 
+  it('asks a dApp window the person refused no more until its page closes; a lock or a closed page is no refusal', async () => {
+    const { dapps, vault, chain, seen, approvals, setDecision, holdDecisions } = await setUp();
+    const PAGE = 'https://page.example';
+    const connect = () =>
+      dapps.connect({
+        origin: PAGE,
+        name: 'Page',
+        url: PAGE,
+        transport: 'window',
+        chains: [chain],
+        methods: ['koinos_getNonce'],
+      });
+    setDecision(false);
+    await expect(connect()).rejects.toMatchObject({ code: 'REJECTED' });
+    expect(seen).toHaveLength(1);
+    // The page asks again at once: refused without a question.
+    await expect(connect()).rejects.toMatchObject({
+      code: 'REJECTED',
+      message: expect.stringContaining(
+        `You refused to connect ${PAGE} in this window. Close the dApp's window and open it again to be asked again.`,
+      ),
+    });
+    expect(seen).toHaveLength(1);
+    // Its next page is asked, and may be granted.
+    dapps.pageClosed(PAGE);
+    setDecision(true);
+    expect((await connect()).origin).toBe(PAGE);
+    expect(seen).toHaveLength(2);
+    await dapps.revoke(PAGE);
+
+    // Refused by a lock (the app rejects what waits when the wallet locks), then by its page's close: the person
+    // refused nothing, so the next request is asked.
+    holdDecisions();
+    const beforeLock = connect();
+    await until('the request before the person', () => (seen.length === 3 ? true : undefined));
+    vault.lock();
+    approvals.rejectAll('the wallet locked');
+    await expect(beforeLock).rejects.toMatchObject({ code: 'REJECTED' });
+    await vault.unlock({ password: PASSWORD });
+    const beforeClose = connect();
+    await until('the request before the person', () => (seen.length === 4 ? true : undefined));
+    dapps.pageClosed(PAGE);
+    await expect(beforeClose).rejects.toMatchObject({ code: 'REJECTED' });
+    const asked = connect();
+    await until('the request before the person', () => (seen.length === 5 ? true : undefined));
+    approvals.rejectAll('the test ends');
+    await expect(asked).rejects.toMatchObject({ code: 'REJECTED' });
+  });
+
   it("refuses what a closed dApp page (or a disconnected dApp) asked, waiting for a decision or the unlock; a WalletConnect dApp's requests stay", async () => {
     const { dapps, vault, signer, chain, seen, approvals, holdDecisions } = await setUp();
     const PAGE = 'https://page.example';
