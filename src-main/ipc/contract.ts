@@ -114,7 +114,7 @@ export interface IpcContract {
 
   'dashboard:get': { args: [{ accountId: string }]; result: Dashboard };
   'history:page': { args: [HistoryQuery]; result: HistoryPage };
-  /** The person's note on a transaction of the network ('' removes it); answers the note as kept. */
+  /** The person's note on a transaction of a network of the wallet ('' removes it); answers the note as kept. */
   'history:setNote': { args: [{ networkId: string; transactionId: string; note: string }]; result: { note: string } };
 
   /** The most the account can send now (for KOIN, the mana minus the expected cost), and that expected cost. */

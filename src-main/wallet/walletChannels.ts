@@ -331,9 +331,10 @@ export function walletChannels(s: WalletServices): IpcHandlers {
       };
       return { ...page, records: page.records.map(noted) };
     },
-    'history:setNote': async ({ networkId, transactionId, note }) => ({
-      note: await s.historyNotes.set(networkId, transactionId, note),
-    }),
+    'history:setNote': async ({ networkId, transactionId, note }) => {
+      await networks.get(networkId); // NOT_FOUND for a network this wallet does not have
+      return { note: await s.historyNotes.set(networkId, transactionId, note) };
+    },
 
     'send:maxAmount': async ({ fromAccountId, token, payer }) => {
       const from = account(fromAccountId).address;

@@ -269,7 +269,13 @@ describe('wallet facade', () => {
     await from['contacts:add']({ label: 'Bob', address: BOB, networkId: 'mainnet' });
     await from['history:setNote']({ networkId: team.id, transactionId: TX1, note: 'at work' });
     await from['history:setNote']({ networkId: 'mainnet', transactionId: TX2, note: 'lunch' });
-    await from['history:setNote']({ networkId: 'gone-network', transactionId: TX2, note: 'nowhere' });
+    // A note on a network removed since stays in the file and goes in the backup, where no network is its own.
+    const old = await from['networks:add']({ name: 'Old node', jsonRpcUrl: 'https://old.example.com/jsonrpc' });
+    await from['history:setNote']({ networkId: old.id, transactionId: TX2, note: 'nowhere' });
+    await from['networks:remove']({ id: old.id });
+    expect((await rejection(from['history:setNote']({ networkId: old.id, transactionId: TX1, note: 'x' }))).code).toBe(
+      'NOT_FOUND',
+    );
     const backup = await from['vault:exportBackup']({
       password: 'a long enough password',
       backupPassword: 'the backup password',
