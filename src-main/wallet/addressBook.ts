@@ -3,7 +3,7 @@
 // the contacts also travel in the encrypted backup.
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { addressFromString, looksLike } from '../koinos/address.ts';
+import { addressFromString } from '../koinos/address.ts';
 import { WalletError } from '../koinos/errors.ts';
 import type { AddressBookView, Contact, ContactMergeSummary, RecentRecipient } from './addressBookTypes.ts';
 import type { KnownAddress } from './chain/types.ts';
@@ -207,21 +207,6 @@ export class AddressBook {
   /** Whether a transfer from this wallet to `address` on the network was recorded. */
   async hasSentTo(networkId: string, address: string): Promise<boolean> {
     return (await this.store.read()).recent.some((r) => r.networkId === networkId && r.address === address);
-  }
-
-  /**
-   * A contact or a recipient of this wallet on the network whose address `address` looks like without being it
-   * ({@link looksLike}), contacts first; undefined when there is none.
-   */
-  async lookalikeOf(
-    networkId: string,
-    address: string,
-  ): Promise<{ address: string; contactLabel?: string } | undefined> {
-    const data = await this.store.read();
-    const contact = data.contacts.find((c) => c.networkId === networkId && looksLike(c.address, address));
-    if (contact) return { address: contact.address, contactLabel: contact.label };
-    const recent = data.recent.find((r) => r.networkId === networkId && looksLike(r.address, address));
-    return recent ? { address: recent.address } : undefined;
   }
 
   /**

@@ -1,7 +1,6 @@
 // What each channel of the IPC contract does, over the vault and the chain services: account ids become addresses
 // (and the vault the signer), the `settings:*` channels join the vault's settings and the chain's network selection
 // (each kept by its one owner), and amounts leave as decimal strings. Arguments arrive already checked by ipc/argumentParsers.ts.
-import { looksLike } from '../koinos/address.ts';
 import { WalletError, causeText, describe } from '../koinos/errors.ts';
 import type { AccountDiscovery, AccountInfo, Settings } from './vault/types.ts';
 import type { BackupNetwork } from './vault/backupFile.ts';
@@ -109,32 +108,22 @@ export function walletChannels(s: WalletServices): IpcHandlers {
 
   /**
    * What the review adds about the recipient: the typed name resolved again now (refused if it moved), the recipient's
-   * names on the network, its contact label, whether this wallet ever sent to it there, and, for a first payment, the
-   * account, contact or recipient of this wallet whose address it looks like without being it.
+   * names on the network, its contact label, and whether this wallet ever sent to it there. (An address that looks like
+   * one the person knows is the review's risk flag, LOOKALIKE_RECIPIENT.)
    */
   async function withNames(input: TransferInput, review: TransactionReview): Promise<TransactionReview> {
     const { networkId } = review;
-    const [names, contact, sentBefore, lookalike] = await Promise.all([
+    const [names, contact, sentBefore] = await Promise.all([
       s.names.reverse(networkId, [input.to]),
       s.addressBook.contactOf(networkId, input.to),
       s.addressBook.hasSentTo(networkId, input.to),
-      s.addressBook.lookalikeOf(networkId, input.to),
     ]);
-    const accounts = vault.listAccounts();
-    const own = accounts.some((a) => a.address === input.to);
-    const firstPayment = !sentBefore && !own;
-    const ownLookalike = accounts.find((a) => looksLike(a.address, input.to));
-    const resembles = !firstPayment
-      ? undefined
-      : ownLookalike
-        ? { address: ownLookalike.address, accountName: ownLookalike.name }
-        : lookalike;
+    const own = vault.listAccounts().some((a) => a.address === input.to);
     return {
       ...review,
       names,
-      firstPayment,
+      firstPayment: !sentBefore && !own,
       ...(contact ? { contactLabel: contact.label } : {}),
-      ...(resembles ? { resembles } : {}),
     };
   }
 

@@ -152,13 +152,18 @@ describe.skipIf(missing !== undefined)('names and contacts in the browser', () =
     await shots.take(page, 'review-contact');
     await page.getByRole('button', { name: 'Back' }).click();
 
-    // An address made to look like Carol's (her first characters and last two): the review says whose it is not.
+    // An address made to look like Carol's (her first characters and last two): a risk of the review (to confirm in the
+    // approval, as every risk), saying whose address it is not.
     await page.getByLabel('Recipient address').fill(lookalikeAddress(carol));
     const poisoned = await sendOne(page, '0.5');
-    expect(poisoned).toContain('This address is not your contact “Carol”, though it begins and ends like it');
     expect(poisoned).toContain('You have never sent to this address');
-    const lookalike = page.getByTestId('lookalike-recipient');
-    expect(await lookalike.locator('code').getAttribute('data-address')).toBe(carol);
+    const lookalike = page.getByTestId('risks').locator('[data-risk="lookalike-recipient"]');
+    expect(await lookalike.textContent()).toContain(', not your contact Carol (');
+    const named = lookalike.locator('[data-address]');
+    expect(await named.evaluateAll((codes) => codes.map((c) => c.getAttribute('data-address')))).toEqual([
+      lookalikeAddress(carol),
+      carol,
+    ]);
     await shots.take(page, 'review-lookalike');
     await page.getByRole('button', { name: 'Back' }).click();
 

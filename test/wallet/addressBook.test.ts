@@ -75,7 +75,7 @@ describe('the address book', () => {
     ]);
   });
 
-  it('finds the contact or recipient whose address a new one begins and ends like, as address poisoning makes them', async () => {
+  it('tells an address made to look like another, as address poisoning makes them, and lists the addresses to compare with', async () => {
     const likeBob = lookalikeAddress(BOB);
     expect(isAddress(likeBob)).toBe(true);
     expect(likeBob).not.toBe(BOB);
@@ -95,11 +95,13 @@ describe('the address book', () => {
     const book = new AddressBook(await folder());
     await book.addContact({ label: 'Bob', address: BOB, networkId: 'mainnet' });
     await book.recordSent('mainnet', CAROL);
-    expect(await book.lookalikeOf('mainnet', likeBob)).toEqual({ address: BOB, contactLabel: 'Bob' });
-    expect(await book.lookalikeOf('mainnet', lookalikeAddress(CAROL))).toEqual({ address: CAROL });
-    // Per network, and never the address itself.
-    expect(await book.lookalikeOf('testnet', likeBob)).toBeUndefined();
-    expect(await book.lookalikeOf('mainnet', BOB)).toBeUndefined();
+    // What a review compares a recipient with (riskFlags.ts): the contacts, then the recipients, of the network.
+    expect(await book.known('mainnet')).toEqual([
+      { address: BOB, label: 'your contact Bob' },
+      { address: CAROL, label: 'an address you sent to' },
+    ]);
+    expect(await book.known('testnet')).toEqual([]);
+    expect(await book.known()).toHaveLength(2);
   });
 
   it('starts empty from a damaged file and keeps only the well-formed entries of a tampered one, naming each copy', async () => {

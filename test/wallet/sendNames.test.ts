@@ -1,9 +1,9 @@
 // Names in the send flow, through the wallet's handler table on a mainnet-shaped Local network: send:prepare resolves
 // the typed name again and refuses a review whose address is not where the name points now; the review carries the
 // recipient's names and the first-payment flag, which a submitted transfer clears; the recipient is remembered, and a
-// failure to remember it does not turn a sent transfer into a failed one. A first payment to an address that begins and
-// ends like an account, a contact or a recipient of the wallet names the one it looks like; the offline reviews (export,
-// inspect, sign) flag such a recipient as a risk to confirm.
+// failure to remember it does not turn a sent transfer into a failed one. A transfer to an address that begins and ends
+// like an account, a contact or a recipient of the wallet is a risk to confirm that names the one it looks like, in Send
+// and in the offline reviews (export, inspect, sign).
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -111,33 +111,38 @@ describe('names in send:prepare and send:confirm', () => {
     ]);
   }, 120_000);
 
-  it("names the account, contact or recipient a first payment's address begins and ends like, and nothing otherwise", async () => {
+  it('flags a transfer to an address that begins and ends like an account, contact or recipient of the wallet, naming it', async () => {
     const { wallet } = await newWallet(undefined);
     const h = wallet.handlers;
     const from = await h['devnet:importAccount']({ index: 0, watchOnly: false });
     const prepare = (to: string) => h['send:prepare']({ fromAccountId: from.id, to, token: 'koin', amount: '1' });
+    /** The look-alike flag's sentence up to its colon: the address, and whose it is not. */
+    const flagged = (review: { risks: { code: string; message: string }[] }) =>
+      review.risks.filter((r) => r.code === 'LOOKALIKE_RECIPIENT').map((r) => r.message.split(':')[0]);
 
-    // Sent to once: an address like it is named as the earlier recipient; the recipient itself is no first payment.
+    // Sent to once: an address like it is flagged as not the earlier recipient; the recipient itself is not.
     const recipient = devKey(1).address;
     const first = await prepare(recipient);
     const { networkId } = first;
     await h['send:confirm']({ reviewId: first.reviewId });
-    const likeRecipient = await prepare(lookalikeAddress(recipient));
+    const fake = lookalikeAddress(recipient);
+    const likeRecipient = await prepare(fake);
     expect(likeRecipient.firstPayment).toBe(true);
-    expect(likeRecipient.resembles).toEqual({ address: recipient });
-    expect((await prepare(recipient)).resembles).toBeUndefined();
+    expect(flagged(likeRecipient)).toEqual([`It transfers to ${fake}, not an address you sent to (${recipient})`]);
+    expect(flagged(await prepare(recipient))).toEqual([]);
     // A contact, by its label; one of the wallet's own accounts, by its name.
     const contact = devKey(2).address;
     await h['contacts:add']({ label: 'Carol', address: contact, networkId });
-    expect((await prepare(lookalikeAddress(contact))).resembles).toEqual({ address: contact, contactLabel: 'Carol' });
-    expect((await prepare(lookalikeAddress(from.address))).resembles).toEqual({
-      address: from.address,
-      accountName: from.name,
-    });
-    // An address like none of them: a first payment, named like nothing.
+    expect(flagged(await prepare(lookalikeAddress(contact)))).toEqual([
+      `It transfers to ${lookalikeAddress(contact)}, not your contact Carol (${contact})`,
+    ]);
+    expect(flagged(await prepare(lookalikeAddress(from.address)))).toEqual([
+      `It transfers to ${lookalikeAddress(from.address)}, not your account ${from.name} (${from.address})`,
+    ]);
+    // An address like none of them: a first payment, flagged as nothing.
     const stranger = await prepare(devKey(3).address);
     expect(stranger.firstPayment).toBe(true);
-    expect(stranger.resembles).toBeUndefined();
+    expect(stranger.risks).toEqual([]);
   }, 120_000);
 
   it('flags a transfer to a look-alike of a contact or an account in the offline reviews: exported, inspected and signed', async () => {

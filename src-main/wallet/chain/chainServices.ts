@@ -34,7 +34,7 @@ export interface ChainServicesOptions {
   timeoutMs?: number;
   /** Where the free mana sharer is on networks the wallet cannot find it by itself (network id → address). */
   sharers?: SharerOverrides;
-  /** The addresses a transfer's recipient is compared with in offline reviews (the app's accounts and address book). */
+  /** The addresses a transfer's recipient is compared with in Send and offline (the app's accounts and address book). */
   knownAddresses?: KnownAddresses;
 }
 
@@ -71,23 +71,24 @@ export function createChainServices(options: ChainServicesOptions): ChainService
     pending,
     ...(options.followIntervalMs !== undefined ? { intervalMs: options.followIntervalMs } : {}),
   });
-  const sharers = options.sharers ?? {};
+  // What Send and the offline flow both take: they prepare, sign and submit transfers the same way.
+  const transfers = {
+    networks,
+    tokens,
+    pending,
+    follower,
+    signer,
+    approvals,
+    sharers: options.sharers ?? {},
+    ...(options.knownAddresses ? { knownAddresses: options.knownAddresses } : {}),
+  };
   return {
     networks,
     tokens,
     pending,
     follower,
-    send: new SendService({ networks, tokens, pending, follower, signer, approvals, sharers }),
-    offline: new OfflineService({
-      networks,
-      tokens,
-      pending,
-      follower,
-      signer,
-      approvals,
-      sharers,
-      ...(options.knownAddresses ? { knownAddresses: options.knownAddresses } : {}),
-    }),
+    send: new SendService(transfers),
+    offline: new OfflineService(transfers),
     history: new HistoryService({ networks, tokens, pending }),
     dashboard: new DashboardService({ networks, tokens, pending }),
   };

@@ -6,7 +6,7 @@
 import { formatAmount } from '../../koinos/amounts.ts';
 import { addressFromString } from '../../koinos/address.ts';
 import { prepareTransaction } from '../../koinos/transaction.ts';
-import type { SubmitReceipt, TransactionReview } from './types.ts';
+import type { KnownAddresses, SubmitReceipt, TransactionReview } from './types.ts';
 import type { ApprovalQueue } from '../approvals/approvalQueue.ts';
 import type { TransactionSigner } from '../signer.ts';
 import type { PayerChoice, SharerOverrides } from './payer.ts';
@@ -34,6 +34,8 @@ export interface SendServiceOptions {
   approvals: ApprovalQueue;
   /** Where the free mana sharer is on networks where the wallet cannot find it by itself (network id → address). */
   sharers?: SharerOverrides;
+  /** The addresses the recipient is compared with (absent: none, as in the CLI). */
+  knownAddresses?: KnownAddresses;
 }
 
 /** Where the measured cost of a transfer is kept: per network, token and kind of payer (a contract payer costs more). */
@@ -161,6 +163,7 @@ export class SendService {
         known.map((t) => t.contract),
       ),
       chainIdChanged,
+      knownAddresses: (await this.deps.knownAddresses?.(network.id)) ?? [],
     });
     return this.reviews.open({
       network,

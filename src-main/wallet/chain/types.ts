@@ -299,12 +299,6 @@ export interface TransactionReview {
   firstPayment?: boolean;
   /** The recipient's label in the address book, when it is a contact. */
   contactLabel?: string;
-  /**
-   * For a first payment: the account, contact or earlier recipient of this wallet on this network whose address the
-   * recipient's begins and ends like without being it (address poisoning copies those characters). Its address, and its
-   * account name or contact label when it has one.
-   */
-  resembles?: { address: string; accountName?: string; contactLabel?: string };
 }
 
 // ---- Names -------------------------------------------------------------------------------------------------------
