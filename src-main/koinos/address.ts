@@ -211,3 +211,14 @@ export function looksLike(a: string, b: string): boolean {
   const leading = start - 1;
   return leading >= 2 && end >= 2 && leading + end >= 5;
 }
+
+/**
+ * The first of `known` whose address `address` looks like ({@link looksLike}) without being any of them; undefined when
+ * `address` is one of them or looks like none.
+ * @example
+ * lookalikeAmong([{ address: dana, label: 'your contact Dana' }], poisoner); // { address: dana, label: … }
+ */
+export function lookalikeAmong<T extends { address: string }>(known: readonly T[], address: string): T | undefined {
+  if (known.some((k) => k.address === address)) return undefined;
+  return known.find((k) => looksLike(k.address, address));
+}

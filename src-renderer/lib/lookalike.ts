@@ -1,7 +1,7 @@
 // Addresses made to look like one the person knows (address poisoning): an attacker whose address begins and ends like
 // one of the person's accounts, contacts or recipients sends a small transfer, so that the history shows that address
 // to be copied. The history names what such an address poses as.
-import { looksLike } from '../../src-main/koinos/address.ts';
+import { lookalikeAmong } from '../../src-main/koinos/address.ts';
 
 /** An address the person knows, and how a screen names it ("your contact “Carol”"). */
 export interface KnownAddress {
@@ -16,6 +16,5 @@ export interface KnownAddress {
  * posesAs(poisoner, [{ address: carol, name: 'your contact “Carol”' }]); // 'your contact “Carol”'
  */
 export function posesAs(address: string, known: readonly KnownAddress[]): string | undefined {
-  if (known.some((k) => k.address === address)) return undefined;
-  return known.find((k) => looksLike(k.address, address))?.name;
+  return lookalikeAmong(known, address)?.name;
 }

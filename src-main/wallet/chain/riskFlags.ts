@@ -1,6 +1,6 @@
 // The one risk assessment behind every review (send, offline signing, the approval queue, the CLI's `tx decode` and
 // its signing commands): what in a transaction a person must look at twice, each with a name for `--allow-risk`.
-import { looksLike } from '../../koinos/address.ts';
+import { lookalikeAmong } from '../../koinos/address.ts';
 import { BTYPE, bytesToJson, decode } from '../../koinos/codec.ts';
 import { WalletError } from '../../koinos/errors.ts';
 import { KNOWN_TOKEN_CONTRACTS, type KnownNetwork } from '../../koinos/knownContracts.ts';
@@ -29,7 +29,7 @@ export interface RiskContext {
   otherChain?: string;
   /**
    * The addresses the person knows on this network (the wallet's accounts, contacts and the recipients it sent to): a
-   * token or NFT transfer to an address that looks like one of them ({@link looksLike}) and is none of them is flagged.
+   * token or NFT transfer to an address that looks like one of them ({@link lookalikeAmong}) and is none of them is flagged.
    * Absent: nothing is compared (a review that shows the resemblance its own way, the CLI).
    */
   knownAddresses?: readonly KnownAddress[];
@@ -123,17 +123,6 @@ export function knownContractsOf(kind: NetworkInfo['kind'] | undefined, extra: r
   const network = kind === undefined ? undefined : KNOWN_NETWORK[kind];
   const fixed = KNOWN_TOKEN_CONTRACTS.filter((c) => kind === undefined || c.network === network).map((c) => c.address);
   return [...new Set([...fixed, ...extra])];
-}
-
-/**
- * The address of `known` that `address` looks like ({@link looksLike}) without being any of them; undefined when it is
- * one of them or looks like none.
- * @example
- * lookalikeAmong([{ address: dana, label: 'your contact Dana' }], poisoner); // { address: dana, label: … }
- */
-export function lookalikeAmong(known: readonly KnownAddress[], address: string): KnownAddress | undefined {
-  if (known.some((k) => k.address === address)) return undefined;
-  return known.find((k) => looksLike(k.address, address));
 }
 
 /**

@@ -3,8 +3,7 @@
 // notificationText.ts's; showing them is a shell's (Electron's Notification) or the page's (the browser's).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { addressFromString } from '../../koinos/address.ts';
-import { lookalikeAmong } from '../chain/riskFlags.ts';
+import { addressFromString, lookalikeAmong } from '../../koinos/address.ts';
 import type { HistoryRecord, KnownAddress, KnownAddresses } from '../chain/types.ts';
 import type { AccountInfo } from '../vault/types.ts';
 import type { NotificationSettings, WalletNotification } from './types.ts';
