@@ -119,9 +119,7 @@ function closedWhileLocked(): WalletError {
 export class DappService {
   readonly #o: DappServiceOptions;
   readonly #busy = new Set<string>();
-  /** The koinos_waitForTransaction under way, by origin. */
-  readonly #waits = new Map<string, number>();
-  /** Each wait under way: the way to end it, and whose it is. */
+  /** Each koinos_waitForTransaction under way: the way to end it, and whose it is. */
   readonly #waitStops = new Map<AbortController, string>();
   readonly #costs = new Map<string, bigint>();
   readonly #listeners = new Set<() => void>();
@@ -520,23 +518,19 @@ export class DappService {
    * dApp is disconnected or the wallet closes.
    */
   async #waiting<T>(origin: string, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    const under = this.#waits.get(origin) ?? 0;
+    const under = [...this.#waitStops.values()].filter((of) => of === origin).length;
     if (under >= MAX_WAITS_PER_ORIGIN) {
       throw new WalletError(
         'TOO_MANY_REQUESTS',
         `${origin} is waiting for ${under} transactions already, the most one dApp may wait for at once. Ask again once one of them is included or its wait ends.`,
       );
     }
-    this.#waits.set(origin, under + 1);
     const stop = new AbortController();
     this.#waitStops.set(stop, origin);
     try {
       return await run(stop.signal);
     } finally {
       this.#waitStops.delete(stop);
-      const left = (this.#waits.get(origin) ?? 1) - 1;
-      if (left === 0) this.#waits.delete(origin);
-      else this.#waits.set(origin, left);
     }
   }
 
