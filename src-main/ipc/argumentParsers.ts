@@ -276,7 +276,9 @@ export const ARGUMENT_PARSERS: { [C in IpcChannel]: ArgumentParser<C> } = {
     phraseId: str(f('phraseId'), ID),
     name: str(f('name'), NAME),
   })),
-  'accounts:discover': one('accounts:discover', ['phraseId'], (f) => ({ phraseId: str(f('phraseId'), ID) })),
+  'accounts:discover': one('accounts:discover', ['phraseId', 'networkId'], (f) =>
+    compact({ phraseId: str(f('phraseId'), ID), networkId: optional(f('networkId'), (x) => str(x, ID)) }),
+  ),
   'accounts:rename': one('accounts:rename', ['id', 'name'], (f) => ({
     id: str(f('id'), ID),
     name: str(f('name'), NAME),

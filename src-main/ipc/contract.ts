@@ -86,7 +86,8 @@ export interface IpcContract {
   'accounts:addWatch': { args: [{ address: string; name: string }]; result: AccountInfo };
   'accounts:deriveNext': { args: [{ phraseId: string; name: string }]; result: AccountInfo };
   /** The phrase's next accounts that were used on the selected network, added (accountDiscovery.ts). */
-  'accounts:discover': { args: [{ phraseId: string }]; result: AccountDiscovery };
+  /** On `networkId`, or the selected network when it is absent. */
+  'accounts:discover': { args: [{ phraseId: string; networkId?: string }]; result: AccountDiscovery };
   'accounts:rename': { args: [{ id: string; name: string }]; result: AccountInfo };
   'accounts:reorder': { args: [{ ids: string[] }]; result: AccountInfo[] };
   'accounts:remove': { args: [{ id: string; password: string }]; result: AccountInfo[] };

@@ -128,12 +128,13 @@ export function walletChannels(s: WalletServices): IpcHandlers {
   }
 
   /**
-   * The phrase's next accounts that the selected network saw used, added with every one before the last used: the
-   * node is asked about the addresses only (derived in the vault, their keys zeroed), outside the vault's lock.
+   * The phrase's next accounts that a network (the selected one unless named) saw used, added with every one before
+   * the last used: the node is asked about the addresses only (derived in the vault, their keys zeroed), outside the
+   * vault's lock.
    */
-  async function discoverAccounts(phraseId: string): Promise<AccountDiscovery> {
+  async function discoverAccounts(phraseId: string, networkId?: string): Promise<AccountDiscovery> {
     const from = vault.phraseNextIndex(phraseId);
-    const { network, node } = await networks.node(await selectedNetworkId());
+    const { network, node } = await networks.node(networkId);
     const { lastUsed, checkedThrough } = await lastUsedIndex(
       { addresses: (start, count) => vault.phraseAddresses({ phraseId, from: start, count }), used: usedOn(node) },
       from,
@@ -259,7 +260,7 @@ export function walletChannels(s: WalletServices): IpcHandlers {
     'accounts:importKey': (args) => vault.importKey(args),
     'accounts:addWatch': (args) => vault.addWatch(args),
     'accounts:deriveNext': (args) => vault.deriveNext(args),
-    'accounts:discover': ({ phraseId }) => discoverAccounts(phraseId),
+    'accounts:discover': ({ phraseId, networkId }) => discoverAccounts(phraseId, networkId),
     'accounts:rename': (args) => vault.renameAccount(args),
     'accounts:reorder': (args) => vault.reorderAccounts(args),
     'accounts:remove': (args) => vault.removeAccount(args),

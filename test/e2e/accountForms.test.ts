@@ -1,12 +1,13 @@
 // End to end: the Accounts screen's forms to add an account. The import form keeps a private key in its masked field: a
 // key typed there does not appear in the recovery phrase's plain text area when the person switches to "Recovery
 // phrase"; switching back finds it still typed, and it imports. The next account of a phrase comes from the phrase the
-// list shows, chosen from the start. An imported phrase brings the accounts it was used with on the selected network.
+// list shows, chosen from the start. An imported phrase brings the accounts it was used with on the selected network,
+// and on the first run on the network the person says they used it on.
 import { afterEach, describe, expect, it } from 'vitest';
 import { devKey } from '../../src-main/devnet/chain/devKeys.ts';
 import { deriveAccount } from '../../src-main/wallet/vault/secretPayload.ts';
 import { rpc } from '../devnet/httpHelpers.ts';
-import { chromiumMissing, go, useE2eWallet, type E2eWallet } from './harness.ts';
+import { PASSWORD, chromiumMissing, go, startE2eWallet, useE2eWallet, type E2eWallet } from './harness.ts';
 
 const missing = chromiumMissing();
 
@@ -86,5 +87,46 @@ describe.skipIf(missing !== undefined)("the Accounts screen's forms in the brows
       .poll(() => status.textContent(), { timeout: 30_000 })
       .toMatch(/^No other account of this phrase was used on Local \(devnet\) \(indexes 1 to 5 looked at\)\./);
     await shots.take(page, 'phrase-none-used');
+  });
+
+  it('looks for a phrase imported on the first run on the network chosen there, and opens the wallet on it', async () => {
+    e2e = await startE2eWallet({ name: 'account-forms-first-run' });
+    const { page, shots, wallet } = e2e;
+    const phrase = `${'abandon '.repeat(11)}about`;
+    // The Local devnet, and a custom network on the same node: the person used the phrase "there".
+    await wallet.handlers['networks:head']({ id: 'local' });
+    const { url } = await wallet.handlers['devnet:status']();
+    const used = deriveAccount(phrase, 1);
+    used.privateKey.fill(0);
+    await rpc(url!, 'devnet.set_balance', { account: used.address, value: '100000000' });
+    await wallet.handlers['networks:add']({ name: 'My node', jsonRpcUrl: `${url}/jsonrpc` });
+
+    await page.getByRole('button', { name: 'Import an existing account' }).click();
+    await page.getByLabel('Wallet password').fill(PASSWORD);
+    await page.getByLabel('Confirm the password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Create wallet' }).click();
+    await page.getByRole('textbox', { name: 'Recovery phrase' }).fill(phrase);
+    await page.getByRole('button', { name: 'Import account' }).click();
+    const network = page.getByLabel('Network you used this phrase on');
+    // Mainnet first (where a phrase holds real KOIN); nothing is asked of any node before the person looks.
+    await expect.poll(() => network.locator('option:checked').textContent()).toBe('Mainnet');
+    await shots.take(page, 'first-run-discover');
+    await network.selectOption({ label: 'My node' });
+    await page.getByRole('button', { name: 'Look for accounts' }).click();
+    await expect
+      .poll(() => page.getByRole('status').textContent(), { timeout: 30_000 })
+      .toBe(
+        'Added Account 2, the account of this phrase up to the last one used on My node (indexes 1 to 6 looked at).',
+      );
+    await shots.take(page, 'first-run-discovered');
+    await page.getByRole('button', { name: 'Open the wallet' }).click();
+    await page.getByRole('navigation', { name: 'Screens' }).waitFor();
+    expect((await wallet.handlers['networks:list']()).networks.find((n) => n.name === 'My node')?.id).toBe(
+      (await wallet.handlers['settings:get']()).selectedNetworkId,
+    );
+    expect((await wallet.handlers['accounts:list']()).map((a) => [a.name, a.address])).toEqual([
+      ['Account 1', deriveAccount(phrase, 0).address],
+      ['Account 2', used.address],
+    ]);
   });
 });

@@ -21,7 +21,7 @@ export const SAMPLE_ARGUMENTS: { [C in IpcChannel]: IpcArgs<C> } = {
   'accounts:importKey': [{ key: 'a'.repeat(64), name: 'Key' }],
   'accounts:addWatch': [{ address: ADDRESS, name: 'Watched' }],
   'accounts:deriveNext': [{ phraseId: 'phrase-1', name: 'Second' }],
-  'accounts:discover': [{ phraseId: 'phrase-1' }],
+  'accounts:discover': [{ phraseId: 'phrase-1', networkId: 'local' }],
   'history:setNote': [{ networkId: 'local', transactionId: `0x1220${'ab'.repeat(32)}`, note: 'rent, March' }],
   'accounts:rename': [{ id: 'acc-1', name: 'Savings' }],
   'accounts:reorder': [{ ids: ['acc-2', 'acc-1'] }],

@@ -24,6 +24,10 @@ describe('discoveryText', () => {
     expect(discoveryText({ networkName: 'Local (devnet)', added: [], checkedFrom: 1, checkedThrough: 5 })).toBe(
       'No other account of this phrase was used on Local (devnet) (indexes 1 to 5 looked at). To look on another network, select it, then Find used accounts under Next account of a phrase.',
     );
+    // The first run chooses the network on its own step.
+    expect(discoveryText({ networkName: 'Mainnet', added: [], checkedFrom: 1, checkedThrough: 5 }, 'firstRun')).toBe(
+      'No other account of this phrase was used on Mainnet (indexes 1 to 5 looked at). To look on another network, choose it and look again.',
+    );
     expect(discoveryText({ networkName: 'Harbinger', added: [], checkedFrom: 100, checkedThrough: 100 })).toContain(
       '(index 100 looked at)',
     );

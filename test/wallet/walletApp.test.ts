@@ -166,6 +166,27 @@ describe('wallet facade', () => {
     expect((await rejection(h['accounts:discover']({ phraseId: 'nobody' }))).code).toBe('NOT_FOUND');
   });
 
+  it('looks on the network it is given, whichever is selected (the first run asks where the phrase was used)', async () => {
+    const { handlers: h } = await open();
+    await h['vault:create']({ password: PASSWORD });
+    const phrase = `${'abandon '.repeat(11)}about`;
+    const { phraseId } = await h['accounts:importPhrase']({ phrase, name: 'Main' });
+    await h['networks:head']({ id: 'local' }); // the Local devnet starts on first use
+    const { url } = await h['devnet:status']();
+    const { privateKey, address } = deriveAccount(phrase, 2);
+    privateKey.fill(0);
+    await rpc(url!, 'devnet.set_balance', { account: address, value: '100000000' });
+    // Harbinger is selected, and this machine may have no internet: the Local network is asked, and only it.
+    await h['networks:select']({ id: 'testnet' });
+    const found = await h['accounts:discover']({ phraseId: phraseId!, networkId: 'local' });
+    expect(found).toMatchObject({ networkName: 'Local (devnet)', checkedFrom: 1, checkedThrough: 7 });
+    expect(found.added.map((a) => a.address).at(-1)).toBe(address);
+    expect((await h['settings:get']()).selectedNetworkId).toBe('testnet');
+    const unknown = await rejection(h['accounts:discover']({ phraseId: phraseId!, networkId: 'nowhere' }));
+    expect([unknown.code, unknown.message]).toEqual(['NOT_FOUND', expect.stringContaining('"nowhere"')]);
+    expect((await h['accounts:list']()).map((a) => a.derivationIndex)).toEqual([0, 1, 2]);
+  });
+
   it("keeps the person's note on a transaction: on its History record and in the export, until removed", async () => {
     const { handlers: h } = await open();
     await h['vault:create']({ password: PASSWORD });
