@@ -74,12 +74,13 @@ export async function readJsonFile<T extends object>(
 
 /**
  * Copies `bytes`, a file's content the wallet could not keep whole, to `<path>.damaged-<12 hex digits of its SHA-256>`
- * (the same content is the same copy) and returns the copy's path.
+ * (the same content is the same copy) and returns the copy's path. `written` is what the copy holds instead of the
+ * bytes themselves (sealed, for a file that may hold secrets); the name is still the bytes'.
  * @throws the file system's error; nothing is left half-written.
  */
-export async function keepAside(path: string, bytes: Uint8Array): Promise<string> {
+export async function keepAside(path: string, bytes: Uint8Array, written: Uint8Array = bytes): Promise<string> {
   const copy = `${path}.damaged-${createHash('sha256').update(bytes).digest('hex').slice(0, 12)}`;
-  await writeFileAtomic(copy, bytes);
+  await writeFileAtomic(copy, written);
   return copy;
 }
 

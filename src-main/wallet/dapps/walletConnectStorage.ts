@@ -3,19 +3,22 @@
 // an API key (a keychain entry; without a keychain, sealed under the password), owner-only, written atomically, the
 // writes of one burst coalesced into one. A file an older wallet wrote in plain JSON is read and sealed at once; one
 // that cannot be read (damaged, or sealed with a key this wallet does not hold) is kept beside it and the client
-// starts without sessions: dApps connect again.
+// starts without sessions: dApps connect again. A damaged file in plain text, which may hold an older wallet's keys,
+// is kept sealed.
 import { randomBytes } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { WalletError } from '../../koinos/errors.ts';
 import { writeFileAtomic } from '../atomicFile.ts';
 import type { ApiKeyStore } from '../chain/apiKeyStore.ts';
 import { keepAside } from '../jsonFileStore.ts';
-import { open as openSealed, seal, zero } from '../vault/vaultCrypto.ts';
+import { looksSealed, open as openSealed, seal, zero } from '../vault/vaultCrypto.ts';
 
 /** At most this many writes, each following the last, are waited for as the storage closes. */
 const CLOSE_ROUNDS = 8;
 /** What the file's content is sealed for (the associated data): it opens as this file only. */
 const SEALED_AS = 'koinos-wallet/walletconnect.json';
+/** What a damaged plain file's copy is sealed for: it opens as that copy only, never as the sessions. */
+export const KEPT_SEALED_AS = 'koinos-wallet/walletconnect.json.damaged';
 /**
  * Where the key is kept: an entry of the vault's API key store that no network has (networks are mainnet, testnet,
  * local and custom-<uuid>), so that it lives where API keys do and is never sent to a node.
@@ -90,7 +93,9 @@ export class FileKeyValueStorage {
 
   /**
    * Reads the file with `key` (missing: empty). A plain JSON object (an older wallet's) is sealed at once; a file that
-   * is neither a JSON object nor sealed with `key` is copied to `<path>.damaged-<hash>` and the storage starts empty.
+   * is neither a JSON object nor sealed with `key` is copied to `<path>.damaged-<hash>` and the storage starts empty:
+   * a sealed one (another machine's key) as it is, anything else sealed with `key` (KEPT_SEALED_AS), since an older
+   * wallet's plain file cut short still holds the keys it had.
    * The storage keeps `key` until close() and zeroes it then.
    * @throws WalletError STORAGE_FAILED when the file cannot be read (permissions), or a damaged one cannot be copied
    *   aside, or an older one cannot be sealed: the file is left as it was.
@@ -108,7 +113,7 @@ export class FileKeyValueStorage {
     const entries = opened ?? entriesOf(text);
     const copy =
       entries === undefined
-        ? await keepAside(path, bytes).catch((cause: unknown) => {
+        ? await keepAside(path, bytes, keptContent(key, bytes, text)).catch((cause: unknown) => {
             throw failed(
               `The WalletConnect sessions in ${path} cannot be read, nor kept aside to start without them.`,
               cause,
@@ -203,6 +208,11 @@ export function openSealedState(key: Uint8Array, text: string): Map<string, unkn
   } finally {
     zero(plain);
   }
+}
+
+/** What a damaged file's copy holds: a sealed file as it is (ciphertext already), anything else sealed with `key`. */
+function keptContent(key: Uint8Array, bytes: Uint8Array, text: string): Uint8Array {
+  return looksSealed(text) ? bytes : Buffer.from(seal(key, bytes, KEPT_SEALED_AS), 'utf8');
 }
 
 /** The error of an open that leaves the file as it was. */

@@ -92,12 +92,9 @@ export function seal(key: Uint8Array, plaintext: Uint8Array, identity: string): 
  * open(key, sealed, 'wallet-id/gen/secret-id'); // Uint8Array, or undefined
  */
 export function open(key: Uint8Array, sealed: string, identity: string): Uint8Array | undefined {
-  if (typeof sealed !== 'string' || !sealed.startsWith(SEALED_PREFIX)) return undefined;
-  const [nonceText, bodyText] = sealed.slice(SEALED_PREFIX.length).split('.');
-  if (nonceText === undefined || bodyText === undefined) return undefined;
-  const nonce = Buffer.from(nonceText, 'base64');
-  const body = Buffer.from(bodyText, 'base64');
-  if (nonce.length !== NONCE_LENGTH || body.length < TAG_LENGTH) return undefined;
+  const parts = sealedParts(sealed);
+  if (parts === undefined) return undefined;
+  const { nonce, body } = parts;
   try {
     const decipher = createDecipheriv('aes-256-gcm', key, nonce, { authTagLength: TAG_LENGTH });
     decipher.setAAD(Buffer.from(identity, 'utf8'));
@@ -113,6 +110,26 @@ export function open(key: Uint8Array, sealed: string, identity: string): Uint8Ar
   } catch {
     return undefined;
   }
+}
+
+/** The nonce and the ciphertext with its tag of a value in {@link seal}'s form, or undefined for anything else. */
+function sealedParts(sealed: string): { nonce: Buffer; body: Buffer } | undefined {
+  if (typeof sealed !== 'string' || !sealed.startsWith(SEALED_PREFIX)) return undefined;
+  const [nonceText, bodyText] = sealed.slice(SEALED_PREFIX.length).split('.');
+  if (nonceText === undefined || bodyText === undefined) return undefined;
+  const nonce = Buffer.from(nonceText, 'base64');
+  const body = Buffer.from(bodyText, 'base64');
+  return nonce.length === NONCE_LENGTH && body.length >= TAG_LENGTH ? { nonce, body } : undefined;
+}
+
+/**
+ * Whether `value` has {@link seal}'s form (whatever key or identity sealed it): ciphertext, not text to protect.
+ * @example
+ * looksSealed(seal(key, bytes, 'id')); // true
+ * looksSealed('{"keys": …}'); // false
+ */
+export function looksSealed(value: string): boolean {
+  return sealedParts(value) !== undefined;
 }
 
 const CHECK_PLAINTEXT = new TextEncoder().encode('koinos-wallet password check');

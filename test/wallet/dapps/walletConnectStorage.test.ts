@@ -1,5 +1,6 @@
 // The file WalletConnect's client keeps its state in: sealed with the key the vault keeps for it (nothing of it readable
-// on disk), an older wallet's plain file sealed as it opens, a damaged one or one sealed with another key kept aside;
+// on disk), an older wallet's plain file sealed as it opens, a damaged one (sealed: it may hold keys in plain text) or
+// one sealed with another key (as it is) kept aside;
 // what is set is on disk once its promise resolves, a change set as a write under way ends is written as it closes, and
 // after close() nothing more is written (the client still changes entries as it stops).
 import { randomBytes } from 'node:crypto';
@@ -7,8 +8,10 @@ import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MemoryApiKeyStore } from '../../../src-main/wallet/chain/apiKeyStore.ts';
+import { open as openSealed } from '../../../src-main/wallet/vault/vaultCrypto.ts';
 import {
   FileKeyValueStorage,
+  KEPT_SEALED_AS,
   openSealedState,
   STORAGE_KEY_ID,
   storageKey,
@@ -70,19 +73,29 @@ describe('FileKeyValueStorage', () => {
     expect(await onDisk(path, key)).toEqual(STATE);
   });
 
-  it('keeps aside, byte for byte, a file that is not a JSON object or is sealed with another key, and starts empty', async () => {
+  it('keeps aside a file that is not a JSON object (sealed) or is sealed with another key (as it is), and starts empty', async () => {
     const other = newKey();
     const theirs = await tempFile();
     await (await FileKeyValueStorage.open(theirs, new Uint8Array(other))).setItem('a', 1);
     const sealedByOther = await readFile(theirs);
-    for (const content of ['[1, 2]', '{"cut', sealedByOther]) {
+    // An older wallet's plain file cut short: its keys are in it, in plain text.
+    const cutShort = JSON.stringify(STATE).slice(0, -3);
+    for (const content of ['[1, 2]', cutShort, sealedByOther]) {
       const path = await tempFile();
       const key = newKey();
       await writeFile(path, content);
       const storage = await FileKeyValueStorage.open(path, new Uint8Array(key));
       expect(await storage.getKeys()).toEqual([]);
       expect(storage.keptAside).toBe(keptAsidePath(path, content));
-      expect(await readFile(storage.keptAside!)).toEqual(Buffer.from(content));
+      const kept = await readFile(storage.keptAside!);
+      if (content === sealedByOther) expect(kept).toEqual(sealedByOther);
+      else {
+        // Nothing of it readable without the key; with it, the file byte for byte (and never as the sessions).
+        expect(kept.toString('utf8')).not.toContain(content === cutShort ? SECRET : '[1, 2]');
+        expect(openSealed(key, kept.toString('utf8'), KEPT_SEALED_AS)).toEqual(new Uint8Array(Buffer.from(content)));
+        expect(openSealedState(key, kept.toString('utf8'))).toBeUndefined();
+        expect((await stat(storage.keptAside!)).mode & 0o777).toBe(0o600);
+      }
       expect(await onDisk(path, key)).toEqual({});
       await storage.setItem('b', 2);
       expect(await onDisk(path, key)).toEqual({ b: 2 });
