@@ -25,3 +25,21 @@ export function memoProblem(memo: string): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * A web address or a domain name in a memo: a scheme, "www.", or labels and a top-level domain in one case (such as
+ * claim.example, KOINOS.IO or t.me/x): what a memo sent by someone the person does not know would use to send them
+ * somewhere. A capitalised word after a dot ("rent.March") is not taken for one.
+ */
+const LINK =
+  /\b[A-Za-z][A-Za-z0-9+.-]*:\/\/\S+|\b[Ww]{3}\.\S+|\b(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+(?:[a-z]{2,}|[A-Z]{2,})\b(?:\/\S*)?/;
+
+/**
+ * The first web address or domain in `memo`, or undefined.
+ * @example
+ * memoLink('Claim your airdrop at koin-drop.example/claim'); // 'koin-drop.example/claim'
+ * memoLink('rent, March'); // undefined
+ */
+export function memoLink(memo: string): string | undefined {
+  return LINK.exec(memo)?.[0];
+}

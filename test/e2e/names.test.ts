@@ -190,6 +190,23 @@ describe.skipIf(missing !== undefined)('names and contacts in the browser', () =
     });
     const { transaction } = await koin.functions['transfer']!({ from: poisoner, to: accounts[0]!.address, value: '1' });
     await included(provider, transaction, 30_000);
+    // Another stranger's transfer, with a memo that points somewhere.
+    const lurer = devKey(8);
+    await rpc(url!, 'devnet.set_balance', { account: lurer.address, value: '100000000' });
+    const lure = 'Claim your KOIN airdrop at koin-drop.example/claim';
+    const fromLurer = new Contract({
+      id: koin.getId(),
+      abi: utils.tokenAbi,
+      provider,
+      signer: Object.assign(Signer.fromWif(lurer.wif), { provider }),
+    });
+    const lured = await fromLurer.functions['transfer']!({
+      from: lurer.address,
+      to: accounts[0]!.address,
+      value: '2',
+      memo: lure,
+    });
+    await included(provider, lured.transaction, 30_000);
     // Its notification says it comes from a look-alike instead of giving the short form, which is the contact's too.
     expect((await notification(page, 'Received 0.00000001 KOIN')).body).toMatch(
       /^To Devnet account 0, in block \d+, from a look-alike of your contact Dana: do not copy its address or send to it\.$/,
@@ -224,6 +241,12 @@ describe.skipIf(missing !== undefined)('names and contacts in the browser', () =
     expect(await poisonRow.textContent()).toContain('look-alike of your contact “Dana”: do not copy this address');
     expect(await poisonRow.textContent()).toMatch(/Received 0\.00000001 KOIN from 1/);
     expect(await poisonRow.getByRole('button', { name: /^Add to contacts/ }).count()).toBe(0);
+    // The stranger's memo is shown as text, after a warning about its link; the wallet's own memos carry none.
+    const lureRow = page.getByRole('listitem').filter({ has: page.getByTestId('memo-link') });
+    await expect.poll(() => lureRow.count(), { timeout: 20_000 }).toBe(1);
+    expect(await lureRow.textContent()).toMatch(/Received 0\.00000002 KOIN from 1/);
+    expect(await lureRow.textContent()).toContain(`a link from an unknown address: do not open it Memo: “${lure}”`);
+    expect(await lureRow.getByRole('link').count()).toBe(0);
     await shots.take(page, 'history-lookalike');
     // Copied from there into an offline export, the poisoner's address is flagged in the export's review.
     await go(page, 'Offline signing');
