@@ -2,7 +2,7 @@
 // The first stdout line is JSON for scripts and tests; the lines after it are for people.
 import { WalletError, describe, causeText } from '../koinos/errors.ts';
 import { formatAmount } from '../koinos/amounts.ts';
-import { BTYPE, bytesToJson, fromJson } from '../koinos/codec.ts';
+import { fromJson } from '../koinos/codec.ts';
 import { toBase64Url } from '../koinos/bytes.ts';
 import { addressFromString } from '../koinos/address.ts';
 import { decodeKoinResult, encodeKoinArgs, KOIN_METHODS } from '../koinos/koin.ts';
@@ -28,6 +28,7 @@ import {
 } from '../devnet/server/startDevnet.ts';
 import { requestType } from '../devnet/methods.ts';
 import { lockDataDir, prepareDataDir } from './dataDir.ts';
+import { blockLines } from './blockLines.ts';
 import {
   describeShape,
   resolveShape,
@@ -303,13 +304,10 @@ export async function devnetCommand(argv: string[]): Promise<number> {
       // Run on its own, the devnet is a load target too: HTTP on a thread of its own leaves the chain's to the chain.
       httpThread: true,
       log: (line) => process.stderr.write(`koinos-wallet: devnet: ${line}\n`),
-      // Blocks that carry transactions are worth a line; empty ones every few seconds are not.
+      // Blocks that carry transactions are worth a few lines (their mana, reversions and logs); empty ones every few
+      // seconds are not.
       onBlock: (block) => {
-        if (block.transactionCount > 0) {
-          out(
-            `Block ${block.height}  ${bytesToJson(block.id, BTYPE.BLOCK_ID)}  ${block.transactionCount} transaction${block.transactionCount === 1 ? '' : 's'}`,
-          );
-        }
+        for (const line of blockLines(block)) out(line);
       },
     });
   } catch (e) {

@@ -57,6 +57,7 @@ import { LevelStore, MemoryStore, type Store } from './store/store.ts';
 import { metaKey } from './store/storeKeys.ts';
 import { RECOVERY_IMPLEMENTATION } from './vm/secp256k1Recovery.ts';
 import {
+  type BlockTransactionInfo,
   type CreateTokenOptions,
   type DevAccount,
   type DevnetConfig,
@@ -93,6 +94,8 @@ interface PlannedBlock {
   /** Some pending transactions wait for a later block. */
   full: boolean;
   abiUpdate: AbiUpdate;
+  /** What the included transactions' receipts say, for onBlock. */
+  transactions: BlockTransactionInfo[];
 }
 
 /** A request after close: no node answers it (the wire shows an internal error, as the gateway does for a service that is gone). */
@@ -428,7 +431,9 @@ class Devnet implements DevnetNode {
     const proposal = await proposeBlock(
       pending,
       this.mempool.size > pending.length,
-      async (chosen): Promise<ProposalRun<{ view: StateView; included: IncludedTransaction[] }>> => {
+      async (
+        chosen,
+      ): Promise<ProposalRun<{ view: StateView; included: IncludedTransaction[]; infos: BlockTransactionInfo[] }>> => {
         const view = new StateView(chain.committed);
         adjust?.(view, timestamp, height);
         const sequence = { next: 0 };
@@ -440,6 +445,7 @@ class Devnet implements DevnetNode {
           chain.committed,
         );
         const included: IncludedTransaction[] = [];
+        const infos: BlockTransactionInfo[] = [];
         const failed: LeftOut[] = [];
         const block = new BlockResources();
         for (const prepared of transactions) {
@@ -461,6 +467,15 @@ class Devnet implements DevnetNode {
               reverted: receipt.reverted,
               impacted: historyAddresses(prepared, receipt),
             });
+            infos.push({
+              id: prepared.idHex,
+              rcUsed: receipt.rc_used,
+              reverted: receipt.reverted,
+              logs: receipt.logs,
+              disk: receipt.disk_storage_used,
+              network: receipt.network_bandwidth_used,
+              compute: receipt.compute_bandwidth_used,
+            });
           } catch (error) {
             if (!(error instanceof ChainError)) throw error;
             Object.assign(block, before);
@@ -472,10 +487,10 @@ class Devnet implements DevnetNode {
             failed.push({ idHex: prepared.idHex, wait });
           }
         }
-        return failed.length > 0 ? { failed } : { applied: { view, included } };
+        return failed.length > 0 ? { failed } : { applied: { view, included, infos } };
       },
     );
-    const { view, included } = proposal.applied;
+    const { view, included, infos } = proposal.applied;
     const built = await buildBlock(
       {
         parent,
@@ -495,6 +510,7 @@ class Devnet implements DevnetNode {
       done: [...proposal.chosen, ...proposal.dropped].map((c) => c.idHex),
       full: proposal.full,
       abiUpdate: this.abis.blockUpdate(included.map((e) => ({ tx: e.prepared.tx, reverted: e.reverted }))),
+      transactions: infos,
     };
   }
 
@@ -536,6 +552,7 @@ class Devnet implements DevnetNode {
       height: head.height,
       timestamp: head.timestamp,
       transactionCount: plan.transactionCount,
+      transactions: plan.transactions,
     });
     this.lastBlockFull = plan.full;
     return { id: head.id, height: head.height };

@@ -4,6 +4,30 @@
 import type { ChainShape, ShapeOptions } from './chain/shapes.ts';
 import type { NodeAnswer, NodeMethod, NodeRequest, NodeRequestInput } from './methods.ts';
 
+/** A produced block as onBlock sees it: its place, and what its transactions' receipts say. */
+export interface ProducedBlockInfo {
+  id: Uint8Array;
+  height: bigint;
+  timestamp: bigint;
+  transactionCount: number;
+  /** The block's transactions, in order. */
+  transactions: readonly BlockTransactionInfo[];
+}
+
+/** One transaction of a produced block, from its receipt. */
+export interface BlockTransactionInfo {
+  /** The transaction id, as hex after 0x. */
+  id: string;
+  /** Mana used (rc_used), in KOIN base units. */
+  rcUsed: bigint;
+  reverted: boolean;
+  /** The receipt's logs: what its contracts logged, and a reversion's message last. */
+  logs: readonly string[];
+  disk: bigint;
+  network: bigint;
+  compute: bigint;
+}
+
 export interface DevnetConfig {
   /** Seed of the genesis data: the same seed gives the same chain ID; a new seed gives a new chain. Default 'koinos-devnet'. */
   genesisSeed?: string;
@@ -35,7 +59,7 @@ export interface DevnetConfig {
    */
   signatureThreads?: number;
   /** Called after each block is produced (in memory; its batch is queued for the disk). */
-  onBlock?: (block: { id: Uint8Array; height: bigint; timestamp: bigint; transactionCount: number }) => void;
+  onBlock?: (block: ProducedBlockInfo) => void;
   /** Where warnings go (a transaction dropped at block time, a failed block). Default console.warn. */
   log?: (message: string) => void;
   /**

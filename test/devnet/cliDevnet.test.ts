@@ -1,6 +1,7 @@
 // `koinos-wallet devnet` as a real process: the JSON first line, the printed URLs, chain ID and development accounts
 // with the development-only banner, a clean stop on SIGINT and SIGTERM, persistence in --data-dir; and usage errors,
 // run in process.
+import { Contract, Provider, Signer, utils } from 'koilib';
 import { describe, it, expect, afterEach } from 'vitest';
 import { readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
@@ -65,6 +66,25 @@ describe('koinos-wallet devnet', () => {
       expect(text).toContain(account.address);
       expect(text).toContain(account.wif);
     }
+
+    // A block that carries a transaction gets its lines: the transaction, its mana and the block's resources.
+    const provider = new Provider([info.jsonrpc]);
+    const koin = new Contract({
+      id: info.koin_address,
+      abi: utils.tokenAbi,
+      provider,
+      signer: Object.assign(Signer.fromWif(info.accounts[0]!.wif), { provider }),
+    });
+    const { transaction } = await koin.functions['transfer']!({
+      from: info.accounts[0]!.address,
+      to: info.accounts[1]!.address,
+      value: '100000000',
+    });
+    await rpc(info.url, 'devnet.produce_block');
+    await waitForOutput(p, new RegExp(`\\n  ${transaction!.id}  mana [\\d.]+\\n`));
+    expect(p.stdout()).toMatch(
+      /\nBlock \d+  0x[0-9a-f]+  1 transaction  mana [\d.]+ \(disk [\d,]+ B, network [\d,]+ B, compute [\d,]+\)\n/,
+    );
 
     p.child.kill('SIGINT');
     expect(await p.exited).toEqual({ code: 0, signal: null });

@@ -8,6 +8,9 @@ import { httpFront, type HttpFront } from './httpServer.ts';
 import { startHttpThread } from './httpThread.ts';
 import type { DevAccount, DevnetConfig, DevnetNode } from '../types.ts';
 
+/** What onBlock is given: the CLI prints it (cli/blockLines.ts). */
+export type { ProducedBlockInfo } from '../types.ts';
+
 /** Options of {@link startDevnet}: the chain's config plus where and how to serve it. */
 export interface StartDevnetOptions extends DevnetConfig {
   /** TCP port (default 8080; 0 picks a free one, as tests do). */
