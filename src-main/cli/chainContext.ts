@@ -2,7 +2,8 @@
 // wallet's own chain services (createChainServices, as the app builds them, with in-memory settings), a signer from
 // `--wif-file`, and the command line as the approval. With `--data-dir DIR` (a wallet's data folder) the commands that
 // send count and record that wallet's pending transactions (pending-transactions.json) and log their approvals
-// (approvals.log) there, holding the folder's lock while they prepare and submit.
+// (approvals.log) there, holding the folder's lock while they prepare and submit; and their reviews compare a
+// transfer's recipient with that wallet's accounts, contacts and recipients (LOOKALIKE_RECIPIENT), as the app's do.
 import { createHash } from 'node:crypto';
 import { WalletError } from '../koinos/errors.ts';
 import type { Transaction } from '../koinos/types.ts';
@@ -14,6 +15,8 @@ import { FileChainSettings, MemoryChainSettings } from '../wallet/chain/chainSet
 import { LOCAL_NETWORK_ID, MAINNET_NETWORK_ID, TESTNET_NETWORK_ID } from '../wallet/chain/networks.ts';
 import { PendingTransactions } from '../wallet/chain/pendingTransactions.ts';
 import { acquireDataFolderLock } from '../wallet/dataFolderLock.ts';
+import { AddressBook, knownAddresses } from '../wallet/addressBook.ts';
+import { readWalletFile } from '../wallet/vault/walletFile.ts';
 import { LOCAL_DEVNET_URL } from './chainUsage.ts';
 import { commandLineApprovals } from './commandLineApproval.ts';
 import { UsageError, readSecret, stringOption, type OptionSpec, type ParsedArgs } from './io.ts';
@@ -103,6 +106,17 @@ async function openFolderPending(dir: string, command: string): Promise<FolderPe
 }
 
 /**
+ * The addresses the data folder's wallet knows: its accounts (their addresses are in wallet.json in plain text; nothing
+ * is unlocked, so any scrypt cost is taken as written), its contacts and its recipients.
+ */
+function folderKnownAddresses(dir: string) {
+  return knownAddresses(
+    new AddressBook(dir),
+    async () => (await readWalletFile(dir, { minScryptN: 1 })).vault?.accounts ?? [],
+  );
+}
+
+/**
  * The id a `--network URL` node takes: the one the data folder's wallet gave a custom network at that address, so that
  * its pending transactions count; else one derived from the address, the same in every command.
  */
@@ -143,6 +157,7 @@ export async function chainContext(
       approvals,
       signer,
       ...(folder ? { pending: folder.pending } : {}),
+      ...(dataDir !== undefined ? { knownAddresses: folderKnownAddresses(dataDir) } : {}),
       followIntervalMs: 500,
     });
     let networkId = choice;

@@ -12,8 +12,10 @@ export const NETWORK_USAGE = `  --network local|testnet|mainnet|URL   the node t
 /** The option of the commands that send (transfer, tx submit, contract upload and call). */
 export const DATA_DIR_USAGE = `  --data-dir DIR                        a wallet's data folder (transfer, tx submit, contract upload|call): the
                                         pending transactions recorded there count for the nonce and the mana, what
-                                        the command sends is recorded there and its approval logged in approvals.log;
-                                        refused while the wallet (or another command) uses the folder`;
+                                        the command sends is recorded there and its approval logged in approvals.log,
+                                        and a recipient that looks like one of its accounts, contacts or recipients
+                                        is a risk (lookalike-recipient); refused while the wallet (or another command)
+                                        uses the folder`;
 
 export const CHAIN_USAGE = `Accounts on a network:
   koinos-wallet balance ADDRESS [--token koin|vhp|CONTRACT] [network options]

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { addressFromString } from '../koinos/address.ts';
 import { WalletError } from '../koinos/errors.ts';
 import type { AddressBookView, Contact, ContactMergeSummary, RecentRecipient } from './addressBookTypes.ts';
-import type { KnownAddress } from './chain/types.ts';
+import type { KnownAddress, KnownAddresses } from './chain/types.ts';
 import { JsonFileStore } from './jsonFileStore.ts';
 import { oneLine } from './oneLine.ts';
 
@@ -240,4 +240,21 @@ export class AddressBook {
       data.recent = [...mine, ...others.filter((r) => r.networkId !== networkId)];
     });
   }
+}
+
+/**
+ * What a review compares a transfer's recipient with (LOOKALIKE_RECIPIENT): the wallet's accounts, read at each review,
+ * then the book's contacts and recipients on the network. The app reads the accounts from its vault, the CLI's
+ * `--data-dir` from the folder's wallet.json.
+ * @example
+ * const known = knownAddresses(new AddressBook(dataDir), () => vault.listAccounts());
+ */
+export function knownAddresses(
+  book: AddressBook,
+  accounts: () => readonly { address: string; name: string }[] | Promise<readonly { address: string; name: string }[]>,
+): KnownAddresses {
+  return async (networkId) => [
+    ...(await accounts()).map((a) => ({ address: a.address, label: `your account ${a.name}` })),
+    ...(await book.known(networkId)),
+  ];
 }

@@ -15,7 +15,6 @@ import { NftService } from './chain/nfts.ts';
 import type { MediaFetchOptions } from './chain/nftImages.ts';
 import { NftTransferService } from './chain/nftTransfer.ts';
 import { PendingTransactions } from './chain/pendingTransactions.ts';
-import type { KnownAddresses } from './chain/types.ts';
 import { DappService } from './dapps/dappService.ts';
 import { DappStore } from './dapps/dappStore.ts';
 import { WalletConnectBridge } from './dapps/walletConnect.ts';
@@ -24,7 +23,7 @@ import { Notifier } from './notifications/notifier.ts';
 import { loadKeytar, type Keychain } from './vault/secretStore.ts';
 import { Vault, type VaultOptions } from './vault/vault.ts';
 import { walletChannels, type WalletServices } from './walletChannels.ts';
-import { AddressBook } from './addressBook.ts';
+import { AddressBook, knownAddresses as knownAddressesOf } from './addressBook.ts';
 import { HistoryNotes } from './historyNotes.ts';
 import { NameResolver } from './chain/names.ts';
 
@@ -134,10 +133,7 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
   });
   const addressBook = new AddressBook(options.dataDir);
   // What a review compares a transfer's recipient with: the wallet's accounts, its contacts and its recipients.
-  const knownAddresses: KnownAddresses = async (networkId) => [
-    ...vault.listAccounts().map((a) => ({ address: a.address, label: `your account ${a.name}` })),
-    ...(await addressBook.known(networkId)),
-  ];
+  const knownAddresses = knownAddressesOf(addressBook, () => vault.listAccounts());
   const chain = createChainServices({
     settings,
     apiKeys: vault.apiKeys,

@@ -7,6 +7,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { cutBalanceUnderWaiting, testDevnet } from '../wallet/chain/helpers.ts';
 import { runCli, spawnCli, type CliResult } from '../helpers/cli.ts';
 import { EXPORT_COLUMNS } from '../../src-main/wallet/chain/historyExport.ts';
+import { AddressBook } from '../../src-main/wallet/addressBook.ts';
+import { FileChainSettings } from '../../src-main/wallet/chain/chainSettings.ts';
+import { lookalikeAddress } from '../helpers/lookalike.ts';
+import { NO_SECRET_SERVICE, PASSWORD, vaultFixture } from '../wallet/vault/helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'koinos-cli-chain-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -205,6 +209,50 @@ describe('network commands of the CLI', () => {
     ]);
     expect(wrongPayerKey.stderr).toMatch(/not the key of --payer/);
   }, 240_000);
+
+  it("with --data-dir, flags a recipient that looks like one of that wallet's accounts or contacts", async () => {
+    const devnet = await testDevnet();
+    const [a, b, c] = devnet.accounts;
+    const jsonRpcUrl = `${devnet.url}/jsonrpc`;
+    // A wallet's data folder: account "Savings" (c), contact Dana (b) on its custom network at the devnet's address.
+    const fx = await vaultFixture({ keychain: NO_SECRET_SERVICE });
+    try {
+      const vault = await fx.open();
+      await vault.create({ password: PASSWORD });
+      await vault.importKey({ key: c!.wif, name: 'Savings' });
+      await new FileChainSettings(fx.dataDir).update((d) => {
+        d.customNetworks.push({ id: 'custom-dev', name: 'Dev', jsonRpcUrl });
+      });
+      await new AddressBook(fx.dataDir).addContact({ label: 'Dana', address: b!.address, networkId: 'custom-dev' });
+      const keyFile = file('lookalike.wif', `${a!.wif}\n`);
+      const send = (to: string, ...more: string[]) =>
+        runCli([
+          'transfer',
+          ...['--from', a!.address, '--to', to, '--amount', '1', '--wif-file', keyFile],
+          ...['--network', jsonRpcUrl, '--data-dir', fx.dataDir, ...more],
+        ]);
+      for (const [real, name] of [
+        [b!.address, 'your contact Dana'],
+        [c!.address, 'your account Savings'],
+      ] as const) {
+        const poser = lookalikeAddress(real);
+        const refused = await send(poser);
+        expect([refused.status, refused.stdout]).toEqual([1, '']);
+        expect(refused.stderr).toContain(`It transfers to ${poser}, not ${name} (${real})`);
+        expect(refused.stderr).toContain('--allow-risk lookalike-recipient');
+        expect(ok(await send(poser, '--allow-risk', 'lookalike-recipient')).receipt.reverted).toBe(false);
+      }
+      // The contact itself, and the same look-alike without the data folder (nothing to compare with), are sent as asked.
+      expect(ok(await send(b!.address)).receipt.reverted).toBe(false);
+      const noFolder = await runCli([
+        ...['transfer', '--from', a!.address, '--to', lookalikeAddress(b!.address), '--amount', '1'],
+        ...['--wif-file', keyFile, '--network', jsonRpcUrl],
+      ]);
+      expect(ok(noFolder).receipt.reverted).toBe(false);
+    } finally {
+      await fx.cleanup();
+    }
+  });
 
   it('exits with an error that says why when the chain includes the transfer but reverts it', async () => {
     const devnet = await testDevnet({ manual: true });
