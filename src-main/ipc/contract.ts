@@ -85,8 +85,7 @@ export interface IpcContract {
   'accounts:importKey': { args: [{ key: string; name: string }]; result: AccountInfo };
   'accounts:addWatch': { args: [{ address: string; name: string }]; result: AccountInfo };
   'accounts:deriveNext': { args: [{ phraseId: string; name: string }]; result: AccountInfo };
-  /** The phrase's next accounts that were used on the selected network, added (accountDiscovery.ts). */
-  /** On `networkId`, or the selected network when it is absent. */
+  /** The phrase's next accounts that were used on `networkId` (the selected network when absent), added (accountDiscovery.ts). */
   'accounts:discover': { args: [{ phraseId: string; networkId?: string }]; result: AccountDiscovery };
   'accounts:rename': { args: [{ id: string; name: string }]; result: AccountInfo };
   'accounts:reorder': { args: [{ ids: string[] }]; result: AccountInfo[] };
