@@ -3,6 +3,8 @@ import type { HistoryEntry, HistoryRecord } from '../../src-main/ipc/contract.ts
 import { displayAmount, shortAddress } from './format.ts';
 
 function amountOf(entry: HistoryEntry): string {
+  // A token id may be 32 bytes or more: shortened as an address is (the export has it whole).
+  if (entry.tokenId !== undefined) return `NFT ${shortAddress(entry.tokenId)} of ${shortAddress(entry.contract)}`;
   if (!entry.token || entry.amount === undefined) return entry.amount ?? '';
   const amount = `${displayAmount(entry.amount, entry.token.decimals)} ${entry.token.symbol}`;
   // Any contract can call itself KOIN: one the wallet does not list is named by its address too.

@@ -146,6 +146,19 @@ describe.skipIf(missing !== undefined)('NFTs in the browser', () => {
       .poll(() => page.getByRole('img', { name: 'Image of Blue square' }).count(), { timeout: 20_000 })
       .toBe(1);
     await shots.take(page, 'nfts-recipient');
+    // Both histories name the NFT that moved, and its collection: received here, sent by the development account.
+    await go(page, 'History');
+    const short = (address: string) => `${address.slice(0, 8)}…${address.slice(-6)}`;
+    const received = page.getByRole('listitem').filter({ hasText: 'Received NFT 0x01 of ' });
+    await expect.poll(() => received.count(), { timeout: 20_000 }).toBe(1);
+    expect(await received.textContent()).toContain(
+      `Received NFT 0x01 of ${short(collection.address)} from ${short(devAddress)}`,
+    );
+    await shots.take(page, 'history-nft-received');
+    await selectAccount(page, 'Devnet account 0');
+    const sent = page.getByRole('listitem').filter({ hasText: 'Sent NFT 0x01 of ' });
+    await expect.poll(() => sent.count(), { timeout: 20_000 }).toBe(1);
+    expect(await sent.textContent()).toContain(`Sent NFT 0x01 of ${short(collection.address)} to ${short(ownAddress)}`);
 
     // The NFTs of a network the user has left come late: they are not shown on the network chosen since.
     const empty = await testDevnet();

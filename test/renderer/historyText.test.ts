@@ -35,6 +35,16 @@ describe('describeEntry', () => {
     );
   });
 
+  it('names an NFT by its token id (a long one shortened) and its collection', () => {
+    const nft = { contract: KOIN.contract, tokenId: '0x01', counterparty: OTHER };
+    const collection = `${KOIN.contract.slice(0, 8)}…${KOIN.contract.slice(-6)}`;
+    expect(describeEntry({ kind: 'received', ...nft })).toBe(`Received NFT 0x01 of ${collection} from 1AbCdEfG…uVwXyZ`);
+    expect(describeEntry({ kind: 'sent', ...nft })).toBe(`Sent NFT 0x01 of ${collection} to 1AbCdEfG…uVwXyZ`);
+    expect(describeEntry({ kind: 'minted', contract: KOIN.contract, tokenId: `0x${'ab'.repeat(32)}` })).toBe(
+      `Minted NFT 0xababab…ababab of ${collection}`,
+    );
+  });
+
   it('fills in what an entry leaves out', () => {
     expect(describeEntry({ kind: 'sent', token: KOIN, amount: '100000000' })).toBe('Sent 1 KOIN');
     expect(describeEntry({ kind: 'approved', token: KOIN, amount: '100000000' })).toBe(

@@ -1,6 +1,7 @@
 // An account's history, decoded here from the node's account_history records (so a JSON-RPC-only node is enough):
-// token transfers in and out with amounts and counterparties, mints, burns, other calls by name and other events,
-// paged by sequence number in both orders, with this wallet's pending transactions listed until they are included.
+// token transfers in and out with amounts and counterparties, mints, burns, KCS-5 NFTs sent, received and minted (by
+// token id and collection), other calls by name and other events, paged by sequence number in both orders, with this
+// wallet's pending transactions listed until they are included.
 import { BTYPE, bytesToJson, decode } from '../../koinos/codec.ts';
 import { WalletError, describe } from '../../koinos/errors.ts';
 import { addressFromString } from '../../koinos/address.ts';
@@ -13,6 +14,7 @@ import type { HeadTopology, HistoryEntryMessage, KoinosNode } from './koinosNode
 import type { NetworkService } from './networks.ts';
 import type { PendingTransactions } from './pendingTransactions.ts';
 import { withEventTokens, type TokenService } from './tokens.ts';
+import { KCS5_ABI } from './kcs5.ts';
 import { hexId as hex, includingBlocks } from './includingBlocks.ts';
 
 /** The account history service answers at most this many records per request. */
@@ -44,9 +46,35 @@ export interface HistoryServiceOptions {
   pending: PendingTransactions;
 }
 
-/** The entries one event gives the account `address`: a token movement of its own, or a named event. */
+/** A KCS-5 collection's transfer or mint of one NFT (koinos-proto standards/kcs5.proto). */
+const NFT_EVENT = /^collections\.(transfer|mint)_event$/;
+
+/** The entries an NFT's transfer or mint gives the account `address`: the NFT sent, received or minted, else an event. */
+function nftEntries(event: EventData, address: string, contract: string, kind: string): HistoryEntry[] {
+  const data = KCS5_ABI.decodeEvent(event.name, event.data) as
+    | { from?: string; to?: string; token_id?: string; memo?: string }
+    | undefined;
+  if (!data?.token_id) return [{ kind: 'event', name: event.name, contract }];
+  const nft = { contract, tokenId: data.token_id };
+  // Written by whoever made the transfer: on one line, as every text someone else chose.
+  const memo = data.memo ? { memo: oneLine(data.memo, MAX_MEMO_CHARS) } : {};
+  const entries: HistoryEntry[] = [];
+  if (kind === 'mint') {
+    if (data.to === address) entries.push({ kind: 'minted', ...memo, ...nft });
+  } else {
+    if (data.from && data.from === address)
+      entries.push({ kind: 'sent', ...(data.to ? { counterparty: data.to } : {}), ...memo, ...nft });
+    if (data.to === address)
+      entries.push({ kind: 'received', ...(data.from ? { counterparty: data.from } : {}), ...memo, ...nft });
+  }
+  return entries.length > 0 ? entries : [{ kind: 'event', name: event.name, ...nft }];
+}
+
+/** The entries one event gives the account `address`: a token or NFT movement of its own, or a named event. */
 function eventEntries(event: EventData, address: string, token: TokenInfo | undefined): HistoryEntry[] {
   const contract = bytesToJson(event.source, BTYPE.CONTRACT_ID);
+  const nft = NFT_EVENT.exec(event.name)?.[1];
+  if (nft) return nftEntries(event, address, contract, nft);
   const type = tokenEventType(event.name);
   const base = { contract, ...(token ? { token } : {}) };
   if (/(^|\.)approve(_event)?$/.test(event.name)) return [{ kind: 'approved', name: event.name, ...base }];
@@ -92,7 +120,7 @@ export function transactionEntries(
     const source = bytesToJson(event.source, BTYPE.CONTRACT_ID);
     const token = tokens.find((t) => t.contract === source);
     const found = eventEntries(event, address, token);
-    if (tokenEventType(event.name)) explained.add(source);
+    if (tokenEventType(event.name) || NFT_EVENT.test(event.name)) explained.add(source);
     entries.push(...found);
   }
   for (const op of tx?.operations ?? []) {

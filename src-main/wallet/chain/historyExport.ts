@@ -66,12 +66,15 @@ function recordRows(
       transaction_id: record.transactionId ?? '',
       kind: entry.kind,
       // Calls and other events name themselves here: what was called, or which event. A token nobody listed claims
-      // its symbol (any contract can call itself KOIN): it is marked, so that a sum by symbol leaves it out.
+      // its symbol (any contract can call itself KOIN): it is marked, so that a sum by symbol leaves it out. An NFT
+      // is named with its token id (its collection in token_contract), with no amount.
       token: entry.token
         ? `${entry.token.symbol}${entry.token.unlisted ? ' (unlisted)' : ''}`
-        : entry.kind === 'call' || entry.kind === 'event'
-          ? (entry.name ?? '')
-          : '',
+        : entry.tokenId !== undefined
+          ? `NFT ${entry.tokenId}`
+          : entry.kind === 'call' || entry.kind === 'event'
+            ? (entry.name ?? '')
+            : '',
       token_contract: entry.token?.contract ?? entry.contract ?? '',
       amount,
       counterparty: entry.counterparty ?? '',

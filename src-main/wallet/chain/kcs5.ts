@@ -50,6 +50,13 @@ const TYPES = {
             memo: { type: 'string', id: 4 },
           },
         },
+        mint_event: {
+          fields: {
+            to: { type: 'bytes', id: 1, options: ADDRESS },
+            token_id: { type: 'bytes', id: 2, options: HEX },
+            memo: { type: 'string', id: 3 },
+          },
+        },
       },
     },
   },
@@ -69,6 +76,9 @@ export const KCS5_ABI: ContractAbi = parseAbi(
   JSON.stringify({
     methods: METHODS,
     koilib_types: TYPES,
-    events: { 'collections.transfer_event': { type: 'kcs5.transfer_args' } },
+    events: {
+      'collections.transfer_event': { type: 'kcs5.transfer_args' },
+      'collections.mint_event': { type: 'kcs5.mint_event' },
+    },
   }),
 );

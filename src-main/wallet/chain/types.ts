@@ -128,6 +128,8 @@ export interface HistoryEntry {
   counterparty?: string;
   /** A transfer's memo, on one line (someone else may have written it). */
   memo?: string;
+  /** A KCS-5 NFT's token id ("0x" and hex digits); `contract` is then its collection. */
+  tokenId?: string;
   /** Entry point or event name, for calls and other events. */
   name?: string;
   contract?: string;

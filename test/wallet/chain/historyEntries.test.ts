@@ -8,6 +8,7 @@ import { devKey } from '../../../src-main/devnet/chain/devKeys.ts';
 import type { TokenInfo } from '../../../src-main/ipc/contract.ts';
 import { expectedTokenEvents, transactionEntries } from '../../../src-main/wallet/chain/history.ts';
 import { koinOperation } from '../../../src-main/koinos/koin.ts';
+import { KCS5_ABI } from '../../../src-main/wallet/chain/kcs5.ts';
 import type { Transaction } from '../../../src-main/koinos/types.ts';
 
 const holder = devKey(0).address;
@@ -86,5 +87,65 @@ describe('history entries of a KCS-4 token', () => {
       contract: token.contract,
       token,
     });
+  });
+});
+
+describe('history entries of a KCS-5 collection', () => {
+  const collection = devKey(3).address;
+  const nftEvent = (name: string, data: Uint8Array) => ({
+    sequence: 0,
+    source: addressFromString(collection),
+    name,
+    data,
+    impacted: [],
+  });
+  /** A transfer event's data: KCS-5's transfer arguments, field for field. */
+  const transferData = (json: object) => KCS5_ABI.encodeArguments(KCS5_ABI.method('transfer'), json);
+  /** A length-delimited protobuf field (lengths under 128). */
+  const field = (number: number, bytes: Uint8Array) => [(number << 3) | 2, bytes.length, ...bytes];
+
+  it('decodes an NFT transfer on both sides, with its token id and memo, and leaves the call it explains out', () => {
+    const events = [
+      nftEvent(
+        'collections.transfer_event',
+        transferData({ from: holder, to: other, token_id: '0x3132', memo: 'for\nyou' }),
+      ),
+    ];
+    const tx = {
+      operations: [
+        {
+          call_contract: {
+            contract_id: addressFromString(collection),
+            entry_point: 0x27f576ca,
+            args: new Uint8Array(),
+          },
+        },
+      ],
+    } as unknown as Transaction;
+    expect(transactionEntries(tx, events, holder, [token])).toEqual([
+      { kind: 'sent', counterparty: other, memo: 'for you', contract: collection, tokenId: '0x3132' },
+    ]);
+    expect(transactionEntries(tx, events, other, [token])).toEqual([
+      { kind: 'received', counterparty: holder, memo: 'for you', contract: collection, tokenId: '0x3132' },
+    ]);
+    // Another account's NFT moving (this account paid the mana): an event, with the NFT.
+    expect(transactionEntries(undefined, events, devKey(4).address, [token])).toEqual([
+      { kind: 'event', name: 'collections.transfer_event', contract: collection, tokenId: '0x3132' },
+    ]);
+  });
+
+  it('decodes an NFT minted to the account, and leaves data that does not decode as a named event', () => {
+    // collections.mint_event: to (1), token_id (2).
+    const minted = nftEvent(
+      'collections.mint_event',
+      new Uint8Array([...field(1, addressFromString(holder)), ...field(2, new Uint8Array([7]))]),
+    );
+    expect(transactionEntries(undefined, [minted], holder, [token])).toEqual([
+      { kind: 'minted', contract: collection, tokenId: '0x07' },
+    ]);
+    const garbled = { ...minted, name: 'collections.transfer_event', data: new Uint8Array([0xff, 0xff]) };
+    expect(transactionEntries(undefined, [garbled], holder, [token])).toEqual([
+      { kind: 'event', name: 'collections.transfer_event', contract: collection },
+    ]);
   });
 });

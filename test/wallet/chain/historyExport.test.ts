@@ -15,6 +15,8 @@ import {
 } from '../../../src-main/wallet/chain/historyExport.ts';
 import { parseCsv } from './csv.ts';
 import { testDevnet } from './helpers.ts';
+import { uploadCollection } from './nftFixtures.ts';
+import type { DevAccount } from '../../../src-main/devnet/types.ts';
 import { sendPaidBy, testServices } from './services.ts';
 import { expectWalletError } from '../../helpers/expectWalletError.ts';
 
@@ -138,6 +140,25 @@ describe('history export', () => {
     expect(payer).toMatchObject({ kind: 'event', token: 'KOIN', amount: '1.5' });
     expect(BigInt(payer!.mana_used.replace('.', ''))).toBeGreaterThan(0n);
     expect((await rowsOf(a)).map((r) => [r.kind, r.amount, r.mana_used])).toEqual([['sent', '1.5', '']]);
+  });
+
+  it('writes an NFT minted to the account with its token id and collection, and no amount', async () => {
+    const devnet = await testDevnet();
+    const s = testServices(devnet);
+    const [a, funder] = devnet.accounts as [DevAccount, DevAccount];
+    const collection = await uploadCollection(
+      `${devnet.url}/jsonrpc`,
+      devnet.koinAddress,
+      funder,
+      'export nft collection',
+    );
+    await collection.mint(a.address, '0x0a0b');
+    const { rows } = JSON.parse((await exportHistory(s.history, { address: a.address, format: 'json' })).content) as {
+      rows: ExportRow[];
+    };
+    expect(rows.filter((r) => r.token_contract === collection.address)).toEqual([
+      expect.objectContaining({ kind: 'minted', token: 'NFT 0x0a0b', amount: '', counterparty: '' }),
+    ]);
   });
 
   it('quotes every field per RFC 4180 and defuses spreadsheet formulas', () => {

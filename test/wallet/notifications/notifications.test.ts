@@ -76,6 +76,32 @@ describe('incomingNotifications', () => {
     );
     expect(incomingNotifications([record(false)], 'local', bob)[0]!.title).toBe('Received 1000 KOIN');
   });
+
+  it('names an NFT received or minted by its token id and collection, with its sender', () => {
+    const collection = '1AGNa15ZQXAZUgFiqJ2i7Z2DPU2J6hW62i';
+    const from = '1BoatSLRHtKNngkdXEeobR76b53LETtpyT';
+    const longId = `0x${'ab'.repeat(32)}`;
+    const shown = incomingNotifications(
+      [
+        {
+          seqNum: '3',
+          status: 'included',
+          transactionId: '0x1220bb',
+          blockHeight: '9',
+          entries: [
+            { kind: 'received', contract: collection, tokenId: '0x01', counterparty: from },
+            { kind: 'minted', contract: collection, tokenId: longId },
+          ],
+        },
+      ],
+      'local',
+      { accountId: 'acc-b', name: 'Bob' },
+    );
+    expect(shown.map((n) => [n.title, n.body])).toEqual([
+      [`Received NFT 0x01 of ${shortId(collection)}`, `From ${shortId(from)} to Bob, in block 9.`],
+      [`Received NFT ${shortId(longId)} of ${shortId(collection)}`, 'To Bob, in block 9.'],
+    ]);
+  });
 });
 
 describe('notifications', () => {
