@@ -152,13 +152,15 @@ describe.skipIf(missing !== undefined)('NFTs in the browser', () => {
     const received = page.getByRole('listitem').filter({ hasText: 'Received NFT 0x01 of ' });
     await expect.poll(() => received.count(), { timeout: 20_000 }).toBe(1);
     expect(await received.textContent()).toContain(
-      `Received NFT 0x01 of ${short(collection.address)} from ${short(devAddress)}`,
+      `Received NFT 0x01 of ${short(collection.address)} from Devnet account 0 (${short(devAddress)})`,
     );
     await shots.take(page, 'history-nft-received');
     await selectAccount(page, 'Devnet account 0');
     const sent = page.getByRole('listitem').filter({ hasText: 'Sent NFT 0x01 of ' });
     await expect.poll(() => sent.count(), { timeout: 20_000 }).toBe(1);
-    expect(await sent.textContent()).toContain(`Sent NFT 0x01 of ${short(collection.address)} to ${short(ownAddress)}`);
+    expect(await sent.textContent()).toContain(
+      `Sent NFT 0x01 of ${short(collection.address)} to Account 1 (${short(ownAddress)})`,
+    );
 
     // The NFTs of a network the user has left come late: they are not shown on the network chosen since.
     const empty = await testDevnet();
