@@ -98,6 +98,7 @@ const RISK_CODES: Record<RiskCode, true> = {
   SELF_TRANSFER: true,
   LOOKALIKE_RECIPIENT: true,
   TOKEN_ALLOWANCE: true,
+  NFT_ALLOWANCE: true,
   UNKNOWN_CONTRACT: true,
   CHAIN_ID_CHANGED: true,
   OTHER_CHAIN: true,

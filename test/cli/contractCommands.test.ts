@@ -13,6 +13,7 @@ import { parsePrivateKey, publicKeyFromPrivateKey } from '../../src-main/koinos/
 import { KOIN } from '../devnet/helpers.ts';
 import { cutBalanceUnderWaiting, testDevnet } from '../wallet/chain/helpers.ts';
 import { failsWith, runCli, type CliResult } from '../helpers/cli.ts';
+import { uploadCollection } from '../wallet/chain/nftFixtures.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TOKEN = join(ROOT, 'node_modules/@koinosbox/contracts/assembly/token');
@@ -31,6 +32,27 @@ function file(name: string, content: string): string {
 }
 
 describe('contract commands of the CLI', () => {
+  it("refuses to sign a collection's grant of every NFT to another account without --allow-risk nft-allowance", async () => {
+    const devnet = await testDevnet();
+    const [alice, bob] = devnet.accounts;
+    const collection = await uploadCollection(`${devnet.url}/jsonrpc`, devnet.koinAddress, bob!, 'cli nft grant');
+    await collection.mint(alice!.address, '0x01');
+    const grant = (...allow: string[]) =>
+      runCli([
+        ...['contract', 'call', collection.address, 'set_approval_for_all'],
+        JSON.stringify({ approver_address: alice!.address, operator_address: bob!.address, approved: true }),
+        ...['--key-file', file('grant.wif', `${alice!.wif}\n`), '--network', `${devnet.url}/jsonrpc`],
+        ...['--allow-risk', 'unknown-contract', ...allow.flatMap((name) => ['--allow-risk', name])],
+      ]);
+    const refused = failsWith(await grant(), 1, /--allow-risk nft-allowance/);
+    expect(refused).toContain(`${bob!.address} (every NFT of ${collection.address} held by ${alice!.address})`);
+    const granted = ok(await grant('nft-allowance'));
+    expect(granted.receipt.reverted ?? false).toBe(false);
+    expect(granted.receipt.events.map((e: { name: string }) => e.name)).toEqual([
+      'collections.operator_approval_event',
+    ]);
+  });
+
   it("exits with the chain's reason, on one line, when the chain includes a call but reverts it", async () => {
     const devnet = await testDevnet({ manual: true });
     const [a, b] = devnet.accounts;

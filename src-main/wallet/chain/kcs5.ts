@@ -22,6 +22,14 @@ const METHODS = {
     read_only: true,
   },
   transfer: { argument: 'kcs5.transfer_args', return: '', entry_point: 0x27f576ca, read_only: false },
+  // The two grants a review must name (riskFlags.ts NFT_ALLOWANCE): one token, or every token of the owner.
+  approve: { argument: 'kcs5.approve_args', return: '', entry_point: 0x74e21680, read_only: false },
+  set_approval_for_all: {
+    argument: 'kcs5.set_approval_for_all_args',
+    return: '',
+    entry_point: 0x20442216,
+    read_only: false,
+  },
 } as const;
 
 const TYPES = {
@@ -47,6 +55,25 @@ const TYPES = {
             from: { type: 'bytes', id: 1, options: ADDRESS },
             to: { type: 'bytes', id: 2, options: ADDRESS },
             token_id: { type: 'bytes', id: 3, options: HEX },
+            memo: { type: 'string', id: 4 },
+          },
+        },
+        // `approve` is optional (proto3): an explicit false takes the grant back, an absent one grants.
+        approve_args: {
+          oneofs: { _approve: { oneof: ['approve'] } },
+          fields: {
+            owner: { type: 'bytes', id: 1, options: ADDRESS },
+            operator: { type: 'bytes', id: 2, options: ADDRESS },
+            token_id: { type: 'bytes', id: 3, options: HEX },
+            memo: { type: 'string', id: 4 },
+            approve: { type: 'bool', id: 5, options: { proto3_optional: true } },
+          },
+        },
+        set_approval_for_all_args: {
+          fields: {
+            owner: { type: 'bytes', id: 1, options: ADDRESS },
+            operator: { type: 'bytes', id: 2, options: ADDRESS },
+            approved: { type: 'bool', id: 3 },
             memo: { type: 'string', id: 4 },
           },
         },

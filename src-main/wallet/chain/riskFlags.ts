@@ -45,6 +45,7 @@ const ORDER: readonly RiskCode[] = [
   'OTHER_CHAIN',
   'LOOKALIKE_RECIPIENT',
   'TOKEN_ALLOWANCE',
+  'NFT_ALLOWANCE',
   'UNKNOWN_CONTRACT',
   'NO_ABI',
   'SELF_TRANSFER',
@@ -59,6 +60,7 @@ export const RISK_NAMES: Readonly<Record<RiskCode, string>> = {
   NO_ABI: 'no-abi',
   SELF_TRANSFER: 'self-transfer',
   TOKEN_ALLOWANCE: 'token-allowance',
+  NFT_ALLOWANCE: 'nft-allowance',
   UNKNOWN_CONTRACT: 'unknown-contract',
   CHAIN_ID_CHANGED: 'chain-id-changed',
   OTHER_CHAIN: 'other-chain',
@@ -126,6 +128,30 @@ export function knownContractsOf(kind: NetworkInfo['kind'] | undefined, extra: r
 }
 
 /**
+ * What a call grants over NFTs, when its arguments decode as a collection's (KCS-5) `approve` of one token or
+ * `set_approval_for_all`, and it grants (an `approve: false` or `approved: false` takes a grant back): the operator
+ * (base58), and the token id or every token. Undefined for any other call, a KCS-4 token's approve included (the same
+ * entry point, a value where KCS-5 has a token id, which does not decode as the other).
+ */
+function nftGrant(call: CallContractOperation): { operator: string; owner?: string; tokenId?: string } | undefined {
+  const method = KCS5_ABI.methodByEntryPoint(call.entry_point);
+  if (method?.name !== 'approve' && method?.name !== 'set_approval_for_all') return undefined;
+  let args: Record<string, unknown>;
+  try {
+    args = KCS5_ABI.decodeArguments(method, call.args);
+  } catch {
+    return undefined;
+  }
+  const { operator, owner } = args;
+  if (typeof operator !== 'string' || operator === '') return undefined;
+  const owned = typeof owner === 'string' && owner !== '' ? { owner } : {};
+  if (method.name === 'set_approval_for_all') return args['approved'] === true ? { operator, ...owned } : undefined;
+  // KCS-5's `approve` is optional and means a grant when absent.
+  if (args['approve'] === false || typeof args['token_id'] !== 'string') return undefined;
+  return { operator, tokenId: args['token_id'], ...owned };
+}
+
+/**
  * The recipient (base58) of a call whose arguments decode as a token's `transfer` (`decoded`) or, failing that, as an
  * NFT collection's (KCS-5: the same entry point, a token id instead of a value); undefined for any other call.
  */
@@ -162,6 +188,7 @@ function list(items: readonly string[]): string {
  * - a token or NFT `transfer` to an address that is none of `knownAddresses` but looks like one: LOOKALIKE_RECIPIENT.
  * - a token `approve` of more than 0 to a spender that does not sign: TOKEN_ALLOWANCE (the drainer's way in: the
  *   spender takes the tokens later, with no signature of the owner).
+ * - an NFT collection's `approve` or `set_approval_for_all` granting an operator that does not sign: NFT_ALLOWANCE.
  * - `context.chainIdChanged`: CHAIN_ID_CHANGED.
  * - `context.otherChain`: OTHER_CHAIN, naming the transaction's chain and the network's.
  * @example
@@ -215,6 +242,12 @@ export function assessRisks(tx: Transaction, context: RiskContext): RiskFlag[] {
     const recipient = transferRecipient(call, decoded);
     const like = recipient === undefined ? undefined : lookalikeAmong(knownAddresses, recipient);
     if (like) add('LOOKALIKE_RECIPIENT', `${recipient}, not ${like.label} (${like.address})`);
+    const grant = decoded ? undefined : nftGrant(call);
+    if (grant && !signers.has(grant.operator))
+      add(
+        'NFT_ALLOWANCE',
+        `${grant.operator} (${grant.tokenId === undefined ? 'every NFT' : `NFT ${grant.tokenId}`} of ${contract}${grant.owner ? ` held by ${grant.owner}` : ''})`,
+      );
     if (decoded?.method.name === 'approve') {
       const { owner, spender, value } = decoded.args;
       if (spender instanceof Uint8Array && !signers.has(address(spender)) && value !== 0n)
@@ -255,6 +288,8 @@ function riskMessage(code: RiskCode, items: string[]): string {
       return `It calls ${list(items)}, ${items.length > 1 ? 'contracts that are' : 'a contract that is'} neither a known token nor a system contract of this network: check what ${items.length > 1 ? 'they do' : 'it does'} before signing.`;
     case 'NO_ABI':
       return `Its call${s} to ${list(items)} ha${items.length > 1 ? 've' : 's'} arguments that cannot be decoded without the contract's ABI: they are shown as bytes, so what ${items.length > 1 ? 'they do' : 'it does'} cannot be checked here.`;
+    case 'NFT_ALLOWANCE':
+      return `It lets ${list(items)} transfer NFTs later without another signature: sign only if you trust ${items.length > 1 ? 'these accounts' : 'this account'} with them. A grant of every NFT covers the ones the account receives later too.`;
     case 'TOKEN_ALLOWANCE':
       return `It lets ${list(items)} take tokens later without another signature (an allowance): sign only if you trust ${items.length > 1 ? 'these accounts' : 'this account'} with them.`;
     case 'LOOKALIKE_RECIPIENT':

@@ -17,6 +17,7 @@ import {
 } from '../../../src-main/wallet/chain/riskFlags.ts';
 import { decodeOperation } from '../../../src-main/wallet/chain/operations.ts';
 import { lookalikeAddress } from '../../helpers/lookalike.ts';
+import { KCS5_ABI } from '../../../src-main/wallet/chain/kcs5.ts';
 
 function newAddress(): string {
   return addressToString(addressFromPublicKey(publicKeyFromPrivateKey(newPrivateKey(), true)));
@@ -163,6 +164,45 @@ describe('assessRisks', () => {
     );
     expect(codes(tx(approve(other, 0n)))).toEqual([]);
     expect(codes(tx(approve(other, 5n)), { ...context, signers: [signer, other] })).toEqual([]);
+  });
+
+  it("flags an NFT collection's grant of one token or of every token to an account that does not sign, not one taken back", () => {
+    const collection = newAddress();
+    const call = (method: 'approve' | 'set_approval_for_all', args: object): Operation => {
+      const m = KCS5_ABI.method(method);
+      return {
+        call_contract: {
+          contract_id: addressFromString(collection),
+          entry_point: m.entryPoint,
+          args: KCS5_ABI.encodeArguments(m, args),
+        },
+      };
+    };
+    const all = (operator: string, approved: boolean) =>
+      call('set_approval_for_all', { owner: signer, operator, approved });
+    const one = (operator: string, approve?: boolean) =>
+      call('approve', { owner: signer, operator, token_id: '0x01', ...(approve === undefined ? {} : { approve }) });
+    // The collection is known (added to the wallet): the grant alone is the flag.
+    const known = {
+      ...context,
+      knownContracts: [...context.knownContracts, collection],
+      contractsWithAbi: [collection],
+    };
+    const risks = assessRisks(tx(all(other, true), one(other)), known);
+    expect(risks.map((r) => r.name)).toEqual(['nft-allowance']);
+    expect(risks[0]!.message).toBe(
+      `It lets ${other} (every NFT of ${collection} held by ${signer}) and ${other} (NFT 0x01 of ${collection} held by ${signer}) transfer NFTs later without another signature: sign only if you trust these accounts with them. A grant of every NFT covers the ones the account receives later too.`,
+    );
+    // Taken back, or granted to a signer: no flag; a KCS-4 approve at the same entry point stays a token allowance.
+    expect(codes(tx(all(other, false), one(other, false)), known)).toEqual([]);
+    expect(codes(tx(all(other, true)), { ...known, signers: [signer, other] })).toEqual([]);
+    expect(codes(tx(one(other, true)), known)).toEqual(['NFT_ALLOWANCE']);
+    const tokenApprove = koinOperation(addressFromString(koin), 'approve', {
+      owner: addressFromString(signer),
+      spender: addressFromString(other),
+      value: 5n,
+    });
+    expect(codes(tx(tokenApprove), known)).toEqual(['TOKEN_ALLOWANCE']);
   });
 
   it('flags a chain ID change, and lists one flag per code naming every operation concerned', () => {
