@@ -5,6 +5,7 @@ import { displayAmount, shortAddress } from './format.ts';
 function amountOf(entry: HistoryEntry): string {
   // A token id may be 32 bytes or more: shortened as an address is (the export has it whole).
   if (entry.tokenId !== undefined) return `NFT ${shortAddress(entry.tokenId)} of ${shortAddress(entry.contract)}`;
+  if (entry.allNfts) return `every NFT of ${shortAddress(entry.contract)}`;
   if (!entry.token || entry.amount === undefined) return entry.amount ?? '';
   const amount = `${displayAmount(entry.amount, entry.token.decimals)} ${entry.token.symbol}`;
   // Any contract can call itself KOIN: one the wallet does not list is named by its address too.
@@ -28,7 +29,7 @@ export function describeEntry(entry: HistoryEntry, nameOf?: NameOf): string {
     case 'burned':
       return `Burned ${amountOf(entry)}`;
     case 'approved':
-      return `Allowed ${who || 'an account'} to spend ${amountOf(entry)}`;
+      return `Allowed ${who || 'an account'} to ${entry.tokenId !== undefined || entry.allNfts ? 'transfer' : 'spend'} ${amountOf(entry)}`;
     case 'call':
       return `Called ${entry.name ?? 'a contract'}${entry.contract ? ` on ${shortAddress(entry.contract)}` : ''}`;
     case 'event':

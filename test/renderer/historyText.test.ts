@@ -43,6 +43,12 @@ describe('describeEntry', () => {
     expect(describeEntry({ kind: 'minted', contract: KOIN.contract, tokenId: `0x${'ab'.repeat(32)}` })).toBe(
       `Minted NFT 0xababab…ababab of ${collection}`,
     );
+    expect(describeEntry({ kind: 'approved', ...nft })).toBe(
+      `Allowed 1AbCdEfG…uVwXyZ to transfer NFT 0x01 of ${collection}`,
+    );
+    expect(describeEntry({ kind: 'approved', contract: KOIN.contract, counterparty: OTHER, allNfts: true })).toBe(
+      `Allowed 1AbCdEfG…uVwXyZ to transfer every NFT of ${collection}`,
+    );
   });
 
   it('fills in what an entry leaves out', () => {

@@ -1,6 +1,6 @@
 // An account's history, decoded here from the node's account_history records (so a JSON-RPC-only node is enough):
-// token transfers in and out with amounts and counterparties, mints, burns, KCS-5 NFTs sent, received and minted (by
-// token id and collection), other calls by name and other events, paged by sequence number in both orders, with this
+// token transfers in and out with amounts and counterparties, mints, burns, KCS-5 NFTs sent, received, minted, burned
+// and granted to an operator (by token id and collection), other calls by name and other events, paged by sequence number in both orders, with this
 // wallet's pending transactions listed until they are included.
 import { BTYPE, bytesToJson, decode } from '../../koinos/codec.ts';
 import { WalletError, describe } from '../../koinos/errors.ts';
@@ -46,21 +46,48 @@ export interface HistoryServiceOptions {
   pending: PendingTransactions;
 }
 
-/** A KCS-5 collection's transfer or mint of one NFT (koinos-proto standards/kcs5.proto). */
-const NFT_EVENT = /^collections\.(transfer|mint)_event$/;
+/** The collection methods whose events (NFT_EVENT) say what they did. */
+const NFT_CALLS = new Set(['transfer', 'mint', 'burn', 'approve', 'set_approval_for_all']);
 
-/** The entries an NFT's transfer or mint gives the account `address`: the NFT sent, received or minted, else an event. */
+/** A KCS-5 collection's event about NFTs (koinos-proto standards/kcs5.proto). */
+const NFT_EVENT = /^collections\.(transfer|mint|burn|token_approval|operator_approval)_event$/;
+
+/**
+ * The entries an NFT event gives the account `address`: the NFT sent, received, minted or burned, or its grant to an
+ * operator (one NFT, or every NFT); else an event (another account's, or a grant taken back).
+ */
 function nftEntries(event: EventData, address: string, contract: string, kind: string): HistoryEntry[] {
   const data = KCS5_ABI.decodeEvent(event.name, event.data) as
-    | { from?: string; to?: string; token_id?: string; memo?: string }
+    | {
+        from?: string;
+        to?: string;
+        owner?: string;
+        operator?: string;
+        token_id?: string;
+        memo?: string;
+        approve?: boolean;
+        approved?: boolean;
+      }
     | undefined;
+  // Written by whoever made the transfer: on one line, as every text someone else chose.
+  const memo = data?.memo ? { memo: oneLine(data.memo, MAX_MEMO_CHARS) } : {};
+  if (kind === 'operator_approval') {
+    if (!data?.operator) return [{ kind: 'event', name: event.name, contract }];
+    return data.owner === address && data.approved === true
+      ? [{ kind: 'approved', counterparty: data.operator, ...memo, contract, allNfts: true }]
+      : [{ kind: 'event', name: event.name, contract }];
+  }
   if (!data?.token_id) return [{ kind: 'event', name: event.name, contract }];
   const nft = { contract, tokenId: data.token_id };
-  // Written by whoever made the transfer: on one line, as every text someone else chose.
-  const memo = data.memo ? { memo: oneLine(data.memo, MAX_MEMO_CHARS) } : {};
   const entries: HistoryEntry[] = [];
-  if (kind === 'mint') {
+  if (kind === 'token_approval') {
+    // KCS-5's `approve` is optional and means a grant when absent.
+    if (data.owner === address && data.operator && data.approve !== false)
+      entries.push({ kind: 'approved', counterparty: data.operator, ...memo, ...nft });
+  } else if (kind === 'mint') {
     if (data.to === address) entries.push({ kind: 'minted', ...memo, ...nft });
+  } else if (kind === 'burn') {
+    if (data.from === address) entries.push({ kind: 'burned', ...memo, ...nft });
   } else {
     if (data.from && data.from === address)
       entries.push({ kind: 'sent', ...(data.to ? { counterparty: data.to } : {}), ...memo, ...nft });
@@ -116,11 +143,13 @@ export function transactionEntries(
 ): HistoryEntry[] {
   const entries: HistoryEntry[] = [];
   const explained = new Set<string>();
+  const nftExplained = new Set<string>();
   for (const event of events) {
     const source = bytesToJson(event.source, BTYPE.CONTRACT_ID);
     const token = tokens.find((t) => t.contract === source);
     const found = eventEntries(event, address, token);
-    if (tokenEventType(event.name) || NFT_EVENT.test(event.name)) explained.add(source);
+    if (tokenEventType(event.name)) explained.add(source);
+    if (NFT_EVENT.test(event.name)) nftExplained.add(source);
     entries.push(...found);
   }
   for (const op of tx?.operations ?? []) {
@@ -133,6 +162,9 @@ export function transactionEntries(
     const contract = bytesToJson(call.contract_id, BTYPE.CONTRACT_ID);
     const method = koinMethodByEntryPoint(call.entry_point);
     if (method && ['transfer', 'mint', 'burn'].includes(method.name) && explained.has(contract)) continue;
+    // A collection's call its own event tells (a transfer, a mint, a burn, a grant) is not listed twice.
+    const nftMethod = KCS5_ABI.methodByEntryPoint(call.entry_point)?.name ?? method?.name;
+    if (nftExplained.has(contract) && nftMethod && NFT_CALLS.has(nftMethod)) continue;
     entries.push({
       kind: 'call',
       name: method?.name ?? `0x${call.entry_point.toString(16).padStart(8, '0')}`,

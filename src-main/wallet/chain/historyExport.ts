@@ -72,9 +72,11 @@ function recordRows(
         ? `${entry.token.symbol}${entry.token.unlisted ? ' (unlisted)' : ''}`
         : entry.tokenId !== undefined
           ? `NFT ${entry.tokenId}`
-          : entry.kind === 'call' || entry.kind === 'event'
-            ? (entry.name ?? '')
-            : '',
+          : entry.allNfts
+            ? 'every NFT'
+            : entry.kind === 'call' || entry.kind === 'event'
+              ? (entry.name ?? '')
+              : '',
       token_contract: entry.token?.contract ?? entry.contract ?? '',
       amount,
       counterparty: entry.counterparty ?? '',

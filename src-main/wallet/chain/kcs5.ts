@@ -77,6 +77,13 @@ const TYPES = {
             memo: { type: 'string', id: 4 },
           },
         },
+        burn_event: {
+          fields: {
+            from: { type: 'bytes', id: 1, options: ADDRESS },
+            token_id: { type: 'bytes', id: 2, options: HEX },
+            memo: { type: 'string', id: 3 },
+          },
+        },
         mint_event: {
           fields: {
             to: { type: 'bytes', id: 1, options: ADDRESS },
@@ -103,9 +110,13 @@ export const KCS5_ABI: ContractAbi = parseAbi(
   JSON.stringify({
     methods: METHODS,
     koilib_types: TYPES,
+    // The events are the arguments of the same names, field for field (kcs5.proto), but the burn's.
     events: {
       'collections.transfer_event': { type: 'kcs5.transfer_args' },
       'collections.mint_event': { type: 'kcs5.mint_event' },
+      'collections.burn_event': { type: 'kcs5.burn_event' },
+      'collections.token_approval_event': { type: 'kcs5.approve_args' },
+      'collections.operator_approval_event': { type: 'kcs5.set_approval_for_all_args' },
     },
   }),
 );

@@ -130,6 +130,8 @@ export interface HistoryEntry {
   memo?: string;
   /** A KCS-5 NFT's token id ("0x" and hex digits); `contract` is then its collection. */
   tokenId?: string;
+  /** A grant of every NFT the account holds in the collection `contract` (set_approval_for_all). */
+  allNfts?: true;
   /** Entry point or event name, for calls and other events. */
   name?: string;
   contract?: string;

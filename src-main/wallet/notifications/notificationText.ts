@@ -11,6 +11,7 @@ export function shortId(text: string): string {
 
 function amountText(entry: HistoryEntry): string {
   if (entry.tokenId !== undefined) return `NFT ${shortId(entry.tokenId)} of ${shortId(entry.contract ?? '')}`;
+  if (entry.allNfts) return `every NFT of ${shortId(entry.contract ?? '')}`;
   if (entry.amount === undefined) return '';
   if (!entry.token) return `${entry.amount} base units`;
   const amount = `${formatAmount(BigInt(entry.amount), entry.token.decimals)} ${entry.token.symbol}`;

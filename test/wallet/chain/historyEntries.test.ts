@@ -148,4 +148,54 @@ describe('history entries of a KCS-5 collection', () => {
       { kind: 'event', name: 'collections.transfer_event', contract: collection },
     ]);
   });
+
+  it("decodes an NFT burned, and a grant of one NFT or of every NFT to an operator; not a grant taken back, nor another's", () => {
+    const encoded = (method: 'approve' | 'set_approval_for_all', json: object) =>
+      KCS5_ABI.encodeArguments(KCS5_ABI.method(method), json);
+    // collections.burn_event: from (1), token_id (2).
+    const burned = nftEvent(
+      'collections.burn_event',
+      new Uint8Array([...field(1, addressFromString(holder)), ...field(2, new Uint8Array([9]))]),
+    );
+    expect(transactionEntries(undefined, [burned], holder, [token])).toEqual([
+      { kind: 'burned', contract: collection, tokenId: '0x09' },
+    ]);
+    const all = (approved: boolean) =>
+      nftEvent(
+        'collections.operator_approval_event',
+        encoded('set_approval_for_all', { owner: holder, operator: other, approved }),
+      );
+    const one = (approve?: boolean) =>
+      nftEvent(
+        'collections.token_approval_event',
+        encoded('approve', {
+          owner: holder,
+          operator: other,
+          token_id: '0x01',
+          ...(approve === undefined ? {} : { approve }),
+        }),
+      );
+    // The grants' calls (set_approval_for_all, approve) are what the events tell: not listed again.
+    const calls = {
+      operations: ['set_approval_for_all', 'approve'].map((name) => ({
+        call_contract: {
+          contract_id: addressFromString(collection),
+          entry_point: KCS5_ABI.method(name as 'approve').entryPoint,
+          args: new Uint8Array(),
+        },
+      })),
+    } as unknown as Transaction;
+    expect(transactionEntries(calls, [all(true), one()], holder, [token])).toEqual([
+      { kind: 'approved', counterparty: other, contract: collection, allNfts: true },
+      { kind: 'approved', counterparty: other, contract: collection, tokenId: '0x01' },
+    ]);
+    expect(transactionEntries(undefined, [all(false), one(false)], holder, [token])).toEqual([
+      { kind: 'event', name: 'collections.operator_approval_event', contract: collection },
+      { kind: 'event', name: 'collections.token_approval_event', contract: collection, tokenId: '0x01' },
+    ]);
+    // Seen from the operator's history: another account's grant.
+    expect(transactionEntries(undefined, [all(true)], other, [token])).toEqual([
+      { kind: 'event', name: 'collections.operator_approval_event', contract: collection },
+    ]);
+  });
 });
