@@ -14,6 +14,11 @@ export interface JsonFileStoreOptions<T> {
   what: string;
   /** The code of that message. */
   code: ErrorCode;
+  /**
+   * What the copy of a file that could not be kept whole holds instead of its bytes (default: the bytes): a file that
+   * may hold a secret in plain text (an older wallet's API key in an address) gives it without.
+   */
+  keptAs?: (bytes: Uint8Array) => Uint8Array;
 }
 
 /**
@@ -133,7 +138,7 @@ export class JsonFileStore<T extends object> {
   }
 
   private async keepUnkept(): Promise<void> {
-    this.copy = await keepAside(this.path, this.unkept!);
+    this.copy = await keepAside(this.path, this.unkept!, this.options.keptAs?.(this.unkept!));
     this.unkept = undefined;
   }
 

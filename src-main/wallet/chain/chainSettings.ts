@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import type { NftCollectionInfo, NftImageSettings, TokenInfo } from './types.ts';
 import { JsonFileStore } from '../jsonFileStore.ts';
+import { redactUrlsInText } from './redactUrl.ts';
 
 export interface CustomNetwork {
   id: string;
@@ -161,7 +162,13 @@ export class FileChainSettings implements ChainSettingsStore {
 
   constructor(dataDir: string) {
     this.path = join(dataDir, CHAIN_SETTINGS_FILE);
-    this.store = new JsonFileStore(this.path, { read: readData, what: 'the network settings', code: 'INTERNAL' });
+    this.store = new JsonFileStore(this.path, {
+      read: readData,
+      what: 'the network settings',
+      code: 'INTERNAL',
+      // Addresses of an older wallet carried API keys in their query: the copy keeps everything else byte for byte.
+      keptAs: (bytes) => Buffer.from(redactUrlsInText(Buffer.from(bytes).toString('latin1')), 'latin1'),
+    });
   }
 
   async load(): Promise<ChainSettingsData> {

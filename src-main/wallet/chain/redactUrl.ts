@@ -33,3 +33,26 @@ export function redactUrl(raw: string): string {
 export function redactSecret(text: string, secret: string | undefined): string {
   return secret && secret.length > 0 ? text.split(secret).join('[redacted]') : text;
 }
+
+/** A query parameter in any text (a URL inside JSON, or inside a file cut short): its separator, name and value. */
+const QUERY_PARAMETER = /([?&])([A-Za-z0-9_.~%-]+)=([^&#\s"'\\<>]*)/g;
+/** The user:password of a URL in any text. */
+const USER_INFO = /(\b[A-Za-z][A-Za-z0-9+.-]*:\/\/)[^/\s"'\\@]*@/g;
+
+/**
+ * `text` with the credentials of every URL in it replaced (user:password, and query parameters named as a credential),
+ * the rest as it is: for a copy of a file that may hold an older wallet's keys in its addresses.
+ * @example
+ * redactUrlsInText('{"jsonRpcUrl":"https://x.io/rpc?apikey=K"}'); // '{"jsonRpcUrl":"https://x.io/rpc?apikey=[redacted]"}'
+ */
+export function redactUrlsInText(text: string): string {
+  return text.replace(USER_INFO, '$1[redacted]@').replace(QUERY_PARAMETER, (whole, separator: string, name: string) => {
+    let decoded = name;
+    try {
+      decoded = decodeURIComponent(name);
+    } catch {
+      // A name that is not percent-encoding is taken as it is.
+    }
+    return isSecretQueryName(decoded) ? `${separator}${name}=[redacted]` : whole;
+  });
+}

@@ -90,6 +90,28 @@ describe('NetworkService', () => {
     expect(await readFile(list.settingsKeptAside!, 'utf8')).toBe(content);
   });
 
+  it("keeps a damaged settings file's copy without the API keys an older wallet left in its addresses", async () => {
+    const dir = await tempDir();
+    const settings = new FileChainSettings(dir);
+    const keyed = (query: string) => ({
+      id: 'custom-1',
+      name: 'Mine',
+      jsonRpcUrl: `https://node.example.com/jsonrpc?${query}`,
+    });
+    // Cut short after a network whose address carries its key, and one with a user and password (as text: not JSON).
+    const content = `{"version":1,"customNetworks":[${JSON.stringify(keyed('apikey=SECRET-1&x=1'))},{"id":"custom-2","jsonRpcUrl":"https://me:SECRET-2@b.example.com/?API_KEY=SECRET-3`;
+    await writeFile(settings.path, content);
+    const list = await new NetworkService({ settings, apiKeys: new MemoryApiKeyStore() }).list();
+    const copy = await readFile(list.settingsKeptAside!, 'utf8');
+    expect(copy).toBe(
+      content
+        .replace('apikey=SECRET-1', 'apikey=[redacted]')
+        .replace('me:SECRET-2@', '[redacted]@')
+        .replace('API_KEY=SECRET-3', 'API_KEY=[redacted]'),
+    );
+    expect(copy).not.toMatch(/SECRET/);
+  });
+
   it('uses the API key stored for a custom network against an API-key devnet: wrong key refused, right key works', async () => {
     const devnet = await testDevnet({ apiKey: 'the-right-key-0001' });
     const apiKeys = new MemoryApiKeyStore();
