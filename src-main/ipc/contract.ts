@@ -85,7 +85,10 @@ export interface IpcContract {
   'accounts:importKey': { args: [{ key: string; name: string }]; result: AccountInfo };
   'accounts:addWatch': { args: [{ address: string; name: string }]; result: AccountInfo };
   'accounts:deriveNext': { args: [{ phraseId: string; name: string }]; result: AccountInfo };
-  /** The phrase's next accounts that were used on `networkId` (the selected network when absent), added (accountDiscovery.ts). */
+  /**
+   * The phrase's next accounts that were used on `networkId` (the selected network when absent), added
+   * (accountDiscovery.ts).
+   */
   'accounts:discover': { args: [{ phraseId: string; networkId?: string }]; result: AccountDiscovery };
   'accounts:rename': { args: [{ id: string; name: string }]; result: AccountInfo };
   'accounts:reorder': { args: [{ ids: string[] }]; result: AccountInfo[] };

@@ -242,7 +242,7 @@ describe('network commands of the CLI', () => {
         expect(refused.stderr).toContain('--allow-risk lookalike-recipient');
         expect(ok(await send(poser, '--allow-risk', 'lookalike-recipient')).receipt.reverted).toBe(false);
       }
-      // The contact itself, and the same look-alike without the data folder (nothing to compare with), are sent as asked.
+      // The contact itself, and the look-alike without the data folder (nothing to compare with), are sent as asked.
       expect(ok(await send(b!.address)).receipt.reverted).toBe(false);
       const noFolder = await runCli([
         ...['transfer', '--from', a!.address, '--to', lookalikeAddress(b!.address), '--amount', '1'],

@@ -241,7 +241,7 @@ describe.skipIf(missing !== undefined)('names and contacts in the browser', () =
     expect(await poisonRow.textContent()).toContain('look-alike of your contact “Dana”: do not copy this address');
     expect(await poisonRow.textContent()).toMatch(/Received 0\.00000001 KOIN from 1/);
     expect(await poisonRow.getByRole('button', { name: /^Add to contacts/ }).count()).toBe(0);
-    // The stranger's memo is shown as text, after a warning about its link; the wallet's own memos carry none.
+    // The stranger's memo is shown as text (no link), after a warning about its link.
     const lureRow = page.getByRole('listitem').filter({ has: page.getByTestId('memo-link') });
     await expect.poll(() => lureRow.count(), { timeout: 20_000 }).toBe(1);
     expect(await lureRow.textContent()).toMatch(/Received 0\.00000002 KOIN from 1/);

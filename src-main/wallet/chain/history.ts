@@ -1,7 +1,7 @@
 // An account's history, decoded here from the node's account_history records (so a JSON-RPC-only node is enough):
 // token transfers in and out with amounts and counterparties, mints, burns, KCS-5 NFTs sent, received, minted, burned
-// and granted to an operator (by token id and collection), other calls by name and other events, paged by sequence number in both orders, with this
-// wallet's pending transactions listed until they are included.
+// and granted to an operator (by token id and collection), other calls by name and other events, paged by sequence
+// number in both orders, with this wallet's pending transactions listed until they are included.
 import { BTYPE, bytesToJson, decode } from '../../koinos/codec.ts';
 import { WalletError, describe } from '../../koinos/errors.ts';
 import { addressFromString } from '../../koinos/address.ts';

@@ -228,7 +228,7 @@ export type RiskCode =
   | 'LOOKALIKE_RECIPIENT'
   /** A token allowance (approve) from a signer to an account that does not sign: it may take the tokens later. */
   | 'TOKEN_ALLOWANCE'
-  /** An NFT grant (KCS-5 approve, set_approval_for_all) to an account that does not sign: it may take the NFTs later. */
+  /** An NFT grant (KCS-5 approve, set_approval_for_all) to an account that does not sign: it may take them later. */
   | 'NFT_ALLOWANCE'
   /** A call to a contract that is neither a known token nor a system contract of this network. */
   | 'UNKNOWN_CONTRACT'
