@@ -97,6 +97,30 @@ function nftEntries(event: EventData, address: string, contract: string, kind: s
   return entries.length > 0 ? entries : [{ kind: 'event', name: event.name, ...nft }];
 }
 
+/**
+ * The entries a token's approve event gives the account `address`: the allowance it gave (the spender and the amount),
+ * an event when it took one back (0) or when the allowance is another account's; as before when the data does not
+ * decode as KCS-4's (an approved entry naming the event).
+ */
+function allowanceEntries(
+  event: EventData,
+  address: string,
+  base: { contract: string; token?: TokenInfo },
+): HistoryEntry[] {
+  let data: { owner?: Uint8Array; spender?: Uint8Array; value?: bigint };
+  try {
+    data = decode('koinos.contracts.token.approve_event', event.data);
+  } catch {
+    return [{ kind: 'approved', name: event.name, ...base }];
+  }
+  const owner = data.owner && data.owner.length > 0 ? bytesToJson(data.owner, BTYPE.ADDRESS) : undefined;
+  const spender = data.spender && data.spender.length > 0 ? bytesToJson(data.spender, BTYPE.ADDRESS) : undefined;
+  const amount = (data.value ?? 0n).toString();
+  return owner === address && spender !== undefined && amount !== '0'
+    ? [{ kind: 'approved', amount, counterparty: spender, ...base }]
+    : [{ kind: 'event', name: event.name, amount, ...base }];
+}
+
 /** The entries one event gives the account `address`: a token or NFT movement of its own, or a named event. */
 function eventEntries(event: EventData, address: string, token: TokenInfo | undefined): HistoryEntry[] {
   const contract = bytesToJson(event.source, BTYPE.CONTRACT_ID);
@@ -104,7 +128,7 @@ function eventEntries(event: EventData, address: string, token: TokenInfo | unde
   if (nft) return nftEntries(event, address, contract, nft);
   const type = tokenEventType(event.name);
   const base = { contract, ...(token ? { token } : {}) };
-  if (/(^|\.)approve(_event)?$/.test(event.name)) return [{ kind: 'approved', name: event.name, ...base }];
+  if (/(^|\.)approve(_event)?$/.test(event.name)) return allowanceEntries(event, address, base);
   if (!type) return [{ kind: 'event', name: event.name, contract }];
   let data: { from?: Uint8Array; to?: Uint8Array; value?: bigint; memo?: string };
   try {

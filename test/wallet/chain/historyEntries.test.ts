@@ -53,6 +53,29 @@ describe('history entries of a KCS-4 token', () => {
     ]);
   });
 
+  it("decodes an allowance the account gave, with its spender and amount; not one taken back (0), nor another's", () => {
+    const approval = (value: bigint) => ({
+      sequence: 0,
+      source,
+      name: 'token.approve_event',
+      data: encode('koinos.contracts.token.approve_event', {
+        owner: addressFromString(holder),
+        spender: addressFromString(other),
+        value,
+      }),
+      impacted: [],
+    });
+    expect(transactionEntries(undefined, [approval(7n)], holder, [token])).toEqual([
+      { kind: 'approved', amount: '7', counterparty: other, contract: token.contract, token },
+    ]);
+    expect(transactionEntries(undefined, [approval(0n)], holder, [token])).toEqual([
+      { kind: 'event', name: 'token.approve_event', amount: '0', contract: token.contract, token },
+    ]);
+    expect(transactionEntries(undefined, [approval(7n)], other, [token])).toEqual([
+      { kind: 'event', name: 'token.approve_event', amount: '7', contract: token.contract, token },
+    ]);
+  });
+
   it('leaves an event of another name as a named event', () => {
     const named = { sequence: 0, source, name: 'transferred', data: new Uint8Array([1, 2]), impacted: [] };
     expect(transactionEntries(undefined, [named], holder, [token])).toEqual([
