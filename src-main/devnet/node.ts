@@ -467,15 +467,17 @@ class Devnet implements DevnetNode {
               reverted: receipt.reverted,
               impacted: historyAddresses(prepared, receipt),
             });
-            infos.push({
-              id: prepared.idHex,
-              rcUsed: receipt.rc_used,
-              reverted: receipt.reverted,
-              logs: receipt.logs,
-              disk: receipt.disk_storage_used,
-              network: receipt.network_bandwidth_used,
-              compute: receipt.compute_bandwidth_used,
-            });
+            // Only for a listener (the CLI prints them): a load test's blocks carry thousands.
+            if (this.onBlock)
+              infos.push({
+                id: prepared.idHex,
+                rcUsed: receipt.rc_used,
+                reverted: receipt.reverted,
+                logs: receipt.logs,
+                disk: receipt.disk_storage_used,
+                network: receipt.network_bandwidth_used,
+                compute: receipt.compute_bandwidth_used,
+              });
           } catch (error) {
             if (!(error instanceof ChainError)) throw error;
             Object.assign(block, before);
