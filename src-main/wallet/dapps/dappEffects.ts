@@ -12,6 +12,7 @@ import type { TokenInfo } from '../chain/types.ts';
 import type { HeldSignature } from '../chain/approvedSubmit.ts';
 import { allowanceSummary } from '../chain/operations.ts';
 import { withEventTokens } from '../chain/tokens.ts';
+import { KCS5_ABI } from '../chain/kcs5.ts';
 import type { ChainNetwork } from './chains.ts';
 
 /** A dry run emits at most a few dozen events; more than this many are summed up in one line, not decoded. */
@@ -43,8 +44,47 @@ function tokenEventSummary(event: EventData, token: TokenInfo | undefined): stri
 }
 
 /**
+ * The sentence of an NFT collection's event (KCS-5: an NFT transferred, minted or burned, one NFT or every NFT granted to
+ * an operator or taken back), addresses in full; undefined for any other event.
+ */
+function nftEventSummary(event: EventData, contract: string): string | undefined {
+  const kind = /^collections\.(transfer|mint|burn|token_approval|operator_approval)_event$/.exec(event.name)?.[1];
+  if (!kind) return undefined;
+  const data = KCS5_ABI.decodeEvent(event.name, event.data) as
+    | {
+        from?: string;
+        to?: string;
+        owner?: string;
+        operator?: string;
+        token_id?: string;
+        approve?: boolean;
+        approved?: boolean;
+      }
+    | undefined;
+  if (!data) return undefined; // named like an NFT event, but its data is not one: shown as an event
+  const who = (address: string | undefined) => address || '(nobody)';
+  const nft = `NFT ${data.token_id ?? '(none)'} of ${contract}`;
+  switch (kind) {
+    case 'transfer':
+      return `Transfer ${nft} from ${who(data.from)} to ${who(data.to)}`;
+    case 'mint':
+      return `Mint ${nft} to ${who(data.to)}`;
+    case 'burn':
+      return `Burn ${nft} from ${who(data.from)}`;
+    case 'token_approval':
+      return data.approve === false
+        ? `Take back from ${who(data.operator)} the transfer of ${nft}`
+        : `Allow ${who(data.operator)} to transfer ${nft} held by ${who(data.owner)}`;
+    default:
+      return data.approved === true
+        ? `Allow ${who(data.operator)} to transfer every NFT of ${contract} held by ${who(data.owner)}, now and later`
+        : `Take back from ${who(data.operator)} the transfer of every NFT of ${contract} held by ${who(data.owner)}`;
+  }
+}
+
+/**
  * The effects of a held transaction: its dry run's events decoded with `decoder` (the dApp's ABIs, then the node's),
- * token events as sentences, and the mana used against the rc_limit it is signed with.
+ * token and NFT events as sentences, and the mana used against the rc_limit it is signed with.
  * @example
  * const effects = await describeEffects(ctx, held, tokens, decoder);
  * effects.events[0].summary; // 'Transfer 1.5 KOIN from 1Abc… to 1Def…'
@@ -64,10 +104,11 @@ export async function describeEffects(
   for (const event of shown) {
     const contract = bytesToJson(event.source, BTYPE.CONTRACT_ID);
     const json = await decoder.event(event).catch(() => undefined);
-    const summary = tokenEventSummary(
-      event,
-      tokens.find((t) => t.contract === contract),
-    );
+    const summary =
+      tokenEventSummary(
+        event,
+        tokens.find((t) => t.contract === contract),
+      ) ?? nftEventSummary(event, contract);
     events.push({
       contract,
       name: typeof json?.['name'] === 'string' ? json['name'] : event.name,

@@ -8,7 +8,10 @@ import { included, method } from '../../devnet/koilibContract.ts';
 import { uploadKoinosbox } from './wasmToken.ts';
 
 type Abi = ConstructorParameters<typeof Contract>[0]['abi'];
-const NFT_ABI = join(import.meta.dirname, '../../../node_modules/@koinosbox/contracts/assembly/nft/nft-abi.json');
+export const NFT_ABI = join(
+  import.meta.dirname,
+  '../../../node_modules/@koinosbox/contracts/assembly/nft/nft-abi.json',
+);
 
 function chunk(type: string, data: Uint8Array): Buffer {
   const length = Buffer.alloc(4);

@@ -12,7 +12,9 @@ import { chainOf } from '../../../src-main/wallet/dapps/chains.ts';
 import { DappService } from '../../../src-main/wallet/dapps/dappService.ts';
 import { DappStore } from '../../../src-main/wallet/dapps/dappStore.ts';
 import { Vault } from '../../../src-main/wallet/vault/vault.ts';
-import { Contract, utils as koilibUtils, type TransactionJson } from 'koilib';
+import { readFileSync } from 'node:fs';
+import { Contract, utils as koilibUtils, type Abi, type TransactionJson } from 'koilib';
+import { NFT_ABI, uploadCollection } from '../chain/nftFixtures.ts';
 import { recordingProxy, testDevnet } from '../chain/helpers.ts';
 import { testServices } from '../chain/services.ts';
 import { KEYTAR, PASSWORD, TEST_SCRYPT, removeService, tempDir, uniqueService } from '../vault/helpers.ts';
@@ -108,7 +110,23 @@ describe("the effects step of a dApp's transaction", () => {
     const calls = () => proxy.requests.filter((b) => b !== '').map((b) => JSON.parse(b) as Rpc); // GETs (REST reads) carry no body
     const submits = () => calls().filter((c) => c.method === 'chain.submit_transaction');
     const nonce = () => direct.nonce(addressFromString(signer.address));
-    return { dapps, approvals, signer, to, s, ask, approveThenEffects, calls, submits, nonce, proxy, grant, known };
+    return {
+      dapps,
+      approvals,
+      signer,
+      to,
+      s,
+      ask,
+      approveThenEffects,
+      calls,
+      submits,
+      nonce,
+      proxy,
+      grant,
+      known,
+      devnet,
+      chain,
+    };
   }
 
   it('rejected at the effects step, sends nothing: the node saw the dry run only, never the transaction it showed', async () => {
@@ -178,6 +196,50 @@ describe("the effects step of a dApp's transaction", () => {
     });
     const step = await until('the effects step', () => approvals.state().pending.find((r) => r.review.effects));
     expect(step.review.effects!.events.map((e) => e.summary)).toEqual([allowance]);
+    await approvals.answer({ requestId: step.id, approve: false });
+    await expect(answer).rejects.toMatchObject({ code: 'REJECTED' });
+  });
+
+  it('names a grant of every NFT of a collection at both steps: flagged in the review, said in the effects', async () => {
+    const { approvals, dapps, signer, to, devnet, chain } = await setUp();
+    const collection = await uploadCollection(
+      `${devnet.url}/jsonrpc`,
+      devnet.koinAddress,
+      devnet.accounts[2]!,
+      'grant',
+    );
+    const abi = JSON.parse(readFileSync(NFT_ABI, 'utf8')) as Abi;
+    const operation = await new Contract({ id: collection.address, abi }).encodeOperation({
+      name: 'set_approval_for_all',
+      args: { approver_address: signer.address, operator_address: to, approved: true },
+    });
+    const answer = dapps.handle({
+      origin: ORIGIN,
+      transport: 'walletconnect',
+      chain,
+      method: 'koinos_signTransaction',
+      params: {
+        address: signer.address,
+        transaction: { operations: [operation] },
+        abis: { [collection.address]: abi },
+      },
+    });
+    answer.catch(() => undefined); // rejected below
+    const review = await until('the review', () => approvals.state().pending[0]);
+    expect(review.review.risks.map((r) => [r.name, r.message.split(' transfer NFTs')[0]])).toEqual([
+      ['nft-allowance', `It lets ${to} (every NFT of ${collection.address} held by ${signer.address})`],
+      ['unknown-contract', expect.stringContaining(collection.address)],
+    ]);
+    await approvals.answer({
+      requestId: review.id,
+      approve: true,
+      password: PASSWORD,
+      acknowledgedRisks: ['NFT_ALLOWANCE', 'UNKNOWN_CONTRACT'],
+    });
+    const step = await until('the effects step', () => approvals.state().pending.find((r) => r.review.effects));
+    expect(step.review.effects!.events.map((e) => e.summary)).toEqual([
+      `Allow ${to} to transfer every NFT of ${collection.address} held by ${signer.address}, now and later`,
+    ]);
     await approvals.answer({ requestId: step.id, approve: false });
     await expect(answer).rejects.toMatchObject({ code: 'REJECTED' });
   });
