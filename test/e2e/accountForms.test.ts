@@ -108,7 +108,7 @@ describe.skipIf(missing !== undefined)("the Accounts screen's forms in the brows
     await page.getByRole('textbox', { name: 'Recovery phrase' }).fill(phrase);
     await page.getByRole('button', { name: 'Import account' }).click();
     const network = page.getByLabel('Network you used this phrase on');
-    // Mainnet first (where a phrase holds real KOIN); nothing is asked of any node before the person looks.
+    // Mainnet first: where a phrase holds real KOIN.
     await expect.poll(() => network.locator('option:checked').textContent()).toBe('Mainnet');
     await shots.take(page, 'first-run-discover');
     await network.selectOption({ label: 'My node' });

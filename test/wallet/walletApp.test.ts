@@ -176,7 +176,7 @@ describe('wallet facade', () => {
     const { privateKey, address } = deriveAccount(phrase, 2);
     privateKey.fill(0);
     await rpc(url!, 'devnet.set_balance', { account: address, value: '100000000' });
-    // Harbinger is selected, and this machine may have no internet: the Local network is asked, and only it.
+    // Harbinger is selected (this machine may have no internet): the network named is the one asked.
     await h['networks:select']({ id: 'testnet' });
     const found = await h['accounts:discover']({ phraseId: phraseId!, networkId: 'local' });
     expect(found).toMatchObject({ networkName: 'Local (devnet)', checkedFrom: 1, checkedThrough: 7 });

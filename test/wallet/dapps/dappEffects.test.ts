@@ -221,7 +221,8 @@ describe("the effects step of a dApp's transaction", () => {
       params: {
         address: signer.address,
         transaction: { operations: [operation] },
-        abis: { [collection.address]: abi },
+        // koilib's option, as a dApp passes the ABIs it signs with.
+        options: { abis: { [collection.address]: abi } },
       },
     });
     answer.catch(() => undefined); // rejected below
