@@ -14,7 +14,7 @@ import type { HeadTopology, HistoryEntryMessage, KoinosNode } from './koinosNode
 import type { NetworkService } from './networks.ts';
 import type { PendingTransactions } from './pendingTransactions.ts';
 import { withEventTokens, type TokenService } from './tokens.ts';
-import { KCS5_ABI } from './kcs5.ts';
+import { decodeNftEvent, KCS5_ABI, type NftEvent } from './kcs5.ts';
 import { hexId as hex, includingBlocks } from './includingBlocks.ts';
 
 /** The account history service answers at most this many records per request. */
@@ -46,29 +46,15 @@ export interface HistoryServiceOptions {
   pending: PendingTransactions;
 }
 
-/** The collection methods whose events (NFT_EVENT) say what they did. */
+/** The collection methods whose events (decodeNftEvent) say what they did. */
 const NFT_CALLS = new Set(['transfer', 'mint', 'burn', 'approve', 'set_approval_for_all']);
-
-/** A KCS-5 collection's event about NFTs (koinos-proto standards/kcs5.proto). */
-const NFT_EVENT = /^collections\.(transfer|mint|burn|token_approval|operator_approval)_event$/;
 
 /**
  * The entries an NFT event gives the account `address`: the NFT sent, received, minted or burned, or its grant to an
  * operator (one NFT, or every NFT); else an event (another account's, or a grant taken back).
  */
-function nftEntries(event: EventData, address: string, contract: string, kind: string): HistoryEntry[] {
-  const data = KCS5_ABI.decodeEvent(event.name, event.data) as
-    | {
-        from?: string;
-        to?: string;
-        owner?: string;
-        operator?: string;
-        token_id?: string;
-        memo?: string;
-        approve?: boolean;
-        approved?: boolean;
-      }
-    | undefined;
+function nftEntries(event: EventData, address: string, contract: string, nftEvent: NftEvent): HistoryEntry[] {
+  const { kind, data } = nftEvent;
   // Written by whoever made the transfer: on one line, as every text someone else chose.
   const memo = data?.memo ? { memo: oneLine(data.memo, MAX_MEMO_CHARS) } : {};
   if (kind === 'operator_approval') {
@@ -124,8 +110,8 @@ function allowanceEntries(
 /** The entries one event gives the account `address`: a token or NFT movement of its own, or a named event. */
 function eventEntries(event: EventData, address: string, token: TokenInfo | undefined): HistoryEntry[] {
   const contract = bytesToJson(event.source, BTYPE.CONTRACT_ID);
-  const nft = NFT_EVENT.exec(event.name)?.[1];
-  if (nft) return nftEntries(event, address, contract, nft);
+  const nftEvent = decodeNftEvent(event);
+  if (nftEvent) return nftEntries(event, address, contract, nftEvent);
   const type = tokenEventType(event.name);
   const base = { contract, ...(token ? { token } : {}) };
   if (/(^|\.)approve(_event)?$/.test(event.name)) return allowanceEntries(event, address, base);
@@ -173,7 +159,7 @@ export function transactionEntries(
     const token = tokens.find((t) => t.contract === source);
     const found = eventEntries(event, address, token);
     if (tokenEventType(event.name)) explained.add(source);
-    if (NFT_EVENT.test(event.name)) nftExplained.add(source);
+    if (decodeNftEvent(event)) nftExplained.add(source);
     entries.push(...found);
   }
   for (const op of tx?.operations ?? []) {

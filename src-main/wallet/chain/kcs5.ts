@@ -96,6 +96,9 @@ const TYPES = {
   },
 };
 
+/** A KCS-5 collection's event about NFTs (koinos-proto standards/kcs5.proto). */
+const NFT_EVENT = /^collections\.(transfer|mint|burn|token_approval|operator_approval)_event$/;
+
 /** The standard's methods the wallet uses, by name. */
 export type Kcs5Method = keyof typeof METHODS;
 
@@ -120,3 +123,35 @@ export const KCS5_ABI: ContractAbi = parseAbi(
     },
   }),
 );
+
+/** What a KCS-5 event says (its fields by name as the standard has them; absent when the event has none). */
+export interface NftEventData {
+  from?: string;
+  to?: string;
+  owner?: string;
+  operator?: string;
+  token_id?: string;
+  memo?: string;
+  approve?: boolean;
+  approved?: boolean;
+}
+
+/** A collection's event about NFTs, as decodeNftEvent reads it. */
+export interface NftEvent {
+  kind: 'transfer' | 'mint' | 'burn' | 'token_approval' | 'operator_approval';
+  data?: NftEventData;
+}
+
+/**
+ * A collection's event about NFTs (a transfer, mint or burn of one; one or every NFT granted to an operator or taken
+ * back) decoded with the standard's types: its kind and data; `data` undefined when the bytes are not that event's;
+ * undefined for any other event.
+ * @example
+ * decodeNftEvent({ name: 'collections.transfer_event', data }); // { kind: 'transfer', data: { from, to, token_id } }
+ */
+export function decodeNftEvent(event: { name: string; data: Uint8Array }): NftEvent | undefined {
+  const kind = NFT_EVENT.exec(event.name)?.[1] as NftEvent['kind'] | undefined;
+  if (!kind) return undefined;
+  const data = KCS5_ABI.decodeEvent(event.name, event.data) as NftEventData | undefined;
+  return data ? { kind, data } : { kind };
+}

@@ -12,7 +12,7 @@ import type { TokenInfo } from '../chain/types.ts';
 import type { HeldSignature } from '../chain/approvedSubmit.ts';
 import { allowanceSummary } from '../chain/operations.ts';
 import { withEventTokens } from '../chain/tokens.ts';
-import { KCS5_ABI } from '../chain/kcs5.ts';
+import { decodeNftEvent } from '../chain/kcs5.ts';
 import type { ChainNetwork } from './chains.ts';
 
 /** A dry run emits at most a few dozen events; more than this many are summed up in one line, not decoded. */
@@ -48,19 +48,9 @@ function tokenEventSummary(event: EventData, token: TokenInfo | undefined): stri
  * an operator or taken back), addresses in full; undefined for any other event.
  */
 function nftEventSummary(event: EventData, contract: string): string | undefined {
-  const kind = /^collections\.(transfer|mint|burn|token_approval|operator_approval)_event$/.exec(event.name)?.[1];
-  if (!kind) return undefined;
-  const data = KCS5_ABI.decodeEvent(event.name, event.data) as
-    | {
-        from?: string;
-        to?: string;
-        owner?: string;
-        operator?: string;
-        token_id?: string;
-        approve?: boolean;
-        approved?: boolean;
-      }
-    | undefined;
+  const decoded = decodeNftEvent(event);
+  if (!decoded) return undefined;
+  const { kind, data } = decoded;
   if (!data) return undefined; // named like an NFT event, but its data is not one: shown as an event
   const who = (address: string | undefined) => address || '(nobody)';
   const nft = `NFT ${data.token_id ?? '(none)'} of ${contract}`;
