@@ -136,6 +136,10 @@ describe.skipIf(missing !== undefined)('NFTs in the browser', () => {
     await expect
       .poll(() => page.getByTestId('tx-status').textContent(), { timeout: 30_000 })
       .toMatch(/Included in block|Irreversible/);
+    // The receipt says what the collection's event did, addresses in full.
+    expect(
+      await page.getByText(`Transfer NFT 0x01 of ${collection.address} from ${devAddress} to ${ownAddress}`).count(),
+    ).toBe(1);
     await shots.take(page, 'nft-sent');
     await page.getByRole('button', { name: 'Back to the NFTs' }).click();
     await expect.poll(() => tokens.getByRole('listitem').count(), { timeout: 20_000 }).toBe(2);

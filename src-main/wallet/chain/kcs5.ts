@@ -155,3 +155,34 @@ export function decodeNftEvent(event: { name: string; data: Uint8Array }): NftEv
   const data = KCS5_ABI.decodeEvent(event.name, event.data) as NftEventData | undefined;
   return data ? { kind, data } : { kind };
 }
+
+/**
+ * The sentence of an NFT collection's event (KCS-5: an NFT transferred, minted or burned, one NFT or every NFT granted to
+ * an operator or taken back), addresses in full, for a review's effects and a receipt; undefined for any other event.
+ * @example
+ * describeNftEvent(event, '1Col…'); // 'Transfer NFT 0x01 of 1Col… from 1Abc… to 1Def…'
+ */
+export function describeNftEvent(event: { name: string; data: Uint8Array }, contract: string): string | undefined {
+  const decoded = decodeNftEvent(event);
+  if (!decoded) return undefined;
+  const { kind, data } = decoded;
+  if (!data) return undefined; // named like an NFT event, but its data is not one: shown as an event
+  const who = (address: string | undefined) => address || '(nobody)';
+  const nft = `NFT ${data.token_id ?? '(none)'} of ${contract}`;
+  switch (kind) {
+    case 'transfer':
+      return `Transfer ${nft} from ${who(data.from)} to ${who(data.to)}`;
+    case 'mint':
+      return `Mint ${nft} to ${who(data.to)}`;
+    case 'burn':
+      return `Burn ${nft} from ${who(data.from)}`;
+    case 'token_approval':
+      return data.approve === false
+        ? `Take back from ${who(data.operator)} the transfer of ${nft}`
+        : `Allow ${who(data.operator)} to transfer ${nft} held by ${who(data.owner)}`;
+    default:
+      return data.approved === true
+        ? `Allow ${who(data.operator)} to transfer every NFT of ${contract} held by ${who(data.owner)}, now and later`
+        : `Take back from ${who(data.operator)} the transfer of every NFT of ${contract} held by ${who(data.owner)}`;
+  }
+}

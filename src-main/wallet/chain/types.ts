@@ -349,6 +349,8 @@ export interface ReceiptEvent {
   source: string;
   impacted: string[];
   data: unknown;
+  /** What an NFT collection's event did, in words (KCS-5's transfers, mints, burns and grants). */
+  summary?: string;
 }
 
 export interface SubmitReceipt {

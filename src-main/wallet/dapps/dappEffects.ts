@@ -12,7 +12,7 @@ import type { TokenInfo } from '../chain/types.ts';
 import type { HeldSignature } from '../chain/approvedSubmit.ts';
 import { allowanceSummary } from '../chain/operations.ts';
 import { withEventTokens } from '../chain/tokens.ts';
-import { decodeNftEvent } from '../chain/kcs5.ts';
+import { describeNftEvent } from '../chain/kcs5.ts';
 import type { ChainNetwork } from './chains.ts';
 
 /** A dry run emits at most a few dozen events; more than this many are summed up in one line, not decoded. */
@@ -44,35 +44,6 @@ function tokenEventSummary(event: EventData, token: TokenInfo | undefined): stri
 }
 
 /**
- * The sentence of an NFT collection's event (KCS-5: an NFT transferred, minted or burned, one NFT or every NFT granted to
- * an operator or taken back), addresses in full; undefined for any other event.
- */
-function nftEventSummary(event: EventData, contract: string): string | undefined {
-  const decoded = decodeNftEvent(event);
-  if (!decoded) return undefined;
-  const { kind, data } = decoded;
-  if (!data) return undefined; // named like an NFT event, but its data is not one: shown as an event
-  const who = (address: string | undefined) => address || '(nobody)';
-  const nft = `NFT ${data.token_id ?? '(none)'} of ${contract}`;
-  switch (kind) {
-    case 'transfer':
-      return `Transfer ${nft} from ${who(data.from)} to ${who(data.to)}`;
-    case 'mint':
-      return `Mint ${nft} to ${who(data.to)}`;
-    case 'burn':
-      return `Burn ${nft} from ${who(data.from)}`;
-    case 'token_approval':
-      return data.approve === false
-        ? `Take back from ${who(data.operator)} the transfer of ${nft}`
-        : `Allow ${who(data.operator)} to transfer ${nft} held by ${who(data.owner)}`;
-    default:
-      return data.approved === true
-        ? `Allow ${who(data.operator)} to transfer every NFT of ${contract} held by ${who(data.owner)}, now and later`
-        : `Take back from ${who(data.operator)} the transfer of every NFT of ${contract} held by ${who(data.owner)}`;
-  }
-}
-
-/**
  * The effects of a held transaction: its dry run's events decoded with `decoder` (the dApp's ABIs, then the node's),
  * token and NFT events as sentences, and the mana used against the rc_limit it is signed with.
  * @example
@@ -98,7 +69,7 @@ export async function describeEffects(
       tokenEventSummary(
         event,
         tokens.find((t) => t.contract === contract),
-      ) ?? nftEventSummary(event, contract);
+      ) ?? describeNftEvent(event, contract);
     events.push({
       contract,
       name: typeof json?.['name'] === 'string' ? json['name'] : event.name,

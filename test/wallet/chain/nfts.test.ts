@@ -261,7 +261,12 @@ describe('NFT collections in the wallet', () => {
       expect(s.person.seen.at(-1)!.review.operations).toEqual(review.operations);
       expect(receipt.reverted).toBe(false);
       expect(BigInt(receipt.rcLimit)).toBeLessThan(BigInt(review.rcLimit)); // sized by the dry run after approval
-      expect(receipt.events.map((e) => e.name)).toEqual(['collections.transfer_event']);
+      expect(receipt.events.map((e) => [e.name, e.summary])).toEqual([
+        [
+          'collections.transfer_event',
+          `Transfer NFT 0x01 of ${collection.address} from ${a!.address} to ${b!.address}`,
+        ],
+      ]);
       await s.follower.waitFor(receipt.transactionId, ['included', 'irreversible'], 30_000);
       expect(await ownerOf('0x01')).toBe(b!.address);
       expect((await nfts.owned('local', a!.address)).collections[0]!.tokens.map((t) => t.tokenId)).toEqual([
