@@ -1,6 +1,8 @@
 // What a submitted transaction's receipt says: where it stands, from main's follower updates, and whether the figures
 // of the node's answer at submission (its mana and events) still describe what the chain did.
-import type { SubmitReceipt, TxUpdate } from '../../src-main/ipc/contract.ts';
+import type { ReceiptEvent, SubmitReceipt, TokenInfo, TxUpdate } from '../../src-main/ipc/contract.ts';
+import { tokenEventType } from '../../src-main/koinos/koin.ts';
+import { displayAmount } from './format.ts';
 
 export interface ReceiptStanding {
   /** The status line. */
@@ -53,4 +55,26 @@ export function receiptStanding(receipt: SubmitReceipt, update: TxUpdate | undef
       }
       return { text: `It failed: ${update.message ?? 'the node refused it'}.`, notApplied: true };
   }
+}
+
+/**
+ * What an event of a receipt did, in words: main's sentence for an NFT collection's, and for a token's (KCS-4 transfer,
+ * mint, burn, allowance) one made here with the token's decimals, when `tokens` (the wallet's, on the receipt's network)
+ * has it; undefined otherwise (the event is shown by its name). Addresses in full, as in a review.
+ * @example
+ * eventText({ name: 'token.transfer_event', source: koin, data: { from, to, value: '150000000' }, impacted: [] }, [KOIN]);
+ * // 'Transfer 1.5 KOIN from 1Abc… to 1Def…'
+ */
+export function eventText(event: ReceiptEvent, tokens: readonly TokenInfo[]): string | undefined {
+  if (event.summary) return event.summary;
+  const type = tokenEventType(event.name);
+  const token = tokens.find((t) => t.contract === event.source);
+  const data = event.data as Partial<Record<'from' | 'to' | 'owner' | 'spender' | 'value', string>> | null;
+  if (!type || !token || typeof data !== 'object' || data === null) return undefined;
+  const amount = `${displayAmount(data.value ?? '0', token.decimals)} ${token.symbol}`;
+  const who = (address: string | undefined) => address || '(nobody)';
+  if (type.endsWith('transfer_event')) return `Transfer ${amount} from ${who(data.from)} to ${who(data.to)}`;
+  if (type.endsWith('mint_event')) return `Mint ${amount} to ${who(data.to)}`;
+  if (type.endsWith('burn_event')) return `Burn ${amount} from ${who(data.from)}`;
+  return `Allow ${who(data.spender)} to spend up to ${amount} from ${who(data.owner)}`;
 }

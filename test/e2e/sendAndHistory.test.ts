@@ -82,6 +82,10 @@ describe.skipIf(missing !== undefined)('sending KOIN in the browser', () => {
     await shots.take(page, 'receipt');
     await expect.poll(() => status.textContent(), { timeout: 30_000 }).toMatch(/Included in block|Irreversible/);
     await shots.take(page, 'receipt-included');
+    // Its event in words, with the token's decimals.
+    expect(await page.getByRole('region', { name: 'Receipt' }).textContent()).toMatch(
+      /Transfer 1\.5 KOIN from 1\w{25,34} to 1\w{25,34}/,
+    );
 
     await go(page, 'History');
     const sentRow = page.getByRole('listitem').filter({ hasText: /Sent 1\.5 KOIN/ });

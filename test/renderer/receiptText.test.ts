@@ -3,7 +3,7 @@
 // its block (the block's mana figure instead).
 import { describe, expect, it } from 'vitest';
 import type { SubmitReceipt, TxUpdate } from '../../src-main/ipc/contract.ts';
-import { receiptStanding } from '../../src-renderer/lib/receiptText.ts';
+import { eventText, receiptStanding } from '../../src-renderer/lib/receiptText.ts';
 
 const receipt: SubmitReceipt = {
   transactionId: '0x1220' + 'ab'.repeat(32),
@@ -81,5 +81,33 @@ describe('receiptStanding', () => {
       text: 'The transaction was reverted: it changed nothing, but its mana was used.',
       notApplied: false,
     });
+  });
+});
+
+describe('eventText', () => {
+  const koin = { contract: '15DJN4a8SgrbGhhGksSBASiSYjGnMU8dGL', name: 'Koin', symbol: 'KOIN', decimals: 8 };
+  const [a, b] = ['1BoatSLRHtKNngkdXEeobR76b53LETtpyT', '1AGNa15ZQXAZUgFiqJ2i7Z2DPU2J6hW62i'];
+  const event = (name: string, data: object, source = koin.contract) => ({ name, source, impacted: [], data });
+
+  it("says a token's transfer, mint, burn and allowance with its decimals, and main's sentence of an NFT event", () => {
+    expect(eventText(event('token.transfer_event', { from: a, to: b, value: '150000000' }), [koin])).toBe(
+      `Transfer 1.5 KOIN from ${a} to ${b}`,
+    );
+    expect(eventText(event('koinos.contracts.token.mint_event', { to: a, value: '100000000' }), [koin])).toBe(
+      `Mint 1 KOIN to ${a}`,
+    );
+    expect(eventText(event('token.burn_event', { from: a, value: '1' }), [koin])).toBe(
+      `Burn 0.00000001 KOIN from ${a}`,
+    );
+    expect(eventText(event('token.approve_event', { owner: a, spender: b, value: '5' }), [koin])).toBe(
+      `Allow ${b} to spend up to 0.00000005 KOIN from ${a}`,
+    );
+    const nft = { ...event('collections.transfer_event', 'AQID'), summary: 'Transfer NFT 0x01 of …' };
+    expect(eventText(nft, [])).toBe('Transfer NFT 0x01 of …');
+  });
+
+  it('says nothing of a token the wallet does not list (its decimals unknown), nor of another event', () => {
+    expect(eventText(event('token.transfer_event', { from: a, to: b, value: '1' }), [])).toBeUndefined();
+    expect(eventText(event('guestbook.signed', { by: a }), [koin])).toBeUndefined();
   });
 });
