@@ -87,7 +87,7 @@ describe('receiptStanding', () => {
 describe('eventText', () => {
   const koin = { contract: '15DJN4a8SgrbGhhGksSBASiSYjGnMU8dGL', name: 'Koin', symbol: 'KOIN', decimals: 8 };
   const [a, b] = ['1BoatSLRHtKNngkdXEeobR76b53LETtpyT', '1AGNa15ZQXAZUgFiqJ2i7Z2DPU2J6hW62i'];
-  const event = (name: string, data: object, source = koin.contract) => ({ name, source, impacted: [], data });
+  const event = (name: string, data: unknown, source = koin.contract) => ({ name, source, impacted: [], data });
 
   it("says a token's transfer, mint, burn and allowance with its decimals, and main's sentence of an NFT event", () => {
     expect(eventText(event('token.transfer_event', { from: a, to: b, value: '150000000' }), [koin])).toBe(
