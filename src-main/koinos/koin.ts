@@ -180,3 +180,37 @@ export function decodeEventJson(event: MessageInput<EventData>): JsonObject {
   }
   return json;
 }
+
+/** The largest uint64: an allowance of it is unlimited. */
+const U64_MAX = (1n << 64n) - 1n;
+
+/**
+ * The sentence of a token allowance (an approve call, or the event it emits): the spender may take it from the owner
+ * later, in transfers nobody is asked about again.
+ * @example
+ * allowanceSummary('1Spender…', '2.5 KOIN', 250_000_000n, '1Owner…'); // 'Allow 1Spender… to spend up to 2.5 KOIN from 1Owner…'
+ */
+export function allowanceSummary(spender: string, amount: string, value: unknown, owner: string): string {
+  return `Allow ${spender} to spend up to ${amount}${value === U64_MAX ? ' (no limit)' : ''} from ${owner}`;
+}
+
+/**
+ * The sentence of a token event of `type` (as {@link tokenEventType} names it: a transfer, mint, burn or allowance),
+ * its parties in full ('(nobody)' for one it leaves empty) and `amount` its value in the token's units: what a dApp's
+ * effects step (main) and a receipt (the renderer) say of it.
+ * @example
+ * tokenEventSentence('koinos.contracts.token.transfer_event', { from: '1Abc…', to: '1Def…' }, '1.5 KOIN', 150_000_000n);
+ * // 'Transfer 1.5 KOIN from 1Abc… to 1Def…'
+ */
+export function tokenEventSentence(
+  type: string,
+  parties: { from?: string; to?: string; owner?: string; spender?: string },
+  amount: string,
+  value: bigint,
+): string {
+  const who = (address: string | undefined) => address || '(nobody)';
+  if (type.endsWith('transfer_event')) return `Transfer ${amount} from ${who(parties.from)} to ${who(parties.to)}`;
+  if (type.endsWith('mint_event')) return `Mint ${amount} to ${who(parties.to)}`;
+  if (type.endsWith('approve_event')) return allowanceSummary(who(parties.spender), amount, value, who(parties.owner));
+  return `Burn ${amount} from ${who(parties.from)}`;
+}

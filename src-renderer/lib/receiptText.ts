@@ -1,7 +1,7 @@
 // What a submitted transaction's receipt says: where it stands, from main's follower updates, and whether the figures
 // of the node's answer at submission (its mana and events) still describe what the chain did.
 import type { ReceiptEvent, SubmitReceipt, TokenInfo, TxUpdate } from '../../src-main/ipc/contract.ts';
-import { tokenEventType } from '../../src-main/koinos/koin.ts';
+import { tokenEventSentence, tokenEventType } from '../../src-main/koinos/koin.ts';
 import { displayAmount } from './format.ts';
 
 export interface ReceiptStanding {
@@ -71,10 +71,6 @@ export function eventText(event: ReceiptEvent, tokens: readonly TokenInfo[]): st
   const token = tokens.find((t) => t.contract === event.source);
   const data = event.data as Partial<Record<'from' | 'to' | 'owner' | 'spender' | 'value', string>> | null;
   if (!type || !token || typeof data !== 'object' || data === null) return undefined;
-  const amount = `${displayAmount(data.value ?? '0', token.decimals)} ${token.symbol}`;
-  const who = (address: string | undefined) => address || '(nobody)';
-  if (type.endsWith('transfer_event')) return `Transfer ${amount} from ${who(data.from)} to ${who(data.to)}`;
-  if (type.endsWith('mint_event')) return `Mint ${amount} to ${who(data.to)}`;
-  if (type.endsWith('burn_event')) return `Burn ${amount} from ${who(data.from)}`;
-  return `Allow ${who(data.spender)} to spend up to ${amount} from ${who(data.owner)}`;
+  const value = data.value ?? '0';
+  return tokenEventSentence(type, data, `${displayAmount(value, token.decimals)} ${token.symbol}`, BigInt(value));
 }

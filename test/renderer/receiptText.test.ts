@@ -102,6 +102,11 @@ describe('eventText', () => {
     expect(eventText(event('token.approve_event', { owner: a, spender: b, value: '5' }), [koin])).toBe(
       `Allow ${b} to spend up to 0.00000005 KOIN from ${a}`,
     );
+    // The review's words for an allowance of the largest uint64.
+    const unlimited = event('token.approve_event', { owner: a, spender: b, value: '18446744073709551615' });
+    expect(eventText(unlimited, [koin])).toBe(
+      `Allow ${b} to spend up to 184,467,440,737.09551615 KOIN (no limit) from ${a}`,
+    );
     const nft = { ...event('collections.transfer_event', 'AQID'), summary: 'Transfer NFT 0x01 of …' };
     expect(eventText(nft, [])).toBe('Transfer NFT 0x01 of …');
   });

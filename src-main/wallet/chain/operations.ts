@@ -5,6 +5,7 @@ import { BTYPE, bytesToJson, toJson } from '../../koinos/codec.ts';
 import { formatAmount } from '../../koinos/amounts.ts';
 import type { Operation } from '../../koinos/types.ts';
 import { MAX_MEMO_CHARS } from '../../koinos/memo.ts';
+import { allowanceSummary } from '../../koinos/koin.ts';
 import { oneLine } from '../oneLine.ts';
 import type { DecodedOperation, TokenInfo } from './types.ts';
 import { tokenCall } from './riskFlags.ts';
@@ -60,19 +61,6 @@ function decodeOther(op: Operation): DecodedOperation {
     };
   }
   return { contract: '', entryPoint: 'unknown', args: json, summary: 'An operation of an unknown kind' };
-}
-
-/** The largest uint64: an allowance of it is unlimited. */
-const U64_MAX = (1n << 64n) - 1n;
-
-/**
- * The sentence of a token allowance (an approve call, or the event it emits): the spender may take it from the owner
- * later, in transfers nobody is asked about again.
- * @example
- * allowanceSummary('1Spender…', '2.5 KOIN', 250_000_000n, '1Owner…'); // 'Allow 1Spender… to spend up to 2.5 KOIN from 1Owner…'
- */
-export function allowanceSummary(spender: string, amount: string, value: unknown, owner: string): string {
-  return `Allow ${spender} to spend up to ${amount}${value === U64_MAX ? ' (no limit)' : ''} from ${owner}`;
 }
 
 /** A transfer's memo at the end of its summary, on one line and quoted (whoever made the transfer wrote it). */

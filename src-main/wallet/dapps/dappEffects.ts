@@ -5,12 +5,11 @@ import { formatAmount } from '../../koinos/amounts.ts';
 import { BTYPE, bytesToJson, decode } from '../../koinos/codec.ts';
 import type { ContractDecoder } from '../../koinos/contractDecoder.ts';
 import { WalletError } from '../../koinos/errors.ts';
-import { tokenEventType } from '../../koinos/koin.ts';
+import { tokenEventSentence, tokenEventType } from '../../koinos/koin.ts';
 import type { EventData } from '../../koinos/types.ts';
 import type { DecodedEvent, TransactionEffects } from '../approvals/types.ts';
 import type { TokenInfo } from '../chain/types.ts';
 import type { HeldSignature } from '../chain/approvedSubmit.ts';
-import { allowanceSummary } from '../chain/operations.ts';
 import { withEventTokens } from '../chain/tokens.ts';
 import { describeNftEvent } from '../chain/kcs5.ts';
 import type { ChainNetwork } from './chains.ts';
@@ -35,12 +34,15 @@ function tokenEventSummary(event: EventData, token: TokenInfo | undefined): stri
   const amount = !token
     ? `${(data.value ?? 0n).toString()} base units of ${contract}`
     : `${formatAmount(data.value ?? 0n, token.decimals)} ${token.symbol}${token.unlisted ? ` (unlisted token ${contract})` : ''}`;
-  const who = (bytes: Uint8Array | undefined) =>
-    bytes && bytes.length > 0 ? bytesToJson(bytes, BTYPE.ADDRESS) : '(nobody)';
-  if (type.endsWith('transfer_event')) return `Transfer ${amount} from ${who(data.from)} to ${who(data.to)}`;
-  if (type.endsWith('mint_event')) return `Mint ${amount} to ${who(data.to)}`;
-  if (type.endsWith('approve_event')) return allowanceSummary(who(data.spender), amount, data.value, who(data.owner));
-  return `Burn ${amount} from ${who(data.from)}`;
+  const party = (bytes: Uint8Array | undefined) =>
+    bytes && bytes.length > 0 ? bytesToJson(bytes, BTYPE.ADDRESS) : undefined;
+  const parties = {
+    from: party(data.from),
+    to: party(data.to),
+    owner: party(data.owner),
+    spender: party(data.spender),
+  };
+  return tokenEventSentence(type, parties, amount, data.value ?? 0n);
 }
 
 /**
