@@ -4,28 +4,17 @@
 // and its confirmation go through reviewBook.ts and approvedSubmit.ts, the one path to a signature that token transfers
 // take too. Nothing is signed before the approval.
 import { BTYPE, bytesToJson } from '../../koinos/codec.ts';
-import { formatAmount } from '../../koinos/amounts.ts';
 import { WalletError } from '../../koinos/errors.ts';
 import { addressFromString } from '../../koinos/address.ts';
 import { contractAbiOf, type ContractAbi } from '../../koinos/contractAbi.ts';
-import { prepareTransaction } from '../../koinos/transaction.ts';
 import type { Transaction } from '../../koinos/types.ts';
-import type { DecodedOperation, KnownAddresses, NftCollectionInfo, SubmitReceipt, TransactionReview } from './types.ts';
-import type { ApprovedSubmitDeps } from './approvedSubmit.ts';
+import type { DecodedOperation, NftCollectionInfo, SubmitReceipt, TransactionReview } from './types.ts';
 import { KCS5_ABI } from './kcs5.ts';
 import type { KoinosNode } from './koinosNode.ts';
 import { readCollectionInfo, readKcs5, tokenIdOf, type NftService } from './nfts.ts';
 import { ReviewBook } from './reviewBook.ts';
-import { assessRisks, knownContractsOf } from './riskFlags.ts';
-import { DEFAULT_TRANSFER_RESERVE } from './send.ts';
-import type { TokenService } from './tokens.ts';
-import {
-  checkRecipient,
-  notEnoughMana,
-  readAccountNow,
-  refuseContractRecipient,
-  unsignedTransaction,
-} from './transferPlan.ts';
+import { reviewOwnCall, type OwnCallDeps } from './ownCallReview.ts';
+import { checkRecipient, refuseContractRecipient } from './transferPlan.ts';
 
 /** An NFT transfer as the service takes it: the account by its address (the shells map account ids to addresses). */
 export interface NftTransferRequest {
@@ -38,11 +27,8 @@ export interface NftTransferRequest {
   tokenId: string;
 }
 
-export interface NftTransferOptions extends ApprovedSubmitDeps {
+export interface NftTransferOptions extends OwnCallDeps {
   nfts: NftService;
-  tokens: TokenService;
-  /** The addresses the recipient is compared with (absent: none). */
-  knownAddresses?: KnownAddresses;
 }
 
 /** What to do after approval when mana is short, or when the chain would revert the transfer. */
@@ -111,70 +97,24 @@ export class NftTransferService {
       );
     }
 
-    const payer = { kind: 'self', address: from, bytes: fromBytes, offset: 0n } as const;
-    const {
-      chainId,
-      nonce,
-      confirmedNonce,
-      senderMana: mana,
-      held,
-    } = await readAccountNow(node, this.deps.pending, network.id, payer, payer);
-    const chainIdChanged = (await this.deps.networks.observeChainId(network.id, chainId)) !== undefined;
-    const availableMana = mana > held ? mana - held : 0n;
-    const costKey = `${network.id} ${contract}`;
-    const measured = this.reviews.measured(costKey);
-    const rcEstimate = measured ?? DEFAULT_TRANSFER_RESERVE;
-    if (availableMana === 0n || (measured !== undefined && availableMana < measured)) {
-      const koin = await this.deps.tokens.resolve(network.id, 'koin');
-      const max = await this.deps.tokens.balanceOf(network.id, koin, from);
-      throw notEnoughMana(
-        `The account has too little mana to send this NFT (about ${formatAmount(rcEstimate)} mana). Wait for mana to regenerate.`,
-        {
-          needed: rcEstimate,
-          available: availableMana,
-          current: mana,
-          max,
-        },
-      );
-    }
-
     const transfer = KCS5_ABI.method('transfer');
-    const call = {
-      call_contract: {
-        contract_id: contractBytes,
-        entry_point: transfer.entryPoint,
-        args: KCS5_ABI.encodeArguments(transfer, { from, to, token_id: tokenId }),
-      },
-    };
-    const transaction = prepareTransaction(
-      unsignedTransaction({ chainId, rcLimit: availableMana, nonce, payer: fromBytes }, [call]),
-    );
-    const operation = await this.decode(node, collection, transaction);
-    const known = (await this.deps.tokens.known(network.id)).map((t) => t.contract);
-    const risks = assessRisks(transaction, {
-      signers: [from],
-      knownContracts: knownContractsOf(network.kind, [...known, ...added.map((c) => c.contract)]),
-      contractsWithAbi: [contract],
-      chainIdChanged,
-      knownAddresses: (await this.deps.knownAddresses?.(network.id)) ?? [],
-    });
-    return this.reviews.open({
+    return reviewOwnCall(this.deps, this.reviews, {
       network,
-      chainId,
+      node,
       from,
-      signers: [from],
-      payer,
-      transaction,
-      nonce,
-      confirmedNonce,
-      rcCap: availableMana,
-      rcByHand: false,
-      costKey,
-      rcEstimate,
-      estimateSource: measured !== undefined ? 'measured' : 'default',
-      availableMana,
-      operations: [operation],
-      risks,
+      fromBytes,
+      operation: {
+        call_contract: {
+          contract_id: contractBytes,
+          entry_point: transfer.entryPoint,
+          args: KCS5_ABI.encodeArguments(transfer, { from, to, token_id: tokenId }),
+        },
+      },
+      decode: (transaction) => this.decode(node, collection, transaction),
+      costKey: `${network.id} ${contract}`,
+      purpose: 'send this NFT',
+      listed: added.map((c) => c.contract),
+      contractsWithAbi: [contract],
       hints: HINTS,
     });
   }
