@@ -16,7 +16,7 @@ import type { KoinosNode } from './koinosNode.ts';
 import type { NetworkService } from './networks.ts';
 import type { PendingTransactions } from './pendingTransactions.ts';
 import { toSubmitReceipt } from './receipts.ts';
-import { rcLimitFor, submitAndTrack } from './submission.ts';
+import { rcLimitFor, rcNeeded, submitAndTrack } from './submission.ts';
 import type { TransactionFollower } from './transactionFollower.ts';
 
 /** How long a review can be confirmed. */
@@ -181,7 +181,8 @@ async function signUnderApproval(
 
 /**
  * rc_limit under the approved cap, from a dry run of the approved transaction itself (after the approval, so what
- * the node sees is what the person approved, at the nonce the transaction will use): the mana it used plus 10 %, or
+ * the node sees is what the person approved, at the nonce the transaction will use): the mana it needs (rcNeeded: its
+ * rc_used, or more when it frees bytes) plus 10 %, or
  * the limit set by hand, which the dry run shows to be enough. When a pending transaction holds the stored nonce the
  * chain would refuse that dry run, so the last measured cost (or the cap when none was measured) sizes it.
  */
@@ -202,6 +203,8 @@ async function sizeRcLimit(
     };
   }
   const dry = await signAll(deps, review, review.transaction, approval);
+  // The prices, asked beside the dry run: a transaction that frees bytes needs more than its rc_used (rcNeeded).
+  const prices = node.resourceCosts().catch(() => undefined);
   const receipt = await node.submit(dry, false).catch((error: unknown) => {
     if (error instanceof WalletError && error.code === 'NOT_ENOUGH_MANA') {
       throw new WalletError(
@@ -221,9 +224,10 @@ async function sizeRcLimit(
       },
     );
   }
-  costs.set(review.costKey, receipt.rc_used);
+  const needed = rcNeeded(receipt, await prices);
+  costs.set(review.costKey, needed);
   return {
-    rcLimit: review.rcByHand ? review.rcCap : withOffset(review, rcLimitFor(receipt.rc_used, review.rcCap)),
+    rcLimit: review.rcByHand ? review.rcCap : withOffset(review, rcLimitFor(needed, review.rcCap)),
     dryRun: receipt,
   };
 }

@@ -141,6 +141,21 @@ export class KoinosNode {
   }
 
   /**
+   * The mana price of a byte of disk, a byte of network and a tick of compute in the head block (resource_limit_data's
+   * costs): what a receipt's resources come to before any credit.
+   */
+  async resourceCosts(): Promise<{ disk: bigint; network: bigint; compute: bigint }> {
+    const { resource_limit_data: limits } = await this.rpc.callMessage('chain.get_resource_limits', {});
+    if (!limits)
+      throw malformed(this.rpc.displayUrl, 'chain.get_resource_limits', 'a result without resource_limit_data');
+    return {
+      disk: limits.disk_storage_cost,
+      network: limits.network_bandwidth_cost,
+      compute: limits.compute_bandwidth_cost,
+    };
+  }
+
+  /**
    * Mana the node's mempool holds for the account's pending transactions, or undefined when the node does not say.
    */
   async reservedRc(account: Uint8Array): Promise<bigint | undefined> {

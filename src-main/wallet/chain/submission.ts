@@ -3,7 +3,7 @@
 // transaction at once (the nonce above the chain's, the mempool's and this wallet's own pending transactions; the mana
 // pending transactions hold taken off) and builds it unsigned; `submitAndTrack` sends a signed one once and records it
 // as pending, so that the next preparation counts it. rc_limit's rules live here too: by hand (a whole number above 0)
-// or sized from a dry run's rc_used plus 10 %, never above the mana available.
+// or sized from a dry run's mana (rcNeeded) plus 10 %, never above the mana available.
 import { BTYPE, bytesToJson } from '../../koinos/codec.ts';
 import { WalletError, describe } from '../../koinos/errors.ts';
 import { nonceFromBytes, nonceToBytes } from '../../koinos/transaction.ts';
@@ -19,6 +19,31 @@ export const RC_MARGIN_PERCENT = 10n;
 export function rcLimitFor(rcUsed: bigint, available: bigint): bigint {
   const withMargin = rcUsed + (rcUsed * RC_MARGIN_PERCENT + 99n) / 100n;
   return withMargin < available ? withMargin : available;
+}
+
+/**
+ * The mana a transaction needs as its rc_limit, from its dry run's receipt and the head block's prices. rc_used is what
+ * it cost in the end, after the disk bytes it freed were credited (an allowance taken back, an object removed: koinos-
+ * chain session.cpp lets the credit raise what is left), but the limit is checked at every charge before that credit:
+ * sized from rc_used alone, such a transaction runs out ("insufficient rc"). Its compute, network and kept disk at the
+ * prices bound what it used before the credit (a credit for bytes the same transaction had first written aside), so
+ * the larger of the two is needed. Without the prices (a node that does not answer them), rc_used.
+ * @example
+ * rcNeeded(receipt, { disk: 10n, network: 5n, compute: 1n }); // compute + 5 × network + 10 × disk, or rc_used if more
+ */
+export function rcNeeded(
+  receipt: Pick<
+    TransactionReceipt,
+    'rc_used' | 'disk_storage_used' | 'network_bandwidth_used' | 'compute_bandwidth_used'
+  >,
+  costs: { disk: bigint; network: bigint; compute: bigint } | undefined,
+): bigint {
+  if (!costs) return receipt.rc_used;
+  const charged =
+    receipt.disk_storage_used * costs.disk +
+    receipt.network_bandwidth_used * costs.network +
+    receipt.compute_bandwidth_used * costs.compute;
+  return charged > receipt.rc_used ? charged : receipt.rc_used;
 }
 
 /**
