@@ -435,6 +435,16 @@ export const ARGUMENT_PARSERS: { [C in IpcChannel]: ArgumentParser<C> } = {
     to: str(f('to'), ADDRESS),
   })),
   'nfts:confirmTransfer': one('nfts:confirmTransfer', ['reviewId'], (f) => ({ reviewId: str(f('reviewId'), ID) })),
+  'allowances:list': one('allowances:list', ['accountId'], (f) => ({ accountId: str(f('accountId'), ID) })),
+  'allowances:prepareRevoke': one('allowances:prepareRevoke', ['accountId', 'kind', 'contract', 'spender'], (f) => ({
+    accountId: str(f('accountId'), ID),
+    kind: readChoice(f('kind').path, f('kind').value, ['token', 'nft-operator'] as const),
+    contract: str(f('contract'), ADDRESS),
+    spender: str(f('spender'), ADDRESS),
+  })),
+  'allowances:confirmRevoke': one('allowances:confirmRevoke', ['reviewId'], (f) => ({
+    reviewId: str(f('reviewId'), ID),
+  })),
   'names:resolve': one('names:resolve', ['text', 'networkId'], (f) =>
     compact({ text: str(f('text'), RECIPIENT_NAME), networkId: optional(f('networkId'), (x) => str(x, ID)) }),
   ),

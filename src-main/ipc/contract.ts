@@ -12,6 +12,7 @@ import type { ApprovalAnswer, ApprovalState } from '../wallet/approvals/types.ts
 import type {
   AccountBalances,
   AddressNames,
+  AllowanceList,
   Dashboard,
   DevnetStatus,
   HeadInfo,
@@ -31,6 +32,7 @@ import type {
   NftOwned,
   NftTransferInput,
   ResolvedName,
+  RevokeInput,
   SubmitReceipt,
   TokenInfo,
   TransactionReview,
@@ -159,6 +161,12 @@ export interface IpcContract {
   'nfts:prepareTransfer': { args: [NftTransferInput]; result: TransactionReview };
   /** Asks for the approval of a prepared NFT transfer, then dry-runs, signs, submits and follows it. */
   'nfts:confirmTransfer': { args: [{ reviewId: string }]; result: SubmitReceipt };
+  /** The token allowances and NFT operators the account gave on the selected network, read from the chain now. */
+  'allowances:list': { args: [{ accountId: string }]; result: AllowanceList };
+  /** The review of taking one back (an approve of 0, a set_approval_for_all of false); nothing is signed. */
+  'allowances:prepareRevoke': { args: [RevokeInput]; result: TransactionReview };
+  /** Sends the reviewed change once a person approved it in main's dialog. */
+  'allowances:confirmRevoke': { args: [{ reviewId: string }]; result: SubmitReceipt };
   /** The address an `@nickname` or a KAP name (`alice.koin`) points to on the network (default: the selected one). */
   'names:resolve': { args: [{ text: string; networkId?: string }]; result: ResolvedName };
   /** The names of each address on the network (main nickname, KAP names); none where the network has no such contract. */
@@ -270,6 +278,9 @@ export const CHANNEL_ACTIVITY: Readonly<Record<IpcChannel, 'user' | 'background'
   'nfts:updateImageSettings': 'user',
   'nfts:prepareTransfer': 'user',
   'nfts:confirmTransfer': 'user',
+  'allowances:list': 'background',
+  'allowances:prepareRevoke': 'user',
+  'allowances:confirmRevoke': 'user',
   'names:resolve': 'user',
   'names:reverse': 'background',
   'contacts:list': 'background',

@@ -14,6 +14,7 @@ import { HeadWatcher } from './chain/headWatcher.ts';
 import { NftService } from './chain/nfts.ts';
 import type { MediaFetchOptions } from './chain/nftImages.ts';
 import { NftTransferService } from './chain/nftTransfer.ts';
+import { AllowanceService } from './chain/allowances.ts';
 import { PendingTransactions } from './chain/pendingTransactions.ts';
 import { DappService } from './dapps/dappService.ts';
 import { DappStore } from './dapps/dappStore.ts';
@@ -158,6 +159,17 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
     knownAddresses,
   });
 
+  const allowances = new AllowanceService({
+    networks,
+    tokens,
+    nfts,
+    pending,
+    follower,
+    signer: vault,
+    approvals,
+    knownAddresses,
+  });
+
   const hub = createEventHub(log);
   const dappStore = await DappStore.open(options.dataDir);
   const dapps = new DappService({
@@ -208,6 +220,7 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
     approvals,
     nfts,
     nftTransfers,
+    allowances,
     notifier,
     names: new NameResolver({ networks, tokens }),
     addressBook,

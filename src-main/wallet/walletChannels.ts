@@ -20,6 +20,7 @@ import { LOCAL_NETWORK_ID, type NetworkService } from './chain/networks.ts';
 import type { PayerChoice } from './chain/payer.ts';
 import type { NftService } from './chain/nfts.ts';
 import type { NftTransferService } from './chain/nftTransfer.ts';
+import type { AllowanceService } from './chain/allowances.ts';
 import type { OfflineService } from './chain/offline.ts';
 import type { SendService } from './chain/send.ts';
 import type { TokenService } from './chain/tokens.ts';
@@ -55,6 +56,7 @@ export interface WalletServices {
   openDappPage?: (url: string) => void;
   nfts: NftService;
   nftTransfers: NftTransferService;
+  allowances: AllowanceService;
   dapps: DappService;
   walletConnect: WalletConnectBridge;
   /** Receives log lines (never a secret). */
@@ -422,6 +424,10 @@ export function walletChannels(s: WalletServices): IpcHandlers {
     'nfts:prepareTransfer': async ({ fromAccountId, ...input }) =>
       s.nftTransfers.prepare({ ...input, from: account(fromAccountId).address }),
     'nfts:confirmTransfer': ({ reviewId }) => s.nftTransfers.confirm(reviewId),
+    'allowances:list': ({ accountId }) => s.allowances.list({ owner: account(accountId).address }),
+    'allowances:prepareRevoke': ({ accountId, ...input }) =>
+      s.allowances.prepareRevoke({ ...input, from: account(accountId).address }),
+    'allowances:confirmRevoke': ({ reviewId }) => s.allowances.confirmRevoke(reviewId),
     'names:resolve': async ({ text, networkId }) => s.names.resolve(networkId ?? (await selectedNetworkId()), text),
     'names:reverse': async ({ addresses, networkId }) =>
       s.names.reverse(networkId ?? (await selectedNetworkId()), addresses),

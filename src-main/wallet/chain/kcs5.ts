@@ -21,6 +21,19 @@ const METHODS = {
     entry_point: 0xfc13eb75,
     read_only: true,
   },
+  // The grants of every NFT an owner gave (the Allowances list reads them, and asks each whether it still stands).
+  get_operator_approvals: {
+    argument: 'kcs5.get_operators_args',
+    return: 'kcs5.operators',
+    entry_point: 0xdb1bf60e,
+    read_only: true,
+  },
+  is_approved_for_all: {
+    argument: 'kcs5.is_approved_for_all_args',
+    return: 'kcs5.bool',
+    entry_point: 0xe7ab8ce5,
+    read_only: true,
+  },
   transfer: { argument: 'kcs5.transfer_args', return: '', entry_point: 0x27f576ca, read_only: false },
   // The two grants a review must name (riskFlags.ts NFT_ALLOWANCE): one token, or every token of the owner.
   approve: { argument: 'kcs5.approve_args', return: '', entry_point: 0x74e21680, read_only: false },
@@ -50,6 +63,27 @@ const TYPES = {
           },
         },
         token_ids: { fields: { token_ids: { rule: 'repeated', type: 'bytes', id: 1, options: HEX } } },
+        bool: { fields: { value: { type: 'bool', id: 1 } } },
+        get_operators_args: {
+          fields: {
+            owner: { type: 'bytes', id: 1, options: ADDRESS },
+            start: { type: 'bytes', id: 2, options: ADDRESS },
+            limit: { type: 'int32', id: 3 },
+            descending: { type: 'bool', id: 4 },
+          },
+        },
+        operators: {
+          fields: {
+            owner: { type: 'bytes', id: 1, options: ADDRESS },
+            operators: { rule: 'repeated', type: 'bytes', id: 2, options: ADDRESS },
+          },
+        },
+        is_approved_for_all_args: {
+          fields: {
+            owner: { type: 'bytes', id: 1, options: ADDRESS },
+            operator: { type: 'bytes', id: 2, options: ADDRESS },
+          },
+        },
         transfer_args: {
           fields: {
             from: { type: 'bytes', id: 1, options: ADDRESS },

@@ -488,3 +488,43 @@ export interface NftTransferInput {
   tokenId: string;
   to: string;
 }
+
+/**
+ * What an account let others do with its assets, as the chain says now: a token allowance (KCS-4 `approve`: the spender
+ * may take up to `amount` without another signature) or a grant of every NFT of a collection to an operator (KCS-5
+ * `set_approval_for_all`).
+ */
+export type Allowance =
+  | {
+      kind: 'token';
+      contract: string;
+      symbol: string;
+      decimals: number;
+      spender: string;
+      /** Base units, decimal. */
+      amount: string;
+      /** The amount is the largest a token holds (2^64 - 1): no limit in practice. */
+      unlimited: boolean;
+    }
+  | { kind: 'nft-operator'; contract: string; name: string; symbol: string; spender: string };
+
+export interface AllowanceList {
+  networkId: string;
+  networkName: string;
+  owner: string;
+  allowances: Allowance[];
+  /** The contracts read: the account's tokens (KOIN, VHP, the tokens added) and the NFT collections added. */
+  read: number;
+  /** Contracts whose allowances could not be read, with the node's reason: the list may miss theirs. */
+  unread: { contract: string; symbol: string; reason: string }[];
+  /** A contract listed more than the wallet reads (100 for each): the list shows the first 100 of those. */
+  cut: string[];
+}
+
+export interface RevokeInput {
+  accountId: string;
+  kind: Allowance['kind'];
+  contract: string;
+  /** The spender or operator whose allowance is taken back. */
+  spender: string;
+}

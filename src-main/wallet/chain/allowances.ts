@@ -1,0 +1,270 @@
+// The allowances an account gave, and taking one back. A dApp that was approved to spend a token (KCS-4 `approve`) or
+// to move every NFT of a collection (KCS-5 `set_approval_for_all`) can do so later without another signature: the
+// drainer's way in. The list reads them from the chain as they stand now (get_allowances of KOIN, VHP and every token
+// added; get_operator_approvals of every collection added, each operator asked is_approved_for_all, as a collection may
+// keep an operator it took back); taking one back is an `approve` of 0 or a `set_approval_for_all` of false, reviewed,
+// approved and signed on the one path every signature takes (ownCallReview.ts, reviewBook.ts).
+import { BTYPE, bytesToJson, encode } from '../../koinos/codec.ts';
+import { WalletError } from '../../koinos/errors.ts';
+import { addressFromString } from '../../koinos/address.ts';
+import { TOKEN_METHODS, U64_MAX } from '../../koinos/koin.ts';
+import type { Operation } from '../../koinos/types.ts';
+import { KCS5_ABI } from './kcs5.ts';
+import { decodeAnswer, type KoinosNode } from './koinosNode.ts';
+import type { NftService } from './nfts.ts';
+import { readKcs5 } from './nfts.ts';
+import { decodeOperation } from './operations.ts';
+import { reviewOwnCall, type OwnCallDeps } from './ownCallReview.ts';
+import { ReviewBook } from './reviewBook.ts';
+import { nodeSaid } from './standardContracts.ts';
+import type {
+  Allowance,
+  AllowanceList,
+  DecodedOperation,
+  NftCollectionInfo,
+  SubmitReceipt,
+  TokenInfo,
+  TransactionReview,
+} from './types.ts';
+
+/** Entries asked for at once, and the most read from one contract (a page at a time). */
+export const ALLOWANCE_PAGE = 50;
+export const MOST_ALLOWANCES = 100;
+
+/** What to do after approval when mana is short, or when the chain would revert taking the allowance back. */
+const HINTS = {
+  mana: 'wait for mana to regenerate.',
+  revert: 'List the allowances again: it may have been spent or taken back already.',
+};
+
+export interface AllowanceOptions extends OwnCallDeps {
+  nfts: NftService;
+}
+
+/** An allowance to take back, the account by its address (the shells map account ids to addresses). */
+export interface RevokeRequest {
+  /** Absent: the selected network. */
+  networkId?: string;
+  from: string;
+  kind: Allowance['kind'];
+  contract: string;
+  spender: string;
+}
+
+/**
+ * Reads a list page by page (`read(start)` gives the entries after `start`, which is the last key of the page before),
+ * up to {@link MOST_ALLOWANCES}; `cut` when the contract had more.
+ */
+export async function readPages<T>(
+  read: (start: Uint8Array | undefined) => Promise<T[]>,
+  key: (entry: T) => Uint8Array,
+): Promise<{ entries: T[]; cut: boolean }> {
+  const entries: T[] = [];
+  let start: Uint8Array | undefined;
+  for (;;) {
+    const page = await read(start);
+    // Once the most are read, one page more tells whether there were more.
+    const room = MOST_ALLOWANCES - entries.length;
+    if (page.length > room) return { entries: [...entries, ...page.slice(0, room)], cut: true };
+    entries.push(...page);
+    if (page.length < ALLOWANCE_PAGE) return { entries, cut: false };
+    start = key(page[page.length - 1]!);
+  }
+}
+
+/** A token's allowances given by `owner` (KCS-4 get_allowances), those above 0. */
+async function tokenAllowances(node: KoinosNode, token: TokenInfo, owner: Uint8Array) {
+  const m = TOKEN_METHODS.get_allowances;
+  const contract = addressFromString(token.contract);
+  const { entries, cut } = await readPages(
+    async (start) => {
+      const args = encode(m.argsType, { owner, limit: ALLOWANCE_PAGE, ...(start ? { start } : {}) });
+      const bytes = await node.readContract(contract, m.entryPoint, args);
+      return decodeAnswer(m.resultType, bytes, node.rpc.displayUrl, `get_allowances of ${token.symbol}`).allowances;
+    },
+    (entry) => entry.spender,
+  );
+  const allowances: Allowance[] = entries
+    .filter((a) => a.value > 0n)
+    .map((a) => ({
+      kind: 'token',
+      contract: token.contract,
+      symbol: token.symbol,
+      decimals: token.decimals,
+      spender: bytesToJson(a.spender, BTYPE.ADDRESS),
+      amount: a.value.toString(),
+      unlimited: a.value === U64_MAX,
+    }));
+  return { allowances, cut };
+}
+
+/** Whether `operator` may move every NFT of `owner` in the collection now. */
+async function approvedForAll(node: KoinosNode, contract: Uint8Array, owner: string, operator: string) {
+  return (await readKcs5(node, contract, 'is_approved_for_all', { owner, operator }))['value'] === true;
+}
+
+/** A collection's operators of every NFT of `owner` (KCS-5 get_operator_approvals), those that still stand. */
+async function nftOperators(node: KoinosNode, collection: NftCollectionInfo, owner: string) {
+  const contract = addressFromString(collection.contract);
+  const { entries, cut } = await readPages(
+    async (start) => {
+      const args = { owner, limit: ALLOWANCE_PAGE, ...(start ? { start: bytesToJson(start, BTYPE.ADDRESS) } : {}) };
+      const answer = await readKcs5(node, contract, 'get_operator_approvals', args);
+      return Array.isArray(answer['operators']) ? answer['operators'].map(String) : [];
+    },
+    (operator) => addressFromString(operator),
+  );
+  const standing = await Promise.all(entries.map((operator) => approvedForAll(node, contract, owner, operator)));
+  const allowances: Allowance[] = entries
+    .filter((_, i) => standing[i])
+    .map((operator) => ({
+      kind: 'nft-operator',
+      contract: collection.contract,
+      name: collection.name,
+      symbol: collection.symbol,
+      spender: operator,
+    }));
+  return { allowances, cut };
+}
+
+/**
+ * @example
+ * const list = await allowances.list({ owner: '1Abc…' });
+ * const review = await allowances.prepareRevoke({ from: '1Abc…', kind: 'token', contract: koin, spender: '1Dapp…' });
+ * const receipt = await allowances.confirmRevoke(review.reviewId);
+ */
+export class AllowanceService {
+  private readonly deps: AllowanceOptions;
+  private readonly reviews: ReviewBook;
+
+  constructor(options: AllowanceOptions) {
+    this.deps = options;
+    this.reviews = new ReviewBook(options, 'allowance change');
+  }
+
+  /**
+   * The allowances `owner` gave on the network, read now from every token and collection the wallet lists there; a
+   * contract that cannot be read is named with the node's reason, and the others are listed.
+   * @throws WalletError INVALID_ADDRESS, node errors (the node unreachable, or KOIN and VHP not resolved).
+   */
+  async list(request: { networkId?: string; owner: string }): Promise<AllowanceList> {
+    const ownerBytes = addressFromString(request.owner);
+    const owner = bytesToJson(ownerBytes, BTYPE.ADDRESS);
+    const { network, node } = await this.deps.networks.node(request.networkId);
+    const [tokens, collections] = await Promise.all([
+      this.deps.tokens.list(network.id),
+      this.deps.nfts.list(network.id),
+    ]);
+    const reads = [
+      ...tokens.map((token) => ({ source: token, read: () => tokenAllowances(node, token, ownerBytes) })),
+      ...collections.map((collection) => ({
+        source: collection,
+        read: () => nftOperators(node, collection, owner),
+      })),
+    ];
+    const results = await Promise.allSettled(reads.map((r) => r.read()));
+    const list: AllowanceList = {
+      networkId: network.id,
+      networkName: network.name,
+      owner,
+      allowances: [],
+      read: reads.length,
+      unread: [],
+      cut: [],
+    };
+    results.forEach((result, i) => {
+      const { contract, symbol } = reads[i]!.source;
+      if (result.status === 'rejected') return list.unread.push({ contract, symbol, reason: nodeSaid(result.reason) });
+      list.allowances.push(...result.value.allowances);
+      if (result.value.cut) list.cut.push(contract);
+    });
+    return list;
+  }
+
+  /**
+   * The review of taking an allowance back: `approve` of 0 on the token, or `set_approval_for_all` of false on the
+   * collection, signed and paid by the owner. Checked first against the chain: an allowance that no longer stands is
+   * refused, not sent.
+   * @throws WalletError INVALID_ADDRESS, NOT_FOUND (no such allowance now), UNKNOWN_TOKEN, NOT_ENOUGH_MANA, node errors.
+   */
+  async prepareRevoke(request: RevokeRequest): Promise<TransactionReview> {
+    const fromBytes = addressFromString(request.from);
+    const from = bytesToJson(fromBytes, BTYPE.ADDRESS);
+    const spenderBytes = addressFromString(request.spender);
+    const spender = bytesToJson(spenderBytes, BTYPE.ADDRESS);
+    const contractBytes = addressFromString(request.contract);
+    const contract = bytesToJson(contractBytes, BTYPE.ADDRESS);
+    const { network, node } = await this.deps.networks.node(request.networkId);
+    const collections = await this.deps.nfts.list(network.id);
+    const listed = collections.map((c) => c.contract);
+    let operation: Operation;
+    let decode: () => DecodedOperation;
+    let label: string;
+    if (request.kind === 'token') {
+      const token = await this.deps.tokens.resolve(network.id, contract);
+      label = `${token.symbol} allowance of ${spender}`;
+      const m = TOKEN_METHODS.allowance;
+      const bytes = await node.readContract(
+        contractBytes,
+        m.entryPoint,
+        encode(m.argsType, { owner: fromBytes, spender: spenderBytes }),
+      );
+      if (decodeAnswer(m.resultType, bytes, node.rpc.displayUrl, `allowance of ${token.symbol}`).value === 0n) {
+        throw gone(label, from);
+      }
+      const approve = TOKEN_METHODS.approve;
+      const args = encode(approve.argsType, { owner: fromBytes, spender: spenderBytes, value: 0n });
+      operation = { call_contract: { contract_id: contractBytes, entry_point: approve.entryPoint, args } };
+      decode = () => decodeOperation(operation, [token]);
+    } else {
+      const collection = collections.find((c) => c.contract === contract);
+      if (!collection) {
+        throw new WalletError(
+          'NOT_FOUND',
+          `expected one of the NFT collections added on ${network.name}, got ${contract}. Add the collection on the NFTs screen first.`,
+        );
+      }
+      label = `grant of every ${collection.symbol} NFT to ${spender}`;
+      if (!(await approvedForAll(node, contractBytes, from, spender))) throw gone(label, from);
+      const m = KCS5_ABI.method('set_approval_for_all');
+      const args = KCS5_ABI.encodeArguments(m, { owner: from, operator: spender, approved: false });
+      operation = { call_contract: { contract_id: contractBytes, entry_point: m.entryPoint, args } };
+      decode = () => ({
+        contract,
+        entryPoint: m.name,
+        args: KCS5_ABI.decodeArguments(m, args),
+        summary: `Take back from ${spender} the transfer of every NFT of ${collection.name} (${collection.symbol}, ${contract}) held by ${from}, decoded with the KCS-5 standard`,
+      });
+    }
+    return reviewOwnCall(this.deps, this.reviews, {
+      network,
+      node,
+      from,
+      fromBytes,
+      operation,
+      decode,
+      costKey: `${network.id} revoke ${contract}`,
+      purpose: `take back the ${label}`,
+      listed,
+      contractsWithAbi: [contract],
+      hints: HINTS,
+    });
+  }
+
+  /**
+   * Puts the reviewed change before the approval queue and, once a person approved it, signs, submits and follows it.
+   * @throws WalletError NOT_FOUND (unknown or expired review), REJECTED, APPROVAL_EXPIRED, CHAIN_ID_MISMATCH,
+   *   INVALID_NONCE, NOT_ENOUGH_MANA, TRANSACTION_REVERTED, node errors.
+   */
+  confirmRevoke(reviewId: string): Promise<SubmitReceipt> {
+    return this.reviews.confirm(reviewId);
+  }
+}
+
+/** The allowance is not on the chain any more (spent, taken back, or never given by this account). */
+function gone(label: string, owner: string): WalletError {
+  return new WalletError(
+    'NOT_FOUND',
+    `There is no ${label} from ${owner} on the chain now: it was spent or taken back already. List the allowances again.`,
+  );
+}
