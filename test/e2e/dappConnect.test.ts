@@ -1,9 +1,10 @@
 // End to end in the browser shell: a dApp (a SignClient in the test, on a relay on 127.0.0.1) shows a wc: URI; the
 // person pastes it on the dApps screen, approves the connection with the account it grants, approves the dApp's
-// KOIN transfer in the approval panel, and sees it in the history; then disconnects the dApp. And a wallet started on
+// KOIN transfer in the approval panel, and sees it in the history; approves the allowance it asks for, disconnects the
+// dApp, and takes the allowance back on the same screen. And a wallet started on
 // a folder whose WalletConnect file it cannot open: the copy is named, the dApp's grant ended.
 import { readFile } from 'node:fs/promises';
-import { Contract, utils as koilibUtils } from 'koilib';
+import { Contract, Signer, utils as koilibUtils } from 'koilib';
 import { afterEach, describe, expect, it, onTestFailed } from 'vitest';
 import { closeDapp, dappClient, proposeSession, SDK_METHODS, type DappClient } from '../wallet/dapps/dappClient.ts';
 import { startTestRelay, type TestRelay } from '../wallet/dapps/relay.ts';
@@ -114,12 +115,47 @@ describe.skipIf(missing !== undefined)('a dApp over WalletConnect in the browser
       .toBeGreaterThan(0);
     await shots.take(page, 'history');
 
+    // An allowance the dApp asks for (its router may then take up to 2 KOIN): flagged, confirmed and approved.
+    const router = Signer.fromSeed('test dApp router').getAddress();
+    const allowance = await contract.encodeOperation({
+      name: 'approve',
+      args: { owner: sender, spender: router, value: '200000000' },
+    });
+    const approved = dapp.request<{ transaction: { id: string } }>({
+      topic: session.topic,
+      chainId: chain,
+      request: {
+        method: 'koinos_signAndSendTransaction',
+        params: { address: sender, transaction: { operations: [allowance] }, options: {} },
+      },
+    });
+    expect(await approve(page, { confirmWarnings: true })).toContain(`Allow ${router} to spend up to 2 KOIN`);
+    await confirmEffects(page);
+    await approved;
+
     // Disconnected from the wallet: the dApp's session ends too.
     await go(page, 'dApps');
     await page.getByRole('button', { name: 'Disconnect Test dApp' }).click();
     await page.getByText('No dApp is connected.').waitFor({ timeout: 20_000 });
     await expect.poll(() => dapp!.session.getAll().length, { timeout: 20_000 }).toBe(0);
+
+    // The allowance outlives the connection: listed under Allowances, and taken back through a review and approval.
+    const listed = page.getByTestId('allowance');
+    await expect.poll(() => listed.textContent(), { timeout: 20_000 }).toMatch(/An address may spend up to 2 KOIN/);
+    expect(await listed.locator('[data-address]').getAttribute('data-address')).toBe(router);
     await shots.take(page, 'dapps-disconnected');
+    await page.getByRole('button', { name: /^Take back: / }).click();
+    const review = page.getByTestId('transaction-review');
+    await review.waitFor();
+    expect(await review.textContent()).toContain(
+      `Set the allowance of ${router} to 0 KOIN: it may spend nothing more from ${sender}`,
+    );
+    await shots.take(page, 'allowance-review');
+    await page.getByRole('button', { name: 'Sign and send' }).click();
+    expect(await approve(page)).toContain(`Set the allowance of ${router} to 0 KOIN`);
+    await page.getByRole('button', { name: 'Back to the allowances' }).click();
+    await page.getByTestId('no-allowances').waitFor({ timeout: 20_000 });
+    await shots.take(page, 'allowances-none');
   });
 
   it('starts without the sessions of a walletconnect.json it cannot open, and names the copy on the dApps screen', async () => {
