@@ -436,12 +436,18 @@ export const ARGUMENT_PARSERS: { [C in IpcChannel]: ArgumentParser<C> } = {
   })),
   'nfts:confirmTransfer': one('nfts:confirmTransfer', ['reviewId'], (f) => ({ reviewId: str(f('reviewId'), ID) })),
   'allowances:list': one('allowances:list', ['accountId'], (f) => ({ accountId: str(f('accountId'), ID) })),
-  'allowances:prepareRevoke': one('allowances:prepareRevoke', ['accountId', 'kind', 'contract', 'spender'], (f) => ({
-    accountId: str(f('accountId'), ID),
-    kind: readChoice(f('kind').path, f('kind').value, ['token', 'nft-operator'] as const),
-    contract: str(f('contract'), ADDRESS),
-    spender: str(f('spender'), ADDRESS),
-  })),
+  'allowances:prepareRevoke': one(
+    'allowances:prepareRevoke',
+    ['accountId', 'kind', 'contract', 'spender', 'tokenId'],
+    (f) =>
+      compact({
+        accountId: str(f('accountId'), ID),
+        kind: readChoice(f('kind').path, f('kind').value, ['token', 'nft-operator', 'nft-token'] as const),
+        contract: str(f('contract'), ADDRESS),
+        spender: str(f('spender'), ADDRESS),
+        tokenId: optional(f('tokenId'), (x) => str(x, TOKEN_ID)),
+      }),
+  ),
   'allowances:confirmRevoke': one('allowances:confirmRevoke', ['reviewId'], (f) => ({
     reviewId: str(f('reviewId'), ID),
   })),

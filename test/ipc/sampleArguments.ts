@@ -92,7 +92,9 @@ export const SAMPLE_ARGUMENTS: { [C in IpcChannel]: IpcArgs<C> } = {
   'nfts:prepareTransfer': [{ fromAccountId: 'acc-1', contract: ADDRESS, tokenId: '0x01', to: ADDRESS }],
   'nfts:confirmTransfer': [{ reviewId: 'review-1' }],
   'allowances:list': [{ accountId: 'acc-1' }],
-  'allowances:prepareRevoke': [{ accountId: 'acc-1', kind: 'token', contract: ADDRESS, spender: ADDRESS }],
+  'allowances:prepareRevoke': [
+    { accountId: 'acc-1', kind: 'nft-token', contract: ADDRESS, spender: ADDRESS, tokenId: '0x01' },
+  ],
   'allowances:confirmRevoke': [{ reviewId: 'review-1' }],
   'names:resolve': [{ text: '@alice', networkId: 'mainnet' }],
   'names:reverse': [{ addresses: [ADDRESS], networkId: 'local' }],

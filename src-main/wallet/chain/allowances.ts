@@ -1,18 +1,20 @@
-// The allowances an account gave, and taking one back. A dApp that was approved to spend a token (KCS-4 `approve`) or
-// to move every NFT of a collection (KCS-5 `set_approval_for_all`) can do so later without another signature: the
-// drainer's way in. The list reads them from the chain as they stand now (get_allowances of KOIN, VHP and every token
-// added; get_operator_approvals of every collection added, each operator asked is_approved_for_all, as a collection may
-// keep an operator it took back); taking one back is an `approve` of 0 or a `set_approval_for_all` of false, reviewed,
-// approved and signed on the one path every signature takes (ownCallReview.ts, reviewBook.ts).
+// The allowances an account gave, and taking one back. A dApp that was approved to spend a token (KCS-4 `approve`), to
+// move one NFT (KCS-5 `approve`) or every NFT of a collection (`set_approval_for_all`) can do so later without another
+// signature: the drainer's way in. The list reads them from the chain as they stand now (get_allowances of KOIN, VHP
+// and every token added; of every collection added, get_operator_approvals, each operator asked is_approved_for_all as
+// a collection may keep one it took back, and get_approved of each NFT the account owns); taking one back is an
+// `approve` of 0, a `set_approval_for_all` of false or an `approve` of the NFT to its owner, reviewed, approved and
+// signed on the one path every signature takes (ownCallReview.ts, reviewBook.ts).
 import { BTYPE, bytesToJson, encode } from '../../koinos/codec.ts';
 import { WalletError } from '../../koinos/errors.ts';
 import { addressFromString } from '../../koinos/address.ts';
+import type { AbiMethod } from '../../koinos/contractAbi.ts';
 import { TOKEN_METHODS, U64_MAX } from '../../koinos/koin.ts';
 import type { Operation } from '../../koinos/types.ts';
 import { KCS5_ABI } from './kcs5.ts';
 import { decodeAnswer, type KoinosNode } from './koinosNode.ts';
 import type { NftService } from './nfts.ts';
-import { readKcs5 } from './nfts.ts';
+import { readKcs5, tokenIdOf } from './nfts.ts';
 import { decodeOperation } from './operations.ts';
 import { reviewOwnCall, type OwnCallDeps } from './ownCallReview.ts';
 import { ReviewBook } from './reviewBook.ts';
@@ -49,6 +51,8 @@ export interface RevokeRequest {
   kind: Allowance['kind'];
   contract: string;
   spender: string;
+  /** The NFT of an `nft-token` allowance. */
+  tokenId?: string;
 }
 
 /**
@@ -103,9 +107,44 @@ async function approvedForAll(node: KoinosNode, contract: Uint8Array, owner: str
   return (await readKcs5(node, contract, 'is_approved_for_all', { owner, operator }))['value'] === true;
 }
 
-/** A collection's operators of every NFT of `owner` (KCS-5 get_operator_approvals), those that still stand. */
-async function nftOperators(node: KoinosNode, collection: NftCollectionInfo, owner: string) {
+/** Who may transfer the NFT `tokenId` besides its owner (KCS-5 get_approved); '' for nobody. */
+async function approvedTo(node: KoinosNode, contract: Uint8Array, tokenId: string): Promise<string> {
+  const value = (await readKcs5(node, contract, 'get_approved', { token_id: tokenId }))['value'];
+  return typeof value === 'string' ? value : '';
+}
+
+/**
+ * A collection's grants by `owner` that still stand: the operators of every NFT (KCS-5 get_operator_approvals, each
+ * asked is_approved_for_all) and the NFTs it owns that are approved to another (get_tokens_by_owner, get_approved).
+ */
+async function nftAllowances(node: KoinosNode, collection: NftCollectionInfo, owner: string) {
   const contract = addressFromString(collection.contract);
+  const [operators, owned] = await Promise.all([
+    nftOperators(node, contract, owner),
+    readPages(
+      async (start) => {
+        const args = { owner, limit: ALLOWANCE_PAGE, ...(start ? { start: bytesToJson(start, BTYPE.HEX) } : {}) };
+        const answer = await readKcs5(node, contract, 'get_tokens_by_owner', args);
+        return Array.isArray(answer['token_ids']) ? answer['token_ids'].map(String) : [];
+      },
+      (tokenId) => tokenIdOf(tokenId).bytes,
+    ),
+  ]);
+  const approved = await Promise.all(owned.entries.map((tokenId) => approvedTo(node, contract, tokenId)));
+  const of = { contract: collection.contract, name: collection.name, symbol: collection.symbol };
+  const allowances: Allowance[] = [
+    ...operators.entries.map((operator) => ({ kind: 'nft-operator' as const, ...of, spender: operator })),
+    ...owned.entries.flatMap((tokenId, i) =>
+      approved[i] && approved[i] !== owner
+        ? [{ kind: 'nft-token' as const, ...of, tokenId, spender: approved[i] }]
+        : [],
+    ),
+  ];
+  return { allowances, cut: operators.cut || owned.cut };
+}
+
+/** A collection's operators of every NFT of `owner` (KCS-5 get_operator_approvals), those that still stand. */
+async function nftOperators(node: KoinosNode, contract: Uint8Array, owner: string) {
   const { entries, cut } = await readPages(
     async (start) => {
       const args = { owner, limit: ALLOWANCE_PAGE, ...(start ? { start: bytesToJson(start, BTYPE.ADDRESS) } : {}) };
@@ -115,16 +154,7 @@ async function nftOperators(node: KoinosNode, collection: NftCollectionInfo, own
     (operator) => addressFromString(operator),
   );
   const standing = await Promise.all(entries.map((operator) => approvedForAll(node, contract, owner, operator)));
-  const allowances: Allowance[] = entries
-    .filter((_, i) => standing[i])
-    .map((operator) => ({
-      kind: 'nft-operator',
-      contract: collection.contract,
-      name: collection.name,
-      symbol: collection.symbol,
-      spender: operator,
-    }));
-  return { allowances, cut };
+  return { entries: entries.filter((_, i) => standing[i]), cut };
 }
 
 /**
@@ -159,7 +189,7 @@ export class AllowanceService {
       ...tokens.map((token) => ({ source: token, read: () => tokenAllowances(node, token, ownerBytes) })),
       ...collections.map((collection) => ({
         source: collection,
-        read: () => nftOperators(node, collection, owner),
+        read: () => nftAllowances(node, collection, owner),
       })),
     ];
     const results = await Promise.allSettled(reads.map((r) => r.read()));
@@ -182,10 +212,11 @@ export class AllowanceService {
   }
 
   /**
-   * The review of taking an allowance back: `approve` of 0 on the token, or `set_approval_for_all` of false on the
-   * collection, signed and paid by the owner. Checked first against the chain: an allowance that no longer stands is
-   * refused, not sent.
-   * @throws WalletError INVALID_ADDRESS, NOT_FOUND (no such allowance now), UNKNOWN_TOKEN, NOT_ENOUGH_MANA, node errors.
+   * The review of taking an allowance back: `approve` of 0 on the token, `set_approval_for_all` of false or `approve`
+   * of the NFT to its owner on the collection, signed and paid by the owner. Checked first against the chain: an
+   * allowance that no longer stands is refused, not sent.
+   * @throws WalletError INVALID_ADDRESS, INVALID_ARGUMENT (token id), NOT_FOUND (no such allowance now, or a collection
+   *   not added), UNKNOWN_TOKEN, NOT_ENOUGH_MANA, node errors.
    */
   async prepareRevoke(request: RevokeRequest): Promise<TransactionReview> {
     const fromBytes = addressFromString(request.from);
@@ -224,16 +255,39 @@ export class AllowanceService {
           `expected one of the NFT collections added on ${network.name}, got ${contract}. Add the collection on the NFTs screen first.`,
         );
       }
-      label = `grant of every ${collection.symbol} NFT to ${spender}`;
-      if (!(await approvedForAll(node, contractBytes, from, spender))) throw gone(label, from);
-      const m = KCS5_ABI.method('set_approval_for_all');
-      const args = KCS5_ABI.encodeArguments(m, { owner: from, operator: spender, approved: false });
+      const named = `${collection.name} (${collection.symbol}, ${contract})`;
+      let m: AbiMethod;
+      let args: Uint8Array;
+      let summary: string;
+      if (request.kind === 'nft-operator') {
+        label = `grant of every ${collection.symbol} NFT to ${spender}`;
+        if (!(await approvedForAll(node, contractBytes, from, spender))) throw gone(label, from);
+        m = KCS5_ABI.method('set_approval_for_all');
+        args = KCS5_ABI.encodeArguments(m, { owner: from, operator: spender, approved: false });
+        summary = `Take back from ${spender} the transfer of every NFT of ${named} held by ${from}`;
+      } else {
+        if (request.tokenId === undefined) {
+          throw new WalletError(
+            'INVALID_ARGUMENT',
+            'expected the token id of the NFT whose approval is taken back, got none',
+          );
+        }
+        const { id: tokenId } = tokenIdOf(request.tokenId);
+        label = `approval of ${collection.symbol} ${tokenId} to ${spender}`;
+        if ((await approvedTo(node, contractBytes, tokenId)) !== spender) throw gone(label, from);
+        // Approved to the owner itself, which holds it anyway: a collection keeps one approval for an NFT. Not
+        // `approve: false`, which a collection that predates that field (the @koinosbox NFT) ignores, approving the
+        // operator again; not an approval to nobody, which that collection's code traps on (no operator).
+        m = KCS5_ABI.method('approve');
+        args = KCS5_ABI.encodeArguments(m, { owner: from, operator: from, token_id: tokenId });
+        summary = `Take back from ${spender} the transfer of NFT ${tokenId} of ${named} held by ${from}: it is approved to its owner instead`;
+      }
       operation = { call_contract: { contract_id: contractBytes, entry_point: m.entryPoint, args } };
       decode = () => ({
         contract,
         entryPoint: m.name,
         args: KCS5_ABI.decodeArguments(m, args),
-        summary: `Take back from ${spender} the transfer of every NFT of ${collection.name} (${collection.symbol}, ${contract}) held by ${from}, decoded with the KCS-5 standard`,
+        summary: `${summary}, decoded with the KCS-5 standard`,
       });
     }
     return reviewOwnCall(this.deps, this.reviews, {

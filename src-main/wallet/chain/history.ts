@@ -67,8 +67,8 @@ function nftEntries(event: EventData, address: string, contract: string, nftEven
   const nft = { contract, tokenId: data.token_id };
   const entries: HistoryEntry[] = [];
   if (kind === 'token_approval') {
-    // KCS-5's `approve` is optional and means a grant when absent.
-    if (data.owner === address && data.operator && data.approve !== false)
+    // KCS-5's `approve` is optional and means a grant when absent; one to the owner itself takes the NFT's back.
+    if (data.owner === address && data.operator && data.operator !== address && data.approve !== false)
       entries.push({ kind: 'approved', counterparty: data.operator, ...memo, ...nft });
   } else if (kind === 'mint') {
     if (data.to === address) entries.push({ kind: 'minted', ...memo, ...nft });

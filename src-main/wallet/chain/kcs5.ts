@@ -21,6 +21,8 @@ const METHODS = {
     entry_point: 0xfc13eb75,
     read_only: true,
   },
+  // Who may transfer one NFT besides its owner (the Allowances list).
+  get_approved: { argument: 'kcs5.token', return: 'kcs5.address', entry_point: 0x4c731020, read_only: true },
   // The grants of every NFT an owner gave (the Allowances list reads them, and asks each whether it still stands).
   get_operator_approvals: {
     argument: 'kcs5.get_operators_args',
@@ -211,6 +213,10 @@ export function describeNftEvent(event: { name: string; data: Uint8Array }, cont
     case 'burn':
       return `Burn ${nft} from ${who(data.from)}`;
     case 'token_approval':
+      // An approval to nobody, or to the owner itself, takes back whatever approval the NFT had (the wallet's
+      // Allowances send the latter).
+      if (!data.operator || data.operator === data.owner)
+        return `Take back every approval of ${nft} held by ${who(data.owner)}`;
       return data.approve === false
         ? `Take back from ${who(data.operator)} the transfer of ${nft}`
         : `Allow ${who(data.operator)} to transfer ${nft} held by ${who(data.owner)}`;

@@ -506,7 +506,9 @@ export type Allowance =
       /** The amount is the largest a token holds (2^64 - 1): no limit in practice. */
       unlimited: boolean;
     }
-  | { kind: 'nft-operator'; contract: string; name: string; symbol: string; spender: string };
+  | { kind: 'nft-operator'; contract: string; name: string; symbol: string; spender: string }
+  /** One NFT the account owns approved to another (KCS-5 `approve`): it may transfer that NFT. */
+  | { kind: 'nft-token'; contract: string; name: string; symbol: string; tokenId: string; spender: string };
 
 export interface AllowanceList {
   networkId: string;
@@ -517,7 +519,10 @@ export interface AllowanceList {
   read: number;
   /** Contracts whose allowances could not be read, with the node's reason: the list may miss theirs. */
   unread: { contract: string; symbol: string; reason: string }[];
-  /** A contract listed more than the wallet reads (100 for each): the list shows the first 100 of those. */
+  /**
+   * A contract that listed more than the wallet reads (100 allowances or operators, or NFTs of the account): the list
+   * shows what the first 100 give.
+   */
   cut: string[];
 }
 
@@ -527,4 +532,6 @@ export interface RevokeInput {
   contract: string;
   /** The spender or operator whose allowance is taken back. */
   spender: string;
+  /** The NFT ("0x" and hex digits) of an `nft-token` allowance. */
+  tokenId?: string;
 }

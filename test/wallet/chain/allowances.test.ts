@@ -12,7 +12,8 @@ import {
   MOST_ALLOWANCES,
   readPages,
 } from '../../../src-main/wallet/chain/allowances.ts';
-import { NftService } from '../../../src-main/wallet/chain/nfts.ts';
+import { NftService, readKcs5 } from '../../../src-main/wallet/chain/nfts.ts';
+import { addressFromString } from '../../../src-main/koinos/address.ts';
 import { KCS5_ABI } from '../../../src-main/wallet/chain/kcs5.ts';
 import { write } from '../../devnet/koilibContract.ts';
 import { expectWalletError } from '../../helpers/expectWalletError.ts';
@@ -99,6 +100,8 @@ describe('allowances', () => {
       await operators(dapp!.address, true);
       await operators(b!.address, true);
       await operators(b!.address, false); // kept by the collection as false: not an allowance
+      await uploaded.mint(owner, '0x02');
+      await write(collection, 'approve', { approver_address: owner, to: dapp!.address, token_id: '0x02' });
       await nfts.add('local', uploaded.address);
 
       const koinAllowance = (spender: string, amount: bigint) => ({
@@ -120,12 +123,13 @@ describe('allowances', () => {
       const given = await allowances.list({ networkId: 'local', owner });
       expect(given.read).toBe(3);
       expect(given.unread).toEqual([]);
-      expect(given.allowances).toHaveLength(3);
+      expect(given.allowances).toHaveLength(4);
       expect(given.allowances).toEqual(
         expect.arrayContaining([
           koinAllowance(dapp!.address, 500_000_000n),
           koinAllowance(b!.address, U64_MAX),
           operator(dapp!.address),
+          { ...operator(dapp!.address), kind: 'nft-token', tokenId: '0x02' }, // 0x01 is approved to no one
         ]),
       );
       // Another account's list has none of them.
@@ -180,6 +184,35 @@ describe('allowances', () => {
       const nftReceipt = await allowances.confirmRevoke(nftReview.reviewId);
       expect(nftReceipt.reverted).toBe(false);
       await s.follower.waitFor(nftReceipt.transactionId, ['included', 'irreversible'], 30_000);
+
+      // One NFT: approved to its owner (`approve: false` would approve the operator again on this collection, and its
+      // code traps on an approval to nobody).
+      const tokenReview = await allowances.prepareRevoke({
+        networkId: 'local',
+        from: owner,
+        kind: 'nft-token',
+        contract: uploaded.address,
+        spender: dapp!.address,
+        tokenId: '0x02',
+      });
+      expect(tokenReview.operations).toEqual([
+        {
+          contract: uploaded.address,
+          entryPoint: 'approve',
+          args: { owner, operator: owner, token_id: '0x02' },
+          summary: `Take back from ${dapp!.address} the transfer of NFT 0x02 of My NFT (NFT, ${uploaded.address}) held by ${owner}: it is approved to its owner instead, decoded with the KCS-5 standard`,
+        },
+      ]);
+      expect(tokenReview.risks).toEqual([]);
+      const tokenReceipt = await allowances.confirmRevoke(tokenReview.reviewId);
+      expect(tokenReceipt.events.map((e) => e.summary)).toEqual([
+        `Take back every approval of NFT 0x02 of ${uploaded.address} held by ${owner}`,
+      ]);
+      await s.follower.waitFor(tokenReceipt.transactionId, ['included', 'irreversible'], 30_000);
+      const node = (await s.networks.node('local')).node;
+      expect(await readKcs5(node, addressFromString(uploaded.address), 'get_approved', { token_id: '0x02' })).toEqual({
+        value: owner,
+      });
       expect((await allowances.list({ networkId: 'local', owner })).allowances).toEqual([
         koinAllowance(b!.address, U64_MAX),
       ]);
@@ -209,6 +242,17 @@ describe('allowances', () => {
       );
       expect(keptFalse.code).toBe('NOT_FOUND');
       expect(keptFalse.shortMessage).toMatch(/^There is no grant of every NFT NFT to /);
+      const noToken = await expectWalletError(
+        allowances.prepareRevoke({
+          networkId: 'local',
+          from: owner,
+          kind: 'nft-token',
+          contract: uploaded.address,
+          spender: dapp!.address,
+          tokenId: '0x02',
+        }),
+      );
+      expect(noToken.shortMessage).toMatch(/^There is no approval of NFT 0x02 to /);
 
       // Rejected by the person: nothing is sent, the allowance stands.
       s.person.decision = 'reject';

@@ -216,6 +216,14 @@ describe('history entries of a KCS-5 collection', () => {
       { kind: 'event', name: 'collections.operator_approval_event', contract: collection },
       { kind: 'event', name: 'collections.token_approval_event', contract: collection, tokenId: '0x01' },
     ]);
+    // An NFT approved to its owner (the wallet's Allowances take an approval back so): an event, not a grant.
+    const toSelf = nftEvent(
+      'collections.token_approval_event',
+      encoded('approve', { owner: holder, operator: holder, token_id: '0x01' }),
+    );
+    expect(transactionEntries(undefined, [toSelf], holder, [token])).toEqual([
+      { kind: 'event', name: 'collections.token_approval_event', contract: collection, tokenId: '0x01' },
+    ]);
     // Seen from the operator's history: another account's grant.
     expect(transactionEntries(undefined, [all(true)], other, [token])).toEqual([
       { kind: 'event', name: 'collections.operator_approval_event', contract: collection },
