@@ -113,6 +113,23 @@ describe('block limits', () => {
     expect(() => second.useDisk(104_801)).toThrow(expect.objectContaining({ code: -1014 }));
   });
 
+  it('credits freed bytes within the transaction: a credit pays for later charges, never above the limit (session.cpp)', () => {
+    const disk = RESOURCE_LIMITS.disk_storage_cost;
+    const compute = RESOURCE_LIMITS.compute_bandwidth_cost;
+    const meter = new RcMeter(1_000n * compute);
+    meter.useCompute(100);
+    meter.useDisk(-1); // freed: worth more than the 100 ticks charged so far
+    expect(meter.used).toBe(100n * compute - disk);
+    expect(meter.rcUsed).toBe(0n); // session::used_rc: never below 0
+    expect(meter.computeRemaining()).toBe(1_000n); // remaining_rc is min(begin, end): the credit does not raise it
+    meter.useCompute(3_000); // 3,100 ticks for a limit of 1,000: the credit pays for the rest
+    expect(meter.rcUsed).toBe(3_100n * compute - disk);
+    // The limit binds each charge before a credit that comes later: 900 ticks, then 200 more, then bytes freed.
+    const first = new RcMeter(1_000n * compute);
+    first.useCompute(900);
+    expect(() => first.useCompute(200)).toThrow(expect.objectContaining({ code: 104, message: 'insufficient rc' }));
+  });
+
   it('leaves the transfers a full block has no room for pending, and includes them in the next block', async () => {
     const n = await node({ pendingTransactionLimit: 1000 });
     const count = 500;

@@ -364,7 +364,7 @@ export function applyTransaction(ctx: ApplyContext, prepared: PreparedTransactio
     }
     const reverted = reversion !== undefined;
 
-    const used = meter.used;
+    const used = meter.rcUsed;
     if (!KOIN.consumeAccountRc(view, payer, used, ctx.headBlockTime)) {
       throw failure(`unable to consume rc for payer: ${toBase58(payer)}`, { p: toBase58(payer) });
     }

@@ -100,6 +100,10 @@ export class RcMeter {
   readonly limit: bigint;
   /** What the block has left; by default a block of its own (a submission: controller.cpp submit_transaction). */
   readonly block: BlockResources;
+  /**
+   * Mana used so far: below 0 when the bytes freed were worth more than everything charged before them (koinos-chain
+   * session.cpp lets `_end_rc` rise above `_begin_rc`; later charges use the credit). {@link rcUsed} is what is charged.
+   */
   used = 0n;
   disk = 0n;
   network = 0n;
@@ -115,9 +119,17 @@ export class RcMeter {
     this.used += cost;
   }
 
-  /** resource_meter::compute_bandwidth_remaining with a session: what both the mana and the block still allow. */
+  /** The mana the transaction is charged (session::used_rc: 0 when the credits outweigh the charges). */
+  get rcUsed(): bigint {
+    return this.used > 0n ? this.used : 0n;
+  }
+
+  /**
+   * resource_meter::compute_bandwidth_remaining with a session: what both the mana and the block still allow (the
+   * session's remaining_rc is min(begin, end): a credit never raises it above the limit).
+   */
   computeRemaining(): bigint {
-    const byRc = (this.limit - this.used) / RESOURCE_LIMITS.compute_bandwidth_cost;
+    const byRc = (this.limit - this.rcUsed) / RESOURCE_LIMITS.compute_bandwidth_cost;
     return byRc < this.block.compute ? byRc : this.block.compute;
   }
 
@@ -139,15 +151,16 @@ export class RcMeter {
     this.network += b;
   }
 
-  /** Disk bytes (negative when an object shrinks or goes: freed bytes are credited within the transaction). */
+  /**
+   * Disk bytes (negative when an object shrinks or goes: freed bytes are credited within the transaction, and a credit
+   * larger than what was charged so far pays for later charges, as in session.cpp).
+   */
   useDisk(bytes: number): void {
     const b = BigInt(bytes);
     if (b > this.block.disk)
       throw new ChainError(BLOCK_LIMIT_ERROR.disk_storage_limit_exceeded, 'disk storage limit exceeded');
     if (b >= 0n) this.charge(b * RESOURCE_LIMITS.disk_storage_cost);
-    else
-      this.used =
-        this.used + b * RESOURCE_LIMITS.disk_storage_cost > 0n ? this.used + b * RESOURCE_LIMITS.disk_storage_cost : 0n;
+    else this.used += b * RESOURCE_LIMITS.disk_storage_cost;
     this.block.disk -= b;
     this.disk += b;
   }
