@@ -16,13 +16,13 @@ export const RENDERER_SAFE_KOINOS = [
   'amounts',
   'bytes',
   'closestName',
-  'codec',
   'errors',
   'hash',
   'knownContracts',
-  'koin',
   'memo',
   'recipientName',
+  // Not koin.ts nor codec.ts: the codec brings protobufjs and the chain's descriptor, about 38 KB gzipped.
+  'tokenEvents',
   'types',
 ];
 

@@ -1,7 +1,7 @@
 // What a submitted transaction's receipt says: where it stands, from main's follower updates, and whether the figures
 // of the node's answer at submission (its mana and events) still describe what the chain did.
 import type { ReceiptEvent, SubmitReceipt, TokenInfo, TxUpdate } from '../../src-main/ipc/contract.ts';
-import { tokenEventSentence, tokenEventType } from '../../src-main/koinos/koin.ts';
+import { tokenEventSentence, tokenEventType } from '../../src-main/koinos/tokenEvents.ts';
 import { displayAmount } from './format.ts';
 
 export interface ReceiptStanding {

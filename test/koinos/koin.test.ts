@@ -11,9 +11,9 @@ import {
   KOIN_METHODS,
   koinMethodByEntryPoint,
   koinOperation,
-  tokenEventType,
 } from '../../src-main/koinos/koin.ts';
 import { equalBytes } from '../../src-main/koinos/bytes.ts';
+import { tokenEventType } from '../../src-main/koinos/tokenEvents.ts';
 import { transactionFromBase64 } from '../../src-main/koinos/transaction.ts';
 import { vector } from '../vectors.ts';
 

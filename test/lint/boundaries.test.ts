@@ -32,6 +32,9 @@ describe('renderer imports', () => {
     for (const spec of [
       '../../src-main/wallet/vault/vault.ts',
       '../../src-main/koinos/transaction.ts',
+      // The codec and what reads it bring protobufjs and the chain's descriptor: about 38 KB of gzipped JavaScript.
+      '../../src-main/koinos/codec.ts',
+      '../../src-main/koinos/koin.ts',
       '../../src-main/devnet/node.ts',
       'node:fs',
       'fs',
@@ -48,6 +51,7 @@ describe('renderer imports', () => {
       "import { addressFromString } from '../../src-main/koinos/address.ts';",
       "import { parseAmount } from '../../src-main/koinos/amounts.ts';",
       "import { WalletError } from '../../src-main/koinos/errors.ts';",
+      "import { tokenEventSentence } from '../../src-main/koinos/tokenEvents.ts';",
       "import { mount } from 'svelte';",
     ].join('\n');
     expect(await restricted('src-renderer/lib/fixture.ts', allowed)).toEqual([]);

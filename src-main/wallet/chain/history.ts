@@ -5,7 +5,8 @@
 import { BTYPE, bytesToJson, decode } from '../../koinos/codec.ts';
 import { WalletError, describe } from '../../koinos/errors.ts';
 import { addressFromString } from '../../koinos/address.ts';
-import { koinMethodByEntryPoint, tokenEventType } from '../../koinos/koin.ts';
+import { koinMethodByEntryPoint } from '../../koinos/koin.ts';
+import { tokenEventType } from '../../koinos/tokenEvents.ts';
 import { MAX_MEMO_CHARS } from '../../koinos/memo.ts';
 import { oneLine } from '../oneLine.ts';
 import type { EventData, Transaction } from '../../koinos/types.ts';

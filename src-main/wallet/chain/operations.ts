@@ -5,7 +5,7 @@ import { BTYPE, bytesToJson, toJson } from '../../koinos/codec.ts';
 import { formatAmount } from '../../koinos/amounts.ts';
 import type { Operation } from '../../koinos/types.ts';
 import { MAX_MEMO_CHARS } from '../../koinos/memo.ts';
-import { allowanceSummary } from '../../koinos/koin.ts';
+import { allowanceSummary } from '../../koinos/tokenEvents.ts';
 import { oneLine } from '../oneLine.ts';
 import type { DecodedOperation, TokenInfo } from './types.ts';
 import { tokenCall } from './riskFlags.ts';

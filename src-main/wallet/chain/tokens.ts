@@ -4,7 +4,8 @@
 import { BTYPE, bytesToJson, decode, encode } from '../../koinos/codec.ts';
 import { WalletError, describe } from '../../koinos/errors.ts';
 import { addressFromString } from '../../koinos/address.ts';
-import { KOIN_METHODS, tokenEventType } from '../../koinos/koin.ts';
+import { KOIN_METHODS } from '../../koinos/koin.ts';
+import { tokenEventType } from '../../koinos/tokenEvents.ts';
 import type { EventData } from '../../koinos/types.ts';
 import type { TokenInfo } from './types.ts';
 import type { ChainSettingsStore } from './chainSettings.ts';

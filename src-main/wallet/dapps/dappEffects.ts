@@ -5,7 +5,7 @@ import { formatAmount } from '../../koinos/amounts.ts';
 import { BTYPE, bytesToJson, decode } from '../../koinos/codec.ts';
 import type { ContractDecoder } from '../../koinos/contractDecoder.ts';
 import { WalletError } from '../../koinos/errors.ts';
-import { tokenEventSentence, tokenEventType } from '../../koinos/koin.ts';
+import { tokenEventSentence, tokenEventType } from '../../koinos/tokenEvents.ts';
 import type { EventData } from '../../koinos/types.ts';
 import type { DecodedEvent, TransactionEffects } from '../approvals/types.ts';
 import type { TokenInfo } from '../chain/types.ts';

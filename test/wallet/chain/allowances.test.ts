@@ -5,7 +5,8 @@
 import { Contract, Provider, Signer } from 'koilib';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { TOKEN_METHODS, U64_MAX } from '../../../src-main/koinos/koin.ts';
+import { TOKEN_METHODS } from '../../../src-main/koinos/koin.ts';
+import { U64_MAX } from '../../../src-main/koinos/tokenEvents.ts';
 import {
   ALLOWANCE_PAGE,
   AllowanceService,
