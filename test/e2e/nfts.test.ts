@@ -1,10 +1,14 @@
 // End to end: a KCS-5 collection (real WebAssembly) is refused where it is not one and added on the NFTs screen; its
 // tokens show no images on the local network, and main's fetched image (PNG shown; SVG and an address on the user's own
 // network refused) on the same chain as a custom network; one NFT is sent through review and approval to the recipient;
-// the NFTs of a network the user has left, come late, are not shown on the one chosen since.
+// the grants of NFTs the account gave elsewhere are listed under Allowances; the NFTs of a network the user has left,
+// come late, are not shown on the one chosen since.
+import { readFileSync } from 'node:fs';
+import { Contract, Provider, Signer } from 'koilib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { devKey } from '../../src-main/devnet/chain/devKeys.ts';
-import { png, SVG, uploadCollection } from '../wallet/chain/nftFixtures.ts';
+import { NFT_ABI, png, SVG, uploadCollection } from '../wallet/chain/nftFixtures.ts';
+import { write } from '../devnet/koilibContract.ts';
 import { testDevnet, testServer } from '../wallet/chain/helpers.ts';
 import {
   addCustomNetwork,
@@ -165,6 +169,33 @@ describe.skipIf(missing !== undefined)('NFTs in the browser', () => {
     expect(await sent.textContent()).toContain(
       `Sent NFT 0x01 of ${short(collection.address)} to Account 1 (${short(ownAddress)})`,
     );
+
+    // Grants the development account gave a marketplace outside the wallet (signed with koilib): every NFT of the
+    // collection, and NFT 0x02 alone. The dApps screen lists both under Allowances.
+    const market = Signer.fromSeed('e2e nft market').getAddress();
+    const provider = new Provider([`${devnet.url}/jsonrpc`]);
+    const asOwner = new Contract({
+      id: collection.address,
+      abi: JSON.parse(readFileSync(NFT_ABI, 'utf8')) as ConstructorParameters<typeof Contract>[0]['abi'],
+      provider,
+      signer: Object.assign(Signer.fromWif(devKey(0).wif), { provider }),
+    });
+    await write(asOwner, 'set_approval_for_all', {
+      approver_address: devAddress,
+      operator_address: market,
+      approved: true,
+    });
+    await write(asOwner, 'approve', { approver_address: devAddress, to: market, token_id: '0x02' });
+    await go(page, 'dApps');
+    const rows = page.getByTestId('allowance');
+    await expect
+      .poll(() => rows.allTextContents(), { timeout: 20_000 })
+      .toEqual([
+        expect.stringContaining('An address may move every NFT of My NFT (NFT), now and later'),
+        expect.stringContaining('An address may move NFT 0x02 of My NFT (NFT)'),
+      ]);
+    expect(await rows.first().locator('[data-address]').getAttribute('data-address')).toBe(market);
+    await shots.take(page, 'allowances-nfts');
 
     // The NFTs of a network the user has left come late: they are not shown on the network chosen since.
     const empty = await testDevnet();
