@@ -1,9 +1,11 @@
-// `koinos-wallet balance | history | transfer`: the wallet's chain services from a shell, JSON on stdout. With
+// `koinos-wallet balance | allowances | history | transfer`: the wallet's chain services from a shell, JSON on stdout. With
 // `transfer --unsigned` (or a `--payer` whose key is elsewhere) the online half of offline signing; `tx sign` (offline)
 // and `tx submit` (online) complete it.
 import { formatAmount } from '../koinos/amounts.ts';
 import { WalletError } from '../koinos/errors.ts';
+import { listAllowances } from '../wallet/chain/allowances.ts';
 import { exportHistory } from '../wallet/chain/historyExport.ts';
+import { NftService } from '../wallet/chain/nfts.ts';
 import { PrivateKeySigner } from '../wallet/chain/privateKeySigner.ts';
 import { keyFromText } from './keyFile.ts';
 import { DATA_DIR_OPTION, NETWORK_OPTIONS, chainContext } from './chainContext.ts';
@@ -12,6 +14,7 @@ import {
   EXIT_OK,
   UsageError,
   assertMaxPositionals,
+  listOption,
   parseArgs,
   printJson,
   printText,
@@ -64,6 +67,57 @@ export async function balanceCommand(argv: string[]): Promise<number> {
       };
     }
     printJson(out);
+    return EXIT_OK;
+  } finally {
+    await ctx.close();
+  }
+}
+
+/**
+ * `allowances ADDRESS [--token CONTRACT]... [--collection CONTRACT]...`: what the account let others spend or move
+ * without its signature, on KOIN, VHP and the tokens and NFT collections named (the wallet's Allowances list).
+ */
+export async function allowancesCommand(argv: string[]): Promise<number> {
+  const args = parseArgs(
+    argv,
+    { ...NETWORK_OPTIONS, token: { type: 'string', multiple: true }, collection: { type: 'string', multiple: true } },
+    'allowances',
+  );
+  if (wantsHelp(args)) return EXIT_OK;
+  const address = requireAddress(args, 'allowances');
+  const ctx = await chainContext(args);
+  try {
+    const nfts = new NftService({ networks: ctx.networks, settings: ctx.settings });
+    for (const token of listOption(args, 'token')) await ctx.tokens.add(ctx.networkId, token);
+    for (const collection of listOption(args, 'collection')) await nfts.add(ctx.networkId, collection);
+    const list = await listAllowances({ networks: ctx.networks, tokens: ctx.tokens, nfts }, { owner: address });
+    printJson({
+      address: list.owner,
+      network: ctx.networkId,
+      allowances: list.allowances.map((a) =>
+        a.kind === 'token'
+          ? {
+              kind: a.kind,
+              contract: a.contract,
+              symbol: a.symbol,
+              spender: a.spender,
+              amount: formatAmount(BigInt(a.amount), a.decimals),
+              base_units: a.amount,
+              unlimited: a.unlimited,
+            }
+          : {
+              kind: a.kind,
+              contract: a.contract,
+              name: a.name,
+              symbol: a.symbol,
+              ...(a.kind === 'nft-token' ? { token_id: a.tokenId } : {}),
+              operator: a.spender,
+            },
+      ),
+      read: list.read,
+      unread: list.unread,
+      cut: list.cut,
+    });
     return EXIT_OK;
   } finally {
     await ctx.close();

@@ -11,7 +11,7 @@ import type { TransactionSigner } from '../wallet/signer.ts';
 import type { Approval, ApprovalQueue } from '../wallet/approvals/approvalQueue.ts';
 import { MemoryApiKeyStore } from '../wallet/chain/apiKeyStore.ts';
 import { createChainServices, type ChainServices } from '../wallet/chain/chainServices.ts';
-import { FileChainSettings, MemoryChainSettings } from '../wallet/chain/chainSettings.ts';
+import { FileChainSettings, MemoryChainSettings, type ChainSettingsStore } from '../wallet/chain/chainSettings.ts';
 import { LOCAL_NETWORK_ID, MAINNET_NETWORK_ID, TESTNET_NETWORK_ID } from '../wallet/chain/networks.ts';
 import { PendingTransactions } from '../wallet/chain/pendingTransactions.ts';
 import { acquireDataFolderLock } from '../wallet/dataFolderLock.ts';
@@ -42,6 +42,8 @@ export const DATA_DIR_OPTION: Record<string, OptionSpec> = { 'data-dir': { type:
 
 export interface ChainContext extends ChainServices {
   networkId: string;
+  /** This command's settings, in memory: the tokens and collections it adds are forgotten when it ends. */
+  settings: ChainSettingsStore;
   /** The command line's approval queue: every signature of this command is asked of it. */
   approvals: ApprovalQueue;
   /**
@@ -186,6 +188,7 @@ export async function chainContext(
     return {
       ...chain,
       networkId,
+      settings,
       approvals,
       recordPending,
       close: async () => {

@@ -22,6 +22,16 @@ export const CHAIN_USAGE = `Accounts on a network:
       Prints {"address", "network", "token", "balance", "base_units"} (plus "mana" for KOIN): the balance in the
       token's decimals and in base units.
 
+  koinos-wallet allowances ADDRESS [--token CONTRACT]... [--collection CONTRACT]... [network options]
+      Prints {"address", "network", "allowances", "read", "unread", "cut"}: what the account let others take or
+      move without its signature, as the chain has it now. On KOIN, VHP and each --token: the allowances above 0
+      ({"kind": "token", "contract", "symbol", "spender", "amount", "base_units", "unlimited"}); on each
+      --collection (KCS-5): the operators of every NFT ({"kind": "nft-operator", "contract", "name", "symbol",
+      "operator"}) and the NFTs the account owns approved to another ({"kind": "nft-token", ..., "token_id",
+      "operator"}). "unread" names a contract that could not be read, with the node's reason; "cut" one that listed
+      more than the 100 read. To take one back: contract call with approve and a value of 0, set_approval_for_all
+      with approved false, or approve of the NFT to the owner itself.
+
   koinos-wallet history ADDRESS [--limit N] [--before SEQ] [network options]
       Prints {"records", "next"}: the account's newest N records (default 20) decoded (sent, received, minted,
       burned, calls, events), older than SEQ when given; "next" is the --before of the next page.

@@ -93,6 +93,8 @@ async function run(argv: string[]): Promise<number> {
         return await (await chainCommands()).balanceCommand(rest);
       case 'history':
         return await (await chainCommands()).historyCommand(rest);
+      case 'allowances':
+        return await (await chainCommands()).allowancesCommand(rest);
       case 'transfer':
         return await (await chainCommands()).transferCommand(rest);
       case 'contract':
@@ -102,7 +104,7 @@ async function run(argv: string[]): Promise<number> {
         throw new UsageError(
           command.startsWith('-')
             ? `unknown option ${command.split('=')[0]}`
-            : `unknown command ${shownWord(command)}; expected key, tx, balance, history, transfer, contract or devnet`,
+            : `unknown command ${shownWord(command)}; expected key, tx, balance, allowances, history, transfer, contract or devnet`,
         );
     }
   } catch (error) {

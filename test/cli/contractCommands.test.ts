@@ -32,7 +32,7 @@ function file(name: string, content: string): string {
 }
 
 describe('contract commands of the CLI', () => {
-  it("refuses to sign a collection's grant of every NFT to another account without --allow-risk nft-allowance", async () => {
+  it("refuses to sign a collection's grant of every NFT to another account without --allow-risk nft-allowance, and lists and takes back allowances", async () => {
     const devnet = await testDevnet();
     const [alice, bob] = devnet.accounts;
     const collection = await uploadCollection(`${devnet.url}/jsonrpc`, devnet.koinAddress, bob!, 'cli nft grant');
@@ -51,6 +51,71 @@ describe('contract commands of the CLI', () => {
     expect(granted.receipt.events.map((e: { name: string }) => e.name)).toEqual([
       'collections.operator_approval_event',
     ]);
+
+    // `allowances` lists it with a KOIN allowance given with `contract call`; both are taken back the way its help
+    // says, and the list is empty. Setting an allowance to 0 frees its bytes: rc_limit covers what it used before.
+    const net = ['--network', `${devnet.url}/jsonrpc`];
+    const key = [
+      '--key-file',
+      file(
+        'allowances.wif',
+        `${alice!.wif}
+`,
+      ),
+    ];
+    const approve = (value: string, ...allow: string[]) =>
+      runCli([
+        ...['contract', 'call', 'koin', 'approve'],
+        JSON.stringify({ owner: alice!.address, spender: bob!.address, value }),
+        ...key,
+        ...net,
+        ...allow,
+      ]);
+    ok(await approve('250000000', '--allow-risk', 'token-allowance'));
+    const listed = ok(await runCli(['allowances', alice!.address, '--collection', collection.address, ...net]));
+    expect(listed).toEqual({
+      address: alice!.address,
+      network: expect.any(String),
+      allowances: [
+        {
+          kind: 'token',
+          contract: devnet.koinAddress,
+          symbol: 'KOIN',
+          spender: bob!.address,
+          amount: '2.5',
+          base_units: '250000000',
+          unlimited: false,
+        },
+        {
+          kind: 'nft-operator',
+          contract: collection.address,
+          name: 'My NFT',
+          symbol: 'NFT',
+          operator: bob!.address,
+        },
+      ],
+      read: 3,
+      unread: [],
+      cut: [],
+    });
+    expect(ok(await approve('0')).receipt.reverted ?? false).toBe(false);
+    ok(
+      await runCli([
+        ...['contract', 'call', collection.address, 'set_approval_for_all'],
+        JSON.stringify({ approver_address: alice!.address, operator_address: bob!.address, approved: false }),
+        ...key,
+        ...net,
+        ...['--allow-risk', 'unknown-contract'],
+      ]),
+    );
+    const after = ok(await runCli(['allowances', alice!.address, '--collection', collection.address, ...net]));
+    expect(after.allowances).toEqual([]);
+    // A collection that is not one is refused, saying what it found.
+    failsWith(
+      await runCli(['allowances', alice!.address, '--collection', devnet.koinAddress, ...net]),
+      1,
+      /expected a KCS-5 NFT collection/,
+    );
   });
 
   it("exits with the chain's reason, on one line, when the chain includes a call but reverts it", async () => {

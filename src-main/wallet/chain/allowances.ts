@@ -44,6 +44,9 @@ export interface AllowanceOptions extends OwnCallDeps {
   nfts: NftService;
 }
 
+/** What reading the allowances needs (no signer: the CLI's `allowances` reads them too). */
+export type AllowanceReadDeps = Pick<AllowanceOptions, 'networks' | 'tokens' | 'nfts'>;
+
 /** An allowance to take back, the account by its address (the shells map account ids to addresses). */
 export interface RevokeRequest {
   /** Absent: the selected network. */
@@ -173,43 +176,9 @@ export class AllowanceService {
     this.reviews = new ReviewBook(options, 'allowance change');
   }
 
-  /**
-   * The allowances `owner` gave on the network, read now from every token and collection the wallet lists there; a
-   * contract that cannot be read is named with the node's reason, and the others are listed.
-   * @throws WalletError INVALID_ADDRESS, node errors (the node unreachable, or KOIN and VHP not resolved).
-   */
-  async list(request: { networkId?: string; owner: string }): Promise<AllowanceList> {
-    const ownerBytes = addressFromString(request.owner);
-    const owner = bytesToJson(ownerBytes, BTYPE.ADDRESS);
-    const { network, node } = await this.deps.networks.node(request.networkId);
-    const [tokens, collections] = await Promise.all([
-      this.deps.tokens.list(network.id),
-      this.deps.nfts.list(network.id),
-    ]);
-    const reads = [
-      ...tokens.map((token) => ({ source: token, read: () => tokenAllowances(node, token, ownerBytes) })),
-      ...collections.map((collection) => ({
-        source: collection,
-        read: () => nftAllowances(node, collection, owner),
-      })),
-    ];
-    const results = await Promise.allSettled(reads.map((r) => r.read()));
-    const list: AllowanceList = {
-      networkId: network.id,
-      networkName: network.name,
-      owner,
-      allowances: [],
-      read: reads.length,
-      unread: [],
-      cut: [],
-    };
-    results.forEach((result, i) => {
-      const { contract, symbol } = reads[i]!.source;
-      if (result.status === 'rejected') return list.unread.push({ contract, symbol, reason: nodeSaid(result.reason) });
-      list.allowances.push(...result.value.allowances);
-      if (result.value.cut) list.cut.push(contract);
-    });
-    return list;
+  /** {@link listAllowances} on the wallet's tokens and collections. */
+  list(request: { networkId?: string; owner: string }): Promise<AllowanceList> {
+    return listAllowances(this.deps, request);
   }
 
   /**
@@ -314,6 +283,45 @@ export class AllowanceService {
   confirmRevoke(reviewId: string): Promise<SubmitReceipt> {
     return this.reviews.confirm(reviewId);
   }
+}
+
+/**
+ * The allowances `owner` gave on the network, read now from every token and collection the wallet lists there; a
+ * contract that cannot be read is named with the node's reason, and the others are listed.
+ * @throws WalletError INVALID_ADDRESS, node errors (the node unreachable, or KOIN and VHP not resolved).
+ */
+export async function listAllowances(
+  deps: AllowanceReadDeps,
+  request: { networkId?: string; owner: string },
+): Promise<AllowanceList> {
+  const ownerBytes = addressFromString(request.owner);
+  const owner = bytesToJson(ownerBytes, BTYPE.ADDRESS);
+  const { network, node } = await deps.networks.node(request.networkId);
+  const [tokens, collections] = await Promise.all([deps.tokens.list(network.id), deps.nfts.list(network.id)]);
+  const reads = [
+    ...tokens.map((token) => ({ source: token, read: () => tokenAllowances(node, token, ownerBytes) })),
+    ...collections.map((collection) => ({
+      source: collection,
+      read: () => nftAllowances(node, collection, owner),
+    })),
+  ];
+  const results = await Promise.allSettled(reads.map((r) => r.read()));
+  const list: AllowanceList = {
+    networkId: network.id,
+    networkName: network.name,
+    owner,
+    allowances: [],
+    read: reads.length,
+    unread: [],
+    cut: [],
+  };
+  results.forEach((result, i) => {
+    const { contract, symbol } = reads[i]!.source;
+    if (result.status === 'rejected') return list.unread.push({ contract, symbol, reason: nodeSaid(result.reason) });
+    list.allowances.push(...result.value.allowances);
+    if (result.value.cut) list.cut.push(contract);
+  });
+  return list;
 }
 
 /** The allowance is not on the chain any more (spent, taken back, or never given by this account). */
