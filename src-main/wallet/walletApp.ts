@@ -148,27 +148,10 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
   const { networks, tokens, follower, send, offline, history, dashboard } = chain;
   const heads = new HeadWatcher({ networks, intervalMs: options.polling?.headMs });
   const nfts = new NftService({ networks, settings, ...(options.nftMedia ? { media: options.nftMedia } : {}) });
-  const nftTransfers = new NftTransferService({
-    networks,
-    tokens,
-    nfts,
-    pending,
-    follower,
-    signer: vault,
-    approvals,
-    knownAddresses,
-  });
-
-  const allowances = new AllowanceService({
-    networks,
-    tokens,
-    nfts,
-    pending,
-    follower,
-    signer: vault,
-    approvals,
-    knownAddresses,
-  });
+  // What the calls the wallet composes for an account (an NFT sent, an allowance taken back) are reviewed and sent with.
+  const ownCalls = { networks, tokens, nfts, pending, follower, signer: vault, approvals, knownAddresses };
+  const nftTransfers = new NftTransferService(ownCalls);
+  const allowances = new AllowanceService(ownCalls);
 
   const hub = createEventHub(log);
   const dappStore = await DappStore.open(options.dataDir);

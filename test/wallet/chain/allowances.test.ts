@@ -65,6 +65,21 @@ describe('allowances', () => {
       const allowances = new AllowanceService({ ...s, nfts });
       const [a, b, dapp] = devnet.accounts;
       const owner = a!.address;
+      /** The review of taking back the allowance of `kind` that `owner` gave `spender` on `contract`. */
+      const revoke = (
+        kind: 'token' | 'nft-operator' | 'nft-token',
+        contract: string,
+        spender: string,
+        tokenId?: string,
+      ) =>
+        allowances.prepareRevoke({
+          networkId: 'local',
+          from: owner,
+          kind,
+          contract,
+          spender,
+          ...(tokenId ? { tokenId } : {}),
+        });
 
       const none = await allowances.list({ networkId: 'local', owner });
       expect(none).toEqual({
@@ -137,13 +152,7 @@ describe('allowances', () => {
       expect((await allowances.list({ networkId: 'local', owner: b!.address })).allowances).toEqual([]);
 
       // Taken back: an approve of 0 on KOIN, reviewed in words, approved by the person, signed and sent.
-      const review = await allowances.prepareRevoke({
-        networkId: 'local',
-        from: owner,
-        kind: 'token',
-        contract: devnet.koinAddress,
-        spender: dapp!.address,
-      });
+      const review = await revoke('token', devnet.koinAddress, dapp!.address);
       expect(review.operations).toEqual([
         {
           contract: devnet.koinAddress,
@@ -166,13 +175,7 @@ describe('allowances', () => {
       await s.follower.waitFor(receipt.transactionId, ['included', 'irreversible'], 30_000);
 
       // The NFT operator: a set_approval_for_all of false.
-      const nftReview = await allowances.prepareRevoke({
-        networkId: 'local',
-        from: owner,
-        kind: 'nft-operator',
-        contract: uploaded.address,
-        spender: dapp!.address,
-      });
+      const nftReview = await revoke('nft-operator', uploaded.address, dapp!.address);
       expect(nftReview.operations).toEqual([
         {
           contract: uploaded.address,
@@ -188,14 +191,7 @@ describe('allowances', () => {
 
       // One NFT: approved to its owner (`approve: false` would approve the operator again on this collection, and its
       // code traps on an approval to nobody).
-      const tokenReview = await allowances.prepareRevoke({
-        networkId: 'local',
-        from: owner,
-        kind: 'nft-token',
-        contract: uploaded.address,
-        spender: dapp!.address,
-        tokenId: '0x02',
-      });
+      const tokenReview = await revoke('nft-token', uploaded.address, dapp!.address, '0x02');
       expect(tokenReview.operations).toEqual([
         {
           contract: uploaded.address,
@@ -219,51 +215,20 @@ describe('allowances', () => {
       ]);
 
       // One that does not stand any more is refused before anything is prepared.
-      const again = await expectWalletError(
-        allowances.prepareRevoke({
-          networkId: 'local',
-          from: owner,
-          kind: 'token',
-          contract: devnet.koinAddress,
-          spender: dapp!.address,
-        }),
-      );
+      const again = await expectWalletError(revoke('token', devnet.koinAddress, dapp!.address));
       expect(again.code).toBe('NOT_FOUND');
       expect(again.shortMessage).toBe(
         `There is no KOIN allowance of ${dapp!.address} from ${owner} on the chain now: it was spent or taken back already. List the allowances again.`,
       );
-      const keptFalse = await expectWalletError(
-        allowances.prepareRevoke({
-          networkId: 'local',
-          from: owner,
-          kind: 'nft-operator',
-          contract: uploaded.address,
-          spender: b!.address,
-        }),
-      );
+      const keptFalse = await expectWalletError(revoke('nft-operator', uploaded.address, b!.address));
       expect(keptFalse.code).toBe('NOT_FOUND');
       expect(keptFalse.shortMessage).toMatch(/^There is no grant of every NFT NFT to /);
-      const noToken = await expectWalletError(
-        allowances.prepareRevoke({
-          networkId: 'local',
-          from: owner,
-          kind: 'nft-token',
-          contract: uploaded.address,
-          spender: dapp!.address,
-          tokenId: '0x02',
-        }),
-      );
+      const noToken = await expectWalletError(revoke('nft-token', uploaded.address, dapp!.address, '0x02'));
       expect(noToken.shortMessage).toMatch(/^There is no approval of NFT 0x02 to /);
 
       // Rejected by the person: nothing is sent, the allowance stands.
       s.person.decision = 'reject';
-      const rejected = await allowances.prepareRevoke({
-        networkId: 'local',
-        from: owner,
-        kind: 'token',
-        contract: devnet.koinAddress,
-        spender: b!.address,
-      });
+      const rejected = await revoke('token', devnet.koinAddress, b!.address);
       expect((await expectWalletError(allowances.confirmRevoke(rejected.reviewId))).code).toBe('REJECTED');
       expect((await allowances.list({ networkId: 'local', owner })).allowances).toEqual([
         koinAllowance(b!.address, U64_MAX),
