@@ -3,7 +3,7 @@
 // first-payment warning in it; a contact added from the receipt and reused from the recipient field (no warning the
 // second time), and an address made to look like hers named as not hers; names that do not resolve said under the
 // field; the names beside addresses in the history, a poisoner's transfer marked as a look-alike of a contact, and a
-// contact added from a history entry; the contacts removed in Settings.
+// contact added from a history entry; the contacts removed in Settings; an allowance's spender named by her nickname.
 import { Contract, Provider, Signer, utils } from 'koilib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { devKey } from '../../src-main/devnet/chain/devKeys.ts';
@@ -299,5 +299,13 @@ describe.skipIf(missing !== undefined)('names and contacts in the browser', () =
     await shots.take(page, 'settings-contacts');
     for (const name of ['Bob', 'Carol', 'Dana']) await contacts.getByRole('button', { name: `Remove ${name}` }).click();
     await page.getByText('No contacts on Local (devnet) yet.').waitFor();
+
+    // An allowance the account gave @carol outside the wallet: the Allowances list names the spender by her nickname.
+    await register(url!, koin.getId(), 0, 'approve', (owner) => ({ owner, spender: carol, value: '100000000' }));
+    await go(page, 'dApps');
+    await expect
+      .poll(() => page.getByTestId('allowance').textContent(), { timeout: 20_000 })
+      .toMatch(/^\s*@carol may spend up to 1 KOIN/);
+    await shots.take(page, 'allowance-named');
   }, 240_000);
 });
