@@ -1,6 +1,6 @@
-// `koinos-wallet balance | allowances | history | transfer`: the wallet's chain services from a shell, JSON on stdout. With
-// `transfer --unsigned` (or a `--payer` whose key is elsewhere) the online half of offline signing; `tx sign` (offline)
-// and `tx submit` (online) complete it.
+// `koinos-wallet balance | allowances | history | transfer`: the wallet's chain services from a shell, JSON on stdout.
+// With `transfer --unsigned` (or a `--payer` whose key is elsewhere) the online half of offline signing; `tx sign`
+// (offline) and `tx submit` (online) complete it.
 import { formatAmount } from '../koinos/amounts.ts';
 import { WalletError } from '../koinos/errors.ts';
 import { listAllowances } from '../wallet/chain/allowances.ts';

@@ -25,8 +25,10 @@ export const U64_MAX = (1n << 64n) - 1n;
  * The sentence of a token allowance (an approve call, or the event it emits): the spender may take it from the owner
  * later, in transfers nobody is asked about again.
  * @example
- * allowanceSummary('1Spender…', '2.5 KOIN', 250_000_000n, '1Owner…'); // 'Allow 1Spender… to spend up to 2.5 KOIN from 1Owner…'
- * allowanceSummary('1Spender…', '0 KOIN', 0n, '1Owner…'); // 'Set the allowance of 1Spender… to 0 KOIN: it may spend …'
+ * allowanceSummary('1Spender…', '2.5 KOIN', 250_000_000n, '1Owner…');
+ * // 'Allow 1Spender… to spend up to 2.5 KOIN from 1Owner…'
+ * allowanceSummary('1Spender…', '0 KOIN', 0n, '1Owner…');
+ * // 'Set the allowance of 1Spender… to 0 KOIN: it may spend nothing more from 1Owner…'
  */
 export function allowanceSummary(spender: string, amount: string, value: unknown, owner: string): string {
   if (value === 0n) return `Set the allowance of ${spender} to ${amount}: it may spend nothing more from ${owner}`;

@@ -148,7 +148,7 @@ export async function createWalletApp(options: WalletAppOptions): Promise<Wallet
   const { networks, tokens, follower, send, offline, history, dashboard } = chain;
   const heads = new HeadWatcher({ networks, intervalMs: options.polling?.headMs });
   const nfts = new NftService({ networks, settings, ...(options.nftMedia ? { media: options.nftMedia } : {}) });
-  // What the calls the wallet composes for an account (an NFT sent, an allowance taken back) are reviewed and sent with.
+  // What the wallet's own calls for an account (an NFT sent, an allowance taken back) are reviewed and sent with.
   const ownCalls = { networks, tokens, nfts, pending, follower, signer: vault, approvals, knownAddresses };
   const nftTransfers = new NftTransferService(ownCalls);
   const allowances = new AllowanceService(ownCalls);

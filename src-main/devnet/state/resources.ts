@@ -102,7 +102,8 @@ export class RcMeter {
   readonly block: BlockResources;
   /**
    * Mana used so far: below 0 when the bytes freed were worth more than everything charged before them (koinos-chain
-   * session.cpp lets `_end_rc` rise above `_begin_rc`; later charges use the credit). {@link rcUsed} is what is charged.
+   * session.cpp lets `_end_rc` rise above `_begin_rc`; later charges use the credit). {@link rcUsed} is what is
+   * charged.
    */
   used = 0n;
   disk = 0n;

@@ -164,7 +164,7 @@ async function nftOperators(node: KoinosNode, contract: Uint8Array, owner: strin
 /**
  * @example
  * const list = await allowances.list({ owner: '1Abc…' });
- * const review = await allowances.prepareRevoke({ from: '1Abc…', kind: 'token', contract: koin, spender: '1Dapp…' });
+ * const review = await allowances.prepareRevoke({ from: '1Abc…', kind: 'token', contract: koin, spender: dapp });
  * const receipt = await allowances.confirmRevoke(review.reviewId);
  */
 export class AllowanceService {

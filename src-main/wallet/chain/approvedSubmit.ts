@@ -182,9 +182,9 @@ async function signUnderApproval(
 /**
  * rc_limit under the approved cap, from a dry run of the approved transaction itself (after the approval, so what
  * the node sees is what the person approved, at the nonce the transaction will use): the mana it needs (rcNeeded: its
- * rc_used, or more when it frees bytes) plus 10 %, or
- * the limit set by hand, which the dry run shows to be enough. When a pending transaction holds the stored nonce the
- * chain would refuse that dry run, so the last measured cost (or the cap when none was measured) sizes it.
+ * rc_used, or more when it frees bytes) plus 10 %, or the limit set by hand, which the dry run shows to be enough. When
+ * a pending transaction holds the stored nonce the chain would refuse that dry run, so the last measured cost (or the
+ * cap when none was measured) sizes it.
  */
 async function sizeRcLimit(
   deps: ApprovedSubmitDeps,

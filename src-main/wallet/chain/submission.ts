@@ -29,7 +29,8 @@ export function rcLimitFor(rcUsed: bigint, available: bigint): bigint {
  * prices bound what it used before the credit (a credit for bytes the same transaction had first written aside), so
  * the larger of the two is needed. Without the prices (a node that does not answer them), rc_used.
  * @example
- * rcNeeded(receipt, { disk: 10n, network: 5n, compute: 1n }); // compute + 5 × network + 10 × disk, or rc_used if more
+ * rcNeeded(receipt, { disk: 10n, network: 5n, compute: 1n });
+ * // compute + 5 × network + 10 × disk, or rc_used when that is more
  */
 export function rcNeeded(
   receipt: Pick<
