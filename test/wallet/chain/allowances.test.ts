@@ -1,7 +1,8 @@
 // The allowances an account gave, against a real devnet over HTTP: KOIN allowances given with koilib (as a dApp has
-// its user sign them) and a KCS-5 collection's operators (@koinosbox/contracts' NFT as WebAssembly, which keeps an
-// operator it took back as `false`), listed as the chain has them now; taking one back through review, approval,
-// signature and submission; refused when it no longer stands, and nothing changed when the person rejects it.
+// its user sign them), a KCS-5 collection's operators and one NFT approved (@koinosbox/contracts' NFT as WebAssembly,
+// which keeps an operator it took back as `false`), listed as the chain has them now; each kind taken back through
+// review, approval, signature and submission; refused when it no longer stands, and nothing changed when the person
+// rejects it.
 import { Contract, Provider, Signer } from 'koilib';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -57,7 +58,7 @@ describe('allowances', () => {
   });
 
   it(
-    'lists the KOIN allowances and NFT operators an account gave, and takes one of each back through approval',
+    'lists the KOIN allowances, NFT operators and approved NFTs an account gave, and takes each kind back through approval',
     async () => {
       const devnet = await testDevnet();
       const s = testServices(devnet);
