@@ -5,6 +5,7 @@
 // a collection may keep one it took back, and get_approved of each NFT the account owns); taking one back is an
 // `approve` of 0, a `set_approval_for_all` of false or an `approve` of the NFT to its owner, reviewed, approved and
 // signed on the one path every signature takes (ownCallReview.ts, reviewBook.ts).
+import { toHex } from '../../koinos/bytes.ts';
 import { BTYPE, bytesToJson, encode } from '../../koinos/codec.ts';
 import { WalletError } from '../../koinos/errors.ts';
 import { addressFromString } from '../../koinos/address.ts';
@@ -33,6 +34,14 @@ import type {
 /** Entries asked for at once, and the most read from one contract (a page at a time). */
 export const ALLOWANCE_PAGE = 50;
 export const MOST_ALLOWANCES = 100;
+/**
+ * Contract reads of one list under way at once: an account with many NFTs asks get_approved of each, and a public
+ * node should not get hundreds of requests (and connections) at the same moment.
+ */
+export const READS_AT_ONCE = 8;
+
+/** What the list reads contracts with: the node's read_contract, here limited to {@link READS_AT_ONCE} at a time. */
+type ContractReader = Pick<KoinosNode, 'readContract'>;
 
 /** What to do after approval when mana is short, or when the chain would revert taking the allowance back. */
 const HINTS = {
@@ -60,35 +69,64 @@ export interface RevokeRequest {
 }
 
 /**
+ * Runs at most `count` jobs at once; the others wait, in the order they came.
+ * @example
+ * const limit = limiter(8);
+ * await Promise.all(ids.map((id) => limit(() => read(id))));
+ */
+export function limiter(count: number): <T>(job: () => Promise<T>) => Promise<T> {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async (job) => {
+    if (running >= count) await new Promise<void>((resolve) => waiting.push(resolve));
+    running++;
+    try {
+      return await job();
+    } finally {
+      running--;
+      waiting.shift()?.();
+    }
+  };
+}
+
+/**
  * Reads a list page by page (`read(start)` gives the entries after `start`, which is the last key of the page before),
- * up to {@link MOST_ALLOWANCES}; `cut` when the contract had more.
+ * each entry once, up to {@link MOST_ALLOWANCES}; `cut` when the contract had more. A short page ends the list, and
+ * so does one that brings no new entry (a contract that ignores `start` would give the same page forever).
  */
 export async function readPages<T>(
   read: (start: Uint8Array | undefined) => Promise<T[]>,
   key: (entry: T) => Uint8Array,
 ): Promise<{ entries: T[]; cut: boolean }> {
   const entries: T[] = [];
+  const seen = new Set<string>();
   let start: Uint8Array | undefined;
   for (;;) {
     const page = await read(start);
+    const fresh = page.filter((entry) => {
+      const id = toHex(key(entry));
+      if (seen.has(id)) return false;
+      seen.add(id);
+      return true;
+    });
     // Once the most are read, one page more tells whether there were more.
     const room = MOST_ALLOWANCES - entries.length;
-    if (page.length > room) return { entries: [...entries, ...page.slice(0, room)], cut: true };
-    entries.push(...page);
-    if (page.length < ALLOWANCE_PAGE) return { entries, cut: false };
+    if (fresh.length > room) return { entries: [...entries, ...fresh.slice(0, room)], cut: true };
+    entries.push(...fresh);
+    if (page.length < ALLOWANCE_PAGE || fresh.length === 0) return { entries, cut: false };
     start = key(page[page.length - 1]!);
   }
 }
 
 /** A token's allowances given by `owner` (KCS-4 get_allowances), those above 0. */
-async function tokenAllowances(node: KoinosNode, token: TokenInfo, owner: Uint8Array) {
+async function tokenAllowances(node: ContractReader, where: string, token: TokenInfo, owner: Uint8Array) {
   const m = TOKEN_METHODS.get_allowances;
   const contract = addressFromString(token.contract);
   const { entries, cut } = await readPages(
     async (start) => {
       const args = encode(m.argsType, { owner, limit: ALLOWANCE_PAGE, ...(start ? { start } : {}) });
       const bytes = await node.readContract(contract, m.entryPoint, args);
-      return decodeAnswer(m.resultType, bytes, node.rpc.displayUrl, `get_allowances of ${token.symbol}`).allowances;
+      return decodeAnswer(m.resultType, bytes, where, `get_allowances of ${token.symbol}`).allowances;
     },
     (entry) => entry.spender,
   );
@@ -107,12 +145,12 @@ async function tokenAllowances(node: KoinosNode, token: TokenInfo, owner: Uint8A
 }
 
 /** Whether `operator` may move every NFT of `owner` in the collection now. */
-async function approvedForAll(node: KoinosNode, contract: Uint8Array, owner: string, operator: string) {
+async function approvedForAll(node: ContractReader, contract: Uint8Array, owner: string, operator: string) {
   return (await readKcs5(node, contract, 'is_approved_for_all', { owner, operator }))['value'] === true;
 }
 
 /** Who may transfer the NFT `tokenId` besides its owner (KCS-5 get_approved); '' for nobody. */
-async function approvedTo(node: KoinosNode, contract: Uint8Array, tokenId: string): Promise<string> {
+async function approvedTo(node: ContractReader, contract: Uint8Array, tokenId: string): Promise<string> {
   const value = (await readKcs5(node, contract, 'get_approved', { token_id: tokenId }))['value'];
   return typeof value === 'string' ? value : '';
 }
@@ -121,7 +159,7 @@ async function approvedTo(node: KoinosNode, contract: Uint8Array, tokenId: strin
  * A collection's grants by `owner` that still stand: the operators of every NFT (KCS-5 get_operator_approvals, each
  * asked is_approved_for_all) and the NFTs it owns that are approved to another (get_tokens_by_owner, get_approved).
  */
-async function nftAllowances(node: KoinosNode, collection: NftCollectionInfo, owner: string) {
+async function nftAllowances(node: ContractReader, collection: NftCollectionInfo, owner: string) {
   const contract = addressFromString(collection.contract);
   const [operators, owned] = await Promise.all([
     nftOperators(node, contract, owner),
@@ -148,7 +186,7 @@ async function nftAllowances(node: KoinosNode, collection: NftCollectionInfo, ow
 }
 
 /** A collection's operators of every NFT of `owner` (KCS-5 get_operator_approvals), those that still stand. */
-async function nftOperators(node: KoinosNode, contract: Uint8Array, owner: string) {
+async function nftOperators(node: ContractReader, contract: Uint8Array, owner: string) {
   const { entries, cut } = await readPages(
     async (start) => {
       const args = { owner, limit: ALLOWANCE_PAGE, ...(start ? { start: bytesToJson(start, BTYPE.ADDRESS) } : {}) };
@@ -298,12 +336,16 @@ export async function listAllowances(
   const owner = bytesToJson(ownerBytes, BTYPE.ADDRESS);
   const { network, node } = await deps.networks.node(request.networkId);
   const [tokens, collections] = await Promise.all([deps.tokens.list(network.id), deps.nfts.list(network.id)]);
+  const limit = limiter(READS_AT_ONCE);
+  const reader: ContractReader = {
+    readContract: (contract, entryPoint, args) => limit(() => node.readContract(contract, entryPoint, args)),
+  };
   const reads = [
-    ...tokens.map((token) => ({ source: token, read: () => tokenAllowances(node, token, ownerBytes) })),
-    ...collections.map((collection) => ({
-      source: collection,
-      read: () => nftAllowances(node, collection, owner),
+    ...tokens.map((token) => ({
+      source: token,
+      read: () => tokenAllowances(reader, node.rpc.displayUrl, token, ownerBytes),
     })),
+    ...collections.map((collection) => ({ source: collection, read: () => nftAllowances(reader, collection, owner) })),
   ];
   const results = await Promise.allSettled(reads.map((r) => r.read()));
   const list: AllowanceList = {

@@ -45,7 +45,7 @@ const CHECK_METHODS = ['name', 'symbol', 'uri', 'get_tokens_by_owner'] as const;
 
 /** A read-only call of a KCS-5 method, its result as JSON (the standard's types). */
 export async function readKcs5(
-  node: KoinosNode,
+  node: Pick<KoinosNode, 'readContract'>,
   contract: Uint8Array,
   name: Kcs5Method,
   args: unknown = {},

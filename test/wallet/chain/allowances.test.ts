@@ -12,6 +12,8 @@ import {
   ALLOWANCE_PAGE,
   AllowanceService,
   MOST_ALLOWANCES,
+  READS_AT_ONCE,
+  limiter,
   readPages,
 } from '../../../src-main/wallet/chain/allowances.ts';
 import { NftService, readKcs5 } from '../../../src-main/wallet/chain/nfts.ts';
@@ -47,6 +49,37 @@ describe('allowances', () => {
     expect(await most.read()).toEqual({ entries: [...Array(MOST_ALLOWANCES).keys()], cut: false });
     const more = listOf(MOST_ALLOWANCES + 1);
     expect(await more.read()).toEqual({ entries: [...Array(MOST_ALLOWANCES).keys()], cut: true });
+    // A contract that ignores `start` gives its first page again: each entry once, and the list ends there.
+    const page = [...Array(ALLOWANCE_PAGE).keys()];
+    let asked = 0;
+    const same = await readPages(async () => (asked++, page), key);
+    expect([same, asked]).toEqual([{ entries: page, cut: false }, 2]);
+  });
+
+  it('reads at most READS_AT_ONCE contracts at a time, the others in the order they came', async () => {
+    const limit = limiter(READS_AT_ONCE);
+    let running = 0;
+    let most = 0;
+    const started: number[] = [];
+    const gates = Array.from({ length: 3 * READS_AT_ONCE }, () => {
+      let resolve = () => {};
+      const promise = new Promise<void>((done) => (resolve = done));
+      return { promise, resolve };
+    });
+    const jobs = gates.map((gate, i) =>
+      limit(async () => {
+        started.push(i);
+        most = Math.max(most, ++running);
+        await gate.promise;
+        running--;
+        return i;
+      }),
+    );
+    await expect.poll(() => started.length).toBe(READS_AT_ONCE);
+    for (const gate of gates) gate.resolve();
+    expect(await Promise.all(jobs)).toEqual(gates.map((_, i) => i));
+    expect(most).toBe(READS_AT_ONCE);
+    expect(started).toEqual(gates.map((_, i) => i));
   });
 
   it('has the entry points of the KCS-5 methods it reads (sha256 of the name)', async () => {
