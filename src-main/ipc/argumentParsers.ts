@@ -134,6 +134,8 @@ const PROJECT_ID: StringRule = {
 };
 
 const MAX_ACCOUNTS = 10_000;
+/** Allowances taken back in one transaction (allowances.ts MAX_REVOKES). */
+const MAX_REVOKES = 20;
 const MAX_HISTORY_PAGE = 500;
 /** The devnet publishes at most this many development accounts. */
 const MAX_DEV_ACCOUNTS = 1000;
@@ -436,18 +438,19 @@ export const ARGUMENT_PARSERS: { [C in IpcChannel]: ArgumentParser<C> } = {
   })),
   'nfts:confirmTransfer': one('nfts:confirmTransfer', ['reviewId'], (f) => ({ reviewId: str(f('reviewId'), ID) })),
   'allowances:list': one('allowances:list', ['accountId'], (f) => ({ accountId: str(f('accountId'), ID) })),
-  'allowances:prepareRevoke': one(
-    'allowances:prepareRevoke',
-    ['accountId', 'kind', 'contract', 'spender', 'tokenId'],
-    (f) =>
-      compact({
-        accountId: str(f('accountId'), ID),
-        kind: readChoice(f('kind').path, f('kind').value, ['token', 'nft-operator', 'nft-token'] as const),
-        contract: str(f('contract'), ADDRESS),
-        spender: str(f('spender'), ADDRESS),
-        tokenId: optional(f('tokenId'), (x) => str(x, TOKEN_ID)),
-      }),
-  ),
+  'allowances:prepareRevoke': one('allowances:prepareRevoke', ['accountId', 'items'], (f) => ({
+    accountId: str(f('accountId'), ID),
+    items: readArray(f('items').path, f('items').value, MAX_REVOKES, (path, value) => {
+      const item = readObject(path, value, ['kind', 'contract', 'spender', 'tokenId']);
+      const of = (name: string): ArgumentPath => ({ channel: path.channel, field: `${path.field}.${name}` });
+      return compact({
+        kind: readChoice(of('kind'), item.kind, ['token', 'nft-operator', 'nft-token'] as const),
+        contract: readString(of('contract'), item.contract, ADDRESS),
+        spender: readString(of('spender'), item.spender, ADDRESS),
+        tokenId: item.tokenId === undefined ? undefined : readString(of('tokenId'), item.tokenId, TOKEN_ID),
+      });
+    }),
+  })),
   'allowances:confirmRevoke': one('allowances:confirmRevoke', ['reviewId'], (f) => ({
     reviewId: str(f('reviewId'), ID),
   })),

@@ -425,8 +425,8 @@ export function walletChannels(s: WalletServices): IpcHandlers {
       s.nftTransfers.prepare({ ...input, from: account(fromAccountId).address }),
     'nfts:confirmTransfer': ({ reviewId }) => s.nftTransfers.confirm(reviewId),
     'allowances:list': ({ accountId }) => s.allowances.list({ owner: account(accountId).address }),
-    'allowances:prepareRevoke': ({ accountId, ...input }) =>
-      s.allowances.prepareRevoke({ ...input, from: account(accountId).address }),
+    'allowances:prepareRevoke': ({ accountId, items }) =>
+      s.allowances.prepareRevoke({ items, from: account(accountId).address }),
     'allowances:confirmRevoke': ({ reviewId }) => s.allowances.confirmRevoke(reviewId),
     'names:resolve': async ({ text, networkId }) => s.names.resolve(networkId ?? (await selectedNetworkId()), text),
     'names:reverse': async ({ addresses, networkId }) =>

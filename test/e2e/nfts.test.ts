@@ -1,8 +1,8 @@
 // End to end: a KCS-5 collection (real WebAssembly) is refused where it is not one and added on the NFTs screen; its
 // tokens show no images on the local network, and main's fetched image (PNG shown; SVG and an address on the user's own
 // network refused) on the same chain as a custom network; one NFT is sent through review and approval to the recipient;
-// the grants of NFTs the account gave elsewhere are listed under Allowances; the NFTs of a network the user has left,
-// come late, are not shown on the one chosen since.
+// the grants of NFTs the account gave elsewhere are listed under Allowances and taken back in one transaction; the NFTs
+// of a network the user has left, come late, are not shown on the one chosen since.
 import { readFileSync } from 'node:fs';
 import { Contract, Provider, Signer } from 'koilib';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -196,6 +196,18 @@ describe.skipIf(missing !== undefined)('NFTs in the browser', () => {
       ]);
     expect(await rows.first().locator('[data-address]').getAttribute('data-address')).toBe(market);
     await shots.take(page, 'allowances-nfts');
+    // Both taken back in one transaction: one review of the two calls, one approval.
+    await page.getByRole('button', { name: 'Take back all 2 at once' }).click();
+    const both = page.getByTestId('transaction-review');
+    await both.waitFor();
+    const text = (await both.textContent())?.replace(/\s+/g, ' ');
+    expect(text).toContain(`Take back from ${market} the transfer of every NFT of My NFT`);
+    expect(text).toContain(`Take back from ${market} the transfer of NFT 0x02 of My NFT`);
+    await shots.take(page, 'allowances-nfts-review');
+    await page.getByRole('button', { name: 'Sign and send' }).click();
+    await approve(page);
+    await page.getByRole('button', { name: 'Back to the allowances' }).click();
+    await page.getByTestId('no-allowances').waitFor({ timeout: 20_000 });
 
     // The NFTs of a network the user has left come late: they are not shown on the network chosen since.
     const empty = await testDevnet();

@@ -93,7 +93,13 @@ export const SAMPLE_ARGUMENTS: { [C in IpcChannel]: IpcArgs<C> } = {
   'nfts:confirmTransfer': [{ reviewId: 'review-1' }],
   'allowances:list': [{ accountId: 'acc-1' }],
   'allowances:prepareRevoke': [
-    { accountId: 'acc-1', kind: 'nft-token', contract: ADDRESS, spender: ADDRESS, tokenId: '0x01' },
+    {
+      accountId: 'acc-1',
+      items: [
+        { kind: 'token', contract: ADDRESS, spender: ADDRESS },
+        { kind: 'nft-token', contract: ADDRESS, spender: ADDRESS, tokenId: '0x01' },
+      ],
+    },
   ],
   'allowances:confirmRevoke': [{ reviewId: 'review-1' }],
   'names:resolve': [{ text: '@alice', networkId: 'mainnet' }],

@@ -216,7 +216,7 @@ describe('no secret leaves main through the browser shell', () => {
     // Allowances: the list (none given), and taking back one that does not stand (refused before any review).
     await call('allowances:list', [{ accountId: dev.id }]);
     await touch('allowances:prepareRevoke', [
-      { accountId: dev.id, kind: 'token', contract: koin.contract, spender: keyAccount.address },
+      { accountId: dev.id, items: [{ kind: 'token', contract: koin.contract, spender: keyAccount.address }] },
     ]);
     await touch('allowances:confirmRevoke', [{ reviewId: 'no-such-review' }]);
     // dApps: the settings, the list, a pairing and a revocation that fail (no relay answers here): errors are traffic.

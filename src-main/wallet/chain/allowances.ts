@@ -56,16 +56,35 @@ export interface AllowanceOptions extends OwnCallDeps {
 /** What reading the allowances needs (no signer: the CLI's `allowances` reads them too). */
 export type AllowanceReadDeps = Pick<AllowanceOptions, 'networks' | 'tokens' | 'nfts'>;
 
-/** An allowance to take back, the account by its address (the shells map account ids to addresses). */
-export interface RevokeRequest {
-  /** Absent: the selected network. */
-  networkId?: string;
-  from: string;
+/** One allowance to take back. */
+export interface RevokeItem {
   kind: Allowance['kind'];
   contract: string;
   spender: string;
   /** The NFT of an `nft-token` allowance. */
   tokenId?: string;
+}
+
+/** Allowances to take back in one transaction, the account by its address (the shells map account ids). */
+export interface RevokeRequest {
+  /** Absent: the selected network. */
+  networkId?: string;
+  from: string;
+  items: RevokeItem[];
+}
+
+/** The most allowances taken back in one transaction (one review, one approval). */
+const MAX_REVOKES = 20;
+
+/** The call that takes one allowance back, and how the review reads it. */
+interface RevokeCall {
+  /** The allowance, once per transaction. */
+  key: string;
+  contract: string;
+  /** What is taken back, in the mana message: "KOIN allowance of 1…". */
+  label: string;
+  operation: Operation;
+  decode(operation: Operation): DecodedOperation;
 }
 
 /**
@@ -227,21 +246,58 @@ export class AllowanceService {
    *   not added), UNKNOWN_TOKEN, NOT_ENOUGH_MANA, node errors.
    */
   async prepareRevoke(request: RevokeRequest): Promise<TransactionReview> {
+    const count = request.items.length;
+    if (count === 0 || count > MAX_REVOKES) {
+      throw new WalletError('INVALID_ARGUMENT', `expected 1 to ${MAX_REVOKES} allowances to take back, got ${count}`);
+    }
     const fromBytes = addressFromString(request.from);
     const from = bytesToJson(fromBytes, BTYPE.ADDRESS);
-    const spenderBytes = addressFromString(request.spender);
-    const spender = bytesToJson(spenderBytes, BTYPE.ADDRESS);
-    const contractBytes = addressFromString(request.contract);
-    const contract = bytesToJson(contractBytes, BTYPE.ADDRESS);
     const { network, node } = await this.deps.networks.node(request.networkId);
     const collections = await this.deps.nfts.list(network.id);
-    const listed = collections.map((c) => c.contract);
-    let operation: Operation;
-    let decode: () => DecodedOperation;
-    let label: string;
-    if (request.kind === 'token') {
+    const calls: RevokeCall[] = [];
+    for (const item of request.items) calls.push(await this.revokeCall(node, network, collections, from, item));
+    const keys = new Set(calls.map((c) => c.key));
+    if (keys.size < calls.length) {
+      throw new WalletError('INVALID_ARGUMENT', 'expected each allowance to take back once, got one of them twice');
+    }
+    return reviewOwnCall(this.deps, this.reviews, {
+      network,
+      node,
+      from,
+      fromBytes,
+      operations: calls.map((c) => c.operation),
+      decode: (transaction) => transaction.operations.map((op, i) => calls[i]!.decode(op)),
+      costKey: `${network.id} revoke ${calls.map((c) => c.contract).join(' ')}`,
+      purpose: count === 1 ? `take back the ${calls[0]!.label}` : `take back these ${count} allowances`,
+      listed: collections.map((c) => c.contract),
+      contractsWithAbi: calls.map((c) => c.contract),
+      hints: HINTS,
+    });
+  }
+
+  /**
+   * The call that takes `item` back, checked against the chain first: one that no longer stands is refused.
+   * @throws WalletError INVALID_ADDRESS, INVALID_ARGUMENT (token id), NOT_FOUND (no such allowance now, or a collection
+   *   not added), UNKNOWN_TOKEN, node errors.
+   */
+  private async revokeCall(
+    node: KoinosNode,
+    network: { id: string; name: string },
+    collections: readonly NftCollectionInfo[],
+    from: string,
+    item: RevokeItem,
+  ): Promise<RevokeCall> {
+    const fromBytes = addressFromString(from);
+    const spenderBytes = addressFromString(item.spender);
+    const spender = bytesToJson(spenderBytes, BTYPE.ADDRESS);
+    const contractBytes = addressFromString(item.contract);
+    const contract = bytesToJson(contractBytes, BTYPE.ADDRESS);
+    const call = (entryPoint: number, args: Uint8Array): Operation => ({
+      call_contract: { contract_id: contractBytes, entry_point: entryPoint, args },
+    });
+    if (item.kind === 'token') {
       const token = await this.deps.tokens.resolve(network.id, contract);
-      label = `${token.symbol} allowance of ${spender}`;
+      const label = `${token.symbol} allowance of ${spender}`;
       const m = TOKEN_METHODS.allowance;
       const bytes = await node.readContract(
         contractBytes,
@@ -252,65 +308,69 @@ export class AllowanceService {
         throw gone(label, from);
       }
       const approve = TOKEN_METHODS.approve;
-      const args = encode(approve.argsType, { owner: fromBytes, spender: spenderBytes, value: 0n });
-      operation = { call_contract: { contract_id: contractBytes, entry_point: approve.entryPoint, args } };
-      decode = () => decodeOperation(operation, [token]);
+      const operation = call(
+        approve.entryPoint,
+        encode(approve.argsType, { owner: fromBytes, spender: spenderBytes, value: 0n }),
+      );
+      return {
+        key: `token ${contract} ${spender}`,
+        contract,
+        label,
+        operation,
+        decode: (op) => decodeOperation(op, [token]),
+      };
+    }
+    const collection = collections.find((c) => c.contract === contract);
+    if (!collection) {
+      throw new WalletError(
+        'NOT_FOUND',
+        `expected one of the NFT collections added on ${network.name}, got ${contract}. Add the collection on the NFTs screen first.`,
+      );
+    }
+    const named = `${collection.name} (${collection.symbol}, ${contract})`;
+    let m: AbiMethod;
+    let args: Uint8Array;
+    let label: string;
+    let summary: string;
+    let key: string;
+    if (item.kind === 'nft-operator') {
+      label = `grant of every ${collection.symbol} NFT to ${spender}`;
+      if (!(await approvedForAll(node, contractBytes, from, spender))) throw gone(label, from);
+      m = KCS5_ABI.method('set_approval_for_all');
+      args = KCS5_ABI.encodeArguments(m, { owner: from, operator: spender, approved: false });
+      summary = `Take back from ${spender} the transfer of every NFT of ${named} held by ${from}`;
+      key = `nft-operator ${contract} ${spender}`;
     } else {
-      const collection = collections.find((c) => c.contract === contract);
-      if (!collection) {
+      if (item.tokenId === undefined) {
         throw new WalletError(
-          'NOT_FOUND',
-          `expected one of the NFT collections added on ${network.name}, got ${contract}. Add the collection on the NFTs screen first.`,
+          'INVALID_ARGUMENT',
+          'expected the token id of the NFT whose approval is taken back, got none',
         );
       }
-      const named = `${collection.name} (${collection.symbol}, ${contract})`;
-      let m: AbiMethod;
-      let args: Uint8Array;
-      let summary: string;
-      if (request.kind === 'nft-operator') {
-        label = `grant of every ${collection.symbol} NFT to ${spender}`;
-        if (!(await approvedForAll(node, contractBytes, from, spender))) throw gone(label, from);
-        m = KCS5_ABI.method('set_approval_for_all');
-        args = KCS5_ABI.encodeArguments(m, { owner: from, operator: spender, approved: false });
-        summary = `Take back from ${spender} the transfer of every NFT of ${named} held by ${from}`;
-      } else {
-        if (request.tokenId === undefined) {
-          throw new WalletError(
-            'INVALID_ARGUMENT',
-            'expected the token id of the NFT whose approval is taken back, got none',
-          );
-        }
-        const { id: tokenId } = tokenIdOf(request.tokenId);
-        label = `approval of ${collection.symbol} ${tokenId} to ${spender}`;
-        if ((await approvedTo(node, contractBytes, tokenId)) !== spender) throw gone(label, from);
-        // Approved to the owner itself, which holds it anyway: a collection keeps one approval for an NFT. Not
-        // `approve: false`, which a collection that predates that field (the @koinosbox NFT) ignores, approving the
-        // operator again; not an approval to nobody, which that collection's code traps on (no operator).
-        m = KCS5_ABI.method('approve');
-        args = KCS5_ABI.encodeArguments(m, { owner: from, operator: from, token_id: tokenId });
-        summary = `Take back from ${spender} the transfer of NFT ${tokenId} of ${named} held by ${from}: it is approved to its owner instead`;
-      }
-      operation = { call_contract: { contract_id: contractBytes, entry_point: m.entryPoint, args } };
-      decode = () => ({
-        contract,
-        entryPoint: m.name,
-        args: KCS5_ABI.decodeArguments(m, args),
-        summary: `${summary}, decoded with the KCS-5 standard`,
-      });
+      const { id: tokenId } = tokenIdOf(item.tokenId);
+      label = `approval of ${collection.symbol} ${tokenId} to ${spender}`;
+      if ((await approvedTo(node, contractBytes, tokenId)) !== spender) throw gone(label, from);
+      // Approved to the owner itself, which holds it anyway: a collection keeps one approval for an NFT. Not
+      // `approve: false`, which a collection that predates that field (the @koinosbox NFT) ignores, approving the
+      // operator again; not an approval to nobody, which that collection's code traps on (no operator).
+      m = KCS5_ABI.method('approve');
+      args = KCS5_ABI.encodeArguments(m, { owner: from, operator: from, token_id: tokenId });
+      summary = `Take back from ${spender} the transfer of NFT ${tokenId} of ${named} held by ${from}: it is approved to its owner instead`;
+      key = `nft-token ${contract} ${tokenId}`;
     }
-    return reviewOwnCall(this.deps, this.reviews, {
-      network,
-      node,
-      from,
-      fromBytes,
-      operation,
-      decode,
-      costKey: `${network.id} revoke ${contract}`,
-      purpose: `take back the ${label}`,
-      listed,
-      contractsWithAbi: [contract],
-      hints: HINTS,
-    });
+    const method = m;
+    return {
+      key,
+      contract,
+      label,
+      operation: call(method.entryPoint, args),
+      decode: (op) => ({
+        contract,
+        entryPoint: method.name,
+        args: KCS5_ABI.decodeArguments(method, op.call_contract?.args ?? new Uint8Array()),
+        summary: `${summary}, decoded with the KCS-5 standard`,
+      }),
+    };
   }
 
   /**

@@ -103,14 +103,16 @@ export class NftTransferService {
       node,
       from,
       fromBytes,
-      operation: {
-        call_contract: {
-          contract_id: contractBytes,
-          entry_point: transfer.entryPoint,
-          args: KCS5_ABI.encodeArguments(transfer, { from, to, token_id: tokenId }),
+      operations: [
+        {
+          call_contract: {
+            contract_id: contractBytes,
+            entry_point: transfer.entryPoint,
+            args: KCS5_ABI.encodeArguments(transfer, { from, to, token_id: tokenId }),
+          },
         },
-      },
-      decode: (transaction) => this.decode(node, collection, transaction),
+      ],
+      decode: async (transaction) => [await this.decode(node, collection, transaction)],
       costKey: `${network.id} ${contract}`,
       purpose: 'send this NFT',
       listed: added.map((c) => c.contract),

@@ -1,5 +1,5 @@
-// One contract call of an account's own, paid by that account, put up for review: an NFT transfer, an allowance taken
-// back. Reads chain ID, nonce and mana at once (as token transfers do, transferPlan.ts), refuses when the account has
+// Contract calls of an account's own, paid by that account, put up for review as one transaction: an NFT transfer,
+// allowances taken back. Reads chain ID, nonce and mana at once (as token transfers do, transferPlan.ts), refuses when the account has
 // too little mana for what the last such call cost, caps rc_limit at the available mana, flags the risks and keeps the
 // review in its service's ReviewBook, through which the approval, signature and submission go. Nothing is signed here.
 import { formatAmount } from '../../koinos/amounts.ts';
@@ -26,9 +26,9 @@ export interface OwnCall {
   /** The account that signs and pays, base58 and bytes. */
   from: string;
   fromBytes: Uint8Array;
-  operation: Operation;
-  /** The operation as the review shows it, read from the transaction that will be signed. */
-  decode(transaction: Transaction): DecodedOperation | Promise<DecodedOperation>;
+  operations: Operation[];
+  /** The operations as the review shows them, read from the transaction that will be signed. */
+  decode(transaction: Transaction): DecodedOperation[] | Promise<DecodedOperation[]>;
   /** Where the cost of this kind of call is measured (the next review's estimate). */
   costKey: string;
   /** What the call does, in the mana message: "send this NFT". */
@@ -68,9 +68,9 @@ export async function reviewOwnCall(deps: OwnCallDeps, reviews: ReviewBook, call
   }
 
   const transaction = prepareTransaction(
-    unsignedTransaction({ chainId, rcLimit: availableMana, nonce, payer: fromBytes }, [call.operation]),
+    unsignedTransaction({ chainId, rcLimit: availableMana, nonce, payer: fromBytes }, call.operations),
   );
-  const operation = await call.decode(transaction);
+  const operations = await call.decode(transaction);
   const known = (await deps.tokens.known(network.id)).map((t) => t.contract);
   const risks = assessRisks(transaction, {
     signers: [from],
@@ -94,7 +94,7 @@ export async function reviewOwnCall(deps: OwnCallDeps, reviews: ReviewBook, call
     rcEstimate,
     estimateSource: measured !== undefined ? 'measured' : 'default',
     availableMana,
-    operations: [operation],
+    operations,
     risks,
     hints: call.hints,
   });

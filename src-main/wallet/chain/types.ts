@@ -528,10 +528,13 @@ export interface AllowanceList {
 
 export interface RevokeInput {
   accountId: string;
-  kind: Allowance['kind'];
-  contract: string;
-  /** The spender or operator whose allowance is taken back. */
-  spender: string;
-  /** The NFT ("0x" and hex digits) of an `nft-token` allowance. */
-  tokenId?: string;
+  /** Taken back together, in one transaction (at most 20). */
+  items: {
+    kind: Allowance['kind'];
+    contract: string;
+    /** The spender or operator whose allowance is taken back. */
+    spender: string;
+    /** The NFT ("0x" and hex digits) of an `nft-token` allowance. */
+    tokenId?: string;
+  }[];
 }

@@ -1,8 +1,8 @@
 // The allowances an account gave, against a real devnet over HTTP: KOIN allowances given with koilib (as a dApp has
 // its user sign them), a KCS-5 collection's operators and one NFT approved (@koinosbox/contracts' NFT as WebAssembly,
 // which keeps an operator it took back as `false`), listed as the chain has them now; each kind taken back through
-// review, approval, signature and submission; refused when it no longer stands, and nothing changed when the person
-// rejects it.
+// review, approval, signature and submission, and two in one transaction; refused when it no longer stands, and
+// nothing changed when the person rejects it.
 import { Contract, Provider, Signer } from 'koilib';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -109,10 +109,7 @@ describe('allowances', () => {
         allowances.prepareRevoke({
           networkId: 'local',
           from: owner,
-          kind,
-          contract,
-          spender,
-          ...(tokenId ? { tokenId } : {}),
+          items: [{ kind, contract, spender, ...(tokenId ? { tokenId } : {}) }],
         });
 
       const none = await allowances.list({ networkId: 'local', owner });
@@ -296,6 +293,35 @@ describe('allowances', () => {
       expect(partial.unread).toEqual([{ contract: vhp.contract, symbol: 'VHP', reason: expect.any(String) }]);
       expect(partial.unread[0]!.reason).toMatch(/entry point/i);
       expect(partial.allowances).toEqual([koinAllowance(b!.address, U64_MAX)]);
+
+      // Several at once: one transaction, one review of every call, one approval.
+      s.person.decision = 'approve';
+      await write(koin, 'approve', { owner, spender: dapp!.address, value: '100000000' });
+      const both = [
+        { kind: 'token' as const, contract: devnet.koinAddress, spender: b!.address },
+        { kind: 'token' as const, contract: devnet.koinAddress, spender: dapp!.address },
+      ];
+      const twice = await expectWalletError(
+        allowances.prepareRevoke({ networkId: 'local', from: owner, items: [both[0]!, both[0]!] }),
+      );
+      expect([twice.code, twice.shortMessage]).toEqual([
+        'INVALID_ARGUMENT',
+        'expected each allowance to take back once, got one of them twice',
+      ]);
+      expect((await expectWalletError(allowances.prepareRevoke({ from: owner, items: [] }))).shortMessage).toBe(
+        'expected 1 to 20 allowances to take back, got 0',
+      );
+      const batch = await allowances.prepareRevoke({ networkId: 'local', from: owner, items: both });
+      expect(batch.operations.map((o) => o.summary)).toEqual([
+        `Set the allowance of ${b!.address} to 0 KOIN: it may spend nothing more from ${owner}`,
+        `Set the allowance of ${dapp!.address} to 0 KOIN: it may spend nothing more from ${owner}`,
+      ]);
+      const seenBefore = s.person.seen.length;
+      const batchReceipt = await allowances.confirmRevoke(batch.reviewId);
+      expect(s.person.seen).toHaveLength(seenBefore + 1);
+      expect(batchReceipt.events.map((e) => e.name)).toEqual(['token.approve_event', 'token.approve_event']);
+      await s.follower.waitFor(batchReceipt.transactionId, ['included', 'irreversible'], 30_000);
+      expect((await allowances.list({ networkId: 'local', owner })).allowances).toEqual([]);
     },
     SLOW,
   );
