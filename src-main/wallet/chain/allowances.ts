@@ -239,11 +239,11 @@ export class AllowanceService {
   }
 
   /**
-   * The review of taking an allowance back: `approve` of 0 on the token, `set_approval_for_all` of false or `approve`
-   * of the NFT to its owner on the collection, signed and paid by the owner. Checked first against the chain: an
-   * allowance that no longer stands is refused, not sent.
-   * @throws WalletError INVALID_ADDRESS, INVALID_ARGUMENT (token id), NOT_FOUND (no such allowance now, or a collection
-   *   not added), UNKNOWN_TOKEN, NOT_ENOUGH_MANA, node errors.
+   * The review of taking allowances back, one call each in one transaction signed and paid by the owner: `approve` of 0
+   * on the token, `set_approval_for_all` of false or `approve` of the NFT to its owner on the collection. Each is
+   * checked first against the chain: one that no longer stands is refused, and nothing is prepared.
+   * @throws WalletError INVALID_ARGUMENT (none, more than 20, one twice, a token id), INVALID_ADDRESS, NOT_FOUND (no
+   *   such allowance now, or a collection not added), UNKNOWN_TOKEN, NOT_ENOUGH_MANA, node errors.
    */
   async prepareRevoke(request: RevokeRequest): Promise<TransactionReview> {
     const count = request.items.length;
