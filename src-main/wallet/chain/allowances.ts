@@ -16,9 +16,10 @@ import type { Operation } from '../../koinos/types.ts';
 import { KCS5_ABI } from './kcs5.ts';
 import { decodeAnswer, type KoinosNode } from './koinosNode.ts';
 import type { NftService } from './nfts.ts';
-import { readKcs5, tokenIdOf } from './nfts.ts';
+import { readKcs5, readOwnedTokenIds, tokenIdOf } from './nfts.ts';
 import { decodeOperation } from './operations.ts';
 import { reviewOwnCall, type OwnCallDeps } from './ownCallReview.ts';
+import { readPages, type PageLimits } from './pages.ts';
 import { ReviewBook } from './reviewBook.ts';
 import { nodeSaid } from './standardContracts.ts';
 import type {
@@ -34,6 +35,7 @@ import type {
 /** Entries asked for at once, and the most read from one contract (a page at a time). */
 export const ALLOWANCE_PAGE = 50;
 export const MOST_ALLOWANCES = 100;
+const LIMITS: PageLimits = { page: ALLOWANCE_PAGE, most: MOST_ALLOWANCES };
 /**
  * Contract reads of one list under way at once: an account with many NFTs asks get_approved of each, and a public
  * node should not get hundreds of requests (and connections) at the same moment.
@@ -108,46 +110,18 @@ export function limiter(count: number): <T>(job: () => Promise<T>) => Promise<T>
   };
 }
 
-/**
- * Reads a list page by page (`read(start)` gives the entries after `start`, which is the last key of the page before),
- * each entry once, up to {@link MOST_ALLOWANCES}; `cut` when the contract had more. A short page ends the list, and
- * so does one that brings no new entry (a contract that ignores `start` would give the same page forever).
- */
-export async function readPages<T>(
-  read: (start: Uint8Array | undefined) => Promise<T[]>,
-  key: (entry: T) => Uint8Array,
-): Promise<{ entries: T[]; cut: boolean }> {
-  const entries: T[] = [];
-  const seen = new Set<string>();
-  let start: Uint8Array | undefined;
-  for (;;) {
-    const page = await read(start);
-    const fresh = page.filter((entry) => {
-      const id = toHex(key(entry));
-      if (seen.has(id)) return false;
-      seen.add(id);
-      return true;
-    });
-    // Once the most are read, one page more tells whether there were more.
-    const room = MOST_ALLOWANCES - entries.length;
-    if (fresh.length > room) return { entries: [...entries, ...fresh.slice(0, room)], cut: true };
-    entries.push(...fresh);
-    if (page.length < ALLOWANCE_PAGE || fresh.length === 0) return { entries, cut: false };
-    start = key(page[page.length - 1]!);
-  }
-}
-
 /** A token's allowances given by `owner` (KCS-4 get_allowances), those above 0. */
 async function tokenAllowances(node: ContractReader, where: string, token: TokenInfo, owner: Uint8Array) {
   const m = TOKEN_METHODS.get_allowances;
   const contract = addressFromString(token.contract);
-  const { entries, cut } = await readPages(
-    async (start) => {
-      const args = encode(m.argsType, { owner, limit: ALLOWANCE_PAGE, ...(start ? { start } : {}) });
+  const { entries, cut } = await readPages<{ spender: Uint8Array; value: bigint }>(
+    async (last) => {
+      const args = encode(m.argsType, { owner, limit: ALLOWANCE_PAGE, ...(last ? { start: last.spender } : {}) });
       const bytes = await node.readContract(contract, m.entryPoint, args);
       return decodeAnswer(m.resultType, bytes, where, `get_allowances of ${token.symbol}`).allowances;
     },
-    (entry) => entry.spender,
+    (entry) => toHex(entry.spender),
+    LIMITS,
   );
   const allowances: Allowance[] = entries
     .filter((a) => a.value > 0n)
@@ -182,14 +156,7 @@ async function nftAllowances(node: ContractReader, collection: NftCollectionInfo
   const contract = addressFromString(collection.contract);
   const [operators, owned] = await Promise.all([
     nftOperators(node, contract, owner),
-    readPages(
-      async (start) => {
-        const args = { owner, limit: ALLOWANCE_PAGE, ...(start ? { start: bytesToJson(start, BTYPE.HEX) } : {}) };
-        const answer = await readKcs5(node, contract, 'get_tokens_by_owner', args);
-        return Array.isArray(answer['token_ids']) ? answer['token_ids'].map(String) : [];
-      },
-      (tokenId) => tokenIdOf(tokenId).bytes,
-    ),
+    readOwnedTokenIds(node, contract, owner, LIMITS),
   ]);
   const approved = await Promise.all(owned.entries.map((tokenId) => approvedTo(node, contract, tokenId)));
   const of = { contract: collection.contract, name: collection.name, symbol: collection.symbol };
@@ -206,13 +173,14 @@ async function nftAllowances(node: ContractReader, collection: NftCollectionInfo
 
 /** A collection's operators of every NFT of `owner` (KCS-5 get_operator_approvals), those that still stand. */
 async function nftOperators(node: ContractReader, contract: Uint8Array, owner: string) {
-  const { entries, cut } = await readPages(
-    async (start) => {
-      const args = { owner, limit: ALLOWANCE_PAGE, ...(start ? { start: bytesToJson(start, BTYPE.ADDRESS) } : {}) };
+  const { entries, cut } = await readPages<string>(
+    async (last) => {
+      const args = { owner, limit: ALLOWANCE_PAGE, ...(last ? { start: last } : {}) };
       const answer = await readKcs5(node, contract, 'get_operator_approvals', args);
       return Array.isArray(answer['operators']) ? answer['operators'].map(String) : [];
     },
-    (operator) => addressFromString(operator),
+    (operator) => operator,
+    LIMITS,
   );
   const standing = await Promise.all(entries.map((operator) => approvedForAll(node, contract, owner, operator)));
   return { entries: entries.filter((_, i) => standing[i]), cut };

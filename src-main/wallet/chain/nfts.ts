@@ -10,6 +10,7 @@ import { DEFAULT_NFT_IMAGES, type ChainSettingsStore } from './chainSettings.ts'
 import { KCS5_ABI, type Kcs5Method } from './kcs5.ts';
 import type { KoinosNode } from './koinosNode.ts';
 import type { NetworkService } from './networks.ts';
+import { readPages, type PageLimits } from './pages.ts';
 import {
   MAX_METADATA_BYTES,
   fetchImage,
@@ -53,6 +54,31 @@ export async function readKcs5(
   const method = KCS5_ABI.method(name);
   const bytes = await node.readContract(contract, method.entryPoint, KCS5_ABI.encodeArguments(method, args));
   return KCS5_ABI.decodeResult(method, bytes) as Record<string, unknown>;
+}
+
+/**
+ * The ids of the tokens `owner` holds in a collection (get_tokens_by_owner), page after page from the last id of the
+ * last page, each id once, up to `limits.most`; a page that adds no new id (a collection that lists an id twice, or
+ * ignores `start`) ends the list, as a short page does (pages.ts). `cut` when the collection had more.
+ */
+export function readOwnedTokenIds(
+  node: Pick<KoinosNode, 'readContract'>,
+  contract: Uint8Array,
+  owner: string,
+  limits: PageLimits,
+): Promise<{ entries: string[]; cut: boolean }> {
+  return readPages<string>(
+    async (last) => {
+      const answer = await readKcs5(node, contract, 'get_tokens_by_owner', {
+        owner,
+        ...(last ? { start: last } : {}),
+        limit: limits.page,
+      });
+      return Array.isArray(answer['token_ids']) ? answer['token_ids'].map(String) : [];
+    },
+    (id) => id,
+    limits,
+  );
 }
 
 /**
@@ -265,26 +291,10 @@ export class NftService {
     return { networkId: network.id, collections, images: mode };
   }
 
-  /**
-   * get_tokens_by_owner, page after page from the last id of the last page, up to the cap; each id once. A page that
-   * adds no new id (a collection that lists an id twice, or ignores `start`) ends the list, as a short page does.
-   */
+  /** The collection's tokens `owner` holds, up to the cap (readOwnedTokenIds). */
   private async tokenIds(node: KoinosNode, collection: NftCollectionInfo, owner: string): Promise<string[]> {
     const contract = contractAddress(collection.contract).bytes;
-    const ids = new Set<string>();
-    let start: string | undefined;
-    for (;;) {
-      const answer = await readKcs5(node, contract, 'get_tokens_by_owner', {
-        owner,
-        ...(start ? { start } : {}),
-        limit: PAGE,
-      });
-      const page = Array.isArray(answer['token_ids']) ? (answer['token_ids'] as string[]) : [];
-      const before = ids.size;
-      for (const id of page) if (ids.size < MAX_TOKENS_PER_COLLECTION) ids.add(id);
-      start = page.at(-1);
-      if (page.length < PAGE || ids.size >= MAX_TOKENS_PER_COLLECTION || ids.size === before) return [...ids];
-    }
+    return (await readOwnedTokenIds(node, contract, owner, { page: PAGE, most: MAX_TOKENS_PER_COLLECTION })).entries;
   }
 
   /** One token with what its metadata says; `fetching` absent: nothing is fetched from outside the chain. */

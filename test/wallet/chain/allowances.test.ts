@@ -14,8 +14,8 @@ import {
   MOST_ALLOWANCES,
   READS_AT_ONCE,
   limiter,
-  readPages,
 } from '../../../src-main/wallet/chain/allowances.ts';
+import { readPages } from '../../../src-main/wallet/chain/pages.ts';
 import { NftService, readKcs5 } from '../../../src-main/wallet/chain/nfts.ts';
 import { addressFromString } from '../../../src-main/koinos/address.ts';
 import { KCS5_ABI } from '../../../src-main/wallet/chain/kcs5.ts';
@@ -29,15 +29,16 @@ const SLOW = 240_000; // an upload of ~60 KB of wasm and a dozen transactions, o
 
 describe('allowances', () => {
   it('reads every page, up to the most, and says when there were more', async () => {
-    const key = (n: number) => new Uint8Array([n]);
+    const limits = { page: ALLOWANCE_PAGE, most: MOST_ALLOWANCES };
+    const id = (n: number) => String(n);
     const listOf = (count: number) => {
       const starts: (number | undefined)[] = [];
-      const read = async (start: Uint8Array | undefined) => {
-        starts.push(start?.[0]);
-        const from = start === undefined ? 0 : start[0]! + 1;
+      const read = async (last: number | undefined) => {
+        starts.push(last);
+        const from = last === undefined ? 0 : last + 1;
         return Array.from({ length: Math.max(0, Math.min(ALLOWANCE_PAGE, count - from)) }, (_, i) => from + i);
       };
-      return { starts, read: () => readPages(read, key) };
+      return { starts, read: () => readPages(read, id, limits) };
     };
     const few = listOf(3);
     expect(await few.read()).toEqual({ entries: [0, 1, 2], cut: false });
@@ -52,7 +53,7 @@ describe('allowances', () => {
     // A contract that ignores `start` gives its first page again: each entry once, and the list ends there.
     const page = [...Array(ALLOWANCE_PAGE).keys()];
     let asked = 0;
-    const same = await readPages(async () => (asked++, page), key);
+    const same = await readPages(async () => (asked++, page), id, limits);
     expect([same, asked]).toEqual([{ entries: page, cut: false }, 2]);
   });
 
